@@ -1,0 +1,1 @@
+//! Loaders: bytes to an [`Image`]. Filled in by the loader work.

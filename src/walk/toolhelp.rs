@@ -1,0 +1,1 @@
+//! The ToolHelp stack walk (toolhelp.md). Filled in by the walker work.
