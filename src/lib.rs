@@ -14,4 +14,5 @@
 //! win16.md, dbghelp.md); doc comments cite them where a rule comes from.
 
 pub mod loader;
+pub mod machine;
 pub mod walk;

@@ -4,4 +4,4 @@
 pub mod memory;
 pub mod toolhelp;
 
-pub use memory::{CpuMode, Descriptor, MemError, WalkMemory};
+pub use memory::{CodeOwner, CpuMode, Descriptor, MemError, WalkMemory};

@@ -1,0 +1,1004 @@
+//! The emulated 16-bit CPU: unicorn plus the checks unicorn does not make.
+//!
+//! Two shapes of machine (win16.md, "The CPU the programs expect"):
+//!
+//! * **Real mode** (DOS programs, boot sectors, ROMs): unicorn in 16-bit mode,
+//!   1 MiB + HMA mapped at linear 0, linear = seg * 16 + off.
+//! * **16-bit protected mode** (Win16): unicorn in 32-bit mode so that host
+//!   writes to segment registers load descriptors (in unicorn's 16-bit mode they
+//!   always load real-mode bases). A GDT and an LDT live in emulated memory; a
+//!   ring-0 stub `retf`s into ring 3 once, after which every program selector is
+//!   an LDT selector with RPL 3 (0x1007, 0x100F, ...).
+//!
+//! **Limits.** Unicorn checks selectors and far transfers but not data offsets,
+//! near jumps or stack pushes against segment limits (win16.md). Every
+//! protected-mode segment therefore gets its own 128 KiB *slot* of linear
+//! space: its base is placed so that `base + limit + 1` is the slot's 64 KiB
+//! mark, and nothing readable or writable lies in the 64 KiB after it. Any
+//! offset past the limit (at most 0xFFFF + 1) lands in that hole: a data or stack
+//! access raises an unmapped- or protection-fault that the machine turns into
+//! #GP (or #SS for SS-relative accesses) at the CS:IP of the faulting
+//! instruction. A code segment's hole begins with two execute-only pages of
+//! `HLT` (QEMU's translator reads ahead past the last instruction it will run,
+//! so the bytes after a code segment must be fetchable); HLT at ring 3 is #GP,
+//! so falling off the end of code or jumping past its limit faults too, and
+//! the fault is attributed to the jump that left the segment.
+
+pub mod descriptor;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Permission, uc_error};
+use unicorn_engine::{RegisterX86, Unicorn};
+
+use crate::walk::{CodeOwner, CpuMode, Descriptor, MemError, WalkMemory};
+
+/// Linear address of the GDT (protected mode).
+const GDT_BASE: u64 = 0x0010_0000;
+/// Linear address of the LDT (protected mode): 8192 entries.
+const LDT_BASE: u64 = 0x0011_0000;
+/// Ring-0 bootstrap stub and its stack.
+const BOOT_BASE: u64 = 0x0012_0000;
+/// First segment slot.
+const SLOT_BASE: u64 = 0x0100_0000;
+/// Size of one segment slot: 64 KiB for the segment, 64 KiB of hole.
+const SLOT_SIZE: u64 = 0x2_0000;
+/// First LDT index handed out; winevdm starts at 512 too (win16.md).
+pub const FIRST_LDT_INDEX: u16 = 512;
+/// Real mode: 1 MiB plus the high memory area.
+const REAL_MEM: u64 = 0x11_0000;
+const PAGE: u64 = 0x1000;
+/// Execute-only padding after a code segment, in bytes.
+const CODE_PAD: u64 = 2 * PAGE;
+
+/// The 16-bit register file, as a report or a walk needs it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Regs {
+    pub ax: u16,
+    pub bx: u16,
+    pub cx: u16,
+    pub dx: u16,
+    pub si: u16,
+    pub di: u16,
+    pub bp: u16,
+    pub sp: u16,
+    pub ip: u16,
+    pub flags: u16,
+    pub cs: u16,
+    pub ds: u16,
+    pub es: u16,
+    pub ss: u16,
+    pub fs: u16,
+    pub gs: u16,
+}
+
+/// 16-bit register names for [`Cpu::reg`] / [`Cpu::set_reg`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum R {
+    AX,
+    BX,
+    CX,
+    DX,
+    SI,
+    DI,
+    BP,
+    SP,
+    IP,
+    FLAGS,
+    CS,
+    DS,
+    ES,
+    SS,
+    FS,
+    GS,
+}
+
+impl R {
+    fn uc(self) -> RegisterX86 {
+        match self {
+            R::AX => RegisterX86::AX,
+            R::BX => RegisterX86::BX,
+            R::CX => RegisterX86::CX,
+            R::DX => RegisterX86::DX,
+            R::SI => RegisterX86::SI,
+            R::DI => RegisterX86::DI,
+            R::BP => RegisterX86::BP,
+            R::SP => RegisterX86::SP,
+            R::IP => RegisterX86::IP,
+            R::FLAGS => RegisterX86::FLAGS,
+            R::CS => RegisterX86::CS,
+            R::DS => RegisterX86::DS,
+            R::ES => RegisterX86::ES,
+            R::SS => RegisterX86::SS,
+            R::FS => RegisterX86::FS,
+            R::GS => RegisterX86::GS,
+        }
+    }
+}
+
+/// Processor exceptions by number, with the names Windows used.
+pub fn fault_name(number: u8) -> &'static str {
+    match number {
+        0 => "divide error",
+        1 => "single step",
+        3 => "breakpoint",
+        4 => "overflow",
+        5 => "bound range exceeded",
+        6 => "invalid opcode",
+        7 => "coprocessor not available",
+        8 => "double fault",
+        10 => "invalid TSS",
+        11 => "segment not present",
+        12 => "stack fault",
+        13 => "general protection fault",
+        14 => "page fault",
+        16 => "coprocessor error",
+        _ => "exception",
+    }
+}
+
+/// A processor fault, stopped at the faulting instruction.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Fault {
+    /// Exception number (0 divide error, 6 invalid opcode, 12 stack fault,
+    /// 13 general protection, ...).
+    pub number: u8,
+    /// CS of the faulting instruction.
+    pub cs: u16,
+    /// IP of the faulting instruction (for INT 3, of the INT 3 itself).
+    pub ip: u16,
+    /// What a debugger wants to know beyond the number.
+    pub detail: String,
+    /// Registers as they were before the faulting instruction.
+    pub regs: Regs,
+}
+
+/// Why the machine stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The program ended (INT 21h AH=4Ch, INT 20h, ...).
+    Exited { code: u8 },
+    /// A processor fault.
+    Fault(Fault),
+    /// A breakpoint was reached: the instruction at CS:IP has not run.
+    Breakpoint { cs: u16, ip: u16 },
+    /// The program asked for something not implemented.
+    Unimplemented {
+        /// `USER.127 GETDLGITEM`, `INT 21h AH=5Dh`, ...
+        what: String,
+        /// CS:IP and BP of the caller, for the walk.
+        caller: (u16, u16, u16),
+    },
+    /// HLT executed in real mode with nothing to wake it.
+    Halted { cs: u16, ip: u16 },
+    /// The instruction budget ran out.
+    Budget,
+    /// The wall-clock limit ran out.
+    Timeout,
+    /// The emulator itself failed (a host-side error, not a guest fault).
+    Error(String),
+}
+
+/// The environment the program runs in (DOS, BIOS, Win16): called for every
+/// software interrupt. Returning `Err(stop)` stops the machine.
+pub trait Environment {
+    /// Handle `INT intno`; CS:IP already points after the instruction.
+    fn interrupt(&mut self, cpu: &mut Uc<'_>, intno: u8) -> Result<(), Stop>;
+}
+
+/// Per-machine state that unicorn's hooks reach.
+pub struct State {
+    mode: CpuMode,
+    stop: Option<Stop>,
+    /// Linear address and byte size of the last translation block entered.
+    last_block: (u64, u32),
+    /// The block before that (to attribute a jump out of a code segment).
+    prev_block: (u64, u32),
+    /// The last unmapped or protected access the memory hook saw.
+    mem_fault: Option<(MemType, u64, usize)>,
+    env: Option<Box<dyn Environment>>,
+    /// Which module owns each code segment (for hModule / wSegment).
+    pub owners: HashMap<u16, CodeOwner>,
+    /// The current task (hTask for StackTraceCSIPFirst).
+    pub current_task: u16,
+    /// Linear addresses of breakpoints.
+    breakpoints: Vec<u64>,
+    next_ldt: u16,
+    next_slot: u64,
+}
+
+/// The unicorn instance with the machine's state: what hooks and the
+/// environment operate on.
+pub type Uc<'a> = Unicorn<'a, State>;
+
+/// A host-side error while building or running the machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineError(pub String);
+
+impl std::fmt::Display for MachineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for MachineError {}
+
+fn uerr(what: &str, e: uc_error) -> MachineError {
+    MachineError(format!("{what}: unicorn error {e:?}"))
+}
+
+/// Limits for one run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunLimits {
+    /// Instruction budget (0 = none).
+    pub max_insns: u64,
+    /// Wall-clock limit.
+    pub timeout: Duration,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits {
+            max_insns: 0,
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Register, memory and descriptor access shared by the machine and by
+/// environment code running inside a hook.
+pub trait Cpu {
+    fn mode(&self) -> CpuMode;
+    fn reg(&self, r: R) -> u16;
+    fn set_reg(&mut self, r: R, v: u16) -> Result<(), MachineError>;
+    fn regs(&self) -> Regs;
+    fn descriptor_of(&self, sel: u16) -> Option<Descriptor>;
+    fn read_seg(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError>;
+    fn write_seg(&mut self, seg: u16, off: u16, data: &[u8]) -> Result<(), MemError>;
+    fn read_u16_at(&self, seg: u16, off: u16) -> Result<u16, MemError> {
+        let mut b = [0u8; 2];
+        self.read_seg(seg, off, &mut b)?;
+        Ok(u16::from_le_bytes(b))
+    }
+    fn write_u16_at(&mut self, seg: u16, off: u16, v: u16) -> Result<(), MemError> {
+        self.write_seg(seg, off, &v.to_le_bytes())
+    }
+    /// Push a word on SS:SP.
+    fn push16(&mut self, v: u16) -> Result<(), MachineError> {
+        let sp = self.reg(R::SP).wrapping_sub(2);
+        let ss = self.reg(R::SS);
+        self.write_u16_at(ss, sp, v)
+            .map_err(|e| MachineError(format!("push: {e}")))?;
+        self.set_reg(R::SP, sp)
+    }
+    /// Record why the machine must stop and stop it.
+    fn request_stop(&mut self, stop: Stop);
+}
+
+fn seg_range(d: &Descriptor, seg: u16, off: u16, len: usize) -> Result<u64, MemError> {
+    let end = u64::from(off) + len as u64;
+    if len > 0 && end - 1 > u64::from(d.limit) {
+        return Err(MemError::BeyondLimit {
+            seg,
+            off: off.into(),
+            len: len as u32,
+            limit: d.limit,
+        });
+    }
+    Ok(u64::from(d.base) + u64::from(off))
+}
+
+impl Cpu for Uc<'_> {
+    fn mode(&self) -> CpuMode {
+        self.get_data().mode
+    }
+    fn reg(&self, r: R) -> u16 {
+        self.reg_read(r.uc()).unwrap_or(0) as u16
+    }
+    fn set_reg(&mut self, r: R, v: u16) -> Result<(), MachineError> {
+        let res = if r == R::SP && self.get_data().mode == CpuMode::Protected {
+            // Keep ESP's high word clear: the stack is 16-bit.
+            self.reg_write(RegisterX86::ESP, u64::from(v))
+        } else if r == R::IP && self.get_data().mode == CpuMode::Protected {
+            self.reg_write(RegisterX86::EIP, u64::from(v))
+        } else {
+            self.reg_write(r.uc(), u64::from(v))
+        };
+        res.map_err(|e| uerr(&format!("setting {r:?} to {v:04X}"), e))
+    }
+    fn regs(&self) -> Regs {
+        Regs {
+            ax: self.reg(R::AX),
+            bx: self.reg(R::BX),
+            cx: self.reg(R::CX),
+            dx: self.reg(R::DX),
+            si: self.reg(R::SI),
+            di: self.reg(R::DI),
+            bp: self.reg(R::BP),
+            sp: self.reg(R::SP),
+            ip: self.reg(R::IP),
+            flags: self.reg(R::FLAGS),
+            cs: self.reg(R::CS),
+            ds: self.reg(R::DS),
+            es: self.reg(R::ES),
+            ss: self.reg(R::SS),
+            fs: self.reg(R::FS),
+            gs: self.reg(R::GS),
+        }
+    }
+    fn descriptor_of(&self, sel: u16) -> Option<Descriptor> {
+        match self.get_data().mode {
+            CpuMode::Real => Some(Descriptor::real(sel)),
+            CpuMode::Protected => {
+                if sel & 0xFFFC == 0 {
+                    return None;
+                }
+                let table = if sel & 4 != 0 { LDT_BASE } else { GDT_BASE };
+                let limit = if sel & 4 != 0 { 0xFFFF } else { 0x1F };
+                let index = u64::from(sel & 0xFFF8);
+                if index + 7 > limit {
+                    return None;
+                }
+                let mut b = [0u8; 8];
+                self.mem_read(table + index, &mut b).ok()?;
+                let d = descriptor::decode(&b);
+                if d.access == 0 { None } else { Some(d) }
+            }
+        }
+    }
+    fn read_seg(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {
+        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
+        let lin = seg_range(&d, seg, off, buf.len())?;
+        self.mem_read(lin, buf)
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+    }
+    fn write_seg(&mut self, seg: u16, off: u16, data: &[u8]) -> Result<(), MemError> {
+        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
+        let lin = seg_range(&d, seg, off, data.len())?;
+        self.mem_write(lin, data)
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+    }
+    fn request_stop(&mut self, stop: Stop) {
+        let st = self.get_data_mut();
+        if st.stop.is_none() {
+            st.stop = Some(stop);
+        }
+        let _ = self.emu_stop();
+    }
+}
+
+impl WalkMemory for Uc<'_> {
+    fn mode(&self) -> CpuMode {
+        self.get_data().mode
+    }
+    fn descriptor(&self, seg: u16) -> Option<Descriptor> {
+        self.descriptor_of(seg)
+    }
+    fn read_linear(&self, linear: u32, buf: &mut [u8]) -> Result<(), MemError> {
+        self.mem_read(u64::from(linear), buf)
+            .map_err(|_| MemError::Unmapped { linear })
+    }
+    fn current_task(&self) -> u16 {
+        self.get_data().current_task
+    }
+    fn code_owner(&self, cs: u16) -> Option<CodeOwner> {
+        self.get_data().owners.get(&cs).copied()
+    }
+}
+
+/// Kind of segment to allocate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegKind {
+    Code,
+    Data,
+}
+
+/// The emulated machine.
+pub struct Machine {
+    uc: Uc<'static>,
+}
+
+impl std::ops::Deref for Machine {
+    type Target = Uc<'static>;
+    fn deref(&self) -> &Uc<'static> {
+        &self.uc
+    }
+}
+impl std::ops::DerefMut for Machine {
+    fn deref_mut(&mut self) -> &mut Uc<'static> {
+        &mut self.uc
+    }
+}
+
+fn new_state(mode: CpuMode) -> State {
+    State {
+        mode,
+        stop: None,
+        last_block: (0, 0),
+        prev_block: (0, 0),
+        mem_fault: None,
+        env: None,
+        owners: HashMap::new(),
+        current_task: 0,
+        breakpoints: Vec::new(),
+        next_ldt: FIRST_LDT_INDEX,
+        next_slot: SLOT_BASE,
+    }
+}
+
+impl Machine {
+    /// A real-mode machine with 1 MiB + HMA of zeroed memory.
+    pub fn new_real() -> Result<Machine, MachineError> {
+        let mut uc = Unicorn::new_with_data(Arch::X86, Mode::MODE_16, new_state(CpuMode::Real))
+            .map_err(|e| uerr("creating the CPU", e))?;
+        uc.mem_map(0, REAL_MEM as usize, Permission::ALL)
+            .map_err(|e| uerr("mapping memory", e))?;
+        let mut m = Machine { uc };
+        m.install_hooks()?;
+        Ok(m)
+    }
+
+    /// A 16-bit protected-mode machine at ring 3, with an empty LDT.
+    pub fn new_protected() -> Result<Machine, MachineError> {
+        let mut uc =
+            Unicorn::new_with_data(Arch::X86, Mode::MODE_32, new_state(CpuMode::Protected))
+                .map_err(|e| uerr("creating the CPU", e))?;
+        uc.mem_map(
+            GDT_BASE,
+            0x2_1000,
+            Permission::READ | Permission::WRITE | Permission::EXEC,
+        )
+        .map_err(|e| uerr("mapping descriptor tables", e))?;
+        // GDT: null, ring-0 flat code (08), ring-0 flat data (10), LDT (18).
+        let flat = |access: u8| {
+            let mut d = descriptor::encode(&Descriptor {
+                base: 0,
+                limit: 0xFFFFF,
+                access,
+            });
+            d[6] |= 0xC0;
+            d
+        };
+        uc.mem_write(GDT_BASE + 8, &flat(0x9A))
+            .map_err(|e| uerr("GDT", e))?;
+        uc.mem_write(GDT_BASE + 0x10, &flat(0x92))
+            .map_err(|e| uerr("GDT", e))?;
+        let ldt_desc = Descriptor {
+            base: LDT_BASE as u32,
+            limit: 0xFFFF,
+            access: 0x82,
+        };
+        uc.mem_write(GDT_BASE + 0x18, &descriptor::encode(&ldt_desc))
+            .map_err(|e| uerr("GDT", e))?;
+        uc.reg_write_long(RegisterX86::GDTR, &mmr(0, GDT_BASE, 0x1F, 0))
+            .map_err(|e| uerr("loading GDTR", e))?;
+        uc.reg_write_long(RegisterX86::LDTR, &mmr(0x18, LDT_BASE, 0xFFFF, 0x8200))
+            .map_err(|e| uerr("loading LDTR", e))?;
+        let mut m = Machine { uc };
+        // A first code and stack segment to enter ring 3 with; they stay as
+        // the machine's idle context (a HLT there would fault).
+        let cs3 = m.alloc_segment(SegKind::Code, 16, &[0xF4])?;
+        let ss3 = m.alloc_segment(SegKind::Data, 64, &[])?;
+        let mut stub = Vec::new();
+        for v in [u32::from(ss3), 0x3E, u32::from(cs3), 0] {
+            stub.push(0x68); // push imm32
+            stub.extend_from_slice(&v.to_le_bytes());
+        }
+        stub.push(0xCB); // retf (to ring 3: pops IP, CS, SP, SS)
+        let uc = &mut m.uc;
+        uc.mem_write(BOOT_BASE, &stub)
+            .map_err(|e| uerr("boot stub", e))?;
+        uc.reg_write(RegisterX86::SS, 0x10)
+            .map_err(|e| uerr("ring-0 SS", e))?;
+        uc.reg_write(RegisterX86::ESP, BOOT_BASE + 0x1000)
+            .map_err(|e| uerr("ring-0 ESP", e))?;
+        let target = u64::from(m.descriptor_of(cs3).map(|d| d.base).unwrap_or(0));
+        m.uc.emu_start(BOOT_BASE, target, 0, 16)
+            .map_err(|e| uerr("entering ring 3", e))?;
+        if m.reg(R::CS) != cs3 {
+            return Err(MachineError("could not enter ring 3".into()));
+        }
+        m.install_hooks()?;
+        Ok(m)
+    }
+
+    fn install_hooks(&mut self) -> Result<(), MachineError> {
+        let uc = &mut self.uc;
+        uc.add_intr_hook(on_interrupt)
+            .map_err(|e| uerr("interrupt hook", e))?;
+        uc.add_block_hook(1, 0, on_block)
+            .map_err(|e| uerr("block hook", e))?;
+        uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, on_bad_memory)
+            .map_err(|e| uerr("memory hook", e))?;
+        uc.add_insn_invalid_hook(on_invalid_insn)
+            .map_err(|e| uerr("invalid-instruction hook", e))?;
+        Ok(())
+    }
+
+    /// Install the environment that answers software interrupts.
+    pub fn set_environment(&mut self, env: Box<dyn Environment>) {
+        self.uc.get_data_mut().env = Some(env);
+    }
+
+    /// Take the environment back (after a run, to read what it recorded).
+    pub fn take_environment(&mut self) -> Option<Box<dyn Environment>> {
+        self.uc.get_data_mut().env.take()
+    }
+
+    /// Real or protected mode.
+    pub fn cpu_mode(&self) -> CpuMode {
+        self.uc.get_data().mode
+    }
+
+    /// Allocate a protected-mode segment of `size` bytes (1..=0x10000) in
+    /// its own slot, with `data` at offset 0 and zeros after it. Returns the
+    /// new ring-3 LDT selector. The limit is exactly `size - 1`.
+    pub fn alloc_segment(
+        &mut self,
+        kind: SegKind,
+        size: u32,
+        data: &[u8],
+    ) -> Result<u16, MachineError> {
+        if self.cpu_mode() != CpuMode::Protected {
+            return Err(MachineError(
+                "segments are allocated only in protected mode".into(),
+            ));
+        }
+        if size == 0 || size > 0x1_0000 || data.len() > size as usize {
+            return Err(MachineError(format!(
+                "bad segment size {size:#x} for {} data bytes",
+                data.len()
+            )));
+        }
+        let st = self.uc.get_data_mut();
+        if st.next_ldt >= 8192 {
+            return Err(MachineError("the LDT is full".into()));
+        }
+        let index = st.next_ldt;
+        let slot = st.next_slot;
+        st.next_ldt += 1;
+        st.next_slot += SLOT_SIZE;
+        let end = slot + 0x1_0000;
+        let base = end - u64::from(size);
+        let map_start = base & !(PAGE - 1);
+        let perms = match kind {
+            SegKind::Code => Permission::READ | Permission::EXEC,
+            SegKind::Data => Permission::READ | Permission::WRITE,
+        };
+        // Map writable first to fill it, then set the final protection.
+        self.uc
+            .mem_map(map_start, (end - map_start) as usize, Permission::ALL)
+            .map_err(|e| uerr("mapping a segment", e))?;
+        self.uc
+            .mem_write(base, data)
+            .map_err(|e| uerr("filling a segment", e))?;
+        self.uc
+            .mem_protect(map_start, (end - map_start) as usize, perms)
+            .map_err(|e| uerr("protecting a segment", e))?;
+        if kind == SegKind::Code {
+            self.uc
+                .mem_map(end, CODE_PAD as usize, Permission::ALL)
+                .map_err(|e| uerr("code padding", e))?;
+            self.uc
+                .mem_write(end, &vec![0xF4; CODE_PAD as usize])
+                .map_err(|e| uerr("code padding", e))?;
+            self.uc
+                .mem_protect(end, CODE_PAD as usize, Permission::EXEC)
+                .map_err(|e| uerr("code padding", e))?;
+        }
+        let access = match kind {
+            SegKind::Code => Descriptor::CODE_R3,
+            SegKind::Data => Descriptor::DATA_R3,
+        };
+        let d = Descriptor {
+            base: base as u32,
+            limit: size - 1,
+            access,
+        };
+        self.uc
+            .mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d))
+            .map_err(|e| uerr("writing the LDT", e))?;
+        Ok(descriptor::ldt_selector(index))
+    }
+
+    /// Allow writes to a code segment's pages (for a data alias of it).
+    pub fn make_writable(&mut self, sel: u16) -> Result<(), MachineError> {
+        let d = self
+            .descriptor_of(sel)
+            .ok_or_else(|| MachineError(format!("no selector {sel:04X}")))?;
+        let start = u64::from(d.base) & !(PAGE - 1);
+        let end = u64::from(d.base) + u64::from(d.limit) + 1;
+        self.uc
+            .mem_protect(start, (end - start) as usize, Permission::ALL)
+            .map_err(|e| uerr("unprotecting", e))
+    }
+
+    /// Write bytes at a real-mode linear address.
+    pub fn write_linear(&mut self, linear: u32, data: &[u8]) -> Result<(), MachineError> {
+        self.uc
+            .mem_write(u64::from(linear), data)
+            .map_err(|e| uerr(&format!("writing at {linear:#x}"), e))
+    }
+
+    /// The linear address of CS:IP-style `seg:off`, when `seg` is valid.
+    pub fn linear(&self, seg: u16, off: u16) -> Option<u64> {
+        self.descriptor_of(seg)
+            .map(|d| u64::from(d.base) + u64::from(off))
+    }
+
+    /// Stop before the instruction at `seg:off` executes.
+    pub fn add_breakpoint(&mut self, seg: u16, off: u16) -> Result<(), MachineError> {
+        let lin = self.linear(seg, off).ok_or_else(|| {
+            MachineError(format!(
+                "breakpoint at {seg:04X}:{off:04X}: no such segment"
+            ))
+        })?;
+        self.uc.get_data_mut().breakpoints.push(lin);
+        self.uc
+            .add_code_hook(lin, lin, on_breakpoint)
+            .map_err(|e| uerr("breakpoint hook", e))?;
+        let _ = self.uc.ctl_remove_cache(lin, lin + 1);
+        Ok(())
+    }
+
+    /// Set CS:IP (and nothing else).
+    pub fn set_csip(&mut self, cs: u16, ip: u16) -> Result<(), MachineError> {
+        self.uc.set_reg(R::CS, cs)?;
+        self.uc.set_reg(R::IP, ip)
+    }
+
+    /// Run from the current CS:IP until the program stops.
+    pub fn run(&mut self, limits: RunLimits) -> Stop {
+        let cs = self.reg(R::CS);
+        let ip = self.reg(R::IP);
+        let begin = match self.cpu_mode() {
+            // unicorn's 16-bit mode sets IP = begin - CS*16 with CS as a
+            // signed 16-bit value.
+            CpuMode::Real => (i64::from(ip) + i64::from(cs as i16) * 16) as u64,
+            CpuMode::Protected => u64::from(ip),
+        };
+        {
+            let st = self.uc.get_data_mut();
+            st.stop = None;
+            st.mem_fault = None;
+        }
+        let started = Instant::now();
+        let timeout_us = limits.timeout.as_micros().min(u128::from(u64::MAX)) as u64;
+        let res = self
+            .uc
+            .emu_start(begin, 0, timeout_us, limits.max_insns as usize);
+        if let Some(stop) = self.uc.get_data_mut().stop.take() {
+            return stop;
+        }
+        match res {
+            Ok(()) => {
+                if limits.max_insns == 0 || started.elapsed() >= limits.timeout {
+                    Stop::Timeout
+                } else {
+                    Stop::Budget
+                }
+            }
+            Err(e) => self.translate_error(e),
+        }
+    }
+
+    /// Turn an unmapped or protected access into the fault the 286 would
+    /// have raised.
+    fn translate_error(&mut self, e: uc_error) -> Stop {
+        let regs = self.uc.regs();
+        let fault = self.uc.get_data_mut().mem_fault.take();
+        match (e, fault) {
+            (uc_error::FETCH_UNMAPPED | uc_error::FETCH_PROT, _) => {
+                let block = self.uc.get_data().last_block;
+                code_overrun(&self.uc, regs, block)
+            }
+            (_, Some((t, addr, size))) => {
+                let write = matches!(
+                    t,
+                    MemType::WRITE_UNMAPPED | MemType::WRITE_PROT | MemType::WRITE
+                );
+                let insn = self.insn_bytes(regs.cs, regs.ip);
+                let via_ss = uses_ss(&insn);
+                let number = if via_ss { 12 } else { 13 };
+                let what = if write { "write" } else { "read" };
+                let (seg_name, seg) = if via_ss {
+                    ("SS", regs.ss)
+                } else {
+                    ("segment", 0)
+                };
+                let detail = match self.locate(addr) {
+                    Some((sel, off, limit)) => format!(
+                        "{what} of {size} byte(s) at {sel:04X}:{off:04X} past the segment limit {limit:04X}"
+                    ),
+                    None if via_ss => format!(
+                        "{what} of {size} byte(s) via {seg_name} {seg:04X} outside the stack segment"
+                    ),
+                    None => format!(
+                        "{what} of {size} byte(s) at linear {addr:08X} outside every segment"
+                    ),
+                };
+                Stop::Fault(Fault {
+                    number,
+                    cs: regs.cs,
+                    ip: regs.ip,
+                    detail,
+                    regs,
+                })
+            }
+            (e, None) => Stop::Error(format!(
+                "emulation failed at {:04X}:{:04X}: {e:?}",
+                regs.cs, regs.ip
+            )),
+        }
+    }
+
+    /// Up to 15 bytes of the instruction at CS:IP.
+    pub fn insn_bytes(&self, cs: u16, ip: u16) -> Vec<u8> {
+        let mut out = Vec::new();
+        for k in 0..15u16 {
+            let mut b = [0u8];
+            if self.uc.read_seg(cs, ip.wrapping_add(k), &mut b).is_err() {
+                break;
+            }
+            out.push(b[0]);
+        }
+        out
+    }
+
+    /// Which segment's hole a linear address lies in: (selector, offset,
+    /// limit).
+    fn locate(&self, addr: u64) -> Option<(u16, u32, u32)> {
+        if self.cpu_mode() != CpuMode::Protected || addr < SLOT_BASE {
+            return None;
+        }
+        let slot = (addr - SLOT_BASE) / SLOT_SIZE;
+        let index = FIRST_LDT_INDEX as u64 + slot;
+        if index >= u64::from(self.uc.get_data().next_ldt) {
+            return None;
+        }
+        let sel = descriptor::ldt_selector(index as u16);
+        let d = self.descriptor_of(sel)?;
+        let off = addr.checked_sub(u64::from(d.base))?;
+        Some((sel, off as u32, d.limit))
+    }
+}
+
+/// Execution left a code segment (a near jump or a fall-through past its
+/// limit): #GP at the instruction that did it. `block` is the translation
+/// block that ran last before the target; when it does not simply run into
+/// the target, its last instruction is the jump that left the segment.
+fn code_overrun(uc: &Uc<'_>, regs: Regs, block: (u64, u32)) -> Stop {
+    let (baddr, bsize) = block;
+    let d = uc.descriptor_of(regs.cs);
+    let cs_base = d.map(|d| u64::from(d.base)).unwrap_or(0);
+    let limit = d.map(|d| d.limit).unwrap_or(0);
+    let target = cs_base + u64::from(regs.ip);
+    let (mut ip, mut how) = (regs.ip, "execution ran past".to_string());
+    if bsize > 0 && baddr + u64::from(bsize) != target {
+        if let Some((last, _)) = last_insn_of_block(uc, baddr, bsize) {
+            if last >= cs_base && last - cs_base <= u64::from(limit) {
+                ip = (last - cs_base) as u16;
+                how = format!("a jump to {:04X}:{:04X} goes past", regs.cs, regs.ip);
+            }
+        }
+    }
+    let mut r = regs;
+    r.ip = ip;
+    Stop::Fault(Fault {
+        number: 13,
+        cs: regs.cs,
+        ip,
+        detail: format!("{how} the code segment limit {limit:04X}"),
+        regs: r,
+    })
+}
+
+fn last_insn_of_block(uc: &Uc<'_>, addr: u64, size: u32) -> Option<(u64, usize)> {
+    let mut bytes = vec![0u8; size.min(4096) as usize];
+    uc.mem_read(addr, &mut bytes).ok()?;
+    let mut dec = iced_x86::Decoder::with_ip(16, &bytes, addr, iced_x86::DecoderOptions::NONE);
+    let mut last = None;
+    while dec.can_decode() {
+        let i = dec.decode();
+        last = Some((i.ip(), i.len()));
+    }
+    last
+}
+
+/// Does this instruction address memory through SS (explicit override, a
+/// BP-based operand, or an implicit stack operation)?
+fn uses_ss(bytes: &[u8]) -> bool {
+    use iced_x86::{Decoder, DecoderOptions, OpKind, Register};
+    let mut dec = Decoder::new(16, bytes, DecoderOptions::NONE);
+    let i = dec.decode();
+    if i.is_invalid() {
+        return false;
+    }
+    if i.is_stack_instruction() {
+        return true;
+    }
+    (0..i.op_count()).any(|n| i.op_kind(n) == OpKind::Memory && i.memory_segment() == Register::SS)
+}
+
+fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
+    // uc_x86_mmr: u16 selector, padding to 8, u64 base, u32 limit, u32 flags.
+    let mut v = Vec::with_capacity(24);
+    v.extend_from_slice(&u64::from(selector).to_le_bytes());
+    v.extend_from_slice(&base.to_le_bytes());
+    v.extend_from_slice(&limit.to_le_bytes());
+    v.extend_from_slice(&flags.to_le_bytes());
+    v
+}
+
+fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let st = uc.get_data_mut();
+    st.prev_block = st.last_block;
+    st.last_block = (addr, size);
+}
+
+fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {
+    uc.get_data_mut().mem_fault = Some((t, addr, size));
+    false
+}
+
+fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
+    let regs = uc.regs();
+    uc.get_data_mut().stop = Some(Stop::Fault(Fault {
+        number: 6,
+        cs: regs.cs,
+        ip: regs.ip,
+        detail: "invalid opcode".into(),
+        regs,
+    }));
+    false
+}
+
+fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
+    if uc.get_data().breakpoints.contains(&addr) {
+        let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+        uc.request_stop(Stop::Breakpoint { cs, ip });
+    }
+}
+
+/// unicorn's interrupt hook: software interrupts go to the environment,
+/// processor exceptions stop the machine with a [`Fault`].
+fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
+    let regs = uc.regs();
+    let cs_base = uc
+        .descriptor_of(regs.cs)
+        .map(|d| u64::from(d.base))
+        .unwrap_or(0);
+    let here = cs_base + u64::from(regs.ip);
+    let (baddr, bsize) = uc.get_data().last_block;
+    // A software INT always ends its translation block, and unicorn reports
+    // it with IP after the instruction; an exception reports the IP of the
+    // faulting instruction, which lies inside the block.
+    let at_block_end = bsize > 0 && baddr + u64::from(bsize) == here;
+    let before = |n: u16| -> Option<Vec<u8>> {
+        let mut b = vec![0u8; n as usize];
+        uc.read_seg(regs.cs, regs.ip.wrapping_sub(n), &mut b)
+            .ok()
+            .map(|_| b)
+    };
+    let intno8 = (intno & 0xFF) as u8;
+    let software = at_block_end
+        && (before(2).is_some_and(|b| b[0] == 0xCD && b[1] == intno8)
+            || (intno8 == 3 && before(1).is_some_and(|b| b[0] == 0xCC))
+            || (intno8 == 4 && before(1).is_some_and(|b| b[0] == 0xCE)));
+    if intno8 == 3 || intno8 == 4 || (intno8 == 1 && at_block_end) {
+        // Traps: INT 3 / INTO report the trap instruction itself.
+        let len = if intno8 == 1 {
+            0
+        } else if before(1).is_some_and(|b| b[0] == 0xCC || b[0] == 0xCE) {
+            1
+        } else {
+            2
+        };
+        let mut r = regs;
+        r.ip = regs.ip.wrapping_sub(len);
+        let detail = if intno8 == 3 {
+            "INT 3 breakpoint instruction"
+        } else {
+            fault_name(intno8)
+        };
+        uc.request_stop(Stop::Fault(Fault {
+            number: intno8,
+            cs: r.cs,
+            ip: r.ip,
+            detail: detail.into(),
+            regs: r,
+        }));
+        return;
+    }
+    if !software
+        && uc
+            .descriptor_of(regs.cs)
+            .is_some_and(|d| u32::from(regs.ip) > d.limit)
+    {
+        // HLT padding after a code segment was reached: the block before it
+        // is the one that left the segment.
+        let block = uc.get_data().prev_block;
+        let stop = code_overrun(uc, regs, block);
+        uc.request_stop(stop);
+        return;
+    }
+    if !software {
+        let detail = exception_detail(uc, intno8, &regs);
+        uc.request_stop(Stop::Fault(Fault {
+            number: intno8,
+            cs: regs.cs,
+            ip: regs.ip,
+            detail,
+            regs,
+        }));
+        return;
+    }
+    let Some(mut env) = uc.get_data_mut().env.take() else {
+        uc.request_stop(Stop::Unimplemented {
+            what: format!("INT {intno8:02X}h"),
+            caller: (regs.cs, regs.ip.wrapping_sub(2), regs.bp),
+        });
+        return;
+    };
+    let res = env.interrupt(uc, intno8);
+    uc.get_data_mut().env = Some(env);
+    if let Err(stop) = res {
+        uc.request_stop(stop);
+    }
+}
+
+fn exception_detail(uc: &Uc<'_>, number: u8, regs: &Regs) -> String {
+    let mut bytes = Vec::new();
+    for k in 0..15u16 {
+        let mut b = [0u8];
+        if uc
+            .read_seg(regs.cs, regs.ip.wrapping_add(k), &mut b)
+            .is_err()
+        {
+            break;
+        }
+        bytes.push(b[0]);
+    }
+    let mut dec = iced_x86::Decoder::new(16, &bytes, iced_x86::DecoderOptions::NONE);
+    let insn = dec.decode();
+    match number {
+        0 => "divide by zero or quotient overflow".into(),
+        13 | 11 | 12 | 10 => {
+            // A segment-register load: name the selector.
+            use iced_x86::{OpKind, Register};
+            if insn.op_count() >= 1
+                && insn.op0_kind() == OpKind::Register
+                && insn.op0_register().is_segment_register()
+            {
+                let src = if insn.op1_kind() == OpKind::Register {
+                    let v = match insn.op1_register() {
+                        Register::AX => Some(regs.ax),
+                        Register::BX => Some(regs.bx),
+                        Register::CX => Some(regs.cx),
+                        Register::DX => Some(regs.dx),
+                        Register::SI => Some(regs.si),
+                        Register::DI => Some(regs.di),
+                        Register::BP => Some(regs.bp),
+                        Register::SP => Some(regs.sp),
+                        _ => None,
+                    };
+                    v.map(|v| format!(" {v:04X}")).unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                let what = if number == 11 {
+                    "not present"
+                } else {
+                    "invalid"
+                };
+                format!(
+                    "loading {:?} with {what} selector{src}",
+                    insn.op0_register()
+                )
+            } else {
+                fault_name(number).to_string()
+            }
+        }
+        _ => fault_name(number).to_string(),
+    }
+}
