@@ -963,7 +963,7 @@ fn exception_detail(uc: &Uc<'_>, number: u8, regs: &Regs) -> String {
     let insn = dec.decode();
     match number {
         0 => "divide by zero or quotient overflow".into(),
-        13 | 11 | 12 | 10 => {
+        10..=13 => {
             // A segment-register load: name the selector.
             use iced_x86::{OpKind, Register};
             if insn.op_count() >= 1
