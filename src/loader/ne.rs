@@ -1,0 +1,1575 @@
+//! Win16 (and OS/2 1.x) `NE` modules.
+//!
+//! Layout and rules from `../shared/spec/win16.md`, section "The NE file, in
+//! brief"; field offsets as in Open Watcom's `exeos2.h` and doslib's
+//! `exenehdr.h`. Every table is read through the bounded [`Reader`]; every
+//! count is checked against the file size before anything is allocated for
+//! it; every loop consumes at least one byte of the file per step, so parsing
+//! ends on any input.
+
+use std::fmt;
+
+use super::mz::MzImage;
+use super::{LoadError, Reader, latin1};
+
+/// NE header flag (offset 0C): one shared automatic data segment.
+pub const NEF_SINGLEDATA: u16 = 0x0001;
+/// NE header flag: one automatic data segment per instance.
+pub const NEF_MULTIPLEDATA: u16 = 0x0002;
+/// NE header flag: per-process library initialisation.
+pub const NEF_PPLI: u16 = 0x0004;
+/// NE header flag: runs in protected mode only.
+pub const NEF_PROT_ONLY: u16 = 0x0008;
+/// NE header flag: self-loading application (it brings its own loader).
+pub const NEF_SELF_LOADING: u16 = 0x0800;
+/// NE header flag: the linker reported errors; Windows will not load it.
+pub const NEF_LINK_ERRORS: u16 = 0x2000;
+/// NE header flag: a library module (DLL), not a program.
+pub const NEF_LIBRARY: u16 = 0x8000;
+
+/// Names of the NE header flag bits, for display.
+pub const NE_FLAG_NAMES: &[(u16, &str)] = &[
+    (0x0001, "SINGLEDATA"),
+    (0x0002, "MULTIPLEDATA"),
+    (0x0004, "PPLI"),
+    (0x0008, "PROTMODE"),
+    (0x0010, "I8086"),
+    (0x0020, "I286"),
+    (0x0040, "I386"),
+    (0x0080, "I8087"),
+    (0x0100, "NOTWINCOMPAT"),
+    (0x0200, "WINCOMPAT"),
+    (0x0400, "OS2FAMILY"),
+    (0x0800, "SELFLOAD"),
+    (0x1000, "BIT12"),
+    (0x2000, "LINKERRORS"),
+    (0x4000, "BIT14"),
+    (0x8000, "LIBRARY"),
+];
+
+/// Segment flag: data segment (else code).
+pub const NESEG_DATA: u16 = 0x0001;
+/// Segment flag: iterated data.
+pub const NESEG_ITERATED: u16 = 0x0008;
+/// Segment flag: moveable.
+pub const NESEG_MOVEABLE: u16 = 0x0010;
+/// Segment flag: preload.
+pub const NESEG_PRELOAD: u16 = 0x0040;
+/// Segment flag: relocation records follow the data.
+pub const NESEG_RELOCS: u16 = 0x0100;
+/// Segment flag: discardable.
+pub const NESEG_DISCARDABLE: u16 = 0x1000;
+
+/// Names of the segment flag bits, for display.
+pub const SEG_FLAG_NAMES: &[(u16, &str)] = &[
+    (0x0001, "DATA"),
+    (0x0002, "ALLOCATED"),
+    (0x0004, "LOADED"),
+    (0x0008, "ITERATED"),
+    (0x0010, "MOVEABLE"),
+    (0x0020, "SHARED"),
+    (0x0040, "PRELOAD"),
+    (0x0080, "READONLY"),
+    (0x0100, "RELOCINFO"),
+    (0x0200, "CONFORMING"),
+    (0x1000, "DISCARDABLE"),
+];
+
+/// Names of the flag bits set in `flags`, per `table`.
+pub fn flag_names(flags: u16, table: &[(u16, &'static str)]) -> Vec<&'static str> {
+    table
+        .iter()
+        .filter(|(bit, _)| flags & bit != 0)
+        .map(|&(_, n)| n)
+        .collect()
+}
+
+/// Module names that mark an OS/2 program (its API lives in these DLLs).
+pub const OS2_MODULES: &[&str] = &[
+    "DOSCALLS", "VIOCALLS", "KBDCALLS", "MOUCALLS", "MONCALLS", "QUECALLS", "SESMGR", "NLS",
+    "MSG", "PMWIN", "PMGPI", "PMSHAPI", "BKSCALLS", "BMSCALLS", "BVSCALLS",
+];
+
+/// The name of a target OS byte (NE offset 36).
+pub fn target_os_name(os: u8) -> &'static str {
+    match os {
+        0 => "unknown",
+        1 => "OS/2",
+        2 => "Windows",
+        3 => "European MS-DOS 4.x",
+        4 => "Windows/386",
+        5 => "BOSS",
+        _ => "unknown",
+    }
+}
+
+/// The NE header, every field at its offset from the start of the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeHeader {
+    /// File offset of the header (e_lfanew).
+    pub file_offset: u64,
+    /// 02: linker version.
+    pub linker_version: u8,
+    /// 03: linker revision.
+    pub linker_revision: u8,
+    /// 04: entry table offset (relative to the header).
+    pub entry_table_offset: u16,
+    /// 06: entry table length in bytes.
+    pub entry_table_length: u16,
+    /// 08: file CRC.
+    pub crc: u32,
+    /// 0C: module flags (`NEF_*`).
+    pub flags: u16,
+    /// 0E: automatic data segment number (1-based; 0 = none).
+    pub auto_data_segment: u16,
+    /// 10: initial local heap size.
+    pub heap_size: u16,
+    /// 12: initial stack size (added to the auto data segment).
+    pub stack_size: u16,
+    /// 14: initial IP.
+    pub ip: u16,
+    /// 16: initial CS segment number (1-based).
+    pub cs: u16,
+    /// 18: initial SP.
+    pub sp: u16,
+    /// 1A: initial SS segment number (1-based).
+    pub ss: u16,
+    /// 1C: number of segment table entries.
+    pub segment_count: u16,
+    /// 1E: number of module reference table entries.
+    pub module_ref_count: u16,
+    /// 20: non-resident names table size in bytes.
+    pub nonresident_names_size: u16,
+    /// 22: segment table offset (relative).
+    pub segment_table_offset: u16,
+    /// 24: resource table offset (relative).
+    pub resource_table_offset: u16,
+    /// 26: resident names table offset (relative).
+    pub resident_names_offset: u16,
+    /// 28: module reference table offset (relative).
+    pub module_ref_offset: u16,
+    /// 2A: imported names table offset (relative).
+    pub imported_names_offset: u16,
+    /// 2C: non-resident names table offset (a FILE offset).
+    pub nonresident_names_file_offset: u32,
+    /// 30: number of moveable entry points.
+    pub movable_entry_count: u16,
+    /// 32: segment alignment shift as stored (0 means 9; see
+    /// [`NeHeader::alignment_shift`]).
+    pub alignment_shift_raw: u16,
+    /// 34: number of resource segments.
+    pub resource_segment_count: u16,
+    /// 36: target OS (1 OS/2, 2 Windows, 3 DOS 4, 4 Windows/386).
+    pub target_os: u8,
+    /// 37: other flags (bit 3: gangload area).
+    pub other_flags: u8,
+    /// 38: gangload area offset (in alignment units).
+    pub gangload_offset: u16,
+    /// 3A: gangload area length.
+    pub gangload_length: u16,
+    /// 3C: minimum code swap area size.
+    pub min_code_swap: u16,
+    /// 3E: expected Windows version (0x030A = 3.10).
+    pub expected_windows_version: u16,
+}
+
+/// Size of the NE header.
+pub const NE_HEADER_SIZE: u64 = 0x40;
+
+impl NeHeader {
+    /// Read the header at file offset `at`.
+    pub fn parse(r: &Reader<'_>, at: u64) -> Result<Self, LoadError> {
+        let magic = r.bytes(at, 2, "NE signature")?;
+        if magic != b"NE" {
+            return Err(LoadError::at(
+                at,
+                "NE signature",
+                format!("expected 'NE', found {magic:02X?}"),
+            ));
+        }
+        r.bytes(at, NE_HEADER_SIZE, "NE header")?;
+        let b = |o: u64, f: &str| r.u8(at + o, f);
+        let w = |o: u64, f: &str| r.u16(at + o, f);
+        Ok(NeHeader {
+            file_offset: at,
+            linker_version: b(0x02, "ne_ver")?,
+            linker_revision: b(0x03, "ne_rev")?,
+            entry_table_offset: w(0x04, "ne_enttab")?,
+            entry_table_length: w(0x06, "ne_cbenttab")?,
+            crc: r.u32(at + 0x08, "ne_crc")?,
+            flags: w(0x0C, "ne_flags")?,
+            auto_data_segment: w(0x0E, "ne_autodata")?,
+            heap_size: w(0x10, "ne_heap")?,
+            stack_size: w(0x12, "ne_stack")?,
+            ip: w(0x14, "ne_csip")?,
+            cs: w(0x16, "ne_csip")?,
+            sp: w(0x18, "ne_sssp")?,
+            ss: w(0x1A, "ne_sssp")?,
+            segment_count: w(0x1C, "ne_cseg")?,
+            module_ref_count: w(0x1E, "ne_cmod")?,
+            nonresident_names_size: w(0x20, "ne_cbnrestab")?,
+            segment_table_offset: w(0x22, "ne_segtab")?,
+            resource_table_offset: w(0x24, "ne_rsrctab")?,
+            resident_names_offset: w(0x26, "ne_restab")?,
+            module_ref_offset: w(0x28, "ne_modtab")?,
+            imported_names_offset: w(0x2A, "ne_imptab")?,
+            nonresident_names_file_offset: r.u32(at + 0x2C, "ne_nrestab")?,
+            movable_entry_count: w(0x30, "ne_cmovent")?,
+            alignment_shift_raw: w(0x32, "ne_align")?,
+            resource_segment_count: w(0x34, "ne_cres")?,
+            target_os: b(0x36, "ne_exetyp")?,
+            other_flags: b(0x37, "ne_flagsothers")?,
+            gangload_offset: w(0x38, "ne_pretthunks")?,
+            gangload_length: w(0x3A, "ne_psegrefbytes")?,
+            min_code_swap: w(0x3C, "ne_swaparea")?,
+            expected_windows_version: w(0x3E, "ne_expver")?,
+        })
+    }
+
+    /// Segment alignment shift: the stored value, where 0 means 9 (512-byte
+    /// sectors), per win16.md.
+    pub fn alignment_shift(&self) -> u16 {
+        if self.alignment_shift_raw == 0 {
+            9
+        } else {
+            self.alignment_shift_raw
+        }
+    }
+
+    /// True for a library module (flags bit 15).
+    pub fn is_library(&self) -> bool {
+        self.flags & NEF_LIBRARY != 0
+    }
+
+    /// The expected Windows version as text, e.g. "3.10".
+    pub fn windows_version_text(&self) -> String {
+        format!(
+            "{}.{:02}",
+            self.expected_windows_version >> 8,
+            self.expected_windows_version & 0xFF
+        )
+    }
+
+    /// File offset of a table given relative to the header.
+    fn rel(&self, off: u16) -> u64 {
+        self.file_offset + off as u64
+    }
+}
+
+/// A 16:16 far pointer (selector:offset) a relocation target resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FarPtr {
+    /// Selector (or real-mode segment).
+    pub selector: u16,
+    /// Offset.
+    pub offset: u16,
+}
+
+/// What a relocation record points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RelocTarget {
+    /// Flags 0: a fixed segment of this module (1-based) and an offset.
+    Internal {
+        /// Segment number (1-based).
+        segment: u8,
+        /// Offset within it.
+        offset: u16,
+    },
+    /// Flags 0 with segment 0xFF: a moveable entry point, by ordinal.
+    InternalMovable {
+        /// Entry table ordinal.
+        ordinal: u16,
+    },
+    /// Flags 1: an import by ordinal.
+    ImportOrdinal {
+        /// Module reference index (1-based).
+        module: u16,
+        /// Ordinal in that module.
+        ordinal: u16,
+    },
+    /// Flags 2: an import by name.
+    ImportName {
+        /// Module reference index (1-based).
+        module: u16,
+        /// The imported name (read from the imported-names table).
+        name: String,
+    },
+    /// Flags 3: an OS fixup (floating-point emulation; `kind` 1..6 names the
+    /// instruction pattern). The bytes are left alone.
+    OsFixup {
+        /// Fixup type.
+        kind: u16,
+    },
+}
+
+impl fmt::Display for RelocTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RelocTarget::Internal { segment, offset } => {
+                write!(f, "segment {segment}:{offset:04X}")
+            }
+            RelocTarget::InternalMovable { ordinal } => write!(f, "entry @{ordinal}"),
+            RelocTarget::ImportOrdinal { module, ordinal } => {
+                write!(f, "module #{module} ordinal {ordinal}")
+            }
+            RelocTarget::ImportName { module, name } => write!(f, "module #{module} '{name}'"),
+            RelocTarget::OsFixup { kind } => write!(f, "OS fixup {kind}"),
+        }
+    }
+}
+
+/// Relocation source type: low byte of the offset.
+pub const RELOC_LOBYTE: u8 = 0;
+/// Relocation source type: 16-bit selector.
+pub const RELOC_SELECTOR: u8 = 2;
+/// Relocation source type: 16:16 far pointer (offset, then selector).
+pub const RELOC_FARPTR: u8 = 3;
+/// Relocation source type: 16-bit offset.
+pub const RELOC_OFFSET: u8 = 5;
+/// Relocation source type: 16:32 pointer (32-bit offset, then selector).
+pub const RELOC_FARPTR48: u8 = 11;
+/// Relocation source type: 32-bit offset.
+pub const RELOC_OFFSET32: u8 = 13;
+/// Relocation flag bit: additive (win16.md: "bit 2 additive").
+pub const RELOC_ADDITIVE: u8 = 0x04;
+
+/// One 8-byte relocation record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeReloc {
+    /// Source type (`RELOC_*`): what kind of location is patched.
+    pub src_type: u8,
+    /// Flags: low two bits the target kind, bit 2 ([`RELOC_ADDITIVE`]).
+    pub flags: u8,
+    /// Offset in the segment of the (first) location to patch.
+    pub offset: u16,
+    /// What the location is made to point at.
+    pub target: RelocTarget,
+}
+
+impl NeReloc {
+    /// True when the target is added to the one location (no chain).
+    pub fn is_additive(&self) -> bool {
+        self.flags & RELOC_ADDITIVE != 0
+    }
+}
+
+/// One segment table entry, with its data and relocations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeSegment {
+    /// Segment number, 1-based.
+    pub number: u16,
+    /// File offset of this segment's 8-byte entry in the segment table.
+    pub table_entry_offset: u64,
+    /// Data offset as stored, in alignment units (0 = no data in the file).
+    pub sector: u16,
+    /// Length in the file as stored (0 = 64 KiB when there is data).
+    pub length_raw: u16,
+    /// Segment flags (`NESEG_*`).
+    pub flags: u16,
+    /// Minimum allocation as stored (0 = 64 KiB).
+    pub min_alloc_raw: u16,
+    /// File offset of the data in bytes (sector << shift; 0 when none).
+    pub file_offset: u64,
+    /// The data bytes present in the file (shorter than
+    /// [`NeSegment::file_length`] only when `truncated`).
+    pub data: Vec<u8>,
+    /// True when the data runs past the end of the file.
+    pub truncated: bool,
+    /// Relocation records (read only when the data is complete).
+    pub relocs: Vec<NeReloc>,
+}
+
+impl NeSegment {
+    /// True when the file holds data for this segment (sector != 0).
+    pub fn has_data(&self) -> bool {
+        self.sector != 0
+    }
+
+    /// Length of the data in the file: 0 when there is none, else the stored
+    /// length with 0 meaning 64 KiB (win16.md).
+    pub fn file_length(&self) -> u32 {
+        if !self.has_data() {
+            0
+        } else if self.length_raw == 0 {
+            0x10000
+        } else {
+            self.length_raw as u32
+        }
+    }
+
+    /// Minimum allocation, 0 meaning 64 KiB (win16.md).
+    pub fn min_alloc(&self) -> u32 {
+        if self.min_alloc_raw == 0 {
+            0x10000
+        } else {
+            self.min_alloc_raw as u32
+        }
+    }
+
+    /// Allocated size: the larger of the file length and the minimum
+    /// allocation (win16.md, "The CPU the programs expect"). Heap and stack
+    /// for DGROUP are the caller's to add.
+    pub fn alloc_size(&self) -> u32 {
+        self.file_length().max(self.min_alloc())
+    }
+
+    /// True for a data segment (flag 0x0001), false for code.
+    pub fn is_data(&self) -> bool {
+        self.flags & NESEG_DATA != 0
+    }
+}
+
+/// One entry point from the entry table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeEntry {
+    /// Ordinal (1-based, counting skipped ordinals).
+    pub ordinal: u16,
+    /// Segment number, or 0xFE for a constant (then `offset` is its value).
+    pub segment: u8,
+    /// Offset in the segment (or the constant).
+    pub offset: u16,
+    /// Flags: 0x01 exported, 0x02 uses the shared data segment.
+    pub flags: u8,
+    /// True when it came from a moveable (0xFF) bundle.
+    pub movable: bool,
+}
+
+impl NeEntry {
+    /// Flag 0x01: exported.
+    pub fn is_exported(&self) -> bool {
+        self.flags & 0x01 != 0
+    }
+}
+
+/// A resource type or name: an integer id or a string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceId {
+    /// An integer id (high bit stripped).
+    Int(u16),
+    /// A name from the resource table.
+    Name(String),
+}
+
+impl fmt::Display for ResourceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResourceId::Int(n) => write!(f, "#{n}"),
+            ResourceId::Name(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// One resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeResource {
+    /// Its id or name.
+    pub id: ResourceId,
+    /// File offset of its data.
+    pub file_offset: u64,
+    /// Length of its data in bytes.
+    pub length: u64,
+    /// Resource flags (0x10 moveable, 0x20 pure, 0x40 preload).
+    pub flags: u16,
+}
+
+/// All resources of one type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeResourceType {
+    /// The type (integer types are the RT_* numbers: 1 cursor, 2 bitmap,
+    /// 3 icon, 4 menu, 5 dialog, 6 string, 7 fontdir, 8 font, ...).
+    pub type_id: ResourceId,
+    /// The resources.
+    pub resources: Vec<NeResource>,
+}
+
+/// A parsed NE module.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NeImage {
+    /// The DOS stub, when the module was parsed from a whole file.
+    pub stub: Option<MzImage>,
+    /// The NE header.
+    pub header: NeHeader,
+    /// File size.
+    pub file_size: u64,
+    /// Segments, in table order (number = index + 1).
+    pub segments: Vec<NeSegment>,
+    /// Entry points, by ordinal.
+    pub entries: Vec<NeEntry>,
+    /// Resident names (name, ordinal); the first is the module name.
+    pub resident_names: Vec<(String, u16)>,
+    /// Non-resident names (name, ordinal); the first is the description.
+    pub nonresident_names: Vec<(String, u16)>,
+    /// Module reference table resolved to names (index 0 = module 1).
+    pub module_refs: Vec<String>,
+    /// Resources by type.
+    pub resources: Vec<NeResourceType>,
+    /// The bytes of the imported-names table onward (at most 64 KiB + 256),
+    /// so names can be looked up by offset.
+    imported_names: Vec<u8>,
+}
+
+/// Read a names table (length-prefixed strings each followed by an ordinal
+/// word, ending with a zero length), from `start` up to `limit` (exclusive).
+fn read_names(
+    r: &Reader<'_>,
+    start: u64,
+    limit: u64,
+    what: &str,
+) -> Result<Vec<(String, u16)>, LoadError> {
+    let mut out = Vec::new();
+    let mut p = start;
+    while p < limit {
+        let n = r.u8(p, what)?;
+        if n == 0 {
+            break;
+        }
+        let (s, next) = r.pstring(p, what)?;
+        let ord = r.u16(next, what)?;
+        out.push((s, ord));
+        p = next + 2;
+    }
+    Ok(out)
+}
+
+impl NeImage {
+    /// Parse a whole file: the MZ stub, then the NE header e_lfanew points
+    /// at.
+    pub fn parse(bytes: &[u8]) -> Result<Self, LoadError> {
+        let stub = MzImage::parse(bytes)?;
+        let Some(at) = stub.ne_offset else {
+            let msg = match (stub.header.e_lfanew, stub.new_signature) {
+                (None, _) => "the file is shorter than 0x40 bytes, so it has no e_lfanew".into(),
+                (Some(o), None) => format!(
+                    "e_lfanew {o:#X} points past the end of the file (size {:#X})",
+                    bytes.len()
+                ),
+                (Some(o), Some(sig)) => {
+                    format!("e_lfanew {o:#X} points at {sig:02X?}, not 'NE'")
+                }
+            };
+            return Err(LoadError::at(0x3C, "e_lfanew", msg));
+        };
+        let mut ne = Self::parse_at(bytes, at as u64)?;
+        ne.stub = Some(stub);
+        Ok(ne)
+    }
+
+    /// Parse the NE module whose header is at file offset `at`.
+    pub fn parse_at(bytes: &[u8], at: u64) -> Result<Self, LoadError> {
+        let r = Reader::new(bytes);
+        let header = NeHeader::parse(&r, at)?;
+        let shift = header.alignment_shift();
+        if shift > 24 {
+            return Err(LoadError::at(
+                at + 0x32,
+                "ne_align",
+                format!("alignment shift {shift} is not plausible (expected 0..=24)"),
+            ));
+        }
+
+        // Imported names: keep the bytes so names can be looked up by offset.
+        let imp_start = header.rel(header.imported_names_offset);
+        let imp_end = (imp_start + 0x10100).min(r.len());
+        let imported_names = if imp_start <= r.len() {
+            r.bytes(imp_start, imp_end.saturating_sub(imp_start), "ne_imptab")?
+                .to_vec()
+        } else {
+            Vec::new()
+        };
+
+        // Module reference table.
+        let mod_at = header.rel(header.module_ref_offset);
+        let nmod = header.module_ref_count as u64;
+        r.bytes(mod_at, nmod * 2, "module reference table")?;
+        let mut module_refs = Vec::with_capacity(nmod as usize);
+        for i in 0..nmod {
+            let o = mod_at + i * 2;
+            let name_off = r.u16(o, "module reference")?;
+            let (name, _) = r.pstring(imp_start + name_off as u64, "imported name").map_err(
+                |_| {
+                    LoadError::at(
+                        o,
+                        "module reference",
+                        format!(
+                            "module {} names imported-names offset {name_off:#X}, which is past \
+                             the end of the file (size {:#X})",
+                            i + 1,
+                            r.len()
+                        ),
+                    )
+                },
+            )?;
+            module_refs.push(name);
+        }
+
+        let mut ne = NeImage {
+            stub: None,
+            header,
+            file_size: r.len(),
+            segments: Vec::new(),
+            entries: Vec::new(),
+            resident_names: Vec::new(),
+            nonresident_names: Vec::new(),
+            module_refs,
+            resources: Vec::new(),
+            imported_names,
+        };
+
+        // Names.
+        ne.resident_names = read_names(
+            &r,
+            header.rel(header.resident_names_offset),
+            u64::MAX,
+            "resident names",
+        )?;
+        let nres = header.nonresident_names_file_offset as u64;
+        if nres != 0 && header.nonresident_names_size != 0 {
+            ne.nonresident_names = read_names(
+                &r,
+                nres,
+                nres + header.nonresident_names_size as u64,
+                "non-resident names",
+            )?;
+        }
+
+        ne.entries = parse_entries(&r, &header)?;
+        ne.segments = ne.parse_segments(&r)?;
+        ne.resources = parse_resources(&r, &header)?;
+        Ok(ne)
+    }
+
+    fn parse_segments(&self, r: &Reader<'_>) -> Result<Vec<NeSegment>, LoadError> {
+        let h = &self.header;
+        let table = h.rel(h.segment_table_offset);
+        let n = h.segment_count as u64;
+        r.bytes(table, n * 8, "segment table").map_err(|_| {
+            LoadError::at(
+                h.file_offset + 0x1C,
+                "ne_cseg",
+                format!(
+                    "{n} segments of 8 bytes at {table:#X} run past the end of the file (size \
+                     {:#X})",
+                    r.len()
+                ),
+            )
+        })?;
+        let shift = h.alignment_shift();
+        let mut segs = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let e = table + i * 8;
+            let number = i as u16 + 1;
+            let mut seg = NeSegment {
+                number,
+                table_entry_offset: e,
+                sector: r.u16(e, "segment data offset")?,
+                length_raw: r.u16(e + 2, "segment length")?,
+                flags: r.u16(e + 4, "segment flags")?,
+                min_alloc_raw: r.u16(e + 6, "segment minimum allocation")?,
+                file_offset: 0,
+                data: Vec::new(),
+                truncated: false,
+                relocs: Vec::new(),
+            };
+            if seg.has_data() {
+                seg.file_offset = (seg.sector as u64) << shift;
+                let len = seg.file_length() as u64;
+                let end = seg.file_offset + len;
+                if end > r.len() {
+                    seg.truncated = true;
+                    if seg.file_offset < r.len() {
+                        seg.data = r
+                            .bytes(seg.file_offset, r.len() - seg.file_offset, "segment data")?
+                            .to_vec();
+                    }
+                } else {
+                    seg.data = r.bytes(seg.file_offset, len, "segment data")?.to_vec();
+                    if seg.flags & NESEG_RELOCS != 0 {
+                        seg.relocs = self.parse_relocs(r, end, number)?;
+                    }
+                }
+            }
+            segs.push(seg);
+        }
+        Ok(segs)
+    }
+
+    fn parse_relocs(&self, r: &Reader<'_>, at: u64, seg: u16) -> Result<Vec<NeReloc>, LoadError> {
+        let field = format!("segment {seg} relocation count");
+        let n = r.u16(at, &field)? as u64;
+        r.bytes(at + 2, n * 8, "relocations").map_err(|_| {
+            LoadError::at(
+                at,
+                field.clone(),
+                format!(
+                    "{n} relocation records of 8 bytes at {:#X} run past the end of the file \
+                     (size {:#X})",
+                    at + 2,
+                    r.len()
+                ),
+            )
+        })?;
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let p = at + 2 + i * 8;
+            let src_type = r.u8(p, "relocation source type")?;
+            let flags = r.u8(p + 1, "relocation flags")?;
+            let offset = r.u16(p + 2, "relocation offset")?;
+            let a = r.u16(p + 4, "relocation target")?;
+            let b = r.u16(p + 6, "relocation target")?;
+            let target = match flags & 3 {
+                0 => {
+                    let segment = (a & 0xFF) as u8;
+                    if segment == 0xFF {
+                        RelocTarget::InternalMovable { ordinal: b }
+                    } else {
+                        RelocTarget::Internal { segment, offset: b }
+                    }
+                }
+                1 => RelocTarget::ImportOrdinal {
+                    module: a,
+                    ordinal: b,
+                },
+                2 => {
+                    let name = self.imported_name(b).ok_or_else(|| {
+                        LoadError::at(
+                            p + 6,
+                            "relocation imported-name offset",
+                            format!(
+                                "name offset {b:#X} lies outside the imported-names table \
+                                 (which starts at {:#X}, file size {:#X})",
+                                self.header.rel(self.header.imported_names_offset),
+                                r.len()
+                            ),
+                        )
+                    })?;
+                    RelocTarget::ImportName { module: a, name }
+                }
+                _ => RelocTarget::OsFixup { kind: a },
+            };
+            out.push(NeReloc {
+                src_type,
+                flags,
+                offset,
+                target,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The length-prefixed name at `offset` in the imported-names table, if
+    /// it lies inside the file.
+    pub fn imported_name(&self, offset: u16) -> Option<String> {
+        let o = offset as usize;
+        let n = *self.imported_names.get(o)? as usize;
+        let s = self.imported_names.get(o + 1..o + 1 + n)?;
+        Some(latin1(s))
+    }
+
+    /// Module name: the first resident name.
+    pub fn module_name(&self) -> Option<&str> {
+        self.resident_names.first().map(|(s, _)| s.as_str())
+    }
+
+    /// Description: the first non-resident name.
+    pub fn description(&self) -> Option<&str> {
+        self.nonresident_names.first().map(|(s, _)| s.as_str())
+    }
+
+    /// The name of module reference `index` (1-based, as in relocations).
+    pub fn module_ref_name(&self, index: u16) -> Option<&str> {
+        let i = (index as usize).checked_sub(1)?;
+        self.module_refs.get(i).map(|s| s.as_str())
+    }
+
+    /// Segment `number` (1-based).
+    pub fn segment(&self, number: u16) -> Option<&NeSegment> {
+        let i = (number as usize).checked_sub(1)?;
+        self.segments.get(i)
+    }
+
+    /// The entry point with this ordinal.
+    pub fn entry(&self, ordinal: u16) -> Option<&NeEntry> {
+        self.entries.iter().find(|e| e.ordinal == ordinal)
+    }
+
+    /// The exported name of an ordinal (resident names first, then
+    /// non-resident; ordinal 0 is the module name / description, never an
+    /// export).
+    pub fn export_name(&self, ordinal: u16) -> Option<&str> {
+        if ordinal == 0 {
+            return None;
+        }
+        self.resident_names
+            .iter()
+            .skip(1)
+            .chain(self.nonresident_names.iter().skip(1))
+            .find(|(_, o)| *o == ordinal)
+            .map(|(s, _)| s.as_str())
+    }
+
+    /// The OS/2 system modules this module imports from, if any.
+    pub fn os2_imports(&self) -> Vec<&str> {
+        self.module_refs
+            .iter()
+            .filter(|m| OS2_MODULES.iter().any(|o| o.eq_ignore_ascii_case(m)))
+            .map(|s| s.as_str())
+            .collect()
+    }
+
+    /// Refuse what Windows 3.1 would not run (win16.md: "Self-loading
+    /// applications, OS/2 (target OS 1) and zero-segment resource files are
+    /// real and must be refused with a message that says what they are").
+    ///
+    /// `as_program`: the module is to be started as a task (not loaded as a
+    /// library by another module).
+    pub fn check_runnable(&self, as_program: bool) -> Result<(), LoadError> {
+        let h = &self.header;
+        let at = h.file_offset;
+        let os2 = self.os2_imports();
+        match h.target_os {
+            1 => {
+                return Err(LoadError::at(
+                    at + 0x36,
+                    "ne_exetyp",
+                    "this is an OS/2 NE executable (target OS 1), not a Windows program",
+                ));
+            }
+            0 if !os2.is_empty() => {
+                return Err(LoadError::at(
+                    at + 0x36,
+                    "ne_exetyp",
+                    format!(
+                        "this is an OS/2 NE executable (target OS 0, imports {}), not a Windows \
+                         program",
+                        os2.join(", ")
+                    ),
+                ));
+            }
+            0 | 2 | 4 => {}
+            os => {
+                return Err(LoadError::at(
+                    at + 0x36,
+                    "ne_exetyp",
+                    format!(
+                        "this NE module targets {} (target OS {os}), not Windows",
+                        target_os_name(os)
+                    ),
+                ));
+            }
+        }
+        if h.flags & NEF_SELF_LOADING != 0 {
+            return Err(LoadError::at(
+                at + 0x0C,
+                "ne_flags",
+                format!(
+                    "this is a self-loading Windows application (flags {:#06X} has bit 0x0800): \
+                     it brings its own segment loader, which is not supported",
+                    h.flags
+                ),
+            ));
+        }
+        if h.flags & NEF_LINK_ERRORS != 0 {
+            return Err(LoadError::at(
+                at + 0x0C,
+                "ne_flags",
+                format!(
+                    "the linker reported errors in this module (flags {:#06X} has bit 0x2000); \
+                     Windows refuses to load it",
+                    h.flags
+                ),
+            ));
+        }
+        if as_program && self.segments.is_empty() {
+            return Err(LoadError::at(
+                at + 0x1C,
+                "ne_cseg",
+                "this NE module has no segments: a resource-only module such as a font cannot \
+                 be run",
+            ));
+        }
+        if as_program && h.is_library() {
+            return Err(LoadError::at(
+                at + 0x0C,
+                "ne_flags",
+                format!(
+                    "this is a library module (DLL; flags {:#06X} has bit 0x8000), not a program",
+                    h.flags
+                ),
+            ));
+        }
+        let nseg = self.segments.len();
+        let in_table = |n: u16| n != 0 && (n as usize) <= nseg;
+        if (as_program || h.cs != 0) && !in_table(h.cs) {
+            return Err(LoadError::at(
+                at + 0x16,
+                "ne_csip",
+                format!(
+                    "entry point CS is segment {}, outside the segment table (1..={nseg})",
+                    h.cs
+                ),
+            ));
+        }
+        if h.ss != 0 && !in_table(h.ss) {
+            return Err(LoadError::at(
+                at + 0x1A,
+                "ne_sssp",
+                format!(
+                    "stack SS is segment {}, outside the segment table (1..={nseg})",
+                    h.ss
+                ),
+            ));
+        }
+        if h.auto_data_segment != 0 && !in_table(h.auto_data_segment) {
+            return Err(LoadError::at(
+                at + 0x0E,
+                "ne_autodata",
+                format!(
+                    "automatic data segment {} is outside the segment table (1..={nseg})",
+                    h.auto_data_segment
+                ),
+            ));
+        }
+        if let Some(s) = self.segments.iter().find(|s| s.truncated) {
+            return Err(LoadError::at(
+                s.file_offset,
+                format!("segment {} data", s.number),
+                format!(
+                    "segment {} has {:#X} bytes at file offset {:#X}, which runs past the end of \
+                     the file (size {:#X}); the file is truncated",
+                    s.number,
+                    s.file_length(),
+                    s.file_offset,
+                    self.file_size
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Parse the entry table (win16.md: bundles of (count, segment indicator):
+/// 0 skips ordinals, 0xFF moveable 6-byte entries, 0xFE constants, otherwise
+/// a fixed segment with 3-byte entries). Reading stops at a zero count, at
+/// the end of the table's stated length (when non-zero), or fails at the end
+/// of the file.
+fn parse_entries(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeEntry>, LoadError> {
+    let start = h.rel(h.entry_table_offset);
+    let limit = if h.entry_table_length == 0 {
+        r.len()
+    } else {
+        start + h.entry_table_length as u64
+    };
+    let mut out = Vec::new();
+    let mut ordinal: u32 = 1;
+    let mut p = start;
+    while p < limit {
+        let count = r.u8(p, "entry bundle count")?;
+        if count == 0 {
+            break;
+        }
+        let ind = r.u8(p + 1, "entry bundle segment")?;
+        p += 2;
+        if ordinal + count as u32 > 0x10000 {
+            return Err(LoadError::at(
+                p - 2,
+                "entry bundle count",
+                "the entry table numbers more than 65535 ordinals",
+            ));
+        }
+        let size: u64 = match ind {
+            0 => 0,
+            0xFF => 6,
+            _ => 3,
+        };
+        for _ in 0..count {
+            if size == 0 {
+                ordinal += 1;
+                continue;
+            }
+            let flags = r.u8(p, "entry flags")?;
+            let (segment, offset, movable) = if ind == 0xFF {
+                (r.u8(p + 3, "entry segment")?, r.u16(p + 4, "entry offset")?, true)
+            } else {
+                (ind, r.u16(p + 1, "entry offset")?, false)
+            };
+            out.push(NeEntry {
+                ordinal: ordinal as u16,
+                segment,
+                offset,
+                flags,
+                movable,
+            });
+            ordinal += 1;
+            p += size;
+        }
+    }
+    Ok(out)
+}
+
+/// Parse the resource table: an alignment shift word, then per type a type id
+/// (0 ends the table), a count, 4 reserved bytes and `count` 12-byte
+/// entries (offset and length in alignment units, flags, id, 4 reserved).
+/// Ids with the high bit set are integers; others are offsets of
+/// length-prefixed names from the start of the table.
+fn parse_resources(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeResourceType>, LoadError> {
+    if h.resource_table_offset == h.resident_names_offset {
+        return Ok(Vec::new());
+    }
+    let start = h.rel(h.resource_table_offset);
+    let shift = r.u16(start, "resource alignment shift")?;
+    if shift > 24 {
+        return Err(LoadError::at(
+            start,
+            "resource alignment shift",
+            format!("shift {shift} is not plausible (expected 0..=24)"),
+        ));
+    }
+    let name = |v: u16, at: u64| -> Result<ResourceId, LoadError> {
+        if v & 0x8000 != 0 {
+            Ok(ResourceId::Int(v & 0x7FFF))
+        } else {
+            r.pstring(start + v as u64, "resource name")
+                .map(|(s, _)| ResourceId::Name(s))
+                .map_err(|_| {
+                    LoadError::at(
+                        at,
+                        "resource name",
+                        format!("name offset {v:#X} points past the end of the file"),
+                    )
+                })
+        }
+    };
+    let mut out = Vec::new();
+    let mut p = start + 2;
+    loop {
+        let t = r.u16(p, "resource type")?;
+        if t == 0 {
+            break;
+        }
+        let count = r.u16(p + 2, "resource count")? as u64;
+        r.bytes(p + 8, count * 12, "resources").map_err(|_| {
+            LoadError::at(
+                p + 2,
+                "resource count",
+                format!(
+                    "{count} resources of 12 bytes at {:#X} run past the end of the file (size \
+                     {:#X})",
+                    p + 8,
+                    r.len()
+                ),
+            )
+        })?;
+        let type_id = name(t, p)?;
+        let mut resources = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let e = p + 8 + i * 12;
+            let off = r.u16(e, "resource offset")? as u64;
+            let len = r.u16(e + 2, "resource length")? as u64;
+            resources.push(NeResource {
+                file_offset: off << shift,
+                length: len << shift,
+                flags: r.u16(e + 4, "resource flags")?,
+                id: name(r.u16(e + 6, "resource id")?, e + 6)?,
+            });
+        }
+        out.push(NeResourceType { type_id, resources });
+        p += 8 + count * 12;
+    }
+    Ok(out)
+}
+
+/// Width in bytes of the location a source type patches, or None for an
+/// unknown source type.
+fn src_width(src_type: u8) -> Option<usize> {
+    match src_type {
+        RELOC_LOBYTE => Some(1),
+        RELOC_SELECTOR | RELOC_OFFSET => Some(2),
+        RELOC_FARPTR | RELOC_OFFSET32 => Some(4),
+        RELOC_FARPTR48 => Some(6),
+        _ => None,
+    }
+}
+
+fn get_word(data: &[u8], at: usize) -> Option<u16> {
+    match data.get(at..at.checked_add(2)?)? {
+        &[a, b] => Some(u16::from_le_bytes([a, b])),
+        _ => None,
+    }
+}
+
+fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
+    if let Some(d) = at
+        .checked_add(bytes.len())
+        .and_then(|end| data.get_mut(at..end))
+    {
+        d.copy_from_slice(bytes);
+    }
+}
+
+/// Patch one location (the caller checked that it lies inside `data`).
+///
+/// - 0 low byte: the low byte of the offset (additive: added to the byte).
+/// - 2 selector: the selector (additive: added to the word; a zero word,
+///   which Borland's linker emits, simply receives the selector).
+/// - 3 far pointer: offset word then selector word (additive: the offset is
+///   added to the first word, the selector stored in the second).
+/// - 5 offset: the offset (additive: added).
+/// - 11 48-bit pointer: 32-bit offset (zero-extended; additive: added) then
+///   the selector.
+/// - 13 32-bit offset: zero-extended (additive: added).
+fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
+    let word = get_word(data, at).unwrap_or(0);
+    match src_type {
+        RELOC_LOBYTE => {
+            let old = data.get(at).copied().unwrap_or(0);
+            let lo = p.offset as u8;
+            put(data, at, &[if additive { old.wrapping_add(lo) } else { lo }]);
+        }
+        RELOC_SELECTOR => {
+            let v = if additive {
+                word.wrapping_add(p.selector)
+            } else {
+                p.selector
+            };
+            put(data, at, &v.to_le_bytes());
+        }
+        RELOC_OFFSET => {
+            let v = if additive {
+                word.wrapping_add(p.offset)
+            } else {
+                p.offset
+            };
+            put(data, at, &v.to_le_bytes());
+        }
+        RELOC_FARPTR => {
+            let v = if additive {
+                word.wrapping_add(p.offset)
+            } else {
+                p.offset
+            };
+            put(data, at, &v.to_le_bytes());
+            put(data, at + 2, &p.selector.to_le_bytes());
+        }
+        RELOC_OFFSET32 | RELOC_FARPTR48 => {
+            let old = match data.get(at..at + 4) {
+                Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+                _ => 0,
+            };
+            let v = if additive {
+                old.wrapping_add(p.offset as u32)
+            } else {
+                p.offset as u32
+            };
+            put(data, at, &v.to_le_bytes());
+            if src_type == RELOC_FARPTR48 {
+                put(data, at + 4, &p.selector.to_le_bytes());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Apply a segment's relocation records to its in-memory data.
+///
+/// Rules (win16.md, "Relocations follow a segment's data"):
+/// - OS fixups (flags & 3 == 3, floating-point emulation) leave the bytes
+///   alone; `resolve` is not called for them. They stay listed in
+///   [`NeSegment::relocs`] for whoever wants them.
+/// - Every other record's target is given to `resolve`, which returns the
+///   far pointer it stands for; an `Err` from it becomes a [`LoadError`].
+/// - Additive records (flags & 4) add the target to the one location at
+///   `offset`; there is no chain.
+/// - Other records start a chain: each location holds (in its first word)
+///   the offset of the next location, and the chain ends at 0xFFFF. Each
+///   offset may be visited once per chain: a cycle is an error, as is a
+///   location (or the word holding the next link) outside `data`.
+///
+/// Errors carry no file offset (the data is in memory); the field names the
+/// record and the message the offset in the segment.
+pub fn apply_relocations(
+    data: &mut [u8],
+    relocs: &[NeReloc],
+    resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+) -> Result<(), LoadError> {
+    // seen[o] == i + 1 when record i's chain has visited offset o.
+    let mut seen: Vec<usize> = Vec::new();
+    for (i, r) in relocs.iter().enumerate() {
+        if matches!(r.target, RelocTarget::OsFixup { .. }) {
+            continue;
+        }
+        let field = || format!("relocation record {i}");
+        let Some(width) = src_width(r.src_type) else {
+            return Err(LoadError::whole(
+                field(),
+                format!(
+                    "unknown source type {} (expected 0, 2, 3, 5, 11 or 13)",
+                    r.src_type
+                ),
+            ));
+        };
+        let target = resolve(&r.target)
+            .map_err(|m| LoadError::whole(field(), format!("cannot resolve {}: {m}", r.target)))?;
+        let len = data.len();
+        let fits = |at: usize, need: usize| at.checked_add(need).is_some_and(|e| e <= len);
+        if r.is_additive() {
+            let at = r.offset as usize;
+            if !fits(at, width) {
+                return Err(LoadError::whole(
+                    field(),
+                    format!(
+                        "additive location {at:#06X} ({width} bytes) lies outside the segment \
+                         data ({:#X} bytes)",
+                        data.len()
+                    ),
+                ));
+            }
+            patch(data, at, r.src_type, target, true);
+            continue;
+        }
+        if seen.len() != data.len() {
+            seen = vec![0; data.len()];
+        }
+        let stamp = i + 1;
+        let mut at = r.offset as usize;
+        loop {
+            if !fits(at, width.max(2)) {
+                return Err(LoadError::whole(
+                    field(),
+                    format!(
+                        "chain location {at:#06X} ({} bytes) lies outside the segment data \
+                         ({:#X} bytes)",
+                        width.max(2),
+                        data.len()
+                    ),
+                ));
+            }
+            match seen.get_mut(at) {
+                Some(s) if *s == stamp => {
+                    return Err(LoadError::whole(
+                        field(),
+                        format!(
+                            "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
+                            r.offset
+                        ),
+                    ));
+                }
+                Some(s) => *s = stamp,
+                None => {}
+            }
+            let next = get_word(data, at).unwrap_or(0xFFFF);
+            patch(data, at, r.src_type, target, false);
+            if next == 0xFFFF {
+                break;
+            }
+            at = next as usize;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A minimal but complete NE file, built by hand:
+    /// MZ stub (0x40 bytes) + NE header at 0x40 + tables + two segments.
+    /// Segment 1 (code, 0x20 bytes at 0x200) has 5 relocations: a chain of
+    /// three far pointers to USER.1 (at 0x02 -> 0x08 -> 0x10 -> end), an
+    /// additive offset to segment 2:0x0010 at 0x14, an import by name
+    /// KERNEL.INITTASK selector at 0x18 (single), and an OS fixup.
+    /// Segment 2 is data with no file data (min alloc 0x100).
+    pub(crate) fn build_ne() -> Vec<u8> {
+        let mut f = vec![0u8; 0x200];
+        let w = |f: &mut Vec<u8>, o: usize, v: u16| f[o..o + 2].copy_from_slice(&v.to_le_bytes());
+        // MZ stub.
+        f[0] = b'M';
+        f[1] = b'Z';
+        w(&mut f, 2, 0x40);
+        w(&mut f, 4, 1);
+        w(&mut f, 8, 4);
+        w(&mut f, 0x18, 0x40);
+        f[0x3C] = 0x40;
+        // NE header at 0x40.
+        let ne = 0x40;
+        f[ne] = b'N';
+        f[ne + 1] = b'E';
+        f[ne + 2] = 5;
+        f[ne + 3] = 10;
+        // Tables, relative to ne: segtab 0x40 (2*8), rsrctab 0x50 (== restab,
+        // none), restab 0x50, modtab 0x62, imptab 0x66, enttab 0x80.
+        w(&mut f, ne + 0x04, 0x80); // enttab
+        w(&mut f, ne + 0x06, 0x10); // cbenttab
+        w(&mut f, ne + 0x0C, NEF_MULTIPLEDATA);
+        w(&mut f, ne + 0x0E, 2); // autodata
+        w(&mut f, ne + 0x10, 0x400); // heap
+        w(&mut f, ne + 0x12, 0x1000); // stack
+        w(&mut f, ne + 0x14, 0x0000); // ip
+        w(&mut f, ne + 0x16, 1); // cs
+        w(&mut f, ne + 0x18, 0); // sp
+        w(&mut f, ne + 0x1A, 2); // ss
+        w(&mut f, ne + 0x1C, 2); // cseg
+        w(&mut f, ne + 0x1E, 2); // cmod
+        w(&mut f, ne + 0x20, 0x0C); // cbnrestab
+        w(&mut f, ne + 0x22, 0x40);
+        w(&mut f, ne + 0x24, 0x50);
+        w(&mut f, ne + 0x26, 0x50);
+        w(&mut f, ne + 0x28, 0x62);
+        w(&mut f, ne + 0x2A, 0x66);
+        w(&mut f, ne + 0x2C, 0x100); // nrestab file offset 0x100
+        w(&mut f, ne + 0x30, 0); // cmovent
+        w(&mut f, ne + 0x32, 4); // align shift 4
+        f[ne + 0x36] = 2; // Windows
+        w(&mut f, ne + 0x3E, 0x030A);
+        // Segment table at 0x80: seg 1 at 0x200 (sector 0x20 << 4), 0x20
+        // bytes, code with relocs; seg 2 no data, data, min alloc 0x100.
+        w(&mut f, 0x80, 0x20);
+        w(&mut f, 0x82, 0x20);
+        w(&mut f, 0x84, NESEG_RELOCS | NESEG_PRELOAD);
+        w(&mut f, 0x86, 0x20);
+        w(&mut f, 0x88, 0);
+        w(&mut f, 0x8A, 0);
+        w(&mut f, 0x8C, NESEG_DATA | NESEG_MOVEABLE);
+        w(&mut f, 0x8E, 0x100);
+        // Resident names at 0x90: "HELLO" ord 0, "EXPFN" ord 1, end.
+        f[0x90..0x96].copy_from_slice(b"\x05HELLO");
+        w(&mut f, 0x96, 0);
+        f[0x98..0x9E].copy_from_slice(b"\x05EXPFN");
+        w(&mut f, 0x9E, 1);
+        f[0xA0] = 0;
+        // Module reference table at 0xA2: offsets 1 (USER), 6 (KERNEL).
+        w(&mut f, 0xA2, 1);
+        w(&mut f, 0xA4, 6);
+        // Imported names at 0xA6: 0 byte, "USER", "KERNEL", "INITTASK".
+        f[0xA6] = 0;
+        f[0xA7..0xAC].copy_from_slice(b"\x04USER");
+        f[0xAC..0xB3].copy_from_slice(b"\x06KERNEL");
+        f[0xB3..0xBC].copy_from_slice(b"\x08INITTASK");
+        // Entry table at 0xC0: one fixed entry in seg 1 (ordinal 1), a skip
+        // of 1, one moveable entry in seg 1 (ordinal 3), end.
+        f[0xC0..0xC5].copy_from_slice(&[1, 1, 0x01, 0x04, 0x00]);
+        f[0xC5..0xC7].copy_from_slice(&[1, 0]);
+        f[0xC7..0xCF].copy_from_slice(&[1, 0xFF, 0x03, 0xCD, 0x3F, 1, 0x08, 0x00]);
+        f[0xCF] = 0;
+        // Non-resident names at 0x100: "Demo" ord 0, end.
+        f[0x100..0x105].copy_from_slice(b"\x04Demo");
+        w(&mut f, 0x105, 0);
+        f[0x107] = 0;
+        // Segment 1 data at 0x200, 0x20 bytes.
+        let mut data = vec![0x90u8; 0x20];
+        data[0x02..0x04].copy_from_slice(&0x0008u16.to_le_bytes());
+        data[0x08..0x0A].copy_from_slice(&0x0010u16.to_le_bytes());
+        data[0x10..0x12].copy_from_slice(&0xFFFFu16.to_le_bytes());
+        data[0x14..0x16].copy_from_slice(&0x0003u16.to_le_bytes());
+        data[0x18..0x1A].copy_from_slice(&0xFFFFu16.to_le_bytes());
+        f.extend_from_slice(&data);
+        // Relocations: count 4.
+        f.extend_from_slice(&4u16.to_le_bytes());
+        // Chain of far pointers to USER ordinal 1, starting at 0x02.
+        f.extend_from_slice(&[RELOC_FARPTR, 1, 0x02, 0x00, 1, 0, 1, 0]);
+        // Additive offset to internal segment 2 : 0x0010 at 0x14.
+        f.extend_from_slice(&[RELOC_OFFSET, RELOC_ADDITIVE, 0x14, 0x00, 2, 0, 0x10, 0]);
+        // Selector of KERNEL 'INITTASK' (by name) at 0x18.
+        f.extend_from_slice(&[RELOC_SELECTOR, 2, 0x18, 0x00, 2, 0, 0x0D, 0]);
+        // OS fixup type 1 at 0x1C.
+        f.extend_from_slice(&[RELOC_OFFSET, 3, 0x1C, 0x00, 1, 0, 0, 0]);
+        f
+    }
+
+    #[test]
+    fn parses_hand_built_ne() {
+        let f = build_ne();
+        let ne = NeImage::parse(&f).unwrap();
+        let h = &ne.header;
+        assert_eq!(h.file_offset, 0x40);
+        assert_eq!((h.linker_version, h.linker_revision), (5, 10));
+        assert_eq!((h.cs, h.ip, h.ss, h.sp), (1, 0, 2, 0));
+        assert_eq!((h.heap_size, h.stack_size, h.auto_data_segment), (0x400, 0x1000, 2));
+        assert_eq!(h.alignment_shift(), 4);
+        assert_eq!(h.windows_version_text(), "3.10");
+        assert!(!h.is_library());
+        assert_eq!(ne.module_name(), Some("HELLO"));
+        assert_eq!(ne.description(), Some("Demo"));
+        assert_eq!(ne.module_refs, vec!["USER".to_string(), "KERNEL".to_string()]);
+        assert_eq!(ne.imported_name(0x0D).as_deref(), Some("INITTASK"));
+        assert_eq!(ne.imported_name(0xFFFF), None);
+        assert_eq!(ne.export_name(1), Some("EXPFN"));
+        assert_eq!(
+            ne.entries,
+            vec![
+                NeEntry { ordinal: 1, segment: 1, offset: 4, flags: 1, movable: false },
+                NeEntry { ordinal: 3, segment: 1, offset: 8, flags: 3, movable: true },
+            ]
+        );
+        assert_eq!(ne.segments.len(), 2);
+        let s1 = &ne.segments[0];
+        assert_eq!((s1.number, s1.file_offset, s1.file_length()), (1, 0x200, 0x20));
+        assert_eq!(s1.alloc_size(), 0x20);
+        assert!(!s1.is_data() && !s1.truncated);
+        assert_eq!(s1.relocs.len(), 4);
+        assert_eq!(
+            s1.relocs[0].target,
+            RelocTarget::ImportOrdinal { module: 1, ordinal: 1 }
+        );
+        assert_eq!(s1.relocs[1].target, RelocTarget::Internal { segment: 2, offset: 0x10 });
+        assert!(s1.relocs[1].is_additive());
+        assert_eq!(
+            s1.relocs[2].target,
+            RelocTarget::ImportName { module: 2, name: "INITTASK".into() }
+        );
+        assert_eq!(s1.relocs[3].target, RelocTarget::OsFixup { kind: 1 });
+        let s2 = &ne.segments[1];
+        assert!(!s2.has_data() && s2.is_data());
+        assert_eq!((s2.file_length(), s2.min_alloc(), s2.alloc_size()), (0, 0x100, 0x100));
+        assert!(ne.resources.is_empty());
+        ne.check_runnable(true).unwrap();
+    }
+
+    fn resolver(t: &RelocTarget) -> Result<FarPtr, String> {
+        match t {
+            RelocTarget::ImportOrdinal { module: 1, ordinal: 1 } => {
+                Ok(FarPtr { selector: 0x1237, offset: 0x4321 })
+            }
+            RelocTarget::Internal { segment: 2, offset } => {
+                Ok(FarPtr { selector: 0x100F, offset: *offset })
+            }
+            RelocTarget::ImportName { name, .. } if name == "INITTASK" => {
+                Ok(FarPtr { selector: 0x00F7, offset: 0x0091 })
+            }
+            other => Err(format!("unexpected {other}")),
+        }
+    }
+
+    #[test]
+    fn applies_chain_additive_and_skips_os_fixups() {
+        let f = build_ne();
+        let ne = NeImage::parse(&f).unwrap();
+        let s1 = &ne.segments[0];
+        let mut data = s1.data.clone();
+        apply_relocations(&mut data, &s1.relocs, &mut resolver).unwrap();
+        let word = |o: usize| u16::from_le_bytes([data[o], data[o + 1]]);
+        for at in [0x02, 0x08, 0x10] {
+            assert_eq!((word(at), word(at + 2)), (0x4321, 0x1237), "far ptr at {at:#x}");
+        }
+        assert_eq!(word(0x14), 0x0013, "additive 3 + 0x10");
+        assert_eq!(word(0x18), 0x00F7);
+        assert_eq!(word(0x1C), 0x9090, "OS fixup leaves bytes alone");
+        assert_eq!(data[0x00], 0x90);
+    }
+
+    #[test]
+    fn cyclic_and_out_of_range_chains_are_errors() {
+        let f = build_ne();
+        let ne = NeImage::parse(&f).unwrap();
+        let relocs = vec![ne.segments[0].relocs[0].clone()];
+        let mut data = ne.segments[0].data.clone();
+        data[0x10..0x12].copy_from_slice(&0x0002u16.to_le_bytes());
+        let e = apply_relocations(&mut data, &relocs, &mut resolver).unwrap_err();
+        assert!(e.message.contains("cycle") && e.message.contains("0x0002"), "{e}");
+        let mut data = ne.segments[0].data.clone();
+        data[0x10..0x12].copy_from_slice(&0x001Eu16.to_le_bytes());
+        let e = apply_relocations(&mut data, &relocs, &mut resolver).unwrap_err();
+        assert!(e.message.contains("0x001E") && e.message.contains("outside"), "{e}");
+        let mut data = ne.segments[0].data.clone();
+        let e = apply_relocations(&mut data, &ne.segments[0].relocs[..3], &mut |_| {
+            Err("nope".to_string())
+        })
+        .unwrap_err();
+        assert!(e.message.contains("nope"), "{e}");
+    }
+
+    #[test]
+    fn every_truncation_is_an_error_never_a_panic() {
+        let f = build_ne();
+        for n in 0..f.len() {
+            let r = NeImage::parse(&f[..n]);
+            match r {
+                Err(e) => {
+                    if let Some(o) = e.offset {
+                        assert!(o < f.len() as u64, "offset {o:#x} for cut at {n:#x}");
+                    }
+                }
+                // Cutting inside segment data parses (the segment is marked
+                // truncated) but is refused as a program.
+                Ok(ne) => {
+                    assert!(n > 0x107, "cut at {n:#x} parsed");
+                    let e = ne.check_runnable(true).unwrap_err();
+                    assert!(e.message.contains("truncated"), "{e}");
+                    assert_eq!(e.offset, Some(0x200));
+                }
+            }
+        }
+        // Cut inside the relocation records: a precise error.
+        let e = NeImage::parse(&f[..0x222]).unwrap_err();
+        assert_eq!(e.offset, Some(0x220));
+        assert!(e.field.contains("segment 1"), "{e}");
+    }
+
+    #[test]
+    fn refusals() {
+        let base = build_ne();
+        let with = |o: usize, v: &[u8]| {
+            let mut f = base.clone();
+            f[o..o + v.len()].copy_from_slice(v);
+            NeImage::parse(&f).unwrap()
+        };
+        let e = with(0x40 + 0x36, &[1]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("OS/2 NE executable (target OS 1)"), "{e}");
+        assert_eq!(e.offset, Some(0x76));
+        // Target OS 0 with an OS/2 import.
+        let mut f = base.clone();
+        f[0x76] = 0;
+        f[0xA7..0xAB].copy_from_slice(b"\x03MSG");
+        let e = NeImage::parse(&f).unwrap().check_runnable(false).unwrap_err();
+        assert!(e.message.contains("OS/2") && e.message.contains("MSG"), "{e}");
+        let e = with(0x4D, &[0x08]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("self-loading"), "{e}");
+        let e = with(0x4D, &[0x80]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("library module"), "{e}");
+        with(0x4D, &[0x80]).check_runnable(false).unwrap();
+        let e = with(0x56, &[3]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("entry point CS is segment 3"), "{e}");
+        assert_eq!(e.offset, Some(0x56));
+        let e = with(0x4E, &[9]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("automatic data segment 9"), "{e}");
+        let e = with(0x5C, &[0]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("no segments"), "{e}");
+        assert!(e.message.contains("resource-only"), "{e}");
+    }
+
+    #[test]
+    fn bad_e_lfanew_is_named() {
+        let mut f = build_ne();
+        f[0x3C..0x40].copy_from_slice(&0x1F400u32.to_le_bytes());
+        let e = NeImage::parse(&f).unwrap_err();
+        assert_eq!(e.offset, Some(0x3C));
+        assert!(e.to_string().contains("e_lfanew 0x1F400 points past the end"), "{e}");
+    }
+
+    #[test]
+    fn resource_table() {
+        // A tiny resource table in place of the module's empty one.
+        let mut f = build_ne();
+        // Point rsrctab at 0xD0 (rel 0x90): shift 4, one type RT_FONT (8)
+        // with two resources (#1, "NAMED"), then end.
+        f[0x64..0x66].copy_from_slice(&0x90u16.to_le_bytes());
+        let t: Vec<u8> = [
+            &4u16.to_le_bytes()[..],
+            &0x8008u16.to_le_bytes(),
+            &2u16.to_le_bytes(),
+            &[0, 0, 0, 0],
+            &[0x30, 0, 0x02, 0, 0x30, 0, 0x01, 0x80, 0, 0, 0, 0],
+            &[0x32, 0, 0x01, 0, 0x30, 0, 0x24, 0x00, 0, 0, 0, 0],
+            &[0, 0],
+            b"\x05NAMED",
+        ]
+        .concat();
+        f[0xD0..0xD0 + t.len()].copy_from_slice(&t);
+        let ne = NeImage::parse(&f).unwrap();
+        assert_eq!(ne.resources.len(), 1);
+        let rt = &ne.resources[0];
+        assert_eq!(rt.type_id, ResourceId::Int(8));
+        assert_eq!(rt.resources[0].id, ResourceId::Int(1));
+        assert_eq!((rt.resources[0].file_offset, rt.resources[0].length), (0x300, 0x20));
+        assert_eq!(rt.resources[1].id, ResourceId::Name("NAMED".into()));
+    }
+}
