@@ -65,7 +65,12 @@ pub enum MemError {
     /// limit, not present, or a system descriptor).
     BadSelector(u16),
     /// The access reaches past the segment's limit.
-    BeyondLimit { seg: u16, off: u32, len: u32, limit: u32 },
+    BeyondLimit {
+        seg: u16,
+        off: u32,
+        len: u32,
+        limit: u32,
+    },
     /// The linear address is not backed by memory the walker can read.
     Unmapped { linear: u32 },
 }
@@ -73,8 +78,15 @@ pub enum MemError {
 impl fmt::Display for MemError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MemError::BadSelector(s) => write!(f, "selector {s:04X} does not name a usable segment"),
-            MemError::BeyondLimit { seg, off, len, limit } => write!(
+            MemError::BadSelector(s) => {
+                write!(f, "selector {s:04X} does not name a usable segment")
+            }
+            MemError::BeyondLimit {
+                seg,
+                off,
+                len,
+                limit,
+            } => write!(
                 f,
                 "{len} byte(s) at {seg:04X}:{off:04X} reach past the segment limit {limit:04X}"
             ),
@@ -126,7 +138,12 @@ pub trait WalkMemory {
         let len = buf.len() as u32;
         let end = u32::from(off) + len;
         if len > 0 && end - 1 > d.limit {
-            return Err(MemError::BeyondLimit { seg, off: off.into(), len, limit: d.limit });
+            return Err(MemError::BeyondLimit {
+                seg,
+                off: off.into(),
+                len,
+                limit: d.limit,
+            });
         }
         self.read_linear(d.base.wrapping_add(off.into()), buf)
     }
