@@ -693,3 +693,441 @@ fn walk_on(mem: &dyn WalkMemory, mut ste: StackTraceEntry, max_frames: usize) ->
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::memory::{CodeOwner, Descriptor};
+    use crate::walk::testmem::{StackCursor, TestMemory};
+
+    /// The stack: SS 1017, 4 KiB at 1_0000, limit 0FFF, bounds [0200, 0FF0).
+    const SS: u16 = 0x1017;
+    const LIMIT: u16 = 0x0FFF;
+    const TOP: u16 = 0x0200;
+    const BOT: u16 = 0x0FF0;
+    /// Ring-3 code, limit 07FF, owned by module 1036 as segment 2.
+    const CS1: u16 = 0x1027;
+    /// Ring-3 code, limit 03FF, owned by module 1046 as segment 1.
+    const CS2: u16 = 0x102F;
+    /// Ring-3 data.
+    const DS: u16 = 0x1037;
+    /// Ring-3 code, not present.
+    const CS_NP: u16 = 0x103F;
+    /// A task that is not running; its TDB at 3_0000.
+    const TASK: u16 = 0x1047;
+    /// The current task (only a number here).
+    const CUR: u16 = 0x1057;
+    const UNTOUCHED: u16 = 0xAAAA;
+
+    fn machine() -> TestMemory {
+        let mut m = TestMemory::protected()
+            .with_segment(
+                SS,
+                0x1_0000,
+                vec![0; 0x1000],
+                LIMIT.into(),
+                Descriptor::DATA_R3,
+            )
+            .with_segment(CS1, 0x2_0000, vec![0x90; 0x800], 0x7FF, Descriptor::CODE_R3)
+            .with_segment(CS2, 0x2_1000, vec![0x90; 0x400], 0x3FF, Descriptor::CODE_R3)
+            .with_segment(DS, 0x2_2000, vec![0; 0x800], 0x7FF, Descriptor::DATA_R3)
+            .with_segment(CS_NP, 0x2_3000, vec![], 0x7FF, Descriptor::CODE_R3 & 0x7F)
+            .with_instance_data(SS, TOP, BOT)
+            .with_code_owner(
+                CS1,
+                CodeOwner {
+                    hmodule: 0x1036,
+                    segment: Some(2),
+                },
+            )
+            .with_code_owner(
+                CS2,
+                CodeOwner {
+                    hmodule: 0x1046,
+                    segment: Some(1),
+                },
+            );
+        m.set_current_task(CUR);
+        m
+    }
+
+    /// An entry at SS:bp in CS1:ip with sentinels where the call should not
+    /// write.
+    fn ste(bp: u16) -> StackTraceEntry {
+        StackTraceEntry {
+            dw_size: 0x14,
+            h_task: UNTOUCHED,
+            w_ss: SS,
+            w_bp: bp,
+            w_cs: CS1,
+            w_ip: 0x0100,
+            h_module: UNTOUCHED,
+            w_segment: UNTOUCHED,
+            w_flags: UNTOUCHED,
+        }
+    }
+
+    /// Write a frame at SS:bp: [bp] = next, [bp+2] = ip, [bp+4] = cs.
+    fn frame(m: &mut TestMemory, bp: u16, next: u16, ip: u16, cs: u16) {
+        m.write_u16(SS, bp, next);
+        m.write_u16(SS, bp + 2, ip);
+        m.write_u16(SS, bp + 4, cs);
+    }
+
+    /// StackTraceNext must fail with `want` and leave `e` byte-identical.
+    fn next_fails(m: &TestMemory, e: StackTraceEntry, want: NextFailure) {
+        let mut got = e;
+        assert_eq!(stack_trace_next_explained(m, &mut got), Err(want));
+        assert_eq!(
+            got.to_bytes(),
+            e.to_bytes(),
+            "a failed StackTraceNext touched the structure"
+        );
+        let mut got = e;
+        assert!(!stack_trace_next(m, &mut got));
+        assert_eq!(got.to_bytes(), e.to_bytes());
+    }
+
+    /// StackTraceNext must succeed; returns the new entry.
+    fn next_ok(m: &TestMemory, e: StackTraceEntry) -> StackTraceEntry {
+        let mut got = e;
+        assert_eq!(stack_trace_next_explained(m, &mut got), Ok(()));
+        let mut again = e;
+        assert!(stack_trace_next(m, &mut again));
+        assert_eq!(again, got);
+        got
+    }
+
+    // ---- The structure -------------------------------------------------
+
+    #[test]
+    fn entry_field_offsets_match_the_table() {
+        let e = StackTraceEntry {
+            dw_size: 0x0403_0201,
+            h_task: 0x0605,
+            w_ss: 0x0807,
+            w_bp: 0x0A09,
+            w_cs: 0x0C0B,
+            w_ip: 0x0E0D,
+            h_module: 0x100F,
+            w_segment: 0x1211,
+            w_flags: 0x1413,
+        };
+        let b = e.to_bytes();
+        let want: Vec<u8> = (1..=0x14).collect();
+        assert_eq!(b.to_vec(), want, "every byte at its toolhelp.md offset");
+        assert_eq!(StackTraceEntry::from_bytes(&b), Some(e));
+        assert_eq!(StackTraceEntry::from_bytes(&b[..0x13]), None);
+        let mut longer = b.to_vec();
+        longer.push(0xFF);
+        assert_eq!(StackTraceEntry::from_bytes(&longer), Some(e));
+        assert_eq!(StackTraceEntry::SIZE, 0x14);
+        assert_eq!(
+            (StackTraceEntry::FRAME_FAR, StackTraceEntry::FRAME_NEAR),
+            (0, 1)
+        );
+    }
+
+    #[test]
+    fn entry_default_is_size_and_zeros() {
+        let b = StackTraceEntry::default().to_bytes();
+        assert_eq!(&b[..4], &[0x14, 0, 0, 0]);
+        assert!(b[4..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn entry_serializes_with_toolhelp_field_names() {
+        let v = serde_json::to_value(ste(0x600)).unwrap();
+        for k in [
+            "dwSize", "hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment", "wFlags",
+        ] {
+            assert!(v.get(k).is_some(), "missing {k} in {v}");
+        }
+        assert_eq!(v["wBP"], 0x600);
+    }
+
+    // ---- dwSize, all three functions ----------------------------------
+
+    #[test]
+    fn dwsize_not_0x14_fails_for_all_three_and_leaves_struct_untouched() {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let a = m.push_near_frame(&mut cur, 0x10);
+        let b = m.push_near_frame(&mut cur, 0x20);
+        let sp = m.push_scheduler_frame(&mut cur, CS1, 0x30);
+        m.add_task(TASK, 0x3_0000, SS, sp);
+        for size in [0, 0x13, 0x15, 0x28, 0x1_0014, u32::MAX] {
+            let mut e = ste(b);
+            e.dw_size = size;
+            let before = e;
+            assert!(!stack_trace_first(&m, &mut e, TASK));
+            assert_eq!(e.to_bytes(), before.to_bytes());
+            assert!(!stack_trace_csip_first(&m, &mut e, SS, CS2, 1, a));
+            assert_eq!(e.to_bytes(), before.to_bytes());
+            next_fails(&m, e, NextFailure::BadSize { size });
+            assert_eq!(
+                stack_trace_first_explained(&m, &mut e, TASK),
+                Err(FirstFailure::BadSize { size })
+            );
+        }
+    }
+
+    // ---- StackTraceFirst ----------------------------------------------
+
+    /// A machine with TASK suspended: a near frame at `outer`, the scheduler
+    /// frame above it; returns (machine, outer BP, scheduler frame BP).
+    fn suspended() -> (TestMemory, u16, u16) {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT - 0x40);
+        let outer = m.push_near_frame(&mut cur, 0x0011);
+        m.push_locals(&mut cur, 6);
+        let sp = m.push_scheduler_frame(&mut cur, CS2, 0x0222);
+        m.add_task(TASK, 0x3_0000, SS, sp);
+        (m, outer, sp + 0x10)
+    }
+
+    #[test]
+    fn first_step2_bad_selector_fails_untouched() {
+        let (m, ..) = suspended();
+        for h in [0u16, 0x0007, 0x10FF, DS /* too short for +FA */] {
+            let mut e = ste(0);
+            let before = e;
+            assert!(!stack_trace_first(&m, &mut e, h));
+            assert!(matches!(
+                stack_trace_first_explained(&m, &mut e, h),
+                Err(FirstFailure::BadSelector { .. }) | Err(FirstFailure::NotATask { .. })
+            ));
+            assert_eq!(e.to_bytes(), before.to_bytes());
+        }
+        let mut e = ste(0);
+        assert!(matches!(
+            stack_trace_first_explained(&m, &mut e, 0x10FF),
+            Err(FirstFailure::BadSelector { h_task: 0x10FF, .. })
+        ));
+    }
+
+    #[test]
+    fn first_step2_no_td_signature_fails_untouched() {
+        let (mut m, ..) = suspended();
+        m.write_u16(TASK, 0xFA, 0x4455);
+        let mut e = ste(0);
+        let before = e;
+        assert_eq!(
+            stack_trace_first_explained(&m, &mut e, TASK),
+            Err(FirstFailure::NotATask {
+                h_task: TASK,
+                signature: 0x4455
+            })
+        );
+        assert_eq!(e.to_bytes(), before.to_bytes());
+    }
+
+    #[test]
+    fn first_step2_current_task_refused_untouched() {
+        let (mut m, ..) = suspended();
+        m.set_current_task(TASK);
+        let mut e = ste(0);
+        let before = e;
+        assert_eq!(
+            stack_trace_first_explained(&m, &mut e, TASK),
+            Err(FirstFailure::CurrentTask { h_task: TASK })
+        );
+        assert_eq!(e.to_bytes(), before.to_bytes());
+    }
+
+    #[test]
+    fn first_step3_4_reads_the_scheduler_frame_at_saved_ss_sp() {
+        let mut m = machine();
+        let sp: u16 = 0x0800;
+        // DX BX ES CX AX DI SI DS, then odd BP, IP, CS: all distinct.
+        let words = [
+            0xD0D0, 0xB0B0, 0xE5E5, 0xC0C0, 0xA0A0, 0xD1D1, 0x5151, 0xD5D5, 0x0A01, 0x0345, CS2,
+        ];
+        for (i, w) in words.iter().enumerate() {
+            m.write_u16(SS, sp + 2 * i as u16, *w);
+        }
+        m.add_task(TASK, 0x3_0000, SS, sp);
+        let mut e = ste(0);
+        e.w_flags = StackTraceEntry::FRAME_NEAR;
+        assert_eq!(stack_trace_first_explained(&m, &mut e, TASK), Ok(()));
+        assert_eq!(e.w_ss, SS);
+        assert_eq!(e.w_bp, 0x0A00, "BP +10, bit 0 cleared");
+        assert_eq!(e.w_ip, 0x0345, "IP +12");
+        assert_eq!(e.w_cs, CS2, "CS +14");
+        assert_eq!(e.h_task, TASK);
+        assert_eq!(e.w_flags, StackTraceEntry::FRAME_FAR);
+        assert_eq!(e.dw_size, 0x14);
+    }
+
+    #[test]
+    fn first_step3_unreadable_frame_fails_untouched() {
+        let mut m = machine();
+        // SP such that the frame's CS word (+14) is past the limit.
+        m.add_task(TASK, 0x3_0000, SS, LIMIT - 0x14);
+        let mut e = ste(0);
+        let before = e;
+        assert!(matches!(
+            stack_trace_first_explained(&m, &mut e, TASK),
+            Err(FirstFailure::Unreadable { seg: SS, .. })
+        ));
+        assert_eq!(e.to_bytes(), before.to_bytes());
+        // SP + 0x10 wrapping past FFFF.
+        m.add_task(TASK, 0x3_0000, SS, 0xFFF8);
+        assert!(!stack_trace_first(&m, &mut e, TASK));
+        assert_eq!(e.to_bytes(), before.to_bytes());
+        // Unknown SS.
+        m.add_task(TASK, 0x3_0000, 0x10F7, 0x100);
+        assert!(!stack_trace_first(&m, &mut e, TASK));
+        assert_eq!(e.to_bytes(), before.to_bytes());
+    }
+
+    #[test]
+    fn first_step5_bp_zero_fails_but_fills() {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let sp = m.push_scheduler_frame(&mut cur, CS1, 0x0066); // never ran: BP 0
+        m.add_task(TASK, 0x3_0000, SS, sp);
+        let mut e = ste(0x0777);
+        assert_eq!(
+            stack_trace_first_explained(&m, &mut e, TASK),
+            Err(FirstFailure::NoFrame)
+        );
+        assert_eq!((e.w_ss, e.w_bp, e.w_cs, e.w_ip), (SS, 0, CS1, 0x0066));
+        assert_eq!((e.h_task, e.w_flags), (TASK, StackTraceEntry::FRAME_FAR));
+        assert_eq!(
+            (e.h_module, e.w_segment),
+            (UNTOUCHED, UNTOUCHED),
+            "step 6 not reached"
+        );
+        // A saved BP of 1 (inc bp on BP 0) is 0 once masked.
+        m.write_u16(SS, sp + 0x10, 1);
+        assert!(!stack_trace_first(&m, &mut e, TASK));
+    }
+
+    #[test]
+    fn first_step5_bp_outside_bounds_fails_but_fills() {
+        let (mut m, _, sched) = suspended();
+        let sp = sched - 0x10;
+        for (bp, saved) in [(TOP - 2, TOP - 1), (BOT, BOT + 1), (0xFFFE, 0xFFFF)] {
+            m.write_u16(SS, sp + 0x10, saved);
+            let mut e = ste(0);
+            assert_eq!(
+                stack_trace_first_explained(&m, &mut e, TASK),
+                Err(FirstFailure::OutOfBounds {
+                    bp,
+                    top: TOP.into(),
+                    bot: BOT.into()
+                })
+            );
+            assert_eq!((e.w_bp, e.w_cs, e.w_ip, e.h_task), (bp, CS2, 0x0222, TASK));
+            assert_eq!((e.h_module, e.w_segment), (UNTOUCHED, UNTOUCHED));
+        }
+        // The lowest in-bounds BP is accepted.
+        m.write_u16(SS, sp + 0x10, TOP + 1);
+        assert!(stack_trace_first(&m, &mut ste(0), TASK));
+    }
+
+    #[test]
+    fn first_step6_success_fills_module_and_segment() {
+        let (mut m, outer, _) = suspended();
+        let mut e = ste(0);
+        assert!(stack_trace_first(&m, &mut e, TASK));
+        assert_eq!(
+            e.w_bp, outer,
+            "the saved (odd) BP masked: the frame that called the scheduler"
+        );
+        assert_eq!((e.w_cs, e.w_ip), (CS2, 0x0222));
+        assert_eq!((e.h_module, e.w_segment), (0x1046, 1));
+        // The outer frame's saved BP is 0: the walk ends there.
+        next_fails(&m, e, NextFailure::EndOfChain { bp: outer });
+        // Give it a caller and the walk goes on.
+        frame(&mut m, outer, outer + 0x10, 0x0033, 0);
+        let e = next_ok(&m, e);
+        assert_eq!((e.w_bp, e.w_cs, e.w_ip), (outer + 0x10, CS2, 0x0033));
+        assert_eq!(e.w_flags, StackTraceEntry::FRAME_NEAR);
+    }
+
+    // ---- StackTraceCSIPFirst and StackTraceInfo -----------------------
+
+    #[test]
+    fn csip_first_copies_as_given_and_does_not_mask_or_check_bp() {
+        let m = machine();
+        for bp in [0x0601u16, 0, 0xFFFF, TOP - 1] {
+            let mut e = ste(0x1234);
+            assert!(stack_trace_csip_first(&m, &mut e, 0x10F7, CS2, 0x0321, bp));
+            assert_eq!((e.w_ss, e.w_cs, e.w_ip, e.w_bp), (0x10F7, CS2, 0x0321, bp));
+        }
+    }
+
+    #[test]
+    fn csip_first_sets_htask_to_the_current_task() {
+        let m = machine();
+        let mut e = ste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, SS, CS1, 0, 0x600));
+        assert_eq!(e.h_task, CUR);
+    }
+
+    #[test]
+    fn csip_first_leaves_wflags_as_the_caller_had_it() {
+        let m = machine();
+        for flags in [
+            UNTOUCHED,
+            StackTraceEntry::FRAME_NEAR,
+            StackTraceEntry::FRAME_FAR,
+        ] {
+            let mut e = ste(0);
+            e.w_flags = flags;
+            assert!(stack_trace_csip_first(&m, &mut e, SS, CS1, 0, 0x600));
+            assert_eq!(e.w_flags, flags);
+        }
+    }
+
+    #[test]
+    fn csip_first_fills_module_and_segment() {
+        let m = machine();
+        let mut e = ste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, SS, CS1, 0, 0x600));
+        assert_eq!((e.h_module, e.w_segment), (0x1036, 2));
+        // Any RPL of the same selector belongs to the same owner.
+        assert!(stack_trace_csip_first(&m, &mut e, SS, CS2 & !1, 0, 0x600));
+        assert_eq!((e.h_module, e.w_segment), (0x1046, 1));
+    }
+
+    #[test]
+    fn info_wcs_zero_leaves_module_and_segment() {
+        let mut m = machine();
+        m.set_code_owner(
+            0,
+            CodeOwner {
+                hmodule: 0x9999,
+                segment: Some(9),
+            },
+        );
+        let mut e = ste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, SS, 0, 0x100, 0x600));
+        assert_eq!((e.h_module, e.w_segment), (UNTOUCHED, UNTOUCHED));
+    }
+
+    #[test]
+    fn info_no_matching_segment_entry_leaves_wsegment() {
+        let mut m = machine();
+        m.set_code_owner(
+            DS,
+            CodeOwner {
+                hmodule: 0x1066,
+                segment: None,
+            },
+        );
+        let mut e = ste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, SS, DS, 0, 0x600));
+        assert_eq!((e.h_module, e.w_segment), (0x1066, UNTOUCHED));
+    }
+
+    #[test]
+    fn info_no_owner_leaves_both() {
+        let m = machine();
+        let mut e = ste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, SS, CS_NP, 0, 0x600));
+        assert_eq!((e.h_module, e.w_segment), (UNTOUCHED, UNTOUCHED));
+    }
+}
