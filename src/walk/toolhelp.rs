@@ -1130,4 +1130,496 @@ mod tests {
         assert!(stack_trace_csip_first(&m, &mut e, SS, CS_NP, 0, 0x600));
         assert_eq!((e.h_module, e.w_segment), (UNTOUCHED, UNTOUCHED));
     }
+
+    // ---- StackTraceNext -----------------------------------------------
+
+    /// A 64 KiB stack 10F7 (limit FFFF, bounds [0200, FFFF)) in `machine()`.
+    const BIG: u16 = 0x10F7;
+    fn big_stack() -> TestMemory {
+        let mut m = machine();
+        m.add_segment(
+            BIG,
+            0x10_0000,
+            vec![0; 0x1_0000],
+            0xFFFF,
+            Descriptor::DATA_R3,
+        );
+        m.set_instance_data(BIG, TOP, 0xFFFF);
+        m
+    }
+
+    #[test]
+    fn next_step2_bp_plus_6_must_not_wrap() {
+        let mut m = big_stack();
+        let e = StackTraceEntry {
+            w_ss: BIG,
+            ..ste(0xFFFA)
+        };
+        next_fails(&m, e, NextFailure::BpWraps { bp: 0xFFFA });
+        for bp in [0xFFFB, 0xFFFE, 0xFFFF] {
+            next_fails(
+                &m,
+                StackTraceEntry { w_bp: bp, ..e },
+                NextFailure::BpWraps { bp },
+            );
+        }
+        // 0xFFF9 + 6 = 0xFFFF is within a limit of FFFF: the words are read.
+        m.write_u16(BIG, 0xFFF9, 0xFFFB); // odd: far
+        m.write_u16(BIG, 0xFFFB, 0x0777);
+        m.write_u16(BIG, 0xFFFD, CS2);
+        let got = next_ok(&m, StackTraceEntry { w_bp: 0xFFF9, ..e });
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0xFFFA, CS2, 0x0777));
+    }
+
+    #[test]
+    fn next_step2_bp_plus_6_beyond_the_limit_fails() {
+        let mut m = machine();
+        m.set_instance_data(SS, TOP, 0x1000);
+        // LIMIT - 6 = 0FF9: SI+6 = 0FFF = limit, allowed.
+        frame(&mut m, LIMIT - 6, LIMIT - 4, 0x0123, CS2);
+        let got = next_ok(&m, ste(LIMIT - 6));
+        assert_eq!(
+            (got.w_bp, got.w_cs, got.w_flags),
+            (LIMIT - 5, CS2, StackTraceEntry::FRAME_FAR)
+        );
+        // 0FFA: SI+6 = 1000 > limit, even though the words read end at 0FFF.
+        frame(&mut m, LIMIT - 5, LIMIT - 3, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(LIMIT - 5),
+            NextFailure::BeyondLimit {
+                bp: LIMIT - 5,
+                limit: LIMIT.into(),
+            },
+        );
+        next_fails(
+            &m,
+            ste(0x2000),
+            NextFailure::BeyondLimit {
+                bp: 0x2000,
+                limit: LIMIT.into(),
+            },
+        );
+    }
+
+    #[test]
+    fn next_step2_unusable_stack_selector_fails() {
+        let m = machine();
+        let e = StackTraceEntry {
+            w_ss: 0x10E7,
+            ..ste(0x600)
+        };
+        next_fails(
+            &m,
+            e,
+            NextFailure::Unreadable {
+                off: 0x600,
+                err: MemError::BadSelector(0x10E7),
+            },
+        );
+        let e = StackTraceEntry {
+            w_ss: CS_NP,
+            ..ste(0x600)
+        };
+        next_fails(
+            &m,
+            e,
+            NextFailure::Unreadable {
+                off: 0x600,
+                err: MemError::BadSelector(CS_NP),
+            },
+        );
+    }
+
+    #[test]
+    fn next_step3_unreadable_word_fails() {
+        let mut m = machine();
+        // Stack 10E7: limit 1FFF but only its first page mapped.
+        m.add_segment(
+            0x10E7,
+            0x5_0000,
+            vec![0; 0x1000],
+            0x1FFF,
+            Descriptor::DATA_R3,
+        );
+        m.set_instance_data(0x10E7, TOP, 0x1F00);
+        m.write_u16(0x10E7, 0xFFC, 0x1100);
+        let e = StackTraceEntry {
+            w_ss: 0x10E7,
+            ..ste(0xFFC)
+        };
+        next_fails(
+            &m,
+            e,
+            NextFailure::Unreadable {
+                off: 0x1000,
+                err: MemError::Unmapped { linear: 0x5_1000 },
+            },
+        );
+    }
+
+    #[test]
+    fn next_step4_next_zero_ends_the_chain() {
+        let m = machine();
+        next_fails(&m, ste(0x600), NextFailure::EndOfChain { bp: 0x600 });
+    }
+
+    #[test]
+    fn next_step4_next_equal_to_si_fails() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x600, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::NotClimbing {
+                bp: 0x600,
+                next: 0x600,
+            },
+        );
+    }
+
+    #[test]
+    fn next_step4_next_below_si_fails() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x5FE, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::NotClimbing {
+                bp: 0x600,
+                next: 0x5FE,
+            },
+        );
+        frame(&mut m, 0x600, 0x0001, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::NotClimbing { bp: 0x600, next: 1 },
+        );
+    }
+
+    #[test]
+    fn next_step4_next_below_stack_top_fails() {
+        let mut m = machine();
+        frame(&mut m, 0x100, TOP - 2, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x100),
+            NextFailure::OutOfBounds {
+                next: TOP - 2,
+                top: TOP.into(),
+                bot: BOT.into(),
+            },
+        );
+        frame(&mut m, 0x100, TOP, 0x0123, CS2);
+        assert_eq!(
+            next_ok(&m, ste(0x100)).w_bp,
+            TOP,
+            "pStackTop itself is in bounds"
+        );
+    }
+
+    #[test]
+    fn next_step4_next_at_stack_bot_fails_half_open() {
+        let mut m = machine();
+        frame(&mut m, 0x600, BOT, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::OutOfBounds {
+                next: BOT,
+                top: TOP.into(),
+                bot: BOT.into(),
+            },
+        );
+        frame(&mut m, 0x600, BOT + 2, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::OutOfBounds {
+                next: BOT + 2,
+                top: TOP.into(),
+                bot: BOT.into(),
+            },
+        );
+        frame(&mut m, 0x600, BOT - 2, 0x0123, CS2);
+        assert_eq!(next_ok(&m, ste(0x600)).w_bp, BOT - 2);
+        // The bounds see next before bit 0 is cleared: BOT + 1 is out.
+        frame(&mut m, 0x600, BOT + 1, 0x0123, CS2);
+        next_fails(
+            &m,
+            ste(0x600),
+            NextFailure::OutOfBounds {
+                next: BOT + 1,
+                top: TOP.into(),
+                bot: BOT.into(),
+            },
+        );
+    }
+
+    #[test]
+    fn next_step4_unreadable_bounds_fail() {
+        let mut m = machine();
+        // Stack 10E7 whose first page (the instance data) is not mapped.
+        m.add_segment(0x10E7, 0x6_0000, vec![], 0x1FFF, Descriptor::DATA_R3);
+        m.write_linear(0x6_1000, &[0; 0x1000]);
+        m.write_u16(0x10E7, 0x1100, 0x1200);
+        let e = StackTraceEntry {
+            w_ss: 0x10E7,
+            ..ste(0x1100)
+        };
+        next_fails(&m, e, NextFailure::NoBounds { ss: 0x10E7 });
+        // The end of the chain is found without the bounds.
+        m.write_u16(0x10E7, 0x1100, 0);
+        next_fails(&m, e, NextFailure::EndOfChain { bp: 0x1100 });
+    }
+
+    #[test]
+    fn next_step5_odd_next_is_far_with_bit_0_cleared() {
+        let mut m = machine();
+        // Even a candidate that would fail the even-BP checks is taken.
+        frame(&mut m, 0x600, 0x0701, 0x0ABC, DS);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0x0700, DS, 0x0ABC));
+        assert_eq!(got.w_flags, StackTraceEntry::FRAME_FAR);
+        assert_eq!(got.w_ss, SS);
+    }
+
+    #[test]
+    fn next_step5_even_next_with_valid_ring3_code_candidate_is_far() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0700, 0x03FE, CS2);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0x0700, CS2, 0x03FE));
+        assert_eq!(got.w_flags, StackTraceEntry::FRAME_FAR);
+    }
+
+    #[test]
+    fn next_step5_even_next_with_rpl_mismatch_is_near() {
+        let mut m = machine();
+        // 102C names CS2's descriptor, but with RPL 0 against wCS's RPL 3.
+        frame(&mut m, 0x600, 0x0700, 0x0100, CS2 & !3);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0x0700, CS1, 0x0100));
+        assert_eq!(got.w_flags, StackTraceEntry::FRAME_NEAR);
+        // And the other way round: ring-3 candidate, ring-0 caller.
+        frame(&mut m, 0x600, 0x0700, 0x0100, CS2);
+        let e = StackTraceEntry {
+            w_cs: CS1 & !3,
+            ..ste(0x600)
+        };
+        let got = next_ok(&m, e);
+        assert_eq!(
+            (got.w_cs, got.w_flags),
+            (CS1 & !3, StackTraceEntry::FRAME_NEAR)
+        );
+    }
+
+    #[test]
+    fn next_step5_even_next_with_data_segment_candidate_is_near() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0700, 0x0100, DS);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!(
+            (got.w_cs, got.w_ip, got.w_flags),
+            (CS1, 0x0100, StackTraceEntry::FRAME_NEAR)
+        );
+    }
+
+    #[test]
+    fn next_step5_even_next_with_not_present_candidate_is_near() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0700, 0x0100, CS_NP);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!((got.w_cs, got.w_flags), (CS1, StackTraceEntry::FRAME_NEAR));
+    }
+
+    #[test]
+    fn next_step5_even_next_needs_limit_greater_than_ip() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0700, 0x03FF, CS2); // IP == limit
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!(
+            (got.w_cs, got.w_ip, got.w_flags),
+            (CS1, 0x03FF, StackTraceEntry::FRAME_NEAR)
+        );
+        frame(&mut m, 0x600, 0x0700, 0x0400, CS2); // IP > limit
+        assert_eq!(next_ok(&m, ste(0x600)).w_flags, StackTraceEntry::FRAME_NEAR);
+        frame(&mut m, 0x600, 0x0700, 0x03FE, CS2); // IP == limit - 1
+        assert_eq!(next_ok(&m, ste(0x600)).w_flags, StackTraceEntry::FRAME_FAR);
+    }
+
+    #[test]
+    fn next_step5_even_next_with_unknown_selector_is_near() {
+        let mut m = machine();
+        for cand in [0x1F07u16, 0x0003, 0x0000] {
+            frame(&mut m, 0x600, 0x0700, 0x0010, cand);
+            let mut e = ste(0x600);
+            e.w_cs = cand & 3 | (CS1 & !3); // same RPL as the candidate
+            let got = next_ok(&m, e);
+            assert_eq!(
+                (got.w_cs, got.w_flags),
+                (e.w_cs, StackTraceEntry::FRAME_NEAR)
+            );
+        }
+    }
+
+    #[test]
+    fn next_step5_near_keeps_wcs_and_step6_refills_module() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0700, 0x0100, DS);
+        let mut e = ste(0x600);
+        e.w_cs = CS2;
+        let got = next_ok(&m, e);
+        assert_eq!(got.w_cs, CS2);
+        assert_eq!((got.h_module, got.w_segment), (0x1046, 1));
+        assert_eq!(got.h_task, UNTOUCHED, "StackTraceNext does not write hTask");
+        assert_eq!(got.dw_size, 0x14);
+    }
+
+    #[test]
+    fn next_step6_far_frame_fills_module_and_segment() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0701, 0x0100, CS2);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!((got.h_module, got.w_segment), (0x1046, 1));
+        // No owner for the new CS: both stay as they were.
+        frame(&mut m, 0x600, 0x0701, 0x0100, CS_NP);
+        let got = next_ok(&m, ste(0x600));
+        assert_eq!(
+            (got.w_cs, got.h_module, got.w_segment),
+            (CS_NP, UNTOUCHED, UNTOUCHED)
+        );
+    }
+
+    #[test]
+    fn next_every_failure_leaves_the_struct_byte_identical() {
+        let mut m = machine();
+        frame(&mut m, 0x300, 0x0000, 0x1111, CS2); // end of chain
+        frame(&mut m, 0x310, 0x0310, 0x1111, CS2); // not climbing
+        frame(&mut m, 0x320, 0x0FF1, 0x1111, CS2); // beyond pStackBot
+        let cases = [
+            (
+                StackTraceEntry {
+                    dw_size: 0,
+                    ..ste(0x300)
+                },
+                1,
+            ),
+            (ste(0xFFFC), 2),
+            (ste(0x0FFA), 2),
+            (
+                StackTraceEntry {
+                    w_ss: 0x10E7,
+                    ..ste(0x300)
+                },
+                3,
+            ),
+            (ste(0x300), 4),
+            (ste(0x310), 4),
+            (ste(0x320), 4),
+        ];
+        for (e, step) in cases {
+            let mut got = e;
+            let err = stack_trace_next_explained(&m, &mut got).unwrap_err();
+            assert_eq!(err.step(), step, "{err}");
+            assert_eq!(got.to_bytes(), e.to_bytes(), "{err}");
+        }
+    }
+
+    #[test]
+    fn next_failure_sentences_cite_the_rule() {
+        let e = NextFailure::NotClimbing {
+            bp: 0x0F30,
+            next: 0x0F20,
+        };
+        assert_eq!(
+            e.to_string(),
+            "saved BP 0F20 at SS:0F30 does not climb (must be > 0F30): chain ends"
+        );
+        assert_eq!(e.step(), 4);
+        let s = StopReason::Next(e).to_string();
+        assert!(s.starts_with("StackTraceNext step 4 fails: "), "{s}");
+    }
+
+    // ---- Real mode ----------------------------------------------------
+
+    const RSS: u16 = 0x2000;
+    const RCS: u16 = 0x1000;
+
+    fn real_machine() -> TestMemory {
+        let mut m = TestMemory::real();
+        m.write_linear(u32::from(RSS) << 4, &vec![0u8; 0x1_0000]);
+        // Garbage where protected-mode instance data would be.
+        m.write_u16(RSS, 0x0A, 0xF000);
+        m.write_u16(RSS, 0x0E, 0x0010);
+        m.set_current_task(0x0F00); // the PSP
+        m.set_code_owner(
+            RCS,
+            CodeOwner {
+                hmodule: 0x0F00,
+                segment: None,
+            },
+        );
+        m
+    }
+
+    fn rste(bp: u16) -> StackTraceEntry {
+        StackTraceEntry {
+            w_ss: RSS,
+            w_cs: RCS,
+            ..ste(bp)
+        }
+    }
+
+    #[test]
+    fn real_mode_even_next_is_near() {
+        let mut m = real_machine();
+        // 0x1003 would pass every protected-mode check (RPL 3 like RCS,
+        // "present code" per Descriptor::real): real mode ignores it.
+        m.write_u16(RSS, 0x600, 0x0700);
+        m.write_u16(RSS, 0x602, 0x0100);
+        m.write_u16(RSS, 0x604, 0x1003);
+        let mut e = rste(0x600);
+        e.w_cs = 0x1003;
+        let got = next_ok(&m, e);
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0x0700, 0x1003, 0x0100));
+        assert_eq!(got.w_flags, StackTraceEntry::FRAME_NEAR);
+    }
+
+    #[test]
+    fn real_mode_odd_next_is_far() {
+        let mut m = real_machine();
+        m.write_u16(RSS, 0x600, 0x0701);
+        m.write_u16(RSS, 0x602, 0x0100);
+        m.write_u16(RSS, 0x604, RCS);
+        let mut e = rste(0x600);
+        e.w_cs = 0x3000;
+        let got = next_ok(&m, e);
+        assert_eq!((got.w_bp, got.w_cs, got.w_ip), (0x0700, RCS, 0x0100));
+        assert_eq!(got.w_flags, StackTraceEntry::FRAME_FAR);
+        assert_eq!(
+            (got.h_module, got.w_segment),
+            (0x0F00, UNTOUCHED),
+            "the PSP owns it; no NE segment"
+        );
+    }
+
+    #[test]
+    fn real_mode_bounds_are_the_whole_segment() {
+        let mut m = real_machine();
+        assert_eq!(stack_bounds(&m, RSS), Some((0, 0x1_0000)));
+        m.write_u16(RSS, 0x0004, 0xFFF8);
+        let got = next_ok(&m, rste(0x0004));
+        assert_eq!(got.w_bp, 0xFFF8);
+        next_fails(&m, rste(0xFFF8), NextFailure::EndOfChain { bp: 0xFFF8 });
+        next_fails(&m, rste(0xFFFA), NextFailure::BpWraps { bp: 0xFFFA });
+        // CSIPFirst: hTask is the PSP.
+        let mut e = rste(0);
+        assert!(stack_trace_csip_first(&m, &mut e, RSS, RCS, 0x10, 0x20));
+        assert_eq!(
+            (e.h_task, e.h_module, e.w_segment),
+            (0x0F00, 0x0F00, UNTOUCHED)
+        );
+    }
 }
