@@ -1622,4 +1622,286 @@ mod tests {
             (0x0F00, 0x0F00, UNTOUCHED)
         );
     }
+
+    // ---- Whole walks --------------------------------------------------
+
+    fn summary(w: &Walk) -> Vec<(u16, u16, u16, u16)> {
+        w.frames
+            .iter()
+            .map(|f| (f.w_bp, f.w_cs, f.w_ip, f.w_flags))
+            .collect()
+    }
+
+    #[test]
+    fn walk_mixed_near_far_chain_to_bp_zero() {
+        const FAR: u16 = StackTraceEntry::FRAME_FAR;
+        const NEAR: u16 = StackTraceEntry::FRAME_NEAR;
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let a = m.push_near_frame(&mut cur, 0x0011); // startup (CS1) -> main (CS1)
+        m.push_locals(&mut cur, 8);
+        let b = m.push_far_frame(&mut cur, CS1, 0x0122, true); // main -> f (CS2), odd BP
+        let c = m.push_near_frame(&mut cur, 0x0233); // f -> g (CS2)
+        m.push_locals(&mut cur, 2);
+        let d = m.push_far_frame(&mut cur, CS2, 0x0344, false); // g -> h (CS1), even BP
+        let e = m.push_near_frame(&mut cur, 0x0455); // h -> k (CS1)
+        let w = walk_from_csip(&m, SS, CS1, 0x0500, e, 100);
+        assert_eq!(
+            summary(&w),
+            vec![
+                (e, CS1, 0x0500, FAR), // CSIPFirst leaves wFlags: the default 0
+                (d, CS1, 0x0455, NEAR),
+                (c, CS2, 0x0344, FAR),
+                (b, CS2, 0x0233, NEAR),
+                (a, CS1, 0x0122, FAR),
+            ]
+        );
+        assert_eq!(w.stop, StopReason::Next(NextFailure::EndOfChain { bp: a }));
+        let modules: Vec<_> = w.frames.iter().map(|f| (f.h_module, f.w_segment)).collect();
+        assert_eq!(
+            modules,
+            vec![
+                (0x1036, 2),
+                (0x1036, 2),
+                (0x1046, 1),
+                (0x1046, 1),
+                (0x1036, 2)
+            ]
+        );
+        assert!(w.frames.iter().all(|f| f.h_task == CUR && f.w_ss == SS));
+        let json = serde_json::to_value(&w).unwrap();
+        assert_eq!(json["frames"][2]["wCS"], CS2);
+        assert!(json["stop"].as_str().unwrap().contains("is 0"));
+    }
+
+    #[test]
+    fn walk_task_from_the_scheduler_frame() {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let a = m.push_near_frame(&mut cur, 0x0011);
+        let b = m.push_far_frame(&mut cur, CS1, 0x0122, true);
+        let sp = m.push_scheduler_frame(&mut cur, CS2, 0x0233);
+        m.add_task(TASK, 0x3_0000, SS, sp);
+        let w = walk_task(&m, TASK, 100);
+        assert_eq!(
+            summary(&w),
+            vec![
+                (b, CS2, 0x0233, StackTraceEntry::FRAME_FAR),
+                (a, CS1, 0x0122, StackTraceEntry::FRAME_FAR)
+            ]
+        );
+        assert!(w.frames.iter().all(|f| f.h_task == TASK));
+        assert_eq!(w.stop, StopReason::Next(NextFailure::EndOfChain { bp: a }));
+        // The current task is refused: no frames.
+        m.set_current_task(TASK);
+        let w = walk_task(&m, TASK, 100);
+        assert!(w.frames.is_empty());
+        assert_eq!(
+            w.stop,
+            StopReason::First(FirstFailure::CurrentTask { h_task: TASK })
+        );
+    }
+
+    #[test]
+    fn walk_cycle_ends_not_climbing() {
+        let mut m = machine();
+        frame(&mut m, 0x400, 0x500, 0x0010, 0);
+        frame(&mut m, 0x500, 0x400, 0x0020, 0);
+        let w = walk_from_csip(&m, SS, CS1, 0, 0x400, 1000);
+        assert_eq!(w.frames.len(), 2);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::NotClimbing {
+                bp: 0x500,
+                next: 0x400
+            })
+        );
+    }
+
+    #[test]
+    fn walk_bp_going_down_ends() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x580, 0x0010, 0);
+        let w = walk_from_csip(&m, SS, CS1, 0, 0x600, 1000);
+        assert_eq!(w.frames.len(), 1);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::NotClimbing {
+                bp: 0x600,
+                next: 0x580
+            })
+        );
+    }
+
+    #[test]
+    fn walk_bp_beyond_stack_bot_ends() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x700, 0x0010, 0);
+        frame(&mut m, 0x700, BOT + 4, 0x0020, 0);
+        let w = walk_from_csip(&m, SS, CS1, 0, 0x600, 1000);
+        assert_eq!(w.frames.len(), 2);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::OutOfBounds {
+                next: BOT + 4,
+                top: TOP.into(),
+                bot: BOT.into()
+            })
+        );
+    }
+
+    #[test]
+    fn walk_bp_plus_6_past_the_limit_ends() {
+        let mut m = machine();
+        m.set_instance_data(SS, TOP, 0x1000);
+        frame(&mut m, 0x600, LIMIT - 5, 0x0010, 0);
+        let w = walk_from_csip(&m, SS, CS1, 0, 0x600, 1000);
+        assert_eq!(w.frames.len(), 2);
+        assert_eq!(w.frames[1].w_bp, LIMIT - 5);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::BeyondLimit {
+                bp: LIMIT - 5,
+                limit: LIMIT.into()
+            })
+        );
+    }
+
+    #[test]
+    fn walk_100_deep_recursion_and_the_frame_cap() {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let mut bps = Vec::new();
+        for i in 0..100u16 {
+            bps.push(m.push_near_frame(&mut cur, 0x0100 + i));
+            m.push_locals(&mut cur, 4);
+        }
+        let w = walk_from_csip(&m, SS, CS1, 0x0050, cur.bp, 1000);
+        assert_eq!(w.frames.len(), 100);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::EndOfChain { bp: bps[0] })
+        );
+        let got: Vec<u16> = w.frames.iter().map(|f| f.w_bp).collect();
+        let want: Vec<u16> = bps.iter().rev().copied().collect();
+        assert_eq!(got, want);
+        assert!(
+            w.frames[1..]
+                .iter()
+                .all(|f| f.w_flags == StackTraceEntry::FRAME_NEAR)
+        );
+        // Exactly 100 allowed: the chain ends by itself, no cap.
+        let w = walk_from_csip(&m, SS, CS1, 0x0050, cur.bp, 100);
+        assert_eq!(
+            (w.frames.len(), w.stop.clone()),
+            (
+                100,
+                StopReason::Next(NextFailure::EndOfChain { bp: bps[0] })
+            )
+        );
+        let w = walk_from_csip(&m, SS, CS1, 0x0050, cur.bp, 3);
+        assert_eq!(
+            (w.frames.len(), w.stop),
+            (3, StopReason::FrameCap { max: 3 })
+        );
+        let w = walk_from_csip(&m, SS, CS1, 0x0050, cur.bp, 0);
+        assert_eq!(
+            (w.frames.len(), w.stop),
+            (0, StopReason::FrameCap { max: 0 })
+        );
+    }
+
+    #[test]
+    fn walk_stops_where_stack_trace_next_would_repeat_a_frame() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x800, 0x0010, 0);
+        frame(&mut m, 0x800, 0x801, 0x0020, CS2); // odd marker pointing at itself
+        // StackTraceNext itself, as the spec orders the checks, succeeds
+        // with the same BP every time.
+        let once = next_ok(&m, ste(0x800));
+        assert_eq!((once.w_bp, once.w_cs, once.w_ip), (0x800, CS2, 0x0020));
+        assert_eq!(next_ok(&m, once), once);
+        let w = walk_from_csip(&m, SS, CS1, 0, 0x600, 1000);
+        assert_eq!(w.frames.len(), 3);
+        assert_eq!(w.stop, StopReason::Stalled { bp: 0x800 });
+    }
+
+    #[test]
+    fn walk_longest_possible_chain_is_bounded() {
+        // Real mode, every word links to the next: BP 0, 2, 4, ... FFFA,
+        // then FFFA + 6 wraps.
+        let mut m = TestMemory::real();
+        let bytes: Vec<u8> = (0..0x8000u32)
+            .flat_map(|i| ((2 * i + 2) as u16).to_le_bytes())
+            .collect();
+        m.write_linear(u32::from(RSS) << 4, &bytes);
+        let w = walk_from_csip(&m, RSS, RCS, 0, 0, 40_000);
+        assert_eq!(w.frames.len(), 0x7FFE);
+        assert_eq!(
+            w.stop,
+            StopReason::Next(NextFailure::BpWraps { bp: 0xFFFA })
+        );
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A stack whose words are random or plausible links (a little
+        /// above their own offset, sometimes odd), so chains get long.
+        fn build(words: &[(bool, u16)], limit: u16, top: u16, bot: u16, real: bool) -> TestMemory {
+            let mut m = if real { TestMemory::real() } else { machine() };
+            let ss = if real { RSS } else { 0x10F7 };
+            if !real {
+                m.add_segment(ss, 0x10_0000, vec![], limit.into(), Descriptor::DATA_R3);
+            }
+            let mut bytes = Vec::with_capacity(words.len() * 2);
+            for (i, &(link, v)) in words.iter().enumerate() {
+                let off = (2 * i) as u16;
+                let w = if link {
+                    off.wrapping_add(2 + (v % 32))
+                } else {
+                    v
+                };
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            m.write_bytes(ss, 0, &bytes);
+            if !real {
+                m.set_instance_data(ss, top, bot);
+            }
+            m
+        }
+
+        proptest! {
+            #[test]
+            fn random_stacks_never_panic_and_walks_terminate(
+                words in proptest::collection::vec((any::<bool>(), any::<u16>()), 0..2048),
+                limit in any::<u16>(),
+                top in 0u16..0x400,
+                bot in any::<u16>(),
+                bp in any::<u16>(),
+                cs in any::<u16>(),
+                ip in any::<u16>(),
+                real in any::<bool>(),
+                h_task in any::<u16>(),
+            ) {
+                let m = build(&words, limit, top, bot, real);
+                let ss = if real { RSS } else { 0x10F7 };
+                let w = walk_from_csip(&m, ss, cs, ip, bp, 40_000);
+                prop_assert!(w.frames.len() <= 32_769);
+                let capped = matches!(w.stop, StopReason::FrameCap { .. });
+                prop_assert!(!capped);
+                for pair in w.frames.windows(2) {
+                    prop_assert!(pair[1].w_bp >= pair[0].w_bp);
+                    prop_assert_eq!(pair[1].w_bp & 1, 0);
+                }
+                let _ = w.stop.to_string();
+                // StackTraceFirst on any selector, with the stack as a TDB.
+                let mut e = StackTraceEntry::default();
+                let _ = stack_trace_first(&m, &mut e, h_task);
+                let _ = stack_trace_first(&m, &mut e, ss);
+                let _ = walk_task(&m, ss, 40_000);
+            }
+        }
+    }
 }
