@@ -209,7 +209,7 @@ impl TestMemory {
         self
     }
 
-    /// Push a word: SP -= 2, then [SS:SP] = v.
+    /// Push a word: SP -= 2, then `[SS:SP] = v`.
     ///
     /// # Panics
     /// If SP would go below 0.

@@ -148,7 +148,7 @@ impl Default for StackTraceEntry {
 /// The stack bounds a walk trusts, `[pStackTop, pStackBot)` (toolhelp.md,
 /// "Where the stack bounds live").
 ///
-/// - Protected mode: pStackTop = word [SS:0A] and pStackBot = word [SS:0E]
+/// - Protected mode: pStackTop = word `[SS:0A]` and pStackBot = word `[SS:0E]`
 ///   of the stack segment's instance data; `None` if either read fails.
 /// - Real mode: there is no instance data, so the bounds are the whole
 ///   64 KiB segment, `(0, 0x10000)` (hence `u32`).
@@ -480,7 +480,7 @@ pub fn stack_trace_next(mem: &dyn WalkMemory, ste: &mut StackTraceEntry) -> bool
 ///    selector fails here as [`NextFailure::Unreadable`] at offset SI.
 ///    Real mode: the limit is 0xFFFF. Expand-down stacks are not modelled
 ///    (Windows did not use them).
-/// 3. next = [SS:SI], IP = [SS:SI+2], candidate CS = [SS:SI+4], each read
+/// 3. `next = [SS:SI]`, `IP = [SS:SI+2]`, `candidate CS = [SS:SI+4]`, each read
 ///    limit-checked through [`WalkMemory::read_u16`]; a failed read fails.
 /// 4. Fail if next == 0, if next <= SI, or if next lies outside
 ///    `[pStackTop, pStackBot)` ([`stack_bounds`]; the bounds are read only
