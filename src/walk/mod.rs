@@ -2,6 +2,13 @@
 //! code walks the live machine, a saved snapshot or a hand-built test buffer.
 
 pub mod memory;
+pub mod testmem;
 pub mod toolhelp;
 
 pub use memory::{CodeOwner, CpuMode, Descriptor, MemError, WalkMemory};
+pub use testmem::{StackCursor, TestMemory};
+pub use toolhelp::{
+    FirstFailure, NextFailure, StackTraceEntry, StopReason, Walk, stack_bounds,
+    stack_trace_csip_first, stack_trace_first, stack_trace_first_explained, stack_trace_info,
+    stack_trace_next, stack_trace_next_explained, walk_from_csip, walk_task,
+};
