@@ -13,6 +13,10 @@
 //! The behavioural contracts live in `../shared/spec/` (toolhelp.md,
 //! win16.md, dbghelp.md); doc comments cite them where a rule comes from.
 
+pub mod dos;
+pub mod env;
 pub mod loader;
 pub mod machine;
+pub mod session;
 pub mod walk;
+pub mod win16;

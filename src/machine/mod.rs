@@ -182,7 +182,7 @@ pub enum Stop {
 
 /// The environment the program runs in (DOS, BIOS, Win16): called for every
 /// software interrupt. Returning `Err(stop)` stops the machine.
-pub trait Environment {
+pub trait Environment: std::any::Any {
     /// Handle `INT intno`; CS:IP already points after the instruction.
     fn interrupt(&mut self, cpu: &mut Uc<'_>, intno: u8) -> Result<(), Stop>;
 }
@@ -200,6 +200,9 @@ pub struct State {
     env: Option<Box<dyn Environment>>,
     /// Which module owns each code segment (for hModule / wSegment).
     pub owners: HashMap<u16, CodeOwner>,
+    /// Real mode: the DOS program's memory `[first, end)` paragraphs and
+    /// its PSP, the owner of every code segment inside it.
+    pub real_owner: Option<(u16, u16, u16)>,
     /// The current task (hTask for StackTraceCSIPFirst).
     pub current_task: u16,
     /// Linear addresses of breakpoints.
@@ -382,7 +385,12 @@ impl WalkMemory for Uc<'_> {
         self.get_data().current_task
     }
     fn code_owner(&self, cs: u16) -> Option<CodeOwner> {
-        self.get_data().owners.get(&cs).copied()
+        let st = self.get_data();
+        match (st.mode, st.real_owner) {
+            (CpuMode::Real, Some((lo, hi, psp))) if (lo..hi).contains(&cs) => Some(CodeOwner { hmodule: psp, segment: None }),
+            (CpuMode::Real, _) => None,
+            (CpuMode::Protected, _) => st.owners.get(&cs).copied(),
+        }
     }
 }
 
@@ -419,6 +427,7 @@ fn new_state(mode: CpuMode) -> State {
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
+        real_owner: None,
         current_task: 0,
         breakpoints: Vec::new(),
         next_ldt: FIRST_LDT_INDEX,
@@ -520,9 +529,16 @@ impl Machine {
         self.uc.get_data_mut().env = Some(env);
     }
 
-    /// Take the environment back (after a run, to read what it recorded).
-    pub fn take_environment(&mut self) -> Option<Box<dyn Environment>> {
-        self.uc.get_data_mut().env.take()
+    /// The environment, as its concrete type.
+    pub fn environment<T: Environment>(&self) -> Option<&T> {
+        let env: &dyn std::any::Any = self.uc.get_data().env.as_deref()?;
+        env.downcast_ref::<T>()
+    }
+
+    /// The environment, mutably, as its concrete type.
+    pub fn environment_mut<T: Environment>(&mut self) -> Option<&mut T> {
+        let env: &mut dyn std::any::Any = self.uc.get_data_mut().env.as_deref_mut()?;
+        env.downcast_mut::<T>()
     }
 
     /// Real or protected mode.
@@ -671,6 +687,13 @@ impl Machine {
             return stop;
         }
         match res {
+            Ok(()) if self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
+                let mut b = [0u8];
+                self.uc.read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b).is_ok() && b[0] == 0xF4
+            } =>
+            {
+                Stop::Halted { cs: self.reg(R::CS), ip: self.reg(R::IP) - 1 }
+            }
             Ok(()) => {
                 if limits.max_insns == 0 || started.elapsed() >= limits.timeout {
                     Stop::Timeout

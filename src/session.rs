@@ -1,0 +1,238 @@
+//! A loaded program ready to run: the glue between a file on disk, the
+//! loaders, the machine and its environment, and the walk. The CLI and the
+//! tests both drive programs through this.
+
+use std::path::{Path, PathBuf};
+
+use crate::env::Env;
+use crate::loader::{self, Image, KindHint};
+use crate::machine::{Cpu, Machine, R, RunLimits, Stop};
+use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
+
+/// The most frames a walk reports (a climbing chain has at most 32768).
+pub const MAX_FRAMES: usize = 0x8000;
+
+/// How to load a file.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub kind: KindHint,
+    /// The command tail (everything after `--`).
+    pub tail: String,
+    /// Echo program output to stdout as it is written.
+    pub echo: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { kind: KindHint::Auto, tail: String::new(), echo: false }
+    }
+}
+
+/// A file that could not be loaded: the message names the file, and the
+/// offset and field where the loader knows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadFailure(pub String);
+
+impl std::fmt::Display for LoadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for LoadFailure {}
+
+/// What kind of program is loaded, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loaded {
+    /// A Win16 task.
+    Ne { htask: u16 },
+    /// A DOS program with its PSP and load segment.
+    Dos { psp: u16, load_seg: u16 },
+    /// A raw image or boot sector.
+    Raw { load_seg: u16 },
+}
+
+/// A loaded program.
+pub struct Program {
+    pub machine: Machine,
+    pub path: PathBuf,
+    pub image: Image,
+    pub loaded: Loaded,
+}
+
+/// Read and parse a file, naming it in any error.
+pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
+    let bytes = std::fs::read(path).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))?;
+    let kind = match kind {
+        KindHint::Auto if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("com")) && !bytes.starts_with(b"MZ") && !bytes.starts_with(b"ZM") => {
+            KindHint::Com
+        }
+        k => k,
+    };
+    loader::parse(&bytes, kind).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))
+}
+
+/// Load a file into a new machine.
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
+    let image = parse_file(path, opts.kind)?;
+    let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
+    let mut env = Env::new(opts.echo);
+    let (mut machine, loaded) = match &image {
+        Image::Ne(ne) => {
+            let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
+            let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail).map_err(|e| LoadFailure(e.0))?;
+            (m, Loaded::Ne { htask })
+        }
+        Image::Com(c) => {
+            let mut m = Machine::new_real().map_err(|e| fail(&e))?;
+            let r = crate::dos::load_com(&mut m, &c.bytes, &opts.tail).map_err(|e| fail(&e))?;
+            (m, Loaded::Dos { psp: r.psp, load_seg: r.load_seg })
+        }
+        Image::Mz(mz) => {
+            let mut m = Machine::new_real().map_err(|e| fail(&e))?;
+            let r = crate::dos::load_mz(&mut m, mz, &opts.tail).map_err(|e| fail(&e))?;
+            (m, Loaded::Dos { psp: r.psp, load_seg: r.load_seg })
+        }
+        Image::Raw(raw) => {
+            let mut m = Machine::new_real().map_err(|e| fail(&e))?;
+            let r = crate::dos::load_raw(&mut m, raw).map_err(|e| fail(&e))?;
+            (m, Loaded::Raw { load_seg: r.load_seg })
+        }
+    };
+    if let Loaded::Dos { psp, .. } = loaded {
+        env.dos.psp = psp;
+        let st = machine.get_data_mut();
+        st.real_owner = Some((psp, crate::dos::TOP_OF_MEMORY, psp));
+        st.current_task = psp;
+    }
+    machine.set_environment(Box::new(env));
+    Ok(Program { machine, path: path.to_path_buf(), image, loaded })
+}
+
+/// Where to stop (the CLI's LOC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Loc {
+    /// `MODULE:SEG:OFF`: NE segment number and offset in a module.
+    ModuleSeg { module: String, segment: u16, offset: u16 },
+    /// `SEG:OFF`: a raw segment or selector.
+    SegOff { seg: u16, offset: u16 },
+    /// `MODULE!NAME`: an exported name.
+    Export { module: String, name: String },
+    /// `MODULE!#N`: entry ordinal N.
+    Ordinal { module: String, ordinal: u16 },
+    /// `+N`: after N instructions.
+    After(u64),
+}
+
+fn hex16(s: &str) -> Result<u16, String> {
+    let t = s.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(t, 16).map_err(|_| format!("'{s}' is not a hexadecimal 16-bit number"))
+}
+
+impl std::str::FromStr for Loc {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Loc, String> {
+        if let Some(n) = s.strip_prefix('+') {
+            return n.parse().map(Loc::After).map_err(|_| format!("'{s}': +N needs a decimal instruction count"));
+        }
+        if let Some((module, rest)) = s.split_once('!') {
+            if module.is_empty() || rest.is_empty() {
+                return Err(format!("'{s}': expected MODULE!NAME or MODULE!#N"));
+            }
+            if let Some(n) = rest.strip_prefix('#') {
+                let ordinal = n.parse().map_err(|_| format!("'{s}': #N needs a decimal ordinal"))?;
+                return Ok(Loc::Ordinal { module: module.into(), ordinal });
+            }
+            return Ok(Loc::Export { module: module.into(), name: rest.into() });
+        }
+        let parts: Vec<&str> = s.split(':').collect();
+        match parts.as_slice() {
+            [seg, off] => Ok(Loc::SegOff { seg: hex16(seg)?, offset: hex16(off)? }),
+            [module, seg, off] => Ok(Loc::ModuleSeg {
+                module: (*module).into(),
+                segment: seg.parse().map_err(|_| format!("'{s}': the segment number is decimal"))?,
+                offset: hex16(off)?,
+            }),
+            _ => Err(format!("'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N")),
+        }
+    }
+}
+
+impl Program {
+    /// The environment (console output, Win16 state).
+    pub fn env(&self) -> &Env {
+        self.machine.environment::<Env>().expect("the session installs an Env")
+    }
+
+    /// Resolve a location to SEG:OFF in this machine.
+    pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
+        let w = &self.env().win16;
+        let module = |name: &str| w.module_by_name(name).ok_or_else(|| format!("no module named {name} is loaded"));
+        match loc {
+            Loc::SegOff { seg, offset } => Ok((*seg, *offset)),
+            Loc::ModuleSeg { module: name, segment, offset } => {
+                let m = module(name)?;
+                let sel = m.segments.get(usize::from(*segment).wrapping_sub(1)).ok_or_else(|| format!("{name} has no segment {segment}"))?;
+                Ok((*sel, *offset))
+            }
+            Loc::Ordinal { module: name, ordinal } => {
+                let m = module(name)?;
+                m.exports.get(ordinal).map(|p| (p.selector, p.offset)).ok_or_else(|| format!("{name} has no entry point #{ordinal}"))
+            }
+            Loc::Export { module: name, name: export } => {
+                let m = module(name)?;
+                let ord = m.export_names.get(&export.to_ascii_uppercase()).ok_or_else(|| format!("{name} exports no {export}"))?;
+                m.exports.get(ord).map(|p| (p.selector, p.offset)).ok_or_else(|| format!("{name}!{export} has no address"))
+            }
+            Loc::After(_) => Err("+N is not an address".into()),
+        }
+    }
+
+    /// Run to exit, fault, a limit, or `at`.
+    pub fn run(&mut self, limits: RunLimits, at: Option<&Loc>) -> Result<Stop, String> {
+        let mut limits = limits;
+        match at {
+            Some(Loc::After(n)) => {
+                if *n == 0 {
+                    return Ok(Stop::Budget);
+                }
+                limits.max_insns = *n;
+            }
+            Some(loc) => {
+                let (seg, off) = self.resolve(loc)?;
+                self.machine.add_breakpoint(seg, off).map_err(|e| e.0)?;
+            }
+            None => {}
+        }
+        Ok(self.machine.run(limits))
+    }
+
+    /// The ToolHelp walk from a stop: StackTraceCSIPFirst at the stopped
+    /// context (the fault, the caller of an unimplemented function, or the
+    /// live registers), then StackTraceNext until it fails. None when the
+    /// program has exited.
+    pub fn walk_at_stop(&self, stop: &Stop) -> Option<Walk> {
+        let m = &self.machine;
+        let ss = m.reg(R::SS);
+        let (cs, ip, bp, ss) = match stop {
+            Stop::Exited { .. } | Stop::Error(_) => return None,
+            Stop::Fault(f) => (f.cs, f.ip, f.regs.bp, f.regs.ss),
+            Stop::Unimplemented { caller, .. } => (caller.0, caller.1, caller.2, ss),
+            Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (*cs, *ip, m.reg(R::BP), ss),
+            Stop::Budget | Stop::Timeout => (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss),
+        };
+        Some(walk_from_csip(&**m as &dyn WalkMemory, ss, cs, ip, bp, MAX_FRAMES))
+    }
+
+    /// A module name for a frame's hModule.
+    pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
+        match self.machine.cpu_mode() {
+            CpuMode::Protected => {
+                self.env().win16.modules.iter().find(|m| m.hmodule == frame.h_module && frame.h_module != 0).map(|m| m.name.clone())
+            }
+            CpuMode::Real => {
+                WalkMemory::code_owner(&*self.machine, frame.w_cs)?;
+                self.path.file_stem().map(|s| s.to_string_lossy().to_ascii_uppercase())
+            }
+        }
+    }
+}

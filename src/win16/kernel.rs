@@ -1,0 +1,77 @@
+//! KERNEL (and the few USER start-up) functions implemented so far.
+
+use crate::env::Env;
+use crate::machine::{Cpu, R, Stop, Uc};
+
+fn host(e: crate::machine::MachineError) -> Stop {
+    Stop::Error(e.0)
+}
+
+/// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
+pub fn get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0x0500_0A03)
+}
+
+/// KERNEL.30 WaitEvent(hTask): the start-up call returns at once (no events
+/// are pending and there is no other task to run yet).
+pub fn wait_event(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// USER.5 InitApp(hInstance): TRUE.
+pub fn init_app(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(1)
+}
+
+/// KERNEL.91 InitTask (win16.md, "How a Win16 task starts"): fills the
+/// instance data at DS:0..0F and returns AX = 1, BX = command line offset in
+/// the PSP (0x81), CX = stack limit, DX = nCmdShow, SI = hPrevInstance,
+/// DI = hInstance, ES = PSP.
+///
+/// Stack bounds (toolhelp.md, "Where the stack bounds live"): pStackBot =
+/// the SP the task started with (the top of its stack), pStackMin = the same
+/// (nothing has been used yet), pStackTop = (start SP - stack size) & ~1,
+/// the lowest offset the stack may grow to.
+pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let htask = uc.get_data().current_task;
+    let Some(task) = env.win16.task(htask).cloned() else {
+        return Err(Stop::Error(format!("InitTask called outside a task (hTask {htask:04X})")));
+    };
+    let top = task.start_sp;
+    let limit = top.wrapping_sub(task.stack_size) & !1;
+    let ds = task.dgroup;
+    for (off, v) in [(0x0Au16, limit), (0x0C, top), (0x0E, top)] {
+        uc.write_u16_at(ds, off, v).map_err(|e| Stop::Error(format!("InitTask: {e}")))?;
+    }
+    uc.set_reg(R::BX, 0x81).map_err(host)?;
+    uc.set_reg(R::CX, limit).map_err(host)?;
+    uc.set_reg(R::SI, task.hprev).map_err(host)?;
+    uc.set_reg(R::DI, task.hinstance).map_err(host)?;
+    uc.set_reg(R::ES, task.psp).map_err(host)?;
+    Ok(0x0001_0001) // DX = nCmdShow (SW_SHOWNORMAL), AX = 1
+}
+
+/// KERNEL.102 DOS3Call: INT 21h with the caller's registers.
+pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    crate::dos::int21(env, uc)?;
+    Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
+}
+
+/// KERNEL.115 OutputDebugString(LPCSTR): recorded, and shown on the console
+/// stream of debug output.
+pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let p = a.first().copied().unwrap_or(0);
+    let (seg, off) = ((p >> 16) as u16, p as u16);
+    let mut s = Vec::new();
+    let mut o = off;
+    while s.len() < 0x1000 {
+        let mut b = [0u8];
+        if uc.read_seg(seg, o, &mut b).is_err() || b[0] == 0 {
+            break;
+        }
+        s.push(b[0]);
+        o = o.wrapping_add(1);
+    }
+    env.debug_output.push(String::from_utf8_lossy(&s).into_owned());
+    Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
+}

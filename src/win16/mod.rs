@@ -1,0 +1,506 @@
+//! The Win16 side: tasks, modules in emulated memory, the built-in system
+//! DLLs and their thunks, and loading NE programs and DLLs into a
+//! protected-mode machine.
+
+pub mod api;
+pub mod kernel;
+pub mod tdb;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::env::Env;
+use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
+use crate::machine::{Cpu, Machine, MachineError, R, SegKind, Stop, Uc};
+use crate::walk::CodeOwner;
+use tdb::{Tdb, module_db};
+
+/// The software interrupt a thunk uses to call into Rust.
+pub const API_INT: u8 = 0xF0;
+/// Bytes per thunk: `int F0h; retf N` padded.
+const THUNK_SIZE: u16 = 8;
+/// Thunks per built-in module.
+const THUNKS_PER_MODULE: u16 = 0x400;
+
+/// The system modules this emulator provides itself (win16.md, "System
+/// DLLs").
+pub const BUILTIN_MODULES: &[&str] =
+    &["KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG", "SHELL", "MMSYSTEM"];
+
+/// One imported function's thunk.
+#[derive(Debug, Clone)]
+pub struct Thunk {
+    pub module: String,
+    pub ordinal: u16,
+    pub name: Option<String>,
+}
+
+/// A module in memory (built-in or loaded from an NE file).
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub name: String,
+    /// hModule: the module database selector.
+    pub hmodule: u16,
+    /// Selector of each NE segment, by segment number - 1.
+    pub segments: Vec<u16>,
+    /// For built-ins: thunks by index in the thunk segment.
+    pub thunks: Vec<Thunk>,
+    /// Exported entry points: ordinal → (selector, offset); names → ordinal.
+    pub exports: HashMap<u16, FarPtr>,
+    pub export_names: HashMap<String, u16>,
+    /// The file, for modules loaded from disk.
+    pub path: Option<PathBuf>,
+    /// The parsed NE image, for modules loaded from disk.
+    pub image: Option<Box<NeImage>>,
+    pub builtin: bool,
+}
+
+/// A task.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub htask: u16,
+    pub hmodule: u16,
+    pub hinstance: u16,
+    pub hprev: u16,
+    pub psp: u16,
+    pub dgroup: u16,
+    pub stack_size: u16,
+    pub heap_size: u16,
+    /// The SP the task starts with (the top of its stack).
+    pub start_sp: u16,
+    pub start_cs: u16,
+    pub start_ip: u16,
+}
+
+/// Win16 state: modules and tasks.
+#[derive(Debug, Default)]
+pub struct Win16 {
+    pub modules: Vec<Module>,
+    pub tasks: Vec<Task>,
+    /// Thunk code segment → index in `modules`.
+    thunk_segments: HashMap<u16, usize>,
+}
+
+/// Why loading failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Win16LoadError(pub String);
+
+impl std::fmt::Display for Win16LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Win16LoadError {}
+
+impl From<MachineError> for Win16LoadError {
+    fn from(e: MachineError) -> Self {
+        Win16LoadError(e.0)
+    }
+}
+
+/// How deep DLLs may import DLLs.
+const MAX_DLL_DEPTH: usize = 8;
+
+impl Win16 {
+    /// The task with this handle.
+    pub fn task(&self, htask: u16) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.htask == htask)
+    }
+
+    /// Is `cs` a built-in module's thunk segment?
+    pub fn is_thunk_segment(&self, cs: u16) -> bool {
+        self.thunk_segments.contains_key(&cs)
+    }
+
+    /// The module with this name, case-insensitively.
+    pub fn module_by_name(&self, name: &str) -> Option<&Module> {
+        self.modules.iter().find(|m| m.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The module owning a code or data selector, with its segment number.
+    pub fn owner_of(&self, sel: u16) -> Option<(&Module, u16)> {
+        self.modules.iter().find_map(|m| m.segments.iter().position(|&s| s == sel).map(|i| (m, i as u16 + 1)))
+    }
+}
+
+/// Build a module database block: 'NE', the header copy, the segment table
+/// with handles, the module name.
+fn module_db_bytes(name: &str, ne_header: Option<&[u8]>, seg_entries: &[[u8; 8]], handles: &[u16], library: bool) -> Vec<u8> {
+    let mut b = vec![0u8; usize::from(module_db::SEGMENT_TABLE)];
+    if let Some(h) = ne_header {
+        let n = h.len().min(b.len());
+        b[..n].copy_from_slice(&h[..n]);
+    }
+    b[0] = b'N';
+    b[1] = b'E';
+    b[usize::from(module_db::USAGE)..][..2].copy_from_slice(&1u16.to_le_bytes());
+    b[usize::from(module_db::NEXT)..][..2].copy_from_slice(&0u16.to_le_bytes());
+    b[usize::from(module_db::SEGMENT_TABLE_PTR)..][..2].copy_from_slice(&module_db::SEGMENT_TABLE.to_le_bytes());
+    if library {
+        b[0x0C] |= 0x00;
+        b[0x0D] |= 0x80;
+    }
+    b[0x1C..0x1E].copy_from_slice(&(seg_entries.len() as u16).to_le_bytes());
+    for (e, h) in seg_entries.iter().zip(handles) {
+        b.extend_from_slice(e);
+        b.extend_from_slice(&h.to_le_bytes());
+    }
+    let res = b.len() as u16;
+    b[0x26..0x28].copy_from_slice(&res.to_le_bytes());
+    let nm = name.as_bytes();
+    b.push(nm.len().min(255) as u8);
+    b.extend_from_slice(&nm[..nm.len().min(255)]);
+    b.extend_from_slice(&[0, 0, 0]);
+    b
+}
+
+/// Make sure built-in module `name` exists: a module database and a code
+/// segment of thunks.
+pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usize, Win16LoadError> {
+    let upper = name.to_ascii_uppercase();
+    if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
+        return Ok(i);
+    }
+    let hmodule = m.alloc_segment(SegKind::Data, 0x100, &module_db_bytes(&upper, None, &[], &[], true))?;
+    let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
+    let cs = m.alloc_segment(SegKind::Code, size, &[])?;
+    // Rewrite the module database now that the segment handle is known.
+    let entry = {
+        let mut e = [0u8; 8];
+        e[2..4].copy_from_slice(&(size as u16).to_le_bytes());
+        e
+    };
+    let db = module_db_bytes(&upper, None, &[entry], &[cs], true);
+    m.write_seg(hmodule, 0, &db).map_err(|e| Win16LoadError(format!("module database: {e}")))?;
+    m.get_data_mut().owners.insert(cs, CodeOwner { hmodule, segment: Some(1) });
+    w.modules.push(Module {
+        name: upper,
+        hmodule,
+        segments: vec![cs],
+        thunks: Vec::new(),
+        exports: HashMap::new(),
+        export_names: HashMap::new(),
+        path: None,
+        image: None,
+        builtin: true,
+    });
+    let idx = w.modules.len() - 1;
+    w.thunk_segments.insert(cs, idx);
+    Ok(idx)
+}
+
+/// The far address of the thunk for `module.ordinal` (creating it).
+fn thunk_for(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Option<String>) -> Result<FarPtr, Win16LoadError> {
+    let module = &w.modules[idx];
+    if let Some(k) = module.thunks.iter().position(|t| t.ordinal == ordinal) {
+        return Ok(FarPtr { selector: module.segments[0], offset: k as u16 * THUNK_SIZE });
+    }
+    if module.thunks.len() >= usize::from(THUNKS_PER_MODULE) {
+        return Err(Win16LoadError(format!("too many imports from {}", module.name)));
+    }
+    let k = module.thunks.len() as u16;
+    let api = api::find(&module.name, ordinal);
+    let pop = api.map(|a| a.arg_bytes()).unwrap_or(0);
+    let mut code = [0x90u8; THUNK_SIZE as usize];
+    code[0] = 0xCD;
+    code[1] = API_INT;
+    code[2] = 0xCA; // retf imm16
+    code[3..5].copy_from_slice(&pop.to_le_bytes());
+    let cs = module.segments[0];
+    m.make_writable(cs)?;
+    m.write_seg(cs, k * THUNK_SIZE, &code).map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
+    let name = name
+        .or_else(|| api.map(|a| a.name.to_string()))
+        .or_else(|| crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal).map(str::to_string));
+    let module = &mut w.modules[idx];
+    module.thunks.push(Thunk { module: module.name.clone(), ordinal, name });
+    Ok(FarPtr { selector: cs, offset: k * THUNK_SIZE })
+}
+
+/// Called from the interrupt hook when a thunk runs.
+pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
+    let cs = uc.reg(R::CS);
+    let ip = uc.reg(R::IP).wrapping_sub(2);
+    let Some(&idx) = env.win16.thunk_segments.get(&cs) else {
+        return Err(crate::dos::unimplemented(uc, format!("INT {API_INT:02X}h")));
+    };
+    let k = usize::from(ip / THUNK_SIZE);
+    let Some(thunk) = env.win16.modules[idx].thunks.get(k).cloned() else {
+        return Err(Stop::Error(format!("a thunk at {cs:04X}:{ip:04X} that was never resolved ran")));
+    };
+    let (ss, sp, bp) = (uc.reg(R::SS), uc.reg(R::SP), uc.reg(R::BP));
+    let ret_ip = uc.read_u16_at(ss, sp).unwrap_or(0);
+    let ret_cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
+    let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
+        let name = thunk.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+        return Err(Stop::Unimplemented {
+            what: format!("{}.{}{}", thunk.module, thunk.ordinal, name),
+            caller: (ret_cs, ret_ip, bp),
+        });
+    };
+    // Pascal: the first argument lies highest; the last just above the
+    // return address.
+    let mut args = vec![0u32; api.args.len()];
+    let mut off = sp.wrapping_add(4);
+    for (i, a) in api.args.iter().enumerate().rev() {
+        let v = match a {
+            api::Arg::W => u32::from(uc.read_u16_at(ss, off).unwrap_or(0)),
+            api::Arg::L => {
+                u32::from(uc.read_u16_at(ss, off).unwrap_or(0)) | u32::from(uc.read_u16_at(ss, off.wrapping_add(2)).unwrap_or(0)) << 16
+            }
+        };
+        args[i] = v;
+        off = off.wrapping_add(a.size());
+    }
+    let r = (api.func)(env, uc, &args)?;
+    uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
+    uc.set_reg(R::DX, (r >> 16) as u16).map_err(|e| Stop::Error(e.0))?;
+    Ok(())
+}
+
+/// Load an NE module's segments, resolve its imports (built-ins, or DLLs
+/// found beside it), apply relocations, and write its module database.
+/// Returns the module's index.
+fn load_module(
+    m: &mut Machine,
+    w: &mut Win16,
+    ne: &NeImage,
+    path: &Path,
+    dgroup_extra: bool,
+    depth: usize,
+) -> Result<usize, Win16LoadError> {
+    let fname = path.display();
+    let name = ne.module_name().unwrap_or("").to_ascii_uppercase();
+    if depth > MAX_DLL_DEPTH {
+        return Err(Win16LoadError(format!("{fname}: DLLs import each other more than {MAX_DLL_DEPTH} deep")));
+    }
+    // Imported modules first, as Windows loads them before the importer.
+    let mut ref_index = Vec::new();
+    for r in &ne.module_refs {
+        let upper = r.to_ascii_uppercase();
+        let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
+            i
+        } else if BUILTIN_MODULES.contains(&upper.as_str()) {
+            ensure_builtin(m, w, &upper)?
+        } else {
+            load_dll_beside(m, w, path, &upper, depth + 1)?
+        };
+        ref_index.push(idx);
+    }
+    // Module database placeholder, then the segments.
+    let hmodule = m.alloc_segment(SegKind::Data, 0x1000, &[])?;
+    let auto = ne.header.auto_data_segment;
+    let mut sels = Vec::new();
+    for seg in &ne.segments {
+        let mut size = seg.alloc_size();
+        if dgroup_extra && seg.number == auto {
+            size += u32::from(ne.header.heap_size) + u32::from(ne.header.stack_size);
+        }
+        // win16.md: rounded up only to the global heap's granularity.
+        let size = size.div_ceil(32).saturating_mul(32).clamp(32, 0x1_0000);
+        let kind = if seg.is_data() { SegKind::Data } else { SegKind::Code };
+        let take = seg.data.len().min(size as usize);
+        sels.push(m.alloc_segment(kind, size, &seg.data[..take])?);
+    }
+    let mut module = Module {
+        name: name.clone(),
+        hmodule,
+        segments: sels.clone(),
+        thunks: Vec::new(),
+        exports: HashMap::new(),
+        export_names: HashMap::new(),
+        path: Some(path.to_path_buf()),
+        image: Some(Box::new(ne.clone())),
+        builtin: false,
+    };
+    for e in &ne.entries {
+        if e.segment == 0xFE || e.segment == 0 {
+            continue;
+        }
+        if let Some(&sel) = sels.get(usize::from(e.segment) - 1) {
+            module.exports.insert(e.ordinal, FarPtr { selector: sel, offset: e.offset });
+        }
+    }
+    for (n, ord) in ne.resident_names.iter().skip(1).chain(ne.nonresident_names.iter().skip(1)) {
+        module.export_names.insert(n.to_ascii_uppercase(), *ord);
+    }
+    // Relocations.
+    for (i, seg) in ne.segments.iter().enumerate() {
+        if seg.relocs.is_empty() {
+            continue;
+        }
+        let sel = sels[i];
+        let d = m.descriptor_of(sel).ok_or_else(|| Win16LoadError("segment vanished".into()))?;
+        let mut data = vec![0u8; d.limit as usize + 1];
+        m.read_seg(sel, 0, &mut data).map_err(|e| Win16LoadError(e.to_string()))?;
+        let mut resolve = |t: &RelocTarget| -> Result<FarPtr, String> {
+            match t {
+                RelocTarget::Internal { segment, offset } => sels
+                    .get(usize::from(*segment).wrapping_sub(1))
+                    .map(|&s| FarPtr { selector: s, offset: *offset })
+                    .ok_or_else(|| format!("segment {segment} does not exist")),
+                RelocTarget::InternalMovable { ordinal } => {
+                    module.exports.get(ordinal).copied().ok_or_else(|| format!("entry @{ordinal} does not exist"))
+                }
+                RelocTarget::ImportOrdinal { module: mi, ordinal } => {
+                    let idx = *ref_index.get(usize::from(*mi).wrapping_sub(1)).ok_or_else(|| format!("module reference {mi} does not exist"))?;
+                    import(m, w, idx, *ordinal, None)
+                }
+                RelocTarget::ImportName { module: mi, name } => {
+                    let idx = *ref_index.get(usize::from(*mi).wrapping_sub(1)).ok_or_else(|| format!("module reference {mi} does not exist"))?;
+                    let target = &w.modules[idx];
+                    let ord = if target.builtin {
+                        crate::loader::ordnames::ordinal_of(&target.name, name)
+                    } else {
+                        target.export_names.get(&name.to_ascii_uppercase()).copied()
+                    };
+                    match ord {
+                        Some(o) => import(m, w, idx, o, Some(name.clone())),
+                        None if target.builtin => {
+                            // An unknown name still resolves: to a thunk that
+                            // reports it when called.
+                            let fake = 0x8000 + w.modules[idx].thunks.len() as u16;
+                            import(m, w, idx, fake, Some(name.clone()))
+                        }
+                        None => Err(format!("{} does not export {name}", target.name)),
+                    }
+                }
+                RelocTarget::OsFixup { .. } => Ok(FarPtr { selector: 0, offset: 0 }),
+            }
+        };
+        crate::loader::ne::apply_relocations(&mut data, &seg.relocs, &mut resolve)
+            .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
+        if !seg.is_data() {
+            m.make_writable(sel)?;
+        }
+        m.write_seg(sel, 0, &data).map_err(|e| Win16LoadError(e.to_string()))?;
+    }
+    // The module database, with each segment's handle.
+    let entries: Vec<[u8; 8]> = ne
+        .segments
+        .iter()
+        .map(|s| {
+            let mut e = [0u8; 8];
+            e[0..2].copy_from_slice(&s.sector.to_le_bytes());
+            e[2..4].copy_from_slice(&s.length_raw.to_le_bytes());
+            e[4..6].copy_from_slice(&s.flags.to_le_bytes());
+            e[6..8].copy_from_slice(&s.min_alloc_raw.to_le_bytes());
+            e
+        })
+        .collect();
+    let handles: Vec<u16> = ne.segments.iter().zip(&sels).map(|(s, &sel)| if s.flags & 0x0010 != 0 { sel - 1 } else { sel }).collect();
+    let db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
+    let db = &db[..db.len().min(0x1000)];
+    m.write_seg(hmodule, 0, db).map_err(|e| Win16LoadError(format!("module database: {e}")))?;
+    for (i, &sel) in sels.iter().enumerate() {
+        if !ne.segments[i].is_data() {
+            m.get_data_mut().owners.insert(sel, CodeOwner { hmodule, segment: Some(i as u16 + 1) });
+        }
+    }
+    w.modules.push(module);
+    Ok(w.modules.len() - 1)
+}
+
+fn import(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Option<String>) -> Result<FarPtr, String> {
+    if w.modules[idx].builtin {
+        thunk_for(m, w, idx, ordinal, name).map_err(|e| e.0)
+    } else {
+        w.modules[idx]
+            .exports
+            .get(&ordinal)
+            .copied()
+            .ok_or_else(|| format!("{} has no entry point @{ordinal}", w.modules[idx].name))
+    }
+}
+
+/// Find `NAME.DLL` (any case) beside the program and load it as a library.
+fn load_dll_beside(m: &mut Machine, w: &mut Win16, program: &Path, name: &str, depth: usize) -> Result<usize, Win16LoadError> {
+    let dir = program.parent().unwrap_or(Path::new("."));
+    let wanted = format!("{name}.DLL");
+    let found = std::fs::read_dir(dir)
+        .ok()
+        .and_then(|rd| rd.flatten().map(|e| e.path()).find(|p| p.file_name().and_then(|f| f.to_str()).is_some_and(|f| f.eq_ignore_ascii_case(&wanted))));
+    let Some(dll) = found else {
+        return Err(Win16LoadError(format!(
+            "{}: imports module {name}, which is not built in and {wanted} is not in {}",
+            program.display(),
+            dir.display()
+        )));
+    };
+    let bytes = std::fs::read(&dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    let ne = NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    ne.check_runnable(false).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    load_module(m, w, &ne, &dll, true, depth)
+}
+
+/// Load an NE program as a new task, ready to run at its entry point with
+/// the start registers of win16.md ("How a Win16 task starts").
+pub fn load_program(m: &mut Machine, env: &mut Env, ne: &NeImage, path: &Path, tail: &str) -> Result<u16, Win16LoadError> {
+    let fname = path.display();
+    ne.check_runnable(true).map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
+    let h = &ne.header;
+    let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
+    let module = env.win16.modules[idx].clone();
+    let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
+    let dgroup = seg_sel(h.auto_data_segment);
+    let cs = seg_sel(h.cs).ok_or_else(|| Win16LoadError(format!("{fname}: entry segment {} does not exist", h.cs)))?;
+    let ss = seg_sel(h.ss).or(dgroup).ok_or_else(|| Win16LoadError(format!("{fname}: no stack segment")))?;
+    let dgroup = dgroup.unwrap_or(ss);
+    // win16.md: DGROUP = data, then the local heap, then the stack; a zero SP
+    // in the header means the top of that.
+    let sp = if h.sp != 0 {
+        h.sp
+    } else {
+        let seg = ne.segment(h.ss).or_else(|| ne.segment(h.auto_data_segment));
+        let base = seg.map(|s| s.alloc_size()).unwrap_or(0);
+        let top = base + u32::from(h.heap_size) + u32::from(h.stack_size);
+        (top.min(0xFFFE) & !1) as u16
+    };
+    let dflags = ne.segment(h.auto_data_segment).map(|s| s.flags).unwrap_or(0);
+    let hinstance = if dflags & 0x0010 != 0 { dgroup - 1 } else { dgroup };
+    let hprev = env.win16.tasks.iter().find(|t| t.hmodule == module.hmodule).map(|t| t.hinstance).unwrap_or(0);
+    let psp = m.alloc_segment(SegKind::Data, 0x100, &crate::dos::make_psp(0, tail))?;
+    let htask = m.alloc_segment(SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
+    let tdb = Tdb {
+        next: env.win16.tasks.last().map(|t| t.htask).unwrap_or(0),
+        sp: 0,
+        ss: 0,
+        events: 0,
+        hinstance,
+        hmodule: module.hmodule,
+        hqueue: 0,
+        hparent: 0,
+        hpdb: psp,
+        module_name: module.name.clone(),
+    };
+    m.write_seg(htask, 0, &tdb.to_bytes()).map_err(|e| Win16LoadError(format!("TDB: {e}")))?;
+    env.win16.tasks.push(Task {
+        htask,
+        hmodule: module.hmodule,
+        hinstance,
+        hprev,
+        psp,
+        dgroup,
+        stack_size: h.stack_size,
+        heap_size: h.heap_size,
+        start_sp: sp,
+        start_cs: cs,
+        start_ip: h.ip,
+    });
+    m.get_data_mut().current_task = htask;
+    env.dos.psp = psp;
+    // Start registers.
+    m.set_reg(R::SS, ss)?;
+    m.set_reg(R::SP, sp)?;
+    m.set_reg(R::DS, dgroup)?;
+    m.set_reg(R::ES, psp)?;
+    m.set_reg(R::AX, 0)?;
+    m.set_reg(R::BX, h.stack_size)?;
+    m.set_reg(R::CX, h.heap_size)?;
+    m.set_reg(R::DI, hinstance)?;
+    m.set_reg(R::SI, hprev)?;
+    m.set_reg(R::BP, 0)?;
+    m.set_reg(R::DX, 0)?;
+    m.set_csip(cs, h.ip)?;
+    Ok(htask)
+}
