@@ -22,7 +22,13 @@ pub struct Env {
 impl Env {
     /// A fresh environment.
     pub fn new(echo: bool) -> Env {
-        Env { dos: Dos::default(), win16: Win16::default(), console: Vec::new(), echo, debug_output: Vec::new() }
+        Env {
+            dos: Dos::default(),
+            win16: Win16::default(),
+            console: Vec::new(),
+            echo,
+            debug_output: Vec::new(),
+        }
     }
 
     /// Write program output to the console.
@@ -42,7 +48,9 @@ impl Environment for Env {
             0x20 => Err(Stop::Exited { code: 0 }),
             0x21 => crate::dos::int21(self, uc),
             0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A => crate::dos::bios(self, uc, intno),
-            API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => crate::win16::call_api(self, uc),
+            API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => {
+                crate::win16::call_api(self, uc)
+            }
             _ => Err(crate::dos::unimplemented(uc, format!("INT {intno:02X}h"))),
         }
     }

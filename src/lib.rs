@@ -13,6 +13,7 @@
 //! The behavioural contracts live in `../shared/spec/` (toolhelp.md,
 //! win16.md, dbghelp.md); doc comments cite them where a rule comes from.
 
+pub mod cli;
 pub mod dos;
 pub mod env;
 pub mod loader;

@@ -1,3 +1,6 @@
+use clap::Parser;
+
 fn main() {
-    println!("toolhelp16");
+    let cli = toolhelp16::cli::Cli::parse();
+    std::process::exit(toolhelp16::cli::main_with(cli));
 }

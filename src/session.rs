@@ -24,7 +24,11 @@ pub struct LoadOptions {
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { kind: KindHint::Auto, tail: String::new(), echo: false }
+        LoadOptions {
+            kind: KindHint::Auto,
+            tail: String::new(),
+            echo: false,
+        }
     }
 }
 
@@ -63,7 +67,13 @@ pub struct Program {
 pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
     let bytes = std::fs::read(path).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))?;
     let kind = match kind {
-        KindHint::Auto if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("com")) && !bytes.starts_with(b"MZ") && !bytes.starts_with(b"ZM") => {
+        KindHint::Auto
+            if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("com"))
+                && !bytes.starts_with(b"MZ")
+                && !bytes.starts_with(b"ZM") =>
+        {
             KindHint::Com
         }
         k => k,
@@ -79,23 +89,41 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let (mut machine, loaded) = match &image {
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
-            let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail).map_err(|e| LoadFailure(e.0))?;
+            let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
+                .map_err(|e| LoadFailure(e.0))?;
             (m, Loaded::Ne { htask })
         }
         Image::Com(c) => {
             let mut m = Machine::new_real().map_err(|e| fail(&e))?;
             let r = crate::dos::load_com(&mut m, &c.bytes, &opts.tail).map_err(|e| fail(&e))?;
-            (m, Loaded::Dos { psp: r.psp, load_seg: r.load_seg })
+            (
+                m,
+                Loaded::Dos {
+                    psp: r.psp,
+                    load_seg: r.load_seg,
+                },
+            )
         }
         Image::Mz(mz) => {
             let mut m = Machine::new_real().map_err(|e| fail(&e))?;
             let r = crate::dos::load_mz(&mut m, mz, &opts.tail).map_err(|e| fail(&e))?;
-            (m, Loaded::Dos { psp: r.psp, load_seg: r.load_seg })
+            (
+                m,
+                Loaded::Dos {
+                    psp: r.psp,
+                    load_seg: r.load_seg,
+                },
+            )
         }
         Image::Raw(raw) => {
             let mut m = Machine::new_real().map_err(|e| fail(&e))?;
             let r = crate::dos::load_raw(&mut m, raw).map_err(|e| fail(&e))?;
-            (m, Loaded::Raw { load_seg: r.load_seg })
+            (
+                m,
+                Loaded::Raw {
+                    load_seg: r.load_seg,
+                },
+            )
         }
     };
     if let Loaded::Dos { psp, .. } = loaded {
@@ -105,14 +133,23 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         st.current_task = psp;
     }
     machine.set_environment(Box::new(env));
-    Ok(Program { machine, path: path.to_path_buf(), image, loaded })
+    Ok(Program {
+        machine,
+        path: path.to_path_buf(),
+        image,
+        loaded,
+    })
 }
 
 /// Where to stop (the CLI's LOC).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loc {
     /// `MODULE:SEG:OFF`: NE segment number and offset in a module.
-    ModuleSeg { module: String, segment: u16, offset: u16 },
+    ModuleSeg {
+        module: String,
+        segment: u16,
+        offset: u16,
+    },
     /// `SEG:OFF`: a raw segment or selector.
     SegOff { seg: u16, offset: u16 },
     /// `MODULE!NAME`: an exported name.
@@ -132,27 +169,45 @@ impl std::str::FromStr for Loc {
     type Err = String;
     fn from_str(s: &str) -> Result<Loc, String> {
         if let Some(n) = s.strip_prefix('+') {
-            return n.parse().map(Loc::After).map_err(|_| format!("'{s}': +N needs a decimal instruction count"));
+            return n
+                .parse()
+                .map(Loc::After)
+                .map_err(|_| format!("'{s}': +N needs a decimal instruction count"));
         }
         if let Some((module, rest)) = s.split_once('!') {
             if module.is_empty() || rest.is_empty() {
                 return Err(format!("'{s}': expected MODULE!NAME or MODULE!#N"));
             }
             if let Some(n) = rest.strip_prefix('#') {
-                let ordinal = n.parse().map_err(|_| format!("'{s}': #N needs a decimal ordinal"))?;
-                return Ok(Loc::Ordinal { module: module.into(), ordinal });
+                let ordinal = n
+                    .parse()
+                    .map_err(|_| format!("'{s}': #N needs a decimal ordinal"))?;
+                return Ok(Loc::Ordinal {
+                    module: module.into(),
+                    ordinal,
+                });
             }
-            return Ok(Loc::Export { module: module.into(), name: rest.into() });
+            return Ok(Loc::Export {
+                module: module.into(),
+                name: rest.into(),
+            });
         }
         let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {
-            [seg, off] => Ok(Loc::SegOff { seg: hex16(seg)?, offset: hex16(off)? }),
-            [module, seg, off] => Ok(Loc::ModuleSeg {
-                module: (*module).into(),
-                segment: seg.parse().map_err(|_| format!("'{s}': the segment number is decimal"))?,
+            [seg, off] => Ok(Loc::SegOff {
+                seg: hex16(seg)?,
                 offset: hex16(off)?,
             }),
-            _ => Err(format!("'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N")),
+            [module, seg, off] => Ok(Loc::ModuleSeg {
+                module: (*module).into(),
+                segment: seg
+                    .parse()
+                    .map_err(|_| format!("'{s}': the segment number is decimal"))?,
+                offset: hex16(off)?,
+            }),
+            _ => Err(format!(
+                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N"
+            )),
         }
     }
 }
@@ -160,28 +215,55 @@ impl std::str::FromStr for Loc {
 impl Program {
     /// The environment (console output, Win16 state).
     pub fn env(&self) -> &Env {
-        self.machine.environment::<Env>().expect("the session installs an Env")
+        self.machine
+            .environment::<Env>()
+            .expect("the session installs an Env")
     }
 
     /// Resolve a location to SEG:OFF in this machine.
     pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
         let w = &self.env().win16;
-        let module = |name: &str| w.module_by_name(name).ok_or_else(|| format!("no module named {name} is loaded"));
+        let module = |name: &str| {
+            w.module_by_name(name)
+                .ok_or_else(|| format!("no module named {name} is loaded"))
+        };
         match loc {
             Loc::SegOff { seg, offset } => Ok((*seg, *offset)),
-            Loc::ModuleSeg { module: name, segment, offset } => {
+            Loc::ModuleSeg {
+                module: name,
+                segment,
+                offset,
+            } => {
                 let m = module(name)?;
-                let sel = m.segments.get(usize::from(*segment).wrapping_sub(1)).ok_or_else(|| format!("{name} has no segment {segment}"))?;
+                let sel = m
+                    .segments
+                    .get(usize::from(*segment).wrapping_sub(1))
+                    .ok_or_else(|| format!("{name} has no segment {segment}"))?;
                 Ok((*sel, *offset))
             }
-            Loc::Ordinal { module: name, ordinal } => {
+            Loc::Ordinal {
+                module: name,
+                ordinal,
+            } => {
                 let m = module(name)?;
-                m.exports.get(ordinal).map(|p| (p.selector, p.offset)).ok_or_else(|| format!("{name} has no entry point #{ordinal}"))
+                m.exports
+                    .get(ordinal)
+                    .map(|p| (p.selector, p.offset))
+                    .ok_or_else(|| format!("{name} has no entry point #{ordinal}"))
             }
-            Loc::Export { module: name, name: export } => {
+            Loc::Export {
+                module: name,
+                name: export,
+            } => {
                 let m = module(name)?;
-                let ord = m.export_names.get(&export.to_ascii_uppercase()).ok_or_else(|| format!("{name} exports no {export}"))?;
-                m.exports.get(ord).map(|p| (p.selector, p.offset)).ok_or_else(|| format!("{name}!{export} has no address"))
+                let ord = m
+                    .export_names
+                    .get(&export.to_ascii_uppercase())
+                    .ok_or_else(|| format!("{name} exports no {export}"))?;
+                m.exports
+                    .get(ord)
+                    .map(|p| (p.selector, p.offset))
+                    .ok_or_else(|| format!("{name}!{export} has no address"))
             }
             Loc::After(_) => Err("+N is not an address".into()),
         }
@@ -220,18 +302,31 @@ impl Program {
             Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (*cs, *ip, m.reg(R::BP), ss),
             Stop::Budget | Stop::Timeout => (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss),
         };
-        Some(walk_from_csip(&**m as &dyn WalkMemory, ss, cs, ip, bp, MAX_FRAMES))
+        Some(walk_from_csip(
+            &**m as &dyn WalkMemory,
+            ss,
+            cs,
+            ip,
+            bp,
+            MAX_FRAMES,
+        ))
     }
 
     /// A module name for a frame's hModule.
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {
-            CpuMode::Protected => {
-                self.env().win16.modules.iter().find(|m| m.hmodule == frame.h_module && frame.h_module != 0).map(|m| m.name.clone())
-            }
+            CpuMode::Protected => self
+                .env()
+                .win16
+                .modules
+                .iter()
+                .find(|m| m.hmodule == frame.h_module && frame.h_module != 0)
+                .map(|m| m.name.clone()),
             CpuMode::Real => {
                 WalkMemory::code_owner(&*self.machine, frame.w_cs)?;
-                self.path.file_stem().map(|s| s.to_string_lossy().to_ascii_uppercase())
+                self.path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_ascii_uppercase())
             }
         }
     }

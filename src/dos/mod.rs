@@ -25,7 +25,10 @@ pub struct Dos {
 /// caller's CS:IP (the INT instruction) and BP for the walk.
 pub fn unimplemented(uc: &Uc<'_>, what: String) -> Stop {
     let ip = uc.reg(R::IP).wrapping_sub(2);
-    Stop::Unimplemented { what, caller: (uc.reg(R::CS), ip, uc.reg(R::BP)) }
+    Stop::Unimplemented {
+        what,
+        caller: (uc.reg(R::CS), ip, uc.reg(R::BP)),
+    }
 }
 
 fn set_carry(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
@@ -88,7 +91,10 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         0x40 => {
             let handle = uc.reg(R::BX);
             if handle != 1 && handle != 2 {
-                return Err(unimplemented(uc, format!("INT 21h AH=40h on handle {handle}")));
+                return Err(unimplemented(
+                    uc,
+                    format!("INT 21h AH=40h on handle {handle}"),
+                ));
             }
             let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
             let mut buf = vec![0u8; cx as usize];
@@ -129,7 +135,8 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         }
         (0x1A, 0x00) => {
             env.dos.ticks = env.dos.ticks.wrapping_add(1);
-            uc.set_reg(R::CX, (env.dos.ticks >> 16) as u16).map_err(host)?;
+            uc.set_reg(R::CX, (env.dos.ticks >> 16) as u16)
+                .map_err(host)?;
             uc.set_reg(R::DX, env.dos.ticks as u16).map_err(host)?;
             uc.set_reg(R::AX, 0).map_err(host)?;
         }
@@ -203,12 +210,19 @@ fn start_regs(m: &mut Machine, psp: u16) -> Result<(), MachineError> {
 /// Load an MZ executable: PSP at [`FIRST_PSP`], load module at PSP+10h,
 /// segment relocations applied, CS:IP and SS:SP from the header, DS = ES =
 /// PSP.
-pub fn load_mz(m: &mut Machine, mz: &crate::loader::mz::MzImage, tail: &str) -> Result<RealLoad, MachineError> {
+pub fn load_mz(
+    m: &mut Machine,
+    mz: &crate::loader::mz::MzImage,
+    tail: &str,
+) -> Result<RealLoad, MachineError> {
     let psp = FIRST_PSP;
     let load = psp + 0x10;
     let paras = (mz.image.len() as u32).div_ceil(16);
     if u32::from(load) + paras > u32::from(TOP_OF_MEMORY) {
-        return Err(MachineError(format!("the load module ({} bytes) does not fit in conventional memory", mz.image.len())));
+        return Err(MachineError(format!(
+            "the load module ({} bytes) does not fit in conventional memory",
+            mz.image.len()
+        )));
     }
     wl(m, psp, 0, &make_psp(TOP_OF_MEMORY, tail))?;
     let mut image = mz.image.clone();
@@ -222,7 +236,8 @@ pub fn load_mz(m: &mut Machine, mz: &crate::loader::mz::MzImage, tail: &str) -> 
             // as DOS does.
             let lin = u32::from(load) * 16 + at as u32;
             let mut b = [0u8; 2];
-            m.mem_read(u64::from(lin), &mut b).map_err(|e| MachineError(format!("relocation: {e:?}")))?;
+            m.mem_read(u64::from(lin), &mut b)
+                .map_err(|e| MachineError(format!("relocation: {e:?}")))?;
             let v = u16::from_le_bytes(b).wrapping_add(load);
             m.write_linear(lin, &v.to_le_bytes())?;
         }
@@ -235,22 +250,46 @@ pub fn load_mz(m: &mut Machine, mz: &crate::loader::mz::MzImage, tail: &str) -> 
     m.set_reg(R::SP, h.e_sp)?;
     start_regs(m, psp)?;
     m.set_csip(h.e_cs.wrapping_add(load), h.e_ip)?;
-    Ok(RealLoad { psp, load_seg: load })
+    Ok(RealLoad {
+        psp,
+        load_seg: load,
+    })
 }
 
 /// Load a raw image or boot sector at its load address; SS:SP = 0000:7C00
 /// (where a BIOS leaves it for a boot sector), DL = 80h (the boot drive).
-pub fn load_raw(m: &mut Machine, raw: &crate::loader::raw::RawImage) -> Result<RealLoad, MachineError> {
+pub fn load_raw(
+    m: &mut Machine,
+    raw: &crate::loader::raw::RawImage,
+) -> Result<RealLoad, MachineError> {
     let lin = u32::from(raw.load.0) * 16 + u32::from(raw.load.1);
     if u64::from(lin) + raw.bytes.len() as u64 > 0x10_FFF0 {
-        return Err(MachineError(format!("the image ({} bytes) does not fit at {:04X}:{:04X}", raw.bytes.len(), raw.load.0, raw.load.1)));
+        return Err(MachineError(format!(
+            "the image ({} bytes) does not fit at {:04X}:{:04X}",
+            raw.bytes.len(),
+            raw.load.0,
+            raw.load.1
+        )));
     }
     m.write_linear(lin, &raw.bytes)?;
-    for r in [R::DS, R::ES, R::SS, R::AX, R::BX, R::CX, R::BP, R::SI, R::DI] {
+    for r in [
+        R::DS,
+        R::ES,
+        R::SS,
+        R::AX,
+        R::BX,
+        R::CX,
+        R::BP,
+        R::SI,
+        R::DI,
+    ] {
         m.set_reg(r, 0)?;
     }
     m.set_reg(R::SP, 0x7C00)?;
     m.set_reg(R::DX, 0x0080)?;
     m.set_csip(raw.entry.0, raw.entry.1)?;
-    Ok(RealLoad { psp: 0, load_seg: raw.load.0 })
+    Ok(RealLoad {
+        psp: 0,
+        load_seg: raw.load.0,
+    })
 }

@@ -387,7 +387,10 @@ impl WalkMemory for Uc<'_> {
     fn code_owner(&self, cs: u16) -> Option<CodeOwner> {
         let st = self.get_data();
         match (st.mode, st.real_owner) {
-            (CpuMode::Real, Some((lo, hi, psp))) if (lo..hi).contains(&cs) => Some(CodeOwner { hmodule: psp, segment: None }),
+            (CpuMode::Real, Some((lo, hi, psp))) if (lo..hi).contains(&cs) => Some(CodeOwner {
+                hmodule: psp,
+                segment: None,
+            }),
             (CpuMode::Real, _) => None,
             (CpuMode::Protected, _) => st.owners.get(&cs).copied(),
         }
@@ -687,12 +690,19 @@ impl Machine {
             return stop;
         }
         match res {
-            Ok(()) if self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
-                let mut b = [0u8];
-                self.uc.read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b).is_ok() && b[0] == 0xF4
-            } =>
+            Ok(())
+                if self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
+                    let mut b = [0u8];
+                    self.uc
+                        .read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b)
+                        .is_ok()
+                        && b[0] == 0xF4
+                } =>
             {
-                Stop::Halted { cs: self.reg(R::CS), ip: self.reg(R::IP) - 1 }
+                Stop::Halted {
+                    cs: self.reg(R::CS),
+                    ip: self.reg(R::IP) - 1,
+                }
             }
             Ok(()) => {
                 if limits.max_insns == 0 || started.elapsed() >= limits.timeout {

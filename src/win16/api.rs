@@ -54,17 +54,54 @@ impl Api {
 
 /// Every implemented system function.
 pub static APIS: &[Api] = &[
-    Api { module: "KERNEL", ordinal: 3, name: "GETVERSION", args: &[], func: super::kernel::get_version },
-    Api { module: "KERNEL", ordinal: 30, name: "WAITEVENT", args: &[Arg::W], func: super::kernel::wait_event },
-    Api { module: "KERNEL", ordinal: 91, name: "INITTASK", args: &[], func: super::kernel::init_task },
-    Api { module: "KERNEL", ordinal: 102, name: "DOS3CALL", args: &[], func: super::kernel::dos3call },
-    Api { module: "KERNEL", ordinal: 115, name: "OUTPUTDEBUGSTRING", args: &[Arg::L], func: super::kernel::output_debug_string },
-    Api { module: "USER", ordinal: 5, name: "INITAPP", args: &[Arg::W], func: super::kernel::init_app },
+    Api {
+        module: "KERNEL",
+        ordinal: 3,
+        name: "GETVERSION",
+        args: &[],
+        func: super::kernel::get_version,
+    },
+    Api {
+        module: "KERNEL",
+        ordinal: 30,
+        name: "WAITEVENT",
+        args: &[Arg::W],
+        func: super::kernel::wait_event,
+    },
+    Api {
+        module: "KERNEL",
+        ordinal: 91,
+        name: "INITTASK",
+        args: &[],
+        func: super::kernel::init_task,
+    },
+    Api {
+        module: "KERNEL",
+        ordinal: 102,
+        name: "DOS3CALL",
+        args: &[],
+        func: super::kernel::dos3call,
+    },
+    Api {
+        module: "KERNEL",
+        ordinal: 115,
+        name: "OUTPUTDEBUGSTRING",
+        args: &[Arg::L],
+        func: super::kernel::output_debug_string,
+    },
+    Api {
+        module: "USER",
+        ordinal: 5,
+        name: "INITAPP",
+        args: &[Arg::W],
+        func: super::kernel::init_app,
+    },
 ];
 
 /// The registered function for `module.ordinal`, if implemented.
 pub fn find(module: &str, ordinal: u16) -> Option<&'static Api> {
-    APIS.iter().find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+    APIS.iter()
+        .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
 }
 
 #[cfg(test)]
@@ -75,11 +112,23 @@ mod tests {
     fn table_is_unique_and_named() {
         for (i, a) in APIS.iter().enumerate() {
             for b in &APIS[i + 1..] {
-                assert!(!(a.module == b.module && a.ordinal == b.ordinal), "{}.{} twice", a.module, a.ordinal);
+                assert!(
+                    !(a.module == b.module && a.ordinal == b.ordinal),
+                    "{}.{} twice",
+                    a.module,
+                    a.ordinal
+                );
             }
             // Names agree with the ordinal table the loader shows.
             if let Some(n) = crate::loader::ordnames::ordinal_name(a.module, a.ordinal) {
-                assert!(n.eq_ignore_ascii_case(a.name), "{}.{}: {} vs {}", a.module, a.ordinal, n, a.name);
+                assert!(
+                    n.eq_ignore_ascii_case(a.name),
+                    "{}.{}: {} vs {}",
+                    a.module,
+                    a.ordinal,
+                    n,
+                    a.name
+                );
             }
         }
         assert_eq!(find("kernel", 91).map(|a| a.arg_bytes()), Some(0));

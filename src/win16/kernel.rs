@@ -35,13 +35,16 @@ pub fn init_app(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
     let Some(task) = env.win16.task(htask).cloned() else {
-        return Err(Stop::Error(format!("InitTask called outside a task (hTask {htask:04X})")));
+        return Err(Stop::Error(format!(
+            "InitTask called outside a task (hTask {htask:04X})"
+        )));
     };
     let top = task.start_sp;
     let limit = top.wrapping_sub(task.stack_size) & !1;
     let ds = task.dgroup;
     for (off, v) in [(0x0Au16, limit), (0x0C, top), (0x0E, top)] {
-        uc.write_u16_at(ds, off, v).map_err(|e| Stop::Error(format!("InitTask: {e}")))?;
+        uc.write_u16_at(ds, off, v)
+            .map_err(|e| Stop::Error(format!("InitTask: {e}")))?;
     }
     uc.set_reg(R::BX, 0x81).map_err(host)?;
     uc.set_reg(R::CX, limit).map_err(host)?;
@@ -72,6 +75,7 @@ pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
         s.push(b[0]);
         o = o.wrapping_add(1);
     }
-    env.debug_output.push(String::from_utf8_lossy(&s).into_owned());
+    env.debug_output
+        .push(String::from_utf8_lossy(&s).into_owned());
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }

@@ -24,8 +24,10 @@ const THUNKS_PER_MODULE: u16 = 0x400;
 
 /// The system modules this emulator provides itself (win16.md, "System
 /// DLLs").
-pub const BUILTIN_MODULES: &[&str] =
-    &["KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG", "SHELL", "MMSYSTEM"];
+pub const BUILTIN_MODULES: &[&str] = &[
+    "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
+    "SHELL", "MMSYSTEM",
+];
 
 /// One imported function's thunk.
 #[derive(Debug, Clone)]
@@ -114,18 +116,31 @@ impl Win16 {
 
     /// The module with this name, case-insensitively.
     pub fn module_by_name(&self, name: &str) -> Option<&Module> {
-        self.modules.iter().find(|m| m.name.eq_ignore_ascii_case(name))
+        self.modules
+            .iter()
+            .find(|m| m.name.eq_ignore_ascii_case(name))
     }
 
     /// The module owning a code or data selector, with its segment number.
     pub fn owner_of(&self, sel: u16) -> Option<(&Module, u16)> {
-        self.modules.iter().find_map(|m| m.segments.iter().position(|&s| s == sel).map(|i| (m, i as u16 + 1)))
+        self.modules.iter().find_map(|m| {
+            m.segments
+                .iter()
+                .position(|&s| s == sel)
+                .map(|i| (m, i as u16 + 1))
+        })
     }
 }
 
 /// Build a module database block: 'NE', the header copy, the segment table
 /// with handles, the module name.
-fn module_db_bytes(name: &str, ne_header: Option<&[u8]>, seg_entries: &[[u8; 8]], handles: &[u16], library: bool) -> Vec<u8> {
+fn module_db_bytes(
+    name: &str,
+    ne_header: Option<&[u8]>,
+    seg_entries: &[[u8; 8]],
+    handles: &[u16],
+    library: bool,
+) -> Vec<u8> {
     let mut b = vec![0u8; usize::from(module_db::SEGMENT_TABLE)];
     if let Some(h) = ne_header {
         let n = h.len().min(b.len());
@@ -135,7 +150,8 @@ fn module_db_bytes(name: &str, ne_header: Option<&[u8]>, seg_entries: &[[u8; 8]]
     b[1] = b'E';
     b[usize::from(module_db::USAGE)..][..2].copy_from_slice(&1u16.to_le_bytes());
     b[usize::from(module_db::NEXT)..][..2].copy_from_slice(&0u16.to_le_bytes());
-    b[usize::from(module_db::SEGMENT_TABLE_PTR)..][..2].copy_from_slice(&module_db::SEGMENT_TABLE.to_le_bytes());
+    b[usize::from(module_db::SEGMENT_TABLE_PTR)..][..2]
+        .copy_from_slice(&module_db::SEGMENT_TABLE.to_le_bytes());
     if library {
         b[0x0C] |= 0x00;
         b[0x0D] |= 0x80;
@@ -161,7 +177,11 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
     if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
         return Ok(i);
     }
-    let hmodule = m.alloc_segment(SegKind::Data, 0x100, &module_db_bytes(&upper, None, &[], &[], true))?;
+    let hmodule = m.alloc_segment(
+        SegKind::Data,
+        0x100,
+        &module_db_bytes(&upper, None, &[], &[], true),
+    )?;
     let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
     let cs = m.alloc_segment(SegKind::Code, size, &[])?;
     // Rewrite the module database now that the segment handle is known.
@@ -171,8 +191,15 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
         e
     };
     let db = module_db_bytes(&upper, None, &[entry], &[cs], true);
-    m.write_seg(hmodule, 0, &db).map_err(|e| Win16LoadError(format!("module database: {e}")))?;
-    m.get_data_mut().owners.insert(cs, CodeOwner { hmodule, segment: Some(1) });
+    m.write_seg(hmodule, 0, &db)
+        .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
+    m.get_data_mut().owners.insert(
+        cs,
+        CodeOwner {
+            hmodule,
+            segment: Some(1),
+        },
+    );
     w.modules.push(Module {
         name: upper,
         hmodule,
@@ -190,13 +217,25 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
 }
 
 /// The far address of the thunk for `module.ordinal` (creating it).
-fn thunk_for(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Option<String>) -> Result<FarPtr, Win16LoadError> {
+fn thunk_for(
+    m: &mut Machine,
+    w: &mut Win16,
+    idx: usize,
+    ordinal: u16,
+    name: Option<String>,
+) -> Result<FarPtr, Win16LoadError> {
     let module = &w.modules[idx];
     if let Some(k) = module.thunks.iter().position(|t| t.ordinal == ordinal) {
-        return Ok(FarPtr { selector: module.segments[0], offset: k as u16 * THUNK_SIZE });
+        return Ok(FarPtr {
+            selector: module.segments[0],
+            offset: k as u16 * THUNK_SIZE,
+        });
     }
     if module.thunks.len() >= usize::from(THUNKS_PER_MODULE) {
-        return Err(Win16LoadError(format!("too many imports from {}", module.name)));
+        return Err(Win16LoadError(format!(
+            "too many imports from {}",
+            module.name
+        )));
     }
     let k = module.thunks.len() as u16;
     let api = api::find(&module.name, ordinal);
@@ -208,13 +247,23 @@ fn thunk_for(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Opt
     code[3..5].copy_from_slice(&pop.to_le_bytes());
     let cs = module.segments[0];
     m.make_writable(cs)?;
-    m.write_seg(cs, k * THUNK_SIZE, &code).map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
+    m.write_seg(cs, k * THUNK_SIZE, &code)
+        .map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
     let name = name
         .or_else(|| api.map(|a| a.name.to_string()))
-        .or_else(|| crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal).map(str::to_string));
+        .or_else(|| {
+            crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal).map(str::to_string)
+        });
     let module = &mut w.modules[idx];
-    module.thunks.push(Thunk { module: module.name.clone(), ordinal, name });
-    Ok(FarPtr { selector: cs, offset: k * THUNK_SIZE })
+    module.thunks.push(Thunk {
+        module: module.name.clone(),
+        ordinal,
+        name,
+    });
+    Ok(FarPtr {
+        selector: cs,
+        offset: k * THUNK_SIZE,
+    })
 }
 
 /// Called from the interrupt hook when a thunk runs.
@@ -226,13 +275,19 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     };
     let k = usize::from(ip / THUNK_SIZE);
     let Some(thunk) = env.win16.modules[idx].thunks.get(k).cloned() else {
-        return Err(Stop::Error(format!("a thunk at {cs:04X}:{ip:04X} that was never resolved ran")));
+        return Err(Stop::Error(format!(
+            "a thunk at {cs:04X}:{ip:04X} that was never resolved ran"
+        )));
     };
     let (ss, sp, bp) = (uc.reg(R::SS), uc.reg(R::SP), uc.reg(R::BP));
     let ret_ip = uc.read_u16_at(ss, sp).unwrap_or(0);
     let ret_cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
     let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
-        let name = thunk.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+        let name = thunk
+            .name
+            .as_deref()
+            .map(|n| format!(" {n}"))
+            .unwrap_or_default();
         return Err(Stop::Unimplemented {
             what: format!("{}.{}{}", thunk.module, thunk.ordinal, name),
             caller: (ret_cs, ret_ip, bp),
@@ -246,7 +301,8 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         let v = match a {
             api::Arg::W => u32::from(uc.read_u16_at(ss, off).unwrap_or(0)),
             api::Arg::L => {
-                u32::from(uc.read_u16_at(ss, off).unwrap_or(0)) | u32::from(uc.read_u16_at(ss, off.wrapping_add(2)).unwrap_or(0)) << 16
+                u32::from(uc.read_u16_at(ss, off).unwrap_or(0))
+                    | u32::from(uc.read_u16_at(ss, off.wrapping_add(2)).unwrap_or(0)) << 16
             }
         };
         args[i] = v;
@@ -254,7 +310,8 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     }
     let r = (api.func)(env, uc, &args)?;
     uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
-    uc.set_reg(R::DX, (r >> 16) as u16).map_err(|e| Stop::Error(e.0))?;
+    uc.set_reg(R::DX, (r >> 16) as u16)
+        .map_err(|e| Stop::Error(e.0))?;
     Ok(())
 }
 
@@ -272,7 +329,9 @@ fn load_module(
     let fname = path.display();
     let name = ne.module_name().unwrap_or("").to_ascii_uppercase();
     if depth > MAX_DLL_DEPTH {
-        return Err(Win16LoadError(format!("{fname}: DLLs import each other more than {MAX_DLL_DEPTH} deep")));
+        return Err(Win16LoadError(format!(
+            "{fname}: DLLs import each other more than {MAX_DLL_DEPTH} deep"
+        )));
     }
     // Imported modules first, as Windows loads them before the importer.
     let mut ref_index = Vec::new();
@@ -298,7 +357,11 @@ fn load_module(
         }
         // win16.md: rounded up only to the global heap's granularity.
         let size = size.div_ceil(32).saturating_mul(32).clamp(32, 0x1_0000);
-        let kind = if seg.is_data() { SegKind::Data } else { SegKind::Code };
+        let kind = if seg.is_data() {
+            SegKind::Data
+        } else {
+            SegKind::Code
+        };
         let take = seg.data.len().min(size as usize);
         sels.push(m.alloc_segment(kind, size, &seg.data[..take])?);
     }
@@ -318,10 +381,21 @@ fn load_module(
             continue;
         }
         if let Some(&sel) = sels.get(usize::from(e.segment) - 1) {
-            module.exports.insert(e.ordinal, FarPtr { selector: sel, offset: e.offset });
+            module.exports.insert(
+                e.ordinal,
+                FarPtr {
+                    selector: sel,
+                    offset: e.offset,
+                },
+            );
         }
     }
-    for (n, ord) in ne.resident_names.iter().skip(1).chain(ne.nonresident_names.iter().skip(1)) {
+    for (n, ord) in ne
+        .resident_names
+        .iter()
+        .skip(1)
+        .chain(ne.nonresident_names.iter().skip(1))
+    {
         module.export_names.insert(n.to_ascii_uppercase(), *ord);
     }
     // Relocations.
@@ -330,24 +404,39 @@ fn load_module(
             continue;
         }
         let sel = sels[i];
-        let d = m.descriptor_of(sel).ok_or_else(|| Win16LoadError("segment vanished".into()))?;
+        let d = m
+            .descriptor_of(sel)
+            .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
         let mut data = vec![0u8; d.limit as usize + 1];
-        m.read_seg(sel, 0, &mut data).map_err(|e| Win16LoadError(e.to_string()))?;
+        m.read_seg(sel, 0, &mut data)
+            .map_err(|e| Win16LoadError(e.to_string()))?;
         let mut resolve = |t: &RelocTarget| -> Result<FarPtr, String> {
             match t {
                 RelocTarget::Internal { segment, offset } => sels
                     .get(usize::from(*segment).wrapping_sub(1))
-                    .map(|&s| FarPtr { selector: s, offset: *offset })
+                    .map(|&s| FarPtr {
+                        selector: s,
+                        offset: *offset,
+                    })
                     .ok_or_else(|| format!("segment {segment} does not exist")),
-                RelocTarget::InternalMovable { ordinal } => {
-                    module.exports.get(ordinal).copied().ok_or_else(|| format!("entry @{ordinal} does not exist"))
-                }
-                RelocTarget::ImportOrdinal { module: mi, ordinal } => {
-                    let idx = *ref_index.get(usize::from(*mi).wrapping_sub(1)).ok_or_else(|| format!("module reference {mi} does not exist"))?;
+                RelocTarget::InternalMovable { ordinal } => module
+                    .exports
+                    .get(ordinal)
+                    .copied()
+                    .ok_or_else(|| format!("entry @{ordinal} does not exist")),
+                RelocTarget::ImportOrdinal {
+                    module: mi,
+                    ordinal,
+                } => {
+                    let idx = *ref_index
+                        .get(usize::from(*mi).wrapping_sub(1))
+                        .ok_or_else(|| format!("module reference {mi} does not exist"))?;
                     import(m, w, idx, *ordinal, None)
                 }
                 RelocTarget::ImportName { module: mi, name } => {
-                    let idx = *ref_index.get(usize::from(*mi).wrapping_sub(1)).ok_or_else(|| format!("module reference {mi} does not exist"))?;
+                    let idx = *ref_index
+                        .get(usize::from(*mi).wrapping_sub(1))
+                        .ok_or_else(|| format!("module reference {mi} does not exist"))?;
                     let target = &w.modules[idx];
                     let ord = if target.builtin {
                         crate::loader::ordnames::ordinal_of(&target.name, name)
@@ -365,7 +454,10 @@ fn load_module(
                         None => Err(format!("{} does not export {name}", target.name)),
                     }
                 }
-                RelocTarget::OsFixup { .. } => Ok(FarPtr { selector: 0, offset: 0 }),
+                RelocTarget::OsFixup { .. } => Ok(FarPtr {
+                    selector: 0,
+                    offset: 0,
+                }),
             }
         };
         crate::loader::ne::apply_relocations(&mut data, &seg.relocs, &mut resolve)
@@ -373,7 +465,8 @@ fn load_module(
         if !seg.is_data() {
             m.make_writable(sel)?;
         }
-        m.write_seg(sel, 0, &data).map_err(|e| Win16LoadError(e.to_string()))?;
+        m.write_seg(sel, 0, &data)
+            .map_err(|e| Win16LoadError(e.to_string()))?;
     }
     // The module database, with each segment's handle.
     let entries: Vec<[u8; 8]> = ne
@@ -388,20 +481,38 @@ fn load_module(
             e
         })
         .collect();
-    let handles: Vec<u16> = ne.segments.iter().zip(&sels).map(|(s, &sel)| if s.flags & 0x0010 != 0 { sel - 1 } else { sel }).collect();
+    let handles: Vec<u16> = ne
+        .segments
+        .iter()
+        .zip(&sels)
+        .map(|(s, &sel)| if s.flags & 0x0010 != 0 { sel - 1 } else { sel })
+        .collect();
     let db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
     let db = &db[..db.len().min(0x1000)];
-    m.write_seg(hmodule, 0, db).map_err(|e| Win16LoadError(format!("module database: {e}")))?;
+    m.write_seg(hmodule, 0, db)
+        .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
     for (i, &sel) in sels.iter().enumerate() {
         if !ne.segments[i].is_data() {
-            m.get_data_mut().owners.insert(sel, CodeOwner { hmodule, segment: Some(i as u16 + 1) });
+            m.get_data_mut().owners.insert(
+                sel,
+                CodeOwner {
+                    hmodule,
+                    segment: Some(i as u16 + 1),
+                },
+            );
         }
     }
     w.modules.push(module);
     Ok(w.modules.len() - 1)
 }
 
-fn import(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Option<String>) -> Result<FarPtr, String> {
+fn import(
+    m: &mut Machine,
+    w: &mut Win16,
+    idx: usize,
+    ordinal: u16,
+    name: Option<String>,
+) -> Result<FarPtr, String> {
     if w.modules[idx].builtin {
         thunk_for(m, w, idx, ordinal, name).map_err(|e| e.0)
     } else {
@@ -414,12 +525,22 @@ fn import(m: &mut Machine, w: &mut Win16, idx: usize, ordinal: u16, name: Option
 }
 
 /// Find `NAME.DLL` (any case) beside the program and load it as a library.
-fn load_dll_beside(m: &mut Machine, w: &mut Win16, program: &Path, name: &str, depth: usize) -> Result<usize, Win16LoadError> {
+fn load_dll_beside(
+    m: &mut Machine,
+    w: &mut Win16,
+    program: &Path,
+    name: &str,
+    depth: usize,
+) -> Result<usize, Win16LoadError> {
     let dir = program.parent().unwrap_or(Path::new("."));
     let wanted = format!("{name}.DLL");
-    let found = std::fs::read_dir(dir)
-        .ok()
-        .and_then(|rd| rd.flatten().map(|e| e.path()).find(|p| p.file_name().and_then(|f| f.to_str()).is_some_and(|f| f.eq_ignore_ascii_case(&wanted))));
+    let found = std::fs::read_dir(dir).ok().and_then(|rd| {
+        rd.flatten().map(|e| e.path()).find(|p| {
+            p.file_name()
+                .and_then(|f| f.to_str())
+                .is_some_and(|f| f.eq_ignore_ascii_case(&wanted))
+        })
+    });
     let Some(dll) = found else {
         return Err(Win16LoadError(format!(
             "{}: imports module {name}, which is not built in and {wanted} is not in {}",
@@ -427,24 +548,37 @@ fn load_dll_beside(m: &mut Machine, w: &mut Win16, program: &Path, name: &str, d
             dir.display()
         )));
     };
-    let bytes = std::fs::read(&dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
-    let ne = NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
-    ne.check_runnable(false).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    let bytes =
+        std::fs::read(&dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    let ne =
+        NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    ne.check_runnable(false)
+        .map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     load_module(m, w, &ne, &dll, true, depth)
 }
 
 /// Load an NE program as a new task, ready to run at its entry point with
 /// the start registers of win16.md ("How a Win16 task starts").
-pub fn load_program(m: &mut Machine, env: &mut Env, ne: &NeImage, path: &Path, tail: &str) -> Result<u16, Win16LoadError> {
+pub fn load_program(
+    m: &mut Machine,
+    env: &mut Env,
+    ne: &NeImage,
+    path: &Path,
+    tail: &str,
+) -> Result<u16, Win16LoadError> {
     let fname = path.display();
-    ne.check_runnable(true).map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
+    ne.check_runnable(true)
+        .map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
     let h = &ne.header;
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
     let module = env.win16.modules[idx].clone();
     let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
     let dgroup = seg_sel(h.auto_data_segment);
-    let cs = seg_sel(h.cs).ok_or_else(|| Win16LoadError(format!("{fname}: entry segment {} does not exist", h.cs)))?;
-    let ss = seg_sel(h.ss).or(dgroup).ok_or_else(|| Win16LoadError(format!("{fname}: no stack segment")))?;
+    let cs = seg_sel(h.cs)
+        .ok_or_else(|| Win16LoadError(format!("{fname}: entry segment {} does not exist", h.cs)))?;
+    let ss = seg_sel(h.ss)
+        .or(dgroup)
+        .ok_or_else(|| Win16LoadError(format!("{fname}: no stack segment")))?;
     let dgroup = dgroup.unwrap_or(ss);
     // win16.md: DGROUP = data, then the local heap, then the stack; a zero SP
     // in the header means the top of that.
@@ -456,9 +590,22 @@ pub fn load_program(m: &mut Machine, env: &mut Env, ne: &NeImage, path: &Path, t
         let top = base + u32::from(h.heap_size) + u32::from(h.stack_size);
         (top.min(0xFFFE) & !1) as u16
     };
-    let dflags = ne.segment(h.auto_data_segment).map(|s| s.flags).unwrap_or(0);
-    let hinstance = if dflags & 0x0010 != 0 { dgroup - 1 } else { dgroup };
-    let hprev = env.win16.tasks.iter().find(|t| t.hmodule == module.hmodule).map(|t| t.hinstance).unwrap_or(0);
+    let dflags = ne
+        .segment(h.auto_data_segment)
+        .map(|s| s.flags)
+        .unwrap_or(0);
+    let hinstance = if dflags & 0x0010 != 0 {
+        dgroup - 1
+    } else {
+        dgroup
+    };
+    let hprev = env
+        .win16
+        .tasks
+        .iter()
+        .find(|t| t.hmodule == module.hmodule)
+        .map(|t| t.hinstance)
+        .unwrap_or(0);
     let psp = m.alloc_segment(SegKind::Data, 0x100, &crate::dos::make_psp(0, tail))?;
     let htask = m.alloc_segment(SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
     let tdb = Tdb {
@@ -473,7 +620,8 @@ pub fn load_program(m: &mut Machine, env: &mut Env, ne: &NeImage, path: &Path, t
         hpdb: psp,
         module_name: module.name.clone(),
     };
-    m.write_seg(htask, 0, &tdb.to_bytes()).map_err(|e| Win16LoadError(format!("TDB: {e}")))?;
+    m.write_seg(htask, 0, &tdb.to_bytes())
+        .map_err(|e| Win16LoadError(format!("TDB: {e}")))?;
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,

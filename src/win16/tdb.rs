@@ -42,7 +42,8 @@ impl Tdb {
     /// The block's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = vec![0u8; TDB_SIZE];
-        let mut put = |o: u16, v: u16| b[o as usize..o as usize + 2].copy_from_slice(&v.to_le_bytes());
+        let mut put =
+            |o: u16, v: u16| b[o as usize..o as usize + 2].copy_from_slice(&v.to_le_bytes());
         put(off::NEXT, self.next);
         put(off::SP, self.sp);
         put(off::SS, self.ss);
@@ -85,7 +86,8 @@ impl SwitchFrame {
     /// The frame's words in memory order.
     pub fn to_bytes(&self) -> [u8; 0x16] {
         let words = [
-            self.dx, self.bx, self.es, self.cx, self.ax, self.di, self.si, self.ds, self.bp, self.ip, self.cs,
+            self.dx, self.bx, self.es, self.cx, self.ax, self.di, self.si, self.ds, self.bp,
+            self.ip, self.cs,
         ];
         let mut b = [0u8; 0x16];
         for (i, w) in words.iter().enumerate() {
@@ -145,7 +147,19 @@ mod tests {
 
     #[test]
     fn switch_frame_layout() {
-        let f = SwitchFrame { dx: 1, bx: 2, es: 3, cx: 4, ax: 5, di: 6, si: 7, ds: 8, bp: 9, ip: 10, cs: 11 };
+        let f = SwitchFrame {
+            dx: 1,
+            bx: 2,
+            es: 3,
+            cx: 4,
+            ax: 5,
+            di: 6,
+            si: 7,
+            ds: 8,
+            bp: 9,
+            ip: 10,
+            cs: 11,
+        };
         let b = f.to_bytes();
         for (i, v) in (1u16..=11).enumerate() {
             assert_eq!(u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]), v);

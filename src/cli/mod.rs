@@ -1,0 +1,246 @@
+//! The `toolhelp16` command line: a thin layer over the library.
+//!
+//! Exit status: a program that exits gives its own exit code; otherwise
+//! [`EXIT_FAULT`] for a processor fault, [`EXIT_BUDGET`] when the instruction
+//! budget ran out, [`EXIT_TIMEOUT`] for the wall-clock limit,
+//! [`EXIT_UNIMPLEMENTED`] when the program called something not implemented,
+//! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
+//! emulator itself failed. `stack` exits 0 when it printed a walk.
+
+pub mod output;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use crate::loader::KindHint;
+use crate::machine::{RunLimits, Stop};
+use crate::session::{self, LoadOptions, Loc};
+
+/// A fault stopped the program.
+pub const EXIT_FAULT: i32 = 121;
+/// The instruction budget ran out.
+pub const EXIT_BUDGET: i32 = 122;
+/// The wall-clock limit ran out.
+pub const EXIT_TIMEOUT: i32 = 123;
+/// The program called a function that is not implemented.
+pub const EXIT_UNIMPLEMENTED: i32 = 124;
+/// The file could not be loaded (or a LOC could not be resolved).
+pub const EXIT_LOAD: i32 = 120;
+/// The emulator failed.
+pub const EXIT_INTERNAL: i32 = 125;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "toolhelp16",
+    version,
+    about = "Run 16-bit x86 programs and walk their stacks as Windows 3.1 TOOLHELP.DLL did"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options shared by the commands that run a program.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunOpts {
+    /// Instruction budget (0 = none).
+    #[arg(long, default_value_t = 200_000_000)]
+    pub max_insns: u64,
+    /// Wall-clock limit in seconds.
+    #[arg(long, default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Load a raw image at SEG:OFF (hex) instead of detecting the format.
+    #[arg(long, value_name = "SEG:OFF", requires = "entry")]
+    pub load: Option<String>,
+    /// Entry point SEG:OFF (hex) of a raw image.
+    #[arg(long, value_name = "SEG:OFF", requires = "load")]
+    pub entry: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Describe an executable: format, header, segments, imports, exports.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a program to exit, fault or budget.
+    Run {
+        #[command(flatten)]
+        opts: RunOpts,
+        file: PathBuf,
+        /// The program's command tail.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Run until LOC is about to execute and print the ToolHelp walk there.
+    Stack {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        #[arg(long)]
+        at: String,
+        file: PathBuf,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Run the bundled demo program and show its walk and stack.
+    Demo {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_segoff(s: &str) -> Result<(u16, u16), String> {
+    match s.parse::<Loc>()? {
+        Loc::SegOff { seg, offset } => Ok((seg, offset)),
+        _ => Err(format!("'{s}': expected SEG:OFF in hexadecimal")),
+    }
+}
+
+fn limits(o: &RunOpts) -> RunLimits {
+    let secs = if o.timeout.is_finite() && o.timeout > 0.0 {
+        o.timeout.min(86_400.0)
+    } else {
+        30.0
+    };
+    RunLimits {
+        max_insns: o.max_insns,
+        timeout: Duration::from_secs_f64(secs),
+    }
+}
+
+fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, String> {
+    let kind = match (&o.load, &o.entry) {
+        (Some(l), Some(e)) => KindHint::Raw {
+            load: parse_segoff(l)?,
+            entry: parse_segoff(e)?,
+        },
+        _ => KindHint::Auto,
+    };
+    let tail = if args.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", args.join(" "))
+    };
+    Ok(LoadOptions { kind, tail, echo })
+}
+
+/// The exit status for a stop.
+pub fn exit_code(stop: &Stop) -> i32 {
+    match stop {
+        Stop::Exited { code } => i32::from(*code),
+        Stop::Fault(_) => EXIT_FAULT,
+        Stop::Budget => EXIT_BUDGET,
+        Stop::Timeout => EXIT_TIMEOUT,
+        Stop::Unimplemented { .. } => EXIT_UNIMPLEMENTED,
+        Stop::Halted { .. } => 0,
+        Stop::Breakpoint { .. } => 0,
+        Stop::Error(_) => EXIT_INTERNAL,
+    }
+}
+
+fn fail(code: i32, msg: &str) -> i32 {
+    eprintln!("toolhelp16: {msg}");
+    code
+}
+
+/// Run the command line; returns the process exit status.
+pub fn main_with(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
+            Ok(image) => {
+                if let crate::loader::Image::Ne(ne) = &image {
+                    if let Err(e) = ne.check_runnable(!ne.header.is_library()) {
+                        if ne.header.target_os == 1
+                            || ne.segments.is_empty()
+                            || !ne.os2_imports().is_empty()
+                        {
+                            return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
+                        }
+                    }
+                }
+                let info = crate::loader::info::info(&image);
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&info).unwrap_or_default()
+                    );
+                } else {
+                    print!("{}", crate::loader::info::render_text(&info));
+                }
+                0
+            }
+            Err(e) => fail(EXIT_LOAD, &e.0),
+        },
+        Command::Run { opts, file, args } => {
+            let lo = match load_opts(&opts, &args, !opts.json) {
+                Ok(l) => l,
+                Err(e) => return fail(EXIT_LOAD, &e),
+            };
+            let mut prog = match session::load(&file, &lo) {
+                Ok(p) => p,
+                Err(e) => return fail(EXIT_LOAD, &e.0),
+            };
+            let stop = match prog.run(limits(&opts), None) {
+                Ok(s) => s,
+                Err(e) => return fail(EXIT_LOAD, &e),
+            };
+            if opts.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&output::run_json(&prog, &stop))
+                        .unwrap_or_default()
+                );
+            } else {
+                eprint!("{}", output::run_text(&prog, &stop));
+            }
+            exit_code(&stop)
+        }
+        Command::Stack {
+            opts,
+            at,
+            file,
+            args,
+        } => {
+            let loc: Loc = match at.parse() {
+                Ok(l) => l,
+                Err(e) => return fail(EXIT_LOAD, &e),
+            };
+            let lo = match load_opts(&opts, &args, false) {
+                Ok(l) => l,
+                Err(e) => return fail(EXIT_LOAD, &e),
+            };
+            let mut prog = match session::load(&file, &lo) {
+                Ok(p) => p,
+                Err(e) => return fail(EXIT_LOAD, &e.0),
+            };
+            let stop = match prog.run(limits(&opts), Some(&loc)) {
+                Ok(s) => s,
+                Err(e) => return fail(EXIT_LOAD, &format!("{}: --at {at}: {e}", file.display())),
+            };
+            let reached = match (&loc, &stop) {
+                (Loc::After(_), Stop::Budget) => true,
+                (_, Stop::Breakpoint { .. }) => true,
+                _ => false,
+            };
+            if opts.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&output::stack_json(&prog, &stop, reached))
+                        .unwrap_or_default()
+                );
+            } else {
+                print!("{}", output::stack_text(&prog, &stop, reached));
+            }
+            if reached { 0 } else { exit_code(&stop).max(1) }
+        }
+        Command::Demo { json } => output::demo(json),
+    }
+}

@@ -1,0 +1,287 @@
+//! Text and JSON renderings of runs and walks.
+//!
+//! JSON schema (stable):
+//! * a frame: `{"hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment",
+//!   "wFlags"` (integers, the STACKTRACEENTRY fields), `"far"` (bool),
+//!   `"module"` (name or null)`}`;
+//! * `stack --json`: `{"file", "at": {"cs", "ip"} or null, "reached"
+//!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
+//!   (sentence: why StackTraceNext failed)}`;
+//! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
+//!   "budget" | "timeout" | "unimplemented" | "halted" | "error", "code":
+//!   int or null}, "output" (the console text), "debug_output" (list),
+//!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "detail"}),
+//!   "unimplemented" (the function's name, for that kind), "frames" and
+//!   "walk_end" (when it stopped abnormally)}`.
+
+use serde_json::{Value, json};
+
+use crate::machine::{Cpu, R, Stop, fault_name};
+use crate::session::Program;
+use crate::walk::{StackTraceEntry, Walk, WalkMemory, stack_bounds};
+
+fn frame_json(p: &Program, f: &StackTraceEntry) -> Value {
+    json!({
+        "hTask": f.h_task, "wSS": f.w_ss, "wBP": f.w_bp, "wCS": f.w_cs, "wIP": f.w_ip,
+        "hModule": f.h_module, "wSegment": f.w_segment, "wFlags": f.w_flags,
+        "far": f.w_flags == StackTraceEntry::FRAME_FAR,
+        "module": p.module_name(f),
+    })
+}
+
+fn kind(stop: &Stop) -> &'static str {
+    match stop {
+        Stop::Exited { .. } => "exited",
+        Stop::Fault(_) => "fault",
+        Stop::Budget => "budget",
+        Stop::Timeout => "timeout",
+        Stop::Unimplemented { .. } => "unimplemented",
+        Stop::Halted { .. } => "halted",
+        Stop::Breakpoint { .. } => "breakpoint",
+        Stop::Error(_) => "error",
+    }
+}
+
+/// One line describing a stop.
+pub fn describe(stop: &Stop) -> String {
+    match stop {
+        Stop::Exited { code } => format!("exited with code {code}"),
+        Stop::Fault(f) => format!(
+            "{} (exception {}) at {:04X}:{:04X}: {}",
+            fault_name(f.number),
+            f.number,
+            f.cs,
+            f.ip,
+            f.detail
+        ),
+        Stop::Budget => "the instruction budget ran out".into(),
+        Stop::Timeout => "the wall-clock limit ran out".into(),
+        Stop::Unimplemented { what, caller } => {
+            format!(
+                "called {what}, which is not implemented (from {:04X}:{:04X})",
+                caller.0, caller.1
+            )
+        }
+        Stop::Halted { cs, ip } => format!("halted at {cs:04X}:{ip:04X}"),
+        Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
+        Stop::Error(e) => format!("emulator error: {e}"),
+    }
+}
+
+fn stop_json(stop: &Stop) -> Value {
+    let code = match stop {
+        Stop::Exited { code } => json!(code),
+        _ => Value::Null,
+    };
+    json!({"kind": kind(stop), "code": code, "text": describe(stop)})
+}
+
+/// `run --json`.
+pub fn run_json(p: &Program, stop: &Stop) -> Value {
+    let env = p.env();
+    let mut v = json!({
+        "file": p.path.display().to_string(),
+        "exit": stop_json(stop),
+        "output": String::from_utf8_lossy(&env.console),
+        "debug_output": env.debug_output,
+    });
+    if let Stop::Fault(f) = stop {
+        v["fault"] = json!({"number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip, "detail": f.detail, "registers": f.regs});
+    }
+    if let Stop::Unimplemented { what, .. } = stop {
+        v["unimplemented"] = json!(what);
+    }
+    if !matches!(stop, Stop::Exited { .. }) {
+        if let Some(w) = p.walk_at_stop(stop) {
+            v["frames"] = Value::Array(w.frames.iter().map(|f| frame_json(p, f)).collect());
+            v["walk_end"] = json!(w.stop.to_string());
+        }
+    }
+    v
+}
+
+/// `run` in text (printed on stderr, after the program's own output).
+pub fn run_text(p: &Program, stop: &Stop) -> String {
+    let mut s = format!("toolhelp16: {}: {}\n", p.path.display(), describe(stop));
+    if !matches!(stop, Stop::Exited { .. }) {
+        if let Some(w) = p.walk_at_stop(stop) {
+            s.push_str(&walk_table(p, &w));
+        }
+    }
+    s
+}
+
+/// The walk as a table.
+pub fn walk_table(p: &Program, w: &Walk) -> String {
+    let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind\n");
+    for (i, f) in w.frames.iter().enumerate() {
+        let module = p.module_name(f).unwrap_or_else(|| "-".into());
+        let seg = if f.w_segment == 0 {
+            "-".to_string()
+        } else {
+            f.w_segment.to_string()
+        };
+        let kind = if f.w_flags == StackTraceEntry::FRAME_NEAR {
+            "near"
+        } else {
+            "far"
+        };
+        s.push_str(&format!(
+            "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind}\n",
+            f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
+        ));
+    }
+    s.push_str(&format!("walk ended: {}\n", w.stop));
+    s
+}
+
+/// `stack --json`.
+pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> Value {
+    let w = p.walk_at_stop(stop);
+    let at = match stop {
+        Stop::Breakpoint { cs, ip } => json!({"cs": cs, "ip": ip}),
+        _ => json!({"cs": p.machine.reg(R::CS), "ip": p.machine.reg(R::IP)}),
+    };
+    json!({
+        "file": p.path.display().to_string(),
+        "at": at,
+        "reached": reached,
+        "stop": stop_json(stop),
+        "frames": w.as_ref().map(|w| w.frames.iter().map(|f| frame_json(p, f)).collect::<Vec<_>>()).unwrap_or_default(),
+        "walk_end": w.as_ref().map(|w| w.stop.to_string()),
+    })
+}
+
+/// `stack` in text.
+pub fn stack_text(p: &Program, stop: &Stop, reached: bool) -> String {
+    let mut s = String::new();
+    if !reached {
+        s.push_str(&format!(
+            "toolhelp16: the location was not reached: {}\n",
+            describe(stop)
+        ));
+    }
+    s.push_str(&format!(
+        "{}: {}; walk by StackTraceCSIPFirst, then StackTraceNext\n",
+        p.path.display(),
+        describe(stop)
+    ));
+    match p.walk_at_stop(stop) {
+        Some(w) => s.push_str(&walk_table(p, &w)),
+        None => s.push_str("no stack: the program has ended\n"),
+    }
+    s
+}
+
+/// A text picture of the stack from SP up through the walked frames: each
+/// word with what the walk read from it.
+pub fn stack_picture(p: &Program, w: &Walk) -> String {
+    let m = &*p.machine;
+    let ss = m.reg(R::SS);
+    let sp = m.reg(R::SP);
+    let top = w
+        .frames
+        .last()
+        .map(|f| u32::from(f.w_bp) + 6)
+        .unwrap_or(u32::from(sp));
+    let bot = stack_bounds(m as &dyn WalkMemory, ss)
+        .map(|b| b.1)
+        .unwrap_or(0x10000);
+    let end = top.max(u32::from(sp)).min(bot).min(u32::from(sp) + 0x100);
+    let mut notes: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
+    for (i, pair) in w.frames.windows(2).enumerate() {
+        let (f, next) = (&pair[0], &pair[1]);
+        let bp = u32::from(f.w_bp);
+        notes.insert(
+            bp,
+            format!(
+                "frame {i}: saved BP (next frame's BP {:04X}{})",
+                next.w_bp,
+                if next.w_flags == 0 { ", odd = far" } else { "" }
+            ),
+        );
+        notes.insert(bp + 2, format!("frame {i}: return IP {:04X}", next.w_ip));
+        if next.w_flags == StackTraceEntry::FRAME_FAR {
+            notes.insert(bp + 4, format!("frame {i}: return CS {:04X}", next.w_cs));
+        }
+    }
+    if let Some(last) = w.frames.last() {
+        notes.insert(
+            u32::from(last.w_bp),
+            "last frame: saved BP, where the walk ended".into(),
+        );
+    }
+    let mut s = format!("stack {ss:04X}:{sp:04X} (SP) upward\n");
+    let mut off = u32::from(sp) & !1;
+    while off < end && off <= 0xFFFE {
+        let word = m
+            .read_u16_at(ss, off as u16)
+            .map(|v| format!("{v:04X}"))
+            .unwrap_or_else(|_| "????".into());
+        let bp_mark = if w.frames.iter().any(|f| u32::from(f.w_bp) == off) {
+            "BP->"
+        } else {
+            "    "
+        };
+        let note = notes.get(&off).cloned().unwrap_or_default();
+        s.push_str(&format!("  {bp_mark} {ss:04X}:{off:04X}  {word}  {note}\n"));
+        off += 2;
+    }
+    s
+}
+
+/// The bundled demo program (roms/demo.asm).
+pub const DEMO_EXE: &[u8] = include_bytes!("../../roms/demo.exe");
+
+/// `toolhelp16 demo`: run the bundled demo to its innermost call (the first
+/// instruction after PaintLine's prologue, segment 1 offset 3A) and show the
+/// walk and the stack.
+pub fn demo(json_out: bool) -> i32 {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-demo-{}", std::process::id()));
+    let path = dir.join("demo.exe");
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, DEMO_EXE)) {
+        eprintln!("toolhelp16: demo: {e}");
+        return super::EXIT_INTERNAL;
+    }
+    let result = (|| -> Result<String, String> {
+        let mut prog = crate::session::load(&path, &crate::session::LoadOptions::default())
+            .map_err(|e| e.0)?;
+        let loc = crate::session::Loc::ModuleSeg {
+            module: "DEMO".into(),
+            segment: 1,
+            offset: 0x3A,
+        };
+        let stop = prog.run(crate::machine::RunLimits::default(), Some(&loc))?;
+        if json_out {
+            return Ok(
+                serde_json::to_string_pretty(&stack_json(&prog, &stop, true)).unwrap_or_default()
+                    + "\n",
+            );
+        }
+        let w = prog
+            .walk_at_stop(&stop)
+            .ok_or("the demo ended before its stop")?;
+        let mut s = String::from(
+            "toolhelp16 demo: a Win16 program (roms/demo.asm) stopped inside PaintLine, four calls deep.\n\n",
+        );
+        s.push_str(&format!(
+            "program output: {}\n",
+            String::from_utf8_lossy(&prog.env().console).trim_end()
+        ));
+        s.push_str(&stack_text(&prog, &stop, true));
+        s.push('\n');
+        s.push_str(&stack_picture(&prog, &w));
+        Ok(s)
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    match result {
+        Ok(s) => {
+            print!("{s}");
+            0
+        }
+        Err(e) => {
+            eprintln!("toolhelp16: demo: {e}");
+            super::EXIT_INTERNAL
+        }
+    }
+}
