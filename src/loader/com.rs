@@ -45,7 +45,10 @@ mod tests {
     #[test]
     fn limits() {
         assert_eq!(ComImage::parse(&[]).unwrap().bytes.len(), 0);
-        assert_eq!(ComImage::parse(&vec![0; COM_MAX]).unwrap().bytes.len(), COM_MAX);
+        assert_eq!(
+            ComImage::parse(&vec![0; COM_MAX]).unwrap().bytes.len(),
+            COM_MAX
+        );
         let e = ComImage::parse(&vec![0; COM_MAX + 1]).unwrap_err();
         assert_eq!(e.offset, Some(0xFF00));
         assert!(e.message.contains("0xFF01"), "{e}");

@@ -114,7 +114,9 @@ impl<'a> Reader<'a> {
             Some(end) if end <= size => {
                 // Both fit in usize: they are at most the slice length.
                 let (s, e) = (offset as usize, end as usize);
-                self.data.get(s..e).ok_or_else(|| self.past_end(offset, len, field))
+                self.data
+                    .get(s..e)
+                    .ok_or_else(|| self.past_end(offset, len, field))
             }
             _ => Err(self.past_end(offset, len, field)),
         }
@@ -134,7 +136,9 @@ impl<'a> Reader<'a> {
     /// The byte at `offset`.
     pub fn u8(&self, offset: u64, field: &str) -> Result<u8, LoadError> {
         let b = self.bytes(offset, 1, field)?;
-        b.first().copied().ok_or_else(|| self.past_end(offset, 1, field))
+        b.first()
+            .copied()
+            .ok_or_else(|| self.past_end(offset, 1, field))
     }
 
     /// The little-endian word at `offset`.
@@ -293,7 +297,14 @@ mod tests {
         let e = parse(&big, KindHint::Auto).unwrap_err();
         assert!(e.message.contains("too large"), "{e}");
         assert!(matches!(
-            parse(&big, KindHint::Raw { load: (0xF000, 0), entry: (0xF000, 0xFFF0) }).unwrap(),
+            parse(
+                &big,
+                KindHint::Raw {
+                    load: (0xF000, 0),
+                    entry: (0xF000, 0xFFF0)
+                }
+            )
+            .unwrap(),
             Image::Raw(_)
         ));
     }

@@ -147,6 +147,8 @@ impl MzHeader {
 pub struct MzImage {
     /// The header.
     pub header: MzHeader,
+    /// Size of the whole file.
+    pub file_size: u64,
     /// File byte range of the load module.
     pub image_range: Range<u64>,
     /// The load module, copied out of the file.
@@ -211,6 +213,7 @@ impl MzImage {
         }
         Ok(MzImage {
             header,
+            file_size: r.len(),
             image_range,
             image,
             relocs,

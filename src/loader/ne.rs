@@ -86,8 +86,8 @@ pub fn flag_names(flags: u16, table: &[(u16, &'static str)]) -> Vec<&'static str
 
 /// Module names that mark an OS/2 program (its API lives in these DLLs).
 pub const OS2_MODULES: &[&str] = &[
-    "DOSCALLS", "VIOCALLS", "KBDCALLS", "MOUCALLS", "MONCALLS", "QUECALLS", "SESMGR", "NLS",
-    "MSG", "PMWIN", "PMGPI", "PMSHAPI", "BKSCALLS", "BMSCALLS", "BVSCALLS",
+    "DOSCALLS", "VIOCALLS", "KBDCALLS", "MOUCALLS", "MONCALLS", "QUECALLS", "SESMGR", "NLS", "MSG",
+    "PMWIN", "PMGPI", "PMSHAPI", "BKSCALLS", "BMSCALLS", "BVSCALLS",
 ];
 
 /// The name of a target OS byte (NE offset 36).
@@ -486,7 +486,7 @@ pub struct NeResourceType {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NeImage {
     /// The DOS stub, when the module was parsed from a whole file.
-    pub stub: Option<MzImage>,
+    pub stub: Option<Box<MzImage>>,
     /// The NE header.
     pub header: NeHeader,
     /// File size.
@@ -550,7 +550,7 @@ impl NeImage {
             return Err(LoadError::at(0x3C, "e_lfanew", msg));
         };
         let mut ne = Self::parse_at(bytes, at as u64)?;
-        ne.stub = Some(stub);
+        ne.stub = Some(Box::new(stub));
         Ok(ne)
     }
 
@@ -585,8 +585,9 @@ impl NeImage {
         for i in 0..nmod {
             let o = mod_at + i * 2;
             let name_off = r.u16(o, "module reference")?;
-            let (name, _) = r.pstring(imp_start + name_off as u64, "imported name").map_err(
-                |_| {
+            let (name, _) = r
+                .pstring(imp_start + name_off as u64, "imported name")
+                .map_err(|_| {
                     LoadError::at(
                         o,
                         "module reference",
@@ -597,8 +598,7 @@ impl NeImage {
                             r.len()
                         ),
                     )
-                },
-            )?;
+                })?;
             module_refs.push(name);
         }
 
@@ -988,7 +988,11 @@ fn parse_entries(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeEntry>, LoadError
             }
             let flags = r.u8(p, "entry flags")?;
             let (segment, offset, movable) = if ind == 0xFF {
-                (r.u8(p + 3, "entry segment")?, r.u16(p + 4, "entry offset")?, true)
+                (
+                    r.u8(p + 3, "entry segment")?,
+                    r.u16(p + 4, "entry offset")?,
+                    true,
+                )
             } else {
                 (ind, r.u16(p + 1, "entry offset")?, false)
             };
@@ -1123,7 +1127,11 @@ fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
         RELOC_LOBYTE => {
             let old = data.get(at).copied().unwrap_or(0);
             let lo = p.offset as u8;
-            put(data, at, &[if additive { old.wrapping_add(lo) } else { lo }]);
+            put(
+                data,
+                at,
+                &[if additive { old.wrapping_add(lo) } else { lo }],
+            );
         }
         RELOC_SELECTOR => {
             let v = if additive {
@@ -1383,58 +1391,100 @@ pub(crate) mod tests {
         assert_eq!(h.file_offset, 0x40);
         assert_eq!((h.linker_version, h.linker_revision), (5, 10));
         assert_eq!((h.cs, h.ip, h.ss, h.sp), (1, 0, 2, 0));
-        assert_eq!((h.heap_size, h.stack_size, h.auto_data_segment), (0x400, 0x1000, 2));
+        assert_eq!(
+            (h.heap_size, h.stack_size, h.auto_data_segment),
+            (0x400, 0x1000, 2)
+        );
         assert_eq!(h.alignment_shift(), 4);
         assert_eq!(h.windows_version_text(), "3.10");
         assert!(!h.is_library());
         assert_eq!(ne.module_name(), Some("HELLO"));
         assert_eq!(ne.description(), Some("Demo"));
-        assert_eq!(ne.module_refs, vec!["USER".to_string(), "KERNEL".to_string()]);
+        assert_eq!(
+            ne.module_refs,
+            vec!["USER".to_string(), "KERNEL".to_string()]
+        );
         assert_eq!(ne.imported_name(0x0D).as_deref(), Some("INITTASK"));
         assert_eq!(ne.imported_name(0xFFFF), None);
         assert_eq!(ne.export_name(1), Some("EXPFN"));
         assert_eq!(
             ne.entries,
             vec![
-                NeEntry { ordinal: 1, segment: 1, offset: 4, flags: 1, movable: false },
-                NeEntry { ordinal: 3, segment: 1, offset: 8, flags: 3, movable: true },
+                NeEntry {
+                    ordinal: 1,
+                    segment: 1,
+                    offset: 4,
+                    flags: 1,
+                    movable: false
+                },
+                NeEntry {
+                    ordinal: 3,
+                    segment: 1,
+                    offset: 8,
+                    flags: 3,
+                    movable: true
+                },
             ]
         );
         assert_eq!(ne.segments.len(), 2);
         let s1 = &ne.segments[0];
-        assert_eq!((s1.number, s1.file_offset, s1.file_length()), (1, 0x200, 0x20));
+        assert_eq!(
+            (s1.number, s1.file_offset, s1.file_length()),
+            (1, 0x200, 0x20)
+        );
         assert_eq!(s1.alloc_size(), 0x20);
         assert!(!s1.is_data() && !s1.truncated);
         assert_eq!(s1.relocs.len(), 4);
         assert_eq!(
             s1.relocs[0].target,
-            RelocTarget::ImportOrdinal { module: 1, ordinal: 1 }
+            RelocTarget::ImportOrdinal {
+                module: 1,
+                ordinal: 1
+            }
         );
-        assert_eq!(s1.relocs[1].target, RelocTarget::Internal { segment: 2, offset: 0x10 });
+        assert_eq!(
+            s1.relocs[1].target,
+            RelocTarget::Internal {
+                segment: 2,
+                offset: 0x10
+            }
+        );
         assert!(s1.relocs[1].is_additive());
         assert_eq!(
             s1.relocs[2].target,
-            RelocTarget::ImportName { module: 2, name: "INITTASK".into() }
+            RelocTarget::ImportName {
+                module: 2,
+                name: "INITTASK".into()
+            }
         );
         assert_eq!(s1.relocs[3].target, RelocTarget::OsFixup { kind: 1 });
         let s2 = &ne.segments[1];
         assert!(!s2.has_data() && s2.is_data());
-        assert_eq!((s2.file_length(), s2.min_alloc(), s2.alloc_size()), (0, 0x100, 0x100));
+        assert_eq!(
+            (s2.file_length(), s2.min_alloc(), s2.alloc_size()),
+            (0, 0x100, 0x100)
+        );
         assert!(ne.resources.is_empty());
         ne.check_runnable(true).unwrap();
     }
 
     fn resolver(t: &RelocTarget) -> Result<FarPtr, String> {
         match t {
-            RelocTarget::ImportOrdinal { module: 1, ordinal: 1 } => {
-                Ok(FarPtr { selector: 0x1237, offset: 0x4321 })
-            }
-            RelocTarget::Internal { segment: 2, offset } => {
-                Ok(FarPtr { selector: 0x100F, offset: *offset })
-            }
-            RelocTarget::ImportName { name, .. } if name == "INITTASK" => {
-                Ok(FarPtr { selector: 0x00F7, offset: 0x0091 })
-            }
+            RelocTarget::ImportOrdinal {
+                module: 1,
+                ordinal: 1,
+            } => Ok(FarPtr {
+                selector: 0x1237,
+                offset: 0x4321,
+            }),
+            RelocTarget::Internal { segment: 2, offset } => Ok(FarPtr {
+                selector: 0x100F,
+                offset: *offset,
+            }),
+            RelocTarget::ImportName { name, .. } if name == "INITTASK" => Ok(FarPtr {
+                selector: 0x00F7,
+                offset: 0x0091,
+            }),
             other => Err(format!("unexpected {other}")),
         }
     }
@@ -1448,7 +1498,11 @@ pub(crate) mod tests {
         apply_relocations(&mut data, &s1.relocs, &mut resolver).unwrap();
         let word = |o: usize| u16::from_le_bytes([data[o], data[o + 1]]);
         for at in [0x02, 0x08, 0x10] {
-            assert_eq!((word(at), word(at + 2)), (0x4321, 0x1237), "far ptr at {at:#x}");
+            assert_eq!(
+                (word(at), word(at + 2)),
+                (0x4321, 0x1237),
+                "far ptr at {at:#x}"
+            );
         }
         assert_eq!(word(0x14), 0x0013, "additive 3 + 0x10");
         assert_eq!(word(0x18), 0x00F7);
@@ -1464,11 +1518,17 @@ pub(crate) mod tests {
         let mut data = ne.segments[0].data.clone();
         data[0x10..0x12].copy_from_slice(&0x0002u16.to_le_bytes());
         let e = apply_relocations(&mut data, &relocs, &mut resolver).unwrap_err();
-        assert!(e.message.contains("cycle") && e.message.contains("0x0002"), "{e}");
+        assert!(
+            e.message.contains("cycle") && e.message.contains("0x0002"),
+            "{e}"
+        );
         let mut data = ne.segments[0].data.clone();
         data[0x10..0x12].copy_from_slice(&0x001Eu16.to_le_bytes());
         let e = apply_relocations(&mut data, &relocs, &mut resolver).unwrap_err();
-        assert!(e.message.contains("0x001E") && e.message.contains("outside"), "{e}");
+        assert!(
+            e.message.contains("0x001E") && e.message.contains("outside"),
+            "{e}"
+        );
         let mut data = ne.segments[0].data.clone();
         let e = apply_relocations(&mut data, &ne.segments[0].relocs[..3], &mut |_| {
             Err("nope".to_string())
@@ -1513,14 +1573,23 @@ pub(crate) mod tests {
             NeImage::parse(&f).unwrap()
         };
         let e = with(0x40 + 0x36, &[1]).check_runnable(true).unwrap_err();
-        assert!(e.message.contains("OS/2 NE executable (target OS 1)"), "{e}");
+        assert!(
+            e.message.contains("OS/2 NE executable (target OS 1)"),
+            "{e}"
+        );
         assert_eq!(e.offset, Some(0x76));
         // Target OS 0 with an OS/2 import.
         let mut f = base.clone();
         f[0x76] = 0;
         f[0xA7..0xAB].copy_from_slice(b"\x03MSG");
-        let e = NeImage::parse(&f).unwrap().check_runnable(false).unwrap_err();
-        assert!(e.message.contains("OS/2") && e.message.contains("MSG"), "{e}");
+        let e = NeImage::parse(&f)
+            .unwrap()
+            .check_runnable(false)
+            .unwrap_err();
+        assert!(
+            e.message.contains("OS/2") && e.message.contains("MSG"),
+            "{e}"
+        );
         let e = with(0x4D, &[0x08]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("self-loading"), "{e}");
         let e = with(0x4D, &[0x80]).check_runnable(true).unwrap_err();
@@ -1542,7 +1611,11 @@ pub(crate) mod tests {
         f[0x3C..0x40].copy_from_slice(&0x1F400u32.to_le_bytes());
         let e = NeImage::parse(&f).unwrap_err();
         assert_eq!(e.offset, Some(0x3C));
-        assert!(e.to_string().contains("e_lfanew 0x1F400 points past the end"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("e_lfanew 0x1F400 points past the end"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1569,7 +1642,10 @@ pub(crate) mod tests {
         let rt = &ne.resources[0];
         assert_eq!(rt.type_id, ResourceId::Int(8));
         assert_eq!(rt.resources[0].id, ResourceId::Int(1));
-        assert_eq!((rt.resources[0].file_offset, rt.resources[0].length), (0x300, 0x20));
+        assert_eq!(
+            (rt.resources[0].file_offset, rt.resources[0].length),
+            (0x300, 0x20)
+        );
         assert_eq!(rt.resources[1].id, ResourceId::Name("NAMED".into()));
     }
 }

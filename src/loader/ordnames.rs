@@ -414,7 +414,10 @@ mod tests {
             let t = table(m).unwrap();
             assert!(t.windows(2).all(|w| w[0].0 < w[1].0), "{m} not sorted");
             for (_, n) in t {
-                assert_eq!(t.iter().filter(|(_, x)| x.eq_ignore_ascii_case(n)).count(), 1);
+                assert_eq!(
+                    t.iter().filter(|(_, x)| x.eq_ignore_ascii_case(n)).count(),
+                    1
+                );
             }
         }
     }
@@ -429,7 +432,9 @@ mod tests {
             eprintln!("SKIP: ordnames corpus check: {dir} corpus absent");
             return;
         }
-        for m in ["KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "COMMDLG", "SHELL"] {
+        for m in [
+            "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "COMMDLG", "SHELL",
+        ] {
             let text = std::fs::read_to_string(format!("{dir}/{m}.ORD")).unwrap();
             for (o, n) in table(m).unwrap() {
                 let line = text
@@ -437,7 +442,10 @@ mod tests {
                     .find(|l| l.split('\t').next() == Some(&o.to_string()))
                     .unwrap_or_else(|| panic!("{m}.{o} missing from ORD"));
                 let ord_name = line.split('\t').nth(1).unwrap_or("").trim();
-                assert!(ord_name.eq_ignore_ascii_case(n), "{m}.{o}: {n} vs {ord_name}");
+                assert!(
+                    ord_name.eq_ignore_ascii_case(n),
+                    "{m}.{o}: {n} vs {ord_name}"
+                );
             }
         }
     }

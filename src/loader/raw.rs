@@ -70,7 +70,10 @@ mod tests {
         b[511] = 0xAA;
         assert!(looks_like_boot_sector(&b));
         let r = RawImage::boot_sector(&b).unwrap();
-        assert_eq!((r.load, r.entry, r.boot_sector), ((0, 0x7C00), (0, 0x7C00), true));
+        assert_eq!(
+            (r.load, r.entry, r.boot_sector),
+            ((0, 0x7C00), (0, 0x7C00), true)
+        );
         assert!(RawImage::boot_sector(&b[..511]).is_err());
     }
 }
