@@ -20,6 +20,8 @@ pub mod mz;
 pub mod ne;
 pub mod ordnames;
 pub mod raw;
+#[doc(hidden)]
+pub mod testdata;
 
 pub use com::ComImage;
 pub use info::{Info, info, render_text};
