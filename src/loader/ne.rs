@@ -654,6 +654,12 @@ impl NeImage {
             )
         })?;
         let shift = h.alignment_shift();
+        // Segments of a real file do not overlap, so together they copy at
+        // most the file's size. Corrupt tables can point many entries at the
+        // same 64 KiB; cap what all segments together may copy so that the
+        // memory used stays proportional to the file size.
+        let budget = r.len().saturating_mul(2).saturating_add(0x20000);
+        let mut copied: u64 = 0;
         let mut segs = Vec::with_capacity(n as usize);
         for i in 0..n {
             let e = table + i * 8;
@@ -687,6 +693,19 @@ impl NeImage {
                         seg.relocs = self.parse_relocs(r, end, number)?;
                     }
                 }
+            }
+            copied += seg.data.len() as u64 + seg.relocs.len() as u64 * 8;
+            if copied > budget {
+                return Err(LoadError::at(
+                    e,
+                    format!("segment {number} table entry"),
+                    format!(
+                        "segment data and relocation areas overlap: loading segments 1..={number} \
+                         would copy {copied:#X} bytes from a file of {:#X}; the segment table is \
+                         corrupt",
+                        r.len()
+                    ),
+                ));
             }
             segs.push(seg);
         }
@@ -1188,9 +1207,14 @@ fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
 /// - Additive records (flags & 4) add the target to the one location at
 ///   `offset`; there is no chain.
 /// - Other records start a chain: each location holds (in its first word)
-///   the offset of the next location, and the chain ends at 0xFFFF. Each
-///   offset may be visited once per chain: a cycle is an error, as is a
+///   the offset of the next location, and the chain ends at 0xFFFF. A chain
+///   that returns to one of its own locations is a cycle, an error; so is a
 ///   location (or the word holding the next link) outside `data`.
+/// - A location may be reached by only one chain per call: once patched, its
+///   first word no longer holds a link, so a second chain through it would
+///   follow garbage. Reaching it again is an error naming both records. This
+///   also bounds the work to one step per byte of `data`, whatever the
+///   records say.
 ///
 /// Errors carry no file offset (the data is in memory); the field names the
 /// record and the message the offset in the segment.
@@ -1201,6 +1225,7 @@ pub fn apply_relocations(
 ) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
     let mut seen: Vec<usize> = Vec::new();
+    let len = data.len();
     for (i, r) in relocs.iter().enumerate() {
         if matches!(r.target, RelocTarget::OsFixup { .. }) {
             continue;
@@ -1217,7 +1242,6 @@ pub fn apply_relocations(
         };
         let target = resolve(&r.target)
             .map_err(|m| LoadError::whole(field(), format!("cannot resolve {}: {m}", r.target)))?;
-        let len = data.len();
         let fits = |at: usize, need: usize| at.checked_add(need).is_some_and(|e| e <= len);
         if r.is_additive() {
             let at = r.offset as usize;
@@ -1258,6 +1282,17 @@ pub fn apply_relocations(
                         format!(
                             "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
                             r.offset
+                        ),
+                    ));
+                }
+                Some(s) if *s != 0 => {
+                    return Err(LoadError::whole(
+                        field(),
+                        format!(
+                            "relocation chain starting at {:#06X} reaches {at:#06X}, which \
+                             relocation record {} already patched",
+                            r.offset,
+                            *s - 1
                         ),
                     ));
                 }
@@ -1435,6 +1470,41 @@ pub(crate) mod tests {
         })
         .unwrap_err();
         assert!(e.message.contains("nope"), "{e}");
+    }
+
+    #[test]
+    fn chains_may_not_share_locations() {
+        let f = build_ne();
+        let ne = NeImage::parse(&f).unwrap();
+        let first = ne.segments[0].relocs[0].clone();
+        let mut second = first.clone();
+        second.offset = 0x08;
+        let mut data = ne.segments[0].data.clone();
+        let e = apply_relocations(&mut data, &[first, second], &mut resolver).unwrap_err();
+        assert_eq!(e.field, "relocation record 1");
+        assert!(e.message.contains("record 0 already patched"), "{e}");
+    }
+
+    #[test]
+    fn overlapping_segments_are_bounded() {
+        // 0x1000 segment entries all pointing at the same 0x20 bytes and
+        // relocation table: the copy budget stops it with an error.
+        let mut f = build_ne();
+        let n: u16 = 0x1000;
+        let mut table = Vec::new();
+        for _ in 0..n {
+            table.extend_from_slice(&[0x20, 0, 0x00, 0x00, 0x00, 0x01, 0x20, 0]);
+        }
+        // Put the new segment table at the end; point ne_segtab at it.
+        let at = f.len();
+        f.extend_from_slice(&table);
+        let rel = (at - 0x40) as u16;
+        f[0x62..0x64].copy_from_slice(&rel.to_le_bytes());
+        f[0x5C..0x5E].copy_from_slice(&n.to_le_bytes());
+        // Segment length 0 means 64 KiB, clipped at the end of the file.
+        let e = NeImage::parse(&f).unwrap_err();
+        assert!(e.message.contains("overlap"), "{e}");
+        assert!(e.field.starts_with("segment "), "{e}");
     }
 
     #[test]
