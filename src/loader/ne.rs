@@ -948,6 +948,33 @@ impl NeImage {
                 ),
             ));
         }
+        for s in &self.segments {
+            // Relocation records follow the data: count word, 8-byte records.
+            let first = s.file_offset + s.file_length() as u64 + 2;
+            for (i, r) in s.relocs.iter().enumerate() {
+                let at = first + i as u64 * 8 + 4;
+                let bad = match &r.target {
+                    RelocTarget::Internal { segment, .. } if !in_table(*segment as u16) => {
+                        format!("segment {segment}, outside the segment table (1..={nseg})")
+                    }
+                    RelocTarget::ImportOrdinal { module, .. }
+                    | RelocTarget::ImportName { module, .. }
+                        if self.module_ref_name(*module).is_none() =>
+                    {
+                        format!(
+                            "module #{module}, outside the module reference table (1..={})",
+                            self.module_refs.len()
+                        )
+                    }
+                    _ => continue,
+                };
+                return Err(LoadError::at(
+                    at,
+                    format!("segment {} relocation {i}", s.number),
+                    format!("the relocation target names {bad}"),
+                ));
+            }
+        }
         if let Some(s) = self.segments.iter().find(|s| s.truncated) {
             return Err(LoadError::at(
                 s.file_offset,
@@ -1570,6 +1597,14 @@ pub(crate) mod tests {
         assert_eq!(e.offset, Some(0x56));
         let e = with(0x4E, &[9]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("automatic data segment 9"), "{e}");
+        // Relocation naming module 3 of 2 (record 0's target at 0x220 + 2 + 4).
+        let e = with(0x226, &[3]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("module #3"), "{e}");
+        assert_eq!(e.offset, Some(0x226));
+        // Internal relocation naming segment 7 (record 1's target).
+        let e = with(0x22E, &[7]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("segment 7"), "{e}");
+        assert_eq!(e.offset, Some(0x22E));
         let e = with(0x5C, &[0]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("no segments"), "{e}");
         assert!(e.message.contains("resource-only"), "{e}");
