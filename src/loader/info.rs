@@ -1,10 +1,664 @@
-//! Info (stub).
-use super::Image;
-#[derive(Debug, serde::Serialize)]
-pub struct Info {}
-pub fn info(_image: &Image) -> Info {
-    Info {}
+//! What a reader of a file needs to know about it, as a stable JSON schema
+//! (`serde`) and as text.
+//!
+//! # JSON schema (stable)
+//!
+//! Numbers are JSON numbers (not hex strings). Every object has:
+//!
+//! - `format`: `"NE"`, `"MZ"`, `"COM"` or `"raw"`;
+//! - `size`: the file size in bytes.
+//!
+//! `"NE"` adds:
+//!
+//! - `module` (string: the first resident name, `""` if none),
+//!   `description` (string or null: the first non-resident name);
+//! - `target_os` (number), `target_os_name` (string);
+//! - `flags` (number), `flag_names` (list of strings), `library` (bool);
+//! - `entry` (`{"segment", "offset"}`: CS segment number and IP), `ss_sp`
+//!   (`{"segment", "offset"}`), `stack`, `heap`, `auto_data_segment`,
+//!   `alignment_shift` (effective: 0 in the file means 9);
+//! - `expected_windows_version` (string, `"3.10"`), `linker_version`
+//!   (string, `"5.60"`: version and revision as decimal numbers);
+//! - `segments`: list of `{number, kind ("code"|"data"), file_offset,
+//!   file_length, min_alloc, alloc_size, flags, flag_names, relocations
+//!   (count), truncated (bool)}` (lengths with 0 = 64 KiB already applied);
+//! - `imports`: list of `{module, functions}` in module-reference-table
+//!   order (modules no relocation uses are listed too, with no functions);
+//!   `functions` lists `{ordinal (number or null), name (string or null)}`
+//!   made from the relocation records, deduplicated and sorted by ordinal,
+//!   then name; names of ordinal imports and ordinals of named imports come
+//!   from [`super::ordnames`] when it knows them;
+//! - `exports`: the entry table, list of `{ordinal, name (string or null),
+//!   segment (254 = constant), offset, movable, exported}`;
+//! - `resources`: list of `{type, resources: [{id, file_offset, length,
+//!   flags}]}` with `type` and `id` as strings (`"#8"`-style for integer
+//!   ids; `type_name` adds the RT_ name of a standard integer type or null);
+//! - `refusal`: null, or the message [`super::NeImage::check_runnable`] gives
+//!   (as a program for an EXE, as a library for a DLL).
+//!
+//! `"MZ"` adds `cs`, `ip`, `ss`, `sp`, `min_alloc`, `max_alloc` (paragraphs),
+//! `header_paragraphs`, `relocations` (count), `image_offset` and
+//! `image_size` (the load module's byte range in the file), `checksum`,
+//! `overlay`, and when e_lfanew points inside the file `new_exe_offset` and
+//! `new_exe_signature` (two characters); `ne_offset` when that is an `NE`.
+//!
+//! `"COM"` adds `load` and `entry` as offsets in the PSP segment (0x100).
+//!
+//! `"raw"` adds `load` and `entry` (`{"segment", "offset"}`) and
+//! `boot_sector` (bool).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::ne::{self, NeImage, RelocTarget, ResourceId, SEG_FLAG_NAMES};
+use super::ordnames::{ordinal_name, ordinal_of};
+use super::{ComImage, Image, MzImage, RawImage, latin1};
+
+/// A segment:offset pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SegOff {
+    /// Segment (number, paragraph or selector, per context).
+    pub segment: u16,
+    /// Offset.
+    pub offset: u16,
 }
-pub fn render_text(_i: &Info) -> String {
-    String::new()
+
+/// Everything [`info`] reports about a file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Info {
+    /// `"NE"`, `"MZ"`, `"COM"` or `"raw"`.
+    pub format: &'static str,
+    /// File size in bytes.
+    pub size: u64,
+    /// Format-specific fields (flattened into the top-level object).
+    #[serde(flatten)]
+    pub detail: Detail,
+}
+
+/// The format-specific part of [`Info`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Detail {
+    /// An NE module.
+    Ne(Box<NeInfo>),
+    /// A DOS MZ executable.
+    Mz(MzInfo),
+    /// A `.COM` program.
+    Com(ComInfo),
+    /// A raw image.
+    Raw(RawInfo),
+}
+
+/// NE fields; see the module documentation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NeInfo {
+    pub module: String,
+    pub description: Option<String>,
+    pub target_os: u8,
+    pub target_os_name: &'static str,
+    pub flags: u16,
+    pub flag_names: Vec<&'static str>,
+    pub library: bool,
+    pub entry: SegOff,
+    pub stack: u16,
+    pub heap: u16,
+    pub ss_sp: SegOff,
+    pub auto_data_segment: u16,
+    pub alignment_shift: u16,
+    pub expected_windows_version: String,
+    pub linker_version: String,
+    pub segments: Vec<SegmentInfo>,
+    pub imports: Vec<ImportModule>,
+    pub exports: Vec<ExportInfo>,
+    pub resources: Vec<ResourceTypeInfo>,
+    pub refusal: Option<String>,
+}
+
+/// One NE segment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SegmentInfo {
+    pub number: u16,
+    pub kind: &'static str,
+    pub file_offset: u64,
+    pub file_length: u32,
+    pub min_alloc: u32,
+    pub alloc_size: u32,
+    pub flags: u16,
+    pub flag_names: Vec<&'static str>,
+    pub relocations: usize,
+    pub truncated: bool,
+}
+
+/// The functions imported from one module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportModule {
+    pub module: String,
+    pub functions: Vec<ImportFunction>,
+}
+
+/// One imported function: by ordinal, by name, or both when known.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ImportFunction {
+    pub ordinal: Option<u16>,
+    pub name: Option<String>,
+}
+
+/// One entry table entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExportInfo {
+    pub ordinal: u16,
+    pub name: Option<String>,
+    pub segment: u8,
+    pub offset: u16,
+    pub movable: bool,
+    pub exported: bool,
+}
+
+/// Resources of one type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResourceTypeInfo {
+    #[serde(rename = "type")]
+    pub type_id: String,
+    pub type_name: Option<&'static str>,
+    pub resources: Vec<ResourceInfo>,
+}
+
+/// One resource.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResourceInfo {
+    pub id: String,
+    pub file_offset: u64,
+    pub length: u64,
+    pub flags: u16,
+}
+
+/// MZ fields; see the module documentation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MzInfo {
+    pub cs: u16,
+    pub ip: u16,
+    pub ss: u16,
+    pub sp: u16,
+    pub min_alloc: u16,
+    pub max_alloc: u16,
+    pub header_paragraphs: u16,
+    pub relocations: usize,
+    pub image_offset: u64,
+    pub image_size: u64,
+    pub checksum: u16,
+    pub overlay: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_exe_offset: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_exe_signature: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ne_offset: Option<u32>,
+}
+
+/// `.COM` fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ComInfo {
+    pub load: u16,
+    pub entry: u16,
+}
+
+/// Raw image fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RawInfo {
+    pub load: SegOff,
+    pub entry: SegOff,
+    pub boot_sector: bool,
+}
+
+/// The name of a standard integer resource type.
+pub fn resource_type_name(id: &ResourceId) -> Option<&'static str> {
+    match id {
+        ResourceId::Int(n) => Some(match n {
+            1 => "CURSOR",
+            2 => "BITMAP",
+            3 => "ICON",
+            4 => "MENU",
+            5 => "DIALOG",
+            6 => "STRING",
+            7 => "FONTDIR",
+            8 => "FONT",
+            9 => "ACCELERATOR",
+            10 => "RCDATA",
+            11 => "MESSAGETABLE",
+            12 => "GROUP_CURSOR",
+            14 => "GROUP_ICON",
+            16 => "VERSION",
+            _ => return None,
+        }),
+        ResourceId::Name(_) => None,
+    }
+}
+
+fn ne_info(ne: &NeImage) -> NeInfo {
+    let h = &ne.header;
+    let segments = ne
+        .segments
+        .iter()
+        .map(|s| SegmentInfo {
+            number: s.number,
+            kind: if s.is_data() { "data" } else { "code" },
+            file_offset: s.file_offset,
+            file_length: s.file_length(),
+            min_alloc: s.min_alloc(),
+            alloc_size: s.alloc_size(),
+            flags: s.flags,
+            flag_names: ne::flag_names(s.flags, SEG_FLAG_NAMES),
+            relocations: s.relocs.len(),
+            truncated: s.truncated,
+        })
+        .collect();
+
+    // Imports: one set per module reference (plus any out-of-range index).
+    let mut per_module: Vec<(String, BTreeSet<ImportFunction>)> = ne
+        .module_refs
+        .iter()
+        .map(|m| (m.clone(), BTreeSet::new()))
+        .collect();
+    for r in ne.segments.iter().flat_map(|s| s.relocs.iter()) {
+        let (index, f) = match &r.target {
+            RelocTarget::ImportOrdinal { module, ordinal } => {
+                let name = ne
+                    .module_ref_name(*module)
+                    .and_then(|m| ordinal_name(m, *ordinal));
+                (
+                    *module,
+                    ImportFunction {
+                        ordinal: Some(*ordinal),
+                        name: name.map(str::to_string),
+                    },
+                )
+            }
+            RelocTarget::ImportName { module, name } => {
+                let ord = ne
+                    .module_ref_name(*module)
+                    .and_then(|m| ordinal_of(m, name));
+                (
+                    *module,
+                    ImportFunction {
+                        ordinal: ord,
+                        name: Some(name.clone()),
+                    },
+                )
+            }
+            _ => continue,
+        };
+        let slot = (index as usize)
+            .checked_sub(1)
+            .filter(|&i| i < ne.module_refs.len());
+        match slot.and_then(|i| per_module.get_mut(i)) {
+            Some((_, set)) => {
+                set.insert(f);
+            }
+            None => {
+                let key = format!("#{index}");
+                match per_module.iter_mut().find(|(m, _)| *m == key) {
+                    Some((_, set)) => {
+                        set.insert(f);
+                    }
+                    None => per_module.push((key, BTreeSet::from([f]))),
+                }
+            }
+        }
+    }
+    let imports = per_module
+        .into_iter()
+        .map(|(module, set)| ImportModule {
+            module,
+            functions: set.into_iter().collect(),
+        })
+        .collect();
+
+    let exports = ne
+        .entries
+        .iter()
+        .map(|e| ExportInfo {
+            ordinal: e.ordinal,
+            name: ne.export_name(e.ordinal).map(str::to_string),
+            segment: e.segment,
+            offset: e.offset,
+            movable: e.movable,
+            exported: e.is_exported(),
+        })
+        .collect();
+
+    let resources = ne
+        .resources
+        .iter()
+        .map(|t| ResourceTypeInfo {
+            type_id: t.type_id.to_string(),
+            type_name: resource_type_name(&t.type_id),
+            resources: t
+                .resources
+                .iter()
+                .map(|r| ResourceInfo {
+                    id: r.id.to_string(),
+                    file_offset: r.file_offset,
+                    length: r.length,
+                    flags: r.flags,
+                })
+                .collect(),
+        })
+        .collect();
+
+    NeInfo {
+        module: ne.module_name().unwrap_or("").to_string(),
+        description: ne.description().map(str::to_string),
+        target_os: h.target_os,
+        target_os_name: ne::target_os_name(h.target_os),
+        flags: h.flags,
+        flag_names: ne::flag_names(h.flags, ne::NE_FLAG_NAMES),
+        library: h.is_library(),
+        entry: SegOff {
+            segment: h.cs,
+            offset: h.ip,
+        },
+        stack: h.stack_size,
+        heap: h.heap_size,
+        ss_sp: SegOff {
+            segment: h.ss,
+            offset: h.sp,
+        },
+        auto_data_segment: h.auto_data_segment,
+        alignment_shift: h.alignment_shift(),
+        expected_windows_version: h.windows_version_text(),
+        linker_version: format!("{}.{}", h.linker_version, h.linker_revision),
+        segments,
+        imports,
+        exports,
+        resources,
+        refusal: ne
+            .check_runnable(!h.is_library())
+            .err()
+            .map(|e| e.to_string()),
+    }
+}
+
+fn mz_info(m: &MzImage) -> MzInfo {
+    let h = &m.header;
+    MzInfo {
+        cs: h.e_cs,
+        ip: h.e_ip,
+        ss: h.e_ss,
+        sp: h.e_sp,
+        min_alloc: h.e_minalloc,
+        max_alloc: h.e_maxalloc,
+        header_paragraphs: h.e_cparhdr,
+        relocations: m.relocs.len(),
+        image_offset: m.image_range.start,
+        image_size: m.image_range.end - m.image_range.start,
+        checksum: h.e_csum,
+        overlay: h.e_ovno,
+        new_exe_offset: m.new_signature.and(h.e_lfanew),
+        new_exe_signature: m.new_signature.map(|s| latin1(&s)),
+        ne_offset: m.ne_offset,
+    }
+}
+
+fn com_info(_c: &ComImage) -> ComInfo {
+    ComInfo {
+        load: ComImage::LOAD_OFFSET,
+        entry: ComImage::LOAD_OFFSET,
+    }
+}
+
+fn raw_info(r: &RawImage) -> RawInfo {
+    RawInfo {
+        load: SegOff {
+            segment: r.load.0,
+            offset: r.load.1,
+        },
+        entry: SegOff {
+            segment: r.entry.0,
+            offset: r.entry.1,
+        },
+        boot_sector: r.boot_sector,
+    }
+}
+
+/// Describe a parsed file.
+pub fn info(image: &Image) -> Info {
+    match image {
+        Image::Ne(ne) => Info {
+            format: "NE",
+            size: ne.file_size,
+            detail: Detail::Ne(Box::new(ne_info(ne))),
+        },
+        Image::Mz(m) => Info {
+            format: "MZ",
+            size: m.file_size,
+            detail: Detail::Mz(mz_info(m)),
+        },
+        Image::Com(c) => Info {
+            format: "COM",
+            size: c.bytes.len() as u64,
+            detail: Detail::Com(com_info(c)),
+        },
+        Image::Raw(r) => Info {
+            format: "raw",
+            size: r.bytes.len() as u64,
+            detail: Detail::Raw(raw_info(r)),
+        },
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
+    match v {
+        Some(x) => x.to_string(),
+        None => "-".to_string(),
+    }
+}
+
+/// Render [`Info`] as text for people.
+pub fn render_text(i: &Info) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "format: {}  size: {} ({:#X}) bytes",
+        i.format, i.size, i.size
+    );
+    match &i.detail {
+        Detail::Ne(n) => render_ne(&mut s, n),
+        Detail::Mz(m) => {
+            let _ = writeln!(
+                s,
+                "entry CS:IP {:04X}:{:04X}  stack SS:SP {:04X}:{:04X} (relative to the load \
+                 segment)",
+                m.cs, m.ip, m.ss, m.sp
+            );
+            let _ = writeln!(
+                s,
+                "header {} paragraphs; load module {:#X} bytes at file offset {:#X}; {} \
+                 relocations",
+                m.header_paragraphs, m.image_size, m.image_offset, m.relocations
+            );
+            let _ = writeln!(
+                s,
+                "extra memory: min {:#X} max {:#X} paragraphs; checksum {:#06X}; overlay {}",
+                m.min_alloc, m.max_alloc, m.checksum, m.overlay
+            );
+            if let (Some(o), Some(sig)) = (m.new_exe_offset, &m.new_exe_signature) {
+                let _ = writeln!(s, "e_lfanew {o:#X} points at {sig:?}");
+            }
+        }
+        Detail::Com(c) => {
+            let _ = writeln!(
+                s,
+                "DOS .COM program: loaded at PSP:{:04X}, entry PSP:{:04X}",
+                c.load, c.entry
+            );
+        }
+        Detail::Raw(r) => {
+            let _ = writeln!(
+                s,
+                "{}: loaded at {:04X}:{:04X}, entry {:04X}:{:04X}",
+                if r.boot_sector {
+                    "boot sector"
+                } else {
+                    "raw image"
+                },
+                r.load.segment,
+                r.load.offset,
+                r.entry.segment,
+                r.entry.offset
+            );
+        }
+    }
+    s
+}
+
+fn render_ne(s: &mut String, n: &NeInfo) {
+    let _ = writeln!(
+        s,
+        "module: {}  ({})  {}",
+        n.module,
+        if n.library { "DLL" } else { "EXE" },
+        opt(&n.description)
+    );
+    let _ = writeln!(
+        s,
+        "target OS {} ({}); Windows {}; linker {}; flags {:#06X} [{}]",
+        n.target_os,
+        n.target_os_name,
+        n.expected_windows_version,
+        n.linker_version,
+        n.flags,
+        n.flag_names.join(" ")
+    );
+    let _ = writeln!(
+        s,
+        "entry {}:{:04X}  SS:SP {}:{:04X}  DGROUP segment {}  stack {:#X}  heap {:#X}  \
+         alignment shift {}",
+        n.entry.segment,
+        n.entry.offset,
+        n.ss_sp.segment,
+        n.ss_sp.offset,
+        n.auto_data_segment,
+        n.stack,
+        n.heap,
+        n.alignment_shift
+    );
+    if let Some(r) = &n.refusal {
+        let _ = writeln!(s, "NOT RUNNABLE: {r}");
+    }
+    let _ = writeln!(s, "segments ({}):", n.segments.len());
+    for g in &n.segments {
+        let _ = writeln!(
+            s,
+            "  {:>3} {:<4} file {:#07X} len {:#07X} min {:#07X} alloc {:#07X} relocs {:>4} \
+             flags {:#06X} [{}]{}",
+            g.number,
+            g.kind,
+            g.file_offset,
+            g.file_length,
+            g.min_alloc,
+            g.alloc_size,
+            g.relocations,
+            g.flags,
+            g.flag_names.join(" "),
+            if g.truncated { " TRUNCATED" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "imports:");
+    for m in &n.imports {
+        let fns: Vec<String> = m
+            .functions
+            .iter()
+            .map(|f| match (&f.ordinal, &f.name) {
+                (Some(o), Some(nm)) => format!("{o} {nm}"),
+                (Some(o), None) => format!("{o}"),
+                (None, Some(nm)) => nm.clone(),
+                (None, None) => "?".into(),
+            })
+            .collect();
+        let _ = writeln!(s, "  {}: {}", m.module, fns.join(", "));
+    }
+    if !n.exports.is_empty() {
+        let _ = writeln!(s, "entry table ({}):", n.exports.len());
+        for e in &n.exports {
+            let _ = writeln!(
+                s,
+                "  @{:<4} {}:{:04X} {}{} {}",
+                e.ordinal,
+                e.segment,
+                e.offset,
+                if e.movable { "movable" } else { "fixed" },
+                if e.exported { " exported" } else { "" },
+                e.name.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if !n.resources.is_empty() {
+        let _ = writeln!(s, "resources:");
+        for t in &n.resources {
+            let ids: Vec<&str> = t.resources.iter().map(|r| r.id.as_str()).collect();
+            let _ = writeln!(
+                s,
+                "  {} {}: {}",
+                t.type_id,
+                t.type_name.unwrap_or(""),
+                ids.join(", ")
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::{KindHint, parse};
+
+    #[test]
+    fn ne_info_of_hand_built_module() {
+        let f = crate::loader::ne::tests::build_ne();
+        let img = parse(&f, KindHint::Auto).unwrap();
+        let i = info(&img);
+        let j = serde_json::to_value(&i).unwrap();
+        assert_eq!(j["format"], "NE");
+        assert_eq!(j["size"], f.len());
+        assert_eq!(j["module"], "HELLO");
+        assert_eq!(j["description"], "Demo");
+        assert_eq!(j["expected_windows_version"], "3.10");
+        assert_eq!(j["linker_version"], "5.10");
+        assert_eq!(j["entry"]["segment"], 1);
+        assert_eq!(j["alignment_shift"], 4);
+        assert_eq!(j["library"], false);
+        assert_eq!(j["refusal"], serde_json::Value::Null);
+        assert_eq!(j["segments"][1]["kind"], "data");
+        assert_eq!(j["segments"][1]["alloc_size"], 0x100);
+        assert_eq!(j["segments"][0]["relocations"], 4);
+        assert_eq!(j["imports"][0]["module"], "USER");
+        assert_eq!(j["imports"][0]["functions"][0]["ordinal"], 1);
+        assert_eq!(j["imports"][0]["functions"][0]["name"], "MessageBox");
+        assert_eq!(j["imports"][1]["module"], "KERNEL");
+        assert_eq!(j["imports"][1]["functions"][0]["ordinal"], 91);
+        assert_eq!(j["imports"][1]["functions"][0]["name"], "INITTASK");
+        assert_eq!(j["exports"][0]["name"], "EXPFN");
+        assert_eq!(j["exports"][1]["movable"], true);
+        let t = render_text(&i);
+        assert!(t.contains("module: HELLO"), "{t}");
+        assert!(t.contains("USER: 1 MessageBox"), "{t}");
+    }
+
+    #[test]
+    fn other_formats() {
+        let j = serde_json::to_value(info(&parse(&[0xC3], KindHint::Com).unwrap())).unwrap();
+        assert_eq!(j["format"], "COM");
+        assert_eq!(j["load"], 0x100);
+        let mut b = vec![0u8; 512];
+        b[510] = 0x55;
+        b[511] = 0xAA;
+        let i = info(&parse(&b, KindHint::Auto).unwrap());
+        let j = serde_json::to_value(&i).unwrap();
+        assert_eq!(j["format"], "raw");
+        assert_eq!(j["entry"]["offset"], 0x7C00);
+        assert_eq!(j["boot_sector"], true);
+        assert!(render_text(&i).contains("boot sector"));
+    }
 }

@@ -20,6 +20,8 @@ pub mod mz;
 pub mod ne;
 pub mod ordnames;
 pub mod raw;
+#[doc(hidden)]
+pub mod testdata;
 
 pub use com::ComImage;
 pub use info::{Info, info, render_text};
@@ -178,6 +180,8 @@ pub enum KindHint {
     /// Decide from the contents (see [`parse`]).
     Auto,
     /// A DOS `.COM` program (the caller saw the file name end in `.COM`).
+    /// As on DOS, whose loader looks at the contents and not the name, a
+    /// file starting with `MZ`/`ZM` is still loaded as an MZ executable.
     Com,
     /// A raw image loaded at `load` (segment, offset) and entered at `entry`.
     Raw {
@@ -222,6 +226,7 @@ pub const COM_MAX: usize = com::COM_MAX;
 /// Never panics, whatever the bytes.
 pub fn parse(bytes: &[u8], kind_hint: KindHint) -> Result<Image, LoadError> {
     match kind_hint {
+        KindHint::Com if mz::has_mz_signature(bytes) => Ok(Image::Mz(MzImage::parse(bytes)?)),
         KindHint::Com => Ok(Image::Com(ComImage::parse(bytes)?)),
         KindHint::Raw { load, entry } => Ok(Image::Raw(RawImage::new(bytes, load, entry, false))),
         KindHint::BootSector => Ok(Image::Raw(RawImage::boot_sector(bytes)?)),
@@ -293,6 +298,10 @@ mod tests {
             parse(&[0xCD, 0x20], KindHint::Auto).unwrap(),
             Image::Com(_)
         ));
+        // A .COM name does not make an MZ file a .COM program (as on DOS).
+        let mut mz = vec![0u8; 0x40];
+        mz[..6].copy_from_slice(&[b'M', b'Z', 0x40, 0, 1, 0]);
+        assert!(matches!(parse(&mz, KindHint::Com).unwrap(), Image::Mz(_)));
         let big = vec![0x90u8; COM_MAX + 1];
         let e = parse(&big, KindHint::Auto).unwrap_err();
         assert!(e.message.contains("too large"), "{e}");

@@ -105,15 +105,14 @@ impl MzHeader {
 
     /// The load module's byte range in a file of `file_size` bytes, computed
     /// as DOS does: the image is e_cp * 512 bytes, less (512 - e_cblp) when
-    /// e_cblp != 0, less the header; it starts after the header. A file
+    /// e_cblp is 1..=511 (0, and the nonsensical 512 and above, mean a full
+    /// last page), less the header; it starts after the header. A file
     /// shorter than its header claims loads what it has (DOS reads what is
     /// there), so the end is clamped to the file size.
     pub fn load_module(&self, file_size: u64) -> Result<Range<u64>, LoadError> {
         let mut total = self.e_cp as u64 * 512;
-        if self.e_cblp != 0 {
-            // e_cblp above 512 is nonsense; DOS masks to the page.
-            let last = (self.e_cblp as u64) & 0x1FF;
-            total = total.saturating_sub(512 - last);
+        if (1..512).contains(&self.e_cblp) {
+            total = total.saturating_sub(512 - self.e_cblp as u64);
         }
         let start = self.header_size();
         if start > file_size {
@@ -147,6 +146,8 @@ impl MzHeader {
 pub struct MzImage {
     /// The header.
     pub header: MzHeader,
+    /// Size of the whole file.
+    pub file_size: u64,
     /// File byte range of the load module.
     pub image_range: Range<u64>,
     /// The load module, copied out of the file.
@@ -211,6 +212,7 @@ impl MzImage {
         }
         Ok(MzImage {
             header,
+            file_size: r.len(),
             image_range,
             image,
             relocs,
@@ -258,6 +260,9 @@ mod tests {
         assert_eq!(m.ne_offset, None);
         // e_cblp = 0: the last page is full.
         let v = mz(0, 2, 0, 2, 0x1C, 0x400);
+        assert_eq!(MzImage::parse(&v).unwrap().image_range, 0x20..0x400);
+        // e_cblp of 512 or more: a full last page, as 0.
+        let v = mz(0x200, 2, 0, 2, 0x1C, 0x400);
         assert_eq!(MzImage::parse(&v).unwrap().image_range, 0x20..0x400);
         // Short file: clamp.
         let v = mz(0, 4, 0, 2, 0x1C, 0x300);

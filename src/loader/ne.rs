@@ -486,7 +486,7 @@ pub struct NeResourceType {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NeImage {
     /// The DOS stub, when the module was parsed from a whole file.
-    pub stub: Option<MzImage>,
+    pub stub: Option<Box<MzImage>>,
     /// The NE header.
     pub header: NeHeader,
     /// File size.
@@ -550,7 +550,7 @@ impl NeImage {
             return Err(LoadError::at(0x3C, "e_lfanew", msg));
         };
         let mut ne = Self::parse_at(bytes, at as u64)?;
-        ne.stub = Some(stub);
+        ne.stub = Some(Box::new(stub));
         Ok(ne)
     }
 
@@ -654,6 +654,12 @@ impl NeImage {
             )
         })?;
         let shift = h.alignment_shift();
+        // Segments of a real file do not overlap, so together they copy at
+        // most the file's size. Corrupt tables can point many entries at the
+        // same 64 KiB; cap what all segments together may copy so that the
+        // memory used stays proportional to the file size.
+        let budget = r.len().saturating_mul(2).saturating_add(0x20000);
+        let mut copied: u64 = 0;
         let mut segs = Vec::with_capacity(n as usize);
         for i in 0..n {
             let e = table + i * 8;
@@ -687,6 +693,19 @@ impl NeImage {
                         seg.relocs = self.parse_relocs(r, end, number)?;
                     }
                 }
+            }
+            copied += seg.data.len() as u64 + seg.relocs.len() as u64 * 8;
+            if copied > budget {
+                return Err(LoadError::at(
+                    e,
+                    format!("segment {number} table entry"),
+                    format!(
+                        "segment data and relocation areas overlap: loading segments 1..={number} \
+                         would copy {copied:#X} bytes from a file of {:#X}; the segment table is \
+                         corrupt",
+                        r.len()
+                    ),
+                ));
             }
             segs.push(seg);
         }
@@ -928,6 +947,33 @@ impl NeImage {
                     h.auto_data_segment
                 ),
             ));
+        }
+        for s in &self.segments {
+            // Relocation records follow the data: count word, 8-byte records.
+            let first = s.file_offset + s.file_length() as u64 + 2;
+            for (i, r) in s.relocs.iter().enumerate() {
+                let at = first + i as u64 * 8 + 4;
+                let bad = match &r.target {
+                    RelocTarget::Internal { segment, .. } if !in_table(*segment as u16) => {
+                        format!("segment {segment}, outside the segment table (1..={nseg})")
+                    }
+                    RelocTarget::ImportOrdinal { module, .. }
+                    | RelocTarget::ImportName { module, .. }
+                        if self.module_ref_name(*module).is_none() =>
+                    {
+                        format!(
+                            "module #{module}, outside the module reference table (1..={})",
+                            self.module_refs.len()
+                        )
+                    }
+                    _ => continue,
+                };
+                return Err(LoadError::at(
+                    at,
+                    format!("segment {} relocation {i}", s.number),
+                    format!("the relocation target names {bad}"),
+                ));
+            }
         }
         if let Some(s) = self.segments.iter().find(|s| s.truncated) {
             return Err(LoadError::at(
@@ -1188,9 +1234,14 @@ fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
 /// - Additive records (flags & 4) add the target to the one location at
 ///   `offset`; there is no chain.
 /// - Other records start a chain: each location holds (in its first word)
-///   the offset of the next location, and the chain ends at 0xFFFF. Each
-///   offset may be visited once per chain: a cycle is an error, as is a
+///   the offset of the next location, and the chain ends at 0xFFFF. A chain
+///   that returns to one of its own locations is a cycle, an error; so is a
 ///   location (or the word holding the next link) outside `data`.
+/// - A location may be reached by only one chain per call: once patched, its
+///   first word no longer holds a link, so a second chain through it would
+///   follow garbage. Reaching it again is an error naming both records. This
+///   also bounds the work to one step per byte of `data`, whatever the
+///   records say.
 ///
 /// Errors carry no file offset (the data is in memory); the field names the
 /// record and the message the offset in the segment.
@@ -1201,6 +1252,7 @@ pub fn apply_relocations(
 ) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
     let mut seen: Vec<usize> = Vec::new();
+    let len = data.len();
     for (i, r) in relocs.iter().enumerate() {
         if matches!(r.target, RelocTarget::OsFixup { .. }) {
             continue;
@@ -1217,7 +1269,6 @@ pub fn apply_relocations(
         };
         let target = resolve(&r.target)
             .map_err(|m| LoadError::whole(field(), format!("cannot resolve {}: {m}", r.target)))?;
-        let len = data.len();
         let fits = |at: usize, need: usize| at.checked_add(need).is_some_and(|e| e <= len);
         if r.is_additive() {
             let at = r.offset as usize;
@@ -1261,6 +1312,17 @@ pub fn apply_relocations(
                         ),
                     ));
                 }
+                Some(s) if *s != 0 => {
+                    return Err(LoadError::whole(
+                        field(),
+                        format!(
+                            "relocation chain starting at {:#06X} reaches {at:#06X}, which \
+                             relocation record {} already patched",
+                            r.offset,
+                            *s - 1
+                        ),
+                    ));
+                }
                 Some(s) => *s = stamp,
                 None => {}
             }
@@ -1279,108 +1341,8 @@ pub fn apply_relocations(
 pub(crate) mod tests {
     use super::*;
 
-    /// A minimal but complete NE file, built by hand:
-    /// MZ stub (0x40 bytes) + NE header at 0x40 + tables + two segments.
-    /// Segment 1 (code, 0x20 bytes at 0x200) has 5 relocations: a chain of
-    /// three far pointers to USER.1 (at 0x02 -> 0x08 -> 0x10 -> end), an
-    /// additive offset to segment 2:0x0010 at 0x14, an import by name
-    /// KERNEL.INITTASK selector at 0x18 (single), and an OS fixup.
-    /// Segment 2 is data with no file data (min alloc 0x100).
     pub(crate) fn build_ne() -> Vec<u8> {
-        let mut f = vec![0u8; 0x200];
-        let w = |f: &mut Vec<u8>, o: usize, v: u16| f[o..o + 2].copy_from_slice(&v.to_le_bytes());
-        // MZ stub.
-        f[0] = b'M';
-        f[1] = b'Z';
-        w(&mut f, 2, 0x40);
-        w(&mut f, 4, 1);
-        w(&mut f, 8, 4);
-        w(&mut f, 0x18, 0x40);
-        f[0x3C] = 0x40;
-        // NE header at 0x40.
-        let ne = 0x40;
-        f[ne] = b'N';
-        f[ne + 1] = b'E';
-        f[ne + 2] = 5;
-        f[ne + 3] = 10;
-        // Tables, relative to ne: segtab 0x40 (2*8), rsrctab 0x50 (== restab,
-        // none), restab 0x50, modtab 0x62, imptab 0x66, enttab 0x80.
-        w(&mut f, ne + 0x04, 0x80); // enttab
-        w(&mut f, ne + 0x06, 0x10); // cbenttab
-        w(&mut f, ne + 0x0C, NEF_MULTIPLEDATA);
-        w(&mut f, ne + 0x0E, 2); // autodata
-        w(&mut f, ne + 0x10, 0x400); // heap
-        w(&mut f, ne + 0x12, 0x1000); // stack
-        w(&mut f, ne + 0x14, 0x0000); // ip
-        w(&mut f, ne + 0x16, 1); // cs
-        w(&mut f, ne + 0x18, 0); // sp
-        w(&mut f, ne + 0x1A, 2); // ss
-        w(&mut f, ne + 0x1C, 2); // cseg
-        w(&mut f, ne + 0x1E, 2); // cmod
-        w(&mut f, ne + 0x20, 0x0C); // cbnrestab
-        w(&mut f, ne + 0x22, 0x40);
-        w(&mut f, ne + 0x24, 0x50);
-        w(&mut f, ne + 0x26, 0x50);
-        w(&mut f, ne + 0x28, 0x62);
-        w(&mut f, ne + 0x2A, 0x66);
-        w(&mut f, ne + 0x2C, 0x100); // nrestab file offset 0x100
-        w(&mut f, ne + 0x30, 0); // cmovent
-        w(&mut f, ne + 0x32, 4); // align shift 4
-        f[ne + 0x36] = 2; // Windows
-        w(&mut f, ne + 0x3E, 0x030A);
-        // Segment table at 0x80: seg 1 at 0x200 (sector 0x20 << 4), 0x20
-        // bytes, code with relocs; seg 2 no data, data, min alloc 0x100.
-        w(&mut f, 0x80, 0x20);
-        w(&mut f, 0x82, 0x20);
-        w(&mut f, 0x84, NESEG_RELOCS | NESEG_PRELOAD);
-        w(&mut f, 0x86, 0x20);
-        w(&mut f, 0x88, 0);
-        w(&mut f, 0x8A, 0);
-        w(&mut f, 0x8C, NESEG_DATA | NESEG_MOVEABLE);
-        w(&mut f, 0x8E, 0x100);
-        // Resident names at 0x90: "HELLO" ord 0, "EXPFN" ord 1, end.
-        f[0x90..0x96].copy_from_slice(b"\x05HELLO");
-        w(&mut f, 0x96, 0);
-        f[0x98..0x9E].copy_from_slice(b"\x05EXPFN");
-        w(&mut f, 0x9E, 1);
-        f[0xA0] = 0;
-        // Module reference table at 0xA2: offsets 1 (USER), 6 (KERNEL).
-        w(&mut f, 0xA2, 1);
-        w(&mut f, 0xA4, 6);
-        // Imported names at 0xA6: 0 byte, "USER", "KERNEL", "INITTASK".
-        f[0xA6] = 0;
-        f[0xA7..0xAC].copy_from_slice(b"\x04USER");
-        f[0xAC..0xB3].copy_from_slice(b"\x06KERNEL");
-        f[0xB3..0xBC].copy_from_slice(b"\x08INITTASK");
-        // Entry table at 0xC0: one fixed entry in seg 1 (ordinal 1), a skip
-        // of 1, one moveable entry in seg 1 (ordinal 3), end.
-        f[0xC0..0xC5].copy_from_slice(&[1, 1, 0x01, 0x04, 0x00]);
-        f[0xC5..0xC7].copy_from_slice(&[1, 0]);
-        f[0xC7..0xCF].copy_from_slice(&[1, 0xFF, 0x03, 0xCD, 0x3F, 1, 0x08, 0x00]);
-        f[0xCF] = 0;
-        // Non-resident names at 0x100: "Demo" ord 0, end.
-        f[0x100..0x105].copy_from_slice(b"\x04Demo");
-        w(&mut f, 0x105, 0);
-        f[0x107] = 0;
-        // Segment 1 data at 0x200, 0x20 bytes.
-        let mut data = vec![0x90u8; 0x20];
-        data[0x02..0x04].copy_from_slice(&0x0008u16.to_le_bytes());
-        data[0x08..0x0A].copy_from_slice(&0x0010u16.to_le_bytes());
-        data[0x10..0x12].copy_from_slice(&0xFFFFu16.to_le_bytes());
-        data[0x14..0x16].copy_from_slice(&0x0003u16.to_le_bytes());
-        data[0x18..0x1A].copy_from_slice(&0xFFFFu16.to_le_bytes());
-        f.extend_from_slice(&data);
-        // Relocations: count 4.
-        f.extend_from_slice(&4u16.to_le_bytes());
-        // Chain of far pointers to USER ordinal 1, starting at 0x02.
-        f.extend_from_slice(&[RELOC_FARPTR, 1, 0x02, 0x00, 1, 0, 1, 0]);
-        // Additive offset to internal segment 2 : 0x0010 at 0x14.
-        f.extend_from_slice(&[RELOC_OFFSET, RELOC_ADDITIVE, 0x14, 0x00, 2, 0, 0x10, 0]);
-        // Selector of KERNEL 'INITTASK' (by name) at 0x18.
-        f.extend_from_slice(&[RELOC_SELECTOR, 2, 0x18, 0x00, 2, 0, 0x0D, 0]);
-        // OS fixup type 1 at 0x1C.
-        f.extend_from_slice(&[RELOC_OFFSET, 3, 0x1C, 0x00, 1, 0, 0, 0]);
-        f
+        crate::loader::testdata::sample_ne()
     }
 
     #[test]
@@ -1538,6 +1500,41 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn chains_may_not_share_locations() {
+        let f = build_ne();
+        let ne = NeImage::parse(&f).unwrap();
+        let first = ne.segments[0].relocs[0].clone();
+        let mut second = first.clone();
+        second.offset = 0x08;
+        let mut data = ne.segments[0].data.clone();
+        let e = apply_relocations(&mut data, &[first, second], &mut resolver).unwrap_err();
+        assert_eq!(e.field, "relocation record 1");
+        assert!(e.message.contains("record 0 already patched"), "{e}");
+    }
+
+    #[test]
+    fn overlapping_segments_are_bounded() {
+        // 0x1000 segment entries all pointing at the same 0x20 bytes and
+        // relocation table: the copy budget stops it with an error.
+        let mut f = build_ne();
+        let n: u16 = 0x1000;
+        let mut table = Vec::new();
+        for _ in 0..n {
+            table.extend_from_slice(&[0x20, 0, 0x00, 0x00, 0x00, 0x01, 0x20, 0]);
+        }
+        // Put the new segment table at the end; point ne_segtab at it.
+        let at = f.len();
+        f.extend_from_slice(&table);
+        let rel = (at - 0x40) as u16;
+        f[0x62..0x64].copy_from_slice(&rel.to_le_bytes());
+        f[0x5C..0x5E].copy_from_slice(&n.to_le_bytes());
+        // Segment length 0 means 64 KiB, clipped at the end of the file.
+        let e = NeImage::parse(&f).unwrap_err();
+        assert!(e.message.contains("overlap"), "{e}");
+        assert!(e.field.starts_with("segment "), "{e}");
+    }
+
+    #[test]
     fn every_truncation_is_an_error_never_a_panic() {
         let f = build_ne();
         for n in 0..f.len() {
@@ -1600,6 +1597,14 @@ pub(crate) mod tests {
         assert_eq!(e.offset, Some(0x56));
         let e = with(0x4E, &[9]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("automatic data segment 9"), "{e}");
+        // Relocation naming module 3 of 2 (record 0's target at 0x220 + 2 + 4).
+        let e = with(0x226, &[3]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("module #3"), "{e}");
+        assert_eq!(e.offset, Some(0x226));
+        // Internal relocation naming segment 7 (record 1's target).
+        let e = with(0x22E, &[7]).check_runnable(true).unwrap_err();
+        assert!(e.message.contains("segment 7"), "{e}");
+        assert_eq!(e.offset, Some(0x22E));
         let e = with(0x5C, &[0]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("no segments"), "{e}");
         assert!(e.message.contains("resource-only"), "{e}");
