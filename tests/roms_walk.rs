@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use toolhelp16::machine::{RunLimits, Stop};
-use toolhelp16::session::{self, Loaded, Loc, LoadOptions, Program};
+use toolhelp16::session::{self, LoadOptions, Loaded, Loc, Program};
 use toolhelp16::walk::{NextFailure, StackTraceEntry, StopReason};
 
 fn roms() -> PathBuf {
@@ -15,9 +15,16 @@ fn roms() -> PathBuf {
 /// A segment token from an .expect file, resolved in a loaded program.
 fn seg_token(p: &Program, tok: &str) -> u16 {
     if let Some(n) = tok.strip_prefix('s') {
-        let n: u16 = n.parse().unwrap_or_else(|_| panic!("bad segment token {tok}"));
+        let n: u16 = n
+            .parse()
+            .unwrap_or_else(|_| panic!("bad segment token {tok}"));
         let w = &p.env().win16;
-        let module = w.modules.iter().rev().find(|m| !m.builtin).expect("an NE module");
+        let module = w
+            .modules
+            .iter()
+            .rev()
+            .find(|m| !m.builtin)
+            .expect("an NE module");
         return module.segments[usize::from(n) - 1];
     }
     if tok == "psp" {
@@ -37,7 +44,9 @@ fn seg_token(p: &Program, tok: &str) -> u16 {
 }
 
 fn split_csip(s: &str) -> (&str, u16) {
-    let (a, b) = s.rsplit_once(':').unwrap_or_else(|| panic!("bad CS:IP {s}"));
+    let (a, b) = s
+        .rsplit_once(':')
+        .unwrap_or_else(|| panic!("bad CS:IP {s}"));
     (a, u16::from_str_radix(b, 16).unwrap())
 }
 
@@ -49,7 +58,12 @@ struct Expect {
 }
 
 fn parse_expect(text: &str) -> Expect {
-    let mut e = Expect { file: String::new(), at: String::new(), frames: Vec::new(), stop: None };
+    let mut e = Expect {
+        file: String::new(),
+        at: String::new(),
+        frames: Vec::new(),
+        stop: None,
+    };
     for line in text.lines() {
         let line = line.split('#').next().unwrap().trim();
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -89,32 +103,71 @@ fn check(expect_path: &Path) -> Result<usize, String> {
     let e = parse_expect(&std::fs::read_to_string(expect_path).unwrap());
     let name = expect_path.display();
     let file = roms().join(&e.file);
-    let mut p = session::load(&file, &LoadOptions::default()).map_err(|x| format!("{name}: {x}"))?;
+    let mut p =
+        session::load(&file, &LoadOptions::default()).map_err(|x| format!("{name}: {x}"))?;
     let (cs_tok, ip) = split_csip(&e.at);
-    let loc = Loc::SegOff { seg: seg_token(&p, cs_tok), offset: ip };
-    let stop = p.run(RunLimits { max_insns: 10_000_000, ..RunLimits::default() }, Some(&loc)).map_err(|x| format!("{name}: {x}"))?;
+    let loc = Loc::SegOff {
+        seg: seg_token(&p, cs_tok),
+        offset: ip,
+    };
+    let stop = p
+        .run(
+            RunLimits {
+                max_insns: 10_000_000,
+                ..RunLimits::default()
+            },
+            Some(&loc),
+        )
+        .map_err(|x| format!("{name}: {x}"))?;
     if !matches!(stop, Stop::Breakpoint { .. }) {
-        return Err(format!("{name}: did not reach {}: {stop:?}; output {:?}", e.at, String::from_utf8_lossy(&p.env().console)));
+        return Err(format!(
+            "{name}: did not reach {}: {stop:?}; output {:?}",
+            e.at,
+            String::from_utf8_lossy(&p.env().console)
+        ));
     }
     let walk = p.walk_at_stop(&stop).unwrap();
-    let got: Vec<(u16, u16, u16, bool)> =
-        walk.frames.iter().map(|f| (f.w_cs, f.w_ip, f.w_bp, f.w_flags == StackTraceEntry::FRAME_FAR)).collect();
-    let want: Vec<(u16, u16, u16, bool)> = e.frames.iter().map(|(cs, ip, bp, far)| (seg_token(&p, cs), *ip, *bp, *far)).collect();
+    let got: Vec<(u16, u16, u16, bool)> = walk
+        .frames
+        .iter()
+        .map(|f| {
+            (
+                f.w_cs,
+                f.w_ip,
+                f.w_bp,
+                f.w_flags == StackTraceEntry::FRAME_FAR,
+            )
+        })
+        .collect();
+    let want: Vec<(u16, u16, u16, bool)> = e
+        .frames
+        .iter()
+        .map(|(cs, ip, bp, far)| (seg_token(&p, cs), *ip, *bp, *far))
+        .collect();
     if got != want {
-        return Err(format!("{name}: frames differ\n  want {want:04X?}\n  got  {got:04X?}\n  walk ended: {}", walk.stop));
+        return Err(format!(
+            "{name}: frames differ\n  want {want:04X?}\n  got  {got:04X?}\n  walk ended: {}",
+            walk.stop
+        ));
     }
     // wSegment names the NE segment for every frame in an NE module.
     for (f, (cs, ..)) in walk.frames.iter().zip(&e.frames) {
         if let Some(n) = cs.strip_prefix('s') {
             if f.w_segment.to_string() != n {
-                return Err(format!("{name}: frame at {cs} has wSegment {}", f.w_segment));
+                return Err(format!(
+                    "{name}: frame at {cs} has wSegment {}",
+                    f.w_segment
+                ));
             }
         }
     }
     if let Some(s) = &e.stop {
         let got = stop_name(&walk.stop);
         if &got != s {
-            return Err(format!("{name}: walk ended {got} ({}), expected {s}", walk.stop));
+            return Err(format!(
+                "{name}: walk ended {got} ({}), expected {s}",
+                walk.stop
+            ));
         }
     }
     Ok(want.len())
@@ -137,7 +190,13 @@ fn every_roms_scenario_walks_as_written() {
             Err(e) => failures.push(e),
         }
     }
-    assert!(failures.is_empty(), "{} of {} scenarios failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -156,14 +156,14 @@ pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
         Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
+                // The rule for `info`: OS/2 modules and zero-segment
+                // (resource-only) modules are refused with the reason.
                 if let crate::loader::Image::Ne(ne) = &image {
-                    if let Err(e) = ne.check_runnable(!ne.header.is_library()) {
-                        if ne.header.target_os == 1
-                            || ne.segments.is_empty()
-                            || !ne.os2_imports().is_empty()
-                        {
-                            return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
-                        }
+                    let not_win16 = ne.header.target_os == 1
+                        || ne.segments.is_empty()
+                        || !ne.os2_imports().is_empty();
+                    if let (true, Err(e)) = (not_win16, ne.check_runnable(true)) {
+                        return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
                 let info = crate::loader::info::info(&image);

@@ -1,0 +1,224 @@
+//! The command line as a user runs it: exit codes, JSON schemas, refusals.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus() -> Option<PathBuf> {
+    let c = root().join("../shared/corpus");
+    if c.is_dir() {
+        Some(c)
+    } else {
+        eprintln!("SKIP: ../shared/corpus is absent; corpus CLI tests not run");
+        None
+    }
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn info_json_reads_every_corpus_executable_and_refuses_the_non_win16_ones() {
+    let Some(c) = corpus() else { return };
+    let mut seen = 0;
+    for dir in ["ne", "dos/msdos125", "dos/tp7", "dos/edge"] {
+        for e in std::fs::read_dir(c.join(dir)).unwrap().flatten() {
+            let p = e.path();
+            let bytes = std::fs::read(&p).unwrap();
+            if !(bytes.starts_with(b"MZ") || bytes.starts_with(b"ZM")) {
+                continue;
+            }
+            seen += 1;
+            let out = bin().args(["info", "--json"]).arg(&p).output().unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            match name.as_str() {
+                "os2lib.exe" | "helloo16.exe" => {
+                    assert_eq!(out.status.code(), Some(120), "{name} must be refused");
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    assert!(err.contains("OS/2") && err.contains(&name), "{name}: {err}");
+                }
+                "vgaoem.fon" => {
+                    assert_eq!(out.status.code(), Some(120));
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    assert!(
+                        err.contains("segment") && err.contains("vgaoem.fon"),
+                        "{err}"
+                    );
+                }
+                _ => {
+                    assert!(
+                        out.status.success(),
+                        "{name}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                    let v = json(&out);
+                    let f = v["format"].as_str().unwrap();
+                    if p.parent().unwrap().ends_with("ne") {
+                        assert_eq!(f, "NE", "{name}");
+                        assert!(v["module"].is_string(), "{name}");
+                        assert!(
+                            v["segments"].as_array().is_some_and(|s| !s.is_empty()),
+                            "{name}"
+                        );
+                    } else {
+                        assert_eq!(f, "MZ", "{name}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen >= 25, "only {seen} MZ/NE files found");
+}
+
+#[test]
+fn info_json_of_flaggen_names_its_module_and_imports() {
+    let Some(c) = corpus() else { return };
+    let out = bin()
+        .args(["info", "--json"])
+        .arg(c.join("ne/flaggen.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["module"], "PRIDEFLAG");
+    let mods: Vec<&str> = v["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["module"].as_str().unwrap())
+        .collect();
+    for m in ["GDI", "USER", "KERNEL"] {
+        assert!(mods.contains(&m), "{mods:?}");
+    }
+}
+
+#[test]
+fn info_of_a_bad_file_names_the_file_and_offset() {
+    let dir = std::env::temp_dir().join(format!("th16-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("broken.exe");
+    // An MZ header whose e_lfanew points at an NE header cut short.
+    let mut b = vec![0u8; 0x48];
+    b[0] = b'M';
+    b[1] = b'Z';
+    b[0x3C] = 0x40;
+    b[0x40] = b'N';
+    b[0x41] = b'E';
+    std::fs::write(&p, &b).unwrap();
+    let out = bin().arg("info").arg(&p).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(120), "{err}");
+    assert!(
+        err.contains("broken.exe") && err.contains("offset 0x"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn demo_prints_the_walk() {
+    let out = bin().arg("demo").output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("the end of the chain"), "{s}");
+    assert!(s.contains("return CS"), "{s}");
+    assert_eq!(s.lines().filter(|l| l.contains(" DEMO ")).count(), 4, "{s}");
+}
+
+#[test]
+fn stack_json_has_stacktraceentry_fields() {
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:003A"])
+        .arg(root().join("roms/demo.exe"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 4);
+    for f in frames {
+        for k in [
+            "hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment", "wFlags",
+        ] {
+            assert!(f[k].is_u64(), "{k} in {f}");
+        }
+        assert_eq!(f["module"], "DEMO");
+    }
+    assert_eq!(frames[0]["wIP"], 0x3A);
+    assert_eq!(frames[2]["wFlags"], 1);
+}
+
+#[test]
+fn run_json_reports_exit_and_output() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(root().join("roms/demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited");
+    assert_eq!(v["exit"]["code"], 0);
+    assert!(
+        v["output"]
+            .as_str()
+            .unwrap()
+            .contains("hello from a Win16 task")
+    );
+}
+
+#[test]
+fn run_budget_and_loc_errors_have_their_exit_codes() {
+    let out = bin()
+        .args(["run", "--json", "--max-insns", "5"])
+        .arg(root().join("roms/demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(122));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "budget");
+    assert!(v["frames"].as_array().is_some_and(|f| !f.is_empty()));
+    let out = bin()
+        .args(["stack", "--at", "NOSUCH:1:0"])
+        .arg(root().join("roms/demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    let out = bin()
+        .arg("run")
+        .arg(Path::new("/nonexistent/file.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+}
+
+#[test]
+fn unimplemented_import_stops_with_its_name_and_the_callers_walk() {
+    let Some(c) = corpus() else { return };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(c.join("ne/helljw16.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    // helljw16 calls USER's MessageBox, which this version does not implement.
+    assert_eq!(v["exit"]["kind"], "unimplemented", "{v}");
+    assert_eq!(out.status.code(), Some(124));
+    let what = v["unimplemented"].as_str().unwrap();
+    assert!(what.starts_with("USER."), "{what}");
+    let frames = v["frames"].as_array().unwrap();
+    assert!(!frames.is_empty());
+    assert_eq!(frames[0]["module"], "M");
+}
