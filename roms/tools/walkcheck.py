@@ -286,6 +286,10 @@ class Machine:
                     self.set8(o[1], v)
             else:
                 self.wb(o[1], o[2], v)
+        elif op == 0xA1:
+            r['ax'] = self.rw(r[seg or 'ds'], self.fetchw())
+        elif op == 0xA3:
+            self.ww(r[seg or 'ds'], self.fetchw(), r['ax'])
         elif op == 0xAC:
             self.set8(0, self.rb(r[seg or 'ds'], r['si']))
             r['si'] = (r['si'] + 1) & 0xFFFF
