@@ -225,11 +225,10 @@ pub fn main_with(cli: Cli) -> i32 {
                 Ok(s) => s,
                 Err(e) => return fail(EXIT_LOAD, &format!("{}: --at {at}: {e}", file.display())),
             };
-            let reached = match (&loc, &stop) {
-                (Loc::After(_), Stop::Budget) => true,
-                (_, Stop::Breakpoint { .. }) => true,
-                _ => false,
-            };
+            let reached = matches!(
+                (&loc, &stop),
+                (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
+            );
             if opts.json {
                 println!(
                     "{}",
