@@ -376,6 +376,10 @@ class Machine:
                 far = False
             else:
                 d = self.desc.get(cand)
+                if d is None and (cand & 3) == 3:
+                    notes.append('RISK: candidate CS %04X at BP %04X+4 has RPL 3: '
+                                 'it could be a code selector in another emulator'
+                                 % (cand, si))
                 far = (d is not None and d[2] and (cand & 3) == (ste['cs'] & 3)
                        and d[1] > ip)
             if far:
