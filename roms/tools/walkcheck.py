@@ -376,6 +376,10 @@ class Machine:
                 far = False
             else:
                 d = self.desc.get(cand)
+                if d is None and (cand & 3) == 3:
+                    notes.append('RISK: candidate CS %04X at BP %04X+4 has RPL 3: '
+                                 'it could be a code selector in another emulator'
+                                 % (cand, si))
                 far = (d is not None and d[2] and (cand & 3) == (ste['cs'] & 3)
                        and d[1] > ip)
             if far:
@@ -458,6 +462,26 @@ def load_com(data):
     return m
 
 
+def load_mz(data):
+    (cblp, cp, crlc, cparhdr, minalloc, maxalloc, ss, sp, csum, ip, cs,
+     lfarlc) = struct.unpack_from('<12H', data, 2)
+    assert data[:2] == b'MZ'
+    size = cp * 512 - ((512 - cblp) if cblp else 0)
+    assert size == len(data), (size, len(data))
+    m = Machine(real=True)
+    load = COM_PSP + 0x10
+    image = data[cparhdr * 16:size]
+    m.mem[load * 16:load * 16 + len(image)] = image
+    for k in range(crlc):
+        off, seg = struct.unpack_from('<HH', data, lfarlc + 4 * k)
+        m.ww(load + seg, off, m.rw(load + seg, off) + load)
+    m.r.update(cs=load + cs, ip=ip, ss=load + ss, sp=sp, ds=COM_PSP,
+               es=COM_PSP, bp=0)
+    m.tokfmt = lambda sel, off: 'load+%04X:%04X' % (sel - load, off)
+    m.load = load
+    return m
+
+
 def load_boot(data):
     assert len(data) == 512 and data[510:] == b'\x55\xAA'
     m = Machine(real=True)
@@ -475,6 +499,9 @@ def parse_token(m, tok):
     mo = re.fullmatch(r'psp:([0-9A-Fa-f]+)', tok)
     if mo:
         return COM_PSP, int(mo.group(1), 16)
+    mo = re.fullmatch(r'load\+([0-9A-Fa-f]+):([0-9A-Fa-f]+)', tok)
+    if mo:
+        return m.load + int(mo.group(1), 16), int(mo.group(2), 16)
     mo = re.fullmatch(r'([0-9A-Fa-f]{4}):([0-9A-Fa-f]+)', tok)
     if mo:
         return int(mo.group(1), 16), int(mo.group(2), 16)
@@ -503,7 +530,9 @@ def check(expect_path):
         else:
             raise ValueError(t)
     data = open(os.path.join(ROMS, exp['file']), 'rb').read()
-    if exp['file'].endswith('.exe'):
+    if exp['file'].endswith('.exe') and struct.unpack_from('<H', data, 0x18)[0] != 0x40:
+        m = load_mz(data)
+    elif exp['file'].endswith('.exe'):
         m = load_ne(data)
     elif exp['file'].endswith('.com'):
         m = load_com(data)
