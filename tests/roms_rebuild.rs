@@ -65,8 +65,15 @@ fn unique_temp_dir() -> PathBuf {
 
 fn first_difference(a: &[u8], b: &[u8]) -> String {
     match a.iter().zip(b).position(|(x, y)| x != y) {
-        Some(i) => format!("first difference at byte 0x{i:X}: committed {:02X}, rebuilt {:02X}", a[i], b[i]),
-        None => format!("lengths differ: committed {} bytes, rebuilt {} bytes", a.len(), b.len()),
+        Some(i) => format!(
+            "first difference at byte 0x{i:X}: committed {:02X}, rebuilt {:02X}",
+            a[i], b[i]
+        ),
+        None => format!(
+            "lengths differ: committed {} bytes, rebuilt {} bytes",
+            a.len(),
+            b.len()
+        ),
     }
 }
 
@@ -136,6 +143,11 @@ fn every_rom_has_an_expectation() {
             .find_map(|l| l.strip_prefix("file "))
             .map(str::trim)
             .unwrap_or_else(|| panic!("{} has no 'file' line", expect.display()));
-        assert_eq!(file, output_name(&src), "{}: 'file' names another binary", expect.display());
+        assert_eq!(
+            file,
+            output_name(&src),
+            "{}: 'file' names another binary",
+            expect.display()
+        );
     }
 }
