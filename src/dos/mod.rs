@@ -41,11 +41,12 @@ fn host(e: MachineError) -> Stop {
     Stop::Error(e.0)
 }
 
-/// Read a string ending in `term` at seg:off (at most 64 KiB).
-fn read_until(uc: &Uc<'_>, seg: u16, off: u16, term: u8) -> Vec<u8> {
+/// Read a string ending in `term` at seg:off, at most `max` bytes, stopping
+/// early at the segment limit.
+pub fn read_until(uc: &Uc<'_>, seg: u16, off: u16, term: u8, max: usize) -> Vec<u8> {
     let mut out = Vec::new();
     let mut o = off;
-    for _ in 0..0x10000 {
+    for _ in 0..max {
         let mut b = [0u8];
         if uc.read_seg(seg, o, &mut b).is_err() || b[0] == term {
             break;
@@ -68,7 +69,7 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         0x09 => {
             let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
-            let s = read_until(uc, ds, dx, b'$');
+            let s = read_until(uc, ds, dx, b'$', 0x10000);
             env.write_console(&s);
             uc.set_reg(R::AX, (ax & 0xFF00) | 0x24).map_err(host)?;
         }

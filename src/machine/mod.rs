@@ -767,15 +767,7 @@ impl Machine {
 
     /// Up to 15 bytes of the instruction at CS:IP.
     pub fn insn_bytes(&self, cs: u16, ip: u16) -> Vec<u8> {
-        let mut out = Vec::new();
-        for k in 0..15u16 {
-            let mut b = [0u8];
-            if self.uc.read_seg(cs, ip.wrapping_add(k), &mut b).is_err() {
-                break;
-            }
-            out.push(b[0]);
-        }
-        out
+        insn_bytes(&self.uc, cs, ip)
     }
 
     /// Which segment's hole a linear address lies in: (selector, offset,
@@ -980,18 +972,22 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
     }
 }
 
-fn exception_detail(uc: &Uc<'_>, number: u8, regs: &Regs) -> String {
-    let mut bytes = Vec::new();
+/// Up to 15 bytes (the longest x86 instruction) at CS:IP, stopping at the
+/// segment limit.
+fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
+    let mut out = Vec::new();
     for k in 0..15u16 {
         let mut b = [0u8];
-        if uc
-            .read_seg(regs.cs, regs.ip.wrapping_add(k), &mut b)
-            .is_err()
-        {
+        if uc.read_seg(cs, ip.wrapping_add(k), &mut b).is_err() {
             break;
         }
-        bytes.push(b[0]);
+        out.push(b[0]);
     }
+    out
+}
+
+fn exception_detail(uc: &Uc<'_>, number: u8, regs: &Regs) -> String {
+    let bytes = insn_bytes(uc, regs.cs, regs.ip);
     let mut dec = iced_x86::Decoder::new(16, &bytes, iced_x86::DecoderOptions::NONE);
     let insn = dec.decode();
     match number {

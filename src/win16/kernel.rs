@@ -65,16 +65,7 @@ pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop>
 pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let p = a.first().copied().unwrap_or(0);
     let (seg, off) = ((p >> 16) as u16, p as u16);
-    let mut s = Vec::new();
-    let mut o = off;
-    while s.len() < 0x1000 {
-        let mut b = [0u8];
-        if uc.read_seg(seg, o, &mut b).is_err() || b[0] == 0 {
-            break;
-        }
-        s.push(b[0]);
-        o = o.wrapping_add(1);
-    }
+    let s = crate::dos::read_until(uc, seg, off, 0, 0x1000);
     env.debug_output
         .push(String::from_utf8_lossy(&s).into_owned());
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
