@@ -222,3 +222,52 @@ fn unimplemented_import_stops_with_its_name_and_the_callers_walk() {
     assert!(!frames.is_empty());
     assert_eq!(frames[0]["module"], "M");
 }
+
+#[test]
+fn stack_at_exported_name_ordinal_and_instruction_count() {
+    let demo = root().join("roms/demo.exe");
+    // PAINTLINE is entry @2 at 1:0030 (roms/demo.asm).
+    for at in ["DEMO!PaintLine", "demo!PAINTLINE", "DEMO!#2", "DEMO:1:0030"] {
+        let out = bin()
+            .args(["stack", "--json", "--at", at])
+            .arg(&demo)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{at}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json(&out);
+        assert_eq!(v["frames"][0]["wIP"], 0x30, "{at}");
+        assert_eq!(v["frames"][0]["wSegment"], 1, "{at}");
+    }
+    let out = bin()
+        .args(["stack", "--at", "DEMO!NoSuchName"])
+        .arg(&demo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    // +N stops after N instructions: +0 walks from the entry point (1:0000);
+    // the first instruction is `call far InitTask`, so +1 stands at offset 0
+    // of KERNEL's thunk segment.
+    let ips: Vec<(u64, u64)> = ["+0", "+1"]
+        .iter()
+        .map(|at| {
+            let out = bin()
+                .args(["stack", "--json", "--at", at])
+                .arg(&demo)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{at}");
+            let f = &json(&out)["frames"][0];
+            (f["wCS"].as_u64().unwrap(), f["wIP"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(ips[0].1, 0);
+    assert_eq!(ips[1].1, 0);
+    assert_ne!(
+        ips[0].0, ips[1].0,
+        "+1 must have left the program's segment"
+    );
+}

@@ -161,10 +161,15 @@ pub fn stack_text(p: &Program, stop: &Stop, reached: bool) -> String {
             describe(stop)
         ));
     }
-    s.push_str(&format!(
-        "{}: {}; walk by StackTraceCSIPFirst, then StackTraceNext\n",
-        p.path.display(),
+    let what = if reached && matches!(stop, Stop::Budget) {
+        let (cs, ip) = (p.machine.reg(R::CS), p.machine.reg(R::IP));
+        format!("stopped at {cs:04X}:{ip:04X} after the requested number of instructions")
+    } else {
         describe(stop)
+    };
+    s.push_str(&format!(
+        "{}: {what}; walk by StackTraceCSIPFirst, then StackTraceNext\n",
+        p.path.display()
     ));
     match p.walk_at_stop(stop) {
         Some(w) => s.push_str(&walk_table(p, &w)),
