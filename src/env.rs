@@ -42,16 +42,66 @@ impl Env {
     }
 }
 
-impl Environment for Env {
-    fn interrupt(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
+impl Env {
+    /// The built-in service for `INT intno`.
+    fn native(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         match intno {
             0x20 => Err(Stop::Exited { code: 0 }),
             0x21 => crate::dos::int21(self, uc),
             0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A => crate::dos::bios(self, uc, intno),
+            _ => Err(crate::dos::unimplemented(uc, format!("INT {intno:02X}h"))),
+        }
+    }
+}
+
+fn host(e: crate::machine::MachineError) -> Stop {
+    Stop::Error(e.0)
+}
+
+/// Real mode: deliver `INT n` through the interrupt vector table as the CPU
+/// does: push FLAGS, CS, IP; clear IF and TF; jump to the vector.
+fn deliver_real(uc: &mut Uc<'_>, vector: (u16, u16)) -> Result<(), Stop> {
+    let flags = uc.reg(R::FLAGS);
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    for w in [flags, cs, ip] {
+        uc.push16(w).map_err(host)?;
+    }
+    uc.set_reg(R::FLAGS, flags & !0x0300).map_err(host)?;
+    uc.set_reg(R::CS, vector.0).map_err(host)?;
+    uc.set_reg(R::IP, vector.1).map_err(host)
+}
+
+impl Environment for Env {
+    fn interrupt(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
+        if uc.mode() == crate::walk::CpuMode::Real {
+            use crate::dos::{ROM_INT, ROM_SEG, ROM_STUBS};
+            let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+            if intno == ROM_INT && cs == ROM_SEG {
+                // A ROM stub `int F1h; db n; retf 2`, reached by a program
+                // that chained to the original vector.
+                let mut n = [0u8];
+                uc.read_seg(cs, ip, &mut n)
+                    .map_err(|e| Stop::Error(e.to_string()))?;
+                uc.set_reg(R::IP, ip.wrapping_add(1)).map_err(host)?;
+                return self.native(uc, n[0]);
+            }
+            let mut v = [0u8; 4];
+            uc.read_seg(0, u16::from(intno) * 4, &mut v)
+                .map_err(|e| Stop::Error(e.to_string()))?;
+            let vector = (
+                u16::from_le_bytes([v[2], v[3]]),
+                u16::from_le_bytes([v[0], v[1]]),
+            );
+            if vector != (ROM_SEG, ROM_STUBS + u16::from(intno) * 8) {
+                return deliver_real(uc, vector);
+            }
+            return self.native(uc, intno);
+        }
+        match intno {
             API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => {
                 crate::win16::call_api(self, uc)
             }
-            _ => Err(crate::dos::unimplemented(uc, format!("INT {intno:02X}h"))),
+            _ => self.native(uc, intno),
         }
     }
 }

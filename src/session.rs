@@ -20,6 +20,8 @@ pub struct LoadOptions {
     pub tail: String,
     /// Echo program output to stdout as it is written.
     pub echo: bool,
+    /// Extra DOS environment variables (`--env NAME=VALUE`).
+    pub env: Vec<(String, String)>,
 }
 
 impl Default for LoadOptions {
@@ -28,6 +30,7 @@ impl Default for LoadOptions {
             kind: KindHint::Auto,
             tail: String::new(),
             echo: false,
+            env: Vec::new(),
         }
     }
 }
@@ -81,6 +84,25 @@ pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
     loader::parse(&bytes, kind).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))
 }
 
+/// How DOS starts this program: its tail, environment and DOS path.
+fn dos_start(path: &Path, opts: &LoadOptions) -> crate::dos::DosStart {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_default();
+    let mut env = crate::dos::default_environment();
+    for (k, v) in &opts.env {
+        let k = k.to_ascii_uppercase();
+        env.retain(|(x, _)| *x != k);
+        env.push((k, v.clone()));
+    }
+    crate::dos::DosStart {
+        tail: opts.tail.clone(),
+        env,
+        program: format!("C:\\{name}"),
+    }
+}
+
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
@@ -95,7 +117,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         }
         Image::Com(c) => {
             let mut m = Machine::new_real().map_err(|e| fail(&e))?;
-            let r = crate::dos::load_com(&mut m, &c.bytes, &opts.tail).map_err(|e| fail(&e))?;
+            let r = crate::dos::load_com(&mut m, &c.bytes, &dos_start(path, opts))
+                .map_err(|e| fail(&e))?;
+            env.dos.first_mcb = r.first_mcb;
             (
                 m,
                 Loaded::Dos {
@@ -106,7 +130,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         }
         Image::Mz(mz) => {
             let mut m = Machine::new_real().map_err(|e| fail(&e))?;
-            let r = crate::dos::load_mz(&mut m, mz, &opts.tail).map_err(|e| fail(&e))?;
+            let r =
+                crate::dos::load_mz(&mut m, mz, &dos_start(path, opts)).map_err(|e| fail(&e))?;
+            env.dos.first_mcb = r.first_mcb;
             (
                 m,
                 Loaded::Dos {

@@ -129,7 +129,12 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
     } else {
         format!(" {}", args.join(" "))
     };
-    Ok(LoadOptions { kind, tail, echo })
+    Ok(LoadOptions {
+        kind,
+        tail,
+        echo,
+        env: Vec::new(),
+    })
 }
 
 /// The exit status for a stop.

@@ -7,6 +7,8 @@
 //! (ticks from a fixed clock). Anything else stops the program with
 //! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
 
+pub mod memory;
+
 use crate::env::Env;
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 
@@ -15,6 +17,9 @@ use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 pub struct Dos {
     /// Segment of the current PSP (INT 21h AH=51h/62h).
     pub psp: u16,
+    /// Segment of the first memory control block (0 = no DOS memory, as for
+    /// Win16 tasks and raw images).
+    pub first_mcb: u16,
     /// Interrupt vectors set through AH=25h, as (segment, offset).
     pub vectors: std::collections::HashMap<u8, (u16, u16)>,
     /// BIOS tick count (INT 1Ah), advanced per call for a fixed clock.
@@ -76,7 +81,15 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         0x19 => uc.set_reg(R::AX, (ax & 0xFF00) | 2).map_err(host)?,
         0x25 => {
             let v = (uc.reg(R::DS), uc.reg(R::DX));
-            env.dos.vectors.insert(al, v);
+            if uc.mode() == crate::walk::CpuMode::Real {
+                let mut b = [0u8; 4];
+                b[..2].copy_from_slice(&v.1.to_le_bytes());
+                b[2..].copy_from_slice(&v.0.to_le_bytes());
+                uc.write_seg(0, u16::from(al) * 4, &b)
+                    .map_err(|e| Stop::Error(e.to_string()))?;
+            } else {
+                env.dos.vectors.insert(al, v);
+            }
         }
         0x30 => {
             // DOS 5.0, OEM 0 (what Windows 3.1 typically ran on).
@@ -85,7 +98,17 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::CX, 0).map_err(host)?;
         }
         0x35 => {
-            let (seg, off) = env.dos.vectors.get(&al).copied().unwrap_or((0, 0));
+            let (seg, off) = if uc.mode() == crate::walk::CpuMode::Real {
+                let mut b = [0u8; 4];
+                uc.read_seg(0, u16::from(al) * 4, &mut b)
+                    .map_err(|e| Stop::Error(e.to_string()))?;
+                (
+                    u16::from_le_bytes([b[2], b[3]]),
+                    u16::from_le_bytes([b[0], b[1]]),
+                )
+            } else {
+                env.dos.vectors.get(&al).copied().unwrap_or((0, 0))
+            };
             uc.set_reg(R::ES, seg).map_err(host)?;
             uc.set_reg(R::BX, off).map_err(host)?;
         }
@@ -108,10 +131,41 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             set_carry(uc, false)?;
         }
         0x4C => return Err(Stop::Exited { code: al }),
+        0x48..=0x4A if env.dos.first_mcb != 0 => return memory_call(env, uc, ah),
+        0x50 => env.dos.psp = uc.reg(R::BX),
         0x51 | 0x62 => uc.set_reg(R::BX, env.dos.psp).map_err(host)?,
         _ => return Err(unimplemented(uc, format!("INT 21h AH={ah:02X}h"))),
     }
     Ok(())
+}
+
+/// AH=48h allocate, 49h free, 4Ah resize, on the MCB chain.
+fn memory_call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
+    let first = env.dos.first_mcb;
+    let bx = uc.reg(R::BX);
+    let es = uc.reg(R::ES);
+    let res = match ah {
+        0x48 => memory::allocate(uc, first, env.dos.psp, bx).map(Some),
+        0x49 => memory::free(uc, first, es)
+            .map(|_| None)
+            .map_err(|e| (e, 0)),
+        _ => memory::resize(uc, first, es, bx).map(|_| None),
+    };
+    match res {
+        Ok(seg) => {
+            if let Some(seg) = seg {
+                uc.set_reg(R::AX, seg).map_err(host)?;
+            }
+            set_carry(uc, false)
+        }
+        Err((code, largest)) => {
+            uc.set_reg(R::AX, code).map_err(host)?;
+            if ah != 0x49 {
+                uc.set_reg(R::BX, largest).map_err(host)?;
+            }
+            set_carry(uc, true)
+        }
+    }
 }
 
 /// BIOS services.
@@ -150,24 +204,91 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
 /// the paragraph before). Fixed so that addresses are reproducible.
 pub const FIRST_PSP: u16 = 0x0800;
 /// First paragraph past conventional memory.
-pub const TOP_OF_MEMORY: u16 = 0xA000;
+pub const TOP_OF_MEMORY: u16 = memory::TOP;
+/// Where the ROM stubs that the interrupt vectors point at live.
+pub const ROM_SEG: u16 = 0xF000;
+/// Offset of the stub for vector 0; vector n's is at `ROM_STUBS + 8 * n`.
+pub const ROM_STUBS: u16 = 0xE000;
+/// The private interrupt a ROM stub uses: `int F1h; db n; retf 2`.
+pub const ROM_INT: u8 = 0xF1;
 
-/// Build a DOS program segment prefix for a program owning memory up to
-/// `end_seg`, with `tail` as its command tail.
+/// Build a DOS program segment prefix (DOS 3.3+ layout) for a program
+/// owning memory up to `end_seg`, with `tail` as its command tail and its
+/// environment at `env_seg`.
 pub fn make_psp(end_seg: u16, tail: &str) -> [u8; 0x100] {
+    make_psp_full(end_seg, tail, 0, 0)
+}
+
+fn make_psp_full(end_seg: u16, tail: &str, env_seg: u16, psp: u16) -> [u8; 0x100] {
     let mut p = [0u8; 0x100];
     p[0] = 0xCD; // INT 20h
     p[1] = 0x20;
     p[2..4].copy_from_slice(&end_seg.to_le_bytes());
+    // 05: far call to the DOS dispatcher (CP/M entry), kept as a RETF-less
+    // marker; 16: parent PSP (itself: the first program); 18: the job file
+    // table, handles 0-4 open on the console, the rest unused.
+    p[0x16..0x18].copy_from_slice(&psp.to_le_bytes());
+    p[0x18..0x2C].fill(0xFF);
+    p[0x18..0x1D].copy_from_slice(&[1, 1, 1, 0, 2]);
+    p[0x2C..0x2E].copy_from_slice(&env_seg.to_le_bytes());
+    p[0x32..0x34].copy_from_slice(&20u16.to_le_bytes());
+    p[0x34..0x36].copy_from_slice(&0x18u16.to_le_bytes());
+    p[0x36..0x38].copy_from_slice(&psp.to_le_bytes());
     p[0x50] = 0xCD; // INT 21h; RETF: the DOS function dispatcher
     p[0x51] = 0x21;
     p[0x52] = 0xCB;
+    p[0x5C..0x68].copy_from_slice(&[
+        0, b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ',
+    ]);
+    p[0x6C..0x78].copy_from_slice(&[
+        0, b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ',
+    ]);
     let t = tail.as_bytes();
     let n = t.len().min(126);
     p[0x80] = n as u8;
     p[0x81..0x81 + n].copy_from_slice(&t[..n]);
     p[0x81 + n] = 0x0D;
     p
+}
+
+/// The environment block (DOS 3.3+): `NAME=VALUE` strings, an empty string,
+/// the word 1, then the program's full path.
+pub fn environment_block(vars: &[(String, String)], program: &str) -> Vec<u8> {
+    let mut b = Vec::new();
+    for (k, v) in vars {
+        b.extend_from_slice(k.as_bytes());
+        b.push(b'=');
+        b.extend_from_slice(v.as_bytes());
+        b.push(0);
+    }
+    if vars.is_empty() {
+        b.push(0);
+    }
+    b.push(0);
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(program.as_bytes());
+    b.push(0);
+    b
+}
+
+/// The default environment: a COMSPEC and a PATH, as a DOS prompt has them.
+pub fn default_environment() -> Vec<(String, String)> {
+    vec![
+        ("COMSPEC".into(), "C:\\COMMAND.COM".into()),
+        ("PATH".into(), "C:\\".into()),
+        ("PROMPT".into(), "$P$G".into()),
+    ]
+}
+
+/// How a DOS program is started.
+#[derive(Debug, Clone, Default)]
+pub struct DosStart {
+    /// Command tail, with its leading space.
+    pub tail: String,
+    /// Environment variables.
+    pub env: Vec<(String, String)>,
+    /// The program's DOS path, e.g. `C:\\HELLO.COM`.
+    pub program: String,
 }
 
 /// Where a real-mode program was put.
@@ -177,18 +298,121 @@ pub struct RealLoad {
     pub psp: u16,
     /// Load segment of the image (PSP + 0x10 for MZ, PSP for COM).
     pub load_seg: u16,
+    /// First memory control block.
+    pub first_mcb: u16,
 }
 
 fn wl(m: &mut Machine, seg: u16, off: u16, data: &[u8]) -> Result<(), MachineError> {
     m.write_linear(u32::from(seg) * 16 + u32::from(off), data)
 }
 
+/// Point every interrupt vector at its ROM stub and fill the BIOS data area
+/// a program may read (equipment, memory size, video mode, screen size).
+pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
+    let mut ivt = Vec::with_capacity(0x400);
+    let mut rom = Vec::with_capacity(0x800);
+    for n in 0..=255u16 {
+        ivt.extend_from_slice(&(ROM_STUBS + n * 8).to_le_bytes());
+        ivt.extend_from_slice(&ROM_SEG.to_le_bytes());
+        rom.extend_from_slice(&[0xCD, ROM_INT, n as u8, 0xCA, 0x02, 0x00, 0x90, 0x90]);
+    }
+    m.write_linear(0, &ivt)?;
+    wl(m, ROM_SEG, ROM_STUBS, &rom)?;
+    // BIOS data area.
+    wl(m, 0x40, 0x10, &0x0021u16.to_le_bytes())?; // equipment: 80x25 colour, FPU-less, 1 floppy bit off
+    wl(m, 0x40, 0x13, &640u16.to_le_bytes())?; // KiB of conventional memory
+    wl(m, 0x40, 0x49, &[3])?; // video mode 3
+    wl(m, 0x40, 0x4A, &80u16.to_le_bytes())?; // columns
+    wl(m, 0x40, 0x84, &[24])?; // rows - 1
+    Ok(())
+}
+
+/// Lay out the environment block and the program's block in memory:
+/// `[env MCB][env][program MCB][PSP...]`, returning (first MCB, env segment).
+fn lay_out(
+    m: &mut Machine,
+    psp: u16,
+    prog_paras: u16,
+    start: &DosStart,
+) -> Result<(u16, u16), MachineError> {
+    let env = environment_block(&start.env, &start.program);
+    let env_paras = (env.len() as u32).div_ceil(16).max(1);
+    if env_paras > 0x400 {
+        return Err(MachineError(format!(
+            "the environment is too large ({} bytes)",
+            env.len()
+        )));
+    }
+    let env_paras = env_paras as u16;
+    let env_mcb = psp - 2 - env_paras;
+    let env_seg = env_mcb + 1;
+    let owner_name = start
+        .program
+        .rsplit(['\\', '/'])
+        .next()
+        .unwrap_or("")
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    {
+        let uc: &mut crate::machine::Uc<'static> = m;
+        memory::write(
+            uc,
+            &memory::Mcb {
+                seg: env_mcb,
+                last: false,
+                owner: psp,
+                size: env_paras,
+            },
+            Some(""),
+        );
+    }
+    wl(m, env_seg, 0, &env)?;
+    let avail = TOP_OF_MEMORY - psp;
+    let size = prog_paras.min(avail);
+    let last = size == avail;
+    {
+        let uc: &mut crate::machine::Uc<'static> = m;
+        memory::write(
+            uc,
+            &memory::Mcb {
+                seg: psp - 1,
+                last,
+                owner: psp,
+                size,
+            },
+            Some(&owner_name),
+        );
+        if !last {
+            memory::write(
+                uc,
+                &memory::Mcb {
+                    seg: psp + size,
+                    last: true,
+                    owner: 0,
+                    size: avail - size - 1,
+                },
+                Some(""),
+            );
+        }
+    }
+    Ok((env_mcb, env_seg))
+}
+
 /// Load a `.COM` program (win16.md, DOS): PSP at [`FIRST_PSP`], code at
 /// PSP:0100, CS = DS = ES = SS = PSP, SP = FFFE with a zero word pushed (a RET
 /// reaches INT 20h at PSP:0000), BP = 0. A COM owns all free memory.
-pub fn load_com(m: &mut Machine, code: &[u8], tail: &str) -> Result<RealLoad, MachineError> {
+pub fn load_com(m: &mut Machine, code: &[u8], start: &DosStart) -> Result<RealLoad, MachineError> {
     let psp = FIRST_PSP;
-    wl(m, psp, 0, &make_psp(TOP_OF_MEMORY, tail))?;
+    init_real_mode_tables(m)?;
+    let (first_mcb, env_seg) = lay_out(m, psp, TOP_OF_MEMORY - psp, start)?;
+    wl(
+        m,
+        psp,
+        0,
+        &make_psp_full(TOP_OF_MEMORY, &start.tail, env_seg, psp),
+    )?;
     wl(m, psp, 0x100, code)?;
     for r in [R::DS, R::ES, R::SS] {
         m.set_reg(r, psp)?;
@@ -197,7 +421,11 @@ pub fn load_com(m: &mut Machine, code: &[u8], tail: &str) -> Result<RealLoad, Ma
     wl(m, psp, 0xFFFE, &[0, 0])?;
     start_regs(m, psp)?;
     m.set_csip(psp, 0x100)?;
-    Ok(RealLoad { psp, load_seg: psp })
+    Ok(RealLoad {
+        psp,
+        load_seg: psp,
+        first_mcb,
+    })
 }
 
 fn start_regs(m: &mut Machine, psp: u16) -> Result<(), MachineError> {
@@ -210,22 +438,35 @@ fn start_regs(m: &mut Machine, psp: u16) -> Result<(), MachineError> {
 
 /// Load an MZ executable: PSP at [`FIRST_PSP`], load module at PSP+10h,
 /// segment relocations applied, CS:IP and SS:SP from the header, DS = ES =
-/// PSP.
+/// PSP. The program's block is the PSP, the load module and e_maxalloc
+/// paragraphs (at least e_minalloc; all free memory when e_maxalloc asks
+/// for more), as DOS allocates it.
 pub fn load_mz(
     m: &mut Machine,
     mz: &crate::loader::mz::MzImage,
-    tail: &str,
+    start: &DosStart,
 ) -> Result<RealLoad, MachineError> {
     let psp = FIRST_PSP;
     let load = psp + 0x10;
     let paras = (mz.image.len() as u32).div_ceil(16);
-    if u32::from(load) + paras > u32::from(TOP_OF_MEMORY) {
+    let avail = u32::from(TOP_OF_MEMORY - psp);
+    let need = 0x10 + paras + u32::from(mz.header.e_minalloc);
+    if need > avail {
         return Err(MachineError(format!(
-            "the load module ({} bytes) does not fit in conventional memory",
-            mz.image.len()
+            "the program needs {need:#x} paragraphs (load module and e_minalloc) and only {avail:#x} are free"
         )));
     }
-    wl(m, psp, 0, &make_psp(TOP_OF_MEMORY, tail))?;
+    let want = (0x10 + paras + u32::from(mz.header.e_maxalloc))
+        .min(avail)
+        .max(need);
+    init_real_mode_tables(m)?;
+    let (first_mcb, env_seg) = lay_out(m, psp, want as u16, start)?;
+    wl(
+        m,
+        psp,
+        0,
+        &make_psp_full(psp + want as u16, &start.tail, env_seg, psp),
+    )?;
     let mut image = mz.image.clone();
     for &(off, seg) in &mz.relocs {
         let at = (u32::from(seg) * 16 + u32::from(off)) as usize;
@@ -254,6 +495,7 @@ pub fn load_mz(
     Ok(RealLoad {
         psp,
         load_seg: load,
+        first_mcb,
     })
 }
 
@@ -272,6 +514,7 @@ pub fn load_raw(
             raw.load.1
         )));
     }
+    init_real_mode_tables(m)?;
     m.write_linear(lin, &raw.bytes)?;
     for r in [
         R::DS,
@@ -292,5 +535,6 @@ pub fn load_raw(
     Ok(RealLoad {
         psp: 0,
         load_seg: raw.load.0,
+        first_mcb: 0,
     })
 }
