@@ -22,6 +22,13 @@ pub struct LoadOptions {
     pub echo: bool,
     /// Extra DOS environment variables (`--env NAME=VALUE`).
     pub env: Vec<(String, String)>,
+    /// Standard input's bytes (`--stdin FILE`); None reads the host's stdin
+    /// when the program first asks.
+    pub stdin: Option<Vec<u8>>,
+    /// Scripted keys for INT 16h (`--keys`).
+    pub keys: Vec<(u8, u8)>,
+    /// The clock DOS and the BIOS report.
+    pub clock: crate::dos::clock::Clock,
 }
 
 impl Default for LoadOptions {
@@ -31,6 +38,9 @@ impl Default for LoadOptions {
             tail: String::new(),
             echo: false,
             env: Vec::new(),
+            stdin: None,
+            keys: Vec::new(),
+            clock: crate::dos::clock::Clock::Host,
         }
     }
 }
@@ -108,6 +118,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
     let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
+    env.dos.input = opts.stdin.clone();
+    env.dos.keys = opts.keys.iter().copied().collect();
+    env.dos.clock = opts.clock;
     let (mut machine, loaded) = match &image {
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
@@ -154,6 +167,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     };
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
+        env.dos.dta = (psp, 0x80);
         let st = machine.get_data_mut();
         st.real_owner = Some((psp, crate::dos::TOP_OF_MEMORY, psp));
         st.current_task = psp;
@@ -326,7 +340,9 @@ impl Program {
             Stop::Fault(f) => (f.cs, f.ip, f.regs.bp, f.regs.ss),
             Stop::Unimplemented { caller, .. } => (caller.0, caller.1, caller.2, ss),
             Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (*cs, *ip, m.reg(R::BP), ss),
-            Stop::Budget | Stop::Timeout => (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss),
+            Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {
+                (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss)
+            }
         };
         Some(walk_from_csip(
             &**m as &dyn WalkMemory,
@@ -336,6 +352,11 @@ impl Program {
             bp,
             MAX_FRAMES,
         ))
+    }
+
+    /// The final 80x25 text screen (real mode), one line per row.
+    pub fn screen_text(&self) -> String {
+        crate::dos::screen::text(&self.machine)
     }
 
     /// A module name for a frame's hModule.

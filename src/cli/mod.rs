@@ -30,6 +30,8 @@ pub const EXIT_UNIMPLEMENTED: i32 = 124;
 pub const EXIT_LOAD: i32 = 120;
 /// The emulator failed.
 pub const EXIT_INTERNAL: i32 = 125;
+/// The program waited for input the run does not have (an empty `--keys`).
+pub const EXIT_NO_INPUT: i32 = 126;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,6 +62,25 @@ pub struct RunOpts {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Standard input for the program, from a file (default: this
+    /// process's standard input, read when the program first asks).
+    #[arg(long, value_name = "FILE")]
+    pub stdin: Option<PathBuf>,
+    /// Keys for INT 16h: text, with {enter}, {esc}, {tab}, {bs}, {up},
+    /// {down}, {left}, {right}, {f1}..{f10}. When used up, a program waiting
+    /// for a key stops (exit 126) instead of hanging.
+    #[arg(long, value_name = "SCRIPT", default_value = "")]
+    pub keys: String,
+    /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
+    /// the host's clock, UTC).
+    #[arg(long, value_name = "TIME")]
+    pub clock: Option<String>,
+    /// Add NAME=VALUE to the DOS environment (repeatable).
+    #[arg(long = "env", value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
+    /// Print the final 80x25 text screen after the run.
+    #[arg(long)]
+    pub screen: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -129,11 +150,33 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
     } else {
         format!(" {}", args.join(" "))
     };
+    let stdin = match &o.stdin {
+        Some(p) => Some(std::fs::read(p).map_err(|e| format!("--stdin {}: {e}", p.display()))?),
+        None => None,
+    };
+    let keys = crate::dos::parse_keys(&o.keys)?;
+    let clock = match &o.clock {
+        Some(t) => crate::dos::clock::Clock::Fixed(crate::dos::clock::DateTime::parse(t)?),
+        None => crate::dos::clock::Clock::Host,
+    };
+    let mut env = Vec::new();
+    for kv in &o.env {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--env {kv}: expected NAME=VALUE"))?;
+        if k.is_empty() {
+            return Err(format!("--env {kv}: the name is empty"));
+        }
+        env.push((k.to_string(), v.to_string()));
+    }
     Ok(LoadOptions {
         kind,
         tail,
         echo,
-        env: Vec::new(),
+        env,
+        stdin,
+        keys,
+        clock,
     })
 }
 
@@ -145,6 +188,7 @@ pub fn exit_code(stop: &Stop) -> i32 {
         Stop::Budget => EXIT_BUDGET,
         Stop::Timeout => EXIT_TIMEOUT,
         Stop::Unimplemented { .. } => EXIT_UNIMPLEMENTED,
+        Stop::NoInput { .. } => EXIT_NO_INPUT,
         Stop::Halted { .. } => 0,
         Stop::Breakpoint { .. } => 0,
         Stop::Error(_) => EXIT_INTERNAL,
@@ -198,13 +242,16 @@ pub fn main_with(cli: Cli) -> i32 {
                 Err(e) => return fail(EXIT_LOAD, &e),
             };
             if opts.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&output::run_json(&prog, &stop))
-                        .unwrap_or_default()
-                );
+                let mut v = output::run_json(&prog, &stop);
+                if opts.screen {
+                    v["screen"] = serde_json::json!(prog.screen_text());
+                }
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 eprint!("{}", output::run_text(&prog, &stop));
+                if opts.screen {
+                    print!("{}", prog.screen_text());
+                }
             }
             exit_code(&stop)
         }

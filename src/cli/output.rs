@@ -8,7 +8,8 @@
 //!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
 //!   (sentence: why StackTraceNext failed)}`;
 //! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
-//!   "budget" | "timeout" | "unimplemented" | "halted" | "error", "code":
+//!   "budget" | "timeout" | "unimplemented" | "no-input" | "halted" |
+//!   "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "detail"}),
 //!   "unimplemented" (the function's name, for that kind), "frames" and
@@ -36,6 +37,7 @@ fn kind(stop: &Stop) -> &'static str {
         Stop::Budget => "budget",
         Stop::Timeout => "timeout",
         Stop::Unimplemented { .. } => "unimplemented",
+        Stop::NoInput { .. } => "no-input",
         Stop::Halted { .. } => "halted",
         Stop::Breakpoint { .. } => "breakpoint",
         Stop::Error(_) => "error",
@@ -55,6 +57,7 @@ pub fn describe(stop: &Stop) -> String {
             f.detail
         ),
         Stop::Budget => "the instruction budget ran out".into(),
+        Stop::NoInput { what } => format!("stopped: {what}"),
         Stop::Timeout => "the wall-clock limit ran out".into(),
         Stop::Unimplemented { what, caller } => {
             format!(

@@ -214,3 +214,75 @@ pub fn resize(uc: &mut Uc<'_>, first: u16, block: u16, paras: u16) -> Result<(),
     split(uc, &merged, m.owner, paras);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Machine;
+
+    /// A chain of one free 0x1000-paragraph block at 0x1000.
+    fn machine() -> (Machine, u16) {
+        let mut m = Machine::new_real().unwrap();
+        write(
+            &mut m,
+            &Mcb {
+                seg: 0x1000,
+                last: true,
+                owner: 0,
+                size: 0x1000,
+            },
+            Some(""),
+        );
+        (m, 0x1000)
+    }
+
+    #[test]
+    fn allocate_free_resize_follow_dos() {
+        let (mut m, first) = machine();
+        let a = allocate(&mut m, first, 0x800, 0x100).unwrap();
+        assert_eq!(a, 0x1001);
+        let b = allocate(&mut m, first, 0x800, 0x200).unwrap();
+        assert_eq!(b, 0x1102);
+        let c = chain(&m, first).unwrap();
+        assert_eq!(c.len(), 3);
+        assert_eq!((c[2].owner, c[2].last), (0, true));
+        // Too much: error 8 with the largest free block.
+        assert_eq!(
+            allocate(&mut m, first, 0x800, 0x2000),
+            Err((ERR_NO_MEMORY, 0x1000 - 0x100 - 0x200 - 2))
+        );
+        // Free the first; a smaller request fits there again.
+        free(&mut m, first, a).unwrap();
+        assert_eq!(allocate(&mut m, first, 0x800, 0x80).unwrap(), a);
+        // Resize b down, then grow into the freed tail.
+        resize(&mut m, first, b, 0x100).unwrap();
+        resize(&mut m, first, b, 0x300).unwrap();
+        assert_eq!(
+            chain(&m, first)
+                .unwrap()
+                .iter()
+                .find(|x| x.seg + 1 == b)
+                .unwrap()
+                .size,
+            0x300
+        );
+        // Bad block.
+        assert_eq!(free(&mut m, first, 0x1234), Err(ERR_BAD_BLOCK));
+        // The chain still tiles memory up to its end.
+        let c = chain(&m, first).unwrap();
+        let end = c
+            .iter()
+            .map(|x| u32::from(x.seg) + 1 + u32::from(x.size))
+            .max()
+            .unwrap();
+        assert_eq!(end, 0x1000 + 1 + 0x1000);
+    }
+
+    #[test]
+    fn corrupt_chain_is_error_7() {
+        let (mut m, first) = machine();
+        m.write_linear(0x10000, b"X").unwrap();
+        assert_eq!(chain(&m, first), Err(ERR_MCB_DESTROYED));
+        assert_eq!(allocate(&mut m, first, 1, 1), Err((ERR_MCB_DESTROYED, 0)));
+    }
+}

@@ -7,9 +7,13 @@
 //! (ticks from a fixed clock). Anything else stops the program with
 //! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
 
+pub mod clock;
 pub mod memory;
+pub mod screen;
 
 use crate::env::Env;
+use std::io::Read as _;
+
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 
 /// DOS's own state.
@@ -24,6 +28,87 @@ pub struct Dos {
     pub vectors: std::collections::HashMap<u8, (u16, u16)>,
     /// BIOS tick count (INT 1Ah), advanced per call for a fixed clock.
     pub ticks: u32,
+    /// The disk transfer address (AH=1Ah/2Fh) as (segment, offset).
+    pub dta: (u16, u16),
+    /// Standard input: `--stdin FILE`'s bytes, or the host's stdin read on
+    /// first use.
+    pub input: Option<Vec<u8>>,
+    /// Read position in `input`.
+    pub input_pos: usize,
+    /// Scripted keys for INT 16h (`--keys`), as (scan code, ASCII).
+    pub keys: std::collections::VecDeque<(u8, u8)>,
+    /// The clock.
+    pub clock: clock::Clock,
+    /// Ctrl-Break checking flag (AH=33h).
+    pub break_flag: bool,
+    /// The last child's return code (AH=4Dh).
+    pub return_code: u16,
+}
+
+impl Dos {
+    fn fill_input(&mut self) {
+        if self.input.is_none() {
+            let mut v = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock().take(16 << 20), &mut v);
+            self.input = Some(v);
+        }
+    }
+
+    /// The next byte of standard input, if any.
+    pub fn read_input(&mut self) -> Option<u8> {
+        self.fill_input();
+        let b = self.input.as_ref()?.get(self.input_pos).copied();
+        if b.is_some() {
+            self.input_pos += 1;
+        }
+        b
+    }
+
+    /// Is a byte of standard input waiting?
+    pub fn input_ready(&mut self) -> bool {
+        self.fill_input();
+        self.input
+            .as_ref()
+            .is_some_and(|v| self.input_pos < v.len())
+    }
+}
+
+/// Parse a `--keys` script: characters stand for themselves; `\n` or
+/// `{enter}` is Enter, `{esc}`, `{tab}`, `{bs}`, `{up}`, `{down}`, `{left}`,
+/// `{right}`, `{f1}`..`{f10}` name keys.
+pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
+    let mut out = Vec::new();
+    let mut chars = script.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '{' {
+            let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+            let k = match name.to_ascii_lowercase().as_str() {
+                "enter" => (0x1C, 0x0D),
+                "esc" => (0x01, 0x1B),
+                "tab" => (0x0F, 0x09),
+                "bs" => (0x0E, 0x08),
+                "space" => (0x39, b' '),
+                "up" => (0x48, 0),
+                "down" => (0x50, 0),
+                "left" => (0x4B, 0),
+                "right" => (0x4D, 0),
+                f if f.starts_with('f')
+                    && f[1..].parse::<u8>().is_ok_and(|n| (1..=10).contains(&n)) =>
+                {
+                    (0x3A + f[1..].parse::<u8>().unwrap_or(1), 0)
+                }
+                other => return Err(format!("--keys: unknown key {{{other}}}")),
+            };
+            out.push(k);
+        } else if c == '\n' {
+            out.push((0x1C, 0x0D));
+        } else if c.is_ascii() {
+            out.push((0, c as u8));
+        } else {
+            return Err(format!("--keys: '{c}' is not an ASCII key"));
+        }
+    }
+    Ok(out)
 }
 
 /// The stop for a service that is not implemented: names it and keeps the
@@ -62,23 +147,255 @@ pub fn read_until(uc: &Uc<'_>, seg: u16, off: u16, term: u8, max: usize) -> Vec<
     out
 }
 
+fn set_al(uc: &mut Uc<'_>, v: u8) -> Result<(), Stop> {
+    let ax = uc.reg(R::AX);
+    uc.set_reg(R::AX, (ax & 0xFF00) | u16::from(v))
+        .map_err(host)
+}
+
+fn set_zf(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
+    let f = uc.reg(R::FLAGS);
+    uc.set_reg(R::FLAGS, if on { f | 0x40 } else { f & !0x40 })
+        .map_err(host)
+}
+
+/// Console output the way DOS does it: to the program's output stream and,
+/// in real mode, through the BIOS onto the text screen.
+pub fn console_out(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8]) {
+    env.write_console(bytes);
+    if uc.mode() == crate::walk::CpuMode::Real {
+        for &b in bytes {
+            screen::teletype(uc, b);
+        }
+    }
+}
+
+/// A character read from standard input (AH=01h/07h/08h): at the end of
+/// input, Ctrl-Z, as DOS returns for redirected input.
+fn read_char(env: &mut Env, uc: &mut Uc<'_>, echo: bool) -> Result<(), Stop> {
+    let c = env.dos.read_input().unwrap_or(0x1A);
+    if echo && c != 0x1A {
+        console_out(env, uc, &[c]);
+    }
+    set_al(uc, c)
+}
+
+/// AH=0Ah: buffered line input into DS:DX (max, count, characters, CR).
+fn read_line(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
+    let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
+    let max = uc
+        .read_seg(ds, dx, &mut [0u8])
+        .map(|_| ())
+        .ok()
+        .and_then(|_| {
+            let mut b = [0u8];
+            uc.read_seg(ds, dx, &mut b).ok().map(|_| b[0])
+        });
+    let Some(max) = max else { return Ok(()) };
+    let mut line = Vec::new();
+    while let Some(c) = env.dos.read_input() {
+        match c {
+            b'\n' => break,
+            b'\r' => {
+                if env
+                    .dos
+                    .input
+                    .as_ref()
+                    .and_then(|v| v.get(env.dos.input_pos))
+                    == Some(&b'\n')
+                {
+                    env.dos.input_pos += 1;
+                }
+                break;
+            }
+            _ if line.len() + 1 < usize::from(max) => line.push(c),
+            _ => {}
+        }
+    }
+    console_out(env, uc, &line);
+    console_out(env, uc, b"\r\n");
+    let mut out = vec![line.len() as u8];
+    out.extend_from_slice(&line);
+    out.push(b'\r');
+    if max > 0 {
+        uc.write_seg(ds, dx.wrapping_add(1), &out)
+            .map_err(|e| Stop::Error(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// INT 21h AH=29h: parse a file name at DS:SI into the FCB at ES:DI.
+fn parse_fcb_name(uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
+    let (ds, mut si, es, di) = (uc.reg(R::DS), uc.reg(R::SI), uc.reg(R::ES), uc.reg(R::DI));
+    let peek = |uc: &Uc<'_>, o: u16| -> u8 {
+        let mut b = [0u8];
+        uc.read_seg(ds, o, &mut b).map(|_| b[0]).unwrap_or(0)
+    };
+    if al & 1 != 0 {
+        while matches!(
+            peek(uc, si),
+            b' ' | b'\t' | b':' | b';' | b',' | b'=' | b'+'
+        ) {
+            si = si.wrapping_add(1);
+        }
+    }
+    let mut fcb = [0u8; 12];
+    let mut result = 0u8;
+    let c0 = peek(uc, si);
+    if c0.is_ascii_alphabetic() && peek(uc, si.wrapping_add(1)) == b':' {
+        let d = c0.to_ascii_uppercase() - b'A' + 1;
+        if d > 5 {
+            result = 0xFF;
+        }
+        fcb[0] = d;
+        si = si.wrapping_add(2);
+    } else if al & 2 != 0 {
+        let mut b = [0u8];
+        let _ = uc.read_seg(es, di, &mut b);
+        fcb[0] = b[0];
+    }
+    let field = |uc: &Uc<'_>,
+                 si: &mut u16,
+                 start: usize,
+                 len: usize,
+                 keep: bool,
+                 fcb: &mut [u8; 12],
+                 result: &mut u8| {
+        let mut n = 0;
+        let terminator = |c: u8| c <= b' ' || b".\"/\\[]:|<>+=;,".contains(&c);
+        while n < len {
+            let c = peek(uc, *si);
+            if terminator(c) {
+                break;
+            }
+            if c == b'*' {
+                while n < len {
+                    fcb[start + n] = b'?';
+                    n += 1;
+                }
+                *result = (*result).max(1);
+                *si = si.wrapping_add(1);
+                break;
+            }
+            if c == b'?' {
+                *result = (*result).max(1);
+            }
+            fcb[start + n] = c.to_ascii_uppercase();
+            n += 1;
+            *si = si.wrapping_add(1);
+        }
+        if n == 0 && keep {
+            return false;
+        }
+        while n < len {
+            fcb[start + n] = b' ';
+            n += 1;
+        }
+        // Skip what does not fit.
+        while !terminator(peek(uc, *si)) && peek(uc, *si) != b'*' {
+            *si = si.wrapping_add(1);
+        }
+        true
+    };
+    let had_name = field(uc, &mut si, 1, 8, al & 4 != 0, &mut fcb, &mut result);
+    if !had_name {
+        let mut b = [0u8; 8];
+        let _ = uc.read_seg(es, di.wrapping_add(1), &mut b);
+        fcb[1..9].copy_from_slice(&b);
+    }
+    if peek(uc, si) == b'.' {
+        si = si.wrapping_add(1);
+        field(uc, &mut si, 9, 3, false, &mut fcb, &mut result);
+    } else if al & 8 != 0 {
+        let mut b = [0u8; 3];
+        let _ = uc.read_seg(es, di.wrapping_add(9), &mut b);
+        fcb[9..12].copy_from_slice(&b);
+    } else {
+        fcb[9..12].copy_from_slice(b"   ");
+    }
+    uc.write_seg(es, di, &fcb)
+        .map_err(|e| Stop::Error(e.to_string()))?;
+    uc.set_reg(R::SI, si).map_err(host)?;
+    set_al(uc, result)
+}
+
 /// INT 21h.
 pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     let ah = (ax >> 8) as u8;
     let al = ax as u8;
     match ah {
+        0x01 => read_char(env, uc, true)?,
         0x02 => {
             let dl = uc.reg(R::DX) as u8;
-            env.write_console(&[dl]);
+            console_out(env, uc, &[dl]);
         }
+        0x06 => {
+            let dl = uc.reg(R::DX) as u8;
+            if dl == 0xFF {
+                match env.dos.read_input() {
+                    Some(c) => {
+                        set_al(uc, c)?;
+                        set_zf(uc, false)?;
+                    }
+                    None => {
+                        set_al(uc, 0)?;
+                        set_zf(uc, true)?;
+                    }
+                }
+            } else {
+                console_out(env, uc, &[dl]);
+            }
+        }
+        0x07 | 0x08 => read_char(env, uc, false)?,
         0x09 => {
             let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
             let s = read_until(uc, ds, dx, b'$', 0x10000);
-            env.write_console(&s);
-            uc.set_reg(R::AX, (ax & 0xFF00) | 0x24).map_err(host)?;
+            console_out(env, uc, &s);
+            set_al(uc, b'$')?;
         }
-        0x19 => uc.set_reg(R::AX, (ax & 0xFF00) | 2).map_err(host)?,
+        0x0A => read_line(env, uc)?,
+        0x0B => {
+            let r = if env.dos.input_ready() { 0xFF } else { 0 };
+            set_al(uc, r)?;
+        }
+        0x0C => {
+            // Flush the type-ahead buffer (nothing is buffered ahead here),
+            // then run the input function in AL.
+            if matches!(al, 0x01 | 0x06 | 0x07 | 0x08 | 0x0A) {
+                uc.set_reg(R::AX, u16::from(al) << 8 | (uc.reg(R::DX) & 0xFF))
+                    .map_err(host)?;
+                if al == 0x06 {
+                    uc.set_reg(R::DX, (uc.reg(R::DX) & 0xFF00) | 0xFF)
+                        .map_err(host)?;
+                }
+                return int21(env, uc);
+            }
+            set_al(uc, 0)?;
+        }
+        0x0D => {}
+        0x0E => set_al(uc, 5)?, // drives A: to E:; C: stays current
+        0x19 => set_al(uc, 2)?,
+        0x1A => env.dos.dta = (uc.reg(R::DS), uc.reg(R::DX)),
+        0x2F => {
+            let (seg, off) = env.dos.dta;
+            uc.set_reg(R::ES, seg).map_err(host)?;
+            uc.set_reg(R::BX, off).map_err(host)?;
+        }
+        0x1C | 0x1B => {
+            // Allocation information: 4 sectors of 512 bytes a cluster, a
+            // fixed-disk media byte in the DOS data area.
+            let dl = uc.reg(R::DX) as u8;
+            if ah == 0x1C && dl != 0 && dl != 3 {
+                return set_al(uc, 0xFF);
+            }
+            let _ = uc.write_seg(0x0070, 0, &[0xF8]);
+            uc.set_reg(R::AX, 0x0004).map_err(host)?;
+            uc.set_reg(R::CX, 512).map_err(host)?;
+            uc.set_reg(R::DX, 0xFFF0).map_err(host)?;
+            uc.set_reg(R::DS, 0x0070).map_err(host)?;
+            uc.set_reg(R::BX, 0).map_err(host)?;
+        }
         0x25 => {
             let v = (uc.reg(R::DS), uc.reg(R::DX));
             if uc.mode() == crate::walk::CpuMode::Real {
@@ -91,11 +408,63 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
                 env.dos.vectors.insert(al, v);
             }
         }
+        0x26 => {
+            // Create a new PSP at DX: a copy of the current one.
+            let mut p = [0u8; 0x100];
+            let cur = env.dos.psp;
+            uc.read_seg(cur, 0, &mut p)
+                .map_err(|e| Stop::Error(e.to_string()))?;
+            uc.write_seg(uc.reg(R::DX), 0, &p)
+                .map_err(|e| Stop::Error(e.to_string()))?;
+        }
+        0x29 => parse_fcb_name(uc, al)?,
+        0x2A => {
+            let t = env.dos.clock.now();
+            uc.set_reg(R::CX, t.year).map_err(host)?;
+            uc.set_reg(R::DX, u16::from(t.month) << 8 | u16::from(t.day))
+                .map_err(host)?;
+            set_al(uc, t.weekday)?;
+        }
+        0x2C => {
+            let t = env.dos.clock.now();
+            uc.set_reg(R::CX, u16::from(t.hour) << 8 | u16::from(t.minute))
+                .map_err(host)?;
+            uc.set_reg(R::DX, u16::from(t.second) << 8 | u16::from(t.hundredths))
+                .map_err(host)?;
+        }
+        // Setting the date or time is accepted and ignored: the program
+        // cannot change the host's clock.
+        0x2B | 0x2D => set_al(uc, 0)?,
+        0x2E => {}
         0x30 => {
             // DOS 5.0, OEM 0 (what Windows 3.1 typically ran on).
             uc.set_reg(R::AX, 0x0005).map_err(host)?;
             uc.set_reg(R::BX, 0).map_err(host)?;
             uc.set_reg(R::CX, 0).map_err(host)?;
+        }
+        0x33 => match al {
+            0x00 => uc
+                .set_reg(
+                    R::DX,
+                    (uc.reg(R::DX) & 0xFF00) | u16::from(env.dos.break_flag),
+                )
+                .map_err(host)?,
+            0x01 => env.dos.break_flag = uc.reg(R::DX) & 0xFF != 0,
+            0x05 => uc
+                .set_reg(R::DX, (uc.reg(R::DX) & 0xFF00) | 3)
+                .map_err(host)?,
+            0x06 => {
+                uc.set_reg(R::BX, 0x0005).map_err(host)?;
+                uc.set_reg(R::DX, 0).map_err(host)?;
+            }
+            _ => return Err(unimplemented(uc, format!("INT 21h AX={ax:04X}h"))),
+        },
+        0x34 => {
+            // The InDOS flag: a byte in DOS's data area, always 0 when a
+            // program can look.
+            let _ = uc.write_seg(0x0070, 2, &[0]);
+            uc.set_reg(R::ES, 0x0070).map_err(host)?;
+            uc.set_reg(R::BX, 2).map_err(host)?;
         }
         0x35 => {
             let (seg, off) = if uc.mode() == crate::walk::CpuMode::Real {
@@ -112,6 +481,24 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::ES, seg).map_err(host)?;
             uc.set_reg(R::BX, off).map_err(host)?;
         }
+        0x3F if uc.reg(R::BX) == 0 => {
+            // Standard input: up to CX bytes of the input stream.
+            let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
+            let mut buf = Vec::with_capacity(usize::from(cx).min(0x1000));
+            while buf.len() < usize::from(cx) {
+                match env.dos.read_input() {
+                    Some(b) => buf.push(b),
+                    None => break,
+                }
+            }
+            if uc.write_seg(ds, dx, &buf).is_err() {
+                uc.set_reg(R::AX, 5).map_err(host)?;
+                return set_carry(uc, true);
+            }
+            uc.set_reg(R::AX, buf.len() as u16).map_err(host)?;
+            set_carry(uc, false)?;
+        }
+        0x44 => return ioctl(env, uc, al),
         0x40 => {
             let handle = uc.reg(R::BX);
             if handle != 1 && handle != 2 {
@@ -131,12 +518,42 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             set_carry(uc, false)?;
         }
         0x4C => return Err(Stop::Exited { code: al }),
+        0x4D => {
+            uc.set_reg(R::AX, env.dos.return_code).map_err(host)?;
+        }
         0x48..=0x4A if env.dos.first_mcb != 0 => return memory_call(env, uc, ah),
         0x50 => env.dos.psp = uc.reg(R::BX),
         0x51 | 0x62 => uc.set_reg(R::BX, env.dos.psp).map_err(host)?,
         _ => return Err(unimplemented(uc, format!("INT 21h AH={ah:02X}h"))),
     }
     Ok(())
+}
+
+/// INT 21h AH=44h, IOCTL, for the standard devices (handles 0-4).
+fn ioctl(env: &mut Env, uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
+    let bx = uc.reg(R::BX);
+    match (al, bx) {
+        // Device information: CON is a character device (bit 7), stdin
+        // (bit 0) / stdout (bit 1), special (bit 4), not at end of file
+        // (bit 6); AUX and PRN are plain character devices.
+        (0x00, 0..=2) => uc.set_reg(R::DX, 0x80D3).map_err(host)?,
+        (0x00, 3) => uc.set_reg(R::DX, 0x80C0).map_err(host)?,
+        (0x00, 4) => uc.set_reg(R::DX, 0xA8C0).map_err(host)?,
+        (0x01, 0..=4) => {}
+        (0x06, 0) => set_al(uc, if env.dos.input_ready() { 0xFF } else { 0 })?,
+        (0x06 | 0x07, 1..=4) => set_al(uc, 0xFF)?,
+        // Removable media (BL = drive): the fixed disk C: is not removable.
+        (0x08, _) => uc.set_reg(R::AX, 1).map_err(host)?,
+        // Remote drive: local.
+        (0x09, _) => uc.set_reg(R::DX, 0).map_err(host)?,
+        _ => {
+            return Err(unimplemented(
+                uc,
+                format!("INT 21h AX=44{al:02X}h on handle {bx}"),
+            ));
+        }
+    }
+    set_carry(uc, false)
 }
 
 /// AH=48h allocate, 49h free, 4Ah resize, on the MCB chain.
@@ -172,28 +589,127 @@ fn memory_call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
 pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     let ah = (ax >> 8) as u8;
+    let al = ax as u8;
+    let (bx, cx, dx) = (uc.reg(R::BX), uc.reg(R::CX), uc.reg(R::DX));
     match (intno, ah) {
-        (0x10, 0x0E) => env.write_console(&[ax as u8]),
+        (0x10, 0x00) => {
+            let _ = uc.write_seg(0x40, 0x49, &[al & 0x7F]);
+            screen::clear(uc);
+        }
+        (0x10, 0x01) => {}
+        (0x10, 0x02) => screen::set_cursor(uc, dx & 0xFF, dx >> 8),
+        (0x10, 0x03) => {
+            let (c, r) = screen::cursor(uc);
+            uc.set_reg(R::DX, r << 8 | c).map_err(host)?;
+            uc.set_reg(R::CX, 0x0607).map_err(host)?;
+        }
+        (0x10, 0x05) => {}
+        (0x10, 0x06) | (0x10, 0x07) => {
+            let (top, left, bottom, right) = (cx >> 8, cx & 0xFF, dx >> 8, dx & 0xFF);
+            if ah == 0x06 || al == 0 {
+                screen::scroll_up(uc, u16::from(al), (bx >> 8) as u8, top, left, bottom, right);
+            } else {
+                return Err(unimplemented(uc, "INT 10h AH=07h (scroll down)".into()));
+            }
+        }
+        (0x10, 0x08) => {
+            let (c, r) = screen::cursor(uc);
+            let mut b = [0u8; 2];
+            let _ = uc.mem_read(0xB8000 + (u64::from(r) * 80 + u64::from(c)) * 2, &mut b);
+            uc.set_reg(R::AX, u16::from(b[1]) << 8 | u16::from(b[0]))
+                .map_err(host)?;
+        }
+        (0x10, 0x09) | (0x10, 0x0A) => {
+            let (c, r) = screen::cursor(uc);
+            for k in 0..cx.min(2000) {
+                let pos = c + k;
+                let attr = if ah == 0x09 {
+                    bx as u8
+                } else {
+                    let mut b = [0x07u8];
+                    let _ = uc.mem_read(
+                        0xB8000 + (u64::from(r + pos / 80) * 80 + u64::from(pos % 80)) * 2 + 1,
+                        &mut b,
+                    );
+                    b[0]
+                };
+                screen::put(uc, pos % 80, r + pos / 80, al, attr);
+            }
+        }
+        (0x10, 0x0E) => {
+            env.write_console(&[al]);
+            screen::teletype(uc, al);
+        }
         (0x10, 0x0F) => {
-            uc.set_reg(R::AX, 0x5003).map_err(host)?; // 80 columns, mode 3
-            uc.set_reg(R::BX, uc.reg(R::BX) & 0x00FF).map_err(host)?;
+            let mut mode = [3u8];
+            let _ = uc.read_seg(0x40, 0x49, &mut mode);
+            uc.set_reg(R::AX, 0x5000 | u16::from(mode[0]))
+                .map_err(host)?;
+            uc.set_reg(R::BX, bx & 0x00FF).map_err(host)?;
+        }
+        // EGA/VGA information: a colour adapter with 256 KiB.
+        (0x10, 0x12) if bx & 0xFF == 0x10 => uc.set_reg(R::BX, 0x0003).map_err(host)?,
+        (0x10, 0x12) => {}
+        (0x10, 0x1A) => {
+            set_al(uc, 0x1A)?;
+            uc.set_reg(R::BX, 0x0008).map_err(host)?;
         }
         (0x11, _) => uc.set_reg(R::AX, 0x0021).map_err(host)?,
         (0x12, _) => uc.set_reg(R::AX, 640).map_err(host)?,
         (0x13, _) => {
-            uc.set_reg(R::AX, 0x8000 | (ax & 0xFF)).map_err(host)?; // timeout: no drive
+            uc.set_reg(R::AX, 0x8000 | u16::from(al)).map_err(host)?; // timeout: no drive
             set_carry(uc, true)?;
         }
-        (0x16, 0x01) | (0x16, 0x11) => {
-            let f = uc.reg(R::FLAGS) | 0x40; // ZF: no key waiting
-            uc.set_reg(R::FLAGS, f).map_err(host)?;
+        (0x16, 0x00) | (0x16, 0x10) => match env.dos.keys.pop_front() {
+            Some((scan, ascii)) => uc
+                .set_reg(R::AX, u16::from(scan) << 8 | u16::from(ascii))
+                .map_err(host)?,
+            None => {
+                return Err(Stop::NoInput {
+                    what: "INT 16h waits for a key and the --keys script is used up".into(),
+                });
+            }
+        },
+        (0x16, 0x01) | (0x16, 0x11) => match env.dos.keys.front() {
+            Some(&(scan, ascii)) => {
+                uc.set_reg(R::AX, u16::from(scan) << 8 | u16::from(ascii))
+                    .map_err(host)?;
+                set_zf(uc, false)?;
+            }
+            None => set_zf(uc, true)?,
+        },
+        (0x16, 0x02) | (0x16, 0x12) => set_al(uc, 0)?,
+        (0x16, 0x03) => {}
+        (0x16, 0x05) => {
+            env.dos.keys.push_back(((cx >> 8) as u8, cx as u8));
+            set_al(uc, 0)?;
         }
         (0x1A, 0x00) => {
-            env.dos.ticks = env.dos.ticks.wrapping_add(1);
-            uc.set_reg(R::CX, (env.dos.ticks >> 16) as u16)
-                .map_err(host)?;
-            uc.set_reg(R::DX, env.dos.ticks as u16).map_err(host)?;
+            let t = match env.dos.clock {
+                clock::Clock::Fixed(_) => {
+                    env.dos.ticks = env.dos.ticks.wrapping_add(1);
+                    env.dos.clock.ticks().wrapping_add(env.dos.ticks)
+                }
+                clock::Clock::Host => env.dos.clock.ticks(),
+            };
+            uc.set_reg(R::CX, (t >> 16) as u16).map_err(host)?;
+            uc.set_reg(R::DX, t as u16).map_err(host)?;
             uc.set_reg(R::AX, 0).map_err(host)?;
+        }
+        (0x1A, 0x02) | (0x1A, 0x04) => {
+            let t = env.dos.clock.now();
+            let bcd = |v: u16| (((v / 10) << 4) | (v % 10)) & 0xFF;
+            if ah == 0x02 {
+                uc.set_reg(R::CX, bcd(t.hour.into()) << 8 | bcd(t.minute.into()))
+                    .map_err(host)?;
+                uc.set_reg(R::DX, bcd(t.second.into()) << 8).map_err(host)?;
+            } else {
+                uc.set_reg(R::CX, bcd(t.year / 100) << 8 | bcd(t.year % 100))
+                    .map_err(host)?;
+                uc.set_reg(R::DX, bcd(t.month.into()) << 8 | bcd(t.day.into()))
+                    .map_err(host)?;
+            }
+            set_carry(uc, false)?;
         }
         _ => return Err(unimplemented(uc, format!("INT {intno:02X}h AH={ah:02X}h"))),
     }

@@ -170,6 +170,8 @@ pub enum Stop {
         /// CS:IP and BP of the caller, for the walk.
         caller: (u16, u16, u16),
     },
+    /// The program waits for input that the run's script does not have.
+    NoInput { what: String },
     /// HLT executed in real mode with nothing to wake it.
     Halted { cs: u16, ip: u16 },
     /// The instruction budget ran out.
