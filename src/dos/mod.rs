@@ -7,6 +7,8 @@
 //! (ticks from a fixed clock). Anything else stops the program with
 //! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
 
+pub mod fs;
+
 use crate::env::Env;
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 
