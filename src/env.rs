@@ -17,6 +17,8 @@ pub struct Env {
     pub echo: bool,
     /// Strings passed to OutputDebugString.
     pub debug_output: Vec<String>,
+    /// The sandboxed drive C: (`--dir`); None when the run has no drive.
+    pub drive: Option<crate::dos::fs::Drive>,
 }
 
 impl Env {
@@ -28,6 +30,7 @@ impl Env {
             console: Vec::new(),
             echo,
             debug_output: Vec::new(),
+            drive: None,
         }
     }
 
@@ -48,7 +51,16 @@ impl Env {
         match intno {
             0x20 => Err(Stop::Exited { code: 0 }),
             0x21 => crate::dos::int21(self, uc),
-            0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A => crate::dos::bios(self, uc, intno),
+            0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A | 0x2F | 0x33 => crate::dos::bios(self, uc, intno),
+            // Terminate and stay resident: the program ends here.
+            0x27 => Err(Stop::Exited { code: 0 }),
+            // DOS idle and fast console output.
+            0x28 => Ok(()),
+            0x29 => {
+                let al = uc.reg(R::AX) as u8;
+                crate::dos::console_out(self, uc, &[al]);
+                Ok(())
+            }
             _ => Err(crate::dos::unimplemented(uc, format!("INT {intno:02X}h"))),
         }
     }

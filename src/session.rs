@@ -29,6 +29,9 @@ pub struct LoadOptions {
     pub keys: Vec<(u8, u8)>,
     /// The clock DOS and the BIOS report.
     pub clock: crate::dos::clock::Clock,
+    /// The host directory that is the program's drive C: (None: no drive;
+    /// file functions then stop the program as unimplemented).
+    pub dir: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -41,6 +44,7 @@ impl Default for LoadOptions {
             stdin: None,
             keys: Vec::new(),
             clock: crate::dos::clock::Clock::Host,
+            dir: None,
         }
     }
 }
@@ -121,6 +125,11 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
     env.dos.clock = opts.clock;
+    if let Some(dir) = &opts.dir {
+        let drive = crate::dos::fs::Drive::new(dir.clone())
+            .map_err(|e| LoadFailure(format!("--dir {}: {e}", dir.display())))?;
+        env.drive = Some(drive);
+    }
     let (mut machine, loaded) = match &image {
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;

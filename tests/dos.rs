@@ -123,3 +123,49 @@ fn corpus_programs_that_need_only_console_services_exit_cleanly() {
         assert!(v["output"].as_str().unwrap().contains(want), "{f}: {v}");
     }
 }
+
+#[test]
+fn file_services_stay_inside_the_sandbox() {
+    let outer = temp("sandbox");
+    let inner = outer.join("drive");
+    std::fs::create_dir_all(&inner).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&inner)
+        .arg(rom("dosfile.com"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(42),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let text = v["output"].as_str().unwrap().replace("\r\n", "\n");
+    let want = "shrink ok\ncreate TEST.TXT ok\nwrite TEST.TXT ok\nclose TEST.TXT ok\nopen TEST.TXT ok\nread 0010 bytes\n\
+read back ok\nsize 0010\nclose TEST.TXT ok\ncreate SECOND.DAT ok\nclose SECOND.DAT ok\nfound SECOND.DAT\nfound TEST.TXT\n\
+find end 0012\nalloc ok\nfree ok\nopen ..\\ESCAPE.TXT error 0003\ncreate ..\\ESCAPE.TXT error 0003\n\
+open C:\\..\\ESCAPE.TXT error 0003\ncreate C:\\..\\ESCAPE.TXT error 0003\nopen \\..\\..\\ESCAPE.TXT error 0003\n\
+create \\..\\..\\ESCAPE.TXT error 0003\ndelete SECOND.DAT ok\ndone\n";
+    assert_eq!(text, want);
+    // The file is in the sandbox with what was written, and nothing else
+    // appeared anywhere around it.
+    assert_eq!(
+        std::fs::read(inner.join("TEST.TXT")).unwrap(),
+        b"hello, sandbox\r\n"
+    );
+    let inside: Vec<_> = std::fs::read_dir(&inner)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(inside, vec![std::ffi::OsString::from("TEST.TXT")]);
+    let outside: Vec<_> = std::fs::read_dir(&outer)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(outside, vec![std::ffi::OsString::from("drive")]);
+    std::fs::remove_dir_all(&outer).ok();
+}

@@ -81,6 +81,10 @@ pub struct RunOpts {
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
+    /// The host directory the program sees as drive C: (nothing outside it
+    /// is read or written).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
 }
 
 #[derive(Subcommand, Debug)]
@@ -177,6 +181,7 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
         stdin,
         keys,
         clock,
+        dir: Some(o.dir.clone()),
     })
 }
 

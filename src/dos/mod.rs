@@ -8,6 +8,8 @@
 //! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
 
 pub mod clock;
+pub mod files;
+pub mod fs;
 pub mod memory;
 pub mod screen;
 
@@ -43,7 +45,13 @@ pub struct Dos {
     pub break_flag: bool,
     /// The last child's return code (AH=4Dh).
     pub return_code: u16,
+    /// Reads of standard input made after its end.
+    pub reads_at_eof: u32,
 }
+
+/// How many reads past the end of standard input a program may make before
+/// it is stopped as waiting for input that will never come.
+pub const MAX_READS_AT_EOF: u32 = 64;
 
 impl Dos {
     fn fill_input(&mut self) {
@@ -60,8 +68,21 @@ impl Dos {
         let b = self.input.as_ref()?.get(self.input_pos).copied();
         if b.is_some() {
             self.input_pos += 1;
+        } else {
+            self.reads_at_eof = self.reads_at_eof.saturating_add(1);
         }
         b
+    }
+
+    /// A program that keeps asking for input after the end of its standard
+    /// input would loop until the budget runs out; stop it instead.
+    pub fn check_input_loop(&self) -> Result<(), Stop> {
+        if self.reads_at_eof > MAX_READS_AT_EOF {
+            return Err(Stop::NoInput {
+                what: format!("the program read past the end of its standard input {MAX_READS_AT_EOF} times"),
+            });
+        }
+        Ok(())
     }
 
     /// Is a byte of standard input waiting?
@@ -121,13 +142,13 @@ pub fn unimplemented(uc: &Uc<'_>, what: String) -> Stop {
     }
 }
 
-fn set_carry(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
+pub(crate) fn set_carry(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
     let f = uc.reg(R::FLAGS);
     let f = if on { f | 1 } else { f & !1 };
     uc.set_reg(R::FLAGS, f).map_err(host)
 }
 
-fn host(e: MachineError) -> Stop {
+pub(crate) fn host(e: MachineError) -> Stop {
     Stop::Error(e.0)
 }
 
@@ -324,6 +345,10 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     let ah = (ax >> 8) as u8;
     let al = ax as u8;
+    env.dos.check_input_loop()?;
+    if files::serves(ah) {
+        return files::call(env, uc, ah, al);
+    }
     match ah {
         0x01 => read_char(env, uc, true)?,
         0x02 => {
@@ -481,48 +506,21 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::ES, seg).map_err(host)?;
             uc.set_reg(R::BX, off).map_err(host)?;
         }
-        0x3F if uc.reg(R::BX) == 0 => {
-            // Standard input: up to CX bytes of the input stream.
-            let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
-            let mut buf = Vec::with_capacity(usize::from(cx).min(0x1000));
-            while buf.len() < usize::from(cx) {
-                match env.dos.read_input() {
-                    Some(b) => buf.push(b),
-                    None => break,
-                }
-            }
-            if uc.write_seg(ds, dx, &buf).is_err() {
-                uc.set_reg(R::AX, 5).map_err(host)?;
-                return set_carry(uc, true);
-            }
-            uc.set_reg(R::AX, buf.len() as u16).map_err(host)?;
-            set_carry(uc, false)?;
-        }
         0x44 => return ioctl(env, uc, al),
-        0x40 => {
-            let handle = uc.reg(R::BX);
-            if handle != 1 && handle != 2 {
-                return Err(unimplemented(
-                    uc,
-                    format!("INT 21h AH=40h on handle {handle}"),
-                ));
-            }
-            let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
-            let mut buf = vec![0u8; cx as usize];
-            if uc.read_seg(ds, dx, &mut buf).is_err() {
-                uc.set_reg(R::AX, 5).map_err(host)?; // access denied
-                return set_carry(uc, true);
-            }
-            env.write_console(&buf);
-            uc.set_reg(R::AX, cx).map_err(host)?;
-            set_carry(uc, false)?;
-        }
         0x4C => return Err(Stop::Exited { code: al }),
         0x4D => {
             uc.set_reg(R::AX, env.dos.return_code).map_err(host)?;
         }
         0x48..=0x4A if env.dos.first_mcb != 0 => return memory_call(env, uc, ah),
         0x50 => env.dos.psp = uc.reg(R::BX),
+        0x52 if env.dos.first_mcb != 0 => {
+            // The "list of lists" in DOS's data area; the word before it is
+            // the first memory control block.
+            let lol = 0x0100u16;
+            uc.write_seg(LOL_SEG, lol - 2, &env.dos.first_mcb.to_le_bytes()).map_err(|e| Stop::Error(e.to_string()))?;
+            uc.set_reg(R::ES, LOL_SEG).map_err(host)?;
+            uc.set_reg(R::BX, lol).map_err(host)?;
+        }
         0x51 | 0x62 => uc.set_reg(R::BX, env.dos.psp).map_err(host)?,
         _ => return Err(unimplemented(uc, format!("INT 21h AH={ah:02X}h"))),
     }
@@ -536,6 +534,16 @@ fn ioctl(env: &mut Env, uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
         // Device information: CON is a character device (bit 7), stdin
         // (bit 0) / stdout (bit 1), special (bit 4), not at end of file
         // (bit 6); AUX and PRN are plain character devices.
+        (0x00, _) if env.drive.is_some() && bx > 4 => {
+            match env.drive.as_mut().map(|d| d.ioctl_info(bx)) {
+                Some(Ok(info)) => uc.set_reg(R::DX, info).map_err(host)?,
+                Some(Err(e)) => {
+                    uc.set_reg(R::AX, e.0).map_err(host)?;
+                    return set_carry(uc, true);
+                }
+                None => {}
+            }
+        }
         (0x00, 0..=2) => uc.set_reg(R::DX, 0x80D3).map_err(host)?,
         (0x00, 3) => uc.set_reg(R::DX, 0x80C0).map_err(host)?,
         (0x00, 4) => uc.set_reg(R::DX, 0xA8C0).map_err(host)?,
@@ -648,6 +656,9 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
             uc.set_reg(R::BX, bx & 0x00FF).map_err(host)?;
         }
         // EGA/VGA information: a colour adapter with 256 KiB.
+        // Palette, font and display-combination set-up change nothing
+        // this text screen shows.
+        (0x10, 0x10) | (0x10, 0x11) | (0x10, 0x0B) => {}
         (0x10, 0x12) if bx & 0xFF == 0x10 => uc.set_reg(R::BX, 0x0003).map_err(host)?,
         (0x10, 0x12) => {}
         (0x10, 0x1A) => {
@@ -655,6 +666,16 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
             uc.set_reg(R::BX, 0x0008).map_err(host)?;
         }
         (0x11, _) => uc.set_reg(R::AX, 0x0021).map_err(host)?,
+        // The multiplex interrupt: nothing is installed (AL = 0 for every
+        // installation check).
+        (0x2F, _) => set_al(uc, 0)?,
+        // The mouse driver: none (reset answers AX = 0, not installed).
+        (0x33, _) => {
+            if ax == 0 {
+                uc.set_reg(R::AX, 0).map_err(host)?;
+                uc.set_reg(R::BX, 0).map_err(host)?;
+            }
+        }
         (0x12, _) => uc.set_reg(R::AX, 640).map_err(host)?,
         (0x13, _) => {
             uc.set_reg(R::AX, 0x8000 | u16::from(al)).map_err(host)?; // timeout: no drive
@@ -721,6 +742,8 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
 pub const FIRST_PSP: u16 = 0x0800;
 /// First paragraph past conventional memory.
 pub const TOP_OF_MEMORY: u16 = memory::TOP;
+/// DOS's own data segment (the list of lists, the InDOS flag).
+pub const LOL_SEG: u16 = 0x0070;
 /// Where the ROM stubs that the interrupt vectors point at live.
 pub const ROM_SEG: u16 = 0xF000;
 /// Offset of the stub for vector 0; vector n's is at `ROM_STUBS + 8 * n`.

@@ -1,0 +1,249 @@
+//! INT 21h's file and directory functions over the sandboxed drive
+//! ([`super::fs::Drive`]): read the registers and guest memory, call the
+//! drive, write back the result, or CF set and the DOS error code in AX.
+
+use super::fs::{self, DosError, HostPath};
+use super::{console_out, host, read_until, set_carry};
+use crate::env::Env;
+use crate::machine::{Cpu, R, Stop, Uc};
+
+/// Longest ASCIZ path DOS accepts (with room to spare).
+const MAX_PATH: usize = 128;
+
+fn path_at(uc: &Uc<'_>, seg: u16, off: u16) -> Vec<u8> {
+    read_until(uc, seg, off, 0, MAX_PATH)
+}
+
+fn fail(uc: &mut Uc<'_>, e: DosError) -> Result<(), Stop> {
+    uc.set_reg(R::AX, e.0).map_err(host)?;
+    set_carry(uc, true)
+}
+
+fn ok_ax(uc: &mut Uc<'_>, ax: u16) -> Result<(), Stop> {
+    uc.set_reg(R::AX, ax).map_err(host)?;
+    set_carry(uc, false)
+}
+
+fn mem_err(e: crate::walk::MemError) -> Stop {
+    Stop::Error(format!("DOS buffer: {e}"))
+}
+
+/// The functions this module serves.
+pub fn serves(ah: u8) -> bool {
+    matches!(ah, 0x36 | 0x39..=0x43 | 0x45..=0x47 | 0x4E | 0x4F | 0x56 | 0x57 | 0x5A | 0x5B | 0x60 | 0x6C)
+}
+
+/// Handle one file-system function.
+pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8, al: u8) -> Result<(), Stop> {
+    let (bx, cx, dx) = (uc.reg(R::BX), uc.reg(R::CX), uc.reg(R::DX));
+    let (ds, si, es, di) = (uc.reg(R::DS), uc.reg(R::SI), uc.reg(R::ES), uc.reg(R::DI));
+    // Console handles are the console, whatever the drive says.
+    if ah == 0x40 || ah == 0x3F {
+        let device = match env.drive.as_mut() {
+            Some(d) => d.handle_device(bx),
+            None => Ok(if bx <= 4 { Some("CON") } else { None }),
+        };
+        match device {
+            Err(e) => return fail(uc, e),
+            Ok(Some(dev)) => return device_io(env, uc, ah, bx, dev),
+            Ok(None) => {}
+        }
+    }
+    let dta_at = env.dos.dta;
+    let Some(drive) = env.drive.as_mut() else {
+        return Err(super::unimplemented(
+            uc,
+            format!("INT 21h AH={ah:02X}h without a drive"),
+        ));
+    };
+    let r: Result<(), DosError> = (|| {
+        match ah {
+            0x36 => {
+                let (spc, free, bps, total) = fs::disk_free();
+                uc.set_reg(R::AX, spc)
+                    .map_err(|_| DosError::INVALID_FUNCTION)?;
+                uc.set_reg(R::BX, free)
+                    .map_err(|_| DosError::INVALID_FUNCTION)?;
+                uc.set_reg(R::CX, bps)
+                    .map_err(|_| DosError::INVALID_FUNCTION)?;
+                uc.set_reg(R::DX, total)
+                    .map_err(|_| DosError::INVALID_FUNCTION)?;
+            }
+            0x39 => drive.mkdir(&path_at(uc, ds, dx))?,
+            0x3A => drive.rmdir(&path_at(uc, ds, dx))?,
+            0x3B => drive.chdir(&path_at(uc, ds, dx))?,
+            0x3C => {
+                let h = drive.create(&path_at(uc, ds, dx), cx as u8)?;
+                uc.set_reg(R::AX, h).ok();
+            }
+            0x3D => {
+                let h = drive.open(&path_at(uc, ds, dx), al)?;
+                uc.set_reg(R::AX, h).ok();
+            }
+            0x3E => drive.close(bx)?,
+            0x3F => {
+                let data = drive.read(bx, cx)?;
+                uc.write_seg(ds, dx, &data)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                uc.set_reg(R::AX, data.len() as u16).ok();
+            }
+            0x40 => {
+                let mut buf = vec![0u8; usize::from(cx)];
+                uc.read_seg(ds, dx, &mut buf)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                let n = drive.write(bx, &buf)?;
+                uc.set_reg(R::AX, n as u16).ok();
+            }
+            0x41 => drive.delete(&path_at(uc, ds, dx))?,
+            0x42 => {
+                let off = ((u32::from(cx) << 16) | u32::from(dx)) as i32;
+                let pos = drive.seek(bx, off, al)?;
+                uc.set_reg(R::AX, pos as u16).ok();
+                uc.set_reg(R::DX, (pos >> 16) as u16).ok();
+            }
+            0x43 => match al {
+                0 => {
+                    let a = drive.get_attr(&path_at(uc, ds, dx))?;
+                    uc.set_reg(R::CX, u16::from(a)).ok();
+                    uc.set_reg(R::AX, u16::from(a)).ok();
+                }
+                1 => drive.set_attr(&path_at(uc, ds, dx), cx as u8)?,
+                _ => return Err(DosError::INVALID_FUNCTION),
+            },
+            0x45 => {
+                let h = drive.dup(bx)?;
+                uc.set_reg(R::AX, h).ok();
+            }
+            0x46 => drive.dup2(bx, cx)?,
+            0x47 => {
+                let dl = dx as u8;
+                if dl != 0 && dl != 3 {
+                    return Err(DosError::INVALID_DRIVE);
+                }
+                let mut cwd = drive.getcwd().into_bytes();
+                cwd.truncate(63);
+                cwd.push(0);
+                uc.write_seg(ds, si, &cwd)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                uc.set_reg(R::AX, 0x0100).ok();
+            }
+            0x4E => {
+                let dta = drive.find_first_dta(&path_at(uc, ds, dx), cx as u8)?;
+                let (seg, off) = dta_at;
+                uc.write_seg(seg, off, &dta)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                uc.set_reg(R::AX, 0).ok();
+            }
+            0x4F => {
+                let (seg, off) = dta_at;
+                let mut cur = [0u8; fs::DTA_LEN];
+                uc.read_seg(seg, off, &mut cur)
+                    .map_err(|_| DosError::NO_MORE_FILES)?;
+                let dta = drive.find_next_dta(&cur)?;
+                uc.write_seg(seg, off, &dta)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                uc.set_reg(R::AX, 0).ok();
+            }
+            0x56 => {
+                let old = path_at(uc, ds, dx);
+                let new = path_at(uc, es, di);
+                drive.rename(&old, &new)?;
+            }
+            0x57 => match al {
+                0 => {
+                    let (time, date) = drive.file_time(bx)?;
+                    uc.set_reg(R::CX, time).ok();
+                    uc.set_reg(R::DX, date).ok();
+                }
+                1 => drive.set_file_time(bx, cx, dx)?,
+                _ => return Err(DosError::INVALID_FUNCTION),
+            },
+            0x5A => {
+                // Create a uniquely named file in the directory at DS:DX
+                // (which ends in a backslash); the name is appended there.
+                let dir = path_at(uc, ds, dx);
+                let mut made = None;
+                for n in 0..0x1000u32 {
+                    let name = format!("TMP{n:05X}");
+                    let mut p = dir.clone();
+                    if !p.is_empty() && !p.ends_with(b"\\") && !p.ends_with(b"/") {
+                        p.push(b'\\');
+                    }
+                    p.extend_from_slice(name.as_bytes());
+                    match drive.create_new(&p, cx as u8) {
+                        Ok(h) => {
+                            made = Some((h, p));
+                            break;
+                        }
+                        Err(DosError::FILE_EXISTS) => continue,
+                        Err(e) => return Err(e),
+                    }
+                }
+                let (h, mut p) = made.ok_or(DosError::ACCESS_DENIED)?;
+                p.push(0);
+                uc.write_seg(ds, dx, &p)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+                uc.set_reg(R::AX, h).ok();
+            }
+            0x5B => {
+                let h = drive.create_new(&path_at(uc, ds, dx), cx as u8)?;
+                uc.set_reg(R::AX, h).ok();
+            }
+            0x60 => {
+                let p = path_at(uc, ds, si);
+                let full = match drive.resolve(&p)? {
+                    HostPath::Device(d) => format!("C:/{d}"),
+                    HostPath::Dir { dos, .. }
+                    | HostPath::File { dos, .. }
+                    | HostPath::Missing { dos, .. } => format!("C:{dos}"),
+                };
+                let mut b = full.into_bytes();
+                b.truncate(127);
+                b.push(0);
+                uc.write_seg(es, di, &b)
+                    .map_err(|_| DosError::ACCESS_DENIED)?;
+            }
+            0x6C => {
+                if al != 0 {
+                    return Err(DosError::INVALID_FUNCTION);
+                }
+                let (h, status) = drive.extended_open(&path_at(uc, ds, si), bx, cx as u8, dx)?;
+                uc.set_reg(R::AX, h).ok();
+                uc.set_reg(R::CX, status).ok();
+            }
+            _ => return Err(DosError::INVALID_FUNCTION),
+        }
+        Ok(())
+    })();
+    match r {
+        Ok(()) => set_carry(uc, false),
+        Err(e) => fail(uc, e),
+    }
+}
+
+/// Reads and writes on a device handle.
+fn device_io(env: &mut Env, uc: &mut Uc<'_>, ah: u8, _h: u16, dev: &str) -> Result<(), Stop> {
+    let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
+    if ah == 0x40 {
+        let mut buf = vec![0u8; usize::from(cx)];
+        uc.read_seg(ds, dx, &mut buf).map_err(mem_err)?;
+        if dev == "CON" {
+            console_out(env, uc, &buf);
+        }
+        return ok_ax(uc, cx);
+    }
+    // Reading: CON is standard input; NUL and the rest are empty.
+    let mut buf = Vec::new();
+    if dev == "CON" {
+        while buf.len() < usize::from(cx) {
+            match env.dos.read_input() {
+                Some(b) => buf.push(b),
+                None => break,
+            }
+        }
+    }
+    if uc.write_seg(ds, dx, &buf).is_err() {
+        return fail(uc, DosError::ACCESS_DENIED);
+    }
+    ok_ax(uc, buf.len() as u16)
+}

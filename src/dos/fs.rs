@@ -1,0 +1,1380 @@
+//! The sandboxed DOS drive C: one host directory (the sandbox root) seen
+//! through DOS semantics, for the INT 21h file services.
+//!
+//! win16.md ("DOS and BIOS"): all file access happens inside one directory
+//! chosen by the user; a path that tries to leave it is refused with a DOS
+//! error code, never followed. This module holds no emulator state: the
+//! INT 21h handlers read the registers and guest memory, call a [`Drive`]
+//! method and write the result (or `CF` set and the [`DosError`] code) back.
+//!
+//! How a DOS path reaches the host:
+//! - `C:` (any case) or no drive; any other drive is error 15.
+//! - `\` and `/` both separate; `.` and `..` are resolved in the DOS
+//!   namespace (`..` above the root is error 3), never handed to the host.
+//! - every component is normalised to an upper-case 8.3 name, truncated as
+//!   DOS does (`LONGFILENAME.TEXT` is `LONGFILE.TEX`), and looked up
+//!   case-insensitively in a listing of the host directory; host names that
+//!   are not valid 8.3 names are invisible.
+//! - a final component naming a device (CON, NUL, PRN, AUX, COM1-4, LPT1-3,
+//!   CLOCK$, with or without extension or trailing colon) in an existing
+//!   directory is [`HostPath::Device`]: never a host file. So
+//!   `IF EXIST C:\DIR\NUL` works as on DOS.
+//! - every existing entry reached is canonicalised and must lie under the
+//!   canonical root; a symlink that leaves it (or dangles) is error 5.
+//!
+//! Not guarded against: another host process swapping entries between the
+//! check and the use (no `openat` without unsafe or extra crates), hard
+//! links and bind mounts that already point outside the root.
+
+use std::collections::{HashMap, VecDeque};
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// A DOS error code, as returned in AX with CF set (INT 21h AH=59h numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DosError(pub u16);
+
+impl DosError {
+    /// 01h: invalid function number (bad seek origin, bad 6Ch action).
+    pub const INVALID_FUNCTION: Self = Self(0x01);
+    /// 02h: file not found.
+    pub const FILE_NOT_FOUND: Self = Self(0x02);
+    /// 03h: path not found (also invalid names, `..` above the root).
+    pub const PATH_NOT_FOUND: Self = Self(0x03);
+    /// 04h: too many open files (no free handle).
+    pub const TOO_MANY_OPEN_FILES: Self = Self(0x04);
+    /// 05h: access denied.
+    pub const ACCESS_DENIED: Self = Self(0x05);
+    /// 06h: invalid handle.
+    pub const INVALID_HANDLE: Self = Self(0x06);
+    /// 0Ch: invalid access code (open mode).
+    pub const INVALID_ACCESS: Self = Self(0x0C);
+    /// 0Fh: invalid drive.
+    pub const INVALID_DRIVE: Self = Self(0x0F);
+    /// 10h: attempt to remove the current directory.
+    pub const CURRENT_DIRECTORY: Self = Self(0x10);
+    /// 11h: not same device.
+    pub const NOT_SAME_DEVICE: Self = Self(0x11);
+    /// 12h: no more files.
+    pub const NO_MORE_FILES: Self = Self(0x12);
+    /// 50h: file exists.
+    pub const FILE_EXISTS: Self = Self(0x50);
+
+    /// What DOS calls this error.
+    pub fn meaning(self) -> &'static str {
+        match self.0 {
+            0x01 => "invalid function number",
+            0x02 => "file not found",
+            0x03 => "path not found",
+            0x04 => "too many open files",
+            0x05 => "access denied",
+            0x06 => "invalid handle",
+            0x0C => "invalid access code",
+            0x0F => "invalid drive",
+            0x10 => "attempt to remove the current directory",
+            0x11 => "not same device",
+            0x12 => "no more files",
+            0x50 => "file exists",
+            _ => "unknown error",
+        }
+    }
+}
+
+impl fmt::Display for DosError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DOS error {:02X}h ({})", self.0, self.meaning())
+    }
+}
+
+impl std::error::Error for DosError {}
+
+/// File attribute bits (INT 21h AX=4300h/4301h, 4Eh).
+pub const ATTR_READ_ONLY: u8 = 0x01;
+/// Hidden.
+pub const ATTR_HIDDEN: u8 = 0x02;
+/// System.
+pub const ATTR_SYSTEM: u8 = 0x04;
+/// Volume label.
+pub const ATTR_VOLUME: u8 = 0x08;
+/// Directory.
+pub const ATTR_DIRECTORY: u8 = 0x10;
+/// Archive.
+pub const ATTR_ARCHIVE: u8 = 0x20;
+/// Character device (find first on a device name).
+pub const ATTR_DEVICE: u8 = 0x40;
+
+/// DOS's default number of handles per process (the PSP's JFT).
+pub const DEFAULT_HANDLES: usize = 20;
+/// Longest DOS path accepted (DOS's 128-byte buffers, without the NUL).
+pub const MAX_PATH: usize = 127;
+/// Longest current directory, with its leading backslash (DOS: 64).
+pub const MAX_DIR: usize = 64;
+/// Largest file a program may grow (writes past it are short, as on a full
+/// disk). Keeps a runaway guest from filling the host disk.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
+/// Host directory entries examined per listing; the rest are invisible.
+const MAX_SCAN: usize = 1 << 16;
+/// Find-first searches remembered for 4Fh (DOS keeps them in the DTA; a
+/// program may abandon a search at any time, so the oldest are dropped).
+const MAX_SEARCHES: usize = 64;
+/// Length of the DTA block 4Eh/4Fh fill.
+pub const DTA_LEN: usize = 43;
+/// Tag in the DTA's reserved bytes identifying a search id of ours.
+const DTA_TAG: &[u8; 4] = b"th16";
+
+/// DOS character device names.
+const DEVICES: [&str; 12] = [
+    "CON", "NUL", "PRN", "AUX", "COM1", "COM2", "COM3", "COM4", "LPT1", "LPT2", "LPT3", "CLOCK$",
+];
+
+/// What a DOS path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostPath {
+    /// A character device (upper-case name without extension, e.g. `NUL`);
+    /// the caller decides what it means. Never a host file.
+    Device(String),
+    /// An existing directory. `dos` is the full DOS path (`\` for the root).
+    Dir { host: PathBuf, dos: String },
+    /// An existing file.
+    File { host: PathBuf, dos: String },
+    /// Nothing by that name in an existing directory: `host` is where a
+    /// create would put it (upper-case 8.3 name).
+    Missing { host: PathBuf, dos: String },
+}
+
+/// One match of find first/next (INT 21h AH=4Eh/4Fh).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FindResult {
+    /// 8.3 name, upper-case, with a dot only if there is an extension.
+    pub name: String,
+    /// Attribute byte.
+    pub attr: u8,
+    /// DOS packed time.
+    pub time: u16,
+    /// DOS packed date.
+    pub date: u16,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// A find-first search: every match, taken when 4Eh ran, and a cursor.
+#[derive(Clone, Debug)]
+pub struct FindState {
+    id: u32,
+    pattern: [u8; 11],
+    attr: u8,
+    results: Vec<FindResult>,
+    pos: usize,
+}
+
+impl FindState {
+    /// The id stored in the DTA's reserved bytes.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The match the last find first/next returned.
+    pub fn current(&self) -> Option<&FindResult> {
+        self.results.get(self.pos)
+    }
+
+    /// The 43-byte DTA for the current match (see [`dta_bytes`]).
+    pub fn dta(&self) -> Option<[u8; DTA_LEN]> {
+        self.current()
+            .map(|r| dta_bytes(self.id, &self.pattern, self.attr, r))
+    }
+}
+
+/// Serialise the find first/next DTA (INT 21h AH=4Eh/4Fh): bytes 00h-14h
+/// reserved (drive 3 = C:, the 11-byte search template, the search
+/// attribute, then our tag and the search id), 15h attribute, 16h time,
+/// 18h date, 1Ah size, 1Eh ASCIZ name (13 bytes).
+pub fn dta_bytes(id: u32, pattern: &[u8; 11], attr: u8, r: &FindResult) -> [u8; DTA_LEN] {
+    let mut d = [0u8; DTA_LEN];
+    d[0] = 3;
+    d[1..12].copy_from_slice(pattern);
+    d[0x0C] = attr;
+    d[0x0D..0x11].copy_from_slice(DTA_TAG);
+    d[0x11..0x15].copy_from_slice(&id.to_le_bytes());
+    d[0x15] = r.attr;
+    d[0x16..0x18].copy_from_slice(&r.time.to_le_bytes());
+    d[0x18..0x1A].copy_from_slice(&r.date.to_le_bytes());
+    d[0x1A..0x1E].copy_from_slice(&r.size.to_le_bytes());
+    for (i, b) in r.name.bytes().take(12).enumerate() {
+        d[0x1E + i] = b;
+    }
+    d
+}
+
+/// The search id a DTA written by [`dta_bytes`] carries (INT 21h AH=4Fh),
+/// or `None` if the bytes are not one of ours.
+pub fn dta_search_id(dta: &[u8]) -> Option<u32> {
+    if dta.len() < 0x15 || &dta[0x0D..0x11] != DTA_TAG {
+        return None;
+    }
+    let mut id = [0u8; 4];
+    id.copy_from_slice(&dta[0x11..0x15]);
+    Some(u32::from_le_bytes(id))
+}
+
+/// IOCTL device information word (INT 21h AX=4400h) for a device.
+pub fn device_info_word(name: &str) -> u16 {
+    match name {
+        // Device, not EOF, special (INT 29h), console input and output.
+        "CON" => 0x80D3,
+        // Device, not EOF, NUL device.
+        "NUL" => 0x80C4,
+        // Device, not EOF, clock device.
+        "CLOCK$" => 0x80C8,
+        _ => 0x80C0,
+    }
+}
+
+/// Free space numbers for INT 21h AH=36h: (sectors per cluster, free
+/// clusters, bytes per sector, total clusters). Fixed and plausible: 4 KiB
+/// clusters, 65535 of them (256 MiB), half free.
+pub fn disk_free() -> (u16, u16, u16, u16) {
+    (8, 0x8000, 512, 0xFFFF)
+}
+
+/// Whether `b` may appear in a DOS file name (besides the dot and space).
+fn is_name_byte(b: u8) -> bool {
+    b > 0x20 && b < 0x7F && !b"\"*+,./:;<=>?[\\]|".contains(&b)
+}
+
+/// One half of an 8.3 name: checked, upper-cased, truncated to `max`,
+/// trailing spaces dropped (they are FCB padding). Bytes above 7Eh are
+/// refused: there is no code page to map them to host names.
+fn name_part(p: &[u8], max: usize) -> Option<String> {
+    if p.first() == Some(&b' ') || p.iter().any(|&b| b != b' ' && !is_name_byte(b)) {
+        return None;
+    }
+    let mut s: String = p
+        .iter()
+        .take(max)
+        .map(|&b| char::from(b.to_ascii_uppercase()))
+        .collect();
+    while s.ends_with(' ') {
+        s.pop();
+    }
+    Some(s)
+}
+
+/// The canonical 8.3 name of a path component (no wildcards), or `None` if
+/// DOS would refuse it.
+fn dos_name(comp: &[u8]) -> Option<String> {
+    let (base, ext) = match comp.iter().position(|&b| b == b'.') {
+        Some(i) => (&comp[..i], &comp[i + 1..]),
+        None => (comp, &[][..]),
+    };
+    let base = name_part(base, 8)?;
+    let ext = name_part(ext, 3)?;
+    if base.is_empty() {
+        return None;
+    }
+    Some(if ext.is_empty() {
+        base
+    } else {
+        format!("{base}.{ext}")
+    })
+}
+
+/// The device a final path component names, if any (extension and a
+/// trailing colon ignored, as DOS does).
+fn device_name(comp: &[u8]) -> Option<&'static str> {
+    let comp = comp.strip_suffix(b":").unwrap_or(comp);
+    let base = match comp.iter().position(|&b| b == b'.') {
+        Some(i) => &comp[..i],
+        None => comp,
+    };
+    let mut base = base;
+    while let Some(b) = base.strip_suffix(b" ") {
+        base = b;
+    }
+    DEVICES
+        .iter()
+        .copied()
+        .find(|d| d.as_bytes().eq_ignore_ascii_case(base))
+}
+
+/// The DOS name of a host entry, if DOS can see it: ASCII, a valid 8.3 name
+/// with nothing truncated, and not a device name.
+fn visible_name(host: &std::ffi::OsStr) -> Option<String> {
+    let s = host.to_str()?;
+    if !s.is_ascii() || s.starts_with('.') {
+        return None;
+    }
+    let n = dos_name(s.as_bytes())?;
+    if n != s.to_ascii_uppercase() || device_name(n.as_bytes()).is_some() {
+        return None;
+    }
+    Some(n)
+}
+
+/// A name in FCB form: base padded to 8, extension padded to 3.
+fn fcb11(name: &str) -> [u8; 11] {
+    let mut f = [b' '; 11];
+    if name == "." || name == ".." {
+        f[..name.len()].copy_from_slice(name.as_bytes());
+        return f;
+    }
+    let (base, ext) = name.split_once('.').unwrap_or((name, ""));
+    for (i, b) in base.bytes().take(8).enumerate() {
+        f[i] = b;
+    }
+    for (i, b) in ext.bytes().take(3).enumerate() {
+        f[8 + i] = b;
+    }
+    f
+}
+
+/// A find pattern in FCB form: `*` fills the rest of its half with `?`.
+fn fcb_pattern(comp: &[u8]) -> Option<[u8; 11]> {
+    if comp == b"." || comp == b".." {
+        return Some(fcb11(if comp == b"." { "." } else { ".." }));
+    }
+    let (base, ext) = match comp.iter().position(|&b| b == b'.') {
+        Some(i) => (&comp[..i], &comp[i + 1..]),
+        None => (comp, &[][..]),
+    };
+    if base.is_empty() || ext.contains(&b'.') {
+        return None;
+    }
+    let mut f = [b' '; 11];
+    for (part, start, width) in [(base, 0usize, 8usize), (ext, 8, 3)] {
+        let mut i = 0;
+        for &b in part {
+            if i == width {
+                break;
+            }
+            match b {
+                b'*' => {
+                    f[start + i..start + width].fill(b'?');
+                    break;
+                }
+                b'?' | b' ' => f[start + i] = b,
+                _ if is_name_byte(b) => f[start + i] = b.to_ascii_uppercase(),
+                _ => return None,
+            }
+            i += 1;
+        }
+    }
+    Some(f)
+}
+
+/// FCB-style match: `?` in the pattern matches any byte, including padding.
+fn fcb_match(pattern: &[u8; 11], name: &[u8; 11]) -> bool {
+    pattern.iter().zip(name).all(|(&p, &n)| p == b'?' || p == n)
+}
+
+/// DOS packed (time, date) of a host time, in UTC, clamped to 1980-2107.
+pub fn dos_datetime(t: SystemTime) -> (u16, u16) {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs().min(i64::MAX as u64) as i64)
+        .unwrap_or(0);
+    let days = secs.div_euclid(86400);
+    let rem = secs.rem_euclid(86400);
+    let (y, m, d) = civil_from_days(days);
+    if y < 1980 {
+        return (0, (1 << 5) | 1);
+    }
+    if y > 2107 {
+        return ((23 << 11) | (59 << 5) | 29, (127 << 9) | (12 << 5) | 31);
+    }
+    let time = ((rem / 3600) << 11) | (((rem / 60) % 60) << 5) | ((rem % 60) / 2);
+    let date = ((y - 1980) << 9) | (m << 5) | d;
+    (time as u16, date as u16)
+}
+
+/// The host time of a DOS packed (time, date), read as UTC. Out-of-range
+/// fields are taken arithmetically, never refused.
+pub fn system_time(time: u16, date: u16) -> SystemTime {
+    let y = 1980 + i64::from(date >> 9);
+    let m = i64::from((date >> 5) & 15).clamp(1, 12);
+    let d = i64::from(date & 31).max(1);
+    let days = days_from_civil(y, m, d);
+    let secs = days * 86400
+        + i64::from(time >> 11) * 3600
+        + i64::from((time >> 5) & 63) * 60
+        + i64::from(time & 31) * 2;
+    UNIX_EPOCH + Duration::from_secs(secs.max(0) as u64)
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn host_err(e: &io::Error) -> DosError {
+    match e.kind() {
+        io::ErrorKind::NotFound => DosError::FILE_NOT_FOUND,
+        _ => DosError::ACCESS_DENIED,
+    }
+}
+
+/// What a handle refers to.
+#[derive(Debug)]
+enum Node {
+    Device(&'static str),
+    File(OpenFile),
+}
+
+#[derive(Debug)]
+struct OpenFile {
+    file: File,
+    pos: u32,
+    access: u8,
+    written: bool,
+}
+
+/// A system file table entry, shared by handles made with dup/dup2.
+#[derive(Debug)]
+struct Sft {
+    node: Node,
+    refs: usize,
+}
+
+/// How [`Drive::open_host`] opens a host file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    Open,
+    Truncate,
+    CreateNew,
+}
+
+/// The sandboxed drive C:.
+#[derive(Debug)]
+pub struct Drive {
+    root: PathBuf,
+    cwd: Vec<String>,
+    jft: Vec<Option<usize>>,
+    sft: Vec<Option<Sft>>,
+    attrs: HashMap<PathBuf, u8>,
+    searches: VecDeque<FindState>,
+    next_search: u32,
+    max_file_size: u64,
+}
+
+impl Drive {
+    /// A drive over `root` (canonicalised; must be a directory) with
+    /// [`DEFAULT_HANDLES`] handles; 0-2 are CON, 3 AUX, 4 PRN.
+    pub fn new(root: PathBuf) -> io::Result<Drive> {
+        Drive::with_handles(root, DEFAULT_HANDLES)
+    }
+
+    /// As [`Drive::new`] with `handles` handles (clamped to 5..=255).
+    pub fn with_handles(root: PathBuf, handles: usize) -> io::Result<Drive> {
+        let root = fs::canonicalize(root)?;
+        if !root.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "sandbox root is not a directory",
+            ));
+        }
+        let mut jft = vec![None; handles.clamp(5, 255)];
+        jft[..5].copy_from_slice(&[Some(0), Some(0), Some(0), Some(1), Some(2)]);
+        let dev = |name, refs| {
+            Some(Sft {
+                node: Node::Device(name),
+                refs,
+            })
+        };
+        Ok(Drive {
+            root,
+            cwd: Vec::new(),
+            jft,
+            sft: vec![dev("CON", 3), dev("AUX", 1), dev("PRN", 1)],
+            attrs: HashMap::new(),
+            searches: VecDeque::new(),
+            next_search: 1,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        })
+    }
+
+    /// The canonical host root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Change the largest size a write may grow a file to.
+    pub fn set_max_file_size(&mut self, max: u64) {
+        self.max_file_size = max.min(u64::from(u32::MAX));
+    }
+
+    // ---- paths -----------------------------------------------------------
+
+    /// Split a DOS path into resolved directory components (upper-case 8.3,
+    /// `.`/`..` applied) and the raw final component, if any.
+    fn split(&self, path: &[u8]) -> Result<(Vec<String>, Option<Vec<u8>>), DosError> {
+        let path = match path.iter().position(|&b| b == 0) {
+            Some(i) => &path[..i],
+            None => path,
+        };
+        if path.len() > MAX_PATH {
+            return Err(DosError::PATH_NOT_FOUND);
+        }
+        let mut rest = path;
+        let mut drive = false;
+        if rest.len() >= 2 && rest[1] == b':' {
+            if !rest[0].eq_ignore_ascii_case(&b'C') {
+                return Err(DosError::INVALID_DRIVE);
+            }
+            rest = &rest[2..];
+            drive = true;
+        }
+        let is_sep = |b: &u8| *b == b'\\' || *b == b'/';
+        let Some(first) = rest.first() else {
+            return if drive {
+                Ok((self.cwd.clone(), None))
+            } else {
+                Err(DosError::PATH_NOT_FOUND)
+            };
+        };
+        let abs = is_sep(first);
+        let mut comps = if abs { Vec::new() } else { self.cwd.clone() };
+        let body = if abs { &rest[1..] } else { rest };
+        if body.is_empty() {
+            return Ok((comps, None));
+        }
+        let parts: Vec<&[u8]> = body.split(is_sep).collect();
+        let n = parts.len();
+        let mut last = None;
+        for (i, part) in parts.into_iter().enumerate() {
+            let is_last = i + 1 == n;
+            match part {
+                b"" if is_last => {}
+                b"" => return Err(DosError::PATH_NOT_FOUND),
+                b"." => {}
+                b".." => {
+                    comps.pop().ok_or(DosError::PATH_NOT_FOUND)?;
+                }
+                _ if is_last => last = Some(part.to_vec()),
+                _ => comps.push(dos_name(part).ok_or(DosError::PATH_NOT_FOUND)?),
+            }
+        }
+        Ok((comps, last))
+    }
+
+    /// The canonical form of an existing host path, refused (error 5) if it
+    /// lies outside the root or cannot be canonicalised (dangling link).
+    fn confine(&self, p: &Path) -> Result<PathBuf, DosError> {
+        let c = fs::canonicalize(p).map_err(|_| DosError::ACCESS_DENIED)?;
+        if c.starts_with(&self.root) {
+            Ok(c)
+        } else {
+            Err(DosError::ACCESS_DENIED)
+        }
+    }
+
+    /// The DOS-visible entries of a host directory as (DOS name, host name),
+    /// sorted by DOS name then host name, one per DOS name.
+    fn list(&self, dir: &Path) -> Result<Vec<(String, OsString)>, DosError> {
+        let rd = fs::read_dir(dir).map_err(|_| DosError::PATH_NOT_FOUND)?;
+        let mut v: Vec<(String, OsString)> = rd
+            .take(MAX_SCAN)
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let host = e.file_name();
+                visible_name(&host).map(|n| (n, host))
+            })
+            .collect();
+        v.sort();
+        v.dedup_by(|a, b| a.0 == b.0);
+        Ok(v)
+    }
+
+    /// The host name of the entry `name` (upper-case 8.3) in `dir`.
+    fn lookup(&self, dir: &Path, name: &str) -> Result<Option<OsString>, DosError> {
+        Ok(self
+            .list(dir)?
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, h)| h))
+    }
+
+    /// The canonical host directory of resolved DOS components.
+    fn walk(&self, comps: &[String]) -> Result<PathBuf, DosError> {
+        let mut dir = self.root.clone();
+        for c in comps {
+            let host = self.lookup(&dir, c)?.ok_or(DosError::PATH_NOT_FOUND)?;
+            let canon = self.confine(&dir.join(host))?;
+            if !canon.is_dir() {
+                return Err(DosError::PATH_NOT_FOUND);
+            }
+            dir = canon;
+        }
+        Ok(dir)
+    }
+
+    fn dos_string(comps: &[String]) -> String {
+        format!("\\{}", comps.join("\\"))
+    }
+
+    /// Resolve a DOS path (the ASCIZ argument of INT 21h AH=39h-3Dh, 41h,
+    /// 43h, 4Eh, 56h, 5Bh, 6Ch) to what it names on the host. Errors: 15
+    /// other drive, 3 missing directory, invalid name or `..` above the
+    /// root, 5 a symlink leaving the root.
+    pub fn resolve(&self, dos_path: &[u8]) -> Result<HostPath, DosError> {
+        let (mut comps, last) = self.split(dos_path)?;
+        let dir = self.walk(&comps)?;
+        let Some(raw) = last else {
+            return Ok(HostPath::Dir {
+                host: dir,
+                dos: Self::dos_string(&comps),
+            });
+        };
+        if let Some(d) = device_name(&raw) {
+            return Ok(HostPath::Device(d.to_string()));
+        }
+        let name = dos_name(&raw).ok_or(DosError::PATH_NOT_FOUND)?;
+        let found = self.lookup(&dir, &name)?;
+        comps.push(name.clone());
+        let dos = Self::dos_string(&comps);
+        let Some(host_name) = found else {
+            return Ok(HostPath::Missing {
+                host: dir.join(name),
+                dos,
+            });
+        };
+        let host = dir.join(host_name);
+        let canon = self.confine(&host)?;
+        Ok(if canon.is_dir() {
+            HostPath::Dir { host, dos }
+        } else {
+            HostPath::File { host, dos }
+        })
+    }
+
+    // ---- directories -----------------------------------------------------
+
+    /// INT 21h AH=47h: the current directory without drive letter and
+    /// leading backslash (`""` at the root).
+    pub fn getcwd(&self) -> String {
+        self.cwd.join("\\")
+    }
+
+    /// INT 21h AH=3Bh: change the current directory. Error 3 unless the
+    /// path names an existing directory.
+    pub fn chdir(&mut self, path: &[u8]) -> Result<(), DosError> {
+        match self.resolve(path)? {
+            HostPath::Dir { dos, .. } if dos.len() <= MAX_DIR => {
+                self.cwd = dos
+                    .split('\\')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                Ok(())
+            }
+            _ => Err(DosError::PATH_NOT_FOUND),
+        }
+    }
+
+    /// INT 21h AH=39h: make a directory (upper-case name). Error 5 if the
+    /// name exists or is a device, 3 if the parent is missing or the path
+    /// would be longer than DOS allows.
+    pub fn mkdir(&mut self, path: &[u8]) -> Result<(), DosError> {
+        match self.resolve(path)? {
+            HostPath::Missing { host, dos } => {
+                if dos.len() > MAX_DIR {
+                    return Err(DosError::PATH_NOT_FOUND);
+                }
+                fs::create_dir(&host).map_err(|_| DosError::ACCESS_DENIED)
+            }
+            _ => Err(DosError::ACCESS_DENIED),
+        }
+    }
+
+    /// INT 21h AH=3Ah: remove an empty directory. Error 16 for the current
+    /// directory, 5 for the root or a non-empty directory, 3 if not a
+    /// directory.
+    pub fn rmdir(&mut self, path: &[u8]) -> Result<(), DosError> {
+        match self.resolve(path)? {
+            HostPath::Dir { host, dos } => {
+                if dos == "\\" {
+                    return Err(DosError::ACCESS_DENIED);
+                }
+                if dos == Self::dos_string(&self.cwd) {
+                    return Err(DosError::CURRENT_DIRECTORY);
+                }
+                fs::remove_dir(&host).map_err(|_| DosError::ACCESS_DENIED)?;
+                self.attrs.remove(&host);
+                Ok(())
+            }
+            _ => Err(DosError::PATH_NOT_FOUND),
+        }
+    }
+
+    // ---- handles ---------------------------------------------------------
+
+    fn free_slot(&self) -> Result<usize, DosError> {
+        self.jft
+            .iter()
+            .position(Option::is_none)
+            .ok_or(DosError::TOO_MANY_OPEN_FILES)
+    }
+
+    fn install(&mut self, slot: usize, node: Node) -> u16 {
+        let sft = Sft { node, refs: 1 };
+        let idx = match self.sft.iter().position(Option::is_none) {
+            Some(i) => {
+                self.sft[i] = Some(sft);
+                i
+            }
+            None => {
+                self.sft.push(Some(sft));
+                self.sft.len() - 1
+            }
+        };
+        self.jft[slot] = Some(idx);
+        slot as u16
+    }
+
+    fn sft_index(&self, h: u16) -> Result<usize, DosError> {
+        self.jft
+            .get(usize::from(h))
+            .copied()
+            .flatten()
+            .ok_or(DosError::INVALID_HANDLE)
+    }
+
+    fn node(&mut self, h: u16) -> Result<&mut Node, DosError> {
+        let i = self.sft_index(h)?;
+        self.sft
+            .get_mut(i)
+            .and_then(Option::as_mut)
+            .map(|s| &mut s.node)
+            .ok_or(DosError::INVALID_HANDLE)
+    }
+
+    fn device_node(name: &str) -> Node {
+        Node::Device(
+            DEVICES
+                .iter()
+                .copied()
+                .find(|d| *d == name)
+                .unwrap_or("NUL"),
+        )
+    }
+
+    fn read_only(host: &Path) -> bool {
+        fs::metadata(host)
+            .map(|m| m.permissions().readonly())
+            .unwrap_or(false)
+    }
+
+    fn set_read_only(host: &Path, on: bool) -> Result<(), DosError> {
+        let md = fs::metadata(host).map_err(|e| host_err(&e))?;
+        let mut perm = md.permissions();
+        if perm.readonly() != on {
+            #[allow(clippy::permissions_set_readonly_false)]
+            perm.set_readonly(on);
+            fs::set_permissions(host, perm).map_err(|_| DosError::ACCESS_DENIED)?;
+        }
+        Ok(())
+    }
+
+    fn open_host(host: &Path, access: u8, how: How) -> Result<File, DosError> {
+        let mut o = OpenOptions::new();
+        o.read(true).write(access != 0 || how != How::Open);
+        match how {
+            How::Open => {}
+            How::Truncate => {
+                o.truncate(true);
+            }
+            How::CreateNew => {
+                o.create_new(true);
+            }
+        }
+        o.open(host).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => DosError::FILE_NOT_FOUND,
+            _ => DosError::ACCESS_DENIED,
+        })
+    }
+
+    /// Create or truncate `host` with attribute `attr`; the handle's access
+    /// is `access`.
+    fn make_file(
+        &mut self,
+        slot: usize,
+        host: PathBuf,
+        attr: u8,
+        access: u8,
+        how: How,
+    ) -> Result<u16, DosError> {
+        if how == How::Truncate && Self::read_only(&host) {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let file = Self::open_host(&host, access, how)?;
+        self.attrs.insert(
+            host.clone(),
+            attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE),
+        );
+        if attr & ATTR_READ_ONLY != 0 {
+            Self::set_read_only(&host, true)?;
+        }
+        Ok(self.install(
+            slot,
+            Node::File(OpenFile {
+                file,
+                pos: 0,
+                access,
+                written: false,
+            }),
+        ))
+    }
+
+    /// INT 21h AH=3Ch: create or truncate a file, opened read/write.
+    /// `attr` (CL) may not have the volume or directory bit (error 5).
+    /// Error 5 for a directory or read-only file, 4 with no free handle.
+    pub fn create(&mut self, path: &[u8], attr: u8) -> Result<u16, DosError> {
+        if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let slot = self.free_slot()?;
+        match self.resolve(path)? {
+            HostPath::Device(d) => Ok(self.install(slot, Self::device_node(&d))),
+            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
+            HostPath::File { host, .. } => self.make_file(slot, host, attr, 2, How::Truncate),
+            HostPath::Missing { host, .. } => self.make_file(slot, host, attr, 2, How::CreateNew),
+        }
+    }
+
+    /// INT 21h AH=5Bh: create a file that must not exist (error 80 if it
+    /// does).
+    pub fn create_new(&mut self, path: &[u8], attr: u8) -> Result<u16, DosError> {
+        if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let slot = self.free_slot()?;
+        match self.resolve(path)? {
+            HostPath::Missing { host, .. } => self.make_file(slot, host, attr, 2, How::CreateNew),
+            _ => Err(DosError::FILE_EXISTS),
+        }
+    }
+
+    /// INT 21h AH=3Dh: open an existing file. `mode` is AL: bits 0-2 access
+    /// (0 read, 1 write, 2 read/write; else error 12); sharing and
+    /// inheritance bits are accepted and ignored. Errors: 2 no such file, 3
+    /// no such directory, 4 no free handle, 5 a directory or a read-only
+    /// file opened for writing.
+    pub fn open(&mut self, path: &[u8], mode: u8) -> Result<u16, DosError> {
+        let access = mode & 7;
+        if access > 2 {
+            return Err(DosError::INVALID_ACCESS);
+        }
+        let slot = self.free_slot()?;
+        match self.resolve(path)? {
+            HostPath::Device(d) => Ok(self.install(slot, Self::device_node(&d))),
+            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
+            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
+            HostPath::File { host, .. } => self.open_file(slot, host, access),
+        }
+    }
+
+    fn open_file(&mut self, slot: usize, host: PathBuf, access: u8) -> Result<u16, DosError> {
+        if access != 0 && Self::read_only(&host) {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let file = Self::open_host(&host, access, How::Open)?;
+        Ok(self.install(
+            slot,
+            Node::File(OpenFile {
+                file,
+                pos: 0,
+                access,
+                written: false,
+            }),
+        ))
+    }
+
+    /// INT 21h AX=6C00h: extended open/create. `mode` is BX (access in bits
+    /// 0-2), `attr` CX, `action` DX: bits 0-3 if the file exists (0 fail
+    /// with error 80, 1 open, 2 replace), bits 4-7 if it does not (0 fail
+    /// with error 2, 1 create); anything else is error 1. Returns the
+    /// handle and CX's status: 1 opened, 2 created, 3 replaced.
+    pub fn extended_open(
+        &mut self,
+        path: &[u8],
+        mode: u16,
+        attr: u8,
+        action: u16,
+    ) -> Result<(u16, u16), DosError> {
+        let (if_exists, if_missing) = (action & 0xF, (action >> 4) & 0xF);
+        if action > 0xFF || if_exists > 2 || if_missing > 1 {
+            return Err(DosError::INVALID_FUNCTION);
+        }
+        let access = (mode & 7) as u8;
+        if access > 2 {
+            return Err(DosError::INVALID_ACCESS);
+        }
+        let slot = self.free_slot()?;
+        match self.resolve(path)? {
+            HostPath::Device(d) => Ok((self.install(slot, Self::device_node(&d)), 1)),
+            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
+            HostPath::File { host, .. } => match if_exists {
+                0 => Err(DosError::FILE_EXISTS),
+                1 => Ok((self.open_file(slot, host, access)?, 1)),
+                _ => {
+                    if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    Ok((self.make_file(slot, host, attr, access, How::Truncate)?, 3))
+                }
+            },
+            HostPath::Missing { host, .. } => {
+                if if_missing == 0 {
+                    return Err(DosError::FILE_NOT_FOUND);
+                }
+                if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
+                    return Err(DosError::ACCESS_DENIED);
+                }
+                Ok((self.make_file(slot, host, attr, access, How::CreateNew)?, 2))
+            }
+        }
+    }
+
+    /// INT 21h AH=3Eh: close a handle (error 6 if not open). Handles made
+    /// by dup/dup2 share the file; it closes with the last of them.
+    pub fn close(&mut self, h: u16) -> Result<(), DosError> {
+        let i = self.sft_index(h)?;
+        self.jft[usize::from(h)] = None;
+        if let Some(slot) = self.sft.get_mut(i) {
+            if let Some(s) = slot.as_mut() {
+                s.refs = s.refs.saturating_sub(1);
+                if s.refs == 0 {
+                    *slot = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The device a handle refers to, `None` for a file (INT 21h AH=3Fh and
+    /// 40h callers route CON, AUX, PRN, COMn, LPTn and CLOCK$ themselves).
+    pub fn handle_device(&mut self, h: u16) -> Result<Option<&'static str>, DosError> {
+        Ok(match self.node(h)? {
+            Node::Device(d) => Some(d),
+            Node::File(_) => None,
+        })
+    }
+
+    /// INT 21h AH=3Fh: read up to `n` bytes at the handle's position. A
+    /// device handle reads as NUL (nothing); the caller handles console
+    /// input before calling this. Error 5 on a write-only handle.
+    pub fn read(&mut self, h: u16, n: u16) -> Result<Vec<u8>, DosError> {
+        let f = match self.node(h)? {
+            Node::Device(_) => return Ok(Vec::new()),
+            Node::File(f) => f,
+        };
+        if f.access == 1 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let mut buf = Vec::with_capacity(usize::from(n));
+        f.file
+            .seek(SeekFrom::Start(u64::from(f.pos)))
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        (&mut f.file)
+            .take(u64::from(n))
+            .read_to_end(&mut buf)
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        f.pos = f.pos.wrapping_add(buf.len() as u32);
+        Ok(buf)
+    }
+
+    /// INT 21h AH=40h: write at the handle's position; returns the count
+    /// written (short when the file would pass the size limit, as on a full
+    /// disk). Writing 0 bytes truncates (or extends) the file to the
+    /// position, as DOS does. A device handle swallows the bytes as NUL
+    /// does; the caller handles console output before calling this. At most
+    /// 0FFFFh bytes; error 5 on a read-only handle.
+    pub fn write(&mut self, h: u16, data: &[u8]) -> Result<usize, DosError> {
+        let max = self.max_file_size;
+        let data = &data[..data.len().min(0xFFFF)];
+        let f = match self.node(h)? {
+            Node::Device(_) => return Ok(data.len()),
+            Node::File(f) => f,
+        };
+        if f.access == 0 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let pos = u64::from(f.pos);
+        if pos > max {
+            return Ok(0);
+        }
+        f.written = true;
+        if data.is_empty() {
+            f.file.set_len(pos).map_err(|_| DosError::ACCESS_DENIED)?;
+            return Ok(0);
+        }
+        let n = data
+            .len()
+            .min(usize::try_from(max - pos).unwrap_or(usize::MAX));
+        f.file
+            .seek(SeekFrom::Start(pos))
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        f.file
+            .write_all(&data[..n])
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        f.pos = f.pos.wrapping_add(n as u32);
+        Ok(n)
+    }
+
+    /// INT 21h AH=42h: move the handle's position; `whence` is AL (0 from
+    /// the start, offset unsigned; 1 from the current position; 2 from the
+    /// end; else error 1). Positions wrap at 32 bits as DOS's do. Returns
+    /// the new position (always 0 for a device).
+    pub fn seek(&mut self, h: u16, offset: i32, whence: u8) -> Result<u32, DosError> {
+        if whence > 2 {
+            return Err(DosError::INVALID_FUNCTION);
+        }
+        let f = match self.node(h)? {
+            Node::Device(_) => return Ok(0),
+            Node::File(f) => f,
+        };
+        let base = match whence {
+            0 => 0,
+            1 => f.pos,
+            _ => {
+                let len = f
+                    .file
+                    .metadata()
+                    .map_err(|_| DosError::ACCESS_DENIED)?
+                    .len();
+                len.min(u64::from(u32::MAX)) as u32
+            }
+        };
+        f.pos = base.wrapping_add(offset as u32);
+        Ok(f.pos)
+    }
+
+    /// INT 21h AH=45h: a new handle for the same open file (shared
+    /// position). Errors 6, 4.
+    pub fn dup(&mut self, h: u16) -> Result<u16, DosError> {
+        let i = self.sft_index(h)?;
+        let slot = self.free_slot()?;
+        if let Some(Some(s)) = self.sft.get_mut(i) {
+            s.refs += 1;
+        }
+        self.jft[slot] = Some(i);
+        Ok(slot as u16)
+    }
+
+    /// INT 21h AH=46h: make handle `new` refer to `h`'s file, closing what
+    /// `new` referred to. Error 6 if `h` is not open or `new` is out of
+    /// range.
+    pub fn dup2(&mut self, h: u16, new: u16) -> Result<(), DosError> {
+        let i = self.sft_index(h)?;
+        if usize::from(new) >= self.jft.len() {
+            return Err(DosError::INVALID_HANDLE);
+        }
+        if h == new {
+            return Ok(());
+        }
+        if self.jft[usize::from(new)].is_some() {
+            self.close(new)?;
+        }
+        if let Some(Some(s)) = self.sft.get_mut(i) {
+            s.refs += 1;
+        }
+        self.jft[usize::from(new)] = Some(i);
+        Ok(())
+    }
+
+    /// INT 21h AX=4400h: the device information word (DX): 80xxh for
+    /// devices ([`device_info_word`]); for files the drive number (2 = C:)
+    /// with bit 6 set while the file has not been written.
+    pub fn ioctl_info(&mut self, h: u16) -> Result<u16, DosError> {
+        Ok(match self.node(h)? {
+            Node::Device(d) => device_info_word(d),
+            Node::File(f) => 2 | if f.written { 0 } else { 0x40 },
+        })
+    }
+
+    /// INT 21h AX=5700h: the file's (time, date), from the host mtime in
+    /// UTC. Error 1 for a device handle.
+    pub fn file_time(&mut self, h: u16) -> Result<(u16, u16), DosError> {
+        match self.node(h)? {
+            Node::Device(_) => Err(DosError::INVALID_FUNCTION),
+            Node::File(f) => {
+                let md = f.file.metadata().map_err(|_| DosError::ACCESS_DENIED)?;
+                Ok(dos_datetime(md.modified().unwrap_or(UNIX_EPOCH)))
+            }
+        }
+    }
+
+    /// INT 21h AX=5701h: set the file's time (CX) and date (DX) as the
+    /// host mtime, read as UTC. Error 1 for a device handle.
+    pub fn set_file_time(&mut self, h: u16, time: u16, date: u16) -> Result<(), DosError> {
+        match self.node(h)? {
+            Node::Device(_) => Err(DosError::INVALID_FUNCTION),
+            Node::File(f) => f
+                .file
+                .set_modified(system_time(time, date))
+                .map_err(|_| DosError::ACCESS_DENIED),
+        }
+    }
+
+    // ---- names -----------------------------------------------------------
+
+    /// INT 21h AH=41h: delete a file. Error 2 if missing, 5 for a
+    /// directory, a device or a read-only file. Wildcards are refused
+    /// (error 3), as for every handle call.
+    pub fn delete(&mut self, path: &[u8]) -> Result<(), DosError> {
+        match self.resolve(path)? {
+            HostPath::File { host, .. } => {
+                if Self::read_only(&host) {
+                    return Err(DosError::ACCESS_DENIED);
+                }
+                fs::remove_file(&host).map_err(|e| host_err(&e))?;
+                self.attrs.remove(&host);
+                Ok(())
+            }
+            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
+            _ => Err(DosError::ACCESS_DENIED),
+        }
+    }
+
+    /// INT 21h AH=56h: rename `old` to `new`, both inside the drive. A file
+    /// may move to another directory; a directory is only renamed in place
+    /// and never while it holds the current directory. Errors: 2 `old`
+    /// missing, 3 a missing directory, 5 `new` exists, either is a device
+    /// or the root, or a directory would move.
+    pub fn rename(&mut self, old: &[u8], new: &[u8]) -> Result<(), DosError> {
+        let (from, dir_dos) = match self.resolve(old)? {
+            HostPath::File { host, .. } => (host, None),
+            HostPath::Dir { host, dos } if dos != "\\" => (host, Some(dos)),
+            HostPath::Missing { .. } => return Err(DosError::FILE_NOT_FOUND),
+            _ => return Err(DosError::ACCESS_DENIED),
+        };
+        let HostPath::Missing {
+            host: to,
+            dos: to_dos,
+        } = self.resolve(new)?
+        else {
+            return Err(DosError::ACCESS_DENIED);
+        };
+        if let Some(dos) = dir_dos {
+            let parent = |s: &str| s.rsplit_once('\\').map(|(p, _)| p.to_string());
+            let cwd = Self::dos_string(&self.cwd);
+            let inside = cwd == dos || cwd.starts_with(&format!("{dos}\\"));
+            if parent(&dos) != parent(&to_dos) || inside {
+                return Err(DosError::ACCESS_DENIED);
+            }
+        }
+        fs::rename(&from, &to).map_err(|_| DosError::ACCESS_DENIED)?;
+        if let Some(a) = self.attrs.remove(&from) {
+            self.attrs.insert(to, a);
+        }
+        Ok(())
+    }
+
+    fn attr_of(&self, host: &Path, md: &Metadata) -> u8 {
+        let kept = self.attrs.get(host).copied();
+        if md.is_dir() {
+            ATTR_DIRECTORY
+                | kept.unwrap_or(0) & (ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE)
+        } else {
+            let ro = if md.permissions().readonly() {
+                ATTR_READ_ONLY
+            } else {
+                0
+            };
+            ro | kept.unwrap_or(ATTR_ARCHIVE) & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE)
+        }
+    }
+
+    /// INT 21h AX=4300h: a file's or directory's attributes. Read-only of a
+    /// file is the host permission; hidden, system and archive (and
+    /// read-only of a directory) live in memory. Files default to archive.
+    /// Error 2 if missing, 5 for a device.
+    pub fn get_attr(&self, path: &[u8]) -> Result<u8, DosError> {
+        match self.resolve(path)? {
+            HostPath::File { host, .. } | HostPath::Dir { host, .. } => {
+                let md = fs::metadata(&host).map_err(|e| host_err(&e))?;
+                Ok(self.attr_of(&host, &md))
+            }
+            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
+            HostPath::Device(_) => Err(DosError::ACCESS_DENIED),
+        }
+    }
+
+    /// INT 21h AX=4301h: set attributes (CL). The volume, directory and
+    /// device bits are refused (error 5), as are the root and devices.
+    pub fn set_attr(&mut self, path: &[u8], attr: u8) -> Result<(), DosError> {
+        if attr & !(ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE) != 0 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        match self.resolve(path)? {
+            HostPath::File { host, .. } => {
+                Self::set_read_only(&host, attr & ATTR_READ_ONLY != 0)?;
+                self.attrs.insert(host, attr & !ATTR_READ_ONLY);
+                Ok(())
+            }
+            HostPath::Dir { host, dos } if dos != "\\" => {
+                self.attrs.insert(host, attr);
+                Ok(())
+            }
+            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
+            _ => Err(DosError::ACCESS_DENIED),
+        }
+    }
+
+    // ---- find first/next -------------------------------------------------
+
+    /// INT 21h AH=4Eh: start a search. `pattern` is a path whose last
+    /// component may hold `*` and `?`, matched FCB-style on the 11-byte
+    /// `NNNNNNNNEEE` forms; `attr` (CL) admits hidden (02h), system (04h)
+    /// and directory (10h) entries besides plain files; exactly 08h asks
+    /// for the volume label, which this drive has none of (error 18).
+    /// Subdirectories list `.` and `..` first, the rest sorted by name. A
+    /// device name without wildcards matches the device (attribute 40h). No
+    /// match: error 18 for a pattern with wildcards, 2 without. The matches
+    /// are taken now; later changes are not seen by find next.
+    pub fn find_first(&mut self, pattern: &[u8], attr: u8) -> Result<FindState, DosError> {
+        let (comps, last) = self.split(pattern)?;
+        let dir = self.walk(&comps)?;
+        let raw = last.ok_or(DosError::PATH_NOT_FOUND)?;
+        let wild = raw.iter().any(|&b| b == b'*' || b == b'?');
+        let pat = fcb_pattern(&raw).ok_or(DosError::PATH_NOT_FOUND)?;
+        let id = self.next_search;
+        self.next_search = self.next_search.wrapping_add(1).max(1);
+        let mut state = FindState {
+            id,
+            pattern: pat,
+            attr,
+            results: Vec::new(),
+            pos: 0,
+        };
+        if attr == ATTR_VOLUME {
+            return Err(DosError::NO_MORE_FILES);
+        }
+        if let (false, Some(d)) = (wild, device_name(&raw)) {
+            let (time, date) = dos_datetime(SystemTime::now());
+            state.results.push(FindResult {
+                name: d.to_string(),
+                attr: ATTR_DEVICE,
+                time,
+                date,
+                size: 0,
+            });
+            return Ok(state);
+        }
+        let admit = |a: u8| a & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_DIRECTORY) & !attr == 0;
+        if !comps.is_empty() {
+            if let Ok(md) = fs::metadata(&dir) {
+                let (time, date) = dos_datetime(md.modified().unwrap_or(UNIX_EPOCH));
+                for name in [".", ".."] {
+                    if admit(ATTR_DIRECTORY) && fcb_match(&pat, &fcb11(name)) {
+                        state.results.push(FindResult {
+                            name: name.to_string(),
+                            attr: ATTR_DIRECTORY,
+                            time,
+                            date,
+                            size: 0,
+                        });
+                    }
+                }
+            }
+        }
+        for (name, host_name) in self.list(&dir)? {
+            if !fcb_match(&pat, &fcb11(&name)) {
+                continue;
+            }
+            let host = dir.join(&host_name);
+            let Ok(lmd) = fs::symlink_metadata(&host) else {
+                continue;
+            };
+            if lmd.file_type().is_symlink() && self.confine(&host).is_err() {
+                continue;
+            }
+            let Ok(md) = fs::metadata(&host) else {
+                continue;
+            };
+            let a = self.attr_of(&host, &md);
+            if !admit(a) {
+                continue;
+            }
+            let (time, date) = dos_datetime(md.modified().unwrap_or(UNIX_EPOCH));
+            state.results.push(FindResult {
+                name,
+                attr: a,
+                time,
+                date,
+                size: if md.is_dir() {
+                    0
+                } else {
+                    md.len().min(u64::from(u32::MAX)) as u32
+                },
+            });
+        }
+        if state.results.is_empty() {
+            return Err(if wild {
+                DosError::NO_MORE_FILES
+            } else {
+                DosError::FILE_NOT_FOUND
+            });
+        }
+        Ok(state)
+    }
+
+    /// INT 21h AH=4Fh: advance a search to its next match; error 18 when
+    /// there is none.
+    pub fn find_next(state: &mut FindState) -> Result<&FindResult, DosError> {
+        if state.pos < state.results.len() {
+            state.pos += 1;
+        }
+        state.results.get(state.pos).ok_or(DosError::NO_MORE_FILES)
+    }
+
+    /// INT 21h AH=4Eh in one step: start a search, remember it, and return
+    /// the DTA to store at the caller's DTA address.
+    pub fn find_first_dta(&mut self, pattern: &[u8], attr: u8) -> Result<[u8; DTA_LEN], DosError> {
+        let state = self.find_first(pattern, attr)?;
+        let dta = state.dta().ok_or(DosError::NO_MORE_FILES)?;
+        if self.searches.len() >= MAX_SEARCHES {
+            self.searches.pop_front();
+        }
+        self.searches.push_back(state);
+        Ok(dta)
+    }
+
+    /// INT 21h AH=4Fh in one step: find the search a DTA from
+    /// [`Drive::find_first_dta`] names and return the next DTA. Error 18
+    /// when done, or when the DTA is not ours or its search was dropped.
+    pub fn find_next_dta(&mut self, dta: &[u8]) -> Result<[u8; DTA_LEN], DosError> {
+        let id = dta_search_id(dta).ok_or(DosError::NO_MORE_FILES)?;
+        let i = self
+            .searches
+            .iter()
+            .position(|s| s.id == id)
+            .ok_or(DosError::NO_MORE_FILES)?;
+        let state = &mut self.searches[i];
+        if Self::find_next(state).is_err() {
+            self.searches.remove(i);
+            return Err(DosError::NO_MORE_FILES);
+        }
+        state.dta().ok_or(DosError::NO_MORE_FILES)
+    }
+}
