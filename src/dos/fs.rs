@@ -2033,24 +2033,18 @@ mod tests {
     mod prop {
         use super::*;
         use proptest::prelude::*;
-        use std::sync::OnceLock;
 
-        /// One shared sandbox: read-only use by the property test.
-        fn shared() -> &'static Path {
-            static ROOT: OnceLock<PathBuf> = OnceLock::new();
-            ROOT.get_or_init(|| {
-                let outer =
-                    std::env::temp_dir().join(format!("th16-dosfs-{}-prop", std::process::id()));
-                let _ = fs::remove_dir_all(&outer);
-                let root = outer.join("root");
-                fs::create_dir_all(root.join("SUB/DEEP")).unwrap();
-                fs::write(root.join("A.TXT"), b"a").unwrap();
-                fs::write(root.join("SUB/B.C"), b"b").unwrap();
-                fs::write(outer.join("SECRET"), b"s").unwrap();
-                #[cfg(unix)]
-                std::os::unix::fs::symlink("/etc", root.join("ETC")).unwrap();
-                root
-            })
+        /// A fresh sandbox per case: `root` with a few entries and a link
+        /// to /etc, beside a file that must stay untouched.
+        fn sandbox() -> Tmp {
+            let t = Tmp::new("prop");
+            fs::create_dir_all(t.root.join("SUB/DEEP")).unwrap();
+            t.put("A.TXT", b"a");
+            t.put("SUB/B.C", b"b");
+            fs::write(t.outer.join("SECRET"), b"s").unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("/etc", t.root.join("ETC")).unwrap();
+            t
         }
 
         fn path_bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -2066,8 +2060,8 @@ mod tests {
         proptest! {
             #[test]
             fn arbitrary_paths_stay_inside(p in path_bytes(), attr in any::<u8>(), mode in any::<u8>()) {
-                let root = shared();
-                let mut d = Drive::new(root.to_path_buf()).unwrap();
+                let t = sandbox();
+                let mut d = t.drive();
                 let canon_root = d.root().to_path_buf();
                 let _ = d.chdir(b"SUB");
                 match d.resolve(&p) {
@@ -2092,8 +2086,21 @@ mod tests {
                     while Drive::find_next(&mut st).is_ok() {}
                 }
                 let _ = d.get_attr(&p);
+                if let Ok(h) = d.create(&p, attr & 0x27) {
+                    let _ = d.write(h, &p);
+                    d.close(h).unwrap();
+                }
+                let _ = d.set_attr(&p, 0);
+                let _ = d.rename(&p, b"\\SUB\\R.TXT");
+                let _ = d.rename(b"A.TXT", &p);
+                let _ = d.delete(&p);
+                let _ = d.mkdir(&p);
+                let _ = d.rmdir(&p);
                 let _ = d.chdir(&p);
                 let _ = d.getcwd();
+                let outside: BTreeSet<String> = Tmp::host_names(&t.outer);
+                prop_assert_eq!(outside, BTreeSet::from(["SECRET".to_string(), "root".to_string()]));
+                prop_assert_eq!(fs::read(t.outer.join("SECRET")).unwrap(), b"s");
             }
         }
     }
