@@ -346,11 +346,7 @@ fn fcb_pattern(comp: &[u8]) -> Option<[u8; 11]> {
     }
     let mut f = [b' '; 11];
     for (part, start, width) in [(base, 0usize, 8usize), (ext, 8, 3)] {
-        let mut i = 0;
-        for &b in part {
-            if i == width {
-                break;
-            }
+        for (i, &b) in part.iter().take(width).enumerate() {
             match b {
                 b'*' => {
                     f[start + i..start + width].fill(b'?');
@@ -360,7 +356,6 @@ fn fcb_pattern(comp: &[u8]) -> Option<[u8; 11]> {
                 _ if is_name_byte(b) => f[start + i] = b.to_ascii_uppercase(),
                 _ => return None,
             }
-            i += 1;
         }
     }
     Some(f)
@@ -827,13 +822,11 @@ impl Drive {
             return Err(DosError::ACCESS_DENIED);
         }
         let file = Self::open_host(&host, access, how)?;
-        self.attrs.insert(
-            host.clone(),
-            attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE),
-        );
         if attr & ATTR_READ_ONLY != 0 {
             Self::set_read_only(&host, true)?;
         }
+        self.attrs
+            .insert(host, attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE));
         Ok(self.install(
             slot,
             Node::File(OpenFile {
@@ -1376,5 +1369,739 @@ impl Drive {
             return Err(DosError::NO_MORE_FILES);
         }
         state.dta().ok_or(DosError::NO_MORE_FILES)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+    /// A temp directory `outer` holding the sandbox `outer/root`; removed
+    /// on drop.
+    struct Tmp {
+        outer: PathBuf,
+        root: PathBuf,
+    }
+
+    impl Tmp {
+        fn new(tag: &str) -> Tmp {
+            let outer = std::env::temp_dir().join(format!(
+                "th16-dosfs-{}-{}-{}",
+                std::process::id(),
+                tag,
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            let _ = fs::remove_dir_all(&outer);
+            let root = outer.join("root");
+            fs::create_dir_all(&root).unwrap();
+            Tmp { outer, root }
+        }
+
+        fn drive(&self) -> Drive {
+            Drive::new(self.root.clone()).unwrap()
+        }
+
+        fn put(&self, rel: &str, data: &[u8]) {
+            fs::write(self.root.join(rel), data).unwrap();
+        }
+
+        fn host_names(dir: &Path) -> BTreeSet<String> {
+            fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        }
+    }
+
+    impl Drop for Tmp {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.outer);
+        }
+    }
+
+    fn find_all(d: &mut Drive, pat: &[u8], attr: u8) -> Result<Vec<String>, DosError> {
+        let mut st = d.find_first(pat, attr)?;
+        let mut v = vec![st.current().unwrap().name.clone()];
+        loop {
+            match Drive::find_next(&mut st) {
+                Ok(r) => v.push(r.name.clone()),
+                Err(e) => {
+                    assert_eq!(e, DosError::NO_MORE_FILES);
+                    return Ok(v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn create_write_read_seek_close() {
+        let t = Tmp::new("rw");
+        let mut d = t.drive();
+        let h = d.create(b"TEST.DAT", 0).unwrap();
+        assert_eq!(h, 5);
+        assert_eq!(d.ioctl_info(h), Ok(0x42));
+        assert_eq!(d.write(h, b"hello world"), Ok(11));
+        assert_eq!(d.ioctl_info(h), Ok(0x02));
+        assert_eq!(d.seek(h, 0, 0), Ok(0));
+        assert_eq!(d.read(h, 5).unwrap(), b"hello");
+        assert_eq!(d.seek(h, -5, 2), Ok(6));
+        assert_eq!(d.read(h, 100).unwrap(), b"world");
+        assert_eq!(d.read(h, 100).unwrap(), b"");
+        assert_eq!(d.seek(h, 0, 3), Err(DosError::INVALID_FUNCTION));
+        assert_eq!(d.seek(h, 5, 0), Ok(5));
+        assert_eq!(d.write(h, b""), Ok(0));
+        assert_eq!(d.seek(h, 0, 1), Ok(5));
+        assert_eq!(d.close(h), Ok(()));
+        assert_eq!(d.close(h), Err(DosError::INVALID_HANDLE));
+        assert_eq!(d.read(h, 1), Err(DosError::INVALID_HANDLE));
+        assert_eq!(d.write(h, b"x"), Err(DosError::INVALID_HANDLE));
+        assert_eq!(d.read(99, 1), Err(DosError::INVALID_HANDLE));
+        assert_eq!(fs::read(t.root.join("TEST.DAT")).unwrap(), b"hello");
+
+        let h = d.open(b"test.dat", 0).unwrap();
+        assert_eq!(d.write(h, b"x"), Err(DosError::ACCESS_DENIED));
+        d.close(h).unwrap();
+        let h = d.open(b"test.dat", 1).unwrap();
+        assert_eq!(d.read(h, 1), Err(DosError::ACCESS_DENIED));
+        d.close(h).unwrap();
+        assert_eq!(d.open(b"test.dat", 3), Err(DosError::INVALID_ACCESS));
+        assert_eq!(d.open(b"nothere.dat", 0), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(d.open(b"NODIR\\X.DAT", 0), Err(DosError::PATH_NOT_FOUND));
+        assert_eq!(d.open(b"\\", 0), Err(DosError::ACCESS_DENIED));
+    }
+
+    #[test]
+    fn size_limit_makes_short_writes() {
+        let t = Tmp::new("limit");
+        let mut d = t.drive();
+        d.set_max_file_size(10);
+        let h = d.create(b"BIG", 0).unwrap();
+        assert_eq!(d.write(h, b"0123456789abc"), Ok(10));
+        assert_eq!(d.write(h, b"x"), Ok(0));
+        assert_eq!(d.seek(h, -1, 0), Ok(u32::MAX));
+        assert_eq!(d.read(h, 10).unwrap(), b"");
+        assert_eq!(d.write(h, b"x"), Ok(0));
+        assert_eq!(d.write(h, b""), Ok(0));
+        assert_eq!(fs::metadata(t.root.join("BIG")).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn case_insensitive_names() {
+        let t = Tmp::new("case");
+        t.put("Hello.Txt", b"hi");
+        let mut d = t.drive();
+        for name in [
+            &b"HELLO.TXT"[..],
+            b"hello.txt",
+            b"C:\\hello.TXT",
+            b"c:/HeLLo.txt",
+        ] {
+            let h = d.open(name, 0).unwrap();
+            assert_eq!(d.read(h, 10).unwrap(), b"hi");
+            d.close(h).unwrap();
+        }
+        match d.resolve(b"hello.txt").unwrap() {
+            HostPath::File { host, dos } => {
+                assert_eq!(host.file_name().unwrap(), "Hello.Txt");
+                assert_eq!(dos, "\\HELLO.TXT");
+            }
+            other => panic!("{other:?}"),
+        }
+        let h = d.create(b"newfile.txt", 0).unwrap();
+        d.close(h).unwrap();
+        assert!(Tmp::host_names(&t.root).contains("NEWFILE.TXT"));
+    }
+
+    #[test]
+    fn names_differing_only_in_case_pick_one_deterministically() {
+        let t = Tmp::new("dupcase");
+        t.put("dup.txt", b"lower");
+        t.put("DUP.TXT", b"upper");
+        if Tmp::host_names(&t.root).len() < 2 {
+            return; // case-insensitive host file system
+        }
+        let mut d = t.drive();
+        let h = d.open(b"Dup.Txt", 0).unwrap();
+        assert_eq!(d.read(h, 10).unwrap(), b"upper");
+        assert_eq!(find_all(&mut d, b"*.*", 0).unwrap(), ["DUP.TXT"]);
+    }
+
+    #[test]
+    fn eight_three_truncation_and_invisible_names() {
+        let t = Tmp::new("trunc");
+        let mut d = t.drive();
+        let h = d.create(b"LONGFILENAME.TEXT", 0).unwrap();
+        d.write(h, b"x").unwrap();
+        d.close(h).unwrap();
+        assert!(Tmp::host_names(&t.root).contains("LONGFILE.TEX"));
+        for name in [&b"longfile.tex"[..], b"LONGFILEXYZ.TEXXX"] {
+            let h = d.open(name, 0).unwrap();
+            d.close(h).unwrap();
+        }
+        let h = d.create(b"FOO .TXT ", 0).unwrap();
+        d.close(h).unwrap();
+        assert!(Tmp::host_names(&t.root).contains("FOO.TXT"));
+
+        t.put("averylongname.txt", b"");
+        t.put("two.dots.txt", b"");
+        t.put("trail.", b"");
+        t.put("ext.toolong", b"");
+        assert_eq!(d.open(b"AVERYLON.TXT", 0), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(d.open(b"EXT.TOO", 0), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(
+            find_all(&mut d, b"*.*", !ATTR_VOLUME).unwrap(),
+            ["FOO.TXT", "LONGFILE.TEX"]
+        );
+    }
+
+    #[test]
+    fn invalid_names() {
+        let t = Tmp::new("invalid");
+        let mut d = t.drive();
+        for name in [
+            &b"A*B.TXT"[..],
+            b"A?.TXT",
+            b"A+B",
+            b"A|B",
+            b"A<B",
+            b"A>B",
+            b"A\"B",
+            b"A;B",
+            b"A,B",
+            b"A=B",
+            b"A[B]",
+            b"A\x01B",
+            b"\xE9T\xE9",
+            b".TXT",
+            b"A.B.C",
+            b" LEAD",
+            b"",
+            b"DIR\\\\X",
+            b"...",
+            b"XY:Z",
+        ] {
+            assert_eq!(d.create(name, 0), Err(DosError::PATH_NOT_FOUND), "{name:?}");
+        }
+        assert_eq!(d.create(b"D:\\X", 0), Err(DosError::INVALID_DRIVE));
+        assert_eq!(d.create(b"a:X", 0), Err(DosError::INVALID_DRIVE));
+        assert_eq!(d.create(b"X", ATTR_DIRECTORY), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.create(b"X", ATTR_VOLUME), Err(DosError::ACCESS_DENIED));
+        let long = vec![b'A'; MAX_PATH + 1];
+        assert_eq!(d.create(&long, 0), Err(DosError::PATH_NOT_FOUND));
+        assert!(Tmp::host_names(&t.root).is_empty());
+        fs::create_dir(t.root.join("D")).unwrap();
+        assert_eq!(d.create(b"D", 0), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.create_new(b"D", 0), Err(DosError::FILE_EXISTS));
+    }
+
+    fn find_tree(t: &Tmp) -> Drive {
+        for f in [
+            "A1.C", "AB.C", "A.C", "ABC.C", "X.TXT", "Y.TXT", "README", "H.TXT",
+        ] {
+            t.put(f, f.as_bytes());
+        }
+        fs::create_dir(t.root.join("SUB")).unwrap();
+        t.put("SUB/S.TXT", b"s");
+        let mut d = t.drive();
+        d.set_attr(b"H.TXT", ATTR_HIDDEN).unwrap();
+        d
+    }
+
+    #[test]
+    fn find_first_next() {
+        let t = Tmp::new("find");
+        let mut d = find_tree(&t);
+        assert_eq!(
+            find_all(&mut d, b"*.*", 0).unwrap(),
+            ["A.C", "A1.C", "AB.C", "ABC.C", "README", "X.TXT", "Y.TXT"]
+        );
+        assert_eq!(find_all(&mut d, b"*.TXT", 0).unwrap(), ["X.TXT", "Y.TXT"]);
+        assert_eq!(
+            find_all(&mut d, b"*.txt", ATTR_HIDDEN).unwrap(),
+            ["H.TXT", "X.TXT", "Y.TXT"]
+        );
+        assert_eq!(
+            find_all(&mut d, b"A?.C", 0).unwrap(),
+            ["A.C", "A1.C", "AB.C"]
+        );
+        assert_eq!(find_all(&mut d, b"*", 0).unwrap(), ["README"]);
+        assert_eq!(find_all(&mut d, b"x.txt", 0).unwrap(), ["X.TXT"]);
+        assert_eq!(
+            find_all(&mut d, b"C:\\*.*", ATTR_DIRECTORY).unwrap(),
+            [
+                "A.C", "A1.C", "AB.C", "ABC.C", "README", "SUB", "X.TXT", "Y.TXT"
+            ]
+        );
+        assert_eq!(
+            find_all(&mut d, b"SUB\\*.*", ATTR_DIRECTORY).unwrap(),
+            [".", "..", "S.TXT"]
+        );
+        assert_eq!(find_all(&mut d, b"sub/*.*", 0).unwrap(), ["S.TXT"]);
+        let st = d.find_first(b"*.*", ATTR_DIRECTORY).unwrap();
+        let sub = st.results.iter().find(|r| r.name == "SUB").unwrap();
+        assert_eq!((sub.attr, sub.size), (ATTR_DIRECTORY, 0));
+        assert_eq!(
+            d.find_first(b"NOPE.TXT", 0).err(),
+            Some(DosError::FILE_NOT_FOUND)
+        );
+        assert_eq!(
+            d.find_first(b"*.ZZZ", 0).err(),
+            Some(DosError::NO_MORE_FILES)
+        );
+        assert_eq!(
+            d.find_first(b"NODIR\\*.*", 0).err(),
+            Some(DosError::PATH_NOT_FOUND)
+        );
+        assert_eq!(
+            d.find_first(b"*.*", ATTR_VOLUME).err(),
+            Some(DosError::NO_MORE_FILES)
+        );
+        let st = d.find_first(b"NUL", 0).unwrap();
+        assert_eq!(st.current().unwrap().attr, ATTR_DEVICE);
+    }
+
+    #[test]
+    fn find_through_the_dta() {
+        let t = Tmp::new("dta");
+        let mut d = find_tree(&t);
+        let dta = d.find_first_dta(b"*.TXT", 0).unwrap();
+        assert_eq!(&dta[0x1E..0x24], b"X.TXT\0");
+        assert_eq!(dta[0x15], ATTR_ARCHIVE);
+        assert_eq!(u32::from_le_bytes(dta[0x1A..0x1E].try_into().unwrap()), 5);
+        assert_eq!(&dta[1..12], b"????????TXT");
+        let id = dta_search_id(&dta).unwrap();
+        let dta2 = d.find_next_dta(&dta).unwrap();
+        assert_eq!(&dta2[0x1E..0x24], b"Y.TXT\0");
+        assert_eq!(dta_search_id(&dta2), Some(id));
+        assert_eq!(d.find_next_dta(&dta2), Err(DosError::NO_MORE_FILES));
+        assert_eq!(d.find_next_dta(&dta2), Err(DosError::NO_MORE_FILES));
+        assert_eq!(
+            d.find_next_dta(&[0u8; DTA_LEN]),
+            Err(DosError::NO_MORE_FILES)
+        );
+        assert_eq!(d.find_next_dta(&[]), Err(DosError::NO_MORE_FILES));
+    }
+
+    #[test]
+    fn directories() {
+        let t = Tmp::new("dirs");
+        let mut d = t.drive();
+        assert_eq!(d.getcwd(), "");
+        d.mkdir(b"sub").unwrap();
+        assert!(Tmp::host_names(&t.root).contains("SUB"));
+        assert_eq!(d.mkdir(b"SUB"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.mkdir(b"NUL"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.mkdir(b"NO\\X"), Err(DosError::PATH_NOT_FOUND));
+        d.chdir(b"sub").unwrap();
+        assert_eq!(d.getcwd(), "SUB");
+        d.mkdir(b"deep").unwrap();
+        d.chdir(b"DEEP").unwrap();
+        assert_eq!(d.getcwd(), "SUB\\DEEP");
+        let h = d.create(b"F.TXT", 0).unwrap();
+        d.close(h).unwrap();
+        assert!(t.root.join("SUB/DEEP/F.TXT").is_file());
+        assert_eq!(d.chdir(b"..\\..\\.."), Err(DosError::PATH_NOT_FOUND));
+        assert_eq!(d.getcwd(), "SUB\\DEEP");
+        d.chdir(b"..").unwrap();
+        assert_eq!(d.getcwd(), "SUB");
+        assert_eq!(d.chdir(b"NOPE"), Err(DosError::PATH_NOT_FOUND));
+        assert_eq!(d.chdir(b"DEEP\\F.TXT"), Err(DosError::PATH_NOT_FOUND));
+        assert_eq!(d.rmdir(b"C:\\SUB"), Err(DosError::CURRENT_DIRECTORY));
+        assert_eq!(d.resolve(b"DEEP\\NUL"), Ok(HostPath::Device("NUL".into())));
+        assert_eq!(d.resolve(b"NOPE\\NUL"), Err(DosError::PATH_NOT_FOUND));
+        d.chdir(b"\\").unwrap();
+        assert_eq!(d.getcwd(), "");
+        assert_eq!(d.rmdir(b"SUB"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.rmdir(b"\\"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.rmdir(b"SUB\\DEEP\\F.TXT"), Err(DosError::PATH_NOT_FOUND));
+        d.delete(b"SUB\\DEEP\\F.TXT").unwrap();
+        d.rmdir(b"SUB\\DEEP").unwrap();
+        d.rmdir(b"SUB").unwrap();
+        assert!(Tmp::host_names(&t.root).is_empty());
+        // DOS's 64-byte limit on directory paths.
+        for _ in 0..12 {
+            let _ = d.mkdir(b"ABCDEFGH");
+            let _ = d.chdir(b"ABCDEFGH");
+        }
+        assert!(d.getcwd().len() < MAX_DIR);
+    }
+
+    #[test]
+    fn rename_inside_only() {
+        let t = Tmp::new("rename");
+        let mut d = find_tree(&t);
+        d.rename(b"X.TXT", b"x2.txt").unwrap();
+        assert!(t.root.join("X2.TXT").is_file());
+        d.rename(b"X2.TXT", b"SUB\\X3.TXT").unwrap();
+        assert!(t.root.join("SUB/X3.TXT").is_file());
+        assert_eq!(
+            d.rename(b"Y.TXT", b"..\\Y.TXT"),
+            Err(DosError::PATH_NOT_FOUND)
+        );
+        assert_eq!(
+            d.rename(b"Y.TXT", b"C:\\..\\Y.TXT"),
+            Err(DosError::PATH_NOT_FOUND)
+        );
+        assert_eq!(
+            d.rename(b"Y.TXT", b"D:\\Y.TXT"),
+            Err(DosError::INVALID_DRIVE)
+        );
+        assert_eq!(d.rename(b"Y.TXT", b"A.C"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.rename(b"Y.TXT", b"NUL"), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.rename(b"NOPE", b"Q"), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(d.rename(b"\\", b"Q"), Err(DosError::ACCESS_DENIED));
+        d.mkdir(b"OTHER").unwrap();
+        assert_eq!(
+            d.rename(b"SUB", b"OTHER\\SUB"),
+            Err(DosError::ACCESS_DENIED)
+        );
+        d.rename(b"SUB", b"SUB2").unwrap();
+        assert!(t.root.join("SUB2/X3.TXT").is_file());
+        assert_eq!(
+            Tmp::host_names(&t.outer),
+            BTreeSet::from(["root".to_string()])
+        );
+    }
+
+    #[test]
+    fn attributes_and_read_only() {
+        let t = Tmp::new("attr");
+        let mut d = find_tree(&t);
+        assert_eq!(d.get_attr(b"A.C"), Ok(ATTR_ARCHIVE));
+        assert_eq!(d.get_attr(b"H.TXT"), Ok(ATTR_HIDDEN));
+        assert_eq!(d.get_attr(b"SUB"), Ok(ATTR_DIRECTORY));
+        assert_eq!(d.get_attr(b"NOPE"), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(
+            d.set_attr(b"A.C", ATTR_DIRECTORY),
+            Err(DosError::ACCESS_DENIED)
+        );
+        d.set_attr(b"A.C", ATTR_READ_ONLY | ATTR_ARCHIVE).unwrap();
+        assert_eq!(d.get_attr(b"a.c"), Ok(ATTR_READ_ONLY | ATTR_ARCHIVE));
+        assert!(
+            fs::metadata(t.root.join("A.C"))
+                .unwrap()
+                .permissions()
+                .readonly()
+        );
+        assert_eq!(d.open(b"A.C", 1), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.open(b"A.C", 2), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.create(b"A.C", 0), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.delete(b"A.C"), Err(DosError::ACCESS_DENIED));
+        let h = d.open(b"A.C", 0).unwrap();
+        d.close(h).unwrap();
+        d.set_attr(b"A.C", 0).unwrap();
+        assert_eq!(d.get_attr(b"A.C"), Ok(0));
+        d.delete(b"A.C").unwrap();
+        assert_eq!(d.delete(b"A.C"), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(d.delete(b"SUB"), Err(DosError::ACCESS_DENIED));
+        // Created read-only: the handle still writes.
+        let h = d.create(b"RO.TXT", ATTR_READ_ONLY).unwrap();
+        assert_eq!(d.write(h, b"ok"), Ok(2));
+        d.close(h).unwrap();
+        assert_eq!(d.get_attr(b"RO.TXT"), Ok(ATTR_READ_ONLY));
+        d.set_attr(b"RO.TXT", 0).unwrap();
+    }
+
+    #[test]
+    fn date_time() {
+        // 2024-02-29 13:45:30 UTC
+        let t = UNIX_EPOCH + Duration::from_secs(1_709_214_330);
+        let (time, date) = dos_datetime(t);
+        assert_eq!(date, (44 << 9) | (2 << 5) | 29);
+        assert_eq!(time, (13 << 11) | (45 << 5) | 15);
+        assert_eq!(system_time(time, date), t);
+        assert_eq!(dos_datetime(UNIX_EPOCH), (0, (1 << 5) | 1));
+        let _ = system_time(0xFFFF, 0xFFFF);
+        let _ = system_time(0, 0);
+
+        let tmp = Tmp::new("time");
+        let mut d = tmp.drive();
+        let h = d.create(b"T", 0).unwrap();
+        d.set_file_time(h, time, date).unwrap();
+        assert_eq!(d.file_time(h), Ok((time, date)));
+        assert_eq!(d.file_time(1), Err(DosError::INVALID_FUNCTION));
+        let st = d.find_first(b"T", 0).unwrap();
+        let r = st.current().unwrap();
+        assert_eq!((r.time, r.date), (time, date));
+    }
+
+    #[test]
+    fn extended_open_and_create_new() {
+        let t = Tmp::new("ext");
+        let mut d = t.drive();
+        assert_eq!(
+            d.extended_open(b"E.TXT", 2, 0, 0x01),
+            Err(DosError::FILE_NOT_FOUND)
+        );
+        let (h, st) = d.extended_open(b"E.TXT", 2, 0, 0x10).unwrap();
+        assert_eq!(st, 2);
+        d.write(h, b"abc").unwrap();
+        d.close(h).unwrap();
+        assert_eq!(
+            d.extended_open(b"E.TXT", 2, 0, 0x10),
+            Err(DosError::FILE_EXISTS)
+        );
+        let (h, st) = d.extended_open(b"E.TXT", 0, 0, 0x11).unwrap();
+        assert_eq!(st, 1);
+        assert_eq!(d.read(h, 10).unwrap(), b"abc");
+        d.close(h).unwrap();
+        let (h, st) = d.extended_open(b"E.TXT", 2, 0, 0x12).unwrap();
+        assert_eq!(st, 3);
+        d.close(h).unwrap();
+        assert_eq!(fs::metadata(t.root.join("E.TXT")).unwrap().len(), 0);
+        assert_eq!(
+            d.extended_open(b"E.TXT", 2, 0, 0x03),
+            Err(DosError::INVALID_FUNCTION)
+        );
+        assert_eq!(
+            d.extended_open(b"E.TXT", 2, 0, 0x21),
+            Err(DosError::INVALID_FUNCTION)
+        );
+        assert_eq!(
+            d.extended_open(b"E.TXT", 7, 0, 0x01),
+            Err(DosError::INVALID_ACCESS)
+        );
+        assert_eq!(d.create_new(b"E.TXT", 0), Err(DosError::FILE_EXISTS));
+        let h = d.create_new(b"F.TXT", 0).unwrap();
+        d.close(h).unwrap();
+    }
+
+    #[test]
+    fn handles_devices_dup() {
+        let t = Tmp::new("handles");
+        let mut d = Drive::with_handles(t.root.clone(), 8).unwrap();
+        for h in 0..3 {
+            assert_eq!(d.handle_device(h), Ok(Some("CON")));
+            assert_eq!(d.ioctl_info(h), Ok(0x80D3));
+        }
+        assert_eq!(d.handle_device(3), Ok(Some("AUX")));
+        assert_eq!(d.handle_device(4), Ok(Some("PRN")));
+        t.put("F", b"0123456789");
+        let a = d.open(b"F", 0).unwrap();
+        let b = d.dup(a).unwrap();
+        assert_eq!(d.read(a, 3).unwrap(), b"012");
+        assert_eq!(d.read(b, 3).unwrap(), b"345");
+        d.close(a).unwrap();
+        assert_eq!(d.read(b, 2).unwrap(), b"67");
+        d.dup2(b, 1).unwrap();
+        assert_eq!(d.handle_device(1), Ok(None));
+        assert_eq!(d.read(1, 1).unwrap(), b"8");
+        assert_eq!(d.dup2(b, 200), Err(DosError::INVALID_HANDLE));
+        assert_eq!(d.dup2(200, 1), Err(DosError::INVALID_HANDLE));
+        let n = d.open(b"nul", 2).unwrap();
+        assert_eq!(d.ioctl_info(n), Ok(0x80C4));
+        assert_eq!(d.write(n, b"abc"), Ok(3));
+        assert_eq!(d.read(n, 3).unwrap(), b"");
+        assert_eq!(d.seek(n, 10, 0), Ok(0));
+        assert_eq!(disk_free(), (8, 0x8000, 512, 0xFFFF));
+        assert_eq!(
+            DosError::NO_MORE_FILES.to_string(),
+            "DOS error 12h (no more files)"
+        );
+    }
+
+    #[test]
+    fn too_many_open_files() {
+        let t = Tmp::new("many");
+        t.put("F", b"x");
+        let mut d = t.drive();
+        let hs: Vec<u16> = (0..15).map(|_| d.open(b"F", 0).unwrap()).collect();
+        assert_eq!(hs, (5..20).collect::<Vec<u16>>());
+        assert_eq!(d.open(b"F", 0), Err(DosError::TOO_MANY_OPEN_FILES));
+        assert_eq!(d.create(b"G", 0), Err(DosError::TOO_MANY_OPEN_FILES));
+        assert!(!t.root.join("G").exists());
+        assert_eq!(d.dup(5), Err(DosError::TOO_MANY_OPEN_FILES));
+        d.close(7).unwrap();
+        assert_eq!(d.open(b"F", 0), Ok(7));
+        let mut d = Drive::with_handles(t.root.clone(), 5).unwrap();
+        assert_eq!(d.open(b"F", 0), Err(DosError::TOO_MANY_OPEN_FILES));
+    }
+
+    /// Every escape attempt is refused with the DOS error, and nothing
+    /// outside the root is created, changed or read.
+    #[test]
+    fn escapes_are_refused() {
+        let t = Tmp::new("escape");
+        fs::write(t.outer.join("SECRET.TXT"), b"secret").unwrap();
+        fs::write(t.outer.join("X"), b"outside").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            symlink("/etc", t.root.join("SYSETC")).unwrap();
+            symlink(t.outer.join("SECRET.TXT"), t.root.join("LINK.TXT")).unwrap();
+            symlink(&t.outer, t.root.join("OUTDIR")).unwrap();
+            symlink(t.outer.join("NOWHERE"), t.root.join("DANGLE.TXT")).unwrap();
+            fs::create_dir(t.root.join("IN")).unwrap();
+            symlink(t.root.join("IN"), t.root.join("INLINK")).unwrap();
+        }
+        let mut d = t.drive();
+        let climbs: [&[u8]; 7] = [
+            b"..\\x",
+            b"C:\\..\\x",
+            b"\\..\\..\\etc\\passwd",
+            b"C:/../x",
+            b"..\\SECRET.TXT",
+            b"IN\\..\\..\\X",
+            b"/etc/passwd",
+        ];
+        for p in climbs {
+            let e = Some(DosError::PATH_NOT_FOUND);
+            assert_eq!(d.resolve(p).err(), e, "{p:?}");
+            assert_eq!(d.open(p, 0).err(), e, "{p:?}");
+            assert_eq!(d.create(p, 0).err(), e, "{p:?}");
+            assert_eq!(d.create_new(p, 0).err(), e, "{p:?}");
+            assert_eq!(d.extended_open(p, 2, 0, 0x12).err(), e, "{p:?}");
+            assert_eq!(d.delete(p).err(), e, "{p:?}");
+            assert_eq!(d.mkdir(p).err(), e, "{p:?}");
+            assert_eq!(d.rmdir(p).err(), e, "{p:?}");
+            assert_eq!(d.chdir(p).err(), e, "{p:?}");
+            assert_eq!(d.get_attr(p).err(), e, "{p:?}");
+            assert_eq!(d.set_attr(p, 0).err(), e, "{p:?}");
+            assert_eq!(d.rename(b"NEW.TXT", p), Err(DosError::FILE_NOT_FOUND));
+            assert_eq!(d.find_first(p, 0xFF).err(), Some(DosError::PATH_NOT_FOUND));
+        }
+        assert_eq!(d.open(b"D:\\X", 0), Err(DosError::INVALID_DRIVE));
+        assert_eq!(d.resolve(b"NUL"), Ok(HostPath::Device("NUL".into())));
+        assert_eq!(
+            d.resolve(b"C:\\nul.txt"),
+            Ok(HostPath::Device("NUL".into()))
+        );
+        assert_eq!(d.resolve(b"con:"), Ok(HostPath::Device("CON".into())));
+        assert_eq!(d.resolve(b"clock$"), Ok(HostPath::Device("CLOCK$".into())));
+        assert_eq!(
+            d.resolve(b"COM5"),
+            Ok(HostPath::Missing {
+                host: d.root().join("COM5"),
+                dos: "\\COM5".into()
+            })
+        );
+        let h = d.create(b"NUL", 0).unwrap();
+        assert_eq!(d.write(h, b"zzz"), Ok(3));
+        d.close(h).unwrap();
+        #[cfg(unix)]
+        {
+            let denied = Some(DosError::ACCESS_DENIED);
+            for p in [
+                &b"SYSETC\\PASSWD"[..],
+                b"sysetc/passwd",
+                b"OUTDIR\\SECRET.TXT",
+            ] {
+                assert_eq!(d.resolve(p).err(), denied, "{p:?}");
+                assert_eq!(d.open(p, 0).err(), denied, "{p:?}");
+                assert_eq!(d.create(p, 0).err(), denied, "{p:?}");
+                assert_eq!(d.delete(p).err(), denied, "{p:?}");
+            }
+            for p in [&b"LINK.TXT"[..], b"DANGLE.TXT", b"SYSETC", b"OUTDIR"] {
+                assert_eq!(d.resolve(p).err(), denied, "{p:?}");
+                assert_eq!(d.open(p, 0).err(), denied, "{p:?}");
+                assert_eq!(d.create(p, 0).err(), denied, "{p:?}");
+                assert_eq!(d.create_new(p, 0).err(), denied, "{p:?}");
+                assert_eq!(d.delete(p).err(), denied, "{p:?}");
+                assert_eq!(d.set_attr(p, ATTR_READ_ONLY).err(), denied, "{p:?}");
+                assert_eq!(d.rename(p, b"Q.TXT").err(), denied, "{p:?}");
+                assert_eq!(d.chdir(p).err(), denied, "{p:?}");
+            }
+            assert_eq!(
+                d.find_first(b"SYSETC\\*.*", 0xFF).err(),
+                Some(DosError::ACCESS_DENIED)
+            );
+            assert_eq!(
+                d.find_first(b"OUTDIR\\*.*", 0).err(),
+                Some(DosError::ACCESS_DENIED)
+            );
+            assert_eq!(find_all(&mut d, b"*.*", 0x16).unwrap(), ["IN", "INLINK"]);
+            // A link that stays inside works, and `..` is the DOS parent.
+            d.chdir(b"INLINK").unwrap();
+            assert_eq!(d.getcwd(), "INLINK");
+            let h = d.create(b"..\\MADE.TXT", 0).unwrap();
+            d.close(h).unwrap();
+            assert!(t.root.join("MADE.TXT").is_file());
+        }
+        assert_eq!(
+            Tmp::host_names(&t.outer),
+            BTreeSet::from(["SECRET.TXT", "X", "root"].map(String::from))
+        );
+        assert_eq!(fs::read(t.outer.join("SECRET.TXT")).unwrap(), b"secret");
+        assert_eq!(fs::read(t.outer.join("X")).unwrap(), b"outside");
+        assert!(!t.root.join("NUL").exists() && !t.root.join("x").exists());
+    }
+
+    mod prop {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A fresh sandbox per case: `root` with a few entries and a link
+        /// to /etc, beside a file that must stay untouched.
+        fn sandbox() -> Tmp {
+            let t = Tmp::new("prop");
+            fs::create_dir_all(t.root.join("SUB/DEEP")).unwrap();
+            t.put("A.TXT", b"a");
+            t.put("SUB/B.C", b"b");
+            fs::write(t.outer.join("SECRET"), b"s").unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("/etc", t.root.join("ETC")).unwrap();
+            t
+        }
+
+        fn path_bytes() -> impl Strategy<Value = Vec<u8>> {
+            proptest::collection::vec(
+                prop_oneof![
+                    any::<u8>(),
+                    proptest::sample::select(b"\\/.:cCaAsSuUbBtTxX*? nNlLeE".to_vec()),
+                ],
+                0..160,
+            )
+        }
+
+        proptest! {
+            #[test]
+            fn arbitrary_paths_stay_inside(p in path_bytes(), attr in any::<u8>(), mode in any::<u8>()) {
+                let t = sandbox();
+                let mut d = t.drive();
+                let canon_root = d.root().to_path_buf();
+                let _ = d.chdir(b"SUB");
+                match d.resolve(&p) {
+                    Ok(HostPath::Dir { host, .. } | HostPath::File { host, .. }) => {
+                        prop_assert!(host.starts_with(&canon_root));
+                        let c = fs::canonicalize(&host).unwrap();
+                        prop_assert!(c.starts_with(&canon_root));
+                    }
+                    Ok(HostPath::Missing { host, .. }) => {
+                        prop_assert!(host.starts_with(&canon_root));
+                        let parent = fs::canonicalize(host.parent().unwrap()).unwrap();
+                        prop_assert!(parent.starts_with(&canon_root));
+                    }
+                    Ok(HostPath::Device(name)) => prop_assert!(DEVICES.contains(&name.as_str())),
+                    Err(e) => prop_assert!([2, 3, 5, 15].contains(&e.0), "{e}"),
+                }
+                if let Ok(h) = d.open(&p, mode & 0x83) {
+                    let _ = d.read(h, 0xFFFF);
+                    d.close(h).unwrap();
+                }
+                if let Ok(mut st) = d.find_first(&p, attr) {
+                    while Drive::find_next(&mut st).is_ok() {}
+                }
+                let _ = d.get_attr(&p);
+                if let Ok(h) = d.create(&p, attr & 0x27) {
+                    let _ = d.write(h, &p);
+                    d.close(h).unwrap();
+                }
+                let _ = d.set_attr(&p, 0);
+                let _ = d.rename(&p, b"\\SUB\\R.TXT");
+                let _ = d.rename(b"A.TXT", &p);
+                let _ = d.delete(&p);
+                let _ = d.mkdir(&p);
+                let _ = d.rmdir(&p);
+                let _ = d.chdir(&p);
+                let _ = d.getcwd();
+                let outside: BTreeSet<String> = Tmp::host_names(&t.outer);
+                prop_assert_eq!(outside, BTreeSet::from(["SECRET".to_string(), "root".to_string()]));
+                prop_assert_eq!(fs::read(t.outer.join("SECRET")).unwrap(), b"s");
+            }
+        }
     }
 }
