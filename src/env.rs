@@ -51,7 +51,9 @@ impl Env {
         match intno {
             0x20 => Err(Stop::Exited { code: 0 }),
             0x21 => crate::dos::int21(self, uc),
-            0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A | 0x2F | 0x33 => crate::dos::bios(self, uc, intno),
+            0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A | 0x2F | 0x33 => {
+                crate::dos::bios(self, uc, intno)
+            }
             // Terminate and stay resident: the program ends here.
             0x27 => Err(Stop::Exited { code: 0 }),
             // DOS idle and fast console output.

@@ -79,7 +79,9 @@ impl Dos {
     pub fn check_input_loop(&self) -> Result<(), Stop> {
         if self.reads_at_eof > MAX_READS_AT_EOF {
             return Err(Stop::NoInput {
-                what: format!("the program read past the end of its standard input {MAX_READS_AT_EOF} times"),
+                what: format!(
+                    "the program read past the end of its standard input {MAX_READS_AT_EOF} times"
+                ),
             });
         }
         Ok(())
@@ -517,7 +519,8 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             // The "list of lists" in DOS's data area; the word before it is
             // the first memory control block.
             let lol = 0x0100u16;
-            uc.write_seg(LOL_SEG, lol - 2, &env.dos.first_mcb.to_le_bytes()).map_err(|e| Stop::Error(e.to_string()))?;
+            uc.write_seg(LOL_SEG, lol - 2, &env.dos.first_mcb.to_le_bytes())
+                .map_err(|e| Stop::Error(e.to_string()))?;
             uc.set_reg(R::ES, LOL_SEG).map_err(host)?;
             uc.set_reg(R::BX, lol).map_err(host)?;
         }
