@@ -169,3 +169,62 @@ create \\..\\..\\ESCAPE.TXT error 0003\ndelete SECOND.DAT ok\ndone\n";
     assert_eq!(outside, vec![std::ffi::OsString::from("drive")]);
     std::fs::remove_dir_all(&outer).ok();
 }
+
+/// An MZ file EXE2BIN can turn into a .COM: CS:IP 0000:0100, no stack
+/// segment, no relocations; the code at image offset 100h prints a line. The
+/// header is padded to 512 bytes, as LINK wrote it and EXE2BIN expects (it
+/// rounds the header size up to 32 paragraphs).
+fn convertible_exe() -> Vec<u8> {
+    // mov ah,9 ; mov dx,010Ah ; int 21h ; mov ax,4C05h ; int 21h ; db "converted$"
+    let code: &[u8] = &[
+        0xB4, 0x09, 0xBA, 0x0C, 0x01, 0xCD, 0x21, 0xB8, 0x05, 0x4C, 0xCD, 0x21,
+    ];
+    let mut image = vec![0u8; 0x100];
+    image.extend_from_slice(code);
+    image.extend_from_slice(b"converted$");
+    let total = 0x200 + image.len();
+    let mut h = vec![0u8; 0x200];
+    h[0..2].copy_from_slice(b"MZ");
+    h[2..4].copy_from_slice(&((total % 512) as u16).to_le_bytes());
+    h[4..6].copy_from_slice(&(total.div_ceil(512) as u16).to_le_bytes());
+    h[8..10].copy_from_slice(&0x20u16.to_le_bytes()); // header paragraphs
+    h[0x14..0x16].copy_from_slice(&0x100u16.to_le_bytes()); // IP
+    h[0x18..0x1A].copy_from_slice(&0x1Cu16.to_le_bytes());
+    h.extend_from_slice(&image);
+    h
+}
+
+#[test]
+fn exe2bin_converts_an_exe_in_the_sandbox() {
+    let c =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/msdos125/EXE2BIN.EXE");
+    if !c.exists() {
+        eprintln!("SKIP: ../shared/corpus is absent; EXE2BIN not run");
+        return;
+    }
+    let d = temp("exe2bin");
+    std::fs::write(d.join("HELLO.EXE"), convertible_exe()).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&d)
+        .arg(&c)
+        .args(["--", "hello.exe", "hello.com"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    // The .COM is the image from offset 100h on.
+    let com = std::fs::read(d.join("HELLO.COM")).expect("EXE2BIN wrote HELLO.COM in the sandbox");
+    assert_eq!(com, convertible_exe()[0x200 + 0x100..].to_vec());
+    // And it runs.
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&d)
+        .arg(d.join("HELLO.COM"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["output"], "converted");
+    assert_eq!(out.status.code(), Some(5));
+    std::fs::remove_dir_all(&d).ok();
+}

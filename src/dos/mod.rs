@@ -8,6 +8,7 @@
 //! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
 
 pub mod clock;
+pub mod fcb;
 pub mod files;
 pub mod fs;
 pub mod memory;
@@ -47,6 +48,8 @@ pub struct Dos {
     pub return_code: u16,
     /// Reads of standard input made after its end.
     pub reads_at_eof: u32,
+    /// The search of FCB find first/next (AH=11h/12h).
+    pub fcb_find: Option<fs::FindState>,
 }
 
 /// How many reads past the end of standard input a program may make before
@@ -170,7 +173,7 @@ pub fn read_until(uc: &Uc<'_>, seg: u16, off: u16, term: u8, max: usize) -> Vec<
     out
 }
 
-fn set_al(uc: &mut Uc<'_>, v: u8) -> Result<(), Stop> {
+pub(crate) fn set_al(uc: &mut Uc<'_>, v: u8) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     uc.set_reg(R::AX, (ax & 0xFF00) | u16::from(v))
         .map_err(host)
@@ -350,6 +353,9 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     env.dos.check_input_loop()?;
     if files::serves(ah) {
         return files::call(env, uc, ah, al);
+    }
+    if fcb::serves(ah) {
+        return fcb::call(env, uc, ah);
     }
     match ah {
         0x01 => read_char(env, uc, true)?,
@@ -779,12 +785,10 @@ fn make_psp_full(end_seg: u16, tail: &str, env_seg: u16, psp: u16) -> [u8; 0x100
     p[0x50] = 0xCD; // INT 21h; RETF: the DOS function dispatcher
     p[0x51] = 0x21;
     p[0x52] = 0xCB;
-    p[0x5C..0x68].copy_from_slice(&[
-        0, b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ',
-    ]);
-    p[0x6C..0x78].copy_from_slice(&[
-        0, b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ',
-    ]);
+    // DOS parses the first two arguments into the FCBs at 5C and 6C.
+    let mut args = tail.split_whitespace().filter(|a| !a.starts_with('/'));
+    p[0x5C..0x68].copy_from_slice(&fcb::fcb_from_arg(args.next().unwrap_or("")));
+    p[0x6C..0x78].copy_from_slice(&fcb::fcb_from_arg(args.next().unwrap_or("")));
     let t = tail.as_bytes();
     let n = t.len().min(126);
     p[0x80] = n as u8;
