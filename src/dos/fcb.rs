@@ -59,17 +59,12 @@ pub fn fcb_from_arg(arg: &str) -> [u8; 12] {
         None => (s, &b""[..]),
     };
     let fill = |dst: &mut [u8], src: &[u8]| {
-        let mut i = 0;
-        for &c in src {
-            if i >= dst.len() {
-                break;
-            }
+        for (i, &c) in src.iter().take(dst.len()).enumerate() {
             if c == b'*' {
                 dst[i..].fill(b'?');
                 return;
             }
             dst[i] = c.to_ascii_uppercase();
-            i += 1;
         }
     };
     fill(&mut f[1..9], name);

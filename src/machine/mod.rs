@@ -197,6 +197,8 @@ pub struct State {
     last_block: (u64, u32),
     /// The block before that (to attribute a jump out of a code segment).
     prev_block: (u64, u32),
+    /// Translation blocks entered so far.
+    blocks: u64,
     /// The last unmapped or protected access the memory hook saw.
     mem_fault: Option<(MemType, u64, usize)>,
     env: Option<Box<dyn Environment>>,
@@ -429,6 +431,7 @@ fn new_state(mode: CpuMode) -> State {
         stop: None,
         last_block: (0, 0),
         prev_block: (0, 0),
+        blocks: 0,
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
@@ -857,10 +860,24 @@ fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
     v
 }
 
+/// Translation blocks between two BIOS timer ticks in real mode.
+const BLOCKS_PER_TICK: u64 = 1 << 16;
+
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     let st = uc.get_data_mut();
     st.prev_block = st.last_block;
     st.last_block = (addr, size);
+    st.blocks = st.blocks.wrapping_add(1);
+    if st.mode == CpuMode::Real && st.blocks % BLOCKS_PER_TICK == 0 {
+        // The BIOS timer tick count at 0040:006C advances with execution, not
+        // with the host's clock, so runs are reproducible and programs that
+        // wait for the next tick (Turbo Pascal's Delay calibration) go on.
+        let mut b = [0u8; 4];
+        if uc.mem_read(0x46C, &mut b).is_ok() {
+            let t = u32::from_le_bytes(b).wrapping_add(1);
+            let _ = uc.mem_write(0x46C, &t.to_le_bytes());
+        }
+    }
 }
 
 fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {
