@@ -228,3 +228,72 @@ fn exe2bin_converts_an_exe_in_the_sandbox() {
     assert_eq!(out.status.code(), Some(5));
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn port_io_reads_ff_and_is_logged() {
+    let d = temp("ports");
+    // in al,60h ; out 61h,al ; mov ah,4Ch ; int 21h  (exit code = AL = FFh)
+    std::fs::write(
+        d.join("PORTS.COM"),
+        [0xE4, 0x60, 0xE6, 0x61, 0xB4, 0x4C, 0xCD, 0x21],
+    )
+    .unwrap();
+    let out = bin()
+        .args(["run", "--json", "--events", "--dir"])
+        .arg(&d)
+        .arg(d.join("PORTS.COM"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0xFF));
+    let v = json(&out);
+    let ev: Vec<&str> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert!(
+        ev[0].contains("in  port 0060") && ev[0].ends_with("-> FF"),
+        "{ev:?}"
+    );
+    assert!(
+        ev[1].contains("out port 0061") && ev[1].ends_with("<- FF"),
+        "{ev:?}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn turbo_pascal_program_prints_its_report() {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/tp7");
+    if !c.is_dir() {
+        eprintln!("SKIP: ../shared/corpus is absent; TP7 program not run");
+        return;
+    }
+    let d = temp("tp7");
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--stdin",
+            "/dev/null",
+            "--clock",
+            "1992-04-06 12:00:00",
+            "--dir",
+        ])
+        .arg(&d)
+        .arg(c.join("TESTBDIV.EXE"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    let text = v["output"].as_str().unwrap();
+    // Its signed division report, computed by TP7's runtime on this CPU.
+    assert!(
+        text.starts_with("-1449859/75321\r\nresult= -19 (18760 remainder)"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -81,6 +81,9 @@ pub struct RunOpts {
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
+    /// Print the port I/O the program did (ports read FFh), after the run.
+    #[arg(long)]
+    pub events: bool,
     /// The host directory the program sees as drive C: (nothing outside it
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -251,9 +254,23 @@ pub fn main_with(cli: Cli) -> i32 {
                 if opts.screen {
                     v["screen"] = serde_json::json!(prog.screen_text());
                 }
+                if opts.events {
+                    let st = prog.machine.get_data();
+                    v["events"] = serde_json::json!(st.events);
+                    v["events_dropped"] = serde_json::json!(st.events_dropped);
+                }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 eprint!("{}", output::run_text(&prog, &stop));
+                if opts.events {
+                    let st = prog.machine.get_data();
+                    for e in &st.events {
+                        eprintln!("event: {e}");
+                    }
+                    if st.events_dropped > 0 {
+                        eprintln!("event: ... and {} more", st.events_dropped);
+                    }
+                }
                 if opts.screen {
                     print!("{}", prog.screen_text());
                 }

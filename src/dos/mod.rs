@@ -521,6 +521,18 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         0x48..=0x4A if env.dos.first_mcb != 0 => return memory_call(env, uc, ah),
         0x50 => env.dos.psp = uc.reg(R::BX),
+        0x69 if al == 0 => {
+            // Get the disk serial number (DOS 4+): info level 0, a fixed
+            // serial, the volume label and the file system type.
+            let mut b = [0u8; 0x19];
+            b[2..6].copy_from_slice(&0x1992_0406u32.to_le_bytes());
+            b[6..17].copy_from_slice(b"NO NAME    ");
+            b[17..25].copy_from_slice(b"FAT16   ");
+            let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
+            uc.write_seg(ds, dx, &b)
+                .map_err(|e| Stop::Error(e.to_string()))?;
+            set_carry(uc, false)?;
+        }
         0x52 if env.dos.first_mcb != 0 => {
             // The "list of lists" in DOS's data area; the word before it is
             // the first memory control block.
@@ -557,6 +569,8 @@ fn ioctl(env: &mut Env, uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
         (0x00, 3) => uc.set_reg(R::DX, 0x80C0).map_err(host)?,
         (0x00, 4) => uc.set_reg(R::DX, 0xA8C0).map_err(host)?,
         (0x01, 0..=4) => {}
+        // Logical drive map: one logical drive per physical drive.
+        (0x0E | 0x0F, _) => set_al(uc, 0)?,
         (0x06, 0) => set_al(uc, if env.dos.input_ready() { 0xFF } else { 0 })?,
         (0x06 | 0x07, 1..=4) => set_al(uc, 0xFF)?,
         // Removable media (BL = drive): the fixed disk C: is not removable.
@@ -665,6 +679,8 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
             uc.set_reg(R::BX, bx & 0x00FF).map_err(host)?;
         }
         // EGA/VGA information: a colour adapter with 256 KiB.
+        // VESA BIOS extensions: none (AL != 4Fh means "not supported").
+        (0x10, 0x4F) => uc.set_reg(R::AX, 0x0100).map_err(host)?,
         // Palette, font and display-combination set-up change nothing
         // this text screen shows.
         (0x10, 0x10) | (0x10, 0x11) | (0x10, 0x0B) => {}

@@ -199,6 +199,10 @@ pub struct State {
     prev_block: (u64, u32),
     /// Translation blocks entered so far.
     blocks: u64,
+    /// Port I/O events (`--events`), at most [`MAX_EVENTS`].
+    pub events: Vec<String>,
+    /// Events not stored because the log was full.
+    pub events_dropped: u64,
     /// The last unmapped or protected access the memory hook saw.
     mem_fault: Option<(MemType, u64, usize)>,
     env: Option<Box<dyn Environment>>,
@@ -432,6 +436,8 @@ fn new_state(mode: CpuMode) -> State {
         last_block: (0, 0),
         prev_block: (0, 0),
         blocks: 0,
+        events: Vec::new(),
+        events_dropped: 0,
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
@@ -527,6 +533,10 @@ impl Machine {
             .map_err(|e| uerr("block hook", e))?;
         uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, on_bad_memory)
             .map_err(|e| uerr("memory hook", e))?;
+        uc.add_insn_in_hook(on_port_in)
+            .map_err(|e| uerr("port-in hook", e))?;
+        uc.add_insn_out_hook(on_port_out)
+            .map_err(|e| uerr("port-out hook", e))?;
         uc.add_insn_invalid_hook(on_invalid_insn)
             .map_err(|e| uerr("invalid-instruction hook", e))?;
         Ok(())
@@ -878,6 +888,39 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
             let _ = uc.mem_write(0x46C, &t.to_le_bytes());
         }
     }
+}
+
+/// Most port I/O events kept; later ones are counted, not stored.
+pub const MAX_EVENTS: usize = 10_000;
+
+fn record_event(uc: &mut Uc<'_>, text: String) {
+    let regs = (uc.reg(R::CS), uc.reg(R::IP));
+    let st = uc.get_data_mut();
+    if st.events.len() < MAX_EVENTS {
+        st.events
+            .push(format!("{:04X}:{:04X} {text}", regs.0, regs.1));
+    } else {
+        st.events_dropped += 1;
+    }
+}
+
+/// Port input: no device answers, so the bus reads all ones (FFh per byte).
+fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
+    let v = match size {
+        1 => 0xFF,
+        2 => 0xFFFF,
+        _ => 0xFFFF_FFFF,
+    };
+    record_event(uc, format!("in  port {port:04X} ({size} byte(s)) -> {v:X}"));
+    v
+}
+
+/// Port output: no device listens; the write is logged.
+fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
+    record_event(
+        uc,
+        format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
+    );
 }
 
 fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {
