@@ -468,7 +468,16 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         // Setting the date or time is accepted and ignored: the program
         // cannot change the host's clock.
         0x2B | 0x2D => set_al(uc, 0)?,
+        // Set / get the verify flag: writes are never verified here.
         0x2E => {}
+        0x54 => set_al(uc, 0)?,
+        // The switch character: '/', and setting it is accepted.
+        0x37 if al == 0 => {
+            set_al(uc, 0)?;
+            uc.set_reg(R::DX, (uc.reg(R::DX) & 0xFF00) | u16::from(b'/'))
+                .map_err(host)?;
+        }
+        0x37 if al == 1 => set_al(uc, 0)?,
         0x30 => {
             // DOS 5.0, OEM 0 (what Windows 3.1 typically ran on).
             uc.set_reg(R::AX, 0x0005).map_err(host)?;
