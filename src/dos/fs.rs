@@ -121,6 +121,9 @@ const MAX_SCAN: usize = 1 << 16;
 /// Find-first searches remembered for 4Fh (DOS keeps them in the DTA; a
 /// program may abandon a search at any time, so the oldest are dropped).
 const MAX_SEARCHES: usize = 64;
+/// Matches kept over all remembered searches; the oldest searches are
+/// dropped past it.
+const MAX_KEPT_RESULTS: usize = 1 << 17;
 /// Length of the DTA block 4Eh/4Fh fill.
 pub const DTA_LEN: usize = 43;
 /// Tag in the DTA's reserved bytes identifying a search id of ours.
@@ -516,6 +519,12 @@ impl Drive {
     /// Change the largest size a write may grow a file to.
     pub fn set_max_file_size(&mut self, max: u64) {
         self.max_file_size = max.min(u64::from(u32::MAX));
+    }
+
+    /// INT 21h AH=36h for this drive (the caller answers AX=FFFFh for any
+    /// other drive): see [`disk_free`].
+    pub fn disk_free(&self) -> (u16, u16, u16, u16) {
+        disk_free()
     }
 
     // ---- paths -----------------------------------------------------------
@@ -1346,10 +1355,12 @@ impl Drive {
     pub fn find_first_dta(&mut self, pattern: &[u8], attr: u8) -> Result<[u8; DTA_LEN], DosError> {
         let state = self.find_first(pattern, attr)?;
         let dta = state.dta().ok_or(DosError::NO_MORE_FILES)?;
-        if self.searches.len() >= MAX_SEARCHES {
+        self.searches.push_back(state);
+        while self.searches.len() > MAX_SEARCHES
+            || self.searches.iter().map(|s| s.results.len()).sum::<usize>() > MAX_KEPT_RESULTS
+        {
             self.searches.pop_front();
         }
-        self.searches.push_back(state);
         Ok(dta)
     }
 
@@ -1684,6 +1695,15 @@ mod tests {
             Err(DosError::NO_MORE_FILES)
         );
         assert_eq!(d.find_next_dta(&[]), Err(DosError::NO_MORE_FILES));
+        // Abandoned searches are forgotten oldest first.
+        let first = d.find_first_dta(b"*.TXT", 0).unwrap();
+        let mut last = first;
+        for _ in 0..MAX_SEARCHES {
+            last = d.find_first_dta(b"*.TXT", 0).unwrap();
+        }
+        assert_eq!(d.find_next_dta(&first), Err(DosError::NO_MORE_FILES));
+        assert_eq!(&d.find_next_dta(&last).unwrap()[0x1E..0x24], b"Y.TXT\0");
+        assert!(d.searches.len() <= MAX_SEARCHES);
     }
 
     #[test]
@@ -1897,7 +1917,7 @@ mod tests {
         assert_eq!(d.write(n, b"abc"), Ok(3));
         assert_eq!(d.read(n, 3).unwrap(), b"");
         assert_eq!(d.seek(n, 10, 0), Ok(0));
-        assert_eq!(disk_free(), (8, 0x8000, 512, 0xFFFF));
+        assert_eq!(d.disk_free(), (8, 0x8000, 512, 0xFFFF));
         assert_eq!(
             DosError::NO_MORE_FILES.to_string(),
             "DOS error 12h (no more files)"
