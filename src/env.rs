@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::dos::Dos;
+use crate::dos::{Dos, host};
 use crate::machine::{Cpu, Environment, R, Stop, Uc};
 use crate::win16::{API_INT, Win16};
 
@@ -68,10 +68,6 @@ impl Env {
     }
 }
 
-fn host(e: crate::machine::MachineError) -> Stop {
-    Stop::Error(e.0)
-}
-
 /// Real mode: deliver `INT n` through the interrupt vector table as the CPU
 /// does: push FLAGS, CS, IP; clear IF and TF; jump to the vector.
 fn deliver_real(uc: &mut Uc<'_>, vector: (u16, u16)) -> Result<(), Stop> {
@@ -99,13 +95,7 @@ impl Environment for Env {
                 uc.set_reg(R::IP, ip.wrapping_add(1)).map_err(host)?;
                 return self.native(uc, n[0]);
             }
-            let mut v = [0u8; 4];
-            uc.read_seg(0, u16::from(intno) * 4, &mut v)
-                .map_err(|e| Stop::Error(e.to_string()))?;
-            let vector = (
-                u16::from_le_bytes([v[2], v[3]]),
-                u16::from_le_bytes([v[0], v[1]]),
-            );
+            let vector = crate::dos::get_vector(uc, intno)?;
             if vector != (ROM_SEG, ROM_STUBS + u16::from(intno) * 8) {
                 return deliver_real(uc, vector);
             }

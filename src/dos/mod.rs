@@ -153,6 +153,28 @@ pub(crate) fn set_carry(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
     uc.set_reg(R::FLAGS, f).map_err(host)
 }
 
+/// Real-mode interrupt vector `n` from the table at 0000:0000, as
+/// (segment, offset).
+pub fn get_vector(uc: &Uc<'_>, n: u8) -> Result<(u16, u16), Stop> {
+    let mut b = [0u8; 4];
+    uc.read_seg(0, u16::from(n) * 4, &mut b)
+        .map_err(|e| Stop::Error(e.to_string()))?;
+    Ok((
+        u16::from_le_bytes([b[2], b[3]]),
+        u16::from_le_bytes([b[0], b[1]]),
+    ))
+}
+
+/// Set real-mode interrupt vector `n` to (segment, offset).
+pub fn set_vector(uc: &mut Uc<'_>, n: u8, (seg, off): (u16, u16)) -> Result<(), Stop> {
+    let mut b = [0u8; 4];
+    b[..2].copy_from_slice(&off.to_le_bytes());
+    b[2..].copy_from_slice(&seg.to_le_bytes());
+    uc.write_seg(0, u16::from(n) * 4, &b)
+        .map_err(|e| Stop::Error(e.to_string()))
+}
+
+/// A host-side machine error, as the stop it causes.
 pub(crate) fn host(e: MachineError) -> Stop {
     Stop::Error(e.0)
 }
@@ -432,11 +454,7 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         0x25 => {
             let v = (uc.reg(R::DS), uc.reg(R::DX));
             if uc.mode() == crate::walk::CpuMode::Real {
-                let mut b = [0u8; 4];
-                b[..2].copy_from_slice(&v.1.to_le_bytes());
-                b[2..].copy_from_slice(&v.0.to_le_bytes());
-                uc.write_seg(0, u16::from(al) * 4, &b)
-                    .map_err(|e| Stop::Error(e.to_string()))?;
+                set_vector(uc, al, v)?;
             } else {
                 env.dos.vectors.insert(al, v);
             }
@@ -510,13 +528,7 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         0x35 => {
             let (seg, off) = if uc.mode() == crate::walk::CpuMode::Real {
-                let mut b = [0u8; 4];
-                uc.read_seg(0, u16::from(al) * 4, &mut b)
-                    .map_err(|e| Stop::Error(e.to_string()))?;
-                (
-                    u16::from_le_bytes([b[2], b[3]]),
-                    u16::from_le_bytes([b[0], b[1]]),
-                )
+                get_vector(uc, al)?
             } else {
                 env.dos.vectors.get(&al).copied().unwrap_or((0, 0))
             };

@@ -1,11 +1,8 @@
 //! KERNEL (and the few USER start-up) functions implemented so far.
 
+use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
-
-fn host(e: crate::machine::MachineError) -> Stop {
-    Stop::Error(e.0)
-}
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
 pub fn get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
