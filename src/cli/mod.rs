@@ -188,6 +188,26 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
     })
 }
 
+/// Load `file` with the run options and run it, to `at` when given. A
+/// failure is reported on stderr and becomes the exit status.
+fn load_and_run(
+    opts: &RunOpts,
+    file: &std::path::Path,
+    args: &[String],
+    echo: bool,
+    at: Option<(&Loc, &str)>,
+) -> Result<(session::Program, Stop), i32> {
+    let lo = load_opts(opts, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
+    let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
+    let stop = prog
+        .run(limits(opts), at.map(|(loc, _)| loc))
+        .map_err(|e| {
+            let text = at.map(|(_, t)| t).unwrap_or("");
+            fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
+        })?;
+    Ok((prog, stop))
+}
+
 /// The exit status for a stop.
 pub fn exit_code(stop: &Stop) -> i32 {
     match stop {
@@ -237,17 +257,9 @@ pub fn main_with(cli: Cli) -> i32 {
             Err(e) => fail(EXIT_LOAD, &e.0),
         },
         Command::Run { opts, file, args } => {
-            let lo = match load_opts(&opts, &args, !opts.json) {
-                Ok(l) => l,
-                Err(e) => return fail(EXIT_LOAD, &e),
-            };
-            let mut prog = match session::load(&file, &lo) {
-                Ok(p) => p,
-                Err(e) => return fail(EXIT_LOAD, &e.0),
-            };
-            let stop = match prog.run(limits(&opts), None) {
-                Ok(s) => s,
-                Err(e) => return fail(EXIT_LOAD, &e),
+            let (prog, stop) = match load_and_run(&opts, &file, &args, !opts.json, None) {
+                Ok(r) => r,
+                Err(code) => return code,
             };
             if opts.json {
                 let mut v = output::run_json(&prog, &stop);
@@ -287,17 +299,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 Ok(l) => l,
                 Err(e) => return fail(EXIT_LOAD, &e),
             };
-            let lo = match load_opts(&opts, &args, false) {
-                Ok(l) => l,
-                Err(e) => return fail(EXIT_LOAD, &e),
-            };
-            let mut prog = match session::load(&file, &lo) {
-                Ok(p) => p,
-                Err(e) => return fail(EXIT_LOAD, &e.0),
-            };
-            let stop = match prog.run(limits(&opts), Some(&loc)) {
-                Ok(s) => s,
-                Err(e) => return fail(EXIT_LOAD, &format!("{}: --at {at}: {e}", file.display())),
+            let (prog, stop) = match load_and_run(&opts, &file, &args, false, Some((&loc, &at))) {
+                Ok(r) => r,
+                Err(code) => return code,
             };
             let reached = matches!(
                 (&loc, &stop),
