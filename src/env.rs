@@ -50,6 +50,7 @@ impl Env {
     fn native(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         match intno {
             0x20 => Err(Stop::Exited { code: 0 }),
+            n if crate::dos::is_hardware_vector(n) => crate::dos::hardware::bios_irq(self, uc, n),
             0x21 => crate::dos::int21(self, uc),
             0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A | 0x2F | 0x33 => {
                 crate::dos::bios(self, uc, intno)
@@ -68,23 +69,17 @@ impl Env {
     }
 }
 
-/// Real mode: deliver `INT n` through the interrupt vector table as the CPU
-/// does: push FLAGS, CS, IP; clear IF and TF; jump to the vector.
-fn deliver_real(uc: &mut Uc<'_>, vector: (u16, u16)) -> Result<(), Stop> {
-    let flags = uc.reg(R::FLAGS);
-    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-    for w in [flags, cs, ip] {
-        uc.push16(w).map_err(host)?;
-    }
-    uc.set_reg(R::FLAGS, flags & !0x0300).map_err(host)?;
-    uc.set_reg(R::CS, vector.0).map_err(host)?;
-    uc.set_reg(R::IP, vector.1).map_err(host)
-}
-
 impl Environment for Env {
+    fn timer_tick(&mut self, uc: &mut Uc<'_>) -> Result<(), Stop> {
+        if uc.mode() == crate::walk::CpuMode::Real {
+            crate::dos::hardware::timer_tick(self, uc)?;
+        }
+        Ok(())
+    }
+
     fn interrupt(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         if uc.mode() == crate::walk::CpuMode::Real {
-            use crate::dos::{ROM_INT, ROM_SEG, ROM_STUBS};
+            use crate::dos::{ROM_INT, ROM_SEG};
             let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
             if intno == ROM_INT && cs == ROM_SEG {
                 // A ROM stub `int F1h; db n; retf 2`, reached by a program
@@ -95,9 +90,8 @@ impl Environment for Env {
                 uc.set_reg(R::IP, ip.wrapping_add(1)).map_err(host)?;
                 return self.native(uc, n[0]);
             }
-            let vector = crate::dos::get_vector(uc, intno)?;
-            if vector != (ROM_SEG, ROM_STUBS + u16::from(intno) * 8) {
-                return deliver_real(uc, vector);
+            if crate::dos::hardware::hooked(uc, intno)? {
+                return crate::dos::hardware::deliver(uc, intno);
             }
             return self.native(uc, intno);
         }

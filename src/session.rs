@@ -334,7 +334,13 @@ impl Program {
             }
             None => {}
         }
-        Ok(self.machine.run(limits))
+        let stop = self.machine.run(limits);
+        Ok(match stop {
+            Stop::Halted { cs, ip } if !matches!(self.loaded, Loaded::Ne { .. }) => {
+                crate::dos::rom_entry(cs, ip, self.machine.reg(R::BP)).unwrap_or(stop)
+            }
+            stop => stop,
+        })
     }
 
     /// The ToolHelp walk from a stop: StackTraceCSIPFirst at the stopped

@@ -232,10 +232,11 @@ fn exe2bin_converts_an_exe_in_the_sandbox() {
 #[test]
 fn port_io_reads_ff_and_is_logged() {
     let d = temp("ports");
-    // in al,60h ; out 61h,al ; mov ah,4Ch ; int 21h  (exit code = AL = FFh)
+    // in al,40h ; out 61h,al ; mov ah,4Ch ; int 21h  (exit code = AL = FFh)
+    // (port 60h is the keyboard controller's, which answers.)
     std::fs::write(
         d.join("PORTS.COM"),
-        [0xE4, 0x60, 0xE6, 0x61, 0xB4, 0x4C, 0xCD, 0x21],
+        [0xE4, 0x40, 0xE6, 0x61, 0xB4, 0x4C, 0xCD, 0x21],
     )
     .unwrap();
     let out = bin()
@@ -254,7 +255,7 @@ fn port_io_reads_ff_and_is_logged() {
         .collect();
     assert_eq!(ev.len(), 2, "{ev:?}");
     assert!(
-        ev[0].contains("in  port 0060") && ev[0].ends_with("-> FF"),
+        ev[0].contains("in  port 0040") && ev[0].ends_with("-> FF"),
         "{ev:?}"
     );
     assert!(
@@ -296,4 +297,114 @@ fn turbo_pascal_program_prints_its_report() {
         "{text}"
     );
     std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn hardware_interrupts_reach_program_handlers() {
+    // dosirq.com hooks INT 1Ch and INT 09h, counts 3 timer ticks, reads the
+    // make and break codes at port 60h and gets the key through INT 16h.
+    let out = bin()
+        .args(["run", "--json", "--keys", "q"])
+        .arg(rom("dosirq.com"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(out.status.code(), Some(i32::from(b'q')));
+    let text = v["output"].as_str().unwrap();
+    assert_eq!(text, "ticks 3 make 0010 break 0090 key q\r\n");
+}
+
+#[test]
+fn a_program_waiting_for_a_key_is_named_when_the_budget_ends_it() {
+    let out = bin()
+        .args(["run", "--max-insns", "2000000"])
+        .arg(rom("dosirq.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(122));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the instruction budget ran out"), "{err}");
+    assert!(
+        err.contains("found the keyboard empty") && err.contains("waiting for a key"),
+        "{err}"
+    );
+}
+
+/// A corpus program run with a key script, its exit and its output.
+fn run_tp7(name: &str, keys: &str) -> Option<serde_json::Value> {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/tp7");
+    if !c.is_dir() {
+        eprintln!("SKIP: ../shared/corpus is absent; {name} not run");
+        return None;
+    }
+    let d = temp(name);
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--stdin",
+            "/dev/null",
+            "--clock",
+            "1992-04-06 12:00:00",
+            "--max-insns",
+            "200000000",
+            "--screen",
+            "--keys",
+            keys,
+            "--dir",
+        ])
+        .arg(&d)
+        .arg(c.join(name))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&d).ok();
+    Some(json(&out))
+}
+
+#[test]
+fn turbo_pascal_programs_with_keyboard_handlers_take_scripted_keys() {
+    // ATOM and SLIVER animate in mode 13h until a key; their keyboard unit
+    // hooks INT 09h. SERIAL reads a new serial number and sets it.
+    for name in ["ATOM.EXE", "SLIVER.EXE"] {
+        let Some(v) = run_tp7(name, "{esc}") else {
+            return;
+        };
+        assert_eq!(v["exit"]["kind"], "exited", "{name}: {v}");
+        assert_eq!(v["exit"]["code"], 0, "{name}: {v}");
+    }
+    let Some(v) = run_tp7("SERIAL.EXE", "1234-5678{enter}") else {
+        return;
+    };
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    // It writes to the screen directly.
+    let text = v["screen"].as_str().unwrap();
+    assert!(
+        text.contains("is 1992-0406") && text.contains("changed to 1234-5678"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_jump_into_rom_basic_is_a_named_stop() {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/msdos125");
+    if !c.is_dir() {
+        eprintln!("SKIP: ../shared/corpus is absent; BASIC.COM not run");
+        return;
+    }
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null"])
+        .arg(c.join("BASIC.COM"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(124));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "unimplemented", "{v}");
+    assert!(
+        v["unimplemented"]
+            .as_str()
+            .unwrap()
+            .starts_with("IBM ROM BASIC at F600:"),
+        "{v}"
+    );
 }

@@ -94,6 +94,9 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     if let Stop::Unimplemented { what, .. } = stop {
         v["unimplemented"] = json!(what);
     }
+    if let Some(hint) = waiting_hint(p, stop) {
+        v["note"] = json!(hint);
+    }
     if !matches!(stop, Stop::Exited { .. }) {
         if let Some(w) = p.walk_at_stop(stop) {
             v["frames"] = Value::Array(w.frames.iter().map(|f| frame_json(p, f)).collect());
@@ -103,9 +106,27 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     v
 }
 
+/// Why a run that ran out of budget or time may have been waiting for
+/// input rather than working.
+pub fn waiting_hint(p: &Program, stop: &Stop) -> Option<String> {
+    if !matches!(stop, Stop::Budget | Stop::Timeout) {
+        return None;
+    }
+    let polls = p.env().dos.keyboard.empty_polls;
+    (polls > 0).then(|| {
+        format!(
+            "the program found the keyboard empty {polls} time(s) after the --keys \
+             script was used up; it may be waiting for a key"
+        )
+    })
+}
+
 /// `run` in text (printed on stderr, after the program's own output).
 pub fn run_text(p: &Program, stop: &Stop) -> String {
     let mut s = format!("toolhelp16: {}: {}\n", p.path.display(), describe(stop));
+    if let Some(hint) = waiting_hint(p, stop) {
+        s.push_str(&format!("toolhelp16: note: {hint}\n"));
+    }
     if !matches!(stop, Stop::Exited { .. }) {
         if let Some(w) = p.walk_at_stop(stop) {
             s.push_str(&walk_table(p, &w));

@@ -1,16 +1,19 @@
 //! DOS and BIOS services, as far as this version implements them, and the
 //! real-mode program loaders (COM, MZ, raw images and boot sectors).
 //!
-//! Implemented: INT 20h; INT 21h AH=02h, 09h, 19h, 25h, 30h, 35h, 40h (handles
-//! 1 and 2), 4Ch, 51h, 62h; INT 10h AH=0Eh (teletype) and 0Fh; INT 11h, 12h;
-//! INT 13h answers "no drive"; INT 16h AH=01h answers "no key"; INT 1Ah AH=00h
-//! (ticks from a fixed clock). Anything else stops the program with
-//! [`Stop::Unimplemented`] naming the function (win16.md: never a guess).
+//! INT 21h is here (console, process, memory, clock) and in [`files`]
+//! (handle calls over the sandboxed [`fs::Drive`]) and [`fcb`] (DOS 1.x
+//! FCB calls); BIOS services (INT 10h, 11h, 12h, 13h "no drive", 16h over
+//! the BIOS keyboard buffer, 1Ah) are in [`bios`]; the timer and keyboard
+//! interrupts in [`hardware`]. Anything else stops the program with
+//! [`Stop::Unimplemented`] naming the function and AH/AL (win16.md: never a
+//! guess).
 
 pub mod clock;
 pub mod fcb;
 pub mod files;
 pub mod fs;
+pub mod hardware;
 pub mod memory;
 pub mod screen;
 
@@ -31,6 +34,10 @@ pub struct Dos {
     pub vectors: std::collections::HashMap<u8, (u16, u16)>,
     /// BIOS tick count (INT 1Ah), advanced per call for a fixed clock.
     pub ticks: u32,
+    /// Drive C:'s volume serial number (INT 21h AH=69h); `None` until a
+    /// program sets one, then kept for the run (the host directory has no
+    /// boot sector to write it to).
+    pub volume_serial: Option<u32>,
     /// The disk transfer address (AH=1Ah/2Fh) as (segment, offset).
     pub dta: (u16, u16),
     /// Standard input: `--stdin FILE`'s bytes, or the host's stdin read on
@@ -38,8 +45,10 @@ pub struct Dos {
     pub input: Option<Vec<u8>>,
     /// Read position in `input`.
     pub input_pos: usize,
-    /// Scripted keys for INT 16h (`--keys`), as (scan code, ASCII).
+    /// Scripted keys not typed yet (`--keys`), as (scan code, ASCII).
     pub keys: std::collections::VecDeque<(u8, u8)>,
+    /// The keyboard controller: port 60h and keys in flight.
+    pub keyboard: hardware::Keyboard,
     /// The clock.
     pub clock: clock::Clock,
     /// Ctrl-Break checking flag (AH=33h).
@@ -129,12 +138,39 @@ pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
         } else if c == '\n' {
             out.push((0x1C, 0x0D));
         } else if c.is_ascii() {
-            out.push((0, c as u8));
+            out.push((scan_code(c as u8), c as u8));
         } else {
             return Err(format!("--keys: '{c}' is not an ASCII key"));
         }
     }
     Ok(out)
+}
+
+/// The US-layout scan code (set 1) of the key that types ASCII `c`, shifted
+/// or not; control characters are their letter's key; 0 when no key does.
+pub fn scan_code(c: u8) -> u8 {
+    const ROWS: [(u8, &[u8], &[u8]); 4] = [
+        (0x02, b"1234567890-=", b"!@#$%^&*()_+"),
+        (0x10, b"qwertyuiop[]", b"QWERTYUIOP{}"),
+        (0x1E, b"asdfghjkl;'`", b"ASDFGHJKL:\"~"),
+        (0x2C, b"zxcvbnm,./", b"ZXCVBNM<>?"),
+    ];
+    match c {
+        b'\r' | b'\n' => return 0x1C,
+        0x1B => return 0x01,
+        b'\t' => return 0x0F,
+        0x08 => return 0x0E,
+        b' ' => return 0x39,
+        b'\\' | b'|' => return 0x2B,
+        1..=26 => return scan_code(c + b'a' - 1),
+        _ => {}
+    }
+    for (first, plain, shifted) in ROWS {
+        if let Some(i) = plain.iter().chain(shifted.iter()).position(|&k| k == c) {
+            return first + (i % plain.len()) as u8;
+        }
+    }
+    0
 }
 
 /// The stop for a service that is not implemented: names it and keeps the
@@ -542,11 +578,26 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         0x48..=0x4A if env.dos.first_mcb != 0 => return memory_call(env, uc, ah),
         0x50 => env.dos.psp = uc.reg(R::BX),
+        0x69 if al <= 1 && !matches!(uc.reg(R::BX) as u8, 0 | 3) => {
+            // Only drive C: (BL=3, or 0 for the current drive) exists.
+            uc.set_reg(R::AX, 0x0F).map_err(host)?;
+            return set_carry(uc, true);
+        }
+        0x69 if al == 1 => {
+            // Set the disk serial number: the dword at DS:DX+2.
+            let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
+            let mut b = [0u8; 4];
+            uc.read_seg(ds, dx.wrapping_add(2), &mut b)
+                .map_err(|e| Stop::Error(e.to_string()))?;
+            env.dos.volume_serial = Some(u32::from_le_bytes(b));
+            set_carry(uc, false)?;
+        }
         0x69 if al == 0 => {
-            // Get the disk serial number (DOS 4+): info level 0, a fixed
+            // Get the disk serial number (DOS 4+): info level 0, the
             // serial, the volume label and the file system type.
             let mut b = [0u8; 0x19];
-            b[2..6].copy_from_slice(&0x1992_0406u32.to_le_bytes());
+            let serial = env.dos.volume_serial.unwrap_or(DEFAULT_VOLUME_SERIAL);
+            b[2..6].copy_from_slice(&serial.to_le_bytes());
             b[6..17].copy_from_slice(b"NO NAME    ");
             b[17..25].copy_from_slice(b"FAT16   ");
             let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
@@ -564,7 +615,12 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::BX, lol).map_err(host)?;
         }
         0x51 | 0x62 => uc.set_reg(R::BX, env.dos.psp).map_err(host)?,
-        _ => return Err(unimplemented(uc, format!("INT 21h AH={ah:02X}h"))),
+        _ => {
+            return Err(unimplemented(
+                uc,
+                format!("INT 21h AH={ah:02X}h AL={al:02X}h"),
+            ));
+        }
     }
     Ok(())
 }
@@ -727,7 +783,8 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
             uc.set_reg(R::AX, 0x8000 | u16::from(al)).map_err(host)?; // timeout: no drive
             set_carry(uc, true)?;
         }
-        (0x16, 0x00) | (0x16, 0x10) => match env.dos.keys.pop_front() {
+        (0x16, 0x00) | (0x16, 0x10) => match hardware::pop(uc).or_else(|| env.dos.keys.pop_front())
+        {
             Some((scan, ascii)) => uc
                 .set_reg(R::AX, u16::from(scan) << 8 | u16::from(ascii))
                 .map_err(host)?,
@@ -737,19 +794,24 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
                 });
             }
         },
-        (0x16, 0x01) | (0x16, 0x11) => match env.dos.keys.front() {
-            Some(&(scan, ascii)) => {
+        (0x16, 0x01) | (0x16, 0x11) => match hardware::peek(uc) {
+            Some((scan, ascii)) => {
                 uc.set_reg(R::AX, u16::from(scan) << 8 | u16::from(ascii))
                     .map_err(host)?;
                 set_zf(uc, false)?;
             }
-            None => set_zf(uc, true)?,
+            None => {
+                if env.dos.keys.is_empty() {
+                    env.dos.keyboard.empty_polls += 1;
+                }
+                set_zf(uc, true)?
+            }
         },
         (0x16, 0x02) | (0x16, 0x12) => set_al(uc, 0)?,
         (0x16, 0x03) => {}
         (0x16, 0x05) => {
-            env.dos.keys.push_back(((cx >> 8) as u8, cx as u8));
-            set_al(uc, 0)?;
+            let stored = hardware::push(uc, ((cx >> 8) as u8, cx as u8));
+            set_al(uc, u8::from(!stored))?;
         }
         (0x1A, 0x00) => {
             let t = match env.dos.clock {
@@ -897,9 +959,22 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     for n in 0..=255u16 {
         ivt.extend_from_slice(&(ROM_STUBS + n * 8).to_le_bytes());
         ivt.extend_from_slice(&ROM_SEG.to_le_bytes());
-        rom.extend_from_slice(&[0xCD, ROM_INT, n as u8, 0xCA, 0x02, 0x00, 0x90, 0x90]);
+        // Hardware interrupts return with IRET, restoring IF; software
+        // services with RETF 2, keeping the flags they return.
+        let ret: &[u8] = if is_hardware_vector(n as u8) {
+            &[0xCF, 0x90, 0x90]
+        } else {
+            &[0xCA, 0x02, 0x00]
+        };
+        rom.extend_from_slice(&[0xCD, ROM_INT, n as u8]);
+        rom.extend_from_slice(ret);
+        rom.extend_from_slice(&[0x90, 0x90]);
     }
     m.write_linear(0, &ivt)?;
+    // The rest of the system ROM is HLT, so a program that jumps into BIOS
+    // code that is not emulated (ROM BASIC, the reset entry) stops there
+    // and [`rom_entry`] names it.
+    m.write_linear(ROM_LINEAR, &vec![0xF4; 0x10000])?;
     wl(m, ROM_SEG, ROM_STUBS, &rom)?;
     // BIOS data area.
     wl(m, 0x40, 0x10, &0x0021u16.to_le_bytes())?; // equipment: 80x25 colour, FPU-less, 1 floppy bit off
@@ -907,7 +982,44 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     wl(m, 0x40, 0x49, &[3])?; // video mode 3
     wl(m, 0x40, 0x4A, &80u16.to_le_bytes())?; // columns
     wl(m, 0x40, 0x84, &[24])?; // rows - 1
-    Ok(())
+    hardware::init(m).map_err(|e| MachineError(format!("{e:?}")))
+}
+
+/// Linear address of the system ROM (F000:0000).
+const ROM_LINEAR: u32 = 0xF0000;
+
+/// A stop on the HLT filling the system ROM, as the jump into the ROM that
+/// caused it: the reset entry, ROM BASIC, or other BIOS code that is not
+/// emulated. None when CS:IP is not in the ROM.
+pub fn rom_entry(cs: u16, ip: u16, bp: u16) -> Option<Stop> {
+    let linear = (u32::from(cs) << 4) + u32::from(ip);
+    if !(ROM_LINEAR..ROM_LINEAR + 0x10000).contains(&linear) {
+        return None;
+    }
+    let what = match linear {
+        0xFFFF0 => "the BIOS reset entry FFFF:0000 (a machine restart)".to_string(),
+        0xF6000..0xFE000 => {
+            format!("IBM ROM BASIC at {cs:04X}:{ip:04X} (system ROM code is not emulated)")
+        }
+        _ => format!("BIOS code at {cs:04X}:{ip:04X} (system ROM code is not emulated)"),
+    };
+    Some(Stop::Unimplemented {
+        what,
+        caller: (cs, ip, bp),
+    })
+}
+
+/// Drive C:'s volume serial number until a program sets another.
+pub const DEFAULT_VOLUME_SERIAL: u32 = 0x1992_0406;
+
+/// FLAGS at a program's first instruction: interrupts enabled, as DOS and
+/// the BIOS bootstrap leave them.
+pub const START_FLAGS: u16 = 0x0202;
+
+/// Vectors the 8259s raise (IRQ 0-7 at 08h-0Fh, IRQ 8-15 at 70h-77h) and
+/// the timer's user hook 1Ch, whose BIOS stubs end in IRET.
+pub fn is_hardware_vector(n: u8) -> bool {
+    matches!(n, 0x08..=0x0F | 0x1C | 0x70..=0x77)
 }
 
 /// Lay out the environment block and the program's block in memory:
@@ -1001,6 +1113,7 @@ pub fn load_com(m: &mut Machine, code: &[u8], start: &DosStart) -> Result<RealLo
         m.set_reg(r, psp)?;
     }
     m.set_reg(R::SP, 0xFFFE)?;
+    m.set_reg(R::FLAGS, START_FLAGS)?;
     wl(m, psp, 0xFFFE, &[0, 0])?;
     start_regs(m, psp)?;
     m.set_csip(psp, 0x100)?;
@@ -1073,6 +1186,7 @@ pub fn load_mz(
     m.set_reg(R::ES, psp)?;
     m.set_reg(R::SS, h.e_ss.wrapping_add(load))?;
     m.set_reg(R::SP, h.e_sp)?;
+    m.set_reg(R::FLAGS, START_FLAGS)?;
     start_regs(m, psp)?;
     m.set_csip(h.e_cs.wrapping_add(load), h.e_ip)?;
     Ok(RealLoad {
@@ -1113,6 +1227,7 @@ pub fn load_raw(
         m.set_reg(r, 0)?;
     }
     m.set_reg(R::SP, 0x7C00)?;
+    m.set_reg(R::FLAGS, START_FLAGS)?;
     m.set_reg(R::DX, 0x0080)?;
     m.set_csip(raw.entry.0, raw.entry.1)?;
     Ok(RealLoad {
@@ -1120,4 +1235,35 @@ pub fn load_raw(
         load_seg: raw.load.0,
         first_mcb: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_codes_follow_the_us_layout() {
+        assert_eq!(scan_code(b'q'), 0x10);
+        assert_eq!(scan_code(b'Q'), 0x10);
+        assert_eq!(scan_code(b'1'), 0x02);
+        assert_eq!(scan_code(b'!'), 0x02);
+        assert_eq!(scan_code(b'='), 0x0D);
+        assert_eq!(scan_code(b'a'), 0x1E);
+        assert_eq!(scan_code(b'`'), 0x29);
+        assert_eq!(scan_code(b'z'), 0x2C);
+        assert_eq!(scan_code(b'?'), 0x35);
+        assert_eq!(scan_code(b' '), 0x39);
+        assert_eq!(scan_code(b'\r'), 0x1C);
+        assert_eq!(scan_code(3), 0x2E); // Ctrl-C is the C key
+        assert_eq!(scan_code(0x7F), 0);
+    }
+
+    #[test]
+    fn keys_parse_with_scan_codes() {
+        assert_eq!(
+            parse_keys("a{enter}{f1}").unwrap(),
+            vec![(0x1E, b'a'), (0x1C, 0x0D), (0x3B, 0)]
+        );
+        assert!(parse_keys("{nope}").is_err());
+    }
 }

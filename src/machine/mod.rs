@@ -187,6 +187,13 @@ pub enum Stop {
 pub trait Environment: std::any::Any {
     /// Handle `INT intno`; CS:IP already points after the instruction.
     fn interrupt(&mut self, cpu: &mut Uc<'_>, intno: u8) -> Result<(), Stop>;
+
+    /// A timer tick in real mode (every [`BLOCKS_PER_TICK`] translation
+    /// blocks, after the BIOS tick count advanced): the place to deliver
+    /// hardware interrupts. CS:IP is the start of the next block.
+    fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
+        Ok(())
+    }
 }
 
 /// Per-machine state that unicorn's hooks reach.
@@ -203,6 +210,8 @@ pub struct State {
     pub events: Vec<String>,
     /// Events not stored because the log was full.
     pub events_dropped: u64,
+    /// What port 60h (the keyboard controller's data port) returns.
+    pub port60: u8,
     /// The last unmapped or protected access the memory hook saw.
     mem_fault: Option<(MemType, u64, usize)>,
     env: Option<Box<dyn Environment>>,
@@ -438,6 +447,7 @@ fn new_state(mode: CpuMode) -> State {
         blocks: 0,
         events: Vec::new(),
         events_dropped: 0,
+        port60: 0,
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
@@ -871,7 +881,7 @@ fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
 }
 
 /// Translation blocks between two BIOS timer ticks in real mode.
-const BLOCKS_PER_TICK: u64 = 1 << 16;
+pub const BLOCKS_PER_TICK: u64 = 1 << 16;
 
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     let st = uc.get_data_mut();
@@ -886,6 +896,13 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
         if uc.mem_read(0x46C, &mut b).is_ok() {
             let t = u32::from_le_bytes(b).wrapping_add(1);
             let _ = uc.mem_write(0x46C, &t.to_le_bytes());
+        }
+        if let Some(mut env) = uc.get_data_mut().env.take() {
+            let res = env.timer_tick(uc);
+            uc.get_data_mut().env = Some(env);
+            if let Err(stop) = res {
+                uc.request_stop(stop);
+            }
         }
     }
 }
@@ -905,10 +922,14 @@ fn record_event(uc: &mut Uc<'_>, text: String) {
 }
 
 /// Port input: no device answers, so the bus reads all ones (FFh per byte).
+/// The keyboard controller answers at port 60h (the last scan code) and
+/// 64h (status: output buffer full, system flag, keyboard enabled).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
-    let v = match size {
-        1 => 0xFF,
-        2 => 0xFFFF,
+    let v = match (port, size) {
+        (0x60, 1) => u32::from(uc.get_data().port60),
+        (0x64, 1) => 0x1D,
+        (_, 1) => 0xFF,
+        (_, 2) => 0xFFFF,
         _ => 0xFFFF_FFFF,
     };
     record_event(uc, format!("in  port {port:04X} ({size} byte(s)) -> {v:X}"));
