@@ -224,6 +224,16 @@ pub struct State {
     pub current_task: u16,
     /// Linear addresses of breakpoints.
     breakpoints: Vec<u64>,
+    /// Instructions executed in this run, counted a whole block at a time
+    /// (an estimate of unicorn's exact count, for nested runs' budgets).
+    pub insns: u64,
+    /// The run's budget (0 = none) and wall-clock deadline.
+    max_insns: u64,
+    deadline: Option<Instant>,
+    /// Instructions per translation block, by (linear address, size).
+    block_insns: HashMap<(u64, u32), u32>,
+    /// Nesting depth of [`run_nested`] calls.
+    pub depth: u32,
     next_ldt: u16,
     next_slot: u64,
 }
@@ -250,7 +260,9 @@ fn uerr(what: &str, e: uc_error) -> MachineError {
 /// Limits for one run.
 #[derive(Debug, Clone, Copy)]
 pub struct RunLimits {
-    /// Instruction budget (0 = none).
+    /// Instruction budget (0 = none): exact, by unicorn's instruction
+    /// counter (whose per-instruction hook also keeps IP exact at memory
+    /// faults). A nested run ([`run_nested`]) gets what is left of it.
     pub max_insns: u64,
     /// Wall-clock limit.
     pub timeout: Duration,
@@ -454,6 +466,11 @@ fn new_state(mode: CpuMode) -> State {
         real_owner: None,
         current_task: 0,
         breakpoints: Vec::new(),
+        insns: 0,
+        max_insns: 0,
+        deadline: None,
+        block_insns: HashMap::new(),
+        depth: 0,
         next_ldt: FIRST_LDT_INDEX,
         next_slot: SLOT_BASE,
     }
@@ -707,10 +724,20 @@ impl Machine {
             st.mem_fault = None;
         }
         let started = Instant::now();
+        {
+            let st = self.uc.get_data_mut();
+            st.insns = 0;
+            st.max_insns = limits.max_insns;
+            st.deadline = started.checked_add(limits.timeout);
+        }
+        // A zero count would remove unicorn's counting hook, and with it the
+        // exact IP at memory faults: "no budget" is a budget never reached.
+        let count = match limits.max_insns {
+            0 => UNLIMITED,
+            n => n.min(UNLIMITED as u64) as usize,
+        };
         let timeout_us = limits.timeout.as_micros().min(u128::from(u64::MAX)) as u64;
-        let res = self
-            .uc
-            .emu_start(begin, 0, timeout_us, limits.max_insns as usize);
+        let res = self.uc.emu_start(begin, 0, timeout_us, count);
         if let Some(stop) = self.uc.get_data_mut().stop.take() {
             return stop;
         }
@@ -730,7 +757,12 @@ impl Machine {
                 }
             }
             Ok(()) => {
-                if limits.max_insns == 0 || started.elapsed() >= limits.timeout {
+                if self
+                    .uc
+                    .get_data()
+                    .deadline
+                    .is_some_and(|d| Instant::now() >= d)
+                {
                     Stop::Timeout
                 } else {
                     Stop::Budget
@@ -883,11 +915,52 @@ fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
 /// Translation blocks between two BIOS timer ticks in real mode.
 pub const BLOCKS_PER_TICK: u64 = 1 << 16;
 
+/// The instruction count that stands for "no budget".
+const UNLIMITED: usize = 1 << 62;
+
+/// Blocks between two looks at the wall clock.
+const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 12;
+
+/// Instructions in the block at `addr` (16-bit code), decoded once.
+fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
+    if let Some(&n) = uc.get_data().block_insns.get(&(addr, size)) {
+        return u64::from(n);
+    }
+    let mut bytes = vec![0u8; size.min(4096) as usize];
+    let n = if uc.mem_read(addr, &mut bytes).is_ok() {
+        let mut d = iced_x86::Decoder::new(16, &bytes, iced_x86::DecoderOptions::NONE);
+        let mut n = 0u32;
+        while d.can_decode() {
+            let _ = d.decode();
+            n += 1;
+        }
+        n.max(1)
+    } else {
+        1
+    };
+    let cache = &mut uc.get_data_mut().block_insns;
+    if cache.len() > 1 << 16 {
+        cache.clear();
+    }
+    cache.insert((addr, size), n);
+    u64::from(n)
+}
+
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let n = block_insn_count(uc, addr, size);
     let st = uc.get_data_mut();
     st.prev_block = st.last_block;
     st.last_block = (addr, size);
     st.blocks = st.blocks.wrapping_add(1);
+    st.insns += n;
+    if st.blocks % BLOCKS_PER_CLOCK_CHECK == 0
+        && st.deadline.is_some_and(|d| Instant::now() >= d)
+        && st.stop.is_none()
+    {
+        uc.request_stop(Stop::Timeout);
+        return;
+    }
+    let st = uc.get_data_mut();
     if st.mode == CpuMode::Real && st.blocks % BLOCKS_PER_TICK == 0 {
         // The BIOS timer tick count at 0040:006C advances with execution, not
         // with the host's clock, so runs are reproducible and programs that
@@ -910,7 +983,9 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
 /// Most port I/O events kept; later ones are counted, not stored.
 pub const MAX_EVENTS: usize = 10_000;
 
-fn record_event(uc: &mut Uc<'_>, text: String) {
+/// Log an event (`--events`): port I/O, system calls. CS:IP is the
+/// current instruction's.
+pub fn record_event(uc: &mut Uc<'_>, text: String) {
     let regs = (uc.reg(R::CS), uc.reg(R::IP));
     let st = uc.get_data_mut();
     if st.events.len() < MAX_EVENTS {

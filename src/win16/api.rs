@@ -52,56 +52,37 @@ impl Api {
     }
 }
 
-/// Every implemented system function.
-pub static APIS: &[Api] = &[
-    Api {
-        module: "KERNEL",
-        ordinal: 3,
-        name: "GETVERSION",
-        args: &[],
-        func: super::kernel::get_version,
-    },
-    Api {
-        module: "KERNEL",
-        ordinal: 30,
-        name: "WAITEVENT",
-        args: &[Arg::W],
-        func: super::kernel::wait_event,
-    },
-    Api {
-        module: "KERNEL",
-        ordinal: 91,
-        name: "INITTASK",
-        args: &[],
-        func: super::kernel::init_task,
-    },
-    Api {
-        module: "KERNEL",
-        ordinal: 102,
-        name: "DOS3CALL",
-        args: &[],
-        func: super::kernel::dos3call,
-    },
-    Api {
-        module: "KERNEL",
-        ordinal: 115,
-        name: "OUTPUTDEBUGSTRING",
-        args: &[Arg::L],
-        func: super::kernel::output_debug_string,
-    },
-    Api {
-        module: "USER",
-        ordinal: 5,
-        name: "INITAPP",
-        args: &[Arg::W],
-        func: super::kernel::init_app,
-    },
-];
+impl Api {
+    /// A table entry: `Api::new("USER", 5, "INITAPP", &[Arg::W], init_app)`.
+    pub const fn new(
+        module: &'static str,
+        ordinal: u16,
+        name: &'static str,
+        args: &'static [Arg],
+        func: ApiFn,
+    ) -> Api {
+        Api {
+            module,
+            ordinal,
+            name,
+            args,
+            func,
+        }
+    }
+}
+
+/// Every implemented system function: one table per source file, each
+/// listing the functions that file defines.
+pub static TABLES: &[&[Api]] = &[super::kernel::APIS];
+
+/// All registered functions.
+pub fn all() -> impl Iterator<Item = &'static Api> {
+    TABLES.iter().flat_map(|t| t.iter())
+}
 
 /// The registered function for `module.ordinal`, if implemented.
 pub fn find(module: &str, ordinal: u16) -> Option<&'static Api> {
-    APIS.iter()
-        .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+    all().find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
 }
 
 #[cfg(test)]
@@ -110,8 +91,9 @@ mod tests {
 
     #[test]
     fn table_is_unique_and_named() {
-        for (i, a) in APIS.iter().enumerate() {
-            for b in &APIS[i + 1..] {
+        let apis: Vec<&Api> = all().collect();
+        for (i, a) in apis.iter().enumerate() {
+            for b in &apis[i + 1..] {
                 assert!(
                     !(a.module == b.module && a.ordinal == b.ordinal),
                     "{}.{} twice",

@@ -1,8 +1,25 @@
 //! KERNEL (and the few USER start-up) functions implemented so far.
 
+use super::api::{Api, Arg};
 use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+
+/// The functions this file implements.
+pub static APIS: &[Api] = &[
+    Api::new("KERNEL", 3, "GETVERSION", &[], get_version),
+    Api::new("KERNEL", 30, "WAITEVENT", &[Arg::W], wait_event),
+    Api::new("KERNEL", 91, "INITTASK", &[], init_task),
+    Api::new("KERNEL", 102, "DOS3CALL", &[], dos3call),
+    Api::new(
+        "KERNEL",
+        115,
+        "OUTPUTDEBUGSTRING",
+        &[Arg::L],
+        output_debug_string,
+    ),
+    Api::new("USER", 5, "INITAPP", &[Arg::W], init_app),
+];
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
 pub fn get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {

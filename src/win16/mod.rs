@@ -309,6 +309,26 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         off = off.wrapping_add(a.size());
     }
     let r = (api.func)(env, uc, &args)?;
+    // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
+    let shown: Vec<String> = args
+        .iter()
+        .zip(api.args)
+        .map(|(v, a)| match a {
+            api::Arg::W => format!("{v:04X}"),
+            api::Arg::L => format!("{:04X}:{:04X}", v >> 16, v & 0xFFFF),
+        })
+        .collect();
+    crate::machine::record_event(
+        uc,
+        format!(
+            "call {}.{}({}) -> {:04X}:{:04X} from {ret_cs:04X}:{ret_ip:04X}",
+            api.module,
+            api.name,
+            shown.join(", "),
+            r >> 16,
+            r & 0xFFFF
+        ),
+    );
     uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
     uc.set_reg(R::DX, (r >> 16) as u16)
         .map_err(|e| Stop::Error(e.0))?;
