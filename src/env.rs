@@ -8,6 +8,7 @@ use crate::machine::{Cpu, Environment, R, Stop, Uc};
 use crate::win16::{API_INT, Win16};
 
 /// Everything the program can call.
+#[derive(Default)]
 pub struct Env {
     pub dos: Dos,
     pub win16: Win16,

@@ -206,21 +206,21 @@ fn run_budget_and_loc_errors_have_their_exit_codes() {
 
 #[test]
 fn unimplemented_import_stops_with_its_name_and_the_callers_walk() {
-    let Some(c) = corpus() else { return };
     let out = bin()
         .args(["run", "--json"])
-        .arg(c.join("ne/helljw16.exe"))
+        .arg(root().join("roms/unimpl.exe"))
         .output()
         .unwrap();
     let v = json(&out);
-    // helljw16 calls USER's MessageBox, which this version does not implement.
+    // unimpl.exe calls KERNEL.204 SwapRecording, which is not implemented.
     assert_eq!(v["exit"]["kind"], "unimplemented", "{v}");
     assert_eq!(out.status.code(), Some(124));
-    let what = v["unimplemented"].as_str().unwrap();
-    assert!(what.starts_with("USER."), "{what}");
+    assert_eq!(v["unimplemented"], "KERNEL.204 SwapRecording");
     let frames = v["frames"].as_array().unwrap();
-    assert!(!frames.is_empty());
-    assert_eq!(frames[0]["module"], "M");
+    // The walk starts at the caller: main, right after its far call.
+    assert_eq!(frames.len(), 1, "{frames:?}");
+    assert_eq!(frames[0]["module"], "UNIMPL");
+    assert_eq!(frames[0]["wSegment"], 1);
 }
 
 #[test]

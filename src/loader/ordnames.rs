@@ -99,6 +99,7 @@ const KERNEL: Table = &[
     (184, "GlobalDOSAlloc"),
     (186, "GetSelectorBase"),
     (188, "GetSelectorLimit"),
+    (204, "SwapRecording"),
 ];
 
 const USER: Table = &[

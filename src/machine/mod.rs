@@ -772,77 +772,153 @@ impl Machine {
         }
     }
 
-    /// Turn an unmapped or protected access into the fault the 286 would
-    /// have raised.
     fn translate_error(&mut self, e: uc_error) -> Stop {
-        let regs = self.uc.regs();
-        let fault = self.uc.get_data_mut().mem_fault.take();
-        match (e, fault) {
-            (uc_error::FETCH_UNMAPPED | uc_error::FETCH_PROT, _) => {
-                let block = self.uc.get_data().last_block;
-                code_overrun(&self.uc, regs, block)
-            }
-            (_, Some((t, addr, size))) => {
-                let write = matches!(
-                    t,
-                    MemType::WRITE_UNMAPPED | MemType::WRITE_PROT | MemType::WRITE
-                );
-                let insn = self.insn_bytes(regs.cs, regs.ip);
-                let via_ss = uses_ss(&insn);
-                let number = if via_ss { 12 } else { 13 };
-                let what = if write { "write" } else { "read" };
-                let (seg_name, seg) = if via_ss {
-                    ("SS", regs.ss)
-                } else {
-                    ("segment", 0)
-                };
-                let detail = match self.locate(addr) {
-                    Some((sel, off, limit)) => format!(
-                        "{what} of {size} byte(s) at {sel:04X}:{off:04X} past the segment limit {limit:04X}"
-                    ),
-                    None if via_ss => format!(
-                        "{what} of {size} byte(s) via {seg_name} {seg:04X} outside the stack segment"
-                    ),
-                    None => format!(
-                        "{what} of {size} byte(s) at linear {addr:08X} outside every segment"
-                    ),
-                };
-                Stop::Fault(Fault {
-                    number,
-                    cs: regs.cs,
-                    ip: regs.ip,
-                    detail,
-                    regs,
-                })
-            }
-            (e, None) => Stop::Error(format!(
-                "emulation failed at {:04X}:{:04X}: {e:?}",
-                regs.cs, regs.ip
-            )),
-        }
+        translate_error(&mut self.uc, e)
     }
 
     /// Up to 15 bytes of the instruction at CS:IP.
     pub fn insn_bytes(&self, cs: u16, ip: u16) -> Vec<u8> {
         insn_bytes(&self.uc, cs, ip)
     }
+}
 
-    /// Which segment's hole a linear address lies in: (selector, offset,
-    /// limit).
-    fn locate(&self, addr: u64) -> Option<(u16, u32, u32)> {
-        if self.cpu_mode() != CpuMode::Protected || addr < SLOT_BASE {
-            return None;
-        }
-        let slot = (addr - SLOT_BASE) / SLOT_SIZE;
-        let index = FIRST_LDT_INDEX as u64 + slot;
-        if index >= u64::from(self.uc.get_data().next_ldt) {
-            return None;
-        }
-        let sel = descriptor::ldt_selector(index as u16);
-        let d = self.descriptor_of(sel)?;
-        let off = addr.checked_sub(u64::from(d.base))?;
-        Some((sel, off as u32, d.limit))
+/// How deep system functions may call back into the program (unicorn
+/// allows 64 nested runs; a few are left for the machine's own use).
+pub const MAX_NESTING: u32 = 48;
+
+/// Run the program from inside a hook, from the current CS:IP until
+/// execution reaches the linear address `until`: how a system function
+/// calls back into the program (a window procedure, an enumeration
+/// callback). unicorn nests `uc_emu_start` for this; the nested run has
+/// what is left of the instruction budget and the same wall-clock deadline.
+///
+/// The hook that called this holds the environment; it lends it back for
+/// the nested run, whose own interrupts need it, and gets it back with the
+/// result. The caller restores the registers it wants afterwards (writing
+/// IP also makes unicorn resume cleanly after the nested run's exit).
+pub fn run_nested(
+    uc: &mut Uc<'_>,
+    env: Box<dyn Environment>,
+    until: u64,
+) -> (Box<dyn Environment>, Result<(), Stop>) {
+    if uc.get_data().depth >= MAX_NESTING {
+        let regs = uc.regs();
+        return (
+            env,
+            Err(Stop::Unimplemented {
+                what: format!("a call back into the program nested more than {MAX_NESTING} deep"),
+                caller: (regs.cs, regs.ip, regs.bp),
+            }),
+        );
     }
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    let begin = match uc.get_data().mode {
+        CpuMode::Real => (i64::from(ip) + i64::from(cs as i16) * 16) as u64,
+        CpuMode::Protected => u64::from(ip),
+    };
+    let count = {
+        let st = uc.get_data_mut();
+        st.env = Some(env);
+        st.depth += 1;
+        match st.max_insns {
+            0 => UNLIMITED,
+            max => max.saturating_sub(st.insns).clamp(1, UNLIMITED as u64) as usize,
+        }
+    };
+    let res = uc.emu_start(begin, until, 0, count);
+    let st = uc.get_data_mut();
+    st.depth -= 1;
+    let env = st
+        .env
+        .take()
+        .expect("the environment is back in the state after a nested run");
+    if let Some(stop) = st.stop.take() {
+        return (env, Err(stop));
+    }
+    let result = match res {
+        Err(e) => Err(translate_error(uc, e)),
+        Ok(()) => {
+            let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+            let here = uc
+                .descriptor_of(cs)
+                .map(|d| u64::from(d.base) + u64::from(ip));
+            if here == Some(until) {
+                Ok(())
+            } else if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
+                Err(Stop::Timeout)
+            } else {
+                Err(Stop::Budget)
+            }
+        }
+    };
+    (env, result)
+}
+
+/// Turn an unmapped or protected access into the fault the 286 would
+/// have raised.
+fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
+    let regs = uc.regs();
+    let fault = uc.get_data_mut().mem_fault.take();
+    match (e, fault) {
+        (uc_error::FETCH_UNMAPPED | uc_error::FETCH_PROT, _) => {
+            let block = uc.get_data().last_block;
+            code_overrun(uc, regs, block)
+        }
+        (_, Some((t, addr, size))) => {
+            let write = matches!(
+                t,
+                MemType::WRITE_UNMAPPED | MemType::WRITE_PROT | MemType::WRITE
+            );
+            let insn = insn_bytes(uc, regs.cs, regs.ip);
+            let via_ss = uses_ss(&insn);
+            let number = if via_ss { 12 } else { 13 };
+            let what = if write { "write" } else { "read" };
+            let (seg_name, seg) = if via_ss {
+                ("SS", regs.ss)
+            } else {
+                ("segment", 0)
+            };
+            let detail = match locate(uc, addr) {
+                Some((sel, off, limit)) => format!(
+                    "{what} of {size} byte(s) at {sel:04X}:{off:04X} past the segment limit {limit:04X}"
+                ),
+                None if via_ss => format!(
+                    "{what} of {size} byte(s) via {seg_name} {seg:04X} outside the stack segment"
+                ),
+                None => {
+                    format!("{what} of {size} byte(s) at linear {addr:08X} outside every segment")
+                }
+            };
+            Stop::Fault(Fault {
+                number,
+                cs: regs.cs,
+                ip: regs.ip,
+                detail,
+                regs,
+            })
+        }
+        (e, None) => Stop::Error(format!(
+            "emulation failed at {:04X}:{:04X}: {e:?}",
+            regs.cs, regs.ip
+        )),
+    }
+}
+
+/// Which segment's hole a linear address lies in: (selector, offset,
+/// limit).
+fn locate(uc: &Uc<'_>, addr: u64) -> Option<(u16, u32, u32)> {
+    if uc.get_data().mode != CpuMode::Protected || addr < SLOT_BASE {
+        return None;
+    }
+    let slot = (addr - SLOT_BASE) / SLOT_SIZE;
+    let index = FIRST_LDT_INDEX as u64 + slot;
+    if index >= u64::from(uc.get_data().next_ldt) {
+        return None;
+    }
+    let sel = descriptor::ldt_selector(index as u16);
+    let d = uc.descriptor_of(sel)?;
+    let off = addr.checked_sub(u64::from(d.base))?;
+    Some((sel, off as u32, d.limit))
 }
 
 /// Execution left a code segment (a near jump or a fall-through past its

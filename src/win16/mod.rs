@@ -3,8 +3,11 @@
 //! protected-mode machine.
 
 pub mod api;
+pub mod callback;
+pub mod gdi;
 pub mod kernel;
 pub mod tdb;
+pub mod user;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,8 +22,12 @@ use tdb::{Tdb, module_db};
 pub const API_INT: u8 = 0xF0;
 /// Bytes per thunk: `int F0h; retf N` padded.
 const THUNK_SIZE: u16 = 8;
-/// Thunks per built-in module.
+/// Thunks per built-in module (the last slot is the callback return).
 const THUNKS_PER_MODULE: u16 = 0x400;
+/// Offset, in every built-in module's thunk segment, of the address a
+/// callback from that module returns to (never executed: the nested run
+/// ends there).
+pub const CALLBACK_RETURN: u16 = (THUNKS_PER_MODULE - 1) * THUNK_SIZE;
 
 /// The system modules this emulator provides itself (win16.md, "System
 /// DLLs").
@@ -81,6 +88,10 @@ pub struct Win16 {
     pub tasks: Vec<Task>,
     /// Thunk code segment → index in `modules`.
     thunk_segments: HashMap<u16, usize>,
+    /// USER: classes, windows, the message queue.
+    pub user: user::User,
+    /// GDI: objects and drawing.
+    pub gdi: gdi::Gdi,
 }
 
 /// Why loading failed.
@@ -231,7 +242,7 @@ fn thunk_for(
             offset: k as u16 * THUNK_SIZE,
         });
     }
-    if module.thunks.len() >= usize::from(THUNKS_PER_MODULE) {
+    if module.thunks.len() >= usize::from(THUNKS_PER_MODULE - 1) {
         return Err(Win16LoadError(format!(
             "too many imports from {}",
             module.name

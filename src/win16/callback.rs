@@ -1,0 +1,163 @@
+//! Calls from system functions back into the program: window and dialog
+//! procedures, enumeration callbacks, timer procedures.
+//!
+//! A system function runs in Rust inside the interrupt hook of its thunk
+//! (`int F0h; retf N`), with SS:SP at the far return address into the
+//! program. To call the program it builds on the same stack what the real
+//! system function's code would have left there, so a stack walk from inside
+//! the callback climbs through it:
+//!
+//! ```text
+//!   program's frames ...
+//!   far return into the program (the call of the system function)  <- SP at entry
+//!   caller's BP | 1           <- BP of the system function's frame (far, odd)
+//!   scratch data (a CREATESTRUCT, a MINMAXINFO ...), if any
+//!   the callback's arguments, Pascal order (first pushed first)
+//!   far return into the system module's code segment (CALLBACK_RETURN)
+//! ```
+//!
+//! The system function's frame is the Windows far prologue's (`inc bp; push
+//! bp; mov bp,sp`, toolhelp.md "Prologue conventions"): StackTraceNext from
+//! the callback's frame finds the odd saved BP, reports the return into the
+//! system module (module and segment of that module's thunk segment), then
+//! the program's frame that called the system function.
+//!
+//! The callback runs in a nested emulation ([`crate::machine::run_nested`])
+//! that ends when it returns to CALLBACK_RETURN. DS and AX hold the
+//! instance's data segment, as for any exported callback whose prologue
+//! loads DS from AX. Every register is restored afterwards except what the
+//! system function then returns in DX:AX.
+
+use super::CALLBACK_RETURN;
+use crate::env::Env;
+use crate::machine::{Cpu, Environment, R, Regs, Stop, Uc, run_nested};
+use crate::walk::WalkMemory as _;
+
+/// One argument pushed for a callback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallArg {
+    /// A WORD.
+    W(u16),
+    /// A DWORD or far pointer: the high word is pushed first.
+    L(u32),
+    /// A far pointer to the scratch data pushed for this call.
+    Scratch,
+}
+
+/// What a callback returned, and the scratch data as it left it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallResult {
+    /// DX:AX.
+    pub value: u32,
+    pub scratch: Vec<u8>,
+}
+
+fn host(e: crate::machine::MachineError) -> Stop {
+    Stop::Error(e.0)
+}
+
+fn restore(uc: &mut Uc<'_>, r: &Regs) -> Result<(), Stop> {
+    for (reg, v) in [
+        (R::SS, r.ss),
+        (R::SP, r.sp),
+        (R::DS, r.ds),
+        (R::ES, r.es),
+        (R::AX, r.ax),
+        (R::BX, r.bx),
+        (R::CX, r.cx),
+        (R::DX, r.dx),
+        (R::SI, r.si),
+        (R::DI, r.di),
+        (R::BP, r.bp),
+        (R::FLAGS, r.flags),
+        (R::CS, r.cs),
+        (R::IP, r.ip),
+    ] {
+        uc.set_reg(reg, v).map_err(host)?;
+    }
+    Ok(())
+}
+
+/// Call the program's far function `target` (selector, offset) from the
+/// system module whose thunk segment is `module_cs`, with DS = AX = `ds`.
+/// `scratch` is copied onto the stack first and [`CallArg::Scratch`] points
+/// at it.
+pub fn call_far(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    module_cs: u16,
+    target: (u16, u16),
+    ds: u16,
+    scratch: &[u8],
+    args: &[CallArg],
+) -> Result<CallResult, Stop> {
+    let saved = uc.regs();
+    let ss = saved.ss;
+    // The system function's frame.
+    uc.push16(saved.bp | 1).map_err(host)?;
+    let frame_bp = uc.reg(R::SP);
+    // Scratch data, word-aligned.
+    let len = (scratch.len() as u16 + 1) & !1;
+    let scratch_off = frame_bp.wrapping_sub(len);
+    if len > 0 {
+        let mut data = scratch.to_vec();
+        data.resize(usize::from(len), 0);
+        uc.write_seg(ss, scratch_off, &data)
+            .map_err(|e| stack_overflow(uc, &saved, e))?;
+        uc.set_reg(R::SP, scratch_off).map_err(host)?;
+    }
+    for a in args {
+        match *a {
+            CallArg::W(w) => uc.push16(w),
+            CallArg::L(l) => uc
+                .push16((l >> 16) as u16)
+                .and_then(|_| uc.push16(l as u16)),
+            CallArg::Scratch => uc.push16(ss).and_then(|_| uc.push16(scratch_off)),
+        }
+        .map_err(|e| Stop::Error(format!("callback arguments: {}", e.0)))?;
+    }
+    uc.push16(module_cs)
+        .and_then(|_| uc.push16(CALLBACK_RETURN))
+        .map_err(host)?;
+    for (reg, v) in [
+        (R::BP, frame_bp),
+        (R::DS, ds),
+        (R::ES, ds),
+        (R::AX, ds),
+        (R::CS, target.0),
+        (R::IP, target.1),
+    ] {
+        uc.set_reg(reg, v).map_err(host)?;
+    }
+    let until = uc
+        .descriptor(module_cs)
+        .map(|d| u64::from(d.base) + u64::from(CALLBACK_RETURN))
+        .ok_or_else(|| Stop::Error(format!("callback return segment {module_cs:04X}")))?;
+    let boxed: Box<dyn Environment> = Box::new(std::mem::take(env));
+    let (back, res) = run_nested(uc, boxed, until);
+    let back: Box<dyn std::any::Any> = back;
+    match back.downcast::<Env>() {
+        Ok(e) => *env = *e,
+        Err(_) => return Err(Stop::Error("the environment changed type".into())),
+    }
+    res?;
+    let value = u32::from(uc.reg(R::DX)) << 16 | u32::from(uc.reg(R::AX));
+    let mut out = vec![0u8; scratch.len()];
+    if !out.is_empty() {
+        let _ = uc.read_seg(ss, scratch_off, &mut out);
+    }
+    restore(uc, &saved)?;
+    Ok(CallResult {
+        value,
+        scratch: out,
+    })
+}
+
+/// The stop for a callback frame that does not fit on the task's stack.
+fn stack_overflow(uc: &Uc<'_>, saved: &Regs, e: crate::walk::MemError) -> Stop {
+    let _ = uc;
+    Stop::Error(format!(
+        "no room on the stack {:04X}:{:04X} for a callback frame: {e}",
+        saved.ss, saved.sp
+    ))
+}

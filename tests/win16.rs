@@ -1,0 +1,147 @@
+//! Win16 programs headless: windows, the message loop, callbacks from USER
+//! into window procedures, and the walk from inside a window procedure.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+}
+
+fn rom(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("roms")
+        .join(name)
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn events(v: &serde_json::Value) -> Vec<String> {
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The messages a window procedure received, in order.
+fn messages(ev: &[String]) -> Vec<String> {
+    ev.iter()
+        .filter_map(|e| e.split_once(" message 3000 "))
+        .map(|(_, m)| m.split('(').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_window_lives_its_whole_life_under_the_default_session() {
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(rom("winmsg.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    // PostQuitMessage(7) in WM_DESTROY; WM_QUIT's wParam is the exit code.
+    assert_eq!(out.status.code(), Some(7));
+    let ev = events(&v);
+    assert_eq!(
+        messages(&ev),
+        [
+            "WM_GETMINMAXINFO",
+            "WM_NCCREATE",
+            "WM_NCCALCSIZE",
+            "WM_CREATE",
+            "WM_SIZE",
+            "WM_MOVE",
+            "WM_SHOWWINDOW",
+            "WM_ACTIVATE",
+            "WM_SETFOCUS",
+            "WM_PAINT",
+            "WM_CLOSE",
+            "WM_DESTROY",
+            "WM_NCDESTROY",
+        ]
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.ends_with("draw TextOut 5000 (10, 20) \"Hello from WM_PAINT\"")),
+        "{ev:#?}"
+    );
+    // The relay log names each call with its arguments and result.
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("call USER.POSTQUITMESSAGE(0007) -> 0000:0000")),
+        "{ev:#?}"
+    );
+    // WM_SIZE carries the client size of a 480x360 default window.
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("message 3000 WM_SIZE(0000, 014D:01D8)")),
+        "{ev:#?}"
+    );
+}
+
+#[test]
+fn the_walk_inside_a_window_procedure_climbs_through_user_into_the_caller() {
+    // paint_here in OnPaint, during UpdateWindow's WM_PAINT.
+    let out = bin()
+        .args(["stack", "--json"])
+        .arg(rom("winmsg.exe"))
+        .args(["--at", "WINMSG:1:011A"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    let shape: Vec<(String, bool)> = frames
+        .iter()
+        .map(|f| {
+            (
+                f["module"].as_str().unwrap().to_string(),
+                f["far"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("WINMSG".to_string(), true),  // the stop (CSIPFirst)
+            ("WINMSG".to_string(), false), // OnPaint's return into WndProc
+            ("USER".to_string(), true),    // WndProc's odd BP: USER's frame
+            ("WINMSG".to_string(), true),  // USER's frame: back into WinMain
+        ]
+    );
+    // The last frame is the return from the far call of UpdateWindow, and
+    // USER's frame lies between the window procedure's and WinMain's.
+    let ip = |i: usize| frames[i]["wIP"].as_u64().unwrap();
+    let bp = |i: usize| frames[i]["wBP"].as_u64().unwrap();
+    assert_eq!(ip(3), 0x0083);
+    assert!(bp(1) < bp(2) && bp(2) < bp(3), "{frames:?}");
+    assert_eq!(frames[2]["wSegment"], 1);
+}
+
+#[test]
+fn corpus_message_box_programs_exit_cleanly() {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne");
+    if !c.is_dir() {
+        eprintln!("SKIP: ../shared/corpus is absent; helljw16.exe not run");
+        return;
+    }
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(c.join("helljw16.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(out.status.code(), Some(0));
+    let ev = events(&v);
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("message box \"Hi!\": \"Hello, World!\" answered 1")),
+        "{ev:#?}"
+    );
+}
