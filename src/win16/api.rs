@@ -73,7 +73,10 @@ impl Api {
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.
-pub static TABLES: &[&[Api]] = &[super::kernel::APIS];
+pub static TABLES: &[&[Api]] = &[
+    super::kernel::APIS,
+    super::global::APIS,
+];
 
 /// All registered functions.
 pub fn all() -> impl Iterator<Item = &'static Api> {
