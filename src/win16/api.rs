@@ -76,6 +76,7 @@ impl Api {
 pub static TABLES: &[&[Api]] = &[
     super::kernel::APIS,
     super::global::APIS,
+    super::toolhelp::APIS,
 ];
 
 /// All registered functions.

@@ -4,8 +4,10 @@
 
 pub mod api;
 pub mod global;
+pub mod guest;
 pub mod kernel;
 pub mod tdb;
+pub mod toolhelp;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -85,6 +87,8 @@ pub struct Win16 {
     thunk_segments: HashMap<u16, usize>,
     /// Every global memory block (global.rs).
     pub global: GlobalArena,
+    /// TOOLHELP's NotifyRegister and InterruptRegister callbacks.
+    pub toolhelp: toolhelp::Registrations,
 }
 
 /// Why loading failed.
