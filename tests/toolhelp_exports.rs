@@ -695,3 +695,33 @@ fn stack_trace_functions_follow_the_walker() {
     assert_eq!(w.api("TOOLHELP", 68, &[p]), 0);
     assert_eq!(StackTraceEntry::from_bytes(&w.get(p, 0x14)), Some(got));
 }
+
+#[test]
+fn a_block_that_moves_under_ds_is_still_read_through_ds() {
+    use toolhelp16::machine::{RunLimits, SegKind, alloc_seg};
+    let mut w = World::new();
+    let h = w.api("KERNEL", 15, &[u32::from(gmem::MOVEABLE), 0x20]);
+    let sel = (h + 1) as u16;
+    w.put(u32::from(sel) << 16, b"AB");
+    w.m.set_reg(R::DS, sel).unwrap();
+    // Growing moves the block's base down (its end stays on the hole).
+    let base = w.m.descriptor_of(sel).unwrap().base;
+    assert_eq!(w.api("KERNEL", 16, &[h, 0x8000, 0]), h);
+    assert_ne!(w.m.descriptor_of(sel).unwrap().base, base);
+    // mov ax,[0000] ; hlt (a #GP at ring 3 that stops the run with the
+    // registers).
+    let code = alloc_seg(&mut w.m, SegKind::Code, 4, &[0xA1, 0, 0, 0xF4]).unwrap();
+    let ss = w.env.win16.tasks[0].dgroup;
+    w.m.set_reg(R::SS, ss).unwrap();
+    w.m.set_reg(R::SP, 0x900).unwrap();
+    w.m.set_csip(code, 0).unwrap();
+    let stop = w.m.run(RunLimits {
+        max_insns: 100,
+        ..RunLimits::default()
+    });
+    let Stop::Fault(f) = stop else {
+        panic!("{stop:?}")
+    };
+    assert_eq!((f.number, f.ip), (13, 3), "{f:?}");
+    assert_eq!(f.regs.ax, 0x4241, "DS still points at the old base");
+}
