@@ -195,3 +195,68 @@ fn real_mode_high_segment_start() {
     let f = fault(m.run(limits()));
     assert_eq!((f.number, f.cs, f.ip), (3, 0x9000, 0x11));
 }
+
+#[test]
+fn freed_segments_fault_and_their_ldt_entry_is_used_again() {
+    use toolhelp16::machine::{alloc_seg, free_seg};
+    let (mut m, _, _) = pm(&[0xF4]);
+    let a = alloc_seg(&mut m, SegKind::Data, 0x40, b"hello").unwrap();
+    let b = alloc_seg(&mut m, SegKind::Data, 0x40, &[]).unwrap();
+    assert_eq!(b, a + 8);
+    free_seg(&mut m, a).unwrap();
+    assert!(
+        m.descriptor_of(a).is_none(),
+        "a freed selector has no descriptor"
+    );
+    assert!(m.read_seg(a, 0, &mut [0]).is_err());
+    assert!(free_seg(&mut m, a).is_err(), "freeing twice fails");
+    // The lowest freed entry comes back first, with fresh (zeroed) memory.
+    let c = alloc_seg(&mut m, SegKind::Data, 0x20, &[]).unwrap();
+    assert_eq!(c, a);
+    let mut buf = [0xAAu8; 5];
+    m.read_seg(c, 0, &mut buf).unwrap();
+    assert_eq!(buf, [0; 5]);
+    assert_eq!(m.descriptor_of(c).unwrap().limit, 0x1F);
+    // A loaded program's code can be freed too; its slot stays a hole.
+    let code = alloc_seg(&mut m, SegKind::Code, 0x10, &[0x90]).unwrap();
+    free_seg(&mut m, code).unwrap();
+    assert!(m.descriptor_of(code).is_none());
+    // Not a program selector: refused.
+    assert!(free_seg(&mut m, 0x0008).is_err());
+    assert!(free_seg(&mut m, 0x0007).is_err());
+}
+
+#[test]
+fn resized_segments_keep_their_bytes_and_end_on_the_hole() {
+    use toolhelp16::machine::{alloc_seg, resize_seg};
+    let (mut m, cs, _) = pm(&[0xF4]);
+    let s = alloc_seg(&mut m, SegKind::Data, 0x20, b"0123456789").unwrap();
+    resize_seg(&mut m, s, 0x3000).unwrap();
+    let d = m.descriptor_of(s).unwrap();
+    assert_eq!(d.limit, 0x2FFF);
+    let mut buf = [0u8; 12];
+    m.read_seg(s, 0, &mut buf).unwrap();
+    assert_eq!(&buf, b"0123456789\0\0");
+    m.write_seg(s, 0x2FFF, &[7]).unwrap();
+    assert!(m.read_seg(s, 0x3000, &mut [0]).is_err());
+    resize_seg(&mut m, s, 4).unwrap();
+    let mut buf = [0u8; 4];
+    m.read_seg(s, 0, &mut buf).unwrap();
+    assert_eq!(&buf, b"0123");
+    assert!(m.read_seg(s, 4, &mut [0]).is_err());
+    assert!(resize_seg(&mut m, s, 0).is_err());
+    assert!(resize_seg(&mut m, s, 0x1_0001).is_err());
+    assert!(resize_seg(&mut m, cs, 0x40).is_err(), "code is not resized");
+}
+
+#[test]
+fn the_instruction_clock_only_goes_forward() {
+    // inc ax ; inc ax ; hlt
+    let (mut m, _, _) = pm(&[0x40, 0x40, 0xF4]);
+    assert_eq!(m.get_data().total_insns, 0);
+    let _ = m.run(limits());
+    let first = m.get_data().total_insns;
+    assert!(first >= 2, "{first}");
+    let _ = m.run(limits());
+    assert!(m.get_data().total_insns >= first);
+}

@@ -26,7 +26,7 @@
 
 pub mod descriptor;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Permission, uc_error};
@@ -234,8 +234,13 @@ pub struct State {
     block_insns: HashMap<(u64, u32), u32>,
     /// Nesting depth of [`run_nested`] calls.
     pub depth: u32,
+    /// Instructions executed since the machine was made, counted like
+    /// [`State::insns`] but never reset: the emulated clock (TOOLHELP's
+    /// TimerCount), so that time follows execution, not the host.
+    pub total_insns: u64,
     next_ldt: u16,
-    next_slot: u64,
+    /// LDT indices of freed segments, handed out again lowest first.
+    free_ldt: BTreeSet<u16>,
 }
 
 /// The unicorn instance with the machine's state: what hooks and the
@@ -471,8 +476,9 @@ fn new_state(mode: CpuMode) -> State {
         deadline: None,
         block_insns: HashMap::new(),
         depth: 0,
+        total_insns: 0,
         next_ldt: FIRST_LDT_INDEX,
-        next_slot: SLOT_BASE,
+        free_ldt: BTreeSet::new(),
     }
 }
 
@@ -600,66 +606,7 @@ impl Machine {
         size: u32,
         data: &[u8],
     ) -> Result<u16, MachineError> {
-        if self.cpu_mode() != CpuMode::Protected {
-            return Err(MachineError(
-                "segments are allocated only in protected mode".into(),
-            ));
-        }
-        if size == 0 || size > 0x1_0000 || data.len() > size as usize {
-            return Err(MachineError(format!(
-                "bad segment size {size:#x} for {} data bytes",
-                data.len()
-            )));
-        }
-        let st = self.uc.get_data_mut();
-        if st.next_ldt >= 8192 {
-            return Err(MachineError("the LDT is full".into()));
-        }
-        let index = st.next_ldt;
-        let slot = st.next_slot;
-        st.next_ldt += 1;
-        st.next_slot += SLOT_SIZE;
-        let end = slot + 0x1_0000;
-        let base = end - u64::from(size);
-        let map_start = base & !(PAGE - 1);
-        let perms = match kind {
-            SegKind::Code => Permission::READ | Permission::EXEC,
-            SegKind::Data => Permission::READ | Permission::WRITE,
-        };
-        // Map writable first to fill it, then set the final protection.
-        self.uc
-            .mem_map(map_start, (end - map_start) as usize, Permission::ALL)
-            .map_err(|e| uerr("mapping a segment", e))?;
-        self.uc
-            .mem_write(base, data)
-            .map_err(|e| uerr("filling a segment", e))?;
-        self.uc
-            .mem_protect(map_start, (end - map_start) as usize, perms)
-            .map_err(|e| uerr("protecting a segment", e))?;
-        if kind == SegKind::Code {
-            self.uc
-                .mem_map(end, CODE_PAD as usize, Permission::ALL)
-                .map_err(|e| uerr("code padding", e))?;
-            self.uc
-                .mem_write(end, &vec![0xF4; CODE_PAD as usize])
-                .map_err(|e| uerr("code padding", e))?;
-            self.uc
-                .mem_protect(end, CODE_PAD as usize, Permission::EXEC)
-                .map_err(|e| uerr("code padding", e))?;
-        }
-        let access = match kind {
-            SegKind::Code => Descriptor::CODE_R3,
-            SegKind::Data => Descriptor::DATA_R3,
-        };
-        let d = Descriptor {
-            base: base as u32,
-            limit: size - 1,
-            access,
-        };
-        self.uc
-            .mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d))
-            .map_err(|e| uerr("writing the LDT", e))?;
-        Ok(descriptor::ldt_selector(index))
+        alloc_seg(&mut self.uc, kind, size, data)
     }
 
     /// Allow writes to a code segment's pages (for a data alias of it).
@@ -978,6 +925,181 @@ fn uses_ss(bytes: &[u8]) -> bool {
     (0..i.op_count()).any(|n| i.op_kind(n) == OpKind::Memory && i.memory_segment() == Register::SS)
 }
 
+/// The linear slot of LDT index `index`: slots and LDT indices go in
+/// lockstep, which is how [`Machine::locate`] finds a segment from an
+/// address in its hole.
+fn slot_of(index: u16) -> u64 {
+    SLOT_BASE + u64::from(index - FIRST_LDT_INDEX) * SLOT_SIZE
+}
+
+/// The LDT index of an allocated program selector, if `sel` is one.
+fn allocated_index(uc: &Uc<'_>, sel: u16) -> Option<u16> {
+    let st = uc.get_data();
+    let index = sel >> 3;
+    let ok = st.mode == CpuMode::Protected
+        && sel & 4 != 0
+        && (FIRST_LDT_INDEX..st.next_ldt).contains(&index)
+        && !st.free_ldt.contains(&index);
+    ok.then_some(index)
+}
+
+/// Allocate a protected-mode segment of `size` bytes (1..=0x10000) in its
+/// own slot, with `data` at offset 0 and zeros after it; the limit is
+/// exactly `size - 1` (module doc, "Limits"). A freed LDT entry (and its
+/// slot) is used again before a new one. Usable from inside a hook
+/// (KERNEL's GlobalAlloc runs there).
+pub fn alloc_seg(
+    uc: &mut Uc<'_>,
+    kind: SegKind,
+    size: u32,
+    data: &[u8],
+) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError(
+            "segments are allocated only in protected mode".into(),
+        ));
+    }
+    if size == 0 || size > 0x1_0000 || data.len() > size as usize {
+        return Err(MachineError(format!(
+            "bad segment size {size:#x} for {} data bytes",
+            data.len()
+        )));
+    }
+    let st = uc.get_data_mut();
+    let index = match st.free_ldt.pop_first() {
+        Some(i) => i,
+        None if st.next_ldt < 8192 => {
+            st.next_ldt += 1;
+            st.next_ldt - 1
+        }
+        None => return Err(MachineError("the LDT is full".into())),
+    };
+    let res = map_segment(uc, index, kind, size, data);
+    if res.is_err() {
+        uc.get_data_mut().free_ldt.insert(index);
+    }
+    res
+}
+
+fn map_segment(
+    uc: &mut Uc<'_>,
+    index: u16,
+    kind: SegKind,
+    size: u32,
+    data: &[u8],
+) -> Result<u16, MachineError> {
+    let slot = slot_of(index);
+    let end = slot + 0x1_0000;
+    let base = end - u64::from(size);
+    let map_start = base & !(PAGE - 1);
+    let perms = match kind {
+        SegKind::Code => Permission::READ | Permission::EXEC,
+        SegKind::Data => Permission::READ | Permission::WRITE,
+    };
+    // Map writable first to fill it, then set the final protection.
+    uc.mem_map(map_start, (end - map_start) as usize, Permission::ALL)
+        .map_err(|e| uerr("mapping a segment", e))?;
+    uc.mem_write(base, data)
+        .map_err(|e| uerr("filling a segment", e))?;
+    uc.mem_protect(map_start, (end - map_start) as usize, perms)
+        .map_err(|e| uerr("protecting a segment", e))?;
+    if kind == SegKind::Code {
+        uc.mem_map(end, CODE_PAD as usize, Permission::ALL)
+            .map_err(|e| uerr("code padding", e))?;
+        uc.mem_write(end, &vec![0xF4; CODE_PAD as usize])
+            .map_err(|e| uerr("code padding", e))?;
+        uc.mem_protect(end, CODE_PAD as usize, Permission::EXEC)
+            .map_err(|e| uerr("code padding", e))?;
+    }
+    let access = match kind {
+        SegKind::Code => Descriptor::CODE_R3,
+        SegKind::Data => Descriptor::DATA_R3,
+    };
+    let d = Descriptor {
+        base: base as u32,
+        limit: size - 1,
+        access,
+    };
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d))
+        .map_err(|e| uerr("writing the LDT", e))?;
+    Ok(descriptor::ldt_selector(index))
+}
+
+/// Free a segment made by [`alloc_seg`]: its memory is unmapped, its LDT
+/// entry cleared (so loading the selector faults, as on Windows), and both
+/// are handed out again by a later allocation. The caller makes sure no
+/// segment register still holds it.
+pub fn free_seg(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
+    let end = slot_of(index) + 0x1_0000;
+    let map_start = u64::from(d.base) & !(PAGE - 1);
+    uc.mem_unmap(map_start, (end - map_start) as usize)
+        .map_err(|e| uerr("unmapping a segment", e))?;
+    let mut top = end;
+    if d.is_code() {
+        uc.mem_unmap(end, CODE_PAD as usize)
+            .map_err(|e| uerr("unmapping code padding", e))?;
+        top += CODE_PAD;
+    }
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &[0u8; 8])
+        .map_err(|e| uerr("writing the LDT", e))?;
+    let st = uc.get_data_mut();
+    st.block_insns
+        .retain(|&(addr, _), _| !(map_start..top).contains(&addr));
+    st.free_ldt.insert(index);
+    Ok(())
+}
+
+/// Give a data segment made by [`alloc_seg`] a new size (1..=0x10000),
+/// keeping its selector and the first `min(old, new)` bytes; bytes past
+/// the old size read as zero. The base moves so that the limit still ends
+/// at the slot's 64 KiB mark (module doc, "Limits"). The caller reloads
+/// any segment register that holds the selector.
+pub fn resize_seg(uc: &mut Uc<'_>, sel: u16, size: u32) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
+    if d.is_code() {
+        return Err(MachineError(format!("{sel:04X} is a code segment")));
+    }
+    if size == 0 || size > 0x1_0000 {
+        return Err(MachineError(format!("bad segment size {size:#x}")));
+    }
+    let keep = (d.limit + 1).min(size) as usize;
+    let mut data = vec![0u8; keep];
+    uc.mem_read(u64::from(d.base), &mut data)
+        .map_err(|e| uerr("reading a segment", e))?;
+    let end = slot_of(index) + 0x1_0000;
+    let old_start = u64::from(d.base) & !(PAGE - 1);
+    uc.mem_unmap(old_start, (end - old_start) as usize)
+        .map_err(|e| uerr("unmapping a segment", e))?;
+    let base = end - u64::from(size);
+    let map_start = base & !(PAGE - 1);
+    uc.mem_map(map_start, (end - map_start) as usize, Permission::ALL)
+        .map_err(|e| uerr("mapping a segment", e))?;
+    uc.mem_write(base, &data)
+        .map_err(|e| uerr("filling a segment", e))?;
+    uc.mem_protect(
+        map_start,
+        (end - map_start) as usize,
+        Permission::READ | Permission::WRITE,
+    )
+    .map_err(|e| uerr("protecting a segment", e))?;
+    let nd = Descriptor {
+        base: base as u32,
+        limit: size - 1,
+        access: d.access,
+    };
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&nd))
+        .map_err(|e| uerr("writing the LDT", e))
+}
+
 fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
     // uc_x86_mmr: u16 selector, padding to 8, u64 base, u32 limit, u32 flags.
     let mut v = Vec::with_capacity(24);
@@ -1029,6 +1151,7 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     st.last_block = (addr, size);
     st.blocks = st.blocks.wrapping_add(1);
     st.insns += n;
+    st.total_insns = st.total_insns.wrapping_add(n);
     if st.blocks % BLOCKS_PER_CLOCK_CHECK == 0
         && st.deadline.is_some_and(|d| Instant::now() >= d)
         && st.stop.is_none()

@@ -73,7 +73,13 @@ impl Api {
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.
-pub static TABLES: &[&[Api]] = &[super::kernel::APIS, super::user::APIS, super::gdi::APIS];
+pub static TABLES: &[&[Api]] = &[
+    super::kernel::APIS,
+    super::global::APIS,
+    super::toolhelp::APIS,
+    super::user::APIS,
+    super::gdi::APIS,
+];
 
 /// All registered functions.
 pub fn all() -> impl Iterator<Item = &'static Api> {

@@ -5,8 +5,11 @@
 pub mod api;
 pub mod callback;
 pub mod gdi;
+pub mod global;
+pub mod guest;
 pub mod kernel;
 pub mod tdb;
+pub mod toolhelp;
 pub mod user;
 
 use std::collections::HashMap;
@@ -16,6 +19,7 @@ use crate::env::Env;
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
 use crate::machine::{Cpu, Machine, MachineError, R, SegKind, Stop, Uc};
 use crate::walk::CodeOwner;
+use global::{GlobalArena, gt};
 use tdb::{Tdb, module_db};
 
 /// The software interrupt a thunk uses to call into Rust.
@@ -88,6 +92,10 @@ pub struct Win16 {
     pub tasks: Vec<Task>,
     /// Thunk code segment → index in `modules`.
     thunk_segments: HashMap<u16, usize>,
+    /// Every global memory block (global.rs).
+    pub global: GlobalArena,
+    /// TOOLHELP's NotifyRegister and InterruptRegister callbacks.
+    pub toolhelp: toolhelp::Registrations,
     /// USER: classes, windows, the message queue.
     pub user: user::User,
     /// GDI: objects and drawing.
@@ -140,6 +148,24 @@ impl Win16 {
                 .position(|&s| s == sel)
                 .map(|i| (m, i as u16 + 1))
         })
+    }
+}
+
+/// Enter an existing segment in the global arena (global.rs, "Owners and
+/// types").
+#[allow(clippy::too_many_arguments)]
+fn register(
+    m: &Machine,
+    w: &mut Win16,
+    sel: u16,
+    moveable: bool,
+    owner: u16,
+    pdb_owner: bool,
+    kind: u16,
+    segment: Option<u16>,
+) {
+    if let Some(b) = global::block_for(&**m, sel, moveable, owner, pdb_owner, kind, segment) {
+        w.global.insert(b);
     }
 }
 
@@ -211,6 +237,8 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
             segment: Some(1),
         },
     );
+    register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
+    register(m, w, cs, false, hmodule, false, gt::CODE, Some(1));
     w.modules.push(Module {
         name: upper,
         hmodule,
@@ -522,6 +550,18 @@ fn load_module(
     let db = &db[..db.len().min(0x1000)];
     m.write_seg(hmodule, 0, db)
         .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
+    register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
+    for (seg, &sel) in ne.segments.iter().zip(&sels) {
+        let kind = if !seg.is_data() {
+            gt::CODE
+        } else if seg.number == auto {
+            gt::DGROUP
+        } else {
+            gt::DATA
+        };
+        let moveable = seg.flags & 0x0010 != 0;
+        register(m, w, sel, moveable, hmodule, false, kind, Some(seg.number));
+    }
     for (i, &sel) in sels.iter().enumerate() {
         if !ne.segments[i].is_data() {
             m.get_data_mut().owners.insert(
@@ -653,6 +693,9 @@ pub fn load_program(
     };
     m.write_seg(htask, 0, &tdb.to_bytes())
         .map_err(|e| Win16LoadError(format!("TDB: {e}")))?;
+    let w = &mut env.win16;
+    register(m, w, psp, false, psp, true, gt::UNKNOWN, None);
+    register(m, w, htask, false, module.hmodule, false, gt::TASK, None);
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,

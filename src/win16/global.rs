@@ -1,0 +1,552 @@
+//! The global heap: every block of memory the emulated Windows knows about
+//! (module databases, NE segments, DGROUPs, PSPs, TDBs, the thunk segments
+//! of the built-in modules, and what programs allocate), and KERNEL's
+//! global-memory functions over it.
+//!
+//! Each block is one LDT segment of at most 64 KiB in its own slot (see
+//! `crate::machine`, "Limits"). A fixed block's handle is its selector, a
+//! moveable block's handle the selector minus 1 (win16.md, "The CPU the
+//! programs expect").
+//!
+//! # Owners and types
+//!
+//! toolhelp.md lists the GLOBALENTRY fields and the wType values but does
+//! not say who owns which block; this follows Windows 3.1 as far as it is
+//! known (Windows 3.1 SDK, GLOBALENTRY; Wine's KERNEL for the TDB):
+//!
+//! | block | wType | hOwner |
+//! | --- | --- | --- |
+//! | module database | GT_MODULE | the module (hModule) |
+//! | code segment (also the built-ins' thunk segments) | GT_CODE, wData = segment number | hModule |
+//! | automatic data segment | GT_DGROUP | hModule |
+//! | other data segment | GT_DATA | hModule |
+//! | task database | GT_TASK | the task's hModule |
+//! | PSP (PDB) | GT_UNKNOWN | the PSP itself, GF_PDB_OWNER |
+//! | GlobalAlloc | GT_UNKNOWN ("private") | the current task's PSP, GF_PDB_OWNER; with GMEM_DDESHARE the task's hModule |
+//!
+//! The PSP's owner and the "private" type of allocated blocks are the
+//! emulator's reading of what Windows 3.1 reported (HeapWalk's "Private"
+//! and CodeView's "PDB" owner); no spec states them.
+//!
+//! # Limits
+//!
+//! A program must never make the host allocate without bound, so:
+//! - one block is at most 64 KiB ([`MAX_BLOCK`]); larger (huge) blocks,
+//!   which Windows builds from several selectors, are refused with 0;
+//! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
+//!   machine of 1992); a request past it fails with 0, as Windows fails
+//!   when memory runs out;
+//! - a block of 0 bytes is refused too (Windows would make a discarded
+//!   moveable block; nothing is ever discarded here).
+//!
+//! Sizes are rounded up to the global heap's 32-byte granularity (win16.md,
+//! "The CPU the programs expect"), and GlobalSize reports the rounded size
+//! as Windows does.
+
+use super::api::{Api, Arg};
+use crate::env::Env;
+use crate::machine::{Cpu, R, SegKind, Stop, Uc};
+
+/// wType values (toolhelp.md, "Structures and constants").
+pub mod gt {
+    pub const UNKNOWN: u16 = 0;
+    pub const DGROUP: u16 = 1;
+    pub const DATA: u16 = 2;
+    pub const CODE: u16 = 3;
+    pub const TASK: u16 = 4;
+    pub const RESOURCE: u16 = 5;
+    pub const MODULE: u16 = 6;
+    pub const FREE: u16 = 7;
+    pub const INTERNAL: u16 = 8;
+    pub const SENTINEL: u16 = 9;
+    pub const BURGERMASTER: u16 = 10;
+}
+
+/// GLOBALENTRY.wFlags: the block belongs to a task's PDB (Windows 3.1 SDK,
+/// GLOBALENTRY).
+pub const GF_PDB_OWNER: u16 = 0x0100;
+
+/// GlobalAlloc / GlobalReAlloc / GlobalFlags flags (Windows 3.1 SDK).
+pub mod gmem {
+    pub const FIXED: u16 = 0x0000;
+    pub const MOVEABLE: u16 = 0x0002;
+    pub const NOCOMPACT: u16 = 0x0010;
+    pub const NODISCARD: u16 = 0x0020;
+    pub const ZEROINIT: u16 = 0x0040;
+    pub const MODIFY: u16 = 0x0080;
+    pub const DISCARDABLE: u16 = 0x0100;
+    pub const NOT_BANKED: u16 = 0x1000;
+    pub const DDESHARE: u16 = 0x2000;
+    pub const NOTIFY: u16 = 0x4000;
+    /// GlobalFlags: the block was discarded (never, here).
+    pub const DISCARDED: u16 = 0x4000;
+    /// GlobalFlags: the lock count's byte.
+    pub const LOCKCOUNT: u16 = 0x00FF;
+}
+
+/// The largest single block: one selector's 64 KiB.
+pub const MAX_BLOCK: u32 = 0x1_0000;
+/// All blocks together.
+pub const ARENA_LIMIT: u32 = 16 << 20;
+/// The global heap's allocation granularity (win16.md).
+pub const GRANULARITY: u32 = 32;
+
+/// One block of the global heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlobalBlock {
+    /// The handle programs use (the selector, or selector - 1 if moveable).
+    pub handle: u16,
+    pub selector: u16,
+    /// Linear address of offset 0.
+    pub address: u32,
+    /// Size in bytes (the segment limit + 1).
+    pub size: u32,
+    /// hOwner (see the module doc).
+    pub owner: u16,
+    /// The owner is a PDB (GF_PDB_OWNER).
+    pub pdb_owner: bool,
+    /// wType, one of [`gt`].
+    pub kind: u16,
+    /// The 1-based NE segment number, for module segments.
+    pub segment: Option<u16>,
+    /// Lock count (GlobalLock, LockSegment), at most 0xFF as GlobalFlags
+    /// reports it in one byte.
+    pub lock: u16,
+    /// The GMEM_* flags that matter later (MOVEABLE, DISCARDABLE,
+    /// DDESHARE).
+    pub flags: u16,
+    /// Made by GlobalAlloc: the program may reallocate and free it. Blocks
+    /// the loader made stay (GlobalFree and GlobalReAlloc refuse them).
+    pub dynamic: bool,
+}
+
+impl GlobalBlock {
+    /// A moveable block (handle != selector).
+    pub fn moveable(&self) -> bool {
+        self.flags & gmem::MOVEABLE != 0
+    }
+    /// A discardable block: on the LRU list of GlobalFirst(GLOBAL_LRU).
+    pub fn discardable(&self) -> bool {
+        self.flags & gmem::DISCARDABLE != 0
+    }
+}
+
+/// Does handle-or-selector `h` name the block with selector `sel`? Both a
+/// block's handle (selector - 1) and its selector do; the RPL bits are
+/// ignored, the table bit must say LDT.
+fn names(h: u16, sel: u16) -> bool {
+    h & 4 != 0 && (h & !3) == (sel & !3)
+}
+
+/// The global heap's blocks, in linear-address order (the order GlobalFirst
+/// and GlobalNext walk, as Windows walks its arena).
+#[derive(Debug, Default, Clone)]
+pub struct GlobalArena {
+    blocks: Vec<GlobalBlock>,
+}
+
+impl GlobalArena {
+    /// Every block, lowest address first.
+    pub fn blocks(&self) -> &[GlobalBlock] {
+        &self.blocks
+    }
+
+    /// Add a block (replacing any block with the same selector).
+    pub fn insert(&mut self, b: GlobalBlock) {
+        self.blocks.retain(|x| x.selector != b.selector);
+        let at = self.blocks.partition_point(|x| x.address < b.address);
+        self.blocks.insert(at, b);
+    }
+
+    /// Forget the block with this selector.
+    pub fn remove(&mut self, sel: u16) -> Option<GlobalBlock> {
+        let i = self.blocks.iter().position(|b| b.selector == sel)?;
+        Some(self.blocks.remove(i))
+    }
+
+    /// The block a handle or selector names.
+    pub fn find(&self, h: u16) -> Option<&GlobalBlock> {
+        self.blocks.iter().find(|b| names(h, b.selector))
+    }
+
+    fn find_mut(&mut self, h: u16) -> Option<&mut GlobalBlock> {
+        self.blocks.iter_mut().find(|b| names(h, b.selector))
+    }
+
+    /// The block at this linear address.
+    pub fn at_address(&self, address: u32) -> Option<&GlobalBlock> {
+        self.blocks.iter().find(|b| b.address == address)
+    }
+
+    /// The segment `segment` (1-based) of the module `hmodule`.
+    pub fn module_segment(&self, hmodule: u16, segment: u16) -> Option<&GlobalBlock> {
+        self.blocks.iter().find(|b| {
+            b.owner == hmodule && !b.pdb_owner && b.segment == Some(segment) && b.kind != gt::MODULE
+        })
+    }
+
+    /// Bytes in all blocks.
+    pub fn used(&self) -> u32 {
+        self.blocks.iter().map(|b| b.size).sum()
+    }
+
+    /// Bytes that may still be allocated.
+    pub fn free(&self) -> u32 {
+        ARENA_LIMIT.saturating_sub(self.used())
+    }
+
+    /// The block after `address` in the whole arena (GLOBAL_ALL), or on
+    /// the LRU list (discardable blocks) when `lru`.
+    pub fn next_after(&self, address: u32, lru: bool) -> Option<&GlobalBlock> {
+        self.blocks
+            .iter()
+            .filter(|b| !lru || b.discardable())
+            .find(|b| b.address > address)
+    }
+
+    /// The first block of the whole arena, or of the LRU list.
+    pub fn first(&self, lru: bool) -> Option<&GlobalBlock> {
+        self.blocks.iter().find(|b| !lru || b.discardable())
+    }
+}
+
+/// A block for a segment that already exists in the machine: its address
+/// and size come from the descriptor. `None` if `sel` has none.
+pub fn block_for<C: Cpu + ?Sized>(
+    cpu: &C,
+    sel: u16,
+    moveable: bool,
+    owner: u16,
+    pdb_owner: bool,
+    kind: u16,
+    segment: Option<u16>,
+) -> Option<GlobalBlock> {
+    let d = cpu.descriptor_of(sel)?;
+    Some(GlobalBlock {
+        handle: if moveable { sel - 1 } else { sel },
+        selector: sel,
+        address: d.base,
+        size: d.limit + 1,
+        owner,
+        pdb_owner,
+        kind,
+        segment,
+        lock: 0,
+        flags: if moveable {
+            gmem::MOVEABLE
+        } else {
+            gmem::FIXED
+        },
+        dynamic: false,
+    })
+}
+
+/// The functions this file implements (KERNEL's global heap).
+pub static APIS: &[Api] = &[
+    Api::new("KERNEL", 15, "GLOBALALLOC", &[Arg::W, Arg::L], global_alloc),
+    Api::new(
+        "KERNEL",
+        16,
+        "GLOBALREALLOC",
+        &[Arg::W, Arg::L, Arg::W],
+        global_realloc,
+    ),
+    Api::new("KERNEL", 17, "GLOBALFREE", &[Arg::W], global_free),
+    Api::new("KERNEL", 18, "GLOBALLOCK", &[Arg::W], global_lock),
+    Api::new("KERNEL", 19, "GLOBALUNLOCK", &[Arg::W], global_unlock),
+    Api::new("KERNEL", 20, "GLOBALSIZE", &[Arg::W], global_size),
+    Api::new("KERNEL", 21, "GLOBALHANDLE", &[Arg::W], global_handle),
+    Api::new("KERNEL", 22, "GLOBALFLAGS", &[Arg::W], global_flags),
+    Api::new("KERNEL", 23, "LOCKSEGMENT", &[Arg::W], lock_segment),
+    Api::new("KERNEL", 24, "UNLOCKSEGMENT", &[Arg::W], unlock_segment),
+    Api::new("KERNEL", 25, "GLOBALCOMPACT", &[Arg::L], global_compact),
+];
+
+/// A request's size in the heap's granularity, or `None` when it is 0 or
+/// larger than one block may be.
+fn rounded(bytes: u32) -> Option<u32> {
+    if bytes == 0 || bytes > MAX_BLOCK {
+        return None;
+    }
+    Some(bytes.div_ceil(GRANULARITY) * GRANULARITY)
+}
+
+/// Allocate a block for the current task (KERNEL.15 GlobalAlloc's work):
+/// the new handle, or 0 when the request is refused (module doc,
+/// "Limits") or the machine cannot make the segment.
+pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
+    let Some(size) = rounded(bytes) else {
+        return 0;
+    };
+    if size > env.win16.global.free() {
+        return 0;
+    }
+    let Ok(sel) = crate::machine::alloc_seg(uc, SegKind::Data, size, &[]) else {
+        return 0;
+    };
+    let task = env.win16.task(uc.get_data().current_task);
+    let (owner, pdb_owner) = match task {
+        Some(t) if flags & gmem::DDESHARE != 0 => (t.hmodule, false),
+        Some(t) => (t.psp, true),
+        None => (0, false),
+    };
+    let moveable = flags & gmem::MOVEABLE != 0;
+    let Some(mut b) = block_for(&*uc, sel, moveable, owner, pdb_owner, gt::UNKNOWN, None) else {
+        return 0;
+    };
+    b.flags = flags & (gmem::MOVEABLE | gmem::DISCARDABLE | gmem::DDESHARE);
+    b.dynamic = true;
+    let handle = b.handle;
+    env.win16.global.insert(b);
+    handle
+}
+
+/// Segment registers that may hold a data selector.
+const DATA_SEGS: [R; 4] = [R::DS, R::ES, R::FS, R::GS];
+
+/// After a block moved, load every segment register that holds its
+/// selector again, so the CPU's cached base follows (Windows did the same
+/// for DS and ES when it moved a block under them).
+fn reload(uc: &mut Uc<'_>, sel: u16) {
+    for r in DATA_SEGS.into_iter().chain([R::SS]) {
+        let v = uc.reg(r);
+        if v != 0 && names(v, sel) {
+            let _ = uc.set_reg(r, v);
+        }
+    }
+}
+
+/// KERNEL.15 GlobalAlloc(wFlags, dwBytes): a handle, or 0.
+pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let flags = a.first().copied().unwrap_or(0) as u16;
+    let bytes = a.get(1).copied().unwrap_or(0);
+    Ok(u32::from(alloc(env, uc, flags, bytes)))
+}
+
+/// KERNEL.16 GlobalReAlloc(hMem, dwBytes, wFlags): the handle (unchanged:
+/// in protected mode a block keeps its selector when it moves), or 0.
+///
+/// - GMEM_MODIFY changes only GMEM_DISCARDABLE of a moveable block.
+/// - A new size follows GlobalAlloc's limits; 0 bytes (discarding) is
+///   refused, since nothing is ever discarded here.
+/// - Only blocks made by GlobalAlloc can change.
+pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    let bytes = a.get(1).copied().unwrap_or(0);
+    let flags = a.get(2).copied().unwrap_or(0) as u16;
+    let arena = &mut env.win16.global;
+    let Some(b) = arena.find(h).filter(|b| b.dynamic).cloned() else {
+        return Ok(0);
+    };
+    if flags & gmem::MODIFY != 0 {
+        if !b.moveable() {
+            return Ok(0);
+        }
+        let Some(m) = arena.find_mut(h) else {
+            return Ok(0);
+        };
+        m.flags = (m.flags & !gmem::DISCARDABLE) | (flags & gmem::DISCARDABLE);
+        return Ok(u32::from(b.handle));
+    }
+    let Some(size) = rounded(bytes) else {
+        return Ok(0);
+    };
+    if size > b.size && size - b.size > arena.free() {
+        return Ok(0);
+    }
+    if size != b.size {
+        if crate::machine::resize_seg(uc, b.selector, size).is_err() {
+            return Ok(0);
+        }
+        reload(uc, b.selector);
+    }
+    let address = uc.descriptor_of(b.selector).map_or(b.address, |d| d.base);
+    let mut nb = b;
+    nb.size = size;
+    nb.address = address;
+    let handle = nb.handle;
+    arena.insert(nb);
+    Ok(u32::from(handle))
+}
+
+/// KERNEL.17 GlobalFree(hMem): 0 when freed, else hMem. Only blocks made by
+/// GlobalAlloc are freed, and not while they are the stack. A data segment
+/// register that holds the freed selector is cleared (loading it again
+/// would fault).
+pub fn global_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    let Some(b) = env.win16.global.find(h).filter(|b| b.dynamic).cloned() else {
+        return Ok(u32::from(h));
+    };
+    if names(uc.reg(R::SS), b.selector) {
+        return Ok(u32::from(h));
+    }
+    for r in DATA_SEGS {
+        if names(uc.reg(r), b.selector) {
+            let _ = uc.set_reg(r, 0);
+        }
+    }
+    if crate::machine::free_seg(uc, b.selector).is_err() {
+        return Ok(u32::from(h));
+    }
+    env.win16.global.remove(b.selector);
+    Ok(0)
+}
+
+/// KERNEL.18 GlobalLock(hMem): the far pointer selector:0000, or NULL. A
+/// moveable block's lock count goes up (to at most 0xFF); a fixed block
+/// has none.
+pub fn global_lock(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    let Some(b) = env.win16.global.find_mut(h) else {
+        return Ok(0);
+    };
+    if b.moveable() {
+        b.lock = (b.lock + 1).min(0xFF);
+    }
+    Ok(u32::from(b.selector) << 16)
+}
+
+/// KERNEL.19 GlobalUnlock(hMem): a moveable block's lock count goes down;
+/// TRUE while it stays locked, FALSE once unlocked (and for fixed blocks
+/// and bad handles).
+pub fn global_unlock(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    let Some(b) = env.win16.global.find_mut(h) else {
+        return Ok(0);
+    };
+    if !b.moveable() {
+        return Ok(0);
+    }
+    b.lock = b.lock.saturating_sub(1);
+    Ok(u32::from(b.lock != 0))
+}
+
+/// KERNEL.20 GlobalSize(hMem): the block's size in bytes, 0 if invalid.
+pub fn global_size(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    Ok(env.win16.global.find(h).map_or(0, |b| b.size))
+}
+
+/// KERNEL.21 GlobalHandle(wSel): handle in the low word, selector in the
+/// high word; 0 if the selector names no block.
+pub fn global_handle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    Ok(env
+        .win16
+        .global
+        .find(h)
+        .map_or(0, |b| u32::from(b.selector) << 16 | u32::from(b.handle)))
+}
+
+/// KERNEL.22 GlobalFlags(hMem): GMEM_DISCARDABLE and GMEM_DDESHARE in the
+/// high byte, the lock count in the low byte; 0 if invalid.
+pub fn global_flags(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    Ok(env.win16.global.find(h).map_or(0, |b| {
+        u32::from((b.flags & (gmem::DISCARDABLE | gmem::DDESHARE)) | (b.lock & gmem::LOCKCOUNT))
+    }))
+}
+
+/// The segment LockSegment/UnlockSegment mean: -1 is the current DS.
+fn segment_arg(uc: &Uc<'_>, a: &[u32]) -> u16 {
+    match a.first().copied().unwrap_or(0) as u16 {
+        0xFFFF => uc.reg(R::DS),
+        s => s,
+    }
+}
+
+/// KERNEL.23 LockSegment(wSegment): lock a segment (-1: DS) as GlobalLock
+/// does; its handle, or 0.
+pub fn lock_segment(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let s = segment_arg(uc, a);
+    let Some(b) = env.win16.global.find_mut(s) else {
+        return Ok(0);
+    };
+    if b.moveable() {
+        b.lock = (b.lock + 1).min(0xFF);
+    }
+    Ok(u32::from(b.handle))
+}
+
+/// KERNEL.24 UnlockSegment(wSegment): unlock a segment (-1: DS); returns
+/// nothing (AX = 0).
+pub fn unlock_segment(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let s = segment_arg(uc, a);
+    if let Some(b) = env.win16.global.find_mut(s) {
+        if b.moveable() {
+            b.lock = b.lock.saturating_sub(1);
+        }
+    }
+    Ok(0)
+}
+
+/// KERNEL.25 GlobalCompact(dwMinFree): the largest block GlobalAlloc would
+/// now grant: what is left of [`ARENA_LIMIT`], at most [`MAX_BLOCK`].
+/// Nothing is moved or discarded.
+pub fn global_compact(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(env.win16.global.free().min(MAX_BLOCK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(sel: u16, address: u32, size: u32, flags: u16) -> GlobalBlock {
+        GlobalBlock {
+            handle: if flags & gmem::MOVEABLE != 0 {
+                sel - 1
+            } else {
+                sel
+            },
+            selector: sel,
+            address,
+            size,
+            owner: 0x1234,
+            pdb_owner: false,
+            kind: gt::DATA,
+            segment: None,
+            lock: 0,
+            flags,
+            dynamic: true,
+        }
+    }
+
+    #[test]
+    fn arena_orders_by_address_and_finds_by_handle_or_selector() {
+        let mut a = GlobalArena::default();
+        a.insert(block(0x100F, 0x0200_0000, 0x40, gmem::MOVEABLE));
+        a.insert(block(0x1007, 0x0100_0000, 0x20, 0));
+        a.insert(block(0x1017, 0x0300_0000, 0x60, gmem::DISCARDABLE));
+        let order: Vec<u16> = a.blocks().iter().map(|b| b.selector).collect();
+        assert_eq!(order, [0x1007, 0x100F, 0x1017]);
+        assert_eq!(a.find(0x100E).map(|b| b.selector), Some(0x100F));
+        assert_eq!(a.find(0x100F).map(|b| b.selector), Some(0x100F));
+        assert_eq!(a.find(0x100C).map(|b| b.selector), Some(0x100F));
+        assert!(a.find(0x1008 & !4).is_none(), "a GDT selector is no block");
+        assert!(a.find(0).is_none());
+        assert_eq!(a.used(), 0xC0);
+        assert_eq!(a.free(), ARENA_LIMIT - 0xC0);
+        assert_eq!(a.first(false).map(|b| b.selector), Some(0x1007));
+        assert_eq!(a.first(true).map(|b| b.selector), Some(0x1017));
+        assert_eq!(
+            a.next_after(0x0100_0000, false).map(|b| b.selector),
+            Some(0x100F)
+        );
+        assert!(a.next_after(0x0300_0000, false).is_none());
+        assert_eq!(a.remove(0x100F).map(|b| b.size), Some(0x40));
+        assert!(a.find(0x100E).is_none());
+    }
+
+    #[test]
+    fn sizes_are_rounded_and_bounded() {
+        assert_eq!(rounded(0), None);
+        assert_eq!(rounded(1), Some(32));
+        assert_eq!(rounded(32), Some(32));
+        assert_eq!(rounded(33), Some(64));
+        assert_eq!(rounded(0xFFFF), Some(0x1_0000));
+        assert_eq!(rounded(0x1_0000), Some(0x1_0000));
+        assert_eq!(rounded(0x1_0001), None);
+        assert_eq!(rounded(u32::MAX), None);
+    }
+}
