@@ -725,3 +725,41 @@ fn a_block_that_moves_under_ds_is_still_read_through_ds() {
     assert_eq!((f.number, f.ip), (13, 3), "{f:?}");
     assert_eq!(f.regs.ax, 0x4241, "DS still points at the old base");
 }
+
+#[test]
+fn classes_are_listed_with_class_first_and_class_next() {
+    let mut w = World::new();
+    let p = w.buffer(0x200);
+    w.set_size(p, toolhelp::CLASSENTRY_SIZE as u32);
+    // No class registered yet.
+    assert_eq!(w.api("TOOLHELP", 69, &[p]), 0);
+    // Register two classes through USER.RegisterClass: a WNDCLASS with the
+    // class name at +0x16 and hInstance at +0x0A.
+    let hinst = w.env.win16.tasks[0].hinstance;
+    for name in [&b"First\0"[..], b"Second\0"] {
+        let wc = w.buffer(0x40);
+        let text = wc + 0x20;
+        w.put(text, name);
+        let mut b = [0u8; 0x1A];
+        b[0x0A..0x0C].copy_from_slice(&hinst.to_le_bytes());
+        b[0x16..0x1A].copy_from_slice(&text.to_le_bytes());
+        w.put(wc, &b);
+        assert_ne!(w.api("USER", 57, &[wc]), 0);
+    }
+    let mut seen = Vec::new();
+    let mut ok = w.api("TOOLHELP", 69, &[p]);
+    while ok == 1 {
+        let name = w.get(p + 6, 16);
+        let n = name.iter().position(|&c| c == 0).unwrap();
+        seen.push((String::from_utf8(name[..n].to_vec()).unwrap(), w.w(p, 4)));
+        assert!(seen.len() <= 4, "ClassNext does not end");
+        ok = w.api("TOOLHELP", 70, &[p]);
+    }
+    assert_eq!(
+        seen,
+        [("First".to_string(), hinst), ("Second".to_string(), hinst)]
+    );
+    // The dwSize check.
+    w.set_size(p, toolhelp::CLASSENTRY_SIZE as u32 - 1);
+    assert_eq!(w.api("TOOLHELP", 69, &[p]), 0);
+}

@@ -303,6 +303,8 @@ pub const INSNS_PER_MS: u64 = 1000;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
+    Api::new("TOOLHELP", 69, "CLASSFIRST", &[Arg::L], class_first),
+    Api::new("TOOLHELP", 70, "CLASSNEXT", &[Arg::L], class_next),
     Api::new(
         "TOOLHELP",
         50,
@@ -626,6 +628,53 @@ pub fn task_find_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     let h = warg(a, 1);
     let i = env.win16.tasks.iter().position(|t| t.htask == h && h != 0);
     Ok(fill_task(env, uc, arg(a, 0), i))
+}
+
+// ----------------------------------------------------------------- classes
+
+/// CLASSENTRY (toolhelp.h): dwSize 00, hInst 04, szClassName[256] 06,
+/// wNext 106; 0x108 bytes. wNext is this implementation's cursor: the
+/// 1-based index of the next class in USER's list, 0 after the last.
+pub const CLASSENTRY_SIZE: usize = 0x108;
+
+fn fill_class(env: &Env, uc: &mut Uc<'_>, p: u32, i: usize) -> u32 {
+    let Some(c) = env.win16.user.classes.get(i) else {
+        return 0;
+    };
+    let mut b = vec![0u8; CLASSENTRY_SIZE];
+    b[0..4].copy_from_slice(&(CLASSENTRY_SIZE as u32).to_le_bytes());
+    b[4..6].copy_from_slice(&c.hinstance.to_le_bytes());
+    let name = c.name.as_bytes();
+    let n = name.len().min(255);
+    b[6..6 + n].copy_from_slice(&name[..n]);
+    let next = if i + 1 < env.win16.user.classes.len() {
+        i as u16 + 2
+    } else {
+        0
+    };
+    b[0x106..0x108].copy_from_slice(&next.to_le_bytes());
+    fill(uc, p, CLASSENTRY_SIZE, &b)
+}
+
+/// TOOLHELP.69 ClassFirst(lpce): the first registered window class.
+pub fn class_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let p = arg(a, 0);
+    if !size_ok(uc, p, CLASSENTRY_SIZE) {
+        return Ok(0);
+    }
+    Ok(fill_class(env, uc, p, 0))
+}
+
+/// TOOLHELP.70 ClassNext(lpce): the class wNext names; FALSE after the last.
+pub fn class_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let p = arg(a, 0);
+    if !size_ok(uc, p, CLASSENTRY_SIZE) {
+        return Ok(0);
+    }
+    match field_u16(uc, p, 0x106) {
+        Some(n) if n != 0 => Ok(fill_class(env, uc, p, usize::from(n) - 1)),
+        _ => Ok(0),
+    }
 }
 
 // ----------------------------------------------------------------- modules

@@ -309,9 +309,12 @@ fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     }
     let name_p = u32::from(get(&b, 0x18)) << 16 | u32::from(get(&b, 0x16));
     let menu_p = u32::from(get(&b, 0x14)) << 16 | u32::from(get(&b, 0x12));
-    let name = string_arg(uc, name_p).to_ascii_uppercase();
+    // Class names keep their case and compare without it, like atoms.
+    let name = string_arg(uc, name_p);
     let u = &mut env.win16.user;
-    if u.classes.iter().any(|c| c.name == name) || u.classes.len() >= MAX_CLASSES {
+    if u.classes.iter().any(|c| c.name.eq_ignore_ascii_case(&name))
+        || u.classes.len() >= MAX_CLASSES
+    {
         return Ok(0);
     }
     let atom = 0xC000 + u.classes.len() as u16;
@@ -349,7 +352,7 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         .user
         .classes
         .iter()
-        .find(|c| c.name == class_name || class_name == format!("#{}", c.atom))
+        .find(|c| c.name.eq_ignore_ascii_case(&class_name) || class_name == format!("#{}", c.atom))
         .cloned()
     else {
         event(uc, format!("CreateWindow: no class {class_name:?}"));
