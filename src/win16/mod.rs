@@ -3,7 +3,9 @@
 //! protected-mode machine.
 
 pub mod api;
+pub mod farptr;
 pub mod kernel;
+pub mod strings;
 pub mod tdb;
 
 use std::collections::HashMap;
@@ -293,21 +295,7 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             caller: (ret_cs, ret_ip, bp),
         });
     };
-    // Pascal: the first argument lies highest; the last just above the
-    // return address.
-    let mut args = vec![0u32; api.args.len()];
-    let mut off = sp.wrapping_add(4);
-    for (i, a) in api.args.iter().enumerate().rev() {
-        let v = match a {
-            api::Arg::W => u32::from(uc.read_u16_at(ss, off).unwrap_or(0)),
-            api::Arg::L => {
-                u32::from(uc.read_u16_at(ss, off).unwrap_or(0))
-                    | u32::from(uc.read_u16_at(ss, off.wrapping_add(2)).unwrap_or(0)) << 16
-            }
-        };
-        args[i] = v;
-        off = off.wrapping_add(a.size());
-    }
+    let args = api.read_args(uc, ss, sp);
     let r = (api.func)(env, uc, &args)?;
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
     let shown: Vec<String> = args
