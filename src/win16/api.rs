@@ -128,7 +128,7 @@ impl Api {
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.
-pub static TABLES: &[&[Api]] = &[super::kernel::APIS, super::strings::APIS];
+pub static TABLES: &[&[Api]] = &[super::kernel::APIS, super::strings::APIS, super::atom::APIS];
 
 /// All registered functions.
 pub fn all() -> impl Iterator<Item = &'static Api> {

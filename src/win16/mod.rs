@@ -3,6 +3,7 @@
 //! protected-mode machine.
 
 pub mod api;
+pub mod atom;
 pub mod farptr;
 pub mod kernel;
 pub mod strings;
@@ -83,6 +84,8 @@ pub struct Win16 {
     pub tasks: Vec<Task>,
     /// Thunk code segment → index in `modules`.
     thunk_segments: HashMap<u16, usize>,
+    /// Local and global atom tables.
+    pub atoms: atom::Atoms,
 }
 
 /// Why loading failed.
