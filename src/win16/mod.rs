@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod farptr;
 pub mod kernel;
+pub mod profile;
 pub mod strings;
 pub mod tdb;
 
@@ -86,6 +87,8 @@ pub struct Win16 {
     thunk_segments: HashMap<u16, usize>,
     /// Local and global atom tables.
     pub atoms: atom::Atoms,
+    /// WIN.INI and private initialization files.
+    pub profiles: profile::Profiles,
 }
 
 /// Why loading failed.
