@@ -7,6 +7,7 @@ pub mod atom;
 pub mod farptr;
 pub mod kernel;
 pub mod profile;
+pub mod resource;
 pub mod strings;
 pub mod tdb;
 
@@ -89,6 +90,8 @@ pub struct Win16 {
     pub atoms: atom::Atoms,
     /// WIN.INI and private initialization files.
     pub profiles: profile::Profiles,
+    /// Handles of loaded icons, cursors, bitmaps, menus, accelerators.
+    pub resources: resource::ResourceHandles,
 }
 
 /// Why loading failed.
@@ -127,6 +130,27 @@ impl Win16 {
         self.modules
             .iter()
             .find(|m| m.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The index in `modules` of the module that a handle names: its
+    /// hModule, the hInstance of one of its tasks, or one of its segments
+    /// (a DLL's hInstance is its data segment). A moveable block's handle
+    /// (its selector minus 1) names the same block as the selector.
+    pub fn module_for_handle(&self, h: u16) -> Option<usize> {
+        if h == 0 {
+            return None;
+        }
+        let sel = h | 1;
+        let module_of = |hmodule: u16| self.modules.iter().position(|m| m.hmodule == hmodule);
+        module_of(sel)
+            .or_else(|| {
+                let t = self
+                    .tasks
+                    .iter()
+                    .find(|t| t.hinstance == h || t.dgroup == sel)?;
+                module_of(t.hmodule)
+            })
+            .or_else(|| self.modules.iter().position(|m| m.segments.contains(&sel)))
     }
 
     /// The module owning a code or data selector, with its segment number.
