@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod farptr;
 pub mod kernel;
+pub mod local;
 pub mod profile;
 pub mod resource;
 pub mod strings;
@@ -92,6 +93,8 @@ pub struct Win16 {
     pub profiles: profile::Profiles,
     /// Handles of loaded icons, cursors, bitmaps, menus, accelerators.
     pub resources: resource::ResourceHandles,
+    /// Local heaps by segment.
+    pub local_heaps: local::LocalHeaps,
 }
 
 /// Why loading failed.
