@@ -470,6 +470,9 @@ pub struct NeResource {
     pub length: u64,
     /// Resource flags (0x10 moveable, 0x20 pure, 0x40 preload).
     pub flags: u16,
+    /// Its bytes: `length` bytes from `file_offset`, fewer when the file
+    /// ends first.
+    pub data: Vec<u8>,
 }
 
 /// All resources of one type.
@@ -1113,11 +1116,17 @@ fn parse_resources(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeResourceType>, 
         let mut resources = Vec::with_capacity(count as usize);
         for i in 0..count {
             let e = p + 8 + i * 12;
-            let off = r.u16(e, "resource offset")? as u64;
-            let len = r.u16(e + 2, "resource length")? as u64;
+            let off = (r.u16(e, "resource offset")? as u64) << shift;
+            let len = (r.u16(e + 2, "resource length")? as u64) << shift;
+            let have = len.min(r.len().saturating_sub(off));
+            let data = r
+                .bytes(off, have, "resource data")
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default();
             resources.push(NeResource {
-                file_offset: off << shift,
-                length: len << shift,
+                file_offset: off,
+                length: len,
+                data,
                 flags: r.u16(e + 4, "resource flags")?,
                 id: name(r.u16(e + 6, "resource id")?, e + 6)?,
             });
@@ -1652,5 +1661,14 @@ pub(crate) mod tests {
             (0x300, 0x20)
         );
         assert_eq!(rt.resources[1].id, ResourceId::Name("NAMED".into()));
+        // The bytes, as far as the file has them.
+        let r0 = &rt.resources[0];
+        let have = f.len().saturating_sub(0x300).min(0x20);
+        assert_eq!(r0.data, f[0x300.min(f.len())..][..have].to_vec());
+        let mut g = f.clone();
+        g.resize(0x340, 0xAB);
+        let ne = NeImage::parse(&g).unwrap();
+        assert_eq!(ne.resources[0].resources[0].data, g[0x300..0x320].to_vec());
+        assert_eq!(ne.resources[0].resources[1].data, g[0x320..0x330].to_vec());
     }
 }

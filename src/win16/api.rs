@@ -9,9 +9,15 @@
 //! the Rust function, puts its result in DX:AX, and lets the `retf N` pop the
 //! arguments. An import with no Rust function still resolves; calling it stops
 //! the program with [`Stop::Unimplemented`] naming `MODULE.ordinal NAME`.
+//!
+//! A few functions are `cdecl` (USER's `_wsprintf`): the caller pushed the
+//! arguments last first, so the first lies just above the return address,
+//! and the caller pops them, so the thunk is `retf 0`. The declared
+//! arguments are the fixed ones; the function reads any variable ones from
+//! the stack itself.
 
 use crate::env::Env;
-use crate::machine::{Stop, Uc};
+use crate::machine::{Cpu, Stop, Uc};
 
 /// One argument's size on the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,11 +49,16 @@ pub struct Api {
     pub name: &'static str,
     pub args: &'static [Arg],
     pub func: ApiFn,
+    /// The C calling convention (see the module notes), not Pascal.
+    pub cdecl: bool,
 }
 
 impl Api {
-    /// Bytes of arguments the callee pops.
+    /// Bytes of arguments the callee pops: none for `cdecl`.
     pub fn arg_bytes(&self) -> u16 {
+        if self.cdecl {
+            return 0;
+        }
         self.args.iter().map(|a| a.size()).sum()
     }
 }
@@ -67,7 +78,51 @@ impl Api {
             name,
             args,
             func,
+            cdecl: false,
         }
+    }
+
+    /// A `cdecl` table entry: `args` are the fixed arguments, first first.
+    pub const fn cdecl(
+        module: &'static str,
+        ordinal: u16,
+        name: &'static str,
+        args: &'static [Arg],
+        func: ApiFn,
+    ) -> Api {
+        Api {
+            cdecl: true,
+            ..Api::new(module, ordinal, name, args, func)
+        }
+    }
+
+    /// Read the declared arguments from the stack at `ss:sp` (which holds
+    /// the far return address), in declaration order. An unreadable word
+    /// reads as 0.
+    pub fn read_args(&self, uc: &Uc<'_>, ss: u16, sp: u16) -> Vec<u32> {
+        let word = |off: u16| u32::from(uc.read_u16_at(ss, off).unwrap_or(0));
+        let mut args = vec![0u32; self.args.len()];
+        let mut off = sp.wrapping_add(4);
+        let mut read = |i: usize, off: &mut u16| {
+            let a = self.args[i];
+            args[i] = match a {
+                Arg::W => word(*off),
+                Arg::L => word(*off) | word(off.wrapping_add(2)) << 16,
+            };
+            *off = off.wrapping_add(a.size());
+        };
+        if self.cdecl {
+            // The first argument was pushed last: it lies lowest.
+            for i in 0..self.args.len() {
+                read(i, &mut off);
+            }
+        } else {
+            // Pascal: the last argument lies just above the return address.
+            for i in (0..self.args.len()).rev() {
+                read(i, &mut off);
+            }
+        }
+        args
     }
 }
 
@@ -76,9 +131,14 @@ impl Api {
 pub static TABLES: &[&[Api]] = &[
     super::kernel::APIS,
     super::global::APIS,
+    super::local::APIS,
     super::toolhelp::APIS,
     super::user::APIS,
     super::gdi::APIS,
+    super::strings::APIS,
+    super::atom::APIS,
+    super::profile::APIS,
+    super::resource::APIS,
 ];
 
 /// All registered functions.
@@ -120,6 +180,45 @@ mod tests {
             }
         }
         assert_eq!(find("kernel", 91).map(|a| a.arg_bytes()), Some(0));
+        // Every implemented function can be imported by name too.
+        for a in &apis {
+            assert!(
+                crate::loader::ordnames::ordinal_of(a.module, a.name) == Some(a.ordinal),
+                "{}.{} {} is not in loader::ordnames",
+                a.module,
+                a.ordinal,
+                a.name
+            );
+        }
         assert_eq!(find("KERNEL", 115).map(|a| a.arg_bytes()), Some(4));
+    }
+
+    /// KERNEL and USER names agree with the corpus's ordinal tables
+    /// (`ord/*.ORD`, tab-separated `ordinal<TAB>NAME`), when the corpus is
+    /// there. (Not TOOLHELP: its corpus table is shifted by one, see
+    /// `loader::ordnames`.)
+    #[test]
+    fn names_match_the_corpus_ord_files() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ord");
+        if !dir.is_dir() {
+            eprintln!("SKIP: {} is absent; names not checked", dir.display());
+            return;
+        }
+        for a in all().filter(|a| matches!(a.module, "KERNEL" | "USER")) {
+            let file = dir.join(format!("{}.ORD", a.module));
+            let text = std::fs::read_to_string(&file).expect("ORD file");
+            let name = text.lines().find_map(|l| {
+                let (o, n) = l.split_once('\t')?;
+                (o.trim().parse::<u16>().ok()? == a.ordinal).then(|| n.trim().to_string())
+            });
+            assert_eq!(
+                name.as_deref(),
+                Some(a.name),
+                "{}.{} in {}",
+                a.module,
+                a.ordinal,
+                file.display()
+            );
+        }
     }
 }

@@ -46,6 +46,9 @@ pub fn init_app(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 /// the SP the task started with (the top of its stack), pStackMin = the same
 /// (nothing has been used yet), pStackTop = (start SP - stack size) & ~1,
 /// the lowest offset the stack may grow to.
+///
+/// It also makes the task's local heap (see [`super::local`]) when the NE
+/// header gives a heap size.
 pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
     let Some(task) = env.win16.task(htask).cloned() else {
@@ -60,6 +63,7 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
         uc.write_u16_at(ds, off, v)
             .map_err(|e| Stop::Error(format!("InitTask: {e}")))?;
     }
+    super::local::init_task_heap(env, uc, htask);
     uc.set_reg(R::BX, 0x81).map_err(host)?;
     uc.set_reg(R::CX, limit).map_err(host)?;
     uc.set_reg(R::SI, task.hprev).map_err(host)?;

@@ -3,11 +3,17 @@
 //! protected-mode machine.
 
 pub mod api;
+pub mod atom;
 pub mod callback;
+pub mod farptr;
 pub mod gdi;
 pub mod global;
 pub mod guest;
 pub mod kernel;
+pub mod local;
+pub mod profile;
+pub mod resource;
+pub mod strings;
 pub mod tdb;
 pub mod toolhelp;
 pub mod user;
@@ -100,6 +106,14 @@ pub struct Win16 {
     pub user: user::User,
     /// GDI: objects and drawing.
     pub gdi: gdi::Gdi,
+    /// Local and global atom tables.
+    pub atoms: atom::Atoms,
+    /// WIN.INI and private initialization files.
+    pub profiles: profile::Profiles,
+    /// Handles of loaded icons, cursors, bitmaps, menus, accelerators.
+    pub resources: resource::ResourceHandles,
+    /// Local heaps by segment.
+    pub local_heaps: local::LocalHeaps,
 }
 
 /// Why loading failed.
@@ -138,6 +152,27 @@ impl Win16 {
         self.modules
             .iter()
             .find(|m| m.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The index in `modules` of the module that a handle names: its
+    /// hModule, the hInstance of one of its tasks, or one of its segments
+    /// (a DLL's hInstance is its data segment). A moveable block's handle
+    /// (its selector minus 1) names the same block as the selector.
+    pub fn module_for_handle(&self, h: u16) -> Option<usize> {
+        if h == 0 {
+            return None;
+        }
+        let sel = h | 1;
+        let module_of = |hmodule: u16| self.modules.iter().position(|m| m.hmodule == hmodule);
+        module_of(sel)
+            .or_else(|| {
+                let t = self
+                    .tasks
+                    .iter()
+                    .find(|t| t.hinstance == h || t.dgroup == sel)?;
+                module_of(t.hmodule)
+            })
+            .or_else(|| self.modules.iter().position(|m| m.segments.contains(&sel)))
     }
 
     /// The module owning a code or data selector, with its segment number.
@@ -332,21 +367,7 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             caller: (ret_cs, ret_ip, bp),
         });
     };
-    // Pascal: the first argument lies highest; the last just above the
-    // return address.
-    let mut args = vec![0u32; api.args.len()];
-    let mut off = sp.wrapping_add(4);
-    for (i, a) in api.args.iter().enumerate().rev() {
-        let v = match a {
-            api::Arg::W => u32::from(uc.read_u16_at(ss, off).unwrap_or(0)),
-            api::Arg::L => {
-                u32::from(uc.read_u16_at(ss, off).unwrap_or(0))
-                    | u32::from(uc.read_u16_at(ss, off.wrapping_add(2)).unwrap_or(0)) << 16
-            }
-        };
-        args[i] = v;
-        off = off.wrapping_add(a.size());
-    }
+    let args = api.read_args(uc, ss, sp);
     let r = (api.func)(env, uc, &args)?;
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
     let shown: Vec<String> = args
