@@ -252,6 +252,11 @@ pub fn global_get_atom_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Machine, SegKind};
 
     fn s(x: &str) -> NameArg {

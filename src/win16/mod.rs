@@ -7,9 +7,11 @@ pub mod atom;
 pub mod farptr;
 pub mod kernel;
 pub mod local;
+pub mod module;
 pub mod profile;
 pub mod resource;
 pub mod strings;
+pub mod system;
 pub mod tdb;
 
 use std::collections::HashMap;
@@ -78,6 +80,10 @@ pub struct Task {
     pub start_sp: u16,
     pub start_cs: u16,
     pub start_ip: u16,
+    /// The DOS environment block's selector (PSP:2Ch).
+    pub env_sel: u16,
+    /// The code segment of the task's MakeProcInstance thunks.
+    pub proc_thunks: u16,
 }
 
 /// Win16 state: modules and tasks.
@@ -95,6 +101,11 @@ pub struct Win16 {
     pub resources: resource::ResourceHandles,
     /// Local heaps by segment.
     pub local_heaps: local::LocalHeaps,
+    /// MakeProcInstance thunks, the clock, the error mode.
+    pub system: system::SystemState,
+    /// The DOS environment a task starts with (the default one when
+    /// empty).
+    pub environment: Vec<(String, String)>,
 }
 
 /// Why loading failed.
@@ -219,6 +230,7 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
     )?;
     let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
     let cs = m.alloc_segment(SegKind::Code, size, &[])?;
+    m.make_writable(cs)?;
     // Rewrite the module database now that the segment handle is known.
     let entry = {
         let mut e = [0u8; 8];
@@ -251,9 +263,11 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
     Ok(idx)
 }
 
-/// The far address of the thunk for `module.ordinal` (creating it).
-fn thunk_for(
-    m: &mut Machine,
+/// The far address of the thunk for `module.ordinal` (creating it). The
+/// thunk segment is writable from its creation ([`ensure_builtin`]), so
+/// this also works while the program runs (GetProcAddress).
+pub fn thunk_for(
+    m: &mut Uc<'_>,
     w: &mut Win16,
     idx: usize,
     ordinal: u16,
@@ -281,9 +295,13 @@ fn thunk_for(
     code[2] = 0xCA; // retf imm16
     code[3..5].copy_from_slice(&pop.to_le_bytes());
     let cs = module.segments[0];
-    m.make_writable(cs)?;
     m.write_seg(cs, k * THUNK_SIZE, &code)
         .map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
+    if let Some(d) = m.descriptor_of(cs) {
+        // Nothing ran there yet, but a translation of the zeros may exist.
+        let lin = u64::from(d.base) + u64::from(k * THUNK_SIZE);
+        let _ = m.ctl_remove_cache(lin, lin + u64::from(THUNK_SIZE));
+    }
     let name = name
         .or_else(|| api.map(|a| a.name.to_string()))
         .or_else(|| {
@@ -555,6 +573,12 @@ fn import(
     name: Option<String>,
 ) -> Result<FarPtr, String> {
     if w.modules[idx].builtin {
+        if let Some(v) = system::constant_export(&w.modules[idx].name, ordinal) {
+            return Ok(FarPtr {
+                selector: 0,
+                offset: v,
+            });
+        }
         thunk_for(m, w, idx, ordinal, name).map_err(|e| e.0)
     } else {
         w.modules[idx]
@@ -647,7 +671,22 @@ pub fn load_program(
         .find(|t| t.hmodule == module.hmodule)
         .map(|t| t.hinstance)
         .unwrap_or(0);
-    let psp = m.alloc_segment(SegKind::Data, 0x100, &crate::dos::make_psp(0, tail))?;
+    // The environment block, then the PSP pointing at it.
+    let vars = if env.win16.environment.is_empty() {
+        crate::dos::default_environment()
+    } else {
+        env.win16.environment.clone()
+    };
+    let block =
+        crate::dos::environment_block(&vars, &module::dos_path(env, Some(path), &module.name));
+    let env_sel = m.alloc_segment(
+        SegKind::Data,
+        (block.len() as u32).div_ceil(16) * 16,
+        &block,
+    )?;
+    let mut psp_bytes = crate::dos::make_psp(0, tail);
+    psp_bytes[0x2C..0x2E].copy_from_slice(&env_sel.to_le_bytes());
+    let psp = m.alloc_segment(SegKind::Data, 0x100, &psp_bytes)?;
     let htask = m.alloc_segment(SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
     let tdb = Tdb {
         next: env.win16.tasks.last().map(|t| t.htask).unwrap_or(0),
@@ -663,6 +702,12 @@ pub fn load_program(
     };
     m.write_seg(htask, 0, &tdb.to_bytes())
         .map_err(|e| Win16LoadError(format!("TDB: {e}")))?;
+    let proc_thunks = module::alloc_thunk_segment(m)?;
+    // KERNEL, USER and GDI are always there on Windows, imported or not
+    // (GetModuleHandle, GetProcAddress).
+    for name in ["KERNEL", "USER", "GDI"] {
+        ensure_builtin(m, &mut env.win16, name)?;
+    }
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,
@@ -675,6 +720,8 @@ pub fn load_program(
         start_sp: sp,
         start_cs: cs,
         start_ip: h.ip,
+        env_sel,
+        proc_thunks,
     });
     m.get_data_mut().current_task = htask;
     env.dos.psp = psp;

@@ -466,6 +466,11 @@ pub fn write_private_profile_string(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Cpu, Machine, SegKind};
 
     struct T {

@@ -280,6 +280,11 @@ pub fn load_accelerators(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::loader::ne::NeResourceType;
     use crate::machine::{Cpu, Machine, SegKind};
     use crate::win16::Module;

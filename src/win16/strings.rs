@@ -519,6 +519,11 @@ pub fn wvsprintf(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Machine, SegKind};
 
     fn setup() -> (Machine, Env, u16) {
