@@ -740,3 +740,21 @@ pub fn load_program(
     m.set_csip(cs, h.ip)?;
     Ok(htask)
 }
+
+/// Test support: a machine with a real program loaded.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// roms/kernsvc.exe loaded as a task (not started): the machine, its
+    /// environment (not installed in the machine: tests call system
+    /// functions directly) and hTask.
+    pub fn kernsvc() -> (Machine, Env, u16) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms/kernsvc.exe");
+        let ne = NeImage::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let mut m = Machine::new_protected().unwrap();
+        let mut env = Env::new(false);
+        let htask = load_program(&mut m, &mut env, &ne, &path, "").unwrap();
+        (m, env, htask)
+    }
+}

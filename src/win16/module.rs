@@ -316,4 +316,155 @@ mod tests {
     fn table_is_registered() {
         assert!(crate::win16::api::is_registered(APIS));
     }
+
+    use crate::win16::testing::kernsvc;
+
+    /// A string in the task's DGROUP at `off`.
+    fn put(m: &mut Machine, off: u16, s: &str) -> u32 {
+        let ds = m.reg(R::DS);
+        let mut b = s.as_bytes().to_vec();
+        b.push(0);
+        m.write_seg(ds, off, &b).unwrap();
+        farptr::make(ds, off)
+    }
+
+    fn cstr(m: &Machine, p: u32) -> String {
+        String::from_utf8_lossy(&farptr::read_cstr(m, p, 300).unwrap()).into_owned()
+    }
+
+    #[test]
+    fn module_handles_names_and_usage() {
+        let (mut m, mut env, htask) = kernsvc();
+        let me = env.win16.module_by_name("KERNSVC").unwrap().hmodule;
+        let hinst = env.win16.task(htask).unwrap().hinstance;
+        for (name, want) in [("KERNSVC", me), ("a:\\x\\kernsvc.EXE", me), ("nosuch", 0)] {
+            let p = put(&mut m, 0x300, name);
+            assert_eq!(
+                get_module_handle(&mut env, &mut m, &[p]).unwrap(),
+                u32::from(want),
+                "{name}"
+            );
+        }
+        // GDI is not imported, but is there as on Windows.
+        let gdi = put(&mut m, 0x300, "GDI");
+        assert_ne!(get_module_handle(&mut env, &mut m, &[gdi]).unwrap(), 0);
+        assert_eq!(
+            get_module_handle(&mut env, &mut m, &[u32::from(hinst)]).unwrap(),
+            u32::from(me)
+        );
+        assert_eq!(
+            get_module_handle(&mut env, &mut m, &[0x1234_0000]).unwrap(),
+            0
+        );
+        assert_eq!(
+            get_module_usage(&mut env, &mut m, &[u32::from(hinst)]).unwrap(),
+            1
+        );
+        assert_eq!(get_module_usage(&mut env, &mut m, &[0x0FF7]).unwrap(), 0);
+        // File names: the program's (no drive: C:\NAME), a built-in's, cut.
+        let buf = farptr::make(m.reg(R::DS), 0x380);
+        assert_eq!(
+            get_module_file_name(&mut env, &mut m, &[0, buf, 64]).unwrap(),
+            14
+        );
+        assert_eq!(cstr(&m, buf), "C:\\KERNSVC.EXE");
+        let k = env.win16.module_by_name("KERNEL").unwrap().hmodule;
+        get_module_file_name(&mut env, &mut m, &[u32::from(k), buf, 64]).unwrap();
+        assert_eq!(cstr(&m, buf), "C:\\WINDOWS\\SYSTEM\\KRNL386.EXE");
+        assert_eq!(
+            get_module_file_name(&mut env, &mut m, &[u32::from(k), buf, 5]).unwrap(),
+            4
+        );
+        assert_eq!(cstr(&m, buf), "C:\\W");
+        assert_eq!(
+            get_module_file_name(&mut env, &mut m, &[0x0FF7, buf, 64]).unwrap(),
+            0
+        );
+        assert_eq!(
+            get_module_file_name(&mut env, &mut m, &[0, 0, 64]).unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn proc_addresses() {
+        let (mut m, mut env, _) = kernsvc();
+        let k = u32::from(env.win16.module_by_name("KERNEL").unwrap().hmodule);
+        let thunks = env.win16.module_by_name("KERNEL").unwrap().segments[0];
+        let name = put(&mut m, 0x300, "LSTRLEN");
+        let p = get_proc_address(&mut env, &mut m, &[k, name]).unwrap();
+        assert_eq!(farptr::split(p).0, thunks);
+        assert_eq!(get_proc_address(&mut env, &mut m, &[k, 90]).unwrap(), p);
+        let hash = put(&mut m, 0x300, "#90");
+        assert_eq!(get_proc_address(&mut env, &mut m, &[k, hash]).unwrap(), p);
+        let flags = put(&mut m, 0x300, "__WINFLAGS");
+        assert_eq!(
+            get_proc_address(&mut env, &mut m, &[k, flags]).unwrap(),
+            0x0C25
+        );
+        let none = put(&mut m, 0x300, "NoSuchFunction");
+        assert_eq!(get_proc_address(&mut env, &mut m, &[k, none]).unwrap(), 0);
+        assert_eq!(get_proc_address(&mut env, &mut m, &[k, 9999]).unwrap(), 0);
+        // The program exports nothing.
+        assert_eq!(get_proc_address(&mut env, &mut m, &[0, name]).unwrap(), 0);
+        assert_eq!(
+            get_proc_address(&mut env, &mut m, &[0x0FF7, name]).unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn instance_thunks() {
+        let (mut m, mut env, htask) = kernsvc();
+        let t = env.win16.task(htask).unwrap().clone();
+        let code = env.win16.module_by_name("KERNSVC").unwrap().segments[1];
+        let f = farptr::make(code, 0x20);
+        let th = make_proc_instance(&mut env, &mut m, &[f, u32::from(t.hinstance)]).unwrap();
+        assert_eq!(farptr::split(th), (t.proc_thunks, 0));
+        let mut b = [0u8; 8];
+        m.read_seg(t.proc_thunks, 0, &mut b).unwrap();
+        let [d0, d1] = t.dgroup.to_le_bytes();
+        let [c0, c1] = code.to_le_bytes();
+        assert_eq!(b, [0xB8, d0, d1, 0xEA, 0x20, 0, c0, c1]);
+        // Library code (a built-in thunk) and NULL come back unchanged.
+        let lib = farptr::make(env.win16.module_by_name("USER").unwrap().segments[0], 8);
+        assert_eq!(
+            make_proc_instance(&mut env, &mut m, &[lib, 0]).unwrap(),
+            lib
+        );
+        assert_eq!(make_proc_instance(&mut env, &mut m, &[0, 0]).unwrap(), 0);
+        // 256 thunks, then NULL; a freed one is used again.
+        for k in 1..PROC_THUNKS {
+            let p = make_proc_instance(&mut env, &mut m, &[f, 0]).unwrap();
+            assert_eq!(p, farptr::make(t.proc_thunks, k * THUNK_SIZE));
+        }
+        assert_eq!(make_proc_instance(&mut env, &mut m, &[f, 0]).unwrap(), 0);
+        let again = farptr::make(t.proc_thunks, 5 * THUNK_SIZE);
+        free_proc_instance(&mut env, &mut m, &[again]).unwrap();
+        free_proc_instance(&mut env, &mut m, &[farptr::make(t.proc_thunks, 3)]).unwrap();
+        assert_eq!(
+            make_proc_instance(&mut env, &mut m, &[f, 0]).unwrap(),
+            again
+        );
+    }
+
+    #[test]
+    fn instance_data_copies_between_segments() {
+        let (mut m, mut env, _) = kernsvc();
+        let other = m
+            .alloc_segment(SegKind::Data, 0x100, &[7u8; 0x100])
+            .unwrap();
+        let ds = m.reg(R::DS);
+        assert_eq!(
+            get_instance_data(&mut env, &mut m, &[u32::from(other - 1), 0x10, 4]).unwrap(),
+            4
+        );
+        let mut b = [0u8; 5];
+        m.read_seg(ds, 0x10, &mut b).unwrap();
+        assert_eq!(&b[..4], &[7; 4]);
+        assert_eq!(
+            get_instance_data(&mut env, &mut m, &[u32::from(other), 0xFE, 4]).unwrap(),
+            0
+        );
+    }
 }

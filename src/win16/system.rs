@@ -281,4 +281,94 @@ mod tests {
         assert_eq!(constant_export("USER", 178), None);
         assert_eq!(constant_export("KERNEL", 3), None);
     }
+
+    use crate::win16::testing::kernsvc;
+
+    #[test]
+    fn task_queries() {
+        let (mut m, mut env, htask) = kernsvc();
+        let t = env.win16.task(htask).unwrap().clone();
+        assert_eq!(
+            get_current_task(&mut env, &mut m, &[]).unwrap(),
+            u32::from(htask) << 16 | u32::from(htask)
+        );
+        assert_eq!(
+            get_current_pdb(&mut env, &mut m, &[]).unwrap(),
+            u32::from(t.psp)
+        );
+        assert_eq!(get_num_tasks(&mut env, &mut m, &[]).unwrap(), 1);
+        let e = get_dos_environment(&mut env, &mut m, &[]).unwrap();
+        assert_eq!(e, farptr::make(t.env_sel, 0));
+        // The PSP points at the same block, which ends with the program.
+        assert_eq!(m.read_u16_at(t.psp, 0x2C).unwrap(), t.env_sel);
+        assert_eq!(
+            farptr::read_cstr(&m, e, 100),
+            Some(b"COMSPEC=C:\\COMMAND.COM".to_vec())
+        );
+        assert_eq!(set_error_mode(&mut env, &mut m, &[1]).unwrap(), 0);
+        assert_eq!(set_error_mode(&mut env, &mut m, &[0x8001]).unwrap(), 1);
+        assert_eq!(get_win_flags(&mut env, &mut m, &[]).unwrap(), 0x0C25);
+        let t0 = get_tick_count(&mut env, &mut m, &[]).unwrap();
+        m.get_data_mut().insns += 50_000;
+        assert_eq!(get_tick_count(&mut env, &mut m, &[]).unwrap(), t0 + 5);
+    }
+
+    #[test]
+    fn fatal_exits_stop_with_the_caller() {
+        let (mut m, mut env, _) = kernsvc();
+        // A far return address 107F:1234 on the stack.
+        let (ss, sp) = (m.reg(R::SS), m.reg(R::SP) - 0x10);
+        m.set_reg(R::SP, sp).unwrap();
+        m.write_seg(ss, sp, &[0x34, 0x12, 0x7F, 0x10]).unwrap();
+        m.write_seg(ss, 0x10, b"disk on fire\0").unwrap();
+        match fatal_exit(&mut env, &mut m, &[0xFFFF]) {
+            Err(Stop::Fatal { what, caller }) => {
+                assert_eq!(what, "FatalExit(-1)");
+                assert_eq!((caller.0, caller.1), (0x107F, 0x1234));
+            }
+            other => panic!("{other:?}"),
+        }
+        match fatal_app_exit(&mut env, &mut m, &[0, farptr::make(ss, 0x10)]) {
+            Err(Stop::Fatal { what, .. }) => assert_eq!(what, "FatalAppExit: disk on fire"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn catch_saves_and_throw_refuses_a_bad_buffer() {
+        let (mut m, mut env, _) = kernsvc();
+        // A far return address 107F:1234 on the stack.
+        let (ss, sp) = (m.reg(R::SS), m.reg(R::SP) - 0x10);
+        m.set_reg(R::SP, sp).unwrap();
+        m.write_seg(ss, sp, &[0x34, 0x12, 0x7F, 0x10]).unwrap();
+        m.set_reg(R::BP, 0x0ABC).unwrap();
+        m.set_reg(R::SI, 0x5151).unwrap();
+        let buf = farptr::make(ss, 0x20);
+        assert_eq!(catch(&mut env, &mut m, &[buf]).unwrap(), 0);
+        let b = farptr::read_bytes(&m, buf, 18).unwrap();
+        let w = |i: usize| u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+        assert_eq!(
+            (w(0), w(1), w(2), w(3), w(4)),
+            (0x1234, 0x107F, sp + 8, 0x0ABC, 0x5151)
+        );
+        assert_eq!((w(6), w(8)), (m.reg(R::DS), ss));
+        // Throw through it: SS:SP is set for the thunk's `retf 6`.
+        m.set_reg(R::BP, 0).unwrap();
+        m.set_reg(R::SI, 0).unwrap();
+        assert_eq!(throw(&mut env, &mut m, &[buf, 7]).unwrap(), 7);
+        assert_eq!(m.reg(R::SP), sp + 8 - 10);
+        assert_eq!(m.read_u16_at(ss, sp - 2).unwrap(), 0x1234);
+        assert_eq!(m.read_u16_at(ss, sp).unwrap(), 0x107F);
+        assert_eq!((m.reg(R::BP), m.reg(R::SI)), (0x0ABC, 0x5151));
+        // Unreadable, or not a saved context: a fatal stop, no fault.
+        assert!(matches!(
+            throw(&mut env, &mut m, &[0x1234_0000, 1]),
+            Err(Stop::Fatal { .. })
+        ));
+        m.write_seg(ss, 0x40, &[0; 18]).unwrap();
+        assert!(matches!(
+            throw(&mut env, &mut m, &[farptr::make(ss, 0x40), 1]),
+            Err(Stop::Fatal { .. })
+        ));
+    }
 }
