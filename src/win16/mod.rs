@@ -295,12 +295,11 @@ pub fn thunk_for(
     code[2] = 0xCA; // retf imm16
     code[3..5].copy_from_slice(&pop.to_le_bytes());
     let cs = module.segments[0];
-    m.write_seg(cs, k * THUNK_SIZE, &code)
-        .map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
-    if let Some(d) = m.descriptor_of(cs) {
-        // Nothing ran there yet, but a translation of the zeros may exist.
-        let lin = u64::from(d.base) + u64::from(k * THUNK_SIZE);
-        let _ = m.ctl_remove_cache(lin, lin + u64::from(THUNK_SIZE));
+    if !write_code(m, cs, k * THUNK_SIZE, &code) {
+        return Err(Win16LoadError(format!(
+            "thunk {cs:04X}:{:04X} cannot be written",
+            k * THUNK_SIZE
+        )));
     }
     let name = name
         .or_else(|| api.map(|a| a.name.to_string()))
@@ -319,6 +318,28 @@ pub fn thunk_for(
     })
 }
 
+/// Where a system function was called from, while its thunk runs: the
+/// return address (CS:IP) at SS:SP, and BP.
+pub fn api_caller(uc: &Uc<'_>) -> (u16, u16, u16) {
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let ip = uc.read_u16_at(ss, sp).unwrap_or(0);
+    let cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
+    (cs, ip, uc.reg(R::BP))
+}
+
+/// Write code at `sel:off` from the host and drop any translation of the
+/// bytes it replaces; false when the bytes cannot be written.
+pub fn write_code(uc: &mut Uc<'_>, sel: u16, off: u16, code: &[u8]) -> bool {
+    if uc.write_seg(sel, off, code).is_err() {
+        return false;
+    }
+    if let Some(d) = uc.descriptor_of(sel) {
+        let lin = u64::from(d.base) + u64::from(off);
+        let _ = uc.ctl_remove_cache(lin, lin + code.len() as u64);
+    }
+    true
+}
+
 /// Called from the interrupt hook when a thunk runs.
 pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let cs = uc.reg(R::CS);
@@ -332,9 +353,8 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             "a thunk at {cs:04X}:{ip:04X} that was never resolved ran"
         )));
     };
-    let (ss, sp, bp) = (uc.reg(R::SS), uc.reg(R::SP), uc.reg(R::BP));
-    let ret_ip = uc.read_u16_at(ss, sp).unwrap_or(0);
-    let ret_cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let (ret_cs, ret_ip, bp) = api_caller(uc);
     let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
         let name = thunk
             .name

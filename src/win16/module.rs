@@ -23,7 +23,7 @@ use std::path::Path;
 
 use super::api::{Api, Arg};
 use super::farptr::{self, MAX_STRING, NameArg};
-use super::{THUNK_SIZE, Win16LoadError, thunk_for};
+use super::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 use crate::env::Env;
 use crate::machine::{Cpu, Machine, R, SegKind, Stop, Uc};
 
@@ -174,7 +174,7 @@ pub fn get_module_file_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
     };
     let m = &env.win16.modules[i];
     let path = dos_path(env, m.path.as_deref(), &m.name);
-    let size = (a[2] as u16 as i16).max(0) as usize;
+    let size = farptr::int_size(a[2]);
     Ok(farptr::write_cstr_truncated(uc, a[1], path.as_bytes(), size).map_or(0, |n| n as u32))
 }
 
@@ -262,13 +262,9 @@ pub fn make_proc_instance(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
     // mov ax, ds-value ; jmp far sel:off
     let code = [0xB8, d0, d1, 0xEA, o0, o1, s0, s1];
     let at = k as u16 * THUNK_SIZE;
-    if uc.write_seg(seg, at, &code).is_err() {
+    // A freed thunk may be reused with other code.
+    if !write_code(uc, seg, at, &code) {
         return Ok(0);
-    }
-    if let Some(d) = uc.descriptor_of(seg) {
-        // A freed thunk may be reused with other code.
-        let lin = u64::from(d.base) + u64::from(at);
-        let _ = uc.ctl_remove_cache(lin, lin + u64::from(THUNK_SIZE));
     }
     used[k] = true;
     Ok(farptr::make(seg, at))

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use super::api::{Api, Arg};
-use super::farptr;
+use super::{api_caller, farptr};
 use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
@@ -95,20 +95,11 @@ impl SystemState {
     }
 }
 
-/// CS:IP of the return address and BP: where a system function was
-/// called from.
-fn caller(uc: &Uc<'_>) -> (u16, u16, u16) {
-    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
-    let ip = uc.read_u16_at(ss, sp).unwrap_or(0);
-    let cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
-    (cs, ip, uc.reg(R::BP))
-}
-
 /// KERNEL.1 FatalExit(nErrCode): the program ends with a fatal error.
 pub fn fatal_exit(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Err(Stop::Fatal {
         what: format!("FatalExit({})", a[0] as u16 as i16),
-        caller: caller(uc),
+        caller: api_caller(uc),
     })
 }
 
@@ -118,7 +109,7 @@ pub fn fatal_app_exit(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let msg = farptr::read_cstr(uc, a[1], 0x1000).unwrap_or_default();
     Err(Stop::Fatal {
         what: format!("FatalAppExit: {}", String::from_utf8_lossy(&msg)),
-        caller: caller(uc),
+        caller: api_caller(uc),
     })
 }
 
@@ -188,7 +179,7 @@ mod catchbuf {
 /// a later Throw returns from this Catch again with Throw's value.
 pub fn catch(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
-    let (cs, ip, bp) = caller(uc);
+    let (cs, ip, bp) = api_caller(uc);
     let mut w = [0u16; catchbuf::WORDS];
     w[catchbuf::IP] = ip;
     w[catchbuf::CS] = cs;
@@ -212,7 +203,7 @@ pub fn catch(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 pub fn throw(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let fatal = |uc: &Uc<'_>, why: String| Stop::Fatal {
         what: format!("Throw: {why}"),
-        caller: caller(uc),
+        caller: api_caller(uc),
     };
     let Some(b) = farptr::read_bytes(uc, a[0], catchbuf::WORDS * 2) else {
         return Err(fatal(
