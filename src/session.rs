@@ -133,6 +133,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let (mut machine, loaded) = match &image {
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
+            env.win16.environment = dos_start(path, opts).env;
             let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
                 .map_err(|e| LoadFailure(e.0))?;
             (m, Loaded::Ne { htask })
@@ -353,7 +354,9 @@ impl Program {
         let (cs, ip, bp, ss) = match stop {
             Stop::Exited { .. } | Stop::Error(_) => return None,
             Stop::Fault(f) => (f.cs, f.ip, f.regs.bp, f.regs.ss),
-            Stop::Unimplemented { caller, .. } => (caller.0, caller.1, caller.2, ss),
+            Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. } => {
+                (caller.0, caller.1, caller.2, ss)
+            }
             Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (*cs, *ip, m.reg(R::BP), ss),
             Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {
                 (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss)

@@ -32,6 +32,8 @@ pub const EXIT_LOAD: i32 = 120;
 pub const EXIT_INTERNAL: i32 = 125;
 /// The program waited for input the run does not have (an empty `--keys`).
 pub const EXIT_NO_INPUT: i32 = 126;
+/// The program ended itself with a fatal error (FatalExit, FatalAppExit).
+pub const EXIT_FATAL: i32 = 127;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -217,6 +219,7 @@ pub fn exit_code(stop: &Stop) -> i32 {
         Stop::Timeout => EXIT_TIMEOUT,
         Stop::Unimplemented { .. } => EXIT_UNIMPLEMENTED,
         Stop::NoInput { .. } => EXIT_NO_INPUT,
+        Stop::Fatal { .. } => EXIT_FATAL,
         Stop::Halted { .. } => 0,
         Stop::Breakpoint { .. } => 0,
         Stop::Error(_) => EXIT_INTERNAL,

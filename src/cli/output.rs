@@ -8,8 +8,8 @@
 //!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
 //!   (sentence: why StackTraceNext failed)}`;
 //! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
-//!   "budget" | "timeout" | "unimplemented" | "no-input" | "halted" |
-//!   "error", "code":
+//!   "budget" | "timeout" | "unimplemented" | "fatal" | "no-input" |
+//!   "halted" | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "detail"}),
 //!   "unimplemented" (the function's name, for that kind), "frames" and
@@ -37,6 +37,7 @@ fn kind(stop: &Stop) -> &'static str {
         Stop::Budget => "budget",
         Stop::Timeout => "timeout",
         Stop::Unimplemented { .. } => "unimplemented",
+        Stop::Fatal { .. } => "fatal",
         Stop::NoInput { .. } => "no-input",
         Stop::Halted { .. } => "halted",
         Stop::Breakpoint { .. } => "breakpoint",
@@ -65,6 +66,10 @@ pub fn describe(stop: &Stop) -> String {
                 caller.0, caller.1
             )
         }
+        Stop::Fatal { what, caller } => format!(
+            "ended with a fatal error: {what} (from {:04X}:{:04X})",
+            caller.0, caller.1
+        ),
         Stop::Halted { cs, ip } => format!("halted at {cs:04X}:{ip:04X}"),
         Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
         Stop::Error(e) => format!("emulator error: {e}"),

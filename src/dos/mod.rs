@@ -768,6 +768,12 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
             uc.set_reg(R::BX, 0x0008).map_err(host)?;
         }
         (0x11, _) => uc.set_reg(R::AX, 0x0021).map_err(host)?,
+        // Windows enhanced mode's "get the API entry point of VxD BX": no
+        // such VxD, ES:DI = 0:0.
+        (0x2F, _) if ax == 0x1684 => {
+            uc.set_reg(R::ES, 0).map_err(host)?;
+            uc.set_reg(R::DI, 0).map_err(host)?;
+        }
         // The multiplex interrupt: nothing is installed (AL = 0 for every
         // installation check).
         (0x2F, _) => set_al(uc, 0)?,

@@ -170,6 +170,14 @@ pub enum Stop {
         /// CS:IP and BP of the caller, for the walk.
         caller: (u16, u16, u16),
     },
+    /// The program ended itself with a fatal error (KERNEL.FatalExit,
+    /// FatalAppExit, a Throw to a broken CATCHBUF).
+    Fatal {
+        /// What it said.
+        what: String,
+        /// CS:IP and BP of the caller, for the walk.
+        caller: (u16, u16, u16),
+    },
     /// The program waits for input that the run's script does not have.
     NoInput { what: String },
     /// HLT executed in real mode with nothing to wake it.

@@ -193,8 +193,7 @@ fn local<'a>(env: &'a mut Env, uc: &Uc<'_>) -> &'a mut AtomTable {
 /// GetAtomName / GlobalGetAtomName(atom, lpBuffer, cbBuffer): the number
 /// of bytes copied, the name cut to cbBuffer - 1 bytes.
 fn copy_name(uc: &mut Uc<'_>, name: Option<Vec<u8>>, buf: u32, size: u32) -> u32 {
-    // An int: a negative size is no room at all.
-    let size = (size as u16 as i16).max(0) as usize;
+    let size = farptr::int_size(size);
     match name {
         Some(n) => farptr::write_cstr_truncated(uc, buf, &n, size).map_or(0, |n| n as u32),
         None => 0,
@@ -252,6 +251,11 @@ pub fn global_get_atom_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Machine, SegKind};
 
     fn s(x: &str) -> NameArg {

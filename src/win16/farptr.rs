@@ -87,6 +87,11 @@ pub fn write_bytes(uc: &mut Uc<'_>, p: u32, data: &[u8]) -> bool {
     uc.write_seg(sel, off, data).is_ok()
 }
 
+/// A buffer size passed as an int: a negative one is no room at all.
+pub fn int_size(arg: u32) -> usize {
+    (arg as u16 as i16).max(0) as usize
+}
+
 /// Copy `s` into the buffer at `p` of `size` bytes as Windows' string
 /// functions do: at most `size - 1` bytes, then a NUL. Returns the number
 /// of bytes copied without the NUL, or None if the buffer is not writable

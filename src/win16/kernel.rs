@@ -88,3 +88,26 @@ pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
         .push(String::from_utf8_lossy(&s).into_owned());
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
+
+    #[test]
+    fn init_task_makes_the_local_heap_between_data_and_stack() {
+        let (mut m, mut env, _) = crate::win16::testing::kernsvc();
+        assert_eq!(init_task(&mut env, &mut m, &[]).unwrap(), 0x0001_0001);
+        // kernsvc: DGROUP data 0x400, heap 0x200, stack 0x800 from 0x600.
+        let ds = m.reg(R::DS);
+        assert_eq!(m.read_u16_at(ds, 0x0A).unwrap(), 0x600);
+        let alloc = crate::win16::local::local_alloc;
+        let a = alloc(&mut env, &mut m, &[0, 0x1F8]).unwrap();
+        assert_eq!(a, 0x404);
+        assert_eq!(alloc(&mut env, &mut m, &[0, 1]).unwrap(), 0);
+    }
+}

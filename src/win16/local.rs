@@ -696,6 +696,11 @@ pub fn local_compact(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Machine, SegKind};
 
     /// A machine whose DS is a 0x400-byte segment with a heap over

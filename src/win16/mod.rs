@@ -11,9 +11,11 @@ pub mod global;
 pub mod guest;
 pub mod kernel;
 pub mod local;
+pub mod module;
 pub mod profile;
 pub mod resource;
 pub mod strings;
+pub mod system;
 pub mod tdb;
 pub mod toolhelp;
 pub mod user;
@@ -89,6 +91,10 @@ pub struct Task {
     pub start_sp: u16,
     pub start_cs: u16,
     pub start_ip: u16,
+    /// The DOS environment block's selector (PSP:2Ch).
+    pub env_sel: u16,
+    /// The code segment of the task's MakeProcInstance thunks.
+    pub proc_thunks: u16,
 }
 
 /// Win16 state: modules and tasks.
@@ -114,6 +120,11 @@ pub struct Win16 {
     pub resources: resource::ResourceHandles,
     /// Local heaps by segment.
     pub local_heaps: local::LocalHeaps,
+    /// MakeProcInstance thunks, the clock, the error mode.
+    pub system: system::SystemState,
+    /// The DOS environment a task starts with (the default one when
+    /// empty).
+    pub environment: Vec<(String, String)>,
 }
 
 /// Why loading failed.
@@ -256,6 +267,7 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
     )?;
     let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
     let cs = m.alloc_segment(SegKind::Code, size, &[])?;
+    m.make_writable(cs)?;
     // Rewrite the module database now that the segment handle is known.
     let entry = {
         let mut e = [0u8; 8];
@@ -290,9 +302,11 @@ pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usiz
     Ok(idx)
 }
 
-/// The far address of the thunk for `module.ordinal` (creating it).
-fn thunk_for(
-    m: &mut Machine,
+/// The far address of the thunk for `module.ordinal` (creating it). The
+/// thunk segment is writable from its creation ([`ensure_builtin`]), so
+/// this also works while the program runs (GetProcAddress).
+pub fn thunk_for(
+    m: &mut Uc<'_>,
     w: &mut Win16,
     idx: usize,
     ordinal: u16,
@@ -320,9 +334,12 @@ fn thunk_for(
     code[2] = 0xCA; // retf imm16
     code[3..5].copy_from_slice(&pop.to_le_bytes());
     let cs = module.segments[0];
-    m.make_writable(cs)?;
-    m.write_seg(cs, k * THUNK_SIZE, &code)
-        .map_err(|e| Win16LoadError(format!("thunk: {e}")))?;
+    if !write_code(m, cs, k * THUNK_SIZE, &code) {
+        return Err(Win16LoadError(format!(
+            "thunk {cs:04X}:{:04X} cannot be written",
+            k * THUNK_SIZE
+        )));
+    }
     let name = name
         .or_else(|| api.map(|a| a.name.to_string()))
         .or_else(|| {
@@ -340,6 +357,28 @@ fn thunk_for(
     })
 }
 
+/// Where a system function was called from, while its thunk runs: the
+/// return address (CS:IP) at SS:SP, and BP.
+pub fn api_caller(uc: &Uc<'_>) -> (u16, u16, u16) {
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let ip = uc.read_u16_at(ss, sp).unwrap_or(0);
+    let cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
+    (cs, ip, uc.reg(R::BP))
+}
+
+/// Write code at `sel:off` from the host and drop any translation of the
+/// bytes it replaces; false when the bytes cannot be written.
+pub fn write_code(uc: &mut Uc<'_>, sel: u16, off: u16, code: &[u8]) -> bool {
+    if uc.write_seg(sel, off, code).is_err() {
+        return false;
+    }
+    if let Some(d) = uc.descriptor_of(sel) {
+        let lin = u64::from(d.base) + u64::from(off);
+        let _ = uc.ctl_remove_cache(lin, lin + code.len() as u64);
+    }
+    true
+}
+
 /// Called from the interrupt hook when a thunk runs.
 pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let cs = uc.reg(R::CS);
@@ -353,9 +392,8 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             "a thunk at {cs:04X}:{ip:04X} that was never resolved ran"
         )));
     };
-    let (ss, sp, bp) = (uc.reg(R::SS), uc.reg(R::SP), uc.reg(R::BP));
-    let ret_ip = uc.read_u16_at(ss, sp).unwrap_or(0);
-    let ret_cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let (ret_cs, ret_ip, bp) = api_caller(uc);
     let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
         let name = thunk
             .name
@@ -606,6 +644,12 @@ fn import(
     name: Option<String>,
 ) -> Result<FarPtr, String> {
     if w.modules[idx].builtin {
+        if let Some(v) = system::constant_export(&w.modules[idx].name, ordinal) {
+            return Ok(FarPtr {
+                selector: 0,
+                offset: v,
+            });
+        }
         thunk_for(m, w, idx, ordinal, name).map_err(|e| e.0)
     } else {
         w.modules[idx]
@@ -698,7 +742,22 @@ pub fn load_program(
         .find(|t| t.hmodule == module.hmodule)
         .map(|t| t.hinstance)
         .unwrap_or(0);
-    let psp = m.alloc_segment(SegKind::Data, 0x100, &crate::dos::make_psp(0, tail))?;
+    // The environment block, then the PSP pointing at it.
+    let vars = if env.win16.environment.is_empty() {
+        crate::dos::default_environment()
+    } else {
+        env.win16.environment.clone()
+    };
+    let block =
+        crate::dos::environment_block(&vars, &module::dos_path(env, Some(path), &module.name));
+    let env_sel = m.alloc_segment(
+        SegKind::Data,
+        (block.len() as u32).div_ceil(16) * 16,
+        &block,
+    )?;
+    let mut psp_bytes = crate::dos::make_psp(0, tail);
+    psp_bytes[0x2C..0x2E].copy_from_slice(&env_sel.to_le_bytes());
+    let psp = m.alloc_segment(SegKind::Data, 0x100, &psp_bytes)?;
     let htask = m.alloc_segment(SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
     let tdb = Tdb {
         next: env.win16.tasks.last().map(|t| t.htask).unwrap_or(0),
@@ -717,6 +776,12 @@ pub fn load_program(
     let w = &mut env.win16;
     register(m, w, psp, false, psp, true, gt::UNKNOWN, None);
     register(m, w, htask, false, module.hmodule, false, gt::TASK, None);
+    let proc_thunks = module::alloc_thunk_segment(m)?;
+    // KERNEL, USER and GDI are always there on Windows, imported or not
+    // (GetModuleHandle, GetProcAddress).
+    for name in ["KERNEL", "USER", "GDI"] {
+        ensure_builtin(m, &mut env.win16, name)?;
+    }
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,
@@ -729,6 +794,8 @@ pub fn load_program(
         start_sp: sp,
         start_cs: cs,
         start_ip: h.ip,
+        env_sel,
+        proc_thunks,
     });
     m.get_data_mut().current_task = htask;
     env.dos.psp = psp;
@@ -746,4 +813,22 @@ pub fn load_program(
     m.set_reg(R::DX, 0)?;
     m.set_csip(cs, h.ip)?;
     Ok(htask)
+}
+
+/// Test support: a machine with a real program loaded.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// roms/kernsvc.exe loaded as a task (not started): the machine, its
+    /// environment (not installed in the machine: tests call system
+    /// functions directly) and hTask.
+    pub fn kernsvc() -> (Machine, Env, u16) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms/kernsvc.exe");
+        let ne = NeImage::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let mut m = Machine::new_protected().unwrap();
+        let mut env = Env::new(false);
+        let htask = load_program(&mut m, &mut env, &ne, &path, "").unwrap();
+        (m, env, htask)
+    }
 }

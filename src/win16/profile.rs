@@ -34,7 +34,7 @@ use std::collections::HashMap;
 
 use super::api::{Api, Arg};
 use super::farptr::{self, MAX_STRING};
-use super::strings::upper;
+use super::strings::eq_nocase;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 
@@ -93,10 +93,6 @@ pub const MAX_FILES: usize = 64;
 /// The largest file, as text.
 pub const MAX_FILE_BYTES: usize = 0x1_0000;
 
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| upper(x) == upper(y))
-}
-
 fn trim(s: &[u8]) -> &[u8] {
     let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
     let start = s.iter().position(|c| !blank(c)).unwrap_or(s.len());
@@ -143,7 +139,7 @@ impl IniFile {
                 continue;
             };
             let key = trim(&line[..eq]).to_vec();
-            if !sec.keys.iter().any(|(k, _)| same(k, &key)) {
+            if !sec.keys.iter().any(|(k, _)| eq_nocase(k, &key)) {
                 sec.keys.push((key, trim(&line[eq + 1..]).to_vec()));
             }
         }
@@ -169,7 +165,7 @@ impl IniFile {
     }
 
     fn section(&self, name: &[u8]) -> Option<&Section> {
-        self.sections.iter().find(|s| same(&s.name, name))
+        self.sections.iter().find(|s| eq_nocase(&s.name, name))
     }
 
     /// The value of `key` in `section`.
@@ -178,7 +174,7 @@ impl IniFile {
         self.section(trim(section))?
             .keys
             .iter()
-            .find(|(k, _)| same(k, key))
+            .find(|(k, _)| eq_nocase(k, key))
             .map(|(_, v)| v.as_slice())
     }
 
@@ -198,7 +194,10 @@ impl IniFile {
     /// (`key` None).
     pub fn write(&mut self, section: &[u8], key: Option<&[u8]>, value: Option<&[u8]>) {
         let section = trim(section);
-        let pos = self.sections.iter().position(|s| same(&s.name, section));
+        let pos = self
+            .sections
+            .iter()
+            .position(|s| eq_nocase(&s.name, section));
         let Some(key) = key.map(trim) else {
             if let Some(i) = pos {
                 self.sections.remove(i);
@@ -217,7 +216,7 @@ impl IniFile {
             }
         };
         let keys = &mut self.sections[i].keys;
-        let at = keys.iter().position(|(k, _)| same(k, key));
+        let at = keys.iter().position(|(k, _)| eq_nocase(k, key));
         match (at, value) {
             (Some(j), Some(v)) => keys[j].1 = trim(v).to_vec(),
             (Some(j), None) => {
@@ -466,6 +465,11 @@ pub fn write_private_profile_string(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Cpu, Machine, SegKind};
 
     struct T {

@@ -23,7 +23,7 @@
 
 use super::api::{Api, Arg};
 use super::farptr::{self, NameArg};
-use super::strings::upper;
+use super::strings::eq_nocase;
 use crate::env::Env;
 use crate::loader::ne::{NeImage, NeResource, ResourceId};
 use crate::machine::{Stop, Uc};
@@ -120,9 +120,7 @@ impl ResourceHandles {
 fn matches(id: &ResourceId, want: &NameArg) -> bool {
     match (id, want) {
         (ResourceId::Int(a), NameArg::Int(b)) => a == b,
-        (ResourceId::Name(a), NameArg::Str(b)) => {
-            a.len() == b.len() && a.bytes().zip(b).all(|(x, &y)| upper(x) == upper(y))
-        }
+        (ResourceId::Name(a), NameArg::Str(b)) => eq_nocase(a.as_bytes(), b),
         _ => false,
     }
 }
@@ -194,7 +192,7 @@ pub fn sizeof_resource(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 /// the string does not exist or is empty.
 pub fn load_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let id = a[1] as u16;
-    let size = (a[3] as u16 as i16).max(0) as usize;
+    let size = farptr::int_size(a[3]);
     let block = NameArg::Int(id / 16 + 1);
     let Some(data) = image(env, a[0] as u16)
         .and_then(|(_, ne)| find(ne, &block, &NameArg::Int(RT_STRING)))
@@ -280,6 +278,11 @@ pub fn load_accelerators(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::loader::ne::NeResourceType;
     use crate::machine::{Cpu, Machine, SegKind};
     use crate::win16::Module;

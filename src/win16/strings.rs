@@ -118,6 +118,11 @@ fn is_lower(c: u8) -> bool {
     is_alpha(c) && !is_upper(c)
 }
 
+/// Equal without regard to case.
+pub fn eq_nocase(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| upper(x) == upper(y))
+}
+
 /// Windows 3.1's `lstrcmp` order (module notes): -1, 0 or 1.
 pub fn compare(a: &[u8], b: &[u8]) -> i16 {
     let primary = a.iter().map(|&c| upper(c)).cmp(b.iter().map(|&c| upper(c)));
@@ -354,7 +359,8 @@ impl ArgCursor {
 /// types c, d, i, u, x, X, s (a far pointer), and `%%`. `%d`-style
 /// arguments are words unless `l` makes them double words. `#` prefixes
 /// hex numbers with 0x / 0X. An unknown type character is copied as it is.
-/// The output is at most [`WSPRINTF_MAX`] - 1 bytes.
+/// A NULL or unreadable `%s` pointer prints `(null)` (where Windows would
+/// fault). The output is at most [`WSPRINTF_MAX`] - 1 bytes.
 pub fn format(uc: &Uc<'_>, fmt: &[u8], args: &mut ArgCursor) -> Vec<u8> {
     let max = WSPRINTF_MAX - 1;
     let mut out = Vec::new();
@@ -519,6 +525,11 @@ pub fn wvsprintf(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
     use crate::machine::{Machine, SegKind};
 
     fn setup() -> (Machine, Env, u16) {

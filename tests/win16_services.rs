@@ -1,0 +1,74 @@
+//! KERNEL and USER services through a real Win16 program: roms/kernsvc.exe
+//! calls them through the thunks its imports resolve to (Pascal and cdecl
+//! argument passing, Catch/Throw across far frames, instance thunks,
+//! GetProcAddress) and prints what they gave back; its header lists the
+//! expected lines.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+}
+
+fn rom(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("roms")
+        .join(name)
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn services_answer_as_windows_does() {
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(rom(""))
+        .arg(rom("kernsvc.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    let want = [
+        "wsprintf -5 [ok] 00ab 7  |",
+        "lstr 2 -1 0",
+        "atom C000 C000 C000 Hello 0",
+        "local 2 12 1 0",
+        "profile Value 5 42",
+        "catch 7 5151 D1D1",
+        "thunk 1",
+        // The program's path on drive C: (--dir roms/).
+        "module C:\\KERNSVC.EXE",
+        "modules 1 5",
+        "ticks 1 1",
+        "env COMSPEC=C:\\COMMAND.COM",
+        "upper MIXED CASE 0C25",
+    ];
+    let text = v["output"].as_str().unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(lines[..lines.len() - 1], want[..], "{text}");
+    assert_eq!(lines.last(), Some(&""));
+}
+
+#[test]
+fn fatal_app_exit_stops_with_its_message_and_a_walk() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("kernsvc.exe"))
+        .args(["--", "fatal"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "fatal");
+    let text = v["exit"]["text"].as_str().unwrap();
+    assert!(text.contains("FatalAppExit: boom"), "{text}");
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1);
+    assert_eq!(frames[0]["module"], "KERNSVC");
+    assert_eq!(frames[0]["wSegment"], 1);
+}
