@@ -145,3 +145,63 @@ fn corpus_message_box_programs_exit_cleanly() {
         "{ev:#?}"
     );
 }
+
+fn corpus_run(name: &str) -> Option<(std::process::Output, serde_json::Value)> {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne");
+    if !c.is_dir() {
+        eprintln!("SKIP: ../shared/corpus is absent; {name} not run");
+        return None;
+    }
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(c.join(name))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    Some((out, v))
+}
+
+#[test]
+fn flaggen_paints_its_flag_and_exits_under_the_default_session() {
+    let Some((out, v)) = corpus_run("flaggen.exe") else {
+        return;
+    };
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(out.status.code(), Some(0));
+    let ev = events(&v);
+    let has = |s: &str| ev.iter().any(|e| e.contains(s));
+    // Its WinMain and MainWndProc (progress-pride-win16 source/main.c):
+    // register, create, show, paint stripes and shapes, quit on WM_DESTROY.
+    for call in [
+        "call USER.REGISTERCLASS",
+        "call USER.CREATEWINDOW",
+        "call USER.SHOWWINDOW",
+        "call USER.UPDATEWINDOW",
+        "call USER.BEGINPAINT",
+        "draw Polygon",
+        "draw Rectangle",
+        "draw Ellipse",
+        "call USER.ENDPAINT",
+        "call USER.POSTQUITMESSAGE",
+    ] {
+        assert!(has(call), "{call} missing: {ev:#?}");
+    }
+    assert!(messages(&ev).contains(&"WM_DESTROY".to_string()));
+}
+
+#[test]
+fn wheeltst_reports_its_missing_driver_in_a_message_box_and_exits() {
+    let Some((out, v)) = corpus_run("wheeltst.exe") else {
+        return;
+    };
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(out.status.code(), Some(0));
+    let ev = events(&v);
+    // INT 2Fh AX=1684h finds no WHEELVXD, and it says so with wsprintf and
+    // MessageBox.
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("message box \"Error\": \"WHEELVXD.386 not loaded\"")),
+        "{ev:#?}"
+    );
+}
