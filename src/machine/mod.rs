@@ -665,14 +665,7 @@ impl Machine {
 
     /// Run from the current CS:IP until the program stops.
     pub fn run(&mut self, limits: RunLimits) -> Stop {
-        let cs = self.reg(R::CS);
-        let ip = self.reg(R::IP);
-        let begin = match self.cpu_mode() {
-            // unicorn's 16-bit mode sets IP = begin - CS*16 with CS as a
-            // signed 16-bit value.
-            CpuMode::Real => (i64::from(ip) + i64::from(cs as i16) * 16) as u64,
-            CpuMode::Protected => u64::from(ip),
-        };
+        let begin = start_address(&self.uc);
         {
             let st = self.uc.get_data_mut();
             st.stop = None;
@@ -737,6 +730,18 @@ impl Machine {
     }
 }
 
+/// The `begin` argument of `emu_start` that resumes at the current CS:IP.
+fn start_address(uc: &Uc<'_>) -> u64 {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    match uc.get_data().mode {
+        // unicorn's 16-bit mode sets IP = begin - CS*16 with CS as a
+        // signed 16-bit value.
+        CpuMode::Real => (i64::from(ip) + i64::from(cs as i16) * 16) as u64,
+        // In 32-bit mode it sets EIP = begin; CS keeps its descriptor.
+        CpuMode::Protected => u64::from(ip),
+    }
+}
+
 /// How deep system functions may call back into the program (unicorn
 /// allows 64 nested runs; a few are left for the machine's own use).
 pub const MAX_NESTING: u32 = 48;
@@ -766,11 +771,7 @@ pub fn run_nested(
             }),
         );
     }
-    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-    let begin = match uc.get_data().mode {
-        CpuMode::Real => (i64::from(ip) + i64::from(cs as i16) * 16) as u64,
-        CpuMode::Protected => u64::from(ip),
-    };
+    let begin = start_address(uc);
     let count = {
         let st = uc.get_data_mut();
         st.env = Some(env);

@@ -29,6 +29,7 @@
 //! system function then returns in DX:AX.
 
 use super::CALLBACK_RETURN;
+use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, Environment, R, Regs, Stop, Uc, run_nested};
 use crate::walk::WalkMemory as _;
@@ -50,10 +51,6 @@ pub struct CallResult {
     /// DX:AX.
     pub value: u32,
     pub scratch: Vec<u8>,
-}
-
-fn host(e: crate::machine::MachineError) -> Stop {
-    Stop::Error(e.0)
 }
 
 fn restore(uc: &mut Uc<'_>, r: &Regs) -> Result<(), Stop> {
@@ -102,8 +99,12 @@ pub fn call_far(
     if len > 0 {
         let mut data = scratch.to_vec();
         data.resize(usize::from(len), 0);
-        uc.write_seg(ss, scratch_off, &data)
-            .map_err(|e| stack_overflow(uc, &saved, e))?;
+        uc.write_seg(ss, scratch_off, &data).map_err(|e| {
+            Stop::Error(format!(
+                "no room on the stack {:04X}:{:04X} for a callback frame: {e}",
+                saved.ss, saved.sp
+            ))
+        })?;
         uc.set_reg(R::SP, scratch_off).map_err(host)?;
     }
     for a in args {
@@ -151,13 +152,4 @@ pub fn call_far(
         value,
         scratch: out,
     })
-}
-
-/// The stop for a callback frame that does not fit on the task's stack.
-fn stack_overflow(uc: &Uc<'_>, saved: &Regs, e: crate::walk::MemError) -> Stop {
-    let _ = uc;
-    Stop::Error(format!(
-        "no room on the stack {:04X}:{:04X} for a callback frame: {e}",
-        saved.ss, saved.sp
-    ))
 }

@@ -47,7 +47,7 @@ fn new_object(env: &mut Env, what: String) -> u32 {
 }
 
 fn text_arg(uc: &Uc<'_>, p: u32, count: Option<u16>) -> String {
-    let (seg, off) = ((p >> 16) as u16, p as u16);
+    let (seg, off) = super::farptr::split(p);
     let bytes = match count {
         Some(n) if n != 0xFFFF => {
             let mut b = vec![0u8; usize::from(n.min(1024))];
@@ -155,7 +155,7 @@ fn ellipse(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// GDI.36 Polygon(hDC, lpPoints, nCount).
 fn polygon(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = (a[2] as u16).min(256);
-    let (seg, off) = ((a[1] >> 16) as u16, a[1] as u16);
+    let (seg, off) = super::farptr::split(a[1]);
     let mut b = vec![0u8; usize::from(n) * 4];
     if crate::machine::Cpu::read_seg(uc, seg, off, &mut b).is_err() {
         return Ok(0);
@@ -254,7 +254,7 @@ fn pat_blt(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 
 fn rect_at(uc: &Uc<'_>, p: u32) -> String {
     let mut b = [0u8; 8];
-    let (seg, off) = ((p >> 16) as u16, p as u16);
+    let (seg, off) = super::farptr::split(p);
     if crate::machine::Cpu::read_seg(uc, seg, off, &mut b).is_err() {
         return "(?)".into();
     }

@@ -7,10 +7,7 @@
 
 use crate::machine::{Cpu, Uc};
 
-/// A far pointer argument (`seg << 16 | off`) as (selector, offset).
-pub fn split(p: u32) -> (u16, u16) {
-    ((p >> 16) as u16, p as u16)
-}
+pub use super::farptr::split;
 
 /// Can `len` bytes at `p` be read (or, with `write`, written)?
 pub fn usable(uc: &Uc<'_>, p: u32, len: usize, write: bool) -> bool {
@@ -59,21 +56,11 @@ pub fn write(uc: &mut Uc<'_>, p: u32, data: &[u8]) -> bool {
 /// pointer is bad or no terminator comes within `max` bytes or the
 /// segment.
 pub fn read_cstr(uc: &Uc<'_>, p: u32, max: usize) -> Option<Vec<u8>> {
-    let (seg, off) = split(p);
+    let (seg, _) = split(p);
     let d = uc.descriptor_of(seg)?;
-    if seg & 4 == 0 || d.dpl() != 3 || !(d.present() && d.is_segment()) || u32::from(off) > d.limit
-    {
+    if seg & 4 == 0 || d.dpl() != 3 || !(d.present() && d.is_segment()) {
         return None;
     }
-    let room = (d.limit - u32::from(off) + 1) as usize;
-    let mut out = Vec::new();
-    for i in 0..room.min(max + 1) {
-        let mut b = [0u8];
-        uc.read_seg(seg, off.wrapping_add(i as u16), &mut b).ok()?;
-        if b[0] == 0 {
-            return Some(out);
-        }
-        out.push(b[0]);
-    }
-    None
+    // farptr's bound counts the terminator's byte too.
+    super::farptr::read_cstr(uc, p, max + 1)
 }

@@ -82,7 +82,7 @@ pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop>
 /// stream of debug output.
 pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let p = a.first().copied().unwrap_or(0);
-    let (seg, off) = ((p >> 16) as u16, p as u16);
+    let (seg, off) = super::farptr::split(p);
     let s = crate::dos::read_until(uc, seg, off, 0, 0x1000);
     env.debug_output
         .push(String::from_utf8_lossy(&s).into_owned());

@@ -611,7 +611,7 @@ fn with_heap<T>(
 pub fn local_init(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let sel = match a[0] as u16 {
         0 => uc.reg(R::DS),
-        s => s | 1,
+        s => super::selector_of_handle(s),
     };
     let (start, end) = (a[1] & 0xFFFF, a[2] & 0xFFFF);
     let (start, end) = if start == 0 {

@@ -127,6 +127,12 @@ pub struct Win16 {
     pub environment: Vec<(String, String)>,
 }
 
+/// The selector a global handle names: a moveable block's handle is its
+/// selector minus 1 (both are accepted; 0 stays 0).
+pub fn selector_of_handle(h: u16) -> u16 {
+    if h == 0 { 0 } else { h | 1 }
+}
+
 /// Why loading failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Win16LoadError(pub String);
@@ -173,7 +179,7 @@ impl Win16 {
         if h == 0 {
             return None;
         }
-        let sel = h | 1;
+        let sel = selector_of_handle(h);
         let module_of = |hmodule: u16| self.modules.iter().position(|m| m.hmodule == hmodule);
         module_of(sel)
             .or_else(|| {

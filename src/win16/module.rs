@@ -242,7 +242,7 @@ pub fn make_proc_instance(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
     }
     let ds = match a[1] as u16 {
         0 => uc.reg(R::DS),
-        h => h | 1,
+        h => super::selector_of_handle(h),
     };
     let Some(seg) = w.task(uc.get_data().current_task).map(|t| t.proc_thunks) else {
         return Ok(0);

@@ -23,6 +23,7 @@ use std::collections::VecDeque;
 
 use super::api::{Api, Arg};
 use super::callback::{CallArg, call_far};
+use super::farptr::split;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc, record_event};
 
@@ -140,14 +141,10 @@ impl User {
     }
 }
 
-fn ptr(p: u32) -> (u16, u16) {
-    ((p >> 16) as u16, p as u16)
-}
-
 /// A string argument: a far pointer to ASCIZ text, or (segment 0) an
 /// integer atom / resource id, shown as `#n`.
 fn string_arg(uc: &Uc<'_>, p: u32) -> String {
-    let (seg, off) = ptr(p);
+    let (seg, off) = split(p);
     if seg == 0 {
         return format!("#{off}");
     }
@@ -162,10 +159,10 @@ fn get(b: &[u8], off: usize) -> u16 {
     u16::from_le_bytes([b[off], b[off + 1]])
 }
 
-/// The data segment for code of instance `h` (a moveable DGROUP's handle is
-/// its selector - 1).
+/// The data segment for code of instance `h` (hInstance is DGROUP's
+/// handle).
 pub fn instance_ds(h: u16) -> u16 {
-    if h & 7 == 6 { h | 1 } else { h }
+    super::selector_of_handle(h)
 }
 
 /// USER's thunk segment: where callbacks from USER return.
@@ -302,7 +299,7 @@ fn client_size(w: &Window, has_menu: bool) -> (i16, i16) {
 
 /// USER.57 RegisterClass(lpWndClass) -> ATOM.
 fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (seg, off) = ptr(a[0]);
+    let (seg, off) = split(a[0]);
     let mut b = [0u8; 0x1A];
     if uc.read_seg(seg, off, &mut b).is_err() {
         return Ok(0);
@@ -589,7 +586,7 @@ fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop>
     put(&mut b, 4, m.wparam);
     b[6..10].copy_from_slice(&m.lparam.to_le_bytes());
     b[10..14].copy_from_slice(&env.win16.user.msg_time.to_le_bytes());
-    let (seg, off) = ptr(p);
+    let (seg, off) = split(p);
     uc.write_seg(seg, off, &b)
         .map_err(|e| Stop::Error(format!("MSG at {seg:04X}:{off:04X}: {e}")))
 }
@@ -675,7 +672,7 @@ fn translate_message(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32
 
 /// USER.114 DispatchMessage(lpMsg) -> the window procedure's result.
 fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (seg, off) = ptr(a[0]);
+    let (seg, off) = split(a[0]);
     let mut b = [0u8; 10];
     if uc.read_seg(seg, off, &mut b).is_err() {
         return Ok(0);
@@ -695,7 +692,7 @@ fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
             env,
             uc,
             cs,
-            ptr(lparam),
+            split(lparam),
             ds,
             &[],
             &[
@@ -769,7 +766,7 @@ fn begin_paint(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     put(&mut ps, 2, 1);
     put(&mut ps, 8, cx as u16);
     put(&mut ps, 10, cy as u16);
-    let (seg, off) = ptr(a[1]);
+    let (seg, off) = split(a[1]);
     if uc.write_seg(seg, off, &ps).is_err() {
         return Ok(0);
     }
@@ -798,7 +795,7 @@ fn write_rect(uc: &mut Uc<'_>, p: u32, r: (i16, i16, i16, i16)) -> bool {
     for (i, v) in [r.0, r.1, r.2, r.3].iter().enumerate() {
         put(&mut b, i * 2, *v as u16);
     }
-    let (seg, off) = ptr(p);
+    let (seg, off) = split(p);
     uc.write_seg(seg, off, &b).is_ok()
 }
 
@@ -870,7 +867,7 @@ fn message_box(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
 /// USER.87 DialogBox(hInstance, lpTemplateName, hWndParent, lpDialogFunc).
 fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let template = string_arg(uc, a[1]);
-    let (hinstance, parent, proc_) = (a[0] as u16, a[2] as u16, ptr(a[3]));
+    let (hinstance, parent, proc_) = (a[0] as u16, a[2] as u16, split(a[3]));
     if env.win16.user.windows.len() >= MAX_WINDOWS {
         return Ok(0xFFFF);
     }
@@ -946,7 +943,7 @@ fn set_timer(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         hwnd: a[0] as u16,
         id: a[1] as u16,
         elapse: a[2] & 0xFFFF,
-        proc_: ptr(a[3]),
+        proc_: split(a[3]),
     };
     let u = &mut env.win16.user;
     u.timers.retain(|x| !(x.hwnd == t.hwnd && x.id == t.id));
@@ -978,7 +975,7 @@ fn get_window_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let mut t: Vec<u8> = w.title.bytes().take(max - 1).collect();
     let n = t.len();
     t.push(0);
-    let (seg, off) = ptr(a[1]);
+    let (seg, off) = split(a[1]);
     Ok(if uc.write_seg(seg, off, &t).is_ok() {
         n as u32
     } else {
@@ -1017,7 +1014,7 @@ fn call_window_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         env,
         uc,
         cs,
-        ptr(a[0]),
+        split(a[0]),
         ds,
         &[],
         &[
