@@ -96,11 +96,19 @@ impl Environment for Env {
             }
             return self.native(uc, intno);
         }
-        match intno {
+        let r = match intno {
             API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => {
                 crate::win16::call_api(self, uc)
             }
             _ => self.native(uc, intno),
+        };
+        match r {
+            // A Win16 task ended: the scheduler runs the next one, or ends
+            // the run with the last.
+            Err(Stop::Exited { code }) if !self.win16.tasks.is_empty() => {
+                crate::win16::scheduler::exit_current(self, uc, code)
+            }
+            r => r,
         }
     }
 }

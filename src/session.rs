@@ -32,6 +32,9 @@ pub struct LoadOptions {
     /// The host directory that is the program's drive C: (None: no drive;
     /// file functions then stop the program as unimplemented).
     pub dir: Option<PathBuf>,
+    /// More Win16 programs to load as tasks beside the first (`run A.EXE
+    /// B.EXE`); the first one named runs first.
+    pub more: Vec<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -45,6 +48,7 @@ impl Default for LoadOptions {
             keys: Vec::new(),
             clock: crate::dos::clock::Clock::Host,
             dir: None,
+            more: Vec::new(),
         }
     }
 }
@@ -136,6 +140,17 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
             env.win16.environment = dos_start(path, opts).env;
             let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
                 .map_err(|e| LoadFailure(e.0))?;
+            for other in &opts.more {
+                let Image::Ne(ne) = parse_file(other, KindHint::Auto)? else {
+                    return Err(LoadFailure(format!(
+                        "{}: only Win16 programs run as further tasks",
+                        other.display()
+                    )));
+                };
+                crate::win16::load_program(&mut m, &mut env, &ne, other, "")
+                    .map_err(|e| LoadFailure(e.0))?;
+            }
+            crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })
         }
         Image::Com(c) => {

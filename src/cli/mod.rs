@@ -100,11 +100,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run a program to exit, fault or budget.
+    /// Run a program to exit, fault or budget. Several Win16 programs run
+    /// together as tasks under the cooperative scheduler; the first named
+    /// runs first and its exit code is the run's.
     Run {
         #[command(flatten)]
         opts: RunOpts,
-        file: PathBuf,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
         /// The program's command tail.
         #[arg(last = true)]
         args: Vec<String>,
@@ -116,7 +119,13 @@ pub enum Command {
         /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
         #[arg(long)]
         at: String,
-        file: PathBuf,
+        /// After the current task's walk, walk every other task from the
+        /// state the scheduler saved (StackTraceFirst), each headed by its
+        /// TASKENTRY.
+        #[arg(long)]
+        all_tasks: bool,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
     },
@@ -146,7 +155,12 @@ fn limits(o: &RunOpts) -> RunLimits {
     }
 }
 
-fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, String> {
+fn load_opts(
+    o: &RunOpts,
+    more: &[PathBuf],
+    args: &[String],
+    echo: bool,
+) -> Result<LoadOptions, String> {
     let kind = match (&o.load, &o.entry) {
         (Some(l), Some(e)) => KindHint::Raw {
             load: parse_segoff(l)?,
@@ -187,6 +201,7 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
         keys,
         clock,
         dir: Some(o.dir.clone()),
+        more: more.to_vec(),
     })
 }
 
@@ -194,12 +209,15 @@ fn load_opts(o: &RunOpts, args: &[String], echo: bool) -> Result<LoadOptions, St
 /// failure is reported on stderr and becomes the exit status.
 fn load_and_run(
     opts: &RunOpts,
-    file: &std::path::Path,
+    files: &[PathBuf],
     args: &[String],
     echo: bool,
     at: Option<(&Loc, &str)>,
 ) -> Result<(session::Program, Stop), i32> {
-    let lo = load_opts(opts, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
+    let (file, more) = files
+        .split_first()
+        .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
+    let lo = load_opts(opts, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
     let stop = prog
         .run(limits(opts), at.map(|(loc, _)| loc))
@@ -259,8 +277,8 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             Err(e) => fail(EXIT_LOAD, &e.0),
         },
-        Command::Run { opts, file, args } => {
-            let (prog, stop) = match load_and_run(&opts, &file, &args, !opts.json, None) {
+        Command::Run { opts, files, args } => {
+            let (prog, stop) = match load_and_run(&opts, &files, &args, !opts.json, None) {
                 Ok(r) => r,
                 Err(code) => return code,
             };
@@ -295,14 +313,15 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Stack {
             opts,
             at,
-            file,
+            all_tasks,
+            files,
             args,
         } => {
             let loc: Loc = match at.parse() {
                 Ok(l) => l,
                 Err(e) => return fail(EXIT_LOAD, &e),
             };
-            let (prog, stop) = match load_and_run(&opts, &file, &args, false, Some((&loc, &at))) {
+            let (prog, stop) = match load_and_run(&opts, &files, &args, false, Some((&loc, &at))) {
                 Ok(r) => r,
                 Err(code) => return code,
             };
@@ -311,13 +330,16 @@ pub fn main_with(cli: Cli) -> i32 {
                 (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
             );
             if opts.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&output::stack_json(&prog, &stop, reached))
-                        .unwrap_or_default()
-                );
+                let mut v = output::stack_json(&prog, &stop, reached);
+                if all_tasks {
+                    v["tasks"] = output::tasks_json(&prog);
+                }
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 print!("{}", output::stack_text(&prog, &stop, reached));
+                if all_tasks {
+                    print!("{}", output::tasks_text(&prog));
+                }
             }
             if reached { 0 } else { exit_code(&stop).max(1) }
         }

@@ -12,8 +12,15 @@
 //!   "halted" | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "detail"}),
-//!   "unimplemented" (the function's name, for that kind), "frames" and
-//!   "walk_end" (when it stopped abnormally)}`.
+//!   "unimplemented" (the function's name, for that kind), "task_exits"
+//!   (Win16: every task that ended, in order, `{"hTask", "module",
+//!   "code"}`), "frames" and "walk_end" (when it stopped abnormally)}`.
+//! * `stack --all-tasks --json` adds `"tasks"`: every task in TaskFirst /
+//!   TaskNext order, `{"hTask", "hTaskParent", "hInst", "hModule", "wSS",
+//!   "wSP", "wStackTop", "wStackMinimum", "wStackBottom", "wcEvents",
+//!   "hQueue", "module", "current" (bool), "frames" and "walk_end"}` where
+//!   the frames are StackTraceFirst's and StackTraceNext's from the state the
+//!   scheduler saved (empty for the current task, whose walk is `frames`).
 
 use serde_json::{Value, json};
 
@@ -102,6 +109,15 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     if let Some(hint) = waiting_hint(p, stop) {
         v["note"] = json!(hint);
     }
+    let exits = &env.win16.scheduler.exits;
+    if !exits.is_empty() {
+        v["task_exits"] = Value::Array(
+            exits
+                .iter()
+                .map(|e| json!({"hTask": e.htask, "module": e.module, "code": e.code}))
+                .collect(),
+        );
+    }
     if !matches!(stop, Stop::Exited { .. }) {
         if let Some(w) = p.walk_at_stop(stop) {
             v["frames"] = Value::Array(w.frames.iter().map(|f| frame_json(p, f)).collect());
@@ -128,7 +144,23 @@ pub fn waiting_hint(p: &Program, stop: &Stop) -> Option<String> {
 
 /// `run` in text (printed on stderr, after the program's own output).
 pub fn run_text(p: &Program, stop: &Stop) -> String {
-    let mut s = format!("toolhelp16: {}: {}\n", p.path.display(), describe(stop));
+    let mut s = String::new();
+    for line in &p.env().debug_output {
+        s.push_str(&format!("debug: {line}\n"));
+    }
+    for e in &p.env().win16.scheduler.exits {
+        if p.env().win16.scheduler.exits.len() > 1 {
+            s.push_str(&format!(
+                "toolhelp16: task {:04X} {} exited with code {}\n",
+                e.htask, e.module, e.code
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "toolhelp16: {}: {}\n",
+        p.path.display(),
+        describe(stop)
+    ));
     if let Some(hint) = waiting_hint(p, stop) {
         s.push_str(&format!("toolhelp16: note: {hint}\n"));
     }
@@ -161,6 +193,93 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
         ));
     }
     s.push_str(&format!("walk ended: {}\n", w.stop));
+    s
+}
+
+/// Every task's TASKENTRY and, for each task but the current one, its walk
+/// by StackTraceFirst then StackTraceNext (`stack --all-tasks`).
+pub fn task_walks(p: &Program) -> Vec<(crate::win16::toolhelp::TaskEntry, Option<Walk>)> {
+    let Some(env) = p.machine.environment::<crate::env::Env>() else {
+        return Vec::new();
+    };
+    let current = p.machine.get_data().current_task;
+    crate::win16::toolhelp::task_entries(env, &p.machine)
+        .into_iter()
+        .map(|te| {
+            let walk = (te.h_task != current).then(|| {
+                crate::walk::walk_task(
+                    &*p.machine as &dyn WalkMemory,
+                    te.h_task,
+                    crate::session::MAX_FRAMES,
+                )
+            });
+            (te, walk)
+        })
+        .collect()
+}
+
+fn task_name(te: &crate::win16::toolhelp::TaskEntry) -> String {
+    let n = te
+        .sz_module
+        .iter()
+        .position(|&c| c == 0)
+        .unwrap_or(te.sz_module.len());
+    String::from_utf8_lossy(&te.sz_module[..n]).into_owned()
+}
+
+/// `stack --all-tasks --json`: the `tasks` member.
+pub fn tasks_json(p: &Program) -> Value {
+    let current = p.machine.get_data().current_task;
+    Value::Array(
+        task_walks(p)
+            .iter()
+            .map(|(te, w)| {
+                json!({
+                    "hTask": te.h_task, "hTaskParent": te.h_task_parent, "hInst": te.h_inst,
+                    "hModule": te.h_module, "wSS": te.w_ss, "wSP": te.w_sp,
+                    "wStackTop": te.w_stack_top, "wStackMinimum": te.w_stack_minimum,
+                    "wStackBottom": te.w_stack_bottom, "wcEvents": te.wc_events,
+                    "hQueue": te.h_queue, "module": task_name(te),
+                    "current": te.h_task == current,
+                    "frames": w.as_ref().map(|w| w.frames.iter().map(|f| frame_json(p, f)).collect::<Vec<_>>()).unwrap_or_default(),
+                    "walk_end": w.as_ref().map(|w| w.stop.to_string()),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `stack --all-tasks`: after the current task's walk, every task as
+/// TaskFirst/TaskNext list them, the others walked from the state the
+/// scheduler saved.
+pub fn tasks_text(p: &Program) -> String {
+    let current = p.machine.get_data().current_task;
+    let mut s = String::from("\ntasks (TaskFirst, TaskNext):\n");
+    for (te, w) in task_walks(p) {
+        s.push_str(&format!(
+            "task {:04X} {}: hInst {:04X}, hModule {:04X}, saved SS:SP {:04X}:{:04X}, stack [{:04X}, {:04X}) lowest SP {:04X}, events {}\n",
+            te.h_task,
+            task_name(&te),
+            te.h_inst,
+            te.h_module,
+            te.w_ss,
+            te.w_sp,
+            te.w_stack_top,
+            te.w_stack_bottom,
+            te.w_stack_minimum,
+            te.wc_events
+        ));
+        match w {
+            None if te.h_task == current => s.push_str(
+                "  the current task: its walk is above (StackTraceFirst refuses a running task)\n",
+            ),
+            None => {}
+            Some(w) => {
+                s.push_str("  walk by StackTraceFirst, then StackTraceNext\n");
+                s.push_str(&walk_table(p, &w));
+            }
+        }
+    }
     s
 }
 

@@ -619,14 +619,7 @@ impl Machine {
 
     /// Allow writes to a code segment's pages (for a data alias of it).
     pub fn make_writable(&mut self, sel: u16) -> Result<(), MachineError> {
-        let d = self
-            .descriptor_of(sel)
-            .ok_or_else(|| MachineError(format!("no selector {sel:04X}")))?;
-        let start = u64::from(d.base) & !(PAGE - 1);
-        let end = u64::from(d.base) + u64::from(d.limit) + 1;
-        self.uc
-            .mem_protect(start, (end - start) as usize, Permission::ALL)
-            .map_err(|e| uerr("unprotecting", e))
+        make_writable(&mut self.uc, sel)
     }
 
     /// Write bytes at a real-mode linear address.
@@ -728,6 +721,18 @@ impl Machine {
     pub fn insn_bytes(&self, cs: u16, ip: u16) -> Vec<u8> {
         insn_bytes(&self.uc, cs, ip)
     }
+}
+
+/// Allow writes to a code segment's pages (for a data alias of it, and for
+/// code written by the loader). Usable from inside a hook.
+pub fn make_writable(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("no selector {sel:04X}")))?;
+    let start = u64::from(d.base) & !(PAGE - 1);
+    let end = u64::from(d.base) + u64::from(d.limit) + 1;
+    uc.mem_protect(start, (end - start) as usize, Permission::ALL)
+        .map_err(|e| uerr("unprotecting", e))
 }
 
 /// The `begin` argument of `emu_start` that resumes at the current CS:IP.
@@ -1194,7 +1199,14 @@ pub const MAX_EVENTS: usize = 10_000;
 /// Log an event (`--events`): port I/O, system calls. CS:IP is the
 /// current instruction's.
 pub fn record_event(uc: &mut Uc<'_>, text: String) {
-    let regs = (uc.reg(R::CS), uc.reg(R::IP));
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    record_event_at(uc, cs, ip, text);
+}
+
+/// [`record_event`] at a given CS:IP (for an event recorded after the
+/// registers changed, as when a system function switched tasks).
+pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
+    let regs = (cs, ip);
     let st = uc.get_data_mut();
     if st.events.len() < MAX_EVENTS {
         st.events

@@ -141,6 +141,7 @@ pub static TABLES: &[&[Api]] = &[
     super::local::APIS,
     super::module::APIS,
     super::system::APIS,
+    super::scheduler::APIS,
 ];
 
 /// All registered functions.

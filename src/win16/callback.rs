@@ -134,6 +134,10 @@ pub fn call_far(
         .descriptor(module_cs)
         .map(|d| u64::from(d.base) + u64::from(CALLBACK_RETURN))
         .ok_or_else(|| Stop::Error(format!("callback return segment {module_cs:04X}")))?;
+    // The nested run belongs to the calling task (scheduler.rs, "Callbacks
+    // and switching").
+    let owner = uc.get_data().current_task;
+    env.win16.scheduler.level_owner.push(owner);
     let boxed: Box<dyn Environment> = Box::new(std::mem::take(env));
     let (back, res) = run_nested(uc, boxed, until);
     let back: Box<dyn std::any::Any> = back;
@@ -141,6 +145,7 @@ pub fn call_far(
         Ok(e) => *env = *e,
         Err(_) => return Err(Stop::Error("the environment changed type".into())),
     }
+    env.win16.scheduler.level_owner.pop();
     res?;
     let value = u32::from(uc.reg(R::DX)) << 16 | u32::from(uc.reg(R::AX));
     let mut out = vec![0u8; scratch.len()];

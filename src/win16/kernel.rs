@@ -8,7 +8,6 @@ use crate::machine::{Cpu, R, Stop, Uc};
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("KERNEL", 3, "GETVERSION", &[], get_version),
-    Api::new("KERNEL", 30, "WAITEVENT", &[Arg::W], wait_event),
     Api::new("KERNEL", 91, "INITTASK", &[], init_task),
     Api::new("KERNEL", 102, "DOS3CALL", &[], dos3call),
     Api::new(
@@ -24,12 +23,6 @@ pub static APIS: &[Api] = &[
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
 pub fn get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     Ok(0x0500_0A03)
-}
-
-/// KERNEL.30 WaitEvent(hTask): the start-up call returns at once (no events
-/// are pending and there is no other task to run yet).
-pub fn wait_event(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
 }
 
 /// USER.5 InitApp(hInstance): TRUE.

@@ -14,6 +14,7 @@ pub mod local;
 pub mod module;
 pub mod profile;
 pub mod resource;
+pub mod scheduler;
 pub mod strings;
 pub mod system;
 pub mod tdb;
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::env::Env;
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
-use crate::machine::{Cpu, Machine, MachineError, R, SegKind, Stop, Uc};
+use crate::machine::{Cpu, MachineError, R, SegKind, Stop, Uc, alloc_seg, make_writable};
 use crate::walk::CodeOwner;
 use global::{GlobalArena, gt};
 use tdb::{Tdb, module_db};
@@ -122,6 +123,8 @@ pub struct Win16 {
     pub local_heaps: local::LocalHeaps,
     /// MakeProcInstance thunks, the clock, the error mode.
     pub system: system::SystemState,
+    /// The cooperative scheduler: suspended tasks, exits.
+    pub scheduler: scheduler::Scheduler,
     /// The DOS environment a task starts with (the default one when
     /// empty).
     pub environment: Vec<(String, String)>,
@@ -207,7 +210,7 @@ impl Win16 {
 /// types").
 #[allow(clippy::too_many_arguments)]
 fn register(
-    m: &Machine,
+    m: &Uc<'_>,
     w: &mut Win16,
     sel: u16,
     moveable: bool,
@@ -216,7 +219,7 @@ fn register(
     kind: u16,
     segment: Option<u16>,
 ) {
-    if let Some(b) = global::block_for(&**m, sel, moveable, owner, pdb_owner, kind, segment) {
+    if let Some(b) = global::block_for(m, sel, moveable, owner, pdb_owner, kind, segment) {
         w.global.insert(b);
     }
 }
@@ -261,19 +264,20 @@ fn module_db_bytes(
 
 /// Make sure built-in module `name` exists: a module database and a code
 /// segment of thunks.
-pub fn ensure_builtin(m: &mut Machine, w: &mut Win16, name: &str) -> Result<usize, Win16LoadError> {
+pub fn ensure_builtin(m: &mut Uc<'_>, w: &mut Win16, name: &str) -> Result<usize, Win16LoadError> {
     let upper = name.to_ascii_uppercase();
     if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
         return Ok(i);
     }
-    let hmodule = m.alloc_segment(
+    let hmodule = alloc_seg(
+        m,
         SegKind::Data,
         0x100,
         &module_db_bytes(&upper, None, &[], &[], true),
     )?;
     let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
-    let cs = m.alloc_segment(SegKind::Code, size, &[])?;
-    m.make_writable(cs)?;
+    let cs = alloc_seg(m, SegKind::Code, size, &[])?;
+    make_writable(m, cs)?;
     // Rewrite the module database now that the segment handle is known.
     let entry = {
         let mut e = [0u8; 8];
@@ -412,7 +416,9 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         });
     };
     let args = api.read_args(uc, ss, sp);
+    env.win16.scheduler.switched = false;
     let r = (api.func)(env, uc, &args)?;
+    let switched = std::mem::take(&mut env.win16.scheduler.switched);
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
     let shown: Vec<String> = args
         .iter()
@@ -422,17 +428,30 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             api::Arg::L => format!("{:04X}:{:04X}", v >> 16, v & 0xFFFF),
         })
         .collect();
-    crate::machine::record_event(
+    let result = if switched {
+        "gives up the CPU".to_string()
+    } else {
+        format!("{:04X}:{:04X}", r >> 16, r & 0xFFFF)
+    };
+    crate::machine::record_event_at(
         uc,
+        cs,
+        ip.wrapping_add(2),
         format!(
-            "call {}.{}({}) -> {:04X}:{:04X} from {ret_cs:04X}:{ret_ip:04X}",
+            "call {}.{}({}) -> {result} from {ret_cs:04X}:{ret_ip:04X}",
             api.module,
             api.name,
             shown.join(", "),
-            r >> 16,
-            r & 0xFFFF
         ),
     );
+    if switched {
+        // The registers are now another task's; this task gets its result
+        // when it resumes (scheduler.rs).
+        if let Some(text) = env.win16.scheduler.switch_event.take() {
+            crate::machine::record_event_at(uc, cs, ip.wrapping_add(2), text);
+        }
+        return Ok(());
+    }
     uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
     uc.set_reg(R::DX, (r >> 16) as u16)
         .map_err(|e| Stop::Error(e.0))?;
@@ -443,7 +462,7 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
 /// found beside it), apply relocations, and write its module database.
 /// Returns the module's index.
 fn load_module(
-    m: &mut Machine,
+    m: &mut Uc<'_>,
     w: &mut Win16,
     ne: &NeImage,
     path: &Path,
@@ -471,7 +490,7 @@ fn load_module(
         ref_index.push(idx);
     }
     // Module database placeholder, then the segments.
-    let hmodule = m.alloc_segment(SegKind::Data, 0x1000, &[])?;
+    let hmodule = alloc_seg(m, SegKind::Data, 0x1000, &[])?;
     let auto = ne.header.auto_data_segment;
     let mut sels = Vec::new();
     for seg in &ne.segments {
@@ -487,7 +506,7 @@ fn load_module(
             SegKind::Code
         };
         let take = seg.data.len().min(size as usize);
-        sels.push(m.alloc_segment(kind, size, &seg.data[..take])?);
+        sels.push(alloc_seg(m, kind, size, &seg.data[..take])?);
     }
     let mut module = Module {
         name: name.clone(),
@@ -587,7 +606,7 @@ fn load_module(
         crate::loader::ne::apply_relocations(&mut data, &seg.relocs, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
         if !seg.is_data() {
-            m.make_writable(sel)?;
+            make_writable(m, sel)?;
         }
         m.write_seg(sel, 0, &data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
@@ -643,7 +662,7 @@ fn load_module(
 }
 
 fn import(
-    m: &mut Machine,
+    m: &mut Uc<'_>,
     w: &mut Win16,
     idx: usize,
     ordinal: u16,
@@ -668,7 +687,7 @@ fn import(
 
 /// Find `NAME.DLL` (any case) beside the program and load it as a library.
 fn load_dll_beside(
-    m: &mut Machine,
+    m: &mut Uc<'_>,
     w: &mut Win16,
     program: &Path,
     name: &str,
@@ -700,9 +719,11 @@ fn load_dll_beside(
 }
 
 /// Load an NE program as a new task, ready to run at its entry point with
-/// the start registers of win16.md ("How a Win16 task starts").
+/// the start registers of win16.md ("How a Win16 task starts"). The task is
+/// suspended until the scheduler picks it; [`start_task`] runs the first
+/// one.
 pub fn load_program(
-    m: &mut Machine,
+    m: &mut Uc<'_>,
     env: &mut Env,
     ne: &NeImage,
     path: &Path,
@@ -756,15 +777,16 @@ pub fn load_program(
     };
     let block =
         crate::dos::environment_block(&vars, &module::dos_path(env, Some(path), &module.name));
-    let env_sel = m.alloc_segment(
+    let env_sel = alloc_seg(
+        m,
         SegKind::Data,
         (block.len() as u32).div_ceil(16) * 16,
         &block,
     )?;
     let mut psp_bytes = crate::dos::make_psp(0, tail);
     psp_bytes[0x2C..0x2E].copy_from_slice(&env_sel.to_le_bytes());
-    let psp = m.alloc_segment(SegKind::Data, 0x100, &psp_bytes)?;
-    let htask = m.alloc_segment(SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
+    let psp = alloc_seg(m, SegKind::Data, 0x100, &psp_bytes)?;
+    let htask = alloc_seg(m, SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
     let tdb = Tdb {
         next: env.win16.tasks.last().map(|t| t.htask).unwrap_or(0),
         sp: 0,
@@ -803,28 +825,40 @@ pub fn load_program(
         env_sel,
         proc_thunks,
     });
-    m.get_data_mut().current_task = htask;
-    env.dos.psp = psp;
-    // Start registers.
-    m.set_reg(R::SS, ss)?;
-    m.set_reg(R::SP, sp)?;
-    m.set_reg(R::DS, dgroup)?;
-    m.set_reg(R::ES, psp)?;
-    m.set_reg(R::AX, 0)?;
-    m.set_reg(R::BX, h.stack_size)?;
-    m.set_reg(R::CX, h.heap_size)?;
-    m.set_reg(R::DI, hinstance)?;
-    m.set_reg(R::SI, hprev)?;
-    m.set_reg(R::BP, 0)?;
-    m.set_reg(R::DX, 0)?;
-    m.set_csip(cs, h.ip)?;
+    // The start registers (win16.md, "How a Win16 task starts"); the task
+    // runs when the scheduler first picks it.
+    let start = crate::machine::Regs {
+        ss,
+        sp,
+        ds: dgroup,
+        es: psp,
+        bx: h.stack_size,
+        cx: h.heap_size,
+        di: hinstance,
+        si: hprev,
+        cs,
+        ip: h.ip,
+        flags: 0x0202,
+        ..Default::default()
+    };
+    scheduler::add_new_task(env, m, htask, start).map_err(|e| match e {
+        Stop::Error(t) => Win16LoadError(format!("{fname}: {t}")),
+        other => Win16LoadError(format!("{fname}: {other:?}")),
+    })?;
     Ok(htask)
+}
+
+/// Make the loaded, never-run task `htask` the running one (the first task
+/// of a run).
+pub fn start_task(m: &mut Uc<'_>, env: &mut Env, htask: u16) -> Result<(), Win16LoadError> {
+    scheduler::resume(env, m, htask).map_err(|e| Win16LoadError(format!("{e:?}")))
 }
 
 /// Test support: a machine with a real program loaded.
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
+    use crate::machine::Machine;
 
     /// roms/kernsvc.exe loaded as a task (not started): the machine, its
     /// environment (not installed in the machine: tests call system
@@ -835,6 +869,7 @@ pub(crate) mod testing {
         let mut m = Machine::new_protected().unwrap();
         let mut env = Env::new(false);
         let htask = load_program(&mut m, &mut env, &ne, &path, "").unwrap();
+        start_task(&mut m, &mut env, htask).unwrap();
         (m, env, htask)
     }
 }

@@ -25,7 +25,7 @@ use super::api::{Api, Arg};
 use super::farptr::{self, MAX_STRING, NameArg};
 use super::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 use crate::env::Env;
-use crate::machine::{Cpu, Machine, R, SegKind, Stop, Uc};
+use crate::machine::{Cpu, R, SegKind, Stop, Uc};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -112,9 +112,10 @@ pub fn dos_path(env: &Env, path: Option<&Path>, name: &str) -> String {
 }
 
 /// The code segment for a task's instance thunks.
-pub fn alloc_thunk_segment(m: &mut Machine) -> Result<u16, Win16LoadError> {
-    let sel = m.alloc_segment(SegKind::Code, u32::from(PROC_THUNKS * THUNK_SIZE), &[])?;
-    m.make_writable(sel)?;
+pub fn alloc_thunk_segment(m: &mut Uc<'_>) -> Result<u16, Win16LoadError> {
+    let sel =
+        crate::machine::alloc_seg(m, SegKind::Code, u32::from(PROC_THUNKS * THUNK_SIZE), &[])?;
+    crate::machine::make_writable(m, sel)?;
     Ok(sel)
 }
 
@@ -307,6 +308,7 @@ pub fn get_instance_data(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::Machine;
 
     #[test]
     fn table_is_registered() {

@@ -561,6 +561,14 @@ pub fn stack_trace_next(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 ///   TDB's block. Here the PSP is a block of its own (hTask's TDB +60 names
 ///   it), so the value only keeps what Windows reported.
 /// - hNext is the next task of `env.win16.tasks`, 0 after the last.
+/// Every task's TASKENTRY in TaskFirst/TaskNext order (for the host side:
+/// `stack --all-tasks`).
+pub fn task_entries(env: &Env, uc: &Uc<'_>) -> Vec<TaskEntry> {
+    (0..env.win16.tasks.len())
+        .filter_map(|i| task_entry(env, uc, i))
+        .collect()
+}
+
 fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
     let t = env.win16.tasks.get(i)?;
     let h = t.htask;
@@ -1060,9 +1068,9 @@ pub fn interrupt_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 
 /// TOOLHELP.77 TerminateApp(hTask, wFlags): end a task. The current task
 /// (or hTask 0) ends at once with exit code 0xFF, the code Windows 3.1
-/// used ("Undocumented Windows", as Wine cites it). Another task, which
-/// never runs here, is taken off the task list with its TDB, PSP and
-/// callbacks. An unknown handle does nothing. Returns nothing.
+/// used ("Undocumented Windows", as Wine cites it), and the scheduler
+/// runs the next task. Another task is taken off the task list and the
+/// scheduler with its windows, TDB, PSP and callbacks. An unknown handle does nothing. Returns nothing.
 pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let current = uc.get_data().current_task;
     let h = warg(a, 0);
@@ -1072,10 +1080,8 @@ pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     let Some(t) = env.win16.task(h).cloned() else {
         return Ok(0);
     };
+    crate::win16::scheduler::remove_task(env, uc, h);
     let w = &mut env.win16;
-    w.tasks.retain(|x| x.htask != h);
-    w.toolhelp.notify.retain(|c| c.htask != h);
-    w.toolhelp.interrupt.retain(|c| c.htask != h);
     for sel in [t.htask, t.psp] {
         if crate::machine::free_seg(uc, sel).is_ok() {
             w.global.remove(sel);

@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 use super::api::{Api, Arg};
 use super::callback::{CallArg, call_far};
 use super::farptr::split;
+use super::scheduler::{self, Resume, Wait};
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc, record_event};
 
@@ -114,23 +115,50 @@ pub struct Timer {
     pub proc_: (u16, u16),
 }
 
+/// One task's message queue (every Win16 task has its own, TDB+20h
+/// hQueue), with what the default session keeps per task.
+#[derive(Debug, Default, Clone)]
+pub struct Queue {
+    pub msgs: VecDeque<Msg>,
+    /// PostQuitMessage's exit code, once posted.
+    pub quit: Option<u16>,
+    /// The task's main window (its first top-level window shown).
+    pub main_window: u16,
+    /// The default session's WM_CLOSE was sent.
+    pub close_sent: bool,
+}
+
 /// USER's state.
 #[derive(Debug, Default)]
 pub struct User {
     pub classes: Vec<WndClass>,
     pub windows: Vec<Window>,
-    pub queue: VecDeque<Msg>,
-    pub quit: Option<u16>,
+    /// Message queues by hTask.
+    pub queues: std::collections::BTreeMap<u16, Queue>,
     pub timers: Vec<Timer>,
-    /// The task's main window (its first top-level window shown).
-    pub main_window: u16,
-    /// The default session's WM_CLOSE was sent.
-    pub close_sent: bool,
     /// Messages handed out, for MSG.time.
     pub msg_time: u32,
 }
 
 impl User {
+    /// The queue of task `htask` (made when first used).
+    pub fn queue(&mut self, htask: u16) -> &mut Queue {
+        self.queues.entry(htask).or_default()
+    }
+
+    /// Does task `htask` have something GetMessage would return without
+    /// the default session's help: a posted message, WM_QUIT, or a visible
+    /// window that needs painting?
+    pub fn has_input(&self, htask: u16) -> bool {
+        self.queues
+            .get(&htask)
+            .is_some_and(|q| !q.msgs.is_empty() || q.quit.is_some())
+            || self
+                .windows
+                .iter()
+                .any(|w| w.htask == htask && w.needs_paint && w.visible && !w.destroyed)
+    }
+
     pub fn window(&self, hwnd: u16) -> Option<&Window> {
         self.windows.iter().find(|w| w.hwnd == hwnd && !w.destroyed)
     }
@@ -273,12 +301,16 @@ pub fn send(
     Ok(call_wndproc(env, uc, hwnd, msg, wparam, CallArg::L(lparam), &[])?.0)
 }
 
-fn post(env: &mut Env, m: Msg) -> bool {
+/// Post a message to the queue of the task that owns its window (the
+/// current task's for hWnd 0).
+fn post(env: &mut Env, current: u16, m: Msg) -> bool {
     let u = &mut env.win16.user;
-    if u.queue.len() >= MAX_QUEUE {
+    let htask = u.window(m.hwnd).map(|w| w.htask).unwrap_or(current);
+    let q = u.queue(htask);
+    if q.msgs.len() >= MAX_QUEUE {
         return false;
     }
-    u.queue.push_back(m);
+    q.msgs.push_back(m);
     true
 }
 
@@ -471,8 +503,10 @@ fn show(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, visible: bool) -> Result<bool
         w.needs_paint = true;
     }
     let top = w.style & WS_CHILD == 0;
-    if visible && top && env.win16.user.main_window == 0 {
-        env.win16.user.main_window = hwnd;
+    let htask = w.htask;
+    let q = env.win16.user.queue(htask);
+    if visible && top && q.main_window == 0 {
+        q.main_window = hwnd;
     }
     send(env, uc, hwnd, WM_SHOWWINDOW, u16::from(visible), 0)?;
     if visible && top {
@@ -591,18 +625,19 @@ fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop>
         .map_err(|e| Stop::Error(format!("MSG at {seg:04X}:{off:04X}: {e}")))
 }
 
-/// The next message for the task, as GetMessage and PeekMessage find it:
-/// posted messages, then WM_QUIT, then WM_PAINT, then the default
+/// The next message for task `htask`, as GetMessage and PeekMessage find
+/// it: posted messages, then WM_QUIT, then WM_PAINT, then the default
 /// session's WM_CLOSE. None when nothing is there.
-fn next_message(env: &mut Env, remove: bool) -> Option<Msg> {
+fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
     let u = &mut env.win16.user;
-    if let Some(&m) = u.queue.front() {
+    let q = u.queue(htask);
+    if let Some(&m) = q.msgs.front() {
         if remove {
-            u.queue.pop_front();
+            q.msgs.pop_front();
         }
         return Some(m);
     }
-    if let Some(code) = u.quit {
+    if let Some(code) = q.quit {
         return Some(Msg {
             hwnd: 0,
             message: WM_QUIT,
@@ -613,7 +648,7 @@ fn next_message(env: &mut Env, remove: bool) -> Option<Msg> {
     if let Some(w) = u
         .windows
         .iter()
-        .find(|w| w.needs_paint && w.visible && !w.destroyed)
+        .find(|w| w.htask == htask && w.needs_paint && w.visible && !w.destroyed)
     {
         return Some(Msg {
             hwnd: w.hwnd,
@@ -622,9 +657,11 @@ fn next_message(env: &mut Env, remove: bool) -> Option<Msg> {
             lparam: 0,
         });
     }
-    let main = u.main_window;
-    if !u.close_sent && main != 0 && u.window(main).is_some() {
-        u.close_sent = true;
+    let main = u.queue(htask).main_window;
+    let alive = u.window(main).is_some();
+    let q = u.queue(htask);
+    if !q.close_sent && main != 0 && alive {
+        q.close_sent = true;
         let m = Msg {
             hwnd: main,
             message: WM_CLOSE,
@@ -632,7 +669,7 @@ fn next_message(env: &mut Env, remove: bool) -> Option<Msg> {
             lparam: 0,
         };
         if !remove {
-            u.queue.push_back(m);
+            q.msgs.push_back(m);
         }
         return Some(m);
     }
@@ -641,12 +678,24 @@ fn next_message(env: &mut Env, remove: bool) -> Option<Msg> {
 
 /// USER.108 GetMessage(lpMsg, hWnd, wMsgFilterMin, wMsgFilterMax) -> BOOL:
 /// FALSE for WM_QUIT.
+///
+/// With nothing in the queue the task gives up the CPU (scheduler.rs) and
+/// looks again when it resumes; when no other task can run, the default
+/// session's WM_CLOSE comes; after that, any other task that can still run
+/// goes first; with none left the run stops ([`Stop::NoInput`]).
 fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    match next_message(env, true) {
+    let htask = uc.get_data().current_task;
+    if !env.win16.user.has_input(htask)
+        && scheduler::yield_now(env, uc, Wait::Input, Resume::Retry)?
+    {
+        return Ok(0);
+    }
+    match next_message(env, htask, true) {
         Some(m) => {
             write_msg(env, uc, a[0], m)?;
             Ok(u32::from(m.message != WM_QUIT))
         }
+        None if scheduler::yield_stuck(env, uc)? => Ok(0),
         None => Err(Stop::NoInput {
             what: "GetMessage waits on an empty queue and the session has no more input".into(),
         }),
@@ -654,9 +703,22 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.109 PeekMessage(lpMsg, hWnd, min, max, wRemoveMsg) -> BOOL.
+/// With nothing in the queue it gives up the CPU (unless PM_NOYIELD) and
+/// returns FALSE when the task resumes; when no other task can run, the
+/// default session's WM_CLOSE comes as for GetMessage.
 fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let remove = a[4] as u16 & 1 != 0;
-    match next_message(env, remove) {
+    const PM_REMOVE: u16 = 0x0001;
+    const PM_NOYIELD: u16 = 0x0002;
+    let flags = a[4] as u16;
+    let remove = flags & PM_REMOVE != 0;
+    let htask = uc.get_data().current_task;
+    if !env.win16.user.has_input(htask)
+        && flags & PM_NOYIELD == 0
+        && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
+    {
+        return Ok(0);
+    }
+    match next_message(env, htask, remove) {
         Some(m) => {
             write_msg(env, uc, a[0], m)?;
             Ok(1)
@@ -713,9 +775,10 @@ fn send_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
 }
 
 /// USER.110 PostMessage(hWnd, msg, wParam, lParam) -> BOOL.
-fn post_message(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn post_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(post(
         env,
+        uc.get_data().current_task,
         Msg {
             hwnd: a[0] as u16,
             message: a[1] as u16,
@@ -726,8 +789,8 @@ fn post_message(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 }
 
 /// USER.6 PostQuitMessage(nExitCode).
-fn post_quit_message(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    env.win16.user.quit = Some(a[0] as u16);
+fn post_quit_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    env.win16.user.queue(uc.get_data().current_task).quit = Some(a[0] as u16);
     Ok(0)
 }
 
@@ -844,7 +907,7 @@ fn get_system_metrics(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 
 /// USER.1 MessageBox(hWnd, lpText, lpCaption, wType): recorded, answered
 /// with the first button.
-fn message_box(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let text = string_arg(uc, a[1]);
     let caption = if a[2] == 0 {
         "Error".to_string()
@@ -861,6 +924,8 @@ fn message_box(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
         uc,
         format!("message box {caption:?}: {text:?} answered {answer}"),
     );
+    // The box's modal loop lets the other tasks run.
+    scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer))?;
     Ok(answer)
 }
 
@@ -923,7 +988,10 @@ fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         w.visible = false;
     }
     event(uc, format!("dialog {hwnd:04X} ended with {result}"));
-    Ok(u32::from(result))
+    // The dialog's modal loop lets the other tasks run.
+    let result = u32::from(result);
+    scheduler::yield_now(env, uc, Wait::Ready, Resume::After(result))?;
+    Ok(result)
 }
 
 /// USER.88 EndDialog(hDlg, nResult).

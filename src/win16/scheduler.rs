@@ -1,0 +1,554 @@
+//! KERNEL's cooperative scheduler: several Win16 tasks in one machine,
+//! switching only where a task gives up the CPU.
+//!
+//! **Yield points** (win16.md, toolhelp.md StackTraceFirst): Yield and
+//! WaitEvent; GetMessage and PeekMessage when the task's queue is empty;
+//! MessageBox and DialogBox (their modal loops); WinExec (the new task runs
+//! first). A system function runs in Rust inside its thunk's interrupt hook
+//! (`int F0h; retf N`); to switch, it calls [`yield_now`], which
+//!
+//! 1. saves the task's registers on the host, resuming either after the
+//!    call (CS:IP at the thunk's `retf N`, DX:AX = the result) or at the
+//!    call itself (GetMessage looks at its queue again);
+//! 2. pushes on the task's own stack what KERNEL leaves there: the system
+//!    function's far frame (`inc bp; push bp; mov bp,sp`, the caller's BP
+//!    made odd) below the far return into the program, then the switch frame
+//!    of toolhelp.md, StackTraceFirst step 3 (DX BX ES CX AX DI SI DS, odd
+//!    BP, IP, CS — a far return into the system function's thunk) — and
+//!    stores that SS:SP at TDB+02/+04, so StackTraceFirst on the task walks
+//!    through the switch frame, the system function's frame, and into the
+//!    task's own nested calls;
+//! 3. loads the next task's registers in place, inside the same hook: the
+//!    emulation simply continues in the other task.
+//!
+//! A task created and not yet run carries the same switch frame with BP = 0
+//! and DS = 0 (win16.md, "The task database"), so StackTraceFirst reports
+//! no stack for it.
+//!
+//! **Which task runs next.** Tasks are taken round-robin in creation order,
+//! starting after the current one: a task that yielded (or never ran), or a
+//! task waiting for messages whose queue now holds one. When none is, the
+//! yielding task goes on (GetMessage then falls back on the default
+//! headless session, see user.rs).
+//!
+//! **Callbacks and switching.** A call back into the program
+//! ([`super::callback::call_far`]) nests an emulation on the host stack, and
+//! the nested run belongs to the task that made it: it ends when that
+//! task's callback returns. So a task suspended inside one of its own
+//! callbacks can be resumed only in that same innermost run; a task that
+//! holds no nested run (it yielded from its top level, or never ran) can be
+//! resumed anywhere. Tasks that cannot be resumed where the CPU is given up
+//! are simply not candidates until the host stack unwinds to them.
+//!
+//! **Ending.** When a task ends (INT 21h AH=4Ch), it leaves the task list,
+//! its windows and queue go, its TDB loses the 'TD' signature, and the next
+//! task runs. The run ends when the last task ends, with the exit code of
+//! the first task loaded. A task that ends inside its own callback ends the
+//! whole run (its host frames cannot be unwound).
+
+use std::collections::BTreeMap;
+
+use super::api::{Api, Arg};
+use super::tdb::{SwitchFrame, off};
+use crate::dos::host;
+use crate::env::Env;
+use crate::machine::{Cpu, R, Regs, Stop, Uc, record_event};
+
+/// The KERNEL functions that schedule.
+pub static APIS: &[Api] = &[
+    Api::new("KERNEL", 29, "YIELD", &[], yield_),
+    Api::new("KERNEL", 30, "WAITEVENT", &[Arg::W], wait_event),
+    Api::new("KERNEL", 31, "POSTEVENT", &[Arg::W], post_event),
+    Api::new("KERNEL", 117, "OLDYIELD", &[], yield_),
+    Api::new("KERNEL", 150, "DIRECTEDYIELD", &[Arg::W], directed_yield),
+    Api::new("KERNEL", 166, "WINEXEC", &[Arg::L, Arg::W], win_exec),
+];
+
+/// Why a task that is not running waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// It yielded (Yield, WaitEvent, MessageBox, DialogBox, WinExec) or has
+    /// never run: it runs when its turn comes.
+    Ready,
+    /// GetMessage or PeekMessage found its queue empty: it runs again when
+    /// a message arrives for it, or when no other task can run.
+    Input,
+    /// It has no input and the session has none left for it: it runs again
+    /// only when a message arrives, or as the last resort.
+    Stuck,
+}
+
+/// Where a suspended task resumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// After the system function's call, which returns this DX:AX.
+    After(u32),
+    /// At the call itself: the function runs again (GetMessage).
+    Retry,
+}
+
+/// A task that is not running.
+#[derive(Debug, Clone)]
+pub struct Suspended {
+    /// The registers it resumes with.
+    pub regs: Regs,
+    /// The nesting depth of the emulation it was suspended in.
+    pub level: u32,
+    pub wait: Wait,
+}
+
+/// A task that ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskExit {
+    pub htask: u16,
+    pub module: String,
+    pub code: u8,
+}
+
+/// The scheduler's state.
+#[derive(Debug, Default)]
+pub struct Scheduler {
+    /// Every task that is not running, by hTask.
+    pub suspended: BTreeMap<u16, Suspended>,
+    /// The task each nested emulation belongs to, innermost last.
+    pub level_owner: Vec<u16>,
+    /// Set when a system function switched tasks: the registers are now
+    /// the other task's, and the function's result must not be written.
+    pub switched: bool,
+    /// Tasks that ended, in order.
+    pub exits: Vec<TaskExit>,
+    /// The first task loaded: its exit code is the run's.
+    pub first: Option<u16>,
+    /// Task switches so far.
+    pub switches: u64,
+    /// The event of the switch a system function just made.
+    pub switch_event: Option<String>,
+}
+
+impl Scheduler {
+    /// Does `htask` own a nested emulation (is it inside one of its
+    /// callbacks)?
+    fn holds_levels(&self, htask: u16) -> bool {
+        self.level_owner.contains(&htask)
+    }
+
+    /// Can suspended task `htask` be resumed in an emulation nested
+    /// `depth` deep?
+    fn resumable(&self, htask: u16, s: &Suspended, depth: u32) -> bool {
+        !self.holds_levels(htask) || (s.level == depth && self.level_owner.last() == Some(&htask))
+    }
+}
+
+/// The next task to run after `current`, round-robin in creation order:
+/// one that is ready or has input; with `last_resort`, then any task that
+/// is not stuck, then any at all.
+fn pick(env: &Env, current: u16, depth: u32, last_resort: bool) -> Option<u16> {
+    let s = &env.win16.scheduler;
+    let order: Vec<u16> = env.win16.tasks.iter().map(|t| t.htask).collect();
+    let start = order
+        .iter()
+        .position(|&h| h == current)
+        .map_or(0, |i| i + 1);
+    let rotated: Vec<u16> = order[start.min(order.len())..]
+        .iter()
+        .chain(&order[..start.min(order.len())])
+        .copied()
+        .filter(|&h| h != current)
+        .filter(|h| {
+            s.suspended
+                .get(h)
+                .is_some_and(|st| s.resumable(*h, st, depth))
+        })
+        .collect();
+    let wait = |h: &u16| s.suspended[h].wait;
+    let ready = |h: &&u16| wait(h) == Wait::Ready || env.win16.user.has_input(**h);
+    if let Some(&h) = rotated.iter().find(ready) {
+        return Some(h);
+    }
+    if !last_resort {
+        return None;
+    }
+    rotated
+        .iter()
+        .find(|h| wait(h) != Wait::Stuck)
+        .or(rotated.first())
+        .copied()
+}
+
+/// The module name of a task, for events.
+fn task_name(env: &Env, htask: u16) -> String {
+    env.win16
+        .task(htask)
+        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
+        .map(|m| m.name.clone())
+        .unwrap_or_else(|| format!("{htask:04X}"))
+}
+
+/// Write the frames KERNEL leaves on a task's stack when it switches away
+/// (module doc, step 2) and store SS:SP in its TDB. `regs` are the task's
+/// registers at the call: SS:SP at the far return into the program, CS:IP
+/// after the thunk's `int F0h`.
+fn push_switch_frame(uc: &mut Uc<'_>, htask: u16, regs: &Regs) -> Result<(), Stop> {
+    let ss = regs.ss;
+    let api_bp = regs.sp.wrapping_sub(2);
+    let frame_sp = api_bp.wrapping_sub(SwitchFrame::SIZE);
+    let frame = SwitchFrame {
+        dx: regs.dx,
+        bx: regs.bx,
+        es: regs.es,
+        cx: regs.cx,
+        ax: regs.ax,
+        di: regs.di,
+        si: regs.si,
+        ds: regs.ds,
+        bp: api_bp | 1,
+        ip: regs.ip.wrapping_sub(2),
+        cs: regs.cs,
+    };
+    let no_room = |e: crate::walk::MemError| {
+        Stop::Error(format!(
+            "task {htask:04X}: no room on the stack {ss:04X}:{:04X} for the scheduler's frame: {e}",
+            regs.sp
+        ))
+    };
+    uc.write_u16_at(ss, api_bp, regs.bp | 1).map_err(no_room)?;
+    uc.write_seg(ss, frame_sp, &frame.to_bytes())
+        .map_err(no_room)?;
+    store_saved_stack(uc, htask, ss, frame_sp)
+}
+
+fn store_saved_stack(uc: &mut Uc<'_>, htask: u16, ss: u16, sp: u16) -> Result<(), Stop> {
+    uc.write_u16_at(htask, off::SP, sp)
+        .and_then(|_| uc.write_u16_at(htask, off::SS, ss))
+        .map_err(|e| Stop::Error(format!("TDB {htask:04X}: {e}")))
+}
+
+/// Enter a task created by the loader as ready to run, not yet run: the
+/// switch frame with BP = 0 and DS = 0 below its initial SP (a far return
+/// to its entry point), SS:SP in its TDB, one pending event (so the
+/// start-up WaitEvent returns at once), and `start` as the registers it
+/// begins with.
+pub fn add_new_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16, start: Regs) -> Result<(), Stop> {
+    let frame = SwitchFrame {
+        ip: start.ip,
+        cs: start.cs,
+        ..SwitchFrame::default()
+    };
+    let sp = start.sp.wrapping_sub(SwitchFrame::SIZE);
+    uc.write_seg(start.ss, sp, &frame.to_bytes())
+        .map_err(|e| Stop::Error(format!("task {htask:04X}: its first frame: {e}")))?;
+    store_saved_stack(uc, htask, start.ss, sp)?;
+    uc.write_u16_at(htask, off::EVENTS, 1)
+        .map_err(|e| Stop::Error(format!("TDB {htask:04X}: {e}")))?;
+    let s = &mut env.win16.scheduler;
+    s.first.get_or_insert(htask);
+    s.suspended.insert(
+        htask,
+        Suspended {
+            regs: start,
+            level: uc.get_data().depth,
+            wait: Wait::Ready,
+        },
+    );
+    Ok(())
+}
+
+/// Make suspended task `htask` the running one: its registers, hTask and
+/// PSP.
+pub fn resume(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
+    let Some(s) = env.win16.scheduler.suspended.remove(&htask) else {
+        return Err(Stop::Error(format!("task {htask:04X} is not suspended")));
+    };
+    let r = s.regs;
+    for (reg, v) in [
+        (R::SS, r.ss),
+        (R::SP, r.sp),
+        (R::DS, r.ds),
+        (R::ES, r.es),
+        (R::AX, r.ax),
+        (R::BX, r.bx),
+        (R::CX, r.cx),
+        (R::DX, r.dx),
+        (R::SI, r.si),
+        (R::DI, r.di),
+        (R::BP, r.bp),
+        (R::FLAGS, r.flags),
+        (R::CS, r.cs),
+        (R::IP, r.ip),
+    ] {
+        uc.set_reg(reg, v).map_err(host)?;
+    }
+    uc.get_data_mut().current_task = htask;
+    if let Some(t) = env.win16.task(htask) {
+        env.dos.psp = t.psp;
+    }
+    Ok(())
+}
+
+/// Give up the CPU from inside a system function of the current task, if
+/// another task can run: true when it switched (the registers are now the
+/// other task's; the caller returns without touching them). `resume` says
+/// where this task goes on when its turn comes back.
+pub fn yield_now(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    wait: Wait,
+    resume_at: Resume,
+) -> Result<bool, Stop> {
+    let current = uc.get_data().current_task;
+    let depth = uc.get_data().depth;
+    let Some(next) = pick(env, current, depth, false) else {
+        return Ok(false);
+    };
+    switch_to(env, uc, current, next, wait, resume_at)?;
+    Ok(true)
+}
+
+/// Like [`yield_now`] for a task that has nothing left to do but wait
+/// (GetMessage with no input and no default-session message): switches to
+/// any other task that can run, preferring ready ones. False when there is
+/// none.
+pub fn yield_stuck(env: &mut Env, uc: &mut Uc<'_>) -> Result<bool, Stop> {
+    let current = uc.get_data().current_task;
+    let depth = uc.get_data().depth;
+    let others_alive = pick(env, current, depth, true).filter(|h| {
+        env.win16.scheduler.suspended[h].wait != Wait::Stuck || env.win16.user.has_input(*h)
+    });
+    let Some(next) = others_alive else {
+        return Ok(false);
+    };
+    switch_to(env, uc, current, next, Wait::Stuck, Resume::Retry)?;
+    Ok(true)
+}
+
+fn switch_to(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    current: u16,
+    next: u16,
+    wait: Wait,
+    resume_at: Resume,
+) -> Result<(), Stop> {
+    let mut regs = uc.regs();
+    push_switch_frame(uc, current, &regs)?;
+    match resume_at {
+        Resume::After(v) => {
+            regs.ax = v as u16;
+            regs.dx = (v >> 16) as u16;
+        }
+        Resume::Retry => regs.ip = regs.ip.wrapping_sub(2),
+    }
+    let level = uc.get_data().depth;
+    env.win16
+        .scheduler
+        .suspended
+        .insert(current, Suspended { regs, level, wait });
+    let text = format!(
+        "task switch {current:04X} {} -> {next:04X} {}",
+        task_name(env, current),
+        task_name(env, next)
+    );
+    resume(env, uc, next)?;
+    let s = &mut env.win16.scheduler;
+    s.switched = true;
+    s.switches += 1;
+    // Recorded by call_api after the call that gave up the CPU.
+    s.switch_event = Some(text);
+    Ok(())
+}
+
+/// Take a task off every list: the task list, the scheduler, its windows,
+/// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
+/// signature (TaskFindHandle and StackTraceFirst then refuse it).
+pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
+    let w = &mut env.win16;
+    w.tasks.retain(|t| t.htask != htask);
+    w.scheduler.suspended.remove(&htask);
+    w.toolhelp.notify.retain(|c| c.htask != htask);
+    w.toolhelp.interrupt.retain(|c| c.htask != htask);
+    let gone: Vec<u16> = w
+        .user
+        .windows
+        .iter()
+        .filter(|x| x.htask == htask && !x.destroyed)
+        .map(|x| x.hwnd)
+        .collect();
+    for x in w.user.windows.iter_mut() {
+        if gone.contains(&x.hwnd) {
+            x.destroyed = true;
+            x.visible = false;
+        }
+    }
+    w.user.timers.retain(|t| !gone.contains(&t.hwnd));
+    w.user.queues.remove(&htask);
+    let _ = uc.write_u16_at(htask, off::SIGNATURE, 0);
+}
+
+/// The current task ended with `code` (INT 21h AH=4Ch): run the next task,
+/// or end the run when it was the last (module doc, "Ending").
+pub fn exit_current(env: &mut Env, uc: &mut Uc<'_>, code: u8) -> Result<(), Stop> {
+    let current = uc.get_data().current_task;
+    let module = task_name(env, current);
+    record_event(
+        uc,
+        format!("task {current:04X} {module} exited with {code}"),
+    );
+    let s = &mut env.win16.scheduler;
+    s.exits.push(TaskExit {
+        htask: current,
+        module: module.clone(),
+        code,
+    });
+    let run_code = |s: &Scheduler| {
+        s.first
+            .and_then(|f| s.exits.iter().find(|e| e.htask == f))
+            .map_or(code, |e| e.code)
+    };
+    if s.holds_levels(current) || s.suspended.is_empty() {
+        return Err(Stop::Exited { code: run_code(s) });
+    }
+    remove_task(env, uc, current);
+    let depth = uc.get_data().depth;
+    let Some(next) = pick(env, current, depth, true) else {
+        return Err(Stop::Exited {
+            code: run_code(&env.win16.scheduler),
+        });
+    };
+    resume(env, uc, next)?;
+    env.win16.scheduler.switches += 1;
+    Ok(())
+}
+
+// ------------------------------------------------------------ the functions
+
+/// The task a handle argument names: 0 is the current task.
+fn task_arg(env: &Env, uc: &Uc<'_>, h: u32) -> Option<u16> {
+    let h = match h as u16 {
+        0 => uc.get_data().current_task,
+        h => h,
+    };
+    env.win16.task(h).map(|t| t.htask)
+}
+
+/// KERNEL.29 Yield (and KERNEL.117 OldYield): let every other ready task
+/// run once; returns when this task's turn comes back.
+pub fn yield_(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    yield_now(env, uc, Wait::Ready, Resume::After(0))?;
+    Ok(0)
+}
+
+/// KERNEL.30 WaitEvent(hTask): with an event pending (TDB+06 nEvents > 0,
+/// as for the start-up call) take it and return FALSE at once. Otherwise
+/// sleep until something arrives for the task — USER posts the task an
+/// event with every message — and return TRUE: here, give up the CPU as
+/// GetMessage does on an empty queue, or return TRUE at once when no other
+/// task can run (nothing could ever wake this one).
+pub fn wait_event(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(h) = task_arg(env, uc, a[0]) else {
+        return Ok(0);
+    };
+    let events = uc.read_u16_at(h, off::EVENTS).unwrap_or(0);
+    if events > 0 {
+        let _ = uc.write_u16_at(h, off::EVENTS, events - 1);
+        return Ok(0);
+    }
+    yield_now(env, uc, Wait::Input, Resume::After(1))?;
+    Ok(1)
+}
+
+/// KERNEL.31 PostEvent(hTask): one more pending event for the task; a task
+/// sleeping in WaitEvent becomes ready.
+pub fn post_event(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(h) = task_arg(env, uc, a[0]) else {
+        return Ok(0);
+    };
+    let events = uc.read_u16_at(h, off::EVENTS).unwrap_or(0);
+    let _ = uc.write_u16_at(h, off::EVENTS, events.saturating_add(1));
+    if let Some(s) = env.win16.scheduler.suspended.get_mut(&h) {
+        if s.wait != Wait::Ready {
+            s.wait = Wait::Ready;
+        }
+    }
+    Ok(0)
+}
+
+/// KERNEL.150 DirectedYield(hTask): run that task next if it can run here,
+/// else yield as Yield does.
+pub fn directed_yield(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let current = uc.get_data().current_task;
+    let depth = uc.get_data().depth;
+    let target = a[0] as u16;
+    let s = &env.win16.scheduler;
+    let runnable = target != current
+        && s.suspended
+            .get(&target)
+            .is_some_and(|st| s.resumable(target, st, depth));
+    if runnable {
+        switch_to(env, uc, current, target, Wait::Ready, Resume::After(0))?;
+    } else {
+        yield_now(env, uc, Wait::Ready, Resume::After(0))?;
+    }
+    Ok(0)
+}
+
+/// The largest program file WinExec reads.
+const MAX_PROGRAM_FILE: u64 = 16 << 20;
+
+/// WinExec's error codes (below 32).
+const ERROR_FILE_NOT_FOUND: u32 = 2;
+const ERROR_BAD_FORMAT: u32 = 11;
+
+/// KERNEL.166 WinExec(lpCmdLine, nCmdShow) -> hInstance, or an error code
+/// below 32 (2 file not found, 11 not a Windows program). The program is
+/// looked up on the run's drive C: (`--dir`), ".EXE" added when the name
+/// has no extension; it is loaded as a new task, which runs first: the
+/// caller yields, and WinExec returns when its turn comes back. Only Win16
+/// programs start this way (a DOS program gets 11).
+pub fn win_exec(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (seg, off) = super::farptr::split(a[0]);
+    let line = crate::dos::read_until(uc, seg, off, 0, 0x200);
+    let line = String::from_utf8_lossy(&line).into_owned();
+    let line = line.trim();
+    let (prog, tail) = match line.split_once(char::is_whitespace) {
+        Some((p, t)) => (p, format!(" {}", t.trim_start())),
+        None => (line, String::new()),
+    };
+    let mut name = prog.to_string();
+    if !name
+        .rsplit(['\\', '/', ':'])
+        .next()
+        .unwrap_or("")
+        .contains('.')
+    {
+        name.push_str(".EXE");
+    }
+    let failed = |uc: &mut Uc<'_>, code: u32, why: String| {
+        record_event(uc, format!("WinExec {line:?} fails with {code}: {why}"));
+        Ok(code)
+    };
+    let host = match env.drive.as_ref().map(|d| d.resolve(name.as_bytes())) {
+        Some(Ok(crate::dos::fs::HostPath::File { host, .. })) => host,
+        Some(_) => return failed(uc, ERROR_FILE_NOT_FOUND, format!("no file {name}")),
+        None => return failed(uc, ERROR_FILE_NOT_FOUND, "the run has no drive".into()),
+    };
+    let too_big = std::fs::metadata(&host).map_or(true, |m| m.len() > MAX_PROGRAM_FILE);
+    let bytes = match std::fs::read(&host) {
+        Ok(b) if !too_big => b,
+        _ => return failed(uc, ERROR_FILE_NOT_FOUND, format!("{name} cannot be read")),
+    };
+    let ne = match crate::loader::ne::NeImage::parse(&bytes) {
+        Ok(ne) => ne,
+        Err(e) => return failed(uc, ERROR_BAD_FORMAT, format!("{name}: {e}")),
+    };
+    let htask = match super::load_program(uc, env, &ne, &host, &tail) {
+        Ok(h) => h,
+        Err(e) => return failed(uc, ERROR_BAD_FORMAT, e.0),
+    };
+    let hinst = env.win16.task(htask).map_or(0, |t| t.hinstance);
+    record_event(
+        uc,
+        format!("WinExec {line:?} starts task {htask:04X} hInstance {hinst:04X}"),
+    );
+    yield_now(env, uc, Wait::Ready, Resume::After(u32::from(hinst)))?;
+    Ok(u32::from(hinst))
+}
