@@ -548,12 +548,21 @@ pub fn stack_trace_next(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 
 // ------------------------------------------------------------------- tasks
 
+/// Every task's TASKENTRY in TaskFirst/TaskNext order, for the host side
+/// (`stack --all-tasks`).
+pub fn task_entries(env: &Env, uc: &Uc<'_>) -> Vec<TaskEntry> {
+    (0..env.win16.tasks.len())
+        .filter_map(|i| task_entry(env, uc, i))
+        .collect()
+}
+
 /// The TASKENTRY of task `i` in `env.win16.tasks`, read from its TDB
 /// (win16.md, "The task database") as TOOLHELP reads it:
 ///
 /// - wSS/wSP are the TDB's saved SS:SP (+04/+02). For the running task they
-///   are whatever the TDB holds, not the live registers (Windows saves them
-///   only when it switches away; here a task that never left has 0:0).
+///   are whatever the TDB holds, not the live registers: the scheduler
+///   saves them when the task gives up the CPU (scheduler.rs), and a task
+///   that never ran holds its first frame's SS:SP.
 /// - wStackTop/wStackMinimum/wStackBottom are pStackTop, pStackMin and
 ///   pStackBot of the instance data (toolhelp.md, "Where the stack bounds
 ///   live") in the saved SS, or in the task's DGROUP when no SS is saved.
@@ -561,14 +570,6 @@ pub fn stack_trace_next(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 ///   TDB's block. Here the PSP is a block of its own (hTask's TDB +60 names
 ///   it), so the value only keeps what Windows reported.
 /// - hNext is the next task of `env.win16.tasks`, 0 after the last.
-/// Every task's TASKENTRY in TaskFirst/TaskNext order (for the host side:
-/// `stack --all-tasks`).
-pub fn task_entries(env: &Env, uc: &Uc<'_>) -> Vec<TaskEntry> {
-    (0..env.win16.tasks.len())
-        .filter_map(|i| task_entry(env, uc, i))
-        .collect()
-}
-
 fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
     let t = env.win16.tasks.get(i)?;
     let h = t.htask;
