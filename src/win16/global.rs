@@ -423,6 +423,8 @@ pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// - A new size follows GlobalAlloc's limits; 0 bytes (discarding) is
 ///   refused, since nothing is ever discarded here.
 /// - Only blocks made by GlobalAlloc can change.
+/// - A GlobalDOSAlloc block keeps its paragraph, so it grows only into
+///   free conventional memory ("DOS allocations").
 pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a.first().copied().unwrap_or(0) as u16;
     let bytes = a.get(1).copied().unwrap_or(0);
@@ -446,6 +448,20 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     };
     if size > b.size && size - b.size > arena.free() {
         return Ok(0);
+    }
+    if let Some(p) = b.dos_segment {
+        // A DOS block grows only into free conventional memory after it
+        // (module doc, "DOS allocations": DOS blocks never overlap).
+        let end = u32::from(p) + size / 16;
+        let clash = arena.blocks().iter().any(|o| {
+            o.selector != b.selector
+                && o.dos_segment.is_some_and(|q| {
+                    u32::from(q) < end && u32::from(q) + o.size / 16 > u32::from(p)
+                })
+        });
+        if clash || end > u32::from(DOS_END) {
+            return Ok(0);
+        }
     }
     if size != b.size {
         if crate::machine::resize_seg(uc, b.selector, size).is_err() {
@@ -565,7 +581,7 @@ fn dos_paragraphs(arena: &GlobalArena, paras: u32) -> Option<u16> {
     let mut used: Vec<(u32, u32)> = arena
         .blocks()
         .iter()
-        .filter_map(|b| b.dos_segment.map(|p| (u32::from(p), b.size.div_ceil(16))))
+        .filter_map(|b| b.dos_segment.map(|p| (u32::from(p), b.size / 16)))
         .collect();
     used.sort_unstable();
     let mut at = u32::from(DOS_FIRST);
@@ -764,6 +780,25 @@ mod tests {
         );
         let (p5, _) = dos_alloc(&mut m, &mut env, 64);
         assert_eq!(p5, DOS_FIRST + 4);
+        // GlobalReAlloc keeps the paragraph: a DOS block shrinks, and
+        // grows only into free paragraphs. p5 (64 bytes at +4) may take
+        // the 4 paragraphs up to p2's block, no more.
+        let s5 = env
+            .win16
+            .global
+            .blocks()
+            .iter()
+            .find(|b| b.dos_segment == Some(p5))
+            .unwrap()
+            .selector;
+        let re = |env: &mut Env, m: &mut crate::machine::Machine, bytes: u32| {
+            global_realloc(env, m, &[u32::from(s5), bytes, 0]).unwrap()
+        };
+        assert_eq!(re(&mut env, &mut m, 65), 0);
+        assert_eq!(re(&mut env, &mut m, 32), u32::from(s5));
+        assert_eq!(re(&mut env, &mut m, 64), u32::from(s5));
+        let b5 = env.win16.global.find(s5).unwrap();
+        assert_eq!((b5.size, b5.dos_segment), (64, Some(p5)));
         // GlobalFree frees a DOS block and its paragraphs too.
         assert_eq!(global_free(&mut env, &mut m, &[u32::from(s2)]).unwrap(), 0);
         let (p6, _) = dos_alloc(&mut m, &mut env, 0x1000);
