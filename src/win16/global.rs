@@ -23,6 +23,8 @@
 //! | task database | GT_TASK | the task's hModule |
 //! | PSP (PDB) | GT_UNKNOWN | the PSP itself, GF_PDB_OWNER |
 //! | GlobalAlloc | GT_UNKNOWN ("private") | the current task's PSP, GF_PDB_OWNER; with GMEM_DDESHARE the task's hModule |
+//! | GlobalDOSAlloc | GT_UNKNOWN | as GlobalAlloc's without GMEM_DDESHARE |
+//! | LoadResource, AllocResource | GT_RESOURCE, wData = the GD_* type | the resource's hModule |
 //!
 //! The PSP's owner and the "private" type of allocated blocks are the
 //! emulator's reading of what Windows 3.1 reported (HeapWalk's "Private"
