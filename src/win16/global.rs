@@ -23,6 +23,8 @@
 //! | task database | GT_TASK | the task's hModule |
 //! | PSP (PDB) | GT_UNKNOWN | the PSP itself, GF_PDB_OWNER |
 //! | GlobalAlloc | GT_UNKNOWN ("private") | the current task's PSP, GF_PDB_OWNER; with GMEM_DDESHARE the task's hModule |
+//! | GlobalDOSAlloc | GT_UNKNOWN | as GlobalAlloc's without GMEM_DDESHARE |
+//! | LoadResource, AllocResource | GT_RESOURCE, wData = the GD_* type | the resource's hModule |
 //!
 //! The PSP's owner and the "private" type of allocated blocks are the
 //! emulator's reading of what Windows 3.1 reported (HeapWalk's "Private"
@@ -42,6 +44,27 @@
 //! Sizes are rounded up to the global heap's 32-byte granularity (win16.md,
 //! "The CPU the programs expect"), and GlobalSize reports the rounded size
 //! as Windows does.
+//!
+//! # DOS allocations
+//!
+//! GlobalDOSAlloc (Windows 3.1 SDK) makes a fixed block below 1 MiB and
+//! returns both ways to reach it: DX = its paragraph, the real-mode segment
+//! DOS and real-mode code would use, and AX = its selector. This emulator
+//! has no real-mode view of a Win16 task's memory (win16.md: Win16 programs
+//! run in protected mode only, and every block lies in its own slot far
+//! above 1 MiB, see `crate::machine`), so no block's linear address is
+//! below 1 MiB and `linear >> 4` would name nothing. The paragraph is
+//! therefore a bookkeeping fiction, kept consistent:
+//! - it is where the block would lie in conventional memory: paragraphs
+//!   [`DOS_FIRST`] (1000h, above 64 KiB left to DOS itself) up to
+//!   [`DOS_END`] (A000h, the 640 KiB line), handed out first fit, so two
+//!   live DOS blocks never overlap and GlobalDOSAlloc fails, as it does on
+//!   Windows, once the 576 KiB are used up;
+//! - nothing is mapped there: the bytes are reachable only through the
+//!   selector, and a program that hands the paragraph to real-mode code
+//!   (a DPMI real-mode call, INT 31h) stops at that unimplemented
+//!   interrupt rather than reading other memory;
+//! - GLOBALENTRY shows the block at its true linear address.
 
 use super::api::{Api, Arg};
 use crate::env::Env;
@@ -118,6 +141,28 @@ pub struct GlobalBlock {
     /// Made by GlobalAlloc: the program may reallocate and free it. Blocks
     /// the loader made stay (GlobalFree and GlobalReAlloc refuse them).
     pub dynamic: bool,
+    /// For a GT_RESOURCE block: which resource it holds.
+    pub resource: Option<ResourceTag>,
+    /// For a block made by GlobalDOSAlloc: its paragraph ("DOS
+    /// allocations" in the module doc).
+    pub dos_segment: Option<u16>,
+}
+
+/// What a GT_RESOURCE block holds (resource.rs, LoadResource).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceTag {
+    /// The resource's HRSRC in its module (the block's owner).
+    pub hrsrc: u16,
+    /// GLOBALENTRY.wData: the GD_* type, which is the RT_* number for the
+    /// predefined types up to GD_MAX_RESOURCE (15) and GD_USERDEFINED (0)
+    /// for any other (Windows 3.1 SDK, GLOBALENTRY).
+    pub gd_type: u16,
+    /// How many LoadResource calls hold it; FreeResource frees the block
+    /// when the last lets go.
+    pub usage: u16,
+    /// Filled by LoadResource (and found again by a later LoadResource of
+    /// the same resource), not merely allocated by AllocResource.
+    pub loaded: bool,
 }
 
 impl GlobalBlock {
@@ -169,7 +214,8 @@ impl GlobalArena {
         self.blocks.iter().find(|b| names(h, b.selector))
     }
 
-    fn find_mut(&mut self, h: u16) -> Option<&mut GlobalBlock> {
+    /// The block a handle or selector names, to change it.
+    pub fn find_mut(&mut self, h: u16) -> Option<&mut GlobalBlock> {
         self.blocks.iter_mut().find(|b| names(h, b.selector))
     }
 
@@ -238,6 +284,8 @@ pub fn block_for<C: Cpu + ?Sized>(
             gmem::FIXED
         },
         dynamic: false,
+        resource: None,
+        dos_segment: None,
     })
 }
 
@@ -260,6 +308,8 @@ pub static APIS: &[Api] = &[
     Api::new("KERNEL", 23, "LOCKSEGMENT", &[Arg::W], lock_segment),
     Api::new("KERNEL", 24, "UNLOCKSEGMENT", &[Arg::W], unlock_segment),
     Api::new("KERNEL", 25, "GLOBALCOMPACT", &[Arg::L], global_compact),
+    Api::new("KERNEL", 184, "GLOBALDOSALLOC", &[Arg::L], global_dos_alloc),
+    Api::new("KERNEL", 185, "GLOBALDOSFREE", &[Arg::W], global_dos_free),
 ];
 
 /// A request's size in the heap's granularity, or `None` when it is 0 or
@@ -271,27 +321,64 @@ fn rounded(bytes: u32) -> Option<u32> {
     Some(bytes.div_ceil(GRANULARITY) * GRANULARITY)
 }
 
-/// Allocate a block for the current task (KERNEL.15 GlobalAlloc's work):
-/// the new handle, or 0 when the request is refused (module doc,
-/// "Limits") or the machine cannot make the segment.
-pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
+/// Who owns a new block and what it is: GLOBALENTRY's hOwner, its
+/// GF_PDB_OWNER flag and wType (module doc, "Owners and types").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner {
+    pub owner: u16,
+    pub pdb_owner: bool,
+    pub kind: u16,
+}
+
+/// The owner of a block GlobalAlloc makes with `flags` for the current
+/// task: its PSP, or with GMEM_DDESHARE its module (module doc table).
+pub fn task_owner(env: &Env, uc: &Uc<'_>, flags: u16) -> Owner {
+    let (owner, pdb_owner) = match env.win16.task(uc.get_data().current_task) {
+        Some(t) if flags & gmem::DDESHARE != 0 => (t.hmodule, false),
+        Some(t) => (t.psp, true),
+        None => (0, false),
+    };
+    Owner {
+        owner,
+        pdb_owner,
+        kind: gt::UNKNOWN,
+    }
+}
+
+/// Make a block of `bytes` (rounded up; the module doc's "Limits" apply)
+/// that starts with `data` (at most `bytes` of it are used) and is zero
+/// after it, owned as `owner` says and moveable if `flags` says so. The
+/// program may reallocate and free it. Returns its handle, or 0 when the
+/// request is refused or the machine cannot make the segment.
+pub fn alloc_block(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    flags: u16,
+    bytes: u32,
+    data: &[u8],
+    owner: Owner,
+) -> u16 {
     let Some(size) = rounded(bytes) else {
         return 0;
     };
     if size > env.win16.global.free() {
         return 0;
     }
-    let Ok(sel) = crate::machine::alloc_seg(uc, SegKind::Data, size, &[]) else {
+    let data = &data[..data.len().min(bytes as usize)];
+    let Ok(sel) = crate::machine::alloc_seg(uc, SegKind::Data, size, data) else {
         return 0;
     };
-    let task = env.win16.task(uc.get_data().current_task);
-    let (owner, pdb_owner) = match task {
-        Some(t) if flags & gmem::DDESHARE != 0 => (t.hmodule, false),
-        Some(t) => (t.psp, true),
-        None => (0, false),
-    };
     let moveable = flags & gmem::MOVEABLE != 0;
-    let Some(mut b) = block_for(&*uc, sel, moveable, owner, pdb_owner, gt::UNKNOWN, None) else {
+    let Some(mut b) = block_for(
+        &*uc,
+        sel,
+        moveable,
+        owner.owner,
+        owner.pdb_owner,
+        owner.kind,
+        None,
+    ) else {
+        let _ = crate::machine::free_seg(uc, sel);
         return 0;
     };
     b.flags = flags & (gmem::MOVEABLE | gmem::DISCARDABLE | gmem::DDESHARE);
@@ -299,6 +386,14 @@ pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
     let handle = b.handle;
     env.win16.global.insert(b);
     handle
+}
+
+/// Allocate a block for the current task (KERNEL.15 GlobalAlloc's work):
+/// the new handle, or 0 when the request is refused (module doc,
+/// "Limits") or the machine cannot make the segment.
+pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
+    let owner = task_owner(env, uc, flags);
+    alloc_block(env, uc, flags, bytes, &[], owner)
 }
 
 /// Segment registers that may hold a data selector.
@@ -330,6 +425,8 @@ pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// - A new size follows GlobalAlloc's limits; 0 bytes (discarding) is
 ///   refused, since nothing is ever discarded here.
 /// - Only blocks made by GlobalAlloc can change.
+/// - A GlobalDOSAlloc block keeps its paragraph, so it grows only into
+///   free conventional memory ("DOS allocations").
 pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a.first().copied().unwrap_or(0) as u16;
     let bytes = a.get(1).copied().unwrap_or(0);
@@ -354,6 +451,20 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     if size > b.size && size - b.size > arena.free() {
         return Ok(0);
     }
+    if let Some(p) = b.dos_segment {
+        // A DOS block grows only into free conventional memory after it
+        // (module doc, "DOS allocations": DOS blocks never overlap).
+        let end = u32::from(p) + size / 16;
+        let clash = arena.blocks().iter().any(|o| {
+            o.selector != b.selector
+                && o.dos_segment.is_some_and(|q| {
+                    u32::from(q) < end && u32::from(q) + o.size / 16 > u32::from(p)
+                })
+        });
+        if clash || end > u32::from(DOS_END) {
+            return Ok(0);
+        }
+    }
     if size != b.size {
         if crate::machine::resize_seg(uc, b.selector, size).is_err() {
             return Ok(0);
@@ -369,17 +480,16 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(u32::from(handle))
 }
 
-/// KERNEL.17 GlobalFree(hMem): 0 when freed, else hMem. Only blocks made by
-/// GlobalAlloc are freed, and not while they are the stack. A data segment
-/// register that holds the freed selector is cleared (loading it again
-/// would fault).
-pub fn global_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = a.first().copied().unwrap_or(0) as u16;
+/// Free the block that `h` names, if the program may free it (made by
+/// [`alloc_block`]) and it is not the stack. A data segment register that
+/// holds its selector is cleared (loading it again would fault). TRUE if
+/// it was freed.
+pub fn free_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
     let Some(b) = env.win16.global.find(h).filter(|b| b.dynamic).cloned() else {
-        return Ok(u32::from(h));
+        return false;
     };
     if names(uc.reg(R::SS), b.selector) {
-        return Ok(u32::from(h));
+        return false;
     }
     for r in DATA_SEGS {
         if names(uc.reg(r), b.selector) {
@@ -387,10 +497,22 @@ pub fn global_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
         }
     }
     if crate::machine::free_seg(uc, b.selector).is_err() {
-        return Ok(u32::from(h));
+        return false;
     }
     env.win16.global.remove(b.selector);
-    Ok(0)
+    true
+}
+
+/// KERNEL.17 GlobalFree(hMem): 0 when freed, else hMem. Only blocks made by
+/// GlobalAlloc (and the other functions that use [`alloc_block`]) are
+/// freed, and not while they are the stack ([`free_block`]).
+pub fn global_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a.first().copied().unwrap_or(0) as u16;
+    Ok(if free_block(env, uc, h) {
+        0
+    } else {
+        u32::from(h)
+    })
 }
 
 /// KERNEL.18 GlobalLock(hMem): the far pointer selector:0000, or NULL. A
@@ -446,6 +568,70 @@ pub fn global_flags(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     Ok(env.win16.global.find(h).map_or(0, |b| {
         u32::from((b.flags & (gmem::DISCARDABLE | gmem::DDESHARE)) | (b.lock & gmem::LOCKCOUNT))
     }))
+}
+
+/// The first paragraph GlobalDOSAlloc hands out (module doc, "DOS
+/// allocations").
+pub const DOS_FIRST: u16 = 0x1000;
+/// The paragraph GlobalDOSAlloc's blocks stay below: the 640 KiB line.
+pub const DOS_END: u16 = 0xA000;
+
+/// The lowest paragraph at which `paras` paragraphs fit between
+/// [`DOS_FIRST`] and [`DOS_END`] beside the DOS blocks that exist (first
+/// fit), or `None`.
+fn dos_paragraphs(arena: &GlobalArena, paras: u32) -> Option<u16> {
+    let mut used: Vec<(u32, u32)> = arena
+        .blocks()
+        .iter()
+        .filter_map(|b| b.dos_segment.map(|p| (u32::from(p), b.size / 16)))
+        .collect();
+    used.sort_unstable();
+    let mut at = u32::from(DOS_FIRST);
+    for (start, len) in used {
+        if start >= at + paras {
+            break;
+        }
+        at = at.max(start + len);
+    }
+    (at + paras <= u32::from(DOS_END)).then_some(at as u16)
+}
+
+/// KERNEL.184 GlobalDOSAlloc(dwBytes): a fixed block for the current task
+/// that Windows places below 1 MiB; DX = its paragraph (real-mode segment),
+/// AX = its selector; 0 when refused (GlobalAlloc's limits, or no room
+/// below [`DOS_END`]). See the module doc, "DOS allocations", for what the
+/// paragraph means here.
+pub fn global_dos_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let bytes = a.first().copied().unwrap_or(0);
+    let Some(size) = rounded(bytes) else {
+        return Ok(0);
+    };
+    let Some(para) = dos_paragraphs(&env.win16.global, size / 16) else {
+        return Ok(0);
+    };
+    let owner = task_owner(env, uc, gmem::FIXED);
+    let h = alloc_block(env, uc, gmem::FIXED, bytes, &[], owner);
+    let Some(b) = env.win16.global.find_mut(h) else {
+        return Ok(0);
+    };
+    b.dos_segment = Some(para);
+    Ok(u32::from(para) << 16 | u32::from(b.selector))
+}
+
+/// KERNEL.185 GlobalDOSFree(wSelector): free a block GlobalDOSAlloc made;
+/// 0 when freed, else wSelector (also for any other block).
+pub fn global_dos_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let sel = a.first().copied().unwrap_or(0) as u16;
+    let is_dos = env
+        .win16
+        .global
+        .find(sel)
+        .is_some_and(|b| b.dos_segment.is_some());
+    Ok(if is_dos && free_block(env, uc, sel) {
+        0
+    } else {
+        u32::from(sel)
+    })
 }
 
 /// The segment LockSegment/UnlockSegment mean: -1 is the current DS.
@@ -509,6 +695,8 @@ mod tests {
             lock: 0,
             flags,
             dynamic: true,
+            resource: None,
+            dos_segment: None,
         }
     }
 
@@ -548,5 +736,115 @@ mod tests {
         assert_eq!(rounded(0x1_0000), Some(0x1_0000));
         assert_eq!(rounded(0x1_0001), None);
         assert_eq!(rounded(u32::MAX), None);
+    }
+
+    fn machine() -> (crate::machine::Machine, Env) {
+        (
+            crate::machine::Machine::new_protected().unwrap(),
+            Env::new(false),
+        )
+    }
+
+    /// GlobalDOSAlloc: (paragraph, selector).
+    fn dos_alloc(m: &mut crate::machine::Machine, env: &mut Env, bytes: u32) -> (u16, u16) {
+        let r = global_dos_alloc(env, m, &[bytes]).unwrap();
+        ((r >> 16) as u16, r as u16)
+    }
+
+    #[test]
+    fn dos_blocks_get_paragraphs_below_640k_first_fit() {
+        let (mut m, mut env) = machine();
+        let (p1, s1) = dos_alloc(&mut m, &mut env, 100);
+        assert_eq!(p1, DOS_FIRST);
+        assert_eq!(s1 & 7, 7, "a fixed block: handle = selector");
+        let b = env.win16.global.find(s1).cloned().unwrap();
+        assert_eq!((b.handle, b.size, b.moveable()), (s1, 128, false));
+        assert_eq!(b.dos_segment, Some(p1));
+        assert!(b.dynamic);
+        // The selector reaches the block.
+        m.write_seg(s1, 127, &[0xAB]).unwrap();
+        let (p2, s2) = dos_alloc(&mut m, &mut env, 0x1000);
+        assert_eq!(p2, DOS_FIRST + 8);
+        assert_ne!(s2, s1);
+        // Freed: its paragraphs are handed out again, first fit.
+        assert_eq!(
+            global_dos_free(&mut env, &mut m, &[u32::from(s1)]).unwrap(),
+            0
+        );
+        assert!(env.win16.global.find(s1).is_none());
+        let (p3, _) = dos_alloc(&mut m, &mut env, 64);
+        assert_eq!(p3, DOS_FIRST);
+        let (p4, _) = dos_alloc(&mut m, &mut env, 128);
+        assert_eq!(
+            p4,
+            DOS_FIRST + 8 + 0x100,
+            "the 4-paragraph hole is too small"
+        );
+        let (p5, _) = dos_alloc(&mut m, &mut env, 64);
+        assert_eq!(p5, DOS_FIRST + 4);
+        // GlobalReAlloc keeps the paragraph: a DOS block shrinks, and
+        // grows only into free paragraphs. p5 (64 bytes at +4) may take
+        // the 4 paragraphs up to p2's block, no more.
+        let s5 = env
+            .win16
+            .global
+            .blocks()
+            .iter()
+            .find(|b| b.dos_segment == Some(p5))
+            .unwrap()
+            .selector;
+        let re = |env: &mut Env, m: &mut crate::machine::Machine, bytes: u32| {
+            global_realloc(env, m, &[u32::from(s5), bytes, 0]).unwrap()
+        };
+        assert_eq!(re(&mut env, &mut m, 65), 0);
+        assert_eq!(re(&mut env, &mut m, 32), u32::from(s5));
+        assert_eq!(re(&mut env, &mut m, 64), u32::from(s5));
+        let b5 = env.win16.global.find(s5).unwrap();
+        assert_eq!((b5.size, b5.dos_segment), (64, Some(p5)));
+        // GlobalFree frees a DOS block and its paragraphs too.
+        assert_eq!(global_free(&mut env, &mut m, &[u32::from(s2)]).unwrap(), 0);
+        let (p6, _) = dos_alloc(&mut m, &mut env, 0x1000);
+        assert_eq!(p6, p2);
+    }
+
+    #[test]
+    fn dos_allocations_are_bounded() {
+        let (mut m, mut env) = machine();
+        assert_eq!(dos_alloc(&mut m, &mut env, 0), (0, 0));
+        assert_eq!(dos_alloc(&mut m, &mut env, 0x1_0001), (0, 0));
+        // 576 KiB between paragraphs 1000h and A000h: nine 64 KiB blocks.
+        for i in 0..9u16 {
+            let (p, s) = dos_alloc(&mut m, &mut env, 0x1_0000);
+            assert_eq!(p, DOS_FIRST + i * 0x1000);
+            assert_ne!(s, 0);
+        }
+        let used = env.win16.global.used();
+        assert_eq!(dos_alloc(&mut m, &mut env, 16), (0, 0));
+        assert_eq!(env.win16.global.used(), used, "a refused block is not made");
+        // Ordinary blocks do not count against conventional memory.
+        assert_ne!(alloc(&mut env, &mut m, gmem::FIXED, 0x1_0000), 0);
+    }
+
+    #[test]
+    fn global_dos_free_frees_only_dos_blocks() {
+        let (mut m, mut env) = machine();
+        let g = alloc(&mut env, &mut m, gmem::FIXED, 32);
+        assert_eq!(
+            global_dos_free(&mut env, &mut m, &[u32::from(g)]).unwrap(),
+            u32::from(g)
+        );
+        assert!(env.win16.global.find(g).is_some());
+        assert_eq!(
+            global_dos_free(&mut env, &mut m, &[0x1234]).unwrap(),
+            0x1234
+        );
+        // Not while it is the stack.
+        let (_, s) = dos_alloc(&mut m, &mut env, 64);
+        m.set_reg(R::SS, s).unwrap();
+        assert_eq!(
+            global_dos_free(&mut env, &mut m, &[u32::from(s)]).unwrap(),
+            u32::from(s)
+        );
+        assert!(env.win16.global.find(s).is_some());
     }
 }

@@ -17,12 +17,25 @@
 //!   come from [`ResourceHandles`]: LDT-style values below the first
 //!   selector the machine hands out, so they never name a real segment.
 //!
-//! Not here: `LoadResource` / `LockResource` / `FreeResource` (they need the
-//! global heap) and `AccessResource` (it opens the file through DOS, and
-//! the program's file need not lie in the sandboxed drive).
+//! - `LoadResource` copies a resource's bytes into a new global block
+//!   (global.rs) owned by the module, of type GT_RESOURCE, moveable and
+//!   discardable as the resource's flags say (0x0010 moveable, 0x1000
+//!   discardable: the bits of a segment's flags, win16.md "The NE file");
+//!   loading a resource that is loaded already returns the same handle
+//!   and counts one more use, as Windows 3.1 keeps a usage count per
+//!   resource. `FreeResource` counts one use less and frees the block at
+//!   the last. `LockResource` is GlobalLock: nothing is ever discarded, so
+//!   nothing is loaded again. `AllocResource` makes a zeroed block for a
+//!   resource without loading it.
+//! - A resource larger than 64 KiB is not loaded (LoadResource returns 0):
+//!   the global heap makes no huge blocks (global.rs, "Limits").
+//!
+//! Not here: `AccessResource` (it opens the file through DOS, and the
+//! program's file need not lie in the sandboxed drive).
 
 use super::api::{Api, Arg};
 use super::farptr::{self, NameArg};
+use super::global::{self, Owner, ResourceTag, gmem, gt};
 use super::strings::eq_nocase;
 use crate::env::Env;
 use crate::loader::ne::{NeImage, NeResource, ResourceId};
@@ -36,6 +49,22 @@ pub static APIS: &[Api] = &[
         "FINDRESOURCE",
         &[Arg::W, Arg::L, Arg::L],
         find_resource,
+    ),
+    Api::new(
+        "KERNEL",
+        61,
+        "LOADRESOURCE",
+        &[Arg::W, Arg::W],
+        load_resource,
+    ),
+    Api::new("KERNEL", 62, "LOCKRESOURCE", &[Arg::W], lock_resource),
+    Api::new("KERNEL", 63, "FREERESOURCE", &[Arg::W], free_resource),
+    Api::new(
+        "KERNEL",
+        66,
+        "ALLOCRESOURCE",
+        &[Arg::W, Arg::W, Arg::L],
+        alloc_resource,
     ),
     Api::new(
         "KERNEL",
@@ -187,6 +216,150 @@ pub fn sizeof_resource(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         .map_or(0, |r| r.length.min(u64::from(u32::MAX)) as u32))
 }
 
+/// A resource's type as GLOBALENTRY.wData gives it for its block (see
+/// [`ResourceTag::gd_type`]).
+fn gd_type(ne: &NeImage, hrsrc: u16) -> u16 {
+    let mut at = u32::from(ne.header.resource_table_offset) + 2;
+    for t in &ne.resources {
+        at += 8;
+        let end = at + 12 * t.resources.len() as u32;
+        if (at..end).contains(&u32::from(hrsrc)) {
+            return match t.type_id {
+                ResourceId::Int(n) if n <= GD_MAX_RESOURCE => n,
+                _ => GD_USERDEFINED,
+            };
+        }
+        at = end;
+    }
+    GD_USERDEFINED
+}
+
+/// GLOBALENTRY.wData of a named or unlisted resource type, and the
+/// highest predefined one (Windows 3.1 SDK, GLOBALENTRY).
+const GD_USERDEFINED: u16 = 0;
+const GD_MAX_RESOURCE: u16 = 15;
+
+/// The resource flags that become GMEM flags (module notes).
+const RES_MOVEABLE: u16 = 0x0010;
+const RES_DISCARDABLE: u16 = 0x1000;
+
+/// Make the block for resource `hrsrc` of the module `hinstance` names,
+/// at least `min_bytes` long and holding the resource's bytes if `load`:
+/// its handle, or 0.
+fn resource_block(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hinstance: u16,
+    hrsrc: u16,
+    min_bytes: u32,
+    load: bool,
+) -> u16 {
+    let Some((hmodule, ne)) = image(env, hinstance) else {
+        return 0;
+    };
+    let Some(r) = by_handle(ne, hrsrc) else {
+        return 0;
+    };
+    // More than 64 KiB is refused by alloc_block (module notes); the
+    // clamp only keeps the length a u32.
+    let bytes = u32::try_from(r.length).unwrap_or(u32::MAX).max(min_bytes);
+    let mut flags = gmem::FIXED;
+    if r.flags & RES_MOVEABLE != 0 {
+        flags |= gmem::MOVEABLE;
+    }
+    if r.flags & RES_DISCARDABLE != 0 {
+        flags |= gmem::DISCARDABLE;
+    }
+    let tag = ResourceTag {
+        hrsrc,
+        gd_type: gd_type(ne, hrsrc),
+        usage: 1,
+        loaded: load,
+    };
+    let data = if load { r.data.clone() } else { Vec::new() };
+    let owner = Owner {
+        owner: hmodule,
+        pdb_owner: false,
+        kind: gt::RESOURCE,
+    };
+    let h = global::alloc_block(env, uc, flags, bytes, &data, owner);
+    if let Some(b) = env.win16.global.find_mut(h) {
+        b.resource = Some(tag);
+    }
+    h
+}
+
+/// KERNEL.61 LoadResource(hInstance, hResInfo): the handle of a global
+/// block holding the resource, the same one while it stays loaded; 0 for
+/// a bad handle or when the block cannot be made (module notes).
+pub fn load_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hinstance, hrsrc) = (a[0] as u16, a[1] as u16);
+    let Some((hmodule, _)) = image(env, hinstance) else {
+        return Ok(0);
+    };
+    let loaded = env.win16.global.blocks().iter().find(|b| {
+        b.kind == gt::RESOURCE
+            && b.owner == hmodule
+            && !b.pdb_owner
+            && b.resource.is_some_and(|t| t.loaded && t.hrsrc == hrsrc)
+    });
+    if let Some(h) = loaded.map(|b| b.handle) {
+        if let Some(t) = env
+            .win16
+            .global
+            .find_mut(h)
+            .and_then(|b| b.resource.as_mut())
+        {
+            t.usage = t.usage.saturating_add(1);
+        }
+        return Ok(u32::from(h));
+    }
+    Ok(u32::from(resource_block(
+        env, uc, hinstance, hrsrc, 0, true,
+    )))
+}
+
+/// KERNEL.66 AllocResource(hInstance, hResInfo, dwSize): a zeroed block
+/// for the resource, of its size or dwSize bytes if that is more; not
+/// filled and not found by LoadResource. 0 for a bad handle.
+pub fn alloc_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hinstance, hrsrc, size) = (a[0] as u16, a[1] as u16, a[2]);
+    Ok(u32::from(resource_block(
+        env, uc, hinstance, hrsrc, size, false,
+    )))
+}
+
+/// KERNEL.62 LockResource(hResData): the far pointer to the block (its
+/// selector:0000), NULL for a bad handle; a moveable block's lock count
+/// goes up, as GlobalLock's does.
+pub fn lock_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    global::global_lock(env, uc, a)
+}
+
+/// KERNEL.63 FreeResource(hResData): one use less of a loaded resource,
+/// freeing its block at the last; 0 on success, nonzero (hResData) when
+/// the handle names no resource block or the block cannot be freed.
+pub fn free_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a[0] as u16;
+    let Some(t) = env
+        .win16
+        .global
+        .find_mut(h)
+        .and_then(|b| b.resource.as_mut())
+    else {
+        return Ok(u32::from(h));
+    };
+    if t.usage > 1 {
+        t.usage -= 1;
+        return Ok(0);
+    }
+    Ok(if global::free_block(env, uc, h) {
+        0
+    } else {
+        u32::from(h)
+    })
+}
+
 /// USER.176 LoadString(hInstance, idResource, lpszBuffer, cbBuffer): the
 /// number of characters copied (at most cbBuffer - 1, then a NUL); 0 when
 /// the string does not exist or is empty.
@@ -333,6 +506,21 @@ mod tests {
                 type_id: ResourceId::Int(RT_MENU),
                 resources: vec![res(ResourceId::Int(1), &[0; 4])],
             },
+            // A type past GD_MAX_RESOURCE: a fixed resource, and one of
+            // 128 KiB (only its first bytes are in the file).
+            NeResourceType {
+                type_id: ResourceId::Int(300),
+                resources: vec![
+                    NeResource {
+                        flags: 0,
+                        ..res(ResourceId::Int(1), &[5; 40])
+                    },
+                    NeResource {
+                        length: 0x2_0000,
+                        ..res(ResourceId::Int(2), &[1; 16])
+                    },
+                ],
+            },
         ];
         let mut env = Env::new(false);
         env.win16.modules.push(Module {
@@ -449,5 +637,147 @@ mod tests {
         }
         assert_eq!(h.handle(Loaded::Stock { rt: 2, id: 9999 }), 0);
         assert_eq!(h.handle(Loaded::Stock { rt: 2, id: 3 }), (4 << 3) | 6);
+    }
+
+    /// The HRSRC of resource `id` of type `rt` in the test module.
+    fn hrsrc(env: &Env, id: u16, rt: u16) -> u32 {
+        let ne = env.win16.modules[0].image.as_deref().unwrap();
+        let (h, _) = find(ne, &NameArg::Int(id), &NameArg::Int(rt)).unwrap();
+        u32::from(h)
+    }
+
+    /// The hOwner, wType and wData GlobalEntryHandle reports for `h`.
+    fn entry(m: &mut Machine, env: &mut Env, ds: u16, h: u32) -> (u16, u16, u16) {
+        m.write_seg(ds, 0x300, &0x24u32.to_le_bytes()).unwrap();
+        let p = farptr::make(ds, 0x300);
+        let ok = crate::win16::toolhelp::global_entry_handle(env, m, &[p, h]).unwrap();
+        assert_eq!(ok, 1, "GlobalEntryHandle({h:04X})");
+        let w = |off: u16| m.read_u16_at(ds, 0x300 + off).unwrap();
+        (w(0x16), w(0x18), w(0x1A))
+    }
+
+    #[test]
+    fn load_lock_and_free_a_resource() {
+        let (mut m, mut env, ds) = setup();
+        let ty = str_at(&mut m, ds, 0x200, "MYDATA");
+        let hrsrc = find_resource(&mut env, &mut m, &[0x2227, 7, ty]).unwrap();
+        let h = load_resource(&mut env, &mut m, &[0x2227, hrsrc]).unwrap();
+        // Flags 0x30: moveable, so the handle is the selector minus 1.
+        assert_eq!(h & 7, 6, "{h:04X}");
+        let b = env.win16.global.find(h as u16).cloned().unwrap();
+        assert_eq!(b.handle, h as u16);
+        assert_eq!(b.size, 32);
+        assert!(b.moveable() && !b.discardable());
+        assert_eq!(
+            (b.owner, b.pdb_owner, b.kind),
+            (0x2227, false, gt::RESOURCE)
+        );
+        assert_eq!(entry(&mut m, &mut env, ds, h), (0x2227, gt::RESOURCE, 0));
+        // LockResource: selector:0000, the resource's bytes then zeros.
+        let p = lock_resource(&mut env, &mut m, &[h]).unwrap();
+        assert_eq!(p, u32::from(b.selector) << 16);
+        let mut bytes = [0xEEu8; 32];
+        m.read_seg(b.selector, 0, &mut bytes).unwrap();
+        assert_eq!(bytes[..20], [9; 20]);
+        assert_eq!(bytes[20..], [0; 12]);
+        assert_eq!(env.win16.global.find(h as u16).unwrap().lock, 1);
+        // Loaded again (by the instance handle too): the same block, one
+        // more use; a FreeResource per load, the block goes with the last.
+        assert_eq!(
+            load_resource(&mut env, &mut m, &[0x222E, hrsrc]).unwrap(),
+            h
+        );
+        assert_eq!(
+            load_resource(&mut env, &mut m, &[0x2227, hrsrc]).unwrap(),
+            h
+        );
+        let blocks = env.win16.global.blocks().len();
+        assert_eq!(free_resource(&mut env, &mut m, &[h]).unwrap(), 0);
+        assert_eq!(free_resource(&mut env, &mut m, &[h]).unwrap(), 0);
+        assert!(env.win16.global.find(h as u16).is_some());
+        assert_eq!(env.win16.global.blocks().len(), blocks);
+        m.set_reg(crate::machine::R::ES, b.selector).unwrap();
+        assert_eq!(free_resource(&mut env, &mut m, &[h]).unwrap(), 0);
+        assert!(env.win16.global.find(h as u16).is_none());
+        assert_eq!(m.reg(crate::machine::R::ES), 0, "ES held the freed block");
+        assert!(m.descriptor_of(b.selector).is_none());
+        assert_eq!(free_resource(&mut env, &mut m, &[h]).unwrap(), h);
+        assert_eq!(lock_resource(&mut env, &mut m, &[h]).unwrap(), 0);
+        // Loaded once more after that: a new block with the same bytes.
+        let h2 = load_resource(&mut env, &mut m, &[0x2227, hrsrc]).unwrap();
+        assert_ne!(h2, 0);
+        let sel = env.win16.global.find(h2 as u16).unwrap().selector;
+        assert_eq!(m.read_u16_at(sel, 18).unwrap(), 0x0909);
+        assert_eq!(m.read_u16_at(sel, 20).unwrap(), 0);
+    }
+
+    #[test]
+    fn resource_blocks_follow_the_resource() {
+        let (mut m, mut env, ds) = setup();
+        // A string block: type 6, moveable; another resource, another block.
+        let (r2, r3) = (hrsrc(&env, 2, RT_STRING), hrsrc(&env, 3, RT_STRING));
+        let s2 = load_resource(&mut env, &mut m, &[0x2227, r2]).unwrap();
+        let s3 = load_resource(&mut env, &mut m, &[0x2227, r3]).unwrap();
+        assert!(s2 != 0 && s3 != 0 && s2 != s3);
+        assert_eq!(entry(&mut m, &mut env, ds, s3), (0x2227, gt::RESOURCE, 6));
+        let sel = env.win16.global.find(s3 as u16).unwrap().selector;
+        assert_eq!(
+            m.read_u16_at(sel, 2).unwrap(),
+            u16::from_le_bytes([1, b'x'])
+        );
+        // A fixed resource of a type past GD_MAX_RESOURCE: handle =
+        // selector, wData GD_USERDEFINED.
+        let fixed = hrsrc(&env, 1, 300);
+        let f = load_resource(&mut env, &mut m, &[0x2227, fixed]).unwrap();
+        assert_eq!(f & 7, 7);
+        assert_eq!(entry(&mut m, &mut env, ds, f), (0x2227, gt::RESOURCE, 0));
+        assert_eq!(lock_resource(&mut env, &mut m, &[f]).unwrap(), f << 16);
+        assert_eq!(env.win16.global.find(f as u16).unwrap().lock, 0);
+        // Over 64 KiB, bad handles, other modules: 0.
+        let big = hrsrc(&env, 2, 300);
+        assert_eq!(load_resource(&mut env, &mut m, &[0x2227, big]).unwrap(), 0);
+        assert_eq!(
+            load_resource(&mut env, &mut m, &[0x2227, big + 1]).unwrap(),
+            0
+        );
+        assert_eq!(load_resource(&mut env, &mut m, &[0x2227, 0]).unwrap(), 0);
+        assert_eq!(load_resource(&mut env, &mut m, &[0x3337, r2]).unwrap(), 0);
+        // FreeResource of a block that is no resource fails and frees
+        // nothing.
+        let g = global::alloc(&mut env, &mut m, gmem::MOVEABLE, 10);
+        assert_eq!(
+            free_resource(&mut env, &mut m, &[u32::from(g)]).unwrap(),
+            u32::from(g)
+        );
+        assert!(env.win16.global.find(g).is_some());
+    }
+
+    #[test]
+    fn alloc_resource_makes_an_empty_block_of_its_own() {
+        let (mut m, mut env, ds) = setup();
+        let h7 = hrsrc(&env, 1, RT_MENU);
+        let a = alloc_resource(&mut env, &mut m, &[0x2227, h7, 100]).unwrap();
+        let b = env.win16.global.find(a as u16).cloned().unwrap();
+        assert_eq!(b.size, 128);
+        assert_eq!(entry(&mut m, &mut env, ds, a), (0x2227, gt::RESOURCE, 4));
+        let mut bytes = [0xEEu8; 4];
+        m.read_seg(b.selector, 0, &mut bytes).unwrap();
+        assert_eq!(bytes, [0; 4]);
+        // At least the resource's own size.
+        let a2 = alloc_resource(&mut env, &mut m, &[0x2227, h7, 1]).unwrap();
+        assert_eq!(env.win16.global.find(a2 as u16).unwrap().size, 32);
+        // LoadResource does not take an allocated block for a loaded one.
+        let l = load_resource(&mut env, &mut m, &[0x2227, h7]).unwrap();
+        assert!(l != 0 && l != a && l != a2);
+        assert_eq!(free_resource(&mut env, &mut m, &[a]).unwrap(), 0);
+        assert!(env.win16.global.find(a as u16).is_none());
+        assert_eq!(
+            alloc_resource(&mut env, &mut m, &[0x2227, 0, 10]).unwrap(),
+            0
+        );
+        assert_eq!(
+            alloc_resource(&mut env, &mut m, &[0x2227, h7, 0x1_0001]).unwrap(),
+            0
+        );
     }
 }

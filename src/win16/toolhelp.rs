@@ -790,7 +790,8 @@ pub const GLOBAL_FREE: u16 = 2;
 /// of the next block on the whole arena and on the LRU list (0: none):
 /// GlobalNext continues from them. wHeapPresent is FALSE (there is no
 /// local heap model yet); wcPageLock is 0 (nothing is page-locked); wData
-/// is the segment number of a code segment (SDK, GLOBALENTRY).
+/// is the segment number of a code segment and the GD_* resource type of a
+/// resource (SDK, GLOBALENTRY).
 fn global_entry(env: &Env, b: &GlobalBlock) -> GlobalEntry {
     let arena = &env.win16.global;
     GlobalEntry {
@@ -803,10 +804,10 @@ fn global_entry(env: &Env, b: &GlobalBlock) -> GlobalEntry {
         w_heap_present: 0,
         h_owner: b.owner,
         w_type: b.kind,
-        w_data: if b.kind == gt::CODE {
-            b.segment.unwrap_or(0)
-        } else {
-            0
+        w_data: match b.kind {
+            gt::CODE => b.segment.unwrap_or(0),
+            gt::RESOURCE => b.resource.map_or(0, |t| t.gd_type),
+            _ => 0,
         },
         dw_next: arena.next_after(b.address, false).map_or(0, |n| n.address),
         dw_next_alt: arena.next_after(b.address, true).map_or(0, |n| n.address),
