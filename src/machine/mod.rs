@@ -202,6 +202,32 @@ pub trait Environment: std::any::Any {
     fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(())
     }
+
+    /// A processor fault stopped the emulation (registers as before the
+    /// faulting instruction). Return true after setting up a handler to run
+    /// (the emulation resumes at the new CS:IP), false to let the fault end
+    /// the run, or another stop.
+    fn fault(&mut self, _cpu: &mut Uc<'_>, _fault: &Fault) -> Result<bool, Stop> {
+        Ok(false)
+    }
+}
+
+/// Offer a fault to the environment: None when a handler was started and
+/// the emulation must go on, else the stop that ends the run.
+fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
+    let Stop::Fault(f) = &stop else {
+        return Some(stop);
+    };
+    let Some(mut env) = uc.get_data_mut().env.take() else {
+        return Some(stop);
+    };
+    let res = env.fault(uc, f);
+    uc.get_data_mut().env = Some(env);
+    match res {
+        Ok(true) => None,
+        Ok(false) => Some(stop),
+        Err(other) => Some(other),
+    }
 }
 
 /// Per-machine state that unicorn's hooks reach.
@@ -656,9 +682,10 @@ impl Machine {
         self.uc.set_reg(R::IP, ip)
     }
 
-    /// Run from the current CS:IP until the program stops.
+    /// Run from the current CS:IP until the program stops. A fault is first
+    /// offered to the environment ([`Environment::fault`]): when it starts a
+    /// handler (a TOOLHELP InterruptRegister callback), the run goes on.
     pub fn run(&mut self, limits: RunLimits) -> Stop {
-        let begin = start_address(&self.uc);
         {
             let st = self.uc.get_data_mut();
             st.stop = None;
@@ -671,45 +698,63 @@ impl Machine {
             st.max_insns = limits.max_insns;
             st.deadline = started.checked_add(limits.timeout);
         }
-        // A zero count would remove unicorn's counting hook, and with it the
-        // exact IP at memory faults: "no budget" is a budget never reached.
-        let count = match limits.max_insns {
-            0 => UNLIMITED,
-            n => n.min(UNLIMITED as u64) as usize,
-        };
-        let timeout_us = limits.timeout.as_micros().min(u128::from(u64::MAX)) as u64;
-        let res = self.uc.emu_start(begin, 0, timeout_us, count);
-        if let Some(stop) = self.uc.get_data_mut().stop.take() {
-            return stop;
+        loop {
+            let begin = start_address(&self.uc);
+            // A zero count would remove unicorn's counting hook, and with it
+            // the exact IP at memory faults: "no budget" is a budget never
+            // reached. After a fault handler started, the budget left is
+            // counted from the block estimate.
+            let count = match limits.max_insns {
+                0 => UNLIMITED,
+                n => n
+                    .saturating_sub(self.uc.get_data().insns)
+                    .clamp(1, UNLIMITED as u64) as usize,
+            };
+            let left = limits.timeout.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                return Stop::Timeout;
+            }
+            let timeout_us = left.as_micros().clamp(1, u128::from(u64::MAX)) as u64;
+            let res = self.uc.emu_start(begin, 0, timeout_us, count);
+            let stop = match self.uc.get_data_mut().stop.take() {
+                Some(stop) => stop,
+                None => match res {
+                    Ok(()) => return self.ended_without_stop(),
+                    Err(e) => self.translate_error(e),
+                },
+            };
+            match offer_fault(&mut self.uc, stop) {
+                None => continue,
+                Some(stop) => return stop,
+            }
         }
-        match res {
-            Ok(())
-                if self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
-                    let mut b = [0u8];
-                    self.uc
-                        .read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b)
-                        .is_ok()
-                        && b[0] == 0xF4
-                } =>
-            {
-                Stop::Halted {
-                    cs: self.reg(R::CS),
-                    ip: self.reg(R::IP) - 1,
-                }
-            }
-            Ok(()) => {
-                if self
-                    .uc
-                    .get_data()
-                    .deadline
-                    .is_some_and(|d| Instant::now() >= d)
-                {
-                    Stop::Timeout
-                } else {
-                    Stop::Budget
-                }
-            }
-            Err(e) => self.translate_error(e),
+    }
+
+    /// What ended an emulation that no hook stopped: HLT in real mode, the
+    /// wall clock, or the instruction budget.
+    fn ended_without_stop(&mut self) -> Stop {
+        let halted = self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
+            let mut b = [0u8];
+            self.uc
+                .read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b)
+                .is_ok()
+                && b[0] == 0xF4
+        };
+        if halted {
+            return Stop::Halted {
+                cs: self.reg(R::CS),
+                ip: self.reg(R::IP) - 1,
+            };
+        }
+        if self
+            .uc
+            .get_data()
+            .deadline
+            .is_some_and(|d| Instant::now() >= d)
+        {
+            Stop::Timeout
+        } else {
+            Stop::Budget
         }
     }
 
@@ -776,42 +821,47 @@ pub fn run_nested(
             }),
         );
     }
-    let begin = start_address(uc);
-    let count = {
-        let st = uc.get_data_mut();
-        st.env = Some(env);
-        st.depth += 1;
-        match st.max_insns {
+    uc.get_data_mut().env = Some(env);
+    uc.get_data_mut().depth += 1;
+    let result = loop {
+        let begin = start_address(uc);
+        let count = match uc.get_data().max_insns {
             0 => UNLIMITED,
-            max => max.saturating_sub(st.insns).clamp(1, UNLIMITED as u64) as usize,
+            max => max
+                .saturating_sub(uc.get_data().insns)
+                .clamp(1, UNLIMITED as u64) as usize,
+        };
+        let res = uc.emu_start(begin, until, 0, count);
+        let stop = match uc.get_data_mut().stop.take() {
+            Some(stop) => stop,
+            None => match res {
+                Err(e) => translate_error(uc, e),
+                Ok(()) => {
+                    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+                    let here = uc
+                        .descriptor_of(cs)
+                        .map(|d| u64::from(d.base) + u64::from(ip));
+                    if here == Some(until) {
+                        break Ok(());
+                    } else if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
+                        break Err(Stop::Timeout);
+                    } else {
+                        break Err(Stop::Budget);
+                    }
+                }
+            },
+        };
+        match offer_fault(uc, stop) {
+            None => continue,
+            Some(stop) => break Err(stop),
         }
     };
-    let res = uc.emu_start(begin, until, 0, count);
     let st = uc.get_data_mut();
     st.depth -= 1;
     let env = st
         .env
         .take()
         .expect("the environment is back in the state after a nested run");
-    if let Some(stop) = st.stop.take() {
-        return (env, Err(stop));
-    }
-    let result = match res {
-        Err(e) => Err(translate_error(uc, e)),
-        Ok(()) => {
-            let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-            let here = uc
-                .descriptor_of(cs)
-                .map(|d| u64::from(d.base) + u64::from(ip));
-            if here == Some(until) {
-                Ok(())
-            } else if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
-                Err(Stop::Timeout)
-            } else {
-                Err(Stop::Budget)
-            }
-        }
-    };
     (env, result)
 }
 
