@@ -71,6 +71,14 @@ impl Env {
 }
 
 impl Environment for Env {
+    fn fault(&mut self, uc: &mut Uc<'_>, fault: &crate::machine::Fault) -> Result<bool, Stop> {
+        if uc.mode() == crate::walk::CpuMode::Protected && !self.win16.tasks.is_empty() {
+            crate::win16::fault::offer(self, uc, fault)
+        } else {
+            Ok(false)
+        }
+    }
+
     fn timer_tick(&mut self, uc: &mut Uc<'_>) -> Result<(), Stop> {
         if uc.mode() == crate::walk::CpuMode::Real {
             crate::dos::hardware::timer_tick(self, uc)?;

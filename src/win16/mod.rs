@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod callback;
 pub mod farptr;
+pub mod fault;
 pub mod gdi;
 pub mod global;
 pub mod guest;
@@ -396,6 +397,9 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let Some(&idx) = env.win16.thunk_segments.get(&cs) else {
         return Err(crate::dos::unimplemented(uc, format!("INT {API_INT:02X}h")));
     };
+    if ip == fault::FAULT_PASS_ON && env.win16.modules[idx].name == "TOOLHELP" {
+        return fault::pass_on(env, uc);
+    }
     let k = usize::from(ip / THUNK_SIZE);
     let Some(thunk) = env.win16.modules[idx].thunks.get(k).cloned() else {
         return Err(Stop::Error(format!(

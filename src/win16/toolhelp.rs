@@ -294,6 +294,10 @@ pub struct Callback {
 pub struct Registrations {
     pub notify: Vec<Callback>,
     pub interrupt: Vec<Callback>,
+    /// The fault being offered to the interrupt callbacks (fault.rs).
+    pub dispatch: Option<super::fault::Dispatch>,
+    /// A fault every callback passed on (CS, IP, number): it ends the run.
+    pub declined: Option<(u16, u16, u8)>,
 }
 
 /// The emulated clock: instructions per millisecond. The CPU is taken to

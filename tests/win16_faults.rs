@@ -1,0 +1,108 @@
+//! Faults in Win16 tasks offered to TOOLHELP InterruptRegister callbacks
+//! (toolhelp.md, "InterruptRegister callbacks: the fault frame"):
+//! roms/faultskip.asm's callback resumes its program past each fault.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+}
+
+fn rom(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("roms")
+        .join(name)
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(rom("faultskip.exe"))
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_callback_that_resumes_lets_the_program_run_to_its_end() {
+    let v = run_json(&[]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    // The frame the callback read: interrupt number, then the faulting IP
+    // (the `div` itself; for INT 3, the address after the trap).
+    assert_eq!(
+        strings(&v["debug_output"]),
+        [
+            "fault 0000 at 0037",
+            "resumed",
+            "fault 0003 at 0043",
+            "after int3"
+        ]
+    );
+    let ev = strings(&v["events"]);
+    let offered: Vec<&String> = ev
+        .iter()
+        .filter(|e| e.contains("offered to InterruptRegister callbacks"))
+        .collect();
+    assert_eq!(offered.len(), 2, "{ev:?}");
+}
+
+#[test]
+fn without_a_callback_the_fault_ends_the_run() {
+    let v = run_json(&["--", "nocallback"]);
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    assert_eq!(v["fault"]["number"], 0);
+    assert_eq!(v["fault"]["wIP"], 0x37);
+    assert_eq!(v["frames"][0]["wIP"], 0x37);
+    assert_eq!(v["frames"][0]["module"], "FAULTSKIP");
+    assert!(strings(&v["debug_output"]).is_empty());
+}
+
+#[test]
+fn a_fault_every_callback_passes_on_ends_the_run_with_the_faulting_context() {
+    let v = run_json(&["--", "passon"]);
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    assert_eq!(v["fault"]["number"], 13);
+    assert_eq!(v["fault"]["wIP"], 0x54);
+    assert_eq!(
+        strings(&v["debug_output"]),
+        [
+            "fault 0000 at 0037",
+            "resumed",
+            "fault 0003 at 0043",
+            "after int3",
+            "fault 000D at 0054"
+        ]
+    );
+    // The walk is the faulting context's, not the callback's.
+    assert_eq!(v["frames"][0]["wIP"], 0x54);
+    assert_eq!(v["frames"][0]["wBP"], 0x09F8);
+    let ev = strings(&v["events"]);
+    assert!(
+        ev.iter().any(|e| e.contains("passed fault 13 on")),
+        "{ev:?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("Unrecoverable Application Error: fault 13")),
+        "{ev:?}"
+    );
+}
