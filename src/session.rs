@@ -361,8 +361,9 @@ impl Program {
 
     /// The ToolHelp walk from a stop: StackTraceCSIPFirst at the stopped
     /// context (the fault, the caller of an unimplemented function, or the
-    /// live registers), then StackTraceNext until it fails. None when the
-    /// program has exited.
+    /// live registers), then StackTraceNext until it fails, seeing through
+    /// a fault dispatch frame when the stop is inside an InterruptRegister
+    /// callback (walk/dispatch.rs). None when the program has exited.
     pub fn walk_at_stop(&self, stop: &Stop) -> Option<Walk> {
         let m = &self.machine;
         let ss = m.reg(R::SS);
@@ -377,14 +378,20 @@ impl Program {
                 (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss)
             }
         };
-        Some(walk_from_csip(
-            &**m as &dyn WalkMemory,
-            ss,
-            cs,
-            ip,
-            bp,
-            MAX_FRAMES,
-        ))
+        let mem = &**m as &dyn WalkMemory;
+        let walk = walk_from_csip(mem, ss, cs, ip, bp, MAX_FRAMES);
+        // Inside an InterruptRegister callback: on through the dispatch
+        // frame to the faulting context (walk/dispatch.rs).
+        let dispatch = self
+            .machine
+            .environment::<Env>()
+            .and_then(|e| e.win16.module_by_name("TOOLHELP"))
+            .and_then(|t| t.segments.first().copied())
+            .map(|cs| (cs, crate::win16::fault::FAULT_PASS_ON));
+        Some(match dispatch {
+            Some(d) => crate::walk::dispatch::through_dispatch(mem, walk, d, MAX_FRAMES),
+            None => walk,
+        })
     }
 
     /// The final 80x25 text screen (real mode), one line per row.

@@ -106,3 +106,43 @@ fn a_fault_every_callback_passes_on_ends_the_run_with_the_faulting_context() {
         "{ev:?}"
     );
 }
+
+#[test]
+fn the_walk_inside_the_callback_goes_through_the_dispatch_frame_to_the_fault() {
+    // FaultProc at 1:0066; after `push bp; mov bp,sp` (1:0069) during the
+    // divide error's dispatch. SP at the fault is main's BP 09F8; the frame
+    // (8 words) and FaultProc's saved BP put FaultProc's BP at 09E6.
+    let out = bin()
+        .args(["stack", "--json", "--at", "FAULTSKIP:1:0069"])
+        .arg(rom("faultskip.exe"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let frames: Vec<(u64, u64, String, bool)> = v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["wIP"].as_u64().unwrap(),
+                f["wBP"].as_u64().unwrap(),
+                f["module"].as_str().unwrap().to_string(),
+                f["virtual"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let pass_on = u64::from(toolhelp16::win16::fault::FAULT_PASS_ON);
+    assert_eq!(
+        frames,
+        [
+            (0x0069, 0x09E6, "FAULTSKIP".to_string(), false),
+            (pass_on, 0x09F8, "TOOLHELP".to_string(), true),
+            (0x0037, 0x09F8, "FAULTSKIP".to_string(), false),
+        ]
+    );
+}

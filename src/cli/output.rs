@@ -3,7 +3,8 @@
 //! JSON schema (stable):
 //! * a frame: `{"hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment",
 //!   "wFlags"` (integers, the STACKTRACEENTRY fields), `"far"` (bool),
-//!   `"module"` (name or null)`}`;
+//!   `"module"` (name or null), `"virtual"` (bool: a fault dispatch frame
+//!   the walk saw through, walk/dispatch.rs)`}`;
 //! * `stack --json`: `{"file", "at": {"cs", "ip"} or null, "reached"
 //!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
 //!   (sentence: why StackTraceNext failed)}`;
@@ -28,8 +29,19 @@ use crate::machine::{Cpu, R, Stop, fault_name};
 use crate::session::Program;
 use crate::walk::{StackTraceEntry, Walk, WalkMemory, stack_bounds};
 
-fn frame_json(p: &Program, f: &StackTraceEntry) -> Value {
+fn walk_frames_json(p: &Program, w: &Walk) -> Value {
+    Value::Array(
+        w.frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| frame_json(p, f, w.virtual_frames.contains(&i)))
+            .collect(),
+    )
+}
+
+fn frame_json(p: &Program, f: &StackTraceEntry, virt: bool) -> Value {
     json!({
+        "virtual": virt,
         "hTask": f.h_task, "wSS": f.w_ss, "wBP": f.w_bp, "wCS": f.w_cs, "wIP": f.w_ip,
         "hModule": f.h_module, "wSegment": f.w_segment, "wFlags": f.w_flags,
         "far": f.w_flags == StackTraceEntry::FRAME_FAR,
@@ -120,7 +132,7 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     }
     if !matches!(stop, Stop::Exited { .. }) {
         if let Some(w) = p.walk_at_stop(stop) {
-            v["frames"] = Value::Array(w.frames.iter().map(|f| frame_json(p, f)).collect());
+            v["frames"] = walk_frames_json(p, &w);
             v["walk_end"] = json!(w.stop.to_string());
         }
     }
@@ -182,7 +194,9 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
         } else {
             f.w_segment.to_string()
         };
-        let kind = if f.w_flags == StackTraceEntry::FRAME_NEAR {
+        let kind = if w.virtual_frames.contains(&i) {
+            "far, virtual: fault dispatch"
+        } else if f.w_flags == StackTraceEntry::FRAME_NEAR {
             "near"
         } else {
             "far"
@@ -241,7 +255,7 @@ pub fn tasks_json(p: &Program) -> Value {
                     "wStackBottom": te.w_stack_bottom, "wcEvents": te.wc_events,
                     "hQueue": te.h_queue, "module": task_name(te),
                     "current": te.h_task == current,
-                    "frames": w.as_ref().map(|w| w.frames.iter().map(|f| frame_json(p, f)).collect::<Vec<_>>()).unwrap_or_default(),
+                    "frames": w.as_ref().map(|w| walk_frames_json(p, w)).unwrap_or(Value::Array(Vec::new())),
                     "walk_end": w.as_ref().map(|w| w.stop.to_string()),
                 })
             })
@@ -295,7 +309,7 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> Value {
         "at": at,
         "reached": reached,
         "stop": stop_json(stop),
-        "frames": w.as_ref().map(|w| w.frames.iter().map(|f| frame_json(p, f)).collect::<Vec<_>>()).unwrap_or_default(),
+        "frames": w.as_ref().map(|w| walk_frames_json(p, w)).unwrap_or(Value::Array(Vec::new())),
         "walk_end": w.as_ref().map(|w| w.stop.to_string()),
     })
 }
@@ -320,7 +334,14 @@ pub fn stack_text(p: &Program, stop: &Stop, reached: bool) -> String {
         p.path.display()
     ));
     match p.walk_at_stop(stop) {
-        Some(w) => s.push_str(&walk_table(p, &w)),
+        Some(w) => {
+            if !w.virtual_frames.is_empty() {
+                s.push_str(
+                    "  (inside a fault callback: the walk goes on through TOOLHELP's dispatch frame from the faulting CS:IP and BP)\n",
+                );
+            }
+            s.push_str(&walk_table(p, &w))
+        }
         None => s.push_str("no stack: the program has ended\n"),
     }
     s

@@ -1,6 +1,7 @@
 //! Stack walkers. They read memory only through [`WalkMemory`], so the same
 //! code walks the live machine, a saved snapshot or a hand-built test buffer.
 
+pub mod dispatch;
 pub mod memory;
 pub mod testmem;
 pub mod toolhelp;

@@ -624,6 +624,11 @@ pub struct Walk {
     /// Why there are no more (serialized as its sentence).
     #[serde(serialize_with = "serialize_display")]
     pub stop: StopReason,
+    /// Indices of frames that are not a function's activation but a frame
+    /// a system routine built (a fault dispatch frame, see
+    /// [`super::dispatch`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub virtual_frames: Vec<usize>,
 }
 
 /// Walk any stack from registers: StackTraceCSIPFirst, then StackTraceNext
@@ -657,6 +662,7 @@ pub fn walk_task(mem: &dyn WalkMemory, h_task: u16, max_frames: usize) -> Walk {
         Err(e) => Walk {
             frames: Vec::new(),
             stop: StopReason::First(e),
+            virtual_frames: Vec::new(),
         },
     }
 }
@@ -667,6 +673,7 @@ fn walk_on(mem: &dyn WalkMemory, mut ste: StackTraceEntry, max_frames: usize) ->
         return Walk {
             frames,
             stop: StopReason::FrameCap { max: 0 },
+            virtual_frames: Vec::new(),
         };
     }
     frames.push(ste);
@@ -676,12 +683,14 @@ fn walk_on(mem: &dyn WalkMemory, mut ste: StackTraceEntry, max_frames: usize) ->
             return Walk {
                 frames,
                 stop: StopReason::Next(e),
+                virtual_frames: Vec::new(),
             };
         }
         if frames.len() >= max_frames {
             return Walk {
                 frames,
                 stop: StopReason::FrameCap { max: max_frames },
+                virtual_frames: Vec::new(),
             };
         }
         frames.push(ste);
@@ -689,6 +698,7 @@ fn walk_on(mem: &dyn WalkMemory, mut ste: StackTraceEntry, max_frames: usize) ->
             return Walk {
                 frames,
                 stop: StopReason::Stalled { bp: ste.w_bp },
+                virtual_frames: Vec::new(),
             };
         }
     }
