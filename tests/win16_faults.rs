@@ -71,6 +71,22 @@ fn without_a_callback_the_fault_ends_the_run() {
     assert_eq!(v["exit"]["kind"], "fault", "{v}");
     assert_eq!(v["fault"]["number"], 0);
     assert_eq!(v["fault"]["wIP"], 0x37);
+    // The exception record: where, what instruction, the context.
+    let f = &v["fault"];
+    assert_eq!(f["module"], "FAULTSKIP");
+    assert_eq!(f["wSegment"], 1);
+    assert_eq!(f["instruction"]["bytes"], "F7 F1");
+    assert_eq!(f["instruction"]["text"], "div cx");
+    assert_eq!(f["registers"]["cx"], 0);
+    assert_eq!(f["registers"]["ax"], 0x1234);
+    assert_eq!(
+        f["segments"]["SS"]["limit"], 0x09FF,
+        "DGROUP: 0x100 + heap + stack"
+    );
+    assert_eq!(f["segments"]["SS"]["selector"], f["registers"]["ss"]);
+    assert_eq!(f["stack"]["pStackTop"], 0x0200);
+    assert_eq!(f["stack"]["pStackBot"], 0x0A00);
+    assert_eq!(f["stack"]["overflow"], false);
     assert_eq!(v["frames"][0]["wIP"], 0x37);
     assert_eq!(v["frames"][0]["module"], "FAULTSKIP");
     assert!(strings(&v["debug_output"]).is_empty());

@@ -12,7 +12,11 @@
 //!   "budget" | "timeout" | "unimplemented" | "fatal" | "no-input" |
 //!   "halted" | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
-//!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "detail"}),
+//!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
+//!   "wSegment", "detail", "registers", "instruction": {"bytes", "text"},
+//!   "segments": {"CS"|"DS"|"ES"|"SS": {"selector", "base", "limit",
+//!   "access"}}, "stack": {"pStackTop", "pStackMin", "pStackBot", "sp",
+//!   "overflow"} (protected mode, when the instance data holds bounds)}),
 //!   "unimplemented" (the function's name, for that kind), "task_exits"
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
 //!   "code"}`), "frames" and "walk_end" (when it stopped abnormally)}`.
@@ -113,7 +117,7 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
         "debug_output": env.debug_output,
     });
     if let Stop::Fault(f) = stop {
-        v["fault"] = json!({"number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip, "detail": f.detail, "registers": f.regs});
+        v["fault"] = fault_json(p, f);
     }
     if let Stop::Unimplemented { what, .. } = stop {
         v["unimplemented"] = json!(what);
@@ -175,6 +179,9 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
     ));
     if let Some(hint) = waiting_hint(p, stop) {
         s.push_str(&format!("toolhelp16: note: {hint}\n"));
+    }
+    if let Stop::Fault(f) = stop {
+        s.push_str(&fault_text(p, f));
     }
     if !matches!(stop, Stop::Exited { .. }) {
         if let Some(w) = p.walk_at_stop(stop) {
@@ -293,6 +300,133 @@ pub fn tasks_text(p: &Program) -> String {
                 s.push_str(&walk_table(p, &w));
             }
         }
+    }
+    s
+}
+
+/// The faulting instruction at CS:IP: its bytes (hex) and its disassembly
+/// (NASM syntax), or None when it cannot be read.
+pub fn fault_instruction(p: &Program, f: &crate::machine::Fault) -> Option<(String, String)> {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, NasmFormatter};
+    let bytes = p.machine.insn_bytes(f.cs, f.ip);
+    if bytes.is_empty() {
+        return None;
+    }
+    let mut dec = Decoder::with_ip(16, &bytes, u64::from(f.ip), DecoderOptions::NONE);
+    let insn = dec.decode();
+    let len = if insn.is_invalid() { 1 } else { insn.len() };
+    let hex: Vec<String> = bytes[..len.min(bytes.len())]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    let mut text = String::new();
+    if insn.is_invalid() {
+        text.push_str("(invalid opcode)");
+    } else {
+        NasmFormatter::new().format(&insn, &mut text);
+    }
+    Some((hex.join(" "), text))
+}
+
+/// Each segment register of the faulting context with its descriptor:
+/// (name, selector, base, limit, access) — None for the descriptor of a
+/// null or invalid selector.
+fn fault_segments(
+    p: &Program,
+    f: &crate::machine::Fault,
+) -> Vec<(&'static str, u16, Option<crate::walk::Descriptor>)> {
+    let r = &f.regs;
+    [("CS", r.cs), ("DS", r.ds), ("ES", r.es), ("SS", r.ss)]
+        .into_iter()
+        .map(|(n, sel)| (n, sel, WalkMemory::descriptor(&*p.machine, sel)))
+        .collect()
+}
+
+/// The stack bounds of the faulting SS (toolhelp.md, "Where the stack
+/// bounds live") and whether SP lies below pStackTop: a stack overflow.
+fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16, bool)> {
+    if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
+        return None;
+    }
+    let m = &*p.machine as &dyn WalkMemory;
+    let ss = f.regs.ss;
+    let top = m.read_u16(ss, 0x0A).ok()?;
+    let min = m.read_u16(ss, 0x0C).ok()?;
+    let bot = m.read_u16(ss, 0x0E).ok()?;
+    if top == 0 || bot <= top {
+        return None;
+    }
+    Some((top, min, bot, f.regs.sp < top))
+}
+
+/// `run --json`'s `fault` member (module doc).
+pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
+    let owner = WalkMemory::code_owner(&*p.machine, f.cs);
+    let module = owner.and_then(|o| {
+        p.module_name(&StackTraceEntry {
+            h_module: o.hmodule,
+            w_cs: f.cs,
+            ..StackTraceEntry::default()
+        })
+    });
+    let mut v = json!({
+        "number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip,
+        "module": module, "wSegment": owner.and_then(|o| o.segment),
+        "detail": f.detail, "registers": f.regs,
+    });
+    if let Some((bytes, text)) = fault_instruction(p, f) {
+        v["instruction"] = json!({"bytes": bytes, "text": text});
+    }
+    v["segments"] = Value::Object(
+        fault_segments(p, f)
+            .into_iter()
+            .map(|(n, sel, d)| {
+                (
+                    n.to_string(),
+                    json!({"selector": sel, "base": d.map(|d| d.base), "limit": d.map(|d| d.limit), "access": d.map(|d| d.access)}),
+                )
+            })
+            .collect(),
+    );
+    if let Some((top, min, bot, overflow)) = fault_stack(p, f) {
+        v["stack"] = json!({"pStackTop": top, "pStackMin": min, "pStackBot": bot, "sp": f.regs.sp, "overflow": overflow});
+    }
+    v
+}
+
+/// The text fault report: instruction, registers, segments, stack bounds.
+pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
+    let mut s = String::new();
+    if let Some((bytes, text)) = fault_instruction(p, f) {
+        s.push_str(&format!("  instruction: {bytes}  {text}\n"));
+    }
+    let r = &f.regs;
+    s.push_str(&format!(
+        "  AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} FLAGS={:04X}\n",
+        r.ax, r.bx, r.cx, r.dx, r.si, r.di, r.bp, r.sp, r.flags
+    ));
+    for (n, sel, d) in fault_segments(p, f) {
+        match d {
+            Some(d) if p.machine.cpu_mode() == crate::walk::CpuMode::Protected => {
+                s.push_str(&format!(
+                    "  {n}={sel:04X} base {:08X} limit {:04X} access {:02X}\n",
+                    d.base, d.limit, d.access
+                ))
+            }
+            Some(d) => s.push_str(&format!("  {n}={sel:04X} base {:05X}\n", d.base)),
+            None => s.push_str(&format!("  {n}={sel:04X} (no descriptor)\n")),
+        }
+    }
+    if let Some((top, min, bot, overflow)) = fault_stack(p, f) {
+        s.push_str(&format!(
+            "  stack: SP {:04X}, pStackTop {top:04X}, pStackMin {min:04X}, pStackBot {bot:04X}{}\n",
+            r.sp,
+            if overflow {
+                ": STACK OVERFLOW (SP below pStackTop)"
+            } else {
+                ""
+            }
+        ));
     }
     s
 }
