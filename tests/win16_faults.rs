@@ -162,3 +162,109 @@ fn the_walk_inside_the_callback_goes_through_the_dispatch_frame_to_the_fault() {
         ]
     );
 }
+
+/// One run of roms/faults.exe with a mode letter.
+fn faults(mode: &str) -> Value {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("faults.exe"))
+        .args(["--", mode])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// (wIP, wBP, wSegment, far) of each frame.
+fn frames(v: &Value) -> Vec<(u64, u64, u64, bool)> {
+    v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["wIP"].as_u64().unwrap(),
+                f["wBP"].as_u64().unwrap(),
+                f["wSegment"].as_u64().unwrap(),
+                f["far"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_fault_kind_is_reported_with_its_number_place_and_frames() {
+    // (mode, number, IP in segment 2, instruction) — offsets from
+    // roms/faults.asm; the frames above Site are the same for all.
+    let cases = [
+        ("d", 0, 0x4F, "div cx"),
+        // 0F FF is UD0 (it always raises #UD); iced takes the next byte,
+        // the INT 3's CC, for its ModRM.
+        ("u", 6, 0x51, "ud0 cx,sp"),
+        ("i", 3, 0x53, "int3"),
+        ("s", 1, 0x5C, "nop"),
+        ("w", 13, 0x5D, "mov [9FFh],ax"),
+        ("v", 13, 0x63, "mov es,ax"),
+        ("n", 13, 0x69, "mov al,[es:0]"),
+    ];
+    for (mode, number, ip, text) in cases {
+        let v = faults(mode);
+        assert_eq!(v["exit"]["kind"], "fault", "{mode}: {v}");
+        let f = &v["fault"];
+        assert_eq!(f["number"], number, "{mode}");
+        assert_eq!(f["wIP"], ip, "{mode}");
+        assert_eq!(f["wSegment"], 2, "{mode}");
+        assert_eq!(f["module"], "FAULTS", "{mode}");
+        assert_eq!(f["instruction"]["text"], text, "{mode}");
+        assert_eq!(f["stack"]["overflow"], false, "{mode}");
+        assert_eq!(
+            frames(&v),
+            [
+                (ip, 0x09E8, 2, true),
+                (0x0010, 0x09F0, 2, false),
+                (0x0026, 0x09F8, 1, true)
+            ],
+            "{mode}"
+        );
+    }
+    // The GP details name what was wrong.
+    let d = |m: &str| faults(m)["fault"]["detail"].as_str().unwrap().to_string();
+    assert!(d("w").contains("past the segment limit 09FF"), "{}", d("w"));
+    assert!(d("v").contains("invalid selector FFFF"), "{}", d("v"));
+    assert!(d("n").contains("outside every segment"), "{}", d("n"));
+}
+
+#[test]
+fn a_gp_twenty_frames_deep_shows_every_frame() {
+    let v = faults("r");
+    assert_eq!(v["fault"]["number"], 13);
+    assert_eq!(v["fault"]["wIP"], 0x94);
+    let mut want = vec![(0x94, 0x096A, 2, true)];
+    // Recurse's 20 recursive calls return to 2:008E, frames 6 bytes apart.
+    for k in 0..20u64 {
+        want.push((0x008E, 0x0970 + 6 * k, 2, false));
+    }
+    want.push((0x0078, 0x09E8, 2, false)); // Site after `call Recurse`
+    want.push((0x0010, 0x09F0, 2, false)); // Outer after `call Site`
+    want.push((0x0026, 0x09F8, 1, true)); // main after the far call
+    assert_eq!(frames(&v), want);
+}
+
+#[test]
+fn a_stack_overflow_is_named_as_such() {
+    let v = faults("o");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 12, "{v}");
+    assert_eq!(f["instruction"]["text"], "push bp");
+    assert_eq!(f["registers"]["sp"], 0);
+    assert_eq!(f["stack"]["overflow"], true);
+    assert_eq!(f["stack"]["pStackTop"], 0x0200);
+    let out = bin()
+        .arg("run")
+        .arg(rom("faults.exe"))
+        .args(["--", "o"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(121));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("STACK OVERFLOW"), "{text}");
+}

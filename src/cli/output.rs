@@ -344,14 +344,22 @@ fn fault_segments(
 
 /// The stack bounds of the faulting SS (toolhelp.md, "Where the stack
 /// bounds live") and whether SP lies below pStackTop: a stack overflow.
+/// For a task's DGROUP the bounds are those InitTask set, whatever the
+/// instance data holds now; pStackMin is read from the instance data.
 fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16, bool)> {
     if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
         return None;
     }
     let m = &*p.machine as &dyn WalkMemory;
     let ss = f.regs.ss;
+    let min = m.read_u16(ss, 0x0C).unwrap_or(0);
+    // A task's own stack: the bounds InitTask set (kernel.rs), which an
+    // overflow may since have overwritten in the instance data itself.
+    if let Some(t) = p.env().win16.tasks.iter().find(|t| t.dgroup == ss) {
+        let top = t.start_sp.wrapping_sub(t.stack_size) & !1;
+        return Some((top, min, t.start_sp, f.regs.sp < top));
+    }
     let top = m.read_u16(ss, 0x0A).ok()?;
-    let min = m.read_u16(ss, 0x0C).ok()?;
     let bot = m.read_u16(ss, 0x0E).ok()?;
     if top == 0 || bot <= top {
         return None;
