@@ -181,6 +181,25 @@ impl Action {
     }
 }
 
+impl fmt::Display for Action {
+    /// The line as the events show it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Action::Key(k) => write!(f, "key VK {:02X}", k.vk),
+            Action::Char(c) => write!(f, "char {c:02X}"),
+            Action::Click { x, y, right } => {
+                let b = if right { "right" } else { "left" };
+                write!(f, "click {x} {y} {b}")
+            }
+            Action::Command(id) => write!(f, "command {id}"),
+            Action::Timer(n) => write!(f, "timer {n}"),
+            Action::Close => f.write_str("close"),
+            Action::MsgBox(a) => write!(f, "msgbox {a}"),
+            Action::Dialog(a) => write!(f, "dialog {a}"),
+        }
+    }
+}
+
 /// One script line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
@@ -483,7 +502,7 @@ mod tests {
         let e = error("key a\nkey banana\n");
         assert_eq!(e.line, 2);
         assert_eq!(e.to_string(), "line 2: unknown key \"banana\"");
-        assert_eq!(error("jump 3").what.contains("unknown command"), true);
+        assert!(error("jump 3").what.contains("unknown command"));
         assert_eq!(error("click 1").what, "usage: click X Y [left|right]");
         assert_eq!(
             error("click 1 2 middle").what,
