@@ -89,7 +89,7 @@ pub struct RunOpts {
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
     /// `click X Y [right]`, `command ID`, `timer [N]`, `close`, `msgbox
     /// ANSWER`, `dialog ANSWER`, `# comment`, each optionally prefixed
-    /// `@MODULE` (see README, "Scripted input").
+    /// `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]
     pub messages: Option<PathBuf>,
     /// The host directory the program sees as drive C: (nothing outside it

@@ -1748,3 +1748,52 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("USER", 415, "CREATEPOPUPMENU", &[], create_menu),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn menu_items_remember_check_and_enable_flags() {
+        let mut env = Env::new(false);
+        let check = |env: &mut Env, id, f| menu_item_flags(env, 0x1E, id, f, MF_CHECKED);
+        let enable =
+            |env: &mut Env, id, f| menu_item_flags(env, 0x1E, id, f, MF_GRAYED | MF_DISABLED);
+        // CheckMenuItem returns the previous check state only.
+        assert_eq!(check(&mut env, 100, MF_CHECKED), 0);
+        assert_eq!(check(&mut env, 100, 0), MF_CHECKED);
+        assert_eq!(check(&mut env, 100, MF_CHECKED), 0);
+        assert_eq!(enable(&mut env, 100, MF_GRAYED), 0);
+        assert_eq!(enable(&mut env, 100, 0), MF_GRAYED);
+        assert_eq!(env.win16.user.menu_states[&(0x1E, 100, false)], MF_CHECKED);
+        // By position is another item.
+        assert_eq!(check(&mut env, 0, MF_BYPOSITION | MF_CHECKED), 0);
+        assert_eq!(check(&mut env, 0, 0), 0);
+        // The table is bounded: new items beyond it are not remembered.
+        for i in 0..MAX_MENU_STATES as u16 + 10 {
+            check(&mut env, 1000 + i, MF_CHECKED);
+        }
+        assert_eq!(env.win16.user.menu_states.len(), MAX_MENU_STATES);
+    }
+
+    #[test]
+    fn script_lines_go_to_their_tasks_and_answers_apart() {
+        let mut env = Env::new(false);
+        let script =
+            super::super::script::parse(b"key a\n@OTHER key b\nmsgbox no\ndialog 5\nmsgbox yes\n")
+                .unwrap();
+        env.win16.user.set_script(script);
+        // No task list here: the first task is whichever asks first.
+        claim_script(&mut env, 0x100);
+        let q = env.win16.user.queue(0x100);
+        assert_eq!(q.script.len(), 1);
+        assert_eq!(q.answers.len(), 3);
+        assert_eq!(env.win16.user.unclaimed.len(), 1);
+        assert_eq!(take_answer(&mut env, 0x100, true), Some((4, 5)));
+        assert_eq!(take_answer(&mut env, 0x100, false), Some((3, 7)));
+        assert_eq!(take_answer(&mut env, 0x100, false), Some((5, 6)));
+        assert_eq!(take_answer(&mut env, 0x100, false), None);
+        // Not deliverable without a main window: not input yet.
+        assert!(!env.win16.user.has_input(0x100));
+    }
+}
