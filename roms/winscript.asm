@@ -2,7 +2,8 @@
 ; WM_KEYDOWN, WM_KEYUP, WM_CHAR, WM_LBUTTONDOWN, WM_RBUTTONDOWN,
 ; WM_COMMAND and WM_TIMER reaching its window procedure is printed with
 ; OutputDebugString (KERNEL.115) as `NAME wParam lParam` (wsprintf
-; "%s %04X %08lX"). It sets timer 1 (100 ms) in WM_CREATE; WM_COMMAND 100
+; "%s %04X %08lX"). It sets timer 1 (100 ms) in WM_CREATE, and kills and
+; sets it again at each WM_TIMER, as one-shot timer users do; WM_COMMAND 100
 ; asks "Quit?" in a MB_YESNO message box, prints `MSGBOX n` with the
 ; answer, and destroys the window on IDYES. WM_DESTROY posts WM_QUIT 3.
 ; output: winscript.exe
@@ -10,7 +11,8 @@
 ; Part of toolhelp16 (GPL-2.0-or-later).
 ;
 ; Under the default headless session with no script, the empty queue
-; gets three WM_TIMER ticks (user.rs, IDLE_TICKS), then WM_CLOSE:
+; gets three WM_TIMER ticks (user.rs, IDLE_TICKS: the count survives
+; KillTimer and SetTimer), then WM_CLOSE:
 ;     TIMER 0001 00000000   (three times)
 ; and the program exits with code 3.
 
@@ -19,6 +21,7 @@
 WM_CREATE      equ 0x0001
 WM_DESTROY     equ 0x0002
 WM_COMMAND     equ 0x0111
+WM_TIMER       equ 0x0113
 IDYES          equ 6
 MB_YESNO       equ 4
 
@@ -125,6 +128,8 @@ WndProc:
         je .command
         cmp ax, WM_DESTROY
         je .destroy
+        cmp ax, WM_TIMER
+        je .timer
 .default:
         push word [bp+0x0E]             ; DefWindowProc(hwnd, msg, wParam, lParam)
         push word [bp+0x0C]
@@ -133,6 +138,10 @@ WndProc:
         push word [bp+6]
         FAR_CALL_IMPORT USER, 107
         jmp .out
+.timer:
+        push word [bp+0x0E]             ; KillTimer(hwnd, 1), then set it again
+        push 1
+        FAR_CALL_IMPORT USER, 12
 .create:
         push word [bp+0x0E]             ; SetTimer(hwnd, 1, 100, NULL)
         push 1
@@ -151,7 +160,7 @@ WndProc:
         push class_name
         push MB_YESNO
         FAR_CALL_IMPORT USER, 1
-.answered:                              ; 1:0146, tests/win16_script.rs stops here
+.answered:                              ; 1:0155, tests/win16_script.rs stops here
         push ax                         ; (the answer, kept for the test below)
         push ax                         ; wsprintf(buf, "MSGBOX %d", answer)
         push ds

@@ -169,8 +169,6 @@ pub struct Timer {
     pub htask: u16,
     /// When it is due next, in emulated milliseconds (GetTickCount).
     pub due: u64,
-    /// Ticks fired on an idle queue since the task's last script line.
-    pub idle_fired: u8,
 }
 
 /// One task's message queue (every Win16 task has its own, TDB+20h
@@ -188,6 +186,10 @@ pub struct Queue {
     pub script: VecDeque<Line>,
     /// Its `msgbox` and `dialog` script lines still to use.
     pub answers: VecDeque<Line>,
+    /// Ticks fired on an idle queue since its last script line, by timer
+    /// (hWnd, id): kept when a timer is killed and set again, so that a
+    /// program that re-arms its timer in WM_TIMER still runs out of them.
+    pub idle_fired: std::collections::BTreeMap<(u16, u16), u8>,
 }
 
 /// USER's state.
@@ -795,11 +797,18 @@ fn now_ms(env: &mut Env, uc: &Uc<'_>) -> u64 {
 fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool) -> bool {
     let now = now_ms(env, uc);
     let u = &env.win16.user;
+    let fired = u.queues.get(&htask).map(|q| &q.idle_fired);
+    // At most MAX_TIMERS timers ever get idle ticks between script lines.
+    let may_idle = |t: &Timer| {
+        let n = fired.and_then(|f| f.get(&(t.hwnd, t.id)).copied());
+        let room = fired.is_none_or(|f| f.len() < MAX_TIMERS);
+        n.map_or(room, |n| n < IDLE_TICKS)
+    };
     let Some(i) = u
         .timers
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.htask == htask && (!idle || t.idle_fired < IDLE_TICKS))
+        .filter(|(_, t)| t.htask == htask && (!idle || may_idle(t)))
         .filter(|(_, t)| t.hwnd == 0 || u.window(t.hwnd).is_some())
         .min_by_key(|(i, t)| (t.due, *i))
         .map(|(i, _)| i)
@@ -815,9 +824,7 @@ fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool) -> bool {
     let t = &mut env.win16.user.timers[i];
     let at = t.due.max(now);
     t.due = at + u64::from(t.elapse.max(1));
-    if idle {
-        t.idle_fired += 1;
-    }
+    let key = (t.hwnd, t.id);
     let m = Msg {
         hwnd: t.hwnd,
         message: WM_TIMER,
@@ -825,7 +832,11 @@ fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool) -> bool {
         lparam: u32::from(t.proc_.0) << 16 | u32::from(t.proc_.1),
     };
     env.win16.system.idle_ms += at - now;
-    env.win16.user.queue(htask).msgs.push_back(m);
+    let q = env.win16.user.queue(htask);
+    if idle {
+        *q.idle_fired.entry(key).or_default() += 1;
+    }
+    q.msgs.push_back(m);
     event(
         uc,
         format!("timer {:04X} #{} fires at {at} ms", m.hwnd, m.wparam),
@@ -850,9 +861,7 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
             q.script.pop_front();
         }
     }
-    for t in u.timers.iter_mut().filter(|t| t.htask == htask) {
-        t.idle_fired = 0;
-    }
+    q.idle_fired.clear();
     event(uc, format!("script line {number}: {action}"));
     let msg = |message, wparam, lparam| Msg {
         hwnd: main,
@@ -1392,7 +1401,6 @@ fn set_timer(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         proc_: split(a[3]),
         htask,
         due: now + u64::from(elapse.max(1)),
-        idle_fired: 0,
     };
     let u = &mut env.win16.user;
     u.timers.retain(|x| !(x.hwnd == t.hwnd && x.id == t.id));
