@@ -35,6 +35,9 @@ pub struct LoadOptions {
     /// More Win16 programs to load as tasks beside the first (`run A.EXE
     /// B.EXE`); the first one named runs first.
     pub more: Vec<PathBuf>,
+    /// The `--messages` script for Win16 programs (win16/script.rs), read
+    /// and checked at load.
+    pub messages: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -49,6 +52,7 @@ impl Default for LoadOptions {
             clock: crate::dos::clock::Clock::Host,
             dir: None,
             more: Vec::new(),
+            messages: None,
         }
     }
 }
@@ -121,9 +125,37 @@ fn dos_start(path: &Path, opts: &LoadOptions) -> crate::dos::DosStart {
     }
 }
 
+/// Read and parse a `--messages` script; the error names the file and the
+/// line (`FILE:LINE: what`).
+pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFailure> {
+    use crate::win16::script;
+    let fail = |what: String| LoadFailure(format!("--messages {}{what}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| fail(format!(": {e}")))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, script::MAX_BYTES as u64 + 1),
+        &mut bytes,
+    )
+    .map_err(|e| fail(format!(": {e}")))?;
+    script::parse(&bytes).map_err(|e| match e.line {
+        0 => fail(format!(": {}", e.what)),
+        n => fail(format!(":{n}: {}", e.what)),
+    })
+}
+
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
+    let script = match &opts.messages {
+        Some(p) if !matches!(image, Image::Ne(_)) => {
+            return Err(LoadFailure(format!(
+                "--messages {}: only Win16 programs get window messages",
+                p.display()
+            )));
+        }
+        Some(p) => Some(read_script(p)?),
+        None => None,
+    };
     let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
@@ -149,6 +181,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                 };
                 crate::win16::load_program(&mut m, &mut env, &ne, other, "")
                     .map_err(|e| LoadFailure(e.0))?;
+            }
+            if let Some(script) = script {
+                env.win16.user.set_script(script);
             }
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })

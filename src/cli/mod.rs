@@ -86,6 +86,12 @@ pub struct RunOpts {
     /// Print the port I/O the program did (ports read FFh), after the run.
     #[arg(long)]
     pub events: bool,
+    /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
+    /// `click X Y [right]`, `command ID`, `timer [N]`, `close`, `msgbox
+    /// ANSWER`, `dialog ANSWER`, `# comment`, each optionally prefixed
+    /// `@MODULE` (README, "Windows, messages and scripted input").
+    #[arg(long, value_name = "FILE")]
+    pub messages: Option<PathBuf>,
     /// The host directory the program sees as drive C: (nothing outside it
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -202,6 +208,7 @@ fn load_opts(
         clock,
         dir: Some(o.dir.clone()),
         more: more.to_vec(),
+        messages: o.messages.clone(),
     })
 }
 

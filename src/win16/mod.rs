@@ -16,6 +16,7 @@ pub mod module;
 pub mod profile;
 pub mod resource;
 pub mod scheduler;
+pub mod script;
 pub mod strings;
 pub mod system;
 pub mod tdb;

@@ -392,9 +392,18 @@ fn load(env: &mut Env, uc: &Uc<'_>, a: &[u32], types: &[u16], stock: impl Fn(u16
     let Some(name) = NameArg::read(uc, a[1]) else {
         return 0;
     };
-    let hinstance = a[0] as u16;
+    u32::from(handle_of(env, a[0] as u16, &name, types, stock))
+}
+
+fn handle_of(
+    env: &mut Env,
+    hinstance: u16,
+    name: &NameArg,
+    types: &[u16],
+    stock: impl Fn(u16) -> bool,
+) -> u16 {
     let what = if hinstance == 0 {
-        match name {
+        match *name {
             NameArg::Int(id) if stock(id) => Loaded::Stock { rt: types[0], id },
             _ => return 0,
         }
@@ -404,13 +413,19 @@ fn load(env: &mut Env, uc: &Uc<'_>, a: &[u32], types: &[u16], stock: impl Fn(u16
         };
         let Some(hrsrc) = types
             .iter()
-            .find_map(|&t| find(ne, &name, &NameArg::Int(t)).map(|(h, _)| h))
+            .find_map(|&t| find(ne, name, &NameArg::Int(t)).map(|(h, _)| h))
         else {
             return 0;
         };
         Loaded::Module { hmodule, hrsrc }
     };
-    u32::from(env.win16.resources.handle(what))
+    env.win16.resources.handle(what)
+}
+
+/// The handle LoadMenu(hInstance, name) returns, 0 when the module has no
+/// such menu: CreateWindow loads a window class's menu with it.
+pub fn menu_handle(env: &mut Env, hinstance: u16, name: &NameArg) -> u16 {
+    handle_of(env, hinstance, name, &[RT_MENU], |_| false)
 }
 
 /// USER.174 LoadIcon(hInstance, lpszIcon).

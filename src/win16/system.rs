@@ -10,7 +10,9 @@
 //! The clock (GetTickCount, GetCurrentTime) is emulated time, never the
 //! host's: milliseconds since Windows started, [`BOOT_MS`] when the
 //! program starts, advancing one millisecond per [`INSNS_PER_MS`]
-//! instructions executed (a 10-MIPS 386). Runs are reproducible.
+//! instructions executed (a 10-MIPS 386), plus the time the machine spent
+//! idle waiting for a timer (user.rs: a task with nothing but a timer to
+//! wait for skips ahead to its due time). Runs are reproducible.
 
 use std::collections::HashMap;
 
@@ -81,6 +83,8 @@ pub struct SystemState {
     /// runs of the machine (each run counts from 0).
     clock_seen: u64,
     clock_carry: u64,
+    /// Milliseconds skipped while idle, waiting for a timer (module notes).
+    pub idle_ms: u64,
 }
 
 impl SystemState {
@@ -91,7 +95,7 @@ impl SystemState {
             self.clock_carry += self.clock_seen;
         }
         self.clock_seen = insns;
-        (BOOT_MS + (self.clock_carry + insns) / INSNS_PER_MS) as u32
+        (BOOT_MS + (self.clock_carry + insns) / INSNS_PER_MS + self.idle_ms) as u32
     }
 }
 
@@ -262,6 +266,9 @@ mod tests {
         // A new run counts from 0 again: the clock goes on.
         assert_eq!(s.tick_ms(5_000), 60_003);
         assert_eq!(s.tick_ms(15_000), 60_004);
+        // Waiting idle for a timer moves it on.
+        s.idle_ms += 100;
+        assert_eq!(s.tick_ms(15_000), 60_104);
     }
 
     #[test]

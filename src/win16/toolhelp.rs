@@ -989,9 +989,10 @@ pub fn mem_man_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 
 /// TOOLHELP.80 TimerCount(lpti): milliseconds since the machine started,
 /// from the instructions it executed ([`INSNS_PER_MS`]), never the host's
-/// clock; there is one virtual machine, so dwmsThisVM is the same.
-pub fn timer_count(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let ms = (uc.get_data().total_insns / INSNS_PER_MS) as u32;
+/// clock, plus the time skipped idle waiting for a timer (system.rs); there
+/// is one virtual machine, so dwmsThisVM is the same.
+pub fn timer_count(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let ms = (uc.get_data().total_insns / INSNS_PER_MS + env.win16.system.idle_ms) as u32;
     let ti = TimerInfo {
         dw_ms_since_start: ms,
         dw_ms_this_vm: ms,

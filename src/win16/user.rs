@@ -1,30 +1,59 @@
 //! USER, headless: window classes, windows, the message queue and loop,
-//! painting, timers, message boxes and dialog boxes — enough for a normal
-//! program's whole life without a screen.
+//! painting, timers, menus, message boxes and dialog boxes — enough for a
+//! normal program's whole life without a screen.
 //!
 //! Windows exist only as records; their procedures are called in emulated
 //! code through [`super::callback::call_far`], so a walk from inside a
 //! window procedure shows the program's frames, USER's frame, then the
 //! program's frames that called USER.
 //!
-//! **The default headless session.** Once the task's queue first runs empty
-//! after its main window (its first top-level window) was shown, the main
-//! window gets WM_CLOSE: a well-behaved program destroys it, posts WM_QUIT
-//! and leaves its message loop. A queue that runs empty again afterwards
-//! can never be filled: the run stops with [`Stop::NoInput`].
+//! **The headless session.** Each time a task's queue runs empty in
+//! GetMessage or PeekMessage (no posted message, no WM_QUIT, no window to
+//! paint), the session gives it, in this order:
 //!
-//! Message boxes are recorded (`--events`) and answered with their first
-//! button (IDOK for MB_OK and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL],
-//! IDABORT, IDRETRY). A dialog box gets WM_INITDIALOG, then WM_COMMAND
-//! IDCANCEL unless its procedure already ended it; it returns what
-//! EndDialog was given (IDCANCEL when nothing ended it).
+//! 1. the next input line of its `--messages` script (script.rs), once its
+//!    main window (its first top-level window) is shown: the line's
+//!    messages are posted to the main window, one line per empty queue;
+//! 2. a tick of its timers (SetTimer): the timer due soonest posts
+//!    WM_TIMER (hWnd, wParam = the id, lParam = its TimerProc or 0, which
+//!    DispatchMessage calls). A timer fires when its elapse has passed on
+//!    the emulated clock (system.rs); when it has not yet, the machine
+//!    waits idle until it has: the clock skips ahead to its due time. So
+//!    that a headless run ends, each timer fires this way at most
+//!    [`IDLE_TICKS`] times after the task's last script input line (a
+//!    `timer N` line fires them regardless);
+//! 3. the default session's WM_CLOSE, once, to the main window: a
+//!    well-behaved program destroys it, posts WM_QUIT and leaves its
+//!    message loop. A queue that runs empty again afterwards can never be
+//!    filled: the run stops with [`Stop::NoInput`].
+//!
+//! Pending script input counts as input for the scheduler
+//! ([`User::has_input`]); timers and the default WM_CLOSE do not, so other
+//! tasks that can run go first.
+//!
+//! Message boxes are recorded (`--events`) and answered with the task's
+//! next `msgbox` script line, else with their first button (IDOK for MB_OK
+//! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY). A
+//! dialog box gets WM_INITDIALOG, then, unless its procedure already ended
+//! it, WM_COMMAND with the id of the task's next `dialog` script line, then
+//! (if still not ended) WM_COMMAND IDCANCEL; it returns what EndDialog was
+//! given (IDCANCEL when nothing ended it).
+//!
+//! Menus are handles without items: LoadMenu (resource.rs) and CreateMenu
+//! make them, a top-level window gets its class's menu, and
+//! CheckMenuItem / EnableMenuItem / GetMenuState remember each item's
+//! state by (menu, item). A script's `command ID` sends WM_INITMENU to the
+//! main window (when it has a menu) and posts WM_COMMAND (wParam = ID,
+//! lParam = 0) as choosing the item would; an item disabled or grayed by
+//! command is not chosen (the event says so).
 
 use std::collections::VecDeque;
 
 use super::api::{Api, Arg};
 use super::callback::{CallArg, call_far};
-use super::farptr::split;
+use super::farptr::{NameArg, split};
 use super::scheduler::{self, Resume, Wait};
+use super::script::{Action, Line, Script};
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc, record_event};
 
@@ -47,6 +76,25 @@ pub const WM_INITDIALOG: u16 = 0x0110;
 pub const WM_COMMAND: u16 = 0x0111;
 pub const WM_SYSCOMMAND: u16 = 0x0112;
 pub const WM_TIMER: u16 = 0x0113;
+pub const WM_KEYDOWN: u16 = 0x0100;
+pub const WM_KEYUP: u16 = 0x0101;
+pub const WM_CHAR: u16 = 0x0102;
+pub const WM_INITMENU: u16 = 0x0116;
+pub const WM_LBUTTONDOWN: u16 = 0x0201;
+pub const WM_LBUTTONUP: u16 = 0x0202;
+pub const WM_RBUTTONDOWN: u16 = 0x0204;
+pub const WM_RBUTTONUP: u16 = 0x0205;
+
+const MK_LBUTTON: u16 = 0x0001;
+const MK_RBUTTON: u16 = 0x0002;
+const MF_BYPOSITION: u16 = 0x0400;
+const MF_GRAYED: u16 = 0x0001;
+const MF_DISABLED: u16 = 0x0002;
+const MF_CHECKED: u16 = 0x0008;
+
+/// How many times each timer fires on an otherwise empty queue after the
+/// task's last script input line (module doc).
+pub const IDLE_TICKS: u8 = 3;
 
 const SC_CLOSE: u16 = 0xF060;
 const IDCANCEL: u16 = 2;
@@ -62,6 +110,9 @@ pub const SCREEN: (i16, i16) = (640, 480);
 const MAX_CLASSES: usize = 256;
 const MAX_WINDOWS: usize = 4096;
 const MAX_QUEUE: usize = 4096;
+const MAX_TIMERS: usize = 64;
+const MAX_MENUS: u16 = 256;
+const MAX_MENU_STATES: usize = 4096;
 
 /// A registered window class.
 #[derive(Debug, Clone)]
@@ -113,6 +164,11 @@ pub struct Timer {
     pub id: u16,
     pub elapse: u32,
     pub proc_: (u16, u16),
+    /// The task whose queue gets its WM_TIMER: its window's, or the one
+    /// that set it.
+    pub htask: u16,
+    /// When it is due next, in emulated milliseconds (GetTickCount).
+    pub due: u64,
 }
 
 /// One task's message queue (every Win16 task has its own, TDB+20h
@@ -126,6 +182,14 @@ pub struct Queue {
     pub main_window: u16,
     /// The default session's WM_CLOSE was sent.
     pub close_sent: bool,
+    /// Its script input lines still to deliver, in order.
+    pub script: VecDeque<Line>,
+    /// Its `msgbox` and `dialog` script lines still to use.
+    pub answers: VecDeque<Line>,
+    /// Ticks fired on an idle queue since its last script line, by timer
+    /// (hWnd, id): kept when a timer is killed and set again, so that a
+    /// program that re-arms its timer in WM_TIMER still runs out of them.
+    pub idle_fired: std::collections::BTreeMap<(u16, u16), u8>,
 }
 
 /// USER's state.
@@ -138,6 +202,12 @@ pub struct User {
     pub timers: Vec<Timer>,
     /// Messages handed out, for MSG.time.
     pub msg_time: u32,
+    /// Script lines no task has taken yet (see [`User::set_script`]).
+    pub unclaimed: Vec<Line>,
+    /// Menus made by CreateMenu / CreatePopupMenu so far.
+    pub menus_created: u16,
+    /// Check and enable flags of menu items by (hMenu, item, by position).
+    pub menu_states: std::collections::BTreeMap<(u16, u16, bool), u16>,
 }
 
 impl User {
@@ -146,10 +216,23 @@ impl User {
         self.queues.entry(htask).or_default()
     }
 
+    /// A `--messages` script for the session: each line goes to its task
+    /// (script.rs, "Which task") when that task first asks for messages
+    /// or opens a box.
+    pub fn set_script(&mut self, script: Script) {
+        self.unclaimed = script.lines;
+    }
+
     /// Does task `htask` have something GetMessage would return without
-    /// the default session's help: a posted message, WM_QUIT, or a visible
-    /// window that needs painting?
+    /// the timers or the default WM_CLOSE: a posted message, WM_QUIT, a
+    /// visible window that needs painting, or a script input line for its
+    /// main window?
     pub fn has_input(&self, htask: u16) -> bool {
+        self.has_queued(htask) || self.script_pending(htask)
+    }
+
+    /// A posted message, WM_QUIT or a window to paint?
+    fn has_queued(&self, htask: u16) -> bool {
         self.queues
             .get(&htask)
             .is_some_and(|q| !q.msgs.is_empty() || q.quit.is_some())
@@ -157,6 +240,14 @@ impl User {
                 .windows
                 .iter()
                 .any(|w| w.htask == htask && w.needs_paint && w.visible && !w.destroyed)
+    }
+
+    /// A script input line that can be delivered now (the main window is
+    /// there)?
+    fn script_pending(&self, htask: u16) -> bool {
+        self.queues
+            .get(&htask)
+            .is_some_and(|q| !q.script.is_empty() && self.window(q.main_window).is_some())
     }
 
     pub fn window(&self, hwnd: u16) -> Option<&Window> {
@@ -281,6 +372,14 @@ pub fn message_name(msg: u16) -> String {
         WM_COMMAND => "WM_COMMAND",
         WM_SYSCOMMAND => "WM_SYSCOMMAND",
         WM_TIMER => "WM_TIMER",
+        WM_KEYDOWN => "WM_KEYDOWN",
+        WM_KEYUP => "WM_KEYUP",
+        WM_CHAR => "WM_CHAR",
+        WM_INITMENU => "WM_INITMENU",
+        WM_LBUTTONDOWN => "WM_LBUTTONDOWN",
+        WM_LBUTTONUP => "WM_LBUTTONUP",
+        WM_RBUTTONDOWN => "WM_RBUTTONDOWN",
+        WM_RBUTTONUP => "WM_RBUTTONUP",
         _ => return format!("message {msg:04X}"),
     };
     name.to_string()
@@ -397,6 +496,17 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         (cx, cy) = ((SCREEN.0 * 3 / 4) as u16, (SCREEN.1 * 3 / 4) as u16);
     }
     let hwnd = 0x3000 + 4 * env.win16.user.windows.len() as u16;
+    // A top-level window without a menu of its own gets its class's.
+    let id = match &class.menu {
+        Some(name) if menu == 0 && style & WS_CHILD == 0 => {
+            let name = match name.strip_prefix('#').map(str::parse::<u16>) {
+                Some(Ok(n)) => NameArg::Int(n),
+                _ => NameArg::Str(name.as_bytes().to_vec()),
+            };
+            super::resource::menu_handle(env, hinstance, &name)
+        }
+        _ => menu,
+    };
     let rect = (
         x as i16,
         y as i16,
@@ -411,7 +521,7 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         style,
         rect,
         parent,
-        id: menu,
+        id,
         hinstance,
         wndproc: class.wndproc,
         htask,
@@ -625,9 +735,222 @@ fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop>
         .map_err(|e| Stop::Error(format!("MSG at {seg:04X}:{off:04X}: {e}")))
 }
 
+/// Give task `htask` the script lines meant for it (script.rs, "Which
+/// task"), the first time it asks for messages or opens a box.
+fn claim_script(env: &mut Env, htask: u16) {
+    if env.win16.user.unclaimed.is_empty() {
+        return;
+    }
+    let first = env.win16.scheduler.first.is_none_or(|f| f == htask);
+    let module = env
+        .win16
+        .task(htask)
+        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
+        .map(|m| m.name.clone())
+        .unwrap_or_default();
+    let u = &mut env.win16.user;
+    let (mine, rest): (Vec<Line>, Vec<Line>) = std::mem::take(&mut u.unclaimed)
+        .into_iter()
+        .partition(|l| match &l.module {
+            None => first,
+            Some(m) => m.eq_ignore_ascii_case(&module),
+        });
+    u.unclaimed = rest;
+    let q = u.queue(htask);
+    for l in mine {
+        if l.action.is_answer() {
+            q.answers.push_back(l);
+        } else {
+            q.script.push_back(l);
+        }
+    }
+}
+
+/// Take the first of task `htask`'s `msgbox` or `dialog` lines (`dialog`
+/// says which): its line number and answer.
+fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
+    claim_script(env, htask);
+    let q = env.win16.user.queue(htask);
+    let i = q.answers.iter().position(|l| {
+        matches!(
+            (l.action, dialog),
+            (Action::Dialog(_), true) | (Action::MsgBox(_), false)
+        )
+    })?;
+    let l = q.answers.remove(i)?;
+    match l.action {
+        Action::Dialog(a) | Action::MsgBox(a) => Some((l.number, a)),
+        _ => None,
+    }
+}
+
+/// The emulated clock in milliseconds (GetTickCount).
+fn now_ms(env: &mut Env, uc: &Uc<'_>) -> u64 {
+    u64::from(env.win16.system.tick_ms(uc.get_data().insns))
+}
+
+/// Fire task `htask`'s timer that is due soonest (the first set, among
+/// equals): WM_TIMER is posted, the clock skipping ahead to its due time
+/// when that is still to come (module doc). With `idle`, only timers that
+/// have fired fewer than [`IDLE_TICKS`] times since the last script line
+/// count. False when no timer fires.
+fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool) -> bool {
+    let now = now_ms(env, uc);
+    let u = &env.win16.user;
+    let fired = u.queues.get(&htask).map(|q| &q.idle_fired);
+    // At most MAX_TIMERS timers ever get idle ticks between script lines.
+    let may_idle = |t: &Timer| {
+        let n = fired.and_then(|f| f.get(&(t.hwnd, t.id)).copied());
+        let room = fired.is_none_or(|f| f.len() < MAX_TIMERS);
+        n.map_or(room, |n| n < IDLE_TICKS)
+    };
+    let Some(i) = u
+        .timers
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.htask == htask && (!idle || may_idle(t)))
+        .filter(|(_, t)| t.hwnd == 0 || u.window(t.hwnd).is_some())
+        .min_by_key(|(i, t)| (t.due, *i))
+        .map(|(i, _)| i)
+    else {
+        return false;
+    };
+    if u.queues
+        .get(&htask)
+        .is_some_and(|q| q.msgs.len() >= MAX_QUEUE)
+    {
+        return false;
+    }
+    let t = &mut env.win16.user.timers[i];
+    let at = t.due.max(now);
+    t.due = at + u64::from(t.elapse.max(1));
+    let key = (t.hwnd, t.id);
+    let m = Msg {
+        hwnd: t.hwnd,
+        message: WM_TIMER,
+        wparam: t.id,
+        lparam: u32::from(t.proc_.0) << 16 | u32::from(t.proc_.1),
+    };
+    env.win16.system.idle_ms += at - now;
+    let q = env.win16.user.queue(htask);
+    if idle {
+        *q.idle_fired.entry(key).or_default() += 1;
+    }
+    q.msgs.push_back(m);
+    event(
+        uc,
+        format!("timer {:04X} #{} fires at {at} ms", m.hwnd, m.wparam),
+    );
+    true
+}
+
+/// Deliver task `htask`'s next script input line to its main window:
+/// true when it posted a message.
+fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
+    let u = &mut env.win16.user;
+    let q = u.queue(htask);
+    let main = q.main_window;
+    let Some(line) = q.script.front_mut() else {
+        return Ok(false);
+    };
+    let (number, action) = (line.number, line.action);
+    // A `timer N` line stays first until its N ticks are out.
+    match &mut line.action {
+        Action::Timer(n) if *n > 1 => *n -= 1,
+        _ => {
+            q.script.pop_front();
+        }
+    }
+    q.idle_fired.clear();
+    event(uc, format!("script line {number}: {action}"));
+    let msg = |message, wparam, lparam| Msg {
+        hwnd: main,
+        message,
+        wparam,
+        lparam,
+    };
+    let msgs = match action {
+        Action::Key(k) => vec![
+            msg(WM_KEYDOWN, k.vk, k.lparam_down()),
+            msg(WM_KEYUP, k.vk, k.lparam_up()),
+        ],
+        Action::Char(c) => vec![msg(
+            WM_CHAR,
+            u16::from(c),
+            1 | u32::from(super::script::scan_of_char(c)) << 16,
+        )],
+        Action::Click { x, y, right } => {
+            let lp = u32::from(y as u16) << 16 | u32::from(x as u16);
+            let (down, up, mk) = if right {
+                (WM_RBUTTONDOWN, WM_RBUTTONUP, MK_RBUTTON)
+            } else {
+                (WM_LBUTTONDOWN, WM_LBUTTONUP, MK_LBUTTON)
+            };
+            vec![msg(down, mk, lp), msg(up, 0, lp)]
+        }
+        Action::Command(id) => {
+            let menu = env.win16.user.window(main).map_or(0, |w| w.id);
+            let state = env
+                .win16
+                .user
+                .menu_states
+                .get(&(menu, id, false))
+                .copied()
+                .unwrap_or(0);
+            if menu != 0 && state & (MF_GRAYED | MF_DISABLED) != 0 {
+                event(
+                    uc,
+                    format!("script line {number}: menu item {id} is disabled"),
+                );
+                return Ok(false);
+            }
+            if menu != 0 {
+                send(env, uc, main, WM_INITMENU, menu, 0)?;
+            }
+            vec![msg(WM_COMMAND, id, 0)]
+        }
+        Action::Timer(_) => {
+            if fire_timer(env, uc, htask, false) {
+                return Ok(true);
+            }
+            event(uc, format!("script line {number}: the task has no timer"));
+            let q = env.win16.user.queue(htask);
+            if q.script.front().is_some_and(|l| l.number == number) {
+                q.script.pop_front();
+            }
+            return Ok(false);
+        }
+        Action::Close => vec![msg(WM_CLOSE, 0, 0)],
+        Action::MsgBox(_) | Action::Dialog(_) => Vec::new(),
+    };
+    let mut posted = false;
+    for m in msgs {
+        posted |= post(env, htask, m);
+    }
+    Ok(posted)
+}
+
+/// When task `htask`'s queue is empty, fill it from the headless session
+/// (module doc): its next script line, else a timer tick. The default
+/// WM_CLOSE comes from [`next_message`] when this posted nothing.
+fn feed(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
+    claim_script(env, htask);
+    if env.win16.user.has_queued(htask) {
+        return Ok(());
+    }
+    while env.win16.user.script_pending(htask) {
+        if deliver_line(env, uc, htask)? {
+            return Ok(());
+        }
+    }
+    fire_timer(env, uc, htask, true);
+    Ok(())
+}
+
 /// The next message for task `htask`, as GetMessage and PeekMessage find
-/// it: posted messages, then WM_QUIT, then WM_PAINT, then the default
-/// session's WM_CLOSE. None when nothing is there.
+/// it: posted messages (with what [`feed`] posted), then WM_QUIT, then
+/// WM_PAINT, then the default session's WM_CLOSE. None when nothing is
+/// there.
 fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
@@ -685,11 +1008,13 @@ fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
 /// goes first; with none left the run stops ([`Stop::NoInput`]).
 fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
+    claim_script(env, htask);
     if !env.win16.user.has_input(htask)
         && scheduler::yield_now(env, uc, Wait::Input, Resume::Retry)?
     {
         return Ok(0);
     }
+    feed(env, uc, htask)?;
     match next_message(env, htask, true) {
         Some(m) => {
             write_msg(env, uc, a[0], m)?;
@@ -712,12 +1037,14 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     let flags = a[4] as u16;
     let remove = flags & PM_REMOVE != 0;
     let htask = uc.get_data().current_task;
+    claim_script(env, htask);
     if !env.win16.user.has_input(htask)
         && flags & PM_NOYIELD == 0
         && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
     {
         return Ok(0);
     }
+    feed(env, uc, htask)?;
     match next_message(env, htask, remove) {
         Some(m) => {
             write_msg(env, uc, a[0], m)?;
@@ -727,9 +1054,44 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     }
 }
 
-/// USER.113 TranslateMessage(lpMsg): no key messages are generated here.
-fn translate_message(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
+/// USER.113 TranslateMessage(lpMsg) -> BOOL: a WM_KEYDOWN of a key that
+/// types a character (script.rs's keyboard) posts its WM_CHAR, ahead of
+/// the queued input as Windows' posted messages come before input.
+fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (seg, off) = split(a[0]);
+    let mut b = [0u8; 10];
+    if uc.read_seg(seg, off, &mut b).is_err() {
+        return Ok(0);
+    }
+    let (hwnd, msg, wparam) = (get(&b, 0), get(&b, 2), get(&b, 4));
+    let lparam = u32::from_le_bytes([b[6], b[7], b[8], b[9]]);
+    if msg != WM_KEYDOWN {
+        return Ok(0);
+    }
+    let ch = match wparam {
+        0x41..=0x5A => Some(wparam as u8 + 0x20),
+        0x30..=0x39 | 0x08 | 0x09 | 0x0D | 0x1B | 0x20 => Some(wparam as u8),
+        _ => None,
+    };
+    let Some(ch) = ch else {
+        return Ok(0);
+    };
+    let htask = env
+        .win16
+        .user
+        .window(hwnd)
+        .map_or(uc.get_data().current_task, |w| w.htask);
+    let q = env.win16.user.queue(htask);
+    if q.msgs.len() >= MAX_QUEUE {
+        return Ok(0);
+    }
+    q.msgs.push_front(Msg {
+        hwnd,
+        message: WM_CHAR,
+        wparam: u16::from(ch),
+        lparam,
+    });
+    Ok(1)
 }
 
 /// USER.114 DispatchMessage(lpMsg) -> the window procedure's result.
@@ -906,7 +1268,8 @@ fn get_system_metrics(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 }
 
 /// USER.1 MessageBox(hWnd, lpText, lpCaption, wType): recorded, answered
-/// with the first button.
+/// with the task's next `msgbox` script line, else with the first button
+/// (module doc).
 fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let text = string_arg(uc, a[1]);
     let caption = if a[2] == 0 {
@@ -914,22 +1277,28 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     } else {
         string_arg(uc, a[2])
     };
-    let answer = match a[3] as u16 & 0x0F {
+    let default = match a[3] as u16 & 0x0F {
         2 => 3,     // MB_ABORTRETRYIGNORE: IDABORT
         3 | 4 => 6, // MB_YESNOCANCEL, MB_YESNO: IDYES
         5 => 4,     // MB_RETRYCANCEL: IDRETRY
         _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
     };
+    let htask = uc.get_data().current_task;
+    let (answer, by) = match take_answer(env, htask, false) {
+        Some((line, answer)) => (u32::from(answer), format!(" (script line {line})")),
+        None => (default, String::new()),
+    };
     event(
         uc,
-        format!("message box {caption:?}: {text:?} answered {answer}"),
+        format!("message box {caption:?}: {text:?} answered {answer}{by}"),
     );
     // The box's modal loop lets the other tasks run.
     scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer))?;
     Ok(answer)
 }
 
-/// USER.87 DialogBox(hInstance, lpTemplateName, hWndParent, lpDialogFunc).
+/// USER.87 DialogBox(hInstance, lpTemplateName, hWndParent, lpDialogFunc):
+/// ended by the task's next `dialog` script line or IDCANCEL (module doc).
 fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let template = string_arg(uc, a[1]);
     let (hinstance, parent, proc_) = (a[0] as u16, a[2] as u16, split(a[3]));
@@ -970,6 +1339,15 @@ fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             .find(|w| w.hwnd == hwnd)
             .and_then(|w| w.dialog_result)
     };
+    if ended(env).is_none()
+        && let Some((line, id)) = take_answer(env, htask, true)
+    {
+        event(
+            uc,
+            format!("dialog {hwnd:04X} gets command {id} (script line {line})"),
+        );
+        call_far(env, uc, cs, proc_, ds, &[], &dlg(hwnd, WM_COMMAND, id, 0))?;
+    }
     if ended(env).is_none() {
         event(uc, format!("dialog {hwnd:04X} gets IDCANCEL"));
         call_far(
@@ -1005,17 +1383,28 @@ fn end_dialog(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
 }
 
-/// USER.10 SetTimer(hWnd, nIDEvent, wElapse, lpTimerFunc) -> id.
-fn set_timer(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// USER.10 SetTimer(hWnd, nIDEvent, wElapse, lpTimerFunc) -> id: due
+/// wElapse milliseconds from now on the emulated clock (module doc).
+fn set_timer(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hwnd = a[0] as u16;
+    let elapse = a[2] & 0xFFFF;
+    let now = now_ms(env, uc);
+    let htask = env
+        .win16
+        .user
+        .window(hwnd)
+        .map_or(uc.get_data().current_task, |w| w.htask);
     let t = Timer {
-        hwnd: a[0] as u16,
+        hwnd,
         id: a[1] as u16,
-        elapse: a[2] & 0xFFFF,
+        elapse,
         proc_: split(a[3]),
+        htask,
+        due: now + u64::from(elapse.max(1)),
     };
     let u = &mut env.win16.user;
     u.timers.retain(|x| !(x.hwnd == t.hwnd && x.id == t.id));
-    if u.timers.len() >= 64 {
+    if u.timers.len() >= MAX_TIMERS {
         return Ok(0);
     }
     u.timers.push(t);
@@ -1095,14 +1484,81 @@ fn call_window_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     Ok(r.value)
 }
 
-/// USER.157 GetMenu(hWnd), USER.150 LoadMenu etc. answer a handle.
+/// USER.157 GetMenu(hWnd): a top-level window's menu handle (module doc).
 fn get_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(env
         .win16
         .user
         .window(a[0] as u16)
-        .map(|w| u32::from(w.id))
-        .unwrap_or(0))
+        .filter(|w| w.style & WS_CHILD == 0)
+        .map_or(0, |w| u32::from(w.id)))
+}
+
+/// USER.158 SetMenu(hWnd, hMenu) -> BOOL.
+fn set_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(match env.win16.user.window_mut(a[0] as u16) {
+        Some(w) if w.style & WS_CHILD == 0 => {
+            w.id = a[1] as u16;
+            1
+        }
+        _ => 0,
+    })
+}
+
+/// USER.151 CreateMenu() and USER.415 CreatePopupMenu(): a new, empty
+/// menu's handle (0 after [`MAX_MENUS`]).
+fn create_menu(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let u = &mut env.win16.user;
+    if u.menus_created >= MAX_MENUS {
+        return Ok(0);
+    }
+    u.menus_created += 1;
+    Ok(u32::from(0x7000 + 4 * u.menus_created))
+}
+
+/// Change a menu item's flags (those in `mask` become `flags`'s), and
+/// return the old ones.
+fn menu_item_flags(env: &mut Env, hmenu: u16, item: u16, flags: u16, mask: u16) -> u16 {
+    let key = (hmenu, item, flags & MF_BYPOSITION != 0);
+    let states = &mut env.win16.user.menu_states;
+    let old = states.get(&key).copied().unwrap_or(0);
+    if states.len() < MAX_MENU_STATES || states.contains_key(&key) {
+        states.insert(key, old & !mask | flags & mask);
+    }
+    old & mask
+}
+
+/// USER.154 CheckMenuItem(hMenu, wIDCheckItem, wCheck) -> the previous
+/// check state (MF_CHECKED or MF_UNCHECKED).
+fn check_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hmenu, item, flags) = (a[0] as u16, a[1] as u16, a[2] as u16);
+    Ok(u32::from(menu_item_flags(
+        env, hmenu, item, flags, MF_CHECKED,
+    )))
+}
+
+/// USER.155 EnableMenuItem(hMenu, wIDEnableItem, wEnable) -> the previous
+/// state (MF_ENABLED, MF_GRAYED, MF_DISABLED).
+fn enable_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hmenu, item, flags) = (a[0] as u16, a[1] as u16, a[2] as u16);
+    let mask = MF_GRAYED | MF_DISABLED;
+    Ok(u32::from(menu_item_flags(env, hmenu, item, flags, mask)))
+}
+
+/// USER.250 GetMenuState(hMenu, wId, wFlags) -> the item's check and
+/// enable flags as CheckMenuItem and EnableMenuItem left them.
+fn get_menu_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let key = (a[0] as u16, a[1] as u16, a[2] as u16 & MF_BYPOSITION != 0);
+    Ok(u32::from(
+        env.win16.user.menu_states.get(&key).copied().unwrap_or(0),
+    ))
+}
+
+/// USER.152 DestroyMenu, USER.160 DrawMenuBar, USER.411 AppendMenu,
+/// USER.414 ModifyMenu: nothing to draw or keep (menus have no items
+/// here, module doc): TRUE.
+fn menu_true(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(1)
 }
 
 /// The functions this file implements.
@@ -1251,7 +1707,25 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::L],
         validate_rect,
     ),
+    Api::new("USER", 151, "CREATEMENU", &[], create_menu),
+    Api::new("USER", 152, "DESTROYMENU", &[Arg::W], menu_true),
+    Api::new(
+        "USER",
+        154,
+        "CHECKMENUITEM",
+        &[Arg::W, Arg::W, Arg::W],
+        check_menu_item,
+    ),
+    Api::new(
+        "USER",
+        155,
+        "ENABLEMENUITEM",
+        &[Arg::W, Arg::W, Arg::W],
+        enable_menu_item,
+    ),
     Api::new("USER", 157, "GETMENU", &[Arg::W], get_menu),
+    Api::new("USER", 158, "SETMENU", &[Arg::W, Arg::W], set_menu),
+    Api::new("USER", 160, "DRAWMENUBAR", &[Arg::W], menu_true),
     Api::new(
         "USER",
         179,
@@ -1259,4 +1733,75 @@ pub static APIS: &[Api] = &[
         &[Arg::W],
         get_system_metrics,
     ),
+    Api::new(
+        "USER",
+        250,
+        "GETMENUSTATE",
+        &[Arg::W, Arg::W, Arg::W],
+        get_menu_state,
+    ),
+    Api::new(
+        "USER",
+        411,
+        "APPENDMENU",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        menu_true,
+    ),
+    Api::new(
+        "USER",
+        414,
+        "MODIFYMENU",
+        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::L],
+        menu_true,
+    ),
+    Api::new("USER", 415, "CREATEPOPUPMENU", &[], create_menu),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn menu_items_remember_check_and_enable_flags() {
+        let mut env = Env::new(false);
+        let check = |env: &mut Env, id, f| menu_item_flags(env, 0x1E, id, f, MF_CHECKED);
+        let enable =
+            |env: &mut Env, id, f| menu_item_flags(env, 0x1E, id, f, MF_GRAYED | MF_DISABLED);
+        // CheckMenuItem returns the previous check state only.
+        assert_eq!(check(&mut env, 100, MF_CHECKED), 0);
+        assert_eq!(check(&mut env, 100, 0), MF_CHECKED);
+        assert_eq!(check(&mut env, 100, MF_CHECKED), 0);
+        assert_eq!(enable(&mut env, 100, MF_GRAYED), 0);
+        assert_eq!(enable(&mut env, 100, 0), MF_GRAYED);
+        assert_eq!(env.win16.user.menu_states[&(0x1E, 100, false)], MF_CHECKED);
+        // By position is another item.
+        assert_eq!(check(&mut env, 0, MF_BYPOSITION | MF_CHECKED), 0);
+        assert_eq!(check(&mut env, 0, 0), 0);
+        // The table is bounded: new items beyond it are not remembered.
+        for i in 0..MAX_MENU_STATES as u16 + 10 {
+            check(&mut env, 1000 + i, MF_CHECKED);
+        }
+        assert_eq!(env.win16.user.menu_states.len(), MAX_MENU_STATES);
+    }
+
+    #[test]
+    fn script_lines_go_to_their_tasks_and_answers_apart() {
+        let mut env = Env::new(false);
+        let script =
+            super::super::script::parse(b"key a\n@OTHER key b\nmsgbox no\ndialog 5\nmsgbox yes\n")
+                .unwrap();
+        env.win16.user.set_script(script);
+        // No task list here: the first task is whichever asks first.
+        claim_script(&mut env, 0x100);
+        let q = env.win16.user.queue(0x100);
+        assert_eq!(q.script.len(), 1);
+        assert_eq!(q.answers.len(), 3);
+        assert_eq!(env.win16.user.unclaimed.len(), 1);
+        assert_eq!(take_answer(&mut env, 0x100, true), Some((4, 5)));
+        assert_eq!(take_answer(&mut env, 0x100, false), Some((3, 7)));
+        assert_eq!(take_answer(&mut env, 0x100, false), Some((5, 6)));
+        assert_eq!(take_answer(&mut env, 0x100, false), None);
+        // Not deliverable without a main window: not input yet.
+        assert!(!env.win16.user.has_input(0x100));
+    }
+}
