@@ -237,6 +237,10 @@ fn every_fault_kind_is_reported_with_its_number_place_and_frames() {
 fn a_gp_twenty_frames_deep_shows_every_frame() {
     let v = faults("r");
     assert_eq!(v["fault"]["number"], 13);
+    assert_eq!(
+        v["fault"]["application_error"],
+        "FAULTS caused a General Protection Fault in module FAULTS.EXE at 0002:0094."
+    );
     assert_eq!(v["fault"]["wIP"], 0x94);
     let mut want = vec![(0x94, 0x096A, 2, true)];
     // Recurse's 20 recursive calls return to 2:008E, frames 6 bytes apart.

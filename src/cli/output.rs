@@ -16,7 +16,9 @@
 //!   "wSegment", "detail", "registers", "instruction": {"bytes", "text"},
 //!   "segments": {"CS"|"DS"|"ES"|"SS": {"selector", "base", "limit",
 //!   "access"}}, "stack": {"pStackTop", "pStackMin", "pStackBot", "sp",
-//!   "overflow"} (protected mode, when the instance data holds bounds)}),
+//!   "overflow"} (protected mode, when the instance data holds bounds),
+//!   "application_error" (Win16: the line of Windows 3.1's Application
+//!   Error box)}),
 //!   "unimplemented" (the function's name, for that kind), "task_exits"
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
 //!   "code"}`), "frames" and "walk_end" (when it stopped abnormally)}`.
@@ -385,6 +387,9 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     if let Some((bytes, text)) = fault_instruction(p, f) {
         v["instruction"] = json!({"bytes": bytes, "text": text});
     }
+    if let Some(uae) = application_error(p, f) {
+        v["application_error"] = json!(uae);
+    }
     v["segments"] = Value::Object(
         fault_segments(p, f)
             .into_iter()
@@ -402,9 +407,49 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     v
 }
 
+/// The line of Windows 3.1's Application Error box for an unhandled fault in
+/// a Win16 task: "APP caused a General Protection Fault in module
+/// MODULE.EXE at 0002:0094." (the segment is the NE segment number). None
+/// outside protected mode or when the faulting code belongs to no module.
+pub fn application_error(p: &Program, f: &crate::machine::Fault) -> Option<String> {
+    if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
+        return None;
+    }
+    let env = p.env();
+    let owner = WalkMemory::code_owner(&*p.machine, f.cs)?;
+    let module = env
+        .win16
+        .modules
+        .iter()
+        .find(|m| m.hmodule == owner.hmodule)?;
+    let file = module
+        .path
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_else(|| format!("{}.DLL", module.name));
+    let app = env
+        .win16
+        .task(p.machine.get_data().current_task)
+        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
+        .map_or_else(|| module.name.clone(), |m| m.name.clone());
+    let what = match f.number {
+        13 => "a General Protection Fault".to_string(),
+        n => format!("an exception {n} ({})", fault_name(n)),
+    };
+    Some(format!(
+        "{app} caused {what} in module {file} at {:04X}:{:04X}.",
+        owner.segment.unwrap_or(0),
+        f.ip
+    ))
+}
+
 /// The text fault report: instruction, registers, segments, stack bounds.
 pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
     let mut s = String::new();
+    if let Some(uae) = application_error(p, f) {
+        s.push_str(&format!("  Application Error: {uae}\n"));
+    }
     if let Some((bytes, text)) = fault_instruction(p, f) {
         s.push_str(&format!("  instruction: {bytes}  {text}\n"));
     }
