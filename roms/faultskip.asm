@@ -25,6 +25,7 @@
 ; default action ends the run with the fault.
 
 %include "inc/win16app.inc"
+%include "inc/emithex.inc"
 
         WIN16_APP   'FAULTSKIP', 'toolhelp16: a Win16 program whose InterruptRegister callback skips its faults', 2
         NE_IMPORT_MODULE TOOLHELP
@@ -100,22 +101,7 @@ FaultProc:
         pop bp
         retf
 
-; EmitHex: AX as 4 hex digits at DI
-EmitHex:
-        mov cx, 4
-.digit:
-        rol ax, 4
-        mov dl, al
-        and dl, 0x0F
-        add dl, '0'
-        cmp dl, '9'
-        jbe .put
-        add dl, 'A' - '0' - 10
-.put:
-        mov [di], dl
-        inc di
-        loop .digit
-        ret
+        EMIT_HEX
         NE_SEGMENT_END
 
 ; ======================================================== segment 2: DGROUP

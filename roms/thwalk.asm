@@ -34,6 +34,7 @@
 ; 0000`) and exits with code 0.
 
 %include "inc/win16app.inc"
+%include "inc/emithex.inc"
 
 GMEM_MOVEABLE   equ 0x0002
 GMEM_ZEROINIT   equ 0x0040
@@ -222,22 +223,7 @@ EmitStr:
 .end:
         ret
 
-; EmitHex: append AX as 4 hex digits at DS:DI (clobbers AX, CX, DX)
-EmitHex:
-        mov cx, 4
-.digit:
-        rol ax, 4
-        mov dl, al
-        and dl, 0x0F
-        add dl, '0'
-        cmp dl, '9'
-        jbe .put
-        add dl, 'A' - '0' - 10
-.put:
-        mov [di], dl
-        inc di
-        loop .digit
-        ret
+        EMIT_HEX
 
 ; Flush: end the line at DI, OutputDebugString(line)
 Flush:
