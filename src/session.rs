@@ -420,9 +420,7 @@ impl Program {
         let dispatch = self
             .machine
             .environment::<Env>()
-            .and_then(|e| e.win16.module_by_name("TOOLHELP"))
-            .and_then(|t| t.segments.first().copied())
-            .map(|cs| (cs, crate::win16::fault::FAULT_PASS_ON));
+            .and_then(crate::win16::fault::pass_on_address);
         Some(match dispatch {
             Some(d) => crate::walk::dispatch::through_dispatch(mem, walk, d, MAX_FRAMES),
             None => walk,

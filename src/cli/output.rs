@@ -358,8 +358,8 @@ fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16,
     // A task's own stack: the bounds InitTask set (kernel.rs), which an
     // overflow may since have overwritten in the instance data itself.
     if let Some(t) = p.env().win16.tasks.iter().find(|t| t.dgroup == ss) {
-        let top = t.start_sp.wrapping_sub(t.stack_size) & !1;
-        return Some((top, min, t.start_sp, f.regs.sp < top));
+        let (top, bot) = t.stack_bounds();
+        return Some((top, min, bot, f.regs.sp < top));
     }
     let top = m.read_u16(ss, 0x0A).ok()?;
     let bot = m.read_u16(ss, 0x0E).ok()?;

@@ -342,6 +342,30 @@ pub trait Cpu {
             .map_err(|e| MachineError(format!("push: {e}")))?;
         self.set_reg(R::SP, sp)
     }
+    /// Load the whole 16-bit register file: segment registers first (a
+    /// selector is checked when loaded), CS:IP last (where execution goes
+    /// on, also from inside a hook). FS and GS are left alone.
+    fn set_regs(&mut self, r: &Regs) -> Result<(), MachineError> {
+        for (reg, v) in [
+            (R::SS, r.ss),
+            (R::SP, r.sp),
+            (R::DS, r.ds),
+            (R::ES, r.es),
+            (R::AX, r.ax),
+            (R::BX, r.bx),
+            (R::CX, r.cx),
+            (R::DX, r.dx),
+            (R::SI, r.si),
+            (R::DI, r.di),
+            (R::BP, r.bp),
+            (R::FLAGS, r.flags),
+            (R::CS, r.cs),
+            (R::IP, r.ip),
+        ] {
+            self.set_reg(reg, v)?;
+        }
+        Ok(())
+    }
     /// Record why the machine must stop and stop it.
     fn request_stop(&mut self, stop: Stop);
 }
@@ -700,16 +724,7 @@ impl Machine {
         }
         loop {
             let begin = start_address(&self.uc);
-            // A zero count would remove unicorn's counting hook, and with it
-            // the exact IP at memory faults: "no budget" is a budget never
-            // reached. After a fault handler started, the budget left is
-            // counted from the block estimate.
-            let count = match limits.max_insns {
-                0 => UNLIMITED,
-                n => n
-                    .saturating_sub(self.uc.get_data().insns)
-                    .clamp(1, UNLIMITED as u64) as usize,
-            };
+            let count = budget_left(&self.uc);
             let left = limits.timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
                 return Stop::Timeout;
@@ -792,6 +807,20 @@ fn start_address(uc: &Uc<'_>) -> u64 {
     }
 }
 
+/// The `count` argument of `emu_start`: what is left of the run's
+/// instruction budget. A zero count would remove unicorn's counting hook,
+/// and with it the exact IP at memory faults, so "no budget" is a budget
+/// never reached. What was used is the block estimate ([`State::insns`]):
+/// exact for a run's first emulation, approximate after a nested run or a
+/// fault handler.
+fn budget_left(uc: &Uc<'_>) -> usize {
+    let st = uc.get_data();
+    match st.max_insns {
+        0 => UNLIMITED,
+        max => max.saturating_sub(st.insns).clamp(1, UNLIMITED as u64) as usize,
+    }
+}
+
 /// How deep system functions may call back into the program (unicorn
 /// allows 64 nested runs; a few are left for the machine's own use).
 pub const MAX_NESTING: u32 = 48;
@@ -825,12 +854,7 @@ pub fn run_nested(
     uc.get_data_mut().depth += 1;
     let result = loop {
         let begin = start_address(uc);
-        let count = match uc.get_data().max_insns {
-            0 => UNLIMITED,
-            max => max
-                .saturating_sub(uc.get_data().insns)
-                .clamp(1, UNLIMITED as u64) as usize,
-        };
+        let count = budget_left(uc);
         let res = uc.emu_start(begin, until, 0, count);
         let stop = match uc.get_data_mut().stop.take() {
             Some(stop) => stop,
@@ -1402,7 +1426,7 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
 
 /// Up to 15 bytes (the longest x86 instruction) at CS:IP, stopping at the
 /// segment limit.
-fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
+pub fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
     let mut out = Vec::new();
     for k in 0..15u16 {
         let mut b = [0u8];

@@ -31,7 +31,7 @@
 use super::CALLBACK_RETURN;
 use crate::dos::host;
 use crate::env::Env;
-use crate::machine::{Cpu, Environment, R, Regs, Stop, Uc, run_nested};
+use crate::machine::{Cpu, Environment, R, Stop, Uc, run_nested};
 use crate::walk::WalkMemory as _;
 
 /// One argument pushed for a callback.
@@ -51,28 +51,6 @@ pub struct CallResult {
     /// DX:AX.
     pub value: u32,
     pub scratch: Vec<u8>,
-}
-
-fn restore(uc: &mut Uc<'_>, r: &Regs) -> Result<(), Stop> {
-    for (reg, v) in [
-        (R::SS, r.ss),
-        (R::SP, r.sp),
-        (R::DS, r.ds),
-        (R::ES, r.es),
-        (R::AX, r.ax),
-        (R::BX, r.bx),
-        (R::CX, r.cx),
-        (R::DX, r.dx),
-        (R::SI, r.si),
-        (R::DI, r.di),
-        (R::BP, r.bp),
-        (R::FLAGS, r.flags),
-        (R::CS, r.cs),
-        (R::IP, r.ip),
-    ] {
-        uc.set_reg(reg, v).map_err(host)?;
-    }
-    Ok(())
 }
 
 /// Call the program's far function `target` (selector, offset) from the
@@ -152,7 +130,7 @@ pub fn call_far(
     if !out.is_empty() {
         let _ = uc.read_seg(ss, scratch_off, &mut out);
     }
-    restore(uc, &saved)?;
+    uc.set_regs(&saved).map_err(host)?;
     Ok(CallResult {
         value,
         scratch: out,

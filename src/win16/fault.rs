@@ -73,6 +73,13 @@ fn toolhelp_cs(env: &Env) -> Option<u16> {
         .and_then(|m| m.segments.first().copied())
 }
 
+/// The CS:IP a fault callback returns to with `retf` (FAULT_PASS_ON in
+/// TOOLHELP's code), when TOOLHELP is loaded: what a walk recognises as
+/// the dispatch frame (walk/dispatch.rs).
+pub fn pass_on_address(env: &Env) -> Option<(u16, u16)> {
+    toolhelp_cs(env).map(|cs| (cs, FAULT_PASS_ON))
+}
+
 /// Offer a fault to the InterruptRegister callbacks: true when one was
 /// entered.
 pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
@@ -93,7 +100,7 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
     // A trap (INT 3) reports the address after the instruction, as the CPU
     // pushes it; the other faults the faulting instruction's own.
     let frame_ip = if f.number == 3 {
-        let bytes = uc_insn(uc, regs.cs, f.ip);
+        let bytes = crate::machine::insn_bytes(uc, regs.cs, f.ip);
         f.ip.wrapping_add(if bytes.first() == Some(&0xCC) { 1 } else { 2 })
     } else {
         f.ip
@@ -153,22 +160,10 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
     if !write_code(uc, th_cs, FAULT_PASS_ON, &[0xCD, super::API_INT, 0xF4]) {
         return Ok(false);
     }
-    // Restore the context of the fault, then enter the first callback.
-    for (reg, v) in [
-        (R::SS, regs.ss),
-        (R::DS, regs.ds),
-        (R::ES, regs.es),
-        (R::BX, regs.bx),
-        (R::CX, regs.cx),
-        (R::DX, regs.dx),
-        (R::SI, regs.si),
-        (R::DI, regs.di),
-        (R::BP, regs.bp),
-        (R::FLAGS, regs.flags),
-    ] {
-        uc.set_reg(reg, v).map_err(host)?;
-    }
-    uc.set_reg(R::SP, sp).map_err(host)?;
+    // The context of the fault, on the frame's stack; enter_next then
+    // points CS:IP and AX at the first callback.
+    uc.set_regs(&crate::machine::Regs { sp, ..regs })
+        .map_err(host)?;
     let d = Dispatch {
         fault: f.clone(),
         chain,
@@ -238,13 +233,4 @@ pub fn pass_on(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         ),
     );
     enter_next(env, uc, d, th_cs).map(|_| ())
-}
-
-/// The first bytes at CS:IP.
-fn uc_insn(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
-    let mut b = [0u8; 2];
-    match uc.read_seg(cs, ip, &mut b) {
-        Ok(()) => b.to_vec(),
-        Err(_) => Vec::new(),
-    }
 }

@@ -49,8 +49,7 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
             "InitTask called outside a task (hTask {htask:04X})"
         )));
     };
-    let top = task.start_sp;
-    let limit = top.wrapping_sub(task.stack_size) & !1;
+    let (limit, top) = task.stack_bounds();
     let ds = task.dgroup;
     for (off, v) in [(0x0Au16, limit), (0x0C, top), (0x0E, top)] {
         uc.write_u16_at(ds, off, v)

@@ -100,6 +100,17 @@ pub struct Task {
     pub proc_thunks: u16,
 }
 
+impl Task {
+    /// The stack bounds InitTask writes to the instance data (kernel.rs):
+    /// (pStackTop, pStackBot) = ((start SP - stack size) & ~1, start SP).
+    pub fn stack_bounds(&self) -> (u16, u16) {
+        (
+            self.start_sp.wrapping_sub(self.stack_size) & !1,
+            self.start_sp,
+        )
+    }
+}
+
 /// Win16 state: modules and tasks.
 #[derive(Debug, Default)]
 pub struct Win16 {
@@ -162,6 +173,17 @@ impl Win16 {
     /// The task with this handle.
     pub fn task(&self, htask: u16) -> Option<&Task> {
         self.tasks.iter().find(|t| t.htask == htask)
+    }
+
+    /// The task a system function's hTask argument names: 0 is the
+    /// current task; None for a handle that is no task.
+    pub fn task_arg(&self, uc: &Uc<'_>, h: u16) -> Option<u16> {
+        let h = if h == 0 {
+            uc.get_data().current_task
+        } else {
+            h
+        };
+        self.task(h).map(|t| t.htask)
     }
 
     /// Is `cs` a built-in module's thunk segment?

@@ -52,7 +52,7 @@ use super::api::{Api, Arg};
 use super::tdb::{SwitchFrame, off};
 use crate::dos::host;
 use crate::env::Env;
-use crate::machine::{Cpu, R, Regs, Stop, Uc, record_event};
+use crate::machine::{Cpu, Regs, Stop, Uc, record_event};
 
 /// The KERNEL functions that schedule.
 pub static APIS: &[Api] = &[
@@ -259,25 +259,7 @@ pub fn resume(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     let Some(s) = env.win16.scheduler.suspended.remove(&htask) else {
         return Err(Stop::Error(format!("task {htask:04X} is not suspended")));
     };
-    let r = s.regs;
-    for (reg, v) in [
-        (R::SS, r.ss),
-        (R::SP, r.sp),
-        (R::DS, r.ds),
-        (R::ES, r.es),
-        (R::AX, r.ax),
-        (R::BX, r.bx),
-        (R::CX, r.cx),
-        (R::DX, r.dx),
-        (R::SI, r.si),
-        (R::DI, r.di),
-        (R::BP, r.bp),
-        (R::FLAGS, r.flags),
-        (R::CS, r.cs),
-        (R::IP, r.ip),
-    ] {
-        uc.set_reg(reg, v).map_err(host)?;
-    }
+    uc.set_regs(&s.regs).map_err(host)?;
     uc.get_data_mut().current_task = htask;
     if let Some(t) = env.win16.task(htask) {
         env.dos.psp = t.psp;
@@ -421,15 +403,6 @@ pub fn exit_current(env: &mut Env, uc: &mut Uc<'_>, code: u8) -> Result<(), Stop
 
 // ------------------------------------------------------------ the functions
 
-/// The task a handle argument names: 0 is the current task.
-fn task_arg(env: &Env, uc: &Uc<'_>, h: u32) -> Option<u16> {
-    let h = match h as u16 {
-        0 => uc.get_data().current_task,
-        h => h,
-    };
-    env.win16.task(h).map(|t| t.htask)
-}
-
 /// KERNEL.29 Yield (and KERNEL.117 OldYield): let every other ready task
 /// run once; returns when this task's turn comes back.
 pub fn yield_(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
@@ -444,7 +417,7 @@ pub fn yield_(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
 /// GetMessage does on an empty queue, or return TRUE at once when no other
 /// task can run (nothing could ever wake this one).
 pub fn wait_event(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(h) = task_arg(env, uc, a[0]) else {
+    let Some(h) = env.win16.task_arg(uc, a[0] as u16) else {
         return Ok(0);
     };
     let events = uc.read_u16_at(h, off::EVENTS).unwrap_or(0);
@@ -459,7 +432,7 @@ pub fn wait_event(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 /// KERNEL.31 PostEvent(hTask): one more pending event for the task; a task
 /// sleeping in WaitEvent becomes ready.
 pub fn post_event(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(h) = task_arg(env, uc, a[0]) else {
+    let Some(h) = env.win16.task_arg(uc, a[0] as u16) else {
         return Ok(0);
     };
     let events = uc.read_u16_at(h, off::EVENTS).unwrap_or(0);

@@ -472,6 +472,16 @@ fn size_ok(uc: &Uc<'_>, p: u32, size: usize) -> bool {
     guest::read_u32(uc, p) == Some(size as u32) && guest::usable(uc, p, size, true)
 }
 
+/// A First/Next/Find result: fill the structure at `p` with `entry` when
+/// it carries dwSize = `size` and is writable. 1 on success; 0, with
+/// nothing written, when the structure is wrong or there is no entry.
+fn fill_entry(uc: &mut Uc<'_>, p: u32, size: usize, entry: Option<Vec<u8>>) -> u32 {
+    if !size_ok(uc, p, size) {
+        return 0;
+    }
+    entry.map_or(0, |b| fill(uc, p, size, &b))
+}
+
 /// The word at offset `at` of the structure at `p`.
 fn field_u16(uc: &Uc<'_>, p: u32, at: u16) -> Option<u16> {
     let b = guest::read(uc, p.wrapping_add(u32::from(at)), 2)?;
@@ -607,13 +617,8 @@ fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
 }
 
 fn fill_task(env: &Env, uc: &mut Uc<'_>, p: u32, i: Option<usize>) -> u32 {
-    if !size_ok(uc, p, TaskEntry::SIZE) {
-        return 0;
-    }
-    match i.and_then(|i| task_entry(env, uc, i)) {
-        Some(te) => fill(uc, p, TaskEntry::SIZE, &te.to_bytes()),
-        None => 0,
-    }
+    let te = i.and_then(|i| task_entry(env, uc, i));
+    fill_entry(uc, p, TaskEntry::SIZE, te.map(|te| te.to_bytes()))
 }
 
 /// TOOLHELP.63 TaskFirst(lpte): the first task.
@@ -729,13 +734,8 @@ fn module_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<ModuleEntry> {
 }
 
 fn fill_module(env: &Env, uc: &mut Uc<'_>, p: u32, i: Option<usize>) -> u32 {
-    if !size_ok(uc, p, ModuleEntry::SIZE) {
-        return 0;
-    }
-    match i.and_then(|i| module_entry(env, uc, i)) {
-        Some(me) => fill(uc, p, ModuleEntry::SIZE, &me.to_bytes()),
-        None => 0,
-    }
+    let me = i.and_then(|i| module_entry(env, uc, i));
+    fill_entry(uc, p, ModuleEntry::SIZE, me.map(|me| me.to_bytes()))
 }
 
 /// TOOLHELP.59 ModuleFirst(lpme): the first module (KERNEL, loaded first).
@@ -819,13 +819,8 @@ fn global_entry(env: &Env, b: &GlobalBlock) -> GlobalEntry {
 }
 
 fn fill_global(env: &Env, uc: &mut Uc<'_>, p: u32, b: Option<GlobalBlock>) -> u32 {
-    if !size_ok(uc, p, GlobalEntry::SIZE) {
-        return 0;
-    }
-    match b {
-        Some(b) => fill(uc, p, GlobalEntry::SIZE, &global_entry(env, &b).to_bytes()),
-        None => 0,
-    }
+    let ge = b.map(|b| global_entry(env, &b).to_bytes());
+    fill_entry(uc, p, GlobalEntry::SIZE, ge)
 }
 
 /// TOOLHELP.50 GlobalHandleToSel(hMem): the block's selector, 0 if the
@@ -1003,15 +998,6 @@ pub fn timer_count(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 // ------------------------------------------------------------- callbacks
 
 /// hTask 0 means the current task; any other must be a task.
-fn task_arg(env: &Env, uc: &Uc<'_>, h: u16) -> Option<u16> {
-    let h = if h == 0 {
-        uc.get_data().current_task
-    } else {
-        h
-    };
-    env.win16.task(h).map(|t| t.htask)
-}
-
 fn register(list: &mut Vec<Callback>, cb: Callback) {
     list.retain(|c| c.htask != cb.htask);
     list.push(cb);
@@ -1028,7 +1014,11 @@ fn unregister(list: &mut Vec<Callback>, htask: u16) -> u32 {
 /// null callback or an unknown task. Notifications are not sent yet.
 pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
-    let Some(htask) = task_arg(env, uc, warg(a, 0)).filter(|_| proc_addr >> 16 != 0) else {
+    let Some(htask) = env
+        .win16
+        .task_arg(uc, warg(a, 0))
+        .filter(|_| proc_addr >> 16 != 0)
+    else {
         return Ok(0);
     };
     let cb = Callback {
@@ -1042,7 +1032,7 @@ pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
 
 /// TOOLHELP.74 NotifyUnRegister(hTask): FALSE if the task had none.
 pub fn notify_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(htask) = task_arg(env, uc, warg(a, 0)) else {
+    let Some(htask) = env.win16.task_arg(uc, warg(a, 0)) else {
         return Ok(0);
     };
     Ok(unregister(&mut env.win16.toolhelp.notify, htask))
@@ -1053,7 +1043,11 @@ pub fn notify_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 /// faults are not dispatched to it yet.
 pub fn interrupt_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
-    let Some(htask) = task_arg(env, uc, warg(a, 0)).filter(|_| proc_addr >> 16 != 0) else {
+    let Some(htask) = env
+        .win16
+        .task_arg(uc, warg(a, 0))
+        .filter(|_| proc_addr >> 16 != 0)
+    else {
         return Ok(0);
     };
     let cb = Callback {
@@ -1067,7 +1061,7 @@ pub fn interrupt_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 
 /// TOOLHELP.76 InterruptUnRegister(hTask): FALSE if the task had none.
 pub fn interrupt_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(htask) = task_arg(env, uc, warg(a, 0)) else {
+    let Some(htask) = env.win16.task_arg(uc, warg(a, 0)) else {
         return Ok(0);
     };
     Ok(unregister(&mut env.win16.toolhelp.interrupt, htask))
