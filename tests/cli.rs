@@ -1,11 +1,9 @@
 //! The command line as a user runs it: exit codes, JSON schemas, refusals.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
+mod common;
+use common::{bin, json};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -19,11 +17,6 @@ fn corpus() -> Option<PathBuf> {
         eprintln!("SKIP: ../shared/corpus is absent; corpus CLI tests not run");
         None
     }
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 #[test]

@@ -27,9 +27,11 @@
 //! StackTraceNext step 4).
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use toolhelp16::win16::CALLBACK_RETURN;
+
+mod common;
+use common::{bin, json};
 
 /// Walk flaggen.exe at `at`; `None` (after a SKIP message) without the
 /// corpus.
@@ -39,13 +41,12 @@ fn walk(at: &str) -> Option<serde_json::Value> {
         eprintln!("SKIP: ../shared/corpus/ne/flaggen.exe is absent; the walk at {at} not run");
         return None;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+    let out = bin()
         .args(["stack", "--json", "--at", at])
         .arg(&exe)
         .output()
         .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let v = json(&out);
     assert_eq!(v["reached"], true, "{v}");
     assert_eq!(v["stop"]["kind"], "breakpoint", "{v}");
     Some(v)

@@ -2,22 +2,9 @@
 //! expected output is in each source's header) and the corpus.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn rom(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
+mod common;
+use common::{bin, json, rom};
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("th16-dos-{}-{name}", std::process::id()));

@@ -9,7 +9,6 @@
 //!   contents, the dwSize checks, bad pointers, the heap's limits.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use toolhelp16::env::Env;
 use toolhelp16::loader::{self, Image, KindHint};
@@ -19,17 +18,11 @@ use toolhelp16::win16::api::{self, ApiFn};
 use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, gmem, gt};
 use toolhelp16::win16::toolhelp::{self, GlobalEntry, ModuleEntry, TaskEntry};
 
+mod common;
+use common::{bin, json};
+
 fn roms() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("roms")
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 /// One frame as thwalk prints it: (wCS, wIP, wBP, hModule, wSegment, far).

@@ -2,30 +2,12 @@
 //! into window procedures, and the walk from inside a window procedure.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn rom(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
+mod common;
+use common::{bin, json, rom, strings};
 
 fn events(v: &serde_json::Value) -> Vec<String> {
-    v["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e.as_str().unwrap().to_string())
-        .collect()
+    strings(&v["events"])
 }
 
 /// The messages a window procedure received, in order.

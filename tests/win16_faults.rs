@@ -2,20 +2,10 @@
 //! (toolhelp.md, "InterruptRegister callbacks: the fault frame"):
 //! roms/faultskip.asm's callback resumes its program past each fault.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn rom(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
+mod common;
+use common::{bin, rom, strings};
 
 fn run_json(args: &[&str]) -> Value {
     let out = bin()
@@ -31,14 +21,6 @@ fn run_json(args: &[&str]) -> Value {
             String::from_utf8_lossy(&out.stderr)
         )
     })
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

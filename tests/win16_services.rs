@@ -4,23 +4,8 @@
 //! GetProcAddress) and prints what they gave back; its header lists the
 //! expected lines.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn rom(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
+mod common;
+use common::{bin, json, rom};
 
 #[test]
 fn services_answer_as_windows_does() {

@@ -4,38 +4,10 @@
 //! step 3; roms/inc/pingpong.inc has the stack picture these numbers come
 //! from).
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-}
-
-fn rom(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
-
-fn json(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not an array: {v}"))
-        .iter()
-        .map(|e| e.as_str().unwrap().to_string())
-        .collect()
-}
+mod common;
+use common::{bin, json, rom, strings};
 
 fn u16_of(v: &Value) -> u16 {
     v.as_u64().unwrap_or_else(|| panic!("not a number: {v}")) as u16
