@@ -32,13 +32,8 @@ pub fn through_dispatch(
     dispatch: (u16, u16),
     max_frames: usize,
 ) -> Walk {
-    let Some(i) = walk
-        .frames
-        .iter()
-        .enumerate()
-        .skip(1)
-        .position(|(_, f)| (f.w_cs, f.w_ip) == dispatch)
-        .map(|p| p + 1)
+    let Some(i) =
+        (1..walk.frames.len()).find(|&i| (walk.frames[i].w_cs, walk.frames[i].w_ip) == dispatch)
     else {
         return walk;
     };
