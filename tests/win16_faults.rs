@@ -208,11 +208,59 @@ fn every_fault_kind_is_reported_with_its_number_place_and_frames() {
             "{mode}"
         );
     }
-    // The GP details name what was wrong.
-    let d = |m: &str| faults(m)["fault"]["detail"].as_str().unwrap().to_string();
-    assert!(d("w").contains("past the segment limit 09FF"), "{}", d("w"));
-    assert!(d("v").contains("invalid selector FFFF"), "{}", d("v"));
-    assert!(d("n").contains("outside every segment"), "{}", d("n"));
+    // The GP details name what was wrong, in words and as data.
+    let w = faults("w");
+    let f = &w["fault"];
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("past the segment limit 09FF"),
+        "{f}"
+    );
+    let c = &f["cause"];
+    assert_eq!(c["kind"], "access", "{c}");
+    assert_eq!(c["segment"], "DS");
+    assert_eq!(c["selector"], f["registers"]["ds"]);
+    assert_eq!(c["offset"], 0x09FF);
+    assert_eq!(c["size"], 2);
+    assert_eq!(c["write"], true);
+    assert_eq!(c["limit"], 0x09FF);
+    assert_eq!(
+        c["linear"].as_u64(),
+        f["segments"]["DS"]["base"].as_u64().map(|b| b + 0x09FF)
+    );
+    assert_eq!(
+        f["linear"].as_u64(),
+        f["segments"]["CS"]["base"].as_u64().map(|b| b + 0x5D),
+        "the faulting instruction's linear address"
+    );
+    let v = faults("v");
+    let c = &v["fault"]["cause"];
+    assert_eq!(c["kind"], "selector_load", "{c}");
+    assert_eq!(c["register"], "ES");
+    assert_eq!(c["selector"], 0xFFFF);
+    assert!(
+        v["fault"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("invalid selector FFFF")
+    );
+    let n = faults("n");
+    let c = &n["fault"]["cause"];
+    assert_eq!(c["kind"], "access", "{c}");
+    assert_eq!(c["segment"], "ES");
+    assert_eq!(c["selector"], 0);
+    assert_eq!(c["write"], false);
+    assert_eq!(c["limit"], Value::Null);
+    assert!(
+        n["fault"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("null selector"),
+        "{}",
+        n["fault"]["detail"]
+    );
 }
 
 #[test]
@@ -244,6 +292,12 @@ fn a_stack_overflow_is_named_as_such() {
     assert_eq!(f["registers"]["sp"], 0);
     assert_eq!(f["stack"]["overflow"], true);
     assert_eq!(f["stack"]["pStackTop"], 0x0200);
+    // The push that overflowed: a word written below SS:0000.
+    let c = &f["cause"];
+    assert_eq!(c["kind"], "access", "{c}");
+    assert_eq!(c["segment"], "SS");
+    assert_eq!(c["offset"], 0xFFFE);
+    assert_eq!(c["write"], true);
     let out = bin()
         .arg("run")
         .arg(rom("faults.exe"))

@@ -13,7 +13,12 @@
 //!   "halted" | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
-//!   "wSegment", "detail", "registers", "instruction": {"bytes", "text"},
+//!   "wSegment", "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
+//!   "access", "segment", "selector", "offset", "size", "write", "limit",
+//!   "linear"}` | `{"kind": "selector_load", "register", "selector",
+//!   "reason"}` | `{"kind": "code_limit", "target", "limit"}` | null),
+//!   "linear" (of the faulting instruction), "registers", "instruction":
+//!   {"bytes", "text"},
 //!   "segments": {"CS"|"DS"|"ES"|"SS": {"selector", "base", "limit",
 //!   "access"}}, "stack": {"pStackTop", "pStackMin", "pStackBot", "sp",
 //!   "overflow"} (protected mode, when the instance data holds bounds),
@@ -382,7 +387,8 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     let mut v = json!({
         "number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip,
         "module": module, "wSegment": owner.and_then(|o| o.segment),
-        "detail": f.detail, "registers": f.regs,
+        "detail": f.detail, "cause": f.cause, "registers": f.regs,
+        "linear": WalkMemory::descriptor(&*p.machine, f.cs).map(|d| d.base.wrapping_add(u32::from(f.ip))),
     });
     if let Some((bytes, text)) = fault_instruction(p, f) {
         v["instruction"] = json!({"bytes": bytes, "text": text});

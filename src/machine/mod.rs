@@ -25,6 +25,9 @@
 //! the fault is attributed to the jump that left the segment.
 
 pub mod descriptor;
+pub mod exception;
+
+pub use exception::{Cause, Fault, fault_name};
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -115,43 +118,6 @@ impl R {
             R::GS => RegisterX86::GS,
         }
     }
-}
-
-/// Processor exceptions by number, with the names Windows used.
-pub fn fault_name(number: u8) -> &'static str {
-    match number {
-        0 => "divide error",
-        1 => "single step",
-        3 => "breakpoint",
-        4 => "overflow",
-        5 => "bound range exceeded",
-        6 => "invalid opcode",
-        7 => "coprocessor not available",
-        8 => "double fault",
-        10 => "invalid TSS",
-        11 => "segment not present",
-        12 => "stack fault",
-        13 => "general protection fault",
-        14 => "page fault",
-        16 => "coprocessor error",
-        _ => "exception",
-    }
-}
-
-/// A processor fault, stopped at the faulting instruction.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Fault {
-    /// Exception number (0 divide error, 6 invalid opcode, 12 stack fault,
-    /// 13 general protection, ...).
-    pub number: u8,
-    /// CS of the faulting instruction.
-    pub cs: u16,
-    /// IP of the faulting instruction (for INT 3, of the INT 3 itself).
-    pub ip: u16,
-    /// What a debugger wants to know beyond the number.
-    pub detail: String,
-    /// Registers as they were before the faulting instruction.
-    pub regs: Regs,
 }
 
 /// Why the machine stopped.
@@ -905,32 +871,27 @@ fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
                 MemType::WRITE_UNMAPPED | MemType::WRITE_PROT | MemType::WRITE
             );
             let insn = insn_bytes(uc, regs.cs, regs.ip);
-            let via_ss = uses_ss(&insn);
-            let number = if via_ss { 12 } else { 13 };
-            let what = if write { "write" } else { "read" };
-            let (seg_name, seg) = if via_ss {
-                ("SS", regs.ss)
-            } else {
-                ("segment", 0)
+            let cause = exception::access_cause(uc, &regs, write, Some(addr));
+            // An SS-relative access past the stack segment is a stack
+            // fault; any other a general-protection fault.
+            let via_ss = match &cause {
+                Some(Cause::Access { segment, .. }) => *segment == "SS",
+                _ => uses_ss(&insn),
             };
+            let number = if via_ss { 12 } else { 13 };
+            if let Some(cause) = cause {
+                return Stop::Fault(Fault::with_cause(number, regs, cause));
+            }
+            let what = if write { "write" } else { "read" };
             let detail = match locate(uc, addr) {
                 Some((sel, off, limit)) => format!(
                     "{what} of {size} byte(s) at {sel:04X}:{off:04X} past the segment limit {limit:04X}"
-                ),
-                None if via_ss => format!(
-                    "{what} of {size} byte(s) via {seg_name} {seg:04X} outside the stack segment"
                 ),
                 None => {
                     format!("{what} of {size} byte(s) at linear {addr:08X} outside every segment")
                 }
             };
-            Stop::Fault(Fault {
-                number,
-                cs: regs.cs,
-                ip: regs.ip,
-                detail,
-                regs,
-            })
+            Stop::Fault(Fault::new(number, regs, detail))
         }
         (e, None) => Stop::Error(format!(
             "emulation failed at {:04X}:{:04X}: {e:?}",
@@ -966,24 +927,24 @@ fn code_overrun(uc: &Uc<'_>, regs: Regs, block: (u64, u32)) -> Stop {
     let cs_base = d.map(|d| u64::from(d.base)).unwrap_or(0);
     let limit = d.map(|d| d.limit).unwrap_or(0);
     let target = cs_base + u64::from(regs.ip);
-    let (mut ip, mut how) = (regs.ip, "execution ran past".to_string());
+    let mut ip = regs.ip;
     if bsize > 0 && baddr + u64::from(bsize) != target {
         if let Some((last, _)) = last_insn_of_block(uc, baddr, bsize) {
             if last >= cs_base && last - cs_base <= u64::from(limit) {
                 ip = (last - cs_base) as u16;
-                how = format!("a jump to {:04X}:{:04X} goes past", regs.cs, regs.ip);
             }
         }
     }
     let mut r = regs;
     r.ip = ip;
-    Stop::Fault(Fault {
-        number: 13,
-        cs: regs.cs,
-        ip,
-        detail: format!("{how} the code segment limit {limit:04X}"),
-        regs: r,
-    })
+    Stop::Fault(Fault::with_cause(
+        13,
+        r,
+        Cause::CodeLimit {
+            target: regs.ip,
+            limit,
+        },
+    ))
 }
 
 fn last_insn_of_block(uc: &Uc<'_>, addr: u64, size: u32) -> Option<(u64, usize)> {
@@ -1320,13 +1281,7 @@ fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i6
 
 fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
     let regs = uc.regs();
-    uc.get_data_mut().stop = Some(Stop::Fault(Fault {
-        number: 6,
-        cs: regs.cs,
-        ip: regs.ip,
-        detail: "invalid opcode".into(),
-        regs,
-    }));
+    uc.get_data_mut().stop = Some(Stop::Fault(Fault::new(6, regs, "invalid opcode")));
     false
 }
 
@@ -1378,13 +1333,7 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
         } else {
             fault_name(intno8)
         };
-        uc.request_stop(Stop::Fault(Fault {
-            number: intno8,
-            cs: r.cs,
-            ip: r.ip,
-            detail: detail.into(),
-            regs: r,
-        }));
+        uc.request_stop(Stop::Fault(Fault::new(intno8, r, detail)));
         return;
     }
     if !software
@@ -1400,14 +1349,16 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
         return;
     }
     if !software {
-        let detail = exception_detail(uc, intno8, &regs);
-        uc.request_stop(Stop::Fault(Fault {
-            number: intno8,
-            cs: regs.cs,
-            ip: regs.ip,
-            detail,
-            regs,
-        }));
+        let fault = match (10..=13)
+            .contains(&intno8)
+            .then(|| exception::load_cause(uc, &regs, intno8))
+            .flatten()
+        {
+            Some(cause) => Fault::with_cause(intno8, regs, cause),
+            None if intno8 == 0 => Fault::new(0, regs, "divide by zero or quotient overflow"),
+            None => Fault::new(intno8, regs, fault_name(intno8)),
+        };
+        uc.request_stop(Stop::Fault(fault));
         return;
     }
     let Some(mut env) = uc.get_data_mut().env.take() else {
@@ -1436,50 +1387,4 @@ pub fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
         out.push(b[0]);
     }
     out
-}
-
-fn exception_detail(uc: &Uc<'_>, number: u8, regs: &Regs) -> String {
-    let bytes = insn_bytes(uc, regs.cs, regs.ip);
-    let mut dec = iced_x86::Decoder::new(16, &bytes, iced_x86::DecoderOptions::NONE);
-    let insn = dec.decode();
-    match number {
-        0 => "divide by zero or quotient overflow".into(),
-        10..=13 => {
-            // A segment-register load: name the selector.
-            use iced_x86::{OpKind, Register};
-            if insn.op_count() >= 1
-                && insn.op0_kind() == OpKind::Register
-                && insn.op0_register().is_segment_register()
-            {
-                let src = if insn.op1_kind() == OpKind::Register {
-                    let v = match insn.op1_register() {
-                        Register::AX => Some(regs.ax),
-                        Register::BX => Some(regs.bx),
-                        Register::CX => Some(regs.cx),
-                        Register::DX => Some(regs.dx),
-                        Register::SI => Some(regs.si),
-                        Register::DI => Some(regs.di),
-                        Register::BP => Some(regs.bp),
-                        Register::SP => Some(regs.sp),
-                        _ => None,
-                    };
-                    v.map(|v| format!(" {v:04X}")).unwrap_or_default()
-                } else {
-                    String::new()
-                };
-                let what = if number == 11 {
-                    "not present"
-                } else {
-                    "invalid"
-                };
-                format!(
-                    "loading {:?} with {what} selector{src}",
-                    insn.op0_register()
-                )
-            } else {
-                fault_name(number).to_string()
-            }
-        }
-        _ => fault_name(number).to_string(),
-    }
 }
