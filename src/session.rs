@@ -320,6 +320,27 @@ impl Program {
             .expect("the session installs an Env")
     }
 
+    /// Write an invalid opcode (UD2, `0F 0B`) over the code at `loc`, so
+    /// that the program faults there (`run --inject-fault`): the way to see
+    /// the fault report, the dispatch and the walk from any instruction.
+    /// Returns the SEG:OFF written.
+    pub fn inject_invalid_opcode(&mut self, loc: &Loc) -> Result<(u16, u16), String> {
+        let (seg, off) = self.resolve(loc)?;
+        let d = WalkMemory::descriptor(&*self.machine, seg)
+            .ok_or_else(|| format!("{seg:04X}:{off:04X}: no such segment"))?;
+        if u32::from(off) + 1 > d.limit {
+            return Err(format!(
+                "{seg:04X}:{off:04X}: the two bytes of UD2 do not fit below the segment limit {:04X}",
+                d.limit
+            ));
+        }
+        let linear = d.base.wrapping_add(u32::from(off));
+        self.machine
+            .write_linear(linear, &[0x0F, 0x0B])
+            .map_err(|e| e.0)?;
+        Ok((seg, off))
+    }
+
     /// Resolve a location to SEG:OFF in this machine.
     pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
         let w = &self.env().win16;
@@ -413,6 +434,11 @@ impl Program {
                 (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss)
             }
         };
+        // A fault no callback handled: the walk taken at the fault (the
+        // task may have ended and others run since).
+        if let Some(u) = self.unhandled(stop) {
+            return Some(u.walk.clone());
+        }
         let mem = &**m as &dyn WalkMemory;
         let walk = walk_from_csip(mem, ss, cs, ip, bp, MAX_FRAMES);
         // Inside an InterruptRegister callback: on through the dispatch
@@ -425,6 +451,25 @@ impl Program {
             Some(d) => crate::walk::dispatch::through_dispatch(mem, walk, d, MAX_FRAMES),
             None => walk,
         })
+    }
+
+    /// The record of an unhandled fault in a Win16 task (win16/fault.rs,
+    /// the default action) that this stop is.
+    pub fn unhandled(&self, stop: &Stop) -> Option<&crate::win16::fault::Unhandled> {
+        let Stop::Fault(f) = stop else {
+            return None;
+        };
+        self.machine
+            .environment::<Env>()?
+            .win16
+            .toolhelp
+            .unhandled
+            .iter()
+            .rev()
+            .find(|u| {
+                (u.fault.cs, u.fault.ip, u.fault.number, u.fault.regs)
+                    == (f.cs, f.ip, f.number, f.regs)
+            })
     }
 
     /// The final 80x25 text screen (real mode), one line per row.

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use toolhelp16::win16::CALLBACK_RETURN;
 
 mod common;
-use common::{bin, json};
+use common::{bin, json, strings};
 
 /// Walk flaggen.exe at `at`; `None` (after a SKIP message) without the
 /// corpus.
@@ -169,5 +169,55 @@ fn wm_destroy_nests_two_callbacks_under_dispatch_message() {
             (P, 1, 0x0833, true),               // WinMain's message loop
             (P, 1, 0x00E7, true),
         ],
+    );
+}
+
+#[test]
+fn a_fault_injected_into_the_window_procedure_is_reported_through_user_into_winmain() {
+    // UD2 written over MAINWNDPROC's `push ds` after its `push bp; mov
+    // bp,sp` (1:0D4F): the first call, during CreateWindow, faults there.
+    // No InterruptRegister callback: the default action ends the run, and
+    // the report's walk runs from the faulting context through USER's
+    // frame back into InitInstance, WinMain and the start-up code.
+    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
+    if !exe.is_file() {
+        eprintln!("SKIP: ../shared/corpus/ne/flaggen.exe is absent; the injected fault not run");
+        return;
+    }
+    let out = bin()
+        .args(["run", "--json", "--inject-fault", "PRIDEFLAG:1:0D4F"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(121), "a fault's exit status");
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 6);
+    assert_eq!(f["module"], P);
+    assert_eq!(f["wSegment"], 1);
+    assert_eq!(f["wIP"], 0x0D4F);
+    assert_eq!(f["instruction"]["text"], "ud2");
+    assert_eq!(
+        f["application_error"],
+        "PRIDEFLAG caused an exception 6 (invalid opcode) in module FLAGGEN.EXE at 0001:0D4F."
+    );
+    // The walk names the same frames as the walk at a breakpoint there.
+    let frames = check(
+        &v,
+        &[
+            (P, 1, 0x0D4F, true),
+            ("USER", 1, CALLBACK_RETURN, true),
+            (P, 1, 0x08E2, true), // InitInstance after CreateWindow
+            (P, 1, 0x0816, true), // WinMain after InitInstance
+            (P, 1, 0x00E7, true), // the start-up code after WinMain
+        ],
+    );
+    assert_eq!(frames[0]["wBP"], f["registers"]["bp"]);
+    let dw = strings(&f["drwatson"]);
+    assert!(
+        dw.iter()
+            .any(|l| l.starts_with("Stack Frame 1 is  USER 1:")),
+        "{dw:?}"
     );
 }

@@ -308,3 +308,229 @@ fn a_stack_overflow_is_named_as_such() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("STACK OVERFLOW"), "{text}");
 }
+
+/// One run of roms/faultwalk.exe (and any other programs after it) with
+/// a mode letter (none: the GP in Inner).
+fn faultwalk(programs: &[&str], mode: &str) -> Value {
+    let mut cmd = bin();
+    cmd.args(["run", "--json"]);
+    for p in programs {
+        cmd.arg(rom(p));
+    }
+    if !mode.is_empty() {
+        cmd.args(["--", mode]);
+    }
+    let out = cmd.output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// A frame as roms/faultwalk.asm's callback prints it.
+fn printed(f: &Value) -> String {
+    format!(
+        "frame {:04X}:{:04X} bp={:04X} seg={:04X}",
+        f["wCS"].as_u64().unwrap(),
+        f["wIP"].as_u64().unwrap(),
+        f["wBP"].as_u64().unwrap(),
+        f["wSegment"].as_u64().unwrap()
+    )
+}
+
+#[test]
+fn a_fault_callback_walks_on_from_the_dispatch_frame_to_the_programs_frames() {
+    let v = faultwalk(&["faultwalk.exe"], "");
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 13);
+    assert_eq!(f["wSegment"], 2);
+    let debug = strings(&v["debug_output"]);
+    // The callback read the fault from its frame.
+    assert_eq!(
+        debug[0],
+        format!(
+            "fault 000D at {:04X}:{:04X}",
+            f["wCS"].as_u64().unwrap(),
+            f["wIP"].as_u64().unwrap()
+        )
+    );
+    // Its own frame (segment 1), then TOOLHELP's dispatch frame: its return
+    // address into TOOLHELP, with the BP the fault interrupted.
+    assert!(debug[1].starts_with("frame ") && debug[1].ends_with("seg=0001"));
+    let frames = v["frames"].as_array().unwrap();
+    let pass_on = toolhelp16::win16::fault::FAULT_PASS_ON;
+    assert!(
+        debug[2].starts_with("dispatch ")
+            && debug[2].contains(&format!(
+                ":{pass_on:04X} bp={:04X}",
+                frames[0]["wBP"].as_u64().unwrap()
+            )),
+        "{debug:?}"
+    );
+    // Beyond it, exactly the program's frames at the fault: the run's own
+    // walk from the faulting context, first frame at the faulting
+    // instruction.
+    let beyond: Vec<String> = frames.iter().map(printed).collect();
+    assert_eq!(beyond.len(), 3, "Inner, Outer, main: {beyond:?}");
+    assert_eq!(debug[3..3 + beyond.len()], beyond[..]);
+    assert_eq!(frames[0]["wIP"], f["wIP"]);
+    // Then NotifyRegister's callback hears of the task's end.
+    assert_eq!(debug[3 + beyond.len()..], ["notify 0005 data 00FF"]);
+    // The default action's records.
+    assert_eq!(
+        f["application_error"],
+        format!(
+            "FAULTWALK caused a General Protection Fault in module FAULTWALK.EXE at 0002:{:04X}.",
+            f["wIP"].as_u64().unwrap()
+        )
+    );
+    let dw = strings(&f["drwatson"]);
+    assert_eq!(
+        dw[1],
+        format!(
+            "FAULTWALK had a 'Exceed Segment Bounds (Read)' fault at FAULTWALK 2:{:04x}",
+            f["wIP"].as_u64().unwrap()
+        )
+    );
+    assert!(dw[2].starts_with("$tag$FAULTWALK$Exceed Segment Bounds (Read)$"));
+    let stack_lines: Vec<&String> = dw
+        .iter()
+        .filter(|l| l.starts_with("Stack Frame "))
+        .collect();
+    assert_eq!(stack_lines.len(), frames.len(), "{dw:?}");
+    let exits = v["task_exits"].as_array().unwrap();
+    assert_eq!(exits.len(), 1);
+    assert_eq!(exits[0]["code"], 255);
+    assert_eq!(exits[0]["fault"]["number"], 13);
+}
+
+#[test]
+fn a_low_stack_fault_is_dispatched_on_toolhelps_stack() {
+    let v = faultwalk(&["faultwalk.exe"], "o");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 12, "{v}");
+    assert_eq!(f["stack"]["overflow"], true, "SP wrapped below 0");
+    let debug = strings(&v["debug_output"]);
+    assert_eq!(
+        debug,
+        [
+            format!(
+                "fault 800C at {:04X}:{:04X}",
+                f["wCS"].as_u64().unwrap(),
+                f["wIP"].as_u64().unwrap()
+            ),
+            // The faulting SS:SP, at +10/+12 of the low-stack frame.
+            format!(
+                "stack {:04X}:{:04X}",
+                f["registers"]["ss"].as_u64().unwrap(),
+                f["registers"]["sp"].as_u64().unwrap()
+            ),
+            "notify 0005 data 00FF".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn a_fault_inside_the_fault_callback_ends_the_run_with_its_report() {
+    let v = faultwalk(&["faultwalk.exe"], "x");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 0, "{v}");
+    assert_eq!(f["wSegment"], 1, "in FaultProc");
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("inside the InterruptRegister callback handling general protection fault"),
+        "{f}"
+    );
+    // The walk goes through the dispatch frame to the GP in Inner.
+    let frames = v["frames"].as_array().unwrap();
+    let virt: Vec<usize> = (0..frames.len())
+        .filter(|&i| frames[i]["virtual"] == true)
+        .collect();
+    assert_eq!(virt, [1], "{frames:?}");
+    assert_eq!(frames[1]["module"], "TOOLHELP");
+    assert_eq!(frames[2]["wSegment"], 2);
+    assert_eq!(frames.len(), 5);
+    assert!(strings(&v["debug_output"]).is_empty());
+}
+
+#[test]
+fn a_callback_that_resumes_into_the_same_fault_forever_is_stopped() {
+    let v = faultwalk(&["faultwalk.exe"], "f");
+    let f = &v["fault"];
+    assert_eq!(f["number"], 13, "{v}");
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("resumed into this fault 64 times"),
+        "{f}"
+    );
+    assert_eq!(v["frames"][0]["wIP"], f["wIP"]);
+}
+
+#[test]
+fn an_unhandled_fault_ends_only_its_own_task() {
+    // PONG starts first and yields; FAULTWALK faults and is ended; PONG
+    // runs on to its own end, which is the run's result.
+    let v = faultwalk(&["pong.exe", "faultwalk.exe"], "");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    let exits: Vec<(String, u64, Option<u64>)> = v["task_exits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["module"].as_str().unwrap().to_string(),
+                e["code"].as_u64().unwrap(),
+                e["fault"]["number"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        exits,
+        [
+            ("FAULTWALK".to_string(), 255, Some(13)),
+            ("PONG".to_string(), 0, None)
+        ]
+    );
+    let debug = strings(&v["debug_output"]);
+    let pongs: Vec<&String> = debug.iter().filter(|l| l.starts_with("PONG")).collect();
+    assert_eq!(pongs, ["PONG 1", "PONG 2", "PONG 3"]);
+    let notify = debug.iter().position(|l| l.starts_with("notify")).unwrap();
+    assert!(notify < debug.iter().position(|l| l == "PONG 2").unwrap());
+    // A first program ended by a fault while another runs on: the run
+    // ends as that fault, with the walk taken at the fault.
+    let alone = faultwalk(&["faultwalk.exe"], "");
+    let v = faultwalk(&["faultwalk.exe", "pong.exe"], "");
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    let key = |v: &Value| -> Vec<(u64, u64, u64)> {
+        v["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["wIP"].as_u64().unwrap(),
+                    f["wBP"].as_u64().unwrap(),
+                    f["wSegment"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(key(&v), key(&alone));
+    assert_eq!(v["fault"]["wIP"], alone["fault"]["wIP"]);
+    assert_eq!(
+        strings(&v["debug_output"])
+            .iter()
+            .filter(|l| l.starts_with("PONG"))
+            .count(),
+        3
+    );
+}

@@ -92,6 +92,11 @@ pub struct RunOpts {
     /// `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]
     pub messages: Option<PathBuf>,
+    /// Write an invalid opcode (UD2) over the instruction at LOC once the
+    /// program is loaded (MODULE:SEG:OFF, SEG:OFF, MODULE!NAME ...): it
+    /// faults there, and the report shows the walk from that point.
+    #[arg(long, value_name = "LOC")]
+    pub inject_fault: Option<String>,
     /// The host directory the program sees as drive C: (nothing outside it
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -226,6 +231,17 @@ fn load_and_run(
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
+    if let Some(text) = &opts.inject_fault {
+        let loc: Loc = text
+            .parse()
+            .map_err(|e: String| fail(EXIT_LOAD, &format!("--inject-fault {text}: {e}")))?;
+        prog.inject_invalid_opcode(&loc).map_err(|e| {
+            fail(
+                EXIT_LOAD,
+                &format!("{}: --inject-fault {text}: {e}", file.display()),
+            )
+        })?;
+    }
     let stop = prog
         .run(limits(opts), at.map(|(loc, _)| loc))
         .map_err(|e| {

@@ -17,7 +17,9 @@
 //!   "access", "segment", "selector", "offset", "size", "write", "limit",
 //!   "linear"}` | `{"kind": "selector_load", "register", "selector",
 //!   "reason"}` | `{"kind": "code_limit", "target", "limit"}` | null),
-//!   "linear" (of the faulting instruction), "registers", "instruction":
+//!   "linear" (of the faulting instruction), "drwatson" (Win16, unhandled:
+//!   Dr. Watson's failure report, one string per line), "registers",
+//!   "instruction":
 //!   {"bytes", "text"},
 //!   "segments": {"CS"|"DS"|"ES"|"SS": {"selector", "base", "limit",
 //!   "access"}}, "stack": {"pStackTop", "pStackMin", "pStackBot", "sp",
@@ -26,7 +28,8 @@
 //!   Error box)}),
 //!   "unimplemented" (the function's name, for that kind), "task_exits"
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
-//!   "code"}`), "frames" and "walk_end" (when it stopped abnormally)}`.
+//!   "code", "fault" (for a task ended by an unhandled fault: as "fault"
+//!   above)}`), "frames" and "walk_end" (when it stopped abnormally)}`.
 //! * `stack --all-tasks --json` adds `"tasks"`: every task in TaskFirst /
 //!   TaskNext order, `{"hTask", "hTaskParent", "hInst", "hModule", "wSS",
 //!   "wSP", "wStackTop", "wStackMinimum", "wStackBottom", "wcEvents",
@@ -137,7 +140,13 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
         v["task_exits"] = Value::Array(
             exits
                 .iter()
-                .map(|e| json!({"hTask": e.htask, "module": e.module, "code": e.code}))
+                .map(|e| {
+                    let mut t = json!({"hTask": e.htask, "module": e.module, "code": e.code});
+                    if let Some(f) = &e.fault {
+                        t["fault"] = fault_json(p, f);
+                    }
+                    t
+                })
                 .collect(),
         );
     }
@@ -171,12 +180,31 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
     for line in &p.env().debug_output {
         s.push_str(&format!("debug: {line}\n"));
     }
-    for e in &p.env().win16.scheduler.exits {
-        if p.env().win16.scheduler.exits.len() > 1 {
-            s.push_str(&format!(
+    let exits = &p.env().win16.scheduler.exits;
+    for e in exits {
+        match &e.fault {
+            // A task ended by a fault while others ran on: its report here.
+            Some(f) if !matches!(stop, Stop::Fault(g) if g == f) => {
+                s.push_str(&format!(
+                    "toolhelp16: task {:04X} {} ended by an unhandled {}\n",
+                    e.htask,
+                    e.module,
+                    describe(&Stop::Fault(f.clone()))
+                ));
+                s.push_str(&fault_text(p, f));
+                if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+                    s.push_str(&walk_table(p, &u.walk));
+                }
+            }
+            Some(_) => s.push_str(&format!(
+                "toolhelp16: task {:04X} {} ended by the unhandled fault reported below\n",
+                e.htask, e.module
+            )),
+            _ if exits.len() > 1 => s.push_str(&format!(
                 "toolhelp16: task {:04X} {} exited with code {}\n",
                 e.htask, e.module, e.code
-            ));
+            )),
+            _ => {}
         }
     }
     s.push_str(&format!(
@@ -314,25 +342,7 @@ pub fn tasks_text(p: &Program) -> String {
 /// The faulting instruction at CS:IP: its bytes (hex) and its disassembly
 /// (NASM syntax), or None when it cannot be read.
 pub fn fault_instruction(p: &Program, f: &crate::machine::Fault) -> Option<(String, String)> {
-    use iced_x86::{Decoder, DecoderOptions, Formatter, NasmFormatter};
-    let bytes = p.machine.insn_bytes(f.cs, f.ip);
-    if bytes.is_empty() {
-        return None;
-    }
-    let mut dec = Decoder::with_ip(16, &bytes, u64::from(f.ip), DecoderOptions::NONE);
-    let insn = dec.decode();
-    let len = if insn.is_invalid() { 1 } else { insn.len() };
-    let hex: Vec<String> = bytes[..len.min(bytes.len())]
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect();
-    let mut text = String::new();
-    if insn.is_invalid() {
-        text.push_str("(invalid opcode)");
-    } else {
-        NasmFormatter::new().format(&insn, &mut text);
-    }
-    Some((hex.join(" "), text))
+    crate::machine::exception::instruction(&p.machine, f.cs, f.ip)
 }
 
 /// Each segment register of the faulting context with its descriptor:
@@ -364,14 +374,20 @@ fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16,
     // overflow may since have overwritten in the instance data itself.
     if let Some(t) = p.env().win16.tasks.iter().find(|t| t.dgroup == ss) {
         let (top, bot) = t.stack_bounds();
-        return Some((top, min, bot, f.regs.sp < top));
+        return Some((top, min, bot, overflowed(f.regs.sp, top, bot)));
     }
     let top = m.read_u16(ss, 0x0A).ok()?;
     let bot = m.read_u16(ss, 0x0E).ok()?;
     if top == 0 || bot <= top {
         return None;
     }
-    Some((top, min, bot, f.regs.sp < top))
+    Some((top, min, bot, overflowed(f.regs.sp, top, bot)))
+}
+
+/// SP below pStackTop, or wrapped past 0 to above pStackBot: the stack
+/// overflowed.
+fn overflowed(sp: u16, top: u16, bot: u16) -> bool {
+    sp < top || sp > bot
 }
 
 /// `run --json`'s `fault` member (module doc).
@@ -395,6 +411,9 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     }
     if let Some(uae) = application_error(p, f) {
         v["application_error"] = json!(uae);
+    }
+    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+        v["drwatson"] = json!(u.drwatson);
     }
     v["segments"] = Value::Object(
         fault_segments(p, f)
@@ -421,33 +440,15 @@ pub fn application_error(p: &Program, f: &crate::machine::Fault) -> Option<Strin
     if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
         return None;
     }
-    let env = p.env();
-    let owner = WalkMemory::code_owner(&*p.machine, f.cs)?;
-    let module = env
-        .win16
-        .modules
-        .iter()
-        .find(|m| m.hmodule == owner.hmodule)?;
-    let file = module
-        .path
-        .as_ref()
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().to_ascii_uppercase())
-        .unwrap_or_else(|| format!("{}.DLL", module.name));
-    let app = env
-        .win16
-        .task(p.machine.get_data().current_task)
-        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
-        .map_or_else(|| module.name.clone(), |m| m.name.clone());
-    let what = match f.number {
-        13 => "a General Protection Fault".to_string(),
-        n => format!("an exception {n} ({})", fault_name(n)),
-    };
-    Some(format!(
-        "{app} caused {what} in module {file} at {:04X}:{:04X}.",
-        owner.segment.unwrap_or(0),
-        f.ip
-    ))
+    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+        return u.application_error.clone();
+    }
+    crate::win16::drwatson::application_error(
+        &p.env().win16,
+        &*p.machine,
+        p.machine.get_data().current_task,
+        f,
+    )
 }
 
 /// The text fault report: instruction, registers, segments, stack bounds.
@@ -486,6 +487,12 @@ pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
                 ""
             }
         ));
+    }
+    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+        s.push_str("  Dr. Watson's log:\n");
+        for line in &u.drwatson {
+            s.push_str(&format!("    {line}\n"));
+        }
     }
     s
 }

@@ -355,3 +355,27 @@ fn read_operand(uc: &Uc<'_>, regs: &Regs, insn: &Instruction) -> Option<u16> {
     uc.read_seg(seg, off, &mut b).ok()?;
     Some(u16::from_le_bytes(b))
 }
+
+/// The instruction at CS:IP: its bytes (hex) and its disassembly (NASM
+/// syntax), or None when it cannot be read.
+pub fn instruction(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<(String, String)> {
+    use iced_x86::{Formatter, NasmFormatter};
+    let bytes = super::insn_bytes(uc, cs, ip);
+    if bytes.is_empty() {
+        return None;
+    }
+    let mut dec = Decoder::with_ip(16, &bytes, u64::from(ip), DecoderOptions::NONE);
+    let insn = dec.decode();
+    let len = if insn.is_invalid() { 1 } else { insn.len() };
+    let hex: Vec<String> = bytes[..len.min(bytes.len())]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    let mut text = String::new();
+    if insn.is_invalid() {
+        text.push_str("(invalid opcode)");
+    } else {
+        NasmFormatter::new().format(&insn, &mut text);
+    }
+    Some((hex.join(" "), text))
+}

@@ -28,6 +28,23 @@
 //! Dr. Watson, a task of its own, saw every task's faults. The callback
 //! runs on the faulting task's stack, in the faulting task.
 //!
+//! **Low-stack faults.** A stack fault, or a fault whose stack cannot hold
+//! the frame, is dispatched on TOOLHELP's own stack ([`FAULT_STACK_SIZE`]
+//! bytes, allocated on first use): the interrupt number has its high bit
+//! set and the frame goes on with the faulting SP and SS at +10 and +12
+//! (toolhelp.md). A callback that resumes such a fault must reload SS:SP
+//! itself.
+//!
+//! **The default action** ([`default_action`]), when no callback handles
+//! the fault: the run records the fault as Windows 3.1 reported it — the
+//! Application Error line and Dr. Watson's failure report (drwatson.rs),
+//! with the walk from the faulting context — tells every NotifyRegister
+//! callback NFY_EXITTASK (on TOOLHELP's stack when the task's own is
+//! unusable), and ends the task with exit code [`FAULT_EXIT_CODE`]. When
+//! other tasks can still run, they do (scheduler.rs); the run's result is
+//! the first program's, and a first program ended by a fault ends the run
+//! as that fault.
+//!
 //! Bounds: a fault while a callback still runs (its SS:SP below the frame's
 //! IP/CS/FLAGS words) is not dispatched again — it ends the run, named as
 //! a fault inside the fault callback; a callback that resumes into the same
@@ -37,7 +54,9 @@
 use super::{THUNK_SIZE, THUNKS_PER_MODULE, write_code};
 use crate::dos::host;
 use crate::env::Env;
-use crate::machine::{Cpu, Fault, R, Stop, Uc, record_event};
+use crate::machine::{Cpu, Fault, R, SegKind, Stop, Uc, record_event};
+use crate::session::MAX_FRAMES;
+use crate::walk::{Walk, walk_from_csip};
 
 /// Offset, in TOOLHELP's thunk segment, of the address a fault callback
 /// returns to with `retf` to pass the fault on.
@@ -47,6 +66,36 @@ pub const FAULT_PASS_ON: u16 = (THUNKS_PER_MODULE - 2) * THUNK_SIZE;
 /// before it ends the run.
 pub const MAX_REPEATS: u32 = 64;
 
+/// Size of TOOLHELP's own stack, for low-stack faults and notifications
+/// from a task whose stack is unusable.
+pub const FAULT_STACK_SIZE: u16 = 0x0800;
+
+/// The high bit of the frame's interrupt number: a low-stack fault.
+pub const LOW_STACK: u16 = 0x8000;
+
+/// The exit code of a task ended by an unhandled fault (this tool's
+/// choice: the code KERNEL used is not documented).
+pub const FAULT_EXIT_CODE: u8 = 0xFF;
+
+/// NotifyRegister's notification of a task's end; the low byte of dwData is
+/// the exit code.
+pub const NFY_EXITTASK: u16 = 5;
+
+/// A fault no callback handled: what Windows 3.1 showed and logged.
+#[derive(Debug, Clone)]
+pub struct Unhandled {
+    /// The task that faulted, and its module's name.
+    pub htask: u16,
+    pub module: String,
+    pub fault: Fault,
+    /// The walk from the faulting context, taken at the fault.
+    pub walk: Walk,
+    /// The line of the Application Error box.
+    pub application_error: Option<String>,
+    /// Dr. Watson's failure report.
+    pub drwatson: Vec<String>,
+}
+
 /// A fault being dispatched.
 #[derive(Debug, Clone)]
 pub struct Dispatch {
@@ -55,8 +104,12 @@ pub struct Dispatch {
     pub chain: Vec<(u32, u16)>,
     /// The next callback to try.
     pub next: usize,
-    /// SP at the fault (the frame lies just below it).
+    /// The stack the frame is on (the faulting one, or TOOLHELP's for a
+    /// low-stack fault) and the SP the frame lies just below.
+    pub ss: u16,
     pub sp: u16,
+    /// A low-stack fault: the frame is on TOOLHELP's stack.
+    pub low: bool,
     /// The same fault dispatched this many times in a row.
     pub repeats: u32,
 }
@@ -80,23 +133,103 @@ pub fn pass_on_address(env: &Env) -> Option<(u16, u16)> {
     toolhelp_cs(env).map(|cs| (cs, FAULT_PASS_ON))
 }
 
-/// Offer a fault to the InterruptRegister callbacks: true when one was
-/// entered.
+/// A fault that ends the run as it is: marked so that the machine, which
+/// may offer it again on its way out of a nested emulation, does not
+/// dispatch it twice.
+fn final_fault(env: &mut Env, f: Fault) -> Stop {
+    env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
+    Stop::Fault(f)
+}
+
+/// TOOLHELP's own stack segment (allocated on first use).
+fn fault_stack(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
+    if let Some(sel) = env.win16.toolhelp.fault_stack {
+        return Ok(sel);
+    }
+    let sel = crate::machine::alloc_seg(uc, SegKind::Data, u32::from(FAULT_STACK_SIZE), &[])
+        .map_err(host)?;
+    env.win16.toolhelp.fault_stack = Some(sel);
+    Ok(sel)
+}
+
+/// Push `words` below `ss:top`; false when the stack cannot hold them.
+fn push_words(uc: &mut Uc<'_>, ss: u16, top: u16, words: &[u16]) -> Option<u16> {
+    let mut sp = top;
+    for &w in words {
+        sp = sp.checked_sub(2)?;
+        uc.write_u16_at(ss, sp, w).ok()?;
+    }
+    Some(sp)
+}
+
+/// Offer a fault in a Win16 task to the InterruptRegister callbacks: true
+/// when one was entered (or when the task was ended and another runs), an
+/// error when the fault ends the run.
 pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
-    let Some(intno) = toolhelp_number(f.number) else {
-        return Ok(false);
-    };
     if env.win16.toolhelp.declined.take() == Some((f.cs, f.ip, f.number)) {
-        // Every callback passed it on: the default action.
+        // Already handled to the end: the run ends with it.
         return Ok(false);
     }
-    if env.win16.toolhelp.interrupt.is_empty() {
-        return Ok(false);
+    if env.win16.toolhelp.notifying {
+        return Err(final_fault(
+            env,
+            Fault {
+                detail: format!(
+                    "{} (inside a NotifyRegister callback told of a task's end)",
+                    f.detail
+                ),
+                ..f.clone()
+            },
+        ));
     }
-    let Some(th_cs) = toolhelp_cs(env) else {
-        return Ok(false);
-    };
     let regs = f.regs;
+    let mut repeats = 0;
+    if let Some(d) = env.win16.toolhelp.dispatch.take() {
+        // Still inside a callback: below its frame on the same stack, and
+        // the callback's return address into TOOLHELP still in place.
+        let ret = uc.read_u16_at(d.ss, d.sp.wrapping_sub(if d.low { 20 } else { 16 }));
+        let inside = regs.ss == d.ss
+            && regs.sp < d.sp.wrapping_sub(if d.low { 20 } else { 16 })
+            && ret == Ok(FAULT_PASS_ON);
+        if inside {
+            let detail = format!(
+                "{} (inside the InterruptRegister callback handling {} at {:04X}:{:04X})",
+                f.detail,
+                crate::machine::fault_name(d.fault.number),
+                d.fault.cs,
+                d.fault.ip
+            );
+            return Err(final_fault(
+                env,
+                Fault {
+                    detail,
+                    ..f.clone()
+                },
+            ));
+        }
+        if (d.fault.cs, d.fault.ip, d.fault.number) == (f.cs, f.ip, f.number) {
+            repeats = d.repeats + 1;
+            if repeats >= MAX_REPEATS {
+                let detail = format!(
+                    "{} (an InterruptRegister callback resumed into this fault {repeats} times)",
+                    f.detail
+                );
+                return Err(final_fault(
+                    env,
+                    Fault {
+                        detail,
+                        ..f.clone()
+                    },
+                ));
+            }
+        }
+    }
+    let (Some(intno), Some(th_cs)) = (toolhelp_number(f.number), toolhelp_cs(env)) else {
+        return default_action(env, uc, f);
+    };
+    if env.win16.toolhelp.interrupt.is_empty() {
+        return default_action(env, uc, f);
+    }
     // A trap (INT 3) reports the address after the instruction, as the CPU
     // pushes it; the other faults the faulting instruction's own.
     let frame_ip = if f.number == 3 {
@@ -105,34 +238,6 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
     } else {
         f.ip
     };
-    let mut repeats = 0;
-    if let Some(d) = env.win16.toolhelp.dispatch.take() {
-        let inside = regs.ss == d.fault.regs.ss && regs.sp < d.sp.wrapping_sub(6);
-        if inside {
-            return Err(Stop::Fault(Fault {
-                detail: format!(
-                    "{} (inside the InterruptRegister callback handling {} at {:04X}:{:04X})",
-                    f.detail,
-                    crate::machine::fault_name(d.fault.number),
-                    d.fault.cs,
-                    d.fault.ip
-                ),
-                ..f.clone()
-            }));
-        }
-        if (d.fault.cs, d.fault.ip, d.fault.number) == (f.cs, f.ip, f.number) {
-            repeats = d.repeats + 1;
-            if repeats >= MAX_REPEATS {
-                return Err(Stop::Fault(Fault {
-                    detail: format!(
-                        "{} (an InterruptRegister callback resumed into this fault {repeats} times)",
-                        f.detail
-                    ),
-                    ..f.clone()
-                }));
-            }
-        }
-    }
     let chain: Vec<(u32, u16)> = env
         .win16
         .toolhelp
@@ -144,61 +249,152 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
             (c.proc_addr, ds)
         })
         .collect();
-    // The frame, below SP at the fault.
-    let top = regs.sp;
+    // The frame, below SP at the fault; on TOOLHELP's stack, with the
+    // faulting SS:SP, when that stack faulted or cannot hold it.
     let words = [regs.flags, regs.cs, frame_ip, 0, intno];
-    let mut sp = top;
-    for w in words {
-        sp = sp.wrapping_sub(2);
-        if uc.write_u16_at(regs.ss, sp, w).is_err() {
-            // No room for the frame (a stack fault at the very bottom):
-            // TOOLHELP would switch stacks; here the fault stands.
-            return Ok(false);
+    let on_task = if f.number == 12 {
+        None
+    } else {
+        push_words(uc, regs.ss, regs.sp, &words).map(|sp| (regs.ss, regs.sp, sp))
+    };
+    let (ss, top, sp, low) = match on_task {
+        Some((ss, top, sp)) => (ss, top, sp, false),
+        None => {
+            let ss = fault_stack(env, uc)?;
+            let top = FAULT_STACK_SIZE;
+            let low_words = [
+                regs.ss,
+                regs.sp,
+                regs.flags,
+                regs.cs,
+                frame_ip,
+                0,
+                intno | LOW_STACK,
+            ];
+            let sp = push_words(uc, ss, top, &low_words)
+                .ok_or_else(|| Stop::Error("TOOLHELP's fault stack is unwritable".into()))?;
+            (ss, top, sp, true)
         }
-    }
+    };
     // The pass-on address holds `int F0h`.
     if !write_code(uc, th_cs, FAULT_PASS_ON, &[0xCD, super::API_INT, 0xF4]) {
-        return Ok(false);
+        return default_action(env, uc, f);
     }
     // The context of the fault, on the frame's stack; enter_next then
     // points CS:IP and AX at the first callback.
-    uc.set_regs(&crate::machine::Regs { sp, ..regs })
+    uc.set_regs(&crate::machine::Regs { ss, sp, ..regs })
         .map_err(host)?;
     let d = Dispatch {
         fault: f.clone(),
         chain,
         next: 0,
+        ss,
         sp: top,
+        low,
         repeats,
     };
     record_event(
         uc,
         format!(
-            "fault {} at {:04X}:{:04X} offered to InterruptRegister callbacks",
-            f.number, f.cs, f.ip
+            "fault {} at {:04X}:{:04X} offered to InterruptRegister callbacks{}",
+            f.number,
+            f.cs,
+            f.ip,
+            if low {
+                " (a low-stack fault, on TOOLHELP's stack)"
+            } else {
+                ""
+            }
         ),
     );
     enter_next(env, uc, d, th_cs)
+}
+
+/// The default action for a fault nobody handled (module doc): record it
+/// as Windows 3.1 reported it, tell the NotifyRegister callbacks, and end
+/// the task. True when another task runs on; otherwise the stop that ends
+/// the run.
+pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
+    let htask = uc.get_data().current_task;
+    record_event(
+        uc,
+        format!(
+            "Unrecoverable Application Error: fault {} at {:04X}:{:04X}, no callback handled it",
+            f.number, f.cs, f.ip
+        ),
+    );
+    // Back to the faulting context: the walk starts there, and a
+    // notification runs on that stack.
+    uc.set_regs(&f.regs).map_err(host)?;
+    let walk = walk_from_csip(uc, f.regs.ss, f.cs, f.ip, f.regs.bp, MAX_FRAMES);
+    let text = crate::machine::exception::instruction(uc, f.cs, f.ip)
+        .map(|(_, t)| t)
+        .unwrap_or_default();
+    let w = &env.win16;
+    let record = Unhandled {
+        htask,
+        module: super::drwatson::task_module(w, htask).unwrap_or_else(|| format!("{htask:04X}")),
+        fault: f.clone(),
+        application_error: super::drwatson::application_error(w, uc, htask, f),
+        drwatson: super::drwatson::report(w, uc, htask, f, &text, &walk),
+        walk,
+    };
+    env.win16.toolhelp.unhandled.push(record);
+    let own_stack = f.number == 12 || f.regs.sp < 0x100;
+    match super::scheduler::end_task(env, uc, FAULT_EXIT_CODE, Some(f.clone()), own_stack) {
+        Ok(()) => Ok(true),
+        Err(Stop::Fault(f)) => Err(final_fault(env, f)),
+        Err(stop) => Err(stop),
+    }
+}
+
+/// Tell every NotifyRegister callback `id` with `data` (registration
+/// order), on TOOLHELP's stack when `own_stack`. A fault inside one ends
+/// the run ([`offer`]).
+pub fn notify(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    id: u16,
+    data: u32,
+    own_stack: bool,
+) -> Result<(), Stop> {
+    let list = env.win16.toolhelp.notify.clone();
+    let Some(th_cs) = toolhelp_cs(env).filter(|_| !list.is_empty()) else {
+        return Ok(());
+    };
+    let saved = uc.regs();
+    if own_stack {
+        let ss = fault_stack(env, uc)?;
+        uc.set_reg(R::SS, ss).map_err(host)?;
+        uc.set_reg(R::SP, FAULT_STACK_SIZE).map_err(host)?;
+    }
+    env.win16.toolhelp.notifying = true;
+    let mut result = Ok(());
+    for cb in list {
+        let ds = env.win16.task(cb.htask).map_or(0, |t| t.dgroup);
+        let target = ((cb.proc_addr >> 16) as u16, cb.proc_addr as u16);
+        let args = [
+            super::callback::CallArg::W(id),
+            super::callback::CallArg::L(data),
+        ];
+        if let Err(e) = super::callback::call_far(env, uc, th_cs, target, ds, &[], &args) {
+            result = Err(e);
+            break;
+        }
+    }
+    env.win16.toolhelp.notifying = false;
+    uc.set_regs(&saved).map_err(host)?;
+    result
 }
 
 /// Enter the next callback of `d` (SP at the frame's AX word), or take the
 /// default action after the last.
 fn enter_next(env: &mut Env, uc: &mut Uc<'_>, mut d: Dispatch, th_cs: u16) -> Result<bool, Stop> {
     let Some(&(target, ds)) = d.chain.get(d.next) else {
-        let f = d.fault;
-        record_event(
-            uc,
-            format!(
-                "Unrecoverable Application Error: fault {} at {:04X}:{:04X}, no callback handled it",
-                f.number, f.cs, f.ip
-            ),
-        );
-        // The machine offers this stop again: it must end the run.
-        env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
-        return Err(Stop::Fault(f));
+        return default_action(env, uc, &d.fault);
     };
     d.next += 1;
-    let ss = d.fault.regs.ss;
+    let ss = d.ss;
     let mut sp = uc.reg(R::SP);
     for w in [ds, th_cs, FAULT_PASS_ON] {
         sp = sp.wrapping_sub(2);

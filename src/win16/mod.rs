@@ -5,6 +5,7 @@
 pub mod api;
 pub mod atom;
 pub mod callback;
+pub mod drwatson;
 pub mod farptr;
 pub mod fault;
 pub mod gdi;

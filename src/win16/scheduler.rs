@@ -103,6 +103,8 @@ pub struct TaskExit {
     pub htask: u16,
     pub module: String,
     pub code: u8,
+    /// The unhandled fault that ended it (fault.rs, the default action).
+    pub fault: Option<crate::machine::Fault>,
 }
 
 /// The scheduler's state.
@@ -369,36 +371,80 @@ pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
 /// The current task ended with `code` (INT 21h AH=4Ch): run the next task,
 /// or end the run when it was the last (module doc, "Ending").
 pub fn exit_current(env: &mut Env, uc: &mut Uc<'_>, code: u8) -> Result<(), Stop> {
+    end_task(env, uc, code, None, false)
+}
+
+/// The current task ends with `code`, or, with `fault`, because of that
+/// unhandled fault (fault.rs, the default action). The NotifyRegister
+/// callbacks are told NFY_EXITTASK first (on TOOLHELP's stack when
+/// `own_stack`). Then the next task runs, or, after the last, the run ends
+/// with the first program's result: its exit code, or the fault that ended
+/// it.
+pub fn end_task(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    code: u8,
+    fault: Option<crate::machine::Fault>,
+    own_stack: bool,
+) -> Result<(), Stop> {
     let current = uc.get_data().current_task;
     let module = task_name(env, current);
     record_event(
         uc,
-        format!("task {current:04X} {module} exited with {code}"),
+        match &fault {
+            None => format!("task {current:04X} {module} exited with {code}"),
+            Some(f) => format!(
+                "task {current:04X} {module} ended by fault {} at {:04X}:{:04X}",
+                f.number, f.cs, f.ip
+            ),
+        },
     );
+    super::fault::notify(
+        env,
+        uc,
+        super::fault::NFY_EXITTASK,
+        u32::from(code),
+        own_stack,
+    )?;
     let s = &mut env.win16.scheduler;
     s.exits.push(TaskExit {
         htask: current,
         module: module.clone(),
         code,
+        fault: fault.clone(),
     });
-    let run_code = |s: &Scheduler| {
-        s.first
-            .and_then(|f| s.exits.iter().find(|e| e.htask == f))
-            .map_or(code, |e| e.code)
+    // The run's result: the first program's.
+    let run_end = |s: &Scheduler| -> Stop {
+        let first = s.first.and_then(|f| s.exits.iter().find(|e| e.htask == f));
+        match first.or(s.exits.last()) {
+            Some(TaskExit { fault: Some(f), .. }) => Stop::Fault(f.clone()),
+            Some(e) => Stop::Exited { code: e.code },
+            None => Stop::Exited { code },
+        }
     };
     if s.holds_levels(current) || s.suspended.is_empty() {
-        return Err(Stop::Exited { code: run_code(s) });
+        let stop = run_end(s);
+        return Err(final_stop(env, stop));
     }
     remove_task(env, uc, current);
     let depth = uc.get_data().depth;
     let Some(next) = pick(env, current, depth, true) else {
-        return Err(Stop::Exited {
-            code: run_code(&env.win16.scheduler),
-        });
+        let stop = run_end(&env.win16.scheduler);
+        return Err(final_stop(env, stop));
     };
     resume(env, uc, next)?;
     env.win16.scheduler.switches += 1;
     Ok(())
+}
+
+/// The stop that ends the run: a fault (the first program's) is marked as
+/// handled to its end, so that the machine does not offer it to the
+/// callbacks again (fault.rs).
+fn final_stop(env: &mut Env, stop: Stop) -> Stop {
+    if let Stop::Fault(f) = &stop {
+        env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
+    }
+    stop
 }
 
 // ------------------------------------------------------------ the functions

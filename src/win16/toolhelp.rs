@@ -287,17 +287,25 @@ pub struct Callback {
     pub flags: u16,
 }
 
-/// The registration half of NotifyRegister/InterruptRegister: at most one
-/// callback of each kind per task (registering again replaces it). Nothing
-/// calls them yet: fault and notification dispatch come later.
+/// NotifyRegister/InterruptRegister registrations: at most one callback of
+/// each kind per task (registering again replaces it). fault.rs calls the
+/// interrupt callbacks for faults and the notification callbacks with
+/// NFY_EXITTASK when a task ends.
 #[derive(Debug, Clone, Default)]
 pub struct Registrations {
     pub notify: Vec<Callback>,
     pub interrupt: Vec<Callback>,
     /// The fault being offered to the interrupt callbacks (fault.rs).
     pub dispatch: Option<super::fault::Dispatch>,
-    /// A fault every callback passed on (CS, IP, number): it ends the run.
+    /// A fault handled to its end (CS, IP, number): when the machine offers
+    /// it again, it ends the run.
     pub declined: Option<(u16, u16, u8)>,
+    /// TOOLHELP's own stack for low-stack faults (fault.rs).
+    pub fault_stack: Option<u16>,
+    /// Faults no callback handled, in order (fault.rs, the default action).
+    pub unhandled: Vec<super::fault::Unhandled>,
+    /// NotifyRegister callbacks are running.
+    pub notifying: bool,
 }
 
 /// The emulated clock: instructions per millisecond. The CPU is taken to
@@ -1011,7 +1019,8 @@ fn unregister(list: &mut Vec<Callback>, htask: u16) -> u32 {
 
 /// TOOLHELP.73 NotifyRegister(hTask, lpfnCallback, wFlags): remember the
 /// task's notification callback (replacing an earlier one). FALSE for a
-/// null callback or an unknown task. Notifications are not sent yet.
+/// null callback or an unknown task. Of the notifications, NFY_EXITTASK is
+/// sent (fault.rs `notify`), whatever wFlags asks.
 pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
     let Some(htask) = env
