@@ -20,6 +20,9 @@ pub struct Env {
     pub debug_output: Vec<String>,
     /// The sandboxed drive C: (`--dir`); None when the run has no drive.
     pub drive: Option<crate::dos::fs::Drive>,
+    /// A DOS program's name (its file's stem, upper case), the module name
+    /// of its code in traces.
+    pub program_name: Option<String>,
 }
 
 impl Env {
@@ -32,6 +35,7 @@ impl Env {
             echo,
             debug_output: Vec::new(),
             drive: None,
+            program_name: None,
         }
     }
 
@@ -71,6 +75,14 @@ impl Env {
 }
 
 impl Environment for Env {
+    fn module_name(&self, hmodule: u16) -> Option<String> {
+        match self.win16.modules.iter().find(|m| m.hmodule == hmodule) {
+            Some(m) => Some(m.name.clone()),
+            None if self.win16.modules.is_empty() => self.program_name.clone(),
+            None => None,
+        }
+    }
+
     fn fault(&mut self, uc: &mut Uc<'_>, fault: &crate::machine::Fault) -> Result<bool, Stop> {
         if uc.mode() == crate::walk::CpuMode::Protected && !self.win16.tasks.is_empty() {
             crate::win16::fault::offer(self, uc, fault)

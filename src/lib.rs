@@ -19,5 +19,6 @@ pub mod env;
 pub mod loader;
 pub mod machine;
 pub mod session;
+pub mod trace;
 pub mod walk;
 pub mod win16;

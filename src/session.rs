@@ -161,6 +161,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
     env.dos.clock = opts.clock;
+    env.program_name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_ascii_uppercase());
     if let Some(dir) = &opts.dir {
         let drive = crate::dos::fs::Drive::new(dir.clone())
             .map_err(|e| LoadFailure(format!("--dir {}: {e}", dir.display())))?;

@@ -204,3 +204,86 @@ fn demo_scenario_is_present() {
     // The bundled demo must have its expectation checked above.
     assert!(roms().join("demo.expect").exists());
 }
+
+/// The `stack --verify` verdict for a scenario: its walk against the shadow
+/// call stack kept while it ran (src/trace/verify.rs).
+fn verdict(expect_path: &Path) -> toolhelp16::trace::verify::Verdict {
+    use toolhelp16::trace::shadow::ShadowStack;
+    let e = parse_expect(&std::fs::read_to_string(expect_path).unwrap());
+    let mut p = session::load(&roms().join(&e.file), &LoadOptions::default()).unwrap();
+    p.machine.add_observer(Box::new(ShadowStack::new()));
+    let (cs_tok, ip) = split_csip(&e.at);
+    let loc = Loc::SegOff {
+        seg: seg_token(&p, cs_tok),
+        offset: ip,
+    };
+    let stop = p.run(RunLimits::default(), Some(&loc)).unwrap();
+    assert!(matches!(stop, Stop::Breakpoint { .. }), "{stop:?}");
+    let walk = p.walk_at_stop(&stop).unwrap();
+    let shadow = p
+        .machine
+        .take_observers()
+        .into_iter()
+        .find_map(|o| {
+            let any: Box<dyn std::any::Any> = o;
+            any.downcast::<ShadowStack>().ok()
+        })
+        .unwrap();
+    toolhelp16::trace::verify::verify(&walk, shadow.chain(walk.frames[0].w_ss))
+}
+
+#[test]
+fn the_shadow_stack_confirms_correct_chains_and_names_the_broken_ones() {
+    use toolhelp16::trace::verify::Disagreement;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(roms())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "expect"))
+        .collect();
+    files.sort();
+    let mut got = Vec::new();
+    for f in &files {
+        let v = verdict(f);
+        let kinds: Vec<&str> = v
+            .disagreements
+            .iter()
+            .map(|d| match d {
+                Disagreement::Frameless { .. } => "frameless",
+                Disagreement::FarNear { .. } => "far-near",
+                Disagreement::Corrupt { .. } => "corrupt",
+                Disagreement::EarlyEnd { .. } => "early-end",
+            })
+            .collect();
+        let stem = f.file_stem().unwrap().to_string_lossy().to_string();
+        let verdict = if kinds.is_empty() {
+            "agrees".to_string()
+        } else {
+            kinds.join(",")
+        };
+        got.push((stem, verdict));
+    }
+    // What each scenario's source says its chain is (roms/README.md).
+    let want = [
+        ("above", "early-end"),    // saved BP above pStackBot: the chain is cut
+        ("below", "early-end"),    // saved BP below pStackTop
+        ("boot", "agrees"),        // real-mode boot sector, near frames
+        ("comchain", "frameless"), // a frameless function mid-chain
+        ("comcycle", "early-end"), // a cycle in the chain
+        ("cycle", "early-end"),
+        ("demo", "agrees"),
+        ("down", "early-end"), // a saved BP that does not climb
+        ("frameless", "frameless"),
+        ("limit", "early-end"), // BP past the stack segment's limit
+        ("mixed", "agrees"),
+        ("mzfar", "agrees"),
+        ("plainfar", "far-near"), // a far frame without the odd marker
+        ("recurse", "agrees"),
+        ("wrap", "early-end"), // BP + 6 wraps
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(got, want);
+}

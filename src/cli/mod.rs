@@ -8,6 +8,7 @@
 //! emulator itself failed. `stack` exits 0 when it printed a walk.
 
 pub mod output;
+pub mod tracecmd;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -135,6 +136,59 @@ pub enum Command {
         /// TASKENTRY.
         #[arg(long)]
         all_tasks: bool,
+        /// Check the walk against the shadow call stack kept from the
+        /// executed calls and returns; exit 1 when they disagree.
+        #[arg(long)]
+        verify: bool,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Trace every executed instruction: CS:IP, MODULE:SEG:OFF, bytes and
+    /// disassembly (JSON lines with --json), to stdout or -o FILE.
+    Trace {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Disassembly syntax.
+        #[arg(long, value_enum, default_value_t)]
+        syntax: crate::trace::Syntax,
+        /// Show the registers each instruction changed (a hook per
+        /// instruction: much slower).
+        #[arg(long)]
+        regs: bool,
+        /// Start tracing at LOC.
+        #[arg(long, value_name = "LOC")]
+        from: Option<String>,
+        /// Stop the run when LOC is about to execute.
+        #[arg(long, value_name = "LOC")]
+        to: Option<String>,
+        /// Only instructions of module NAME.
+        #[arg(long, value_name = "NAME")]
+        module: Option<String>,
+        /// Stop after N traced instructions.
+        #[arg(long, value_name = "N")]
+        max: Option<u64>,
+        /// Write the trace to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Sample the shadow call stack every N instructions: folded stacks
+    /// (stdout or --folded FILE) and an SVG flame graph (--svg FILE).
+    Profile {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Instructions between samples.
+        #[arg(long, default_value_t = 1000)]
+        every: u64,
+        #[arg(long, value_name = "FILE")]
+        folded: Option<PathBuf>,
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -226,6 +280,19 @@ fn load_and_run(
     echo: bool,
     at: Option<(&Loc, &str)>,
 ) -> Result<(session::Program, Stop), i32> {
+    load_and_run_with(opts, files, args, echo, at, &mut |_| Ok(()))
+}
+
+/// [`load_and_run`], calling `setup` between loading and running (to add
+/// observers: the tracer, the shadow call stack, the profiler).
+pub(crate) fn load_and_run_with(
+    opts: &RunOpts,
+    files: &[PathBuf],
+    args: &[String],
+    echo: bool,
+    at: Option<(&Loc, &str)>,
+    setup: &mut dyn FnMut(&mut session::Program) -> Result<(), String>,
+) -> Result<(session::Program, Stop), i32> {
     let (file, more) = files
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
@@ -242,6 +309,7 @@ fn load_and_run(
             )
         })?;
     }
+    setup(&mut prog).map_err(|e| fail(EXIT_LOAD, &format!("{}: {e}", file.display())))?;
     let stop = prog
         .run(limits(opts), at.map(|(loc, _)| loc))
         .map_err(|e| {
@@ -337,6 +405,7 @@ pub fn main_with(cli: Cli) -> i32 {
             opts,
             at,
             all_tasks,
+            verify,
             files,
             args,
         } => {
@@ -344,9 +413,23 @@ pub fn main_with(cli: Cli) -> i32 {
                 Ok(l) => l,
                 Err(e) => return fail(EXIT_LOAD, &e),
             };
-            let (prog, stop) = match load_and_run(&opts, &files, &args, false, Some((&loc, &at))) {
-                Ok(r) => r,
-                Err(code) => return code,
+            let mut setup = |p: &mut session::Program| {
+                if verify {
+                    tracecmd::verify_setup(p)
+                } else {
+                    Ok(())
+                }
+            };
+            let (mut prog, stop) =
+                match load_and_run_with(&opts, &files, &args, false, Some((&loc, &at)), &mut setup)
+                {
+                    Ok(r) => r,
+                    Err(code) => return code,
+                };
+            let verdict = if verify {
+                tracecmd::verify_report(&mut prog, &stop)
+            } else {
+                None
             };
             let reached = matches!(
                 (&loc, &stop),
@@ -357,15 +440,73 @@ pub fn main_with(cli: Cli) -> i32 {
                 if all_tasks {
                     v["tasks"] = output::tasks_json(&prog);
                 }
+                if let Some((verdict, _)) = &verdict {
+                    v["verify"] = serde_json::json!({
+                        "agrees": verdict.agrees(),
+                        "frames": verdict.frames,
+                        "disagreements": verdict.disagreements.iter().map(|d| {
+                            let mut x = serde_json::json!(d);
+                            x["text"] = serde_json::json!(d.to_string());
+                            x
+                        }).collect::<Vec<_>>(),
+                        "beyond_end": verdict.beyond_end,
+                    });
+                }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 print!("{}", output::stack_text(&prog, &stop, reached));
                 if all_tasks {
                     print!("{}", output::tasks_text(&prog));
                 }
+                if let Some((_, text)) = &verdict {
+                    print!("{text}");
+                }
+            }
+            if verify && !verdict.as_ref().is_some_and(|v| v.0.agrees()) {
+                return 1;
             }
             if reached { 0 } else { exit_code(&stop).max(1) }
         }
+        Command::Trace {
+            opts,
+            syntax,
+            regs,
+            from,
+            to,
+            module,
+            max,
+            output,
+            files,
+            args,
+        } => tracecmd::trace(
+            &opts,
+            &files,
+            &args,
+            tracecmd::TraceArgs {
+                syntax,
+                regs,
+                from,
+                to,
+                module,
+                max,
+                output,
+            },
+        ),
+        Command::Profile {
+            opts,
+            every,
+            folded,
+            svg,
+            files,
+            args,
+        } => tracecmd::profile(
+            &opts,
+            &files,
+            &args,
+            every,
+            folded.as_deref(),
+            svg.as_deref(),
+        ),
         Command::Demo { json } => output::demo(json),
     }
 }

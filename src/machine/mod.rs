@@ -176,6 +176,17 @@ pub trait Environment: std::any::Any {
     fn fault(&mut self, _cpu: &mut Uc<'_>, _fault: &Fault) -> Result<bool, Stop> {
         Ok(false)
     }
+
+    /// The name of the module with this hModule (a Win16 module, or the
+    /// DOS program by its PSP), for traces and profiles.
+    fn module_name(&self, _hmodule: u16) -> Option<String> {
+        None
+    }
+}
+
+/// [`Environment::module_name`] of the machine's environment.
+pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
+    uc.get_data().env.as_ref()?.module_name(hmodule)
 }
 
 /// Offer a fault to the environment: None when a handler was started and
@@ -184,6 +195,7 @@ fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
     let Stop::Fault(f) = &stop else {
         return Some(stop);
     };
+    note_fault(uc, f);
     let Some(mut env) = uc.get_data_mut().env.take() else {
         return Some(stop);
     };
@@ -241,6 +253,64 @@ pub struct State {
     next_ldt: u16,
     /// LDT indices of freed segments, handed out again lowest first.
     free_ldt: BTreeSet<u16>,
+    /// What watches execution (tracer, shadow call stack, profiler).
+    observers: Vec<Box<dyn Observer>>,
+}
+
+/// Something that watches execution a translation block at a time
+/// (src/trace/: the tracer, the shadow call stack, the profiler). Called
+/// from unicorn's hooks: it must be quick, and it sees the machine only to
+/// read it.
+pub trait Observer: std::any::Any {
+    /// A translation block of `size` bytes at linear `addr` is entered with
+    /// CS:IP at its first instruction. Returning a stop ends the run.
+    fn on_block(&mut self, uc: &Uc<'_>, addr: u64, size: u32, cs: u16, ip: u16) -> Option<Stop>;
+
+    /// The environment is about to enter program code at `target` without a
+    /// call instruction (a callback from a system function), with the far
+    /// return address `ret` at SS:SP = `sp`.
+    fn on_call(&mut self, _uc: &Uc<'_>, _target: (u16, u16), _ret: (u16, u16), _ss: u16, _sp: u16) {
+    }
+
+    /// The instruction at the fault's CS:IP faulted: it ran no further.
+    fn on_fault(&mut self, _uc: &Uc<'_>, _fault: &Fault) {}
+
+    /// One instruction is about to run (only after
+    /// [`Machine::watch_instructions`]).
+    fn on_insn(&mut self, _uc: &Uc<'_>, _addr: u64, _size: u32) {}
+}
+
+/// Tell the observers that the environment calls into the program (see
+/// [`Observer::on_call`]).
+pub fn note_call(uc: &mut Uc<'_>, target: (u16, u16), ret: (u16, u16)) {
+    if uc.get_data().observers.is_empty() {
+        return;
+    }
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
+    for o in obs.iter_mut() {
+        o.on_call(uc, target, ret, ss, sp);
+    }
+    uc.get_data_mut().observers = obs;
+}
+
+fn note_fault(uc: &mut Uc<'_>, f: &Fault) {
+    if uc.get_data().observers.is_empty() {
+        return;
+    }
+    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
+    for o in obs.iter_mut() {
+        o.on_fault(uc, f);
+    }
+    uc.get_data_mut().observers = obs;
+}
+
+fn on_insn(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
+    for o in obs.iter_mut() {
+        o.on_insn(uc, addr, size);
+    }
+    uc.get_data_mut().observers = obs;
 }
 
 /// The unicorn instance with the machine's state: what hooks and the
@@ -503,6 +573,7 @@ fn new_state(mode: CpuMode) -> State {
         total_insns: 0,
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
+        observers: Vec::new(),
     }
 }
 
@@ -597,6 +668,26 @@ impl Machine {
         uc.add_insn_invalid_hook(on_invalid_insn)
             .map_err(|e| uerr("invalid-instruction hook", e))?;
         Ok(())
+    }
+
+    /// Watch execution with `o` (see [`Observer`]).
+    pub fn add_observer(&mut self, o: Box<dyn Observer>) {
+        self.uc.get_data_mut().observers.push(o);
+    }
+
+    /// The observers, taken back from the machine.
+    pub fn take_observers(&mut self) -> Vec<Box<dyn Observer>> {
+        std::mem::take(&mut self.uc.get_data_mut().observers)
+    }
+
+    /// Call [`Observer::on_insn`] before every instruction: a hook per
+    /// instruction, ten to twenty times slower than block hooks; only for
+    /// what needs every instruction's registers (`trace --regs`).
+    pub fn watch_instructions(&mut self) -> Result<(), MachineError> {
+        self.uc
+            .add_code_hook(1, 0, on_insn)
+            .map(|_| ())
+            .map_err(|e| uerr("instruction hook", e))
     }
 
     /// Install the environment that answers software interrupts.
@@ -1194,6 +1285,20 @@ fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
 }
 
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    if !uc.get_data().observers.is_empty() {
+        let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+        let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
+        let mut stop = None;
+        for o in obs.iter_mut() {
+            if let Some(s) = o.on_block(uc, addr, size, cs, ip) {
+                stop = Some(s);
+            }
+        }
+        uc.get_data_mut().observers = obs;
+        if let Some(s) = stop {
+            uc.request_stop(s);
+        }
+    }
     let n = block_insn_count(uc, addr, size);
     let st = uc.get_data_mut();
     st.prev_block = st.last_block;

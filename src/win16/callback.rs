@@ -114,6 +114,7 @@ pub fn call_far(
         .ok_or_else(|| Stop::Error(format!("callback return segment {module_cs:04X}")))?;
     // The nested run belongs to the calling task (scheduler.rs, "Callbacks
     // and switching").
+    crate::machine::note_call(uc, target, (module_cs, CALLBACK_RETURN));
     let owner = uc.get_data().current_task;
     env.win16.scheduler.level_owner.push(owner);
     let boxed: Box<dyn Environment> = Box::new(std::mem::take(env));

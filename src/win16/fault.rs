@@ -405,6 +405,11 @@ fn enter_next(env: &mut Env, uc: &mut Uc<'_>, mut d: Dispatch, th_cs: u16) -> Re
     uc.set_reg(R::AX, ds).map_err(host)?;
     uc.set_reg(R::CS, (target >> 16) as u16).map_err(host)?;
     uc.set_reg(R::IP, target as u16).map_err(host)?;
+    crate::machine::note_call(
+        uc,
+        ((target >> 16) as u16, target as u16),
+        (th_cs, FAULT_PASS_ON),
+    );
     env.win16.toolhelp.dispatch = Some(d);
     Ok(true)
 }

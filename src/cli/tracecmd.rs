@@ -1,0 +1,198 @@
+//! `trace`, `profile` and `stack --verify`: the commands over the machine's
+//! observers (src/trace/).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use super::{EXIT_LOAD, RunOpts, exit_code, fail, load_and_run_with, output};
+use crate::machine::{Cpu, Observer, R};
+use crate::session::{Loc, Program};
+use crate::trace::profile::Profiler;
+use crate::trace::shadow::ShadowStack;
+use crate::trace::{Syntax, TraceOptions, Tracer};
+use crate::walk::WalkMemory;
+
+/// The linear address of LOC in the loaded program.
+fn linear_of(p: &Program, text: &str) -> Result<u64, String> {
+    let loc: Loc = text.parse()?;
+    let (seg, off) = p.resolve(&loc)?;
+    let d = WalkMemory::descriptor(&*p.machine, seg)
+        .ok_or_else(|| format!("{text}: no segment {seg:04X}"))?;
+    Ok(u64::from(d.base) + u64::from(off))
+}
+
+/// Take the observer of type `T` back from the machine.
+fn take<T: Observer>(p: &mut Program) -> Option<Box<T>> {
+    p.machine.take_observers().into_iter().find_map(|o| {
+        let any: Box<dyn std::any::Any> = o;
+        any.downcast::<T>().ok()
+    })
+}
+
+/// What `trace` was asked for.
+pub struct TraceArgs {
+    pub syntax: Syntax,
+    pub regs: bool,
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub module: Option<String>,
+    pub max: Option<u64>,
+    pub output: Option<PathBuf>,
+}
+
+/// `toolhelp16 trace`.
+pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -> i32 {
+    let out: Box<dyn Write> = match &t.output {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return fail(EXIT_LOAD, &format!("-o {}: {e}", path.display())),
+        },
+        None => Box::new(std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::io::stdout().lock(),
+        )),
+    };
+    let to_loc: Option<Loc> = match t.to.as_deref().map(str::parse) {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        Some(Err(e)) => return fail(EXIT_LOAD, &format!("--to: {e}")),
+    };
+    let mut out = Some(out);
+    let mut setup = |p: &mut Program| -> Result<(), String> {
+        let from = match &t.from {
+            Some(text) => Some(linear_of(p, text).map_err(|e| format!("--from {e}"))?),
+            None => None,
+        };
+        let o = TraceOptions {
+            syntax: t.syntax,
+            json: opts.json,
+            from,
+            module: t.module.clone(),
+            max: t.max,
+            regs: t.regs,
+            progress: std::io::stderr().is_terminal(),
+        };
+        let tracer = Tracer::new(o, out.take().ok_or("the output is taken")?);
+        p.machine.add_observer(Box::new(tracer));
+        if t.regs {
+            p.machine.watch_instructions().map_err(|e| e.0)?;
+        }
+        Ok(())
+    };
+    let to = to_loc.as_ref().map(|l| (l, t.to.as_deref().unwrap_or("")));
+    let (mut prog, stop) = match load_and_run_with(opts, files, args, false, to, &mut setup) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
+    if let Some(mut tracer) = take::<Tracer>(&mut prog) {
+        if let Err(e) = tracer.finish(cs, ip) {
+            return fail(EXIT_LOAD, &format!("writing the trace: {e}"));
+        }
+        eprintln!("toolhelp16: trace: {} instructions written", tracer.written);
+    }
+    eprint!("{}", output::run_text(&prog, &stop));
+    if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
+        return 0;
+    }
+    exit_code(&stop)
+}
+
+/// `toolhelp16 profile`.
+pub fn profile(
+    opts: &RunOpts,
+    files: &[PathBuf],
+    args: &[String],
+    every: u64,
+    folded: Option<&Path>,
+    svg: Option<&Path>,
+) -> i32 {
+    let mut setup = |p: &mut Program| -> Result<(), String> {
+        p.machine.add_observer(Box::new(Profiler::new(every)));
+        Ok(())
+    };
+    let (mut prog, stop) = match load_and_run_with(opts, files, args, false, None, &mut setup) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Some(prof) = take::<Profiler>(&mut prog) else {
+        return fail(EXIT_LOAD, "the profiler was lost");
+    };
+    let lines = prof.folded();
+    let text = lines.join("\n") + "\n";
+    match folded {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &text) {
+                return fail(EXIT_LOAD, &format!("--folded {}: {e}", path.display()));
+            }
+        }
+        None if svg.is_none() => print!("{text}"),
+        None => {}
+    }
+    if let Some(path) = svg {
+        let title = format!("toolhelp16 profile of {}", prog.path.display());
+        let res = prof
+            .svg(&title)
+            .and_then(|bytes| std::fs::write(path, bytes));
+        if let Err(e) = res {
+            return fail(EXIT_LOAD, &format!("--svg {}: {e}", path.display()));
+        }
+    }
+    eprintln!(
+        "toolhelp16: profile: {} samples, one every {} instructions",
+        prof.total,
+        every.max(1)
+    );
+    eprint!("{}", output::run_text(&prog, &stop));
+    exit_code(&stop)
+}
+
+/// Add the shadow call stack before a `stack --verify` run.
+pub fn verify_setup(p: &mut Program) -> Result<(), String> {
+    p.machine.add_observer(Box::new(ShadowStack::new()));
+    Ok(())
+}
+
+/// `stack --verify` after the run: the verdict as text or JSON, and
+/// whether the walk agrees.
+pub fn verify_report(
+    p: &mut Program,
+    stop: &crate::machine::Stop,
+) -> Option<(crate::trace::verify::Verdict, String)> {
+    let shadow = take::<ShadowStack>(p)?;
+    let walk = p.walk_at_stop(stop)?;
+    let ss = walk.frames.first().map_or(p.machine.reg(R::SS), |f| f.w_ss);
+    let chain = shadow.chain(ss);
+    let v = crate::trace::verify::verify(&walk, chain);
+    let mut s = String::new();
+    s.push_str(&format!(
+        "verify: {} running call(s) on the shadow stack, {} frame(s) walked\n",
+        chain.len(),
+        walk.frames.len()
+    ));
+    for (i, ok) in v.frames.iter().enumerate() {
+        let f = &walk.frames[i];
+        s.push_str(&format!(
+            "  frame {i} {:04X}:{:04X} bp {:04X}: {}\n",
+            f.w_cs,
+            f.w_ip,
+            f.w_bp,
+            if *ok { "agrees" } else { "DISAGREES" }
+        ));
+    }
+    for d in &v.disagreements {
+        s.push_str(&format!("  {d}\n"));
+    }
+    if v.beyond_end > 0 {
+        s.push_str(&format!(
+            "  {} call(s) lie beyond the chain's end (the start-up code ended the BP chain)\n",
+            v.beyond_end
+        ));
+    }
+    s.push_str(if v.agrees() {
+        "verify: the walk agrees with the shadow stack\n"
+    } else {
+        "verify: the walk DISAGREES with the shadow stack\n"
+    });
+    Some((v, s))
+}

@@ -1,0 +1,356 @@
+//! Execution traces (`toolhelp16 trace`), the shadow call stack and the
+//! sampling profiler: observers of the machine (machine.rs `Observer`).
+//!
+//! **How the tracer stays fast.** It does not run Rust once per
+//! instruction. unicorn calls it once per translation block; each block is
+//! decoded once ([`blocks`]) and rendered once — every line of it, with
+//! CS:IP, MODULE:SEG:OFF, bytes and disassembly — and an executed block is
+//! written as that text in one piece. Only the block a fault or the end of
+//! the run cuts short is written line by line, up to where execution
+//! stopped. `--regs` needs every instruction's registers and so a hook per
+//! instruction: the slow path, used only when asked for.
+
+pub mod blocks;
+pub mod profile;
+pub mod shadow;
+pub mod verify;
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use iced_x86::{Formatter, GasFormatter, IntelFormatter, MasmFormatter, NasmFormatter};
+
+use crate::machine::{Cpu, Fault, Observer, Regs, Stop, Uc};
+use crate::walk::WalkMemory;
+use blocks::{Block, Blocks, Insn};
+
+/// Assembler syntax of the disassembly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Syntax {
+    #[default]
+    Nasm,
+    Masm,
+    Intel,
+    Gas,
+}
+
+/// What to trace and how.
+#[derive(Debug, Clone, Default)]
+pub struct TraceOptions {
+    pub syntax: Syntax,
+    /// JSON lines instead of text.
+    pub json: bool,
+    /// Start writing at this linear address (`--from`).
+    pub from: Option<u64>,
+    /// Only instructions of this module (`--module`, upper case).
+    pub module: Option<String>,
+    /// Stop the run after writing this many instructions (`--max`).
+    pub max: Option<u64>,
+    /// Append the registers each instruction changed (`--regs`).
+    pub regs: bool,
+    /// Report progress on stderr.
+    pub progress: bool,
+}
+
+/// Where an instruction's code belongs: module name and NE segment number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Place {
+    module: Option<String>,
+    segment: Option<u16>,
+}
+
+/// The trace writer: an [`Observer`].
+pub struct Tracer {
+    opts: TraceOptions,
+    out: Box<dyn Write>,
+    blocks: Blocks,
+    /// Rendered text of each block (index as in `blocks`), with the end of
+    /// each line.
+    rendered: Vec<Option<(String, Vec<usize>)>>,
+    /// Module names by hModule, as first seen.
+    names: HashMap<u16, Option<String>>,
+    /// The block entered last, not yet written: it may be cut short.
+    pending: Option<usize>,
+    /// Writing has started (`--from` reached).
+    active: bool,
+    /// Instructions written.
+    pub written: u64,
+    /// The first write error.
+    pub error: Option<std::io::Error>,
+    /// `--regs`: the line of the previous instruction, and the registers
+    /// before it.
+    prev: Option<(String, Regs)>,
+    last_progress: u64,
+}
+
+impl Tracer {
+    pub fn new(opts: TraceOptions, out: Box<dyn Write>) -> Tracer {
+        Tracer {
+            active: opts.from.is_none(),
+            opts,
+            out,
+            blocks: Blocks::default(),
+            rendered: Vec::new(),
+            names: HashMap::new(),
+            pending: None,
+            written: 0,
+            error: None,
+            prev: None,
+            last_progress: 0,
+        }
+    }
+
+    fn place(&mut self, uc: &Uc<'_>, cs: u16) -> Place {
+        let Some(owner) = WalkMemory::code_owner(uc, cs) else {
+            return Place {
+                module: None,
+                segment: None,
+            };
+        };
+        let name = self
+            .names
+            .entry(owner.hmodule)
+            .or_insert_with(|| crate::machine::module_name(uc, owner.hmodule))
+            .clone();
+        Place {
+            module: name,
+            segment: owner.segment,
+        }
+    }
+
+    fn format(&self, insn: &iced_x86::Instruction) -> String {
+        let mut text = String::new();
+        if insn.is_invalid() {
+            text.push_str("(bad)");
+            return text;
+        }
+        match self.opts.syntax {
+            Syntax::Nasm => NasmFormatter::new().format(insn, &mut text),
+            Syntax::Masm => MasmFormatter::new().format(insn, &mut text),
+            Syntax::Intel => IntelFormatter::new().format(insn, &mut text),
+            Syntax::Gas => GasFormatter::new().format(insn, &mut text),
+        }
+        text
+    }
+
+    /// One instruction's line (without the newline).
+    fn line(&self, b: &Block, i: &Insn, place: &Place) -> String {
+        let bytes = &b.bytes[usize::from(i.at)..usize::from(i.at) + usize::from(i.len)];
+        let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
+        let text = self.format(&i.insn);
+        if self.opts.json {
+            let mut v = serde_json::json!({
+                "cs": b.cs, "ip": i.ip, "bytes": hex.join(" "), "text": text,
+                "module": place.module,
+            });
+            if let Some(seg) = place.segment {
+                v["segment"] = seg.into();
+                v["offset"] = i.ip.into();
+            }
+            v.to_string()
+        } else {
+            let loc = match (&place.module, place.segment) {
+                (Some(m), Some(s)) => format!("{m}:{s}:{:04X}", i.ip),
+                (Some(m), None) => m.clone(),
+                _ => String::new(),
+            };
+            format!(
+                "{:04X}:{:04X}  {loc:<20} {:<20} {text}",
+                b.cs,
+                i.ip,
+                hex.join(" ")
+            )
+        }
+    }
+
+    fn render(&mut self, uc: &Uc<'_>, k: usize) {
+        if self.rendered.len() > self.blocks.blocks.len() {
+            // The block cache started afresh.
+            self.rendered.clear();
+        }
+        if self.rendered.len() <= k {
+            self.rendered.resize(k + 1, None);
+        }
+        if self.rendered[k].is_some() {
+            return;
+        }
+        let cs = self.blocks.blocks[k].cs;
+        let place = self.place(uc, cs);
+        let wanted = match &self.opts.module {
+            Some(m) => place
+                .module
+                .as_deref()
+                .is_some_and(|p| p.eq_ignore_ascii_case(m)),
+            None => true,
+        };
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        let b = &self.blocks.blocks[k];
+        for i in &b.insns {
+            if wanted {
+                text.push_str(&self.line(b, i, &place));
+                text.push('\n');
+            }
+            ends.push(text.len());
+        }
+        self.rendered[k] = Some((text, ends));
+    }
+
+    /// Write the first `n` instructions of block `k` (all when None).
+    fn write_block(&mut self, k: usize, n: Option<usize>) {
+        let Some(Some((text, ends))) = self.rendered.get(k) else {
+            return;
+        };
+        let all = ends.len();
+        let n = n.unwrap_or(all).min(all);
+        let mut n = n;
+        if let Some(max) = self.opts.max {
+            n = n.min(max.saturating_sub(self.written) as usize);
+        }
+        if n == 0 {
+            return;
+        }
+        let end = ends[n - 1];
+        let lines = text[..end].bytes().filter(|&c| c == b'\n').count() as u64;
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(&text.as_bytes()[..end]) {
+                self.error = Some(e);
+            }
+        }
+        self.written += lines;
+        if self.opts.progress && self.written - self.last_progress >= 1_000_000 {
+            self.last_progress = self.written;
+            eprint!("\rtrace: {} instructions", self.written);
+        }
+    }
+
+    fn flush_pending(&mut self, upto: Option<(u16, u16, bool)>) {
+        let Some(k) = self.pending.take() else {
+            return;
+        };
+        let n = upto.map(|(cs, ip, inclusive)| {
+            let b = &self.blocks.blocks[k];
+            if cs != b.cs {
+                return b.insns.len();
+            }
+            if inclusive {
+                b.through(ip).len()
+            } else {
+                b.before(ip).len()
+            }
+        });
+        self.write_block(k, n);
+    }
+
+    fn full(&self) -> bool {
+        self.opts.max.is_some_and(|m| self.written >= m)
+    }
+
+    /// The run ended at CS:IP (the next instruction, not run): write what
+    /// of the last block ran, and flush.
+    pub fn finish(&mut self, cs: u16, ip: u16) -> std::io::Result<()> {
+        self.flush_pending(Some((cs, ip, false)));
+        if let Some((line, _)) = self.prev.take() {
+            let _ = writeln!(self.out, "{line}");
+        }
+        if self.opts.progress && self.last_progress > 0 {
+            eprintln!();
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()
+    }
+
+    /// `--regs`: registers that differ, as " AX=1234 SP=09F0".
+    fn changed(before: &Regs, after: &Regs) -> String {
+        let pairs = [
+            ("AX", before.ax, after.ax),
+            ("BX", before.bx, after.bx),
+            ("CX", before.cx, after.cx),
+            ("DX", before.dx, after.dx),
+            ("SI", before.si, after.si),
+            ("DI", before.di, after.di),
+            ("BP", before.bp, after.bp),
+            ("SP", before.sp, after.sp),
+            ("DS", before.ds, after.ds),
+            ("ES", before.es, after.es),
+            ("SS", before.ss, after.ss),
+            ("FLAGS", before.flags, after.flags),
+        ];
+        pairs
+            .iter()
+            .filter(|p| p.1 != p.2)
+            .map(|p| format!(" {}={:04X}", p.0, p.2))
+            .collect()
+    }
+}
+
+impl Observer for Tracer {
+    fn on_block(&mut self, uc: &Uc<'_>, addr: u64, size: u32, cs: u16, ip: u16) -> Option<Stop> {
+        if self.opts.regs {
+            return None;
+        }
+        self.flush_pending(None);
+        if self.full() {
+            return Some(Stop::Budget);
+        }
+        let k = self.blocks.enter(uc, addr, size, cs, ip)?;
+        if !self.active {
+            let b = &self.blocks.blocks[k];
+            let from = self.opts.from?;
+            if from < b.linear || from >= b.linear + b.bytes.len() as u64 {
+                return None;
+            }
+            self.active = true;
+            let skip = b.before(ip.wrapping_add((from - b.linear) as u16)).len();
+            // Only from the `--from` instruction on: write this block's
+            // head-less rest now.
+            self.render(uc, k);
+            let (text, ends) = self.rendered[k].clone().unwrap_or_default();
+            let start = if skip == 0 { 0 } else { ends[skip - 1] };
+            let _ = self.out.write_all(&text.as_bytes()[start..]);
+            self.written += (ends.len() - skip) as u64;
+            return None;
+        }
+        self.render(uc, k);
+        self.pending = Some(k);
+        None
+    }
+
+    fn on_fault(&mut self, _uc: &Uc<'_>, f: &Fault) {
+        // The faulting instruction is the last one that ran (in part).
+        self.flush_pending(Some((f.cs, f.ip, true)));
+    }
+
+    fn on_insn(&mut self, uc: &Uc<'_>, addr: u64, size: u32) {
+        if !self.opts.regs || self.full() {
+            return;
+        }
+        let regs = uc.regs();
+        if let Some((line, before)) = self.prev.take() {
+            let _ = writeln!(self.out, "{line}{}", Self::changed(&before, &regs));
+            self.written += 1;
+        }
+        let mut bytes = vec![0u8; size.min(16) as usize];
+        if uc.mem_read(addr, &mut bytes).is_err() {
+            return;
+        }
+        let b = blocks::decode(addr, regs.cs, regs.ip, bytes);
+        let Some(i) = b.insns.first() else {
+            return;
+        };
+        let place = self.place(uc, regs.cs);
+        if let Some(m) = &self.opts.module {
+            if !place
+                .module
+                .as_deref()
+                .is_some_and(|p| p.eq_ignore_ascii_case(m))
+            {
+                return;
+            }
+        }
+        let line = self.line(&b, i, &place);
+        self.prev = Some((line, regs));
+    }
+}

@@ -1,0 +1,111 @@
+//! The sampling profiler (`toolhelp16 profile`): every N instructions it
+//! takes the shadow call stack of the running code ([`super::shadow`]) as
+//! one sample. Samples are written as folded stacks (`a;b;c count`, the
+//! format flame-graph tools read) and as an SVG flame graph drawn by the
+//! `inferno` crate.
+//!
+//! A sample names each function by its entry point — MODULE:SEG:OFF for
+//! NE code, MODULE:SSSS:OOOO for DOS code — outermost first, under the name
+//! of the module the outermost code belongs to. Instructions are counted a
+//! translation block at a time, so a sample is taken at the first block
+//! boundary at or after each multiple of N.
+
+use std::collections::BTreeMap;
+
+use super::shadow::ShadowStack;
+use crate::machine::{Cpu, Fault, Observer, R, Stop, Uc};
+use crate::walk::WalkMemory;
+
+/// The profiler: an [`Observer`].
+pub struct Profiler {
+    pub shadow: ShadowStack,
+    every: u64,
+    next: u64,
+    /// Samples by stack (names outermost first).
+    pub samples: BTreeMap<Vec<String>, u64>,
+    pub total: u64,
+}
+
+impl Profiler {
+    /// A profiler sampling every `every` instructions (at least 1).
+    pub fn new(every: u64) -> Profiler {
+        let every = every.max(1);
+        Profiler {
+            shadow: ShadowStack::new(),
+            every,
+            next: every,
+            samples: BTreeMap::new(),
+            total: 0,
+        }
+    }
+
+    /// The folded stacks, one line each, sorted.
+    pub fn folded(&self) -> Vec<String> {
+        self.samples
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.join(";")))
+            .collect()
+    }
+
+    /// The flame graph of the samples, as SVG.
+    pub fn svg(&self, title: &str) -> std::io::Result<Vec<u8>> {
+        let lines = self.folded();
+        let mut opts = inferno::flamegraph::Options::default();
+        opts.title = title.to_string();
+        opts.count_name = "samples".to_string();
+        let mut out = Vec::new();
+        inferno::flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut out)?;
+        Ok(out)
+    }
+}
+
+/// A function's name: MODULE:SEG:OFF (NE) or MODULE:SSSS:OOOO.
+pub fn function_name(uc: &Uc<'_>, cs: u16, ip: u16) -> String {
+    match WalkMemory::code_owner(uc, cs) {
+        Some(o) => {
+            let m = crate::machine::module_name(uc, o.hmodule).unwrap_or_else(|| "?".into());
+            match o.segment {
+                Some(s) => format!("{m}:{s}:{ip:04X}"),
+                None => format!("{m}:{cs:04X}:{ip:04X}"),
+            }
+        }
+        None => format!("{cs:04X}:{ip:04X}"),
+    }
+}
+
+fn module_of(uc: &Uc<'_>, cs: u16) -> String {
+    WalkMemory::code_owner(uc, cs)
+        .and_then(|o| crate::machine::module_name(uc, o.hmodule))
+        .unwrap_or_else(|| "?".into())
+}
+
+impl Observer for Profiler {
+    fn on_block(&mut self, uc: &Uc<'_>, addr: u64, size: u32, cs: u16, ip: u16) -> Option<Stop> {
+        // The block before this one has run, and is counted: when the count
+        // passed a multiple of N, its stack (the chain before this block's
+        // call or return is seen) is the sample.
+        let counted = self.shadow.insns;
+        if counted >= self.next {
+            self.next = counted - counted % self.every + self.every;
+            let chain = self.shadow.chain(uc.reg(R::SS));
+            let root_cs = chain.first().map_or(cs, |a| a.ret.0);
+            let mut key = vec![module_of(uc, root_cs)];
+            key.extend(
+                chain
+                    .iter()
+                    .map(|a| function_name(uc, a.entry.0, a.entry.1)),
+            );
+            *self.samples.entry(key).or_insert(0) += 1;
+            self.total += 1;
+        }
+        self.shadow.on_block(uc, addr, size, cs, ip)
+    }
+
+    fn on_call(&mut self, uc: &Uc<'_>, target: (u16, u16), ret: (u16, u16), ss: u16, sp: u16) {
+        self.shadow.on_call(uc, target, ret, ss, sp);
+    }
+
+    fn on_fault(&mut self, uc: &Uc<'_>, f: &Fault) {
+        self.shadow.on_fault(uc, f);
+    }
+}
