@@ -32,10 +32,7 @@ use crate::walk::{NextFailure, StopReason, Walk};
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Disagreement {
     /// The walk passed over these activations (entry CS:IP, return CS:IP).
-    Frameless {
-        frame: usize,
-        skipped: Vec<Call>,
-    },
+    Frameless { frame: usize, skipped: Vec<Call> },
     /// The walk's frame has the return IP but the wrong CS.
     FarNear {
         frame: usize,

@@ -1,0 +1,219 @@
+//! `trace` and `profile` on roms/ programs: the trace follows the
+//! instruction sequence their sources imply (a loop, a far call through a
+//! relocation, a fault, a task switch), and the profile gives the hot
+//! function its share.
+
+use serde_json::Value;
+
+mod common;
+use common::{bin, rom};
+
+/// The JSON-lines trace of a run.
+fn trace(files: &[&str], tail: &[&str], extra: &[&str]) -> Vec<Value> {
+    let mut cmd = bin();
+    cmd.args(["trace", "--json"]).args(extra);
+    for f in files {
+        cmd.arg(rom(f));
+    }
+    if !tail.is_empty() {
+        cmd.arg("--").args(tail);
+    }
+    let out = cmd.output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn at(v: &Value) -> (String, u64, u64) {
+    (
+        v["module"].as_str().unwrap_or("?").to_string(),
+        v["segment"].as_u64().unwrap_or(0),
+        v["offset"].as_u64().unwrap_or(0),
+    )
+}
+
+/// Every line's instruction follows the one before it unless that one
+/// transfers control: the trace is a path through the code.
+fn check_fallthrough(lines: &[Value]) {
+    for w in lines.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        let text = a["text"].as_str().unwrap();
+        let transfers = ["j", "call", "ret", "iret", "int", "loop"]
+            .iter()
+            .any(|p| text.starts_with(p));
+        // A REP string instruction is traced once per iteration, as a
+        // single-stepping debugger sees it.
+        let repeats = text.starts_with("rep") && a["ip"] == b["ip"] && a["cs"] == b["cs"];
+        if transfers || repeats {
+            continue;
+        }
+        let len = a["bytes"].as_str().unwrap().split(' ').count() as u64;
+        assert_eq!(
+            (b["cs"].as_u64(), b["ip"].as_u64()),
+            (a["cs"].as_u64(), Some(a["ip"].as_u64().unwrap() + len)),
+            "{a} is followed by {b}"
+        );
+    }
+}
+
+#[test]
+fn a_far_call_through_a_relocation_lands_in_the_other_segment() {
+    let lines = trace(&["demo.exe"], &[], &[]);
+    assert!(lines.len() > 20);
+    check_fallthrough(&lines);
+    for l in &lines {
+        for k in ["cs", "ip", "bytes", "text", "module", "segment", "offset"] {
+            assert!(!l[k].is_null(), "{k} missing in {l}");
+        }
+    }
+    // demo.asm: `call far` to segment 2 (a relocated far pointer) at 1:0023.
+    let k = lines
+        .iter()
+        .position(|l| at(l) == ("DEMO".into(), 1, 0x23))
+        .expect("the far call");
+    assert!(lines[k]["text"].as_str().unwrap().starts_with("call "));
+    assert_eq!(at(&lines[k + 1]), ("DEMO".into(), 2, 0));
+    // And the first instruction calls KERNEL's InitTask through its thunk.
+    assert_eq!(at(&lines[0]), ("DEMO".into(), 1, 0));
+    assert_eq!(lines[1]["module"], "KERNEL");
+}
+
+#[test]
+fn a_loop_runs_its_count() {
+    // EmitHex (roms/inc/emithex.inc): `mov cx,4`, then four rounds of a
+    // body that starts with `rol ax,4` and ends with `loop`.
+    let lines = trace(&["thwalk.exe"], &[], &[]);
+    check_fallthrough(&lines);
+    let texts: Vec<&str> = lines.iter().map(|l| l["text"].as_str().unwrap()).collect();
+    let starts: Vec<usize> = (0..texts.len())
+        .filter(|&i| texts[i] == "mov cx,4" && texts.get(i + 1) == Some(&"rol ax,4"))
+        .collect();
+    assert!(!starts.is_empty(), "no EmitHex call traced");
+    for s in starts {
+        let end = (s..texts.len()).find(|&i| texts[i] == "ret").unwrap();
+        let rounds = texts[s..end].iter().filter(|t| **t == "rol ax,4").count();
+        let loops = texts[s..end]
+            .iter()
+            .filter(|t| t.starts_with("loop"))
+            .count();
+        assert_eq!((rounds, loops), (4, 4), "{:?}", &texts[s..=end]);
+    }
+}
+
+#[test]
+fn a_fault_is_the_last_instruction_traced() {
+    let lines = trace(&["faults.exe"], &["d"], &[]);
+    check_fallthrough(&lines);
+    let last = lines.last().unwrap();
+    assert_eq!(at(last), ("FAULTS".into(), 2, 0x4F));
+    assert_eq!(last["text"], "div cx");
+}
+
+#[test]
+fn a_task_switch_goes_from_one_task_s_yield_to_the_other_task() {
+    let lines = trace(&["ping.exe", "pong.exe"], &[], &[]);
+    // Yield is KERNEL.29: the thunk's `int 0F0h` gives up the CPU, and the
+    // other task goes on from its own Yield (the thunk's `retf`, then its
+    // caller): the program code around each Yield changes task.
+    let mut last_task: Option<&str> = None;
+    let mut switches = 0;
+    let mut after_yield = false;
+    for l in &lines {
+        let m = l["module"].as_str().unwrap_or("?");
+        if m == "KERNEL" {
+            if l["text"] == "int 0F0h" {
+                after_yield = true;
+            }
+            continue;
+        }
+        if after_yield && last_task.is_some_and(|t| t != m) {
+            switches += 1;
+        }
+        after_yield = false;
+        last_task = Some(m);
+    }
+    // Three rounds each: PING -> PONG -> PING ... and the ends.
+    assert!(switches >= 5, "{switches} task switches traced");
+}
+
+#[test]
+fn the_filters_and_the_text_form() {
+    // --max: exactly N lines; --module: only that module's code.
+    assert_eq!(trace(&["demo.exe"], &[], &["--max", "7"]).len(), 7);
+    let only = trace(&["demo.exe"], &[], &["--module", "KERNEL"]);
+    assert!(!only.is_empty());
+    assert!(only.iter().all(|l| l["module"] == "KERNEL"));
+    // --from starts at that instruction; --to stops before it.
+    let part = trace(
+        &["demo.exe"],
+        &[],
+        &["--from", "DEMO:2:0000", "--to", "DEMO:1:003A"],
+    );
+    assert_eq!(at(&part[0]), ("DEMO".into(), 2, 0));
+    assert!(part.iter().all(|l| at(l) != ("DEMO".into(), 1, 0x3A)));
+    let full = trace(&["demo.exe"], &[], &[]);
+    let k = full
+        .iter()
+        .position(|l| at(l) == ("DEMO".into(), 2, 0))
+        .unwrap();
+    assert_eq!(full[k..k + part.len()], part[..]);
+    // Text with -o FILE, in MASM syntax.
+    let dir = std::env::temp_dir().join(format!("th16-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("demo.trace");
+    let out = bin()
+        .args(["trace", "--syntax", "masm", "-o"])
+        .arg(&file)
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), full.len());
+    assert!(text.lines().next().unwrap().contains("DEMO:1:0000"));
+    assert!(text.contains("call far ptr"), "MASM's far call");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_profile_gives_the_hot_function_its_share() {
+    let out = bin()
+        .args(["profile", "--every", "50"])
+        .arg(rom("hot.com"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut hot = 0u64;
+    let mut total = 0u64;
+    for line in text.lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        let n: u64 = n.parse().unwrap();
+        total += n;
+        if stack.ends_with(":0200") {
+            hot += n;
+        }
+    }
+    assert!(total > 1000, "{text}");
+    let share = hot as f64 / total as f64;
+    assert!((share - 0.75).abs() < 0.03, "Hot's share {share}: {text}");
+    // The flame graph names it.
+    let dir = std::env::temp_dir().join(format!("th16-prof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("hot.svg");
+    let out = bin()
+        .args(["profile", "--svg"])
+        .arg(&svg)
+        .arg(rom("hot.com"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        s.starts_with("<?xml") && s.contains("HOT:0800:0200"),
+        "{}",
+        &s[..200.min(s.len())]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
