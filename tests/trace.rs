@@ -217,3 +217,28 @@ fn the_profile_gives_the_hot_function_its_share() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_prints_every_figure_with_its_ratio() {
+    // Structure only: speed is read from the figures, never asserted.
+    let out = bin().args(["bench", "--quick"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "bare unicorn, no hooks",
+        "machine, untraced",
+        "x bare unicorn",
+        "a hook per instruction",
+        "trace, blocks recorded",
+        "trace, text to a file",
+        "target >= 0.25",
+        "StackTraceNext",
+        "loading",
+    ] {
+        assert!(text.contains(want), "{want} missing:\n{text}");
+    }
+}

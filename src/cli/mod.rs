@@ -7,6 +7,7 @@
 //! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
 //! emulator itself failed. `stack` exits 0 when it printed a walk.
 
+pub mod bench;
 pub mod output;
 pub mod tracecmd;
 
@@ -193,6 +194,13 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
+    },
+    /// Measure emulation, tracing, walking and loading speed, and print
+    /// the figures with their ratios.
+    Bench {
+        /// Small sizes (a smoke test; the figures mean little).
+        #[arg(long)]
+        quick: bool,
     },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
@@ -507,6 +515,13 @@ pub fn main_with(cli: Cli) -> i32 {
             folded.as_deref(),
             svg.as_deref(),
         ),
+        Command::Bench { quick } => match bench::bench(quick) {
+            Ok(text) => {
+                print!("{text}");
+                0
+            }
+            Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}")),
+        },
         Command::Demo { json } => output::demo(json),
     }
 }

@@ -211,7 +211,8 @@ impl Tracer {
             return;
         }
         let end = ends[n - 1];
-        let lines = text[..end].bytes().filter(|&c| c == b'\n').count() as u64;
+        // A block outside `--module` renders to nothing.
+        let lines = if end == 0 { 0 } else { n as u64 };
         if self.error.is_none() {
             if let Err(e) = self.out.write_all(&text.as_bytes()[..end]) {
                 self.error = Some(e);
