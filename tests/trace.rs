@@ -242,3 +242,29 @@ fn bench_prints_every_figure_with_its_ratio() {
         assert!(text.contains(want), "{want} missing:\n{text}");
     }
 }
+
+#[test]
+fn stack_verify_agrees_on_a_correct_chain_and_names_a_frameless_function() {
+    let ok = bin()
+        .args(["stack", "--verify", "--at", "DEMO:1:003A"])
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert_eq!(ok.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("the walk agrees with the shadow stack"),
+        "{text}"
+    );
+    let bad = bin()
+        .args(["stack", "--verify", "--json", "--at", "FRAMELES:2:0026"])
+        .arg(rom("frameless.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(v["verify"]["agrees"], false);
+    let d = &v["verify"]["disagreements"][0];
+    assert_eq!(d["kind"], "frameless", "{d}");
+    assert!(d["text"].as_str().unwrap().contains("no BP frame"));
+}
