@@ -457,6 +457,11 @@ fn snapshot(
     let source = crate::walk::snapshot::Source {
         file: prog.path.display().to_string(),
         at: at.to_string(),
+        more: files
+            .iter()
+            .skip(1)
+            .map(|f| f.display().to_string())
+            .collect(),
     };
     let snap = match prog.snapshot(&stop, Some(source)) {
         Ok(s) => s,

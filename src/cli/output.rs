@@ -775,7 +775,11 @@ pub fn walk_text(
     };
     let mut s = format!("{}: {mode}-mode snapshot", path.display());
     if let Some(src) = &snap.source {
-        s.push_str(&format!(" of {} at {}", src.file, src.at));
+        s.push_str(&format!(" of {}", src.file));
+        for m in &src.more {
+            s.push_str(&format!(" + {m}"));
+        }
+        s.push_str(&format!(" at {}", src.at));
     }
     let start = start_frame(snap, &snap.registers.context(), init);
     s.push_str(&format!(

@@ -13,7 +13,8 @@
 //! {
 //!   "format": "toolhelp16 snapshot",       required, exactly this
 //!   "version": 1,                           required
-//!   "source": {"file": F, "at": LOC},       optional: where it was taken
+//!   "source": {"file": F, "at": LOC,        optional: where it was taken
+//!              "more": [F...]},             (more: other tasks' programs)
 //!   "notes": "...",                         optional: free text
 //!   "mode": "protected" | "real",           required
 //!   "registers": {"cs", "ip", "ss", "sp", "bp",       required
@@ -103,6 +104,9 @@ pub struct Source {
     pub file: String,
     /// The location (`--at`), in the CLI's LOC syntax.
     pub at: String,
+    /// The other programs run beside it as tasks, if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<String>,
 }
 
 /// The registers of a snapshot (see the format).
@@ -1374,6 +1378,7 @@ mod tests {
             Some(Source {
                 file: "t.com".into(),
                 at: "3000:0500".into(),
+                more: Vec::new(),
             }),
             100,
         )
