@@ -417,3 +417,62 @@ fn the_readme_presents_every_vector() {
         );
     }
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// demo.json as JSON.
+    fn demo() -> Value {
+        serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("demo.json")).unwrap())
+            .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A vector with its stack, registers and descriptors scrambled
+        /// still parses (or is refused with a reason), walks with every
+        /// start without panicking, and ends.
+        #[test]
+        fn scrambled_vectors_walk_and_end(
+            regs in proptest::collection::vec(any::<u16>(), 5),
+            words in proptest::collection::vec((0usize..80, 0usize..16, any::<u16>()), 0..40),
+            entry in (0usize..40, "[0-9A-F]{16}"),
+            keep_regs in any::<bool>(),
+        ) {
+            let mut v = demo();
+            if !keep_regs {
+                for (k, r) in ["cs", "ip", "ss", "sp", "bp"].iter().zip(&regs) {
+                    v["registers"][*k] = (*r).into();
+                }
+            }
+            let rows = v["memory"][0]["hex"].as_array_mut().unwrap();
+            for (row, word, val) in words {
+                let row = row % rows.len();
+                let mut r = rows[row].as_str().unwrap().to_string();
+                let at = (word * 4) % r.len().max(4);
+                if at + 4 <= r.len() {
+                    let b = val.to_le_bytes();
+                    r.replace_range(at..at + 4, &format!("{:02X}{:02X}", b[0], b[1]));
+                }
+                rows[row] = r.into();
+            }
+            let entries = v["ldt"]["entries"].as_array_mut().unwrap();
+            let n = entries.len();
+            entries[entry.0 % n]["hex"] = entry.1.into();
+            let text = v.to_string();
+            match Snapshot::from_json(text.as_bytes()) {
+                Ok(s) => {
+                    for start in Start::ALL {
+                        let w = s.walk(start, 0x8000);
+                        prop_assert!(w.frames.len() <= 0x8000);
+                        prop_assert_eq!(w.frames.len(), w.entries.len());
+                        let _ = s.check(start, &w);
+                    }
+                }
+                Err(e) => prop_assert!(!e.is_empty()),
+            }
+        }
+    }
+}
