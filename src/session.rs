@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::env::Env;
 use crate::loader::{self, Image, KindHint};
 use crate::machine::{Cpu, Machine, R, RunLimits, Stop};
+use crate::walk::snapshot::{Snapshot, Source};
+use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
 
 /// The most frames a walk reports (a climbing chain has at most 32768).
@@ -418,39 +420,64 @@ impl Program {
         })
     }
 
+    /// The registers a walk from this stop starts with: the fault's
+    /// context, the caller of an unimplemented or fatal function, or the
+    /// live registers; None when the program has exited.
+    pub fn registers_at_stop(&self, stop: &Stop) -> Option<crate::machine::Regs> {
+        let m = &self.machine;
+        let mut r = m.regs();
+        match stop {
+            Stop::Exited { .. } | Stop::Error(_) => return None,
+            Stop::Fault(f) => {
+                r = f.regs;
+                (r.cs, r.ip) = (f.cs, f.ip);
+            }
+            Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. } => {
+                (r.cs, r.ip, r.bp) = *caller;
+            }
+            Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (r.cs, r.ip) = (*cs, *ip),
+            Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {}
+        }
+        Some(r)
+    }
+
+    /// The context a walk from this stop starts from (CS:IP, SS:BP, SS:SP
+    /// of [`Program::registers_at_stop`]).
+    pub fn walk_context(&self, stop: &Stop) -> Option<WalkContext> {
+        self.registers_at_stop(stop).map(|r| WalkContext {
+            cs: r.cs,
+            ip: r.ip,
+            ss: r.ss,
+            sp: r.sp,
+            bp: r.bp,
+        })
+    }
+
+    /// TOOLHELP's pass-on address, the CS:IP of a fault dispatch frame,
+    /// when TOOLHELP is loaded (walk/dispatch.rs).
+    pub fn dispatch_address(&self) -> Option<(u16, u16)> {
+        self.machine
+            .environment::<Env>()
+            .and_then(crate::win16::fault::pass_on_address)
+    }
+
     /// The ToolHelp walk from a stop: StackTraceCSIPFirst at the stopped
     /// context (the fault, the caller of an unimplemented function, or the
     /// live registers), then StackTraceNext until it fails, seeing through
     /// a fault dispatch frame when the stop is inside an InterruptRegister
     /// callback (walk/dispatch.rs). None when the program has exited.
     pub fn walk_at_stop(&self, stop: &Stop) -> Option<Walk> {
-        let m = &self.machine;
-        let ss = m.reg(R::SS);
-        let (cs, ip, bp, ss) = match stop {
-            Stop::Exited { .. } | Stop::Error(_) => return None,
-            Stop::Fault(f) => (f.cs, f.ip, f.regs.bp, f.regs.ss),
-            Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. } => {
-                (caller.0, caller.1, caller.2, ss)
-            }
-            Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (*cs, *ip, m.reg(R::BP), ss),
-            Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {
-                (m.reg(R::CS), m.reg(R::IP), m.reg(R::BP), ss)
-            }
-        };
         // A fault no callback handled: the walk taken at the fault (the
         // task may have ended and others run since).
         if let Some(u) = self.unhandled(stop) {
             return Some(u.walk.clone());
         }
-        let mem = &**m as &dyn WalkMemory;
-        let walk = walk_from_csip(mem, ss, cs, ip, bp, MAX_FRAMES);
+        let c = self.walk_context(stop)?;
+        let mem = &*self.machine as &dyn WalkMemory;
+        let walk = walk_from_csip(mem, c.ss, c.cs, c.ip, c.bp, MAX_FRAMES);
         // Inside an InterruptRegister callback: on through the dispatch
         // frame to the faulting context (walk/dispatch.rs).
-        let dispatch = self
-            .machine
-            .environment::<Env>()
-            .and_then(crate::win16::fault::pass_on_address);
-        Some(match dispatch {
+        Some(match self.dispatch_address() {
             Some(d) => crate::walk::dispatch::through_dispatch(mem, walk, d, MAX_FRAMES),
             None => walk,
         })
@@ -473,6 +500,36 @@ impl Program {
                 (u.fault.cs, u.fault.ip, u.fault.number, u.fault.regs)
                     == (f.cs, f.ip, f.number, f.regs)
             })
+    }
+
+    /// The STACKFRAME64 walk from a stop (walk/stackframe.rs), the first
+    /// STACKFRAME64 filled by `start`'s convention; the same frames as
+    /// [`Program::walk_at_stop`]. None when the program has exited.
+    pub fn stackframe_walk(&self, stop: &Stop, start: Start) -> Option<FrameWalk> {
+        let c = self.walk_context(stop)?;
+        let mem = &*self.machine as &dyn WalkMemory;
+        Some(walk_with_start(
+            mem,
+            c,
+            start,
+            self.dispatch_address(),
+            MAX_FRAMES,
+        ))
+    }
+
+    /// A snapshot of the machine for the walk from a stop
+    /// (walk/snapshot.rs), with its expected frames.
+    pub fn snapshot(&self, stop: &Stop, source: Option<Source>) -> Result<Snapshot, String> {
+        let regs = self
+            .registers_at_stop(stop)
+            .ok_or("the program has ended: there is no stack to save")?;
+        crate::walk::snapshot::capture(
+            &*self.machine as &dyn WalkMemory,
+            regs.into(),
+            self.dispatch_address(),
+            source,
+            MAX_FRAMES,
+        )
     }
 
     /// The final 80x25 text screen (real mode), one line per row.

@@ -6,6 +6,11 @@
 //! [`EXIT_UNIMPLEMENTED`] when the program called something not implemented,
 //! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
 //! emulator itself failed. `stack` exits 0 when it printed a walk.
+//! `snapshot` exits 0 when it wrote the file. `walk` exits 0 when the
+//! walk agrees with the snapshot's expected frames (or there are none),
+//! [`EXIT_MISMATCH`] when it does not, [`EXIT_WALK_FAILED`] when its first
+//! step fails (the IStackWalker start always does), and [`EXIT_LOAD`] when
+//! the snapshot cannot be read.
 
 pub mod bench;
 pub mod output;
@@ -36,6 +41,10 @@ pub const EXIT_INTERNAL: i32 = 125;
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
 pub const EXIT_FATAL: i32 = 127;
+/// `walk`: the walk disagrees with the snapshot's expected frames.
+pub const EXIT_MISMATCH: i32 = 118;
+/// `walk`: the first step failed (an ADDRESS could not be translated).
+pub const EXIT_WALK_FAILED: i32 = 119;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -141,6 +150,13 @@ pub enum Command {
         /// executed calls and returns; exit 1 when they disagree.
         #[arg(long)]
         verify: bool,
+        /// Back trace (RtlCaptureStackBackTrace): frames to skip from the
+        /// innermost.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        skip: usize,
+        /// Back trace: the most addresses to capture (default: all).
+        #[arg(long, value_name = "N")]
+        max: Option<usize>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -201,6 +217,37 @@ pub enum Command {
         /// Small sizes (a smoke test; the figures mean little).
         #[arg(long)]
         quick: bool,
+    },
+    /// Run until LOC and save the machine for the walk there as a JSON
+    /// snapshot (descriptor tables, the memory the walk reads, registers,
+    /// mode, and the expected STACKFRAME64 frames).
+    Snapshot {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        #[arg(long)]
+        at: String,
+        /// The snapshot file to write.
+        #[arg(short = 'o', long = "output", value_name = "OUT.json")]
+        output: PathBuf,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Walk a snapshot with STACKFRAME64 steps and compare the frames with
+    /// the ones it expects.
+    Walk {
+        /// The snapshot (JSON).
+        snapshot: PathBuf,
+        /// How the first STACKFRAME64 is filled: native (the machine's own
+        /// mode), flat (linear addresses), istackwalker (OLE32's bug:
+        /// AddrFrame's Mode left 0 = AddrMode1616).
+        #[arg(long, value_name = "START", default_value = "native")]
+        init: crate::walk::stackframe::Start,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
@@ -414,6 +461,8 @@ pub fn main_with(cli: Cli) -> i32 {
             at,
             all_tasks,
             verify,
+            skip,
+            max,
             files,
             args,
         } => {
@@ -443,8 +492,14 @@ pub fn main_with(cli: Cli) -> i32 {
                 (&loc, &stop),
                 (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
             );
+            let bt = prog
+                .walk_at_stop(&stop)
+                .map(|w| crate::walk::backtrace::capture_walk(&w, skip, max));
             if opts.json {
                 let mut v = output::stack_json(&prog, &stop, reached);
+                if let Some(bt) = &bt {
+                    v["backtrace"] = output::backtrace_json(bt);
+                }
                 if all_tasks {
                     v["tasks"] = output::tasks_json(&prog);
                 }
@@ -463,6 +518,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 print!("{}", output::stack_text(&prog, &stop, reached));
+                if let Some(bt) = &bt {
+                    print!("{}", output::backtrace_text(bt));
+                }
                 if all_tasks {
                     print!("{}", output::tasks_text(&prog));
                 }
@@ -522,6 +580,94 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}")),
         },
+        Command::Snapshot {
+            opts,
+            at,
+            output,
+            files,
+            args,
+        } => snapshot(&opts, &at, &output, &files, &args),
+        Command::Walk {
+            snapshot,
+            init,
+            json,
+        } => walk(&snapshot, init, json),
         Command::Demo { json } => output::demo(json),
+    }
+}
+
+/// `snapshot`: run to LOC and write the snapshot there.
+fn snapshot(
+    opts: &RunOpts,
+    at: &str,
+    out: &std::path::Path,
+    files: &[PathBuf],
+    args: &[String],
+) -> i32 {
+    let loc: Loc = match at.parse() {
+        Ok(l) => l,
+        Err(e) => return fail(EXIT_LOAD, &e),
+    };
+    let (prog, stop) = match load_and_run(opts, files, args, false, Some((&loc, at))) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let reached = matches!(
+        (&loc, &stop),
+        (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
+    );
+    if !reached {
+        return fail(
+            exit_code(&stop).max(1),
+            &format!(
+                "{}: --at {at}: the location was not reached: {}; no snapshot written",
+                prog.path.display(),
+                output::describe(&stop)
+            ),
+        );
+    }
+    let source = crate::walk::snapshot::Source {
+        file: prog.path.display().to_string(),
+        at: at.to_string(),
+        more: files
+            .iter()
+            .skip(1)
+            .map(|f| f.display().to_string())
+            .collect(),
+    };
+    let snap = match prog.snapshot(&stop, Some(source)) {
+        Ok(s) => s,
+        Err(e) => return fail(EXIT_INTERNAL, &format!("{}: {e}", prog.path.display())),
+    };
+    if let Err(e) = std::fs::write(out, snap.to_json()) {
+        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+    }
+    eprint!("{}", output::snapshot_summary(out, &snap));
+    0
+}
+
+/// `walk`: walk a snapshot and compare.
+fn walk(path: &std::path::Path, init: crate::walk::stackframe::Start, json: bool) -> i32 {
+    let snap = match crate::walk::snapshot::Snapshot::read(path) {
+        Ok(s) => s,
+        Err(e) => return fail(EXIT_LOAD, &e),
+    };
+    let w = snap.walk(init, session::MAX_FRAMES);
+    let agreement = snap.check(init, &w);
+    if json {
+        let v = output::walk_json(path, &snap, init, &w, agreement.as_ref());
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        print!(
+            "{}",
+            output::walk_text(path, &snap, init, &w, agreement.as_ref())
+        );
+    }
+    if matches!(w.end, crate::walk::stackframe::StepError::Address(_)) {
+        EXIT_WALK_FAILED
+    } else if agreement.is_some_and(|a| !a.agrees()) {
+        EXIT_MISMATCH
+    } else {
+        0
     }
 }

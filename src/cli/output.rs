@@ -30,6 +30,27 @@
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
 //!   "code", "fault" (for a task ended by an unhandled fault: as "fault"
 //!   above)}`), "frames" and "walk_end" (when it stopped abnormally)}`.
+//! * `stack --json` also has `"backtrace"` (RtlCaptureStackBackTrace over
+//!   the walk's frames, walk/backtrace.rs; `--skip`, `--max`): `{"skip",
+//!   "max" (int or null = all), "count", "addresses" (packed CS:IP
+//!   DWORDs, CS in the high word, innermost first), "hash" (their 32-bit
+//!   wrapping sum)}`;
+//! * a STACKFRAME64 (walk/stackframe.rs): `{"AddrPC", "AddrReturn",
+//!   "AddrFrame", "AddrStack"` (each `{"Offset", "Segment", "Mode"}`,
+//!   integers, Mode the ADDRESS_MODE value), `"Params"` (4 integers),
+//!   `"Far"`, `"Virtual"` (bools)`}`;
+//! * `walk --json`: `{"snapshot" (path), "source" ({"file", "at"} or
+//!   null), "mode" ("protected" | "real"), "init" ("native" | "flat" |
+//!   "istackwalker"), "start" (the first STACKFRAME64 as the start filled
+//!   it), "frames": [STACKFRAME64...], "end" (sentence), "end_kind"
+//!   (`address` for a first-step failure, else the stop kind:
+//!   "end-of-chain", "not-climbing", ...), "failure" (null, or for a
+//!   first-step failure `{"field", "mode", "mode_name", "selector",
+//!   "offset", "reason", "text"}`), "backtrace" (as for `stack`, over the
+//!   frames), "agreement" (null without expected frames, else `{"agrees"
+//!   (bool), "expected_failure" (sentence or null), "frames": [{"index",
+//!   "agrees", "differences": [sentence...]}], "problems":
+//!   [sentence...]}`)}`.
 //! * `stack --all-tasks --json` adds `"tasks"`: every task in TaskFirst /
 //!   TaskNext order, `{"hTask", "hTaskParent", "hInst", "hModule", "wSS",
 //!   "wSP", "wStackTop", "wStackMinimum", "wStackBottom", "wcEvents",
@@ -658,4 +679,169 @@ pub fn demo(json_out: bool) -> i32 {
             super::EXIT_INTERNAL
         }
     }
+}
+
+/// The `backtrace` member (module doc).
+pub fn backtrace_json(bt: &crate::walk::backtrace::BackTrace) -> Value {
+    json!({
+        "skip": bt.skip, "max": bt.max, "count": bt.count(),
+        "addresses": bt.addresses, "hash": bt.hash,
+    })
+}
+
+/// The back trace in text: one line with the count and hash, then each
+/// address.
+pub fn backtrace_text(bt: &crate::walk::backtrace::BackTrace) -> String {
+    let max = bt.max.map_or_else(|| "all".to_string(), |m| m.to_string());
+    let mut s = format!(
+        "back trace (RtlCaptureStackBackTrace, skip {}, max {max}): {} address(es), hash 0x{:08X}\n",
+        bt.skip,
+        bt.count(),
+        bt.hash
+    );
+    for a in &bt.addresses {
+        s.push_str(&format!("  {a:08X}  {:04X}:{:04X}\n", a >> 16, a & 0xFFFF));
+    }
+    s
+}
+
+/// `snapshot`: what was written (on stderr).
+pub fn snapshot_summary(out: &std::path::Path, snap: &crate::walk::snapshot::Snapshot) -> String {
+    let bytes: usize = snap.memory().map(|(_, b)| b.len()).sum();
+    let (frames, end) = snap
+        .expect
+        .as_ref()
+        .map_or((0, String::new()), |e| (e.frames.len(), e.end.clone()));
+    format!(
+        "toolhelp16: wrote {}: {} mode, {} memory bytes in {} blob(s), {} expected frame(s), walk ends {end}\n",
+        out.display(),
+        match snap.mode {
+            crate::walk::CpuMode::Protected => "protected",
+            crate::walk::CpuMode::Real => "real",
+        },
+        bytes,
+        snap.memory().count(),
+        frames
+    )
+}
+
+fn walk_backtrace(w: &crate::walk::stackframe::FrameWalk) -> crate::walk::backtrace::BackTrace {
+    crate::walk::backtrace::capture(w.entries.iter().map(|e| (e.w_cs, e.w_ip)), 0, None)
+}
+
+/// `walk --json` (module doc).
+pub fn walk_json(
+    path: &std::path::Path,
+    snap: &crate::walk::snapshot::Snapshot,
+    init: crate::walk::stackframe::Start,
+    w: &crate::walk::stackframe::FrameWalk,
+    agreement: Option<&crate::walk::snapshot::Agreement>,
+) -> Value {
+    use crate::walk::stackframe::{StepError, mode_name, start_frame};
+    let start = start_frame(snap, &snap.registers.context(), init);
+    let failure = match &w.end {
+        StepError::Address(f) => json!({
+            "field": f.field.name(), "mode": f.address.mode, "mode_name": mode_name(f.address.mode),
+            "selector": f.address.segment, "offset": f.address.offset,
+            "reason": f.problem.to_string(), "text": f.to_string(),
+        }),
+        StepError::End(_) => Value::Null,
+    };
+    let agreement = agreement.map(|a| {
+        json!({
+            "agrees": a.agrees(),
+            "expected_failure": a.expected_failure,
+            "frames": a.frames.iter().map(|f| json!({
+                "index": f.index, "agrees": f.agrees(), "differences": f.differences,
+            })).collect::<Vec<_>>(),
+            "problems": a.problems,
+        })
+    });
+    json!({
+        "snapshot": path.display().to_string(),
+        "source": snap.source,
+        "mode": snap.mode,
+        "init": init.name(),
+        "start": start,
+        "frames": w.frames,
+        "end": w.end.to_string(),
+        "end_kind": w.end.kind(),
+        "failure": failure,
+        "backtrace": backtrace_json(&walk_backtrace(w)),
+        "agreement": agreement,
+    })
+}
+
+/// `walk` in text: the start, a table of the frames, how the walk ended,
+/// and the agreement with the expected frames, frame by frame.
+pub fn walk_text(
+    path: &std::path::Path,
+    snap: &crate::walk::snapshot::Snapshot,
+    init: crate::walk::stackframe::Start,
+    w: &crate::walk::stackframe::FrameWalk,
+    agreement: Option<&crate::walk::snapshot::Agreement>,
+) -> String {
+    use crate::walk::stackframe::{StepError, start_frame};
+    let mode = match snap.mode {
+        crate::walk::CpuMode::Protected => "protected",
+        crate::walk::CpuMode::Real => "real",
+    };
+    let mut s = format!("{}: {mode}-mode snapshot", path.display());
+    if let Some(src) = &snap.source {
+        s.push_str(&format!(" of {}", src.file));
+        for m in &src.more {
+            s.push_str(&format!(" + {m}"));
+        }
+        s.push_str(&format!(" at {}", src.at));
+    }
+    let start = start_frame(snap, &snap.registers.context(), init);
+    s.push_str(&format!(
+        "\nstart {init}: AddrPC {}, AddrFrame {}, AddrStack {}\n",
+        start.addr_pc, start.addr_frame, start.addr_stack
+    ));
+    if !w.frames.is_empty() {
+        s.push_str(&format!(
+            "  #  {:<18}  {:<18}  {:<18}  {:<18}  Far  Virtual  Params\n",
+            "AddrPC", "AddrReturn", "AddrFrame", "AddrStack"
+        ));
+    }
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    for (i, f) in w.frames.iter().enumerate() {
+        let params: Vec<String> = f.params.iter().map(|p| format!("{p:04X}")).collect();
+        s.push_str(&format!(
+            "{i:>3}  {:<18}  {:<18}  {:<18}  {:<18}  {:<3}  {:<7}  {}\n",
+            f.addr_pc.to_string(),
+            f.addr_return.to_string(),
+            f.addr_frame.to_string(),
+            f.addr_stack.to_string(),
+            yes(f.is_far()),
+            yes(f.is_virtual()),
+            params.join(" ")
+        ));
+    }
+    match &w.end {
+        StepError::Address(_) => s.push_str(&format!("walk failed: {}\n", w.end)),
+        StepError::End(_) => {
+            s.push_str(&format!("walk ended: {}\n", w.end));
+            s.push_str(&backtrace_text(&walk_backtrace(w)));
+        }
+    }
+    match agreement {
+        None => s.push_str("the snapshot has no expected frames to compare with\n"),
+        Some(a) => {
+            match &a.expected_failure {
+                Some(r) => s.push_str(&format!(
+                    "the snapshot expects the {init} start to fail on its first step: {r}\n"
+                )),
+                None => s.push_str("agreement with the snapshot's expected frames:\n"),
+            }
+            s.push_str(&a.to_string());
+            s.push_str(if a.agrees() {
+                "AGREES\n"
+            } else {
+                "DISAGREES\n"
+            });
+        }
+    }
+    s
 }

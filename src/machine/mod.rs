@@ -35,12 +35,16 @@ use std::time::{Duration, Instant};
 use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Permission, uc_error};
 use unicorn_engine::{RegisterX86, Unicorn};
 
-use crate::walk::{CodeOwner, CpuMode, Descriptor, MemError, WalkMemory};
+use crate::walk::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
 
 /// Linear address of the GDT (protected mode).
 const GDT_BASE: u64 = 0x0010_0000;
 /// Linear address of the LDT (protected mode): 8192 entries.
 const LDT_BASE: u64 = 0x0011_0000;
+/// The GDT's limit: four entries (null, flat code, flat data, the LDT).
+const GDT_LIMIT: u32 = 0x1F;
+/// The LDT's limit: 8192 entries.
+const LDT_LIMIT: u32 = 0xFFFF;
 /// Ring-0 bootstrap stub and its stack.
 const BOOT_BASE: u64 = 0x0012_0000;
 /// First segment slot.
@@ -465,7 +469,7 @@ impl Cpu for Uc<'_> {
                     return None;
                 }
                 let table = if sel & 4 != 0 { LDT_BASE } else { GDT_BASE };
-                let limit = if sel & 4 != 0 { 0xFFFF } else { 0x1F };
+                let limit = u64::from(if sel & 4 != 0 { LDT_LIMIT } else { GDT_LIMIT });
                 let index = u64::from(sel & 0xFFF8);
                 if index + 7 > limit {
                     return None;
@@ -522,6 +526,21 @@ impl WalkMemory for Uc<'_> {
             (CpuMode::Real, _) => None,
             (CpuMode::Protected, _) => st.owners.get(&cs).copied(),
         }
+    }
+    fn descriptor_table(&self, ldt: bool) -> Option<DescriptorTable> {
+        if self.get_data().mode != CpuMode::Protected {
+            return None;
+        }
+        Some(match ldt {
+            false => DescriptorTable {
+                base: GDT_BASE as u32,
+                limit: GDT_LIMIT,
+            },
+            true => DescriptorTable {
+                base: LDT_BASE as u32,
+                limit: LDT_LIMIT,
+            },
+        })
     }
 }
 
@@ -616,14 +635,14 @@ impl Machine {
             .map_err(|e| uerr("GDT", e))?;
         let ldt_desc = Descriptor {
             base: LDT_BASE as u32,
-            limit: 0xFFFF,
+            limit: LDT_LIMIT,
             access: 0x82,
         };
         uc.mem_write(GDT_BASE + 0x18, &descriptor::encode(&ldt_desc))
             .map_err(|e| uerr("GDT", e))?;
-        uc.reg_write_long(RegisterX86::GDTR, &mmr(0, GDT_BASE, 0x1F, 0))
+        uc.reg_write_long(RegisterX86::GDTR, &mmr(0, GDT_BASE, GDT_LIMIT, 0))
             .map_err(|e| uerr("loading GDTR", e))?;
-        uc.reg_write_long(RegisterX86::LDTR, &mmr(0x18, LDT_BASE, 0xFFFF, 0x8200))
+        uc.reg_write_long(RegisterX86::LDTR, &mmr(0x18, LDT_BASE, LDT_LIMIT, 0x8200))
             .map_err(|e| uerr("loading LDTR", e))?;
         let mut m = Machine { uc };
         // A first code and stack segment to enter ring 3 with; they stay as

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// Whether segment values are real-mode paragraphs or protected-mode
 /// selectors (win16.md, "The CPU the programs expect").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CpuMode {
     /// Real mode: linear = seg * 16 + off, every segment 64 KiB.
@@ -109,6 +109,16 @@ pub struct CodeOwner {
     pub segment: Option<u16>,
 }
 
+/// Where a descriptor table lives: what the GDTR or LDTR holds (a linear
+/// base and a byte limit; the last valid byte is `base + limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescriptorTable {
+    /// Linear address of entry 0.
+    pub base: u32,
+    /// Highest valid byte offset in the table (8 * entries - 1).
+    pub limit: u32,
+}
+
 /// Read-only view of a 16-bit machine, enough to walk its stacks.
 pub trait WalkMemory {
     /// Real or protected mode.
@@ -127,6 +137,18 @@ pub trait WalkMemory {
 
     /// The module owning a code segment, for hModule and wSegment.
     fn code_owner(&self, cs: u16) -> Option<CodeOwner>;
+
+    /// The GDT (`ldt == false`) or the LDT (`ldt == true`) of a
+    /// protected-mode machine, when the memory knows where its tables are:
+    /// the machine and a snapshot do; a hand-built test memory, whose
+    /// descriptors are not kept in tables, does not (`None`, the default).
+    /// Used to say why a selector cannot be translated (past the table's
+    /// limit) and to find the segments that hold a linear address
+    /// (dbghelp.md, "ADDRESS and its modes").
+    fn descriptor_table(&self, ldt: bool) -> Option<DescriptorTable> {
+        let _ = ldt;
+        None
+    }
 
     /// Read `buf.len()` bytes at `seg:off`, checked against the segment's
     /// presence and limit.

@@ -1,12 +1,15 @@
 //! Stack walkers. They read memory only through [`WalkMemory`], so the same
 //! code walks the live machine, a saved snapshot or a hand-built test buffer.
 
+pub mod backtrace;
 pub mod dispatch;
 pub mod memory;
+pub mod snapshot;
+pub mod stackframe;
 pub mod testmem;
 pub mod toolhelp;
 
-pub use memory::{CodeOwner, CpuMode, Descriptor, MemError, WalkMemory};
+pub use memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
 pub use testmem::{StackCursor, TestMemory};
 pub use toolhelp::{
     FirstFailure, NextFailure, StackTraceEntry, StopReason, Walk, stack_bounds,

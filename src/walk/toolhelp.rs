@@ -563,7 +563,12 @@ pub fn stack_trace_next_explained(
 /// has the same RPL as the caller's code (`cur_cs`), names a present code
 /// segment, and that segment's limit is greater than IP. Always near in
 /// real mode, which has no descriptors to check.
-fn even_frame_is_far(mem: &dyn WalkMemory, cur_cs: u16, candidate: u16, ip: u16) -> bool {
+pub(crate) fn even_frame_is_far(
+    mem: &dyn WalkMemory,
+    cur_cs: u16,
+    candidate: u16,
+    ip: u16,
+) -> bool {
     if mem.mode() == CpuMode::Real || candidate & 3 != cur_cs & 3 {
         return false;
     }
@@ -587,6 +592,32 @@ pub enum StopReason {
     /// walk stops. Not a StackTraceNext failure; see
     /// [`stack_trace_next_explained`].
     Stalled { bp: u16 },
+}
+
+impl StopReason {
+    /// A short name for the rule that ended the walk, as the `.expect`
+    /// files and the snapshot `expect.end` member write it:
+    /// `end-of-chain`, `not-climbing`, `out-of-bounds`, `no-bounds`,
+    /// `beyond-limit`, `bp-wraps`, `unreadable`, `bad-size` (StackTraceNext
+    /// steps 1-4), `stalled`, `frame-cap`, or `no-task` (StackTraceFirst
+    /// refused the task).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StopReason::First(_) => "no-task",
+            StopReason::Next(n) => match n {
+                NextFailure::BadSize { .. } => "bad-size",
+                NextFailure::BpWraps { .. } => "bp-wraps",
+                NextFailure::BeyondLimit { .. } => "beyond-limit",
+                NextFailure::Unreadable { .. } => "unreadable",
+                NextFailure::EndOfChain { .. } => "end-of-chain",
+                NextFailure::NotClimbing { .. } => "not-climbing",
+                NextFailure::OutOfBounds { .. } => "out-of-bounds",
+                NextFailure::NoBounds { .. } => "no-bounds",
+            },
+            StopReason::FrameCap { .. } => "frame-cap",
+            StopReason::Stalled { .. } => "stalled",
+        }
+    }
 }
 
 impl fmt::Display for StopReason {

@@ -39,3 +39,156 @@ pub fn strings(v: &Value) -> Vec<String> {
         .map(|e| e.as_str().unwrap().to_string())
         .collect()
 }
+
+/// A roms/ scenario a walk is taken in: a program and where it stops.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// A short name: the `.expect` file's stem, or the one given.
+    pub name: String,
+    /// The program, relative to the crate (`roms/demo.exe`).
+    pub file: String,
+    /// Where it stops, in an `.expect` file's token syntax (`s1:003A`,
+    /// `psp:0163`, `load+0000:002A`, `0000:7C64`) or as a CLI LOC
+    /// (`FAULTSKIP:1:0069`).
+    pub at: String,
+    /// More programs to run beside it (Win16 tasks).
+    pub more: Vec<String>,
+}
+
+/// Every scenario with an `.expect` file (roms/README.md), by name.
+pub fn expect_scenarios() -> Vec<Scenario> {
+    let dir = rom("");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "expect"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let mut file = String::new();
+            let mut at = String::new();
+            for line in text.lines() {
+                let line = line.split('#').next().unwrap().trim();
+                match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                    ["file", f] => file = format!("roms/{f}"),
+                    ["at", a] => at = a.to_string(),
+                    _ => {}
+                }
+            }
+            Scenario {
+                name: p.file_stem().unwrap().to_string_lossy().into_owned(),
+                file,
+                at,
+                more: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+/// The scenarios without an `.expect` file whose walks are checked
+/// elsewhere: inside a fault callback (a virtual dispatch frame), a
+/// program walking itself through TOOLHELP, a walk through USER's
+/// window-procedure frame, and one task of two.
+pub fn more_scenarios() -> Vec<Scenario> {
+    let s = |name: &str, file: &str, at: &str, more: &[&str]| Scenario {
+        name: name.into(),
+        file: format!("roms/{file}"),
+        at: at.into(),
+        more: more.iter().map(|m| format!("roms/{m}")).collect(),
+    };
+    vec![
+        s("faultskip", "faultskip.exe", "FAULTSKIP:1:0069", &[]),
+        s("thwalk", "thwalk.exe", "THWALK:1:0052", &[]),
+        s("winmsg", "winmsg.exe", "WINMSG:1:011A", &[]),
+        s("pong", "ping.exe", "PONG:2:003F", &["pong.exe"]),
+    ]
+}
+
+/// The crate's directory (where `roms/` is).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The load options the scenarios run with: a fixed clock, so that runs
+/// repeat byte for byte.
+pub fn scenario_options(sc: &Scenario) -> toolhelp16::session::LoadOptions {
+    toolhelp16::session::LoadOptions {
+        clock: toolhelp16::dos::clock::Clock::Fixed(
+            toolhelp16::dos::clock::DateTime::parse(CLOCK).unwrap(),
+        ),
+        dir: Some(root()),
+        more: sc.more.iter().map(|m| root().join(m)).collect(),
+        ..Default::default()
+    }
+}
+
+/// The fixed clock (`--clock`).
+pub const CLOCK: &str = "1992-04-06 00:00:00";
+
+/// Load a scenario's program and work out its stop as a CLI LOC.
+pub fn load_scenario(sc: &Scenario) -> (toolhelp16::session::Program, String) {
+    use toolhelp16::session::Loaded;
+    let p = toolhelp16::session::load(&root().join(&sc.file), &scenario_options(sc))
+        .unwrap_or_else(|e| panic!("{}: {e}", sc.name));
+    let (tok, off) = sc.at.rsplit_once(':').unwrap();
+    let loc = if sc.at.matches(':').count() == 2 || sc.at.contains('!') {
+        sc.at.clone()
+    } else if let Some(n) = tok.strip_prefix('s') {
+        let module = p
+            .env()
+            .win16
+            .modules
+            .iter()
+            .rev()
+            .find(|m| !m.builtin)
+            .expect("an NE module")
+            .name
+            .clone();
+        format!("{module}:{n}:{off}")
+    } else if tok == "psp" {
+        let Loaded::Dos { psp, .. } = p.loaded else {
+            panic!("{}: psp in a non-DOS scenario", sc.name)
+        };
+        format!("{psp:04X}:{off}")
+    } else if let Some(x) = tok.strip_prefix("load+") {
+        let Loaded::Dos { load_seg, .. } = p.loaded else {
+            panic!("{}: load+ in a non-DOS scenario", sc.name)
+        };
+        let seg = load_seg + u16::from_str_radix(x, 16).unwrap();
+        format!("{seg:04X}:{off}")
+    } else {
+        sc.at.clone()
+    };
+    (p, loc)
+}
+
+/// Run a scenario to its stop; panics unless it gets there.
+pub fn run_scenario(
+    sc: &Scenario,
+) -> (
+    toolhelp16::session::Program,
+    toolhelp16::machine::Stop,
+    String,
+) {
+    let (mut p, loc) = load_scenario(sc);
+    let parsed: toolhelp16::session::Loc = loc.parse().unwrap();
+    let stop = p
+        .run(
+            toolhelp16::machine::RunLimits {
+                max_insns: 20_000_000,
+                ..Default::default()
+            },
+            Some(&parsed),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", sc.name));
+    assert!(
+        matches!(stop, toolhelp16::machine::Stop::Breakpoint { .. }),
+        "{}: did not reach {loc}: {stop:?}",
+        sc.name
+    );
+    (p, stop, loc)
+}

@@ -1,0 +1,1810 @@
+//! The later Windows vocabulary over 16-bit stacks: ADDRESS64 with its
+//! modes, STACKFRAME64, and a StackWalk-style step that fills one
+//! STACKFRAME64 per 16-bit frame (`shared/spec/dbghelp.md`; seeds 004, the
+//! STACKFRAME reference, and 000, the IStackWalker bug).
+//!
+//! # The step
+//!
+//! [`StackWalker::step`] is called like dbghelp's StackWalk64: the caller
+//! fills AddrPC, AddrFrame and AddrStack of a STACKFRAME64, in any
+//! [`AddrMode`], and calls it repeatedly with the same structure; each call
+//! that succeeds describes one frame, the innermost first.
+//!
+//! The first call translates each of the three ADDRESSes **by its own
+//! Mode** (dbghelp.md, "ADDRESS and its modes"; [`resolve`]) into the
+//! machine's own segment:offset form — CS:IP, SS:BP and SS:SP — through the
+//! walked machine's descriptor tables. An address that cannot be translated
+//! fails the first call with an [`AddressFailure`] naming the field, the
+//! mode and the offending selector ("AddrFrame is AddrMode1616 with
+//! selector 0x0000: null selector"), never a guess. The [`WalkContext`]
+//! (the registers, as StackWalk64's ContextRecord) only says in which
+//! segment a flat or real-mode linear address is to be expressed; its
+//! CS:IP, SS:BP and SP values are not used.
+//!
+//! From there the walk is exactly the ToolHelp walk of `toolhelp.md`:
+//! StackTraceCSIPFirst at the translated CS:IP and SS:BP, then
+//! StackTraceNext ([`super::toolhelp`]), seeing through TOOLHELP's fault
+//! dispatch frame when a dispatch address is given (as
+//! [`super::dispatch::through_dispatch`] does for the ToolHelp walk). So
+//! frame *i* here has the CS:IP and BP of ToolHelp entry *i*, and the walk
+//! ends where the ToolHelp walk ends, for the same [`StopReason`].
+//!
+//! # What each member means for a 16-bit frame
+//!
+//! For frame *i* (ToolHelp entry *i*, BP = its wBP):
+//!
+//! - **AddrPC**: the entry's wCS:wIP — for frame 0 the translated start,
+//!   for every later frame a return address.
+//! - **AddrReturn**: the CS:IP of frame *i+1* (the next frame's AddrPC).
+//!   For the last frame, where the walk ends, it is the return address the
+//!   frame itself holds (IP = [BP+2], CS = [BP+4] when the frame is far,
+//!   else this frame's CS) when StackTraceNext's three words [BP], [BP+2],
+//!   [BP+4] can be read; otherwise Offset and Segment are 0.
+//! - **AddrFrame**: SS:BP.
+//! - **AddrStack**: SS:SP — for frame 0 the translated start; for a frame
+//!   reached by StackTraceNext, the SP just after the return that leads to
+//!   it: the callee's BP + 4 (near) or + 6 (far); for the frame a fault
+//!   dispatch leads to, the SP at the fault (the dispatch frame's address
+//!   + 0x10, or the saved SP of a low-stack fault).
+//! - **Far**: TRUE when this frame's function was reached by a far call,
+//!   i.e. its return address (AddrReturn) is a far pointer. It is decided
+//!   by StackTraceNext step 5 when stepping from this frame, so **Far of
+//!   frame *i* equals `wFlags == FRAME_FAR` of ToolHelp entry *i+1***
+//!   (entry *i*'s own wFlags tells how entry *i* was reached, which is Far
+//!   of frame *i−1*). For the last frame, step 5's rule is applied to the
+//!   words the frame holds when they can be read (odd saved BP, or the
+//!   even-BP candidate test), else Far is FALSE. After a fault dispatch
+//!   frame the next entry comes from StackTraceCSIPFirst, which leaves
+//!   wFlags 0 (FRAME_FAR), so the dispatch frame has Far TRUE.
+//! - **Params[0..3]**: the four words above the return address, where a
+//!   `pascal` or `cdecl` function finds its arguments: [BP+6..] when Far,
+//!   [BP+4..] when not; a word that cannot be read (past the segment's
+//!   limit) is 0.
+//! - **Virtual**: TRUE only for a fault dispatch frame (toolhelp.md,
+//!   "InterruptRegister callbacks: the fault frame"): its AddrReturn — the
+//!   faulting CS:IP — is synthesised from TOOLHELP's fault frame rather
+//!   than read from [BP+2]. These are exactly the frames the ToolHelp walk
+//!   lists as virtual.
+//! - FuncTableEntry, AddrBStore, Reserved and KdHelp are 0.
+//!
+//! # Output modes
+//!
+//! Every filled ADDRESS is written in AddrModeFlat (Segment 0, Offset the
+//! linear address) when the corresponding input was flat (AddrReturn
+//! follows AddrPC), and otherwise in the machine's own mode: AddrMode1616
+//! (Segment a selector) in protected mode, AddrModeReal (Segment a
+//! paragraph) in real mode. So a walk started flat reports flat addresses,
+//! a walk started natively reports 16:16 ones, and both describe the same
+//! frames.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::memory::{CpuMode, Descriptor, WalkMemory};
+use super::toolhelp::{
+    StackTraceEntry, StopReason, even_frame_is_far, stack_trace_csip_first,
+    stack_trace_next_explained,
+};
+
+/// ADDRESS_MODE (dbghelp.md, "ADDRESS and its modes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AddrMode {
+    /// 0: base(Segment) + (Offset & 0xFFFF), Segment a protected-mode
+    /// selector. The value of a zero-filled structure.
+    Mode1616 = 0,
+    /// 1: base(Segment) + Offset (a 32-bit segment).
+    Mode1632 = 1,
+    /// 2: Segment * 16 + Offset.
+    Real = 2,
+    /// 3: Offset is the linear address.
+    Flat = 3,
+}
+
+impl AddrMode {
+    /// The ADDRESS_MODE value.
+    pub const fn value(self) -> u32 {
+        self as u32
+    }
+
+    /// The mode a raw Mode value names; `None` outside 0..=3.
+    pub fn from_value(v: u32) -> Option<AddrMode> {
+        match v {
+            0 => Some(AddrMode::Mode1616),
+            1 => Some(AddrMode::Mode1632),
+            2 => Some(AddrMode::Real),
+            3 => Some(AddrMode::Flat),
+            _ => None,
+        }
+    }
+
+    /// dbghelp's name: `AddrMode1616`, `AddrMode1632`, `AddrModeReal`,
+    /// `AddrModeFlat`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AddrMode::Mode1616 => "AddrMode1616",
+            AddrMode::Mode1632 => "AddrMode1632",
+            AddrMode::Real => "AddrModeReal",
+            AddrMode::Flat => "AddrModeFlat",
+        }
+    }
+
+    /// The mode a machine's own segment values are in: AddrMode1616 in
+    /// protected mode, AddrModeReal in real mode.
+    pub fn native(mode: CpuMode) -> AddrMode {
+        match mode {
+            CpuMode::Protected => AddrMode::Mode1616,
+            CpuMode::Real => AddrMode::Real,
+        }
+    }
+}
+
+/// The name of a raw Mode value: dbghelp's name, or "Mode N" for a value
+/// that is no ADDRESS_MODE.
+pub fn mode_name(v: u32) -> String {
+    match AddrMode::from_value(v) {
+        Some(m) => m.name().to_string(),
+        None => format!("Mode {v}"),
+    }
+}
+
+/// ADDRESS64 (dbghelp.md): `{ DWORD64 Offset; WORD Segment; ADDRESS_MODE
+/// Mode; }`, laid out as C lays it out:
+///
+/// | off | size | field |
+/// | --- | --- | --- |
+/// | 00 | 8 | Offset |
+/// | 08 | 2 | Segment |
+/// | 0A | 2 | (padding) |
+/// | 0C | 4 | Mode |
+///
+/// 16 bytes. Mode is kept as the raw value so that any structure, also one
+/// with a Mode that is no ADDRESS_MODE, can be represented and refused.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Address64 {
+    #[serde(rename = "Offset")]
+    pub offset: u64,
+    #[serde(rename = "Segment")]
+    pub segment: u16,
+    #[serde(rename = "Mode")]
+    pub mode: u32,
+}
+
+impl Address64 {
+    /// sizeof(ADDRESS64).
+    pub const SIZE: usize = 16;
+
+    /// An address in `mode`.
+    pub fn new(mode: AddrMode, segment: u16, offset: u64) -> Self {
+        Address64 {
+            offset,
+            segment,
+            mode: mode.value(),
+        }
+    }
+
+    /// No address: Offset and Segment 0 (as the last frame's AddrReturn
+    /// when its return address cannot be read).
+    pub fn is_none(&self) -> bool {
+        self.offset == 0 && self.segment == 0
+    }
+
+    /// The little-endian bytes, offsets as in the table above (padding 0).
+    pub fn to_bytes(&self) -> [u8; Self::SIZE] {
+        let mut b = [0u8; Self::SIZE];
+        b[0x00..0x08].copy_from_slice(&self.offset.to_le_bytes());
+        b[0x08..0x0A].copy_from_slice(&self.segment.to_le_bytes());
+        b[0x0C..0x10].copy_from_slice(&self.mode.to_le_bytes());
+        b
+    }
+
+    /// Parse the first 16 bytes; `None` if there are fewer. The padding is
+    /// ignored.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let b = bytes.get(..Self::SIZE)?;
+        let mut off = [0u8; 8];
+        off.copy_from_slice(&b[0..8]);
+        Some(Address64 {
+            offset: u64::from_le_bytes(off),
+            segment: u16::from_le_bytes([b[8], b[9]]),
+            mode: u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+        })
+    }
+}
+
+impl fmt::Display for Address64 {
+    /// `1616 1017:09E0`, `real 1000:FFE6`, `flat 010109E0`,
+    /// `1632 1017:000009E0`, or `mode 7 ...` for a Mode that is no
+    /// ADDRESS_MODE.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match AddrMode::from_value(self.mode) {
+            Some(AddrMode::Mode1616) => write!(f, "1616 {:04X}:{:04X}", self.segment, self.offset),
+            Some(AddrMode::Mode1632) => write!(f, "1632 {:04X}:{:08X}", self.segment, self.offset),
+            Some(AddrMode::Real) => write!(f, "real {:04X}:{:04X}", self.segment, self.offset),
+            Some(AddrMode::Flat) => write!(f, "flat {:08X}", self.offset),
+            None => write!(
+                f,
+                "mode {} {:04X}:{:X}",
+                self.mode, self.segment, self.offset
+            ),
+        }
+    }
+}
+
+/// STACKFRAME64 as dbghelp.h declares it, laid out as C lays it out
+/// (natural alignment; the same on x86 and x64, where the 4- or 8-byte
+/// FuncTableEntry is followed by padding to Params' 8-byte alignment):
+///
+/// | off | size | field |
+/// | --- | --- | --- |
+/// | 00 | 16 | AddrPC |
+/// | 10 | 16 | AddrReturn |
+/// | 20 | 16 | AddrFrame |
+/// | 30 | 16 | AddrStack |
+/// | 40 | 16 | AddrBStore |
+/// | 50 | 8 | FuncTableEntry |
+/// | 58 | 32 | Params[4] (DWORD64) |
+/// | 78 | 4 | Far (BOOL) |
+/// | 7C | 4 | Virtual (BOOL) |
+/// | 80 | 24 | Reserved[3] (DWORD64) |
+/// | 98 | 112 | KdHelp (KDHELP64) |
+///
+/// 0x108 = 264 bytes. The module documentation says what each member
+/// means for a 16-bit frame.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(into = "FrameJson", from = "FrameJson")]
+pub struct StackFrame64 {
+    pub addr_pc: Address64,
+    pub addr_return: Address64,
+    pub addr_frame: Address64,
+    pub addr_stack: Address64,
+    pub addr_bstore: Address64,
+    pub func_table_entry: u64,
+    pub params: [u64; 4],
+    /// BOOL: TRUE (nonzero) for a far call frame.
+    pub far: u32,
+    /// BOOL: TRUE (nonzero) for a virtual frame. (`Virtual` in C.)
+    pub virtual_frame: u32,
+    pub reserved: [u64; 3],
+    /// KDHELP64, 112 bytes, always zero here.
+    pub kd_help: [u64; 14],
+}
+
+impl StackFrame64 {
+    /// sizeof(STACKFRAME64).
+    pub const SIZE: usize = 0x108;
+
+    /// Far as a bool.
+    pub fn is_far(&self) -> bool {
+        self.far != 0
+    }
+
+    /// Virtual as a bool.
+    pub fn is_virtual(&self) -> bool {
+        self.virtual_frame != 0
+    }
+
+    /// The little-endian bytes, offsets as in the table above.
+    pub fn to_bytes(&self) -> [u8; Self::SIZE] {
+        let mut b = [0u8; Self::SIZE];
+        let addrs = [
+            self.addr_pc,
+            self.addr_return,
+            self.addr_frame,
+            self.addr_stack,
+            self.addr_bstore,
+        ];
+        for (i, a) in addrs.iter().enumerate() {
+            b[i * 16..i * 16 + 16].copy_from_slice(&a.to_bytes());
+        }
+        b[0x50..0x58].copy_from_slice(&self.func_table_entry.to_le_bytes());
+        for (i, p) in self.params.iter().enumerate() {
+            b[0x58 + 8 * i..0x60 + 8 * i].copy_from_slice(&p.to_le_bytes());
+        }
+        b[0x78..0x7C].copy_from_slice(&self.far.to_le_bytes());
+        b[0x7C..0x80].copy_from_slice(&self.virtual_frame.to_le_bytes());
+        for (i, r) in self.reserved.iter().enumerate() {
+            b[0x80 + 8 * i..0x88 + 8 * i].copy_from_slice(&r.to_le_bytes());
+        }
+        for (i, k) in self.kd_help.iter().enumerate() {
+            b[0x98 + 8 * i..0xA0 + 8 * i].copy_from_slice(&k.to_le_bytes());
+        }
+        b
+    }
+
+    /// Parse the first 0x108 bytes; `None` if there are fewer.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let b = bytes.get(..Self::SIZE)?;
+        let q = |off: usize| {
+            let mut x = [0u8; 8];
+            x.copy_from_slice(&b[off..off + 8]);
+            u64::from_le_bytes(x)
+        };
+        let d = |off: usize| u32::from_le_bytes([b[off], b[off + 1], b[off + 2], b[off + 3]]);
+        let a = |i: usize| Address64::from_bytes(&b[i * 16..]).unwrap_or_default();
+        let mut f = StackFrame64 {
+            addr_pc: a(0),
+            addr_return: a(1),
+            addr_frame: a(2),
+            addr_stack: a(3),
+            addr_bstore: a(4),
+            func_table_entry: q(0x50),
+            far: d(0x78),
+            virtual_frame: d(0x7C),
+            ..StackFrame64::default()
+        };
+        for i in 0..4 {
+            f.params[i] = q(0x58 + 8 * i);
+        }
+        for i in 0..3 {
+            f.reserved[i] = q(0x80 + 8 * i);
+        }
+        for i in 0..14 {
+            f.kd_help[i] = q(0x98 + 8 * i);
+        }
+        Some(f)
+    }
+}
+
+/// The JSON form of a STACKFRAME64: dbghelp's member names, ADDRESSes as
+/// `{"Offset", "Segment", "Mode"}` integers, Far and Virtual as booleans.
+/// The members that are always 0 here (FuncTableEntry, AddrBStore,
+/// Reserved, KdHelp) are left out.
+#[derive(Serialize, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct FrameJson {
+    #[serde(rename = "AddrPC")]
+    addr_pc: Address64,
+    #[serde(rename = "AddrReturn")]
+    addr_return: Address64,
+    #[serde(rename = "AddrFrame")]
+    addr_frame: Address64,
+    #[serde(rename = "AddrStack")]
+    addr_stack: Address64,
+    #[serde(rename = "Params")]
+    params: [u64; 4],
+    #[serde(rename = "Far")]
+    far: bool,
+    #[serde(rename = "Virtual")]
+    virtual_frame: bool,
+}
+
+impl From<StackFrame64> for FrameJson {
+    fn from(f: StackFrame64) -> Self {
+        FrameJson {
+            addr_pc: f.addr_pc,
+            addr_return: f.addr_return,
+            addr_frame: f.addr_frame,
+            addr_stack: f.addr_stack,
+            params: f.params,
+            far: f.is_far(),
+            virtual_frame: f.is_virtual(),
+        }
+    }
+}
+
+impl From<FrameJson> for StackFrame64 {
+    fn from(j: FrameJson) -> Self {
+        StackFrame64 {
+            addr_pc: j.addr_pc,
+            addr_return: j.addr_return,
+            addr_frame: j.addr_frame,
+            addr_stack: j.addr_stack,
+            params: j.params,
+            far: u32::from(j.far),
+            virtual_frame: u32::from(j.virtual_frame),
+            ..StackFrame64::default()
+        }
+    }
+}
+
+/// Which ADDRESS of a STACKFRAME64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    AddrPC,
+    AddrReturn,
+    AddrFrame,
+    AddrStack,
+}
+
+impl Field {
+    /// dbghelp's member name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::AddrPC => "AddrPC",
+            Field::AddrReturn => "AddrReturn",
+            Field::AddrFrame => "AddrFrame",
+            Field::AddrStack => "AddrStack",
+        }
+    }
+
+    fn wants_code(self) -> bool {
+        matches!(self, Field::AddrPC | Field::AddrReturn)
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why an ADDRESS cannot be translated (dbghelp.md, "ADDRESS and its
+/// modes": "a selector that is null, past the table's limit, or not
+/// present cannot be translated").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddressProblem {
+    /// The selector's index and table bit are 0.
+    NullSelector,
+    /// A selector-based mode on a real-mode machine, which has no
+    /// descriptor tables.
+    NoTables,
+    /// The selector's entry lies past its table's limit.
+    PastTableLimit { ldt: bool, limit: u32 },
+    /// The entry is empty or its present bit is clear.
+    NotPresent,
+    /// The entry is a system descriptor (an LDT, a gate), not a code or
+    /// data segment.
+    NotASegment,
+    /// The linear address does not fit 32 bits.
+    TooFar,
+    /// No present segment of the wanted kind (code for AddrPC, data for
+    /// AddrFrame and AddrStack) in the descriptor tables holds the linear
+    /// address, so it has no 16:16 form on this machine.
+    NoSegmentHolds { linear: u32, code: bool },
+    /// Real mode: the linear address is not within 64 KiB above the
+    /// context's segment, and without descriptor tables there is no
+    /// other segment to express it in.
+    OutsideContextSegment { linear: u32, seg: u16 },
+    /// Mode is no ADDRESS_MODE.
+    UnknownMode,
+    /// AddrFrame and AddrStack translate into different stack segments.
+    TwoStacks { frame_ss: u16, stack_ss: u16 },
+}
+
+impl fmt::Display for AddressProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AddressProblem::NullSelector => f.write_str("null selector"),
+            AddressProblem::NoTables => {
+                f.write_str("the machine is in real mode and has no descriptor tables")
+            }
+            AddressProblem::PastTableLimit { ldt, limit } => write!(
+                f,
+                "past the {}'s limit 0x{limit:04X}",
+                if *ldt { "LDT" } else { "GDT" }
+            ),
+            AddressProblem::NotPresent => f.write_str("not present"),
+            AddressProblem::NotASegment => {
+                f.write_str("a system descriptor, not a code or data segment")
+            }
+            AddressProblem::TooFar => f.write_str("the linear address does not fit 32 bits"),
+            AddressProblem::NoSegmentHolds { linear, code } => write!(
+                f,
+                "no present {} segment in the descriptor tables holds linear 0x{linear:08X}",
+                if *code { "code" } else { "data" }
+            ),
+            AddressProblem::OutsideContextSegment { linear, seg } => write!(
+                f,
+                "linear 0x{linear:08X} is not within 64 KiB above the context's segment \
+                 {seg:04X}, and real mode has no descriptor tables to find another"
+            ),
+            AddressProblem::UnknownMode => f.write_str("not an ADDRESS_MODE (0 to 3)"),
+            AddressProblem::TwoStacks { frame_ss, stack_ss } => write!(
+                f,
+                "AddrFrame is in stack segment {frame_ss:04X} and AddrStack in {stack_ss:04X}: \
+                 a frame has one stack segment"
+            ),
+        }
+    }
+}
+
+/// An ADDRESS that cannot be translated: which field, what it held, and
+/// why. Its sentence names the field, the mode and the selector, as
+/// dbghelp.md asks: "AddrFrame is AddrMode1616 with selector 0x0000: null
+/// selector".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressFailure {
+    pub field: Field,
+    pub address: Address64,
+    pub problem: AddressProblem,
+}
+
+impl fmt::Display for AddressFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = &self.address;
+        match AddrMode::from_value(a.mode) {
+            Some(m @ (AddrMode::Mode1616 | AddrMode::Mode1632)) => write!(
+                f,
+                "{} is {} with selector 0x{:04X}",
+                self.field,
+                m.name(),
+                a.segment
+            )?,
+            Some(AddrMode::Real) => write!(
+                f,
+                "{} is AddrModeReal {:04X}:{:04X}",
+                self.field, a.segment, a.offset
+            )?,
+            Some(AddrMode::Flat) => write!(f, "{} is AddrModeFlat 0x{:08X}", self.field, a.offset)?,
+            None => write!(f, "{} has Mode {}", self.field, a.mode)?,
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl std::error::Error for AddressFailure {}
+
+/// Check a selector for a selector-based mode: not null, the machine has
+/// tables, within its table's limit, present, a code or data segment.
+pub fn check_selector(mem: &dyn WalkMemory, sel: u16) -> Result<Descriptor, AddressProblem> {
+    if sel & !3 == 0 {
+        return Err(AddressProblem::NullSelector);
+    }
+    if mem.mode() == CpuMode::Real {
+        return Err(AddressProblem::NoTables);
+    }
+    let ldt = sel & 4 != 0;
+    if let Some(t) = mem.descriptor_table(ldt) {
+        if u32::from(sel & 0xFFF8) + 7 > t.limit {
+            return Err(AddressProblem::PastTableLimit {
+                ldt,
+                limit: t.limit,
+            });
+        }
+    }
+    let d = mem.descriptor(sel).ok_or(AddressProblem::NotPresent)?;
+    if !d.present() {
+        return Err(AddressProblem::NotPresent);
+    }
+    if !d.is_segment() {
+        return Err(AddressProblem::NotASegment);
+    }
+    Ok(d)
+}
+
+/// The linear address an ADDRESS names, by its own Mode (dbghelp.md's
+/// table): AddrMode1616 base(Segment) + (Offset & 0xFFFF), AddrMode1632
+/// base(Segment) + Offset, AddrModeReal Segment * 16 + Offset, AddrModeFlat
+/// Offset. Selector-based modes need a usable selector
+/// ([`check_selector`]).
+pub fn linear_address(
+    mem: &dyn WalkMemory,
+    field: Field,
+    a: &Address64,
+) -> Result<u32, AddressFailure> {
+    let fail = |problem| AddressFailure {
+        field,
+        address: *a,
+        problem,
+    };
+    let Some(mode) = AddrMode::from_value(a.mode) else {
+        return Err(fail(AddressProblem::UnknownMode));
+    };
+    let linear: u64 = match mode {
+        AddrMode::Mode1616 | AddrMode::Mode1632 => {
+            let d = check_selector(mem, a.segment).map_err(fail)?;
+            let off = if mode == AddrMode::Mode1616 {
+                a.offset & 0xFFFF
+            } else {
+                a.offset
+            };
+            u64::from(d.base).saturating_add(off)
+        }
+        AddrMode::Real => (u64::from(a.segment) << 4).saturating_add(a.offset),
+        AddrMode::Flat => a.offset,
+    };
+    u32::try_from(linear).map_err(|_| fail(AddressProblem::TooFar))
+}
+
+/// The linear address of the machine's own `seg:off` (real: seg * 16 +
+/// off; protected: the descriptor's base + off, or `None` for a selector
+/// without a descriptor).
+pub fn native_linear(mem: &dyn WalkMemory, seg: u16, off: u16) -> Option<u32> {
+    match mem.mode() {
+        CpuMode::Real => Some((u32::from(seg) << 4) + u32::from(off)),
+        CpuMode::Protected => mem
+            .descriptor(seg)
+            .map(|d| d.base.wrapping_add(u32::from(off))),
+    }
+}
+
+/// Translate an ADDRESS, by its own Mode, into the machine's own
+/// segment:offset form (dbghelp.md, "ADDRESS and its modes").
+///
+/// - AddrMode1616: the selector must pass [`check_selector`]; the result
+///   is Segment:(Offset & 0xFFFF) as it stands (an offset past the limit
+///   is kept: StackTraceCSIPFirst does not check BP either).
+/// - AddrModeReal on a real-mode machine with an Offset below 0x10000:
+///   Segment:Offset as it stands.
+/// - Every other case names a linear address ([`linear_address`]), which
+///   is expressed in a segment of this machine: in `hint` (the context's
+///   CS for AddrPC, SS for AddrFrame and AddrStack) when the address lies
+///   within 64 KiB above its base; otherwise, in protected mode, in the
+///   first present segment of the wanted kind (code for AddrPC, data for
+///   the stack) in the GDT, then the LDT, whose base..=base+limit holds it,
+///   with RPL = its DPL. Real mode has no tables: an address outside the
+///   hint's 64 KiB fails. No segment: fails.
+pub fn resolve(
+    mem: &dyn WalkMemory,
+    field: Field,
+    a: &Address64,
+    hint: u16,
+) -> Result<(u16, u16), AddressFailure> {
+    let fail = |problem| AddressFailure {
+        field,
+        address: *a,
+        problem,
+    };
+    match AddrMode::from_value(a.mode) {
+        None => Err(fail(AddressProblem::UnknownMode)),
+        Some(AddrMode::Mode1616) => {
+            check_selector(mem, a.segment).map_err(fail)?;
+            Ok((a.segment, (a.offset & 0xFFFF) as u16))
+        }
+        Some(AddrMode::Real) if mem.mode() == CpuMode::Real && a.offset <= 0xFFFF => {
+            Ok((a.segment, a.offset as u16))
+        }
+        Some(_) => {
+            let linear = linear_address(mem, field, a)?;
+            express(mem, linear, hint, field.wants_code()).map_err(fail)
+        }
+    }
+}
+
+/// A linear address in one of the machine's segments (see [`resolve`]).
+fn express(
+    mem: &dyn WalkMemory,
+    linear: u32,
+    hint: u16,
+    code: bool,
+) -> Result<(u16, u16), AddressProblem> {
+    let within = |base: u32| {
+        linear
+            .checked_sub(base)
+            .filter(|&off| off <= 0xFFFF)
+            .map(|off| off as u16)
+    };
+    if mem.mode() == CpuMode::Real {
+        return within(u32::from(hint) << 4)
+            .map(|off| (hint, off))
+            .ok_or(AddressProblem::OutsideContextSegment { linear, seg: hint });
+    }
+    if let Ok(d) = check_selector(mem, hint) {
+        if let Some(off) = within(d.base) {
+            return Ok((hint, off));
+        }
+    }
+    for ldt in [false, true] {
+        let entries = mem
+            .descriptor_table(ldt)
+            .map_or(0x2000, |t| (t.limit.saturating_add(1) / 8).min(0x2000));
+        for index in 0..entries {
+            let sel = ((index as u16) << 3) | if ldt { 4 } else { 0 };
+            if sel == 0 {
+                continue;
+            }
+            let Some(d) = mem.descriptor(sel) else {
+                continue;
+            };
+            if !d.present() || !d.is_segment() || d.is_code() != code {
+                continue;
+            }
+            if linear >= d.base && linear - d.base <= d.limit && linear - d.base <= 0xFFFF {
+                return Ok((sel | u16::from(d.dpl()), (linear - d.base) as u16));
+            }
+        }
+    }
+    Err(AddressProblem::NoSegmentHolds { linear, code })
+}
+
+/// The registers a walk starts from, as StackWalk64's ContextRecord: the
+/// segments flat and real-mode addresses are expressed in, and the values
+/// the [`Start`] conventions put into the first STACKFRAME64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WalkContext {
+    pub cs: u16,
+    pub ip: u16,
+    pub ss: u16,
+    pub sp: u16,
+    pub bp: u16,
+}
+
+/// How a caller fills the first STACKFRAME64 from the registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// Each ADDRESS in the machine's own mode: AddrMode1616 (selector) in
+    /// protected mode, AddrModeReal (paragraph) in real mode.
+    Native,
+    /// Each ADDRESS as an AddrModeFlat linear address (Segment 0).
+    Flat,
+    /// What OLE32's IStackWalker::CreateStackTrace did (seed 000): the
+    /// three flat offsets, AddrPC and AddrStack marked AddrModeFlat,
+    /// AddrFrame's Mode left 0 = AddrMode1616 (and its Segment 0). The
+    /// first step must fail on AddrFrame.
+    IStackWalker,
+}
+
+impl Start {
+    /// Every start, in the order the CLI lists them.
+    pub const ALL: [Start; 3] = [Start::Native, Start::Flat, Start::IStackWalker];
+
+    /// The CLI's name: `native`, `flat`, `istackwalker`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Start::Native => "native",
+            Start::Flat => "flat",
+            Start::IStackWalker => "istackwalker",
+        }
+    }
+}
+
+impl std::str::FromStr for Start {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Start, String> {
+        Start::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| format!("'{s}': the start is native, flat or istackwalker"))
+    }
+}
+
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The first STACKFRAME64 a caller following `start` builds from the
+/// registers `ctx`: AddrPC = CS:IP, AddrFrame = SS:BP, AddrStack = SS:SP,
+/// everything else 0. A flat offset of a selector without a descriptor is
+/// the bare offset (the walk then fails to translate it).
+pub fn start_frame(mem: &dyn WalkMemory, ctx: &WalkContext, start: Start) -> StackFrame64 {
+    let native = AddrMode::native(mem.mode());
+    let flat = |seg: u16, off: u16| {
+        Address64::new(
+            AddrMode::Flat,
+            0,
+            native_linear(mem, seg, off).map_or(u64::from(off), u64::from),
+        )
+    };
+    let (pc, frame, stack) = match start {
+        Start::Native => (
+            Address64::new(native, ctx.cs, ctx.ip.into()),
+            Address64::new(native, ctx.ss, ctx.bp.into()),
+            Address64::new(native, ctx.ss, ctx.sp.into()),
+        ),
+        Start::Flat => (
+            flat(ctx.cs, ctx.ip),
+            flat(ctx.ss, ctx.bp),
+            flat(ctx.ss, ctx.sp),
+        ),
+        Start::IStackWalker => {
+            let mut frame = flat(ctx.ss, ctx.bp);
+            frame.mode = 0;
+            (flat(ctx.cs, ctx.ip), frame, flat(ctx.ss, ctx.sp))
+        }
+    };
+    StackFrame64 {
+        addr_pc: pc,
+        addr_frame: frame,
+        addr_stack: stack,
+        ..StackFrame64::default()
+    }
+}
+
+/// Why a step did not describe a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// The first step could not translate an ADDRESS of the start.
+    Address(AddressFailure),
+    /// The walk has ended: the rule that ended it, as for the ToolHelp
+    /// walk.
+    End(StopReason),
+}
+
+impl StepError {
+    /// `address` for a first-step failure, else [`StopReason::kind`].
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StepError::Address(_) => "address",
+            StepError::End(r) => r.kind(),
+        }
+    }
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::Address(a) => write!(f, "the first step fails: {a}"),
+            StepError::End(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+/// A frame the next step describes.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    entry: StackTraceEntry,
+    sp: u16,
+    /// Frames since the walk (re)started: a dispatch frame is recognised
+    /// only after the first, as in [`super::dispatch::through_dispatch`].
+    since_start: usize,
+    /// The previous frame's BP, where a dispatch frame's fault frame is.
+    prev_bp: Option<u16>,
+    /// StackTraceNext reached this frame without moving BP: it is the
+    /// last ([`StopReason::Stalled`]).
+    stalled: bool,
+    /// A dispatch frame earlier in this (sub)walk had an unreadable fault
+    /// frame: like `through_dispatch`, which looks only at the first
+    /// dispatch frame, see through no later one.
+    dispatch_off: bool,
+}
+
+/// What a frame is to the dispatch see-through.
+enum Dispatch {
+    /// Not a dispatch frame (or see-through is off).
+    No,
+    /// A dispatch frame whose fault frame cannot be read.
+    Unreadable,
+    /// A dispatch frame: the faulting context's frame comes next.
+    Through(Pending),
+}
+
+#[derive(Debug, Clone)]
+enum State {
+    Start,
+    Next(Pending),
+    Done(StepError),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Modes {
+    pc: u32,
+    frame: u32,
+    stack: u32,
+}
+
+/// A StackWalk64-style walker over a 16-bit machine (module
+/// documentation). The per-walk state StackWalk64 keeps in Reserved[] is
+/// kept here, so the structure's Reserved members stay 0.
+#[derive(Debug, Clone)]
+pub struct StackWalker {
+    ctx: WalkContext,
+    dispatch: Option<(u16, u16)>,
+    max_frames: usize,
+    state: State,
+    modes: Modes,
+    index: usize,
+    entry: Option<StackTraceEntry>,
+}
+
+impl StackWalker {
+    /// A walk from `ctx`, seeing through fault dispatch frames whose
+    /// return address is `dispatch` (TOOLHELP's pass-on CS:IP), describing
+    /// at most `max_frames` frames.
+    pub fn new(ctx: WalkContext, dispatch: Option<(u16, u16)>, max_frames: usize) -> Self {
+        StackWalker {
+            ctx,
+            dispatch,
+            max_frames,
+            state: State::Start,
+            modes: Modes {
+                pc: 0,
+                frame: 0,
+                stack: 0,
+            },
+            index: 0,
+            entry: None,
+        }
+    }
+
+    /// The ToolHelp entry of the frame the last successful step described.
+    pub fn entry(&self) -> Option<&StackTraceEntry> {
+        self.entry.as_ref()
+    }
+
+    /// One step (module documentation): the first call translates
+    /// `frame`'s AddrPC, AddrFrame and AddrStack and describes the frame
+    /// there; each later call describes the next frame up. Every
+    /// successful call overwrites the whole structure. After a failure
+    /// every later call fails the same way.
+    pub fn step(
+        &mut self,
+        mem: &dyn WalkMemory,
+        frame: &mut StackFrame64,
+    ) -> Result<(), StepError> {
+        let pending = match std::mem::replace(&mut self.state, State::Start) {
+            State::Done(e) => {
+                self.state = State::Done(e.clone());
+                return Err(e);
+            }
+            State::Start => match self.first(mem, frame) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.state = State::Done(e.clone());
+                    return Err(e);
+                }
+            },
+            State::Next(p) => p,
+        };
+        if self.index >= self.max_frames {
+            let e = StepError::End(StopReason::FrameCap {
+                max: self.max_frames,
+            });
+            self.state = State::Done(e.clone());
+            return Err(e);
+        }
+        self.emit(mem, pending, frame);
+        Ok(())
+    }
+
+    /// Translate the start and make frame 0 (StackTraceCSIPFirst).
+    fn first(&mut self, mem: &dyn WalkMemory, frame: &StackFrame64) -> Result<Pending, StepError> {
+        let ctx = self.ctx;
+        let (cs, ip) =
+            resolve(mem, Field::AddrPC, &frame.addr_pc, ctx.cs).map_err(StepError::Address)?;
+        let (ss, bp) = resolve(mem, Field::AddrFrame, &frame.addr_frame, ctx.ss)
+            .map_err(StepError::Address)?;
+        let (stack_ss, sp) = resolve(mem, Field::AddrStack, &frame.addr_stack, ctx.ss)
+            .map_err(StepError::Address)?;
+        if stack_ss != ss {
+            return Err(StepError::Address(AddressFailure {
+                field: Field::AddrStack,
+                address: frame.addr_stack,
+                problem: AddressProblem::TwoStacks {
+                    frame_ss: ss,
+                    stack_ss,
+                },
+            }));
+        }
+        let out = |m: u32| {
+            if m == AddrMode::Flat.value() {
+                m
+            } else {
+                AddrMode::native(mem.mode()).value()
+            }
+        };
+        self.modes = Modes {
+            pc: out(frame.addr_pc.mode),
+            frame: out(frame.addr_frame.mode),
+            stack: out(frame.addr_stack.mode),
+        };
+        let mut entry = StackTraceEntry::default();
+        // Cannot fail: dwSize is 0x14 by construction.
+        stack_trace_csip_first(mem, &mut entry, ss, cs, ip, bp);
+        Ok(Pending {
+            entry,
+            sp,
+            since_start: 0,
+            prev_bp: None,
+            stalled: false,
+            dispatch_off: false,
+        })
+    }
+
+    /// An address in the output mode `mode` (module doc, "Output modes").
+    fn out(mem: &dyn WalkMemory, mode: u32, seg: u16, off: u16) -> Address64 {
+        if mode == AddrMode::Flat.value() {
+            let linear = native_linear(mem, seg, off).map_or(u64::from(off), u64::from);
+            Address64::new(AddrMode::Flat, 0, linear)
+        } else {
+            Address64::new(AddrMode::native(mem.mode()), seg, off.into())
+        }
+    }
+
+    /// Describe `p` in `frame` and work out the frame after it.
+    fn emit(&mut self, mem: &dyn WalkMemory, p: Pending, frame: &mut StackFrame64) {
+        let e = p.entry;
+        let ss = e.w_ss;
+        let mut virtual_frame = false;
+        let dispatch = self.dispatch_continuation(mem, &p);
+        let dispatch_off = p.dispatch_off || matches!(dispatch, Dispatch::Unreadable);
+        let next: Result<Pending, StopReason> = match dispatch {
+            Dispatch::Through(cont) => {
+                virtual_frame = true;
+                Ok(cont)
+            }
+            Dispatch::No | Dispatch::Unreadable => {
+                let mut ste = e;
+                match stack_trace_next_explained(mem, &mut ste) {
+                    Ok(()) => {
+                        let far = ste.w_flags == StackTraceEntry::FRAME_FAR;
+                        Ok(Pending {
+                            entry: ste,
+                            sp: e.w_bp.wrapping_add(if far { 6 } else { 4 }),
+                            since_start: p.since_start + 1,
+                            prev_bp: Some(e.w_bp),
+                            stalled: ste.w_bp <= e.w_bp,
+                            dispatch_off,
+                        })
+                    }
+                    Err(f) => Err(StopReason::Next(f)),
+                }
+            }
+        };
+        // Far, AddrReturn: from the next frame, else from the words this
+        // frame holds (module doc).
+        let (far, ret) = match &next {
+            Ok(n) => (
+                n.entry.w_flags == StackTraceEntry::FRAME_FAR,
+                Some((n.entry.w_cs, n.entry.w_ip)),
+            ),
+            Err(_) => match return_words(mem, &e) {
+                Some((far, cs, ip)) => (far, Some((cs, ip))),
+                None => (false, None),
+            },
+        };
+        let mut params = [0u64; 4];
+        let first = u32::from(e.w_bp) + if far { 6 } else { 4 };
+        for (k, p) in params.iter_mut().enumerate() {
+            let off = first + 2 * k as u32;
+            if let Ok(off) = u16::try_from(off) {
+                *p = mem.read_u16(ss, off).map_or(0, u64::from);
+            }
+        }
+        let m = self.modes;
+        *frame = StackFrame64 {
+            addr_pc: Self::out(mem, m.pc, e.w_cs, e.w_ip),
+            addr_return: match ret {
+                Some((cs, ip)) => Self::out(mem, m.pc, cs, ip),
+                None => Address64 {
+                    mode: m.pc,
+                    ..Address64::default()
+                },
+            },
+            addr_frame: Self::out(mem, m.frame, ss, e.w_bp),
+            addr_stack: Self::out(mem, m.stack, ss, p.sp),
+            params,
+            far: u32::from(far),
+            virtual_frame: u32::from(virtual_frame),
+            ..StackFrame64::default()
+        };
+        self.entry = Some(e);
+        self.index += 1;
+        self.state = match next {
+            _ if p.stalled => State::Done(StepError::End(StopReason::Stalled { bp: e.w_bp })),
+            Ok(n) => State::Next(n),
+            Err(r) => State::Done(StepError::End(r)),
+        };
+    }
+
+    /// When `p` is a fault dispatch frame (its CS:IP is the dispatcher's
+    /// return address, and it is not the first frame of its walk), the
+    /// frame of the faulting context: StackTraceCSIPFirst at the faulting
+    /// CS:IP (the words at +0A and +0C of the fault frame, which lies at
+    /// the previous frame's BP + 2) and the dispatch frame's BP
+    /// (toolhelp.md, "InterruptRegister callbacks: the fault frame"; the
+    /// same rules as walk/dispatch.rs). `None` when the fault frame cannot
+    /// be read: the walk goes on by StackTraceNext.
+    fn dispatch_continuation(&self, mem: &dyn WalkMemory, p: &Pending) -> Dispatch {
+        let e = p.entry;
+        if p.dispatch_off || p.since_start == 0 || self.dispatch != Some((e.w_cs, e.w_ip)) {
+            return Dispatch::No;
+        }
+        let Some(prev_bp) = p.prev_bp else {
+            return Dispatch::No;
+        };
+        let fault = prev_bp.wrapping_add(2);
+        let word = |off: u16| mem.read_u16(e.w_ss, fault.wrapping_add(off)).ok();
+        let (Some(ip), Some(cs)) = (word(0x0A), word(0x0C)) else {
+            return Dispatch::Unreadable;
+        };
+        // SP at the fault: just above IP, CS, FLAGS; a low-stack fault
+        // (interrupt number with the high bit set) saved it at +10.
+        let sp = match word(0x06) {
+            Some(n) if n & 0x8000 != 0 => word(0x10).unwrap_or(fault.wrapping_add(0x10)),
+            _ => fault.wrapping_add(0x10),
+        };
+        let mut entry = StackTraceEntry::default();
+        stack_trace_csip_first(mem, &mut entry, e.w_ss, cs, ip, e.w_bp);
+        entry.h_task = e.h_task;
+        Dispatch::Through(Pending {
+            entry,
+            sp,
+            since_start: 0,
+            prev_bp: Some(e.w_bp),
+            stalled: false,
+            dispatch_off: false,
+        })
+    }
+}
+
+/// The return address a frame holds, read as StackTraceNext steps 2, 3
+/// and 5 read it, without step 4's checks on the saved BP: (far, CS, IP),
+/// or `None` when BP + 6 wraps or a word cannot be read.
+fn return_words(mem: &dyn WalkMemory, e: &StackTraceEntry) -> Option<(bool, u16, u16)> {
+    let bp = e.w_bp;
+    if u32::from(bp) + 6 > 0xFFFF {
+        return None;
+    }
+    let next = mem.read_u16(e.w_ss, bp).ok()?;
+    let ip = mem.read_u16(e.w_ss, bp + 2).ok()?;
+    let candidate = mem.read_u16(e.w_ss, bp + 4).ok()?;
+    if next & 1 != 0 || even_frame_is_far(mem, e.w_cs, candidate, ip) {
+        Some((true, candidate, ip))
+    } else {
+        Some((false, e.w_cs, ip))
+    }
+}
+
+/// A whole walk: every frame's STACKFRAME64 and ToolHelp entry, and why
+/// it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameWalk {
+    /// The STACKFRAME64 of each frame, innermost first.
+    pub frames: Vec<StackFrame64>,
+    /// The ToolHelp entry of each frame (the machine's own view).
+    pub entries: Vec<StackTraceEntry>,
+    /// Why there are no more frames: a first-step failure (no frames) or
+    /// the rule that ended the walk.
+    pub end: StepError,
+}
+
+/// Step from `start` until the walker fails, at most `max_frames` frames.
+pub fn walk_frames(
+    mem: &dyn WalkMemory,
+    ctx: WalkContext,
+    start: &StackFrame64,
+    dispatch: Option<(u16, u16)>,
+    max_frames: usize,
+) -> FrameWalk {
+    let mut w = StackWalker::new(ctx, dispatch, max_frames);
+    let mut frame = *start;
+    let mut frames = Vec::new();
+    let mut entries = Vec::new();
+    loop {
+        match w.step(mem, &mut frame) {
+            Ok(()) => {
+                frames.push(frame);
+                if let Some(e) = w.entry() {
+                    entries.push(*e);
+                }
+            }
+            Err(end) => {
+                return FrameWalk {
+                    frames,
+                    entries,
+                    end,
+                };
+            }
+        }
+    }
+}
+
+/// [`walk_frames`] from the registers with one of the [`Start`]
+/// conventions.
+pub fn walk_with_start(
+    mem: &dyn WalkMemory,
+    ctx: WalkContext,
+    start: Start,
+    dispatch: Option<(u16, u16)>,
+    max_frames: usize,
+) -> FrameWalk {
+    let first = start_frame(mem, &ctx, start);
+    walk_frames(mem, ctx, &first, dispatch, max_frames)
+}
+
+/// Whether two ADDRESSes name the same place: the same Mode and the same
+/// Offset (and Segment, except in AddrModeFlat); for different Modes, the
+/// same linear address. Two "no address" values (Offset and Segment 0)
+/// agree whatever their Modes. Returns the reason they differ.
+pub fn same_address(
+    mem: &dyn WalkMemory,
+    field: Field,
+    want: &Address64,
+    got: &Address64,
+) -> Result<(), String> {
+    if want.is_none() && got.is_none() {
+        return Ok(());
+    }
+    let differ = || format!("{field}: expected {want}, got {got}");
+    if want.mode == got.mode {
+        let flat = want.mode == AddrMode::Flat.value();
+        return if want.offset == got.offset && (flat || want.segment == got.segment) {
+            Ok(())
+        } else {
+            Err(differ())
+        };
+    }
+    match (
+        linear_address(mem, field, want),
+        linear_address(mem, field, got),
+    ) {
+        (Ok(a), Ok(b)) if a == b => Ok(()),
+        (Ok(a), Ok(b)) => Err(format!("{} (linear {a:08X} and {b:08X})", differ())),
+        (Err(e), _) | (_, Err(e)) => Err(format!("{}: {e}", differ())),
+    }
+}
+
+/// The differences between an expected frame and a walked one: each ADDRESS
+/// by [`same_address`], then Params, Far and Virtual exactly. Empty when
+/// they agree.
+pub fn compare_frames(
+    mem: &dyn WalkMemory,
+    want: &StackFrame64,
+    got: &StackFrame64,
+) -> Vec<String> {
+    let mut d = Vec::new();
+    for (field, a, b) in [
+        (Field::AddrPC, &want.addr_pc, &got.addr_pc),
+        (Field::AddrReturn, &want.addr_return, &got.addr_return),
+        (Field::AddrFrame, &want.addr_frame, &got.addr_frame),
+        (Field::AddrStack, &want.addr_stack, &got.addr_stack),
+    ] {
+        if let Err(e) = same_address(mem, field, a, b) {
+            d.push(e);
+        }
+    }
+    if want.params != got.params {
+        d.push(format!(
+            "Params: expected {:04X?}, got {:04X?}",
+            want.params, got.params
+        ));
+    }
+    if want.is_far() != got.is_far() {
+        d.push(format!(
+            "Far: expected {}, got {}",
+            want.is_far(),
+            got.is_far()
+        ));
+    }
+    if want.is_virtual() != got.is_virtual() {
+        d.push(format!(
+            "Virtual: expected {}, got {}",
+            want.is_virtual(),
+            got.is_virtual()
+        ));
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::memory::CodeOwner;
+    use crate::walk::testmem::{StackCursor, TestMemory};
+    use crate::walk::toolhelp::walk_from_csip;
+    use std::mem::{offset_of, size_of};
+
+    const SS: u16 = 0x1017;
+    const SS_BASE: u32 = 0x40_0000;
+    const CS1: u16 = 0x1027;
+    const CS1_BASE: u32 = 0x41_0000;
+    const CS2: u16 = 0x102F;
+    const CS2_BASE: u32 = 0x41_1000;
+    const TOP: u16 = 0x0200;
+    const BOT: u16 = 0x0FF0;
+
+    fn machine() -> TestMemory {
+        TestMemory::protected()
+            .with_segment(SS, SS_BASE, vec![0; 0x1000], 0xFFF, Descriptor::DATA_R3)
+            .with_segment(CS1, CS1_BASE, vec![0x90; 0x800], 0x7FF, Descriptor::CODE_R3)
+            .with_segment(CS2, CS2_BASE, vec![0x90; 0x400], 0x3FF, Descriptor::CODE_R3)
+            // A not-present segment and a system descriptor.
+            .with_segment(0x1037, 0x42_2000, vec![], 0xFF, Descriptor::DATA_R3 & 0x7F)
+            .with_segment(0x103F, 0x42_3000, vec![], 0xFF, 0x82)
+            .with_instance_data(SS, TOP, BOT)
+            .with_code_owner(
+                CS1,
+                CodeOwner {
+                    hmodule: 0x1046,
+                    segment: Some(1),
+                },
+            )
+    }
+
+    /// main (near from start) -> far odd-BP -> near -> even far (no
+    /// marker); stopped inside the last with BP = its frame. Returns the
+    /// machine and the context.
+    fn chain() -> (TestMemory, WalkContext) {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        m.push_word(&mut cur, 0x0004); // an argument
+        m.push_near_frame(&mut cur, 0x0010); // main, BP 0
+        m.push_word(&mut cur, 0x0022);
+        m.push_word(&mut cur, 0x0024);
+        m.push_far_frame(&mut cur, CS1, 0x0030, true); // far, odd BP
+        m.push_word(&mut cur, 0x0042);
+        m.push_near_frame(&mut cur, 0x0120); // near, in CS2
+        m.push_word(&mut cur, 0x0066);
+        m.push_far_frame(&mut cur, CS2, 0x0140, false); // far, even BP
+        m.push_locals(&mut cur, 4);
+        let ctx = WalkContext {
+            cs: CS1,
+            ip: 0x0200,
+            ss: SS,
+            sp: cur.sp,
+            bp: cur.bp,
+        };
+        (m, ctx)
+    }
+
+    #[test]
+    fn address64_layout_is_dbghelps() {
+        assert_eq!(size_of::<Address64>(), Address64::SIZE);
+        assert_eq!(offset_of!(Address64, offset), 0);
+        assert_eq!(offset_of!(Address64, segment), 8);
+        assert_eq!(offset_of!(Address64, mode), 12);
+        let a = Address64 {
+            offset: 0x0807_0605_0403_0201,
+            segment: 0x0A09,
+            mode: 0x100F_0E0D,
+        };
+        let b = a.to_bytes();
+        assert_eq!(
+            b,
+            [
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 0x0A, 0, 0, 0x0D, 0x0E, 0x0F, 0x10
+            ]
+        );
+        assert_eq!(Address64::from_bytes(&b), Some(a));
+        assert_eq!(Address64::from_bytes(&b[..15]), None);
+        let modes: Vec<u32> = [
+            AddrMode::Mode1616,
+            AddrMode::Mode1632,
+            AddrMode::Real,
+            AddrMode::Flat,
+        ]
+        .iter()
+        .map(|m| m.value())
+        .collect();
+        assert_eq!(modes, [0, 1, 2, 3]);
+        assert_eq!(AddrMode::from_value(0), Some(AddrMode::Mode1616));
+        assert_eq!(AddrMode::from_value(4), None);
+    }
+
+    #[test]
+    fn stackframe64_layout_is_dbghelps() {
+        assert_eq!(size_of::<StackFrame64>(), 0x108);
+        assert_eq!(StackFrame64::SIZE, 0x108);
+        let offsets = [
+            offset_of!(StackFrame64, addr_pc),
+            offset_of!(StackFrame64, addr_return),
+            offset_of!(StackFrame64, addr_frame),
+            offset_of!(StackFrame64, addr_stack),
+            offset_of!(StackFrame64, addr_bstore),
+            offset_of!(StackFrame64, func_table_entry),
+            offset_of!(StackFrame64, params),
+            offset_of!(StackFrame64, far),
+            offset_of!(StackFrame64, virtual_frame),
+            offset_of!(StackFrame64, reserved),
+            offset_of!(StackFrame64, kd_help),
+        ];
+        assert_eq!(
+            offsets,
+            [
+                0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x58, 0x78, 0x7C, 0x80, 0x98
+            ]
+        );
+        // to_bytes puts every member at that offset.
+        let mut f = StackFrame64 {
+            addr_pc: Address64::new(AddrMode::Flat, 0x1111, 0xA1),
+            addr_return: Address64::new(AddrMode::Real, 0x2222, 0xA2),
+            addr_frame: Address64::new(AddrMode::Mode1632, 0x3333, 0xA3),
+            addr_stack: Address64::new(AddrMode::Mode1616, 0x4444, 0xA4),
+            addr_bstore: Address64::new(AddrMode::Flat, 0x5555, 0xA5),
+            func_table_entry: 0xF7,
+            params: [0xB1, 0xB2, 0xB3, 0xB4],
+            far: 1,
+            virtual_frame: 0xC2,
+            reserved: [0xD1, 0xD2, 0xD3],
+            ..StackFrame64::default()
+        };
+        f.kd_help[13] = 0xEE;
+        let b = f.to_bytes();
+        for (i, x) in [0xA1u8, 0xA2, 0xA3, 0xA4, 0xA5].iter().enumerate() {
+            assert_eq!(b[i * 16], *x);
+            assert_eq!(b[i * 16 + 12], [3u8, 2, 1, 0, 3][i], "Mode of address {i}");
+        }
+        assert_eq!(b[0x50], 0xF7);
+        assert_eq!(
+            [b[0x58], b[0x60], b[0x68], b[0x70]],
+            [0xB1, 0xB2, 0xB3, 0xB4]
+        );
+        assert_eq!((b[0x78], b[0x7C]), (1, 0xC2));
+        assert_eq!([b[0x80], b[0x88], b[0x90]], [0xD1, 0xD2, 0xD3]);
+        assert_eq!(b[0x98 + 13 * 8], 0xEE);
+        assert_eq!(StackFrame64::from_bytes(&b), Some(f));
+        assert_eq!(StackFrame64::from_bytes(&b[..0x107]), None);
+    }
+
+    #[test]
+    fn json_uses_dbghelps_names_with_integer_addresses() {
+        let (m, ctx) = chain();
+        let w = walk_with_start(&m, ctx, Start::Native, None, 100);
+        let v = serde_json::to_value(w.frames[1]).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys.len(),
+            7,
+            "AddrPC AddrReturn AddrFrame AddrStack Params Far Virtual: {v}"
+        );
+        for k in ["AddrPC", "AddrReturn", "AddrFrame", "AddrStack"] {
+            for sub in ["Offset", "Segment", "Mode"] {
+                assert!(v[k][sub].is_u64(), "{k}.{sub} in {v}");
+            }
+        }
+        assert!(v["Far"].is_boolean() && v["Virtual"].is_boolean());
+        assert_eq!(v["Params"].as_array().unwrap().len(), 4);
+        let back: StackFrame64 = serde_json::from_value(v).unwrap();
+        assert_eq!(back, w.frames[1]);
+        let bad = serde_json::json!({"AddrPC": {"Offset": 1, "Segment": 2, "Mode": 3, "X": 1}});
+        assert!(serde_json::from_value::<Address64>(bad["AddrPC"].clone()).is_err());
+    }
+
+    #[test]
+    fn native_walk_has_the_toolhelp_frames_and_far_is_the_next_entrys_wflags() {
+        let (m, ctx) = chain();
+        let th = walk_from_csip(&m, ctx.ss, ctx.cs, ctx.ip, ctx.bp, 100);
+        let w = walk_with_start(&m, ctx, Start::Native, None, 100);
+        assert_eq!(w.entries, th.frames);
+        assert_eq!(w.end, StepError::End(th.stop.clone()));
+        assert_eq!(w.frames.len(), 4);
+        for (i, f) in w.frames.iter().enumerate() {
+            let e = &th.frames[i];
+            assert_eq!(
+                f.addr_pc,
+                Address64::new(AddrMode::Mode1616, e.w_cs, e.w_ip.into())
+            );
+            assert_eq!(
+                f.addr_frame,
+                Address64::new(AddrMode::Mode1616, SS, e.w_bp.into())
+            );
+            if let Some(n) = th.frames.get(i + 1) {
+                assert_eq!(
+                    f.is_far(),
+                    n.w_flags == StackTraceEntry::FRAME_FAR,
+                    "frame {i}"
+                );
+                assert_eq!(
+                    f.addr_return,
+                    Address64::new(AddrMode::Mode1616, n.w_cs, n.w_ip.into())
+                );
+            }
+            assert!(!f.is_virtual());
+            assert_eq!(f.reserved, [0; 3]);
+        }
+        // Frame 0 was called far without the marker: Far, Params at BP+6.
+        assert!(w.frames[0].is_far());
+        assert_eq!(w.frames[0].params[0], 0x0066);
+        // Frame 1 (near, in CS2): Params at BP+4; its AddrStack is the SP
+        // after frame 0's far return: frame 0's BP + 6.
+        assert!(!w.frames[1].is_far());
+        assert_eq!(w.frames[1].params[0], 0x0042);
+        assert_eq!(
+            w.frames[1].addr_stack.offset,
+            u64::from(th.frames[0].w_bp) + 6
+        );
+        assert_eq!(
+            w.frames[2].addr_stack.offset,
+            u64::from(th.frames[1].w_bp) + 4
+        );
+        // Frame 2 was called far with the odd marker.
+        assert!(w.frames[2].is_far());
+        assert_eq!(w.frames[2].params[..2], [0x0024, 0x0022]);
+        // The last frame (main, saved BP 0): its return address is read
+        // from the frame, near.
+        let last = w.frames[3];
+        assert!(!last.is_far());
+        assert_eq!(last.addr_return.offset, 0x0010);
+        assert_eq!(last.params[0], 0x0004);
+        assert_eq!(w.end.kind(), "end-of-chain");
+        // AddrStack of frame 0 is the start's SP.
+        assert_eq!(w.frames[0].addr_stack.offset, u64::from(ctx.sp));
+    }
+
+    #[test]
+    fn flat_walk_is_the_native_walk_in_linear_addresses() {
+        let (m, ctx) = chain();
+        let n = walk_with_start(&m, ctx, Start::Native, None, 100);
+        let f = walk_with_start(&m, ctx, Start::Flat, None, 100);
+        assert_eq!(f.entries, n.entries);
+        assert_eq!(f.end, n.end);
+        for (a, b) in n.frames.iter().zip(&f.frames) {
+            assert!(compare_frames(&m, a, b).is_empty());
+            assert_eq!(b.addr_pc.mode, 3);
+            assert_eq!(b.addr_pc.segment, 0);
+        }
+        assert_eq!(
+            f.frames[0].addr_frame.offset,
+            u64::from(SS_BASE + u32::from(ctx.bp))
+        );
+        assert_eq!(
+            f.frames[1].addr_pc.offset,
+            u64::from(CS2_BASE + u32::from(n.entries[1].w_ip))
+        );
+    }
+
+    #[test]
+    fn istackwalker_start_fails_on_addrframe_naming_mode_and_selector() {
+        let (m, ctx) = chain();
+        let start = start_frame(&m, &ctx, Start::IStackWalker);
+        assert_eq!(start.addr_pc.mode, AddrMode::Flat.value());
+        assert_eq!(start.addr_stack.mode, AddrMode::Flat.value());
+        assert_eq!(start.addr_frame.mode, 0);
+        assert_eq!(
+            start.addr_frame.offset,
+            u64::from(SS_BASE + u32::from(ctx.bp))
+        );
+        let w = walk_frames(&m, ctx, &start, None, 100);
+        assert!(w.frames.is_empty());
+        let StepError::Address(a) = &w.end else {
+            panic!("{:?}", w.end)
+        };
+        assert_eq!(a.field, Field::AddrFrame);
+        assert_eq!(a.problem, AddressProblem::NullSelector);
+        assert_eq!(
+            a.to_string(),
+            "AddrFrame is AddrMode1616 with selector 0x0000: null selector"
+        );
+        // Every later step fails the same way.
+        let mut walker = StackWalker::new(ctx, None, 100);
+        let mut f = start;
+        let e1 = walker.step(&m, &mut f).unwrap_err();
+        assert_eq!(walker.step(&m, &mut f).unwrap_err(), e1);
+        assert_eq!(f, start, "a failed step leaves the structure");
+    }
+
+    #[test]
+    fn each_address_is_translated_by_its_own_mode() {
+        let (m, ctx) = chain();
+        let native = walk_with_start(&m, ctx, Start::Native, None, 100);
+        // Mixed: PC flat, frame 1616, stack 1632.
+        let mut start = start_frame(&m, &ctx, Start::Native);
+        start.addr_pc = Address64::new(
+            AddrMode::Flat,
+            0x7777,
+            u64::from(CS1_BASE + u32::from(ctx.ip)),
+        );
+        start.addr_stack = Address64::new(AddrMode::Mode1632, SS, ctx.sp.into());
+        let w = walk_frames(&m, ctx, &start, None, 100);
+        assert_eq!(w.entries, native.entries);
+        assert_eq!(w.frames[0].addr_pc.mode, 3, "PC stays flat");
+        assert_eq!(w.frames[0].addr_return.mode, 3, "AddrReturn follows AddrPC");
+        assert_eq!(w.frames[0].addr_frame.mode, 0);
+        assert_eq!(
+            w.frames[0].addr_stack.mode, 0,
+            "1632 is reported in the native mode"
+        );
+        // A 1616 offset is masked to 16 bits.
+        let mut s2 = start_frame(&m, &ctx, Start::Native);
+        s2.addr_frame.offset |= 0x5_0000;
+        assert_eq!(walk_frames(&m, ctx, &s2, None, 100).entries, native.entries);
+    }
+
+    #[test]
+    fn untranslatable_selectors_give_their_reasons() {
+        let (m, ctx) = chain();
+        let fail = |a: Address64, field: Field| {
+            let mut s = start_frame(&m, &ctx, Start::Native);
+            match field {
+                Field::AddrPC => s.addr_pc = a,
+                Field::AddrFrame => s.addr_frame = a,
+                _ => s.addr_stack = a,
+            }
+            match walk_frames(&m, ctx, &s, None, 100).end {
+                StepError::Address(f) => {
+                    assert_eq!(f.field, field);
+                    f.to_string()
+                }
+                e => panic!("{e:?}"),
+            }
+        };
+        assert_eq!(
+            fail(
+                Address64::new(AddrMode::Mode1616, 0x1037, 0x10),
+                Field::AddrFrame
+            ),
+            "AddrFrame is AddrMode1616 with selector 0x1037: not present"
+        );
+        assert_eq!(
+            fail(
+                Address64::new(AddrMode::Mode1632, 0x103F, 0x10),
+                Field::AddrPC
+            ),
+            "AddrPC is AddrMode1632 with selector 0x103F: a system descriptor, not a code or data segment"
+        );
+        assert_eq!(
+            fail(
+                Address64::new(AddrMode::Mode1616, 0x0003, 0x10),
+                Field::AddrStack
+            ),
+            "AddrStack is AddrMode1616 with selector 0x0003: null selector"
+        );
+        assert!(
+            fail(
+                Address64 {
+                    offset: 1,
+                    segment: SS,
+                    mode: 9
+                },
+                Field::AddrFrame
+            )
+            .starts_with("AddrFrame has Mode 9: not an ADDRESS_MODE")
+        );
+        // Selectors taken for paragraphs: the classic real-mode mistake on a
+        // protected-mode machine.
+        let s = fail(
+            Address64::new(AddrMode::Real, SS, ctx.bp.into()),
+            Field::AddrFrame,
+        );
+        assert!(
+            s.starts_with("AddrFrame is AddrModeReal 1017:")
+                && s.contains("no present data segment"),
+            "{s}"
+        );
+        // A flat address in no segment.
+        let s = fail(Address64::new(AddrMode::Flat, 0, 0x9_0000), Field::AddrPC);
+        assert_eq!(
+            s,
+            "AddrPC is AddrModeFlat 0x00090000: no present code segment in the descriptor tables holds linear 0x00090000"
+        );
+        // A flat stack address found in the tables although not in the hint.
+        let other = WalkContext { ss: 0x1037, ..ctx };
+        let mut s2 = start_frame(&m, &ctx, Start::Flat);
+        let w = walk_frames(&m, other, &s2, None, 100);
+        assert_eq!(w.entries[0].w_ss, SS | 3, "found by scanning, RPL = DPL");
+        // Frame and stack in different segments.
+        s2.addr_stack = Address64::new(AddrMode::Mode1616, CS2, 0);
+        assert!(matches!(
+            walk_frames(&m, ctx, &s2, None, 100).end,
+            StepError::Address(AddressFailure {
+                field: Field::AddrStack,
+                problem: AddressProblem::TwoStacks { .. },
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn real_mode_walks_and_refuses_selectors() {
+        let mut m = TestMemory::real();
+        let ss = 0x2000;
+        m.map_linear(0x2_0000, 0x1_0000);
+        let mut cur = StackCursor::new(ss, 0xFFFE);
+        m.push_near_frame(&mut cur, 0x0105);
+        m.push_far_frame(&mut cur, 0x3000, 0x0123, true);
+        m.push_near_frame(&mut cur, 0x0456);
+        let ctx = WalkContext {
+            cs: 0x3000,
+            ip: 0x0500,
+            ss,
+            sp: cur.sp,
+            bp: cur.bp,
+        };
+        let n = walk_with_start(&m, ctx, Start::Native, None, 100);
+        let f = walk_with_start(&m, ctx, Start::Flat, None, 100);
+        let th = walk_from_csip(&m, ss, 0x3000, 0x0500, cur.bp, 100);
+        assert_eq!(n.entries, th.frames);
+        assert_eq!(f.entries, th.frames);
+        assert_eq!(
+            n.frames[0].addr_pc,
+            Address64::new(AddrMode::Real, 0x3000, 0x500)
+        );
+        assert_eq!(f.frames[0].addr_pc.offset, 0x3_0500);
+        assert!(!n.frames[0].is_far() && n.frames[1].is_far());
+        let i = walk_with_start(&m, ctx, Start::IStackWalker, None, 100);
+        assert_eq!(
+            i.end.to_string(),
+            "the first step fails: AddrFrame is AddrMode1616 with selector 0x0000: null selector"
+        );
+        let mut s = start_frame(&m, &ctx, Start::Native);
+        s.addr_frame = Address64::new(AddrMode::Mode1616, ss, cur.bp.into());
+        assert_eq!(
+            walk_frames(&m, ctx, &s, None, 100).end.to_string(),
+            "the first step fails: AddrFrame is AddrMode1616 with selector 0x2000: the machine is in real mode and has no descriptor tables"
+        );
+        // A flat address outside the context's 64 KiB cannot be placed.
+        s = start_frame(&m, &ctx, Start::Flat);
+        s.addr_stack.offset = 0x1_0000;
+        assert!(
+            walk_frames(&m, ctx, &s, None, 100)
+                .end
+                .to_string()
+                .contains("not within 64 KiB above the context's segment 2000")
+        );
+    }
+
+    #[test]
+    fn a_dispatch_frame_is_virtual_and_the_walk_goes_on_at_the_fault() {
+        let mut m = machine();
+        // main (BP 0) -> the faulting function F (near) at CS1:0300, BP =
+        // F's frame; the fault frame is pushed on F's stack, then the
+        // callback (far, called from the dispatcher CS2:0077).
+        let mut cur = StackCursor::new(SS, BOT);
+        m.push_near_frame(&mut cur, 0x0010);
+        m.push_word(&mut cur, 0x0002);
+        let f_bp = m.push_near_frame(&mut cur, 0x0020);
+        let fault_sp = cur.sp;
+        for w in [0x0202u16, CS1, 0x0300, 0xAAAA, 0x0000, 0x1234] {
+            m.push_word(&mut cur, w); // FLAGS CS IP, handle, int 0, AX
+        }
+        m.push_word(&mut cur, CS2);
+        m.push_word(&mut cur, 0x0077);
+        m.push_word(&mut cur, f_bp); // the callback's prologue, near style
+        cur.bp = cur.sp;
+        let ctx = WalkContext {
+            cs: CS1,
+            ip: 0x0400,
+            ss: SS,
+            sp: cur.sp,
+            bp: cur.bp,
+        };
+        let dispatch = Some((CS2, 0x0077));
+        let th = walk_from_csip(&m, SS, CS1, 0x0400, cur.bp, 100);
+        let th = crate::walk::dispatch::through_dispatch(&m, th, (CS2, 0x0077), 100);
+        let w = walk_with_start(&m, ctx, Start::Native, dispatch, 100);
+        assert_eq!(w.entries, th.frames);
+        let virt: Vec<usize> = (0..w.frames.len())
+            .filter(|&i| w.frames[i].is_virtual())
+            .collect();
+        assert_eq!(virt, th.virtual_frames);
+        assert_eq!(virt, [1]);
+        assert_eq!(w.frames[1].addr_return.offset, 0x0300, "the faulting IP");
+        assert_eq!(w.frames[2].addr_pc.offset, 0x0300);
+        assert_eq!(w.frames[2].addr_stack.offset, u64::from(fault_sp));
+        assert_eq!(w.frames[2].addr_frame.offset, u64::from(f_bp));
+        // Without the dispatch address, the plain walk.
+        let plain = walk_with_start(&m, ctx, Start::Native, None, 100);
+        assert!(plain.frames.iter().all(|f| !f.is_virtual()));
+    }
+
+    #[test]
+    fn the_frame_cap_and_stalls_end_as_the_toolhelp_walk_ends() {
+        let (m, ctx) = chain();
+        for max in 0..6 {
+            let th = walk_from_csip(&m, ctx.ss, ctx.cs, ctx.ip, ctx.bp, max);
+            let w = walk_with_start(&m, ctx, Start::Native, None, max);
+            assert_eq!(w.entries, th.frames, "max {max}");
+            assert_eq!(w.end, StepError::End(th.stop), "max {max}");
+        }
+        // A saved BP equal to its own BP + 1 (even BP): StackTraceNext
+        // returns the same frame forever.
+        let mut m = machine();
+        m.write_u16(SS, 0x800, 0x801);
+        m.write_u16(SS, 0x802, 0x0123);
+        m.write_u16(SS, 0x804, CS1);
+        let ctx = WalkContext {
+            cs: CS1,
+            ip: 5,
+            ss: SS,
+            sp: 0x7F0,
+            bp: 0x800,
+        };
+        let th = walk_from_csip(&m, SS, CS1, 5, 0x800, 100);
+        let w = walk_with_start(&m, ctx, Start::Native, None, 100);
+        assert_eq!(w.entries, th.frames);
+        assert_eq!(w.end, StepError::End(th.stop));
+        assert_eq!(w.end.kind(), "stalled");
+    }
+
+    #[test]
+    fn same_address_compares_by_mode_then_by_linear() {
+        let m = machine();
+        let a = Address64::new(AddrMode::Mode1616, SS, 0x10);
+        let flat = Address64::new(AddrMode::Flat, 0, u64::from(SS_BASE) + 0x10);
+        assert!(same_address(&m, Field::AddrStack, &a, &flat).is_ok());
+        assert!(
+            same_address(
+                &m,
+                Field::AddrStack,
+                &a,
+                &Address64 {
+                    offset: 0x12,
+                    ..flat
+                }
+            )
+            .is_err()
+        );
+        assert!(same_address(&m, Field::AddrStack, &a, &Address64 { segment: CS1, ..a }).is_err());
+        let none = Address64::new(AddrMode::Flat, 0, 0);
+        assert!(same_address(&m, Field::AddrReturn, &Address64::default(), &none).is_ok());
+        assert!(same_address(&m, Field::AddrReturn, &a, &none).is_err());
+    }
+}
