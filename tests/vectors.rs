@@ -206,7 +206,13 @@ fn walk_text(path: &Path, init: &str) -> (Option<i32>, String) {
         .arg(path)
         .output()
         .unwrap();
-    if path.starts_with(std::env::temp_dir()) {
+    // Only the edited copies `temp` made: the checkout itself may lie
+    // under the temporary directory (a clone in /tmp).
+    let made_by_temp = path.parent() == Some(std::env::temp_dir().as_path())
+        && path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("toolhelp16-vectors-"));
+    if made_by_temp {
         let _ = std::fs::remove_file(path);
     }
     (
