@@ -469,7 +469,10 @@ impl Program {
     pub fn walk_at_stop(&self, stop: &Stop) -> Option<Walk> {
         // A fault no callback handled: the walk taken at the fault (the
         // task may have ended and others run since).
-        if let Some(u) = self.unhandled(stop) {
+        if let Some(u) = match stop {
+            Stop::Fault(f) => self.unhandled(f),
+            _ => None,
+        } {
             return Some(u.walk.clone());
         }
         let c = self.walk_context(stop)?;
@@ -483,12 +486,9 @@ impl Program {
         })
     }
 
-    /// The record of an unhandled fault in a Win16 task (win16/fault.rs,
-    /// the default action) that this stop is.
-    pub fn unhandled(&self, stop: &Stop) -> Option<&crate::win16::fault::Unhandled> {
-        let Stop::Fault(f) = stop else {
-            return None;
-        };
+    /// The record of this unhandled fault in a Win16 task (win16/fault.rs,
+    /// the default action).
+    pub fn unhandled(&self, f: &crate::machine::Fault) -> Option<&crate::win16::fault::Unhandled> {
         self.machine
             .environment::<Env>()?
             .win16

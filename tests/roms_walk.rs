@@ -220,15 +220,7 @@ fn verdict(expect_path: &Path) -> toolhelp16::trace::verify::Verdict {
     let stop = p.run(RunLimits::default(), Some(&loc)).unwrap();
     assert!(matches!(stop, Stop::Breakpoint { .. }), "{stop:?}");
     let walk = p.walk_at_stop(&stop).unwrap();
-    let shadow = p
-        .machine
-        .take_observers()
-        .into_iter()
-        .find_map(|o| {
-            let any: Box<dyn std::any::Any> = o;
-            any.downcast::<ShadowStack>().ok()
-        })
-        .unwrap();
+    let shadow = p.machine.take_observer::<ShadowStack>().unwrap();
     toolhelp16::trace::verify::verify(&walk, shadow.chain(walk.frames[0].w_ss))
 }
 

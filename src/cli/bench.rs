@@ -106,11 +106,8 @@ fn machine_run(file: &Path, mode: Mode) -> Result<Duration, String> {
     };
     let t = Instant::now();
     let stop = p.run(limits, None)?;
-    if let Some(o) = p.machine.take_observers().into_iter().next() {
-        let any: Box<dyn std::any::Any> = o;
-        if let Ok(mut tr) = any.downcast::<Tracer>() {
-            tr.finish(0, 0).map_err(|e| e.to_string())?;
-        }
+    if let Some(mut tr) = p.machine.take_observer::<Tracer>() {
+        tr.finish(0, 0).map_err(|e| e.to_string())?;
     }
     let d = t.elapsed();
     match stop {

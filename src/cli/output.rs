@@ -213,7 +213,7 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
                     describe(&Stop::Fault(f.clone()))
                 ));
                 s.push_str(&fault_text(p, f));
-                if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+                if let Some(u) = p.unhandled(f) {
                     s.push_str(&walk_table(p, &u.walk));
                 }
             }
@@ -433,7 +433,7 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     if let Some(uae) = application_error(p, f) {
         v["application_error"] = json!(uae);
     }
-    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+    if let Some(u) = p.unhandled(f) {
         v["drwatson"] = json!(u.drwatson);
     }
     v["segments"] = Value::Object(
@@ -461,7 +461,7 @@ pub fn application_error(p: &Program, f: &crate::machine::Fault) -> Option<Strin
     if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
         return None;
     }
-    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+    if let Some(u) = p.unhandled(f) {
         return u.application_error.clone();
     }
     crate::win16::drwatson::application_error(
@@ -509,7 +509,7 @@ pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
             }
         ));
     }
-    if let Some(u) = p.unhandled(&Stop::Fault(f.clone())) {
+    if let Some(u) = p.unhandled(f) {
         s.push_str("  Dr. Watson's log:\n");
         for line in &u.drwatson {
             s.push_str(&format!("    {line}\n"));

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use super::{EXIT_LOAD, RunOpts, exit_code, fail, load_and_run_with, output};
-use crate::machine::{Cpu, Observer, R};
+use crate::machine::{Cpu, R};
 use crate::session::{Loc, Program};
 use crate::trace::profile::Profiler;
 use crate::trace::shadow::ShadowStack;
@@ -19,14 +19,6 @@ fn linear_of(p: &Program, text: &str) -> Result<u64, String> {
     let d = WalkMemory::descriptor(&*p.machine, seg)
         .ok_or_else(|| format!("{text}: no segment {seg:04X}"))?;
     Ok(u64::from(d.base) + u64::from(off))
-}
-
-/// Take the observer of type `T` back from the machine.
-fn take<T: Observer>(p: &mut Program) -> Option<Box<T>> {
-    p.machine.take_observers().into_iter().find_map(|o| {
-        let any: Box<dyn std::any::Any> = o;
-        any.downcast::<T>().ok()
-    })
 }
 
 /// What `trace` was asked for.
@@ -85,7 +77,7 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         Err(code) => return code,
     };
     let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
-    if let Some(mut tracer) = take::<Tracer>(&mut prog) {
+    if let Some(mut tracer) = prog.machine.take_observer::<Tracer>() {
         if let Err(e) = tracer.finish(cs, ip) {
             return fail(EXIT_LOAD, &format!("writing the trace: {e}"));
         }
@@ -115,7 +107,7 @@ pub fn profile(
         Ok(r) => r,
         Err(code) => return code,
     };
-    let Some(prof) = take::<Profiler>(&mut prog) else {
+    let Some(prof) = prog.machine.take_observer::<Profiler>() else {
         return fail(EXIT_LOAD, "the profiler was lost");
     };
     let lines = prof.folded();
@@ -159,7 +151,7 @@ pub fn verify_report(
     p: &mut Program,
     stop: &crate::machine::Stop,
 ) -> Option<(crate::trace::verify::Verdict, String)> {
-    let shadow = take::<ShadowStack>(p)?;
+    let shadow = p.machine.take_observer::<ShadowStack>()?;
     let walk = p.walk_at_stop(stop)?;
     let ss = walk.frames.first().map_or(p.machine.reg(R::SS), |f| f.w_ss);
     let chain = shadow.chain(ss);

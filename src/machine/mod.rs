@@ -284,6 +284,18 @@ pub trait Observer: std::any::Any {
     fn on_insn(&mut self, _uc: &Uc<'_>, _addr: u64, _size: u32) {}
 }
 
+/// Lend the observers to `f` (they live in the machine's state, which `f`
+/// also reads through `uc`).
+fn with_observers<R>(
+    uc: &mut Uc<'_>,
+    f: impl FnOnce(&mut Uc<'_>, &mut [Box<dyn Observer>]) -> R,
+) -> R {
+    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
+    let r = f(uc, &mut obs);
+    uc.get_data_mut().observers = obs;
+    r
+}
+
 /// Tell the observers that the environment calls into the program (see
 /// [`Observer::on_call`]).
 pub fn note_call(uc: &mut Uc<'_>, target: (u16, u16), ret: (u16, u16)) {
@@ -291,30 +303,30 @@ pub fn note_call(uc: &mut Uc<'_>, target: (u16, u16), ret: (u16, u16)) {
         return;
     }
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
-    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
-    for o in obs.iter_mut() {
-        o.on_call(uc, target, ret, ss, sp);
-    }
-    uc.get_data_mut().observers = obs;
+    with_observers(uc, |uc, obs| {
+        for o in obs {
+            o.on_call(uc, target, ret, ss, sp);
+        }
+    });
 }
 
 fn note_fault(uc: &mut Uc<'_>, f: &Fault) {
     if uc.get_data().observers.is_empty() {
         return;
     }
-    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
-    for o in obs.iter_mut() {
-        o.on_fault(uc, f);
-    }
-    uc.get_data_mut().observers = obs;
+    with_observers(uc, |uc, obs| {
+        for o in obs {
+            o.on_fault(uc, f);
+        }
+    });
 }
 
 fn on_insn(uc: &mut Uc<'_>, addr: u64, size: u32) {
-    let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
-    for o in obs.iter_mut() {
-        o.on_insn(uc, addr, size);
-    }
-    uc.get_data_mut().observers = obs;
+    with_observers(uc, |uc, obs| {
+        for o in obs {
+            o.on_insn(uc, addr, size);
+        }
+    });
 }
 
 /// The unicorn instance with the machine's state: what hooks and the
@@ -697,6 +709,15 @@ impl Machine {
     /// The observers, taken back from the machine.
     pub fn take_observers(&mut self) -> Vec<Box<dyn Observer>> {
         std::mem::take(&mut self.uc.get_data_mut().observers)
+    }
+
+    /// The observer of type `T`, taken back from the machine (the others
+    /// are dropped).
+    pub fn take_observer<T: Observer>(&mut self) -> Option<Box<T>> {
+        self.take_observers().into_iter().find_map(|o| {
+            let any: Box<dyn std::any::Any> = o;
+            any.downcast::<T>().ok()
+        })
     }
 
     /// Call [`Observer::on_insn`] before every instruction: a hook per
@@ -1306,14 +1327,15 @@ fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     if !uc.get_data().observers.is_empty() {
         let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-        let mut obs = std::mem::take(&mut uc.get_data_mut().observers);
-        let mut stop = None;
-        for o in obs.iter_mut() {
-            if let Some(s) = o.on_block(uc, addr, size, cs, ip) {
-                stop = Some(s);
+        let stop = with_observers(uc, |uc, obs| {
+            let mut stop = None;
+            for o in obs {
+                if let Some(s) = o.on_block(uc, addr, size, cs, ip) {
+                    stop = Some(s);
+                }
             }
-        }
-        uc.get_data_mut().observers = obs;
+            stop
+        });
         if let Some(s) = stop {
             uc.request_stop(s);
         }

@@ -133,12 +133,18 @@ pub fn pass_on_address(env: &Env) -> Option<(u16, u16)> {
     toolhelp_cs(env).map(|cs| (cs, FAULT_PASS_ON))
 }
 
-/// A fault that ends the run as it is: marked so that the machine, which
-/// may offer it again on its way out of a nested emulation, does not
-/// dispatch it twice.
+/// The stop that ends the run. A fault is marked handled to its end, so
+/// that the machine, which may offer it again on its way out of a nested
+/// emulation, does not dispatch it twice.
+pub fn final_stop(env: &mut Env, stop: Stop) -> Stop {
+    if let Stop::Fault(f) = &stop {
+        env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
+    }
+    stop
+}
+
 fn final_fault(env: &mut Env, f: Fault) -> Stop {
-    env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
-    Stop::Fault(f)
+    final_stop(env, Stop::Fault(f))
 }
 
 /// TOOLHELP's own stack segment (allocated on first use).
@@ -333,7 +339,7 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
     let w = &env.win16;
     let record = Unhandled {
         htask,
-        module: super::drwatson::task_module(w, htask).unwrap_or_else(|| format!("{htask:04X}")),
+        module: super::scheduler::task_name(env, htask),
         fault: f.clone(),
         application_error: super::drwatson::application_error(w, uc, htask, f),
         drwatson: super::drwatson::report(w, uc, htask, f, &text, &walk),
@@ -341,11 +347,8 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
     };
     env.win16.toolhelp.unhandled.push(record);
     let own_stack = f.number == 12 || f.regs.sp < 0x100;
-    match super::scheduler::end_task(env, uc, FAULT_EXIT_CODE, Some(f.clone()), own_stack) {
-        Ok(()) => Ok(true),
-        Err(Stop::Fault(f)) => Err(final_fault(env, f)),
-        Err(stop) => Err(stop),
-    }
+    // end_task marks a fault that ends the run (final_stop).
+    super::scheduler::end_task(env, uc, FAULT_EXIT_CODE, Some(f.clone()), own_stack).map(|()| true)
 }
 
 /// Tell every NotifyRegister callback `id` with `data` (registration

@@ -177,13 +177,10 @@ fn pick(env: &Env, current: u16, depth: u32, last_resort: bool) -> Option<u16> {
         .copied()
 }
 
-/// The module name of a task, for events.
-fn task_name(env: &Env, htask: u16) -> String {
-    env.win16
-        .task(htask)
-        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
-        .map(|m| m.name.clone())
-        .unwrap_or_else(|| format!("{htask:04X}"))
+/// The module name of a task (its handle in hex when it has none), for
+/// events and records.
+pub fn task_name(env: &Env, htask: u16) -> String {
+    super::drwatson::task_module(&env.win16, htask).unwrap_or_else(|| format!("{htask:04X}"))
 }
 
 /// Write the frames KERNEL leaves on a task's stack when it switches away
@@ -424,27 +421,17 @@ pub fn end_task(
     };
     if s.holds_levels(current) || s.suspended.is_empty() {
         let stop = run_end(s);
-        return Err(final_stop(env, stop));
+        return Err(super::fault::final_stop(env, stop));
     }
     remove_task(env, uc, current);
     let depth = uc.get_data().depth;
     let Some(next) = pick(env, current, depth, true) else {
         let stop = run_end(&env.win16.scheduler);
-        return Err(final_stop(env, stop));
+        return Err(super::fault::final_stop(env, stop));
     };
     resume(env, uc, next)?;
     env.win16.scheduler.switches += 1;
     Ok(())
-}
-
-/// The stop that ends the run: a fault (the first program's) is marked as
-/// handled to its end, so that the machine does not offer it to the
-/// callbacks again (fault.rs).
-fn final_stop(env: &mut Env, stop: Stop) -> Stop {
-    if let Stop::Fault(f) = &stop {
-        env.win16.toolhelp.declined = Some((f.cs, f.ip, f.number));
-    }
-    stop
 }
 
 // ------------------------------------------------------------ the functions
