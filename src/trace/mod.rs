@@ -15,7 +15,6 @@ pub mod profile;
 pub mod shadow;
 pub mod verify;
 
-use std::collections::HashMap;
 use std::io::Write;
 
 use iced_x86::{Formatter, GasFormatter, IntelFormatter, MasmFormatter, NasmFormatter};
@@ -59,6 +58,17 @@ struct Place {
     segment: Option<u16>,
 }
 
+/// Where code at `cs` belongs: the owning module's name (None when the
+/// environment has no name for it) and its NE segment number (None for
+/// DOS code); None when no module owns `cs`.
+pub fn code_place(uc: &Uc<'_>, cs: u16) -> Option<(Option<String>, Option<u16>)> {
+    let owner = WalkMemory::code_owner(uc, cs)?;
+    Some((
+        crate::machine::module_name(uc, owner.hmodule),
+        owner.segment,
+    ))
+}
+
 /// The trace writer: an [`Observer`].
 pub struct Tracer {
     opts: TraceOptions,
@@ -67,8 +77,6 @@ pub struct Tracer {
     /// Rendered text of each block (index as in `blocks`), with the end of
     /// each line.
     rendered: Vec<Option<(String, Vec<usize>)>>,
-    /// Module names by hModule, as first seen.
-    names: HashMap<u16, Option<String>>,
     /// The block entered last, not yet written: it may be cut short.
     pending: Option<usize>,
     /// Writing has started (`--from` reached).
@@ -91,7 +99,6 @@ impl Tracer {
             out,
             blocks: Blocks::default(),
             rendered: Vec::new(),
-            names: HashMap::new(),
             pending: None,
             written: 0,
             error: None,
@@ -100,22 +107,9 @@ impl Tracer {
         }
     }
 
-    fn place(&mut self, uc: &Uc<'_>, cs: u16) -> Place {
-        let Some(owner) = WalkMemory::code_owner(uc, cs) else {
-            return Place {
-                module: None,
-                segment: None,
-            };
-        };
-        let name = self
-            .names
-            .entry(owner.hmodule)
-            .or_insert_with(|| crate::machine::module_name(uc, owner.hmodule))
-            .clone();
-        Place {
-            module: name,
-            segment: owner.segment,
-        }
+    fn place(&self, uc: &Uc<'_>, cs: u16) -> Place {
+        let (module, segment) = code_place(uc, cs).unwrap_or((None, None));
+        Place { module, segment }
     }
 
     fn format(&self, insn: &iced_x86::Instruction) -> String {

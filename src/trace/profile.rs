@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 
 use super::shadow::ShadowStack;
 use crate::machine::{Cpu, Fault, Observer, R, Stop, Uc};
-use crate::walk::WalkMemory;
 
 /// The profiler: an [`Observer`].
 pub struct Profiler {
@@ -61,10 +60,10 @@ impl Profiler {
 
 /// A function's name: MODULE:SEG:OFF (NE) or MODULE:SSSS:OOOO.
 pub fn function_name(uc: &Uc<'_>, cs: u16, ip: u16) -> String {
-    match WalkMemory::code_owner(uc, cs) {
-        Some(o) => {
-            let m = crate::machine::module_name(uc, o.hmodule).unwrap_or_else(|| "?".into());
-            match o.segment {
+    match super::code_place(uc, cs) {
+        Some((m, seg)) => {
+            let m = m.unwrap_or_else(|| "?".into());
+            match seg {
                 Some(s) => format!("{m}:{s}:{ip:04X}"),
                 None => format!("{m}:{cs:04X}:{ip:04X}"),
             }
@@ -74,8 +73,8 @@ pub fn function_name(uc: &Uc<'_>, cs: u16, ip: u16) -> String {
 }
 
 fn module_of(uc: &Uc<'_>, cs: u16) -> String {
-    WalkMemory::code_owner(uc, cs)
-        .and_then(|o| crate::machine::module_name(uc, o.hmodule))
+    super::code_place(uc, cs)
+        .and_then(|(m, _)| m)
         .unwrap_or_else(|| "?".into())
 }
 
