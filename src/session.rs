@@ -538,6 +538,14 @@ impl Program {
     }
 
     /// A module name for a frame's hModule.
+    /// The symbol naming code address `cs:ip`, `"NAME+0x12"` (or `"NAME"`
+    /// at its first byte), or None when no symbol source names it.
+    /// (Symbol sources arrive with the symbols module; until then: None.)
+    pub fn symbol_at(&self, cs: u16, ip: u16) -> Option<String> {
+        let _ = (cs, ip);
+        None
+    }
+
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {
             CpuMode::Protected => self
