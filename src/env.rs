@@ -23,6 +23,20 @@ pub struct Env {
     /// A DOS program's name (its file's stem, upper case), the module name
     /// of its code in traces.
     pub program_name: Option<String>,
+    /// The symbol tables of the run (symbols/mod.rs).
+    pub symbols: crate::symbols::Registry,
+    /// A DOS program (or raw image), for its symbols: its file, the
+    /// segment its map's addresses count from, and the bytes a map may
+    /// describe.
+    pub dos_program: Option<DosProgram>,
+}
+
+/// What symbols need of a DOS program (see [`Env::dos_program`]).
+#[derive(Debug, Clone)]
+pub struct DosProgram {
+    pub path: std::path::PathBuf,
+    pub base_seg: u16,
+    pub image_len: u32,
 }
 
 impl Env {
@@ -36,6 +50,8 @@ impl Env {
             debug_output: Vec::new(),
             drive: None,
             program_name: None,
+            symbols: crate::symbols::Registry::default(),
+            dos_program: None,
         }
     }
 
@@ -46,6 +62,102 @@ impl Env {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(bytes);
             let _ = out.flush();
+        }
+    }
+}
+
+impl Env {
+    /// The symbol table of the Win16 module `hmodule` (built on first use),
+    /// or of the DOS program when `hmodule` is None.
+    pub fn symbol_table(
+        &self,
+        hmodule: Option<u16>,
+    ) -> Result<Option<std::rc::Rc<crate::symbols::SymbolTable>>, String> {
+        use crate::symbols::{ModuleInfo, fit::Target};
+        match hmodule {
+            Some(h) => {
+                let Some(m) = self.win16.modules.iter().find(|m| m.hmodule == h) else {
+                    return Ok(None);
+                };
+                let Some(ne) = m.image.as_deref() else {
+                    return Ok(None);
+                };
+                self.symbols
+                    .table(&ModuleInfo {
+                        name: &m.name,
+                        path: m.path.as_deref(),
+                        target: Target::Ne(ne),
+                    })
+                    .map(Some)
+            }
+            None => {
+                let (Some(p), Some(name)) = (&self.dos_program, &self.program_name) else {
+                    return Ok(None);
+                };
+                self.symbols
+                    .table(&ModuleInfo {
+                        name,
+                        path: Some(&p.path),
+                        target: Target::Dos {
+                            image_len: p.image_len,
+                        },
+                    })
+                    .map(Some)
+            }
+        }
+    }
+
+    /// The symbol of a walked frame's CS:IP. A return address (`exact`
+    /// false) is looked up one byte back, inside the call that pushed it,
+    /// so a call that ends a function is not named by the next one; the
+    /// displacement is still counted to the address itself.
+    pub fn frame_symbol(
+        &self,
+        mem: &dyn crate::walk::WalkMemory,
+        cs: u16,
+        ip: u16,
+        exact: bool,
+    ) -> Option<crate::symbols::SymbolRef> {
+        if exact || ip == 0 {
+            return self.symbol_at(mem, cs, ip);
+        }
+        let mut s = self.symbol_at(mem, cs, ip - 1)?;
+        s.displacement += 1;
+        Some(s)
+    }
+
+    /// The symbol naming code address `cs:ip`: a built-in function's thunk
+    /// by its name; in a Win16 module, the nearest preceding symbol of its
+    /// NE segment; in a DOS program, of the map segment that holds it.
+    pub fn symbol_at(
+        &self,
+        mem: &dyn crate::walk::WalkMemory,
+        cs: u16,
+        ip: u16,
+    ) -> Option<crate::symbols::SymbolRef> {
+        use crate::walk::CpuMode;
+        match mem.mode() {
+            CpuMode::Protected => {
+                if let Some((name, disp)) = self.win16.thunk_symbol(cs, ip) {
+                    return Some(crate::symbols::SymbolRef {
+                        display: name.clone(),
+                        raw: name,
+                        displacement: u32::from(disp),
+                        source: crate::symbols::Source::Resident,
+                    });
+                }
+                let owner = mem.code_owner(cs)?;
+                let seg = owner.segment?;
+                let t = self.symbol_table(Some(owner.hmodule)).ok()??;
+                t.lookup(seg, u32::from(ip))
+            }
+            CpuMode::Real => {
+                let p = self.dos_program.as_ref()?;
+                let linear = (u32::from(cs) << 4) + u32::from(ip);
+                let rel = linear.checked_sub(u32::from(p.base_seg) << 4)?;
+                let t = self.symbol_table(None).ok()??;
+                t.lookup_linear(rel)
+            }
         }
     }
 }
@@ -81,6 +193,10 @@ impl Environment for Env {
             None if self.win16.modules.is_empty() => self.program_name.clone(),
             None => None,
         }
+    }
+
+    fn symbol(&self, uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
+        self.symbol_at(uc, cs, ip)
     }
 
     fn fault(&mut self, uc: &mut Uc<'_>, fault: &crate::machine::Fault) -> Result<bool, Stop> {

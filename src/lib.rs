@@ -19,6 +19,7 @@ pub mod env;
 pub mod loader;
 pub mod machine;
 pub mod session;
+pub mod symbols;
 pub mod trace;
 pub mod walk;
 pub mod win16;

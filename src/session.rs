@@ -40,6 +40,11 @@ pub struct LoadOptions {
     /// The `--messages` script for Win16 programs (win16/script.rs), read
     /// and checked at load.
     pub messages: Option<PathBuf>,
+    /// Symbol files (`--map [MODULE=]FILE`, `--sym [MODULE=]FILE`), read
+    /// and fitted at load; a file that does not fit is an error.
+    pub symbol_files: Vec<String>,
+    /// Look for `STEM.sym` and `STEM.map` beside each module's file.
+    pub symbols_beside: bool,
 }
 
 impl Default for LoadOptions {
@@ -55,6 +60,8 @@ impl Default for LoadOptions {
             dir: None,
             more: Vec::new(),
             messages: None,
+            symbol_files: Vec::new(),
+            symbols_beside: true,
         }
     }
 }
@@ -230,6 +237,26 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
             )
         }
     };
+    let mut given = Vec::new();
+    for arg in &opts.symbol_files {
+        given.push(crate::symbols::Given::read(arg).map_err(LoadFailure)?);
+    }
+    env.symbols = crate::symbols::Registry::new(given, opts.symbols_beside);
+    env.dos_program = match (&image, loaded) {
+        (Image::Com(_), Loaded::Dos { psp, .. }) => Some((psp, 0x1_0000)),
+        (Image::Mz(mz), Loaded::Dos { load_seg, .. }) => Some((
+            load_seg,
+            (mz.image.len() as u32).saturating_add(u32::from(mz.header.e_minalloc) << 4),
+        )),
+        (Image::Raw(raw), Loaded::Raw { load_seg }) => Some((load_seg, raw.bytes.len() as u32)),
+        _ => None,
+    }
+    .map(|(base_seg, image_len)| crate::env::DosProgram {
+        path: path.to_path_buf(),
+        base_seg,
+        image_len: image_len.min(0xA_0000),
+    });
+    check_symbols(&env)?;
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
         env.dos.dta = (psp, 0x80);
@@ -246,6 +273,39 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     })
 }
 
+/// Build the symbol tables of the modules loaded so far, so that a given
+/// symbol file that does not fit is an error now, and one that fits no
+/// module is said.
+fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
+    let mut names = Vec::new();
+    for m in env.win16.modules.iter().filter(|m| !m.builtin) {
+        env.symbol_table(Some(m.hmodule)).map_err(LoadFailure)?;
+        names.push(m.name.clone());
+    }
+    if env.dos_program.is_some() {
+        env.symbol_table(None).map_err(LoadFailure)?;
+        names.extend(env.program_name.clone());
+    }
+    for g in &env.symbols.given {
+        let used = names.iter().any(|n| {
+            env.symbols
+                .cached(n)
+                .is_some_and(|t| t.sources.iter().any(|s| *s == g.path.display().to_string()))
+        });
+        if !used {
+            env.symbols.warn(format!(
+                "{}: no module loaded at start is {} (it is used if that module loads later)",
+                g.path.display(),
+                g.module
+                    .clone()
+                    .or_else(|| g.layouts.first().and_then(|l| l.module.clone()))
+                    .unwrap_or_else(|| "named by it".into())
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Where to stop (the CLI's LOC).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loc {
@@ -257,7 +317,8 @@ pub enum Loc {
     },
     /// `SEG:OFF`: a raw segment or selector.
     SegOff { seg: u16, offset: u16 },
-    /// `MODULE!NAME`: an exported name.
+    /// `MODULE!NAME`: a name from any symbol source (NE names tables,
+    /// `.MAP`, `.SYM`).
     Export { module: String, name: String },
     /// `MODULE!#N`: entry ordinal N.
     Ordinal { module: String, ordinal: u16 },
@@ -381,6 +442,9 @@ impl Program {
                 module: name,
                 name: export,
             } => {
+                if let Some(at) = self.resolve_symbol(name, export)? {
+                    return Ok(at);
+                }
                 let m = module(name)?;
                 let ord = m
                     .export_names
@@ -542,8 +606,74 @@ impl Program {
     /// at its first byte), or None when no symbol source names it.
     /// (Symbol sources arrive with the symbols module; until then: None.)
     pub fn symbol_at(&self, cs: u16, ip: u16) -> Option<String> {
-        let _ = (cs, ip);
-        None
+        self.symbol_ref(cs, ip).map(|s| s.to_string())
+    }
+
+    /// [`Program::symbol_at`] with the raw (undemangled) name and source.
+    pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
+        self.env().symbol_at(&*self.machine, cs, ip)
+    }
+
+    /// Symbol warnings not yet said (a map beside a module that does not
+    /// fit it), each once.
+    pub fn symbol_warnings(&self) -> Vec<String> {
+        self.env().symbols.take_warnings()
+    }
+
+    /// `MODULE!NAME` from the symbol tables: the address of the one symbol
+    /// of that name (raw or demangled, any case).
+    fn resolve_symbol(&self, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
+        let env = self.env();
+        let (table, segments, dos) = if let Some(m) = env.win16.module_by_name(module) {
+            (env.symbol_table(Some(m.hmodule))?, m.segments.clone(), None)
+        } else if env
+            .program_name
+            .as_deref()
+            .is_some_and(|p| p.eq_ignore_ascii_case(module))
+            && env.dos_program.is_some()
+        {
+            (
+                env.symbol_table(None)?,
+                Vec::new(),
+                env.dos_program.as_ref().map(|p| p.base_seg),
+            )
+        } else {
+            return Err(format!("no module named {module} is loaded"));
+        };
+        let Some(table) = table else {
+            return Ok(None);
+        };
+        let mut places: Vec<(u16, u16)> = Vec::new();
+        for s in table.by_name(name) {
+            let place = match (dos, s.frame) {
+                (Some(base), Some(fo)) => base
+                    .checked_add(fo.frame)
+                    .zip(u16::try_from(fo.offset).ok()),
+                _ => segments
+                    .get(usize::from(s.segment).wrapping_sub(1))
+                    .copied()
+                    .zip(u16::try_from(s.offset).ok()),
+            };
+            if let Some(p) = place {
+                if !places.contains(&p) {
+                    places.push(p);
+                }
+            }
+        }
+        match places.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            many => Err(format!(
+                "{module}!{name} is ambiguous: {} symbols have that name ({}); give MODULE:SEG:OFF",
+                many.len(),
+                table
+                    .by_name(name)
+                    .iter()
+                    .map(|s| format!("{} at {}:{:04X}", s.raw, s.segment, s.offset))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
     }
 
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {

@@ -108,6 +108,20 @@ pub struct RunOpts {
     /// faults there, and the report shows the walk from that point.
     #[arg(long, value_name = "LOC")]
     pub inject_fault: Option<String>,
+    /// A linker map (Microsoft LINK or Open Watcom wlink) naming the code
+    /// of MODULE (default: the module the map names, else the file's
+    /// stem); repeatable. Without it, STEM.map beside each module's file
+    /// is used when it fits.
+    #[arg(long = "map", value_name = "[MODULE=]FILE")]
+    pub maps: Vec<String>,
+    /// A MAPSYM .SYM file (versions 3.x to 6.x), as --map; without it,
+    /// STEM.sym beside each module's file.
+    #[arg(long = "sym", value_name = "[MODULE=]FILE")]
+    pub syms: Vec<String>,
+    /// Do not look for STEM.map / STEM.sym beside the modules (the NE
+    /// names tables and --map/--sym still name code).
+    #[arg(long)]
+    pub no_symbol_search: bool,
     /// The host directory the program sees as drive C: (nothing outside it
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -323,6 +337,8 @@ fn load_opts(
         dir: Some(o.dir.clone()),
         more: more.to_vec(),
         messages: o.messages.clone(),
+        symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
+        symbols_beside: !o.no_symbol_search,
     })
 }
 

@@ -3,8 +3,11 @@
 //! JSON schema (stable):
 //! * a frame: `{"hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment",
 //!   "wFlags"` (integers, the STACKTRACEENTRY fields), `"far"` (bool),
-//!   `"module"` (name or null), `"virtual"` (bool: a fault dispatch frame
-//!   the walk saw through, walk/dispatch.rs)`}`;
+//!   `"module"` (name or null), `"symbol"` (`"NAME+0x12"`, demangled, or
+//!   null: symbols/mod.rs; a return address is named from the byte before
+//!   it), `"symbol_raw"` (the name as the symbol file has it, or null),
+//!   `"virtual"` (bool: a fault dispatch frame the walk saw through,
+//!   walk/dispatch.rs)`}`;
 //! * `stack --json`: `{"file", "at": {"cs", "ip"} or null, "reached"
 //!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
 //!   (sentence: why StackTraceNext failed)}`;
@@ -13,7 +16,7 @@
 //!   "halted" | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
-//!   "wSegment", "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
+//!   "wSegment", "symbol" (of the faulting instruction, or null), "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
 //!   "access", "segment", "selector", "offset", "size", "write", "limit",
 //!   "linear"}` | `{"kind": "selector_load", "register", "selector",
 //!   "reason"}` | `{"kind": "code_limit", "target", "limit"}` | null),
@@ -69,18 +72,30 @@ fn walk_frames_json(p: &Program, w: &Walk) -> Value {
         w.frames
             .iter()
             .enumerate()
-            .map(|(i, f)| frame_json(p, f, w.virtual_frames.contains(&i)))
+            .map(|(i, f)| frame_json(p, w, i, f))
             .collect(),
     )
 }
 
-fn frame_json(p: &Program, f: &StackTraceEntry, virt: bool) -> Value {
+/// The symbol of frame `i` of a walk: the first frame and a fault
+/// dispatch's frame hold the exact CS:IP, the others return addresses
+/// (Env::frame_symbol).
+pub fn frame_symbol(p: &Program, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
+    let f = &w.frames[i];
+    let exact = i == 0 || w.virtual_frames.contains(&i);
+    p.env().frame_symbol(&*p.machine, f.w_cs, f.w_ip, exact)
+}
+
+fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {
+    let sym = frame_symbol(p, w, i);
     json!({
-        "virtual": virt,
+        "virtual": w.virtual_frames.contains(&i),
         "hTask": f.h_task, "wSS": f.w_ss, "wBP": f.w_bp, "wCS": f.w_cs, "wIP": f.w_ip,
         "hModule": f.h_module, "wSegment": f.w_segment, "wFlags": f.w_flags,
         "far": f.w_flags == StackTraceEntry::FRAME_FAR,
         "module": p.module_name(f),
+        "symbol": sym.as_ref().map(|s| s.to_string()),
+        "symbol_raw": sym.as_ref().map(|s| s.raw.clone()),
     })
 }
 
@@ -249,7 +264,7 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
 
 /// The walk as a table.
 pub fn walk_table(p: &Program, w: &Walk) -> String {
-    let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind\n");
+    let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind   symbol\n");
     for (i, f) in w.frames.iter().enumerate() {
         let module = p.module_name(f).unwrap_or_else(|| "-".into());
         let seg = if f.w_segment == 0 {
@@ -264,8 +279,11 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
         } else {
             "far"
         };
+        let sym = frame_symbol(p, w, i)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "-".into());
         s.push_str(&format!(
-            "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind}\n",
+            "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
             f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
         ));
     }
@@ -424,6 +442,7 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
     let mut v = json!({
         "number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip,
         "module": module, "wSegment": owner.and_then(|o| o.segment),
+        "symbol": p.symbol_at(f.cs, f.ip),
         "detail": f.detail, "cause": f.cause, "registers": f.regs,
         "linear": WalkMemory::descriptor(&*p.machine, f.cs).map(|d| d.base.wrapping_add(u32::from(f.ip))),
     });
@@ -477,6 +496,9 @@ pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
     let mut s = String::new();
     if let Some(uae) = application_error(p, f) {
         s.push_str(&format!("  Application Error: {uae}\n"));
+    }
+    if let Some(sym) = p.symbol_at(f.cs, f.ip) {
+        s.push_str(&format!("  in: {sym}\n"));
     }
     if let Some((bytes, text)) = fault_instruction(p, f) {
         s.push_str(&format!("  instruction: {bytes}  {text}\n"));

@@ -186,6 +186,17 @@ pub trait Environment: std::any::Any {
     fn module_name(&self, _hmodule: u16) -> Option<String> {
         None
     }
+
+    /// The symbol naming code address `cs:ip` (symbols/mod.rs), for
+    /// traces, profiles and fault reports.
+    fn symbol(&self, _cpu: &Uc<'_>, _cs: u16, _ip: u16) -> Option<crate::symbols::SymbolRef> {
+        None
+    }
+}
+
+/// [`Environment::symbol`] of the machine's environment.
+pub fn symbol_at(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
+    uc.get_data().env.as_ref()?.symbol(uc, cs, ip)
 }
 
 /// [`Environment::module_name`] of the machine's environment.

@@ -127,15 +127,16 @@ impl Tracer {
         text
     }
 
-    /// One instruction's line (without the newline).
-    fn line(&self, b: &Block, i: &Insn, place: &Place) -> String {
+    /// One instruction's line (without the newline), with the symbol
+    /// that names its address (symbols/mod.rs).
+    fn line(&self, b: &Block, i: &Insn, place: &Place, symbol: Option<String>) -> String {
         let bytes = &b.bytes[usize::from(i.at)..usize::from(i.at) + usize::from(i.len)];
         let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
         let text = self.format(&i.insn);
         if self.opts.json {
             let mut v = serde_json::json!({
                 "cs": b.cs, "ip": i.ip, "bytes": hex.join(" "), "text": text,
-                "module": place.module,
+                "module": place.module, "symbol": symbol,
             });
             if let Some(seg) = place.segment {
                 v["segment"] = seg.into();
@@ -148,12 +149,16 @@ impl Tracer {
                 (Some(m), None) => m.clone(),
                 _ => String::new(),
             };
-            format!(
+            let line = format!(
                 "{:04X}:{:04X}  {loc:<20} {:<20} {text}",
                 b.cs,
                 i.ip,
                 hex.join(" ")
-            )
+            );
+            match symbol {
+                Some(sym) => format!("{line:<78} ; {sym}"),
+                None => line,
+            }
         }
     }
 
@@ -182,7 +187,8 @@ impl Tracer {
         let b = &self.blocks.blocks[k];
         for i in &b.insns {
             if wanted {
-                text.push_str(&self.line(b, i, &place));
+                let sym = crate::machine::symbol_at(uc, b.cs, i.ip).map(|s| s.to_string());
+                text.push_str(&self.line(b, i, &place, sym));
                 text.push('\n');
             }
             ends.push(text.len());
@@ -345,7 +351,8 @@ impl Observer for Tracer {
                 return;
             }
         }
-        let line = self.line(&b, i, &place);
+        let sym = crate::machine::symbol_at(uc, regs.cs, regs.ip).map(|s| s.to_string());
+        let line = self.line(&b, i, &place, sym);
         self.prev = Some((line, regs));
     }
 }

@@ -58,8 +58,12 @@ impl Profiler {
     }
 }
 
-/// A function's name: MODULE:SEG:OFF (NE) or MODULE:SSSS:OOOO.
+/// A function's name: MODULE!NAME when a symbol starts at its entry
+/// (symbols/mod.rs), else MODULE:SEG:OFF (NE) or MODULE:SSSS:OOOO.
 pub fn function_name(uc: &Uc<'_>, cs: u16, ip: u16) -> String {
+    if let Some(sym) = crate::machine::symbol_at(uc, cs, ip).filter(|s| s.displacement == 0) {
+        return format!("{}!{}", module_of(uc, cs), sym.display);
+    }
     match super::code_place(uc, cs) {
         Some((m, seg)) => {
             let m = m.unwrap_or_else(|| "?".into());

@@ -148,6 +148,7 @@ pub fn report(
     f: &Fault,
     instruction: &str,
     walk: &Walk,
+    symbol: &dyn Fn(usize, &StackTraceEntry) -> Option<String>,
 ) -> Vec<String> {
     let app = task_module(w, htask).unwrap_or_else(|| format!("{htask:04X}"));
     let title = fault_title(f);
@@ -175,18 +176,30 @@ pub fn report(
     }
     out.push("Stack Dump (stack)".to_string());
     for (i, e) in walk.frames.iter().enumerate() {
-        out.push(frame_line(w, mem, i, e));
+        out.push(frame_line(w, mem, i, e, symbol(i, e)));
     }
     out
 }
 
-fn frame_line(w: &Win16, mem: &dyn WalkMemory, i: usize, e: &StackTraceEntry) -> String {
-    format!(
+/// A stack frame line; with a symbol (symbols/mod.rs), its name after the
+/// frame, as the debuggers that loaded .SYM files showed it.
+fn frame_line(
+    w: &Win16,
+    mem: &dyn WalkMemory,
+    i: usize,
+    e: &StackTraceEntry,
+    symbol: Option<String>,
+) -> String {
+    let line = format!(
         "Stack Frame {i} is  {:<30} ss:bp {:04x}:{:04x}",
         place(w, mem, e.w_cs, e.w_ip),
         e.w_ss,
         e.w_bp
-    )
+    );
+    match symbol {
+        Some(s) => format!("{line}  {s}"),
+        None => line,
+    }
 }
 
 #[cfg(test)]

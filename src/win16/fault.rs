@@ -342,7 +342,10 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
         module: super::scheduler::task_name(env, htask),
         fault: f.clone(),
         application_error: super::drwatson::application_error(w, uc, htask, f),
-        drwatson: super::drwatson::report(w, uc, htask, f, &text, &walk),
+        drwatson: super::drwatson::report(w, uc, htask, f, &text, &walk, &|i, e| {
+            env.frame_symbol(uc, e.w_cs, e.w_ip, i == 0)
+                .map(|s| s.to_string())
+        }),
         walk,
     };
     env.win16.toolhelp.unhandled.push(record);

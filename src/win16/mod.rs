@@ -187,6 +187,23 @@ impl Win16 {
         self.task(h).map(|t| t.htask)
     }
 
+    /// The name of the built-in function whose thunk holds `cs:ip`, and
+    /// the distance into the thunk: the API table's name, else the
+    /// ordinal's name from the system DLLs' tables, else `#N`.
+    pub fn thunk_symbol(&self, cs: u16, ip: u16) -> Option<(String, u16)> {
+        let m = &self.modules[*self.thunk_segments.get(&cs)?];
+        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
+        let name = t
+            .name
+            .clone()
+            .or_else(|| api::find(&m.name, t.ordinal).map(|a| a.name.to_string()))
+            .or_else(|| {
+                crate::loader::ordnames::ordinal_name(&m.name, t.ordinal).map(str::to_string)
+            })
+            .unwrap_or_else(|| format!("#{}", t.ordinal));
+        Some((name, ip % THUNK_SIZE))
+    }
+
     /// Is `cs` a built-in module's thunk segment?
     pub fn is_thunk_segment(&self, cs: u16) -> bool {
         self.thunk_segments.contains_key(&cs)
