@@ -263,6 +263,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Convert a linker map (Microsoft LINK or wlink) into a MAPSYM 5.1
+    /// .SYM file, as Microsoft's MAPSYM did: one segment per physical
+    /// segment of the map, its publics sorted by value.
+    Mapsym {
+        /// The .MAP file.
+        map: PathBuf,
+        /// The .SYM file to write (default: the map's stem + .sym, beside
+        /// it).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
         #[arg(long)]
@@ -369,6 +380,7 @@ pub(crate) fn load_and_run_with(
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
+    warn_symbols(&prog);
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
             .parse()
@@ -387,7 +399,16 @@ pub(crate) fn load_and_run_with(
             let text = at.map(|(_, t)| t).unwrap_or("");
             fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
         })?;
+    warn_symbols(&prog);
     Ok((prog, stop))
+}
+
+/// Say on stderr, once each, what the symbol tables noticed (a map beside
+/// a module that does not fit it).
+fn warn_symbols(prog: &session::Program) {
+    for w in prog.symbol_warnings() {
+        eprintln!("toolhelp16: warning: {w}");
+    }
 }
 
 /// The exit status for a stop.
@@ -508,9 +529,10 @@ pub fn main_with(cli: Cli) -> i32 {
                 (&loc, &stop),
                 (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
             );
-            let bt = prog
-                .walk_at_stop(&stop)
-                .map(|w| crate::walk::backtrace::capture_walk(&w, skip, max));
+            let walk = prog.walk_at_stop(&stop);
+            let bt = walk
+                .as_ref()
+                .map(|w| crate::walk::backtrace::capture_walk(w, skip, max));
             if opts.json {
                 let mut v = output::stack_json(&prog, &stop, reached);
                 if let Some(bt) = &bt {
@@ -535,7 +557,15 @@ pub fn main_with(cli: Cli) -> i32 {
             } else {
                 print!("{}", output::stack_text(&prog, &stop, reached));
                 if let Some(bt) = &bt {
-                    print!("{}", output::backtrace_text(bt));
+                    let name = |k: usize| {
+                        let w = walk.as_ref()?;
+                        let i = skip + k;
+                        (i < w.frames.len())
+                            .then(|| output::frame_symbol(&prog, w, i))
+                            .flatten()
+                            .map(|s| s.to_string())
+                    };
+                    print!("{}", output::backtrace_text(bt, &name));
                 }
                 if all_tasks {
                     print!("{}", output::tasks_text(&prog));
@@ -608,11 +638,45 @@ pub fn main_with(cli: Cli) -> i32 {
             init,
             json,
         } => walk(&snapshot, init, json),
+        Command::Mapsym { map, output } => mapsym(&map, output),
         Command::Demo { json } => output::demo(json),
     }
 }
 
 /// `snapshot`: run to LOC and write the snapshot there.
+/// `mapsym`: MAP → SYM.
+fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
+    let layouts = match crate::symbols::parse_file(map) {
+        Ok(l) => l,
+        Err(e) => return fail(EXIT_LOAD, &e),
+    };
+    let Some(layout) = layouts.first() else {
+        return fail(EXIT_LOAD, &format!("{}: no map in it", map.display()));
+    };
+    let out = output.unwrap_or_else(|| map.with_extension("sym"));
+    let module = layout.module.clone().unwrap_or_else(|| {
+        map.file_stem()
+            .map(|s| s.to_string_lossy().to_ascii_uppercase())
+            .unwrap_or_default()
+    });
+    let bytes = match crate::symbols::mapsym::write_layout(&module, layout) {
+        Ok(b) => b,
+        Err(e) => return fail(EXIT_LOAD, &format!("{}: {e}", map.display())),
+    };
+    if let Err(e) = std::fs::write(&out, &bytes) {
+        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+    }
+    eprintln!(
+        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes",
+        map.display(),
+        out.display(),
+        crate::symbols::mapsym::frames_of(layout).len(),
+        layout.publics.len(),
+        bytes.len()
+    );
+    0
+}
+
 fn snapshot(
     opts: &RunOpts,
     at: &str,

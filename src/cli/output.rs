@@ -713,7 +713,11 @@ pub fn backtrace_json(bt: &crate::walk::backtrace::BackTrace) -> Value {
 
 /// The back trace in text: one line with the count and hash, then each
 /// address.
-pub fn backtrace_text(bt: &crate::walk::backtrace::BackTrace) -> String {
+/// The back trace in text; `name(k)` names address `k` (its symbol).
+pub fn backtrace_text(
+    bt: &crate::walk::backtrace::BackTrace,
+    name: &dyn Fn(usize) -> Option<String>,
+) -> String {
     let max = bt.max.map_or_else(|| "all".to_string(), |m| m.to_string());
     let mut s = format!(
         "back trace (RtlCaptureStackBackTrace, skip {}, max {max}): {} address(es), hash 0x{:08X}\n",
@@ -721,8 +725,12 @@ pub fn backtrace_text(bt: &crate::walk::backtrace::BackTrace) -> String {
         bt.count(),
         bt.hash
     );
-    for a in &bt.addresses {
-        s.push_str(&format!("  {a:08X}  {:04X}:{:04X}\n", a >> 16, a & 0xFFFF));
+    for (k, a) in bt.addresses.iter().enumerate() {
+        let line = format!("  {a:08X}  {:04X}:{:04X}", a >> 16, a & 0xFFFF);
+        match name(k) {
+            Some(n) => s.push_str(&format!("{line}  {n}\n")),
+            None => s.push_str(&format!("{line}\n")),
+        }
     }
     s
 }
@@ -845,7 +853,7 @@ pub fn walk_text(
         StepError::Address(_) => s.push_str(&format!("walk failed: {}\n", w.end)),
         StepError::End(_) => {
             s.push_str(&format!("walk ended: {}\n", w.end));
-            s.push_str(&backtrace_text(&walk_backtrace(w)));
+            s.push_str(&backtrace_text(&walk_backtrace(w), &|_| None));
         }
     }
     match agreement {

@@ -329,6 +329,59 @@ pub fn write(module: &str, segments: &[WriteSeg<'_>]) -> Result<Vec<u8>, String>
     Ok(v)
 }
 
+/// The physical segments of a map, in order: (frame, segment name).
+/// Segments with linear addresses (a DOS LINK map) are grouped by the
+/// frames of their publics.
+pub fn frames_of(layout: &Layout) -> Vec<(u16, String)> {
+    let mut v: Vec<(u16, String)> = Vec::new();
+    for s in &layout.segments {
+        if let SegAddr::Frame(fo) = s.addr {
+            if !v.iter().any(|(f, _)| *f == fo.frame) {
+                v.push((fo.frame, s.name.clone()));
+            }
+        }
+    }
+    for p in &layout.publics {
+        if !v.iter().any(|(f, _)| *f == p.addr.frame) {
+            let name = layout
+                .segments
+                .iter()
+                .find(|s| match s.addr {
+                    SegAddr::Linear(l) => {
+                        let lin = (u32::from(p.addr.frame) << 4) + p.addr.offset;
+                        lin >= l && s.len.is_none_or(|n| lin - l < n)
+                    }
+                    SegAddr::Frame(_) => false,
+                })
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| format!("SEG{:04X}", p.addr.frame));
+            v.push((p.addr.frame, name));
+        }
+    }
+    v.sort_by_key(|(f, _)| *f);
+    v
+}
+
+/// [`write`] a map's layout: one SEGDEF per physical segment (frame),
+/// holding the publics of that frame.
+pub fn write_layout(module: &str, layout: &Layout) -> Result<Vec<u8>, String> {
+    let frames = frames_of(layout);
+    let segs: Vec<WriteSeg<'_>> = frames
+        .iter()
+        .map(|(frame, name)| WriteSeg {
+            name,
+            frame: *frame,
+            symbols: layout
+                .publics
+                .iter()
+                .filter(|p| p.addr.frame == *frame)
+                .map(|p| (p.addr.offset, p.name.as_str()))
+                .collect(),
+        })
+        .collect();
+    write(module, &segs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
