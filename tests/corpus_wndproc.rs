@@ -214,10 +214,52 @@ fn a_fault_injected_into_the_window_procedure_is_reported_through_user_into_winm
         ],
     );
     assert_eq!(frames[0]["wBP"], f["registers"]["bp"]);
+    // Named from flaggen's exports (its NE names tables): the fault is 5
+    // bytes into MAINWNDPROC; InitInstance, WinMain and the start-up code
+    // lie before every export of segment 1, so nothing names them.
+    assert_eq!(f["symbol"], "MAINWNDPROC+0x5");
+    assert_eq!(frames[0]["symbol"], "MAINWNDPROC+0x5");
+    for fr in &frames[2..] {
+        assert!(fr["symbol"].is_null(), "{fr}");
+    }
     let dw = strings(&f["drwatson"]);
+    assert!(
+        dw.iter()
+            .any(|l| l.starts_with("Stack Frame 0 is  PRIDEFLAG 1:0d4f")
+                && l.ends_with("MAINWNDPROC+0x5")),
+        "{dw:?}"
+    );
     assert!(
         dw.iter()
             .any(|l| l.starts_with("Stack Frame 1 is  USER 1:")),
         "{dw:?}"
     );
+}
+
+#[test]
+fn stack_and_trace_name_flaggen_s_exported_window_procedure() {
+    let Some(v) = walk("PRIDEFLAG!MAINWNDPROC") else {
+        return;
+    };
+    assert_eq!(v["frames"][0]["symbol"], "MAINWNDPROC", "{v}");
+    assert_eq!(v["frames"][0]["wIP"], 0x0D4A, "{v}");
+    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
+    let out = bin()
+        .args([
+            "trace",
+            "--from",
+            "PRIDEFLAG!MAINWNDPROC",
+            "--module",
+            "PRIDEFLAG",
+            "--max",
+            "3",
+        ])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].ends_with("; MAINWNDPROC"), "{text}");
+    assert!(lines[1].contains("; MAINWNDPROC+0x"), "{text}");
 }

@@ -170,3 +170,62 @@ fn every_rom_has_an_expectation() {
         );
     }
 }
+
+/// roms/build.sh writes a LINK-format map beside every NE program
+/// (tools/linkmap.awk over NASM's own map): running it on a copy of roms/
+/// must give the committed maps byte for byte, and every NE program has
+/// one. Needs nasm and a POSIX shell with awk; says so when absent.
+#[test]
+fn committed_link_maps_equal_the_build_script_s() {
+    if !nasm_available() {
+        eprintln!("SKIP: nasm not installed; committed roms/*.map not verified");
+        return;
+    }
+    let roms = roms_dir();
+    let tmp = unique_temp_dir();
+    let copy = tmp.join("roms");
+    fs::create_dir_all(copy.join("inc")).unwrap();
+    fs::create_dir_all(copy.join("tools")).unwrap();
+    for sub in ["", "inc", "tools"] {
+        for e in fs::read_dir(roms.join(sub)).unwrap().flatten() {
+            let p = e.path();
+            let keep = p.is_file()
+                && (!sub.is_empty() || p.extension().is_some_and(|x| x == "asm" || x == "sh"));
+            if keep {
+                fs::copy(&p, copy.join(sub).join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let run = Command::new("bash")
+        .arg(copy.join("build.sh"))
+        .output()
+        .expect("run bash");
+    assert!(
+        run.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut made = 0;
+    for src in sources() {
+        let text = fs::read_to_string(&src).unwrap();
+        let ne = text.contains("inc/ne.inc")
+            || text.contains("inc/win16app.inc")
+            || text.contains("inc/pingpong.inc");
+        let map = format!("{}.map", src.file_stem().unwrap().to_string_lossy());
+        let built = copy.join(&map);
+        if !ne {
+            continue;
+        }
+        assert!(built.is_file(), "build.sh wrote no {map}");
+        let committed = fs::read(roms.join(&map))
+            .unwrap_or_else(|_| panic!("roms/{map} is not committed; run roms/build.sh"));
+        assert_eq!(
+            committed,
+            fs::read(&built).unwrap(),
+            "roms/{map} differs from build.sh's; run roms/build.sh and commit"
+        );
+        made += 1;
+    }
+    assert!(made >= 10, "only {made} maps");
+    let _ = fs::remove_dir_all(&tmp);
+}

@@ -649,6 +649,9 @@ pub fn stack_picture(p: &Program, w: &Walk) -> String {
 
 /// The bundled demo program (roms/demo.asm).
 pub const DEMO_EXE: &[u8] = include_bytes!("../../roms/demo.exe");
+/// Its LINK map (made by roms/build.sh), written beside it so the demo's
+/// frames are named.
+pub const DEMO_MAP: &[u8] = include_bytes!("../../roms/demo.map");
 
 /// `toolhelp16 demo`: run the bundled demo to its innermost call (the first
 /// instruction after PaintLine's prologue, segment 1 offset 3A) and show the
@@ -656,7 +659,10 @@ pub const DEMO_EXE: &[u8] = include_bytes!("../../roms/demo.exe");
 pub fn demo(json_out: bool) -> i32 {
     let dir = std::env::temp_dir().join(format!("toolhelp16-demo-{}", std::process::id()));
     let path = dir.join("demo.exe");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, DEMO_EXE)) {
+    if let Err(e) = std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(&path, DEMO_EXE))
+        .and_then(|_| std::fs::write(dir.join("demo.map"), DEMO_MAP))
+    {
         eprintln!("toolhelp16: demo: {e}");
         return super::EXIT_INTERNAL;
     }

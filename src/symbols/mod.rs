@@ -35,7 +35,7 @@ use std::rc::Rc;
 /// tables).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// The most symbols taken from one file.
-pub const MAX_SYMBOLS: usize = 1_000_000;
+pub const MAX_SYMBOLS: usize = 250_000;
 /// The longest name kept (longer names are cut, with `...`).
 pub const MAX_NAME: usize = 1024;
 
@@ -606,7 +606,13 @@ impl Registry {
                     continue;
                 }
                 used_given = true;
-                fit::fit(layout, &m.target, &mut table).map_err(|e| {
+                // MODULE=FILE: the user says whose map it is, whatever
+                // module name the map itself gives.
+                let mut layout = layout.clone();
+                if g.module.is_some() {
+                    layout.module = None;
+                }
+                fit::fit(&layout, &m.target, &mut table).map_err(|e| {
                     format!(
                         "{}: does not fit {} ({}): {e}",
                         g.path.display(),

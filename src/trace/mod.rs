@@ -79,6 +79,8 @@ pub struct Tracer {
     rendered: Vec<Option<(String, Vec<usize>)>>,
     /// The block entered last, not yet written: it may be cut short.
     pending: Option<usize>,
+    /// Instructions of the pending block before `--from`, not written.
+    pending_skip: usize,
     /// Writing has started (`--from` reached).
     active: bool,
     /// Instructions written.
@@ -100,6 +102,7 @@ impl Tracer {
             blocks: Blocks::default(),
             rendered: Vec::new(),
             pending: None,
+            pending_skip: 0,
             written: 0,
             error: None,
             prev: None,
@@ -196,25 +199,25 @@ impl Tracer {
         self.rendered[k] = Some((text, ends));
     }
 
-    /// Write the first `n` instructions of block `k` (all when None).
-    fn write_block(&mut self, k: usize, n: Option<usize>) {
+    /// Write instructions `skip..n` of block `k` (to its end when None).
+    fn write_block(&mut self, k: usize, skip: usize, n: Option<usize>) {
         let Some(Some((text, ends))) = self.rendered.get(k) else {
             return;
         };
         let all = ends.len();
-        let n = n.unwrap_or(all).min(all);
-        let mut n = n;
+        let mut n = n.unwrap_or(all).min(all);
         if let Some(max) = self.opts.max {
-            n = n.min(max.saturating_sub(self.written) as usize);
+            n = n.min(skip.saturating_add(max.saturating_sub(self.written) as usize));
         }
-        if n == 0 {
+        if n <= skip {
             return;
         }
+        let start = if skip == 0 { 0 } else { ends[skip - 1] };
         let end = ends[n - 1];
         // A block outside `--module` renders to nothing.
-        let lines = if end == 0 { 0 } else { n as u64 };
+        let lines = if end == start { 0 } else { (n - skip) as u64 };
         if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&text.as_bytes()[..end]) {
+            if let Err(e) = self.out.write_all(&text.as_bytes()[start..end]) {
                 self.error = Some(e);
             }
         }
@@ -240,7 +243,8 @@ impl Tracer {
                 b.before(ip).len()
             }
         });
-        self.write_block(k, n);
+        let skip = std::mem::take(&mut self.pending_skip);
+        self.write_block(k, skip, n);
     }
 
     fn full(&self) -> bool {
@@ -304,14 +308,11 @@ impl Observer for Tracer {
                 return None;
             }
             self.active = true;
-            let skip = b.before(ip.wrapping_add((from - b.linear) as u16)).len();
-            // Only from the `--from` instruction on: write this block's
-            // head-less rest now.
+            // Only from the `--from` instruction on: the block is pending
+            // without its head, and written (within --max) as it ends.
+            self.pending_skip = b.before(ip.wrapping_add((from - b.linear) as u16)).len();
             self.render(uc, k);
-            let (text, ends) = self.rendered[k].clone().unwrap_or_default();
-            let start = if skip == 0 { 0 } else { ends[skip - 1] };
-            let _ = self.out.write_all(&text.as_bytes()[start..]);
-            self.written += (ends.len() - skip) as u64;
+            self.pending = Some(k);
             return None;
         }
         self.render(uc, k);

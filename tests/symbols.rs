@@ -1,0 +1,466 @@
+//! Symbols on frames from every source: the LINK maps beside the roms/
+//! programs (made by roms/build.sh), the hand-written DOS maps (LINK and
+//! wlink formats), MAPSYM files made from the maps and by hand, and the NE
+//! names tables; maps that do not fit; the edge cases of a lookup.
+
+use std::path::{Path, PathBuf};
+
+use toolhelp16::session::Program;
+use toolhelp16::symbols::{self, Source, SymbolTable, fit::Target};
+
+mod common;
+use common::{Scenario, bin, expect_scenarios, json, rom, root, run_scenario};
+
+/// The publics of a LINK map's "Publics by Value" list, read here by the
+/// test itself (not by the tool): (frame, offset, name).
+fn map_publics(map: &Path) -> Vec<(u16, u32, String)> {
+    let text = std::fs::read_to_string(map).unwrap();
+    let mut on = false;
+    let mut v = Vec::new();
+    for line in text.lines() {
+        if line.contains("Publics by Value") {
+            on = true;
+            continue;
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if on && t.len() == 2 {
+            if let Some((f, o)) = t[0].split_once(':') {
+                v.push((
+                    u16::from_str_radix(f, 16).unwrap(),
+                    u32::from_str_radix(o, 16).unwrap(),
+                    t[1].to_string(),
+                ));
+            }
+        }
+    }
+    v
+}
+
+/// The frames' symbols, as `stack` shows them.
+fn frame_symbols(p: &Program) -> Vec<Option<String>> {
+    let w = p
+        .walk_at_stop(&toolhelp16::machine::Stop::Budget)
+        .expect("a walk");
+    (0..w.frames.len())
+        .map(|i| toolhelp16::cli::output::frame_symbol(p, &w, i).map(|s| s.to_string()))
+        .collect()
+}
+
+fn ne_scenarios_with_maps() -> Vec<Scenario> {
+    expect_scenarios()
+        .into_iter()
+        .filter(|s| s.at.starts_with('s'))
+        .filter(|s| root().join(&s.file).with_extension("map").is_file())
+        .collect()
+}
+
+#[test]
+fn every_frame_of_each_roms_walk_is_named_by_the_nearest_preceding_public_of_its_map() {
+    let scenarios = ne_scenarios_with_maps();
+    assert!(
+        scenarios.len() >= 10,
+        "the NE roms have maps: {scenarios:?}"
+    );
+    for sc in &scenarios {
+        let (p, stop, _) = run_scenario(sc);
+        let w = p.walk_at_stop(&stop).unwrap();
+        let publics = map_publics(&root().join(&sc.file).with_extension("map"));
+        for (i, f) in w.frames.iter().enumerate() {
+            let sym = toolhelp16::cli::output::frame_symbol(&p, &w, i)
+                .unwrap_or_else(|| panic!("{}: frame {i} {f:?} has no symbol", sc.name));
+            assert_eq!(sym.source, Source::Map, "{}: frame {i}", sc.name);
+            // The test's own lookup: the last public at or before the
+            // address (a return address one byte back) in that segment.
+            let ip = u32::from(f.w_ip) - u32::from(i > 0);
+            let (_, off, name) = publics
+                .iter()
+                .filter(|(seg, off, _)| *seg == f.w_segment && *off <= ip)
+                .max_by_key(|(_, off, _)| *off)
+                .unwrap_or_else(|| panic!("{}: no public precedes frame {i}", sc.name));
+            assert_eq!(sym.raw, *name, "{}: frame {i}", sc.name);
+            assert_eq!(
+                sym.displacement,
+                u32::from(f.w_ip) - off,
+                "{}: frame {i}",
+                sc.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_dos_roms_are_named_by_their_hand_written_maps_in_both_formats() {
+    for (file, at, want) in [
+        // LINK's DOS format (linear segments, FRAME:OFFSET publics).
+        (
+            "mzfar.exe",
+            "MZFAR!leaf_stop",
+            ["leaf_stop", "helper+0xa", "Worker+0xa", "main+0xa"].as_slice(),
+        ),
+        // wlink's format, for a .COM (ORG 100h addresses).
+        (
+            "comchain.com",
+            "COMCHAIN!inner_stop",
+            [
+                "inner_stop",
+                "frameless+0x5",
+                "near_a+0x9",
+                "FarOdd+0xa",
+                "main+0xd",
+            ]
+            .as_slice(),
+        ),
+    ] {
+        let out = bin()
+            .args(["stack", "--json", "--at", at])
+            .arg(rom(file))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(v["reached"], true, "{file}: {v}");
+        let got: Vec<&str> = v["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["symbol"].as_str().unwrap_or("(none)"))
+            .collect();
+        assert_eq!(got, want, "{file}");
+    }
+}
+
+/// A fresh directory under the temp dir.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("toolhelp16-sym-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn load_with(
+    sc: &Scenario,
+    file: &Path,
+    symbol_files: Vec<String>,
+    beside: bool,
+) -> Result<Program, String> {
+    let mut o = common::scenario_options(sc);
+    o.symbol_files = symbol_files;
+    o.symbols_beside = beside;
+    let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.0)?;
+    let (_, loc) = common::load_scenario(sc);
+    let stop = p
+        .run(
+            toolhelp16::machine::RunLimits {
+                max_insns: 20_000_000,
+                ..Default::default()
+            },
+            Some(&loc.parse().unwrap()),
+        )
+        .unwrap();
+    assert!(matches!(stop, toolhelp16::machine::Stop::Breakpoint { .. }));
+    Ok(p)
+}
+
+#[test]
+fn a_sym_file_made_by_mapsym_names_the_frames_as_the_map_does() {
+    let dir = temp_dir("mapsym");
+    for sc in ne_scenarios_with_maps() {
+        let exe = root().join(&sc.file);
+        let map = exe.with_extension("map");
+        let sym = dir.join(format!("{}.sym", sc.name));
+        let out = bin()
+            .args(["mapsym", "-o"])
+            .arg(&sym)
+            .arg(&map)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let by_map = load_with(&sc, &exe, vec![map.display().to_string()], false).unwrap();
+        let by_sym = load_with(&sc, &exe, vec![sym.display().to_string()], false).unwrap();
+        let names = frame_symbols(&by_map);
+        assert!(names.iter().all(Option::is_some), "{}: {names:?}", sc.name);
+        assert_eq!(frame_symbols(&by_sym), names, "{}", sc.name);
+        // And the table says where the names came from.
+        let t = by_sym
+            .env()
+            .symbols
+            .cached(
+                &by_sym
+                    .env()
+                    .win16
+                    .modules
+                    .iter()
+                    .rev()
+                    .find(|m| !m.builtin)
+                    .unwrap()
+                    .name,
+            )
+            .unwrap();
+        assert!(t.symbols().iter().any(|s| s.source == Source::Sym));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn demo() -> Scenario {
+    expect_scenarios()
+        .into_iter()
+        .find(|s| s.name == "demo")
+        .unwrap()
+}
+
+#[test]
+fn a_wlink_map_names_the_demo_as_the_link_map_does() {
+    let sc = demo();
+    let exe = root().join(&sc.file);
+    let wlink = root().join("tests/symbols/demo_wlink.map");
+    let link = load_with(
+        &sc,
+        &exe,
+        vec![exe.with_extension("map").display().to_string()],
+        false,
+    )
+    .unwrap();
+    let watcom = load_with(&sc, &exe, vec![wlink.display().to_string()], false).unwrap();
+    let names = frame_symbols(&watcom);
+    assert_eq!(names, frame_symbols(&link));
+    assert_eq!(
+        names,
+        [
+            Some("paint_stop".to_string()),
+            Some("OnEraseBkgnd+0xa".to_string()),
+            Some("MainWndProc+0x10".to_string()),
+            Some("WinMain+0xa".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn without_a_map_the_ne_names_tables_name_what_they_can() {
+    let sc = demo();
+    let p = load_with(&sc, &root().join(&sc.file), Vec::new(), false).unwrap();
+    // PAINTLINE and MAINWNDPROC are exported; WinMain precedes every
+    // export of segment 1, so nothing names it.
+    assert_eq!(
+        frame_symbols(&p),
+        [
+            Some("PAINTLINE+0xa".to_string()),
+            Some("MAINWNDPROC+0x27".to_string()),
+            Some("MAINWNDPROC+0x10".to_string()),
+            None,
+        ]
+    );
+}
+
+#[test]
+fn a_given_map_that_does_not_fit_is_an_error_naming_the_file_and_the_misfit() {
+    let demo = rom("demo.exe");
+    for (map, why) in [
+        // mixed's segment 1 is longer than demo's.
+        ("DEMO=roms/mixed.map", "spans"),
+        // Three segments but the second is data.
+        (
+            "DEMO=tests/symbols/demo_class.map",
+            "is data but NE segment 2 is code",
+        ),
+        // More segments than demo has.
+        ("DEMO=tests/symbols/demo_extra.map", "physical segments"),
+    ] {
+        let out = bin()
+            .current_dir(root())
+            .args(["stack", "--at", "DEMO:1:3A", "--map", map])
+            .arg(&demo)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(120), "{map}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let file = map.split_once('=').unwrap().1;
+        assert!(
+            err.contains(file) && err.contains("does not fit DEMO"),
+            "{err}"
+        );
+        assert!(err.contains(why), "{map}: {err}");
+    }
+}
+
+#[test]
+fn a_map_beside_the_program_that_does_not_fit_is_said_and_not_used() {
+    let dir = temp_dir("beside");
+    let exe = dir.join("DEMO.EXE");
+    std::fs::copy(rom("demo.exe"), &exe).unwrap();
+    // The map of another program, with demo's stem (and another case).
+    std::fs::copy(rom("mixed.map"), dir.join("demo.Map")).unwrap();
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:3A"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning") && err.contains("demo.Map") && err.contains("not used"),
+        "{err}"
+    );
+    let v = json(&out);
+    assert_eq!(v["frames"][0]["symbol"], "PAINTLINE+0xa", "{v}");
+    // The right map, found by stem in any case, is used.
+    std::fs::copy(rom("demo.map"), dir.join("demo.Map")).unwrap();
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:3A"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+    assert_eq!(json(&out)["frames"][0]["symbol"], "paint_stop");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn names_locate_stops_and_duplicates_are_refused_by_name_but_named_by_address() {
+    let demo = rom("demo.exe");
+    let dup = root().join("tests/symbols/demo_dup.map");
+    // `start` at offset 0 of segment 1 names the very first instruction.
+    let out = bin()
+        .args(["trace", "--json", "--max", "1", "--map"])
+        .arg(&dup)
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(first["ip"], 0);
+    assert_eq!(first["symbol"], "start");
+    // `dup` is in both code segments: by name it is ambiguous ...
+    let out = bin()
+        .args(["stack", "--at", "DEMO!dup", "--map"])
+        .arg(&dup)
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(err.contains("ambiguous") && err.contains("dup"), "{err}");
+    // ... a name from the map stops the run ...
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO!PaintLine", "--map"])
+        .arg(&dup)
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["at"]["ip"], 0x30, "{v}");
+    assert_eq!(v["frames"][0]["symbol"], "PaintLine", "{v}");
+    // ... and by address both are named.
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:3A", "--map"])
+        .arg(&dup)
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let syms: Vec<&str> = v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["symbol"].as_str().unwrap_or("-"))
+        .collect();
+    // Segment 2 has only `dup` at 0: MainWndProc's code is dup+N.
+    assert_eq!(
+        syms,
+        ["PaintLine+0xa", "dup+0x27", "dup+0x10", "WinMain+0xa"]
+    );
+}
+
+#[test]
+fn thousands_of_symbols_look_up_as_a_brute_force_search_does() {
+    // A DOS map with 6000 publics in two segments, in LINK's format.
+    let mut text = String::from(
+        "\n Start  Stop   Length Name                   Class\n 00000H 07FFFH 08000H _TEXT CODE\n 08000H 0FFFFH 08000H FAR_TEXT CODE\n\n  Address         Publics by Value\n\n",
+    );
+    let mut want = Vec::new();
+    for i in 0..6000u32 {
+        let lin = i * 7 + (i % 5);
+        let name = format!("function_with_a_long_name_{i:05}");
+        text.push_str(&format!(
+            " {:04X}:{:04X}       {name}\n",
+            lin >> 4,
+            lin & 15
+        ));
+        want.push((lin, name));
+    }
+    let layouts = symbols::parse_bytes(text.as_bytes(), Some("map")).unwrap();
+    let mut t = SymbolTable::new();
+    symbols::fit::fit(&layouts[0], &Target::Dos { image_len: 0x10000 }, &mut t).unwrap();
+    t.finish();
+    for probe in (0..0x10000u32).step_by(37) {
+        let seg_start = if probe < 0x8000 { 0 } else { 0x8000 };
+        let brute = want
+            .iter()
+            .filter(|(lin, _)| *lin <= probe && *lin >= seg_start)
+            .max_by_key(|(lin, _)| *lin);
+        let got = t.lookup_linear(probe);
+        match brute {
+            Some((lin, name)) => {
+                let g = got.unwrap_or_else(|| panic!("{probe:#X}"));
+                assert_eq!((&g.raw, g.displacement), (name, probe - lin), "{probe:#X}");
+            }
+            None => assert_eq!(got, None, "{probe:#X}"),
+        }
+    }
+    // The same symbols through a MAPSYM file: past 64 KiB of symbol data,
+    // so three-byte symbol pointers.
+    let sym = symbols::mapsym::write_layout("BIG", &layouts[0]).unwrap();
+    assert!(sym.len() > 0x10000);
+    let back = symbols::parse_bytes(&sym, Some("sym")).unwrap();
+    assert_eq!(back[0].publics.len(), 6000);
+    let names: std::collections::HashSet<&str> =
+        back[0].publics.iter().map(|p| p.name.as_str()).collect();
+    assert!(want.iter().all(|(_, n)| names.contains(n.as_str())));
+}
+
+#[test]
+fn a_hand_made_sym_file_names_the_demo() {
+    // MAPSYM 4.0 layout, written byte by byte here: module DEMO, segment 1
+    // with PaintLine at 0x30 and WinMain at 0x1E, segment 2 with
+    // MainWndProc at 0 (tests/symbols/demo.sym is this file).
+    let sym = root().join("tests/symbols/demo.sym");
+    let bytes = std::fs::read(&sym).unwrap();
+    assert_eq!(symbols::mapsym::version(&bytes).unwrap(), (4, 0));
+    let sc = demo();
+    let p = load_with(
+        &sc,
+        &root().join(&sc.file),
+        vec![sym.display().to_string()],
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        frame_symbols(&p),
+        [
+            Some("PaintLine+0xa".to_string()),
+            Some("MainWndProc+0x27".to_string()),
+            Some("MainWndProc+0x10".to_string()),
+            Some("WinMain+0xa".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_broken_sym_file_is_an_error_naming_file_and_offset() {
+    let dir = temp_dir("broken");
+    let mut bytes = std::fs::read(root().join("tests/symbols/demo.sym")).unwrap();
+    bytes.truncate(0x30);
+    let bad = dir.join("bad.sym");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = bin()
+        .args(["stack", "--at", "DEMO:1:3A", "--sym"])
+        .arg(&bad)
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.sym: offset 0x"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
