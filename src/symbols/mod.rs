@@ -181,6 +181,38 @@ pub struct Layout {
     pub publics: Vec<MapPublic>,
 }
 
+impl Layout {
+    /// Add a public symbol read at text line `line`.
+    pub(crate) fn push_public(
+        &mut self,
+        name: &str,
+        addr: FrameOff,
+        line: usize,
+    ) -> Result<(), SymError> {
+        if self.publics.len() >= MAX_SYMBOLS {
+            return Err(SymError::line(
+                line,
+                format!("more than {MAX_SYMBOLS} symbols"),
+            ));
+        }
+        self.publics.push(MapPublic {
+            name: clip_name(name),
+            addr,
+            at: At::Line(line),
+        });
+        Ok(())
+    }
+
+    /// The layout, or `why` when it lists neither segments nor symbols.
+    pub(crate) fn nonempty(self, why: &str) -> Result<Layout, SymError> {
+        if self.segments.is_empty() && self.publics.is_empty() {
+            Err(SymError::file(why))
+        } else {
+            Ok(self)
+        }
+    }
+}
+
 /// Read a symbol file, by its contents: a MAPSYM file is binary, a map is
 /// text (wlink's says so in its first lines).
 pub fn parse_file(path: &Path) -> Result<Vec<Layout>, String> {

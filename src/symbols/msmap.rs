@@ -25,7 +25,7 @@
 //! Both public lists name the same symbols; each symbol is kept once.
 //! Anything else (exports, line numbers) is passed over.
 
-use super::{At, FrameOff, Layout, MapPublic, MapSegment, SegAddr, SymError};
+use super::{At, FrameOff, Layout, MapSegment, SegAddr, SymError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -132,26 +132,13 @@ pub fn parse(text: &str) -> Result<Layout, SymError> {
                 if skip || !seen.insert((addr, name.to_string())) {
                     continue;
                 }
-                if layout.publics.len() >= super::MAX_SYMBOLS {
-                    return Err(SymError::line(
-                        n,
-                        format!("more than {} public symbols", super::MAX_SYMBOLS),
-                    ));
-                }
-                layout.publics.push(MapPublic {
-                    name: super::clip_name(name),
-                    addr,
-                    at: At::Line(n),
-                });
+                layout.push_public(name, addr, n)?;
             }
         }
     }
-    if layout.segments.is_empty() && layout.publics.is_empty() {
-        return Err(SymError::file(
-            "no segment list (\" Start  Length  Name  Class\") and no public symbols: not a LINK map",
-        ));
-    }
-    Ok(layout)
+    layout.nonempty(
+        "no segment list (\" Start  Length  Name  Class\") and no public symbols: not a LINK map",
+    )
 }
 
 fn segment_row(tok: &[&str], n: usize) -> Result<MapSegment, SymError> {

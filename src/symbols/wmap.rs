@@ -33,7 +33,7 @@
 //! paragraph for a DOS one), sizes plain hexadecimal. A symbol's name is the
 //! rest of its line (wlink writes C++ names demangled, with spaces).
 
-use super::{At, Layout, MapPublic, MapSegment, SegAddr, SymError};
+use super::{At, Layout, MapSegment, SegAddr, SymError};
 
 /// Does this text come from wlink?
 pub fn is_watcom(text: &str) -> bool {
@@ -123,26 +123,11 @@ pub fn parse(text: &str) -> Result<Layout, SymError> {
                 if name.is_empty() {
                     return Err(SymError::line(n, "a symbol's line has no name"));
                 }
-                if layout.publics.len() >= super::MAX_SYMBOLS {
-                    return Err(SymError::line(
-                        n,
-                        format!("more than {} symbols", super::MAX_SYMBOLS),
-                    ));
-                }
-                layout.publics.push(MapPublic {
-                    name: super::clip_name(name),
-                    addr,
-                    at: At::Line(n),
-                });
+                layout.push_public(name, addr, n)?;
             }
         }
     }
-    if layout.segments.is_empty() && layout.publics.is_empty() {
-        return Err(SymError::file(
-            "no Segments table and no Memory Map: not a wlink map this tool reads",
-        ));
-    }
-    Ok(layout)
+    layout.nonempty("no Segments table and no Memory Map: not a wlink map this tool reads")
 }
 
 #[cfg(test)]
