@@ -762,7 +762,7 @@ pub enum Rule {
 impl fmt::Display for FrameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FrameKind::OddMarker => write!(f, "odd: the Windows far-call marker"),
+            FrameKind::OddMarker => write!(f, "odd (the Windows far-call marker)"),
             FrameKind::EvenFar { limit } => write!(
                 f,
                 "even, and the candidate CS has the caller's RPL, is a present code segment and its limit {limit:04X} is above IP"
@@ -2332,7 +2332,7 @@ mod tests {
         assert!(text[3].contains("[0200, 0FF0) = [pStackTop, pStackBot)"));
         assert_eq!(
             text[4],
-            "step 5: saved BP 0701 is odd: the Windows far-call marker: a far frame; \
+            "step 5: saved BP 0701 is odd (the Windows far-call marker): a far frame; \
              CS = [BP+4] = 102F, IP = [BP+2] = 0027, next BP = 0701 & ~1 = 0700"
         );
         assert!(text[5].contains("wBP = 0700") && text[5].contains("hModule 1046"));
