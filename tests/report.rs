@@ -3,8 +3,8 @@
 //! band and an arrow per frame, every frame's CS:IP as text, the bounds,
 //! and the selector's translation (seg*16+off in real mode); the
 //! narration tells the very walk `stack` reports. Then the command line:
-//! `stack --svg/--html/--explain`, the errors, and the README's picture of
-//! the demo.
+//! `stack --svg/--html/--explain`, `trace --html`, the errors, and the
+//! README's picture of the demo.
 
 use std::path::PathBuf;
 
@@ -466,6 +466,156 @@ fn unwritable_files_and_an_ended_program_are_errors() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no stack to draw"));
     assert!(!svg.exists());
+    let out = bin()
+        .current_dir(root())
+        .args(["trace", "--max", "3", "roms/demo.exe", "--html"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--html"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The registers table of a step: name → value.
+fn step_regs(step: &roxmltree::Node) -> Vec<(String, u16)> {
+    let table = step
+        .descendants()
+        .find(|n| class_is(n, "regs"))
+        .expect("a registers table");
+    let rows: Vec<_> = table.children().filter(|n| n.has_tag_name("tr")).collect();
+    let names: Vec<String> = rows[0]
+        .children()
+        .filter_map(|c| c.text())
+        .map(str::to_string)
+        .collect();
+    let values: Vec<u16> = rows[1]
+        .children()
+        .filter_map(|c| c.text())
+        .map(|t| u16::from_str_radix(t, 16).unwrap())
+        .collect();
+    names.into_iter().zip(values).collect()
+}
+
+#[test]
+fn trace_html_steps_through_the_demo() {
+    let dir = tmp("trace");
+    let page = dir.join("t.html");
+    let out = bin()
+        .current_dir(root())
+        .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe", "--html"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The text trace of the same run, to compare with.
+    let text = bin()
+        .current_dir(root())
+        .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe"])
+        .output()
+        .unwrap();
+    let lines: Vec<String> = String::from_utf8_lossy(&text.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let doc = parse(&html);
+    let steps = with_class(&doc, "step");
+    assert_eq!(steps.len(), lines.len(), "one step per traced instruction");
+    for (st, line) in steps.iter().zip(&lines) {
+        let cs = st.attribute("data-cs").unwrap();
+        let ip = st.attribute("data-ip").unwrap();
+        assert!(
+            line.starts_with(&format!("{cs}:{ip}")),
+            "{line} vs {cs}:{ip}"
+        );
+        // The registers after it, and the stack after it with SP marked
+        // on the word SP points at.
+        let regs = step_regs(st);
+        let sp = regs.iter().find(|r| r.0 == "SP").unwrap().1;
+        let stack = st
+            .descendants()
+            .find(|n| class_is(n, "stack"))
+            .expect("a stack table");
+        let marked: Vec<String> = stack
+            .descendants()
+            .filter(|n| n.has_tag_name("tr") && text_of(n).contains("◀ SP"))
+            .map(|n| {
+                n.children()
+                    .find(|c| c.has_tag_name("td"))
+                    .and_then(|c| c.text())
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(marked, vec![format!("{sp:04X}")], "{line}");
+        // BP, when its word is drawn, is marked on it.
+        let bp = regs.iter().find(|r| r.0 == "BP").unwrap().1;
+        for row in stack
+            .descendants()
+            .filter(|n| n.has_tag_name("tr") && text_of(n).contains("◀ BP"))
+        {
+            let off = row
+                .children()
+                .find(|c| c.has_tag_name("td"))
+                .and_then(|c| c.text());
+            assert_eq!(off, Some(format!("{bp:04X}").as_str()), "{line}");
+        }
+    }
+    // The next instruction's registers before it are this one's after it:
+    // the last step's IP after it is where the run stopped.
+    let last = step_regs(steps.last().unwrap());
+    assert_eq!(last.iter().find(|r| r.0 == "IP").unwrap().1, 0x3A);
+    // Keyboard navigation, inline; nothing fetched.
+    let scripts: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("script"))
+        .collect();
+    assert_eq!(scripts.len(), 1);
+    assert!(scripts[0].attribute("src").is_none());
+    assert!(text_of(&scripts[0]).contains("ArrowRight"));
+    assert!(!html.contains("id=\"truncated\""));
+
+    // Real mode (a .COM program) too: SP is marked where it points.
+    let out = bin()
+        .current_dir(root())
+        .args(["trace", "--max", "30", "roms/comchain.com", "--html"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("30 step(s)"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let doc = parse(&html);
+    let steps = with_class(&doc, "step");
+    assert_eq!(steps.len(), 30);
+    for st in &steps {
+        let sp = step_regs(st).iter().find(|r| r.0 == "SP").unwrap().1;
+        let stack = st.descendants().find(|n| class_is(n, "stack")).unwrap();
+        assert!(
+            stack
+                .descendants()
+                .filter(|n| n.has_tag_name("tr") && text_of(n).contains("◀ SP"))
+                .any(|n| text_of(&n).starts_with(&format!("{sp:04X}"))),
+            "SP {sp:04X} not marked"
+        );
+    }
+
+    // A cap: the page says it is truncated.
+    let out = bin()
+        .current_dir(root())
+        .args(["trace", "--max", "5", "roms/demo.exe", "--html"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 step(s)"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let doc = parse(&html);
+    assert_eq!(with_class(&doc, "step").len(), 5);
+    assert!(html.contains("id=\"truncated\""));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -202,6 +202,12 @@ pub enum Command {
         /// Write the trace to FILE instead of stdout.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write a step-through HTML page into FILE instead: each
+        /// instruction with the registers and the stack after it, moved
+        /// through with the keyboard (for short programs: at most --max
+        /// steps, 2000 when not given, 10000 at most).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["output", "regs"])]
+        html: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -590,6 +596,7 @@ pub fn main_with(cli: Cli) -> i32 {
             module,
             max,
             output,
+            html,
             files,
             args,
         } => tracecmd::trace(
@@ -604,6 +611,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 module,
                 max,
                 output,
+                html,
             },
         ),
         Command::Profile {

@@ -1,6 +1,7 @@
 //! Pictures of a 16-bit stack for people: an SVG and an HTML page of the
 //! stack at a stop (`stack --svg`, `stack --html`), the walk narrated rule
-//! by rule (`stack --explain`).
+//! by rule (`stack --explain`), and a page that steps through a short
+//! program one instruction at a time (`trace --html`).
 //!
 //! [`stackmodel`] turns a walked machine into a plain description of the
 //! picture (words, frame bands, BP-chain arrows, the stack bounds, the
@@ -12,6 +13,9 @@ pub mod explain;
 pub mod html;
 pub mod stackmodel;
 pub mod svg;
+pub mod tracepage;
+
+use std::fmt::Write as _;
 
 use crate::machine::Stop;
 use crate::session::Program;
@@ -146,6 +150,18 @@ pub fn clip(s: &str, max: usize) -> String {
 /// Write `bytes` to `path`, naming the option and the file in the error.
 pub fn write_file(option: &str, path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("{option} {}: {e}", path.display()))
+}
+
+/// Hex bytes separated by spaces.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02X}");
+    }
+    s
 }
 
 #[cfg(test)]
