@@ -289,8 +289,10 @@ fn the_narration_tells_the_walk_stack_reports() {
         assert!(fives + csip_firsts >= walk.frames.len() - 1, "{}", sc.name);
         let end = lines.last().unwrap();
         assert!(
-            end.text.starts_with("the walk ends with")
-                && end.text.ends_with(&walk.stop.to_string()),
+            end.text.starts_with(&format!(
+                "the walk ends with {} frame(s): ",
+                walk.frames.len()
+            )) && end.text.ends_with(&walk.stop.to_string()),
             "{}: {}",
             sc.name,
             end.text

@@ -96,22 +96,34 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
     if let Some(n) = &e.note {
         out.push(top(format!("note: {n}")));
     }
-    // The frame the next rule works on, and the index the next frame gets.
+    // The frame the next rule works on, the index the next frame gets, and
+    // the frames kept so far.
     let mut cur: Option<StackTraceEntry> = None;
     let mut next_index = 0usize;
+    let mut kept = 0usize;
     let mut in_call = false;
-    for r in &e.rules {
+    for (k, r) in e.rules.iter().enumerate() {
         match r {
             Rule::CsipFirst { entry } => {
                 out.push(top(r.to_string()));
                 out.push(top(frame_line(mem, names, next_index, entry)));
                 cur = Some(*entry);
                 next_index += 1;
+                kept = next_index;
             }
-            Rule::WalkEnds { .. } | Rule::Dispatch { .. } => {
-                if let Rule::Dispatch { index, .. } = r {
-                    next_index = index + 1;
-                }
+            Rule::WalkEnds { stop, .. } => {
+                in_call = false;
+                // A walk a dispatch frame cuts short is TOOLHELP's own; the
+                // count is of the whole walk's frames so far.
+                let whose = match e.rules.get(k + 1) {
+                    Some(Rule::Dispatch { .. }) => "StackTraceNext's own walk",
+                    _ => "the walk",
+                };
+                out.push(top(format!("{whose} ends with {kept} frame(s): {stop}")));
+            }
+            Rule::Dispatch { index, .. } => {
+                next_index = index + 1;
+                kept = next_index;
                 in_call = false;
                 out.push(top(r.to_string()));
             }
@@ -136,6 +148,7 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
                         cur = Some(*entry);
                         if e.walk.frames.get(next_index) == Some(entry) {
                             out.push(top(frame_line(mem, names, next_index, entry)));
+                            kept = next_index + 1;
                         } else {
                             out.push(top(format!(
                                 "(frame {next_index} is not kept: the walk stops before it)"

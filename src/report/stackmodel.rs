@@ -933,7 +933,16 @@ mod tests {
                 if !real {
                     m.set_instance_data(ss, top, bot);
                 }
-                let w = walk_from_csip(&m, ss, CS1, 0, bp, 64);
+                let mut rules = Vec::new();
+                let w = crate::walk::walk_from_csip_narrated(&m, ss, CS1, 0, bp, 64, &mut rules);
+                let told = crate::report::explain::Explained {
+                    walk: w.clone(),
+                    rules,
+                    note: None,
+                };
+                let lines = crate::report::explain::lines(&m, &NoNames, &told);
+                let frames = lines.iter().filter(|l| l.text.starts_with("frame ")).count();
+                prop_assert_eq!(frames, w.frames.len());
                 let pic = build(
                     &Input {
                         mem: &m,
@@ -948,6 +957,9 @@ mod tests {
                 prop_assert_eq!(pic.frames.len(), w.frames.len());
                 let svg = crate::report::svg::render(&pic);
                 prop_assert!(roxmltree::Document::parse(&svg).is_ok());
+                let page = crate::report::html::page(&pic, &svg, &lines);
+                let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+                prop_assert!(roxmltree::Document::parse_with_options(&page, opts).is_ok());
             }
         }
     }
