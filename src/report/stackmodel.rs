@@ -443,11 +443,15 @@ pub fn build(input: &Input, limits: Limits) -> Picture {
         }
         let bp = f.entry.w_bp;
         let b = u32::from(bp);
-        arrows.push(Arrow {
-            to_frame: i,
-            from: prev_bp,
-            to: bp,
-        });
+        // From the BP register into frame 0, from the saved BP below into
+        // the others (none when that frame is on another stack).
+        if i == 0 || prev_bp.is_some() {
+            arrows.push(Arrow {
+                to_frame: i,
+                from: prev_bp,
+                to: bp,
+            });
+        }
         prev_bp = Some(bp);
         for k in [b, b + 2, b + 4] {
             if k <= 0xFFFE {
