@@ -7,7 +7,8 @@
 //! ```text
 //! bytes --loader--> Image --> Machine (unicorn) --> Environment (DOS, Win16)
 //!       --> run / break / fault
-//! Machine memory --> walk (ToolHelp) --> frames --> report (text, JSON)
+//! Machine memory --> walk (ToolHelp) --> frames --> report (text, JSON,
+//!       SVG and HTML pictures: src/report/)
 //! ```
 //!
 //! The behavioural contracts live in `../shared/spec/` (toolhelp.md,
@@ -18,6 +19,7 @@ pub mod dos;
 pub mod env;
 pub mod loader;
 pub mod machine;
+pub mod report;
 pub mod session;
 pub mod symbols;
 pub mod trace;

@@ -171,6 +171,19 @@ pub enum Command {
         /// Back trace: the most addresses to capture (default: all).
         #[arg(long, value_name = "N")]
         max: Option<usize>,
+        /// Narrate the walk rule by rule as toolhelp.md gives the rules,
+        /// with the values each rule saw, and where and why it stopped.
+        #[arg(long)]
+        explain: bool,
+        /// Draw the stack as SVG into FILE: the words from SP up, a band
+        /// per frame, the BP chain's arrows, the bounds, the selector's
+        /// translation, every return address.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Write a self-contained HTML page into FILE: the SVG picture, the
+        /// frames and the words as tables, and the narrated walk.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -203,6 +216,12 @@ pub enum Command {
         /// Write the trace to FILE instead of stdout.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write a step-through HTML page into FILE instead: each
+        /// instruction with the registers and the stack after it, moved
+        /// through with the keyboard (for short programs: at most --max
+        /// steps, 2000 when not given, 10000 at most).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["output", "regs"])]
+        html: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -500,6 +519,9 @@ pub fn main_with(cli: Cli) -> i32 {
             verify,
             skip,
             max,
+            explain,
+            svg,
+            html,
             files,
             args,
         } => {
@@ -533,6 +555,27 @@ pub fn main_with(cli: Cli) -> i32 {
             let bt = walk
                 .as_ref()
                 .map(|w| crate::walk::backtrace::capture_walk(w, skip, max));
+            let pictured = if explain || svg.is_some() || html.is_some() {
+                crate::report::at_stop(&prog, &stop, stack_title(&prog, &stop, reached))
+            } else {
+                None
+            };
+            if pictured.is_none() && (svg.is_some() || html.is_some()) {
+                return fail(
+                    exit_code(&stop).max(1),
+                    &format!(
+                        "{}: {}: there is no stack to draw",
+                        prog.path.display(),
+                        output::describe(&stop)
+                    ),
+                );
+            }
+            if let Some((pic, lines)) = &pictured {
+                if let Err(e) = write_pictures(pic, lines, svg.as_deref(), html.as_deref()) {
+                    return fail(EXIT_LOAD, &e);
+                }
+            }
+            let told = pictured.as_ref().filter(|_| explain).map(|p| &p.1);
             if opts.json {
                 let mut v = output::stack_json(&prog, &stop, reached);
                 if let Some(bt) = &bt {
@@ -540,6 +583,14 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 if all_tasks {
                     v["tasks"] = output::tasks_json(&prog);
+                }
+                if let Some(lines) = told {
+                    v["explain"] = serde_json::json!(
+                        lines
+                            .iter()
+                            .map(|l| format!("{}{}", "  ".repeat(usize::from(l.depth)), l.text))
+                            .collect::<Vec<_>>()
+                    );
                 }
                 if let Some((verdict, _)) = &verdict {
                     v["verify"] = serde_json::json!({
@@ -573,6 +624,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 if let Some((_, text)) = &verdict {
                     print!("{text}");
                 }
+                if let Some(lines) = told {
+                    print!("{}", crate::report::explain::text(lines));
+                }
             }
             if verify && !verdict.as_ref().is_some_and(|v| v.0.agrees()) {
                 return 1;
@@ -588,6 +642,7 @@ pub fn main_with(cli: Cli) -> i32 {
             module,
             max,
             output,
+            html,
             files,
             args,
         } => tracecmd::trace(
@@ -602,6 +657,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 module,
                 max,
                 output,
+                html,
             },
         ),
         Command::Profile {
@@ -641,6 +697,43 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Mapsym { map, output } => mapsym(&map, output),
         Command::Demo { json } => output::demo(json),
     }
+}
+
+/// The title of a stack picture: the file and where it stopped.
+fn stack_title(prog: &session::Program, stop: &Stop, reached: bool) -> String {
+    use crate::machine::{Cpu, R};
+    let what = match stop {
+        Stop::Budget if reached => format!(
+            "stopped at {:04X}:{:04X} after the requested number of instructions",
+            prog.machine.reg(R::CS),
+            prog.machine.reg(R::IP)
+        ),
+        _ => output::describe(stop),
+    };
+    format!("{}: {what}", prog.path.display())
+}
+
+/// `stack --svg FILE --html FILE`: write the picture (and the page).
+fn write_pictures(
+    pic: &crate::report::stackmodel::Picture,
+    lines: &[crate::report::explain::Line],
+    svg: Option<&std::path::Path>,
+    html: Option<&std::path::Path>,
+) -> Result<(), String> {
+    if svg.is_none() && html.is_none() {
+        return Ok(());
+    }
+    let drawing = crate::report::svg::render(pic);
+    if let Some(path) = svg {
+        crate::report::write_file("--svg", path, drawing.as_bytes())?;
+        eprintln!("toolhelp16: wrote {} (SVG)", path.display());
+    }
+    if let Some(path) = html {
+        let page = crate::report::html::page(pic, &drawing, lines);
+        crate::report::write_file("--html", path, page.as_bytes())?;
+        eprintln!("toolhelp16: wrote {} (HTML)", path.display());
+    }
+    Ok(())
 }
 
 /// `snapshot`: run to LOC and write the snapshot there.

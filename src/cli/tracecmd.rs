@@ -30,10 +30,15 @@ pub struct TraceArgs {
     pub module: Option<String>,
     pub max: Option<u64>,
     pub output: Option<PathBuf>,
+    /// `--html FILE`: the step-through page instead of the text trace.
+    pub html: Option<PathBuf>,
 }
 
 /// `toolhelp16 trace`.
 pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -> i32 {
+    if let Some(path) = &t.html {
+        return trace_html(opts, files, args, &t, path);
+    }
     let out: Box<dyn Write> = match &t.output {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
@@ -83,6 +88,90 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         }
         eprintln!("toolhelp16: trace: {} instructions written", tracer.written);
     }
+    eprint!("{}", output::run_text(&prog, &stop));
+    if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
+        return 0;
+    }
+    exit_code(&stop)
+}
+
+/// `toolhelp16 trace --html FILE`: record each instruction with the
+/// registers and the stack after it (report/tracepage.rs) and write the
+/// step-through page.
+fn trace_html(
+    opts: &RunOpts,
+    files: &[PathBuf],
+    args: &[String],
+    t: &TraceArgs,
+    path: &Path,
+) -> i32 {
+    use crate::report::tracepage::{DEFAULT_MAX, HARD_MAX, PageInfo, StepRecorder, page};
+    if opts.json {
+        return fail(
+            EXIT_LOAD,
+            "trace --html writes a page; --json does not apply",
+        );
+    }
+    let to_loc: Option<Loc> = match t.to.as_deref().map(str::parse) {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        Some(Err(e)) => return fail(EXIT_LOAD, &format!("--to: {e}")),
+    };
+    let asked = t
+        .max
+        .map_or(DEFAULT_MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
+    let mut notes = Vec::new();
+    if asked > HARD_MAX {
+        notes.push(format!(
+            "--max {asked} was lowered to {HARD_MAX}: a page holds at most {HARD_MAX} steps"
+        ));
+    }
+    let max = asked.min(HARD_MAX);
+    // Created first, so that a file that cannot be written stops the run
+    // before it starts.
+    let mut file = match std::fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) => return fail(EXIT_LOAD, &format!("--html {}: {e}", path.display())),
+    };
+    let mut setup = |p: &mut Program| -> Result<(), String> {
+        let from = match &t.from {
+            Some(text) => Some(linear_of(p, text).map_err(|e| format!("--from {e}"))?),
+            None => None,
+        };
+        let rec = StepRecorder::new(max, from, t.module.clone(), t.syntax);
+        p.machine.add_observer(Box::new(rec));
+        p.machine.watch_instructions().map_err(|e| e.0)
+    };
+    let to = to_loc.as_ref().map(|l| (l, t.to.as_deref().unwrap_or("")));
+    let (mut prog, stop) = match load_and_run_with(opts, files, args, false, to, &mut setup) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Some(mut rec) = prog.machine.take_observer::<StepRecorder>() else {
+        return fail(EXIT_LOAD, "the step recorder was lost");
+    };
+    rec.finish(&prog.machine);
+    let info = PageInfo {
+        title: format!("Step through {}", prog.path.display()),
+        ended: output::describe(&stop),
+        max,
+        notes: &notes,
+        names: &prog,
+    };
+    let text = page(&rec, &info);
+    if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+        return fail(EXIT_LOAD, &format!("--html {}: {e}", path.display()));
+    }
+    eprintln!(
+        "toolhelp16: trace: {} step(s) written to {}{}",
+        rec.steps.len(),
+        path.display(),
+        if rec.truncated {
+            " (truncated: the run went on)"
+        } else {
+            ""
+        }
+    );
     eprint!("{}", output::run_text(&prog, &stop));
     if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
         return 0;

@@ -22,7 +22,7 @@
 //!    StackTraceNext: its first frame is the faulting instruction.
 
 use super::memory::WalkMemory;
-use super::toolhelp::{Walk, walk_from_csip};
+use super::toolhelp::{Narrator, Rule, Walk, walk_from_csip_narrated};
 
 /// The walk `walk`, seeing through fault dispatch frames whose return
 /// address is `dispatch` (CS, IP); at most `max_frames` frames.
@@ -31,6 +31,19 @@ pub fn through_dispatch(
     walk: Walk,
     dispatch: (u16, u16),
     max_frames: usize,
+) -> Walk {
+    through_dispatch_narrated(mem, walk, dispatch, max_frames, &mut ())
+}
+
+/// [`through_dispatch`], telling `narrator` where it found a dispatch
+/// frame ([`Rule::Dispatch`]) and then every rule of the walk on from the
+/// faulting context. `walk` itself was narrated by whoever walked it.
+pub fn through_dispatch_narrated<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    walk: Walk,
+    dispatch: (u16, u16),
+    max_frames: usize,
+    narrator: &mut N,
 ) -> Walk {
     let Some(i) =
         (1..walk.frames.len()).find(|&i| (walk.frames[i].w_cs, walk.frames[i].w_ip) == dispatch)
@@ -47,6 +60,13 @@ pub fn through_dispatch(
     let (Some(ip), Some(cs)) = (word(0x0A), word(0x0C)) else {
         return walk;
     };
+    narrator.rule(Rule::Dispatch {
+        index: i,
+        at: prev.w_bp.wrapping_add(2),
+        ip,
+        cs,
+        bp: here.w_bp,
+    });
     let mut frames = walk.frames[..=i].to_vec();
     let mut virtual_frames: Vec<usize> = walk
         .virtual_frames
@@ -55,15 +75,22 @@ pub fn through_dispatch(
         .filter(|&v| v <= i)
         .collect();
     virtual_frames.push(i);
-    let rest = walk_from_csip(
+    let rest = walk_from_csip_narrated(
         mem,
         ss,
         cs,
         ip,
         here.w_bp,
         max_frames.saturating_sub(frames.len()),
+        narrator,
     );
-    let rest = through_dispatch(mem, rest, dispatch, max_frames.saturating_sub(frames.len()));
+    let rest = through_dispatch_narrated(
+        mem,
+        rest,
+        dispatch,
+        max_frames.saturating_sub(frames.len()),
+        narrator,
+    );
     let base = frames.len();
     frames.extend(rest.frames.iter().map(|f| {
         let mut f = *f;

@@ -12,7 +12,8 @@ pub mod toolhelp;
 pub use memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
 pub use testmem::{StackCursor, TestMemory};
 pub use toolhelp::{
-    FirstFailure, NextFailure, StackTraceEntry, StopReason, Walk, stack_bounds,
-    stack_trace_csip_first, stack_trace_first, stack_trace_first_explained, stack_trace_info,
-    stack_trace_next, stack_trace_next_explained, walk_from_csip, walk_task,
+    FirstFailure, FrameKind, Narrator, NextFailure, Rule, StackTraceEntry, StopReason, Walk,
+    stack_bounds, stack_trace_csip_first, stack_trace_first, stack_trace_first_explained,
+    stack_trace_info, stack_trace_next, stack_trace_next_explained, stack_trace_next_narrated,
+    walk_from_csip, walk_from_csip_narrated, walk_task,
 };

@@ -507,10 +507,38 @@ pub fn stack_trace_next_explained(
     mem: &dyn WalkMemory,
     ste: &mut StackTraceEntry,
 ) -> Result<(), NextFailure> {
+    stack_trace_next_narrated(mem, ste, &mut ())
+}
+
+/// [`stack_trace_next_explained`], telling `narrator` each rule as it is
+/// applied, with the values it saw ([`Rule`]): steps 1 to 6 in
+/// toolhelp.md's order as they pass, or [`Rule::NextFails`] for the rule
+/// that failed. The narration comes from the code that applies the rules,
+/// so it cannot say anything the walk did not do.
+pub fn stack_trace_next_narrated<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    ste: &mut StackTraceEntry,
+    narrator: &mut N,
+) -> Result<(), NextFailure> {
+    let r = next_rules(mem, ste, narrator);
+    if let Err(e) = &r {
+        narrator.rule(Rule::NextFails(e.clone()));
+    }
+    r
+}
+
+/// StackTraceNext's rules (see [`stack_trace_next_explained`]), each one
+/// told to `n` once it has passed.
+fn next_rules<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    ste: &mut StackTraceEntry,
+    n: &mut N,
+) -> Result<(), NextFailure> {
     // Step 1.
     if !ste.size_ok() {
         return Err(NextFailure::BadSize { size: ste.dw_size });
     }
+    n.rule(Rule::NextSize);
     // Step 2.
     let ss = ste.w_ss;
     let si = ste.w_bp;
@@ -522,6 +550,7 @@ pub fn stack_trace_next_explained(
     if end > limit {
         return Err(NextFailure::BeyondLimit { bp: si, limit });
     }
+    n.rule(Rule::NextLimit { bp: si, end, limit });
     // Step 3 (si <= 0xFFF9, so si + 4 cannot overflow).
     let word = |off: u16| {
         mem.read_u16(ss, off)
@@ -530,6 +559,12 @@ pub fn stack_trace_next_explained(
     let mut next = word(si)?;
     let ip = word(si + 2)?;
     let candidate = word(si + 4)?;
+    n.rule(Rule::NextRead {
+        bp: si,
+        next,
+        ip,
+        candidate,
+    });
     // Step 4.
     if next == 0 {
         return Err(NextFailure::EndOfChain { bp: si });
@@ -541,9 +576,26 @@ pub fn stack_trace_next_explained(
     if u32::from(next) < top || u32::from(next) >= bot {
         return Err(NextFailure::OutOfBounds { next, top, bot });
     }
+    n.rule(Rule::NextClimbs {
+        bp: si,
+        next,
+        top,
+        bot,
+    });
     // Step 5.
-    let far = next & 1 != 0 || even_frame_is_far(mem, ste.w_cs, candidate, ip);
-    let (cs, flags) = if far {
+    let kind = if next & 1 != 0 {
+        FrameKind::OddMarker
+    } else {
+        even_frame_kind(mem, ste.w_cs, candidate, ip)
+    };
+    n.rule(Rule::NextKind {
+        next,
+        ip,
+        candidate,
+        cs: ste.w_cs,
+        kind,
+    });
+    let (cs, flags) = if kind.is_far() {
         next &= !1;
         (candidate, StackTraceEntry::FRAME_FAR)
     } else {
@@ -556,6 +608,7 @@ pub fn stack_trace_next_explained(
     ste.w_ss = ss;
     ste.w_bp = next;
     stack_trace_info(mem, ste);
+    n.rule(Rule::NextDone { entry: *ste });
     Ok(())
 }
 
@@ -569,12 +622,291 @@ pub(crate) fn even_frame_is_far(
     candidate: u16,
     ip: u16,
 ) -> bool {
-    if mem.mode() == CpuMode::Real || candidate & 3 != cur_cs & 3 {
-        return false;
+    even_frame_kind(mem, cur_cs, candidate, ip).is_far()
+}
+
+/// StackTraceNext step 5 for an even saved BP, with the reason: the
+/// conditions of toolhelp.md checked in its order (the caller's RPL, a
+/// present code segment, a limit greater than IP), and the first that
+/// fails makes the frame near. Real mode: always near.
+pub fn even_frame_kind(mem: &dyn WalkMemory, cur_cs: u16, candidate: u16, ip: u16) -> FrameKind {
+    if mem.mode() == CpuMode::Real {
+        return FrameKind::EvenRealMode;
     }
-    match mem.descriptor(candidate) {
-        Some(d) => d.present() && d.is_code() && d.limit > u32::from(ip),
-        None => false,
+    if candidate & 3 != cur_cs & 3 {
+        return FrameKind::EvenRplDiffers {
+            candidate_rpl: (candidate & 3) as u8,
+            caller_rpl: (cur_cs & 3) as u8,
+        };
+    }
+    let Some(d) = mem.descriptor(candidate) else {
+        return FrameKind::EvenNoDescriptor;
+    };
+    if !d.present() {
+        FrameKind::EvenNotPresent
+    } else if !d.is_code() {
+        FrameKind::EvenNotCode { access: d.access }
+    } else if d.limit <= u32::from(ip) {
+        FrameKind::EvenLimitNotAboveIp { limit: d.limit }
+    } else {
+        FrameKind::EvenFar { limit: d.limit }
+    }
+}
+
+/// How StackTraceNext step 5 decided far or near (toolhelp.md,
+/// StackTraceNext step 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// The saved BP is odd, the Windows far-call marker: far.
+    OddMarker,
+    /// Even, and the candidate CS has the caller's RPL, names a present
+    /// code segment whose limit is greater than IP: far.
+    EvenFar { limit: u32 },
+    /// Even, in real mode: near (no descriptors to check).
+    EvenRealMode,
+    /// Even, and the candidate's RPL is not the caller's: near.
+    EvenRplDiffers { candidate_rpl: u8, caller_rpl: u8 },
+    /// Even, and the candidate names no descriptor: near.
+    EvenNoDescriptor,
+    /// Even, and the candidate's segment is not present: near.
+    EvenNotPresent,
+    /// Even, and the candidate names a data or system segment: near.
+    EvenNotCode { access: u8 },
+    /// Even, and the candidate's code segment ends at or below IP: near.
+    EvenLimitNotAboveIp { limit: u32 },
+}
+
+impl FrameKind {
+    /// Whether step 5 makes the frame far.
+    pub fn is_far(&self) -> bool {
+        matches!(self, FrameKind::OddMarker | FrameKind::EvenFar { .. })
+    }
+}
+
+/// Hears each rule of toolhelp.md as a walk applies it ([`Rule`]): the
+/// walk functions ending in `_narrated` report to one, so `stack
+/// --explain` narrates the very steps the walk took. `()` hears nothing;
+/// a `Vec<Rule>` keeps them all.
+pub trait Narrator {
+    /// One rule applied (or failed).
+    fn rule(&mut self, rule: Rule);
+}
+
+impl Narrator for () {
+    #[inline]
+    fn rule(&mut self, _rule: Rule) {}
+}
+
+impl Narrator for Vec<Rule> {
+    fn rule(&mut self, rule: Rule) {
+        self.push(rule);
+    }
+}
+
+/// One rule of toolhelp.md as the walk applied it, with the values it saw.
+/// Each StackTraceNext call tells steps 1 to 6 in the spec's order as they
+/// pass ([`Rule::NextSize`] .. [`Rule::NextDone`]), or stops at
+/// [`Rule::NextFails`]. Display gives the sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// StackTraceCSIPFirst ("StackTraceCSIPFirst"): the entry as it filled
+    /// it from registers.
+    CsipFirst { entry: StackTraceEntry },
+    /// StackTraceNext step 1 passed: dwSize is 0x14.
+    NextSize,
+    /// Step 2 passed: SI = `bp`, SI + 6 = `end` neither wraps nor passes
+    /// the stack segment's `limit`.
+    NextLimit { bp: u16, end: u32, limit: u32 },
+    /// Step 3: the three words of the frame at SS:`bp`.
+    NextRead {
+        bp: u16,
+        next: u16,
+        ip: u16,
+        candidate: u16,
+    },
+    /// Step 4 passed: `next` is not 0, is above SI = `bp`, and lies in
+    /// `[top, bot)` = [pStackTop, pStackBot).
+    NextClimbs {
+        bp: u16,
+        next: u16,
+        top: u32,
+        bot: u32,
+    },
+    /// Step 5: far or near, and why (`cs`: the caller's wCS).
+    NextKind {
+        next: u16,
+        ip: u16,
+        candidate: u16,
+        cs: u16,
+        kind: FrameKind,
+    },
+    /// Step 6: the new entry, hModule and wSegment filled.
+    NextDone { entry: StackTraceEntry },
+    /// StackTraceNext failed on this rule; the structure is untouched.
+    NextFails(NextFailure),
+    /// The walk ended with `frames` frames, for `stop`.
+    WalkEnds { frames: usize, stop: StopReason },
+    /// Frame `index` is TOOLHELP's fault dispatch frame (walk/dispatch.rs):
+    /// the fault frame lies at SS:`at`, whose words +0A and +0C are the
+    /// faulting IP and CS; the walk goes back to that frame and on from
+    /// the faulting CS:IP with the BP at the fault, `bp`.
+    Dispatch {
+        index: usize,
+        at: u16,
+        ip: u16,
+        cs: u16,
+        bp: u16,
+    },
+}
+
+impl fmt::Display for FrameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FrameKind::OddMarker => write!(f, "odd (the Windows far-call marker)"),
+            FrameKind::EvenFar { limit } => write!(
+                f,
+                "even, and the candidate CS has the caller's RPL, is a present code segment and its limit {limit:04X} is above IP"
+            ),
+            FrameKind::EvenRealMode => write!(
+                f,
+                "even, in real mode: no descriptor to check the candidate CS against"
+            ),
+            FrameKind::EvenRplDiffers {
+                candidate_rpl,
+                caller_rpl,
+            } => write!(
+                f,
+                "even, and the candidate CS has RPL {candidate_rpl}, not the caller's RPL {caller_rpl}"
+            ),
+            FrameKind::EvenNoDescriptor => {
+                write!(f, "even, and the candidate CS names no descriptor")
+            }
+            FrameKind::EvenNotPresent => write!(
+                f,
+                "even, and the candidate CS names a segment that is not present"
+            ),
+            FrameKind::EvenNotCode { access } => write!(
+                f,
+                "even, and the candidate CS names a data or system segment (access {access:02X}), not code"
+            ),
+            FrameKind::EvenLimitNotAboveIp { limit } => write!(
+                f,
+                "even, and the candidate code segment's limit {limit:04X} is not above IP"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::CsipFirst { entry: e } => write!(
+                f,
+                "StackTraceCSIPFirst: wSS {:04X}, wCS {:04X}, wIP {:04X} and wBP {:04X} are copied as given \
+                 (BP is neither masked nor checked); hTask = the current task {:04X}; StackTraceInfo: \
+                 hModule {:04X}, wSegment {}; wFlags is not written (it stays {}, {})",
+                e.w_ss,
+                e.w_cs,
+                e.w_ip,
+                e.w_bp,
+                e.h_task,
+                e.h_module,
+                e.w_segment,
+                e.w_flags,
+                flags_name(e.w_flags)
+            ),
+            Rule::NextSize => write!(f, "step 1: dwSize is 0x14"),
+            Rule::NextLimit { bp, end, limit } => write!(
+                f,
+                "step 2: SI = wBP = {bp:04X}; SI + 6 = {end:04X} does not wrap past FFFF and lies within \
+                 the stack segment's limit {limit:04X}"
+            ),
+            Rule::NextRead {
+                bp,
+                next,
+                ip,
+                candidate,
+            } => write!(
+                f,
+                "step 3: next = [SS:{bp:04X}] = {next:04X}, IP = [SS:{:04X}] = {ip:04X}, \
+                 candidate CS = [SS:{:04X}] = {candidate:04X}",
+                bp.wrapping_add(2),
+                bp.wrapping_add(4)
+            ),
+            Rule::NextClimbs { bp, next, top, bot } => {
+                write!(
+                    f,
+                    "step 4: next {next:04X} is not 0, climbs above SI {bp:04X}, and lies in \
+                     [{top:04X}, {bot:04X}) = [pStackTop, pStackBot)"
+                )?;
+                if (*top, *bot) == (0, 0x1_0000) {
+                    write!(f, " (real mode: the whole segment)")?;
+                }
+                Ok(())
+            }
+            Rule::NextKind {
+                next,
+                ip,
+                candidate,
+                cs,
+                kind,
+            } => {
+                write!(f, "step 5: saved BP {next:04X} is {kind}: ")?;
+                match kind {
+                    FrameKind::OddMarker => write!(
+                        f,
+                        "a far frame; CS = [BP+4] = {candidate:04X}, IP = [BP+2] = {ip:04X}, \
+                         next BP = {next:04X} & ~1 = {:04X}",
+                        next & !1
+                    ),
+                    FrameKind::EvenFar { .. } => write!(
+                        f,
+                        "a far frame; CS = [BP+4] = {candidate:04X}, IP = [BP+2] = {ip:04X}"
+                    ),
+                    _ => write!(
+                        f,
+                        "a near frame; CS stays {cs:04X} ([BP+4] = {candidate:04X} is not a return CS), \
+                         IP = [BP+2] = {ip:04X}"
+                    ),
+                }
+            }
+            Rule::NextDone { entry: e } => write!(
+                f,
+                "step 6: wSS = {:04X}, wBP = {:04X}; StackTraceInfo: hModule {:04X}, wSegment {}; TRUE",
+                e.w_ss, e.w_bp, e.h_module, e.w_segment
+            ),
+            Rule::NextFails(e) => write!(
+                f,
+                "step {} FAILS: {e}; StackTraceNext returns FALSE and leaves the structure untouched",
+                e.step()
+            ),
+            Rule::WalkEnds { frames, stop } => {
+                write!(f, "the walk ends with {frames} frame(s): {stop}")
+            }
+            Rule::Dispatch {
+                index,
+                at,
+                ip,
+                cs,
+                bp,
+            } => write!(
+                f,
+                "frame {index} is TOOLHELP's fault dispatch frame (its CS:IP is TOOLHELP's pass-on \
+                 address): the fault frame lies at SS:{at:04X}, the faulting IP = [+0A] = {ip:04X} and \
+                 CS = [+0C] = {cs:04X}; a good walker drops what StackTraceNext found past frame {index} \
+                 and goes on from the faulting CS:IP with the BP at the fault, {bp:04X}"
+            ),
+        }
+    }
+}
+
+/// "far" or "near" for a wFlags value (anything but FRAME_NEAR is far, as
+/// the walk reads it).
+fn flags_name(flags: u16) -> &'static str {
+    if flags == StackTraceEntry::FRAME_NEAR {
+        "near"
+    } else {
+        "far"
     }
 }
 
@@ -677,10 +1009,26 @@ pub fn walk_from_csip(
     bp: u16,
     max_frames: usize,
 ) -> Walk {
+    walk_from_csip_narrated(mem, ss, cs, ip, bp, max_frames, &mut ())
+}
+
+/// [`walk_from_csip`], telling `narrator` every rule applied
+/// ([`Rule::CsipFirst`], then each StackTraceNext's steps, then
+/// [`Rule::WalkEnds`]).
+pub fn walk_from_csip_narrated<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    ss: u16,
+    cs: u16,
+    ip: u16,
+    bp: u16,
+    max_frames: usize,
+    narrator: &mut N,
+) -> Walk {
     let mut ste = StackTraceEntry::default();
     // Cannot fail: dwSize is 0x14 by construction.
     stack_trace_csip_first(mem, &mut ste, ss, cs, ip, bp);
-    walk_on(mem, ste, max_frames)
+    narrator.rule(Rule::CsipFirst { entry: ste });
+    walk_on(mem, ste, max_frames, narrator)
 }
 
 /// Walk a task that is not running: StackTraceFirst, then StackTraceNext
@@ -689,7 +1037,7 @@ pub fn walk_from_csip(
 pub fn walk_task(mem: &dyn WalkMemory, h_task: u16, max_frames: usize) -> Walk {
     let mut ste = StackTraceEntry::default();
     match stack_trace_first_explained(mem, &mut ste, h_task) {
-        Ok(()) => walk_on(mem, ste, max_frames),
+        Ok(()) => walk_on(mem, ste, max_frames, &mut ()),
         Err(e) => Walk {
             frames: Vec::new(),
             stop: StopReason::First(e),
@@ -698,39 +1046,48 @@ pub fn walk_task(mem: &dyn WalkMemory, h_task: u16, max_frames: usize) -> Walk {
     }
 }
 
-fn walk_on(mem: &dyn WalkMemory, mut ste: StackTraceEntry, max_frames: usize) -> Walk {
+fn walk_on<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    mut ste: StackTraceEntry,
+    max_frames: usize,
+    narrator: &mut N,
+) -> Walk {
+    let (frames, stop) = collect_frames(mem, &mut ste, max_frames, narrator);
+    narrator.rule(Rule::WalkEnds {
+        frames: frames.len(),
+        stop: stop.clone(),
+    });
+    Walk {
+        frames,
+        stop,
+        virtual_frames: Vec::new(),
+    }
+}
+
+/// The frames from `ste` on: it, then one per StackTraceNext, and why
+/// they end.
+fn collect_frames<N: Narrator + ?Sized>(
+    mem: &dyn WalkMemory,
+    ste: &mut StackTraceEntry,
+    max_frames: usize,
+    narrator: &mut N,
+) -> (Vec<StackTraceEntry>, StopReason) {
     let mut frames = Vec::new();
     if max_frames == 0 {
-        return Walk {
-            frames,
-            stop: StopReason::FrameCap { max: 0 },
-            virtual_frames: Vec::new(),
-        };
+        return (frames, StopReason::FrameCap { max: 0 });
     }
-    frames.push(ste);
+    frames.push(*ste);
     loop {
         let before = ste.w_bp;
-        if let Err(e) = stack_trace_next_explained(mem, &mut ste) {
-            return Walk {
-                frames,
-                stop: StopReason::Next(e),
-                virtual_frames: Vec::new(),
-            };
+        if let Err(e) = stack_trace_next_narrated(mem, ste, narrator) {
+            return (frames, StopReason::Next(e));
         }
         if frames.len() >= max_frames {
-            return Walk {
-                frames,
-                stop: StopReason::FrameCap { max: max_frames },
-                virtual_frames: Vec::new(),
-            };
+            return (frames, StopReason::FrameCap { max: max_frames });
         }
-        frames.push(ste);
+        frames.push(*ste);
         if ste.w_bp <= before {
-            return Walk {
-                frames,
-                stop: StopReason::Stalled { bp: ste.w_bp },
-                virtual_frames: Vec::new(),
-            };
+            return (frames, StopReason::Stalled { bp: ste.w_bp });
         }
     }
 }
@@ -1884,6 +2241,173 @@ mod tests {
         );
     }
 
+    // ---- Narration (stack --explain) -----------------------------------
+
+    /// The rules a walk told, as short names in the order told.
+    fn rule_names(rules: &[Rule]) -> Vec<&'static str> {
+        rules
+            .iter()
+            .map(|r| match r {
+                Rule::CsipFirst { .. } => "csip",
+                Rule::NextSize => "1",
+                Rule::NextLimit { .. } => "2",
+                Rule::NextRead { .. } => "3",
+                Rule::NextClimbs { .. } => "4",
+                Rule::NextKind { .. } => "5",
+                Rule::NextDone { .. } => "6",
+                Rule::NextFails(_) => "fails",
+                Rule::WalkEnds { .. } => "ends",
+                Rule::Dispatch { .. } => "dispatch",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn narration_tells_every_rule_in_the_spec_order_and_the_same_walk() {
+        let mut m = machine();
+        let mut cur = StackCursor::new(SS, BOT);
+        let a = m.push_near_frame(&mut cur, 0x0011);
+        let b = m.push_far_frame(&mut cur, CS1, 0x0122, true);
+        let c = m.push_near_frame(&mut cur, 0x0233);
+        let d = m.push_far_frame(&mut cur, CS2, 0x0344, false);
+        let mut rules = Vec::new();
+        let w = walk_from_csip_narrated(&m, SS, CS1, 0x0500, d, 100, &mut rules);
+        assert_eq!(w, walk_from_csip(&m, SS, CS1, 0x0500, d, 100));
+        assert_eq!(w.frames.len(), 4);
+        let mut want = vec!["csip"];
+        for _ in 1..w.frames.len() {
+            want.extend(["1", "2", "3", "4", "5", "6"]);
+        }
+        // The last call: [a] = 0, so step 4 fails after steps 1-3.
+        want.extend(["1", "2", "3", "fails", "ends"]);
+        assert_eq!(rule_names(&rules), want);
+        // Each step 6 is the frame the walk kept.
+        let done: Vec<StackTraceEntry> = rules
+            .iter()
+            .filter_map(|r| match r {
+                Rule::NextDone { entry } => Some(*entry),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(done, w.frames[1..]);
+        // Step 5's reasons: d's saved BP is even with a valid far CS, c's
+        // is even with a return IP as candidate, b's is odd.
+        let kinds: Vec<FrameKind> = rules
+            .iter()
+            .filter_map(|r| match r {
+                Rule::NextKind { kind, .. } => Some(*kind),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(kinds[0], FrameKind::EvenFar { limit: 0x3FF }));
+        assert!(matches!(kinds[1], FrameKind::EvenRplDiffers { .. }));
+        assert_eq!(kinds[2], FrameKind::OddMarker);
+        assert_eq!(
+            rules.last(),
+            Some(&Rule::WalkEnds {
+                frames: 4,
+                stop: StopReason::Next(NextFailure::EndOfChain { bp: a })
+            })
+        );
+        let _ = (b, c);
+    }
+
+    #[test]
+    fn narration_sentences_give_the_values_the_rules_saw() {
+        let mut m = machine();
+        frame(&mut m, 0x600, 0x0701, 0x0027, CS2);
+        let mut rules = Vec::new();
+        let mut e = ste(0x600);
+        assert_eq!(stack_trace_next_narrated(&m, &mut e, &mut rules), Ok(()));
+        let text: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+        assert_eq!(text[0], "step 1: dwSize is 0x14");
+        assert!(text[1].contains("SI + 6 = 0606") && text[1].contains("limit 0FFF"));
+        assert!(
+            text[2].contains("[SS:0600] = 0701")
+                && text[2].contains("IP = [SS:0602] = 0027")
+                && text[2].contains("candidate CS = [SS:0604] = 102F"),
+            "{}",
+            text[2]
+        );
+        assert!(text[3].contains("[0200, 0FF0) = [pStackTop, pStackBot)"));
+        assert_eq!(
+            text[4],
+            "step 5: saved BP 0701 is odd (the Windows far-call marker): a far frame; \
+             CS = [BP+4] = 102F, IP = [BP+2] = 0027, next BP = 0701 & ~1 = 0700"
+        );
+        assert!(text[5].contains("wBP = 0700") && text[5].contains("hModule 1046"));
+        // A failure is told with its step and leaves the rest untold.
+        let mut rules = Vec::new();
+        let mut e = ste(0x600);
+        frame(&mut m, 0x600, 0x0500, 0x0027, CS2);
+        assert!(stack_trace_next_narrated(&m, &mut e, &mut rules).is_err());
+        let last = rules.last().unwrap().to_string();
+        assert!(
+            last.starts_with("step 4 FAILS: saved BP 0500 at SS:0600 does not climb"),
+            "{last}"
+        );
+    }
+
+    #[test]
+    fn narration_says_why_an_even_frame_is_near() {
+        let mut m = machine();
+        let kind = |m: &TestMemory, cand: u16, ip: u16| {
+            let mut rules = Vec::new();
+            let mut m2 = m.clone();
+            frame(&mut m2, 0x600, 0x0700, ip, cand);
+            let mut e = ste(0x600);
+            stack_trace_next_narrated(&m2, &mut e, &mut rules).unwrap();
+            rules
+                .iter()
+                .find_map(|r| match r {
+                    Rule::NextKind { kind, .. } => Some(*kind),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        assert_eq!(
+            kind(&m, CS2 & !3, 0x10),
+            FrameKind::EvenRplDiffers {
+                candidate_rpl: 0,
+                caller_rpl: 3
+            }
+        );
+        assert_eq!(kind(&m, 0x1F07, 0x10), FrameKind::EvenNoDescriptor);
+        assert_eq!(kind(&m, CS_NP, 0x10), FrameKind::EvenNotPresent);
+        assert_eq!(
+            kind(&m, DS, 0x10),
+            FrameKind::EvenNotCode {
+                access: Descriptor::DATA_R3
+            }
+        );
+        assert_eq!(
+            kind(&m, CS2, 0x3FF),
+            FrameKind::EvenLimitNotAboveIp { limit: 0x3FF }
+        );
+        assert_eq!(kind(&m, CS2, 0x3FE), FrameKind::EvenFar { limit: 0x3FF });
+        for k in [
+            FrameKind::EvenRplDiffers {
+                candidate_rpl: 0,
+                caller_rpl: 3,
+            },
+            FrameKind::EvenNoDescriptor,
+            FrameKind::EvenNotPresent,
+            FrameKind::EvenLimitNotAboveIp { limit: 0x3FF },
+        ] {
+            assert!(!k.is_far());
+            let r = Rule::NextKind {
+                next: 0x700,
+                ip: 0x10,
+                candidate: 0x102C,
+                cs: CS1,
+                kind: k,
+            };
+            assert!(r.to_string().contains("a near frame; CS stays 1027"), "{r}");
+        }
+        m = real_machine();
+        assert_eq!(even_frame_kind(&m, RCS, RCS, 0x10), FrameKind::EvenRealMode);
+    }
+
     mod props {
         use super::*;
         use proptest::prelude::*;
@@ -1929,6 +2453,14 @@ mod tests {
                 let m = build(&words, limit, top, bot, real);
                 let ss = if real { RSS } else { 0x10F7 };
                 let w = walk_from_csip(&m, ss, cs, ip, bp, 40_000);
+                let mut rules = Vec::new();
+                let told = walk_from_csip_narrated(&m, ss, cs, ip, bp, 40_000, &mut rules);
+                prop_assert_eq!(&told, &w);
+                let done = rules.iter().filter(|r| matches!(r, Rule::NextDone { .. })).count();
+                prop_assert_eq!(done + 1, w.frames.len().max(1));
+                for r in rules.iter().take(64) {
+                    let _ = r.to_string();
+                }
                 prop_assert!(w.frames.len() <= 32_769);
                 let capped = matches!(w.stop, StopReason::FrameCap { .. });
                 prop_assert!(!capped);
