@@ -268,3 +268,23 @@ fn stack_verify_agrees_on_a_correct_chain_and_names_a_frameless_function() {
     assert_eq!(d["kind"], "frameless", "{d}");
     assert!(d["text"].as_str().unwrap().contains("no BP frame"));
 }
+
+#[test]
+fn regs_in_json_are_a_changed_member_and_max_counts_them() {
+    // demo.exe starts with `call far InitTask` (SP drops by 4), then the
+    // INT of KERNEL's thunk (InitTask sets AX, BX, CX, DX), then `retf`.
+    let lines = trace(&["demo.exe"], &[], &["--regs", "--max", "3"]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let sp0 = lines[0]["changed"]["SP"].as_u64().expect("SP changed");
+    assert_eq!(
+        lines[2]["changed"]["SP"].as_u64(),
+        Some(sp0 + 4),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[1]["changed"]["AX"], 1,
+        "InitTask succeeded: {lines:?}"
+    );
+    assert_eq!(lines[0]["symbol"], "start");
+    assert_eq!(lines[1]["symbol"], "INITTASK");
+}

@@ -267,8 +267,31 @@ impl Tracer {
         self.out.flush()
     }
 
-    /// `--regs`: registers that differ, as " AX=1234 SP=09F0".
-    fn changed(before: &Regs, after: &Regs) -> String {
+    /// `--regs`: the line with the registers that differ, in text as
+    /// " AX=1234 SP=09F0" after it, in JSON as a `"changed"` member
+    /// (`{"AX": 4660, ...}`).
+    fn with_changed(&self, line: &str, before: &Regs, after: &Regs) -> String {
+        let pairs = Self::changed(before, after);
+        if self.opts.json {
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(mut v) => {
+                    v["changed"] = pairs
+                        .iter()
+                        .map(|(n, x)| ((*n).to_string(), serde_json::Value::from(*x)))
+                        .collect::<serde_json::Map<_, _>>()
+                        .into();
+                    v.to_string()
+                }
+                Err(_) => line.to_string(),
+            }
+        } else {
+            let text: String = pairs.iter().map(|(n, x)| format!(" {n}={x:04X}")).collect();
+            format!("{line}{text}")
+        }
+    }
+
+    /// The registers that differ, by name.
+    fn changed(before: &Regs, after: &Regs) -> Vec<(&'static str, u16)> {
         let pairs = [
             ("AX", before.ax, after.ax),
             ("BX", before.bx, after.bx),
@@ -286,7 +309,7 @@ impl Tracer {
         pairs
             .iter()
             .filter(|p| p.1 != p.2)
-            .map(|p| format!(" {}={:04X}", p.0, p.2))
+            .map(|p| (p.0, p.2))
             .collect()
     }
 }
@@ -331,8 +354,12 @@ impl Observer for Tracer {
         }
         let regs = uc.regs();
         if let Some((line, before)) = self.prev.take() {
-            let _ = writeln!(self.out, "{line}{}", Self::changed(&before, &regs));
+            let text = self.with_changed(&line, &before, &regs);
+            let _ = writeln!(self.out, "{text}");
             self.written += 1;
+            if self.full() {
+                return;
+            }
         }
         let mut bytes = vec![0u8; size.min(16) as usize];
         if uc.mem_read(addr, &mut bytes).is_err() {
