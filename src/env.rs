@@ -107,10 +107,8 @@ impl Env {
         }
     }
 
-    /// The symbol of a walked frame's CS:IP. A return address (`exact`
-    /// false) is looked up one byte back, inside the call that pushed it,
-    /// so a call that ends a function is not named by the next one; the
-    /// displacement is still counted to the address itself.
+    /// The symbol of a walked frame's CS:IP (symbols::frame_lookup: a
+    /// return address is named from the call before it).
     pub fn frame_symbol(
         &self,
         mem: &dyn crate::walk::WalkMemory,
@@ -118,12 +116,7 @@ impl Env {
         ip: u16,
         exact: bool,
     ) -> Option<crate::symbols::SymbolRef> {
-        if exact || ip == 0 {
-            return self.symbol_at(mem, cs, ip);
-        }
-        let mut s = self.symbol_at(mem, cs, ip - 1)?;
-        s.displacement += 1;
-        Some(s)
+        crate::symbols::frame_lookup(ip, exact, |ip| self.symbol_at(mem, cs, ip))
     }
 
     /// The symbol naming code address `cs:ip`: a built-in function's thunk

@@ -82,8 +82,8 @@ fn walk_frames_json(p: &Program, w: &Walk) -> Value {
 /// (Env::frame_symbol).
 pub fn frame_symbol(p: &Program, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
     let f = &w.frames[i];
-    let exact = i == 0 || w.virtual_frames.contains(&i);
-    p.env().frame_symbol(&*p.machine, f.w_cs, f.w_ip, exact)
+    p.env()
+        .frame_symbol(&*p.machine, f.w_cs, f.w_ip, w.exact_at(i))
 }
 
 fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {

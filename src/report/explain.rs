@@ -153,7 +153,7 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
                         in_call = false;
                         cur = Some(*entry);
                         if e.walk.frames.get(next_index) == Some(entry) {
-                            let exact = e.walk.virtual_frames.contains(&next_index);
+                            let exact = e.walk.exact_at(next_index);
                             out.push(top(frame_line(mem, names, next_index, entry, exact)));
                             kept = next_index + 1;
                         } else {

@@ -423,12 +423,7 @@ pub fn build(input: &Input, limits: Limits) -> Picture {
             entry: *f,
             far: f.w_flags != StackTraceEntry::FRAME_NEAR,
             virtual_frame: walk.virtual_frames.contains(&i),
-            place: Place::of(
-                mem,
-                input.names,
-                f,
-                i == 0 || walk.virtual_frames.contains(&i),
-            ),
+            place: Place::of(mem, input.names, f, walk.exact_at(i)),
             code: Translation::of(mem, f.w_cs),
             on_stack: f.w_ss == ss,
         })

@@ -55,12 +55,8 @@ impl Namer for MachineNames<'_, '_> {
         crate::machine::module_name(self.0, f.h_module)
     }
     fn symbol(&self, cs: u16, ip: u16, exact: bool) -> Option<String> {
-        if exact || ip == 0 {
-            return crate::machine::symbol_at(self.0, cs, ip).map(|s| s.to_string());
-        }
-        let mut s = crate::machine::symbol_at(self.0, cs, ip - 1)?;
-        s.displacement += 1;
-        Some(s.to_string())
+        crate::symbols::frame_lookup(ip, exact, |ip| crate::machine::symbol_at(self.0, cs, ip))
+            .map(|s| s.to_string())
     }
 }
 
@@ -335,13 +331,13 @@ fn step_html(s: &mut String, i: usize, st: &Step, names: &dyn Namer) {
     }
     let _ = writeln!(s, "</tr></table>");
     if let Some(pic) = &st.picture {
-        stack_table(s, pic, names);
+        stack_table(s, pic);
     }
     let _ = writeln!(s, "</li>");
 }
 
 /// A step's stack: the words from SP up, highest first, with the frames.
-fn stack_table(s: &mut String, pic: &Picture, names: &dyn Namer) {
+fn stack_table(s: &mut String, pic: &Picture) {
     let _ = writeln!(
         s,
         "<table class=\"stack\"><thead><tr><th>{:04X}:off</th><th>word</th><th></th><th>frame</th><th>what the walk makes of it</th></tr></thead><tbody>",
@@ -383,19 +379,7 @@ fn stack_table(s: &mut String, pic: &Picture, names: &dyn Namer) {
     let frames: Vec<String> = pic
         .frames
         .iter()
-        .map(|f| {
-            let sym = names
-                .symbol(f.entry.w_cs, f.entry.w_ip, f.index == 0 || f.virtual_frame)
-                .map(|x| format!(" {x}"))
-                .unwrap_or_default();
-            format!(
-                "{} {} {}{sym} ({})",
-                f.index,
-                f.csip(),
-                f.place.text,
-                f.kind()
-            )
-        })
+        .map(|f| format!("{} {} {} ({})", f.index, f.csip(), f.place.full(), f.kind()))
         .collect();
     let _ = writeln!(
         s,

@@ -22,12 +22,16 @@ pub enum Target<'a> {
 }
 
 /// Fit `layout` to `target` and add its symbols to `table`; a map that
-/// does not fit adds nothing and says why.
+/// does not fit adds nothing (it is fitted apart, and taken in whole only
+/// when it fits) and says why.
 pub fn fit(layout: &Layout, target: &Target<'_>, table: &mut SymbolTable) -> Result<(), String> {
+    let mut part = SymbolTable::new();
     match target {
-        Target::Ne(ne) => fit_ne(layout, ne, table),
-        Target::Dos { image_len } => fit_dos(layout, *image_len, table),
+        Target::Ne(ne) => fit_ne(layout, ne, &mut part)?,
+        Target::Dos { image_len } => fit_dos(layout, *image_len, &mut part)?,
     }
+    table.absorb(part);
+    Ok(())
 }
 
 fn kind(code: bool) -> &'static str {

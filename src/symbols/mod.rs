@@ -315,6 +315,24 @@ impl fmt::Display for SymbolRef {
     }
 }
 
+/// The symbol of a walked frame's CS:IP, given `lookup` (the symbol at an
+/// IP of that CS). A return address (`exact` false) is looked up one byte
+/// back, inside the call that pushed it, so a call that ends a function is
+/// not named by the next one; the displacement still counts to the
+/// address itself.
+pub fn frame_lookup(
+    ip: u16,
+    exact: bool,
+    lookup: impl Fn(u16) -> Option<SymbolRef>,
+) -> Option<SymbolRef> {
+    if exact || ip == 0 {
+        return lookup(ip);
+    }
+    let mut s = lookup(ip - 1)?;
+    s.displacement += 1;
+    Some(s)
+}
+
 #[derive(Debug, Clone, Default)]
 struct SegIndex {
     /// (offset, symbol index) sorted by offset; at one offset the best
@@ -384,6 +402,19 @@ impl SymbolTable {
             frame,
             source,
         });
+    }
+
+    /// Take in what `other` holds (symbols, segment sizes, DOS ranges);
+    /// call [`SymbolTable::finish`] after.
+    pub(crate) fn absorb(&mut self, other: SymbolTable) {
+        let room = MAX_SYMBOLS.saturating_sub(self.symbols.len());
+        self.symbols.extend(other.symbols.into_iter().take(room));
+        for (seg, idx) in other.segments {
+            if let Some(size) = idx.size {
+                self.set_segment_size(seg, size);
+            }
+        }
+        self.linear.extend(other.linear);
     }
 
     /// Sort and index what was pushed.
@@ -662,18 +693,14 @@ impl Registry {
                     match parse_file(&p) {
                         Ok(layouts) => {
                             for layout in &layouts {
-                                let before = table.symbols.len();
                                 match fit::fit(layout, &m.target, &mut table) {
                                     Ok(()) => table.sources.push(p.display().to_string()),
-                                    Err(e) => {
-                                        table.symbols.truncate(before);
-                                        self.warn(format!(
-                                            "{}: not used: it does not fit {} ({}): {e}",
-                                            p.display(),
-                                            m.name,
-                                            layout.format
-                                        ))
-                                    }
+                                    Err(e) => self.warn(format!(
+                                        "{}: not used: it does not fit {} ({}): {e}",
+                                        p.display(),
+                                        m.name,
+                                        layout.format
+                                    )),
                                 }
                             }
                         }

@@ -994,6 +994,15 @@ pub struct Walk {
     pub virtual_frames: Vec<usize>,
 }
 
+impl Walk {
+    /// Does frame `i` hold the CS:IP that was running, not a return
+    /// address: the first frame, or a fault dispatch frame (the faulting
+    /// CS:IP)?
+    pub fn exact_at(&self, i: usize) -> bool {
+        i == 0 || self.virtual_frames.contains(&i)
+    }
+}
+
 /// Walk any stack from registers: StackTraceCSIPFirst, then StackTraceNext
 /// until it fails, at most `max_frames` frames in all.
 ///
