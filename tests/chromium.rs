@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, root};
+use common::{bin, root, succeed};
 
 /// How long a screenshot may take before Chromium is killed.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -147,29 +147,19 @@ fn the_pages_render_to_pictures_that_are_not_blank() {
         dir.join("demo.html"),
         dir.join("trace.html"),
     );
-    let out = bin()
-        .current_dir(root())
-        .args(["stack", "--at", "DEMO:1:3A", "roms/demo.exe", "--svg"])
-        .arg(&svg)
-        .arg("--html")
-        .arg(&html)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        bin()
+            .current_dir(root())
+            .args(["stack", "--at", "DEMO:1:3A", "roms/demo.exe", "--svg"])
+            .arg(&svg)
+            .arg("--html")
+            .arg(&html),
     );
-    let out = bin()
-        .current_dir(root())
-        .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe", "--html"])
-        .arg(&trace)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        bin()
+            .current_dir(root())
+            .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe", "--html"])
+            .arg(&trace),
     );
 
     // The control: a blank page is blank by this measure.

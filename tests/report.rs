@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::{bin, expect_scenarios, json, more_scenarios, root, run_scenario};
+use common::{bin, expect_scenarios, json, more_scenarios, root, run_scenario, succeed};
 use toolhelp16::report::{self, explain, svg};
 use toolhelp16::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory};
 
@@ -302,23 +302,14 @@ fn the_narration_tells_the_walk_stack_reports() {
 
 #[test]
 fn stack_explain_narrates_the_demo_rule_by_rule() {
-    let out = bin()
-        .current_dir(root())
-        .args([
-            "stack",
-            "--json",
-            "--explain",
-            "--at",
-            "DEMO:1:3A",
-            "roms/demo.exe",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeed(bin().current_dir(root()).args([
+        "stack",
+        "--json",
+        "--explain",
+        "--at",
+        "DEMO:1:3A",
+        "roms/demo.exe",
+    ]));
     let v = json(&out);
     let frames = v["frames"].as_array().unwrap();
     let told = common::strings(&v["explain"]);
@@ -384,18 +375,13 @@ fn stack_svg_and_html_write_the_files_real_mode_too() {
     ] {
         let svg = dir.join("s.svg");
         let html = dir.join("s.html");
-        let out = bin()
-            .current_dir(root())
-            .args(["stack", "--json", "--at", at, file, "--svg"])
-            .arg(&svg)
-            .arg("--html")
-            .arg(&html)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = succeed(
+            bin()
+                .current_dir(root())
+                .args(["stack", "--json", "--at", at, file, "--svg"])
+                .arg(&svg)
+                .arg("--html")
+                .arg(&html),
         );
         let frames = json(&out)["frames"].as_array().unwrap().len();
         let text = std::fs::read_to_string(&svg).unwrap();
@@ -416,22 +402,17 @@ fn stack_svg_and_html_write_the_files_real_mode_too() {
     let toolhelp16::session::Loaded::Dos { psp, .. } = p.loaded else {
         panic!("not DOS")
     };
-    let out = bin()
-        .current_dir(root())
-        .args([
-            "stack",
-            "--at",
-            &format!("{psp:04X}:0163"),
-            "roms/comchain.com",
-            "--svg",
-        ])
-        .arg(&svg)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        bin()
+            .current_dir(root())
+            .args([
+                "stack",
+                "--at",
+                &format!("{psp:04X}:0163"),
+                "roms/comchain.com",
+                "--svg",
+            ])
+            .arg(&svg),
     );
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(
@@ -503,16 +484,11 @@ fn step_regs(step: &roxmltree::Node) -> Vec<(String, u16)> {
 fn trace_html_steps_through_the_demo() {
     let dir = tmp("trace");
     let page = dir.join("t.html");
-    let out = bin()
-        .current_dir(root())
-        .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe", "--html"])
-        .arg(&page)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        bin()
+            .current_dir(root())
+            .args(["trace", "--to", "DEMO:1:3A", "roms/demo.exe", "--html"])
+            .arg(&page),
     );
     // The text trace of the same run, to compare with.
     let text = bin()
@@ -628,16 +604,11 @@ fn the_readme_picture_is_current() {
     let committed = root().join("docs/demo-stack.svg");
     let dir = tmp("docs");
     let out_path = dir.join("demo-stack.svg");
-    let out = bin()
-        .current_dir(root())
-        .args(["stack", "--at", "DEMO:1:3A", "roms/demo.exe", "--svg"])
-        .arg(&out_path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        bin()
+            .current_dir(root())
+            .args(["stack", "--at", "DEMO:1:3A", "roms/demo.exe", "--svg"])
+            .arg(&out_path),
     );
     let now = std::fs::read_to_string(&out_path).unwrap();
     let _ = std::fs::remove_dir_all(&dir);

@@ -9,7 +9,7 @@ use toolhelp16::session::Program;
 use toolhelp16::symbols::{self, Source, SymbolTable, fit::Target};
 
 mod common;
-use common::{Scenario, bin, expect_scenarios, json, rom, root, run_scenario};
+use common::{Scenario, bin, expect_scenarios, json, rom, root, run_scenario, succeed};
 
 /// The publics of a LINK map's "Publics by Value" list, read here by the
 /// test itself (not by the tool): (frame, offset, name).
@@ -146,17 +146,8 @@ fn load_with(
     o.symbol_files = symbol_files;
     o.symbols_beside = beside;
     let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.0)?;
-    let (_, loc) = common::load_scenario(sc);
-    let stop = p
-        .run(
-            toolhelp16::machine::RunLimits {
-                max_insns: 20_000_000,
-                ..Default::default()
-            },
-            Some(&loc.parse().unwrap()),
-        )
-        .unwrap();
-    assert!(matches!(stop, toolhelp16::machine::Stop::Breakpoint { .. }));
+    let loc = common::scenario_loc(&p, sc);
+    common::run_to(&mut p, sc, &loc);
     Ok(p)
 }
 
@@ -167,17 +158,7 @@ fn a_sym_file_made_by_mapsym_names_the_frames_as_the_map_does() {
         let exe = root().join(&sc.file);
         let map = exe.with_extension("map");
         let sym = dir.join(format!("{}.sym", sc.name));
-        let out = bin()
-            .args(["mapsym", "-o"])
-            .arg(&sym)
-            .arg(&map)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeed(bin().args(["mapsym", "-o"]).arg(&sym).arg(&map));
         let by_map = load_with(&sc, &exe, vec![map.display().to_string()], false).unwrap();
         let by_sym = load_with(&sc, &exe, vec![sym.display().to_string()], false).unwrap();
         let names = frame_symbols(&by_map);

@@ -131,11 +131,17 @@ pub const CLOCK: &str = "1992-04-06 00:00:00";
 
 /// Load a scenario's program and work out its stop as a CLI LOC.
 pub fn load_scenario(sc: &Scenario) -> (toolhelp16::session::Program, String) {
-    use toolhelp16::session::Loaded;
     let p = toolhelp16::session::load(&root().join(&sc.file), &scenario_options(sc))
         .unwrap_or_else(|e| panic!("{}: {e}", sc.name));
+    let loc = scenario_loc(&p, sc);
+    (p, loc)
+}
+
+/// A scenario's stop as a CLI LOC in the loaded program `p`.
+pub fn scenario_loc(p: &toolhelp16::session::Program, sc: &Scenario) -> String {
+    use toolhelp16::session::Loaded;
     let (tok, off) = sc.at.rsplit_once(':').unwrap();
-    let loc = if sc.at.matches(':').count() == 2 || sc.at.contains('!') {
+    if sc.at.matches(':').count() == 2 || sc.at.contains('!') {
         sc.at.clone()
     } else if let Some(n) = tok.strip_prefix('s') {
         let module = p
@@ -162,8 +168,7 @@ pub fn load_scenario(sc: &Scenario) -> (toolhelp16::session::Program, String) {
         format!("{seg:04X}:{off}")
     } else {
         sc.at.clone()
-    };
-    (p, loc)
+    }
 }
 
 /// Run a scenario to its stop; panics unless it gets there.
@@ -175,6 +180,16 @@ pub fn run_scenario(
     String,
 ) {
     let (mut p, loc) = load_scenario(sc);
+    let stop = run_to(&mut p, sc, &loc);
+    (p, stop, loc)
+}
+
+/// Run a loaded scenario program to `loc`; panics unless it gets there.
+pub fn run_to(
+    p: &mut toolhelp16::session::Program,
+    sc: &Scenario,
+    loc: &str,
+) -> toolhelp16::machine::Stop {
     let parsed: toolhelp16::session::Loc = loc.parse().unwrap();
     let stop = p
         .run(
@@ -190,5 +205,16 @@ pub fn run_scenario(
         "{}: did not reach {loc}: {stop:?}",
         sc.name
     );
-    (p, stop, loc)
+    stop
+}
+
+/// Run a command and assert it succeeded (the panic shows its stderr).
+pub fn succeed(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
