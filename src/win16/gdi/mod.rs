@@ -3,6 +3,9 @@
 //! ...") instead of touching pixels. USER's FillRect and DrawText are here
 //! too, being drawing calls.
 
+pub mod fnt;
+pub mod font;
+
 use super::api::{Api, Arg};
 use crate::env::Env;
 use crate::machine::{Stop, Uc, record_event};
