@@ -79,7 +79,11 @@ fn check_file(path: &Path) -> usize {
         assert_eq!((h.avg_width, h.max_width), (u16at(d, 91), u16at(d, 93)));
         assert_eq!((h.first_char, h.last_char), (d[95], d[96]), "{name}");
         let face_at = u32::from_le_bytes(d[105..109].try_into().unwrap()) as usize;
-        let face: Vec<u8> = d[face_at..].iter().take_while(|&&c| c != 0).copied().collect();
+        let face: Vec<u8> = d[face_at..]
+            .iter()
+            .take_while(|&&c| c != 0)
+            .copied()
+            .collect();
         assert_eq!(f.face().as_bytes(), &face[..], "{name}");
         // Glyphs: the table after the 118- or 148-byte header.
         let (table, entry) = if h.version == 0x0300 {
@@ -104,7 +108,11 @@ fn check_file(path: &Path) -> usize {
                 for x in 0..width {
                     let byte = d[off + (x / 8) * rows + y];
                     let want = byte & (0x80 >> (x % 8)) != 0;
-                    assert_eq!(g.pixel(x as u32, y as u32), want, "{name} char {ch} ({x},{y})");
+                    assert_eq!(
+                        g.pixel(x as u32, y as u32),
+                        want,
+                        "{name} char {ch} ({x},{y})"
+                    );
                 }
             }
         }
@@ -157,8 +165,17 @@ fn the_catalogue_takes_the_vga_fonts_of_the_windows_31_files() {
     // fonts-wine give their faces.
     assert!(cat.fonts.iter().all(|f| f.header().vert_res == 96));
     let faces = cat.faces();
-    for want in ["System", "Fixedsys", "MS Sans Serif", "Courier", "Small Fonts"] {
-        assert!(faces.iter().any(|f| f == want), "{want} missing from {faces:?}");
+    for want in [
+        "System",
+        "Fixedsys",
+        "MS Sans Serif",
+        "Courier",
+        "Small Fonts",
+    ] {
+        assert!(
+            faces.iter().any(|f| f == want),
+            "{want} missing from {faces:?}"
+        );
     }
     // sseriff.fon (120 dpi) is not one of the files; sserife.fon's three
     // sizes are all VGA ones.
@@ -182,7 +199,10 @@ fn the_catalogue_takes_the_vga_fonts_of_the_windows_31_files() {
             assert!(w.contains(f), "{w}");
         }
     }
-    assert!(!cat.fonts[0].is_builtin(), "the System font came from vgasys.fon");
+    assert!(
+        !cat.fonts[0].is_builtin(),
+        "the System font came from vgasys.fon"
+    );
     // The System font's TEXTMETRIC is its header's.
     let sys = PhysFont::plain(cat.system());
     let d = &font_resources(&std::fs::read(dir.join("vgasys.fon")).unwrap())[0].1;

@@ -402,7 +402,11 @@ impl FntFont {
             ],
             face: face.to_string(),
             device: String::new(),
-            data: if data.len() >= need { data.to_vec() } else { Vec::new() },
+            data: if data.len() >= need {
+                data.to_vec()
+            } else {
+                Vec::new()
+            },
             header,
         }
     }
@@ -476,9 +480,7 @@ impl Glyph<'_> {
             return false;
         }
         let i = (x / 8) as usize * self.height as usize + y as usize;
-        self.bits
-            .get(i)
-            .is_some_and(|b| b & (0x80 >> (x % 8)) != 0)
+        self.bits.get(i).is_some_and(|b| b & (0x80 >> (x % 8)) != 0)
     }
 
     /// Row `y` as up to 8 bits per byte, leftmost pixel in the most
@@ -527,10 +529,7 @@ pub fn parse_fontdir(data: &[u8]) -> Result<Vec<FontDirEntry>, LoadError> {
         return Err(LoadError::at(
             0,
             "font directory count",
-            format!(
-                "{n} fonts cannot fit in a {}-byte font directory",
-                r.len()
-            ),
+            format!("{n} fonts cannot fit in a {}-byte font directory", r.len()),
         ));
     }
     let mut out = Vec::with_capacity(usize::from(n));
@@ -567,7 +566,11 @@ pub(crate) mod tests {
     /// SDK layout: `glyphs` are (width, rows as strings of '#' and '.').
     pub(crate) fn build(version: u16, face: &str, first: u8, glyphs: &[(u16, &[&str])]) -> Vec<u8> {
         let height = glyphs.first().map_or(1, |g| g.1.len()) as u16;
-        let hsize = if version == 0x0300 { HEADER_V3 } else { HEADER_V2 };
+        let hsize = if version == 0x0300 {
+            HEADER_V3
+        } else {
+            HEADER_V2
+        };
         let entry = if version == 0x0300 { 6 } else { 4 };
         let table_len = (glyphs.len() + 1) * entry;
         let bits_at = hsize + table_len;
@@ -590,8 +593,10 @@ pub(crate) mod tests {
         let face_at = bits_at + bits.len();
         let total = face_at + face.len() + 1;
         let mut d = vec![0u8; total];
-        let put16 = |d: &mut Vec<u8>, o: usize, v: u16| d[o..o + 2].copy_from_slice(&v.to_le_bytes());
-        let put32 = |d: &mut Vec<u8>, o: usize, v: u32| d[o..o + 4].copy_from_slice(&v.to_le_bytes());
+        let put16 =
+            |d: &mut Vec<u8>, o: usize, v: u16| d[o..o + 2].copy_from_slice(&v.to_le_bytes());
+        let put32 =
+            |d: &mut Vec<u8>, o: usize, v: u32| d[o..o + 4].copy_from_slice(&v.to_le_bytes());
         put16(&mut d, 0, version);
         put32(&mut d, 2, total as u32);
         d[6..6 + 9].copy_from_slice(b"(c) test.");

@@ -580,12 +580,7 @@ impl FontCatalogue {
             match read_fon(&path) {
                 Ok(fon) => {
                     let before = fonts.len();
-                    fonts.extend(
-                        fon.fonts
-                            .into_iter()
-                            .filter(is_vga)
-                            .map(Rc::new),
-                    );
+                    fonts.extend(fon.fonts.into_iter().filter(is_vga).map(Rc::new));
                     if fonts.len() == before {
                         warnings.push(format!(
                             "{}: no font in it is designed for the VGA's {VGA_DPI} dpi; not used",
@@ -610,7 +605,10 @@ impl FontCatalogue {
                 missing.join(", ")
             ));
         }
-        if !fonts.iter().any(|f| f.face().eq_ignore_ascii_case("System")) {
+        if !fonts
+            .iter()
+            .any(|f| f.face().eq_ignore_ascii_case("System"))
+        {
             warnings.push(
                 "no System font file: GetTextMetrics answers with the VGA System font's \
                  documented metrics (16 pixels high, average width 7), every character is \
@@ -661,7 +659,11 @@ impl FontCatalogue {
     /// file) and return how many were added. A file added again only
     /// counts the addition, as Windows kept a usage count.
     pub fn add_file(&mut self, key: &str, bytes: &[u8]) -> Result<usize, LoadError> {
-        if let Some(e) = self.added.iter_mut().find(|e| e.0.eq_ignore_ascii_case(key)) {
+        if let Some(e) = self
+            .added
+            .iter_mut()
+            .find(|e| e.0.eq_ignore_ascii_case(key))
+        {
             e.1 += 1;
             return Ok(self
                 .fonts
@@ -887,11 +889,7 @@ impl PhysFont {
             }
             for dy in 0..sy {
                 let y = gy as i32 * sy + dy;
-                let shear = if self.italic {
-                    (height - 1 - y) / 4
-                } else {
-                    0
-                };
+                let shear = if self.italic { (height - 1 - y) / 4 } else { 0 };
                 for &gx in &row {
                     for dx in 0..sx {
                         let x = gx * sx + dx + shear;
@@ -1012,7 +1010,11 @@ mod tests {
         assert_eq!(ink, 0, "no glyph bits are invented");
         let cat = FontCatalogue::load(&FontSearch::only(&[]));
         assert!(cat.fonts[0].is_builtin());
-        assert!(cat.warnings.iter().any(|w| w.contains("no System font file")));
+        assert!(
+            cat.warnings
+                .iter()
+                .any(|w| w.contains("no System font file"))
+        );
         assert_eq!(dialog_base_units(&cat), (7, 16));
     }
 
