@@ -5,6 +5,7 @@
 
 pub mod fnt;
 pub mod font;
+pub mod fontmap;
 
 use super::api::{Api, Arg};
 use crate::env::Env;
