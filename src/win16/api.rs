@@ -144,6 +144,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::menu::template::APIS,
     super::user::menu::sysmenu::APIS,
     super::user::menu::track::APIS,
+    super::user::accel::APIS,
     super::user::metrics::APIS,
     super::gdi::APIS,
     super::strings::APIS,

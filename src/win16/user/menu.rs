@@ -995,3 +995,146 @@ pub static APIS: &[Api] = &[
         set_menu_item_bitmaps,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(flags: u16, id: u16, t: &str) -> MenuItem {
+        MenuItem::new(flags, id, Content::Text(t.as_bytes().to_vec()))
+    }
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+        assert!(crate::win16::api::is_registered(template::APIS));
+        assert!(crate::win16::api::is_registered(sysmenu::APIS));
+        assert!(crate::win16::api::is_registered(track::APIS));
+    }
+
+    #[test]
+    fn by_command_searches_depth_first_and_survives_cycles() {
+        let mut m = Menus::default();
+        let bar = m.create(false);
+        let a = m.create(true);
+        let b = m.create(true);
+        m.insert(bar, None, text(MF_POPUP, a, "&A"));
+        m.insert(bar, None, text(0, 7, "Seven on the bar"));
+        m.insert(a, None, text(MF_POPUP, b, "&B"));
+        m.insert(a, None, text(0, 7, "Seven in A"));
+        m.insert(b, None, text(0, 9, "Nine in B"));
+        // Depth first in item order: A's pop-up B is searched before
+        // A's own items and before the bar's later items.
+        assert_eq!(m.locate(bar, 9, false), Some((b, 0)));
+        assert_eq!(m.locate(bar, 7, false), Some((a, 1)));
+        assert_eq!(m.locate(bar, 1, true), Some((bar, 1)));
+        assert_eq!(m.locate(bar, 2, true), None);
+        // A pop-up item answers to its handle when nothing deeper does.
+        assert_eq!(m.locate(bar, b, false), Some((a, 0)));
+        // A menu that contains itself: found once, no endless walk.
+        m.insert(b, None, text(MF_POPUP, bar, "&Loop"));
+        assert_eq!(m.locate(bar, 12345, false), None);
+        assert_eq!(m.locate(b, 7, false), Some((a, 1)));
+        // Separators have no command.
+        m.insert(
+            bar,
+            Some(0),
+            MenuItem::new(MF_SEPARATOR, 0, Content::Separator),
+        );
+        assert_eq!(m.locate(bar, 0, false), None);
+        // Destroying the bar destroys every pop-up it reaches, once.
+        assert!(m.destroy(bar));
+        assert!(!m.exists(a) && !m.exists(b) && !m.destroy(bar));
+        assert_eq!(m.item_count(), 0);
+    }
+
+    #[test]
+    fn new_items_keep_what_windows_keeps() {
+        // MF_HILITE and MF_USECHECKBITMAPS are not taken from the caller;
+        // a separator has no id; a pop-up's id is its handle.
+        let it = text(
+            MF_HILITE | MF_USECHECKBITMAPS | MF_CHECKED | MF_GRAYED,
+            5,
+            "x",
+        );
+        assert_eq!(it.flags, MF_CHECKED | MF_GRAYED);
+        assert!(!it.enabled());
+        let sep = MenuItem::new(MF_SEPARATOR, 5, Content::Separator);
+        assert_eq!((sep.id, sep.flags), (0, MF_SEPARATOR));
+        let p = text(MF_POPUP, 0x8010, "&P");
+        assert_eq!((p.id, p.popup), (0x8010, 0x8010));
+        assert_eq!(text(0, 1, "Save &As").mnemonic(), Some(b'A'));
+        assert_eq!(text(0, 1, "A&&B &c").mnemonic(), Some(b'C'));
+        assert_eq!(text(0, 1, "none&").mnemonic(), None);
+        assert_eq!(build_item(0, 3, Content::Separator).flags, MF_SEPARATOR);
+    }
+
+    #[test]
+    fn handles_are_bounded_and_reused_only_when_full() {
+        let mut m = Menus::default();
+        let first = m.create(false);
+        assert_eq!(first, 0x8004);
+        assert!(m.destroy(first));
+        // Not reused while slots remain: a stale handle stays invalid.
+        let second = m.create(false);
+        assert_ne!(second, first);
+        assert!(!m.exists(first));
+        let mut last = 0;
+        loop {
+            match m.create(true) {
+                0 => break,
+                h => last = h,
+            }
+        }
+        // The freed slot is taken last, when the table is full.
+        assert_eq!(last, first);
+        assert_eq!(m.handles().count(), MAX_MENUS);
+        assert_eq!(m.create(false), 0);
+        assert!(!m.exists(0) && !m.exists(0x8001) && !m.exists(0x7FFC));
+        // Items are bounded in all.
+        let mut m = Menus::default();
+        let h = m.create(false);
+        for i in 0..MAX_ITEMS {
+            assert!(m.insert(h, None, text(0, i as u16, "i")));
+        }
+        assert!(!m.insert(h, None, text(0, 0, "one too many")));
+        assert_eq!(m.take(h, 0).map(|i| i.id), Some(0));
+        assert!(m.insert(h, None, text(0, 0, "fits again")));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any sequence of edits keeps the item count, never panics, and
+        /// every by-command answer names an item with that command.
+        #[test]
+        fn edits_keep_the_tree_consistent(ops in proptest::collection::vec(
+            (0u8..6, 0usize..6, 0u16..8, 0usize..8), 0..80)) {
+            let mut m = Menus::default();
+            let mut hs: Vec<u16> = Vec::new();
+            for (op, a, id, pos) in ops {
+                let h = hs.get(a % hs.len().max(1)).copied().unwrap_or(0);
+                match op {
+                    0 => hs.push(m.create(a % 2 == 0)),
+                    1 => { m.insert(h, Some(pos), text(0, id, "t")); }
+                    2 => {
+                        let sub = hs.get(pos % hs.len().max(1)).copied().unwrap_or(0);
+                        if m.exists(sub) {
+                            m.insert(h, Some(pos), text(MF_POPUP, sub, "p"));
+                        }
+                    }
+                    3 => { m.take(h, pos); }
+                    4 => { m.destroy(h); }
+                    _ => {
+                        if let Some((menu, i)) = m.locate(h, id, false) {
+                            let it = m.item(menu, i).unwrap();
+                            prop_assert!(it.id == id);
+                        }
+                    }
+                }
+                let n: usize = m.handles().map(|h| m.get(h).unwrap().items.len()).sum();
+                prop_assert_eq!(n, m.item_count());
+            }
+        }
+    }
+}

@@ -385,7 +385,7 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
 
 /// The keyboard state follows a key message the task took from its
 /// queue (User::key_state).
-fn note_key_state(u: &mut super::User, m: &Msg) {
+pub(crate) fn note_key_state(u: &mut super::User, m: &Msg) {
     if u.key_state.len() < 256 {
         u.key_state.resize(256, 0);
     }

@@ -12,7 +12,8 @@
 //! | `timer.rs` | SetTimer/KillTimer and the ticks of the emulated clock |
 //! | `msgbox.rs` | MessageBox |
 //! | `dialog.rs` | DialogBox, EndDialog |
-//! | `menu.rs` | menus |
+//! | `menu.rs` | menus (and `menu/`: templates, layout, the system menu, the menu loop) |
+//! | `accel.rs` | accelerators |
 //! | `metrics.rs` | GetSystemMetrics |
 //!
 //! This file keeps USER's state ([`User`]) and what the files share:
@@ -32,6 +33,7 @@ use crate::win16::script::{Line, Script};
 use defwnd::def_window_proc_impl;
 use std::collections::VecDeque;
 
+pub mod accel;
 pub mod class;
 pub mod defwnd;
 pub mod dialog;

@@ -703,26 +703,26 @@ fn find_slot(env: &Env, level: Level, name: &str) -> Option<Slot> {
 /// the task's queue, else its next script line if that is a `key` or
 /// `char` line.
 fn next_input(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Option<Input> {
-    let q = env.win16.user.queue(htask);
-    while let Some(m) = q.msgs.front().copied() {
-        match m.message {
-            WM_KEYDOWN | WM_SYSKEYDOWN => {
-                q.msgs.pop_front();
-                return Some(match key_char(m.wparam) {
-                    Some(c) => Input::Char(c),
-                    None => Input::Key(m.wparam),
-                });
-            }
-            WM_CHAR | WM_SYSCHAR => {
-                q.msgs.pop_front();
-                return Some(Input::Char(m.wparam as u8));
-            }
-            WM_KEYUP | WM_SYSKEYUP => {
-                q.msgs.pop_front();
-            }
+    let u = &mut env.win16.user;
+    while let Some(m) = u.queue(htask).msgs.front().copied() {
+        let input = match m.message {
+            WM_KEYDOWN | WM_SYSKEYDOWN => Some(match key_char(m.wparam) {
+                Some(c) => Input::Char(c),
+                None => Input::Key(m.wparam),
+            }),
+            WM_CHAR | WM_SYSCHAR => Some(Input::Char(m.wparam as u8)),
+            WM_KEYUP | WM_SYSKEYUP => None,
             _ => break,
+        };
+        // Taken from the queue as GetMessage takes it: the keyboard state
+        // follows.
+        u.queue(htask).msgs.pop_front();
+        crate::win16::user::message::note_key_state(u, &m);
+        if input.is_some() {
+            return input;
         }
     }
+    let q = u.queue(htask);
     let line = q.script.front()?;
     let input = match line.action {
         Action::Key(k) => match k.ch.filter(|c| c.is_ascii_alphanumeric()) {
@@ -1035,7 +1035,10 @@ pub fn def_window_proc(
             }
         }
         WM_KEYUP | WM_SYSKEYUP => {
-            let hit = keys.pending == Some(wparam) && (wparam == VK_MENU || wparam == VK_F10);
+            // Alt released alone is WM_SYSKEYUP; released after another
+            // key it is WM_KEYUP, which enters no menu.
+            let hit = keys.pending == Some(wparam)
+                && (wparam == VK_F10 || (wparam == VK_MENU && msg == WM_SYSKEYUP));
             keys.pending = None;
             if hit {
                 let top = top_level(env, hwnd);
