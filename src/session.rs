@@ -259,6 +259,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     check_symbols(&env)?;
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
+        env.dos.root_psp = psp;
         env.dos.dta = (psp, 0x80);
         let st = machine.get_data_mut();
         st.real_owner = Some((psp, crate::dos::TOP_OF_MEMORY, psp));
