@@ -130,11 +130,12 @@ fn drive_ioctl(
                 uc.set_reg(R::AX, 1).ok();
                 Ok(())
             }
-            // Remote? DX bit 12 clear (local); bit 11 set: the driver has
-            // no removable-media calls.
+            // Remote? DX bit 12 clear (local); the rest is the block
+            // driver's attribute word, IO.SYS's disk driver's 0842h
+            // (removable-media calls, generic IOCTL, 32-bit sectors).
             0x09 => {
                 drive_c(bl)?;
-                uc.set_reg(R::DX, 0x0800).ok();
+                uc.set_reg(R::DX, 0x0842).ok();
                 Ok(())
             }
             // Sharing retry count and delay: accepted.

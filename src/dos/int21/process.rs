@@ -166,7 +166,10 @@ pub fn exec(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         ));
     }
     if !matches!(mode, 0 | 1 | 3) {
-        return fail(env, uc, DosError::INVALID_FUNCTION.0);
+        // EXEC says "locus unknown" for a bad AL (EXEC.ASM).
+        fail(env, uc, DosError::INVALID_FUNCTION.0)?;
+        env.dos.ext_error.locus = super::error::locus::UNKNOWN;
+        return Ok(());
     }
     let (ds, dx, es, bx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::ES), uc.reg(R::BX));
     let name = path_at(uc, ds, dx);
