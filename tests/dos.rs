@@ -582,3 +582,138 @@ fn the_first_program_is_command_com_s_child_below_64k() {
     assert!(owners.contains(&parent) && owners.contains(&psp));
     assert!(chain.last().unwrap().last);
 }
+
+/// The corpus directory of DOS programs, or None (with a visible SKIP).
+fn corpus_dos(what: &str) -> Option<PathBuf> {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos");
+    let c = if c.is_dir() {
+        c
+    } else {
+        PathBuf::from("/work/shared/corpus/dos")
+    };
+    if c.is_dir() {
+        Some(c)
+    } else {
+        eprintln!("SKIP: ../shared/corpus is absent; {what} not run");
+        None
+    }
+}
+
+/// A real assembler and a real linker build a program inside the sandbox:
+/// NASM writes an OMF object file, MS-DOS 1.25's LINK (IBM Linker 1.10)
+/// links it on drive C: into HELLO.EXE, and HELLO.EXE runs and prints.
+#[test]
+fn link_links_an_assembled_object_in_the_sandbox_and_it_runs() {
+    let Some(c) = corpus_dos("LINK.EXE") else {
+        return;
+    };
+    if std::process::Command::new("nasm")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIP: nasm not installed; the LINK test needs an object file");
+        return;
+    }
+    let d = temp("link");
+    std::fs::write(
+        d.join("hello.asm"),
+        "segment code public class=CODE\n..start:\n mov ax, data\n mov ds, ax\n mov dx, msg\n \
+         mov ah, 9\n int 21h\n mov ax, 4C05h\n int 21h\nsegment data public class=DATA\n\
+         msg db 'Hello from LINK', 13, 10, '$'\nsegment stack stack class=STACK\n resb 256\n",
+    )
+    .unwrap();
+    let st = std::process::Command::new("nasm")
+        .args(["-f", "obj", "-o"])
+        .arg(d.join("HELLO.OBJ"))
+        .arg(d.join("hello.asm"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(c.join("msdos125/LINK.EXE"))
+        .args(["--", "HELLO;"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert!(v["output"].as_str().unwrap().contains("Linker"), "{v}");
+    let exe = std::fs::read(d.join("HELLO.EXE")).expect("LINK wrote HELLO.EXE");
+    assert_eq!(&exe[..2], b"MZ");
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&d)
+        .arg(d.join("HELLO.EXE"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 5, "{v}");
+    assert_eq!(v["output"], "Hello from LINK\r\n");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Corpus programs end as they do on MS-DOS 5 with one fixed disk C:
+/// (LASTDRIVE=E, booted from C:): what each prints first and its exit code.
+#[test]
+fn corpus_programs_run_to_their_dos_5_exits() {
+    let Some(c) = corpus_dos("the DOS corpus") else {
+        return;
+    };
+    let cases: [(&str, &str, i64); 10] = [
+        // INT 21h AX=3305h: the boot drive.
+        ("tp7/BOOTDRIV.COM", "BOOT_DRIVE=C:\r\n", 0),
+        // The list of lists' LASTDRIVE byte.
+        ("tp7/LASTDRIV.COM", "LAST_DRIVE=E:\r\n", 0),
+        // IOCTL 4408h: C: is not removable.
+        (
+            "tp7/DTYPE.COM",
+            "Drive C: is a valid drive, and is using non-removable media.",
+            0,
+        ),
+        // IOCTL 4408h/4409h on every letter: only C: answers.
+        (
+            "tp7/DRIVE.EXE",
+            "Drive C:\r\n  Drive C: is a local physical drive, using fixed",
+            0,
+        ),
+        ("tp7/MESSAGE.COM", "Hello World!\r\n", 0),
+        (
+            "tp7/COMASM.COM",
+            "This is a very simple COM program.\r\n",
+            0,
+        ),
+        ("msdos125/EDLIN.COM", "File name must be specified", 0),
+        ("msdos125/EXE2BIN.EXE", "File not found", 0),
+        ("msdos125/MODE.COM", "\r\nInvalid parameters", 0),
+        (
+            "tp7/TESTBDIV.EXE",
+            "-1449859/75321\r\nresult= -19 (18760 remainder)",
+            0,
+        ),
+    ];
+    for (f, starts, code) in cases {
+        let d = temp("corpus");
+        let out = bin()
+            .args([
+                "run",
+                "--json",
+                "--stdin",
+                "/dev/null",
+                "--clock",
+                "1992-04-06 12:00:00",
+                "--dir",
+            ])
+            .arg(&d)
+            .arg(c.join(f))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(v["exit"]["kind"], "exited", "{f}: {v}");
+        assert_eq!(v["exit"]["code"], code, "{f}: {v}");
+        let text = v["output"].as_str().unwrap();
+        assert!(text.starts_with(starts), "{f}: {text:?}");
+        std::fs::remove_dir_all(&d).ok();
+    }
+}
