@@ -133,8 +133,8 @@ impl Dos {
     }
 }
 
-/// Parse a `--keys` script: characters stand for themselves; `\n` or
-/// `{enter}` is Enter, `{esc}`, `{tab}`, `{bs}`, `{up}`, `{down}`, `{left}`,
+/// Parse a `--keys` script: characters stand for themselves; a newline,
+/// `\r`, `\n` or `{enter}` is Enter, `\t` Tab, `\e` Esc, `\\` a backslash, `{esc}`, `{tab}`, `{bs}`, `{up}`, `{down}`, `{left}`,
 /// `{right}`, `{f1}`..`{f10}` name keys.
 pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
     let mut out = Vec::new();
@@ -158,6 +158,17 @@ pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
                     (0x3A + f[1..].parse::<u8>().unwrap_or(1), 0)
                 }
                 other => return Err(format!("--keys: unknown key {{{other}}}")),
+            };
+            out.push(k);
+        } else if c == '\\' {
+            // Escapes as a shell string would write them: \r and \n are
+            // Enter, \t Tab, \e Esc, \\ a backslash.
+            let k = match chars.next() {
+                Some('r' | 'n') => (0x1C, 0x0D),
+                Some('t') => (0x0F, 0x09),
+                Some('e') => (0x01, 0x1B),
+                Some('\\') | None => (scan_code(b'\\'), b'\\'),
+                Some(o) => return Err(format!("--keys: unknown escape \\{o}")),
             };
             out.push(k);
         } else if c == '\n' {
@@ -688,5 +699,10 @@ mod tests {
             vec![(0x1E, b'a'), (0x1C, 0x0D), (0x3B, 0)]
         );
         assert!(parse_keys("{nope}").is_err());
+        assert_eq!(
+            parse_keys("ok\\r").unwrap(),
+            vec![(0x18, b'o'), (0x25, b'k'), (0x1C, 0x0D)]
+        );
+        assert!(parse_keys("\\q").is_err());
     }
 }
