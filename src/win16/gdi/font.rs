@@ -861,46 +861,68 @@ impl PhysFont {
         i32::from(row) * i32::from(self.scale_y)
     }
 
-    /// Every ink pixel of character `ch` drawn with its cell's top-left at
-    /// (0, 0): `f(x, y)` for each, with the simulations applied (scaling,
-    /// the bold overstrike, the italic shear). Underline and strike-out
-    /// are drawn by the text output across the advance, not here.
-    pub fn glyph_pixels(&self, ch: u8, mut f: impl FnMut(i32, i32)) {
+    /// The ink of character `ch` with its cell's top-left at (0, 0), row by
+    /// row: `f(y, runs)` for every row with ink, `runs` the `[x1, x2)`
+    /// spans of that row, left to right and not overlapping, after the
+    /// simulations (scaling, the bold overstrike one pixel to the right,
+    /// the italic shear). Underline and strike-out are drawn by the text
+    /// output across the advance, not here.
+    pub fn glyph_rows(&self, ch: u8, mut f: impl FnMut(i32, &[(i32, i32)])) {
         let g = self.res.font.glyph(ch);
         let (sx, sy) = (i32::from(self.scale_x), i32::from(self.scale_y));
         let height = self.height();
+        let mut base: Vec<(i32, i32)> = Vec::new();
+        let mut out: Vec<(i32, i32)> = Vec::new();
         for gy in 0..g.height {
-            let mut row: Vec<i32> = Vec::new();
-            g.row_bytes(gy, |c, b| {
-                if b == 0 {
-                    return;
-                }
+            base.clear();
+            let mut run: Option<i32> = None;
+            let mut x = 0i32;
+            g.row_bytes(gy, |_, b| {
                 for bit in 0..8 {
-                    if b & (0x80 >> bit) != 0 {
-                        let x = (c * 8 + bit) as i32;
-                        if x < g.width as i32 {
-                            row.push(x);
+                    let on = x < g.width as i32 && b & (0x80 >> bit) != 0;
+                    match (on, run) {
+                        (true, None) => run = Some(x),
+                        (false, Some(s)) => {
+                            base.push((s, x));
+                            run = None;
                         }
+                        _ => {}
                     }
+                    x += 1;
                 }
             });
-            if row.is_empty() {
+            if let Some(s) = run {
+                base.push((s, x.min(g.width as i32)));
+            }
+            if base.is_empty() {
                 continue;
             }
             for dy in 0..sy {
                 let y = gy as i32 * sy + dy;
                 let shear = if self.italic { (height - 1 - y) / 4 } else { 0 };
-                for &gx in &row {
-                    for dx in 0..sx {
-                        let x = gx * sx + dx + shear;
-                        f(x, y);
-                        if self.bold {
-                            f(x + 1, y);
-                        }
+                out.clear();
+                for &(a, b) in &base {
+                    let (a, b) = (a * sx + shear, b * sx + shear + i32::from(self.bold));
+                    match out.last_mut() {
+                        Some(last) if last.1 >= a => last.1 = last.1.max(b),
+                        _ => out.push((a, b)),
                     }
                 }
+                f(y, &out);
             }
         }
+    }
+
+    /// Every ink pixel of character `ch` ([`PhysFont::glyph_rows`] pixel by
+    /// pixel).
+    pub fn glyph_pixels(&self, ch: u8, mut f: impl FnMut(i32, i32)) {
+        self.glyph_rows(ch, |y, runs| {
+            for &(a, b) in runs {
+                for x in a..b {
+                    f(x, y);
+                }
+            }
+        });
     }
 }
 

@@ -302,23 +302,72 @@ pub(crate) mod tests {
         };
         let cases: Vec<(LogFont, &str, i16, u16, bool, &str)> = vec![
             // All zeros: no penalty anywhere for System, the first font.
-            (LogFont::default(), "System", 16, 1, false, "ties go to the first font"),
+            (
+                LogFont::default(),
+                "System",
+                16,
+                1,
+                false,
+                "ties go to the first font",
+            ),
             // 8 point MS Sans Serif, as -MulDiv(8, 96, 72) = -11: character
             // height 13 - 2 = 11, exact.
-            (lf("MS Sans Serif", -11), "MS Sans Serif", 13, 1, false, "character height"),
+            (
+                lf("MS Sans Serif", -11),
+                "MS Sans Serif",
+                13,
+                1,
+                false,
+                "character height",
+            ),
             // Cell height 16 exact.
-            (lf("MS Sans Serif", 16), "MS Sans Serif", 16, 1, false, "cell height"),
+            (
+                lf("MS Sans Serif", 16),
+                "MS Sans Serif",
+                16,
+                1,
+                false,
+                "cell height",
+            ),
             // 19: the nearest smaller size (16, 150 × 3 = 450) beats the
             // bigger one (20, 600 + 150 = 750).
-            (lf("MS Sans Serif", 19), "MS Sans Serif", 16, 1, false, "round down"),
+            (
+                lf("MS Sans Serif", 19),
+                "MS Sans Serif",
+                16,
+                1,
+                false,
+                "round down",
+            ),
             // 10: none smaller; the smallest bigger one, 13.
-            (lf("MS Sans Serif", 10), "MS Sans Serif", 13, 1, false, "none smaller"),
+            (
+                lf("MS Sans Serif", 10),
+                "MS Sans Serif",
+                13,
+                1,
+                false,
+                "none smaller",
+            ),
             // 40: twice 20 is exact (SizeSynth 50) against 20 unscaled
             // (150 × 20).
-            (lf("MS Sans Serif", 40), "MS Sans Serif", 40, 2, false, "integer scaling"),
+            (
+                lf("MS Sans Serif", 40),
+                "MS Sans Serif",
+                40,
+                2,
+                false,
+                "integer scaling",
+            ),
             // Helv is MS Sans Serif's substitute (500) — cheaper than any
             // other face (10000).
-            (lf("Helv", -11), "MS Sans Serif", 13, 1, false, "FaceNameSubst"),
+            (
+                lf("Helv", -11),
+                "MS Sans Serif",
+                13,
+                1,
+                false,
+                "FaceNameSubst",
+            ),
             // An unknown face, FF_MODERN and fixed pitch: Courier 13 or
             // Fixedsys 15 (both modern, fixed); asked 13, Courier exact.
             (
@@ -330,22 +379,57 @@ pub(crate) mod tests {
                 "family and pitch",
             ),
             // OEM_CHARSET: only Terminal has it (CharSet 65000 otherwise).
-            (with(lf("", 12), 255, 0), "Terminal", 12, 1, false, "charset"),
+            (
+                with(lf("", 12), 255, 0),
+                "Terminal",
+                12,
+                1,
+                false,
+                "charset",
+            ),
             // Terminal named with ANSI_CHARSET: the charset outweighs the
             // face; an ANSI font of height 12 or less... none, so the
             // smallest bigger: Small Fonts 11 is smaller (150), chosen.
-            (with(lf("Terminal", 12), 0, 0), "Small Fonts", 11, 1, false, "charset over face"),
+            (
+                with(lf("Terminal", 12), 0, 0),
+                "Small Fonts",
+                11,
+                1,
+                false,
+                "charset over face",
+            ),
             // Bold without a face: System is bold already (no Weight
             // penalty), MS Sans Serif 16 would pay 3 × 30.
             (bold(lf("", 16)), "System", 16, 1, false, "weight"),
             // Bold MS Sans Serif: the face wins, bold simulated.
-            (bold(lf("MS Sans Serif", -11)), "MS Sans Serif", 13, 1, true, "simulation"),
+            (
+                bold(lf("MS Sans Serif", -11)),
+                "MS Sans Serif",
+                13,
+                1,
+                true,
+                "simulation",
+            ),
             // Fixed pitch without a face: Fixedsys (15) and Courier (13)
             // are fixed; 16 asked: Fixedsys is nearer (150 vs 450).
-            (with(lf("", 16), 0, FIXED_PITCH), "Fixedsys", 15, 1, false, "FixedPitch"),
+            (
+                with(lf("", 16), 0, FIXED_PITCH),
+                "Fixedsys",
+                15,
+                1,
+                false,
+                "FixedPitch",
+            ),
             // A swiss family at 8 points without a face: MS Sans Serif 8
             // (exact) beats System (16, too big).
-            (with(lf("Arial", -11), 0, FF_SWISS), "MS Sans Serif", 13, 1, false, "family"),
+            (
+                with(lf("Arial", -11), 0, FF_SWISS),
+                "MS Sans Serif",
+                13,
+                1,
+                false,
+                "family",
+            ),
         ];
         for (req, face, height, scale, bold, rule) in cases {
             let s = best(&cat, &req);
