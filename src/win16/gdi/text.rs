@@ -284,7 +284,7 @@ fn items(text: &[u8], format: u16) -> Vec<Item> {
                         underline: false,
                     });
                 }
-                Some(&n) if !(matches!(n, b'\r' | b'\n') && !single) => {
+                Some(&n) if single || !matches!(n, b'\r' | b'\n') => {
                     i += 1;
                     if n == b'\t' && tabs {
                         out.push(Item::Tab);
