@@ -6,6 +6,7 @@
 pub mod fnt;
 pub mod font;
 pub mod fontmap;
+pub mod metafile;
 pub mod text;
 
 use super::api::{Api, Arg};
