@@ -698,6 +698,53 @@ impl FontCatalogue {
     }
 }
 
+/// GDI's font state in a session: where fonts are looked for, and the
+/// catalogue, loaded the first time a program needs a font (most runs
+/// never do), with its warnings kept until the CLI says them.
+#[derive(Debug, Default)]
+pub struct FontState {
+    pub search: FontSearch,
+    catalogue: Option<FontCatalogue>,
+    warnings: std::cell::RefCell<Vec<String>>,
+}
+
+impl FontState {
+    pub fn new(search: FontSearch) -> FontState {
+        FontState {
+            search,
+            ..FontState::default()
+        }
+    }
+
+    /// The catalogue, loaded on first use.
+    pub fn catalogue(&mut self) -> &mut FontCatalogue {
+        if self.catalogue.is_none() {
+            let search = if self.search.dirs.is_empty() {
+                FontSearch::standard(None)
+            } else {
+                self.search.clone()
+            };
+            let cat = FontCatalogue::load(&search);
+            self.warnings
+                .borrow_mut()
+                .extend(cat.warnings.iter().cloned());
+            self.catalogue = Some(cat);
+        }
+        self.catalogue
+            .get_or_insert_with(|| FontCatalogue::of(Vec::new()))
+    }
+
+    /// Has the catalogue been loaded?
+    pub fn loaded(&self) -> bool {
+        self.catalogue.is_some()
+    }
+
+    /// Warnings not yet taken.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.borrow_mut())
+    }
+}
+
 fn added_key(f: &FontResource) -> Option<String> {
     f.file.as_ref().map(|p| p.to_string_lossy().into_owned())
 }
