@@ -134,6 +134,7 @@ pub static TABLES: &[&[Api]] = &[
     super::toolhelp::APIS,
     super::user::APIS,
     super::gdi::APIS,
+    super::gdi::font::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
