@@ -669,6 +669,153 @@ pub fn parse_poly_polygon(r: &MetaRecord) -> Option<Vec<Vec<(i16, i16)>>> {
     Some(out)
 }
 
+// ---------------------------------------------------------------------
+// Metafile handles.
+//
+// An HMETAFILE is a global memory handle whose block holds the metafile's
+// bits, header first (Windows 3.1 kept a memory metafile so: GetMetaFileBits
+// gives the same handle back as a memory handle, and SetMetaFileBits takes
+// any global block holding a metafile). A disk metafile's block holds the
+// bits as read from or written to its file, mtType 2.
+
+use crate::env::Env;
+use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr;
+use crate::win16::global::{self, gmem};
+
+/// The bits of the metafile `hmf` (its block's first mtSize words), parsed;
+/// None when it is no global block or holds no valid metafile.
+pub fn read_handle(env: &Env, uc: &Uc<'_>, hmf: u16) -> Option<(Vec<u8>, Metafile)> {
+    let b = env.win16.global.find(hmf)?;
+    let (sel, size) = (b.selector, b.size);
+    let mut head = [0u8; HEADER_SIZE];
+    uc.read_seg(sel, 0, &mut head).ok()?;
+    let words = u32::from_le_bytes([head[6], head[7], head[8], head[9]]);
+    let len = (u64::from(words) * 2)
+        .min(u64::from(size))
+        .min(MAX_METAFILE_BYTES);
+    let mut bits = vec![0u8; len as usize];
+    // A block over 64 KiB spans selectors: read it through each.
+    let mut done = 0usize;
+    while done < bits.len() {
+        let chunk = (bits.len() - done).min(0x8000);
+        let off = done as u32;
+        let s = sel.wrapping_add(((off >> 16) as u16) * 8);
+        uc.read_seg(s, off as u16, &mut bits[done..done + chunk])
+            .ok()?;
+        done += chunk;
+    }
+    let m = Metafile::parse(&bits).ok()?;
+    Some((bits, m))
+}
+
+/// A new metafile handle holding `bits`.
+pub fn new_handle(env: &mut Env, uc: &mut Uc<'_>, bits: &[u8]) -> u16 {
+    let owner = global::task_owner(env, uc, gmem::MOVEABLE);
+    global::alloc_block(env, uc, gmem::MOVEABLE, bits.len() as u32, bits, owner)
+}
+
+/// A file in the sandbox the program names: its host path, existing or
+/// not (None outside the sandbox or without a drive).
+fn sandbox_path(env: &Env, name: &[u8]) -> Option<std::path::PathBuf> {
+    match env.drive.as_ref()?.resolve(name).ok()? {
+        crate::dos::fs::HostPath::File { host, .. } => Some(host),
+        crate::dos::fs::HostPath::Missing { host, .. } => Some(host),
+        _ => None,
+    }
+}
+
+/// Write a metafile's bits to a file of the sandbox, as a disk metafile.
+pub fn write_file(env: &Env, name: &[u8], m: &Metafile) -> bool {
+    let Some(host) = sandbox_path(env, name) else {
+        return false;
+    };
+    let mut m = m.clone();
+    m.header.kind = DISK_METAFILE;
+    std::fs::write(host, m.to_bytes()).is_ok()
+}
+
+/// GDI.124 GetMetaFile(lpFilename) -> a handle of the disk metafile, or 0.
+fn get_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
+        return Ok(0);
+    };
+    let Some(host) = sandbox_path(env, &name) else {
+        return Ok(0);
+    };
+    let ok = std::fs::metadata(&host).is_ok_and(|m| m.is_file() && m.len() <= MAX_METAFILE_BYTES);
+    let Some(bytes) = ok.then(|| std::fs::read(&host).ok()).flatten() else {
+        return Ok(0);
+    };
+    let Ok(m) = Metafile::parse(&bytes) else {
+        return Ok(0);
+    };
+    let bits = m.to_bytes();
+    Ok(u32::from(new_handle(env, uc, &bits)))
+}
+
+/// GDI.127 DeleteMetaFile(hmf): frees the handle (not the file).
+fn delete_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a[0] as u16;
+    if read_handle(env, uc, h).is_none() {
+        return Ok(0);
+    }
+    Ok(u32::from(global::free_block(env, uc, h)))
+}
+
+/// GDI.151 CopyMetaFile(hmfSrc, lpFilename): a copy in memory (NULL name)
+/// or in a file of the sandbox; the new handle, or 0.
+fn copy_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some((_, mut m)) = read_handle(env, uc, a[0] as u16) else {
+        return Ok(0);
+    };
+    if a[1] == 0 {
+        m.header.kind = MEMORY_METAFILE;
+    } else {
+        let Some(name) = farptr::read_cstr(uc, a[1], 260) else {
+            return Ok(0);
+        };
+        if !write_file(env, &name, &m) {
+            return Ok(0);
+        }
+        m.header.kind = DISK_METAFILE;
+    }
+    Ok(u32::from(new_handle(env, uc, &m.to_bytes())))
+}
+
+/// GDI.159 GetMetaFileBits(hmf) -> the global handle of the bits: the
+/// same block (the metafile handle is no longer one).
+fn get_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a[0] as u16;
+    Ok(if read_handle(env, uc, h).is_some() {
+        u32::from(h)
+    } else {
+        0
+    })
+}
+
+/// GDI.160 SetMetaFileBits(hMem) -> a metafile handle for a global block
+/// that holds a metafile (the same handle), or 0.
+fn set_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    get_meta_file_bits(env, uc, a)
+}
+
+/// The metafile functions that need no device context.
+pub static APIS: &[Api] = &[
+    Api::new("GDI", 124, "GETMETAFILE", &[Arg::L], get_meta_file),
+    Api::new("GDI", 127, "DELETEMETAFILE", &[Arg::W], delete_meta_file),
+    Api::new(
+        "GDI",
+        151,
+        "COPYMETAFILE",
+        &[Arg::W, Arg::L],
+        copy_meta_file,
+    ),
+    Api::new("GDI", 159, "GETMETAFILEBITS", &[Arg::W], get_meta_file_bits),
+    Api::new("GDI", 160, "SETMETAFILEBITS", &[Arg::W], set_meta_file_bits),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
