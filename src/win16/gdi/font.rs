@@ -706,6 +706,9 @@ pub struct FontState {
     pub search: FontSearch,
     catalogue: Option<FontCatalogue>,
     warnings: std::cell::RefCell<Vec<String>>,
+    /// Fonts realised so far, by the LOGFONT (device units) they were
+    /// mapped from.
+    cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
 }
 
 impl FontState {
@@ -732,6 +735,29 @@ impl FontState {
         }
         self.catalogue
             .get_or_insert_with(|| FontCatalogue::of(Vec::new()))
+    }
+
+    /// The mapper's choice for `lf` (device units), remembered.
+    pub fn map_cached(&mut self, lf: &LogFont) -> PhysFont {
+        let key = lf.to_bytes();
+        if let Some(f) = self.cache.get(&key) {
+            return f.clone();
+        }
+        let f = super::fontmap::map(self.catalogue(), lf);
+        if self.cache.len() < 4096 {
+            self.cache.insert(key, f.clone());
+        }
+        f
+    }
+
+    /// Forget the realised fonts (the catalogue changed).
+    pub fn forget_realized(&mut self) {
+        self.cache.clear();
+    }
+
+    /// GetDialogBaseUnits' values (USER): see [`dialog_base_units`].
+    pub fn dialog_base_units(&mut self) -> (u16, u16) {
+        dialog_base_units(self.catalogue())
     }
 
     /// Has the catalogue been loaded?
@@ -1046,6 +1072,7 @@ fn add_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     let Some((key, bytes)) = read_sandbox_file(env, &name) else {
         return Ok(0);
     };
+    env.win16.gdi.fonts.forget_realized();
     let cat = env.win16.gdi.fonts.catalogue();
     match cat.add_file(&key, &bytes) {
         Ok(n) => Ok(n as u32),
@@ -1071,6 +1098,7 @@ fn remove_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         Some(crate::dos::fs::HostPath::Missing { dos, .. }) => dos,
         _ => return Ok(0),
     };
+    env.win16.gdi.fonts.forget_realized();
     Ok(u32::from(env.win16.gdi.fonts.catalogue().remove_file(&key)))
 }
 
