@@ -163,7 +163,7 @@ impl Env {
             // bytes (DOS's own rules, dos::process).
             0x20 => crate::dos::process::terminate(self, uc, 0, None),
             0x27 => {
-                let paras = (u32::from(uc.reg(R::DX)) + 15) / 16;
+                let paras = u32::from(uc.reg(R::DX)).div_ceil(16);
                 crate::dos::process::terminate(self, uc, 0, Some(paras as u16))
             }
             // DOS's CP/M-style entry, reached from PSP:05 (its vector slot

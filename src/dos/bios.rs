@@ -173,14 +173,12 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         // Character generator: AL=30h tells the font (CX bytes per
         // character, DL rows - 1); loading fonts changes nothing shown here.
-        0x11 => {
-            if al == 0x30 {
-                uc.set_reg(R::CX, 16).map_err(host)?;
-                uc.set_reg(R::DX, (dx & 0xFF00) | (rows - 1))
-                    .map_err(host)?;
-                uc.set_reg(R::ES, ROM_SEG).map_err(host)?;
-                uc.set_reg(R::BP, 0xFA6E).map_err(host)?;
-            }
+        0x11 if al == 0x30 => {
+            uc.set_reg(R::CX, 16).map_err(host)?;
+            uc.set_reg(R::DX, (dx & 0xFF00) | (rows - 1))
+                .map_err(host)?;
+            uc.set_reg(R::ES, ROM_SEG).map_err(host)?;
+            uc.set_reg(R::BP, 0xFA6E).map_err(host)?;
         }
         // EGA/VGA information: a colour adapter with 256 KiB.
         0x12 if bx & 0xFF == 0x10 => {

@@ -164,7 +164,7 @@ pub fn allocate_with(
     let pick = match strategy {
         Strategy::FirstFit => fits.next(),
         Strategy::BestFit => fits.min_by_key(|m| m.size),
-        Strategy::LastFit => fits.last(),
+        Strategy::LastFit => fits.next_back(),
     };
     let Some(m) = pick.copied() else {
         return Err((ERR_NO_MEMORY, largest));

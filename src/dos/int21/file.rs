@@ -262,7 +262,7 @@ pub fn handle_count(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     }
     let table = psp::jft(uc, p);
     let open = table.iter().rposition(|&b| b != 0xFF).map_or(0, |i| i + 1);
-    let n = want.max(psp::DEFAULT_HANDLES).min(255);
+    let n = want.clamp(psp::DEFAULT_HANDLES, 255);
     if open > n {
         return fail(env, uc, DosError::TOO_MANY_OPEN_FILES.0);
     }
