@@ -147,6 +147,8 @@ pub static TABLES: &[&[Api]] = &[
     super::user::accel::APIS,
     super::user::metrics::APIS,
     super::gdi::APIS,
+    super::gdi::font::APIS,
+    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
