@@ -272,6 +272,8 @@ pub struct Menus {
     pub(crate) bar_heights: std::collections::BTreeMap<u16, i32>,
     /// A script's click on the menu bar waiting for its SC_MOUSEMENU.
     pub(crate) pending: Option<track::PendingClick>,
+    /// The System font menus are measured with (layout.rs).
+    pub(crate) font: Option<std::rc::Rc<crate::win16::gdi::font::FontResource>>,
 }
 
 impl Menus {
@@ -485,11 +487,13 @@ pub fn window_menu(env: &Env, hwnd: u16) -> u16 {
 /// USER.151 CreateMenu() -> HMENU: a new, empty menu (0 when
 /// [`MAX_MENUS`] exist).
 fn create_menu(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    layout::ensure_font(env);
     Ok(u32::from(menus(env).create(false)))
 }
 
 /// USER.415 CreatePopupMenu() -> HMENU.
 fn create_popup_menu(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    layout::ensure_font(env);
     Ok(u32::from(menus(env).create(true)))
 }
 

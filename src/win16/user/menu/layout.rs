@@ -126,12 +126,25 @@ thread_local! {
     static SYSTEM_FONT: RefCell<Option<Rc<FontResource>>> = const { RefCell::new(None) };
 }
 
-/// The System font menus are measured with (module doc), loaded once.
-pub fn system_font() -> FontMeasure {
-    let res = SYSTEM_FONT.with(|f| {
-        f.borrow_mut()
-            .get_or_insert_with(|| FontCatalogue::load(&FontSearch::standard(None)).system())
-            .clone()
+/// Take the session's System font (GDI's catalogue, with `--fonts`) for
+/// measuring menus, the first time a menu is made.
+pub fn ensure_font(env: &mut Env) {
+    if env.win16.user.menus.font.is_none() {
+        let f = env.win16.gdi.fonts.catalogue().system();
+        env.win16.user.menus.font = Some(f);
+    }
+}
+
+/// The System font menus are measured with (module doc): the session's
+/// ([`ensure_font`]); for menus made outside a session, the standard
+/// search path's, loaded once.
+pub fn system_font(menus: &super::Menus) -> FontMeasure {
+    let res = menus.font.clone().unwrap_or_else(|| {
+        SYSTEM_FONT.with(|f| {
+            f.borrow_mut()
+                .get_or_insert_with(|| FontCatalogue::load(&FontSearch::standard(None)).system())
+                .clone()
+        })
     });
     FontMeasure(PhysFont::plain(res))
 }
@@ -299,21 +312,23 @@ pub fn lay_out_popup(items: &mut [MenuItem], m: &dyn Measure) -> (i32, i32) {
 /// wide (module doc: its lines and the line under it); 0 when `hmenu` is
 /// not a menu. The window manager subtracts it from the client area.
 pub fn menu_bar_height(env: &Env, hmenu: u16, width: i32) -> i32 {
-    let Some(menu) = env.win16.user.menus.get(hmenu) else {
+    let menus = &env.win16.user.menus;
+    let Some(menu) = menus.get(hmenu) else {
         return 0;
     };
     let mut items = menu.items.clone();
-    lay_out_bar(&mut items, width, &system_font()) + SM_CYBORDER
+    lay_out_bar(&mut items, width, &system_font(menus)) + SM_CYBORDER
 }
 
 /// Lay out window `hwnd`'s menu bar `hmenu` for a bar `width` pixels wide,
 /// keeping each item's rectangle: the bar's height as
 /// [`menu_bar_height`] gives it.
 pub fn lay_out_window_bar(env: &mut Env, hmenu: u16, width: i32) -> i32 {
+    let font = system_font(&env.win16.user.menus);
     let Some(menu) = env.win16.user.menus.get_mut(hmenu) else {
         return 0;
     };
-    let h = lay_out_bar(&mut menu.items, width, &system_font()) + SM_CYBORDER;
+    let h = lay_out_bar(&mut menu.items, width, &font) + SM_CYBORDER;
     menu.size = Some((width, h));
     h
 }

@@ -108,12 +108,13 @@ pub fn of_window(env: &mut Env, hwnd: u16) -> u16 {
     if w.style & WS_SYSMENU == 0 {
         return 0;
     }
-    let m = &mut env.win16.user.menus;
-    if let Some(&h) = m.system.get(&hwnd)
-        && m.exists(h)
+    if let Some(&h) = env.win16.user.menus.system.get(&hwnd)
+        && env.win16.user.menus.exists(h)
     {
         return h;
     }
+    super::layout::ensure_font(env);
+    let m = &mut env.win16.user.menus;
     let h = standard(m);
     if h != 0 {
         m.system.insert(hwnd, h);

@@ -237,6 +237,7 @@ fn fill(menus: &mut Menus, h: u16, items: &[TemplateItem]) -> bool {
 
 /// Parse and build a template; the event says why when it fails.
 fn load(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8], what: &str) -> u16 {
+    super::layout::ensure_font(env);
     match parse(bytes) {
         Ok(items) => match build(&mut env.win16.user.menus, &items) {
             Some(h) => h,
