@@ -19,7 +19,9 @@
 ;                                  by position, GetMenuItemID, GetMenuString)
 ; and its window procedure prints every menu message it gets as
 ; `NAME wParam LOWORD(lParam) HIWORD(lParam)` (WM_MEASUREITEM: CtlType
-; CtlID itemID itemData, answering 30 x 20). A right click opens the Edit
+; CtlID itemID itemData, answering 30 x 20). WM_MENUCHAR is answered 1
+; (close) for 'q', 2 with position 1 (choose) for 'x', else 0; the Help
+; pop-up's WM_INITMENUPOPUP calls EndMenu. A right click opens the Edit
 ; menu with TrackPopupMenu and prints `TRACKPOPUPMENU n`. Its message loop
 ; calls TranslateAccelerator with the KEYS table before TranslateMessage.
 ; WM_DESTROY posts WM_QUIT 0.
@@ -357,15 +359,31 @@ WndProc:
         jmp .find
 .report:
         SAY fmt_msg, word [bx+2], ds, word [bp+0x0A], word [bp+6], word [bp+8]
+        cmp word [bp+0x0C], WM_INITMENUPOPUP
+        jne .not_popup
+        ; The Help pop-up is not to be seen: EndMenu.
+        mov ax, [bp+0x0A]
+        cmp ax, [hhelp]
+        jne .default
+        USERCALL 187                    ; EndMenu
+        jmp .zero
+.not_popup:
         cmp word [bp+0x0C], WM_MENUCHAR
         jne .default
-        ; WM_MENUCHAR: 'q' closes the menu (1 in the high word), others are
+        ; WM_MENUCHAR: 'q' closes the menu (1 in the high word), 'x'
+        ; chooses the item at position 1 (2 in the high word), others are
         ; discarded (0).
         xor ax, ax
         xor dx, dx
         cmp word [bp+0x0A], 'q'
-        jne .out
+        jne .not_q
         inc dx
+        jmp .out
+.not_q:
+        cmp word [bp+0x0A], 'x'
+        jne .out
+        mov dx, 2
+        mov ax, 1
         jmp .out
 .default:
         USERCALL 107, word [bp+0x0E], word [bp+0x0C], word [bp+0x0A], word [bp+8], word [bp+6]

@@ -347,6 +347,7 @@ fn the_mouse_chooses_through_the_menu_loop() {
          menu file recent \"&2 B.TXT\"\n\
          menu \"&Go!\"\n\
          menu file nothing\n\
+         menu help about\n\
          close\n",
     ));
     assert_eq!(code, Some(0));
@@ -406,6 +407,14 @@ fn the_mouse_chooses_through_the_menu_loop() {
             "MENUSELECT {file} 8090 {main}",
             "INITMENUPOPUP {file} 0000 0000",
             "MENUSELECT 0000 FFFF 0000",
+            // Help (MF_HELP 4000h in its flags): the program calls EndMenu
+            // in its WM_INITMENUPOPUP, and the menu closes at once.
+            "NCLBUTTONDOWN 0005 * *",
+            "SYSCOMMAND F090 * *",
+            "INITMENU {main} 0000 0000",
+            "MENUSELECT {help} C090 {main}",
+            "INITMENUPOPUP {help} 0003 0000",
+            "MENUSELECT 0000 FFFF 0000",
         ],
     );
     assert!(
@@ -422,6 +431,8 @@ fn the_keyboard_drives_the_menu() {
          key f10\nkey left\nkey down\nkey esc\nkey esc\n\
          key alt+z\n\
          key alt+e\nchar q\n\
+         key alt+e\nchar x\n\
+         key alt+space\nkey down\nkey enter\n\
          key alt\nclose\n",
     ));
     assert_eq!(code, Some(0));
@@ -489,6 +500,27 @@ fn the_keyboard_drives_the_menu() {
             "MENUSELECT 00C8 0080 {edit}",
             "MENUCHAR 0071 0010 {edit}",
             "MENUSELECT 0000 FFFF 0000",
+            // 'x': the answer 2 in the high word chooses the item at the
+            // low word's position, Cut.
+            "SYSCOMMAND F100 0065 0000",
+            "INITMENU {main} 0000 0000",
+            "MENUSELECT {edit} 0090 {main}",
+            "INITMENUPOPUP {edit} 0001 0000",
+            "MENUSELECT 00C8 0080 {edit}",
+            "MENUCHAR 0078 0010 {edit}",
+            "MENUSELECT 00C9 0080 {edit}",
+            "MENUSELECT 0000 FFFF 0000",
+            "COMMAND 00C9 0000 0000",
+            // Alt+Space opens the system menu; Down to Move, Enter:
+            // WM_SYSCOMMAND SC_MOVE (F010), posted.
+            "SYSCOMMAND F100 0020 0000",
+            "INITMENU {main} 0000 0000",
+            "MENUSELECT {system} 2090 {system}",
+            "INITMENUPOPUP {system} 0000 0001",
+            "MENUSELECT F120 2081 {system}",
+            "MENUSELECT F010 2080 {system}",
+            "MENUSELECT 0000 FFFF 0000",
+            "SYSCOMMAND F010 0000 0000",
             // Alt, then a line that is not a key: the menu is cancelled.
             "SYSCOMMAND F100 0000 0000",
             "INITMENU {main} 0000 0000",

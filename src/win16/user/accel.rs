@@ -48,6 +48,14 @@
 //! lParam MAKELONG(0, 1)). TranslateAccelerator returns TRUE for every
 //! match, sent or not, and FALSE otherwise (also for a bad table handle or
 //! MSG pointer).
+//!
+//! **TranslateMDISysAccel(hwndClient, lpMsg)** is the accelerator table of
+//! an MDI child's system menu: for an MDI client window (class MDICLIENT)
+//! and a WM_KEYDOWN or WM_SYSKEYDOWN with Ctrl down and Alt up, Ctrl+F4
+//! sends the active child (WM_MDIGETACTIVE) WM_SYSCOMMAND SC_CLOSE (when
+//! its system menu's Close is not grayed), Ctrl+F6 and Ctrl+Tab
+//! SC_PREVWINDOW, with Shift SC_NEXTWINDOW (the mapping Wine records),
+//! lParam the key; TRUE when it sent one.
 
 use super::menu::track::{WM_INITMENUPOPUP, WM_SYSCHAR, WM_SYSKEYDOWN, WM_SYSKEYUP};
 use super::menu::{MF_ENABLE_MASK, item_state, sysmenu, window_menu};
@@ -282,6 +290,62 @@ fn translate_accelerator(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
     Ok(1)
 }
 
+/// WM_MDIGETACTIVE: the MDI client's active child (low word).
+const WM_MDIGETACTIVE: u16 = 0x0229;
+
+/// USER.451 TranslateMDISysAccel(hwndClient, lpMsg) -> BOOL (module doc).
+fn translate_mdi_sys_accel(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    const VK_TAB: u16 = 0x09;
+    const VK_F4: u16 = 0x73;
+    const VK_F6: u16 = 0x75;
+    let client = a[0] as u16;
+    let Some(b) = farptr::read_bytes(uc, a[1], 10) else {
+        return Ok(0);
+    };
+    let (msg, key) = (
+        u16::from_le_bytes([b[2], b[3]]),
+        u16::from_le_bytes([b[4], b[5]]),
+    );
+    if msg != WM_KEYDOWN && msg != WM_SYSKEYDOWN {
+        return Ok(0);
+    }
+    if !env
+        .win16
+        .user
+        .window(client)
+        .is_some_and(|w| w.class.eq_ignore_ascii_case("MDICLIENT"))
+    {
+        return Ok(0);
+    }
+    let mods = modifiers(env);
+    if mods & FCONTROL == 0 || mods & FALT != 0 {
+        return Ok(0);
+    }
+    let child = send(env, uc, client, WM_MDIGETACTIVE, 0, 0)? as u16;
+    if env.win16.user.window(child).is_none() {
+        return Ok(0);
+    }
+    let command = match key {
+        VK_F6 | VK_TAB if mods & FSHIFT != 0 => sysmenu::SC_NEXTWINDOW,
+        VK_F6 | VK_TAB => sysmenu::SC_PREVWINDOW,
+        VK_F4 => {
+            let sys = sysmenu::of_window(env, child);
+            let m = &env.win16.user.menus;
+            let grayed = m
+                .locate(sys, sysmenu::SC_CLOSE, false)
+                .and_then(|(h, i)| m.item(h, i))
+                .is_some_and(|it| it.flags & MF_ENABLE_MASK != 0);
+            if grayed {
+                return Ok(0);
+            }
+            sysmenu::SC_CLOSE
+        }
+        _ => return Ok(0),
+    };
+    send(env, uc, child, WM_SYSCOMMAND, command, u32::from(key))?;
+    Ok(1)
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new(
@@ -297,6 +361,13 @@ pub static APIS: &[Api] = &[
         "TRANSLATEACCELERATOR",
         &[Arg::W, Arg::W, Arg::L],
         translate_accelerator,
+    ),
+    Api::new(
+        "USER",
+        451,
+        "TRANSLATEMDISYSACCEL",
+        &[Arg::W, Arg::L],
+        translate_mdi_sys_accel,
     ),
 ];
 

@@ -735,9 +735,9 @@ fn enable_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 }
 
 /// USER.162 HiliteMenuItem(hWnd, hMenu, wIDHiliteItem, wHilite) -> BOOL:
-/// sets or clears MF_HILITE of an item of the window's menu bar (the
-/// SDK: "hMenu identifies the top-level menu"); FALSE when the window or
-/// the item is not there.
+/// sets or clears MF_HILITE of the item (hMenu is the window's top-level
+/// menu; by command the item may be in one of its pop-ups); FALSE when
+/// the window or the item is not there.
 fn hilite_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, h, item, flags) = (a[0] as u16, a[1] as u16, a[2] as u16, a[3] as u16);
     if env.win16.user.window(hwnd).is_none() {
@@ -747,9 +747,6 @@ fn hilite_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     let Some((menu, i)) = m.locate(h, item, flags & MF_BYPOSITION != 0) else {
         return Ok(0);
     };
-    if menu != h {
-        return Ok(0);
-    }
     let it = &mut m.get_mut(menu).expect("located").items[i];
     it.flags = it.flags & !MF_HILITE | flags & MF_HILITE;
     Ok(1)
