@@ -44,9 +44,9 @@ WM_RBUTTONDOWN  equ 0x0204
         WIN16_APP   'WINMENU', 'toolhelp16: menus and accelerators', 2
         NE_IMPORT_MODULE USER
         NE_EXPORT   'WNDPROC', 1, WndProc
-        NE_RESOURCE RT_MENU, 'MAINMENU', mainmenu, mainmenu_end
-        NE_RESOURCE RT_MENU, 2, menu2, menu2_end
-        NE_RESOURCE RT_ACCELERATOR, 'KEYS', keys, keys_end
+        NE_RESOURCE RT_MENU, 'MAINMENU', mainmenu
+        NE_RESOURCE RT_MENU, 2, menu2
+        NE_RESOURCE RT_ACCELERATOR, 'KEYS', keys
         NE_HEADER   2
 
 ; USERCALL ordinal, args...: push the arguments (first first, a far
@@ -571,7 +571,7 @@ badtemplate:
         NE_SEGMENT_END
 
         NE_RESOURCES_BEGIN
-        NE_RESOURCE_DATA mainmenu
+        NE_RESDATA mainmenu
         MENU_HEADER
         MENU_POPUP  0, '&File'
         MENU_ITEM   0, 100, '&New', 9, 'Ctrl+N'
@@ -588,8 +588,8 @@ badtemplate:
         MENU_ITEM   0, 300, '&Go!'
         MENU_POPUP  MF_END | MF_HELP, '&Help'
         MENU_ITEM   MF_END, 400, '&About...'
-mainmenu_end:
-        NE_RESOURCE_DATA menu2
+        NE_RESDATA_END mainmenu
+        NE_RESDATA menu2
         MENU_HEADER
         MENU_POPUP  0, '&Tools'
         MENU_ITEM   MF_CHECKED, 10, '&Spell'
@@ -598,13 +598,13 @@ mainmenu_end:
         MENU_ITEM   0, 11, '&In'
         MENU_ITEM   MF_END | MF_GRAYED, 12, '&Out'
         MENU_ITEM   MF_END | MF_MENUBARBREAK, 13, '&Quit'
-menu2_end:
-        NE_RESOURCE_DATA keys
+        NE_RESDATA_END menu2
+        NE_RESDATA keys
         ACCEL       0, 0x0E, 100                    ; "^N": Ctrl+N typed
         ACCEL       FVIRTKEY, 0x71, 101             ; VK_F2
         ACCEL       FVIRTKEY | FCONTROL, 'S', 102   ; Ctrl+S (Save is grayed)
         ACCEL       FVIRTKEY | FALT, 0x08, 200      ; Alt+Backspace
         ACCEL       FVIRTKEY | FSHIFT, 0x78, 900    ; Shift+F9: no menu item
         ACCEL       FVIRTKEY | FCONTROL | FLAST, 0x72, 0xF130 ; Ctrl+F3: SC_TASKLIST
-keys_end:
+        NE_RESDATA_END keys
         NE_RESOURCES_END
