@@ -889,7 +889,13 @@ pub fn track_keys(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, ch: u16) -> Result<
                 Some(i) => t.select(env, uc, 0, Slot::Item(i))? && t.activate(env, uc, true)?,
                 None => {
                     // WM_MENUCHAR decides; a beep ends the menu here.
-                    let r = send(env, uc, hwnd, WM_MENUCHAR, ch, lparam(0, level.menu))?;
+                    // A window without a bar: the system menu is asked.
+                    let (flags, menu) = if level.menu != 0 {
+                        (0, level.menu)
+                    } else {
+                        (MF_SYSMENU, t.sys)
+                    };
+                    let r = send(env, uc, hwnd, WM_MENUCHAR, ch, lparam(flags, menu))?;
                     match (r >> 16, t.alive(env)) {
                         (_, false) | (1, _) => false,
                         (2, _)
