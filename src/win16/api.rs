@@ -133,7 +133,6 @@ pub static TABLES: &[&[Api]] = &[
     super::global::APIS,
     super::toolhelp::APIS,
     super::user::APIS,
-    super::gdi::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
@@ -144,9 +143,12 @@ pub static TABLES: &[&[Api]] = &[
     super::scheduler::APIS,
 ];
 
-/// All registered functions.
+/// All registered functions (GDI's tables are listed in gdi/mod.rs).
 pub fn all() -> impl Iterator<Item = &'static Api> {
-    TABLES.iter().flat_map(|t| t.iter())
+    TABLES
+        .iter()
+        .chain(super::gdi::TABLES.iter())
+        .flat_map(|t| t.iter())
 }
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
