@@ -137,10 +137,10 @@ fn end_page(env: &mut Env, uc: &mut Uc<'_>, hdc: u16) -> Result<u32, Stop> {
     let path = format!("\\{name}");
     let ok = match drive.create(path.as_bytes(), 0) {
         Ok(h) => {
-            let w = drive
-                .write(h, &png)
-                .map(|n| n == png.len())
-                .unwrap_or(false);
+            // DOS writes at most 0xFFFF bytes a call.
+            let w = png
+                .chunks(0x8000)
+                .all(|c| drive.write(h, c).is_ok_and(|n| n == c.len()));
             let c = drive.close(h).is_ok();
             w && c
         }
