@@ -150,3 +150,104 @@ fn the_scene_is_drawn_by_the_rules() {
         );
     }
 }
+
+/// `stack --screenshot` writes the screen at the stop and `stack --html`
+/// puts it in the page as a PNG beside the stack; `run --screenshots DIR`
+/// writes one picture after each WM_PAINT and one every `--every`
+/// instructions; `--display` changes the screen.
+#[test]
+fn screenshots_at_stops_in_pages_and_in_series() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-shots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (page, stop) = (dir.join("page.html"), dir.join("stop.png"));
+    let out = bin()
+        .args(["stack", "--at", "GDISCENE!painted"])
+        .arg(rom("gdiscene.exe"))
+        .arg("--html")
+        .arg(&page)
+        .arg("--screenshot")
+        .arg(&stop)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html
+        .find("data:image/png;base64,")
+        .expect("the screen is in the page")
+        + "data:image/png;base64,".len();
+    let end = start + html[start..].find('"').unwrap();
+    use base64::Engine as _;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&html[start..end])
+        .unwrap();
+    assert_eq!(
+        png,
+        std::fs::read(&stop).unwrap(),
+        "the page shows the stop's screen"
+    );
+    let info = png::Decoder::new(std::io::Cursor::new(&png))
+        .read_info()
+        .unwrap();
+    assert_eq!((info.info().width, info.info().height), (640, 480));
+
+    // A series: the paint's shot plus at least one by instruction count.
+    let series = dir.join("series");
+    let out = bin()
+        .args(["run", "--screenshots"])
+        .arg(&series)
+        .args(["--every", "500"])
+        .arg(rom("gdiscene.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let mut names: Vec<String> = std::fs::read_dir(&series)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 2, "{names:?}");
+    assert_eq!(names[0], "screen-00001.png");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("screen-") && n.ends_with(".png"))
+    );
+
+    // A true-colour 800×600 display.
+    let big = dir.join("big.png");
+    let out = bin()
+        .args(["run", "--display", "800x600x24", "--screenshot"])
+        .arg(&big)
+        .arg(rom("gdiscene.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let info = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&big).unwrap()))
+        .read_info()
+        .unwrap();
+    assert_eq!((info.info().width, info.info().height), (800, 600));
+    // A bad --display is refused with the reason.
+    let out = bin()
+        .args(["run", "--display", "800x600x16"])
+        .arg(rom("gdiscene.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--display 800x600x16"));
+    // A DOS program has no picture.
+    let out = bin()
+        .args(["run", "--screenshot"])
+        .arg(dir.join("dos.png"))
+        .arg(rom("hot.com"))
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("graphics screen"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
