@@ -142,9 +142,6 @@ pub static TABLES: &[&[Api]] = &[
     super::user::dialog::APIS,
     super::user::menu::APIS,
     super::user::metrics::APIS,
-    super::gdi::APIS,
-    super::gdi::font::APIS,
-    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
@@ -155,9 +152,12 @@ pub static TABLES: &[&[Api]] = &[
     super::scheduler::APIS,
 ];
 
-/// All registered functions.
+/// All registered functions (GDI's tables are listed in gdi/mod.rs).
 pub fn all() -> impl Iterator<Item = &'static Api> {
-    TABLES.iter().flat_map(|t| t.iter())
+    TABLES
+        .iter()
+        .chain(super::gdi::TABLES.iter())
+        .flat_map(|t| t.iter())
 }
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
