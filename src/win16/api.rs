@@ -142,6 +142,14 @@ pub static TABLES: &[&[Api]] = &[
     super::module::APIS,
     super::system::APIS,
     super::scheduler::APIS,
+    super::kernel::library::APIS,
+    super::kernel::file::APIS,
+    super::kernel::directory::APIS,
+    super::kernel::selector::APIS,
+    super::kernel::memory::APIS,
+    super::kernel::error::APIS,
+    super::kernel::task::APIS,
+    super::win87em::APIS,
 ];
 
 /// All registered functions.

@@ -32,11 +32,11 @@
 
 use std::collections::HashMap;
 
-use super::api::{Api, Arg};
-use super::farptr::{self, MAX_STRING};
-use super::strings::eq_nocase;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr::{self, MAX_STRING};
+use crate::win16::strings::eq_nocase;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
