@@ -9,6 +9,7 @@ pub mod drwatson;
 pub mod farptr;
 pub mod fault;
 pub mod gdi;
+pub mod geom;
 pub mod global;
 pub mod guest;
 pub mod kernel;

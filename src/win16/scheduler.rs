@@ -29,7 +29,7 @@
 //! starting after the current one: a task that yielded (or never ran), or a
 //! task waiting for messages whose queue now holds one. When none is, the
 //! yielding task goes on (GetMessage then falls back on the default
-//! headless session, see user.rs).
+//! headless session, see user/message.rs).
 //!
 //! **Callbacks and switching.** A call back into the program
 //! ([`super::callback::call_far`]) nests an emulation on the host stack, and

@@ -30,7 +30,7 @@
 //!
 //! **When.** The input lines of a task are delivered in order, one line
 //! each time its queue runs empty (GetMessage, PeekMessage), to its main
-//! window (see user.rs for the rest of the headless session: timers, the
+//! window (see user/message.rs for the rest of the headless session: timers, the
 //! default WM_CLOSE after the script). `msgbox` and `dialog` lines are
 //! taken when a box opens: the first pending line of that kind.
 //!

@@ -11,7 +11,7 @@
 //! host's: milliseconds since Windows started, [`BOOT_MS`] when the
 //! program starts, advancing one millisecond per [`INSNS_PER_MS`]
 //! instructions executed (a 10-MIPS 386), plus the time the machine spent
-//! idle waiting for a timer (user.rs: a task with nothing but a timer to
+//! idle waiting for a timer (user/message.rs: a task with nothing but a timer to
 //! wait for skips ahead to its due time). Runs are reproducible.
 
 use std::collections::HashMap;

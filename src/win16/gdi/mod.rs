@@ -3,6 +3,10 @@
 //! ...") instead of touching pixels. USER's FillRect and DrawText are here
 //! too, being drawing calls.
 
+pub mod fnt;
+pub mod font;
+pub mod fontmap;
+
 use super::api::{Api, Arg};
 use crate::env::Env;
 use crate::machine::{Stop, Uc, record_event};
