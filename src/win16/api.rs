@@ -159,6 +159,16 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::error::APIS,
     super::kernel::task::APIS,
     super::win87em::APIS,
+    super::commdlg::APIS,
+    super::shell::APIS,
+    super::ddeml::APIS,
+    super::keyboard::APIS,
+    super::sound::APIS,
+    super::mmsystem::APIS,
+    super::lzexpand::APIS,
+    super::ver::APIS,
+    super::winsock::APIS,
+    super::winsock::FAILING,
 ];
 
 /// All registered functions.

@@ -369,8 +369,26 @@ pub fn selector_count(size: u32) -> u16 {
 /// that starts with `data` (at most `bytes` of it are used) and is zero
 /// after it, owned as `owner` says and moveable if `flags` says so. The
 /// program may reallocate and free it. Returns its handle, or 0 when the
-/// request is refused or the machine cannot make the segment.
+/// request is refused or the machine cannot make the segment. At most one
+/// selector's 64 KiB (LoadResource, GlobalDOSAlloc); GlobalAlloc's huge
+/// blocks come from [`alloc_block_any`].
 pub fn alloc_block(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    flags: u16,
+    bytes: u32,
+    data: &[u8],
+    owner: Owner,
+) -> u16 {
+    if bytes > MAX_BLOCK {
+        return 0;
+    }
+    alloc_block_any(env, uc, flags, bytes, data, owner)
+}
+
+/// [`alloc_block`] for GlobalAlloc, which also makes huge blocks (module
+/// doc, "Limits").
+pub fn alloc_block_any(
     env: &mut Env,
     uc: &mut Uc<'_>,
     flags: u16,
@@ -419,7 +437,7 @@ pub fn alloc_block(
 /// "Limits") or the machine cannot make the segment.
 pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
     let owner = task_owner(env, uc, flags);
-    alloc_block(env, uc, flags, bytes, &[], owner)
+    alloc_block_any(env, uc, flags, bytes, &[], owner)
 }
 
 /// Segment registers that may hold a data selector.
@@ -518,8 +536,7 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 /// consecutive, so the block cannot keep its own), or 0.
 fn realloc_huge(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock, size: u32) -> u16 {
     let keep = b.size.min(size);
-    let Some(data) = super::kernel::memory::read_huge(uc, u32::from(b.selector) << 16, keep)
-    else {
+    let Some(data) = super::kernel::memory::read_huge(uc, u32::from(b.selector) << 16, keep) else {
         return 0;
     };
     let owner = Owner {
@@ -527,7 +544,7 @@ fn realloc_huge(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock, size: u32) -> u
         pdb_owner: b.pdb_owner,
         kind: b.kind,
     };
-    let h = alloc_block(env, uc, b.flags, size, &data, owner);
+    let h = alloc_block_any(env, uc, b.flags, size, &data, owner);
     if h == 0 {
         return 0;
     }
@@ -815,13 +832,16 @@ mod tests {
         let (mut m, mut env) = machine();
         assert_eq!(rounded_any(0x1_0001), Some(0x1_0020));
         assert_eq!(rounded_any(MAX_HUGE_BLOCK + 1), None);
-        let h = global_alloc(&mut env, &mut m, &[u32::from(gmem::MOVEABLE), 0x2_8000]).unwrap()
-            as u16;
+        let h =
+            global_alloc(&mut env, &mut m, &[u32::from(gmem::MOVEABLE), 0x2_8000]).unwrap() as u16;
         assert_ne!(h, 0);
         let p = global_lock(&mut env, &mut m, &[u32::from(h)]).unwrap();
         let sel = (p >> 16) as u16;
         assert_eq!(sel, h + 1);
-        assert_eq!(global_size(&mut env, &mut m, &[u32::from(h)]).unwrap(), 0x2_8000);
+        assert_eq!(
+            global_size(&mut env, &mut m, &[u32::from(h)]).unwrap(),
+            0x2_8000
+        );
         // Three selectors, __AHINCR (8) apart, each 64 KiB further on.
         let base = m.descriptor_of(sel).unwrap().base;
         for i in 0..3u16 {

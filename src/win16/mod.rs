@@ -5,6 +5,8 @@
 pub mod api;
 pub mod atom;
 pub mod callback;
+pub mod commdlg;
+pub mod ddeml;
 pub mod drwatson;
 pub mod farptr;
 pub mod fault;
@@ -13,15 +15,22 @@ pub mod geom;
 pub mod global;
 pub mod guest;
 pub mod kernel;
+pub mod keyboard;
 pub mod local;
+pub mod lzexpand;
+pub mod mmsystem;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
+pub mod shell;
+pub mod sound;
 pub mod strings;
 pub mod tdb;
 pub mod toolhelp;
 pub mod user;
+pub mod ver;
 pub mod win87em;
+pub mod winsock;
 
 pub use kernel::{module, profile, system};
 
@@ -149,6 +158,14 @@ pub struct Win16 {
     /// KERNEL's runtime state: loaded libraries, selectors, files, the
     /// error mode (kernel/).
     pub kernel: kernel::KernelState,
+    /// The state of COMMDLG, SHELL, DDEML, SOUND, LZEXPAND and WINSOCK
+    /// (their files).
+    pub commdlg: commdlg::CommDlgState,
+    pub shell: shell::ShellState,
+    pub ddeml: ddeml::DdemlState,
+    pub sound: sound::SoundState,
+    pub lzexpand: lzexpand::LzState,
+    pub winsock: winsock::WinsockState,
     /// The *absent* modules, by hModule: imported, but neither built in
     /// nor found as a DLL. Each has thunks like a built-in module and no
     /// functions: calling one stops the run. The text says where its file

@@ -52,6 +52,43 @@ pub static APIS: &[Api] = &[
         output_debug_string,
     ),
     Api::new("USER", 5, "INITAPP", &[Arg::W], init_app),
+    // KERNEL's exports of USER's string functions (Windows 2.x put them
+    // in KERNEL; 3.1 keeps the ordinals).
+    Api::new(
+        "KERNEL",
+        77,
+        "ANSINEXT",
+        &[Arg::L],
+        super::strings::ansi_next,
+    ),
+    Api::new(
+        "KERNEL",
+        78,
+        "ANSIPREV",
+        &[Arg::L, Arg::L],
+        super::strings::ansi_prev,
+    ),
+    Api::new(
+        "KERNEL",
+        79,
+        "ANSIUPPER",
+        &[Arg::L],
+        super::strings::ansi_upper,
+    ),
+    Api::new(
+        "KERNEL",
+        80,
+        "ANSILOWER",
+        &[Arg::L],
+        super::strings::ansi_lower,
+    ),
+    Api::new(
+        "KERNEL",
+        87,
+        "LSTRCMP",
+        &[Arg::L, Arg::L],
+        super::strings::lstrcmp,
+    ),
 ];
 
 /// KERNEL's state for the run that belongs to no other part of Win16.

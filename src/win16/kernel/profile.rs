@@ -478,6 +478,14 @@ fn write_back(env: &mut Env, key: &str) {
     }
 }
 
+/// The value of `key` in WIN.INI's `section`, for other modules (SHELL's
+/// [Extensions]).
+pub fn read_string(env: &mut Env, section: &str, key: &str) -> Option<String> {
+    let f = file(env, WIN_INI)?;
+    f.get(section.as_bytes(), key.as_bytes())
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+}
+
 fn private_key(env: &Env, uc: &Uc<'_>, p: u32) -> Option<String> {
     let name = farptr::read_cstr(uc, p, MAX_STRING)?;
     Some(file_key(&name, &cwd(env)))
@@ -772,7 +780,11 @@ mod tests {
         .unwrap();
         let mut t2 = T::new();
         t2.env.drive = Some(crate::dos::fs::Drive::new(dir.clone()).unwrap());
-        let (s, k, own) = (t2.s(Some("opt")), t2.s(Some("level")), t2.s(Some("C:\\own.ini")));
+        let (s, k, own) = (
+            t2.s(Some("opt")),
+            t2.s(Some("level")),
+            t2.s(Some("C:\\own.ini")),
+        );
         let v = t2.s(Some("9"));
         write_private_profile_string(&mut t2.env, &mut t2.m, &[s, k, v, own]).unwrap();
         assert_eq!(
@@ -785,7 +797,11 @@ mod tests {
         );
         // WIN.INI goes to C:\WINDOWS, made when missing.
         std::fs::remove_dir_all(dir.join("WINDOWS")).unwrap();
-        let (sec, key, val) = (t2.s(Some("Desktop")), t2.s(Some("Wallpaper")), t2.s(Some("none")));
+        let (sec, key, val) = (
+            t2.s(Some("Desktop")),
+            t2.s(Some("Wallpaper")),
+            t2.s(Some("none")),
+        );
         write_profile_string(&mut t2.env, &mut t2.m, &[sec, key, val]).unwrap();
         assert_eq!(
             std::fs::read(dir.join("WINDOWS").join("WIN.INI")).unwrap(),
