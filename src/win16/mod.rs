@@ -820,7 +820,7 @@ pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, Strin
     }
     let places: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Err(format!(
-        "{name} is absent: not built in, and no {wanted} in {}",
+        "not built in, and no {wanted} in {}",
         places.join(" or ")
     ))
 }
@@ -838,7 +838,10 @@ fn ensure_absent(
     looked: String,
 ) -> Result<usize, Win16LoadError> {
     let idx = ensure_builtin(m, w, name)?;
-    w.absent.insert(w.modules[idx].hmodule, looked);
+    w.absent.insert(
+        w.modules[idx].hmodule,
+        format!("{name} is absent: {looked}"),
+    );
     Ok(idx)
 }
 
