@@ -169,6 +169,7 @@ pub static TABLES: &[&[Api]] = &[
     super::ver::APIS,
     super::winsock::APIS,
     super::winsock::FAILING,
+    super::systemdrv::APIS,
 ];
 
 /// All registered functions.

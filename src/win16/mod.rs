@@ -5,6 +5,7 @@
 pub mod api;
 pub mod atom;
 pub mod callback;
+pub mod catalog;
 pub mod commdlg;
 pub mod ddeml;
 pub mod drwatson;
@@ -25,6 +26,7 @@ pub mod script;
 pub mod shell;
 pub mod sound;
 pub mod strings;
+pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
 pub mod user;
