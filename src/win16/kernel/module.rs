@@ -151,12 +151,16 @@ pub fn get_module_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 }
 
 /// KERNEL.48 GetModuleUsage(hModule): how many tasks run a program
-/// module; 1 for a library; 0 for a bad handle.
+/// module; a library's usage count (library.rs: one for its load, one more
+/// per LoadLibrary); 1 for a built-in module; 0 for a bad handle.
 pub fn get_module_usage(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(i) = module_index(env, uc, a[0] as u16) else {
         return Ok(0);
     };
     let m = &env.win16.modules[i];
+    if !m.builtin && m.image.as_ref().is_some_and(|ne| ne.header.is_library()) {
+        return Ok(u32::from(super::library::usage(uc, m.hmodule)));
+    }
     let tasks = env
         .win16
         .tasks
