@@ -88,6 +88,7 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::L],
         is_bad_huge_write_ptr,
     ),
+    Api::new("KERNEL", 338, "HASGPHANDLER", &[Arg::L], has_gp_handler),
     Api::new(
         "KERNEL",
         354,
@@ -267,6 +268,14 @@ pub fn debug_break(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, S
 
 /// KERNEL.207 IsDBCSLeadByte(bTestChar): FALSE (a single-byte code page).
 pub fn is_dbcs_lead_byte(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// KERNEL.338 HasGPHandler(lpFault): NULL, no handler is registered for
+/// the address (the C runtime's own GP-fault handler tables are not
+/// consulted: a fault goes to TOOLHELP's handlers and the default action,
+/// fault.rs).
+pub fn has_gp_handler(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     Ok(0)
 }
 

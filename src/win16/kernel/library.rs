@@ -490,6 +490,51 @@ mod tests {
     }
 
     #[test]
+    fn libraries_count_their_uses_and_go_at_the_last_free() {
+        use crate::machine::Cpu;
+        let (mut m, mut env, _) = crate::win16::testing::kernsvc();
+        let roms = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms");
+        env.drive = Some(crate::dos::fs::Drive::new(roms).unwrap());
+        let ds = m.reg(R::DS);
+        let name = |m: &mut crate::machine::Machine, s: &[u8]| {
+            m.write_seg(ds, 0x300, s).unwrap();
+            farptr::make(ds, 0x300)
+        };
+        let p = name(&mut m, b"libdemo\0");
+        let h = load_library(&mut env, &mut m, &[p]).unwrap();
+        assert!(h >= 32, "{h}");
+        let hm = env.win16.module_by_name("LIBDEMO").unwrap().hmodule;
+        assert_eq!(usage(&m, hm), 1);
+        assert!(env.win16.kernel.libraries.pending().is_empty());
+        // LibEntry ran once: its instance handle is in its data.
+        let data = instance_of(env.win16.module_by_name("LIBDEMO").unwrap(), 0).1;
+        assert_eq!(m.read_u16_at(data, 0).unwrap(), h as u16);
+        assert_eq!(m.read_u16_at(data, 6).unwrap(), 1);
+        assert_eq!(load_library(&mut env, &mut m, &[p]).unwrap(), h);
+        assert_eq!(usage(&m, hm), 2);
+        assert_eq!(m.read_u16_at(data, 6).unwrap(), 1, "LibEntry runs once");
+        free_library(&mut env, &mut m, &[h]).unwrap();
+        assert_eq!(usage(&m, hm), 1);
+        free_library(&mut env, &mut m, &[h]).unwrap();
+        assert!(env.win16.module_by_name("LIBDEMO").is_none());
+        assert!(m.descriptor_of(data).is_none(), "its memory is freed");
+        // A built-in module: its handle; a program: 5; nothing: 2.
+        let p = name(&mut m, b"keyboard.drv\0");
+        let k = load_library(&mut env, &mut m, &[p]).unwrap();
+        assert_eq!(
+            k,
+            u32::from(env.win16.module_by_name("KEYBOARD").unwrap().hmodule)
+        );
+        let p = name(&mut m, b"KERNSVC.EXE\0");
+        assert_eq!(load_library(&mut env, &mut m, &[p]).unwrap(), ERROR_TASK);
+        let p = name(&mut m, b"NOSUCH\0");
+        assert_eq!(
+            load_library(&mut env, &mut m, &[p]).unwrap(),
+            ERROR_FILE_NOT_FOUND
+        );
+    }
+
+    #[test]
     fn names_become_module_names_and_paths() {
         assert_eq!(parse_name("mylib"), ("MYLIB".into(), "mylib.DLL".into()));
         assert_eq!(

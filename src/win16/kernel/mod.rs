@@ -43,6 +43,7 @@ use crate::machine::{Cpu, R, Stop, Uc};
 pub static APIS: &[Api] = &[
     Api::new("KERNEL", 3, "GETVERSION", &[], get_version),
     Api::new("KERNEL", 91, "INITTASK", &[], init_task),
+    Api::new("KERNEL", 101, "NOHOOKDOSCALL", &[], dos3call),
     Api::new("KERNEL", 102, "DOS3CALL", &[], dos3call),
     Api::new(
         "KERNEL",
@@ -154,7 +155,9 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
     Ok(0x0001_0001) // DX = nCmdShow (SW_SHOWNORMAL), AX = 1
 }
 
-/// KERNEL.102 DOS3Call: INT 21h with the caller's registers.
+/// KERNEL.102 DOS3Call: INT 21h with the caller's registers (and
+/// KERNEL.101 NoHookDosCall, the same call past any hook: none is set
+/// here).
 pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     crate::dos::int21(env, uc)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))

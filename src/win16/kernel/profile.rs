@@ -87,6 +87,7 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::L, Arg::L, Arg::L],
         write_private_profile_string,
     ),
+    Api::new("KERNEL", 315, "WRITEOUTPROFILES", &[], write_out_profiles),
 ];
 
 /// The Windows directory.
@@ -484,6 +485,12 @@ pub fn read_string(env: &mut Env, section: &str, key: &str) -> Option<String> {
     let f = file(env, WIN_INI)?;
     f.get(section.as_bytes(), key.as_bytes())
         .map(|v| String::from_utf8_lossy(v).into_owned())
+}
+
+/// KERNEL.315 WriteOutProfiles(): every write is already on the drive
+/// (module notes): nothing left to write.
+pub fn write_out_profiles(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
 }
 
 fn private_key(env: &Env, uc: &Uc<'_>, p: u32) -> Option<String> {

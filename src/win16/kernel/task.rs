@@ -34,6 +34,13 @@ pub static APIS: &[Api] = &[
         set_task_queue,
     ),
     Api::new("KERNEL", 35, "GETTASKQUEUE", &[Arg::W], get_task_queue),
+    Api::new(
+        "KERNEL",
+        38,
+        "SETTASKSIGNALPROC",
+        &[Arg::W, Arg::L],
+        set_task_signal_proc,
+    ),
     Api::new("KERNEL", 41, "ENABLEDOS", &[], nothing),
     Api::new("KERNEL", 42, "DISABLEDOS", &[], nothing),
     Api::new("KERNEL", 93, "GETCODEHANDLE", &[Arg::L], get_code_handle),
@@ -80,6 +87,24 @@ pub struct TaskState {
     pub priority: HashMap<u16, i16>,
     /// LockCurrentTask's task, 0 when none.
     pub locked: u16,
+    /// SetTaskSignalProc's procedures, by task.
+    pub signal_procs: HashMap<u16, u32>,
+}
+
+/// KERNEL.38 SetTaskSignalProc(hTask, lpfnSignal): the procedure USER
+/// calls with task signals (kept, never called: no signal is raised);
+/// the previous one.
+pub fn set_task_signal_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(t) = env.win16.task_arg(uc, a[0] as u16) else {
+        return Ok(0);
+    };
+    Ok(env
+        .win16
+        .kernel
+        .tasks
+        .signal_procs
+        .insert(t, a[1])
+        .unwrap_or(0))
 }
 
 /// A function that does nothing and returns 0 (EnableDos, DisableDos,
