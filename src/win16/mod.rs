@@ -780,8 +780,9 @@ fn import(
     if w.modules[idx].builtin {
         let module = w.modules[idx].name.clone();
         if let Some(v) = kernel::selector::absolute_export(m, w, &module, ordinal) {
+            // A value: an offset fixup and a selector fixup both get it.
             return Ok(FarPtr {
-                selector: 0,
+                selector: v,
                 offset: v,
             });
         }
