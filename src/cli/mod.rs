@@ -127,8 +127,9 @@ pub struct RunOpts {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
     /// A directory of Windows raster fonts (.FON files: vgasys.fon,
-    /// sserife.fon ...), searched before TOOLHELP16_FONTS and
-    /// /usr/share/wine/fonts.
+    /// sserife.fon ...), searched first; then the directories of
+    /// TOOLHELP16_FONTS, or /usr/share/wine/fonts when that variable is
+    /// not set.
     #[arg(long, value_name = "DIR")]
     pub fonts: Option<PathBuf>,
 }
