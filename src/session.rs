@@ -239,6 +239,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                     .map_err(|e| LoadFailure(e.0))?;
             }
             if let Some(script) = script {
+                env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;

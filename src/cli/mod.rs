@@ -146,6 +146,10 @@ pub enum Command {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Also look for imported DLLs in this directory (the run's drive
+        /// C:), as `run --dir` would.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Run a program to exit, fault or budget. Several Win16 programs run
     /// together as tasks under the cooperative scheduler; the first named
@@ -490,7 +494,7 @@ fn fail(code: i32, msg: &str) -> i32 {
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
-        Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
+        Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
@@ -502,7 +506,20 @@ pub fn main_with(cli: Cli) -> i32 {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
-                let info = crate::loader::info::info(&image);
+                let mut info = crate::loader::info::info(&image);
+                // Where each imported module comes from, as a run finds it.
+                let dirs: Vec<PathBuf> = dir.into_iter().collect();
+                let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
+                    .into_iter()
+                    .map(|s| match s {
+                        crate::win16::ImportSource::BuiltIn => ("built-in", None),
+                        crate::win16::ImportSource::Dll(p) => {
+                            ("dll", Some(p.display().to_string()))
+                        }
+                        crate::win16::ImportSource::Absent(why) => ("absent", Some(why)),
+                    })
+                    .collect();
+                info.set_import_sources(sources);
                 if json {
                     println!(
                         "{}",
