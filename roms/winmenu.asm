@@ -19,7 +19,8 @@
 ;                                  by position, GetMenuItemID, GetMenuString)
 ; and its window procedure prints every menu message it gets as
 ; `NAME wParam LOWORD(lParam) HIWORD(lParam)` (WM_MEASUREITEM: CtlType
-; CtlID itemID itemData, answering 30 x 20). WM_MENUCHAR is answered 1
+; CtlID itemID itemData, answering 30 x 20; WM_DRAWITEM: CtlType itemID
+; itemAction itemState hwndItem itemData). WM_MENUCHAR is answered 1
 ; (close) for 'q', 2 with position 1 (choose) for 'x', else 0; the Help
 ; pop-up's WM_INITMENUPOPUP calls EndMenu. A right click opens the Edit
 ; menu with TrackPopupMenu and prints `TRACKPOPUPMENU n`. Its message loop
@@ -31,6 +32,7 @@
 
 WM_DESTROY      equ 0x0002
 WM_SIZE         equ 0x0005
+WM_DRAWITEM     equ 0x002B
 WM_MEASUREITEM  equ 0x002C
 WM_NCLBUTTONDOWN equ 0x00A1
 WM_COMMAND      equ 0x0111
@@ -345,6 +347,8 @@ WndProc:
         mov ax, [bp+0x0C]
         cmp ax, WM_MEASUREITEM
         je .measure
+        cmp ax, WM_DRAWITEM
+        je .draw
         cmp ax, WM_DESTROY
         je .destroy
         cmp ax, WM_RBUTTONDOWN
@@ -396,6 +400,14 @@ WndProc:
         les bx, [bp+6]
         mov word [es:bx+6], 30
         mov word [es:bx+8], 20
+        mov ax, 1
+        xor dx, dx
+        jmp .out
+.draw:
+        ; DRAWITEMSTRUCT: CtlType, CtlID, itemID, itemAction, itemState,
+        ; hwndItem, hDC, rcItem, itemData.
+        les bx, [bp+6]
+        SAY fmt_draw, word [es:bx], word [es:bx+4], word [es:bx+6], word [es:bx+8], word [es:bx+10], word [es:bx+24], word [es:bx+22]
         mov ax, 1
         xor dx, dx
         jmp .out
@@ -456,6 +468,7 @@ n_syscommand:     db 'SYSCOMMAND', 0
 n_nclbuttondown:  db 'NCLBUTTONDOWN', 0
 fmt_msg:     db '%s %04X %04X %04X', 0
 fmt_measure: db 'MEASUREITEM %d %d %04X %04X%04X', 0
+fmt_draw:    db 'DRAWITEM %d %04X %d %04X %04X %04X%04X', 0
 fmt_eq:      db '%s = %04X', 0
 fmt_str:     db '%s = %d "%s"', 0
 fmt_dims:    db 'checkmark = %d x %d', 0

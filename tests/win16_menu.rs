@@ -329,9 +329,12 @@ fn trees_and_return_values_are_the_sdks() {
             "SetMenu of no menu = 0000",
             // An owner-drawn item: DrawMenuBar measures it with
             // WM_MEASUREITEM (CtlType ODT_MENU 1, CtlID 0, itemID,
-            // itemData).
+            // itemData) ...
             "AppendMenu owner-drawn = 0001",
             "MEASUREITEM 1 0 01F4 12345678",
+            // ... and drawn by its owner: WM_DRAWITEM (ODT_MENU, itemID,
+            // ODA_DRAWENTIRE, no state, hwndItem the menu, itemData).
+            "DRAWITEM 1 01F4 1 0000 {main} 12345678",
             // LoadAccelerators gives the loaded resource's handle: the same
             // one again.
             "accelerators loaded, again the same: 1",

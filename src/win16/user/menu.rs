@@ -21,6 +21,7 @@
 //! | `menu/template.rs` | the MENU resource (MENUITEMTEMPLATEHEADER, MENUITEMTEMPLATE), LoadMenu, LoadMenuIndirect |
 //! | `menu/layout.rs` | the menu bar's lines for a window width ([`menu_bar_height`]), pop-up sizes, owner-draw measuring |
 //! | `menu/sysmenu.rs` | the system menu: GetSystemMenu, its items and their states |
+//! | `menu/draw.rs` | the menu bar drawn in the Windows 3.1 look ([`draw::draw_menu_bar`]), WM_DRAWITEM for owner-drawn items |
 //! | `menu/track.rs` | choosing from a menu: the mouse path and the keyboard loop of a headless session, TrackPopupMenu, EndMenu, the menu keys of DefWindowProc |
 //!
 //! # Rules (Windows 3.1 SDK, "Menus" and each function's page)
@@ -75,6 +76,7 @@
 //! item texts of at most [`MAX_TEXT`] bytes (longer ones are cut there):
 //! a runaway program gets failures, never unbounded host memory.
 
+pub mod draw;
 pub mod layout;
 pub mod sysmenu;
 pub mod template;
@@ -854,7 +856,8 @@ fn draw_menu_bar(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 pub fn bar_changed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     let h = window_menu(env, hwnd);
     layout::measure_owner_drawn(env, uc, hwnd, h)?;
-    layout::frame_changed(env, uc, hwnd)
+    layout::frame_changed(env, uc, hwnd)?;
+    draw::redraw_bar(env, uc, hwnd)
 }
 
 /// Window `hwnd` is being destroyed: its menu bar and its system menu

@@ -80,9 +80,9 @@
 //!
 //! Not sent: WM_ENTERIDLE (a headless loop never waits for the user).
 
-use super::layout;
 use super::sysmenu::{self, SC_CLOSE, SC_KEYMENU, SC_MOUSEMENU};
 use super::{MF_HILITE, MF_MOUSESELECT, MF_POPUP, MF_SEPARATOR, MF_SYSMENU, window_menu};
+use super::{draw, layout};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
@@ -256,16 +256,42 @@ impl Track {
         }
     }
 
+    /// Set or clear a slot's MF_HILITE and draw its item again: a menu-bar
+    /// item in the window, an owner-drawn pop-up item by its owner
+    /// (draw.rs).
+    fn set_hilite(
+        &self,
+        env: &mut Env,
+        uc: &mut Uc<'_>,
+        level: Level,
+        slot: Slot,
+        on: bool,
+    ) -> Result<(), Stop> {
+        Self::hilite(env, level, slot, on);
+        let Slot::Item(i) = slot else {
+            return Ok(());
+        };
+        if level.bar {
+            if level.menu == window_menu(env, self.hwnd) {
+                draw::redraw_bar_item(env, uc, self.hwnd, i)?;
+            }
+        } else {
+            draw::draw_popup_items(env, uc, self.hwnd, level.menu, Some(i))?;
+        }
+        Ok(())
+    }
+
     /// Close the levels below `keep` (their selections lose MF_HILITE).
-    fn close_below(&mut self, env: &mut Env, keep: usize) {
+    fn close_below(&mut self, env: &mut Env, uc: &mut Uc<'_>, keep: usize) -> Result<(), Stop> {
         while self.open.len() > keep {
             let l = self.open.pop().expect("len > keep");
             if let Some(s) = l.sel {
-                Self::hilite(env, l, s, false);
+                self.set_hilite(env, uc, l, s, false)?;
             }
         }
         // The level that stays keeps its selection, but what it opened
         // is closed.
+        Ok(())
     }
 
     /// Select `slot` in level `li` (closing what was open below it) and
@@ -277,13 +303,16 @@ impl Track {
         li: usize,
         slot: Slot,
     ) -> Result<bool, Stop> {
-        self.close_below(env, li + 1);
+        self.close_below(env, uc, li + 1)?;
         let level = self.open[li];
         if let Some(old) = level.sel {
-            Self::hilite(env, level, old, false);
+            self.set_hilite(env, uc, level, old, false)?;
         }
         self.open[li].sel = Some(slot);
-        Self::hilite(env, level, slot, true);
+        self.set_hilite(env, uc, level, slot, true)?;
+        if !self.alive(env) {
+            return Ok(false);
+        }
         let mouse = if self.mouse { MF_MOUSESELECT } else { 0 };
         let (wparam, flags, menu) = match slot {
             Slot::Sys => (
@@ -372,7 +401,8 @@ impl Track {
             sel: None,
             bar: false,
         });
-        Ok(Some(true))
+        draw::draw_popup_items(env, uc, self.hwnd, popup, None)?;
+        Ok(Some(self.alive(env)))
     }
 
     /// Select the first item of the innermost level that is not a
@@ -463,7 +493,7 @@ impl Track {
     /// Close the menu: selections lose MF_HILITE, the closing
     /// WM_MENUSELECT, then the chosen item's command is posted.
     fn finish(&mut self, env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-        self.close_below(env, 0);
+        self.close_below(env, uc, 0)?;
         if env.win16.user.window(self.hwnd).is_some() {
             send(env, uc, self.hwnd, WM_MENUSELECT, 0, lparam(0xFFFF, 0))?;
         }
@@ -553,13 +583,8 @@ impl Track {
             let go = match input {
                 Input::Key(VK_ESCAPE) => {
                     if self.open.len() > 1 {
-                        self.close_below(env, self.open.len() - 1);
                         // The level now innermost keeps its selection.
-                        if let Some(l) = self.open.last()
-                            && let Some(s) = l.sel
-                        {
-                            Self::hilite(env, *l, s, true);
-                        }
+                        self.close_below(env, uc, self.open.len() - 1)?;
                         true
                     } else {
                         false
@@ -568,12 +593,7 @@ impl Track {
                 Input::Key(VK_MENU | VK_F10) => false,
                 Input::Key(VK_LEFT) if self.open.len() > 2 => {
                     let keep = self.open.len() - 1;
-                    self.close_below(env, keep);
-                    if let Some(l) = self.open.last()
-                        && let Some(s) = l.sel
-                    {
-                        Self::hilite(env, *l, s, true);
-                    }
+                    self.close_below(env, uc, keep)?;
                     true
                 }
                 Input::Key(VK_RIGHT)
@@ -1126,6 +1146,7 @@ fn track_popup_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
             sel: None,
             bar: false,
         });
+        draw::draw_popup_items(env, uc, hwnd, h, None)?;
         match answer {
             Some(l) if !l.args.is_empty() => {
                 event(
