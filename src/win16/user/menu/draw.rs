@@ -109,21 +109,22 @@ pub fn drawitem_bytes(
     b
 }
 
-/// Send WM_DRAWITEM for item `i` of `hmenu` to `owner`, the item at `rc`
-/// (DC coordinates).
+/// Send `owner` WM_DRAWITEM with DRAWITEMSTRUCT `dis`.
 fn owner_draw(
     env: &mut Env,
     uc: &mut Uc<'_>,
     owner: u16,
-    hmenu: u16,
-    it: &MenuItem,
-    action: u16,
-    hdc: u16,
-    rc: Rect,
+    dis: [u8; drawitem::SIZE],
 ) -> Result<(), Stop> {
-    let dis = drawitem_bytes(hmenu, it, action, hdc, rc);
     call_wndproc(env, uc, owner, WM_DRAWITEM, 0, CallArg::Scratch, &dis)?;
     Ok(())
+}
+
+/// Where a menu bar is drawn: a DC and the bar's rectangle in it.
+#[derive(Debug, Clone, Copy)]
+pub struct BarTarget {
+    pub hdc: u16,
+    pub rect: Rect,
 }
 
 /// Paint a text (or bitmap, or separator) bar item at `rc` (DC
@@ -225,23 +226,28 @@ pub fn draw_menu_bar(
     }
     let n = env.win16.user.menus.get(hmenu).map_or(0, |m| m.items.len());
     for i in 0..n {
-        draw_bar_item(env, uc, hdc, rect, hmenu, i, owner, ODA_DRAWENTIRE)?;
+        draw_bar_item(
+            env,
+            uc,
+            BarTarget { hdc, rect },
+            (hmenu, i),
+            owner,
+            ODA_DRAWENTIRE,
+        )?;
     }
     Ok(height)
 }
 
-/// Draw item `i` of menu bar `hmenu` laid out at `rect`'s top left.
-#[allow(clippy::too_many_arguments)]
+/// Draw item (`hmenu`, index) of a menu bar laid out at `at`.
 pub fn draw_bar_item(
     env: &mut Env,
     uc: &mut Uc<'_>,
-    hdc: u16,
-    rect: Rect,
-    hmenu: u16,
-    i: usize,
+    at: BarTarget,
+    (hmenu, i): (u16, usize),
     owner: u16,
     action: u16,
 ) -> Result<(), Stop> {
+    let (hdc, rect) = (at.hdc, at.rect);
     let Some(it) = env.win16.user.menus.item(hmenu, i).cloned() else {
         return Ok(());
     };
@@ -252,7 +258,7 @@ pub fn draw_bar_item(
         rect.top + it.rect.bottom,
     );
     if it.flags & MF_OWNERDRAW != 0 {
-        owner_draw(env, uc, owner, hmenu, &it, action, hdc, rc)
+        owner_draw(env, uc, owner, drawitem_bytes(hmenu, &it, action, hdc, rc))
     } else {
         paint_bar_item(env, hdc, &it, rc);
         Ok(())
@@ -315,7 +321,7 @@ pub fn redraw_bar_item(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, i: usize) -> R
         return Ok(());
     };
     let rect = bar_rect(env, hwnd);
-    let r = draw_bar_item(env, uc, hdc, rect, bar, i, hwnd, ODA_SELECT);
+    let r = draw_bar_item(env, uc, BarTarget { hdc, rect }, (bar, i), hwnd, ODA_SELECT);
     env.win16.gdi.release_dc(hdc);
     r
 }
@@ -357,7 +363,12 @@ pub fn draw_popup_items(
     };
     let mut r = Ok(());
     for (_, it) in items {
-        r = owner_draw(env, uc, owner, hmenu, &it, action, hdc, it.rect);
+        r = owner_draw(
+            env,
+            uc,
+            owner,
+            drawitem_bytes(hmenu, &it, action, hdc, it.rect),
+        );
         if r.is_err() {
             break;
         }
