@@ -485,7 +485,7 @@ a20 off 0000 0
   ext 0012 0 0803 0002
 32 dpb 3200 0 0002 0200
 32 A: 32FF 1
-36 free 0008 1 0200
+36 free 0004 1 0200
 38 country 0001 0 0001 $-
 6501 6501 0 0029 0001 01B5
 6520 6520 0 FF9A
@@ -716,4 +716,54 @@ fn corpus_programs_run_to_their_dos_5_exits() {
         assert!(text.starts_with(starts), "{f}: {text:?}");
         std::fs::remove_dir_all(&d).ok();
     }
+}
+
+/// MS-DOS 1.25's CHKDSK under DOS 5, on the sandbox drive (a 40 MiB fixed
+/// disk as DOS 5's FORMAT lays it out: 2 KiB clusters, 20431 of them).
+///
+/// CHKDSK 1.25 asks INT 21h AH=1Ch for the drive and reads DS:BX as DOS 1
+/// gave it: a pointer to the FAT itself. DOS 2 and later point DS:BX at one
+/// byte, the media ID (MS-DOS 4.0's MISC.ASM copies it into the fixed cell
+/// FATBYTE of DOS's data), so CHKDSK walks DOS's own variables as a 12-bit
+/// FAT: the root's files have chains that do not match their sizes ("File
+/// size error", and CHKDSK "fixes" each by setting the size to what it
+/// found: 0 bytes, through FCB random block write with CX = 0), and every
+/// non-zero 12-bit word of DOS's data it cannot account for is a lost
+/// cluster it frees by writing zeros there. Then it prints its report and
+/// exits. A real PC running DOS 5 does the same: this is why DOS 2 and later
+/// tools refuse another version. (It clears a word per cluster at its
+/// PSP:07B8 first, so a disk of more than 31780 clusters would have it wipe
+/// its own code; the 40 MiB drive has fewer.)
+#[test]
+fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
+    let Some(c) = corpus_dos("CHKDSK.COM") else {
+        return;
+    };
+    let d = temp("chkdsk");
+    std::fs::write(d.join("HELLO.TXT"), b"hello, world\r\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(c.join("msdos125/CHKDSK.COM"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(lines[0], "File size error for file  HELLO    TXT", "{text}");
+    assert!(lines[1].ends_with(" bytes disk space freed"), "{text}");
+    // AH=1Ch's numbers: 20431 clusters of 4 sectors of 512 bytes.
+    assert_eq!(lines[3], " 41842688 bytes total disk space", "{text}");
+    assert_eq!(lines[4], " 41842688 bytes available on disk", "{text}");
+    // PSP:0002 (top of memory, A000h) and CHKDSK's own segment.
+    assert_eq!(lines[6], "   655360 bytes total memory", "{text}");
+    assert!(lines[7].ends_with(" bytes free"), "{text}");
+    assert_eq!(
+        std::fs::read(d.join("HELLO.TXT")).unwrap(),
+        b"",
+        "CHKDSK set HELLO.TXT's size to the 0 clusters it found"
+    );
+    std::fs::remove_dir_all(&d).ok();
 }
