@@ -767,3 +767,55 @@ fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
     );
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// Terminate and stay resident, both ways (MS-DOS Programmer's Reference:
+/// INT 21h AH=31h keeps DX paragraphs of the PSP's block and ends with
+/// code AL; INT 27h keeps DX bytes from the PSP, rounded up to paragraphs,
+/// code 0; AH=4Dh answers AH = 3, "ended resident"). DOSTSR.COM hooks
+/// INT 66h and goes resident; the parent that EXECs it calls the hook
+/// afterwards (the handler and its data are still there: a counter kept
+/// across calls, the old vector it chains to), and finds the resident
+/// block on the MCB chain, owned by the TSR's PSP, of the size it asked.
+#[test]
+fn a_tsr_stays_resident_and_its_hook_answers_its_parent() {
+    let tsr = std::fs::read(rom("dostsr.com")).unwrap();
+    let (v, d) = run_in_sandbox("dostsrp.com", &[("DOSTSR.COM", tsr)], &[]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let out = v["output"].as_str().unwrap().replace("\r\n", "\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 16, "{out}");
+    let mut first_handler = String::new();
+    for (run, block) in lines.chunks(8).enumerate() {
+        let psp = block[0].strip_prefix("tsr psp=").expect(block[0]);
+        let (how, kept) = block[1]
+            .strip_prefix("keep ")
+            .and_then(|r| r.split_once(' '))
+            .expect(block[1]);
+        let kept = u16::from_str_radix(kept, 16).unwrap();
+        let (paras, code) = match (run, how) {
+            (0, "31") => (kept, "0305"),
+            (1, "27") => (kept.div_ceil(16), "0300"),
+            _ => panic!("run {run} ended with {how}"),
+        };
+        assert_eq!(block[2], "4B00 4B00 0");
+        assert_eq!(block[3], format!("4D {code} 0"), "AH=4Dh: resident, code");
+        let hook = block[4].strip_prefix("66 7352 psp=").expect(block[4]);
+        assert!(hook.starts_with(&format!("{psp} calls=0001 old=")), "{hook}");
+        assert_eq!(block[5], "66 calls=0002", "the counter was kept");
+        let vector = block[6].strip_prefix("35 vector=").expect(block[6]);
+        assert!(vector.starts_with(&format!("{psp}:")), "{vector}");
+        if run == 0 {
+            first_handler = vector[5..].to_string();
+        } else {
+            // The second TSR chains to the first, still resident.
+            assert!(hook.ends_with(&format!("old={first_handler}")), "{hook}");
+        }
+        assert_eq!(
+            block[7],
+            format!("mcb M owner={psp} size={paras:04X} next=Z"),
+            "the resident block: the TSR's, of the size it kept, then free memory"
+        );
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
