@@ -801,7 +801,10 @@ fn a_tsr_stays_resident_and_its_hook_answers_its_parent() {
         assert_eq!(block[2], "4B00 4B00 0");
         assert_eq!(block[3], format!("4D {code} 0"), "AH=4Dh: resident, code");
         let hook = block[4].strip_prefix("66 7352 psp=").expect(block[4]);
-        assert!(hook.starts_with(&format!("{psp} calls=0001 old=")), "{hook}");
+        assert!(
+            hook.starts_with(&format!("{psp} calls=0001 old=")),
+            "{hook}"
+        );
         assert_eq!(block[5], "66 calls=0002", "the counter was kept");
         let vector = block[6].strip_prefix("35 vector=").expect(block[6]);
         assert!(vector.starts_with(&format!("{psp}:")), "{vector}");
