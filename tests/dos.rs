@@ -497,7 +497,8 @@ a20 off 0000 0
 4D 0000 0
 2F 4300 xms 4300 0
 2F 1687 dpmi 1687 0
-33 mouse 0000 0 0000
+33 mouse 0000 0 1234
+33 vector 00CF 0
 ";
     // Line by line, so a failure names the function.
     for (got, want) in out.lines().zip(want.lines()) {
@@ -821,4 +822,131 @@ fn a_tsr_stays_resident_and_its_hook_answers_its_parent() {
         );
     }
     std::fs::remove_dir_all(&d).ok();
+}
+
+const MOUSE_SCRIPT: &str = "wait 2; move 100 50; click left; move 200 120; click right; wait 3\n\
+                            move 8 8 # the handler wants left presses only now\nclick left; wait 2";
+
+/// The INT 33h driver `--mouse` installs, as the Microsoft Mouse
+/// Programmer's Reference describes it (Ralf Brown's list for SI/DI and
+/// the text-mode cells), checked line by line through roms/dosmouse.com;
+/// then again with the program's own IRQ 12 handler in front of the BIOS's
+/// (it counts the nine steps that move or click, and chains).
+#[test]
+fn mouse_driver_answers_as_microsoft_s() {
+    let run = |tail: &[&str]| {
+        let out = bin()
+            .args([
+                "run",
+                "--json",
+                "--stdin",
+                "/dev/null",
+                "--mouse",
+                MOUSE_SCRIPT,
+            ])
+            .arg(rom("dosmouse.com"))
+            .arg("--")
+            .args(tail)
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(v["exit"]["code"], 0, "{v}");
+        v["output"].as_str().unwrap().replace("\r\n", "\n")
+    };
+    let mut want = vec![
+        // 00h: installed, two buttons.
+        "00 FFFF 0002",
+        // 03h after a reset: no button down, the centre of the 640 x 200
+        // virtual screen (320, 100), reported in 8 x 8 cells: (320, 96).
+        "03 0000 0140 0060",
+        // 24h: version 8.20, a PS/2 mouse (type 4, IRQ 0 meaning PS/2).
+        "24 0820 0400",
+        // 04h to (123h, 45h): reported rounded down to the cell.
+        "04 0120 0040",
+        // 07h/08h: ranges 16..600 (given as 600, 16: swapped) and 8..184;
+        // 04h outside them is clipped to the range's ends.
+        "07 high 0258 00B8",
+        "07 low 0010 0008",
+        // 1Ah then 1Bh: the sensitivity as set.
+        "1B 001E 0046 0014",
+        // The software text cursor (0Ah: screen mask 00FFh, cursor mask
+        // 7000h) over 'M' (attribute 07h): hidden after the reset (flag
+        // -1); 01h shows it (flag 0) and a second 01h keeps it at 0; 02h
+        // twice (-2) needs 01h twice to show again; moving puts the cell
+        // back and draws over the next (0000h there: 7000h); 02h erases.
+        "cursor 074D 704D 704D 074D 074D 074D 704D 074D 7000 0000",
+        // 14h: the mask and handler 0Ch set come back (1: ES:DX is it).
+        "14 001F 0001",
+        // Six handler calls interrupted the program's loop: its registers
+        // are its own again.
+        "kept 1111 2222 3333",
+        // 0Bh: mickeys since the reset (8 per 8 pixels across, 16 per 8
+        // down): -220 + 100 across, -100 + 140 down; then 0.
+        "0B FF88 0028",
+        "0B 0000 0000",
+        // 05h/06h: one press and one release of each button, where they
+        // were; a second query: count 0, the place kept.
+        "05 left 0000 0001 0060 0030",
+        "06 left 0000 0001 0060 0030",
+        "05 right 0000 0001 00C8 0078",
+        "06 right 0000 0001 00C8 0078",
+        "05 left 0000 0000 0060 0030",
+        "03 0000 00C8 0078",
+        // The handler calls: AX the events (1 moved, 2/4 left down/up,
+        // 8/10h right down/up), BX the buttons, CX, DX the position, SI,
+        // DI the mickey counters.
+        "cb 0001 0000 0060 0030 FF24 FF9C",
+        "cb 0002 0001 0060 0030 FF24 FF9C",
+        "cb 0004 0000 0060 0030 FF24 FF9C",
+        "cb 0001 0000 00C8 0078 FF88 0028",
+        "cb 0008 0002 00C8 0078 FF88 0028",
+        "cb 0010 0000 00C8 0078 FF88 0028",
+        // With the call mask 0002h: the move and the release call nothing,
+        // the press does (the counters were read, so from 0).
+        "cb 0002 0001 0008 0008 FF40 FF20",
+        // 21h: reset again, back to the centre.
+        "21 FFFF 0002",
+        "03 0000 0140 0060",
+    ];
+    for tail in [&[][..], &["hook"][..]] {
+        if !tail.is_empty() {
+            want.push("74 0009");
+        }
+        let text = run(tail);
+        let got: Vec<&str> = text.lines().collect();
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g, w, "tail {tail:?}");
+        }
+        assert_eq!(got.len(), want.len(), "{text}");
+    }
+}
+
+/// Without `--mouse` there is no driver: INT 33h's vector points at an
+/// IRET (dos21.com checks its byte), so AX=0000h comes back 0000h and BX
+/// as it was; `--mouse` is refused for programs that are not DOS's, and a
+/// script that is not one is refused naming the step.
+#[test]
+fn without_mouse_there_is_no_driver() {
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null"])
+        .arg(rom("dosmouse.com"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 1, "{v}");
+    assert_eq!(v["output"], "no mouse 0000 1234\r\n");
+    let out = bin()
+        .args(["run", "--mouse", "click left"])
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only DOS programs get a mouse driver"));
+    let out = bin()
+        .args(["run", "--mouse", "move 1 2; press middle"])
+        .arg(rom("dosmouse.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`press middle`"));
 }
