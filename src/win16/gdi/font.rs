@@ -14,10 +14,11 @@
 //!
 //! 1. the `--fonts DIR` option,
 //! 2. the directories of the `TOOLHELP16_FONTS` environment variable
-//!    (separated as `PATH` is),
-//! 3. `/usr/share/wine/fonts` (Debian's `fonts-wine`: Wine's own
-//!    LGPL recreations of the Windows raster fonts, with the same face
-//!    names and VGA metrics; `./x` installs it).
+//!    (separated as `PATH` is) when it is set — they *replace* the next
+//!    one, so `TOOLHELP16_FONTS=` (empty) means "no system fonts",
+//! 3. otherwise `/usr/share/wine/fonts` (Debian's `fonts-wine`: Wine's
+//!    own LGPL recreations of the Windows raster fonts, with the same
+//!    face names and VGA metrics; `./x` installs it).
 //!
 //! Of every file only the resources designed for the VGA's 96 × 96 dpi are
 //! taken, as Windows chose the font files matching the display's
@@ -368,17 +369,17 @@ pub struct FontSearch {
 }
 
 impl FontSearch {
-    /// The search path: `--fonts DIR` (when given), `TOOLHELP16_FONTS`,
-    /// then Debian's fonts-wine directory.
+    /// The search path: `--fonts DIR` (when given), then
+    /// `TOOLHELP16_FONTS` when set, else Debian's fonts-wine directory.
     pub fn standard(option: Option<&Path>) -> FontSearch {
         let mut dirs = Vec::new();
         if let Some(d) = option {
             dirs.push(d.to_path_buf());
         }
-        if let Some(v) = std::env::var_os(FONTS_ENV) {
-            dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
+        match std::env::var_os(FONTS_ENV) {
+            Some(v) => dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty())),
+            None => dirs.push(PathBuf::from(WINE_FONTS)),
         }
-        dirs.push(PathBuf::from(WINE_FONTS));
         FontSearch { dirs }
     }
 
@@ -701,7 +702,7 @@ impl FontCatalogue {
 /// GDI's font state in a session: where fonts are looked for, and the
 /// catalogue, loaded the first time a program needs a font (most runs
 /// never do), with its warnings kept until the CLI says them.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FontState {
     pub search: FontSearch,
     catalogue: Option<FontCatalogue>,
@@ -711,23 +712,28 @@ pub struct FontState {
     cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
 }
 
+impl Default for FontState {
+    /// The standard search path ([`FontSearch::standard`] without
+    /// `--fonts`).
+    fn default() -> Self {
+        FontState::new(FontSearch::standard(None))
+    }
+}
+
 impl FontState {
     pub fn new(search: FontSearch) -> FontState {
         FontState {
             search,
-            ..FontState::default()
+            catalogue: None,
+            warnings: Default::default(),
+            cache: Default::default(),
         }
     }
 
     /// The catalogue, loaded on first use.
     pub fn catalogue(&mut self) -> &mut FontCatalogue {
         if self.catalogue.is_none() {
-            let search = if self.search.dirs.is_empty() {
-                FontSearch::standard(None)
-            } else {
-                self.search.clone()
-            };
-            let cat = FontCatalogue::load(&search);
+            let cat = FontCatalogue::load(&self.search);
             self.warnings
                 .borrow_mut()
                 .extend(cat.warnings.iter().cloned());
