@@ -287,7 +287,8 @@ fn trees_and_return_values_are_the_sdks() {
             "item 0.2 state=0000 id=0005 \"Five\"",
             "item 0.3 state=0000 id=0004 \"NoSuch\"",
             "item 0.4 state=0000 id=0007 \"Appended\"",
-            // VGA's check mark (layout.rs CHECK_MARK).
+            // The display driver's check mark: the SDK gives no size;
+            // layout.rs CHECK_MARK is this project's VGA value.
             "checkmark = 14 x 14",
             "DestroyMenu = 0001",
             "DestroyMenu again = 0000",

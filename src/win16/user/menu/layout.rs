@@ -83,7 +83,9 @@ pub const TAB_SPACE: i32 = 8;
 /// Height of a separator in a pop-up.
 pub const SEPARATOR_HEIGHT: i32 = 8;
 /// The standard check mark's size (GetMenuCheckMarkDimensions): that of
-/// the VGA display driver's check mark bitmap (OBM_CHECK).
+/// the display driver's check mark bitmap (OBM_CHECK), which the SDK
+/// leaves to the driver ("depends on the current screen"); 14 × 14 is
+/// this project's value for the VGA driver, not a documented one.
 pub const CHECK_MARK: (i32, i32) = (14, 14);
 
 /// WM_MEASUREITEM, ODT_MENU.
