@@ -21,6 +21,9 @@ impl Shot {
     }
 }
 
+/// An RGB colour.
+type Rgb = (u8, u8, u8);
+
 const BLACK: (u8, u8, u8) = (0, 0, 0);
 const WHITE: (u8, u8, u8) = (255, 255, 255);
 const RED: (u8, u8, u8) = (255, 0, 0);
@@ -74,7 +77,7 @@ fn run_scene() -> (Shot, i32, i32) {
 fn the_scene_is_drawn_by_the_rules() {
     let (shot, ox, oy) = run_scene();
     let c = |x: i32, y: i32| shot.at(ox + x, oy + y);
-    let checks: &[((i32, i32), (u8, u8, u8), &str)] = &[
+    let checks: &[((i32, i32), Rgb, &str)] = &[
         // Rectangle(10,10,110,60): border on 10 and 109 / 59 (right and
         // bottom excluded), red inside.
         ((50, 30), RED, "rectangle inside"),

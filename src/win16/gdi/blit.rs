@@ -110,25 +110,77 @@ fn read_pixels(gdi: &mut Gdi, cv: &Canvas, loc: Loc, r: Rect) -> (Format, Vec<Op
     }
 }
 
-/// Convert a source pixel of `from` to the canvas's format (module doc).
-fn convert(cv: &Canvas, from: Format, from_vga: bool, src_bk: u32, v: u32) -> u32 {
-    let to = cv.surf.format;
-    if from == to {
-        return v;
+/// How source pixels become the canvas's (module doc): worked out once
+/// per transfer.
+enum Converter {
+    Same,
+    /// A monochrome source: (0 → text colour, 1 → background colour).
+    FromMono(u32, u32),
+    /// Onto a monochrome surface: the source background pixel is white.
+    ToMono(u32),
+    /// Through a table (sources of 16 or 256 colours).
+    Table(Vec<u32>),
+    /// A true-colour source: each colour matched (remembered).
+    Matched(std::collections::HashMap<u32, u32>, Format),
+}
+
+impl Converter {
+    fn new(cv: &Canvas, from: Format, src_bk: u32) -> Converter {
+        let to = cv.surf.format;
+        if from == to {
+            return Converter::Same;
+        }
+        let colors = cv.colors();
+        if from == Format::Mono {
+            return Converter::FromMono(
+                colors.solid(cv.state.text_color),
+                colors.solid(cv.state.bk_color),
+            );
+        }
+        if to == Format::Mono {
+            return Converter::ToMono(src_bk);
+        }
+        match from {
+            Format::Vga16 | Format::Pal8 => Converter::Table(
+                (0..=from.mask())
+                    .map(|v| convert_pixel(from, v, &colors))
+                    .collect(),
+            ),
+            _ => Converter::Matched(std::collections::HashMap::new(), from),
+        }
     }
-    let colors = cv.colors();
-    if from == Format::Mono {
-        return if v & 1 != 0 {
-            colors.solid(cv.state.bk_color)
-        } else {
-            colors.solid(cv.state.text_color)
-        };
+
+    fn convert(&mut self, cv: &Canvas, v: u32) -> u32 {
+        match self {
+            Converter::Same => v,
+            Converter::FromMono(t, b) => {
+                if v & 1 != 0 {
+                    *b
+                } else {
+                    *t
+                }
+            }
+            Converter::ToMono(bk) => u32::from(v == *bk),
+            Converter::Table(t) => t[v as usize & (t.len() - 1)],
+            Converter::Matched(cache, from) => {
+                let from = *from;
+                *cache
+                    .entry(v)
+                    .or_insert_with(|| convert_pixel(from, v, &cv.colors()))
+            }
+        }
     }
-    if to == Format::Mono {
-        return u32::from(v == src_bk);
+}
+
+/// The ROP2 mode of a ternary operation that does not read the source.
+fn rop2_of(rop: u8) -> u16 {
+    let mut t = 0u16;
+    for (k, (p, d)) in [(0u8, 0u8), (0, 1), (1, 0), (1, 1)].into_iter().enumerate() {
+        if rop >> ((p << 2) | d) & 1 != 0 {
+            t |= 1 << k;
+        }
     }
-    let _ = from_vga;
-    convert_pixel(from, v, &colors)
+    t + 1
 }
 
 /// The per-axis source ranges of a stretch: for each destination index,
@@ -154,10 +206,8 @@ fn axis_map(src_len: i32, dst_len: i32, mirror: bool) -> Vec<(i32, i32)> {
 type SrcBlock<'a> = (&'a [Option<u32>], i32, i32, Format, u32);
 
 /// The transfer: destination `dst` (surface coordinates of the canvas)
-/// from source pixels `src` (w×h, format `sfmt`, None outside), stretched
-/// as needed, with `rop`. `mirror` flips the source horizontally,
-/// vertically.
-#[allow(clippy::too_many_arguments)]
+/// from source pixels `src` (w×h, format, None outside), stretched as
+/// needed, with `rop`. `mirror` flips the source horizontally, vertically.
 fn transfer(
     cv: &mut Canvas,
     dst: Rect,
@@ -165,29 +215,45 @@ fn transfer(
     mirror: (bool, bool),
     rop: u8,
     stretch_mode: u16,
-    src_vga: bool,
 ) {
     let (uses_p, uses_s, _) = rop3_uses(rop);
-    let brush: Option<Paint> = if uses_p { cv.brush.clone() } else { None };
-    if uses_p && brush.is_none() {
+    if uses_p && cv.brush.is_none() {
         return;
     }
-    let mask = cv.surf.format.mask();
-    let (xmap, ymap) = match &src {
-        Some((_, w, h, _, _)) if uses_s => (
-            axis_map(*w, dst.width(), mirror.0),
-            axis_map(*h, dst.height(), mirror.1),
-        ),
-        _ => (Vec::new(), Vec::new()),
+    if !uses_s {
+        // Pattern and destination only: a ROP2 fill.
+        let r2 = rop2_of(rop);
+        let paint = match (&cv.brush, uses_p) {
+            (Some(b), true) => Paint { rop2: r2, ..b.clone() },
+            _ => Paint::solid(0, r2),
+        };
+        cv.fill_region(&crate::win16::geom::Region::rect(dst), &paint);
+        return;
+    }
+    let Some((px, w, h, fmt, bk)) = src else {
+        return;
     };
+    let brush: Option<Paint> = if uses_p { cv.brush.clone() } else { None };
+    let mask = cv.surf.format.mask();
+    let mut conv = Converter::new(cv, fmt, bk);
     let clip = cv.clip.intersect(&crate::win16::geom::Region::rect(dst));
-    for r in clip.rects().collect::<Vec<_>>() {
+    let rects: Vec<Rect> = clip.rects().collect();
+    let plain = w == dst.width() && h == dst.height() && !mirror.0 && !mirror.1;
+    let (xmap, ymap) = if plain {
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            axis_map(w, dst.width(), mirror.0),
+            axis_map(h, dst.height(), mirror.1),
+        )
+    };
+    let merge = stretch_mode == BLACKONWHITE || stretch_mode == WHITEONBLACK;
+    for r in rects {
         for y in r.top..r.bottom {
             for x in r.left..r.right {
-                let s = if uses_s {
-                    let Some((px, w, _, fmt, bk)) = &src else {
-                        continue;
-                    };
+                let v = if plain {
+                    px[((y - dst.top) * w + (x - dst.left)) as usize]
+                } else {
                     let (sy, ny) = ymap[(y - dst.top) as usize];
                     let (sx, nx) = xmap[(x - dst.left) as usize];
                     // Merge the source block per the stretch mode.
@@ -197,31 +263,26 @@ fn transfer(
                             let Some(v) = px[(yy * w + xx) as usize] else {
                                 continue;
                             };
-                            acc = Some(match (acc, stretch_mode) {
-                                (None, _) => v,
-                                (Some(a), BLACKONWHITE) => a & v,
-                                (Some(a), WHITEONBLACK) => a | v,
-                                (Some(a), _) => {
-                                    let _ = a;
-                                    break 'outer;
-                                }
+                            acc = Some(match acc {
+                                None => v,
+                                Some(a) if stretch_mode == BLACKONWHITE => a & v,
+                                Some(a) => a | v,
                             });
-                            if stretch_mode != BLACKONWHITE && stretch_mode != WHITEONBLACK {
+                            if !merge {
                                 break 'outer;
                             }
                         }
                     }
-                    let Some(v) = acc else {
-                        continue;
-                    };
-                    convert(cv, *fmt, src_vga, *bk, v)
-                } else {
-                    0
+                    acc
                 };
+                let Some(v) = v else {
+                    continue;
+                };
+                let s = conv.convert(cv, v);
                 let p = brush.as_ref().and_then(|b| b.at(x, y)).unwrap_or(0);
-                let d = cv.surf.get(x, y).unwrap_or(0);
-                let v = rop3(rop, p & mask, s & mask, d, mask);
-                cv.surf.set(x, y, v);
+                let row = cv.surf.row_mut(y);
+                let d = &mut row[x as usize];
+                *d = rop3(rop, p & mask, s & mask, *d, mask);
             }
         }
     }
@@ -255,7 +316,7 @@ fn stretch(
     let (_, uses_s, _) = rop3_uses(rop);
     let mode = cv.state.stretch_mode;
     if !uses_s {
-        transfer(&mut cv, dst, None, (false, false), rop, mode, false);
+        transfer(&mut cv, dst, None, (false, false), rop, mode);
         cv.close(gdi);
         return true;
     }
@@ -299,7 +360,6 @@ fn stretch(
         mirror,
         rop,
         mode,
-        src_vga,
     );
     cv.close(gdi);
     true
@@ -315,7 +375,7 @@ fn pat_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     };
     let (dst, _, _) = map_rect(&cv, arg_i(a[1]), arg_i(a[2]), arg_i(a[3]), arg_i(a[4]));
     let mode = cv.state.stretch_mode;
-    transfer(&mut cv, dst, None, (false, false), rop, mode, false);
+    transfer(&mut cv, dst, None, (false, false), rop, mode);
     cv.close(gdi);
     Ok(1)
 }
@@ -730,7 +790,6 @@ fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         mirror,
         (a[12] >> 16) as u8,
         mode,
-        false,
     );
     cv.close(gdi);
     Ok(h.height as u32)
