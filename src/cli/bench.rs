@@ -240,8 +240,8 @@ fn draw_bench(quick: bool) -> Result<String, String> {
         ));
     };
     let time = |env: &mut crate::env::Env,
-                    m: &mut Machine,
-                    f: &mut dyn FnMut(&mut crate::env::Env, &mut Machine) -> Result<(), String>|
+                m: &mut Machine,
+                f: &mut dyn FnMut(&mut crate::env::Env, &mut Machine) -> Result<(), String>|
      -> Result<Duration, String> {
         let t = Instant::now();
         for _ in 0..n {
@@ -274,11 +274,25 @@ fn draw_bench(quick: bool) -> Result<String, String> {
     // Blits: screen to screen, 320x240.
     let blit = 320u64 * 240;
     let d = time(&mut env, &mut m, &mut |e, m| {
-        gdi_call(e, m, "GDI", 34, &[dc, 0, 0, 320, 240, dc, 320, 240, 0x00CC_0020]).map(|_| ())
+        gdi_call(
+            e,
+            m,
+            "GDI",
+            34,
+            &[dc, 0, 0, 320, 240, dc, 320, 240, 0x00CC_0020],
+        )
+        .map(|_| ())
     })?;
     line("BitBlt SRCCOPY", blit * n as u64, d, 10e6);
     let d = time(&mut env, &mut m, &mut |e, m| {
-        gdi_call(e, m, "GDI", 34, &[dc, 0, 0, 320, 240, dc, 320, 240, 0x00B8_074A]).map(|_| ())
+        gdi_call(
+            e,
+            m,
+            "GDI",
+            34,
+            &[dc, 0, 0, 320, 240, dc, 320, 240, 0x00B8_074A],
+        )
+        .map(|_| ())
     })?;
     line("BitBlt PSDPxax", blit * n as u64, d, 10e6);
     // Monochrome to colour: a 320x240 monochrome bitmap.
@@ -286,7 +300,14 @@ fn draw_bench(quick: bool) -> Result<String, String> {
     let bm = call(&mut env, &mut m, 48, &[320, 240, 1, 1, 0])?;
     call(&mut env, &mut m, 45, &[mdc, bm])?;
     let d = time(&mut env, &mut m, &mut |e, m| {
-        gdi_call(e, m, "GDI", 34, &[dc, 0, 0, 320, 240, mdc, 0, 0, 0x00CC_0020]).map(|_| ())
+        gdi_call(
+            e,
+            m,
+            "GDI",
+            34,
+            &[dc, 0, 0, 320, 240, mdc, 0, 0, 0x00CC_0020],
+        )
+        .map(|_| ())
     })?;
     line("BitBlt mono to colour", blit * n as u64, d, 10e6);
     let _ = m.reg(crate::machine::R::AX);

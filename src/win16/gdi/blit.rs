@@ -64,49 +64,90 @@ fn dc_loc(gdi: &mut Gdi, hdc: u16) -> Option<(Loc, Point)> {
     Some((loc, d.origin))
 }
 
-/// Copy a rectangle (surface coordinates) of pixels from `loc`, or from
-/// `cv`'s surface when it is the same. Pixels outside the surface are
-/// None.
-fn read_pixels(gdi: &mut Gdi, cv: &Canvas, loc: Loc, r: Rect) -> (Format, Vec<Option<u32>>) {
-    let take = |s: &Surface| {
-        let mut v = Vec::with_capacity((r.width().max(0) * r.height().max(0)) as usize);
-        for y in r.top..r.bottom {
-            for x in r.left..r.right {
-                v.push(s.get(x, y));
-            }
+/// The source of a transfer: its rectangle (`w`×`h`), of which the part
+/// inside the source surface is copied (the rest reads as nothing).
+pub struct SrcPixels {
+    w: i32,
+    h: i32,
+    /// The copied part, relative to the rectangle's corner.
+    avail: Rect,
+    data: Vec<u32>,
+    fmt: Format,
+    /// The source DC's background colour as a source pixel.
+    bk: u32,
+}
+
+impl SrcPixels {
+    /// Rectangle `r` (surface coordinates) of `s`.
+    fn from_surface(s: &Surface, r: Rect) -> SrcPixels {
+        let inside = r
+            .intersect(&Rect::new(0, 0, s.width, s.height))
+            .unwrap_or_default();
+        let mut data =
+            Vec::with_capacity((inside.width().max(0) * inside.height().max(0)) as usize);
+        for y in inside.top..inside.bottom {
+            data.extend_from_slice(&s.row(y)[inside.left as usize..inside.right as usize]);
         }
-        (s.format, v)
-    };
+        SrcPixels {
+            w: r.width(),
+            h: r.height(),
+            avail: inside.offset(-r.left, -r.top),
+            data,
+            fmt: s.format,
+            bk: 0,
+        }
+    }
+
+    /// The pixel at (x, y) of the rectangle.
+    fn get(&self, x: i32, y: i32) -> Option<u32> {
+        let a = &self.avail;
+        (x >= a.left && x < a.right && y >= a.top && y < a.bottom)
+            .then(|| self.data[((y - a.top) * a.width() + (x - a.left)) as usize])
+    }
+}
+
+/// Copy rectangle `r` (surface coordinates) of the pixels at `loc`, or of
+/// `cv`'s surface when it is the same.
+fn read_pixels(gdi: &mut Gdi, cv: &Canvas, loc: Loc, r: Rect) -> SrcPixels {
     if loc == cv.loc {
-        return take(&cv.surf);
+        return SrcPixels::from_surface(&cv.surf, r);
     }
     match loc {
         Loc::Screen => {
             let s = gdi.take_screen();
-            let out = take(&s);
+            let out = SrcPixels::from_surface(&s, r);
             gdi.put_screen(s);
             out
         }
         Loc::Bitmap(h) => match gdi.objects.bitmap(h) {
-            Some(b) => take(&b.surface),
-            None => (
-                Format::Mono,
-                vec![None; (r.width() * r.height()).max(0) as usize],
-            ),
+            Some(b) => SrcPixels::from_surface(&b.surface, r),
+            None => SrcPixels::from_surface(&empty(), r),
         },
         Loc::Page(h) => match gdi.dc_mut(h).and_then(|d| d.page.as_ref()) {
-            Some(p) => take(p),
+            Some(p) => SrcPixels::from_surface(p, r),
             None => {
+                // A page nothing drew on is white.
                 let (w, hh) = super::devcaps::PRINTER_PAGE;
-                let v = (r.top..r.bottom)
-                    .flat_map(|y| {
-                        (r.left..r.right)
-                            .map(move |x| (x >= 0 && y >= 0 && x < w && y < hh).then_some(1))
-                    })
-                    .collect();
-                (Format::Mono, v)
+                let inside = r.intersect(&Rect::new(0, 0, w, hh)).unwrap_or_default();
+                SrcPixels {
+                    w: r.width(),
+                    h: r.height(),
+                    avail: inside.offset(-r.left, -r.top),
+                    data: vec![1; (inside.width().max(0) * inside.height().max(0)) as usize],
+                    fmt: Format::Mono,
+                    bk: 0,
+                }
             }
         },
+    }
+}
+
+fn empty() -> Surface {
+    Surface {
+        width: 0,
+        height: 0,
+        format: Format::Mono,
+        px: Vec::new(),
     }
 }
 
@@ -201,17 +242,13 @@ fn axis_map(src_len: i32, dst_len: i32, mirror: bool) -> Vec<(i32, i32)> {
         .collect()
 }
 
-/// Source pixels for [`transfer`]: the pixels (None outside the source),
-/// width, height, format and the source DC's background pixel.
-type SrcBlock<'a> = (&'a [Option<u32>], i32, i32, Format, u32);
-
 /// The transfer: destination `dst` (surface coordinates of the canvas)
-/// from source pixels `src` (w×h, format, None outside), stretched as
-/// needed, with `rop`. `mirror` flips the source horizontally, vertically.
+/// from source pixels `src`, stretched as needed, with `rop`. `mirror`
+/// flips the source horizontally, vertically.
 fn transfer(
     cv: &mut Canvas,
     dst: Rect,
-    src: Option<SrcBlock<'_>>,
+    src: Option<&SrcPixels>,
     mirror: (bool, bool),
     rop: u8,
     stretch_mode: u16,
@@ -224,18 +261,25 @@ fn transfer(
         // Pattern and destination only: a ROP2 fill.
         let r2 = rop2_of(rop);
         let paint = match (&cv.brush, uses_p) {
-            (Some(b), true) => Paint { rop2: r2, ..b.clone() },
+            (Some(b), true) => Paint {
+                rop2: r2,
+                ..b.clone()
+            },
             _ => Paint::solid(0, r2),
         };
         cv.fill_region(&crate::win16::geom::Region::rect(dst), &paint);
         return;
     }
-    let Some((px, w, h, fmt, bk)) = src else {
+    let Some(src) = src else {
         return;
     };
+    let (w, h) = (src.w, src.h);
+    if w <= 0 || h <= 0 {
+        return;
+    }
     let brush: Option<Paint> = if uses_p { cv.brush.clone() } else { None };
     let mask = cv.surf.format.mask();
-    let mut conv = Converter::new(cv, fmt, bk);
+    let mut conv = Converter::new(cv, src.fmt, src.bk);
     let clip = cv.clip.intersect(&crate::win16::geom::Region::rect(dst));
     let rects: Vec<Rect> = clip.rects().collect();
     let plain = w == dst.width() && h == dst.height() && !mirror.0 && !mirror.1;
@@ -248,29 +292,43 @@ fn transfer(
         )
     };
     let merge = stretch_mode == BLACKONWHITE || stretch_mode == WHITEONBLACK;
+    let combine = |a: Option<u32>, v: u32| match a {
+        None => v,
+        Some(a) if stretch_mode == BLACKONWHITE => a & v,
+        Some(a) => a | v,
+    };
+    // A stretched source row: the rows `sy..sy+ny` merged per the stretch
+    // mode (only their first with COLORONCOLOR), over the copied columns.
+    let av = src.avail;
+    let mut merged: Vec<Option<u32>> = vec![None; av.width().max(0) as usize];
+    let mut merged_for: Option<(i32, i32)> = None;
     for r in rects {
         for y in r.top..r.bottom {
+            if !plain {
+                let (sy, ny) = ymap[(y - dst.top) as usize];
+                if merged_for != Some((sy, ny)) {
+                    merged_for = Some((sy, ny));
+                    merged.iter_mut().for_each(|m| *m = None);
+                    let rows = sy.max(av.top)..(sy + if merge { ny } else { 1 }).min(av.bottom);
+                    for yy in rows {
+                        for (k, m) in merged.iter_mut().enumerate() {
+                            if let Some(v) = src.get(av.left + k as i32, yy) {
+                                *m = Some(combine(*m, v));
+                            }
+                        }
+                    }
+                }
+            }
             for x in r.left..r.right {
                 let v = if plain {
-                    px[((y - dst.top) * w + (x - dst.left)) as usize]
+                    src.get(x - dst.left, y - dst.top)
                 } else {
-                    let (sy, ny) = ymap[(y - dst.top) as usize];
                     let (sx, nx) = xmap[(x - dst.left) as usize];
-                    // Merge the source block per the stretch mode.
-                    let mut acc: Option<u32> = None;
-                    'outer: for yy in sy..sy + ny {
-                        for xx in sx..sx + nx {
-                            let Some(v) = px[(yy * w + xx) as usize] else {
-                                continue;
-                            };
-                            acc = Some(match acc {
-                                None => v,
-                                Some(a) if stretch_mode == BLACKONWHITE => a & v,
-                                Some(a) => a | v,
-                            });
-                            if !merge {
-                                break 'outer;
-                            }
+                    let cols = sx.max(av.left)..(sx + if merge { nx } else { 1 }).min(av.right);
+                    let mut acc = None;
+                    for xx in cols {
+                        if let Some(v) = merged[(xx - av.left) as usize] {
+                            acc = Some(combine(acc, v));
                         }
                     }
                     acc
@@ -338,9 +396,10 @@ fn stretch(
     let srect = Rect::new(sp.x + sorg.x, sp.y + sorg.y, sq.x + sorg.x, sq.y + sorg.y);
     let (sx_flip, sy_flip) = (srect.right < srect.left, srect.bottom < srect.top);
     let srect = srect.normalized();
-    let (fmt, px) = read_pixels(gdi, &cv, loc, srect);
+    let mut px = read_pixels(gdi, &cv, loc, srect);
+    let fmt = px.fmt;
     // The source DC's background colour as a source pixel.
-    let bk = {
+    px.bk = {
         let syspal = gdi.syspal;
         let logpal = gdi.objects.palette(src_pal).cloned();
         Colors {
@@ -353,14 +412,7 @@ fn stretch(
     };
     let mirror = (fx != sx_flip, fy != sy_flip);
     let _ = force_stretch;
-    transfer(
-        &mut cv,
-        dst,
-        Some((&px, srect.width(), srect.height(), fmt, bk)),
-        mirror,
-        rop,
-        mode,
-    );
+    transfer(&mut cv, dst, Some(&px), mirror, rop, mode);
     cv.close(gdi);
     true
 }
@@ -724,14 +776,17 @@ fn set_dibits_to_device(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     // Destination row j (0 = top of the rectangle) shows DIB row
     // ys + cy − 1 − j; band row k (0 = top) is DIB row start + n − 1 − k.
     let clip = cv.clip.clone();
-    for j in 0..cy.max(0) {
+    let view = clip.bbox();
+    let (j0, j1) = ((view.top - org.y).max(0), (view.bottom - org.y).min(cy));
+    let (i0, i1) = ((view.left - org.x).max(0), (view.right - org.x).min(cx));
+    for j in j0..j1 {
         let dib_row = ys + cy - 1 - j;
         let k = start as i32 + n - 1 - dib_row;
         if k < 0 || k >= n {
             continue;
         }
         let y = org.y + j;
-        for i in 0..cx.max(0) {
+        for i in i0..i1 {
             let sx = xs + i;
             if sx < 0 || sx >= band.width {
                 continue;
@@ -773,24 +828,11 @@ fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     let (x0, w) = if ws < 0 { (xs + ws, -ws) } else { (xs, ws) };
     let (y0, hh) = if hs < 0 { (ys + hs, -hs) } else { (ys, hs) };
     let top = img.height - y0 - hh;
-    let mut src = Vec::with_capacity((w.max(0) * hh.max(0)) as usize);
-    for y in top..top + hh {
-        for x in x0..x0 + w {
-            src.push(img.get(x, y));
-        }
-    }
+    let src = SrcPixels::from_surface(&img, Rect::new(x0, top, x0 + w, top + hh));
     let (dst, fx, fy) = map_rect(&cv, d.0, d.1, d.2, d.3);
     let mirror = (fx != (ws < 0), fy != (hs < 0));
-    let fmt = cv.surf.format;
     let mode = cv.state.stretch_mode;
-    transfer(
-        &mut cv,
-        dst,
-        Some((&src, w, hh, fmt, 0)),
-        mirror,
-        (a[12] >> 16) as u8,
-        mode,
-    );
+    transfer(&mut cv, dst, Some(&src), mirror, (a[12] >> 16) as u8, mode);
     cv.close(gdi);
     Ok(h.height as u32)
 }
