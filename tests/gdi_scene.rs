@@ -21,9 +21,6 @@ impl Shot {
     }
 }
 
-/// An RGB colour.
-type Rgb = (u8, u8, u8);
-
 const BLACK: (u8, u8, u8) = (0, 0, 0);
 const WHITE: (u8, u8, u8) = (255, 255, 255);
 const RED: (u8, u8, u8) = (255, 0, 0);
@@ -73,11 +70,14 @@ fn run_scene() -> (Shot, i32, i32) {
     )
 }
 
+/// A pixel to check: where, the colour the rules give, and why.
+type Check = ((i32, i32), (u8, u8, u8), &'static str);
+
 #[test]
 fn the_scene_is_drawn_by_the_rules() {
     let (shot, ox, oy) = run_scene();
     let c = |x: i32, y: i32| shot.at(ox + x, oy + y);
-    let checks: &[((i32, i32), Rgb, &str)] = &[
+    let checks: &[Check] = &[
         // Rectangle(10,10,110,60): border on 10 and 109 / 59 (right and
         // bottom excluded), red inside.
         ((50, 30), RED, "rectangle inside"),

@@ -126,6 +126,12 @@ pub struct RunOpts {
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
+    /// A directory of Windows raster fonts (.FON files: vgasys.fon,
+    /// sserife.fon ...), searched first; then the directories of
+    /// TOOLHELP16_FONTS, or /usr/share/wine/fonts when that variable is
+    /// not set.
+    #[arg(long, value_name = "DIR")]
+    pub fonts: Option<PathBuf>,
     /// The display Win16 programs draw on: WIDTHxHEIGHTxBPP with 4 (16
     /// colours, VGA), 8 (256, palette) or 24 (true colour) bits per pixel
     /// (default 640x480x4, the standard VGA).
@@ -140,6 +146,10 @@ pub enum Command {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Also look for imported DLLs in this directory (the run's drive
+        /// C:), as `run --dir` would.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Run a program to exit, fault or budget. Several Win16 programs run
     /// together as tasks under the cooperative scheduler; the first named
@@ -391,6 +401,7 @@ fn load_opts(
         messages: o.messages.clone(),
         symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
         symbols_beside: !o.no_symbol_search,
+        fonts: o.fonts.clone(),
         display: match &o.display {
             Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
             None => None,
@@ -454,6 +465,9 @@ fn warn_symbols(prog: &session::Program) {
     for w in prog.symbol_warnings() {
         eprintln!("toolhelp16: warning: {w}");
     }
+    for w in prog.font_warnings() {
+        eprintln!("toolhelp16: warning: fonts: {w}");
+    }
 }
 
 /// The exit status for a stop.
@@ -480,7 +494,7 @@ fn fail(code: i32, msg: &str) -> i32 {
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
-        Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
+        Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
@@ -492,7 +506,20 @@ pub fn main_with(cli: Cli) -> i32 {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
-                let info = crate::loader::info::info(&image);
+                let mut info = crate::loader::info::info(&image);
+                // Where each imported module comes from, as a run finds it.
+                let dirs: Vec<PathBuf> = dir.into_iter().collect();
+                let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
+                    .into_iter()
+                    .map(|s| match s {
+                        crate::win16::ImportSource::BuiltIn => ("built-in", None),
+                        crate::win16::ImportSource::Dll(p) => {
+                            ("dll", Some(p.display().to_string()))
+                        }
+                        crate::win16::ImportSource::Absent(why) => ("absent", Some(why)),
+                    })
+                    .collect();
+                info.set_import_sources(sources);
                 if json {
                     println!(
                         "{}",

@@ -31,9 +31,13 @@ pub mod color;
 pub mod dc;
 pub mod devcaps;
 pub mod fill;
+pub mod fnt;
+pub mod font;
+pub mod fontmap;
 pub mod lines;
 pub mod logfont;
 pub mod mapping;
+pub mod metafile;
 pub mod objects;
 pub mod palette;
 pub mod pen;
@@ -43,6 +47,7 @@ pub mod region;
 pub mod screen;
 pub mod shapes;
 pub mod surface;
+pub mod text;
 
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
@@ -67,6 +72,8 @@ pub static TABLES: &[&[Api]] = &[
     blit::APIS,
     fill::APIS,
     printer::APIS,
+    font::APIS,
+    metafile::APIS,
     LEGACY_TEXT,
 ];
 
@@ -94,6 +101,8 @@ pub struct Gdi {
     pub shots: screen::Shots,
     /// The system colours a `COLOR_x + 1` brush stands for (dc.rs).
     pub sys_colors: [u32; 21],
+    /// The fonts (font.rs): the catalogue, loaded when first needed.
+    pub fonts: font::FontState,
     /// Bytes of pixels allocated.
     bytes_used: usize,
 }
@@ -111,6 +120,7 @@ impl Default for Gdi {
             printer: printer::Spool::default(),
             shots: screen::Shots::default(),
             sys_colors: dc::DEFAULT_SYS_COLORS,
+            fonts: font::FontState::default(),
             bytes_used: 0,
         }
     }

@@ -11,16 +11,16 @@
 //! host's: milliseconds since Windows started, [`BOOT_MS`] when the
 //! program starts, advancing one millisecond per [`INSNS_PER_MS`]
 //! instructions executed (a 10-MIPS 386), plus the time the machine spent
-//! idle waiting for a timer (user.rs: a task with nothing but a timer to
+//! idle waiting for a timer (user/message.rs: a task with nothing but a timer to
 //! wait for skips ahead to its due time). Runs are reproducible.
 
 use std::collections::HashMap;
 
-use super::api::{Api, Arg};
-use super::{api_caller, farptr};
 use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::{api_caller, farptr};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
