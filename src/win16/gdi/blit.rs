@@ -737,6 +737,33 @@ fn create_dibitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(h)
 }
 
+/// A device-dependent bitmap made from a packed DIB (a BITMAPINFOHEADER
+/// or BITMAPCOREHEADER, its colour table, then the bits), as LoadBitmap
+/// makes one from an RT_BITMAP resource: the screen's format, or
+/// monochrome when the DIB is 1 bpp with a black-then-white table (the
+/// rule CreateDIBitmap follows above). The new bitmap's handle, 0 when the
+/// bytes are no DIB. For USER's LoadBitmap (resource.rs).
+pub fn bitmap_from_packed_dib(env: &mut Env, packed: &[u8]) -> u16 {
+    let Ok(head) = DibHeader::parse(packed, bitmap::DIB_RGB_COLORS) else {
+        return 0;
+    };
+    let mono = head.bit_count == 1 && head.colors.as_slice() == [0, 0x00FF_FFFF];
+    let fmt = if mono {
+        Format::Mono
+    } else {
+        env.win16.gdi.display.format()
+    };
+    let h = bitmap::create(env, head.width, head.height, fmt, None) as u16;
+    if h == 0 {
+        return 0;
+    }
+    let bits = packed.get(head.info_size()..).unwrap_or(&[]);
+    if let Ok(px) = decode_dib(&head, bits, 0, head.height as u32) {
+        set_dib_rows(&mut env.win16.gdi, 0, h, &head, &px, 0);
+    }
+    h
+}
+
 /// A DIB as a surface of the canvas's format (its colours matched).
 fn dib_surface(cv: &Canvas, h: &DibHeader, px: &bitmap::DibPixels) -> Option<Surface> {
     let colors = cv.colors();
@@ -959,5 +986,50 @@ mod tests {
         assert_eq!(axis_map(3, 2, false), [(0, 1), (1, 2)]);
         // Mirrored: the first destination pixel takes the last source.
         assert_eq!(axis_map(4, 4, true), [(3, 1), (2, 1), (1, 1), (0, 1)]);
+    }
+
+    /// A packed DIB: 40-byte header, `table`, then `bits` (bottom row
+    /// first).
+    fn packed(w: i32, h: i32, bpp: u16, table: &[u32], bits: &[u8]) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&40u32.to_le_bytes());
+        b.extend_from_slice(&w.to_le_bytes());
+        b.extend_from_slice(&h.to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&bpp.to_le_bytes());
+        b.extend_from_slice(&[0; 24]);
+        for c in table {
+            // RGBQUAD: blue, green, red, 0.
+            b.extend_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, *c as u8, 0]);
+        }
+        b.extend_from_slice(bits);
+        b
+    }
+
+    #[test]
+    fn load_bitmap_format_is_mono_for_black_and_white_dibs() {
+        let mut env = Env::new(false);
+        // 1 bpp, black then white: monochrome; bottom row 10000000,
+        // top row 01000000.
+        let p = packed(8, 2, 1, &[0, 0xFF_FFFF], &[0x80, 0, 0, 0, 0x40, 0, 0, 0]);
+        let h = bitmap_from_packed_dib(&mut env, &p);
+        let bm = env.win16.gdi.objects.bitmap(h).unwrap();
+        assert_eq!(bm.surface.format, Format::Mono);
+        // Mono surfaces hold 1 for white.
+        assert_eq!(bm.surface.get(1, 0), Some(1));
+        assert_eq!(bm.surface.get(0, 0), Some(0));
+        assert_eq!(bm.surface.get(0, 1), Some(1));
+        assert_eq!(bm.surface.get(1, 1), Some(0));
+        // 1 bpp red and blue: a screen bitmap, red where bits are 0.
+        let p = packed(8, 1, 1, &[0xFF, 0xFF_0000], &[0x7F, 0, 0, 0]);
+        let h = bitmap_from_packed_dib(&mut env, &p);
+        let bm = env.win16.gdi.objects.bitmap(h).unwrap();
+        assert_eq!(bm.surface.format, Format::Vga16);
+        assert_eq!(bm.surface.get(0, 0), Some(9));
+        assert_eq!(bm.surface.get(1, 0), Some(12));
+        // Not a DIB, or bits missing: no bitmap, or a blank one.
+        assert_eq!(bitmap_from_packed_dib(&mut env, &[1, 2, 3]), 0);
+        let p = packed(8, 1, 4, &[0; 16], &[]);
+        assert_ne!(bitmap_from_packed_dib(&mut env, &p), 0);
     }
 }
