@@ -355,6 +355,7 @@ mod tests {
         let mut env = Env::new(false);
         let callbacks = [
             ("GDI", 38),
+            ("GDI", 71),
             ("GDI", 100),
             ("GDI", 155),
             ("GDI", 380),
