@@ -130,7 +130,7 @@ pub struct BarTarget {
 /// Paint a text (or bitmap, or separator) bar item at `rc` (DC
 /// coordinates) in the Windows 3.1 look (module doc).
 fn paint_bar_item(env: &mut Env, hdc: u16, it: &MenuItem, rc: Rect) {
-    let font = system_font(&env.win16.user.menus).0;
+    let font = system_font(&env.win16.user.menus).font;
     let hilite = it.flags & MF_HILITE != 0;
     let Some(mut cv) = Canvas::open(&mut env.win16.gdi, hdc) else {
         return;
