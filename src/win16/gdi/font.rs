@@ -110,107 +110,11 @@ pub const LF_FACESIZE: usize = 32;
 // ---------------------------------------------------------------------
 // Structures in emulated memory.
 
-/// LOGFONT (Win16): 50 bytes.
-///
-/// ```text
-///  0 lfHeight  2 lfWidth  4 lfEscapement  6 lfOrientation  8 lfWeight
-///     (ints)
-/// 10 lfItalic 11 lfUnderline 12 lfStrikeOut 13 lfCharSet
-/// 14 lfOutPrecision 15 lfClipPrecision 16 lfQuality 17 lfPitchAndFamily
-/// 18 lfFaceName[32]
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LogFont {
-    pub height: i16,
-    pub width: i16,
-    pub escapement: i16,
-    pub orientation: i16,
-    pub weight: i16,
-    pub italic: u8,
-    pub underline: u8,
-    pub strike_out: u8,
-    pub char_set: u8,
-    pub out_precision: u8,
-    pub clip_precision: u8,
-    pub quality: u8,
-    pub pitch_and_family: u8,
-    /// The face name, without its NUL (at most 31 bytes).
-    pub face: Vec<u8>,
-}
+/// LOGFONT (Win16, 50 bytes): the GDI object's record (logfont.rs).
+pub use super::logfont::LogFont;
 
-pub const LOGFONT_SIZE: usize = 50;
-
-impl LogFont {
-    pub fn to_bytes(&self) -> [u8; LOGFONT_SIZE] {
-        let mut b = [0u8; LOGFONT_SIZE];
-        for (i, v) in [
-            self.height,
-            self.width,
-            self.escapement,
-            self.orientation,
-            self.weight,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            b[i * 2..i * 2 + 2].copy_from_slice(&v.to_le_bytes());
-        }
-        b[10] = self.italic;
-        b[11] = self.underline;
-        b[12] = self.strike_out;
-        b[13] = self.char_set;
-        b[14] = self.out_precision;
-        b[15] = self.clip_precision;
-        b[16] = self.quality;
-        b[17] = self.pitch_and_family;
-        let n = self.face.len().min(LF_FACESIZE - 1);
-        b[18..18 + n].copy_from_slice(&self.face[..n]);
-        b
-    }
-
-    /// A LOGFONT from its bytes (missing bytes read as 0; the face name
-    /// ends at its NUL or after 31 bytes).
-    pub fn from_bytes(src: &[u8]) -> LogFont {
-        let mut b = [0u8; LOGFONT_SIZE];
-        let n = src.len().min(LOGFONT_SIZE);
-        b[..n].copy_from_slice(&src[..n]);
-        let w = |o: usize| i16::from_le_bytes([b[o], b[o + 1]]);
-        let face = &b[18..18 + LF_FACESIZE - 1];
-        let end = face.iter().position(|&c| c == 0).unwrap_or(face.len());
-        LogFont {
-            height: w(0),
-            width: w(2),
-            escapement: w(4),
-            orientation: w(6),
-            weight: w(8),
-            italic: b[10],
-            underline: b[11],
-            strike_out: b[12],
-            char_set: b[13],
-            out_precision: b[14],
-            clip_precision: b[15],
-            quality: b[16],
-            pitch_and_family: b[17],
-            face: face[..end].to_vec(),
-        }
-    }
-
-    /// The face name as text.
-    pub fn face_name(&self) -> String {
-        crate::loader::latin1(&self.face)
-    }
-
-    /// A LOGFONT naming `face` with the given height and weight, all else
-    /// zero.
-    pub fn named(face: &str, height: i16, weight: u16) -> LogFont {
-        LogFont {
-            height,
-            weight: weight as i16,
-            face: face.as_bytes().to_vec(),
-            ..LogFont::default()
-        }
-    }
-}
+/// Bytes of a LOGFONT.
+pub const LOGFONT_SIZE: usize = LogFont::SIZE;
 
 /// TEXTMETRIC (Win16): 31 bytes.
 ///
@@ -599,10 +503,14 @@ impl FontCatalogue {
             .collect::<Vec<_>>()
             .join(", ");
         if !missing.is_empty() {
+            let hint = if Path::new(WINE_FONTS).join("vgasys.fon").is_file() {
+                "fonts-wine does not ship them; give --fonts DIR with Windows' own files"
+            } else {
+                "install Debian's fonts-wine, or give --fonts DIR or TOOLHELP16_FONTS"
+            };
             warnings.push(format!(
                 "Windows 3.1 font files not found in [{dirs}]: {}; requests for those faces map \
-                 to the nearest font present (install Debian's fonts-wine, or give --fonts DIR \
-                 or {FONTS_ENV})",
+                 to the nearest font present ({hint})",
                 missing.join(", ")
             ));
         }
