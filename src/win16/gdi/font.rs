@@ -618,6 +618,8 @@ pub struct FontState {
     /// Fonts realised so far, by the LOGFONT (device units) they were
     /// mapped from.
     cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
+    /// SetMapperFlags' flags, by DC.
+    mapper_flags: std::collections::HashMap<u16, u32>,
 }
 
 impl Default for FontState {
@@ -635,7 +637,21 @@ impl FontState {
             catalogue: None,
             warnings: Default::default(),
             cache: Default::default(),
+            mapper_flags: Default::default(),
         }
+    }
+
+    /// SetMapperFlags: the previous flags of DC `hdc`.
+    pub fn set_mapper_flags(&mut self, hdc: u16, flags: u32) -> u32 {
+        if self.mapper_flags.len() >= 4096 && !self.mapper_flags.contains_key(&hdc) {
+            return 0;
+        }
+        self.mapper_flags.insert(hdc, flags).unwrap_or(0)
+    }
+
+    /// The mapper flags of DC `hdc` (0 unless set).
+    pub fn mapper_flags(&self, hdc: u16) -> u32 {
+        self.mapper_flags.get(&hdc).copied().unwrap_or(0)
     }
 
     /// The catalogue, loaded on first use.
@@ -1112,6 +1128,82 @@ fn enum_font_families(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     enumerate(env, uc, a[1], a[2], a[3], true)
 }
 
+// The TrueType functions of Windows 3.1, answered as Windows answered
+// them for raster fonts on a system without TrueType (this catalogue has
+// only raster fonts): no rasterizer, no outlines, no ABC widths, no
+// kerning pairs, no font data.
+
+/// GDI.313 GetRasterizerCaps(lpraststat, cb) -> TRUE: RASTERIZER_STATUS
+/// {nSize, wFlags, nLanguageID} with wFlags 0 (TrueType neither
+/// available nor enabled).
+fn get_rasterizer_caps(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let n = usize::from(a[1] as u16).min(6);
+    let mut b = [0u8; 6];
+    b[0..2].copy_from_slice(&6u16.to_le_bytes());
+    if n > 0 && a[0] != 0 && !farptr::write_bytes(uc, a[0], &b[..n]) {
+        return Ok(0);
+    }
+    Ok(1)
+}
+
+/// GDI.308 GetOutlineTextMetrics(hdc, cbData, lpotm) -> 0: the font is not
+/// a TrueType font.
+fn get_outline_text_metrics(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.307 GetCharABCWidths(hdc, uFirstChar, uLastChar, lpabc) -> FALSE:
+/// ABC widths exist for TrueType fonts only (the SDK).
+fn get_char_abc_widths(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.332 GetKerningPairs(hdc, cPairs, lpkrnpair) -> 0 pairs: raster
+/// fonts have none.
+fn get_kerning_pairs(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.311 GetFontData(hdc, dwTable, dwOffset, lpvBuffer, cbData) ->
+/// GDI_ERROR (-1): there is no TrueType font data.
+fn get_font_data(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0xFFFF_FFFF)
+}
+
+/// GDI.310 CreateScalableFontResource(fHidden, lpszResourceFile,
+/// lpszFontFile, lpszCurrentPath) -> FALSE: no TrueType rasterizer.
+fn create_scalable_font_resource(
+    _env: &mut Env,
+    _uc: &mut Uc<'_>,
+    _a: &[u32],
+) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.349 SetMapperFlags(hdc, dwFlag) -> the previous flags. ASPECT_
+/// FILTERING (1) makes the mapper take only fonts designed for the
+/// device's aspect ratio: every font here is a 96 × 96 dpi one, so it
+/// changes no choice.
+fn set_mapper_flags(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    if env.win16.gdi.dc_mut(hdc).is_none() {
+        return Ok(0xFFFF_FFFF);
+    }
+    Ok(env.win16.gdi.fonts.set_mapper_flags(hdc, a[1]))
+}
+
+/// GDI.353 GetAspectRatioFilter(hdc) -> the aspect ratio the filter keeps
+/// (x in the low word, y in the high): the device's 96 × 96 with
+/// ASPECT_FILTERING set, 0 without.
+fn get_aspect_ratio_filter(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    Ok(if env.win16.gdi.fonts.mapper_flags(hdc) & 1 != 0 {
+        u32::from(VGA_DPI) << 16 | u32::from(VGA_DPI)
+    } else {
+        0
+    })
+}
+
 /// The functions of this file.
 pub static APIS: &[Api] = &[
     Api::new(
@@ -1128,6 +1220,62 @@ pub static APIS: &[Api] = &[
         "REMOVEFONTRESOURCE",
         &[Arg::L],
         remove_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        307,
+        "GETCHARABCWIDTHS",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        get_char_abc_widths,
+    ),
+    Api::new(
+        "GDI",
+        308,
+        "GETOUTLINETEXTMETRICS",
+        &[Arg::W, Arg::W, Arg::L],
+        get_outline_text_metrics,
+    ),
+    Api::new(
+        "GDI",
+        310,
+        "CREATESCALABLEFONTRESOURCE",
+        &[Arg::W, Arg::L, Arg::L, Arg::L],
+        create_scalable_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        311,
+        "GETFONTDATA",
+        &[Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
+        get_font_data,
+    ),
+    Api::new(
+        "GDI",
+        313,
+        "GETRASTERIZERCAPS",
+        &[Arg::L, Arg::W],
+        get_rasterizer_caps,
+    ),
+    Api::new(
+        "GDI",
+        332,
+        "GETKERNINGPAIRS",
+        &[Arg::W, Arg::W, Arg::L],
+        get_kerning_pairs,
+    ),
+    Api::new(
+        "GDI",
+        349,
+        "SETMAPPERFLAGS",
+        &[Arg::W, Arg::L],
+        set_mapper_flags,
+    ),
+    Api::new(
+        "GDI",
+        353,
+        "GETASPECTRATIOFILTER",
+        &[Arg::W],
+        get_aspect_ratio_filter,
     ),
     Api::new(
         "GDI",
