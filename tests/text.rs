@@ -466,6 +466,107 @@ fn gray_string_keeps_every_other_pixel_of_the_ink() {
     assert_eq!(sorted(t.black()), sorted(want));
 }
 
+/// The stock fonts are realised to their faces (gdi/text.rs, stock_font):
+/// SYSTEM_FONT and DEVICE_DEFAULT_FONT the System font, SYSTEM_FIXED_FONT
+/// Fixedsys, ANSI_FIXED_FONT Courier, ANSI_VAR_FONT MS Sans Serif, each
+/// at its file's smallest VGA size.
+#[test]
+fn stock_fonts_are_their_faces() {
+    let Some(dir) = wine_fonts() else { return };
+    let mut t = T::new(8, 8, None);
+    let dc = t.dc;
+    for (index, file, face) in [
+        (13, "vgasys.fon", "System"),
+        (14, "vgasys.fon", "System"),
+        (16, "vgafix.fon", "Fixedsys"),
+        (11, "coure.fon", "Courier"),
+        (12, "sserife.fon", "MS Sans Serif"),
+    ] {
+        let h = t.call("GDI", 87, &[index]);
+        t.call("GDI", 45, &[dc, h]);
+        let buf = t.put(0x500, &[0; 32]);
+        let n = t.call("GDI", 92, &[dc, 32, buf]) as usize;
+        assert_eq!(&t.get(0x500, n)[..], face.as_bytes(), "stock font {index}");
+        let smallest = common::fnt::font_resources(&std::fs::read(dir.join(file)).unwrap())
+            .iter()
+            .filter(|(_, f)| u16at(f, 70) == 96)
+            .map(|(_, f)| u16at(f, 88))
+            .min()
+            .unwrap();
+        let tm = t.put(0x400, &[0; 32]);
+        t.call("GDI", 93, &[dc, tm]);
+        assert_eq!(
+            w(&t.get(0x400, 2), 0) as u16,
+            smallest,
+            "stock font {index}"
+        );
+    }
+}
+
+/// A font asked with lfUnderline and lfStrikeOut: GDI draws a line one
+/// pixel high across the string's advance on the underline row (the
+/// second row below the baseline) and on the strike-out row (a third of
+/// the capitals' height above the baseline) — gdi/font.rs.
+#[test]
+fn underline_and_strike_out_lines() {
+    let Some(dir) = wine_fonts() else { return };
+    let sys = Fnt::load(&dir, "vgasys.fon", 16);
+    let mut t = T::new(64, 20, None);
+    let dc = t.dc;
+    let face = t.put(0x300, b"System\0");
+    // CreateFont(16, 0, 0, 0, FW_BOLD, 0, underline, strike-out, ...).
+    let args = [16, 0, 0, 0, 700, 0, 1, 1, 0, 0, 0, 0, 0, face];
+    let hf = t.call("GDI", 56, &args);
+    t.call("GDI", 45, &[dc, hf]);
+    t.call("GDI", 2, &[dc, 1]);
+    t.text_out(1, 1, b"ab");
+    let adv = sys.text_width(b"ab");
+    let mut want = sys.ink(b"ab", 1, 1, false);
+    let a = sys.ascent() as i32;
+    let caps = a - sys.internal_leading() as i32;
+    for row in [1 + a + 1, 1 + a - 1 - caps / 3] {
+        for x in 1..1 + adv {
+            want.push((x, row));
+        }
+    }
+    want.sort();
+    want.dedup();
+    assert_eq!(sorted(t.black()), sorted(want));
+}
+
+/// AddFontResource takes a `.FON` of the program's directory (here the
+/// corpus's vgaoem.fon, copied into a temporary sandbox): its Terminal
+/// font then serves OEM_CHARSET requests; RemoveFontResource takes it
+/// away again.
+#[test]
+fn add_font_resource_from_the_sandbox() {
+    let Some(c) = common::corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("th16-addfont-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(c.join("ne/vgaoem.fon"), dir.join("VGAOEM.FON")).unwrap();
+    let empty = dir.join("none");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut t = T::new(8, 8, Some(FontSearch::only(&[&empty])));
+    t.env.drive = Some(toolhelp16::dos::fs::Drive::new(dir.clone()).unwrap());
+    let dc = t.dc;
+    let name = t.put(0x300, b"VGAOEM.FON\0");
+    assert_eq!(t.call("GDI", 119, &[name]), 1, "one font added");
+    // CreateFont(12, 0, ..., OEM_CHARSET, ..., NULL face).
+    let args = [12, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0];
+    let hf = t.call("GDI", 56, &args);
+    t.call("GDI", 45, &[dc, hf]);
+    let buf = t.put(0x500, &[0; 32]);
+    let n = t.call("GDI", 92, &[dc, 32, buf]) as usize;
+    assert_eq!(&t.get(0x500, n)[..], b"Terminal");
+    assert_eq!(t.call("GDI", 136, &[name]), 1);
+    assert_eq!(t.call("GDI", 136, &[name]), 0, "no longer added");
+    let n = t.call("GDI", 92, &[dc, 32, buf]) as usize;
+    assert_ne!(&t.get(0x500, n)[..], b"Terminal");
+    let missing = t.put(0x340, b"NOSUCH.FON\0");
+    assert_eq!(t.call("GDI", 119, &[missing]), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Tabs: GetTabbedTextExtent with no stops (every 8 average widths) and
 /// with one (every that many pixels).
 #[test]
