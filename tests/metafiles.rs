@@ -223,3 +223,30 @@ fn disk_metafiles_in_the_sandbox() {
     assert_eq!(t.gdi(125, &[out]), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// USER's DrawText on a metafile DC records what its TextOut calls
+/// would: a TEXTOUT per line, which plays back as the text drawn
+/// directly.
+#[test]
+fn drawtext_on_a_metafile_dc_records_its_lines() {
+    let mut t = T::new();
+    let r = t.put(0x100, &[0, 0, 0, 0, 64, 0, 32, 0]);
+    let s = t.put(0x120, b"Line one\nTwo\0");
+    let (dc, bm) = t.canvas();
+    t.call("USER", 85, &[dc, s, 0xFFFF, r, 0]);
+    let direct = t.pixels(bm);
+    let mdc = t.gdi(125, &[0]);
+    let h = t.call("USER", 85, &[mdc, s, 0xFFFF, r, 0]);
+    assert!(h > 0);
+    let hmf = t.gdi(126, &[mdc]);
+    let (_, m) = metafile::read_handle(&t.env, &t.m, hmf as u16).unwrap();
+    assert_eq!(m.records.len(), 2);
+    assert!(
+        m.records
+            .iter()
+            .all(|r| r.function == metafile::META_TEXTOUT)
+    );
+    let (dc2, bm2) = t.canvas();
+    t.gdi(123, &[dc2, hmf]);
+    assert_eq!(t.pixels(bm2), direct);
+}

@@ -799,6 +799,16 @@ fn output(env: &mut Env, hdc: u16, o: Output<'_>) -> bool {
     true
 }
 
+/// Record TextOut calls on metafile DC `hdc`: (x, y, text) each.
+fn record_texts(env: &mut Env, hdc: u16, items: &[(i32, i32, &[u8])]) {
+    if let Some(r) = env.win16.gdi.metafiles.recorder(hdc) {
+        for &(x, y, t) in items {
+            r.records
+                .push(super::metafile::text_out(x as i16, y as i16, t));
+        }
+    }
+}
+
 /// GDI.33 TextOut(hDC, x, y, lpString, nCount) -> BOOL.
 fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = arg_i(a[4]).max(0);
@@ -921,6 +931,16 @@ fn tabbed_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let y = arg_i(a[2]);
     let origin = map.lp_to_dp(Point::new(arg_i(a[7]), 0)).x - map.lp_to_dp(Point::new(x, 0)).x;
     let (runs, w) = tabbed_runs(&f, &text, &sp, &tabs, origin);
+    if env.win16.gdi.metafiles.is_metafile(hdc) {
+        // On a metafile DC: a TEXTOUT record per run (USER's TabbedTextOut
+        // called TextOut).
+        let items: Vec<(i32, i32, &[u8])> = runs
+            .iter()
+            .map(|r| (x + lx(&map, r.x), y, &r.text[..]))
+            .collect();
+        record_texts(env, hdc, &items);
+        return Ok(pack(lx(&map, w), ly(&map, f.height())));
+    }
     // The whole extent's background first, then each run transparently.
     let Some(mut cv) = Canvas::open(&mut env.win16.gdi, hdc) else {
         return Ok(pack(lx(&map, w), ly(&map, f.height())));
@@ -988,6 +1008,18 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             rect.top + (b0.y - a0.y),
         );
         write_rect(uc, a[3], out);
+        return Ok(height as u32 & 0xFFFF);
+    }
+    if env.win16.gdi.metafiles.is_metafile(hdc) {
+        // On a metafile DC (whose mapping is the identity): a TEXTOUT
+        // record per run, as DrawText's TextOut calls made them.
+        let mut items: Vec<(i32, i32, &[u8])> = Vec::new();
+        for line in &l.lines {
+            for r in &line.runs {
+                items.push((line.x + r.x, line.y, &r.text[..]));
+            }
+        }
+        record_texts(env, hdc, &items);
         return Ok(height as u32 & 0xFFFF);
     }
     let Some(mut cv) = Canvas::open(&mut env.win16.gdi, hdc) else {
