@@ -1431,15 +1431,15 @@ fn enum_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     let Some(sel) = env.win16.global.find(hmf).map(|b| b.selector) else {
         return Ok(0);
     };
-    let n = usize::from(m.header.objects);
-    let Some((tp, tblk)) = scratch(env, uc, &vec![0u8; n * 2]) else {
-        return Ok(0);
-    };
     let cs = env
         .win16
         .module_by_name("GDI")
         .and_then(|m| m.segments.first().copied())
         .ok_or_else(|| Stop::Error("GDI is not loaded".into()))?;
+    let n = usize::from(m.header.objects);
+    let Some((tp, tblk)) = scratch(env, uc, &vec![0u8; n * 2]) else {
+        return Ok(0);
+    };
     let ds = uc.reg(crate::machine::R::DS);
     let saved = selected(env, hdc);
     let mut ok = 1;

@@ -1111,7 +1111,20 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if cx <= 0 || cy <= 0 {
         return Ok(1);
     }
-    let (cx, cy) = (cx.min(0x2000), cy.min(0x2000));
+    // The memory bitmap stays within what a screen's string needs.
+    let (cx, cy) = (cx.min(1024), cy.min(256));
+    // USER's thunk segment, for the output function's call (before any
+    // object is made, so that a failure leaves none behind).
+    let user_cs = if text.is_none() {
+        Some(
+            env.win16
+                .module_by_name("USER")
+                .and_then(|m| m.segments.first().copied())
+                .ok_or_else(|| Stop::Error("USER is not loaded".into()))?,
+        )
+    } else {
+        None
+    };
     // The memory DC and its bitmap, made as a program makes them.
     let gdi = |env: &mut Env, uc: &mut Uc<'_>, ord: u16, args: &[u32]| -> Result<u32, Stop> {
         match api::find("GDI", ord) {
@@ -1147,11 +1160,7 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             },
         ),
         None => {
-            let cs = env
-                .win16
-                .module_by_name("USER")
-                .and_then(|m| m.segments.first().copied())
-                .ok_or_else(|| Stop::Error("USER is not loaded".into()))?;
+            let cs = user_cs.unwrap_or(0);
             let ds = crate::machine::Cpu::reg(&*uc, crate::machine::R::DS);
             let args = [
                 CallArg::W(mem as u16),
@@ -1493,5 +1502,104 @@ mod tests {
         assert_eq!(l.calc, Rect::new(10, 20, 110, 40));
         let l = draw_text_layout(&f, b"", r, DT_CALCRECT, &sp);
         assert_eq!((l.height, l.calc), (0, Rect::new(10, 20, 10, 20)));
+    }
+}
+
+#[cfg(test)]
+mod hostile {
+    use crate::env::Env;
+    use crate::machine::{Machine, SegKind};
+    use crate::win16::api::{Api, Arg};
+
+    /// The text, font and metafile functions called with what a bad
+    /// program could pass (live, deleted and made-up handles — metafile
+    /// DCs among them —, pointers to random bytes and to nothing, extreme
+    /// numbers), through the metafile hook as call_api calls them:
+    /// nothing panics, nothing hangs, the object table stays bounded.
+    /// Callbacks fail cleanly here (no GDI or USER module is loaded).
+    #[test]
+    fn no_call_panics_on_hostile_arguments() {
+        let mut m = Machine::new_protected().unwrap();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let bytes: Vec<u8> = (0..0x1000).map(|_| next() as u8).collect();
+        let data = m.alloc_segment(SegKind::Data, 0x1000, &bytes).unwrap();
+        let mut env = Env::new(false);
+        let ours: Vec<&Api> = [
+            super::APIS,
+            super::super::font::APIS,
+            super::super::metafile::APIS,
+        ]
+        .iter()
+        .flat_map(|t| t.iter())
+        .collect();
+        // Some of the core's calls too, so that DCs, fonts, bitmaps and
+        // metafile DCs exist to be named.
+        let helpers: Vec<&Api> = [
+            ("GDI", 52),
+            ("GDI", 48),
+            ("GDI", 45),
+            ("GDI", 56),
+            ("GDI", 57),
+            ("GDI", 87),
+            ("GDI", 3),
+            ("GDI", 346),
+            ("GDI", 8),
+            ("GDI", 10),
+            ("GDI", 69),
+            ("GDI", 68),
+        ]
+        .iter()
+        .filter_map(|&(md, o)| crate::win16::api::find(md, o))
+        .collect();
+        let mut handles: Vec<u32> = vec![0, 1, 0x100, 0x5001, 0xFFFF];
+        let start = std::time::Instant::now();
+        for round in 0..6000 {
+            let r0 = next();
+            let api = if r0 % 3 == 0 {
+                helpers[(r0 >> 8) as usize % helpers.len()]
+            } else {
+                ours[(r0 >> 8) as usize % ours.len()]
+            };
+            let args: Vec<u32> = api
+                .args
+                .iter()
+                .map(|a| {
+                    let r = next();
+                    match (a, r % 8) {
+                        (Arg::W, 0..=2) => handles[(r >> 8) as usize % handles.len()],
+                        (Arg::W, 3) => (r >> 8) as u32 & 0xFFFF,
+                        (Arg::W, 4) => 0x8000 | (r >> 8) as u32 & 0x7FFF,
+                        (Arg::W, _) => (r >> 8) as u32 % 700,
+                        (Arg::L, 0) => 0,
+                        (Arg::L, 1) => (r >> 8) as u32,
+                        (Arg::L, 2) => 0x00FF_FFFF & (r >> 8) as u32,
+                        (Arg::L, _) => u32::from(data) << 16 | ((r >> 8) as u32 % 0x1000),
+                    }
+                })
+                .collect();
+            let r = match crate::win16::gdi::metafile::intercept(&mut env, &mut m, api, &args) {
+                Ok(Some(v)) => Ok(v),
+                Ok(None) => (api.func)(&mut env, &mut m, &args),
+                Err(e) => Err(e),
+            };
+            if let Ok(v) = r
+                && (0x100..0x5000).contains(&(v & 0xFFFF))
+                && handles.len() < 64
+            {
+                handles.push(v & 0xFFFF);
+            }
+            assert!(
+                start.elapsed().as_secs() < 120,
+                "round {round}: {} took too long",
+                api.name
+            );
+        }
+        assert!(env.win16.gdi.objects.len() <= crate::win16::gdi::objects::MAX_OBJECTS);
     }
 }
