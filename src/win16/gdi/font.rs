@@ -60,6 +60,17 @@
 //!   second row below the baseline (the first when the font has only one
 //!   row of descent), the strike-out a third of the way from the baseline
 //!   up to the top of the capitals (tmAscent - tmInternalLeading).
+//!
+//! # The functions here
+//!
+//! AddFontResource/RemoveFontResource (a `.FON` of the program's
+//! sandbox, counted as Windows counted additions), EnumFonts and
+//! EnumFontFamilies (callbacks with LOGFONT + TEXTMETRIC or ENUMLOGFONT +
+//! NEWTEXTMETRIC copies on the stack, RASTER_FONTTYPE), and Windows 3.1's
+//! TrueType queries answered as for a system of raster fonts only
+//! (GetRasterizerCaps: no TrueType; GetOutlineTextMetrics,
+//! GetCharABCWidths, GetKerningPairs, GetFontData: none), with
+//! SetMapperFlags/GetAspectRatioFilter.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;

@@ -49,6 +49,23 @@
 //!   bound the last line (the SDK's words for DrawText).
 //! - The text is clipped to the rectangle unless DT_NOCLIP.
 //! - DrawText returns the height of the text (the SDK, Windows 3.1).
+//!
+//! # Drawing (TextOut, ExtTextOut, the SDK)
+//!
+//! The reference point is the current position with TA_UPDATECP (which
+//! then moves past the string: right for TA_LEFT, left for TA_RIGHT,
+//! not for TA_CENTER), else the (x, y) given; across it is the string's
+//! left (TA_LEFT), right (TA_RIGHT) or middle (TA_CENTER) end, down the
+//! cell's top (TA_TOP), bottom (TA_BOTTOM) or the baseline (TA_BASELINE).
+//! In OPAQUE mode the string's cell box (its extent × the cell height)
+//! is filled with the background colour first; ExtTextOut's ETO_OPAQUE
+//! fills its rectangle, ETO_CLIPPED clips to it, lpDx gives each
+//! character's advance. Ink is the text colour's nearest solid colour,
+//! painted whatever the ROP2 (text ignores it), clipped to the DC.
+//! Logical coordinates, widths and heights go through the DC's mapping;
+//! the glyphs themselves are never transformed (raster fonts are drawn
+//! in device pixels). On a metafile DC, DrawText and TabbedTextOut record
+//! a TEXTOUT per run, as their TextOut calls did.
 
 use super::font::PhysFont;
 
@@ -1502,6 +1519,99 @@ mod tests {
         assert_eq!(l.calc, Rect::new(10, 20, 110, 40));
         let l = draw_text_layout(&f, b"", r, DT_CALCRECT, &sp);
         assert_eq!((l.height, l.calc), (0, Rect::new(10, 20, 10, 20)));
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use std::rc::Rc;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::loader::ne::ResourceId;
+    use crate::win16::gdi::fnt::{FntFont, FntHeader};
+    use crate::win16::gdi::font::FontResource;
+    use crate::win16::geom::Rect;
+
+    fn mono() -> PhysFont {
+        let h = FntHeader {
+            version: 0x0300,
+            pix_height: 10,
+            ascent: 8,
+            avg_width: 6,
+            max_width: 6,
+            first_char: 32,
+            last_char: 255,
+            ..FntHeader::default()
+        };
+        PhysFont::plain(Rc::new(FontResource {
+            font: FntFont::from_parts(h, "Mono", &[]),
+            file: None,
+            id: ResourceId::Int(1),
+        }))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// DrawText's layout of any text in any rectangle: lines are a line
+        /// height apart, with DT_WORDBREAK no line is wider than the
+        /// rectangle unless it is one character, every character but the
+        /// spaces at breaks and the line breaks is laid out once, and the
+        /// height is the lines' (0 for no text).
+        #[test]
+        fn drawtext_layout_invariants(
+            text in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\n'), Just(b'\t'), Just(b'&'), 33u8..127], 0..200),
+            width in -20i32..300,
+            format in any::<u16>(),
+        ) {
+            let f = mono();
+            let r = Rect::new(5, 7, 5 + width, 100);
+            let l = draw_text_layout(&f, &text, r, format, &Spacing::default());
+            if text.is_empty() {
+                prop_assert_eq!(l.height, 0);
+                prop_assert!(l.lines.is_empty());
+            } else {
+                prop_assert_eq!(l.height, l.line_height * l.lines.len() as i32);
+            }
+            for w in l.lines.windows(2) {
+                prop_assert_eq!(w[1].y - w[0].y, l.line_height);
+            }
+            let wrap = format & DT_WORDBREAK != 0 && format & DT_SINGLELINE == 0;
+            let expand = format & DT_EXPANDTABS != 0;
+            for ln in &l.lines {
+                // Spaces ending the text's last line stay on it; the rest
+                // of the line must fit.
+                let all: Vec<u8> = ln.runs.iter().flat_map(|r| r.text.clone()).collect();
+                let kept = all.len() - all.iter().rev().take_while(|&&c| c == b' ').count();
+                if wrap && !expand && kept > 1 {
+                    let w = advances(&f, &all[..kept], &Spacing::default()).iter().sum::<i32>();
+                    prop_assert!(w <= width.max(0), "{} > {}", w, width);
+                }
+            }
+            if format & (DT_SINGLELINE | DT_NOPREFIX) == (DT_SINGLELINE | DT_NOPREFIX) {
+                prop_assert!(l.lines.len() <= 1);
+                let n: usize = l.lines.iter().flat_map(|x| &x.runs).map(|r| r.text.len()).sum();
+                let tabs = if expand { text.iter().filter(|&&c| c == b'\t').count() } else { 0 };
+                prop_assert_eq!(n + tabs, text.len());
+            }
+        }
+
+        /// Tabbed runs never go backwards and fit the width.
+        #[test]
+        fn tabbed_runs_are_ordered(
+            text in proptest::collection::vec(prop_oneof![Just(b'\t'), 32u8..127], 0..100),
+            stops in proptest::collection::vec(-50i32..400, 0..6),
+            origin in -100i32..100,
+        ) {
+            let f = mono();
+            let t = TabStops::new(&stops, 6);
+            let (runs, w) = tabbed_runs(&f, &text, &Spacing::default(), &t, origin);
+            for r in &runs {
+                prop_assert!(r.x + advances(&f, &r.text, &Spacing::default()).iter().sum::<i32>() <= w);
+            }
+        }
     }
 }
 
