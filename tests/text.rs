@@ -567,6 +567,33 @@ fn add_font_resource_from_the_sandbox() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// SetTextCharacterExtra adds its extra to every character's advance,
+/// SetTextJustification spreads its extra over the break characters
+/// (the first ones getting the remainder), in GetTextExtent and in
+/// where TextOut puts each glyph (gdi/text.rs, "Measuring").
+#[test]
+fn character_extra_and_justification() {
+    let Some(dir) = wine_fonts() else { return };
+    let sys = Fnt::load(&dir, "vgasys.fon", 16);
+    let mut t = T::new(120, 20, None);
+    let dc = t.dc;
+    let s = t.put(0x220, b"a b c");
+    let base = sys.text_width(b"a b c") as u32;
+    t.call("GDI", 8, &[dc, 2]); // SetTextCharacterExtra(2)
+    assert_eq!(t.call("GDI", 91, &[dc, s, 5]) & 0xFFFF, base + 5 * 2);
+    t.call("GDI", 8, &[dc, 0]);
+    t.call("GDI", 10, &[dc, 7, 2]); // SetTextJustification(7, 2)
+    assert_eq!(t.call("GDI", 91, &[dc, s, 5]) & 0xFFFF, base + 7);
+    // Drawn: the first space 4 wider, the second 3.
+    t.call("GDI", 2, &[dc, 1]);
+    t.text_out(0, 0, b"a b c");
+    let (wa, ws, wb) = (sys.width(b'a'), sys.width(b' '), sys.width(b'b'));
+    let mut want = sys.ink(b"a", 0, 0, false);
+    want.extend(sys.ink(b"b", wa + ws + 4, 0, false));
+    want.extend(sys.ink(b"c", wa + ws + 4 + wb + ws + 3, 0, false));
+    assert_eq!(sorted(t.black()), inside(want, 120, 20));
+}
+
 /// Tabs: GetTabbedTextExtent with no stops (every 8 average widths) and
 /// with one (every that many pixels).
 #[test]

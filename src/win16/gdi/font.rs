@@ -805,9 +805,9 @@ impl PhysFont {
     /// TEXTMETRIC, in device units.
     pub fn metrics(&self) -> TextMetric {
         let h = self.h();
-        let sy = i16::from(self.scale_y as u8);
-        let sx = i16::from(self.scale_x as u8);
-        let (sy, sx) = (sy.max(1), sx.max(1));
+        // The factors are at most fontmap::MAX_SCALE.
+        let sy = self.scale_y.clamp(1, 64) as i16;
+        let sx = self.scale_x.clamp(1, 64) as i16;
         let height = h.pix_height as i16 * sy;
         let ascent = h.ascent as i16 * sy;
         let weight = if self.bold { FW_BOLD } else { h.weight };
