@@ -250,3 +250,70 @@ fn drawtext_on_a_metafile_dc_records_its_lines() {
     t.gdi(123, &[dc2, hmf]);
     assert_eq!(t.pixels(bm2), direct);
 }
+
+/// Blits into a metafile DC: BitBlt and StretchBlt carry their source
+/// rectangle as a packed DIB (DIBBITBLT, DIBSTRETCHBLT), a blit whose
+/// raster operation takes no source carries none, StretchDIBits its own
+/// DIB (STRETCHDIB); played back they draw what the blits drew.
+#[test]
+fn blits_are_recorded_with_their_bits() {
+    let mut t = T::new();
+    // A source: an 8×8 VGA bitmap with a red square and a blue line.
+    let src = t.gdi(52, &[0]);
+    let sbm = t.gdi(48, &[8, 8, 4, 1, 0]);
+    t.gdi(45, &[src, sbm]);
+    t.gdi(29, &[src, 0, 0, 8, 8, WHITENESS]);
+    let red = t.gdi(66, &[0x0000_00FF]);
+    t.gdi(45, &[src, red]);
+    t.gdi(29, &[src, 1, 1, 4, 4, 0x00F0_0021]); // PATCOPY
+    let blue = t.gdi(61, &[0, 1, 0x00FF_0000]);
+    t.gdi(45, &[src, blue]);
+    t.gdi(20, &[src, 0, 7]);
+    t.gdi(19, &[src, 8, 0]);
+    // A 2×2 monochrome DIB for StretchDIBits: BITMAPINFOHEADER, two
+    // RGBQUADs (black, white), two rows of 4 bytes (bottom row first).
+    let mut dib = vec![0u8; 40];
+    dib[0] = 40;
+    dib[4] = 2;
+    dib[8] = 2;
+    dib[12] = 1;
+    dib[14] = 1;
+    dib.extend_from_slice(&[0, 0, 0, 0, 255, 255, 255, 0]);
+    let bmi = t.put(0x400, &dib);
+    let bits = t.put(0x500, &[0x40, 0, 0, 0, 0x80, 0, 0, 0]);
+    let scene = |t: &mut T, dc: u32| {
+        t.gdi(34, &[dc, 2, 2, 8, 8, src, 0, 0, 0x00CC_0020]); // BitBlt SRCCOPY
+        t.gdi(35, &[dc, 20, 2, 16, 16, src, 0, 0, 8, 8, 0x00CC_0020]); // StretchBlt
+        t.gdi(34, &[dc, 40, 2, 6, 6, 0, 0, 0, 0x0000_0042]); // BitBlt BLACKNESS
+        t.gdi(
+            439,
+            &[dc, 50, 20, 8, 8, 0, 0, 2, 2, bits, bmi, 0, 0x00CC_0020],
+        );
+    };
+    let (dc, bm) = t.canvas();
+    scene(&mut t, dc);
+    let direct = t.pixels(bm);
+    let mdc = t.gdi(125, &[0]);
+    scene(&mut t, mdc);
+    let hmf = t.gdi(126, &[mdc]);
+    let (_, m) = metafile::read_handle(&t.env, &t.m, hmf as u16).unwrap();
+    let f: Vec<u16> = m.records.iter().map(|r| r.function).collect();
+    assert_eq!(
+        f,
+        [
+            metafile::META_DIBBITBLT,
+            metafile::META_DIBSTRETCHBLT,
+            metafile::META_DIBBITBLT,
+            metafile::META_STRETCHDIB
+        ]
+    );
+    // BLACKNESS takes no source: the short record, 9 parameters.
+    assert_eq!(m.records[2].params.len(), 9);
+    // The copy's DIB: a 40-byte header of an 8×8, 4-bit bitmap.
+    let d = m.records[0].bytes_from(8);
+    assert_eq!((d[0], d[4], d[8], d[14]), (40, 8, 8, 4));
+    let (dc2, bm2) = t.canvas();
+    t.gdi(123, &[dc2, hmf]);
+    assert_eq!(t.pixels(bm2), direct);
+    assert!(direct.iter().filter(|&&p| p != direct[0]).count() > 100);
+}

@@ -814,12 +814,15 @@ fn set_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 // call_api): the calls a metafile holds are recorded and return TRUE
 // (SelectObject: the object of that kind selected before), the others
 // run on the information DC. What is recorded: the attribute and
-// mapping calls, the drawing calls that take no source bitmap (lines,
-// shapes, PatBlt, pixels, flood fills, text), SaveDC/RestoreDC, clip
-// rectangles, and the pens, brushes and fonts selected (their creation
-// records, then SELECTOBJECT). Not recorded (the call returns TRUE and a
-// `metafile: ... not recorded` event says so): blits from a source DC
-// and DIB calls, regions, palettes, escapes.
+// mapping calls, the drawing calls (lines, shapes, PatBlt, pixels, flood
+// fills, text), SaveDC/RestoreDC, clip rectangles, the pens, brushes and
+// fonts selected (their creation records, then SELECTOBJECT), and the
+// blits: BitBlt and StretchBlt as DIBBITBLT and DIBSTRETCHBLT carrying
+// the source rectangle as a packed DIB of the source's depth (without
+// one when the raster operation takes no source), StretchDIBits and
+// SetDIBitsToDevice as STRETCHDIB and SETDIBTODEV with the program's DIB.
+// Not recorded (the call returns TRUE and a `metafile: ... not recorded`
+// event says so): regions, palettes, escapes, and DIBs over 64 KB.
 
 /// Metafile DCs being recorded: DC handle -> recorder.
 #[derive(Debug, Default)]
@@ -882,7 +885,220 @@ pub const STACK_RECORDS: &[(u16, u16)] = &[
 ];
 
 /// Calls a metafile DC accepts without recording them (module notes).
-const NOT_RECORDED: &[u16] = &[34, 35, 38, 40, 41, 42, 43, 44, 439, 443];
+const NOT_RECORDED: &[u16] = &[38, 40, 41, 42, 43, 44];
+
+const ORD_PATBLT: u16 = 29;
+const ORD_BITBLT: u16 = 34;
+const ORD_STRETCHBLT: u16 = 35;
+const ORD_CREATECOMPATIBLEBITMAP: u16 = 51;
+const ORD_CREATECOMPATIBLEDC: u16 = 52;
+const ORD_STRETCHDIBITS: u16 = 439;
+const ORD_GETDIBITS: u16 = 441;
+const ORD_SETDIBITSTODEVICE: u16 = 443;
+const SRCCOPY: u32 = 0x00CC_0020;
+/// The largest DIB a record here carries (one scratch segment).
+const MAX_DIB: usize = 0xFF00;
+
+/// The lengths of a packed DIB's parts from its header's first bytes
+/// (BITMAPINFOHEADER or BITMAPCOREHEADER) and the colour usage
+/// (DIB_RGB_COLORS 0: RGBQUADs, or RGBTRIPLEs after a core header;
+/// DIB_PAL_COLORS 1: WORD indices): (header + colour table, bits for
+/// `lines` scan lines, or all of them for None).
+pub fn dib_parts(head: &[u8], usage: u16, lines: Option<u32>) -> Option<(usize, usize)> {
+    let d = |o: usize| {
+        head.get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+    };
+    let w16 = |o: usize| head.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let size = d(0)?;
+    let (width, height, bits, compression, size_image, used) = match size {
+        12 => (u32::from(w16(4)?), u32::from(w16(6)?), w16(10)?, 0, 0, 0),
+        40.. => (
+            d(4)?,
+            (d(8)? as i32).unsigned_abs(),
+            w16(14)?,
+            d(16)?,
+            d(20)?,
+            d(32)?,
+        ),
+        _ => return None,
+    };
+    if !matches!(bits, 1 | 4 | 8 | 24) || width > 0x8000 || height > 0x8000 {
+        return None;
+    }
+    let colors = if bits <= 8 {
+        if used != 0 && size != 12 {
+            used.min(1 << bits)
+        } else {
+            1 << bits
+        }
+    } else {
+        0
+    };
+    let entry = match (usage, size) {
+        (1, _) => 2,
+        (_, 12) => 3,
+        _ => 4,
+    };
+    let table = size as usize + colors as usize * entry;
+    let stride = (width as usize * usize::from(bits)).div_ceil(32) * 4;
+    let data = if compression != 0 {
+        size_image as usize
+    } else {
+        stride * lines.unwrap_or(height).min(height) as usize
+    };
+    (table + data <= MAX_DIB).then_some((table, data))
+}
+
+/// The source rectangle of a blit as a packed DIB of its own (xSrc = ySrc
+/// = 0), in the source's colour depth, as a metafile's DIBBITBLT and
+/// DIBSTRETCHBLT records carry it: copied into a compatible bitmap, then
+/// read with GetDIBits. None when it cannot be made or is too big.
+fn capture(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    src: u32,
+    xs: u32,
+    ys: u32,
+    ws: i32,
+    hs: i32,
+) -> Result<Option<Vec<u8>>, Stop> {
+    if ws <= 0 || hs <= 0 || ws > 0x2000 || hs > 0x2000 {
+        return Ok(None);
+    }
+    let depth = match super::dc::surface_format(&mut env.win16.gdi, src as u16) {
+        Some(f) => f.depth(),
+        None => return Ok(None),
+    };
+    let colors = if depth <= 8 { 1usize << depth } else { 0 };
+    let stride = (ws as usize * depth as usize).div_ceil(32) * 4;
+    let bits_len = stride * hs as usize;
+    if 40 + colors * 4 + bits_len > MAX_DIB {
+        return Ok(None);
+    }
+    let mem = call_gdi(env, uc, ORD_CREATECOMPATIBLEDC, &[src])?;
+    let bm = call_gdi(
+        env,
+        uc,
+        ORD_CREATECOMPATIBLEBITMAP,
+        &[src, ws as u32, hs as u32],
+    )?;
+    let mut out = None;
+    if mem != 0 && bm != 0 {
+        let old = call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, bm])?;
+        call_gdi(
+            env,
+            uc,
+            ORD_BITBLT,
+            &[mem, 0, 0, ws as u32, hs as u32, src, xs, ys, SRCCOPY],
+        )?;
+        call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, old])?;
+        let mut head = vec![0u8; 40 + colors * 4];
+        head[0..4].copy_from_slice(&40u32.to_le_bytes());
+        head[4..8].copy_from_slice(&(ws as u32).to_le_bytes());
+        head[8..12].copy_from_slice(&(hs as u32).to_le_bytes());
+        head[12..14].copy_from_slice(&1u16.to_le_bytes());
+        head[14..16].copy_from_slice(&(depth as u16).to_le_bytes());
+        let mut data = head.clone();
+        data.resize(head.len() + bits_len, 0);
+        if let Some((p, blk)) = scratch(env, uc, &data) {
+            let lines = call_gdi(
+                env,
+                uc,
+                ORD_GETDIBITS,
+                &[mem, bm, 0, hs as u32, farptr::add(p, head.len()), p, 0],
+            )?;
+            if lines != 0 {
+                out = farptr::read_bytes(uc, p, data.len());
+            }
+            global::free_block(env, uc, blk);
+        }
+    }
+    if mem != 0 {
+        call_gdi(env, uc, ORD_DELETEDC, &[mem])?;
+    }
+    if bm != 0 {
+        call_gdi(env, uc, ORD_DELETEOBJECT, &[bm])?;
+    }
+    Ok(out)
+}
+
+/// A packed DIB a program passed (header and colour table at `bmi`, bits
+/// at `bits`), for `lines` scan lines (None: all).
+fn program_dib(
+    uc: &Uc<'_>,
+    bmi: u32,
+    bits: u32,
+    usage: u16,
+    lines: Option<u32>,
+) -> Option<Vec<u8>> {
+    let head = farptr::read_bytes(uc, bmi, 40).or_else(|| farptr::read_bytes(uc, bmi, 12))?;
+    let (table, data) = dib_parts(&head, usage, lines)?;
+    let mut out = farptr::read_bytes(uc, bmi, table)?;
+    out.extend(farptr::read_bytes(uc, bits, data)?);
+    Some(out)
+}
+
+/// Record a blit on metafile DC `hdc`: BitBlt's or StretchBlt's arguments
+/// after the hDC as (x, y, w, h, hdcSrc, xSrc, ySrc, wSrc, hSrc, rop).
+#[allow(clippy::too_many_arguments)]
+fn record_blit(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hdc: u16,
+    stretch: bool,
+    d: [u32; 4],
+    src: u32,
+    s: [u32; 4],
+    rop: u32,
+) -> Result<(), Stop> {
+    let w = |v: u32| v as u16;
+    let uses_source = super::raster::rop3_uses((rop >> 16) as u8).1;
+    let mut p = vec![rop as u16, (rop >> 16) as u16];
+    let dib = if uses_source {
+        match capture(
+            env,
+            uc,
+            src,
+            s[0],
+            s[1],
+            s[2] as i16 as i32,
+            s[3] as i16 as i32,
+        )? {
+            Some(dib) => Some(dib),
+            None => {
+                crate::machine::record_event(
+                    uc,
+                    format!("metafile {hdc:04X}: a blit's source could not be recorded"),
+                );
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
+    if stretch {
+        p.extend([w(s[3]), w(s[2])]);
+    }
+    if dib.is_some() {
+        p.extend([0, 0]);
+    } else {
+        p.extend([w(s[1]), w(s[0]), 0]);
+    }
+    p.extend([w(d[3]), w(d[2]), w(d[1]), w(d[0])]);
+    if let Some(dib) = dib {
+        p.extend(words_of(&dib));
+    }
+    let f = if stretch {
+        META_DIBSTRETCHBLT
+    } else {
+        META_DIBBITBLT
+    };
+    if let Some(r) = env.win16.gdi.metafiles.recorder(hdc) {
+        r.record(f, p);
+    }
+    Ok(())
+}
 
 const ORD_SELECTOBJECT: u16 = 45;
 const ORD_DELETEDC: u16 = 68;
@@ -1084,6 +1300,44 @@ pub fn intercept(
             }
             record(env, poly_polygon(&polys));
             Ok(Some(1))
+        }
+        ORD_BITBLT => {
+            let d = [args[1], args[2], args[3], args[4]];
+            let s = [args[6], args[7], args[3], args[4]];
+            record_blit(env, uc, hdc, false, d, args[5], s, args[8])?;
+            Ok(Some(1))
+        }
+        ORD_STRETCHBLT => {
+            let d = [args[1], args[2], args[3], args[4]];
+            let s = [args[6], args[7], args[8], args[9]];
+            record_blit(env, uc, hdc, true, d, args[5], s, args[10])?;
+            Ok(Some(1))
+        }
+        ORD_STRETCHDIBITS => {
+            let usage = args[11] as u16;
+            if let Some(dib) = program_dib(uc, args[10], args[9], usage, None) {
+                let rop = args[12];
+                let mut p = vec![rop as u16, (rop >> 16) as u16, usage];
+                for k in [8, 7, 6, 5, 4, 3, 2, 1] {
+                    p.push(args[k] as u16);
+                }
+                p.extend(words_of(&dib));
+                record(env, MetaRecord::new(META_STRETCHDIB, p));
+            }
+            Ok(Some(1))
+        }
+        ORD_SETDIBITSTODEVICE => {
+            let usage = args[11] as u16;
+            let lines = args[8] as u16 as u32;
+            if let Some(dib) = program_dib(uc, args[10], args[9], usage, Some(lines)) {
+                let mut p = vec![usage];
+                for k in [8, 7, 6, 5, 4, 3, 2, 1] {
+                    p.push(args[k] as u16);
+                }
+                p.extend(words_of(&dib));
+                record(env, MetaRecord::new(META_SETDIBTODEV, p));
+            }
+            Ok(Some(lines.max(1)))
         }
         _ if NOT_RECORDED.contains(&o) => {
             crate::machine::record_event(
@@ -1311,6 +1565,9 @@ pub fn play_record(
                 call_gdi(env, uc, ORD_DELETEOBJECT, &[obj])?;
             }
         }
+        META_DIBBITBLT | META_DIBSTRETCHBLT | META_STRETCHDIB | META_SETDIBTODEV => {
+            play_dib(env, uc, h, r)?;
+        }
         META_SELECTOBJECT => {
             let slot = usize::from(r.params.first().copied().unwrap_or(u16::MAX));
             if let Some(&o) = table.get(slot).filter(|&&o| o != 0) {
@@ -1327,6 +1584,88 @@ pub fn play_record(
         _ => {}
     }
     Ok(())
+}
+
+/// Play one of the DIB records (module notes): a blit without a DIB is a
+/// PatBlt; with one, StretchDIBits (SetDIBitsToDevice for SETDIBTODEV)
+/// from the record's packed DIB.
+fn play_dib(env: &mut Env, uc: &mut Uc<'_>, h: u32, r: &MetaRecord) -> Result<(), Stop> {
+    let p = &r.params;
+    let v = |k: usize| u32::from(p.get(k).copied().unwrap_or(0));
+    let rop = r.dword(0);
+    // (destination x, y, w, h; source x, y, w, h; usage; the DIB's start)
+    let (dst, src, usage, dib_at) = match r.function {
+        META_DIBBITBLT if p.len() == 9 => {
+            call_gdi(env, uc, ORD_PATBLT, &[h, v(8), v(7), v(6), v(5), rop])?;
+            return Ok(());
+        }
+        META_DIBSTRETCHBLT if p.len() == 11 => {
+            call_gdi(env, uc, ORD_PATBLT, &[h, v(10), v(9), v(8), v(7), rop])?;
+            return Ok(());
+        }
+        META_DIBBITBLT => ([v(7), v(6), v(5), v(4)], [v(3), v(2), v(5), v(4)], 0, 8),
+        META_DIBSTRETCHBLT => ([v(9), v(8), v(7), v(6)], [v(5), v(4), v(3), v(2)], 0, 10),
+        META_STRETCHDIB => (
+            [v(10), v(9), v(8), v(7)],
+            [v(6), v(5), v(4), v(3)],
+            v(2),
+            11,
+        ),
+        _ => {
+            // META_SETDIBTODEV: usage, scan count, start scan, yDib, xDib,
+            // height, width, yDest, xDest.
+            let dib = r.bytes_from(9);
+            let Some((table, _)) = dib_parts(&dib, p.first().copied().unwrap_or(0), Some(v(1)))
+            else {
+                return Ok(());
+            };
+            let Some((ptr, blk)) = scratch(env, uc, &dib) else {
+                return Ok(());
+            };
+            let args = [
+                h,
+                v(8),
+                v(7),
+                v(6),
+                v(5),
+                v(4),
+                v(3),
+                v(2),
+                v(1),
+                farptr::add(ptr, table),
+                ptr,
+                v(0),
+            ];
+            let _ = call_gdi(env, uc, ORD_SETDIBITSTODEVICE, &args);
+            global::free_block(env, uc, blk);
+            return Ok(());
+        }
+    };
+    let dib = r.bytes_from(dib_at);
+    let Some((table, _)) = dib_parts(&dib, usage as u16, None) else {
+        return Ok(());
+    };
+    let Some((ptr, blk)) = scratch(env, uc, &dib) else {
+        return Ok(());
+    };
+    let args = [
+        h,
+        dst[0],
+        dst[1],
+        dst[2],
+        dst[3],
+        src[0],
+        src[1],
+        src[2],
+        src[3],
+        farptr::add(ptr, table),
+        ptr,
+        usage,
+        rop,
+    ];
+    let res = call_gdi(env, uc, ORD_STRETCHDIBITS, &args);
+    global::free_block(env, uc, blk);
+    res.map(|_| ())
 }
 
 /// The handle table of `n` slots at `p` in emulated memory.
