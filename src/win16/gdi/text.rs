@@ -1649,7 +1649,8 @@ mod hostile {
         .flat_map(|t| t.iter())
         .collect();
         // Some of the core's calls too, so that DCs, fonts, bitmaps and
-        // metafile DCs exist to be named.
+        // metafile DCs exist to be named, and DIB calls go into metafiles
+        // (the core's own test covers its blits).
         let helpers: Vec<&Api> = [
             ("GDI", 52),
             ("GDI", 48),
@@ -1663,6 +1664,11 @@ mod hostile {
             ("GDI", 10),
             ("GDI", 69),
             ("GDI", 68),
+            ("GDI", 29),
+            ("GDI", 439),
+            ("GDI", 443),
+            ("GDI", 125),
+            ("GDI", 125),
         ]
         .iter()
         .filter_map(|&(md, o)| crate::win16::api::find(md, o))
