@@ -276,6 +276,7 @@ pub fn pack_point(p: Point) -> u32 {
 mod tests {
     use super::*;
     use crate::machine::{Machine, SegKind};
+    use crate::win16::api::Arg;
 
     /// Every GDI function called with arguments a bad program could pass:
     /// handles of live, deleted and made-up objects, pointers to random
