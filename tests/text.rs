@@ -495,11 +495,29 @@ fn stock_fonts_are_their_faces() {
             .unwrap();
         let tm = t.put(0x400, &[0; 32]);
         t.call("GDI", 93, &[dc, tm]);
+        let tmb = t.get(0x400, 31);
+        assert_eq!(w(&tmb, 0) as u16, smallest, "stock font {index}");
+        // GetObject gives the realised font's LOGFONT, which maps back to
+        // the same font, unscaled.
+        let lfp = t.put(0x600, &[0; 50]);
+        assert_eq!(t.call("GDI", 82, &[h, 50, lfp]), 50);
+        let lf = t.get(0x600, 50);
         assert_eq!(
-            w(&t.get(0x400, 2), 0) as u16,
-            smallest,
+            (w(&lf, 0), w(&lf, 2)),
+            (w(&tmb, 0), w(&tmb, 10)),
             "stock font {index}"
         );
+        assert_eq!(&lf[18..18 + face.len()], face.as_bytes());
+        let hf = t.call("GDI", 57, &[lfp]);
+        t.call("GDI", 45, &[dc, hf]);
+        t.call("GDI", 93, &[dc, tm]);
+        assert_eq!(
+            t.get(0x400, 31),
+            tmb,
+            "stock font {index} through its LOGFONT"
+        );
+        t.call("GDI", 45, &[dc, h]);
+        t.call("GDI", 69, &[hf]);
     }
 }
 

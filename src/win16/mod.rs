@@ -520,8 +520,9 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     };
     let args = api.read_args(uc, ss, sp);
     env.win16.scheduler.switched = false;
-    // A call on a metafile DC is recorded instead (gdi/metafile.rs).
-    let r = match gdi::metafile::intercept(env, uc, api, &args)? {
+    // GDI's hook: a call on a metafile DC is recorded instead
+    // (gdi/mod.rs, before_call).
+    let r = match gdi::before_call(env, uc, api, &args)? {
         Some(r) => r,
         None => (api.func)(env, uc, &args)?,
     };

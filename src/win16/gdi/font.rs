@@ -631,6 +631,9 @@ pub struct FontState {
     cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
     /// SetMapperFlags' flags, by DC.
     mapper_flags: std::collections::HashMap<u16, u32>,
+    /// Have the stock font objects been given their faces' LOGFONTs
+    /// (text.rs, settle_stock_fonts)?
+    pub stock_settled: bool,
 }
 
 impl Default for FontState {
@@ -649,6 +652,7 @@ impl FontState {
             warnings: Default::default(),
             cache: Default::default(),
             mapper_flags: Default::default(),
+            stock_settled: false,
         }
     }
 

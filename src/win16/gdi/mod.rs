@@ -77,6 +77,28 @@ pub static TABLES: &[&[Api]] = &[
     metafile::APIS,
 ];
 
+/// What runs before every system function (win16/mod.rs, call_api): a
+/// GetObject or SelectObject of a stock font gives the stock fonts their
+/// faces' LOGFONTs first (text.rs, settle_stock_fonts); a call on a
+/// metafile DC is recorded instead of run (metafile.rs) — its result then.
+pub fn before_call(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    api: &Api,
+    args: &[u32],
+) -> Result<Option<u32>, Stop> {
+    if api.module == "GDI"
+        && (api.ordinal == 82 || api.ordinal == 45)
+        && !env.win16.gdi.fonts.stock_settled
+    {
+        let h = if api.ordinal == 82 { args[0] } else { args[1] } as u16;
+        if text::is_stock_font(env, h) {
+            text::settle_stock_fonts(env);
+        }
+    }
+    metafile::intercept(env, uc, api, args)
+}
+
 /// The most host memory all bitmaps, pages and the screen may take.
 pub const MAX_BYTES: usize = 512 * 1024 * 1024;
 

@@ -551,10 +551,53 @@ pub fn stock_font(cat: &FontCatalogue, index: u16) -> PhysFont {
     fontmap::map(cat, &lf)
 }
 
+/// The stock fonts GetStockObject hands out.
+const STOCK_FONTS: [u16; 6] = [
+    stock::OEM_FIXED_FONT,
+    stock::ANSI_FIXED_FONT,
+    stock::ANSI_VAR_FONT,
+    stock::SYSTEM_FONT,
+    stock::DEVICE_DEFAULT_FONT,
+    stock::SYSTEM_FIXED_FONT,
+];
+
+/// Give the stock font objects the LOGFONTs of the faces they are
+/// realised to (height the cell height, width the average width, the
+/// face's weight, charset, pitch and family, and name), once, when the
+/// fonts are first needed: GetObject on a stock font then tells a program
+/// what it will get, and a LOGFONT copied from it maps back to the same
+/// font (until then they hold the core's placeholders, logfont.rs).
+pub fn settle_stock_fonts(env: &mut Env) {
+    let g = &mut env.win16.gdi;
+    if g.fonts.stock_settled {
+        return;
+    }
+    g.fonts.stock_settled = true;
+    let cat = g.fonts.catalogue();
+    let lfs: Vec<(u16, LogFont)> = STOCK_FONTS
+        .iter()
+        .map(|&i| (i, stock_font(cat, i).logfont()))
+        .collect();
+    for (i, lf) in lfs {
+        let h = g.objects.stock(i);
+        if let Some(super::objects::Obj::Font(f)) = g.objects.get_mut(h) {
+            *f = lf;
+        }
+    }
+}
+
+/// Is `h` one of the stock fonts?
+pub fn is_stock_font(env: &Env, h: u16) -> bool {
+    STOCK_FONTS
+        .iter()
+        .any(|&i| env.win16.gdi.objects.stock(i) == h)
+}
+
 /// The physical font of DC `hdc`: its selected font realised for its
 /// device and mapping (heights and widths of the LOGFONT through the DC's
 /// transform, signs kept).
 pub fn realized(env: &mut Env, hdc: u16) -> Option<(PhysFont, Mapping)> {
+    settle_stock_fonts(env);
     let g = &mut env.win16.gdi;
     let (hfont, map) = {
         let d = g.dc_mut(hdc)?;
