@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::env::Env;
 use crate::loader::{self, Image, KindHint};
-use crate::machine::{Cpu, Machine, R, RunLimits, Stop};
+use crate::machine::{Cpu, Machine, RunLimits, Stop};
 use crate::walk::snapshot::{Snapshot, Source};
 use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
@@ -475,13 +475,7 @@ impl Program {
             }
             None => {}
         }
-        let stop = self.machine.run(limits);
-        Ok(match stop {
-            Stop::Halted { cs, ip } if !matches!(self.loaded, Loaded::Ne { .. }) => {
-                crate::dos::rom_entry(cs, ip, self.machine.reg(R::BP)).unwrap_or(stop)
-            }
-            stop => stop,
-        })
+        Ok(self.machine.run(limits))
     }
 
     /// The registers a walk from this stop starts with: the fault's
@@ -499,7 +493,7 @@ impl Program {
             Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. } => {
                 (r.cs, r.ip, r.bp) = *caller;
             }
-            Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (r.cs, r.ip) = (*cs, *ip),
+            Stop::Breakpoint { cs, ip } | Stop::Hung { cs, ip } => (r.cs, r.ip) = (*cs, *ip),
             Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {}
         }
         Some(r)

@@ -4,6 +4,7 @@
 //! [`EXIT_FAULT`] for a processor fault, [`EXIT_BUDGET`] when the instruction
 //! budget ran out, [`EXIT_TIMEOUT`] for the wall-clock limit,
 //! [`EXIT_UNIMPLEMENTED`] when the program called something not implemented,
+//! [`EXIT_HUNG`] when it halted with interrupts disabled,
 //! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
 //! emulator itself failed. `stack` exits 0 when it printed a walk.
 //! `snapshot` exits 0 when it wrote the file. `walk` exits 0 when the
@@ -41,6 +42,9 @@ pub const EXIT_INTERNAL: i32 = 125;
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
 pub const EXIT_FATAL: i32 = 127;
+/// The program halted with interrupts disabled (`cli; hlt`): the machine
+/// would hang there.
+pub const EXIT_HUNG: i32 = 117;
 /// `walk`: the walk disagrees with the snapshot's expected frames.
 pub const EXIT_MISMATCH: i32 = 118;
 /// `walk`: the first step failed (an ADDRESS could not be translated).
@@ -440,7 +444,7 @@ pub fn exit_code(stop: &Stop) -> i32 {
         Stop::Unimplemented { .. } => EXIT_UNIMPLEMENTED,
         Stop::NoInput { .. } => EXIT_NO_INPUT,
         Stop::Fatal { .. } => EXIT_FATAL,
-        Stop::Halted { .. } => 0,
+        Stop::Hung { .. } => EXIT_HUNG,
         Stop::Breakpoint { .. } => 0,
         Stop::Error(_) => EXIT_INTERNAL,
     }

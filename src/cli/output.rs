@@ -13,7 +13,7 @@
 //!   (sentence: why StackTraceNext failed)}`;
 //! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
 //!   "budget" | "timeout" | "unimplemented" | "fatal" | "no-input" |
-//!   "halted" | "error", "code":
+//!   "hung" (HLT with interrupts disabled) | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
 //!   "wSegment", "symbol" (of the faulting instruction, or null), "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
@@ -108,7 +108,7 @@ fn kind(stop: &Stop) -> &'static str {
         Stop::Unimplemented { .. } => "unimplemented",
         Stop::Fatal { .. } => "fatal",
         Stop::NoInput { .. } => "no-input",
-        Stop::Halted { .. } => "halted",
+        Stop::Hung { .. } => "hung",
         Stop::Breakpoint { .. } => "breakpoint",
         Stop::Error(_) => "error",
     }
@@ -139,7 +139,9 @@ pub fn describe(stop: &Stop) -> String {
             "ended with a fatal error: {what} (from {:04X}:{:04X})",
             caller.0, caller.1
         ),
-        Stop::Halted { cs, ip } => format!("halted at {cs:04X}:{ip:04X}"),
+        Stop::Hung { cs, ip } => {
+            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
+        }
         Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
         Stop::Error(e) => format!("emulator error: {e}"),
     }

@@ -24,10 +24,6 @@ fn ok_ax(uc: &mut Uc<'_>, ax: u16) -> Result<(), Stop> {
     set_carry(uc, false)
 }
 
-fn mem_err(e: crate::walk::MemError) -> Stop {
-    Stop::Error(format!("DOS buffer: {e}"))
-}
-
 /// The functions this module serves.
 pub fn serves(ah: u8) -> bool {
     matches!(ah, 0x36 | 0x39..=0x43 | 0x45..=0x47 | 0x4E | 0x4F | 0x56 | 0x57 | 0x5A | 0x5B | 0x60 | 0x6C)
@@ -59,7 +55,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8, al: u8) -> Result<(), Stop> 
     let r: Result<(), DosError> = (|| {
         match ah {
             0x36 => {
-                let (spc, free, bps, total) = fs::disk_free();
+                let (spc, free, bps, total) = drive.disk_free();
                 uc.set_reg(R::AX, spc)
                     .map_err(|_| DosError::INVALID_FUNCTION)?;
                 uc.set_reg(R::BX, free)
@@ -82,13 +78,14 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8, al: u8) -> Result<(), Stop> 
             }
             0x3E => drive.close(bx)?,
             0x3F => {
-                let data = drive.read(bx, cx)?;
+                let n = transfer_len(uc, ds, dx, cx)?;
+                let data = drive.read(bx, n)?;
                 uc.write_seg(ds, dx, &data)
                     .map_err(|_| DosError::ACCESS_DENIED)?;
                 uc.set_reg(R::AX, data.len() as u16).ok();
             }
             0x40 => {
-                let mut buf = vec![0u8; usize::from(cx)];
+                let mut buf = vec![0u8; usize::from(transfer_len(uc, ds, dx, cx)?)];
                 uc.read_seg(ds, dx, &mut buf)
                     .map_err(|_| DosError::ACCESS_DENIED)?;
                 let n = drive.write(bx, &buf)?;
@@ -161,25 +158,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8, al: u8) -> Result<(), Stop> 
             0x5A => {
                 // Create a uniquely named file in the directory at DS:DX
                 // (which ends in a backslash); the name is appended there.
-                let dir = path_at(uc, ds, dx);
-                let mut made = None;
-                for n in 0..0x1000u32 {
-                    let name = format!("TMP{n:05X}");
-                    let mut p = dir.clone();
-                    if !p.is_empty() && !p.ends_with(b"\\") && !p.ends_with(b"/") {
-                        p.push(b'\\');
-                    }
-                    p.extend_from_slice(name.as_bytes());
-                    match drive.create_new(&p, cx as u8) {
-                        Ok(h) => {
-                            made = Some((h, p));
-                            break;
-                        }
-                        Err(DosError::FILE_EXISTS) => continue,
-                        Err(e) => return Err(e),
-                    }
-                }
-                let (h, mut p) = made.ok_or(DosError::ACCESS_DENIED)?;
+                let (h, mut p) = drive.create_temp(&path_at(uc, ds, dx), cx as u8)?;
                 p.push(0);
                 uc.write_seg(ds, dx, &p)
                     .map_err(|_| DosError::ACCESS_DENIED)?;
@@ -221,12 +200,34 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8, al: u8) -> Result<(), Stop> 
     }
 }
 
+/// How many of `cx` bytes at `seg:off` a handle read or write transfers.
+/// DOS cuts a transfer that would run past the end of its buffer's segment
+/// at that end (MS-DOS 2.0's SETUP, DISK.ASM: "see if it will fit in one
+/// segment"; a buffer at offset 0 gets at most FFFFh bytes) and returns
+/// the shorter count, with no error. A protected-mode segment ends at its
+/// limit; a selector that is no segment is error 5.
+fn transfer_len(uc: &Uc<'_>, seg: u16, off: u16, cx: u16) -> Result<u16, DosError> {
+    let d = uc.descriptor_of(seg).ok_or(DosError::ACCESS_DENIED)?;
+    let end = if d.limit >= 0xFFFF && off == 0 {
+        0xFFFF
+    } else {
+        (u32::from(d.limit) + 1).saturating_sub(u32::from(off))
+    };
+    Ok(cx.min(end.min(0xFFFF) as u16))
+}
+
 /// Reads and writes on a device handle.
 fn device_io(env: &mut Env, uc: &mut Uc<'_>, ah: u8, _h: u16, dev: &str) -> Result<(), Stop> {
-    let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
+    let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
+    let cx = match transfer_len(uc, ds, dx, uc.reg(R::CX)) {
+        Ok(n) => n,
+        Err(e) => return fail(uc, e),
+    };
     if ah == 0x40 {
         let mut buf = vec![0u8; usize::from(cx)];
-        uc.read_seg(ds, dx, &mut buf).map_err(mem_err)?;
+        if uc.read_seg(ds, dx, &mut buf).is_err() {
+            return fail(uc, DosError::ACCESS_DENIED);
+        }
         if dev == "CON" {
             console_out(env, uc, &buf);
         }

@@ -150,8 +150,11 @@ pub enum Stop {
     },
     /// The program waits for input that the run's script does not have.
     NoInput { what: String },
-    /// HLT executed in real mode with nothing to wake it.
-    Halted { cs: u16, ip: u16 },
+    /// HLT executed in real mode with interrupts disabled (IF clear): no
+    /// interrupt can wake the processor, and the machine would hang there.
+    /// CS:IP is the HLT instruction. (HLT with interrupts enabled waits for
+    /// the next timer tick and the program goes on.)
+    Hung { cs: u16, ip: u16 },
     /// The instruction budget ran out.
     Budget,
     /// The wall-clock limit ran out.
@@ -171,6 +174,14 @@ pub trait Environment: std::any::Any {
     /// hardware interrupts. CS:IP is the start of the next block.
     fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(())
+    }
+
+    /// HLT ran in real mode at `cs:ip` (CS:IP now points after it). A stop
+    /// here ends the run (the environment knows HLTs that stand for code it
+    /// does not emulate); None lets the machine treat it as the processor
+    /// does: wait for the next interrupt.
+    fn halted(&mut self, _cpu: &mut Uc<'_>, _cs: u16, _ip: u16) -> Option<Stop> {
+        None
     }
 
     /// A processor fault stopped the emulation (registers as before the
@@ -619,11 +630,35 @@ fn new_state(mode: CpuMode) -> State {
     }
 }
 
+/// Bytes of host memory unicorn may fill with translated code. QEMU's own
+/// default is 1 GiB, and a program that keeps rewriting its own code makes
+/// new translations until that buffer is full before QEMU starts over: the
+/// run then grows by a gigabyte. 32 MiB holds the translations of any
+/// 16-bit program many times over; when it fills, QEMU flushes it and
+/// translates again.
+pub const TCG_BUFFER_BYTES: u32 = 32 << 20;
+
+/// A unicorn instance whose translated-code buffer is [`TCG_BUFFER_BYTES`]
+/// (set before anything makes unicorn initialise its translator).
+fn new_unicorn(mode: Mode, state: State) -> Result<Uc<'static>, MachineError> {
+    use unicorn_engine::unicorn_const::{ControlType, uc_error as E};
+    let uc =
+        Unicorn::new_with_data(Arch::X86, mode, state).map_err(|e| uerr("creating the CPU", e))?;
+    let control = ControlType::UC_CTL_TCG_BUFFER_SIZE as u32 | ControlType::UC_CTL_IO_WRITE as u32;
+    // SAFETY: `uc_ctl` is unicorn's variadic control call; the handle is a
+    // live engine owned by `uc`, and UC_CTL_TCG_BUFFER_SIZE with the write
+    // flag reads exactly one `uint32_t` argument (uc.c), which we pass.
+    let err = unsafe { unicorn_engine::ffi::uc_ctl(uc.get_handle(), control, TCG_BUFFER_BYTES) };
+    if err != E::OK {
+        return Err(uerr("sizing the translation buffer", err));
+    }
+    Ok(uc)
+}
+
 impl Machine {
     /// A real-mode machine with 1 MiB + HMA of zeroed memory.
     pub fn new_real() -> Result<Machine, MachineError> {
-        let mut uc = Unicorn::new_with_data(Arch::X86, Mode::MODE_16, new_state(CpuMode::Real))
-            .map_err(|e| uerr("creating the CPU", e))?;
+        let mut uc = new_unicorn(Mode::MODE_16, new_state(CpuMode::Real))?;
         uc.mem_map(0, REAL_MEM as usize, Permission::ALL)
             .map_err(|e| uerr("mapping memory", e))?;
         let mut m = Machine { uc };
@@ -633,9 +668,7 @@ impl Machine {
 
     /// A 16-bit protected-mode machine at ring 3, with an empty LDT.
     pub fn new_protected() -> Result<Machine, MachineError> {
-        let mut uc =
-            Unicorn::new_with_data(Arch::X86, Mode::MODE_32, new_state(CpuMode::Protected))
-                .map_err(|e| uerr("creating the CPU", e))?;
+        let mut uc = new_unicorn(Mode::MODE_32, new_state(CpuMode::Protected))?;
         uc.mem_map(
             GDT_BASE,
             0x2_1000,
@@ -842,7 +875,10 @@ impl Machine {
             let stop = match self.uc.get_data_mut().stop.take() {
                 Some(stop) => stop,
                 None => match res {
-                    Ok(()) => return self.ended_without_stop(),
+                    Ok(()) => match self.ended_without_stop() {
+                        Some(stop) => stop,
+                        None => continue,
+                    },
                     Err(e) => self.translate_error(e),
                 },
             };
@@ -854,8 +890,10 @@ impl Machine {
     }
 
     /// What ended an emulation that no hook stopped: HLT in real mode, the
-    /// wall clock, or the instruction budget.
-    fn ended_without_stop(&mut self) -> Stop {
+    /// wall clock, or the instruction budget. None after a HLT with
+    /// interrupts enabled: the clock has skipped ahead to the next timer
+    /// tick (whose interrupt wakes the processor) and the run goes on.
+    fn ended_without_stop(&mut self) -> Option<Stop> {
         let halted = self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
             let mut b = [0u8];
             self.uc
@@ -864,21 +902,46 @@ impl Machine {
                 && b[0] == 0xF4
         };
         if halted {
-            return Stop::Halted {
-                cs: self.reg(R::CS),
-                ip: self.reg(R::IP) - 1,
-            };
+            return self.after_hlt();
         }
-        if self
-            .uc
-            .get_data()
-            .deadline
-            .is_some_and(|d| Instant::now() >= d)
-        {
-            Stop::Timeout
-        } else {
-            Stop::Budget
+        Some(
+            if self
+                .uc
+                .get_data()
+                .deadline
+                .is_some_and(|d| Instant::now() >= d)
+            {
+                Stop::Timeout
+            } else {
+                Stop::Budget
+            },
+        )
+    }
+
+    /// HLT stops the 8086 until an interrupt arrives. The environment may
+    /// name it first (a HLT standing for ROM code that is not emulated).
+    /// With IF clear only NMI would wake it, and nothing raises one: the
+    /// machine hangs, a stop of its own ([`Stop::Hung`]). With IF set the
+    /// next timer tick (IRQ 0) wakes it: the emulated clock skips ahead to
+    /// that tick, which runs the program's timer handlers and types the
+    /// next scripted key ([`Environment::timer_tick`]), and execution goes
+    /// on after the HLT.
+    fn after_hlt(&mut self) -> Option<Stop> {
+        let (cs, ip) = (self.reg(R::CS), self.reg(R::IP) - 1);
+        if let Some(mut env) = self.uc.get_data_mut().env.take() {
+            let stop = env.halted(&mut self.uc, cs, ip);
+            self.uc.get_data_mut().env = Some(env);
+            if stop.is_some() {
+                return stop;
+            }
         }
+        if self.reg(R::FLAGS) & 0x200 == 0 {
+            return Some(Stop::Hung { cs, ip });
+        }
+        let st = self.uc.get_data_mut();
+        st.blocks = (st.blocks / BLOCKS_PER_TICK + 1) * BLOCKS_PER_TICK;
+        bios_tick(&mut self.uc);
+        self.uc.get_data_mut().stop.take()
     }
 
     fn translate_error(&mut self, e: uc_error) -> Stop {
@@ -1336,6 +1399,16 @@ fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
 }
 
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    // The budget by the blocks entered, besides unicorn's own counter: a
+    // program that rewrites the code it runs makes QEMU retranslate and
+    // restart blocks, and unicorn's count then does not hold. Every block
+    // entered before this one has run, so the run stops here once they
+    // reach the budget.
+    let st = uc.get_data();
+    if st.max_insns != 0 && st.insns >= st.max_insns {
+        uc.request_stop(Stop::Budget);
+        return;
+    }
     if !uc.get_data().observers.is_empty() {
         let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
         let stop = with_observers(uc, |uc, obs| {
@@ -1367,20 +1440,27 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     }
     let st = uc.get_data_mut();
     if st.mode == CpuMode::Real && st.blocks % BLOCKS_PER_TICK == 0 {
-        // The BIOS timer tick count at 0040:006C advances with execution, not
-        // with the host's clock, so runs are reproducible and programs that
-        // wait for the next tick (Turbo Pascal's Delay calibration) go on.
-        let mut b = [0u8; 4];
-        if uc.mem_read(0x46C, &mut b).is_ok() {
-            let t = u32::from_le_bytes(b).wrapping_add(1);
-            let _ = uc.mem_write(0x46C, &t.to_le_bytes());
-        }
-        if let Some(mut env) = uc.get_data_mut().env.take() {
-            let res = env.timer_tick(uc);
-            uc.get_data_mut().env = Some(env);
-            if let Err(stop) = res {
-                uc.request_stop(stop);
-            }
+        bios_tick(uc);
+    }
+}
+
+/// One tick of the PC's timer in real mode. The BIOS timer tick count at
+/// 0040:006C advances with execution, not with the host's clock, so runs
+/// are reproducible and programs that wait for the next tick (Turbo
+/// Pascal's Delay calibration) go on; then the environment delivers the
+/// hardware interrupts ([`Environment::timer_tick`]). A stop it asks for
+/// is requested.
+fn bios_tick(uc: &mut Uc<'_>) {
+    let mut b = [0u8; 4];
+    if uc.mem_read(0x46C, &mut b).is_ok() {
+        let t = u32::from_le_bytes(b).wrapping_add(1);
+        let _ = uc.mem_write(0x46C, &t.to_le_bytes());
+    }
+    if let Some(mut env) = uc.get_data_mut().env.take() {
+        let res = env.timer_tick(uc);
+        uc.get_data_mut().env = Some(env);
+        if let Err(stop) = res {
+            uc.request_stop(stop);
         }
     }
 }
