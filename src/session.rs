@@ -34,6 +34,10 @@ pub struct LoadOptions {
     /// The host directory that is the program's drive C: (None: no drive;
     /// file functions then stop the program as unimplemented).
     pub dir: Option<PathBuf>,
+    /// How the program's writes reach `dir`.
+    pub writes: Writes,
+    /// The total write quota of the drive, in bytes (dos/fs.rs).
+    pub disk_quota: u64,
     /// More Win16 programs to load as tasks beside the first (`run A.EXE
     /// B.EXE`); the first one named runs first.
     pub more: Vec<PathBuf>,
@@ -58,12 +62,27 @@ impl Default for LoadOptions {
             keys: Vec::new(),
             clock: crate::dos::clock::Clock::Host,
             dir: None,
+            writes: Writes::Direct,
+            disk_quota: crate::dos::fs::DEFAULT_QUOTA,
             more: Vec::new(),
             messages: None,
             symbol_files: Vec::new(),
             symbols_beside: true,
         }
     }
+}
+
+/// How a program's writes reach its drive's directory (dos/fs.rs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Writes {
+    /// Read-write: the program changes the directory itself (`--dir`).
+    Direct,
+    /// Copy-on-write: the directory is read-only; writes go to a private
+    /// temporary overlay, discarded at the end (`run` without `--dir`).
+    Discarded,
+    /// Copy-on-write, the overlay kept in this directory
+    /// (`--keep-writes DIR`).
+    KeptIn(PathBuf),
 }
 
 /// A file that could not be loaded: the message names the file, and the
@@ -174,8 +193,18 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         .file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
     if let Some(dir) = &opts.dir {
-        let drive = crate::dos::fs::Drive::new(dir.clone())
-            .map_err(|e| LoadFailure(format!("--dir {}: {e}", dir.display())))?;
+        use crate::dos::fs::Drive;
+        let mut drive = match &opts.writes {
+            Writes::Direct => Drive::new(dir.clone()),
+            Writes::Discarded => Drive::copy_on_write(dir.clone(), None),
+            Writes::KeptIn(keep) => {
+                Drive::copy_on_write(dir.clone(), Some(keep.clone())).map_err(|e| {
+                    std::io::Error::other(format!("--keep-writes {}: {e}", keep.display()))
+                })
+            }
+        }
+        .map_err(|e| LoadFailure(format!("drive C: {}: {e}", dir.display())))?;
+        drive.set_quota(opts.disk_quota);
         env.drive = Some(drive);
     }
     let (mut machine, loaded) = match &image {

@@ -126,10 +126,21 @@ pub struct RunOpts {
     /// names tables and --map/--sym still name code).
     #[arg(long)]
     pub no_symbol_search: bool,
-    /// The host directory the program sees as drive C: (nothing outside it
-    /// is read or written).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub dir: PathBuf,
+    /// The host directory the program sees as drive C:, read-write (nothing
+    /// outside it is read or written). Without it the program sees its own
+    /// directory read-only: what it writes goes to a temporary overlay,
+    /// discarded at the end, and the report lists it.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Without --dir: keep the program's writes in DIR (made if missing; it
+    /// must be empty) instead of discarding them.
+    #[arg(long, value_name = "DIR", conflicts_with = "dir")]
+    pub keep_writes: Option<PathBuf>,
+    /// The most the program may add to the host disk through drive C:
+    /// (bytes, or with K, M or G for KiB, MiB, GiB); past it its writes are
+    /// short, as on a full disk.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub disk_quota: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -311,6 +322,22 @@ fn parse_segoff(s: &str) -> Result<(u16, u16), String> {
     }
 }
 
+/// `--disk-quota`: bytes, or a number with K, M or G (binary units).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.char_indices().last() {
+        Some((i, c)) if c.eq_ignore_ascii_case(&'k') => (&t[..i], 1u64 << 10),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'m') => (&t[..i], 1 << 20),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'g') => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| format!("'{s}' is not a size (bytes, or a number with K, M or G)"))
+}
+
 fn limits(o: &RunOpts) -> RunLimits {
     let secs = if o.timeout.is_finite() && o.timeout > 0.0 {
         o.timeout.min(86_400.0)
@@ -325,6 +352,7 @@ fn limits(o: &RunOpts) -> RunLimits {
 
 fn load_opts(
     o: &RunOpts,
+    file: &std::path::Path,
     more: &[PathBuf],
     args: &[String],
     echo: bool,
@@ -368,12 +396,26 @@ fn load_opts(
         stdin,
         keys,
         clock,
-        dir: Some(o.dir.clone()),
+        dir: Some(o.dir.clone().unwrap_or_else(|| own_directory(file))),
+        writes: match (&o.dir, &o.keep_writes) {
+            (Some(_), _) => session::Writes::Direct,
+            (None, Some(k)) => session::Writes::KeptIn(k.clone()),
+            (None, None) => session::Writes::Discarded,
+        },
+        disk_quota: o.disk_quota,
         more: more.to_vec(),
         messages: o.messages.clone(),
         symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
         symbols_beside: !o.no_symbol_search,
     })
+}
+
+/// The directory a program's file lies in (`.` for a bare file name).
+fn own_directory(file: &std::path::Path) -> PathBuf {
+    match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// Load `file` with the run options and run it, to `at` when given. A
@@ -401,7 +443,7 @@ pub(crate) fn load_and_run_with(
     let (file, more) = files
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
-    let lo = load_opts(opts, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
+    let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
     warn_symbols(&prog);
     if let Some(text) = &opts.inject_fault {

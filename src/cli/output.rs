@@ -173,6 +173,13 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     if let Some(hint) = waiting_hint(p, stop) {
         v["note"] = json!(hint);
     }
+    if env.console_dropped > 0 {
+        v["output_dropped"] = json!(env.console_dropped);
+    }
+    if env.debug_output_dropped > 0 {
+        v["debug_output_dropped"] = json!(env.debug_output_dropped);
+    }
+    v["drive"] = drive_json(p);
     let exits = &env.win16.scheduler.exits;
     if !exits.is_empty() {
         v["task_exits"] = Value::Array(
@@ -195,6 +202,72 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
         }
     }
     v
+}
+
+/// The drive C: part of `run --json`: `{"dir" (the host directory the
+/// program saw), "mode": "copy-on-write" | "read-write", "writes_kept_in"
+/// (the overlay kept with --keep-writes, or null: discarded, or written in
+/// place), "quota", "used" (bytes), "full_writes" (writes the quota cut
+/// short), "changes": [{"kind": "created" | "wrote" | "deleted" |
+/// "renamed" | "made-directory" | "removed-directory" | "set-attributes" |
+/// "set-time", "path" ("C:\..."), "to" (renamed only)}],
+/// "changes_dropped"}`; null without a drive.
+pub fn drive_json(p: &Program) -> Value {
+    let Some(d) = p.env().drive.as_ref() else {
+        return Value::Null;
+    };
+    let (changes, dropped) = d.changes();
+    let (quota, used) = d.quota();
+    json!({
+        "dir": d.root().display().to_string(),
+        "mode": if d.is_copy_on_write() { "copy-on-write" } else { "read-write" },
+        "writes_kept_in": (d.is_copy_on_write() && !d.discards_writes())
+            .then(|| d.writes_dir().display().to_string()),
+        "quota": quota,
+        "used": used,
+        "full_writes": d.full_writes(),
+        "changes": changes,
+        "changes_dropped": dropped,
+    })
+}
+
+/// What the program did to its drive, for the text report: nothing when it
+/// changed nothing and the quota never cut a write short.
+pub fn drive_text(p: &Program) -> String {
+    let Some(d) = p.env().drive.as_ref() else {
+        return String::new();
+    };
+    let (changes, dropped) = d.changes();
+    if changes.is_empty() && d.full_writes() == 0 {
+        return String::new();
+    }
+    let root = d.root().display();
+    let mut s = if !d.is_copy_on_write() {
+        format!("toolhelp16: drive C: is {root} (read-write); the program changed it:\n")
+    } else if d.discards_writes() {
+        format!(
+            "toolhelp16: drive C: is {root}, read-only; the program's changes went to a temporary overlay, now discarded:\n"
+        )
+    } else {
+        format!(
+            "toolhelp16: drive C: is {root}, read-only; the program's changes are kept in {}:\n",
+            d.writes_dir().display()
+        )
+    };
+    for c in changes {
+        s.push_str(&format!("  {c}\n"));
+    }
+    if dropped > 0 {
+        s.push_str(&format!("  ... and {dropped} more\n"));
+    }
+    if d.full_writes() > 0 {
+        let (quota, _) = d.quota();
+        s.push_str(&format!(
+            "toolhelp16: note: the disk was full (--disk-quota {quota} bytes): {} write(s) were cut short\n",
+            d.full_writes()
+        ));
+    }
+    s
 }
 
 /// Why a run that ran out of budget or time may have been waiting for
@@ -253,6 +326,7 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
     if let Some(hint) = waiting_hint(p, stop) {
         s.push_str(&format!("toolhelp16: note: {hint}\n"));
     }
+    s.push_str(&drive_text(p));
     if let Stop::Fault(f) = stop {
         s.push_str(&fault_text(p, f));
     }
