@@ -11,6 +11,10 @@ use crate::walk::snapshot::{Snapshot, Source};
 use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
 
+/// The most `--stdin FILE` gives the program (as much as DOS takes from
+/// the host's own standard input).
+pub const MAX_STDIN_BYTES: u64 = 16 << 20;
+
 /// The most frames a walk reports (a climbing chain has at most 32768).
 pub const MAX_FRAMES: usize = 0x8000;
 
@@ -118,7 +122,8 @@ pub struct Program {
 
 /// Read and parse a file, naming it in any error.
 pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
-    let bytes = std::fs::read(path).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))?;
+    let bytes = loader::read_capped(path, loader::MAX_EXECUTABLE_BYTES, "an executable")
+        .map_err(LoadFailure)?;
     let kind = match kind {
         KindHint::Auto
             if path

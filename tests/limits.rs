@@ -91,3 +91,42 @@ fn self_modifying_code_keeps_memory_bounded() {
         m.peak_kib
     );
 }
+
+/// A system function that calls back into the program needs room on the
+/// program's stack for the callback's frame (win16/callback.rs). Without
+/// it, Windows' own push faults: a stack fault (exception 12), reported
+/// with its number and walk, never an emulator error. roms/winmsg.exe
+/// runs WinMain with SS:SP moved to 0040: CreateWindow's arguments still
+/// fit, its WM_GETMINMAXINFO callback's frame does not.
+#[test]
+fn no_room_for_a_callback_frame_is_a_stack_fault() {
+    use toolhelp16::machine::{Cpu, R, RunLimits, Stop};
+    use toolhelp16::session::{self, LoadOptions, Loc};
+    let mut p = session::load(&rom("winmsg.exe"), &LoadOptions::default()).unwrap();
+    let winmain = p.resolve(&"WINMSG!WinMain".parse().unwrap()).unwrap();
+    let limits = RunLimits {
+        max_insns: 1_000_000,
+        ..Default::default()
+    };
+    for _ in 0..1000 {
+        if (p.machine.reg(R::CS), p.machine.reg(R::IP)) == winmain {
+            break;
+        }
+        let stop = p.run(limits, Some(&Loc::After(1))).unwrap();
+        assert_eq!(stop, Stop::Budget);
+    }
+    assert_eq!((p.machine.reg(R::CS), p.machine.reg(R::IP)), winmain);
+    // WinMain's arguments and return address go with the stack.
+    let (ss, sp) = (p.machine.reg(R::SS), p.machine.reg(R::SP));
+    let mut top = [0u8; 6];
+    p.machine.read_seg(ss, sp, &mut top).unwrap();
+    p.machine.write_seg(ss, 0x40, &top).unwrap();
+    p.machine.set_reg(R::SP, 0x40).unwrap();
+    let stop = p.run(limits, None).unwrap();
+    let Stop::Fault(f) = &stop else {
+        panic!("not a fault: {stop:?}");
+    };
+    assert_eq!(f.number, 12, "{}", f.detail);
+    let w = p.walk_at_stop(&stop).expect("a walk from the fault");
+    assert!(!w.frames.is_empty());
+}

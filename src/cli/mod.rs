@@ -370,7 +370,10 @@ fn load_opts(
         format!(" {}", args.join(" "))
     };
     let stdin = match &o.stdin {
-        Some(p) => Some(std::fs::read(p).map_err(|e| format!("--stdin {}: {e}", p.display()))?),
+        Some(p) => Some(
+            crate::loader::read_capped(p, session::MAX_STDIN_BYTES, "standard input")
+                .map_err(|e| format!("--stdin {e}"))?,
+        ),
         None => None,
     };
     let keys = crate::dos::parse_keys(&o.keys)?;
@@ -472,7 +475,7 @@ pub(crate) fn load_and_run_with(
 /// a module that does not fit it).
 fn warn_symbols(prog: &session::Program) {
     for w in prog.symbol_warnings() {
-        eprintln!("toolhelp16: warning: {w}");
+        tell(&format!("toolhelp16: warning: {w}\n"));
     }
 }
 
@@ -493,8 +496,26 @@ pub fn exit_code(stop: &Stop) -> i32 {
 }
 
 fn fail(code: i32, msg: &str) -> i32 {
-    eprintln!("toolhelp16: {msg}");
+    tell(&format!("toolhelp16: {msg}\n"));
     code
+}
+
+/// Print a report on stdout with the input's control characters made
+/// visible (escape.rs): everything the tool prints but the program's own
+/// console stream and JSON goes through this or [`tell`].
+pub(crate) fn say(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(crate::escape::text(s).as_bytes());
+    let _ = out.flush();
+}
+
+/// [`say`] on stderr.
+pub(crate) fn tell(s: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(crate::escape::text(s).as_bytes());
 }
 
 /// Run the command line; returns the process exit status.
@@ -519,7 +540,7 @@ pub fn main_with(cli: Cli) -> i32 {
                         serde_json::to_string_pretty(&info).unwrap_or_default()
                     );
                 } else {
-                    print!("{}", crate::loader::info::render_text(&info));
+                    say(&crate::loader::info::render_text(&info));
                 }
                 0
             }
@@ -542,18 +563,18 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                eprint!("{}", output::run_text(&prog, &stop));
+                tell(&output::run_text(&prog, &stop));
                 if opts.events {
                     let st = prog.machine.get_data();
                     for e in &st.events {
-                        eprintln!("event: {e}");
+                        tell(&format!("event: {}\n", crate::escape::name(e)));
                     }
                     if st.events_dropped > 0 {
-                        eprintln!("event: ... and {} more", st.events_dropped);
+                        tell(&format!("event: ... and {} more\n", st.events_dropped));
                     }
                 }
                 if opts.screen {
-                    print!("{}", prog.screen_text());
+                    say(&prog.screen_text());
                 }
             }
             exit_code(&stop)
@@ -652,7 +673,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                print!("{}", output::stack_text(&prog, &stop, reached));
+                say(&output::stack_text(&prog, &stop, reached));
                 if let Some(bt) = &bt {
                     let name = |k: usize| {
                         let w = walk.as_ref()?;
@@ -662,16 +683,16 @@ pub fn main_with(cli: Cli) -> i32 {
                             .flatten()
                             .map(|s| s.to_string())
                     };
-                    print!("{}", output::backtrace_text(bt, &name));
+                    say(&output::backtrace_text(bt, &name));
                 }
                 if all_tasks {
-                    print!("{}", output::tasks_text(&prog));
+                    say(&output::tasks_text(&prog));
                 }
                 if let Some((_, text)) = &verdict {
-                    print!("{text}");
+                    say(text);
                 }
                 if let Some(lines) = told {
-                    print!("{}", crate::report::explain::text(lines));
+                    say(&crate::report::explain::text(lines));
                 }
             }
             if verify && !verdict.as_ref().is_some_and(|v| v.0.agrees()) {
@@ -723,7 +744,7 @@ pub fn main_with(cli: Cli) -> i32 {
         ),
         Command::Bench { quick } => match bench::bench(quick) {
             Ok(text) => {
-                print!("{text}");
+                say(&text);
                 0
             }
             Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}")),
@@ -772,12 +793,12 @@ fn write_pictures(
     let drawing = crate::report::svg::render(pic);
     if let Some(path) = svg {
         crate::report::write_file("--svg", path, drawing.as_bytes())?;
-        eprintln!("toolhelp16: wrote {} (SVG)", path.display());
+        tell(&format!("toolhelp16: wrote {} (SVG)\n", path.display()));
     }
     if let Some(path) = html {
         let page = crate::report::html::page(pic, &drawing, lines);
         crate::report::write_file("--html", path, page.as_bytes())?;
-        eprintln!("toolhelp16: wrote {} (HTML)", path.display());
+        tell(&format!("toolhelp16: wrote {} (HTML)\n", path.display()));
     }
     Ok(())
 }
@@ -805,14 +826,14 @@ fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
     if let Err(e) = std::fs::write(&out, &bytes) {
         return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
     }
-    eprintln!(
-        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes",
+    tell(&format!(
+        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes\n",
         map.display(),
         out.display(),
         crate::symbols::mapsym::frames_of(layout).len(),
         layout.publics.len(),
         bytes.len()
-    );
+    ));
     0
 }
 
@@ -861,7 +882,7 @@ fn snapshot(
     if let Err(e) = std::fs::write(out, snap.to_json()) {
         return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
     }
-    eprint!("{}", output::snapshot_summary(out, &snap));
+    tell(&output::snapshot_summary(out, &snap));
     0
 }
 
@@ -877,10 +898,13 @@ fn walk(path: &std::path::Path, init: crate::walk::stackframe::Start, json: bool
         let v = output::walk_json(path, &snap, init, &w, agreement.as_ref());
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        print!(
-            "{}",
-            output::walk_text(path, &snap, init, &w, agreement.as_ref())
-        );
+        say(&output::walk_text(
+            path,
+            &snap,
+            init,
+            &w,
+            agreement.as_ref(),
+        ));
     }
     if matches!(w.end, crate::walk::stackframe::StepError::Address(_)) {
         EXIT_WALK_FAILED

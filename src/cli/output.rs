@@ -100,18 +100,7 @@ fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {
 }
 
 fn kind(stop: &Stop) -> &'static str {
-    match stop {
-        Stop::Exited { .. } => "exited",
-        Stop::Fault(_) => "fault",
-        Stop::Budget => "budget",
-        Stop::Timeout => "timeout",
-        Stop::Unimplemented { .. } => "unimplemented",
-        Stop::Fatal { .. } => "fatal",
-        Stop::NoInput { .. } => "no-input",
-        Stop::Hung { .. } => "hung",
-        Stop::Breakpoint { .. } => "breakpoint",
-        Stop::Error(_) => "error",
-    }
+    stop.kind()
 }
 
 /// One line describing a stop.
@@ -289,7 +278,7 @@ pub fn waiting_hint(p: &Program, stop: &Stop) -> Option<String> {
 pub fn run_text(p: &Program, stop: &Stop) -> String {
     let mut s = String::new();
     for line in &p.env().debug_output {
-        s.push_str(&format!("debug: {line}\n"));
+        s.push_str(&format!("debug: {}\n", crate::escape::name(line)));
     }
     let exits = &p.env().win16.scheduler.exits;
     for e in exits {
@@ -342,7 +331,10 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
 pub fn walk_table(p: &Program, w: &Walk) -> String {
     let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind   symbol\n");
     for (i, f) in w.frames.iter().enumerate() {
-        let module = p.module_name(f).unwrap_or_else(|| "-".into());
+        let module = p
+            .module_name(f)
+            .map(|m| crate::escape::name(&m).into_owned())
+            .unwrap_or_else(|| "-".into());
         let seg = if f.w_segment == 0 {
             "-".to_string()
         } else {
@@ -356,7 +348,7 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
             "far"
         };
         let sym = frame_symbol(p, w, i)
-            .map(|s| s.to_string())
+            .map(|s| crate::escape::name(&s.to_string()).into_owned())
             .unwrap_or_else(|| "-".into());
         s.push_str(&format!(
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
@@ -775,11 +767,11 @@ pub fn demo(json_out: bool) -> i32 {
     let _ = std::fs::remove_dir_all(&dir);
     match result {
         Ok(s) => {
-            print!("{s}");
+            super::say(&s);
             0
         }
         Err(e) => {
-            eprintln!("toolhelp16: demo: {e}");
+            super::tell(&format!("toolhelp16: demo: {e}\n"));
             super::EXIT_INTERNAL
         }
     }

@@ -20,8 +20,57 @@ pub fn serves(ah: u8) -> bool {
     matches!(ah, 0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28)
 }
 
-fn mem(e: crate::walk::MemError) -> Stop {
-    Stop::Error(format!("FCB: {e}"))
+/// Guest memory as DOS reaches it: its 16-bit offsets wrap past FFFFh to
+/// the start of the same segment (real mode), as the 8086's address
+/// arithmetic does. A protected-mode segment that ends before is a
+/// general-protection fault at the caller (the INT 21h).
+fn read_mem(uc: &Uc<'_>, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), Stop> {
+    let first = buf.len().min(0x1_0000 - usize::from(off));
+    let (a, b) = buf.split_at_mut(first);
+    uc.read_seg(seg, off, a)
+        .and_then(|()| uc.read_seg(seg, 0, b))
+        .map_err(|_| access_fault(uc, seg, off, false))
+}
+
+/// [`read_mem`] for writing.
+fn write_mem(uc: &mut Uc<'_>, seg: u16, off: u16, data: &[u8]) -> Result<(), Stop> {
+    let first = data.len().min(0x1_0000 - usize::from(off));
+    let (a, b) = data.split_at(first);
+    uc.write_seg(seg, off, a)
+        .and_then(|()| uc.write_seg(seg, 0, b))
+        .map_err(|_| access_fault(uc, seg, off, true))
+}
+
+fn access_fault(uc: &Uc<'_>, seg: u16, off: u16, write: bool) -> Stop {
+    let regs = uc.regs();
+    let mut r = regs;
+    r.ip = regs.ip.wrapping_sub(2);
+    let d = uc.descriptor_of(seg);
+    Stop::Fault(crate::machine::Fault::with_cause(
+        13,
+        r,
+        crate::machine::Cause::Access {
+            segment: "DS",
+            selector: seg,
+            offset: off,
+            size: 1,
+            write,
+            limit: d.map(|d| d.limit),
+            linear: d.map(|d| d.base.wrapping_add(u32::from(off))),
+        },
+    ))
+}
+
+/// Records of `rs` bytes at offset `off` that fit before the segment's end:
+/// DOS cuts an FCB transfer there (MS-DOS 2.0's SETUP, DISK.ASM, "see if
+/// it will fit in one segment"; a DTA at offset 0 has FFFFh bytes).
+fn records_that_fit(off: u16, rs: u32) -> u32 {
+    let room = if off == 0 {
+        0xFFFF
+    } else {
+        0x1_0000 - u32::from(off)
+    };
+    room / rs.max(1)
 }
 
 /// The name an FCB holds, as a DOS path (`NAME.EXT`).
@@ -107,12 +156,12 @@ fn size_of(d: &mut Drive, h: u16) -> Option<u32> {
 pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
     let (ds, mut dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
     let mut first = [0u8];
-    uc.read_seg(ds, dx, &mut first).map_err(mem)?;
+    read_mem(uc, ds, dx, &mut first)?;
     if first[0] == 0xFF {
         dx = dx.wrapping_add(7);
     }
     let mut f = [0u8; FCB_LEN];
-    uc.read_seg(ds, dx, &mut f).map_err(mem)?;
+    read_mem(uc, ds, dx, &mut f)?;
     let (dta_seg, dta_off) = env.dos.dta;
     let Some(drive) = env.drive.as_mut() else {
         return Err(super::unimplemented(
@@ -176,7 +225,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     out[..12].copy_from_slice(&fcb_from_arg(&found.name));
                     out[0] = 3;
                     put32(&mut out, 0x10, found.size);
-                    uc.write_seg(dta_seg, dta_off, &out).map_err(mem)?;
+                    write_mem(uc, dta_seg, dta_off, &out)?;
                     0
                 }
                 _ => 0xFF,
@@ -205,11 +254,20 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
             } else {
                 get32(&f, 0x21) & if rs < 64 { 0xFFFF_FFFF } else { 0x00FF_FFFF }
             };
-            let count = if matches!(ah, 0x27 | 0x28) {
+            let asked = if matches!(ah, 0x27 | 0x28) {
                 u32::from(cx)
             } else {
                 1
             };
+            let count = asked.min(records_that_fit(dta_off, rs));
+            // AL=02h: the DTA's segment could not hold the transfer.
+            let trimmed = count < asked;
+            if trimmed && count == 0 {
+                if matches!(ah, 0x27 | 0x28) {
+                    uc.set_reg(R::CX, 0).map_err(host)?;
+                }
+                return finish(uc, ds, dx, &f, 2);
+            }
             let write = matches!(ah, 0x15 | 0x22 | 0x28);
             let pos = record.saturating_mul(rs);
             if drive.seek(h, pos as i32, 0).is_err() {
@@ -225,7 +283,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     result = 0;
                 } else {
                     let mut buf = vec![0u8; bytes as usize];
-                    uc.read_seg(dta_seg, dta_off, &mut buf).map_err(mem)?;
+                    read_mem(uc, dta_seg, dta_off, &mut buf)?;
                     result = match drive.write(h, &buf) {
                         Ok(n) => {
                             done_records = n as u32 / rs;
@@ -246,7 +304,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     let partial = buf.len() as u32 % rs != 0;
                     let padded = buf.len().div_ceil(rs as usize) * rs as usize;
                     buf.resize(padded, 0);
-                    uc.write_seg(dta_seg, dta_off, &buf).map_err(mem)?;
+                    write_mem(uc, dta_seg, dta_off, &buf)?;
                     done_records = padded as u32 / rs;
                     result = if partial {
                         3
@@ -257,6 +315,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     };
                 }
             }
+            let result = if result == 0 && trimmed { 2 } else { result };
             if sequential {
                 let next = record + done_records.max(u32::from(result == 0));
                 put16(&mut f, 0x0C, (next / 128) as u16);
@@ -290,7 +349,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
 }
 
 fn finish(uc: &mut Uc<'_>, ds: u16, dx: u16, f: &[u8; FCB_LEN], al: u8) -> Result<(), Stop> {
-    uc.write_seg(ds, dx, f).map_err(mem)?;
+    write_mem(uc, ds, dx, f)?;
     set_al(uc, al)
 }
 

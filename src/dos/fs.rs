@@ -1305,17 +1305,24 @@ impl Drive {
     /// 5): for what the system reads on the program's behalf (profile
     /// files, WinExec's program). Never blocks: see [`open_regular`].
     pub fn read_file(&self, dos_path: &[u8], cap: u64) -> Result<Vec<u8>, DosError> {
+        let v = self.read_head(dos_path, cap.saturating_add(1))?;
+        if v.len() as u64 > cap {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        Ok(v)
+    }
+
+    /// The first `max` bytes (or fewer) of a file of the drive; see
+    /// [`Drive::read_file`].
+    pub fn read_head(&self, dos_path: &[u8], max: u64) -> Result<Vec<u8>, DosError> {
         let HostPath::File { host, .. } = self.resolve(dos_path)? else {
             return Err(DosError::FILE_NOT_FOUND);
         };
         let f = open_host(&host, 0, How::Open)?;
         let mut v = Vec::new();
-        f.take(cap.saturating_add(1))
+        f.take(max)
             .read_to_end(&mut v)
             .map_err(|_| DosError::ACCESS_DENIED)?;
-        if v.len() as u64 > cap {
-            return Err(DosError::ACCESS_DENIED);
-        }
         Ok(v)
     }
 

@@ -988,7 +988,7 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     wl(m, 0x40, 0x49, &[3])?; // video mode 3
     wl(m, 0x40, 0x4A, &80u16.to_le_bytes())?; // columns
     wl(m, 0x40, 0x84, &[24])?; // rows - 1
-    hardware::init(m).map_err(|e| MachineError(format!("{e:?}")))
+    hardware::init(m).map_err(|e| MachineError(format!("the BIOS data area: {}", e.kind())))
 }
 
 /// Linear address of the system ROM (F000:0000).
@@ -1155,7 +1155,7 @@ pub fn load_mz(
     let need = 0x10 + paras + u32::from(mz.header.e_minalloc);
     if need > avail {
         return Err(MachineError(format!(
-            "the program needs {need:#x} paragraphs (load module and e_minalloc) and only {avail:#x} are free"
+            "MZ header field e_minalloc (offset 0Ah): the program needs {need:#x} paragraphs (load module and e_minalloc) and only {avail:#x} are free"
         )));
     }
     let want = (0x10 + paras + u32::from(mz.header.e_maxalloc))
@@ -1177,11 +1177,16 @@ pub fn load_mz(
             image[at..at + 2].copy_from_slice(&v.to_le_bytes());
         } else {
             // A relocation past the load module patches memory beyond it,
-            // as DOS does.
-            let lin = u32::from(load) * 16 + at as u32;
+            // as DOS does: at segment load + seg, added in 16 bits as DOS
+            // adds it, so the word lies below FFFF:FFFF (the machine has
+            // memory up to the end of the HMA).
+            let lin = u32::from(load.wrapping_add(seg)) * 16 + u32::from(off);
             let mut b = [0u8; 2];
-            m.mem_read(u64::from(lin), &mut b)
-                .map_err(|e| MachineError(format!("relocation: {e:?}")))?;
+            m.mem_read(u64::from(lin), &mut b).map_err(|_| {
+                MachineError(format!(
+                    "relocation {seg:04X}:{off:04X}: no memory at linear {lin:06X}"
+                ))
+            })?;
             let v = u16::from_le_bytes(b).wrapping_add(load);
             m.write_linear(lin, &v.to_le_bytes())?;
         }

@@ -344,6 +344,8 @@ pub struct NeReloc {
     pub offset: u16,
     /// What the location is made to point at.
     pub target: RelocTarget,
+    /// File offset of the 8-byte record (for errors); 0 when unknown.
+    pub file_offset: u64,
 }
 
 impl NeReloc {
@@ -773,6 +775,7 @@ impl NeImage {
                 flags,
                 offset,
                 target,
+                file_offset: p,
             });
         }
         Ok(out)
@@ -1252,8 +1255,8 @@ fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
 ///   also bounds the work to one step per byte of `data`, whatever the
 ///   records say.
 ///
-/// Errors carry no file offset (the data is in memory); the field names the
-/// record and the message the offset in the segment.
+/// Errors name the record (its file offset when the parser read it) and,
+/// in the message, the offset in the segment.
 pub fn apply_relocations(
     data: &mut [u8],
     relocs: &[NeReloc],
@@ -1267,29 +1270,28 @@ pub fn apply_relocations(
             continue;
         }
         let field = || format!("relocation record {i}");
-        let Some(width) = src_width(r.src_type) else {
-            return Err(LoadError::whole(
-                field(),
-                format!(
-                    "unknown source type {} (expected 0, 2, 3, 5, 11 or 13)",
-                    r.src_type
-                ),
-            ));
+        // The record's file offset, when the parser knew it.
+        let err = |message: String| match r.file_offset {
+            0 => LoadError::whole(field(), message),
+            at => LoadError::at(at, field(), message),
         };
-        let target = resolve(&r.target)
-            .map_err(|m| LoadError::whole(field(), format!("cannot resolve {}: {m}", r.target)))?;
+        let Some(width) = src_width(r.src_type) else {
+            return Err(err(format!(
+                "unknown source type {} (expected 0, 2, 3, 5, 11 or 13)",
+                r.src_type
+            )));
+        };
+        let target =
+            resolve(&r.target).map_err(|m| err(format!("cannot resolve {}: {m}", r.target)))?;
         let fits = |at: usize, need: usize| at.checked_add(need).is_some_and(|e| e <= len);
         if r.is_additive() {
             let at = r.offset as usize;
             if !fits(at, width) {
-                return Err(LoadError::whole(
-                    field(),
-                    format!(
-                        "additive location {at:#06X} ({width} bytes) lies outside the segment \
+                return Err(err(format!(
+                    "additive location {at:#06X} ({width} bytes) lies outside the segment \
                          data ({:#X} bytes)",
-                        data.len()
-                    ),
-                ));
+                    data.len()
+                )));
             }
             patch(data, at, r.src_type, target, true);
             continue;
@@ -1301,36 +1303,27 @@ pub fn apply_relocations(
         let mut at = r.offset as usize;
         loop {
             if !fits(at, width.max(2)) {
-                return Err(LoadError::whole(
-                    field(),
-                    format!(
-                        "chain location {at:#06X} ({} bytes) lies outside the segment data \
+                return Err(err(format!(
+                    "chain location {at:#06X} ({} bytes) lies outside the segment data \
                          ({:#X} bytes)",
-                        width.max(2),
-                        data.len()
-                    ),
-                ));
+                    width.max(2),
+                    data.len()
+                )));
             }
             match seen.get_mut(at) {
                 Some(s) if *s == stamp => {
-                    return Err(LoadError::whole(
-                        field(),
-                        format!(
-                            "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
-                            r.offset
-                        ),
-                    ));
+                    return Err(err(format!(
+                        "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
+                        r.offset
+                    )));
                 }
                 Some(s) if *s != 0 => {
-                    return Err(LoadError::whole(
-                        field(),
-                        format!(
-                            "relocation chain starting at {:#06X} reaches {at:#06X}, which \
+                    return Err(err(format!(
+                        "relocation chain starting at {:#06X} reaches {at:#06X}, which \
                              relocation record {} already patched",
-                            r.offset,
-                            *s - 1
-                        ),
-                    ));
+                        r.offset,
+                        *s - 1
+                    )));
                 }
                 Some(s) => *s = stamp,
                 None => {}

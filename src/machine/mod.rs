@@ -163,6 +163,54 @@ pub enum Stop {
     Error(String),
 }
 
+/// Room for `bytes` below SS:SP for what a system function pushes on the
+/// program's stack (a callback's frame): Ok, or the stack fault (#SS,
+/// exception 12) the processor raises for the first push that does not
+/// fit, at the current CS:IP (the system function's code, as a fault in
+/// USER's code on Windows).
+pub fn stack_room(uc: &Uc<'_>, bytes: u16) -> Result<(), Stop> {
+    let regs = uc.regs();
+    let (ss, sp) = (regs.ss, regs.sp);
+    let d = uc.descriptor_of(ss);
+    let limit = d.map(|d| d.limit);
+    let fits = limit.is_some_and(|l| sp >= bytes && u32::from(sp) <= l + 1);
+    if fits {
+        return Ok(());
+    }
+    let offset = sp.wrapping_sub(2);
+    Err(Stop::Fault(Fault::with_cause(
+        12,
+        regs,
+        Cause::Access {
+            segment: "SS",
+            selector: ss,
+            offset,
+            size: 2,
+            write: true,
+            limit,
+            linear: d.map(|d| d.base.wrapping_add(u32::from(offset))),
+        },
+    )))
+}
+
+impl Stop {
+    /// The stop's kind, as JSON reports name it (`"fault"`, `"budget"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Stop::Exited { .. } => "exited",
+            Stop::Fault(_) => "fault",
+            Stop::Budget => "budget",
+            Stop::Timeout => "timeout",
+            Stop::Unimplemented { .. } => "unimplemented",
+            Stop::Fatal { .. } => "fatal",
+            Stop::NoInput { .. } => "no-input",
+            Stop::Hung { .. } => "hung",
+            Stop::Breakpoint { .. } => "breakpoint",
+            Stop::Error(_) => "error",
+        }
+    }
+}
+
 /// The environment the program runs in (DOS, BIOS, Win16): called for every
 /// software interrupt. Returning `Err(stop)` stops the machine.
 pub trait Environment: std::any::Any {

@@ -537,9 +537,12 @@ pub fn win_exec(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
         Some(_) => return failed(uc, ERROR_FILE_NOT_FOUND, format!("no file {name}")),
         None => return failed(uc, ERROR_FILE_NOT_FOUND, "the run has no drive".into()),
     };
-    let too_big = std::fs::metadata(&host).map_or(true, |m| m.len() > MAX_PROGRAM_FILE);
-    let bytes = match std::fs::read(&host) {
-        Ok(b) if !too_big => b,
+    let read = env
+        .drive
+        .as_ref()
+        .map(|d| d.read_file(name.as_bytes(), MAX_PROGRAM_FILE));
+    let bytes = match read {
+        Some(Ok(b)) => b,
         _ => return failed(uc, ERROR_FILE_NOT_FOUND, format!("{name} cannot be read")),
     };
     let ne = match crate::loader::ne::NeImage::parse(&bytes) {
