@@ -5,8 +5,10 @@
 //! budget ran out, [`EXIT_TIMEOUT`] for the wall-clock limit,
 //! [`EXIT_UNIMPLEMENTED`] when the program called something not implemented,
 //! [`EXIT_HUNG`] when it halted with interrupts disabled,
-//! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
-//! emulator itself failed. `stack` exits 0 when it printed a walk.
+//! [`EXIT_LOAD`] when the file cannot be loaded (or an output file cannot be
+//! written), [`EXIT_INTERNAL`] only for a bug in toolhelp16 itself: every
+//! condition a program can cause ends as the machine would answer it (a
+//! fault, a DOS error code), never with that code. `stack` exits 0 when it printed a walk.
 //! `snapshot` exits 0 when it wrote the file. `walk` exits 0 when the
 //! walk agrees with the snapshot's expected frames (or there are none),
 //! [`EXIT_MISMATCH`] when it does not, [`EXIT_WALK_FAILED`] when its first
@@ -36,8 +38,12 @@ pub const EXIT_TIMEOUT: i32 = 123;
 pub const EXIT_UNIMPLEMENTED: i32 = 124;
 /// The file could not be loaded (or a LOC could not be resolved).
 pub const EXIT_LOAD: i32 = 120;
-/// The emulator failed.
+/// A bug in toolhelp16 (the message says so and what to report).
 pub const EXIT_INTERNAL: i32 = 125;
+
+/// What an internal error says after itself.
+pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
+     the command line and the file it ran";
 /// The program waited for input the run does not have (an empty `--keys`).
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
@@ -747,7 +753,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 say(&text);
                 0
             }
-            Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}")),
+            Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}; {BUG_REPORT}")),
         },
         Command::Snapshot {
             opts,
@@ -824,7 +830,7 @@ fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
         Err(e) => return fail(EXIT_LOAD, &format!("{}: {e}", map.display())),
     };
     if let Err(e) = std::fs::write(&out, &bytes) {
-        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+        return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
     tell(&format!(
         "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes\n",
@@ -877,10 +883,15 @@ fn snapshot(
     };
     let snap = match prog.snapshot(&stop, Some(source)) {
         Ok(s) => s,
-        Err(e) => return fail(EXIT_INTERNAL, &format!("{}: {e}", prog.path.display())),
+        Err(e) => {
+            return fail(
+                EXIT_INTERNAL,
+                &format!("{}: {e}; {}", prog.path.display(), BUG_REPORT),
+            );
+        }
     };
     if let Err(e) = std::fs::write(out, snap.to_json()) {
-        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+        return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
     tell(&output::snapshot_summary(out, &snap));
     0

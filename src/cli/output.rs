@@ -132,7 +132,7 @@ pub fn describe(stop: &Stop) -> String {
             format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
         }
         Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
-        Stop::Error(e) => format!("emulator error: {e}"),
+        Stop::Error(e) => format!("internal error: {e}; {}", super::BUG_REPORT),
     }
 }
 
@@ -731,8 +731,8 @@ pub fn demo(json_out: bool) -> i32 {
         .and_then(|_| std::fs::write(&path, DEMO_EXE))
         .and_then(|_| std::fs::write(dir.join("demo.map"), DEMO_MAP))
     {
-        eprintln!("toolhelp16: demo: {e}");
-        return super::EXIT_INTERNAL;
+        super::tell(&format!("toolhelp16: demo: {}: {e}\n", dir.display()));
+        return super::EXIT_LOAD;
     }
     let result = (|| -> Result<String, String> {
         let mut prog = crate::session::load(&path, &crate::session::LoadOptions::default())
@@ -771,7 +771,7 @@ pub fn demo(json_out: bool) -> i32 {
             0
         }
         Err(e) => {
-            super::tell(&format!("toolhelp16: demo: {e}\n"));
+            super::tell(&format!("toolhelp16: demo: {e}; {}\n", super::BUG_REPORT));
             super::EXIT_INTERNAL
         }
     }

@@ -8,6 +8,7 @@
 //! current record, 21 random record (dword). An extended FCB starts with
 //! FFh, five reserved bytes and an attribute, then a normal FCB at +7.
 
+use super::files::{read_wrapping, write_wrapping};
 use super::fs::Drive;
 use super::{host, set_al};
 use crate::env::Env;
@@ -18,47 +19,6 @@ const FCB_LEN: usize = 37;
 /// The functions this module serves.
 pub fn serves(ah: u8) -> bool {
     matches!(ah, 0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28)
-}
-
-/// Guest memory as DOS reaches it: its 16-bit offsets wrap past FFFFh to
-/// the start of the same segment (real mode), as the 8086's address
-/// arithmetic does. A protected-mode segment that ends before is a
-/// general-protection fault at the caller (the INT 21h).
-fn read_mem(uc: &Uc<'_>, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), Stop> {
-    let first = buf.len().min(0x1_0000 - usize::from(off));
-    let (a, b) = buf.split_at_mut(first);
-    uc.read_seg(seg, off, a)
-        .and_then(|()| uc.read_seg(seg, 0, b))
-        .map_err(|_| access_fault(uc, seg, off, false))
-}
-
-/// [`read_mem`] for writing.
-fn write_mem(uc: &mut Uc<'_>, seg: u16, off: u16, data: &[u8]) -> Result<(), Stop> {
-    let first = data.len().min(0x1_0000 - usize::from(off));
-    let (a, b) = data.split_at(first);
-    uc.write_seg(seg, off, a)
-        .and_then(|()| uc.write_seg(seg, 0, b))
-        .map_err(|_| access_fault(uc, seg, off, true))
-}
-
-fn access_fault(uc: &Uc<'_>, seg: u16, off: u16, write: bool) -> Stop {
-    let regs = uc.regs();
-    let mut r = regs;
-    r.ip = regs.ip.wrapping_sub(2);
-    let d = uc.descriptor_of(seg);
-    Stop::Fault(crate::machine::Fault::with_cause(
-        13,
-        r,
-        crate::machine::Cause::Access {
-            segment: "DS",
-            selector: seg,
-            offset: off,
-            size: 1,
-            write,
-            limit: d.map(|d| d.limit),
-            linear: d.map(|d| d.base.wrapping_add(u32::from(off))),
-        },
-    ))
 }
 
 /// Records of `rs` bytes at offset `off` that fit before the segment's end:
@@ -156,12 +116,12 @@ fn size_of(d: &mut Drive, h: u16) -> Option<u32> {
 pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
     let (ds, mut dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
     let mut first = [0u8];
-    read_mem(uc, ds, dx, &mut first)?;
+    read_wrapping(uc, "DS", ds, dx, &mut first)?;
     if first[0] == 0xFF {
         dx = dx.wrapping_add(7);
     }
     let mut f = [0u8; FCB_LEN];
-    read_mem(uc, ds, dx, &mut f)?;
+    read_wrapping(uc, "DS", ds, dx, &mut f)?;
     let (dta_seg, dta_off) = env.dos.dta;
     let Some(drive) = env.drive.as_mut() else {
         return Err(super::unimplemented(
@@ -225,7 +185,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     out[..12].copy_from_slice(&fcb_from_arg(&found.name));
                     out[0] = 3;
                     put32(&mut out, 0x10, found.size);
-                    write_mem(uc, dta_seg, dta_off, &out)?;
+                    write_wrapping(uc, "DS", dta_seg, dta_off, &out)?;
                     0
                 }
                 _ => 0xFF,
@@ -283,7 +243,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     result = 0;
                 } else {
                     let mut buf = vec![0u8; bytes as usize];
-                    read_mem(uc, dta_seg, dta_off, &mut buf)?;
+                    read_wrapping(uc, "DS", dta_seg, dta_off, &mut buf)?;
                     result = match drive.write(h, &buf) {
                         Ok(n) => {
                             done_records = n as u32 / rs;
@@ -304,7 +264,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     let partial = buf.len() as u32 % rs != 0;
                     let padded = buf.len().div_ceil(rs as usize) * rs as usize;
                     buf.resize(padded, 0);
-                    write_mem(uc, dta_seg, dta_off, &buf)?;
+                    write_wrapping(uc, "DS", dta_seg, dta_off, &buf)?;
                     done_records = padded as u32 / rs;
                     result = if partial {
                         3
@@ -349,7 +309,7 @@ pub fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
 }
 
 fn finish(uc: &mut Uc<'_>, ds: u16, dx: u16, f: &[u8; FCB_LEN], al: u8) -> Result<(), Stop> {
-    write_mem(uc, ds, dx, f)?;
+    write_wrapping(uc, "DS", ds, dx, f)?;
     set_al(uc, al)
 }
 

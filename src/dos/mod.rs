@@ -302,8 +302,7 @@ fn read_line(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     out.extend_from_slice(&line);
     out.push(b'\r');
     if max > 0 {
-        uc.write_seg(ds, dx.wrapping_add(1), &out)
-            .map_err(|e| Stop::Error(e.to_string()))?;
+        files::write_wrapping(uc, "DS", ds, dx.wrapping_add(1), &out)?;
     }
     Ok(())
 }
@@ -397,8 +396,7 @@ fn parse_fcb_name(uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
     } else {
         fcb[9..12].copy_from_slice(b"   ");
     }
-    uc.write_seg(es, di, &fcb)
-        .map_err(|e| Stop::Error(e.to_string()))?;
+    files::write_wrapping(uc, "ES", es, di, &fcb)?;
     uc.set_reg(R::SI, si).map_err(host)?;
     set_al(uc, result)
 }
@@ -587,8 +585,7 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             // Set the disk serial number: the dword at DS:DX+2.
             let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
             let mut b = [0u8; 4];
-            uc.read_seg(ds, dx.wrapping_add(2), &mut b)
-                .map_err(|e| Stop::Error(e.to_string()))?;
+            files::read_wrapping(uc, "DS", ds, dx.wrapping_add(2), &mut b)?;
             env.dos.volume_serial = Some(u32::from_le_bytes(b));
             set_carry(uc, false)?;
         }
@@ -601,8 +598,7 @@ pub fn int21(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             b[6..17].copy_from_slice(b"NO NAME    ");
             b[17..25].copy_from_slice(b"FAT16   ");
             let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
-            uc.write_seg(ds, dx, &b)
-                .map_err(|e| Stop::Error(e.to_string()))?;
+            files::write_wrapping(uc, "DS", ds, dx, &b)?;
             set_carry(uc, false)?;
         }
         0x52 if env.dos.first_mcb != 0 => {

@@ -102,6 +102,28 @@ pub enum R {
 }
 
 impl R {
+    /// The register's name, as a report writes it (`SS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            R::AX => "AX",
+            R::BX => "BX",
+            R::CX => "CX",
+            R::DX => "DX",
+            R::SI => "SI",
+            R::DI => "DI",
+            R::BP => "BP",
+            R::SP => "SP",
+            R::IP => "IP",
+            R::FLAGS => "FLAGS",
+            R::CS => "CS",
+            R::DS => "DS",
+            R::ES => "ES",
+            R::SS => "SS",
+            R::FS => "FS",
+            R::GS => "GS",
+        }
+    }
+
     fn uc(self) -> RegisterX86 {
         match self {
             R::AX => RegisterX86::AX,
@@ -329,6 +351,9 @@ pub struct State {
     free_ldt: BTreeSet<u16>,
     /// What watches execution (tracer, shadow call stack, profiler).
     observers: Vec<Box<dyn Observer>>,
+    /// The fault of the last segment-register load the CPU refused
+    /// ([`Cpu::set_reg`]), until the next interrupt hook.
+    refused: Option<Fault>,
 }
 
 /// Something that watches execution a translation block at a time
@@ -415,7 +440,34 @@ impl std::fmt::Display for MachineError {
 impl std::error::Error for MachineError {}
 
 fn uerr(what: &str, e: uc_error) -> MachineError {
-    MachineError(format!("{what}: unicorn error {e:?}"))
+    MachineError(format!("{what}: {}", uc_words(e)))
+}
+
+/// What a unicorn error means, in words (its name is no use to a user).
+pub fn uc_words(e: uc_error) -> &'static str {
+    match e {
+        uc_error::OK => "no error",
+        uc_error::NOMEM => "the emulator is out of memory",
+        uc_error::ARCH | uc_error::MODE | uc_error::VERSION => {
+            "the emulator does not support this machine"
+        }
+        uc_error::HANDLE => "the emulator was closed",
+        uc_error::MAP => "the memory cannot be mapped there",
+        uc_error::READ_UNMAPPED => "a read from memory that does not exist",
+        uc_error::WRITE_UNMAPPED => "a write to memory that does not exist",
+        uc_error::FETCH_UNMAPPED => "code fetched from memory that does not exist",
+        uc_error::READ_PROT => "a read from memory that may not be read",
+        uc_error::WRITE_PROT => "a write to memory that may not be written",
+        uc_error::FETCH_PROT => "code fetched from memory that may not be executed",
+        uc_error::READ_UNALIGNED | uc_error::WRITE_UNALIGNED | uc_error::FETCH_UNALIGNED => {
+            "an unaligned access"
+        }
+        uc_error::INSN_INVALID => "an invalid instruction",
+        uc_error::HOOK | uc_error::HOOK_EXIST => "a hook could not be installed",
+        uc_error::ARG => "an argument the emulator refused",
+        uc_error::RESOURCE => "the emulator ran out of resources",
+        uc_error::EXCEPTION => "the CPU refused it (an exception)",
+    }
 }
 
 /// Limits for one run.
@@ -521,7 +573,12 @@ impl Cpu for Uc<'_> {
         } else {
             self.reg_write(r.uc(), u64::from(v))
         };
-        res.map_err(|e| uerr(&format!("setting {r:?} to {v:04X}"), e))
+        res.map_err(|e| {
+            if let Some(f) = refused_load(self, r, v) {
+                self.get_data_mut().refused = Some(f);
+            }
+            uerr(&format!("setting {} to {v:04X}", r.name()), e)
+        })
     }
     fn regs(&self) -> Regs {
         Regs {
@@ -577,11 +634,58 @@ impl Cpu for Uc<'_> {
     }
     fn request_stop(&mut self, stop: Stop) {
         let st = self.get_data_mut();
+        // A system function that failed because the CPU refused a
+        // selector the program gave it (a window procedure's, a saved
+        // stack's) stops as the fault that load raises, as Windows' own
+        // code faulted there: never as an emulator error.
+        let stop = match (stop, st.refused.take()) {
+            (Stop::Error(_), Some(f)) => Stop::Fault(f),
+            (stop, _) => stop,
+        };
         if st.stop.is_none() {
             st.stop = Some(stop);
         }
         let _ = self.emu_stop();
     }
+}
+
+/// The fault the CPU raises for loading segment register `r` with `sel`
+/// in protected mode (None for other registers, or in real mode): #GP
+/// (13) for a null, invalid or unsuitable selector, #NP (11) for a segment
+/// not present, #SS (12) for a stack segment not present (Intel's rules
+/// for MOV to a segment register and far transfers), at the current
+/// CS:IP.
+fn refused_load(uc: &Uc<'_>, r: R, sel: u16) -> Option<Fault> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return None;
+    }
+    let name = match r {
+        R::CS => "CS",
+        R::DS => "DS",
+        R::ES => "ES",
+        R::SS => "SS",
+        R::FS => "FS",
+        R::GS => "GS",
+        _ => return None,
+    };
+    let d = uc.descriptor_of(sel);
+    let (number, reason) = match d {
+        _ if sel & !3 == 0 => (13, "null"),
+        None => (13, "invalid"),
+        Some(d) if d.access & 0x80 == 0 => (if r == R::SS { 12 } else { 11 }, "not present"),
+        Some(d) if r == R::CS && !d.is_code() => (13, "non-code"),
+        Some(d) if r == R::SS && d.is_code() => (13, "non-writable"),
+        Some(_) => (13, "invalid"),
+    };
+    Some(Fault::with_cause(
+        number,
+        uc.regs(),
+        Cause::SelectorLoad {
+            register: name,
+            selector: Some(sel),
+            reason,
+        },
+    ))
 }
 
 impl WalkMemory for Uc<'_> {
@@ -675,6 +779,7 @@ fn new_state(mode: CpuMode) -> State {
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
+        refused: None,
     }
 }
 
@@ -1147,8 +1252,10 @@ fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
             Stop::Fault(Fault::new(number, regs, detail))
         }
         (e, None) => Stop::Error(format!(
-            "emulation failed at {:04X}:{:04X}: {e:?}",
-            regs.cs, regs.ip
+            "emulation failed at {:04X}:{:04X}: {}",
+            regs.cs,
+            regs.ip,
+            uc_words(e)
         )),
     }
 }
@@ -1580,6 +1687,7 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// unicorn's interrupt hook: software interrupts go to the environment,
 /// processor exceptions stop the machine with a [`Fault`].
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
+    uc.get_data_mut().refused = None;
     let regs = uc.regs();
     let cs_base = uc
         .descriptor_of(regs.cs)
