@@ -1023,8 +1023,11 @@ impl Machine {
             if left.is_zero() {
                 return Stop::Timeout;
             }
-            let timeout_us = left.as_micros().clamp(1, u128::from(u64::MAX)) as u64;
-            let res = self.uc.emu_start(begin, 0, timeout_us, count);
+            // No unicorn timeout: it starts a thread per emulation, which
+            // made every HLT (one emulation each) cost a tenth of a
+            // millisecond of waiting. The block hook looks at the deadline
+            // (as it does for nested runs, which never had one).
+            let res = self.uc.emu_start(begin, 0, 0, count);
             let stop = match self.uc.get_data_mut().stop.take() {
                 Some(stop) => stop,
                 None => match res {
@@ -1525,8 +1528,9 @@ pub const BLOCKS_PER_TICK: u64 = 1 << 16;
 /// The instruction count that stands for "no budget".
 const UNLIMITED: usize = 1 << 62;
 
-/// Blocks between two looks at the wall clock.
-const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 12;
+/// Blocks between two looks at the wall clock (every software interrupt
+/// also looks: a system call can take far longer than a block).
+const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 10;
 
 /// Instructions in the block at `addr` (16-bit code), decoded once.
 fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
@@ -1752,6 +1756,12 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
             None => Fault::new(intno8, regs, fault_name(intno8)),
         };
         uc.request_stop(Stop::Fault(fault));
+        return;
+    }
+    if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
+        // The call has not run: CS:IP back at the INT for the walk.
+        let _ = uc.set_reg(R::IP, regs.ip.wrapping_sub(2));
+        uc.request_stop(Stop::Timeout);
         return;
     }
     let Some(mut env) = uc.get_data_mut().env.take() else {
