@@ -265,7 +265,7 @@ fn transfer_len(uc: &Uc<'_>, seg: u16, off: u16, cx: u16) -> Result<u16, DosErro
     let end = if d.limit >= 0xFFFF && off == 0 {
         0xFFFF
     } else {
-        (u32::from(d.limit) + 1).saturating_sub(u32::from(off))
+        (d.limit + 1).saturating_sub(u32::from(off))
     };
     Ok(cx.min(end.min(0xFFFF) as u16))
 }

@@ -873,10 +873,9 @@ impl Drive {
 
     fn note(&mut self, kind: ChangeKind, dos: &str, to: Option<&str>) {
         match kind {
-            ChangeKind::Created | ChangeKind::Wrote => {
-                if !self.touched.insert(dos.to_string()) {
-                    return;
-                }
+            // Listed once, until the file goes away.
+            ChangeKind::Created | ChangeKind::Wrote if !self.touched.insert(dos.to_string()) => {
+                return;
             }
             ChangeKind::Deleted | ChangeKind::Renamed | ChangeKind::RemovedDirectory => {
                 self.touched.remove(dos);
@@ -1192,33 +1191,53 @@ impl Drive {
         Ok(())
     }
 
-    /// Copy a read-only directory and everything visible in it to the
-    /// writable layer at `to` (for a rename of it). Undone when it does not
-    /// fit the quota.
+    /// What copying the read-only parts of a directory tree to the
+    /// writable layer costs against the quota (see [`Drive::copy_tree_up`]).
+    fn tree_cost(&self, from: &DirAt) -> Result<u64, DosError> {
+        let mut cost = if from.upper.is_none() { ENTRY_COST } else { 0 };
+        for (name, e) in self.listing(from)? {
+            if e.dir {
+                let mut comps = from.comps.clone();
+                comps.push(name);
+                cost = cost.saturating_add(self.tree_cost(&self.walk(&comps)?)?);
+            } else if !e.upper {
+                let len = fs::metadata(&e.host).map_or(0, |m| m.len());
+                cost = cost.saturating_add(len + ENTRY_COST);
+            }
+        }
+        Ok(cost)
+    }
+
+    /// Give a directory that has read-only parts a new name on the writable
+    /// layer, `to`: everything visible in it moves there, its read-only
+    /// files as copies (for a rename of it). Error 27h, before anything
+    /// moves, when the copies do not fit the quota.
     fn copy_tree_up(&mut self, from: &DirAt, to: &Path) -> Result<(), DosError> {
-        let done = (|| {
-            if !to.is_dir() {
-                if !self.charge(ENTRY_COST) {
-                    return Err(DosError::DISK_FULL);
-                }
-                fs::create_dir(to).map_err(|_| DosError::ACCESS_DENIED)?;
+        if self.tree_cost(from)? > self.room() {
+            return Err(DosError::DISK_FULL);
+        }
+        self.move_tree(from, to)
+    }
+
+    fn move_tree(&mut self, from: &DirAt, to: &Path) -> Result<(), DosError> {
+        if !to.is_dir() {
+            self.charge(ENTRY_COST);
+            fs::create_dir(to).map_err(|_| DosError::ACCESS_DENIED)?;
+        }
+        for (name, e) in self.listing(from)? {
+            let target = to.join(&name);
+            if e.dir {
+                let mut comps = from.comps.clone();
+                comps.push(name);
+                let sub = self.walk(&comps)?;
+                self.move_tree(&sub, &target)?;
+            } else if e.upper {
+                fs::rename(&e.host, &target).map_err(|_| DosError::ACCESS_DENIED)?;
+            } else {
+                self.copy_file_up(&e.host, &target)?;
             }
-            for (name, e) in self.listing(from)? {
-                let target = to.join(&name);
-                if e.dir {
-                    let mut comps = from.comps.clone();
-                    comps.push(name);
-                    let sub = self.walk(&comps)?;
-                    self.copy_tree_up(&sub, &target)?;
-                } else if e.upper {
-                    fs::rename(&e.host, &target).map_err(|_| DosError::ACCESS_DENIED)?;
-                } else {
-                    self.copy_file_up(&e.host, &target)?;
-                }
-            }
-            Ok(())
-        })();
-        done
+        }
+        Ok(())
     }
 
     /// A file on the writable layer for writing: `e` itself when it lies
@@ -2057,12 +2076,11 @@ impl Drive {
         });
         if from.dir && (lower_too || !from.upper) {
             let tree = self.walk(&from_comps)?;
-            if let Err(e) = self.copy_tree_up(&tree, &to) {
-                let _ = fs::remove_dir_all(&to);
-                return Err(e);
-            }
+            self.copy_tree_up(&tree, &to)?;
             if let Some(u) = &tree.upper {
+                // Emptied by the move but for directories.
                 let _ = fs::remove_dir_all(u);
+                self.refund(ENTRY_COST);
             }
         } else if from.upper {
             fs::rename(&from.host, &to).map_err(|_| DosError::ACCESS_DENIED)?;

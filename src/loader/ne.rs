@@ -251,7 +251,7 @@ impl NeHeader {
     }
 
     /// File offset of a table given relative to the header.
-    fn rel(&self, off: u16) -> u64 {
+    pub fn rel(&self, off: u16) -> u64 {
         self.file_offset + off as u64
     }
 }

@@ -523,14 +523,23 @@ fn load_module(
     }
     // Imported modules first, as Windows loads them before the importer.
     let mut ref_index = Vec::new();
-    for r in &ne.module_refs {
+    for (k, r) in ne.module_refs.iter().enumerate() {
         let upper = r.to_ascii_uppercase();
         let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
             i
         } else if BUILTIN_MODULES.contains(&upper.as_str()) {
             ensure_builtin(m, w, &upper)?
         } else {
-            load_dll_beside(m, w, path, &upper, depth + 1)?
+            // Where the name comes from: entry k of the module reference
+            // table, which holds its offset in the imported-names table.
+            let h = &ne.header;
+            let at = h.rel(h.module_ref_offset) + 2 * k as u64;
+            load_dll_beside(m, w, path, &upper, depth + 1).map_err(|e| {
+                Win16LoadError(format!(
+                    "{e} (module reference table entry {}, at offset {at:#X})",
+                    k + 1
+                ))
+            })?
         };
         ref_index.push(idx);
     }
@@ -738,7 +747,10 @@ fn load_dll_beside(
     name: &str,
     depth: usize,
 ) -> Result<usize, Win16LoadError> {
-    let dir = program.parent().unwrap_or(Path::new("."));
+    let dir = match program.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
     let wanted = format!("{name}.DLL");
     let found = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten().map(|e| e.path()).find(|p| {
@@ -748,8 +760,9 @@ fn load_dll_beside(
         })
     });
     let Some(dll) = found else {
+        let name = crate::escape::name(name);
         return Err(Win16LoadError(format!(
-            "{}: imports module {name}, which is not built in and {wanted} is not in {}",
+            "{}: imports module {name}, which is not built in and {name}.DLL is not in {}",
             program.display(),
             dir.display()
         )));
