@@ -18,6 +18,36 @@ pub const MAX_STDIN_BYTES: u64 = 16 << 20;
 /// The most frames a walk reports (a climbing chain has at most 32768).
 pub const MAX_FRAMES: usize = 0x8000;
 
+/// The most files a screenshot series writes.
+pub const MAX_SHOTS: u32 = 10_000;
+
+/// Takes a screenshot every N instructions (counted a translation block at
+/// a time, like the profiler's samples).
+struct ScreenSeries {
+    every: u64,
+    next: u64,
+}
+
+impl crate::machine::Observer for ScreenSeries {
+    fn on_block(
+        &mut self,
+        uc: &crate::machine::Uc<'_>,
+        _addr: u64,
+        _size: u32,
+        _cs: u16,
+        _ip: u16,
+    ) -> Option<Stop> {
+        let n = uc.get_data().total_insns;
+        if n >= self.next {
+            self.next = (n / self.every + 1) * self.every;
+            if let Some(env) = crate::machine::environment_of::<Env>(uc) {
+                crate::win16::gdi::screen::series_shot(env);
+            }
+        }
+        None
+    }
+}
+
 /// How to load a file.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -53,6 +83,12 @@ pub struct LoadOptions {
     pub symbol_files: Vec<String>,
     /// Look for `STEM.sym` and `STEM.map` beside each module's file.
     pub symbols_beside: bool,
+    /// `--fonts DIR`: searched first for the Windows raster fonts
+    /// (win16/gdi/font.rs, "Where the fonts come from").
+    pub fonts: Option<PathBuf>,
+    /// The display Win16 programs draw on (`--display WxHxBPP`; the VGA's
+    /// 640×480×16 when None).
+    pub display: Option<crate::win16::gdi::devcaps::DisplayMode>,
 }
 
 impl Default for LoadOptions {
@@ -72,6 +108,8 @@ impl Default for LoadOptions {
             messages: None,
             symbol_files: Vec::new(),
             symbols_beside: true,
+            fonts: None,
+            display: None,
         }
     }
 }
@@ -194,9 +232,15 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
     env.dos.clock = opts.clock;
+    env.win16.gdi.fonts = crate::win16::gdi::font::FontState::new(
+        crate::win16::gdi::font::FontSearch::standard(opts.fonts.as_deref()),
+    );
     env.program_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
+    if let Some(d) = opts.display {
+        env.win16.gdi.display = d;
+    }
     if let Some(dir) = &opts.dir {
         use crate::dos::fs::Drive;
         let mut drive = match &opts.writes {
@@ -229,6 +273,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                     .map_err(|e| LoadFailure(e.0))?;
             }
             if let Some(script) = script {
+                env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
@@ -293,6 +338,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     check_symbols(&env)?;
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
+        env.dos.root_psp = psp;
         env.dos.dta = (psp, 0x80);
         let st = machine.get_data_mut();
         st.real_owner = Some((psp, crate::dos::TOP_OF_MEMORY, psp));
@@ -624,6 +670,67 @@ impl Program {
         )
     }
 
+    /// The screen as a PNG: the picture the program last showed before the
+    /// session's default WM_CLOSE, else the screen now (gdi/screen.rs).
+    /// Err for a DOS program (its text screen has no picture yet).
+    pub fn screenshot_final(&self) -> Result<Vec<u8>, String> {
+        self.require_screen()?;
+        crate::win16::gdi::screen::final_png(&self.env().win16.gdi)
+    }
+
+    /// The screen now, as a PNG.
+    pub fn screenshot_now(&self) -> Result<Vec<u8>, String> {
+        self.require_screen()?;
+        crate::win16::gdi::screen::current_png(&self.env().win16.gdi)
+    }
+
+    /// Does this program have a graphics screen?
+    pub fn has_screen(&self) -> bool {
+        matches!(self.loaded, Loaded::Ne { .. })
+    }
+
+    fn require_screen(&self) -> Result<(), String> {
+        if self.has_screen() {
+            return Ok(());
+        }
+        crate::win16::gdi::screen::dos_text_picture(&self.screen_text())
+            .map(|_| ())
+            .ok_or_else(|| {
+                "only Win16 programs have a graphics screen (a DOS text screen has no picture yet)"
+                    .to_string()
+            })
+    }
+
+    /// Write a numbered screenshot into `dir` every `every` instructions
+    /// (0: none) and after each WM_PAINT (gdi/screen.rs), at most
+    /// [`MAX_SHOTS`] files.
+    pub fn start_screenshots(&mut self, dir: &Path, every: u64) -> Result<(), String> {
+        if !self.has_screen() {
+            return Err(self.require_screen().unwrap_err());
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if let Some(env) = self.machine.environment_mut::<Env>() {
+            env.win16.gdi.shots.series = Some(crate::win16::gdi::screen::Series::new(
+                dir.to_path_buf(),
+                every,
+                MAX_SHOTS,
+            ));
+        }
+        if every > 0 {
+            self.machine
+                .add_observer(Box::new(ScreenSeries { every, next: every }));
+        }
+        Ok(())
+    }
+
+    /// Screenshots the series wrote, and its first error.
+    pub fn screenshots_written(&self) -> (u32, Option<String>) {
+        match &self.env().win16.gdi.shots.series {
+            Some(s) => (s.written(), s.error.borrow().clone()),
+            None => (0, None),
+        }
+    }
+
     /// The final 80x25 text screen (real mode), one line per row.
     pub fn screen_text(&self) -> String {
         crate::dos::screen::text(&self.machine)
@@ -640,6 +747,12 @@ impl Program {
     /// [`Program::symbol_at`] with the raw (undemangled) name and source.
     pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.env().symbol_at(&*self.machine, cs, ip)
+    }
+
+    /// Font warnings not yet said (font files missing or unreadable), each
+    /// once; none before a program first used a font.
+    pub fn font_warnings(&self) -> Vec<String> {
+        self.env().win16.gdi.fonts.take_warnings()
     }
 
     /// Symbol warnings not yet said (a map beside a module that does not

@@ -165,7 +165,6 @@ proptest! {
                 flags: flags & !3,
                 offset: if data.is_empty() { offset } else { offset % data.len() as u16 },
                 target: RelocTarget::ImportOrdinal { module: 1, ordinal: 1 },
-                file_offset: 0,
             })
             .collect();
         let mut d = data.clone();

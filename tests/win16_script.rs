@@ -1,7 +1,7 @@
 //! `--messages FILE`: scripted input for headless Win16 programs (keys,
 //! characters, clicks, menu commands, timer ticks, WM_CLOSE, box answers;
 //! src/win16/script.rs), timers on the emulated clock, and the default
-//! session's WM_CLOSE after both (src/win16/user.rs, module doc).
+//! session's WM_CLOSE after both (src/win16/user/message.rs, module doc).
 //! roms/winscript.asm prints every input message its window procedure
 //! gets as `NAME wParam lParam`.
 
@@ -127,7 +127,7 @@ fn a_program_with_a_timer_and_no_script_still_exits() {
     let (out, v) = run(&rom("winscript.exe"), None);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(out.status.code(), Some(3));
-    // Three idle ticks (user.rs IDLE_TICKS), though the program kills and
+    // Three idle ticks (user/timer.rs IDLE_TICKS), though the program kills and
     // sets its timer again at each, then the default WM_CLOSE.
     assert_eq!(strings(&v["debug_output"]), ["TIMER 0001 00000000"; 3]);
     let ev = strings(&v["events"]);

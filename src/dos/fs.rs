@@ -23,8 +23,19 @@
 //!   canonical root; a symlink that leaves it (or dangles) is error 5.
 //!
 //! Not guarded against: another host process swapping entries between the
-//! check and the use (no `openat` without unsafe or extra crates), hard
-//! links and bind mounts that already point outside the root.
+//! check and the use (no `openat` without unsafe or extra crates), and bind
+//! mounts that already point outside the root. Hard links are: a file with
+//! more than one link is read-only on a read-write drive (its other link
+//! may lie outside), and a copy-on-write drive never writes its files.
+//!
+//! Copy-on-write ([`Drive::copy_on_write`]): the given directory is the
+//! read-only lower layer; what the program writes, creates, deletes or
+//! renames goes to a writable overlay, whiteouts hiding what it deleted.
+//! FIFOs, sockets and devices are never seen, and host files are opened
+//! non-blocking and checked to be regular files once open. A write quota
+//! bounds what the program adds to the host disk.
+
+mod process;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
@@ -1623,7 +1634,11 @@ impl Drive {
         if let Some(i) = prefix.iter().position(|&b| b == 0) {
             prefix.truncate(i);
         }
-        if !prefix.is_empty() && !prefix.ends_with(b"\\") && !prefix.ends_with(b"/") {
+        if !prefix.is_empty()
+            && !prefix.ends_with(b"\\")
+            && !prefix.ends_with(b"/")
+            && !prefix.ends_with(b":")
+        {
             prefix.push(b'\\');
         }
         let at = match self.place(if prefix.is_empty() { b"." } else { &prefix })? {

@@ -344,8 +344,6 @@ pub struct NeReloc {
     pub offset: u16,
     /// What the location is made to point at.
     pub target: RelocTarget,
-    /// File offset of the 8-byte record (for errors); 0 when unknown.
-    pub file_offset: u64,
 }
 
 impl NeReloc {
@@ -775,7 +773,6 @@ impl NeImage {
                 flags,
                 offset,
                 target,
-                file_offset: p,
             });
         }
         Ok(out)
@@ -1262,6 +1259,27 @@ pub fn apply_relocations(
     relocs: &[NeReloc],
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
+    relocate(data, relocs, None, resolve)
+}
+
+/// [`apply_relocations`] for a segment parsed from a file: its errors
+/// carry the file offset of the record at fault (the records follow the
+/// segment's data, after their count).
+pub fn apply_segment_relocations(
+    data: &mut [u8],
+    seg: &NeSegment,
+    resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+) -> Result<(), LoadError> {
+    let table = seg.file_offset + u64::from(seg.file_length());
+    relocate(data, &seg.relocs, Some(table), resolve)
+}
+
+fn relocate(
+    data: &mut [u8],
+    relocs: &[NeReloc],
+    table: Option<u64>,
+    resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
     let mut seen: Vec<usize> = Vec::new();
     let len = data.len();
@@ -1271,9 +1289,9 @@ pub fn apply_relocations(
         }
         let field = || format!("relocation record {i}");
         // The record's file offset, when the parser knew it.
-        let err = |message: String| match r.file_offset {
-            0 => LoadError::whole(field(), message),
-            at => LoadError::at(at, field(), message),
+        let err = |message: String| match table {
+            None => LoadError::whole(field(), message),
+            Some(t) => LoadError::at(t + 2 + 8 * i as u64, field(), message),
         };
         let Some(width) = src_width(r.src_type) else {
             return Err(err(format!(

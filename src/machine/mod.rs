@@ -24,6 +24,7 @@
 //! so falling off the end of code or jumping past its limit faults too, and
 //! the fault is attributed to the jump that left the segment.
 
+pub mod a20;
 pub mod descriptor;
 pub mod exception;
 
@@ -53,8 +54,6 @@ const SLOT_BASE: u64 = 0x0100_0000;
 const SLOT_SIZE: u64 = 0x2_0000;
 /// First LDT index handed out; winevdm starts at 512 too (win16.md).
 pub const FIRST_LDT_INDEX: u16 = 512;
-/// Real mode: 1 MiB plus the high memory area.
-const REAL_MEM: u64 = 0x11_0000;
 const PAGE: u64 = 0x1000;
 /// Execute-only padding after a code segment, in bytes.
 const CODE_PAD: u64 = 2 * PAGE;
@@ -280,6 +279,13 @@ pub fn symbol_at(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::Symbol
     uc.get_data().env.as_ref()?.symbol(uc, cs, ip)
 }
 
+/// The machine's environment as its concrete type, from inside a hook
+/// (observers that read it: the screenshot series).
+pub fn environment_of<'a, T: Environment>(uc: &'a Uc<'_>) -> Option<&'a T> {
+    let env: &dyn std::any::Any = uc.get_data().env.as_deref()?;
+    env.downcast_ref::<T>()
+}
+
 /// [`Environment::module_name`] of the machine's environment.
 pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
     uc.get_data().env.as_ref()?.module_name(hmodule)
@@ -320,6 +326,8 @@ pub struct State {
     pub events_dropped: u64,
     /// What port 60h (the keyboard controller's data port) returns.
     pub port60: u8,
+    /// Real mode: the A20 gate (a20.rs).
+    pub a20: a20::Gate,
     /// The last unmapped or protected access the memory hook saw.
     mem_fault: Option<(MemType, u64, usize)>,
     env: Option<Box<dyn Environment>>,
@@ -544,6 +552,29 @@ pub trait Cpu {
     fn request_stop(&mut self, stop: Stop);
 }
 
+/// Real mode: forget what unicorn translated from `len` bytes at `lin`
+/// that the host just wrote. unicorn's own memory writes skip QEMU's
+/// tracking of code pages, so without this a program would run the old
+/// code after DOS read new code over it (EXEC, overlays, a file read into
+/// a code buffer) or after a write through the A20 wrap.
+pub fn forget_code(uc: &Uc<'_>, lin: u64, len: usize) {
+    if len == 0 || uc.get_data().mode != CpuMode::Real {
+        return;
+    }
+    let end = lin.saturating_add(len as u64);
+    let low_end = end.min(a20::HMA_BASE);
+    if lin < low_end {
+        let _ = uc.ctl_remove_cache(lin, low_end);
+    }
+    if end > a20::HMA_BASE && !a20::enabled(uc) {
+        let from = lin.max(a20::HMA_BASE) - a20::HMA_BASE;
+        let to = (end - a20::HMA_BASE).min(a20::HMA_SIZE as u64);
+        if from < to {
+            let _ = uc.ctl_remove_cache(from, to);
+        }
+    }
+}
+
 fn seg_range(d: &Descriptor, seg: u16, off: u16, len: usize) -> Result<u64, MemError> {
     let end = u64::from(off) + len as u64;
     if len > 0 && end - 1 > u64::from(d.limit) {
@@ -630,7 +661,9 @@ impl Cpu for Uc<'_> {
         let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
         let lin = seg_range(&d, seg, off, data.len())?;
         self.mem_write(lin, data)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })?;
+        forget_code(self, lin, data.len());
+        Ok(())
     }
     fn request_stop(&mut self, stop: Stop) {
         let st = self.get_data_mut();
@@ -764,6 +797,7 @@ fn new_state(mode: CpuMode) -> State {
         events: Vec::new(),
         events_dropped: 0,
         port60: 0,
+        a20: a20::Gate::default(),
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
@@ -809,11 +843,13 @@ fn new_unicorn(mode: Mode, state: State) -> Result<Uc<'static>, MachineError> {
 }
 
 impl Machine {
-    /// A real-mode machine with 1 MiB + HMA of zeroed memory.
+    /// A real-mode machine with 1 MiB of zeroed memory and the A20 gate
+    /// off: the 64 KiB above 1 MiB wrap to the first 64 KiB (a20.rs).
     pub fn new_real() -> Result<Machine, MachineError> {
         let mut uc = new_unicorn(Mode::MODE_16, new_state(CpuMode::Real))?;
-        uc.mem_map(0, REAL_MEM as usize, Permission::ALL)
+        uc.mem_map(0, a20::HMA_BASE as usize, Permission::ALL)
             .map_err(|e| uerr("mapping memory", e))?;
+        a20::map_alias(&mut uc)?;
         let mut m = Machine { uc };
         m.install_hooks()?;
         Ok(m)
@@ -970,7 +1006,9 @@ impl Machine {
     pub fn write_linear(&mut self, linear: u32, data: &[u8]) -> Result<(), MachineError> {
         self.uc
             .mem_write(u64::from(linear), data)
-            .map_err(|e| uerr(&format!("writing at {linear:#x}"), e))
+            .map_err(|e| uerr(&format!("writing at {linear:#x}"), e))?;
+        forget_code(&self.uc, u64::from(linear), data.len());
+        Ok(())
     }
 
     /// The linear address of CS:IP-style `seg:off`, when `seg` is valid.
@@ -1651,7 +1689,13 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 /// The keyboard controller answers at port 60h (the last scan code) and
 /// 64h (status: output buffer full, system flag, keyboard enabled).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
+    let gate = if size == 1 {
+        a20::port_in(uc, port)
+    } else {
+        None
+    };
     let v = match (port, size) {
+        _ if gate.is_some() => gate.unwrap_or(0xFF),
         (0x60, 1) => u32::from(uc.get_data().port60),
         (0x64, 1) => 0x1D,
         (_, 1) => 0xFF,
@@ -1668,6 +1712,15 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
         uc,
         format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
     );
+    if uc.get_data().mode == CpuMode::Real
+        && let a20::PortEffect::Reset(how) = a20::port_out(uc, port, value as u8)
+    {
+        let regs = uc.regs();
+        uc.request_stop(Stop::Unimplemented {
+            what: format!("a machine restart through {how}"),
+            caller: (regs.cs, regs.ip, regs.bp),
+        });
+    }
 }
 
 fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {
@@ -1790,4 +1843,227 @@ pub fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
         out.push(b[0]);
     }
     out
+}
+
+// ---- Selectors that are not one segment in its own slot: huge blocks,
+// aliases of other memory, the real-mode first megabyte. KERNEL's
+// selector functions and GlobalAlloc of more than 64 KiB use these.
+
+/// Take `count` LDT entries with consecutive indices (fresh ones at the
+/// end of the table): the first index.
+fn take_ldt_run(uc: &mut Uc<'_>, count: u16) -> Result<u16, MachineError> {
+    let st = uc.get_data_mut();
+    if count == 0 || u32::from(st.next_ldt) + u32::from(count) > 8192 {
+        return Err(MachineError("the LDT is full".into()));
+    }
+    let first = st.next_ldt;
+    st.next_ldt += count;
+    Ok(first)
+}
+
+/// Allocate a huge data block of `size` bytes (more than 64 KiB, at most
+/// 16 MiB) as Windows 3.1 does: `ceil(size / 64 KiB)` consecutive LDT
+/// selectors, 8 apart (`__AHINCR`), selector `i` based at byte `i * 64 KiB`
+/// of one contiguous block and limited to the bytes left from there, so
+/// `sel + i * 8 : off` reaches byte `i * 65536 + off`. The block ends on
+/// a page boundary, so an access past its end faults. Zero-filled, with
+/// `data` at its start. Returns the first selector.
+pub fn alloc_huge(uc: &mut Uc<'_>, size: u32, data: &[u8]) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError(
+            "segments are allocated only in protected mode".into(),
+        ));
+    }
+    if size <= 0x1_0000 || size > 16 << 20 || data.len() > size as usize {
+        return Err(MachineError(format!("bad huge block size {size:#x}")));
+    }
+    let count = size.div_ceil(0x1_0000) as u16;
+    let first = take_ldt_run(uc, count)?;
+    // The slots of the run's indices span count * 128 KiB: the block sits
+    // in their first count * 64 KiB, ending at a 64 KiB mark.
+    let end = slot_of(first) + u64::from(count) * 0x1_0000;
+    let base = end - u64::from(size);
+    let map_start = base & !(PAGE - 1);
+    let res = (|| {
+        uc.mem_map(
+            map_start,
+            (end - map_start) as usize,
+            Permission::READ | Permission::WRITE,
+        )
+        .map_err(|e| uerr("mapping a huge block", e))?;
+        uc.mem_write(base, data)
+            .map_err(|e| uerr("filling a huge block", e))?;
+        for i in 0..count {
+            let off = u32::from(i) * 0x1_0000;
+            let d = Descriptor {
+                base: (base + u64::from(off)) as u32,
+                limit: (size - off - 1).min(0xF_FFFF),
+                access: Descriptor::DATA_R3,
+            };
+            uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &descriptor::encode(&d))
+                .map_err(|e| uerr("writing the LDT", e))?;
+        }
+        Ok(descriptor::ldt_selector(first))
+    })();
+    if res.is_err() {
+        let st = uc.get_data_mut();
+        for i in 0..count {
+            st.free_ldt.insert(first + i);
+        }
+    }
+    res
+}
+
+/// Free a huge block made by [`alloc_huge`] whose first selector is `sel`
+/// and which has `count` selectors: its memory is unmapped and its LDT
+/// entries cleared and handed out again.
+pub fn free_huge(uc: &mut Uc<'_>, sel: u16, count: u16) -> Result<(), MachineError> {
+    let first = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
+    let end = slot_of(first) + u64::from(count) * 0x1_0000;
+    let map_start = u64::from(d.base) & !(PAGE - 1);
+    uc.mem_unmap(map_start, (end - map_start) as usize)
+        .map_err(|e| uerr("unmapping a huge block", e))?;
+    let st = uc.get_data_mut();
+    st.block_insns
+        .retain(|&(addr, _), _| !(map_start..end).contains(&addr));
+    for i in 0..count {
+        uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &[0u8; 8])
+            .map_err(|e| uerr("writing the LDT", e))?;
+        uc.get_data_mut().free_ldt.insert(first + i);
+    }
+    Ok(())
+}
+
+/// A new selector for memory that already exists (or for none yet): its
+/// descriptor says `d`. Nothing is mapped; the caller frees it with
+/// [`free_alias`], never [`free_seg`].
+pub fn alloc_alias(uc: &mut Uc<'_>, d: Descriptor) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError("no selectors in real mode".into()));
+    }
+    let st = uc.get_data_mut();
+    let index = match st.free_ldt.pop_first() {
+        Some(i) => i,
+        None if st.next_ldt < 8192 => {
+            st.next_ldt += 1;
+            st.next_ldt - 1
+        }
+        None => return Err(MachineError("the LDT is full".into())),
+    };
+    if let Err(e) = uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d)) {
+        uc.get_data_mut().free_ldt.insert(index);
+        return Err(uerr("writing the LDT", e));
+    }
+    Ok(descriptor::ldt_selector(index))
+}
+
+/// Change the descriptor of an allocated selector (an alias's base or
+/// limit, a code selector turned data). The caller reloads segment
+/// registers that hold it.
+pub fn set_descriptor(uc: &mut Uc<'_>, sel: u16, d: Descriptor) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated selector")))?;
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d))
+        .map_err(|e| uerr("writing the LDT", e))
+}
+
+/// Free a selector made by [`alloc_alias`]: its descriptor is cleared; the
+/// memory it named stays.
+pub fn free_alias(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated selector")))?;
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &[0u8; 8])
+        .map_err(|e| uerr("writing the LDT", e))?;
+    uc.get_data_mut().free_ldt.insert(index);
+    Ok(())
+}
+
+/// Map the first megabyte of linear memory (zeroed, read-write) in a
+/// protected-mode machine, once: the real-mode memory that selectors of
+/// fixed real-mode paragraphs (`__B800H`, `__0040H`, ...) name. True when
+/// this call mapped it.
+pub fn map_real_memory(uc: &mut Uc<'_>) -> Result<bool, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Ok(false);
+    }
+    let mapped = uc
+        .mem_regions()
+        .map_err(|e| uerr("listing memory", e))?
+        .iter()
+        .any(|r| r.begin == 0);
+    if mapped {
+        return Ok(false);
+    }
+    uc.mem_map(0, 0x10_0000, Permission::READ | Permission::WRITE)
+        .map_err(|e| uerr("mapping real-mode memory", e))?;
+    Ok(true)
+}
+
+/// [`alloc_alias`] for `count` selectors with consecutive indices (8
+/// apart), each with descriptor `d`: the first.
+pub fn alloc_alias_run(uc: &mut Uc<'_>, count: u16, d: Descriptor) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError("no selectors in real mode".into()));
+    }
+    let first = take_ldt_run(uc, count)?;
+    for i in 0..count {
+        uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &descriptor::encode(&d))
+            .map_err(|e| uerr("writing the LDT", e))?;
+    }
+    Ok(descriptor::ldt_selector(first))
+}
+
+/// The x87's state as a system function sees it: control, status (with
+/// TOP in bits 11-13) and tag words, and the data registers ST(0)..ST(7)
+/// in stack order, 80 bits each (64-bit significand, then sign and
+/// exponent), little-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fpu {
+    pub cw: u16,
+    pub sw: u16,
+    pub tag: u16,
+    pub st: [[u8; 10]; 8],
+}
+
+/// Read the x87's state.
+pub fn read_fpu(uc: &Uc<'_>) -> Result<Fpu, MachineError> {
+    let word = |r: RegisterX86| {
+        uc.reg_read(r)
+            .map(|v| v as u16)
+            .map_err(|e| uerr("reading the FPU", e))
+    };
+    let mut f = Fpu {
+        cw: word(RegisterX86::FPCW)?,
+        sw: word(RegisterX86::FPSW)?,
+        tag: word(RegisterX86::FPTAG)?,
+        st: [[0; 10]; 8],
+    };
+    for (i, r) in f.st.iter_mut().enumerate() {
+        let v = uc
+            .reg_read_long(RegisterX86::ST0 as i32 + i as i32)
+            .map_err(|e| uerr("reading the FPU", e))?;
+        r.copy_from_slice(&v[..10]);
+    }
+    Ok(f)
+}
+
+/// Write the x87's state (TOP from the status word first, so the data
+/// registers land in stack order).
+pub fn write_fpu(uc: &mut Uc<'_>, f: &Fpu) -> Result<(), MachineError> {
+    let e = |e| uerr("writing the FPU", e);
+    uc.reg_write(RegisterX86::FPCW, u64::from(f.cw))
+        .map_err(e)?;
+    uc.reg_write(RegisterX86::FPSW, u64::from(f.sw))
+        .map_err(e)?;
+    for (i, r) in f.st.iter().enumerate() {
+        uc.reg_write_long(RegisterX86::ST0 as i32 + i as i32, r)
+            .map_err(e)?;
+    }
+    uc.reg_write(RegisterX86::FPTAG, u64::from(f.tag))
+        .map_err(e)?;
+    Ok(())
 }
