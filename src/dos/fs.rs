@@ -1342,6 +1342,43 @@ impl Drive {
         Ok(v)
     }
 
+    /// Write a whole file of the drive (created, or replaced) as INT 21h
+    /// AH=3Ch and 40h would, for what the system writes on the program's
+    /// behalf (a disk metafile): copy-on-write, the quota and the list of
+    /// changes apply. Error 27h when the quota cut it short. Takes no
+    /// handle of the program's.
+    pub fn write_file(&mut self, dos_path: &[u8], data: &[u8]) -> Result<(), DosError> {
+        self.jft.push(None);
+        let slot = self.jft.len() - 1;
+        let made = match self.place(dos_path) {
+            Ok(Place::Named { dir, name, entry }) if !entry.as_ref().is_some_and(|e| e.dir) => {
+                self.make_file(slot, &dir, &name, entry.as_ref(), 0, 2)
+            }
+            Ok(_) => Err(DosError::ACCESS_DENIED),
+            Err(e) => Err(e),
+        };
+        let result = made.and_then(|h| {
+            let mut r = Ok(());
+            for piece in data.chunks(0xFFFF) {
+                match self.write(h, piece) {
+                    Ok(n) if n == piece.len() => {}
+                    Ok(_) => {
+                        r = Err(DosError::DISK_FULL);
+                        break;
+                    }
+                    Err(e) => {
+                        r = Err(e);
+                        break;
+                    }
+                }
+            }
+            let _ = self.close(h);
+            r
+        });
+        self.jft.pop();
+        result
+    }
+
     /// The first `max` bytes (or fewer) of a file of the drive; see
     /// [`Drive::read_file`].
     pub fn read_head(&self, dos_path: &[u8], max: u64) -> Result<Vec<u8>, DosError> {

@@ -1054,12 +1054,8 @@ fn gdi_cs(env: &Env) -> Result<u16, Stop> {
 fn read_sandbox_file(env: &Env, name: &[u8]) -> Option<(String, Vec<u8>)> {
     let drive = env.drive.as_ref()?;
     match drive.resolve(name).ok()? {
-        crate::dos::fs::HostPath::File { host, dos } => {
-            let len = std::fs::metadata(&host).ok()?.len();
-            if len > MAX_FON_BYTES {
-                return None;
-            }
-            Some((dos, std::fs::read(&host).ok()?))
+        crate::dos::fs::HostPath::File { dos, .. } => {
+            Some((dos, drive.read_file(name, MAX_FON_BYTES).ok()?))
         }
         _ => None,
     }

@@ -472,10 +472,9 @@ fn program_file(env: &Env, name: &str) -> Option<bool> {
         path.push_str(".EXE");
     }
     let d = env.drive.as_ref()?;
-    let crate::dos::fs::HostPath::File { host, .. } = d.resolve(path.as_bytes()).ok()? else {
-        return None;
-    };
-    let bytes = std::fs::read(host).ok()?;
+    let bytes = d
+        .read_file(path.as_bytes(), crate::loader::MAX_EXECUTABLE_BYTES)
+        .ok()?;
     let ne = crate::loader::ne::NeImage::parse(&bytes).ok()?;
     Some(!ne.header.is_library())
 }
