@@ -49,6 +49,13 @@ pub fn text(s: &str) -> Cow<'_, str> {
     escape_with(s, |c| c == '\n' || c == '\t')
 }
 
+/// `s` in double quotes, its control characters shown as [`name`] shows
+/// them: a string from the program or the file inside a message (an event,
+/// an error), where Rust's `{:?}` would show its own escapes.
+pub fn quoted(s: &str) -> String {
+    format!("\"{}\"", name(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +68,7 @@ mod tests {
         assert_eq!(name("a\nb\tc\rd\x7F"), "a\\x0Ab\\x09c\\x0Dd\\x7F");
         assert_eq!(name("\u{9B}31m"), "\\x9B31m");
         assert_eq!(name("Grüße"), "Grüße");
+        assert_eq!(quoted("T\x1Bx"), "\"T\\x1Bx\"");
         assert_eq!(
             text("line\x1B]0;title\x07\nnext\tcol\r"),
             "line\\x1B]0;title\\x07\nnext\tcol\\x0D"

@@ -544,7 +544,8 @@ pub fn load_program(
     init_real_mode_tables(m)?;
     let first_mcb = boot(m, start)?;
     let no_inherit = std::collections::HashSet::new();
-    let terminate = get_vector(m, 0x22).map_err(|e| MachineError(format!("{e:?}")))?;
+    let terminate = get_vector(m, 0x22)
+        .map_err(|e| MachineError(format!("the INT 22h vector: {}", e.kind())))?;
     let mut loader = process::Loader {
         first_mcb,
         strategy: memory::Strategy::FirstFit,

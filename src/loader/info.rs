@@ -517,7 +517,11 @@ pub fn render_text(i: &Info) -> String {
                 m.min_alloc, m.max_alloc, m.checksum, m.overlay
             );
             if let (Some(o), Some(sig)) = (m.new_exe_offset, &m.new_exe_signature) {
-                let _ = writeln!(s, "e_lfanew {o:#X} points at {sig:?}");
+                let _ = writeln!(
+                    s,
+                    "e_lfanew {o:#X} points at {}",
+                    crate::escape::quoted(sig)
+                );
             }
         }
         Detail::Com(c) => {

@@ -289,10 +289,11 @@ fn text_out(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     crate::machine::record_event(
         uc,
         format!(
-            "draw TextOut {:04X} ({}, {}) {t:?}",
+            "draw TextOut {:04X} ({}, {}) {}",
             a[0],
             arg_i(a[1]),
-            arg_i(a[2])
+            arg_i(a[2]),
+            crate::escape::quoted(&t)
         ),
     );
     Ok(1)
@@ -306,8 +307,14 @@ fn draw_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     crate::machine::record_event(
         uc,
         format!(
-            "draw DrawText {:04X} ({}, {}, {}, {}) {t:?} format {:04X}",
-            a[0], r.left, r.top, r.right, r.bottom, a[4]
+            "draw DrawText {:04X} ({}, {}, {}, {}) {} format {:04X}",
+            a[0],
+            r.left,
+            r.top,
+            r.right,
+            r.bottom,
+            crate::escape::quoted(&t),
+            a[4]
         ),
     );
     Ok(16)

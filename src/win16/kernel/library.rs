@@ -332,13 +332,22 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
         );
     }
     let Some(file) = find_library(env, uc, &path, &stem) else {
-        crate::machine::record_event(uc, format!("LoadLibrary {name:?}: no file {path}"));
+        crate::machine::record_event(
+            uc,
+            format!(
+                "LoadLibrary {}: no file {path}",
+                crate::escape::quoted(name)
+            ),
+        );
         return Ok(ERROR_FILE_NOT_FOUND);
     };
     let idx = match crate::win16::load_dll(uc, &mut env.win16, &file, 1) {
         Ok(i) => i,
         Err(Win16LoadError(why)) => {
-            crate::machine::record_event(uc, format!("LoadLibrary {name:?}: {why}"));
+            crate::machine::record_event(
+                uc,
+                format!("LoadLibrary {}: {why}", crate::escape::quoted(name)),
+            );
             return Ok(ERROR_BAD_FORMAT);
         }
     };
