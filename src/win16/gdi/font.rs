@@ -519,9 +519,16 @@ pub fn parse_fon(bytes: &[u8], file: Option<&Path>) -> Result<FonFile, LoadError
 
 /// Read and parse a `.FON` file.
 pub fn read_fon(path: &Path) -> Result<FonFile, FontFileError> {
-    let bytes = std::fs::read(path).map_err(|e| FontFileError {
-        file: path.to_path_buf(),
-        error: LoadError::whole("file", e.to_string()),
+    let bytes = crate::loader::read_capped(path, MAX_FON_BYTES, "a font file").map_err(|e| {
+        FontFileError {
+            file: path.to_path_buf(),
+            error: LoadError::whole(
+                "file",
+                e.strip_prefix(&format!("{}: ", path.display()))
+                    .unwrap_or(&e)
+                    .to_string(),
+            ),
+        }
     })?;
     parse_fon(&bytes, Some(path)).map_err(|error| FontFileError {
         file: path.to_path_buf(),
