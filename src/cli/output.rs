@@ -32,7 +32,11 @@
 //!   "unimplemented" (the function's name, for that kind), "task_exits"
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
 //!   "code", "fault" (for a task ended by an unhandled fault: as "fault"
-//!   above)}`), "frames" and "walk_end" (when it stopped abnormally)}`.
+//!   above)}`), "drive" (the program's drive C: and what the program did
+//!   to it, [`drive_json`]), "output_dropped" and "debug_output_dropped"
+//!   (console bytes and OutputDebugString strings past what a run keeps,
+//!   when there were any), "frames" and "walk_end" (when it stopped
+//!   abnormally)}`.
 //! * `stack --json` also has `"backtrace"` (RtlCaptureStackBackTrace over
 //!   the walk's frames, walk/backtrace.rs; `--skip`, `--max`): `{"skip",
 //!   "max" (int or null = all), "count", "addresses" (packed CS:IP
