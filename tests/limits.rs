@@ -130,3 +130,34 @@ fn no_room_for_a_callback_frame_is_a_stack_fault() {
     let w = p.walk_at_stop(&stop).expect("a walk from the fault");
     assert!(!w.frames.is_empty());
 }
+
+/// A system function given a pointer past its segment (GetMessage's MSG
+/// buffer at DS:FFF0 in a data segment of 100h bytes) faults as Windows'
+/// USER faulted writing there: a general-protection fault, never an
+/// emulator error. roms/winmsg.exe's GetMessage call is at WINMSG:1:008D,
+/// its lpMsg offset at SS:SP+6.
+#[test]
+fn a_bad_pointer_given_to_a_system_function_is_a_fault() {
+    use toolhelp16::machine::{Cpu, R, RunLimits, Stop};
+    use toolhelp16::session::{self, LoadOptions, Loc};
+    let mut p = session::load(&rom("winmsg.exe"), &LoadOptions::default()).unwrap();
+    let call = p.resolve(&"WINMSG:1:008D".parse().unwrap()).unwrap();
+    let limits = RunLimits {
+        max_insns: 1_000_000,
+        ..Default::default()
+    };
+    // The first GetMessage call is the 360th instruction the program runs
+    // (`toolhelp16 trace roms/winmsg.exe`, line 360).
+    let stop = p.run(limits, Some(&Loc::After(359))).unwrap();
+    assert_eq!(stop, Stop::Budget);
+    assert_eq!((p.machine.reg(R::CS), p.machine.reg(R::IP)), call);
+    let (ss, sp) = (p.machine.reg(R::SS), p.machine.reg(R::SP));
+    assert_eq!(p.machine.read_u16_at(ss, sp + 6).unwrap(), 0x2A, "lpMsg");
+    p.machine.write_u16_at(ss, sp + 6, 0xFFF0).unwrap();
+    let stop = p.run(limits, None).unwrap();
+    let Stop::Fault(f) = &stop else {
+        panic!("not a fault: {stop:?}");
+    };
+    assert_eq!(f.number, 13, "{}", f.detail);
+    assert!(f.detail.contains("FFF0"), "{}", f.detail);
+}

@@ -360,8 +360,10 @@ pub struct State {
     /// What watches execution (tracer, shadow call stack, profiler).
     observers: Vec<Box<dyn Observer>>,
     /// The fault of the last segment-register load the CPU refused
-    /// ([`Cpu::set_reg`]), until the next interrupt hook.
-    refused: Option<Fault>,
+    /// ([`Cpu::set_reg`]) or guest memory access that failed
+    /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
+    /// the next interrupt hook.
+    refused: std::cell::Cell<Option<Fault>>,
 }
 
 /// Something that watches execution a translation block at a time
@@ -606,7 +608,7 @@ impl Cpu for Uc<'_> {
         };
         res.map_err(|e| {
             if let Some(f) = refused_load(self, r, v) {
-                self.get_data_mut().refused = Some(f);
+                self.get_data().refused.set(Some(f));
             }
             uerr(&format!("setting {} to {v:04X}", r.name()), e)
         })
@@ -652,16 +654,24 @@ impl Cpu for Uc<'_> {
         }
     }
     fn read_seg(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {
-        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
-        let lin = seg_range(&d, seg, off, buf.len())?;
-        self.mem_read(lin, buf)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+        (|| {
+            let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
+            let lin = seg_range(&d, seg, off, buf.len())?;
+            self.mem_read(lin, buf)
+                .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+        })()
+        .inspect_err(|_| note_refused_access(self, seg, off, buf.len(), false))
     }
     fn write_seg(&mut self, seg: u16, off: u16, data: &[u8]) -> Result<(), MemError> {
-        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
-        let lin = seg_range(&d, seg, off, data.len())?;
+        let d = self
+            .descriptor_of(seg)
+            .ok_or(MemError::BadSelector(seg))
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
+        let lin = seg_range(&d, seg, off, data.len())
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
         self.mem_write(lin, data)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })?;
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
         forget_code(self, lin, data.len());
         Ok(())
     }
@@ -669,8 +679,10 @@ impl Cpu for Uc<'_> {
         let st = self.get_data_mut();
         // A system function that failed because the CPU refused a
         // selector the program gave it (a window procedure's, a saved
-        // stack's) stops as the fault that load raises, as Windows' own
-        // code faulted there: never as an emulator error.
+        // stack's), or could not reach memory the program pointed it at (a
+        // MSG buffer past its segment), stops as the fault the CPU raises
+        // for it, as Windows' own code faulted there: never as an emulator
+        // error.
         let stop = match (stop, st.refused.take()) {
             (Stop::Error(_), Some(f)) => Stop::Fault(f),
             (stop, _) => stop,
@@ -680,6 +692,42 @@ impl Cpu for Uc<'_> {
         }
         let _ = self.emu_stop();
     }
+}
+
+/// Remember, in protected mode, the fault of an access to guest memory
+/// that failed (see [`Cpu::request_stop`]): #GP (13), or #SS (12) through
+/// the stack segment, at the current CS:IP, the segment register named by
+/// which one holds the selector.
+fn note_refused_access(uc: &Uc<'_>, seg: u16, off: u16, len: usize, write: bool) {
+    let st = uc.get_data();
+    if st.mode != CpuMode::Protected {
+        return;
+    }
+    let regs = uc.regs();
+    let segment = [
+        ("DS", regs.ds),
+        ("ES", regs.es),
+        ("SS", regs.ss),
+        ("CS", regs.cs),
+    ]
+    .into_iter()
+    .find(|&(_, v)| v == seg)
+    .map_or("DS", |(n, _)| n);
+    let d = uc.descriptor_of(seg);
+    let f = Fault::with_cause(
+        if segment == "SS" { 12 } else { 13 },
+        regs,
+        Cause::Access {
+            segment,
+            selector: seg,
+            offset: off,
+            size: len.min(usize::from(u16::MAX)) as u16,
+            write,
+            limit: d.map(|d| d.limit),
+            linear: d.map(|d| d.base.wrapping_add(u32::from(off))),
+        },
+    );
+    st.refused.set(Some(f));
 }
 
 /// The fault the CPU raises for loading segment register `r` with `sel`
@@ -813,7 +861,7 @@ fn new_state(mode: CpuMode) -> State {
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
-        refused: None,
+        refused: std::cell::Cell::new(None),
     }
 }
 
@@ -1744,7 +1792,7 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// unicorn's interrupt hook: software interrupts go to the environment,
 /// processor exceptions stop the machine with a [`Fault`].
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
-    uc.get_data_mut().refused = None;
+    uc.get_data().refused.set(None);
     let regs = uc.regs();
     let cs_base = uc
         .descriptor_of(regs.cs)
