@@ -63,6 +63,9 @@ pub struct LoadOptions {
     pub stdin: Option<Vec<u8>>,
     /// Scripted keys for INT 16h (`--keys`).
     pub keys: Vec<(u8, u8)>,
+    /// A mouse driver moved by this script (`--mouse`, DOS programs only);
+    /// None: no mouse driver.
+    pub mouse: Option<Vec<crate::dos::mouse::Step>>,
     /// The clock DOS and the BIOS report.
     pub clock: crate::dos::clock::Clock,
     /// The host directory that is the program's drive C: (None: no drive;
@@ -100,6 +103,7 @@ impl Default for LoadOptions {
             env: Vec::new(),
             stdin: None,
             keys: Vec::new(),
+            mouse: None,
             clock: crate::dos::clock::Clock::Host,
             dir: None,
             writes: Writes::Direct,
@@ -227,6 +231,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         Some(p) => Some(read_script(p)?),
         None => None,
     };
+    if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
+        return Err(LoadFailure(format!(
+            "{}: --mouse: only DOS programs get a mouse driver",
+            path.display()
+        )));
+    }
     let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
@@ -336,6 +346,10 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         image_len: image_len.min(0xA_0000),
     });
     check_symbols(&env)?;
+    if let (Loaded::Dos { .. }, Some(script)) = (loaded, &opts.mouse) {
+        env.dos.mouse =
+            Some(crate::dos::mouse::install(&mut machine, script.clone()).map_err(|e| fail(&e))?);
+    }
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
         env.dos.root_psp = psp;

@@ -94,6 +94,12 @@ pub struct RunOpts {
     /// for a key stops (exit 126) instead of hanging.
     #[arg(long, value_name = "SCRIPT", default_value = "")]
     pub keys: String,
+    /// Install a mouse driver (INT 33h) for a DOS program and move its
+    /// mouse: `move X Y` (virtual screen, 8 pixels a text cell), `press`,
+    /// `release` or `click` `left`/`right`, `wait TICKS`; separated by `;`
+    /// or newlines, one step per timer tick. Without it there is no driver.
+    #[arg(long, value_name = "SCRIPT")]
+    pub mouse: Option<String>,
     /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
     /// the host's clock, UTC).
     #[arg(long, value_name = "TIME")]
@@ -415,6 +421,11 @@ fn load_opts(
         None => None,
     };
     let keys = crate::dos::parse_keys(&o.keys)?;
+    let mouse = o
+        .mouse
+        .as_deref()
+        .map(crate::dos::mouse::parse_script)
+        .transpose()?;
     let clock = match &o.clock {
         Some(t) => crate::dos::clock::Clock::Fixed(crate::dos::clock::DateTime::parse(t)?),
         None => crate::dos::clock::Clock::Host,
@@ -436,6 +447,7 @@ fn load_opts(
         env,
         stdin,
         keys,
+        mouse,
         clock,
         dir: Some(o.dir.clone().unwrap_or_else(|| own_directory(file))),
         writes: match (&o.dir, &o.keep_writes) {
