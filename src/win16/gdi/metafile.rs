@@ -1350,7 +1350,17 @@ fn create_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
             return Ok(0);
         };
-        if sandbox_path(env, &name).is_none() {
+        // The name must be one the drive can create (a file or a missing
+        // name in an existing directory); the file is written at
+        // CloseMetaFile, through the drive.
+        let creatable = env.drive.as_ref().is_some_and(|d| {
+            matches!(
+                d.resolve(&name),
+                Ok(crate::dos::fs::HostPath::File { .. }
+                    | crate::dos::fs::HostPath::Missing { .. })
+            )
+        });
+        if !creatable {
             return Ok(0);
         }
         Some(crate::loader::latin1(&name))
