@@ -16,7 +16,10 @@
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
-//! | `dialog ANSWER` | the next DialogBox: its procedure gets WM_COMMAND with that id (the same names, or a number) instead of IDCANCEL |
+//! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0) |
+//! | `type ID TEXT` | the control with that id gets the focus as Tab gives it (an edit control's text selected) and WM_CHAR for each character of TEXT (the rest of the line; `"..."` keeps leading and trailing blanks) |
+//! | `click-id ID` | WM_LBUTTONDOWN then WM_LBUTTONUP at the centre of the control with that id |
+//! | `select ID ITEM` | the list box or combo box with that id chooses item ITEM (an index, or the item's text, `"..."` when it has blanks) as a click on it would |
 //!
 //! Keys have the Windows 3.1 virtual-key codes and lParam of a US keyboard:
 //! repeat count 1, the set-1 scan code in bits 16..23, bit 24 for the
@@ -46,6 +49,8 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_LINES: usize = 10_000;
 /// The most ticks one `timer N` line may ask for.
 pub const MAX_TICKS: u32 = 1000;
+/// The most characters one `type` line may type.
+pub const MAX_TYPED: usize = 4096;
 
 /// A key: virtual-key code, scan code, extended, the character it types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,8 +161,15 @@ pub fn scan_of_char(c: u8) -> u8 {
     key_by_name(named.unwrap_or(name)).map_or(0, |k| k.scan)
 }
 
+/// An item of a list, by index or by its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pick {
+    Index(u16),
+    Text(Vec<u8>),
+}
+
 /// What one script line does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Key(Key),
     Char(u8),
@@ -172,6 +184,18 @@ pub enum Action {
     Close,
     MsgBox(u16),
     Dialog(u16),
+    /// `type ID TEXT`.
+    Type {
+        id: u16,
+        text: Vec<u8>,
+    },
+    /// `click-id ID`.
+    ClickId(u16),
+    /// `select ID ITEM`.
+    Select {
+        id: u16,
+        item: Pick,
+    },
 }
 
 impl Action {
@@ -196,6 +220,14 @@ impl fmt::Display for Action {
             Action::Close => f.write_str("close"),
             Action::MsgBox(a) => write!(f, "msgbox {a}"),
             Action::Dialog(a) => write!(f, "dialog {a}"),
+            Action::Type { id, ref text } => {
+                write!(f, "type {id} {:?}", String::from_utf8_lossy(text))
+            }
+            Action::ClickId(id) => write!(f, "click-id {id}"),
+            Action::Select { id, ref item } => match item {
+                Pick::Index(i) => write!(f, "select {id} {i}"),
+                Pick::Text(t) => write!(f, "select {id} {:?}", String::from_utf8_lossy(t)),
+            },
         }
     }
 }
@@ -288,8 +320,29 @@ fn answer(s: &str) -> Result<u16, String> {
     }
 }
 
-/// Parse one non-comment line's words (after any `@MODULE`).
-fn parse_action(words: &[&str]) -> Result<Action, String> {
+/// The text after the first `n` words of `raw`, a quoted `"..."` taken
+/// without its quotes.
+fn rest_after(raw: &str, n: usize) -> String {
+    let mut s = raw.trim_start();
+    for _ in 0..n {
+        let end = s.find(|c: char| c.is_ascii_whitespace()).unwrap_or(s.len());
+        s = s[end..].trim_start();
+    }
+    let s = s.trim_end();
+    match s.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(t) => t.to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// A control id.
+fn control_id(s: &str) -> Result<u16, String> {
+    Ok(ranged(s, 0, 0xFFFF, "the control id")? as u16)
+}
+
+/// Parse one non-comment line's words (after any `@MODULE`); `raw` is the
+/// line's text from its verb on.
+fn parse_action(words: &[&str], raw: &str) -> Result<Action, String> {
     let Some((verb, args)) = words.split_first() else {
         return Err("a module prefix without a command".into());
     };
@@ -353,8 +406,44 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             want(1..=1, "dialog ANSWER")?;
             Ok(Action::Dialog(answer(args[0])?))
         }
+        "type" => {
+            if args.len() < 2 {
+                return Err("usage: type ID TEXT".into());
+            }
+            let id = control_id(args[0])?;
+            let text = rest_after(raw, 2);
+            if text.len() > MAX_TYPED {
+                return Err(format!("more than {MAX_TYPED} characters to type"));
+            }
+            Ok(Action::Type {
+                id,
+                text: text.into_bytes(),
+            })
+        }
+        "click-id" => {
+            want(1..=1, "click-id ID")?;
+            Ok(Action::ClickId(control_id(args[0])?))
+        }
+        "select" => {
+            if args.len() < 2 {
+                return Err("usage: select ID INDEX|TEXT".into());
+            }
+            let id = control_id(args[0])?;
+            let rest = rest_after(raw, 2);
+            let quoted = raw.trim_end().ends_with('"');
+            let item = match number(&rest) {
+                Some(v) if !quoted && args.len() == 2 => {
+                    if !(0..=0xFFFF).contains(&v) {
+                        return Err(format!("the item index {v} is out of range 0..65535"));
+                    }
+                    Pick::Index(v as u16)
+                }
+                _ => Pick::Text(rest.into_bytes()),
+            };
+            Ok(Action::Select { id, item })
+        }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog)"
+            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog, type, click-id, select)"
         )),
     }
 }
@@ -401,7 +490,14 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             }
             None => None,
         };
-        let action = parse_action(&words).map_err(err)?;
+        let raw = if module.is_some() {
+            let t = text.trim_start();
+            let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+            &t[end..]
+        } else {
+            text
+        };
+        let action = parse_action(&words, raw).map_err(err)?;
         lines.push(Line {
             number,
             module,
@@ -416,7 +512,7 @@ mod tests {
     use super::*;
 
     fn one(s: &str) -> Action {
-        parse(s.as_bytes()).unwrap().lines[0].action
+        parse(s.as_bytes()).unwrap().lines[0].action.clone()
     }
 
     fn error(s: &str) -> ScriptError {
@@ -483,6 +579,50 @@ mod tests {
         assert_eq!(one("dialog OK"), Action::Dialog(1));
         assert_eq!(one("dialog 1001"), Action::Dialog(1001));
         assert!(Action::Dialog(1).is_answer() && !Action::Close.is_answer());
+        assert_eq!(
+            one("type 101 hello world"),
+            Action::Type {
+                id: 101,
+                text: b"hello world".to_vec()
+            }
+        );
+        assert_eq!(
+            one("type 0x65 \"  two  \""),
+            Action::Type {
+                id: 101,
+                text: b"  two  ".to_vec()
+            }
+        );
+        assert_eq!(one("click-id 1"), Action::ClickId(1));
+        assert_eq!(
+            one("select 200 3"),
+            Action::Select {
+                id: 200,
+                item: Pick::Index(3)
+            }
+        );
+        assert_eq!(
+            one("select 200 \"New York\""),
+            Action::Select {
+                id: 200,
+                item: Pick::Text(b"New York".to_vec())
+            }
+        );
+        assert_eq!(
+            one("select 200 Paris"),
+            Action::Select {
+                id: 200,
+                item: Pick::Text(b"Paris".to_vec())
+            }
+        );
+        assert_eq!(
+            one("@DLGTEST type 5 x"),
+            Action::Type {
+                id: 5,
+                text: b"x".to_vec()
+            }
+        );
+        assert!(!one("type 5 x").is_answer());
     }
 
     #[test]
@@ -529,6 +669,17 @@ mod tests {
         assert_eq!(error("@ key a").what, "'@' without a module name");
         assert_eq!(error("@TOOLONGNAME key a").line, 1);
         assert_eq!(error("@PONG").what, "a module prefix without a command");
+        assert_eq!(error("type 5").what, "usage: type ID TEXT");
+        assert_eq!(
+            error("type x y").what,
+            "the control id \"x\" is not a number"
+        );
+        assert_eq!(error("click-id").what, "usage: click-id ID");
+        assert_eq!(error("select 4").what, "usage: select ID INDEX|TEXT");
+        assert_eq!(
+            error("select 4 70000").what,
+            "the item index 70000 is out of range 0..65535"
+        );
         assert_eq!(error("\n\nkey \u{e9}").line, 3);
         let bad = parse(b"close\n\xFF\xFE\n").unwrap_err();
         assert_eq!(bad.to_string(), "line 2: not text (invalid UTF-8)");

@@ -61,7 +61,7 @@ fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop>
 
 /// Give task `htask` the script lines meant for it (script.rs, "Which
 /// task"), the first time it asks for messages or opens a box.
-fn claim_script(env: &mut Env, htask: u16) {
+pub(super) fn claim_script(env: &mut Env, htask: u16) {
     if env.win16.user.unclaimed.is_empty() {
         return;
     }
@@ -97,7 +97,7 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
     let q = env.win16.user.queue(htask);
     let i = q.answers.iter().position(|l| {
         matches!(
-            (l.action, dialog),
+            (&l.action, dialog),
             (Action::Dialog(_), true) | (Action::MsgBox(_), false)
         )
     })?;
@@ -110,14 +110,14 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
 
 /// Deliver task `htask`'s next script input line to its main window:
 /// true when it posted a message.
-fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
+pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
     let main = q.main_window;
     let Some(line) = q.script.front_mut() else {
         return Ok(false);
     };
-    let (number, action) = (line.number, line.action);
+    let (number, action) = (line.number, line.action.clone());
     // A `timer N` line stays first until its N ticks are out.
     match &mut line.action {
         Action::Timer(n) if *n > 1 => *n -= 1,
@@ -127,8 +127,19 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
     }
     q.idle_fired.clear();
     event(uc, format!("script line {number}: {action}"));
+    // Keyboard input goes to the focus window when the task has it.
+    let focus = super::controls::wm::focus(env, uc)?;
+    let keys_to = if focus != 0 && super::controls::wm::task(env, focus) == htask {
+        focus
+    } else {
+        main
+    };
     let msg = |message, wparam, lparam| Msg {
-        hwnd: main,
+        hwnd: if matches!(message, WM_KEYDOWN | WM_KEYUP | WM_CHAR) {
+            keys_to
+        } else {
+            main
+        },
         message,
         wparam,
         lparam,
@@ -185,6 +196,9 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
             return Ok(false);
         }
         Action::Close => vec![msg(WM_CLOSE, 0, 0)],
+        Action::Type { .. } | Action::ClickId(_) | Action::Select { .. } => {
+            return super::dialog::input::deliver(env, uc, htask, number, &action);
+        }
         Action::MsgBox(_) | Action::Dialog(_) => Vec::new(),
     };
     let mut posted = false;

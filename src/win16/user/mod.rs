@@ -33,6 +33,7 @@ use defwnd::def_window_proc_impl;
 use std::collections::VecDeque;
 
 pub mod class;
+pub mod controls;
 pub mod defwnd;
 pub mod dialog;
 pub mod menu;
@@ -162,6 +163,10 @@ pub struct User {
     pub menus_created: u16,
     /// Check and enable flags of menu items by (hMenu, item, by position).
     pub menu_states: std::collections::BTreeMap<(u16, u16, bool), u16>,
+    /// The predefined control classes and each control's state.
+    pub controls: controls::Controls,
+    /// Each dialog box's state (dialog.rs).
+    pub dialogs: dialog::Dialogs,
 }
 
 impl User {
@@ -276,6 +281,9 @@ fn call_wndproc(
             message_name(msg)
         ),
     );
+    if let Some(api) = controls::native_proc(env, proc_) {
+        return controls::call_native(env, uc, api, hwnd, msg, wparam, lparam, scratch);
+    }
     if proc_ == DEFWINDOWPROC {
         let lp = match lparam {
             CallArg::L(l) => l,
