@@ -144,6 +144,8 @@ pub static TABLES: &[&[Api]] = &[
     super::user::menu::APIS,
     super::user::metrics::APIS,
     super::gdi::APIS,
+    super::gdi::font::APIS,
+    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,

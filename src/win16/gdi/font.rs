@@ -14,10 +14,11 @@
 //!
 //! 1. the `--fonts DIR` option,
 //! 2. the directories of the `TOOLHELP16_FONTS` environment variable
-//!    (separated as `PATH` is),
-//! 3. `/usr/share/wine/fonts` (Debian's `fonts-wine`: Wine's own
-//!    LGPL recreations of the Windows raster fonts, with the same face
-//!    names and VGA metrics; `./x` installs it).
+//!    (separated as `PATH` is) when it is set — they *replace* the next
+//!    one, so `TOOLHELP16_FONTS=` (empty) means "no system fonts",
+//! 3. otherwise `/usr/share/wine/fonts` (Debian's `fonts-wine`: Wine's
+//!    own LGPL recreations of the Windows raster fonts, with the same
+//!    face names and VGA metrics; `./x` installs it).
 //!
 //! Of every file only the resources designed for the VGA's 96 × 96 dpi are
 //! taken, as Windows chose the font files matching the display's
@@ -368,17 +369,17 @@ pub struct FontSearch {
 }
 
 impl FontSearch {
-    /// The search path: `--fonts DIR` (when given), `TOOLHELP16_FONTS`,
-    /// then Debian's fonts-wine directory.
+    /// The search path: `--fonts DIR` (when given), then
+    /// `TOOLHELP16_FONTS` when set, else Debian's fonts-wine directory.
     pub fn standard(option: Option<&Path>) -> FontSearch {
         let mut dirs = Vec::new();
         if let Some(d) = option {
             dirs.push(d.to_path_buf());
         }
-        if let Some(v) = std::env::var_os(FONTS_ENV) {
-            dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
+        match std::env::var_os(FONTS_ENV) {
+            Some(v) => dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty())),
+            None => dirs.push(PathBuf::from(WINE_FONTS)),
         }
-        dirs.push(PathBuf::from(WINE_FONTS));
         FontSearch { dirs }
     }
 
@@ -698,6 +699,89 @@ impl FontCatalogue {
     }
 }
 
+/// GDI's font state in a session: where fonts are looked for, and the
+/// catalogue, loaded the first time a program needs a font (most runs
+/// never do), with its warnings kept until the CLI says them.
+#[derive(Debug)]
+pub struct FontState {
+    pub search: FontSearch,
+    catalogue: Option<FontCatalogue>,
+    warnings: std::cell::RefCell<Vec<String>>,
+    /// Fonts realised so far, by the LOGFONT (device units) they were
+    /// mapped from.
+    cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
+}
+
+impl Default for FontState {
+    /// The standard search path ([`FontSearch::standard`] without
+    /// `--fonts`).
+    fn default() -> Self {
+        FontState::new(FontSearch::standard(None))
+    }
+}
+
+impl FontState {
+    pub fn new(search: FontSearch) -> FontState {
+        FontState {
+            search,
+            catalogue: None,
+            warnings: Default::default(),
+            cache: Default::default(),
+        }
+    }
+
+    /// The catalogue, loaded on first use.
+    pub fn catalogue(&mut self) -> &mut FontCatalogue {
+        if self.catalogue.is_none() {
+            let cat = FontCatalogue::load(&self.search);
+            self.warnings
+                .borrow_mut()
+                .extend(cat.warnings.iter().cloned());
+            self.catalogue = Some(cat);
+        }
+        self.catalogue
+            .get_or_insert_with(|| FontCatalogue::of(Vec::new()))
+    }
+
+    /// The mapper's choice for `lf` (device units), remembered.
+    pub fn map_cached(&mut self, lf: &LogFont) -> PhysFont {
+        let key = lf.to_bytes();
+        if let Some(f) = self.cache.get(&key) {
+            return f.clone();
+        }
+        let f = super::fontmap::map(self.catalogue(), lf);
+        if self.cache.len() < 4096 {
+            self.cache.insert(key, f.clone());
+        }
+        f
+    }
+
+    /// Forget the realised fonts (the catalogue changed).
+    pub fn forget_realized(&mut self) {
+        self.cache.clear();
+    }
+
+    /// GetDialogBaseUnits' values (USER): see [`dialog_base_units`].
+    pub fn dialog_base_units(&mut self) -> (u16, u16) {
+        dialog_base_units(self.catalogue())
+    }
+
+    /// Has the catalogue been loaded?
+    pub fn loaded(&self) -> bool {
+        self.catalogue.is_some()
+    }
+
+    /// Add a warning for the CLI to say.
+    pub fn warn(&self, w: String) {
+        self.warnings.borrow_mut().push(w);
+    }
+
+    /// Warnings not yet taken.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.borrow_mut())
+    }
+}
+
 fn added_key(f: &FontResource) -> Option<String> {
     f.file.as_ref().map(|p| p.to_string_lossy().into_owned())
 }
@@ -861,46 +945,68 @@ impl PhysFont {
         i32::from(row) * i32::from(self.scale_y)
     }
 
-    /// Every ink pixel of character `ch` drawn with its cell's top-left at
-    /// (0, 0): `f(x, y)` for each, with the simulations applied (scaling,
-    /// the bold overstrike, the italic shear). Underline and strike-out
-    /// are drawn by the text output across the advance, not here.
-    pub fn glyph_pixels(&self, ch: u8, mut f: impl FnMut(i32, i32)) {
+    /// The ink of character `ch` with its cell's top-left at (0, 0), row by
+    /// row: `f(y, runs)` for every row with ink, `runs` the `[x1, x2)`
+    /// spans of that row, left to right and not overlapping, after the
+    /// simulations (scaling, the bold overstrike one pixel to the right,
+    /// the italic shear). Underline and strike-out are drawn by the text
+    /// output across the advance, not here.
+    pub fn glyph_rows(&self, ch: u8, mut f: impl FnMut(i32, &[(i32, i32)])) {
         let g = self.res.font.glyph(ch);
         let (sx, sy) = (i32::from(self.scale_x), i32::from(self.scale_y));
         let height = self.height();
+        let mut base: Vec<(i32, i32)> = Vec::new();
+        let mut out: Vec<(i32, i32)> = Vec::new();
         for gy in 0..g.height {
-            let mut row: Vec<i32> = Vec::new();
-            g.row_bytes(gy, |c, b| {
-                if b == 0 {
-                    return;
-                }
+            base.clear();
+            let mut run: Option<i32> = None;
+            let mut x = 0i32;
+            g.row_bytes(gy, |_, b| {
                 for bit in 0..8 {
-                    if b & (0x80 >> bit) != 0 {
-                        let x = (c * 8 + bit) as i32;
-                        if x < g.width as i32 {
-                            row.push(x);
+                    let on = x < g.width as i32 && b & (0x80 >> bit) != 0;
+                    match (on, run) {
+                        (true, None) => run = Some(x),
+                        (false, Some(s)) => {
+                            base.push((s, x));
+                            run = None;
                         }
+                        _ => {}
                     }
+                    x += 1;
                 }
             });
-            if row.is_empty() {
+            if let Some(s) = run {
+                base.push((s, x.min(g.width as i32)));
+            }
+            if base.is_empty() {
                 continue;
             }
             for dy in 0..sy {
                 let y = gy as i32 * sy + dy;
                 let shear = if self.italic { (height - 1 - y) / 4 } else { 0 };
-                for &gx in &row {
-                    for dx in 0..sx {
-                        let x = gx * sx + dx + shear;
-                        f(x, y);
-                        if self.bold {
-                            f(x + 1, y);
-                        }
+                out.clear();
+                for &(a, b) in &base {
+                    let (a, b) = (a * sx + shear, b * sx + shear + i32::from(self.bold));
+                    match out.last_mut() {
+                        Some(last) if last.1 >= a => last.1 = last.1.max(b),
+                        _ => out.push((a, b)),
                     }
                 }
+                f(y, &out);
             }
         }
+    }
+
+    /// Every ink pixel of character `ch` ([`PhysFont::glyph_rows`] pixel by
+    /// pixel).
+    pub fn glyph_pixels(&self, ch: u8, mut f: impl FnMut(i32, i32)) {
+        self.glyph_rows(ch, |y, runs| {
+            for &(a, b) in runs {
+                for x in a..b {
+                    f(x, y);
+                }
+            }
+        });
     }
 }
 
@@ -920,6 +1026,209 @@ pub fn dialog_base_units(cat: &FontCatalogue) -> (u16, u16) {
     let h = cat.system();
     (h.header().avg_width, h.header().pix_height)
 }
+
+// ---------------------------------------------------------------------
+// The font functions that need no device context.
+
+use crate::env::Env;
+use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::callback::{CallArg, call_far};
+use crate::win16::farptr;
+
+/// The largest `.FON` file AddFontResource reads (Windows 3.1's own are
+/// under 100 KB).
+const MAX_FON_BYTES: u64 = 4 << 20;
+
+/// GDI's thunk segment: where callbacks from GDI return.
+fn gdi_cs(env: &Env) -> Result<u16, Stop> {
+    env.win16
+        .module_by_name("GDI")
+        .and_then(|m| m.segments.first().copied())
+        .ok_or_else(|| Stop::Error("GDI is not loaded".into()))
+}
+
+/// The file a program names, read from its sandbox: (the DOS path as the
+/// key, the bytes), or None when it is missing, outside the sandbox or too
+/// big.
+fn read_sandbox_file(env: &Env, name: &[u8]) -> Option<(String, Vec<u8>)> {
+    let drive = env.drive.as_ref()?;
+    match drive.resolve(name).ok()? {
+        crate::dos::fs::HostPath::File { host, dos } => {
+            let len = std::fs::metadata(&host).ok()?.len();
+            if len > MAX_FON_BYTES {
+                return None;
+            }
+            Some((dos, std::fs::read(&host).ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// GDI.119 AddFontResource(lpszFilename) -> the number of fonts added, 0
+/// on failure. The file is a `.FON` in the program's sandbox (a handle of
+/// a loaded font module is not supported: 0).
+fn add_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if farptr::is_int(a[0]) {
+        return Ok(0);
+    }
+    let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
+        return Ok(0);
+    };
+    let Some((key, bytes)) = read_sandbox_file(env, &name) else {
+        return Ok(0);
+    };
+    env.win16.gdi.fonts.forget_realized();
+    let cat = env.win16.gdi.fonts.catalogue();
+    match cat.add_file(&key, &bytes) {
+        Ok(n) => Ok(n as u32),
+        Err(e) => {
+            let w = format!("AddFontResource {key}: {e}");
+            env.win16.gdi.fonts.warn(w);
+            Ok(0)
+        }
+    }
+}
+
+/// GDI.136 RemoveFontResource(lpszFilename) -> TRUE when the file had
+/// been added.
+fn remove_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if farptr::is_int(a[0]) {
+        return Ok(0);
+    }
+    let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
+        return Ok(0);
+    };
+    let key = match env.drive.as_ref().and_then(|d| d.resolve(&name).ok()) {
+        Some(crate::dos::fs::HostPath::File { dos, .. }) => dos,
+        Some(crate::dos::fs::HostPath::Missing { dos, .. }) => dos,
+        _ => return Ok(0),
+    };
+    env.win16.gdi.fonts.forget_realized();
+    Ok(u32::from(env.win16.gdi.fonts.catalogue().remove_file(&key)))
+}
+
+/// The fonts EnumFonts/EnumFontFamilies report: with no face, the first
+/// font of each face (SDK: "one font of each available typeface"), else
+/// every font of that face, in the catalogue's order.
+pub fn enumerated(cat: &FontCatalogue, face: Option<&[u8]>) -> Vec<PhysFont> {
+    let mut out: Vec<PhysFont> = Vec::new();
+    for f in &cat.fonts {
+        let take = match face {
+            Some(want) => f.face().as_bytes().eq_ignore_ascii_case(want),
+            None => !out.iter().any(|o| o.face().eq_ignore_ascii_case(f.face())),
+        };
+        if take {
+            out.push(PhysFont::plain(f.clone()));
+        }
+    }
+    out
+}
+
+/// ENUMLOGFONT for a font: its LOGFONT, the full name (the face, for a
+/// raster font) and the style ("Regular", "Bold", "Italic", "Bold
+/// Italic").
+pub fn enum_logfont(f: &PhysFont) -> Vec<u8> {
+    let lf = f.logfont();
+    let mut b = lf.to_bytes().to_vec();
+    let mut full = [0u8; 64];
+    let n = lf.face.len().min(63);
+    full[..n].copy_from_slice(&lf.face[..n]);
+    b.extend_from_slice(&full);
+    let style = match (lf.weight >= FW_BOLD as i16, lf.italic != 0) {
+        (false, false) => "Regular",
+        (true, false) => "Bold",
+        (false, true) => "Italic",
+        (true, true) => "Bold Italic",
+    };
+    let mut st = [0u8; 32];
+    st[..style.len()].copy_from_slice(style.as_bytes());
+    b.extend_from_slice(&st);
+    b
+}
+
+/// EnumFonts and EnumFontFamilies: call `proc_(lpLogFont, lpTextMetric,
+/// nFontType, lpData)` for each font until it returns 0; the result is the
+/// callback's last value (1 when nothing was enumerated).
+fn enumerate(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    face_ptr: u32,
+    proc_: u32,
+    data: u32,
+    families: bool,
+) -> Result<u32, Stop> {
+    let face = if face_ptr == 0 {
+        None
+    } else {
+        farptr::read_cstr(uc, face_ptr, LF_FACESIZE)
+    };
+    let list = enumerated(env.win16.gdi.fonts.catalogue(), face.as_deref());
+    let cs = gdi_cs(env)?;
+    let ds = uc.reg(R::DS);
+    let mut last = 1u32;
+    for f in list {
+        let (mut scratch, tm) = if families {
+            (enum_logfont(&f), f.metrics().to_new_bytes().to_vec())
+        } else {
+            (
+                f.logfont().to_bytes().to_vec(),
+                f.metrics().to_bytes().to_vec(),
+            )
+        };
+        let lf_len = scratch.len() as u16;
+        scratch.extend_from_slice(&tm);
+        let args = [
+            CallArg::Scratch,
+            CallArg::ScratchAt(lf_len),
+            CallArg::W(RASTER_FONTTYPE),
+            CallArg::L(data),
+        ];
+        let r = call_far(env, uc, cs, farptr::split(proc_), ds, &scratch, &args)?;
+        last = r.value & 0xFFFF;
+        if last == 0 {
+            break;
+        }
+    }
+    Ok(last)
+}
+
+/// GDI.70 EnumFonts(hDC, lpFacename, lpFontFunc, lpData).
+fn enum_fonts(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    enumerate(env, uc, a[1], a[2], a[3], false)
+}
+
+/// GDI.330 EnumFontFamilies(hDC, lpszFamily, lpEnumFontFamProc, lParam):
+/// ENUMLOGFONT and NEWTEXTMETRIC.
+fn enum_font_families(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    enumerate(env, uc, a[1], a[2], a[3], true)
+}
+
+/// The functions of this file.
+pub static APIS: &[Api] = &[
+    Api::new(
+        "GDI",
+        70,
+        "ENUMFONTS",
+        &[Arg::W, Arg::L, Arg::L, Arg::L],
+        enum_fonts,
+    ),
+    Api::new("GDI", 119, "ADDFONTRESOURCE", &[Arg::L], add_font_resource),
+    Api::new(
+        "GDI",
+        136,
+        "REMOVEFONTRESOURCE",
+        &[Arg::L],
+        remove_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        330,
+        "ENUMFONTFAMILIES",
+        &[Arg::W, Arg::L, Arg::L, Arg::L],
+        enum_font_families,
+    ),
+];
 
 #[cfg(test)]
 mod tests {

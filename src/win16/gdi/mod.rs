@@ -6,6 +6,8 @@
 pub mod fnt;
 pub mod font;
 pub mod fontmap;
+pub mod metafile;
+pub mod text;
 
 use super::api::{Api, Arg};
 use crate::env::Env;
@@ -26,6 +28,8 @@ pub struct Gdi {
     /// The object selected last into each DC, by kind (pen, brush, font...)
     /// is not tracked beyond the previous handle SelectObject returns.
     pub selected: Vec<(u16, u16)>,
+    /// The fonts (font.rs): the catalogue, loaded when first needed.
+    pub fonts: font::FontState,
 }
 
 fn draw(uc: &mut Uc<'_>, text: String) {

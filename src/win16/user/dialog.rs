@@ -416,7 +416,7 @@ fn make_font(
     let height = -((i32::from(points) * 96 + 36) / 72).min(32767) as i16;
     let face = String::from_utf8_lossy(face).into_owned();
     let lf = LogFont::named(&face, height, FW_BOLD);
-    let phys = crate::win16::gdi::fontmap::map(&controls::catalogue(env), &lf);
+    let phys = env.win16.gdi.fonts.map_cached(&lf);
     let mut h = 0;
     if let Some(create) = crate::win16::api::find("GDI", 57) {
         let (r, _) = controls::with_data(env, uc, &lf.to_bytes(), |env, uc, p| {

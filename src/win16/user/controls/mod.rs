@@ -49,14 +49,13 @@ pub mod r#static;
 pub mod wm;
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use super::WndClass;
 use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc, alloc_seg};
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
-use crate::win16::gdi::font::{FontCatalogue, FontSearch, PhysFont, TextMetric};
+use crate::win16::gdi::font::{PhysFont, TextMetric};
 use crate::win16::{Win16, Win16LoadError, ensure_builtin, thunk_for};
 
 /// The private ordinals of USER's internal window procedures (api.rs,
@@ -175,15 +174,6 @@ pub struct Controls {
     /// The physical fonts behind the font handles the dialog manager made
     /// (DS_SETFONT), by handle.
     pub fonts: HashMap<u16, PhysFont>,
-    /// The session's raster fonts, loaded when first needed.
-    pub catalogue: Option<Rc<FontCatalogue>>,
-}
-
-/// The session's font catalogue (the Windows 3.1 VGA fonts, gdi/font.rs).
-pub fn catalogue(env: &mut Env) -> Rc<FontCatalogue> {
-    let c = &mut env.win16.user.controls.catalogue;
-    c.get_or_insert_with(|| Rc::new(FontCatalogue::load(&FontSearch::standard(None))))
-        .clone()
 }
 
 /// The physical font a control draws and measures with for `hfont`
@@ -194,7 +184,7 @@ pub fn font_of(env: &mut Env, hfont: u16) -> PhysFont {
     if let Some(f) = env.win16.user.controls.fonts.get(&hfont) {
         return f.clone();
     }
-    PhysFont::plain(catalogue(env).system())
+    PhysFont::plain(env.win16.gdi.fonts.catalogue().system())
 }
 
 /// TEXTMETRIC of [`font_of`].
@@ -279,6 +269,10 @@ pub fn call_native(
     let base = [u32::from(hwnd), u32::from(msg), u32::from(wparam)];
     match lparam {
         CallArg::Scratch => with_data(env, uc, scratch, |env, uc, p| {
+            (api.func)(env, uc, &[base[0], base[1], base[2], p])
+        }),
+        CallArg::ScratchAt(n) => with_data(env, uc, scratch, |env, uc, p| {
+            let p = crate::win16::farptr::add(p, usize::from(n));
             (api.func)(env, uc, &[base[0], base[1], base[2], p])
         }),
         CallArg::L(l) => Ok((
