@@ -93,3 +93,149 @@ fn every_control_class_answers_as_the_sdk_documents() {
     ];
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
 }
+
+/// dlgnav's printed lines for `script`, after its exit with code 0.
+fn nav(script: Option<&str>) -> Vec<String> {
+    let (out, v) = run(&rom("dlgnav.exe"), script);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    checked(&v)
+}
+
+// Notification codes (windows.h): EN_SETFOCUS 0100, EN_KILLFOCUS 0200,
+// EN_CHANGE 0300, EN_UPDATE 0400; LBN_SELCHANGE 0001, LBN_SETFOCUS 0004,
+// LBN_KILLFOCUS 0005; BN_CLICKED 0000. The dialog procedure prints `id
+// code` for each WM_COMMAND.
+
+/// Typing, choosing a list item and clicking by id, as a user does with
+/// the mouse.
+#[test]
+fn a_script_types_selects_and_clicks_controls() {
+    let lines = nav(Some(
+        "type 101 Alice\nselect 103 green\nclick-id 110\nclick-id 1\n",
+    ));
+    let mut want = vec![
+        // WM_INITDIALOG answered TRUE: the first WS_TABSTOP control, the
+        // edit control, gets the focus.
+        "101 0100".to_string(),
+    ];
+    // Each character typed: EN_UPDATE before the change is shown, then
+    // EN_CHANGE.
+    for _ in "Alice".chars() {
+        want.push("101 0400".into());
+        want.push("101 0300".into());
+    }
+    want.extend(
+        [
+            // Choosing in the list: the focus moves (EN_KILLFOCUS,
+            // LBN_SETFOCUS), the item (green, index 1 once sorted) is
+            // selected: LBN_SELCHANGE with LBS_NOTIFY.
+            "101 0200",
+            "103 0004",
+            "103 0001",
+            // Pressing the mouse on the check box takes the focus from the
+            // list; releasing it checks the box and notifies BN_CLICKED.
+            "103 0005",
+            "110 0000",
+            // The OK button's click.
+            "1 0000",
+            "OK name=Alice sel=1 check=1",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(lines, want);
+}
+
+/// The dialog keyboard interface (IsDialogMessage): Tab to the next
+/// WS_TABSTOP control, the arrows in a list box, the space bar on a check
+/// box, Enter for the default push button.
+#[test]
+fn tab_arrows_space_and_enter_work_through_is_dialog_message() {
+    let lines = nav(Some(
+        "type 101 Bob\nkey tab\nkey down\nkey tab\nkey space\nkey enter\n",
+    ));
+    let mut want = vec!["101 0100".to_string()];
+    for _ in "Bob".chars() {
+        want.push("101 0400".into());
+        want.push("101 0300".into());
+    }
+    want.extend(
+        [
+            // Tab: the edit control does not want it (no DLGC_WANTTAB); the
+            // list box is the next tab stop.
+            "101 0200",
+            "103 0004",
+            // Down: the list box wants arrows (DLGC_WANTARROWS); with no
+            // selection it selects the first item (blue).
+            "103 0001",
+            // Tab again: the check box.
+            "103 0005",
+            // Space pressed and released: a click.
+            "110 0000",
+            // Enter on a control that is no push button: the default push
+            // button (DM_GETDEFID: IDOK) is pressed.
+            "1 0000",
+            "OK name=Bob sel=0 check=1",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(lines, want);
+}
+
+/// Characters the focused control does not want are mnemonics; Escape is
+/// IDCANCEL.
+#[test]
+fn mnemonics_and_escape() {
+    let lines = nav(Some("key tab\nkey tab\nchar c\nkey r\nkey escape\n"));
+    assert_eq!(
+        lines,
+        [
+            "101 0100", "101 0200", "103 0004", "103 0005",
+            // `c` on the focused check box (no DLGC_WANTCHARS): &Check is
+            // clicked.
+            "110 0000",
+            // The R key: TranslateMessage's `r` is &Right's mnemonic; the
+            // radio button gets the focus and is clicked.
+            "121 0000", // Escape: WM_COMMAND IDCANCEL.
+            "2 0000", "CANCEL",
+        ]
+    );
+}
+
+/// With no script the session's WM_CLOSE reaches the modeless dialog;
+/// DefDlgProc turns it into IDCANCEL (posted), and the program ends.
+#[test]
+fn a_modeless_dialog_closes_with_the_session() {
+    assert_eq!(nav(None), ["101 0100", "2 0000", "CANCEL"]);
+}
+
+/// A modal DialogBox from a modeless dialog: its loop takes the `dialog`
+/// line that comes before the next input line; the owner is disabled
+/// meanwhile and enabled again after.
+#[test]
+fn a_modal_dialog_takes_its_answer_in_script_order() {
+    let (out, v) = run(
+        &rom("dlgnav.exe"),
+        Some("click-id 130\ndialog ok\nclick-id 2\n"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(
+        checked(&v),
+        [
+            "101 0100", "101 0200", "130 0000", "ABOUT 1", "2 0000", "CANCEL"
+        ]
+    );
+    let ev = strings(&v["events"]);
+    let at = |s: &str| {
+        ev.iter()
+            .position(|e| e.contains(s))
+            .unwrap_or_else(|| panic!("{s} missing: {ev:#?}"))
+    };
+    let order = [
+        at("dialog \"#400\" opened"),
+        at("gets command 1 (script line 2)"),
+        at("ended with 1"),
+        at("script line 3: click-id 2"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}

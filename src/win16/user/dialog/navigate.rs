@@ -31,7 +31,8 @@
 //!   control whose text has that character after an `&` is chosen: a
 //!   button is clicked (and a radio or check box gets the focus first), a
 //!   static control or group box gives the focus to the next control after
-//!   it. Everything else is translated (TranslateMessage) and dispatched.
+//!   it. Everything else, and a character no mnemonic takes, is translated
+//!   (TranslateMessage) and dispatched.
 
 use super::{DC_HASDEFID, DM_GETDEFID, IDCANCEL, IDOK, dialog, item};
 use crate::env::Env;
@@ -386,14 +387,8 @@ fn handle(
             if wparam == VK_TAB && code & DLGC_WANTTAB != 0 {
                 return Ok(false);
             }
-            // Tab, Enter and Escape were the WM_KEYDOWN's.
-            if matches!(wparam, VK_TAB | VK_RETURN | VK_ESCAPE) {
-                return Ok(true);
-            }
-            if !do_mnemonic(env, uc, hdlg, wparam as u8)? {
-                wm::beep(env, uc)?;
-            }
-            Ok(true)
+            // A mnemonic, else the character goes to the control.
+            do_mnemonic(env, uc, hdlg, wparam as u8)
         }
         WM_SYSCHAR => Ok(do_mnemonic(env, uc, hdlg, wparam as u8)?),
         _ => Ok(false),
