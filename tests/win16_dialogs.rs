@@ -239,3 +239,35 @@ fn a_modal_dialog_takes_its_answer_in_script_order() {
     ];
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
 }
+
+/// Owner-draw list boxes and buttons (WM_MEASUREITEM, WM_COMPAREITEM,
+/// WM_DELETEITEM, WM_DRAWITEM), an exported control procedure called
+/// directly, and a DS_SETFONT dialog's units from its font.
+#[test]
+fn owner_draw_controls_and_the_dialog_font() {
+    use toolhelp16::win16::gdi::font::{FW_BOLD, FontCatalogue, FontSearch, LogFont};
+    let (out, v) = run(&rom("dlgdraw.exe"), None);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let lines = checked(&v);
+    assert_eq!(out.status.code(), Some(0), "{lines:#?}");
+    // The template's font: Helv 8 at the VGA's 96 dpi, bold as Windows 3.1
+    // made dialog fonts, realised by the font mapper; its units are its
+    // 52 letters' average width, rounded, and its cell height.
+    let cat = FontCatalogue::load(&FontSearch::standard(None));
+    let lf = LogFont::named("Helv", -((8 * 96 + 36) / 72), FW_BOLD);
+    let f = toolhelp16::win16::gdi::fontmap::map(&cat, &lf);
+    let extent: i32 = (b'A'..=b'Z').chain(b'a'..=b'z').map(|c| f.advance(c)).sum();
+    let (fx, fy) = ((extent / 26 + 1) / 2, f.height());
+    let (sx, sy) = system_base_units();
+    assert_eq!(
+        lines,
+        [
+            format!("font units {fx} {fy}"),
+            format!("system units {sx} {sy}"),
+            "checks 21 fails 0".to_string(),
+        ]
+    );
+    // MS Sans Serif (Helv's Windows 3.1 substitute) at 8 points on a VGA
+    // has a 13-pixel cell.
+    assert_eq!(fy, 13);
+}
