@@ -198,6 +198,13 @@ pub fn symbol_at(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::Symbol
     uc.get_data().env.as_ref()?.symbol(uc, cs, ip)
 }
 
+/// The machine's environment as its concrete type, from inside a hook
+/// (observers that read it: the screenshot series).
+pub fn environment_of<'a, T: Environment>(uc: &'a Uc<'_>) -> Option<&'a T> {
+    let env: &dyn std::any::Any = uc.get_data().env.as_deref()?;
+    env.downcast_ref::<T>()
+}
+
 /// [`Environment::module_name`] of the machine's environment.
 pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
     uc.get_data().env.as_ref()?.module_name(hmodule)

@@ -143,9 +143,6 @@ pub static TABLES: &[&[Api]] = &[
     super::user::controls::APIS,
     super::user::menu::APIS,
     super::user::metrics::APIS,
-    super::gdi::APIS,
-    super::gdi::font::APIS,
-    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
@@ -156,9 +153,12 @@ pub static TABLES: &[&[Api]] = &[
     super::scheduler::APIS,
 ];
 
-/// All registered functions.
+/// All registered functions (GDI's tables are listed in gdi/mod.rs).
 pub fn all() -> impl Iterator<Item = &'static Api> {
-    TABLES.iter().flat_map(|t| t.iter())
+    TABLES
+        .iter()
+        .chain(super::gdi::TABLES.iter())
+        .flat_map(|t| t.iter())
 }
 
 /// Entry points of system modules that Windows 3.1 did not export (so no

@@ -260,8 +260,11 @@ fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
     }
     let main = u.queue(htask).main_window;
     let alive = u.window(main).is_some();
-    let q = u.queue(htask);
-    if !q.close_sent && main != 0 && alive {
+    if !u.queue(htask).close_sent && main != 0 && alive {
+        // About to send the default WM_CLOSE: the screen as the program
+        // last showed it (gdi/screen.rs).
+        crate::win16::gdi::screen::before_default_close(env);
+        let q = env.win16.user.queue(htask);
         q.close_sent = true;
         let m = Msg {
             hwnd: main,

@@ -71,8 +71,9 @@ fn begin_paint(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.40 EndPaint(hWnd, lpPaint).
-fn end_paint(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn end_paint(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     event(uc, format!("paint {:04X} ends", a[0] as u16));
+    crate::win16::gdi::screen::after_paint(env);
     Ok(1)
 }
 
