@@ -17,14 +17,16 @@ use common::{bin, json, rom, strings};
 fn run(program: &Path, script: Option<&str>) -> (Output, Value) {
     let mut c = bin();
     c.args(["run", "--json", "--events"]);
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "th16-dialogs-{}-{}",
         std::process::id(),
-        program.file_stem().unwrap().to_string_lossy()
+        N.fetch_add(1, Ordering::Relaxed)
     ));
     if let Some(s) = script {
         std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(format!("{}.txt", script.map_or(0, str::len)));
+        let p = dir.join("input.txt");
         std::fs::write(&p, s).unwrap();
         c.arg("--messages").arg(&p);
     }

@@ -34,7 +34,7 @@
 //!   gives the focus).
 
 use super::wm::{self, WM_DRAWITEM, WM_GETDLGCODE, WM_GETFONT, WM_KILLFOCUS, WM_SETFONT};
-use super::{Control, notify};
+use super::{Control, notify, paint};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::user::{
@@ -444,10 +444,35 @@ pub fn button_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
                     wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?;
                     notify(env, uc, hwnd, BN_PAINT)?;
                 }
-                // TODO(gdi dc/raster/text): draw the Windows 3.1 button
-                // (frame, two-pixel shadow, check box, radio circle, text)
-                // in the DC once GDI draws; until then painting validates.
-                _ => wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?,
+                k => {
+                    let b = state(env, hwnd).clone();
+                    let left = style & BS_LEFTTEXT != 0;
+                    wm::paint(env, uc, hwnd, |env, uc, hdc| {
+                        match k {
+                            BS_PUSHBUTTON | BS_DEFPUSHBUTTON | BS_PUSHBOX => paint::push_button(
+                                env,
+                                uc,
+                                hwnd,
+                                hdc,
+                                b.font,
+                                b.pushed,
+                                k == BS_DEFPUSHBUTTON,
+                            )?,
+                            BS_GROUPBOX => paint::group_box(env, uc, hwnd, hdc, b.font)?,
+                            BS_RADIOBUTTON | BS_AUTORADIOBUTTON => paint::check_box(
+                                env, uc, hwnd, hdc, b.font, true, b.check, b.pushed, left,
+                            )?,
+                            _ => paint::check_box(
+                                env, uc, hwnd, hdc, b.font, false, b.check, b.pushed, left,
+                            )?,
+                        }
+                        if b.focus {
+                            let (cx, cy) = wm::client_size(env, hwnd);
+                            paint::focus_rect(env, uc, hdc, (3, 3, cx - 3, cy - 3))?;
+                        }
+                        Ok(())
+                    })?;
+                }
             }
             Ok(0)
         }

@@ -543,10 +543,9 @@ pub fn combo_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
             Ok(0)
         }
         WM_PAINT => {
-            // TODO(gdi dc/text): draw the selection field of a drop-down
-            // list and the drop-down button, once GDI draws; until then
-            // painting validates.
-            wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?;
+            wm::paint(env, uc, hwnd, |env, uc, hdc| {
+                paint_combo(env, uc, hwnd, hdc)
+            })?;
             Ok(0)
         }
         WM_NCDESTROY => {
@@ -555,6 +554,37 @@ pub fn combo_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         }
         _ => wm::def_proc(env, uc, hwnd, msg, wparam, lparam),
     }
+}
+
+/// Paint the selection field of a drop-down list (the selection's text,
+/// highlighted while the combo box has the focus) and the drop-down
+/// button of the drop-down styles, as wide as a vertical scroll bar
+/// (SM_CXVSCROLL).
+fn paint_combo(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop> {
+    use super::paint::{self, CTLCOLOR_LISTBOX, Painter};
+    let style = wm::style(env, hwnd);
+    if kind(style) == CBS_SIMPLE {
+        return Ok(());
+    }
+    let c = state(env, hwnd).clone();
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_LISTBOX)?;
+    let (cx, _) = wm::client_size(env, hwnd);
+    let field = c.field_height as i16;
+    let bw = wm::user_call(env, uc, 179, &[2])
+        .transpose()?
+        .map_or(16, |v| v as i16)
+        .max(1);
+    if c.edit == 0 {
+        let r = (0, 0, cx - bw, field);
+        p.fill(env, uc, r, p.background)?;
+        p.frame(env, uc, r, paint::sys_brush(paint::COLOR_WINDOWFRAME))?;
+        let old = p.select(env, uc, c.font)?;
+        let t = wm::title(env, hwnd);
+        let inner = (r.0 + 2, r.1 + 2, r.2 - 2, r.3 - 2);
+        paint::item_line(env, uc, &p, hwnd, inner, inner.0 + 1, &t, c.focus)?;
+        p.select(env, uc, old)?;
+    }
+    paint::drop_button(env, uc, &p, (cx - bw, 0, cx, field))
 }
 
 /// Where window `hwnd`'s parent's client area starts on the screen (the

@@ -663,9 +663,37 @@ fn replace_sel(
     Ok(true)
 }
 
-/// Keep the caret in view (multiline: its line among the visible ones).
+/// What the control shows of text `t`: an ES_PASSWORD control's
+/// characters as its password character.
+fn shown(env: &mut Env, hwnd: u16, t: &[u8]) -> Vec<u8> {
+    let style = wm::style(env, hwnd);
+    if style & ES_PASSWORD != 0 && style & ES_MULTILINE == 0 {
+        let c = state(env, hwnd).password;
+        vec![c; t.len()]
+    } else {
+        t.to_vec()
+    }
+}
+
+/// Keep the caret in view (multiline: its line among the visible ones;
+/// single-line with ES_AUTOHSCROLL: the first visible character), and put
+/// the caret there.
 fn scroll_to_caret(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     if !multiline(env, hwnd) {
+        let t = text(env, uc, hwnd);
+        let t = shown(env, hwnd, &t);
+        let r = format_rect(env, hwnd);
+        let width = i32::from(r.2) - i32::from(r.0);
+        let m = measure(env, hwnd);
+        let e = state(env, hwnd);
+        let caret = e.caret.min(t.len());
+        if e.first > caret {
+            e.first = caret;
+        }
+        while e.first < caret && m.width(&t[e.first..caret]) > width {
+            e.first += 1;
+        }
+        let _ = place_caret(env, uc, hwnd);
         return;
     }
     let ls = lines(env, uc, hwnd);
@@ -681,6 +709,132 @@ fn scroll_to_caret(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     } else if line >= e.first + rows {
         e.first = line + 1 - rows;
     }
+    let _ = place_caret(env, uc, hwnd);
+}
+
+/// Where the caret is in the client area (its top-left), and the line
+/// height.
+fn caret_point(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> (i16, i16, i16) {
+    let t = text(env, uc, hwnd);
+    let t = shown(env, hwnd, &t);
+    let ls = lines(env, uc, hwnd);
+    let m = measure(env, hwnd);
+    let r = format_rect(env, hwnd);
+    let h = m.font.height().max(1);
+    let (caret, first) = {
+        let e = state(env, hwnd);
+        (e.caret.min(t.len()), e.first)
+    };
+    if !multiline(env, hwnd) {
+        let first = first.min(caret);
+        let x = i32::from(r.0) + line_offset(env, hwnd, m.width(&t), r) + m.width(&t[first..caret]);
+        return (x.clamp(-32768, 32767) as i16, r.1, h as i16);
+    }
+    let li = line_of(&ls, caret);
+    let l = ls[li];
+    let x = i32::from(r.0)
+        + line_offset(env, hwnd, m.width(&t[l.start..l.end]), r)
+        + m.width(&t[l.start..caret.min(l.end).max(l.start)]);
+    let y = i32::from(r.1) + (li as i32 - first as i32) * h;
+    (
+        x.clamp(-32768, 32767) as i16,
+        y.clamp(-32768, 32767) as i16,
+        h as i16,
+    )
+}
+
+/// ES_CENTER and ES_RIGHT: how far in a line of width `w` starts.
+fn line_offset(env: &Env, hwnd: u16, w: i32, r: (i16, i16, i16, i16)) -> i32 {
+    let room = i32::from(r.2) - i32::from(r.0) - w;
+    match wm::style(env, hwnd) & 3 {
+        ES_CENTER if room > 0 => room / 2,
+        ES_RIGHT if room > 0 => room,
+        _ => 0,
+    }
+}
+
+/// SetCaretPos at the caret, while the control has the focus (USER's
+/// caret functions, where USER has them).
+fn place_caret(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
+    if !state(env, hwnd).focus {
+        return Ok(());
+    }
+    let (x, y, _) = caret_point(env, uc, hwnd);
+    wm::user_call(env, uc, 165, &[u32::from(x as u16), u32::from(y as u16)]).transpose()?;
+    Ok(())
+}
+
+/// Paint the control (paint.rs): its visible lines, the selection
+/// inverted while it has the focus or with ES_NOHIDESEL.
+fn paint_edit(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop> {
+    use super::paint::{CTLCOLOR_EDIT, Painter, tabbed_text};
+    let style = wm::style(env, hwnd);
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_EDIT)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    let e = state(env, hwnd).clone();
+    let old = p.select(env, uc, e.font)?;
+    let t = text(env, uc, hwnd);
+    let t = shown(env, hwnd, &t);
+    let ls = lines(env, uc, hwnd);
+    let m = measure(env, hwnd);
+    let r = format_rect(env, hwnd);
+    let h = m.font.height().max(1);
+    let color = if wm::is_enabled(env, hwnd) {
+        super::paint::sys_color(env, super::paint::COLOR_WINDOWTEXT)
+    } else {
+        super::paint::sys_color(env, super::paint::COLOR_GRAYTEXT)
+    };
+    p.text_color(env, uc, color)?;
+    p.bk_mode(env, uc, 1)?;
+    let show_sel = e.focus || style & ES_NOHIDESEL != 0;
+    let (sa, sb) = e.sel();
+    let rows: Vec<(usize, Line, i32)> = if style & ES_MULTILINE != 0 {
+        ls.iter()
+            .enumerate()
+            .skip(e.first)
+            .map(|(i, l)| (i, *l, i32::from(r.1) + (i - e.first) as i32 * h))
+            .take_while(|(_, _, y)| *y < i32::from(r.3))
+            .collect()
+    } else {
+        vec![(0, ls[0], i32::from(r.1))]
+    };
+    for (_, l, y) in rows {
+        let line = &t[l.start..l.end];
+        let mut x = i32::from(r.0) + line_offset(env, hwnd, m.width(line), r);
+        let from = if style & ES_MULTILINE == 0 {
+            e.first.min(l.end)
+        } else {
+            l.start
+        };
+        if style & ES_MULTILINE == 0 && from > l.start {
+            x = i32::from(r.0);
+        }
+        let y16 = y.clamp(-32768, 32767) as i16;
+        tabbed_text(
+            env,
+            uc,
+            &p,
+            &m.font,
+            x.clamp(-32768, 32767) as i16,
+            y16,
+            &t[from..l.end],
+            &m.stops,
+            m.every,
+        )?;
+        if show_sel && sa < sb {
+            let a = sa.clamp(from, l.end);
+            let b = sb.clamp(from, l.end);
+            if a < b {
+                let xa = x + m.width(&t[from..a]);
+                let xb = x + m.width(&t[from..b]);
+                let c = |v: i32| v.clamp(-32768, 32767) as i16;
+                p.invert(env, uc, (c(xa), y16, c(xb), c(y + h)))?;
+            }
+        }
+    }
+    p.select(env, uc, old)?;
+    Ok(())
 }
 
 /// EM_UNDO.
@@ -1358,12 +1512,20 @@ pub fn edit_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         }
         WM_SETFOCUS => {
             state(env, hwnd).focus = true;
+            // CreateCaret (a one-pixel line as high as the font), SetCaretPos,
+            // ShowCaret, where USER has them.
+            let (_, _, h) = caret_point(env, uc, hwnd);
+            wm::user_call(env, uc, 163, &[u32::from(hwnd), 0, 1, u32::from(h as u16)])
+                .transpose()?;
+            place_caret(env, uc, hwnd)?;
+            wm::user_call(env, uc, 166, &[u32::from(hwnd)]).transpose()?;
             wm::invalidate(env, uc, hwnd)?;
             notify(env, uc, hwnd, EN_SETFOCUS)?;
             Ok(0)
         }
         WM_KILLFOCUS => {
             state(env, hwnd).focus = false;
+            wm::user_call(env, uc, 164, &[]).transpose()?; // DestroyCaret
             wm::invalidate(env, uc, hwnd)?;
             notify(env, uc, hwnd, EN_KILLFOCUS)?;
             Ok(0)
@@ -1377,11 +1539,7 @@ pub fn edit_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         }
         WM_GETFONT => Ok(u32::from(state(env, hwnd).font)),
         WM_PAINT => {
-            // TODO(gdi dc/text): draw the visible lines (ES_PASSWORD as
-            // its character, the selection inverted when focused or
-            // ES_NOHIDESEL, gray when disabled) and place the caret, once
-            // GDI draws; until then painting validates.
-            wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?;
+            wm::paint(env, uc, hwnd, |env, uc, hdc| paint_edit(env, uc, hwnd, hdc))?;
             Ok(0)
         }
         WM_NCDESTROY => {

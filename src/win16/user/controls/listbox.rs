@@ -578,10 +578,7 @@ fn user_select(
 fn paint_items(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop> {
     let style = wm::style(env, hwnd);
     if !owner_draw(style) {
-        // TODO(gdi dc/text): draw the items' text (tab stops with
-        // LBS_USETABSTOPS), the selected ones in COLOR_HIGHLIGHT /
-        // COLOR_HIGHLIGHTTEXT, and the focus rectangle, once GDI draws.
-        return Ok(());
+        return paint_text_items(env, uc, hwnd, hdc);
     }
     let (_, cy) = wm::client_size(env, hwnd);
     let (t, id, to) = (ctl_type(env, hwnd), ctl_id(env, hwnd), owner(env, hwnd));
@@ -620,6 +617,53 @@ fn paint_items(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<()
         };
         wm::send_data(env, uc, to, WM_DRAWITEM, id, &di.to_bytes())?;
     }
+    Ok(())
+}
+
+/// Paint a list box of strings (paint.rs): the visible items from 2 pixels
+/// in, the selected ones highlighted, the caret item's focus rectangle.
+fn paint_text_items(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop> {
+    use super::paint::{self, CTLCOLOR_LISTBOX, Painter};
+    let style = wm::style(env, hwnd);
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_LISTBOX)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    let lb = state(env, hwnd).clone();
+    let font = super::font_of(env, lb.font);
+    let old = p.select(env, uc, lb.font)?;
+    let base = i32::from(crate::win16::user::dialog::base_units(env).0);
+    let stops: Vec<i32> = lb
+        .tab_stops
+        .iter()
+        .map(|&t| i32::from(t) * base / 4)
+        .collect();
+    let every = match stops.as_slice() {
+        [one] => *one,
+        _ => 32 * base / 4,
+    };
+    let stops = if stops.len() > 1 { stops } else { Vec::new() };
+    for i in lb.top..lb.items.len() {
+        let r = item_rect(env, hwnd, i);
+        if r.1 >= cy {
+            break;
+        }
+        let selected = if multi(style) {
+            lb.items[i].selected
+        } else {
+            lb.sel == Some(i)
+        };
+        paint::item_line(env, uc, &p, hwnd, r, 2, &[], selected)?;
+        let text = &lb.items[i].text;
+        if style & LBS_USETABSTOPS != 0 {
+            paint::tabbed_text(env, uc, &p, &font, 2, r.1, text, &stops, every)?;
+        } else {
+            p.text_out(env, uc, 2, r.1, text)?;
+        }
+        if lb.focus && lb.caret == i {
+            paint::focus_rect(env, uc, hdc, r)?;
+        }
+    }
+    p.select(env, uc, old)?;
     Ok(())
 }
 

@@ -44,6 +44,7 @@ pub mod button;
 pub mod combobox;
 pub mod edit;
 pub mod listbox;
+pub mod paint;
 pub mod scrollbar;
 pub mod r#static;
 pub mod wm;

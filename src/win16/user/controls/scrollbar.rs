@@ -161,6 +161,25 @@ fn scroll(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, code: u16, pos: i16) -> Res
     Ok(())
 }
 
+/// The thumb's extent along the bar (None when the range is empty or the
+/// bar too short for one).
+fn thumb(env: &mut Env, hwnd: u16) -> Option<(i16, i16)> {
+    let vert = wm::style(env, hwnd) & SBS_VERT != 0;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    let (across, len) = if vert { (cx, cy) } else { (cy, cx) };
+    let arrow = across.min(len / 2);
+    let s = state(env, hwnd).clone();
+    let track = len - 2 * arrow;
+    let thumb = across.min(track);
+    let span = i32::from(s.max) - i32::from(s.min);
+    if span <= 0 || track <= thumb {
+        return None;
+    }
+    let top =
+        arrow + ((i32::from(s.pos) - i32::from(s.min)) * i32::from(track - thumb) / span) as i16;
+    Some((top, top + thumb))
+}
+
 /// The part of the bar at client point (x, y): the scroll code a press
 /// there asks for.
 fn hit(env: &mut Env, hwnd: u16, x: i16, y: i16) -> Option<u16> {
@@ -254,10 +273,31 @@ pub fn sb_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             Ok(0)
         }
         WM_PAINT => {
-            // TODO(gdi dc/raster): draw the arrows, the gray shaft
-            // (COLOR_SCROLLBAR) and the thumb, once GDI draws; until then
-            // painting validates.
-            wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?;
+            let vertical = style & SBS_VERT != 0;
+            let thumb = if style & SBS_SIZEBOX != 0 {
+                None
+            } else {
+                thumb(env, hwnd)
+            };
+            wm::paint(env, uc, hwnd, |env, uc, hdc| {
+                if style & SBS_SIZEBOX != 0 {
+                    let (cx, cy) = wm::client_size(env, hwnd);
+                    let p = super::paint::Painter::new(
+                        env,
+                        uc,
+                        hwnd,
+                        hdc,
+                        super::paint::CTLCOLOR_SCROLLBAR,
+                    )?;
+                    return p.fill(
+                        env,
+                        uc,
+                        (0, 0, cx, cy),
+                        super::paint::sys_brush(super::paint::COLOR_BTNFACE),
+                    );
+                }
+                super::paint::scroll_bar(env, uc, hwnd, hdc, vertical, thumb)
+            })?;
             Ok(0)
         }
         WM_NCDESTROY => {

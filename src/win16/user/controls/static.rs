@@ -138,12 +138,10 @@ pub fn static_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
             Ok(0)
         }
         WM_PAINT => {
-            // TODO(gdi dc/raster/text): draw the text (DrawText with the
-            // SS_ alignment, DT_NOPREFIX for SS_NOPREFIX, gray when
-            // disabled), the icon, or the rectangle or frame in the
-            // COLOR_WINDOWFRAME / gray / COLOR_WINDOW colour, once GDI
-            // draws; until then painting validates.
-            wm::paint(env, uc, hwnd, |_, _, _| Ok(()))?;
+            let font = state(env, hwnd).font;
+            wm::paint(env, uc, hwnd, |env, uc, hdc| {
+                super::paint::static_control(env, uc, hwnd, hdc, font)
+            })?;
             Ok(0)
         }
         WM_NCDESTROY => {
