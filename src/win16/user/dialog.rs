@@ -641,7 +641,7 @@ fn create(
             ItemClass::Predefined(b) => {
                 let n = controls::class_of_byte(*b);
                 let p = n
-                    .and_then(|n| controls::class_name_ptr(env, n))
+                    .and_then(|n| controls::class_name_ptr(env, uc, n))
                     .unwrap_or(0);
                 (p, *b == 0x81, n.unwrap_or("?").to_string())
             }

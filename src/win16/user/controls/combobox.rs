@@ -175,7 +175,7 @@ fn create(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool, Stop> {
         if style & CBS_OEMCONVERT != 0 {
             es |= super::edit::ES_OEMCONVERT;
         }
-        let class = class_name_ptr(env, "EDIT").unwrap_or(0);
+        let class = class_name_ptr(env, uc, "EDIT").unwrap_or(0);
         let e = wm::create(
             env,
             uc,
@@ -209,7 +209,7 @@ fn create(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool, Stop> {
     if style & CBS_OWNERDRAWVARIABLE != 0 {
         ls |= LBS_OWNERDRAWVARIABLE;
     }
-    let class = class_name_ptr(env, "COMBOLBOX").unwrap_or(0);
+    let class = class_name_ptr(env, uc, "COMBOLBOX").unwrap_or(0);
     // The list takes the combo box as its owner when it is created
     // (listbox.rs), so its WM_MEASUREITEM already goes to our parent.
     let l = wm::create(

@@ -196,21 +196,16 @@ pub fn font_metrics(env: &mut Env, hfont: u16) -> TextMetric {
 /// Register USER's predefined classes (once per session; Windows did it at
 /// start-up, so they come before any class of a program).
 pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win16LoadError> {
-    if !w.user.controls.class_names.is_empty() {
+    if w.user
+        .classes
+        .iter()
+        .any(|c| c.name == CLASSES[0].name && c.hinstance != 0)
+    {
         return Ok(());
     }
     let idx = ensure_builtin(m, w, "USER")?;
     let hmodule = w.modules[idx].hmodule;
-    let mut strings = Vec::new();
-    let mut offsets = Vec::new();
     for c in CLASSES {
-        offsets.push(strings.len() as u16);
-        strings.extend_from_slice(c.name.as_bytes());
-        strings.push(0);
-    }
-    let size = (strings.len() as u32).div_ceil(16) * 16;
-    let ds = alloc_seg(m, SegKind::Data, size, &strings)?;
-    for (c, off) in CLASSES.iter().zip(offsets) {
         let p = thunk_for(m, w, idx, c.ordinal, None)?;
         let atom = if c.name == "#32770" {
             DIALOG_ATOM
@@ -227,17 +222,30 @@ pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win1
             hinstance: hmodule,
             menu: None,
         });
-        w.user
-            .controls
-            .class_names
-            .push(u32::from(ds) << 16 | u32::from(off));
     }
     Ok(())
 }
 
-/// The far pointer to predefined class `name`'s name string.
-pub fn class_name_ptr(env: &Env, name: &str) -> Option<u32> {
+/// The far pointer to predefined class `name`'s name string, in a small
+/// segment of USER's made the first time a dialog or combo box needs one
+/// (what it passes CreateWindow as lpszClass).
+pub fn class_name_ptr(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Option<u32> {
     let i = CLASSES.iter().position(|c| c.name == name)?;
+    if env.win16.user.controls.class_names.is_empty() {
+        let mut strings = Vec::new();
+        let mut offsets = Vec::new();
+        for c in CLASSES {
+            offsets.push(strings.len() as u16);
+            strings.extend_from_slice(c.name.as_bytes());
+            strings.push(0);
+        }
+        let size = (strings.len() as u32).div_ceil(16) * 16;
+        let ds = alloc_seg(uc, SegKind::Data, size, &strings).ok()?;
+        env.win16.user.controls.class_names = offsets
+            .iter()
+            .map(|&o| u32::from(ds) << 16 | u32::from(o))
+            .collect();
+    }
     env.win16.user.controls.class_names.get(i).copied()
 }
 
