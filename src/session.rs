@@ -59,6 +59,9 @@ pub struct LoadOptions {
     pub stdin: Option<Vec<u8>>,
     /// Scripted keys for INT 16h (`--keys`).
     pub keys: Vec<(u8, u8)>,
+    /// A mouse driver moved by this script (`--mouse`, DOS programs only);
+    /// None: no mouse driver.
+    pub mouse: Option<Vec<crate::dos::mouse::Step>>,
     /// The clock DOS and the BIOS report.
     pub clock: crate::dos::clock::Clock,
     /// The host directory that is the program's drive C: (None: no drive;
@@ -92,6 +95,7 @@ impl Default for LoadOptions {
             env: Vec::new(),
             stdin: None,
             keys: Vec::new(),
+            mouse: None,
             clock: crate::dos::clock::Clock::Host,
             dir: None,
             more: Vec::new(),
@@ -203,6 +207,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         Some(p) => Some(read_script(p)?),
         None => None,
     };
+    if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
+        return Err(LoadFailure(format!(
+            "{}: --mouse: only DOS programs get a mouse driver",
+            path.display()
+        )));
+    }
     let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
@@ -239,6 +249,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                     .map_err(|e| LoadFailure(e.0))?;
             }
             if let Some(script) = script {
+                env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
@@ -301,6 +312,10 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         image_len: image_len.min(0xA_0000),
     });
     check_symbols(&env)?;
+    if let (Loaded::Dos { .. }, Some(script)) = (loaded, &opts.mouse) {
+        env.dos.mouse =
+            Some(crate::dos::mouse::install(&mut machine, script.clone()).map_err(|e| fail(&e))?);
+    }
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
         env.dos.root_psp = psp;

@@ -84,6 +84,12 @@ pub struct RunOpts {
     /// for a key stops (exit 126) instead of hanging.
     #[arg(long, value_name = "SCRIPT", default_value = "")]
     pub keys: String,
+    /// Install a mouse driver (INT 33h) for a DOS program and move its
+    /// mouse: `move X Y` (virtual screen, 8 pixels a text cell), `press`,
+    /// `release` or `click` `left`/`right`, `wait TICKS`; separated by `;`
+    /// or newlines, one step per timer tick. Without it there is no driver.
+    #[arg(long, value_name = "SCRIPT")]
+    pub mouse: Option<String>,
     /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
     /// the host's clock, UTC).
     #[arg(long, value_name = "TIME")]
@@ -147,6 +153,10 @@ pub enum Command {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Also look for imported DLLs in this directory (the run's drive
+        /// C:), as `run --dir` would.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Run a program to exit, fault or budget. Several Win16 programs run
     /// together as tasks under the cooperative scheduler; the first named
@@ -371,6 +381,11 @@ fn load_opts(
         None => None,
     };
     let keys = crate::dos::parse_keys(&o.keys)?;
+    let mouse = o
+        .mouse
+        .as_deref()
+        .map(crate::dos::mouse::parse_script)
+        .transpose()?;
     let clock = match &o.clock {
         Some(t) => crate::dos::clock::Clock::Fixed(crate::dos::clock::DateTime::parse(t)?),
         None => crate::dos::clock::Clock::Host,
@@ -392,6 +407,7 @@ fn load_opts(
         env,
         stdin,
         keys,
+        mouse,
         clock,
         dir: Some(o.dir.clone()),
         more: more.to_vec(),
@@ -491,7 +507,7 @@ fn fail(code: i32, msg: &str) -> i32 {
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
-        Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
+        Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
@@ -503,7 +519,20 @@ pub fn main_with(cli: Cli) -> i32 {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
-                let info = crate::loader::info::info(&image);
+                let mut info = crate::loader::info::info(&image);
+                // Where each imported module comes from, as a run finds it.
+                let dirs: Vec<PathBuf> = dir.into_iter().collect();
+                let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
+                    .into_iter()
+                    .map(|s| match s {
+                        crate::win16::ImportSource::BuiltIn => ("built-in", None),
+                        crate::win16::ImportSource::Dll(p) => {
+                            ("dll", Some(p.display().to_string()))
+                        }
+                        crate::win16::ImportSource::Absent(why) => ("absent", Some(why)),
+                    })
+                    .collect();
+                info.set_import_sources(sources);
                 if json {
                     println!(
                         "{}",

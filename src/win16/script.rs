@@ -16,7 +16,8 @@
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
-//! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0) |
+//! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0); the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
 //! | `type ID TEXT` | the control with that id gets the focus as Tab gives it (an edit control's text selected) and WM_CHAR for each character of TEXT (the rest of the line; `"..."` keeps leading and trailing blanks) |
 //! | `click-id ID` | WM_LBUTTONDOWN then WM_LBUTTONUP at the centre of the control with that id |
 //! | `select ID ITEM` | the list box or combo box with that id chooses item ITEM (an index, or the item's text, `"..."` when it has blanks) as a click on it would |
@@ -246,6 +247,9 @@ pub struct Line {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Script {
     pub lines: Vec<Line>,
+    /// The names of `file` lines by line number: each such line is also a
+    /// `dialog ok` line in `lines`.
+    pub files: std::collections::BTreeMap<usize, String>,
 }
 
 /// What is wrong with a script, and where.
@@ -443,7 +447,7 @@ fn parse_action(words: &[&str], raw: &str) -> Result<Action, String> {
             Ok(Action::Select { id, item })
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog, type, click-id, select)"
+            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog, file, type, click-id, select)"
         )),
     }
 }
@@ -469,6 +473,7 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
         });
     }
     let mut lines = Vec::new();
+    let mut files = std::collections::BTreeMap::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let number = i + 1;
         let err = |what: String| ScriptError { line: number, what };
@@ -490,6 +495,30 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             }
             None => None,
         };
+        if words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("file"))
+        {
+            // The name is the rest of the line, blanks and all.
+            let rest = text.trim_start();
+            let rest = match rest.strip_prefix('@') {
+                Some(r) => r.split_once(char::is_whitespace).map_or("", |(_, t)| t),
+                None => rest,
+            };
+            let name = rest.trim_start()[4..].trim();
+            if name.is_empty() || name.len() > 127 {
+                return Err(err(
+                    "usage: file NAME (a DOS path of at most 127 characters)".into(),
+                ));
+            }
+            files.insert(number, name.to_string());
+            lines.push(Line {
+                number,
+                module,
+                action: Action::Dialog(1),
+            });
+            continue;
+        }
         let raw = if module.is_some() {
             let t = text.trim_start();
             let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
@@ -504,7 +533,7 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             action,
         });
     }
-    Ok(Script { lines })
+    Ok(Script { lines, files })
 }
 
 #[cfg(test)]
