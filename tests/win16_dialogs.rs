@@ -273,3 +273,57 @@ fn owner_draw_controls_and_the_dialog_font() {
     // has a 13-pixel cell.
     assert_eq!(fy, 13);
 }
+
+/// DlgDirList, DlgDirSelect and DlgDirListComboBox over a `--dir` drive.
+#[test]
+fn directory_lists_over_the_sandbox_drive() {
+    let dir = std::env::temp_dir().join(format!("th16-dlgdir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("SUB")).unwrap();
+    for f in ["A.TXT", "B.TXT", "C.DOC", "SUB/D.TXT"] {
+        std::fs::write(dir.join(f), b"x").unwrap();
+    }
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(rom("dlgdir.exe"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(
+        checked(&v),
+        [
+            // DlgDirList(*.TXT, DDL_DIRECTORY | DDL_DRIVES): the files that
+            // match, every subdirectory as [name], every drive as [-c-],
+            // names in lower case, in the list's LBS_SORT order (lstrcmpi).
+            "ret 1",
+            "count 4",
+            "a.txt",
+            "b.txt",
+            "[-c-]",
+            "[sub]",
+            // The static control gets the current directory.
+            "path c:\\",
+            // DlgDirSelect: a file as it is (FALSE), a drive as `c:` and a
+            // directory as `sub\` (TRUE).
+            "select 0 a.txt",
+            "select 1 c:",
+            "select 1 sub\\",
+            // A spec naming a directory: DlgDirList changes to it and lists
+            // its files (no DDL_DIRECTORY: no [..]).
+            "ret 1",
+            "count 1",
+            "d.txt",
+            "path c:\\sub",
+            // DlgDirListComboBox(..\*.DOC, DDL_EXCLUSIVE | DDL_DIRECTORY):
+            // back to the root, only its directories; the spec is left with
+            // its file part.
+            "ret 1",
+            "count 1",
+            "[sub]",
+            "*.DOC",
+        ]
+    );
+}

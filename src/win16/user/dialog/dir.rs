@@ -5,9 +5,10 @@
 //! Windows 3.1 behaviour (SDK: DlgDirList, LB_DIR, DlgDirSelect):
 //!
 //! - LB_DIR(uAttrs, lpszFileSpec) adds the files matching the spec in the
-//!   current directory whose attributes the DDL_ flags admit (plain files
-//!   unless DDL_EXCLUSIVE; DDL_READONLY, DDL_HIDDEN, DDL_SYSTEM,
-//!   DDL_ARCHIVE files too), then with DDL_DIRECTORY every subdirectory
+//!   current directory that DOS's find functions give for the DDL_ flags
+//!   (every file, read-only and archived ones included; hidden and system
+//!   ones with DDL_HIDDEN and DDL_SYSTEM; with DDL_EXCLUSIVE only files
+//!   with one of the attributes asked for), then with DDL_DIRECTORY every subdirectory
 //!   (and `..` below the root) as `[name]`, then with DDL_DRIVES every drive
 //!   as `[-c-]`. Names are shown in lower case, as Windows 3.1's lists
 //!   showed them. The answer is the index of the last name added, LB_ERR
@@ -53,9 +54,8 @@ pub fn dir_names(env: &mut Env, spec: &[u8], attrs: u16) -> Option<Vec<Vec<u8>>>
         if let Ok(mut st) = drive.find_first(spec, want) {
             loop {
                 if let Some(r) = st.current() {
-                    let plain = r.attr & 0x27 == 0;
                     let is_dir = r.attr & 0x10 != 0;
-                    if !is_dir && ((!exclusive && plain) || r.attr & want & 0x27 != 0) {
+                    if !is_dir && (!exclusive || r.attr & want & 0x27 != 0) {
                         out.push(r.name.to_ascii_lowercase().into_bytes());
                     }
                 }
