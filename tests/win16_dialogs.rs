@@ -327,3 +327,21 @@ fn directory_lists_over_the_sandbox_drive() {
         ]
     );
 }
+
+/// Control lines reach a modal dialog's controls: the id is looked for in
+/// the task's most recent dialog first.
+#[test]
+fn control_lines_reach_the_modal_dialog() {
+    let lines = nav(Some("click-id 130\nclick-id 1\nclick-id 2\n"));
+    assert_eq!(
+        lines,
+        [
+            // The About button takes the focus from the edit control.
+            "101 0100", "101 0200", "130 0000",
+            // Its OK button (id 1, as the main dialog's) is clicked in the
+            // About box's loop.
+            "ABOUT 1", // Back in the main dialog: Cancel.
+            "2 0000", "CANCEL",
+        ]
+    );
+}
