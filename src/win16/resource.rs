@@ -448,6 +448,19 @@ pub fn load_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// USER.175 LoadBitmap(hInstance, lpszBitmap).
 pub fn load_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    // A module's bitmap becomes a GDI bitmap (a new one per call, as
+    // Windows made), so programs can select it and blit it.
+    if a[0] as u16 != 0 {
+        let Some(name) = NameArg::read(uc, a[1]) else {
+            return Ok(0);
+        };
+        let packed = image(env, a[0] as u16)
+            .and_then(|(_, ne)| find(ne, &name, &NameArg::Int(RT_BITMAP)))
+            .map(|(_, r)| r.data.clone());
+        return Ok(packed.map_or(0, |p| {
+            u32::from(super::gdi::blit::bitmap_from_packed_dib(env, &p))
+        }));
+    }
     Ok(load(env, uc, a, &[RT_BITMAP], |id| {
         STOCK_BITMAPS.contains(&id)
     }))
@@ -536,6 +549,19 @@ mod tests {
                     },
                 ],
             },
+            // A 2×1 DIB at 4 bpp: pixel 0 is colour 1 (red), pixel 1
+            // colour 0 (blue).
+            NeResourceType {
+                type_id: ResourceId::Int(RT_BITMAP),
+                resources: vec![res(ResourceId::Int(5), &{
+                    let mut b = vec![40, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 4, 0];
+                    b.extend_from_slice(&[0; 24]);
+                    b.extend_from_slice(&[255, 0, 0, 0, 0, 0, 255, 0]);
+                    b.extend_from_slice(&[0; 56]);
+                    b.extend_from_slice(&[0x10, 0, 0, 0]);
+                    b
+                })],
+            },
         ];
         let mut env = Env::new(false);
         env.win16.modules.push(Module {
@@ -618,6 +644,20 @@ mod tests {
             load_string(&mut env, &mut m, &[0x2227, 16, 0, 10]).unwrap(),
             0
         );
+    }
+
+    #[test]
+    fn load_bitmap_makes_a_gdi_bitmap() {
+        let (mut m, mut env, _) = setup();
+        let h1 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
+        let h2 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
+        assert_ne!(h1, h2, "a new bitmap per call");
+        let bm = env.win16.gdi.objects.bitmap(h1).unwrap();
+        assert_eq!((bm.surface.width, bm.surface.height), (2, 1));
+        // VGA indices: 9 bright red, 12 bright blue.
+        assert_eq!(bm.surface.get(0, 0), Some(9));
+        assert_eq!(bm.surface.get(1, 0), Some(12));
+        assert_eq!(load_bitmap(&mut env, &mut m, &[0x222E, 6]).unwrap(), 0);
     }
 
     #[test]
