@@ -213,6 +213,7 @@ CtlDlgProc:
         call lists
         call combos
         call scrollbar
+        call wrap
         push word [hdlg]
         push 7
         FAR_CALL_IMPORT USER, 88        ; EndDialog(hDlg, 7)
@@ -651,6 +652,61 @@ scrollbar:
         CHECK [h106], 'WM_HSCROLL names the scroll bar in HIWORD(lParam)'
         ret
 
+; The word-wrapping edit control 107 (ES_MULTILINE without ES_AUTOHSCROLL):
+; prints its formatting rectangle's width, its lines, and its length with
+; EM_FMTLINES' soft breaks, for tests/win16_dialogs.rs to check against the
+; System font's widths.
+wrap:
+        SETTEXT 107, 'one two three fourteen abcdefghijklmnopq'
+        SDMP 107, EM_GETRECT, 0, rc2
+        mov ax, [rc2+4]
+        sub ax, [rc2]
+        push ax
+        push ds
+        push fmt_width
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT USER, 420
+        add sp, 10
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT KERNEL, 115
+        SDM 107, EM_GETLINECOUNT, 0, 0
+        mov [nlines], ax
+        xor si, si
+.line:  cmp si, [nlines]
+        jae .fmt
+        mov word [buf], 60
+        SDMP 107, EM_GETLINE, si, buf
+        mov bx, ax
+        mov byte [buf+bx], 0
+        push ds
+        push buf
+        push ds
+        push fmt_line
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT USER, 420
+        add sp, 12
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT KERNEL, 115
+        inc si
+        jmp .line
+.fmt:   SDM 107, EM_FMTLINES, 1, 0
+        SDM 107, WM_GETTEXTLENGTH, 0, 0
+        push ax
+        push ds
+        push fmt_fmt
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT USER, 420
+        add sp, 10
+        push ds
+        push outbuf
+        FAR_CALL_IMPORT KERNEL, 115
+        ret
+
         CHECKS_CODE
         NE_SEGMENT_END
 
@@ -676,6 +732,11 @@ rc:     dw 0, 0, 4, 8
 sel_items: times 10 dw 0
 new_text: db 'new', 0
 fmt_base: db 'base units %d %d', 0
+fmt_width: db 'wrap width %d', 0
+fmt_line: db 'line %s', 0
+fmt_fmt: db 'fmtlines length %d', 0
+nlines: dw 0
+rc2:    dw 0, 0, 0, 0
 buf:    times 64 db 0
         CHECKS_DATA
         PAD_TO DATA_SIZE
@@ -683,7 +744,7 @@ buf:    times 64 db 0
 
         NE_RESOURCES_BEGIN
 NE_RESDATA dlg_ctl
-        DIALOG WS_POPUP | WS_CAPTION | WS_SYSMENU | DS_MODALFRAME | DS_LOCALEDIT, 17, 10, 10, 200, 180
+        DIALOG WS_POPUP | WS_CAPTION | WS_SYSMENU | DS_MODALFRAME | DS_LOCALEDIT, 18, 10, 10, 200, 180
         DLG_NAMES '', '', 'Controls'
         CONTROL 150, 6, 40, 14, IDOK, WS_CHILD | WS_VISIBLE | WS_TABSTOP | WS_GROUP | BS_DEFPUSHBUTTON, CLS_BUTTON, 'OK'
         CONTROL 150, 24, 40, 14, IDCANCEL, WS_CHILD | WS_VISIBLE | WS_TABSTOP | BS_PUSHBUTTON, CLS_BUTTON, 'Cancel'
@@ -702,5 +763,6 @@ NE_RESDATA dlg_ctl
         CONTROL 136, 44, 60, 50, 105, WS_CHILD | WS_VISIBLE | WS_TABSTOP | WS_VSCROLL | CBS_DROPDOWNLIST | CBS_SORT, CLS_COMBOBOX, ''
         CONTROL 136, 100, 60, 50, 108, WS_CHILD | WS_VISIBLE | WS_TABSTOP | CBS_DROPDOWN, CLS_COMBOBOX, ''
         CONTROL 6, 160, 120, 10, 106, WS_CHILD | WS_VISIBLE | WS_TABSTOP | SBS_HORZ, CLS_SCROLLBAR, ''
+        CONTROL 136, 150, 40, 28, 107, WS_CHILD | WS_VISIBLE | ES_MULTILINE, CLS_EDIT, ''
 NE_RESDATA_END dlg_ctl
         NE_RESOURCES_END

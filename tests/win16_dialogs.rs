@@ -55,6 +55,39 @@ fn system_base_units() -> (i32, i32) {
     ((extent / 26 + 1) / 2, f.height())
 }
 
+/// Word wrap as the SDK describes the multiline edit control's: `text` cut
+/// into lines no wider than `width` with the System font.
+fn wrap(text: &[u8], width: i32) -> Vec<String> {
+    use toolhelp16::win16::gdi::font::{FontCatalogue, FontSearch, PhysFont};
+    let cat = FontCatalogue::load(&FontSearch::standard(None));
+    let f = PhysFont::plain(cat.system());
+    let mut lines = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        // The longest prefix whose non-blank characters fit.
+        let mut x = 0;
+        let mut fit = rest.len();
+        for (i, &c) in rest.iter().enumerate() {
+            x += f.advance(c);
+            if c != b' ' && x > width {
+                fit = i;
+                break;
+            }
+        }
+        let cut = if fit == rest.len() {
+            fit
+        } else {
+            match rest[..fit].iter().rposition(|&c| c == b' ') {
+                Some(b) => b + 1,
+                None => fit.max(1),
+            }
+        };
+        lines.push(String::from_utf8_lossy(&rest[..cut]).into_owned());
+        rest = &rest[cut..];
+    }
+    lines
+}
+
 #[test]
 fn every_control_class_answers_as_the_sdk_documents() {
     let (out, v) = run(&rom("dlgctl.exe"), None);
@@ -62,10 +95,26 @@ fn every_control_class_answers_as_the_sdk_documents() {
     let lines = checked(&v);
     assert_eq!(out.status.code(), Some(0), "{lines:#?}");
     let (x, y) = system_base_units();
+    assert_eq!(lines[0], format!("base units {x} {y}"));
+    // The word-wrapping edit control: its lines are what wrapping its text
+    // at the formatting rectangle's width gives with the System font's
+    // widths (a line ends after the last blank that fits; a word wider
+    // than the line is cut), and EM_FMTLINES adds CR CR LF at each wrap.
+    let width: i32 = lines[1]
+        .strip_prefix("wrap width ")
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    let text = b"one two three fourteen abcdefghijklmnopq";
+    let want = wrap(text, width);
+    let got: Vec<String> = lines[2..2 + want.len()]
+        .iter()
+        .map(|l| l.strip_prefix("line ").unwrap_or(l).to_string())
+        .collect();
+    assert_eq!(got, want);
     assert_eq!(
-        lines,
+        lines[2 + want.len()..],
         [
-            format!("base units {x} {y}"),
+            format!("fmtlines length {}", text.len() + 3 * (want.len() - 1)),
             "checks 133 fails 0".to_string()
         ]
     );
