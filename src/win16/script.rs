@@ -9,18 +9,23 @@
 //!
 //! | line | what the program gets |
 //! | --- | --- |
-//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case) |
+//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `alt`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case). `ctrl+`, `shift+` and `alt+` before the name (in any combination: `ctrl+shift+z`) hold those keys around it: their key-down messages come first and their key-up messages last. Alt (without Ctrl) makes the messages WM_SYSKEYDOWN / WM_SYSKEYUP with lParam bit 29, as does F10; `key alt` alone is WM_SYSKEYDOWN and WM_SYSKEYUP of VK_MENU, which enters the menu bar |
 //! | `char C` | WM_CHAR for one character: `C` itself when it is one character, else a number 0..255 |
 //! | `click X Y [left\|right]` | WM_LBUTTONDOWN then WM_LBUTTONUP (or the R pair) at client point (X, Y): lParam = MAKELONG(X, Y), wParam MK_LBUTTON (MK_RBUTTON) on the down message and 0 on the up |
 //! | `command ID` | WM_INITMENU (sent, wParam = the window's menu) then WM_COMMAND posted with wParam = ID, lParam = 0, as a menu choice |
+//! | `menu ITEM...` | a mouse choice from the menu bar: ITEM is an item's text (a word, or `"quoted text"`), matched without regard to case and with or without its `&` (compared with the `&` when ITEM has one), the part after a tab left out; or `#N`, the item at position N. The first ITEM is on the bar, each next one in the pop-up the previous opened. WM_NCLBUTTONDOWN (HTMENU) is posted at the first item; DefWindowProc's menu loop then sends WM_INITMENU, WM_MENUSELECT, WM_INITMENUPOPUP ... and posts the chosen item's WM_COMMAND (user/menu/track.rs) |
+//! | `sysmenu ITEM...` | the same from the system menu (a click on its box, HTSYSMENU): `sysmenu close` chooses Close and the window gets WM_SYSCOMMAND SC_CLOSE |
+//! | `popup ITEM...` or `popup cancel` | the answer of the next TrackPopupMenu: the items chosen in the pop-up, or none (the menu is cancelled, as it is without a `popup` line) |
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
 //! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0); the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
-//! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
 //! | `type ID TEXT` | the control with that id gets the focus as Tab gives it (an edit control's text selected) and WM_CHAR for each character of TEXT (the rest of the line; `"..."` keeps leading and trailing blanks) |
 //! | `click-id ID` | WM_LBUTTONDOWN then WM_LBUTTONUP at the centre of the control with that id |
 //! | `select ID ITEM` | the list box or combo box with that id chooses item ITEM (an index, or the item's text, `"..."` when it has blanks) as a click on it would |
+//! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
+//!
+//! Menu paths hold at most [`MAX_PATH`] items of at most 255 bytes.
 //!
 //! Keys have the Windows 3.1 virtual-key codes and lParam of a US keyboard:
 //! repeat count 1, the set-1 scan code in bits 16..23, bit 24 for the
@@ -35,8 +40,10 @@
 //! **When.** The input lines of a task are delivered in order, one line
 //! each time its queue runs empty (GetMessage, PeekMessage), to its main
 //! window (see user/message.rs for the rest of the headless session: timers, the
-//! default WM_CLOSE after the script). `msgbox` and `dialog` lines are
-//! taken when a box opens: the first pending line of that kind.
+//! default WM_CLOSE after the script). `msgbox`, `dialog` and `popup`
+//! lines are taken when a box or a pop-up menu opens: the first pending
+//! line of that kind. While a menu is open (Alt, F10, Alt+letter), its
+//! loop takes the `key` and `char` lines that follow as its own input.
 //!
 //! A malformed file is refused before the program runs, with the line
 //! number and what is wrong (the CLI names the file and exits with
@@ -50,6 +57,8 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_LINES: usize = 10_000;
 /// The most ticks one `timer N` line may ask for.
 pub const MAX_TICKS: u32 = 1000;
+/// The most items a `menu`, `sysmenu` or `popup` path may have.
+pub const MAX_PATH: usize = 16;
 /// The most characters one `type` line may type.
 pub const MAX_TYPED: usize = 4096;
 
@@ -60,7 +69,14 @@ pub struct Key {
     pub scan: u8,
     pub extended: bool,
     pub ch: Option<u8>,
+    /// Held with it: [`MOD_SHIFT`], [`MOD_CTRL`], [`MOD_ALT`].
+    pub mods: u8,
 }
+
+/// Modifier keys held with a scripted key (`shift+`, `ctrl+`, `alt+`).
+pub const MOD_SHIFT: u8 = 1;
+pub const MOD_CTRL: u8 = 2;
+pub const MOD_ALT: u8 = 4;
 
 impl Key {
     /// lParam of WM_KEYDOWN and WM_CHAR: repeat 1, scan code, extended.
@@ -87,6 +103,7 @@ const NAMED_KEYS: &[(&str, u16, u8, bool, Option<u8>)] = &[
     ("return", 0x0D, 0x1C, false, Some(0x0D)),
     ("shift", 0x10, 0x2A, false, None),
     ("ctrl", 0x11, 0x1D, false, None),
+    ("alt", 0x12, 0x38, false, None),
     ("esc", 0x1B, 0x01, false, Some(0x1B)),
     ("escape", 0x1B, 0x01, false, Some(0x1B)),
     ("space", 0x20, 0x39, false, Some(b' ')),
@@ -102,9 +119,33 @@ const NAMED_KEYS: &[(&str, u16, u8, bool, Option<u8>)] = &[
     ("delete", 0x2E, 0x53, true, None),
 ];
 
-/// The key called `name` (module doc), if there is one.
+/// The key called `name` (module doc), with any `ctrl+`, `shift+` and
+/// `alt+` before it, if there is one.
 pub fn key_by_name(name: &str) -> Option<Key> {
-    let lower = name.to_ascii_lowercase();
+    let mut lower = name.to_ascii_lowercase();
+    let mut mods = 0;
+    loop {
+        let m = [
+            ("ctrl+", MOD_CTRL),
+            ("shift+", MOD_SHIFT),
+            ("alt+", MOD_ALT),
+        ]
+        .into_iter()
+        .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len());
+        match m {
+            Some((p, bit)) if mods & bit == 0 => {
+                mods |= bit;
+                lower = lower[p.len()..].to_string();
+            }
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    plain_key(&lower).map(|k| Key { mods, ..k })
+}
+
+/// The key called `lower` (lower case, no modifiers).
+fn plain_key(lower: &str) -> Option<Key> {
     if let [c] = lower.as_bytes() {
         return match c {
             b'a'..=b'z' => Some(Key {
@@ -112,6 +153,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
                 scan: LETTER_SCANS[usize::from(c - b'a')],
                 extended: false,
                 ch: Some(*c),
+                mods: 0,
             }),
             b'0'..=b'9' => Some(Key {
                 vk: u16::from(*c),
@@ -119,6 +161,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
                 scan: if *c == b'0' { 0x0B } else { c - b'1' + 2 },
                 extended: false,
                 ch: Some(*c),
+                mods: 0,
             }),
             _ => None,
         };
@@ -133,6 +176,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
             scan,
             extended: false,
             ch: None,
+            mods: 0,
         });
     }
     NAMED_KEYS
@@ -143,6 +187,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
             scan,
             extended,
             ch,
+            mods: 0,
         })
 }
 
@@ -162,15 +207,8 @@ pub fn scan_of_char(c: u8) -> u8 {
     key_by_name(named.unwrap_or(name)).map_or(0, |k| k.scan)
 }
 
-/// An item of a list, by index or by its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pick {
-    Index(u16),
-    Text(Vec<u8>),
-}
-
 /// What one script line does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Key(Key),
     Char(u8),
@@ -185,24 +223,26 @@ pub enum Action {
     Close,
     MsgBox(u16),
     Dialog(u16),
-    /// `type ID TEXT`.
-    Type {
-        id: u16,
-        text: Vec<u8>,
-    },
+    /// A choice from the menu bar: the item path is the line's `args`.
+    Menu,
+    /// A choice from the system menu (path in `args`).
+    SysMenu,
+    /// TrackPopupMenu's answer (path in `args`; none: cancel).
+    Popup,
+    /// `type ID TEXT`: the text is the line's first `args`.
+    Type(u16),
     /// `click-id ID`.
     ClickId(u16),
-    /// `select ID ITEM`.
-    Select {
-        id: u16,
-        item: Pick,
-    },
+    /// `select ID ITEM`: the item by index, or (None) by the text in the
+    /// line's first `args`.
+    Select(u16, Option<u16>),
 }
 
 impl Action {
-    /// Is this an answer for a box (taken when the box opens), not input?
+    /// Is this an answer for a box or a pop-up menu (taken when it
+    /// opens), not input?
     pub fn is_answer(&self) -> bool {
-        matches!(self, Action::MsgBox(_) | Action::Dialog(_))
+        matches!(self, Action::MsgBox(_) | Action::Dialog(_) | Action::Popup)
     }
 }
 
@@ -210,7 +250,19 @@ impl fmt::Display for Action {
     /// The line as the events show it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Action::Key(k) => write!(f, "key VK {:02X}", k.vk),
+            Action::Key(k) => {
+                f.write_str("key ")?;
+                for (bit, name) in [
+                    (MOD_CTRL, "ctrl+"),
+                    (MOD_SHIFT, "shift+"),
+                    (MOD_ALT, "alt+"),
+                ] {
+                    if k.mods & bit != 0 {
+                        f.write_str(name)?;
+                    }
+                }
+                write!(f, "VK {:02X}", k.vk)
+            }
             Action::Char(c) => write!(f, "char {c:02X}"),
             Action::Click { x, y, right } => {
                 let b = if right { "right" } else { "left" };
@@ -221,14 +273,13 @@ impl fmt::Display for Action {
             Action::Close => f.write_str("close"),
             Action::MsgBox(a) => write!(f, "msgbox {a}"),
             Action::Dialog(a) => write!(f, "dialog {a}"),
-            Action::Type { id, ref text } => {
-                write!(f, "type {id} {:?}", String::from_utf8_lossy(text))
-            }
+            Action::Menu => f.write_str("menu"),
+            Action::SysMenu => f.write_str("sysmenu"),
+            Action::Popup => f.write_str("popup"),
+            Action::Type(id) => write!(f, "type {id}"),
             Action::ClickId(id) => write!(f, "click-id {id}"),
-            Action::Select { id, ref item } => match item {
-                Pick::Index(i) => write!(f, "select {id} {i}"),
-                Pick::Text(t) => write!(f, "select {id} {:?}", String::from_utf8_lossy(t)),
-            },
+            Action::Select(id, Some(i)) => write!(f, "select {id} {i}"),
+            Action::Select(id, None) => write!(f, "select {id} (by text)"),
         }
     }
 }
@@ -241,6 +292,8 @@ pub struct Line {
     /// `@MODULE`, upper case; None: the first task.
     pub module: Option<String>,
     pub action: Action,
+    /// The item path of a `menu`, `sysmenu` or `popup` line.
+    pub args: Vec<String>,
 }
 
 /// A parsed script.
@@ -324,29 +377,8 @@ fn answer(s: &str) -> Result<u16, String> {
     }
 }
 
-/// The text after the first `n` words of `raw`, a quoted `"..."` taken
-/// without its quotes.
-fn rest_after(raw: &str, n: usize) -> String {
-    let mut s = raw.trim_start();
-    for _ in 0..n {
-        let end = s.find(|c: char| c.is_ascii_whitespace()).unwrap_or(s.len());
-        s = s[end..].trim_start();
-    }
-    let s = s.trim_end();
-    match s.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(t) => t.to_string(),
-        None => s.to_string(),
-    }
-}
-
-/// A control id.
-fn control_id(s: &str) -> Result<u16, String> {
-    Ok(ranged(s, 0, 0xFFFF, "the control id")? as u16)
-}
-
-/// Parse one non-comment line's words (after any `@MODULE`); `raw` is the
-/// line's text from its verb on.
-fn parse_action(words: &[&str], raw: &str) -> Result<Action, String> {
+/// Parse one non-comment line's words (after any `@MODULE`).
+fn parse_action(words: &[&str]) -> Result<Action, String> {
     let Some((verb, args)) = words.split_first() else {
         return Err("a module prefix without a command".into());
     };
@@ -406,50 +438,141 @@ fn parse_action(words: &[&str], raw: &str) -> Result<Action, String> {
             want(1..=1, "msgbox ANSWER")?;
             Ok(Action::MsgBox(answer(args[0])?))
         }
-        "dialog" => {
-            want(1..=1, "dialog ANSWER")?;
-            Ok(Action::Dialog(answer(args[0])?))
-        }
-        "type" => {
-            if args.len() < 2 {
-                return Err("usage: type ID TEXT".into());
-            }
-            let id = control_id(args[0])?;
-            let text = rest_after(raw, 2);
-            if text.len() > MAX_TYPED {
-                return Err(format!("more than {MAX_TYPED} characters to type"));
-            }
-            Ok(Action::Type {
-                id,
-                text: text.into_bytes(),
-            })
-        }
         "click-id" => {
             want(1..=1, "click-id ID")?;
             Ok(Action::ClickId(control_id(args[0])?))
         }
-        "select" => {
-            if args.len() < 2 {
-                return Err("usage: select ID INDEX|TEXT".into());
-            }
-            let id = control_id(args[0])?;
-            let rest = rest_after(raw, 2);
-            let quoted = raw.trim_end().ends_with('"');
-            let item = match number(&rest) {
-                Some(v) if !quoted && args.len() == 2 => {
-                    if !(0..=0xFFFF).contains(&v) {
-                        return Err(format!("the item index {v} is out of range 0..65535"));
-                    }
-                    Pick::Index(v as u16)
-                }
-                _ => Pick::Text(rest.into_bytes()),
-            };
-            Ok(Action::Select { id, item })
+        "dialog" => {
+            want(1..=1, "dialog ANSWER")?;
+            Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog, file, type, click-id, select)"
+            "unknown command {verb:?} (key, char, click, command, menu, sysmenu, popup, timer, \
+             close, msgbox, dialog, file, type, click-id, select)"
         )),
     }
+}
+
+/// The words of `s`: blank-separated, or `"quoted"` (a quoted word may
+/// hold blanks and `#`; it cannot hold a `"`). Each with whether it was
+/// quoted.
+fn quoted_words(s: &str) -> Result<Vec<(String, bool)>, String> {
+    let mut out = Vec::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        if c.is_ascii_whitespace() {
+            chars.next();
+        } else if c == '"' {
+            chars.next();
+            let start = i + 1;
+            let end = loop {
+                match chars.next() {
+                    Some((j, '"')) => break j,
+                    Some(_) => {}
+                    None => return Err(format!("a quoted item from {s:?} has no closing quote")),
+                }
+            };
+            if chars.peek().is_some_and(|&(_, c)| !c.is_ascii_whitespace()) {
+                return Err("a closing quote must be followed by a blank".into());
+            }
+            out.push((s[start..end].to_string(), true));
+        } else {
+            let start = i;
+            let mut end = s.len();
+            while let Some(&(j, c)) = chars.peek() {
+                if c.is_ascii_whitespace() {
+                    end = j;
+                    break;
+                }
+                if c == '"' {
+                    return Err("a quote in the middle of an item".into());
+                }
+                chars.next();
+            }
+            out.push((s[start..end].to_string(), false));
+        }
+    }
+    Ok(out)
+}
+
+/// A control id.
+fn control_id(s: &str) -> Result<u16, String> {
+    Ok(ranged(s, 0, 0xFFFF, "the control id")? as u16)
+}
+
+/// The text after the first word of `rest`, a quoted `"..."` taken
+/// without its quotes.
+fn after_word(rest: &str) -> String {
+    let t = rest.trim_start();
+    let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+    let t = t[end..].trim();
+    match t.strip_prefix('"').and_then(|u| u.strip_suffix('"')) {
+        Some(u) => u.to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// A `type ID TEXT` or `select ID ITEM` line: `rest` is the text after
+/// the verb.
+fn parse_control_line(verb: &str, rest: &str) -> Result<(Action, Vec<String>), String> {
+    let mut words = rest.split_ascii_whitespace();
+    let (Some(id), Some(_)) = (words.next(), words.next()) else {
+        return Err(match verb {
+            "type" => "usage: type ID TEXT".into(),
+            _ => "usage: select ID INDEX|TEXT".into(),
+        });
+    };
+    let id = control_id(id)?;
+    let text = after_word(rest);
+    if verb == "type" {
+        if text.len() > MAX_TYPED {
+            return Err(format!("more than {MAX_TYPED} characters to type"));
+        }
+        return Ok((Action::Type(id), vec![text]));
+    }
+    let quoted = rest.trim_end().ends_with('"');
+    match number(&text) {
+        Some(v) if !quoted => {
+            if !(0..=0xFFFF).contains(&v) {
+                return Err(format!("the item index {v} is out of range 0..65535"));
+            }
+            Ok((Action::Select(id, Some(v as u16)), Vec::new()))
+        }
+        _ => Ok((Action::Select(id, None), vec![text])),
+    }
+}
+
+/// A `menu`, `sysmenu` or `popup` line: its verb and the text after it.
+fn parse_menu_line(verb: &str, rest: &str) -> Result<(Action, Vec<String>), String> {
+    let words = quoted_words(rest)?;
+    let usage = match verb {
+        "menu" => "usage: menu ITEM [ITEM...] (an item is a word, \"quoted text\" or #N)",
+        "sysmenu" => "usage: sysmenu ITEM [ITEM...] (e.g. sysmenu close)",
+        _ => "usage: popup ITEM [ITEM...] or popup cancel",
+    };
+    if words.is_empty() {
+        return Err(usage.into());
+    }
+    if words.len() > MAX_PATH {
+        return Err(format!("a menu path of more than {MAX_PATH} items"));
+    }
+    for (w, _) in &words {
+        if w.is_empty() || w.len() > 255 {
+            return Err(format!("item {w:?} is empty or longer than 255 bytes"));
+        }
+    }
+    let action = match verb {
+        "menu" => Action::Menu,
+        "sysmenu" => Action::SysMenu,
+        _ => Action::Popup,
+    };
+    if action == Action::Popup
+        && let [(w, false)] = words.as_slice()
+        && w.eq_ignore_ascii_case("cancel")
+    {
+        return Ok((action, Vec::new()));
+    }
+    Ok((action, words.into_iter().map(|(w, _)| w).collect()))
 }
 
 /// Is `s` a plausible module name (NE module names: at most 8 printable
@@ -487,9 +610,11 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             return Err(err(format!("more than {MAX_LINES} commands")));
         }
         let mut words: Vec<&str> = text.split_ascii_whitespace().collect();
+        let mut rest = text;
         let module = match words.first().and_then(|w| w.strip_prefix('@')) {
             Some(m) => {
                 let m = module_name(m).map_err(err)?;
+                rest = rest[words[0].len()..].trim_start();
                 words.remove(0);
                 Some(m)
             }
@@ -516,21 +641,25 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
                 number,
                 module,
                 action: Action::Dialog(1),
+                args: Vec::new(),
             });
             continue;
         }
-        let raw = if module.is_some() {
-            let t = text.trim_start();
-            let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
-            &t[end..]
-        } else {
-            text
+        let verb = words.first().map(|w| w.to_ascii_lowercase());
+        let (action, args) = match verb.as_deref() {
+            Some(v @ ("menu" | "sysmenu" | "popup")) => {
+                parse_menu_line(v, &rest[v.len()..]).map_err(err)?
+            }
+            Some(v @ ("type" | "select")) => {
+                parse_control_line(v, &rest[v.len()..]).map_err(err)?
+            }
+            _ => (parse_action(&words).map_err(err)?, Vec::new()),
         };
-        let action = parse_action(&words, raw).map_err(err)?;
         lines.push(Line {
             number,
             module,
             action,
+            args,
         });
     }
     Ok(Script { lines, files })
@@ -541,11 +670,28 @@ mod tests {
     use super::*;
 
     fn one(s: &str) -> Action {
-        parse(s.as_bytes()).unwrap().lines[0].action.clone()
+        parse(s.as_bytes()).unwrap().lines[0].action
     }
 
     fn error(s: &str) -> ScriptError {
         parse(s.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn modifiers_go_before_the_key_name() {
+        let k = key_by_name("Ctrl+S").unwrap();
+        assert_eq!((k.vk, k.mods), (0x53, MOD_CTRL));
+        let k = key_by_name("ctrl+shift+f1").unwrap();
+        assert_eq!((k.vk, k.mods), (0x70, MOD_CTRL | MOD_SHIFT));
+        assert_eq!(key_by_name("alt+f").unwrap().mods, MOD_ALT);
+        assert_eq!(key_by_name("alt").unwrap().vk, 0x12);
+        assert_eq!(key_by_name("alt+alt+f"), None);
+        assert_eq!(key_by_name("ctrl+"), None);
+        assert_eq!(key_by_name("ctrl+banana"), None);
+        assert_eq!(
+            Action::Key(key_by_name("ctrl+alt+x").unwrap()).to_string(),
+            "key ctrl+alt+VK 58"
+        );
     }
 
     #[test]
@@ -608,50 +754,75 @@ mod tests {
         assert_eq!(one("dialog OK"), Action::Dialog(1));
         assert_eq!(one("dialog 1001"), Action::Dialog(1001));
         assert!(Action::Dialog(1).is_answer() && !Action::Close.is_answer());
+        let line = |s: &str| parse(s.as_bytes()).unwrap().lines[0].clone();
+        let l = line("type 101 hello world");
         assert_eq!(
-            one("type 101 hello world"),
-            Action::Type {
-                id: 101,
-                text: b"hello world".to_vec()
-            }
+            (l.action, l.args),
+            (Action::Type(101), vec!["hello world".into()])
         );
+        let l = line("type 0x65 \"  two  \"");
         assert_eq!(
-            one("type 0x65 \"  two  \""),
-            Action::Type {
-                id: 101,
-                text: b"  two  ".to_vec()
-            }
+            (l.action, l.args),
+            (Action::Type(101), vec!["  two  ".into()])
         );
         assert_eq!(one("click-id 1"), Action::ClickId(1));
+        assert_eq!(one("select 200 3"), Action::Select(200, Some(3)));
+        let l = line("select 200 \"New York\"");
         assert_eq!(
-            one("select 200 3"),
-            Action::Select {
-                id: 200,
-                item: Pick::Index(3)
-            }
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["New York".into()])
         );
+        let l = line("select 200 Paris");
         assert_eq!(
-            one("select 200 \"New York\""),
-            Action::Select {
-                id: 200,
-                item: Pick::Text(b"New York".to_vec())
-            }
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["Paris".into()])
         );
+        let l = line("@DLGTEST type 5 x");
         assert_eq!(
-            one("select 200 Paris"),
-            Action::Select {
-                id: 200,
-                item: Pick::Text(b"Paris".to_vec())
-            }
-        );
-        assert_eq!(
-            one("@DLGTEST type 5 x"),
-            Action::Type {
-                id: 5,
-                text: b"x".to_vec()
-            }
+            (l.action, l.args, l.module),
+            (Action::Type(5), vec!["x".into()], Some("DLGTEST".into()))
         );
         assert!(!one("type 5 x").is_answer());
+        assert!(Action::Popup.is_answer() && !Action::Menu.is_answer());
+    }
+
+    fn args(s: &str) -> (Action, Vec<String>) {
+        let l = parse(s.as_bytes()).unwrap().lines.remove(0);
+        (l.action, l.args)
+    }
+
+    #[test]
+    fn menu_lines_take_quoted_paths() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            args("menu \"&File\" \"E&xit\""),
+            (Action::Menu, v(&["&File", "E&xit"]))
+        );
+        assert_eq!(
+            args("@APP MENU file \"save as...\"  #2"),
+            (Action::Menu, v(&["file", "save as...", "#2"]))
+        );
+        assert_eq!(args("sysmenu close"), (Action::SysMenu, v(&["close"])));
+        assert_eq!(args("popup cancel"), (Action::Popup, vec![]));
+        assert_eq!(args("popup \"cancel\""), (Action::Popup, v(&["cancel"])));
+        assert_eq!(
+            args("popup \"# not a comment\" x"),
+            (Action::Popup, v(&["# not a comment", "x"]))
+        );
+        let l = parse(b"@APP menu \"A B\"").unwrap().lines.remove(0);
+        assert_eq!(l.module.as_deref(), Some("APP"));
+        assert!(error("menu").what.starts_with("usage: menu"));
+        assert!(error("menu \"open").what.contains("no closing quote"));
+        assert!(error("menu \"a\"b").what.contains("followed by a blank"));
+        assert!(error("menu a\"b").what.contains("middle"));
+        assert!(error("menu \"\"").what.contains("empty"));
+        assert!(
+            error(&format!("menu {}", "a ".repeat(MAX_PATH + 1)))
+                .what
+                .contains("more than")
+        );
+        // Other lines keep their words as they were: `char "` is a quote.
+        assert_eq!(one("char \""), Action::Char(b'"'));
     }
 
     #[test]

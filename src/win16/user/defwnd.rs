@@ -15,8 +15,11 @@ pub(super) fn def_window_proc_impl(
     hwnd: u16,
     msg: u16,
     wparam: u16,
-    _lparam: u32,
+    lparam: u32,
 ) -> Result<u32, Stop> {
+    if let Some(r) = super::menu::track::def_window_proc(env, uc, hwnd, msg, wparam, lparam)? {
+        return Ok(r);
+    }
     Ok(match msg {
         WM_NCCREATE => 1,
         WM_CLOSE => {

@@ -561,12 +561,12 @@ fn create(
     // The menu.
     let menu = match &t.menu {
         Name::Str { text, .. } if text.is_empty() => 0,
-        Name::Str { offset, .. } => {
-            crate::win16::resource::load_menu(env, uc, &[u32::from(hinst), at(*offset)])? as u16
-        }
-        Name::Ord { id, .. } => {
-            crate::win16::resource::load_menu(env, uc, &[u32::from(hinst), u32::from(*id)])? as u16
-        }
+        Name::Str { offset, .. } => wm::user_call(env, uc, 150, &[u32::from(hinst), at(*offset)])
+            .transpose()?
+            .unwrap_or(0) as u16,
+        Name::Ord { id, .. } => wm::user_call(env, uc, 150, &[u32::from(hinst), u32::from(*id)])
+            .transpose()?
+            .unwrap_or(0) as u16,
     };
     let r = adjust(env, uc, client, style, menu != 0)?;
     let class = match &t.class {

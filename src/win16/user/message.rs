@@ -26,7 +26,7 @@
 //! ([`User::has_input`]); timers and the default WM_CLOSE do not, so other
 //! tasks that can run go first.
 
-use super::menu::{MF_DISABLED, MF_GRAYED};
+use super::menu::track::{WM_SYSCHAR, WM_SYSKEYDOWN, WM_SYSKEYUP};
 use super::timer::fire_timer;
 use super::{
     MAX_QUEUE, Msg, WM_CHAR, WM_CLOSE, WM_COMMAND, WM_INITMENU, WM_KEYDOWN, WM_KEYUP,
@@ -61,7 +61,7 @@ fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop>
 
 /// Give task `htask` the script lines meant for it (script.rs, "Which
 /// task"), the first time it asks for messages or opens a box.
-pub(super) fn claim_script(env: &mut Env, htask: u16) {
+pub(crate) fn claim_script(env: &mut Env, htask: u16) {
     if env.win16.user.unclaimed.is_empty() {
         return;
     }
@@ -97,7 +97,7 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
     let q = env.win16.user.queue(htask);
     let i = q.answers.iter().position(|l| {
         matches!(
-            (&l.action, dialog),
+            (l.action, dialog),
             (Action::Dialog(_), true) | (Action::MsgBox(_), false)
         )
     })?;
@@ -110,14 +110,16 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
 
 /// Deliver task `htask`'s next script input line to its main window:
 /// true when it posted a message.
-pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
+pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
     let main = q.main_window;
     let Some(line) = q.script.front_mut() else {
         return Ok(false);
     };
-    let (number, action) = (line.number, line.action.clone());
+    let (number, action) = (line.number, line.action);
+    let line_copy = matches!(action, Action::Menu | Action::SysMenu).then(|| line.clone());
+    let args = line.args.clone();
     // A `timer N` line stays first until its N ticks are out.
     match &mut line.action {
         Action::Timer(n) if *n > 1 => *n -= 1,
@@ -135,7 +137,10 @@ pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
         main
     };
     let msg = |message, wparam, lparam| Msg {
-        hwnd: if matches!(message, WM_KEYDOWN | WM_KEYUP | WM_CHAR) {
+        hwnd: if matches!(
+            message,
+            WM_KEYDOWN | WM_KEYUP | WM_CHAR | WM_SYSKEYDOWN | WM_SYSKEYUP | WM_SYSCHAR
+        ) {
             keys_to
         } else {
             main
@@ -145,10 +150,10 @@ pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
         lparam,
     };
     let msgs = match action {
-        Action::Key(k) => vec![
-            msg(WM_KEYDOWN, k.vk, k.lparam_down()),
-            msg(WM_KEYUP, k.vk, k.lparam_up()),
-        ],
+        Action::Key(k) => key_messages(k)
+            .into_iter()
+            .map(|(m, w, l)| msg(m, w, l))
+            .collect(),
         Action::Char(c) => vec![msg(
             WM_CHAR,
             u16::from(c),
@@ -164,15 +169,13 @@ pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
             vec![msg(down, mk, lp), msg(up, 0, lp)]
         }
         Action::Command(id) => {
-            let menu = env.win16.user.window(main).map_or(0, |w| w.id);
-            let state = env
-                .win16
-                .user
-                .menu_states
-                .get(&(menu, id, false))
-                .copied()
-                .unwrap_or(0);
-            if menu != 0 && state & (MF_GRAYED | MF_DISABLED) != 0 {
+            let menu = super::menu::window_menu(env, main);
+            let m = &env.win16.user.menus;
+            let state = m
+                .locate(menu, id, false)
+                .and_then(|(h, i)| m.item(h, i))
+                .map_or(0, |it| it.flags);
+            if state & super::menu::MF_ENABLE_MASK != 0 {
                 event(
                     uc,
                     format!("script line {number}: menu item {id} is disabled"),
@@ -196,16 +199,81 @@ pub(super) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
             return Ok(false);
         }
         Action::Close => vec![msg(WM_CLOSE, 0, 0)],
-        Action::Type { .. } | Action::ClickId(_) | Action::Select { .. } => {
-            return super::dialog::input::deliver(env, uc, htask, number, &action);
+        Action::Menu | Action::SysMenu => {
+            let line = line_copy.expect("a menu line");
+            super::menu::track::script_click(env, uc, main, &line)
+                .into_iter()
+                .collect()
         }
-        Action::MsgBox(_) | Action::Dialog(_) => Vec::new(),
+        Action::Type(_) | Action::ClickId(_) | Action::Select(..) => {
+            return super::dialog::input::deliver(env, uc, htask, number, action, &args);
+        }
+        Action::MsgBox(_) | Action::Dialog(_) | Action::Popup => Vec::new(),
     };
     let mut posted = false;
     for m in msgs {
         posted |= post(env, htask, m);
     }
     Ok(posted)
+}
+
+/// The messages of one scripted key press: its modifiers go down first
+/// and up last (Ctrl, Shift, Alt); with Alt down (and not Ctrl) a key is a
+/// system key (WM_SYSKEYDOWN / WM_SYSKEYUP, lParam bit 29 set), and so is
+/// F10 always; Alt released after another key is WM_KEYUP, Alt pressed
+/// alone WM_SYSKEYDOWN then WM_SYSKEYUP (SDK, WM_SYSKEYDOWN).
+fn key_messages(k: crate::win16::script::Key) -> Vec<(u16, u16, u32)> {
+    use crate::win16::script::{MOD_ALT, MOD_CTRL, MOD_SHIFT, key_by_name};
+    const ALT_BIT: u32 = 1 << 29;
+    let mods: Vec<crate::win16::script::Key> =
+        [(MOD_CTRL, "ctrl"), (MOD_SHIFT, "shift"), (MOD_ALT, "alt")]
+            .iter()
+            .filter(|(m, _)| k.mods & m != 0)
+            .filter_map(|(_, n)| key_by_name(n))
+            .collect();
+    let alt = k.mods & MOD_ALT != 0;
+    let ctrl = k.mods & MOD_CTRL != 0;
+    let mut out = Vec::new();
+    // Modifiers down.
+    let mut alt_down = false;
+    for m in &mods {
+        let is_alt = m.vk == 0x12;
+        let (msg, bits) = if is_alt || (alt_down && !ctrl) {
+            (WM_SYSKEYDOWN, ALT_BIT)
+        } else {
+            (WM_KEYDOWN, if alt_down { ALT_BIT } else { 0 })
+        };
+        out.push((msg, m.vk, m.lparam_down() | bits));
+        alt_down |= is_alt;
+    }
+    // The key.
+    let key_alone_alt = k.vk == 0x12 && mods.is_empty();
+    let sys = (alt && !ctrl) || k.vk == 0x79 || key_alone_alt;
+    let bits = if alt || key_alone_alt { ALT_BIT } else { 0 };
+    let (down, up) = if sys {
+        (WM_SYSKEYDOWN, WM_SYSKEYUP)
+    } else {
+        (WM_KEYDOWN, WM_KEYUP)
+    };
+    out.push((down, k.vk, k.lparam_down() | bits));
+    out.push((
+        up,
+        k.vk,
+        k.lparam_up() | if key_alone_alt { ALT_BIT } else { bits },
+    ));
+    // Modifiers up, last first: Alt comes up as WM_KEYUP after a key.
+    for m in mods.iter().rev() {
+        let is_alt = m.vk == 0x12;
+        let (msg, bits) = if is_alt {
+            (WM_KEYUP, 0)
+        } else if alt && !ctrl {
+            (WM_SYSKEYUP, ALT_BIT)
+        } else {
+            (WM_KEYUP, if alt { ALT_BIT } else { 0 })
+        };
+        out.push((msg, m.vk, m.lparam_up() | bits));
+    }
+    out
 }
 
 /// When task `htask`'s queue is empty, fill it from the headless session
@@ -235,6 +303,7 @@ fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
     if let Some(&m) = q.msgs.front() {
         if remove {
             q.msgs.pop_front();
+            note_key_state(u, &m);
         }
         return Some(m);
     }
@@ -335,9 +404,34 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     }
 }
 
-/// USER.113 TranslateMessage(lpMsg) -> BOOL: a WM_KEYDOWN of a key that
-/// types a character (script.rs's keyboard) posts its WM_CHAR, ahead of
-/// the queued input as Windows' posted messages come before input.
+/// The keyboard state follows a key message the task took from its
+/// queue (User::key_state).
+pub(crate) fn note_key_state(u: &mut super::User, m: &Msg) {
+    if u.key_state.len() < 256 {
+        u.key_state.resize(256, 0);
+    }
+    let k = &mut u.key_state[usize::from(m.wparam as u8)];
+    match m.message {
+        WM_KEYDOWN | WM_SYSKEYDOWN => *k |= 0x80,
+        WM_KEYUP | WM_SYSKEYUP => *k &= !0x80,
+        _ => {}
+    }
+}
+
+/// Is virtual key `vk` down in the keyboard state the task has seen?
+pub(crate) fn key_down(env: &Env, vk: u16) -> bool {
+    env.win16
+        .user
+        .key_state
+        .get(usize::from(vk as u8))
+        .is_some_and(|s| s & 0x80 != 0)
+}
+
+/// USER.113 TranslateMessage(lpMsg) -> BOOL: a WM_KEYDOWN (WM_SYSKEYDOWN)
+/// of a key that types a character (script.rs's keyboard) posts its
+/// WM_CHAR (WM_SYSCHAR) — a letter upper case with Shift, a control
+/// character with Ctrl — ahead of the queued input as Windows' posted
+/// messages come before input.
 fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (seg, off) = split(a[0]);
     let mut b = [0u8; 10];
@@ -346,10 +440,14 @@ fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     }
     let (hwnd, msg, wparam) = (get(&b, 0), get(&b, 2), get(&b, 4));
     let lparam = u32::from_le_bytes([b[6], b[7], b[8], b[9]]);
-    if msg != WM_KEYDOWN {
-        return Ok(0);
-    }
+    let out = match msg {
+        WM_KEYDOWN => WM_CHAR,
+        WM_SYSKEYDOWN => WM_SYSCHAR,
+        _ => return Ok(0),
+    };
     let ch = match wparam {
+        0x41..=0x5A if key_down(env, 0x11) => Some(wparam as u8 - 0x40),
+        0x41..=0x5A if key_down(env, 0x10) => Some(wparam as u8),
         0x41..=0x5A => Some(wparam as u8 + 0x20),
         0x30..=0x39 | 0x08 | 0x09 | 0x0D | 0x1B | 0x20 => Some(wparam as u8),
         _ => None,
@@ -368,7 +466,7 @@ fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     }
     q.msgs.push_front(Msg {
         hwnd,
-        message: WM_CHAR,
+        message: out,
         wparam: u16::from(ch),
         lparam,
     });

@@ -12,7 +12,8 @@
 //! | `timer.rs` | SetTimer/KillTimer and the ticks of the emulated clock |
 //! | `msgbox.rs` | MessageBox |
 //! | `dialog.rs` | DialogBox, EndDialog |
-//! | `menu.rs` | menus |
+//! | `menu.rs` | menus (and `menu/`: templates, layout, the system menu, the menu loop) |
+//! | `accel.rs` | accelerators |
 //! | `metrics.rs` | GetSystemMetrics |
 //!
 //! This file keeps USER's state ([`User`]) and what the files share:
@@ -32,6 +33,7 @@ use crate::win16::script::{Line, Script};
 use defwnd::def_window_proc_impl;
 use std::collections::VecDeque;
 
+pub mod accel;
 pub mod class;
 pub mod controls;
 pub mod defwnd;
@@ -159,10 +161,12 @@ pub struct User {
     pub msg_time: u32,
     /// Script lines no task has taken yet (see [`User::set_script`]).
     pub unclaimed: Vec<Line>,
-    /// Menus made by CreateMenu / CreatePopupMenu so far.
-    pub menus_created: u16,
-    /// Check and enable flags of menu items by (hMenu, item, by position).
-    pub menu_states: std::collections::BTreeMap<(u16, u16, bool), u16>,
+    /// Every menu and the menu loop's state (menu.rs).
+    pub menus: menu::Menus,
+    /// The keyboard state the task has seen, by virtual key: 0x80 down
+    /// (between the key-down and key-up messages GetMessage/PeekMessage
+    /// took from the queue).
+    pub key_state: Vec<u8>,
     /// The predefined control classes and each control's state.
     pub controls: controls::Controls,
     /// Each dialog box's state (dialog.rs).
@@ -342,6 +346,14 @@ pub fn message_name(msg: u16) -> String {
         WM_LBUTTONUP => "WM_LBUTTONUP",
         WM_RBUTTONDOWN => "WM_RBUTTONDOWN",
         WM_RBUTTONUP => "WM_RBUTTONUP",
+        menu::track::WM_INITMENUPOPUP => "WM_INITMENUPOPUP",
+        menu::track::WM_MENUSELECT => "WM_MENUSELECT",
+        menu::track::WM_MENUCHAR => "WM_MENUCHAR",
+        menu::track::WM_NCLBUTTONDOWN => "WM_NCLBUTTONDOWN",
+        menu::track::WM_SYSKEYDOWN => "WM_SYSKEYDOWN",
+        menu::track::WM_SYSKEYUP => "WM_SYSKEYUP",
+        menu::track::WM_SYSCHAR => "WM_SYSCHAR",
+        menu::layout::WM_MEASUREITEM => "WM_MEASUREITEM",
         _ => return format!("message {msg:04X}"),
     };
     name.to_string()

@@ -59,7 +59,7 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
                 Some(Ok(n)) => NameArg::Int(n),
                 _ => NameArg::Str(name.as_bytes().to_vec()),
             };
-            crate::win16::resource::menu_handle(env, hinstance, &name)
+            super::menu::template::load_resource(env, uc, hinstance, &name)
         }
         _ => menu,
     };
@@ -209,6 +209,7 @@ pub(super) fn destroy(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool,
         destroy(env, uc, c)?;
     }
     send(env, uc, hwnd, WM_NCDESTROY, 0, 0)?;
+    super::menu::window_destroyed(env, uc, hwnd);
     if let Some(w) = env.win16.user.window_mut(hwnd) {
         w.destroyed = true;
     }

@@ -21,7 +21,7 @@ use super::super::{MAX_QUEUE, Msg, WM_PAINT, event};
 use super::{IDCANCEL, dialog, end, ended, item, navigate};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
-use crate::win16::script::{Action, Pick};
+use crate::win16::script::Action;
 use crate::win16::user::controls::{self, button, combobox, listbox, wm};
 use crate::win16::user::{WM_CHAR, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};
 
@@ -275,16 +275,18 @@ fn focus(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> Result<(), Stop> {
 }
 
 /// Deliver a control script line (module doc): true when it posted or
-/// did something.
+/// did something. `args` holds a `type` line's text, a `select` line's
+/// item text.
 pub fn deliver(
     env: &mut Env,
     uc: &mut Uc<'_>,
     htask: u16,
     number: usize,
-    action: &Action,
+    action: Action,
+    args: &[String],
 ) -> Result<bool, Stop> {
     let id = match action {
-        Action::Type { id, .. } | Action::ClickId(id) | Action::Select { id, .. } => *id,
+        Action::Type(id) | Action::ClickId(id) | Action::Select(id, _) => id,
         _ => return Ok(false),
     };
     let Some(h) = find_control(env, htask, id) else {
@@ -301,8 +303,9 @@ pub fn deliver(
         );
         return Ok(false);
     }
+    let text: &[u8] = args.first().map_or(&[], |t| t.as_bytes());
     match action {
-        Action::Type { text, .. } => {
+        Action::Type(_) => {
             focus(env, uc, h)?;
             let mut posted = false;
             for &c in text {
@@ -325,7 +328,7 @@ pub fn deliver(
             let b = post(env, htask, h, WM_LBUTTONUP, 0, lp);
             Ok(a && b)
         }
-        Action::Select { item, .. } => {
+        Action::Select(_, index) => {
             let class = wm::window(env, h)
                 .map(|w| w.class.to_ascii_uppercase())
                 .unwrap_or_default();
@@ -341,13 +344,13 @@ pub fn deliver(
                 }
             };
             let count = listbox::get(env, list).map_or(0, |l| l.items.len());
-            let index = match item {
-                Pick::Index(i) => usize::from(*i),
-                Pick::Text(t) => listbox::get(env, list)
+            let index = match index {
+                Some(i) => usize::from(i),
+                None => listbox::get(env, list)
                     .and_then(|l| {
                         l.items
                             .iter()
-                            .position(|it| crate::win16::strings::eq_nocase(&it.text, t))
+                            .position(|it| crate::win16::strings::eq_nocase(&it.text, text))
                     })
                     .unwrap_or(usize::MAX),
             };
@@ -358,11 +361,10 @@ pub fn deliver(
                 );
                 return Ok(false);
             }
+            focus(env, uc, h)?;
             if class == "COMBOBOX" {
-                focus(env, uc, h)?;
                 combobox::user_choose(env, uc, h, index as u32)?;
             } else {
-                focus(env, uc, h)?;
                 listbox::user_choose(env, uc, h, index)?;
             }
             Ok(true)
