@@ -59,6 +59,8 @@
 //! it answers FALSE, DefDlgProc does the default: DM_GETDEFID (MAKELONG(id,
 //! DC_HASDEFID), 0 without a default button), DM_SETDEFID (the old default
 //! button becomes BS_PUSHBUTTON, the new one BS_DEFPUSHBUTTON),
+//! WM_ERASEBKGND (the brush the dialog's own WM_CTLCOLOR with CTLCOLOR_DLG
+//! gives, else the window colour),
 //! WM_NEXTDLGCTL and the focus rules (navigate.rs), WM_GETFONT,
 //! WM_SETFONT, WM_CLOSE (posts WM_COMMAND IDCANCEL, or beeps when the
 //! Cancel button is disabled), and DefWindowProc for the rest.
@@ -103,6 +105,9 @@ pub const DWL_DLGPROC: usize = 4;
 pub const DWL_USER: usize = 8;
 
 const WM_CLOSE: u16 = 0x0010;
+const WM_ERASEBKGND: u16 = 0x0014;
+/// WM_CTLCOLOR's type for a dialog box's own background.
+const CTLCOLOR_DLG: u16 = 4;
 const WM_SETFOCUS: u16 = 0x0007;
 const WM_SHOWWINDOW: u16 = 0x0018;
 const WM_ACTIVATE: u16 = 0x0006;
@@ -354,6 +359,31 @@ pub fn def_dlg_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
                 );
             }
             Ok(0)
+        }
+        WM_ERASEBKGND => {
+            // The dialog's own WM_CTLCOLOR (CTLCOLOR_DLG) gives the brush;
+            // 0: the window colour.
+            let hdc = wparam;
+            let b = wm::send(
+                env,
+                uc,
+                hwnd,
+                wm::WM_CTLCOLOR,
+                hdc,
+                u32::from(CTLCOLOR_DLG) << 16 | u32::from(hwnd),
+            )? as u16;
+            let brush = if b == 0 {
+                controls::paint::sys_brush(controls::paint::COLOR_WINDOW)
+            } else {
+                b
+            };
+            let (cx, cy) = wm::client_size(env, hwnd);
+            let p = controls::paint::Painter {
+                hdc,
+                background: brush,
+            };
+            p.fill(env, uc, (0, 0, cx, cy), brush)?;
+            Ok(1)
         }
         WM_SHOWWINDOW => {
             if wparam == 0 {
