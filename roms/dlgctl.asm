@@ -637,6 +637,10 @@ combos:
         SDM 105, CB_GETDROPPEDSTATE, 0, 0
         CHECK 0, 'CB_GETDROPPEDSTATE when closed'
         CHECK_LOG 'CBN_DROPDOWN then CBN_CLOSEUP', 105, CBN_DROPDOWN, 105, CBN_CLOSEUP
+        SDM 105, WM_KEYDOWN, 0x28, 0x01500001
+        SDM 105, CB_GETCURSEL, 0, 0
+        CHECK 2, 'the down arrow selects the next item'
+        CHECK_LOG 'the user changed the selection: CBN_SELCHANGE', 105, CBN_SELCHANGE
         SDMS 108, CB_ADDSTRING, 0, 'one'
         SDM 108, CB_SETCURSEL, 0, 0
         GETTEXT 108, 32

@@ -115,7 +115,7 @@ fn every_control_class_answers_as_the_sdk_documents() {
         lines[2 + want.len()..],
         [
             format!("fmtlines length {}", text.len() + 3 * (want.len() - 1)),
-            "checks 133 fails 0".to_string()
+            "checks 135 fails 0".to_string()
         ]
     );
     // The VGA System font: a 16-pixel cell (Petzold, Programming Windows

@@ -1468,7 +1468,19 @@ pub fn edit_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
             Ok(0)
         }
         WM_KEYDOWN => {
+            // In a combo box, the arrows and F4 are the combo box's.
+            let parent = wm::parent(env, hwnd);
+            if matches!(wparam, VK_UP | VK_DOWN | 0x73)
+                && wm::window(env, parent).is_some_and(|w| w.class.eq_ignore_ascii_case("COMBOBOX"))
+            {
+                return wm::send(env, uc, parent, WM_KEYDOWN, wparam, lparam);
+            }
             key_down(env, uc, hwnd, wparam)?;
+            Ok(0)
+        }
+        wm::WM_VSCROLL if multi => {
+            // The control's own scroll bar: as EM_SCROLL.
+            wm::send(env, uc, hwnd, EM_SCROLL, wparam, 0)?;
             Ok(0)
         }
         WM_LBUTTONDOWN | WM_LBUTTONDBLCLK => {

@@ -23,6 +23,9 @@
 //!   LB_GETSELITEMS, LB_SELITEMRANGE), and LB_SETCURSEL / LB_SELECTSTRING
 //!   answer LB_ERR there, as the single-selection messages do in a
 //!   multiple-selection box (LB_GETSELCOUNT in a single-selection box).
+//!   An LBS_EXTENDEDSEL box selects the clicked item alone, with Shift the
+//!   items from the anchor (the last item clicked alone) to it, with Ctrl
+//!   toggles it.
 //!   Every box has a caret item (the focus rectangle: LB_GETCARETINDEX,
 //!   LB_SETCARETINDEX); LB_GETCURSEL of a multiple-selection box answers
 //!   it. Messages never notify; the user does: clicking an item selects it
@@ -554,13 +557,31 @@ fn user_select(
         redraw(env, uc, hwnd)?;
         toggle
     } else if style & LBS_EXTENDEDSEL != 0 {
+        // Shift extends from the anchor, Ctrl toggles one item, neither
+        // selects just this one.
+        let shift = wm::key_down(env, uc, 0x10)?;
+        let ctrl = wm::key_down(env, uc, 0x11)?;
         let lb = state(env, hwnd);
         let before: Vec<bool> = lb.items.iter().map(|it| it.selected).collect();
-        for (k, it) in lb.items.iter_mut().enumerate() {
-            it.selected = k == i;
+        if shift {
+            let (a, b) = (lb.anchor.min(i), lb.anchor.max(i));
+            for (k, it) in lb.items.iter_mut().enumerate() {
+                if (a..=b).contains(&k) {
+                    it.selected = true;
+                } else if !ctrl {
+                    it.selected = false;
+                }
+            }
+        } else if ctrl {
+            lb.items[i].selected = !lb.items[i].selected;
+            lb.anchor = i;
+        } else {
+            for (k, it) in lb.items.iter_mut().enumerate() {
+                it.selected = k == i;
+            }
+            lb.anchor = i;
         }
         lb.caret = i;
-        lb.anchor = i;
         let after: Vec<bool> = lb.items.iter().map(|it| it.selected).collect();
         ensure_visible(env, hwnd, i);
         redraw(env, uc, hwnd)?;
@@ -995,6 +1016,29 @@ pub fn lbox_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         LB_GETHORIZONTALEXTENT => Ok(u32::from(state(env, hwnd).horizontal_extent)),
         LB_DIR => crate::win16::user::dialog::dir::list_dir(env, uc, hwnd, wparam, lparam, false),
         WM_GETDLGCODE => Ok(DLGC_WANTARROWS | DLGC_WANTCHARS),
+        wm::WM_VSCROLL => {
+            // The list's own scroll bar: SB_LINEUP/DOWN by an item,
+            // SB_PAGEUP/DOWN by a page, SB_THUMBPOSITION/TRACK to the
+            // position, SB_TOP/BOTTOM.
+            let page = page(env, hwnd);
+            let top = state(env, hwnd).top;
+            let last = count.saturating_sub(page);
+            let to = match wparam {
+                0 => top.saturating_sub(1),
+                1 => (top + 1).min(last),
+                2 => top.saturating_sub(page),
+                3 => (top + page).min(last),
+                4 | 5 => usize::from(lparam as u16).min(last),
+                6 => 0,
+                7 => last,
+                _ => top,
+            };
+            if to != top {
+                state(env, hwnd).top = to;
+                redraw(env, uc, hwnd)?;
+            }
+            Ok(0)
+        }
         WM_LBUTTONDOWN | WM_LBUTTONDBLCLK => {
             let y = (lparam >> 16) as u16 as i16;
             if !state(env, hwnd).focus {
