@@ -305,7 +305,12 @@ fn owner_draw_controls_and_the_dialog_font() {
     // made dialog fonts, realised by the font mapper; its units are its
     // 52 letters' average width, rounded, and its cell height.
     let cat = FontCatalogue::load(&FontSearch::standard(None));
-    let lf = LogFont::named("Helv", -((8 * 96 + 36) / 72), FW_BOLD);
+    let lf = LogFont {
+        height: -((8 * 96 + 36) / 72),
+        weight: FW_BOLD as i16,
+        face: b"Helv".to_vec(),
+        ..LogFont::default()
+    };
     let f = toolhelp16::win16::gdi::fontmap::map(&cat, &lf);
     let extent: i32 = (b'A'..=b'Z').chain(b'a'..=b'z').map(|c| f.advance(c)).sum();
     let (fx, fy) = ((extent / 26 + 1) / 2, f.height());

@@ -532,7 +532,12 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     };
     let args = api.read_args(uc, ss, sp);
     env.win16.scheduler.switched = false;
-    let r = (api.func)(env, uc, &args)?;
+    // GDI's hook: a call on a metafile DC is recorded instead
+    // (gdi/mod.rs, before_call).
+    let r = match gdi::before_call(env, uc, api, &args)? {
+        Some(r) => r,
+        None => (api.func)(env, uc, &args)?,
+    };
     let switched = std::mem::take(&mut env.win16.scheduler.switched);
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
     let shown: Vec<String> = args

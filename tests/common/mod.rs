@@ -2,6 +2,8 @@
 //! the JSON a run prints. Each test crate uses its own part of it.
 #![allow(dead_code)]
 
+pub mod fnt;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

@@ -444,8 +444,12 @@ fn make_font(
     face: &[u8],
 ) -> Result<(u16, PhysFont), Stop> {
     let height = -((i32::from(points) * 96 + 36) / 72).min(32767) as i16;
-    let face = String::from_utf8_lossy(face).into_owned();
-    let lf = LogFont::named(&face, height, FW_BOLD);
+    let lf = LogFont {
+        height,
+        weight: FW_BOLD as i16,
+        face: face[..face.len().min(31)].to_vec(),
+        ..LogFont::default()
+    };
     let phys = env.win16.gdi.fonts.map_cached(&lf);
     let mut h = 0;
     if let Some(create) = crate::win16::api::find("GDI", 57) {
