@@ -56,19 +56,21 @@ const LOOP_END: u64 = 0x11B;
 fn bare_unicorn(code: &[u8]) -> Result<Duration, String> {
     use unicorn_engine::unicorn_const::{Arch, Mode, Permission};
     use unicorn_engine::{RegisterX86, Unicorn};
-    let mut uc = Unicorn::new(Arch::X86, Mode::MODE_16).map_err(|e| format!("{e:?}"))?;
+    let mut uc = Unicorn::new(Arch::X86, Mode::MODE_16)
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     uc.mem_map(0, 0x10_0000, Permission::ALL)
-        .map_err(|e| format!("{e:?}"))?;
-    uc.mem_write(0x10100, code).map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
+    uc.mem_write(0x10100, code)
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     uc.reg_write(RegisterX86::CS, 0x1000)
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     uc.reg_write(RegisterX86::SS, 0x1000)
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     uc.reg_write(RegisterX86::SP, 0xFFFE)
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     let t = Instant::now();
     uc.emu_start(0x10100, 0x10000 + LOOP_END, 0, 0)
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| crate::machine::uc_words(e).to_string())?;
     Ok(t.elapsed())
 }
 
@@ -120,7 +122,10 @@ fn machine_run(file: &Path, mode: Mode) -> Result<Duration, String> {
     let d = t.elapsed();
     match stop {
         Stop::Exited { code: 0 } => Ok(d),
-        other => Err(format!("the benchmark loop stopped: {other:?}")),
+        other => Err(format!(
+            "the benchmark loop stopped: {}",
+            crate::cli::output::describe(&other)
+        )),
     }
 }
 

@@ -434,9 +434,16 @@ pub fn parse_fon(bytes: &[u8], file: Option<&Path>) -> Result<FonFile, LoadError
 
 /// Read and parse a `.FON` file.
 pub fn read_fon(path: &Path) -> Result<FonFile, FontFileError> {
-    let bytes = std::fs::read(path).map_err(|e| FontFileError {
-        file: path.to_path_buf(),
-        error: LoadError::whole("file", e.to_string()),
+    let bytes = crate::loader::read_capped(path, MAX_FON_BYTES, "a font file").map_err(|e| {
+        FontFileError {
+            file: path.to_path_buf(),
+            error: LoadError::whole(
+                "file",
+                e.strip_prefix(&format!("{}: ", path.display()))
+                    .unwrap_or(&e)
+                    .to_string(),
+            ),
+        }
     })?;
     parse_fon(&bytes, Some(path)).map_err(|error| FontFileError {
         file: path.to_path_buf(),
@@ -993,12 +1000,8 @@ fn gdi_cs(env: &Env) -> Result<u16, Stop> {
 fn read_sandbox_file(env: &Env, name: &[u8]) -> Option<(String, Vec<u8>)> {
     let drive = env.drive.as_ref()?;
     match drive.resolve(name).ok()? {
-        crate::dos::fs::HostPath::File { host, dos } => {
-            let len = std::fs::metadata(&host).ok()?.len();
-            if len > MAX_FON_BYTES {
-                return None;
-            }
-            Some((dos, std::fs::read(&host).ok()?))
+        crate::dos::fs::HostPath::File { dos, .. } => {
+            Some((dos, drive.read_file(name, MAX_FON_BYTES).ok()?))
         }
         _ => None,
     }

@@ -719,24 +719,15 @@ pub fn new_handle(env: &mut Env, uc: &mut Uc<'_>, bits: &[u8]) -> u16 {
     global::alloc_block(env, uc, gmem::MOVEABLE, bits.len() as u32, bits, owner)
 }
 
-/// A file in the sandbox the program names: its host path, existing or
-/// not (None outside the sandbox or without a drive).
-fn sandbox_path(env: &Env, name: &[u8]) -> Option<std::path::PathBuf> {
-    match env.drive.as_ref()?.resolve(name).ok()? {
-        crate::dos::fs::HostPath::File { host, .. } => Some(host),
-        crate::dos::fs::HostPath::Missing { host, .. } => Some(host),
-        _ => None,
-    }
-}
-
-/// Write a metafile's bits to a file of the sandbox, as a disk metafile.
-pub fn write_file(env: &Env, name: &[u8], m: &Metafile) -> bool {
-    let Some(host) = sandbox_path(env, name) else {
+/// Write a metafile's bits to a file of the sandbox, as a disk metafile
+/// (through the drive: copy-on-write and the quota hold).
+pub fn write_file(env: &mut Env, name: &[u8], m: &Metafile) -> bool {
+    let Some(d) = env.drive.as_mut() else {
         return false;
     };
     let mut m = m.clone();
     m.header.kind = DISK_METAFILE;
-    std::fs::write(host, m.to_bytes()).is_ok()
+    d.write_file(name, &m.to_bytes()).is_ok()
 }
 
 /// GDI.124 GetMetaFile(lpFilename) -> a handle of the disk metafile, or 0.
@@ -744,11 +735,11 @@ fn get_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
         return Ok(0);
     };
-    let Some(host) = sandbox_path(env, &name) else {
-        return Ok(0);
-    };
-    let ok = std::fs::metadata(&host).is_ok_and(|m| m.is_file() && m.len() <= MAX_METAFILE_BYTES);
-    let Some(bytes) = ok.then(|| std::fs::read(&host).ok()).flatten() else {
+    let read = env
+        .drive
+        .as_ref()
+        .map(|d| d.read_file(&name, MAX_METAFILE_BYTES));
+    let Some(Ok(bytes)) = read else {
         return Ok(0);
     };
     let Ok(m) = Metafile::parse(&bytes) else {
@@ -1359,7 +1350,17 @@ fn create_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
             return Ok(0);
         };
-        if sandbox_path(env, &name).is_none() {
+        // The name must be one the drive can create (a file or a missing
+        // name in an existing directory); the file is written at
+        // CloseMetaFile, through the drive.
+        let creatable = env.drive.as_ref().is_some_and(|d| {
+            matches!(
+                d.resolve(&name),
+                Ok(crate::dos::fs::HostPath::File { .. }
+                    | crate::dos::fs::HostPath::Missing { .. })
+            )
+        });
+        if !creatable {
             return Ok(0);
         }
         Some(crate::loader::latin1(&name))

@@ -879,11 +879,11 @@ fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     crate::machine::record_event(
         uc,
         format!(
-            "draw TextOut {:04X} ({}, {}) {:?}",
+            "draw TextOut {:04X} ({}, {}) {}",
             a[0] as u16,
             arg_i(a[1]),
             arg_i(a[2]),
-            String::from_utf8_lossy(&text)
+            crate::escape::quoted(&String::from_utf8_lossy(&text))
         ),
     );
     let o = Output {
@@ -1040,13 +1040,13 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     crate::machine::record_event(
         uc,
         format!(
-            "draw DrawText {:04X} ({}, {}, {}, {}) {:?} format {format:04X}",
+            "draw DrawText {:04X} ({}, {}, {}, {}) {} format {format:04X}",
             hdc,
             rect.left,
             rect.top,
             rect.right,
             rect.bottom,
-            String::from_utf8_lossy(&text)
+            crate::escape::quoted(&String::from_utf8_lossy(&text))
         ),
     );
     let Some((f, map)) = realized(env, hdc) else {

@@ -539,11 +539,12 @@ fn create(
     modal: bool,
     name: String,
 ) -> Result<u16, Stop> {
+    let name = crate::escape::quoted(&name);
     let Some(bytes) = read_template(uc, tp) else {
         event(
             uc,
             format!(
-                "dialog {name:?}: the template at {:04X}:{:04X} cannot be read",
+                "dialog {name}: the template at {:04X}:{:04X} cannot be read",
                 tp >> 16,
                 tp & 0xFFFF
             ),
@@ -553,7 +554,7 @@ fn create(
     let t = match template::parse(&bytes) {
         Ok(t) => t,
         Err(e) => {
-            event(uc, format!("dialog {name:?}: {e}"));
+            event(uc, format!("dialog {name}: {e}"));
             return Ok(0);
         }
     };
@@ -627,11 +628,11 @@ fn create(
     if hdlg == 0 {
         event(
             uc,
-            format!("dialog {name:?}: its window could not be created"),
+            format!("dialog {name}: its window could not be created"),
         );
         return Ok(0);
     }
-    event(uc, format!("dialog {name:?} opened as {hdlg:04X}"));
+    event(uc, format!("dialog {name} opened as {hdlg:04X}"));
     env.win16.user.dialogs.map.insert(
         hdlg,
         Dialog {
@@ -708,7 +709,7 @@ fn create(
             event(
                 uc,
                 format!(
-                    "dialog {name:?}: item {k} (class {class_name}, id {}) could not be created; the dialog fails",
+                    "dialog {name}: item {k} (class {class_name}, id {}) could not be created; the dialog fails",
                     f.id
                 ),
             );
@@ -789,7 +790,10 @@ fn create_dialog_common(
     param: u32,
 ) -> Result<u32, Stop> {
     let Some(tp) = template else {
-        event(uc, format!("dialog {name:?}: no such template"));
+        event(
+            uc,
+            format!("dialog {}: no such template", crate::escape::quoted(&name)),
+        );
         return Ok(0);
     };
     Ok(u32::from(create(
@@ -860,7 +864,10 @@ fn dialog_box_common(
     let hdlg = match template {
         Some(tp) => create(env, uc, hinst, tp, parent, proc_, param, true, name.clone())?,
         None => {
-            event(uc, format!("dialog {name:?}: no such template"));
+            event(
+                uc,
+                format!("dialog {}: no such template", crate::escape::quoted(&name)),
+            );
             0
         }
     };
