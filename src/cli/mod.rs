@@ -70,8 +70,10 @@ pub struct Cli {
 /// Options shared by the commands that run a program.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RunOpts {
-    /// Instruction budget (0 = none).
-    #[arg(long, default_value_t = 200_000_000)]
+    /// Instruction budget (0 = none, the default: the wall-clock limit
+    /// ends a runaway program; a budget makes the machine count every
+    /// block, machine/counter.rs).
+    #[arg(long, default_value_t = 0)]
     pub max_insns: u64,
     /// Wall-clock limit in seconds.
     #[arg(long, default_value_t = 30.0)]
@@ -517,6 +519,11 @@ pub(crate) fn load_and_run_with(
         })?;
     }
     setup(&mut prog).map_err(|e| fail(EXIT_LOAD, &format!("{}: {e}", file.display())))?;
+    if opts.events {
+        // Port events name their exact instruction only while the machine
+        // counts blocks (machine/mod.rs, `port_site`).
+        prog.machine.count_instructions();
+    }
     let stop = prog
         .run(limits(opts), at.map(|(loc, _)| loc))
         .map_err(|e| {

@@ -3,11 +3,15 @@
 //! the BIOS keyboard buffer in the BIOS data area that INT 16h reads.
 //!
 //! Time is emulated, not the host's: the machine calls [`timer_tick`] once
-//! per [`crate::machine::BLOCKS_PER_TICK`] translation blocks, after it has
-//! advanced the tick count at 0040:006Ch. A program that installed its own
-//! INT 08h, 09h or 1Ch handler has it called there, with interrupts enabled
-//! only (IF set), as the 8259 would; vectors still pointing at the BIOS
-//! stubs cost nothing.
+//! per [`crate::machine::time::TICK_INSNS`] of its emulated clock, after it
+//! has advanced the tick count at 0040:006Ch (machine/time.rs says how the
+//! clock advances, and why a run's ticks fall at the same instructions
+//! every time). A program that installed its own INT 08h, 09h or 1Ch
+//! handler has it called there, with interrupts enabled only (IF set), as
+//! the 8259 would; taking one of those vectors makes the machine count
+//! every instruction from then on, so the handler's ticks come while the
+//! program computes too. Vectors still pointing at the BIOS stubs cost
+//! nothing.
 //!
 //! Keys of the `--keys` script are typed one per tick while the BIOS buffer
 //! is empty, so a program that empties the buffer at start-up (Turbo

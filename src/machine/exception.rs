@@ -409,3 +409,119 @@ pub fn instruction(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<(String, String)> {
     }
     Some((hex.join(" "), text))
 }
+
+/// A 16-bit register's value in `regs` (for the machine's own analysis).
+pub(super) fn reg16_of(regs: &Regs, r: Register) -> Option<u16> {
+    reg16(regs, r)
+}
+
+/// The word an instruction's memory operand holds now.
+pub(super) fn read_operand_of(uc: &Uc<'_>, regs: &Regs, insn: &Instruction) -> Option<u16> {
+    read_operand(uc, regs, insn)
+}
+
+/// Is interrupt `n`, reported at `regs`' CS:IP, the software interrupt of
+/// an `INT n` (or `INT 3`, `INTO`) just executed, rather than a processor
+/// exception at the instruction at CS:IP?
+///
+/// unicorn reports a software interrupt with IP after the instruction and
+/// an exception with IP at the faulting one, and does not say which it
+/// was. The bytes before IP must be the interrupt instruction, and the
+/// instruction at IP must not be one that raises `n` itself: only then is
+/// it a software interrupt. (An `INT n` followed by an instruction that
+/// could raise exception `n` is taken for the exception: programs do not
+/// issue those numbers as calls in front of such instructions.) The
+/// answer depends only on the code and the registers, so a traced run
+/// and an untraced one agree.
+pub fn is_software_interrupt(uc: &Uc<'_>, regs: &Regs, n: u8) -> bool {
+    let before = |k: u16| -> Option<Vec<u8>> {
+        let mut b = vec![0u8; usize::from(k)];
+        uc.read_seg(regs.cs, regs.ip.wrapping_sub(k), &mut b)
+            .ok()
+            .map(|_| b)
+    };
+    let looks = before(2).is_some_and(|b| b[0] == 0xCD && b[1] == n)
+        || (n == 3 && before(1).is_some_and(|b| b[0] == 0xCC))
+        || (n == 4 && before(1).is_some_and(|b| b[0] == 0xCE));
+    looks && !raises(uc, regs, n)
+}
+
+/// Can the instruction at CS:IP raise exception `n`?
+fn raises(uc: &Uc<'_>, regs: &Regs, n: u8) -> bool {
+    use iced_x86::{FlowControl, Mnemonic, OpKind};
+    if uc
+        .descriptor_of(regs.cs)
+        .is_some_and(|d| u32::from(regs.ip) > d.limit)
+    {
+        // Past the code segment: the HLT padding's #GP.
+        return n == 13;
+    }
+    let bytes = super::insn_bytes(uc, regs.cs, regs.ip);
+    let mut dec = Decoder::new(16, &bytes, DecoderOptions::NONE);
+    let insn = dec.decode();
+    if insn.is_invalid() {
+        return n == 6;
+    }
+    let m = insn.mnemonic();
+    let fpu = {
+        let op = bytes
+            .iter()
+            .find(|&&b| {
+                !matches!(
+                    b,
+                    0x26 | 0x2E | 0x36 | 0x3E | 0x64 | 0x65 | 0x66 | 0x67 | 0xF0 | 0xF2 | 0xF3
+                )
+            })
+            .copied()
+            .unwrap_or(0);
+        (0xD8..=0xDF).contains(&op) || op == 0x9B
+    };
+    let segment_load = (insn.op_count() > 0
+        && insn.op0_kind() == OpKind::Register
+        && insn.op0_register().is_segment_register())
+        || matches!(
+            m,
+            Mnemonic::Lds | Mnemonic::Les | Mnemonic::Lss | Mnemonic::Lfs | Mnemonic::Lgs
+        )
+        || insn.is_call_far()
+        || insn.is_call_far_indirect()
+        || insn.is_jmp_far()
+        || insn.is_jmp_far_indirect()
+        || matches!(
+            m,
+            Mnemonic::Retf | Mnemonic::Iret | Mnemonic::Int | Mnemonic::Into
+        );
+    let privileged = insn.flow_control() == FlowControl::Interrupt
+        || matches!(
+            m,
+            Mnemonic::Hlt
+                | Mnemonic::Cli
+                | Mnemonic::Sti
+                | Mnemonic::In
+                | Mnemonic::Out
+                | Mnemonic::Insb
+                | Mnemonic::Insw
+                | Mnemonic::Outsb
+                | Mnemonic::Outsw
+                | Mnemonic::Lgdt
+                | Mnemonic::Lidt
+                | Mnemonic::Lldt
+                | Mnemonic::Ltr
+                | Mnemonic::Lmsw
+                | Mnemonic::Clts
+                | Mnemonic::Popf
+                | Mnemonic::Pushf
+        );
+    let protected = uc.mode() == crate::walk::CpuMode::Protected;
+    match n {
+        0 => matches!(m, Mnemonic::Div | Mnemonic::Idiv | Mnemonic::Aam),
+        5 => m == Mnemonic::Bound,
+        6 => matches!(m, Mnemonic::Ud0 | Mnemonic::Ud1 | Mnemonic::Ud2),
+        7 | 16 => fpu,
+        // Segment checks exist in protected mode only.
+        10..=13 => protected && (segment_load || privileged),
+        // Exceptions unicorn's interrupt hook never sees raised (a double
+        // fault, paging).
+        _ => false,
+    }
+}

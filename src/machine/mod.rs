@@ -25,15 +25,21 @@
 //! the fault is attributed to the jump that left the segment.
 
 pub mod a20;
+pub mod counter;
 pub mod descriptor;
 pub mod exception;
+pub mod page0;
+pub mod time;
+pub mod tlb;
+mod watchdog;
 
 pub use exception::{Cause, Fault, fault_name};
 
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Permission, uc_error};
+use unicorn_engine::unicorn_const::{Arch, MemType, Mode, Permission, uc_error};
 use unicorn_engine::{RegisterX86, Unicorn};
 
 use crate::walk::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
@@ -238,9 +244,10 @@ pub trait Environment: std::any::Any {
     /// Handle `INT intno`; CS:IP already points after the instruction.
     fn interrupt(&mut self, cpu: &mut Uc<'_>, intno: u8) -> Result<(), Stop>;
 
-    /// A timer tick in real mode (every [`BLOCKS_PER_TICK`] translation
-    /// blocks, after the BIOS tick count advanced): the place to deliver
-    /// hardware interrupts. CS:IP is the start of the next block.
+    /// A timer tick in real mode (every [`time::TICK_INSNS`] of the
+    /// emulated clock, after the BIOS tick count advanced): the place to
+    /// deliver hardware interrupts. CS:IP is where the program goes on (a
+    /// block's start, or after a system call or a HLT).
     fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(())
     }
@@ -314,12 +321,9 @@ fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
 pub struct State {
     mode: CpuMode,
     stop: Option<Stop>,
-    /// Linear address and byte size of the last translation block entered.
-    last_block: (u64, u32),
-    /// The block before that (to attribute a jump out of a code segment).
-    prev_block: (u64, u32),
-    /// Translation blocks entered so far.
-    blocks: u64,
+    /// The last block counted: linear address, size in bytes, and the
+    /// instructions counted for it (counter.rs).
+    last_block: (u64, u32, u64),
     /// Port I/O events (`--events`), at most [`MAX_EVENTS`].
     pub events: Vec<String>,
     /// Events not stored because the log was full.
@@ -328,8 +332,16 @@ pub struct State {
     pub port60: u8,
     /// Real mode: the A20 gate (a20.rs).
     pub a20: a20::Gate,
-    /// The last unmapped or protected access the memory hook saw.
-    mem_fault: Option<(MemType, u64, usize)>,
+    /// Protected mode: the fault the TLB hook refused last (tlb.rs).
+    tlb_fault: Option<(MemType, u64)>,
+    /// Protected mode: the permissions of every mapped page (tlb.rs).
+    pages: tlb::Pages,
+    /// Real mode: the first page while it is device memory (page0.rs).
+    page0: Option<std::rc::Rc<page0::Page0>>,
+    /// The first page is to become plain memory (page0.rs).
+    page0_to_ram: bool,
+    /// Port accesses since the last block was entered.
+    port_seq: u32,
     env: Option<Box<dyn Environment>>,
     /// Which module owns each code segment (for hModule / wSegment).
     pub owners: HashMap<u16, CodeOwner>,
@@ -340,20 +352,39 @@ pub struct State {
     pub current_task: u16,
     /// Linear addresses of breakpoints.
     breakpoints: Vec<u64>,
-    /// Instructions executed in this run, counted a whole block at a time
-    /// (an estimate of unicorn's exact count, for nested runs' budgets).
+    /// This run's emulated clock, in instructions (time.rs): what
+    /// GetTickCount reads. Starts at 0 with every [`Machine::run`].
     pub insns: u64,
-    /// The run's budget (0 = none) and wall-clock deadline.
+    /// The emulated clock since the machine was made, never reset (time.rs;
+    /// TOOLHELP's TimerCount).
+    pub total_insns: u64,
+    /// The clock value of the next BIOS timer tick (real mode).
+    next_tick: u64,
+    /// The clock counts every executed instruction (time.rs, "Timed").
+    timed: bool,
+    /// Instructions executed in this run, when counting (counter.rs):
+    /// exact at every stop.
+    executed: u64,
+    /// The run's instruction budget (0 = none) and wall-clock deadline.
     max_insns: u64,
     deadline: Option<Instant>,
-    /// Instructions per translation block, by (linear address, size).
-    block_insns: HashMap<(u64, u32), u32>,
+    /// Where the budget ends inside a block (counter.rs).
+    tail: Option<counter::Tail>,
+    /// The counting hook is installed, or wanted (counter.rs).
+    counting: bool,
+    want_count: bool,
+    /// Instructions per translated block (counter.rs).
+    tb_counts: Box<counter::TbCounts>,
+    /// Emulations in progress (`uc_emu_start` calls not returned).
+    emulating: u32,
+    /// The program has run: an emulation has started.
+    ran: bool,
+    /// Code of the machine or its environment is running (a hook, or no
+    /// emulation at all), not the program's: page0.rs tells the program's
+    /// own accesses from the environment's by it.
+    host: Cell<bool>,
     /// Nesting depth of [`run_nested`] calls.
     pub depth: u32,
-    /// Instructions executed since the machine was made, counted like
-    /// [`State::insns`] but never reset: the emulated clock (TOOLHELP's
-    /// TimerCount), so that time follows execution, not the host.
-    pub total_insns: u64,
     next_ldt: u16,
     /// LDT indices of freed segments, handed out again lowest first.
     free_ldt: BTreeSet<u16>,
@@ -364,6 +395,15 @@ pub struct State {
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
     /// the next interrupt hook.
     refused: std::cell::Cell<Option<Fault>>,
+}
+
+/// Run `f` as the machine's or the environment's code (see
+/// [`State::host`]): every hook that may touch guest memory does.
+pub(crate) fn with_host<R>(uc: &mut Uc<'_>, f: impl FnOnce(&mut Uc<'_>) -> R) -> R {
+    let was = uc.get_data().host.replace(true);
+    let r = f(uc);
+    uc.get_data().host.set(was);
+    r
 }
 
 /// Something that watches execution a translation block at a time
@@ -427,10 +467,12 @@ fn note_fault(uc: &mut Uc<'_>, f: &Fault) {
 }
 
 fn on_insn(uc: &mut Uc<'_>, addr: u64, size: u32) {
-    with_observers(uc, |uc, obs| {
-        for o in obs {
-            o.on_insn(uc, addr, size);
-        }
+    with_host(uc, |uc| {
+        with_observers(uc, |uc, obs| {
+            for o in obs {
+                o.on_insn(uc, addr, size);
+            }
+        })
     });
 }
 
@@ -483,9 +525,9 @@ pub fn uc_words(e: uc_error) -> &'static str {
 /// Limits for one run.
 #[derive(Debug, Clone, Copy)]
 pub struct RunLimits {
-    /// Instruction budget (0 = none): exact, by unicorn's instruction
-    /// counter (whose per-instruction hook also keeps IP exact at memory
-    /// faults). A nested run ([`run_nested`]) gets what is left of it.
+    /// Instruction budget (0 = none): exact, counted a block at a time
+    /// (counter.rs). A nested run ([`run_nested`]) gets what is left of
+    /// it.
     pub max_insns: u64,
     /// Wall-clock limit.
     pub timeout: Duration,
@@ -839,25 +881,36 @@ fn new_state(mode: CpuMode) -> State {
     State {
         mode,
         stop: None,
-        last_block: (0, 0),
-        prev_block: (0, 0),
-        blocks: 0,
+        last_block: (0, 0, 0),
         events: Vec::new(),
         events_dropped: 0,
         port60: 0,
         a20: a20::Gate::default(),
-        mem_fault: None,
+        tlb_fault: None,
+        pages: tlb::Pages::default(),
+        page0: None,
+        page0_to_ram: false,
+        port_seq: 0,
         env: None,
         owners: HashMap::new(),
         real_owner: None,
         current_task: 0,
         breakpoints: Vec::new(),
         insns: 0,
+        total_insns: 0,
+        next_tick: time::TICK_INSNS,
+        timed: false,
+        executed: 0,
         max_insns: 0,
         deadline: None,
-        block_insns: HashMap::new(),
+        tail: None,
+        counting: false,
+        want_count: false,
+        tb_counts: Box::default(),
+        emulating: 0,
+        ran: false,
+        host: Cell::new(true),
         depth: 0,
-        total_insns: 0,
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
@@ -895,7 +948,9 @@ impl Machine {
     /// off: the 64 KiB above 1 MiB wrap to the first 64 KiB (a20.rs).
     pub fn new_real() -> Result<Machine, MachineError> {
         let mut uc = new_unicorn(Mode::MODE_16, new_state(CpuMode::Real))?;
-        uc.mem_map(0, a20::HMA_BASE as usize, Permission::ALL)
+        page0::map(&mut uc)?;
+        let low = page0::SIZE as u64;
+        uc.mem_map(low, (a20::HMA_BASE - low) as usize, Permission::ALL)
             .map_err(|e| uerr("mapping memory", e))?;
         a20::map_alias(&mut uc)?;
         let mut m = Machine { uc };
@@ -906,7 +961,8 @@ impl Machine {
     /// A 16-bit protected-mode machine at ring 3, with an empty LDT.
     pub fn new_protected() -> Result<Machine, MachineError> {
         let mut uc = new_unicorn(Mode::MODE_32, new_state(CpuMode::Protected))?;
-        uc.mem_map(
+        tlb::map(
+            &mut uc,
             GDT_BASE,
             0x2_1000,
             Permission::READ | Permission::WRITE | Permission::EXEC,
@@ -962,29 +1018,48 @@ impl Machine {
             return Err(MachineError("could not enter ring 3".into()));
         }
         m.install_hooks()?;
+        tlb::install(&mut m.uc)?;
         Ok(m)
     }
 
+    /// The hooks every machine has: none of them runs per instruction or
+    /// per block (module notes, "Hooks"). Software interrupts and
+    /// exceptions, port I/O and invalid opcodes are rare events; the edge
+    /// hook runs when QEMU translates a block.
     fn install_hooks(&mut self) -> Result<(), MachineError> {
         let uc = &mut self.uc;
         uc.add_intr_hook(on_interrupt)
             .map_err(|e| uerr("interrupt hook", e))?;
-        uc.add_block_hook(1, 0, on_block)
-            .map_err(|e| uerr("block hook", e))?;
-        uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, on_bad_memory)
-            .map_err(|e| uerr("memory hook", e))?;
         uc.add_insn_in_hook(on_port_in)
             .map_err(|e| uerr("port-in hook", e))?;
         uc.add_insn_out_hook(on_port_out)
             .map_err(|e| uerr("port-out hook", e))?;
         uc.add_insn_invalid_hook(on_invalid_insn)
             .map_err(|e| uerr("invalid-instruction hook", e))?;
+        counter::install_edge_hook(uc)?;
         Ok(())
     }
 
-    /// Watch execution with `o` (see [`Observer`]).
+    /// Watch execution with `o` (see [`Observer`]): from now on the
+    /// machine has a hook per block.
     pub fn add_observer(&mut self, o: Box<dyn Observer>) {
         self.uc.get_data_mut().observers.push(o);
+        counter::want_counting(&mut self.uc);
+    }
+
+    /// Count executed instructions from now on, without a budget or an
+    /// observer (counter.rs): [`Machine::executed`] then answers at every
+    /// stop.
+    pub fn count_instructions(&mut self) {
+        counter::want_counting(&mut self.uc);
+    }
+
+    /// Instructions executed in the last run, exact at its stop, when the
+    /// machine counts them (a budget, an observer, a timed run, or
+    /// [`Machine::count_instructions`]); None when it does not.
+    pub fn executed(&self) -> Option<u64> {
+        let st = self.uc.get_data();
+        st.counting.then_some(st.executed)
     }
 
     /// The observers, taken back from the machine.
@@ -1089,105 +1164,37 @@ impl Machine {
     /// Run from the current CS:IP until the program stops. A fault is first
     /// offered to the environment ([`Environment::fault`]): when it starts a
     /// handler (a TOOLHELP InterruptRegister callback), the run goes on.
+    ///
+    /// The wall-clock limit is kept by a watchdog thread (watchdog.rs);
+    /// the budget by the counting hook (counter.rs), installed for runs
+    /// that have one.
     pub fn run(&mut self, limits: RunLimits) -> Stop {
-        {
-            let st = self.uc.get_data_mut();
-            st.stop = None;
-            st.mem_fault = None;
-        }
         let started = Instant::now();
         {
             let st = self.uc.get_data_mut();
+            st.stop = None;
+            st.tlb_fault = None;
             st.insns = 0;
+            st.executed = 0;
+            st.last_block = (0, 0, 0);
             st.max_insns = limits.max_insns;
             st.deadline = started.checked_add(limits.timeout);
         }
-        loop {
-            let begin = start_address(&self.uc);
-            let count = budget_left(&self.uc);
-            let left = limits.timeout.saturating_sub(started.elapsed());
-            if left.is_zero() {
-                return Stop::Timeout;
-            }
-            // No unicorn timeout: it starts a thread per emulation, which
-            // made every HLT (one emulation each) cost a tenth of a
-            // millisecond of waiting. The block hook looks at the deadline
-            // (as it does for nested runs, which never had one).
-            let res = self.uc.emu_start(begin, 0, 0, count);
-            let stop = match self.uc.get_data_mut().stop.take() {
-                Some(stop) => stop,
-                None => match res {
-                    Ok(()) => match self.ended_without_stop() {
-                        Some(stop) => stop,
-                        None => continue,
-                    },
-                    Err(e) => self.translate_error(e),
-                },
-            };
-            match offer_fault(&mut self.uc, stop) {
-                None => continue,
-                Some(stop) => return stop,
-            }
+        if limits.max_insns != 0 {
+            counter::want_counting(&mut self.uc);
         }
-    }
-
-    /// What ended an emulation that no hook stopped: HLT in real mode, the
-    /// wall clock, or the instruction budget. None after a HLT with
-    /// interrupts enabled: the clock has skipped ahead to the next timer
-    /// tick (whose interrupt wakes the processor) and the run goes on.
-    fn ended_without_stop(&mut self) -> Option<Stop> {
-        let halted = self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
-            let mut b = [0u8];
-            self.uc
-                .read_seg(self.reg(R::CS), self.reg(R::IP) - 1, &mut b)
-                .is_ok()
-                && b[0] == 0xF4
-        };
-        if halted {
-            return self.after_hlt();
+        if limits.timeout.is_zero() {
+            return Stop::Timeout;
         }
-        Some(
-            if self
-                .uc
-                .get_data()
-                .deadline
-                .is_some_and(|d| Instant::now() >= d)
-            {
-                Stop::Timeout
-            } else {
-                Stop::Budget
-            },
-        )
-    }
-
-    /// HLT stops the 8086 until an interrupt arrives. The environment may
-    /// name it first (a HLT standing for ROM code that is not emulated).
-    /// With IF clear only NMI would wake it, and nothing raises one: the
-    /// machine hangs, a stop of its own ([`Stop::Hung`]). With IF set the
-    /// next timer tick (IRQ 0) wakes it: the emulated clock skips ahead to
-    /// that tick, which runs the program's timer handlers and types the
-    /// next scripted key ([`Environment::timer_tick`]), and execution goes
-    /// on after the HLT.
-    fn after_hlt(&mut self) -> Option<Stop> {
-        let (cs, ip) = (self.reg(R::CS), self.reg(R::IP) - 1);
-        if let Some(mut env) = self.uc.get_data_mut().env.take() {
-            let stop = env.halted(&mut self.uc, cs, ip);
-            self.uc.get_data_mut().env = Some(env);
-            if stop.is_some() {
-                return stop;
-            }
-        }
-        if self.reg(R::FLAGS) & 0x200 == 0 {
-            return Some(Stop::Hung { cs, ip });
-        }
-        let st = self.uc.get_data_mut();
-        st.blocks = (st.blocks / BLOCKS_PER_TICK + 1) * BLOCKS_PER_TICK;
-        bios_tick(&mut self.uc);
-        self.uc.get_data_mut().stop.take()
-    }
-
-    fn translate_error(&mut self, e: uc_error) -> Stop {
-        translate_error(&mut self.uc, e)
+        let handle = self.uc.get_handle();
+        let deadline = self.uc.get_data().deadline;
+        let uc = &mut self.uc;
+        let stop = watchdog::guard(handle, deadline, || match emulate(uc, 0) {
+            Ok(()) => Stop::Error("the emulation ended at no stop".into()),
+            Err(stop) => stop,
+        });
+        counter::disarm(&mut self.uc);
+        stop
     }
 
     /// Up to 15 bytes of the instruction at CS:IP.
@@ -1204,7 +1211,7 @@ pub fn make_writable(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
         .ok_or_else(|| MachineError(format!("no selector {sel:04X}")))?;
     let start = u64::from(d.base) & !(PAGE - 1);
     let end = u64::from(d.base) + u64::from(d.limit) + 1;
-    uc.mem_protect(start, (end - start) as usize, Permission::ALL)
+    tlb::protect(uc, start, (end - start) as usize, Permission::ALL)
         .map_err(|e| uerr("unprotecting", e))
 }
 
@@ -1220,18 +1227,133 @@ fn start_address(uc: &Uc<'_>) -> u64 {
     }
 }
 
-/// The `count` argument of `emu_start`: what is left of the run's
-/// instruction budget. A zero count would remove unicorn's counting hook,
-/// and with it the exact IP at memory faults, so "no budget" is a budget
-/// never reached. What was used is the block estimate ([`State::insns`]):
-/// exact for a run's first emulation, approximate after a nested run or a
-/// fault handler.
-fn budget_left(uc: &Uc<'_>) -> usize {
-    let st = uc.get_data();
-    match st.max_insns {
-        0 => UNLIMITED,
-        max => max.saturating_sub(st.insns).clamp(1, UNLIMITED as u64) as usize,
+/// Emulate from the current CS:IP until the program stops, or (with
+/// `until` not 0) until execution reaches linear address `until` (Ok):
+/// the loop of [`Machine::run`] and of [`run_nested`]. Between two
+/// emulations it does what hooks asked for (counter.rs,
+/// `apply_pending`), waits at HLT, and offers faults to the environment.
+fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
+    // Emulations that ended for no reason the loop knows, in a row at the
+    // same CS:IP (a stop undone, or one that only interrupted).
+    let mut unexplained = (0u32, 0u64);
+    loop {
+        counter::apply_pending(uc)?;
+        let begin = start_address(uc);
+        let was_host = {
+            let st = uc.get_data_mut();
+            st.emulating += 1;
+            st.ran = true;
+            st.host.replace(false)
+        };
+        let res = uc.emu_start(begin, until, 0, 0);
+        {
+            let st = uc.get_data_mut();
+            st.emulating -= 1;
+            st.host.set(was_host);
+        }
+        let stop = match uc.get_data_mut().stop.take() {
+            Some(stop) => stop,
+            None => match res {
+                Ok(()) if until != 0 && linear_pc(uc) == Some(until) => {
+                    counter::apply_pending(uc)?;
+                    return Ok(());
+                }
+                Ok(()) if deadline_passed(uc) => Stop::Timeout,
+                // The budget ends inside the next block (counter.rs).
+                Ok(()) if counter::tail_to_arm(uc) => continue,
+                Ok(()) if halted(uc) => match after_hlt(uc) {
+                    None => continue,
+                    Some(stop) => stop,
+                },
+                Ok(()) => {
+                    let here = linear_pc(uc).unwrap_or(0);
+                    unexplained = if unexplained.1 == here {
+                        (unexplained.0 + 1, here)
+                    } else {
+                        (1, here)
+                    };
+                    if unexplained.0 < 1000 {
+                        continue;
+                    }
+                    let regs = uc.regs();
+                    Stop::Error(format!(
+                        "the emulation keeps stopping at {:04X}:{:04X} for no reason",
+                        regs.cs, regs.ip
+                    ))
+                }
+                Err(uc_error::FETCH_PROT | uc_error::FETCH_UNMAPPED) if page0::fetch(uc) => {
+                    continue;
+                }
+                Err(e) => translate_error(uc, e),
+            },
+        };
+        if uc.get_data().counting {
+            let pc = stop_pc(uc, &stop);
+            counter::settle(uc, pc);
+        }
+        match offer_fault(uc, stop) {
+            None => continue,
+            Some(stop) => return Err(stop),
+        }
     }
+}
+
+/// The linear address of CS:IP.
+fn linear_pc(uc: &Uc<'_>) -> Option<u64> {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    uc.descriptor_of(cs)
+        .map(|d| u64::from(d.base) + u64::from(ip))
+}
+
+/// The linear address a stop happened at: the fault's or breakpoint's
+/// CS:IP, else the current one.
+fn stop_pc(uc: &Uc<'_>, stop: &Stop) -> u64 {
+    let (cs, ip) = match stop {
+        Stop::Fault(f) => (f.cs, f.ip),
+        Stop::Breakpoint { cs, ip } => (*cs, *ip),
+        _ => (uc.reg(R::CS), uc.reg(R::IP)),
+    };
+    uc.descriptor_of(cs)
+        .map_or(0, |d| u64::from(d.base) + u64::from(ip))
+}
+
+fn deadline_passed(uc: &Uc<'_>) -> bool {
+    uc.get_data().deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// Did the emulation end at a HLT (real mode; CS:IP after it)?
+fn halted(uc: &Uc<'_>) -> bool {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    uc.get_data().mode == CpuMode::Real && ip > 0 && {
+        let mut b = [0u8];
+        uc.read_seg(cs, ip - 1, &mut b).is_ok() && b[0] == 0xF4
+    }
+}
+
+/// HLT stops the 8086 until an interrupt arrives. The environment may
+/// name it first (a HLT standing for ROM code that is not emulated).
+/// With IF clear only NMI would wake it, and nothing raises one: the
+/// machine hangs, a stop of its own ([`Stop::Hung`]). With IF set the
+/// next timer tick (IRQ 0) wakes it: the emulated clock skips ahead to
+/// that tick, which runs the program's timer handlers and types the
+/// next scripted key ([`Environment::timer_tick`]), and execution goes
+/// on after the HLT.
+fn after_hlt(uc: &mut Uc<'_>) -> Option<Stop> {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP) - 1);
+    let stop = with_host(uc, |uc| {
+        let mut env = uc.get_data_mut().env.take()?;
+        let stop = env.halted(uc, cs, ip);
+        uc.get_data_mut().env = Some(env);
+        stop
+    });
+    if stop.is_some() {
+        return stop;
+    }
+    if uc.reg(R::FLAGS) & 0x200 == 0 {
+        return Some(Stop::Hung { cs, ip });
+    }
+    time::skip_to_next_tick(uc);
+    uc.get_data_mut().stop.take()
 }
 
 /// How deep system functions may call back into the program (unicorn
@@ -1265,34 +1387,7 @@ pub fn run_nested(
     }
     uc.get_data_mut().env = Some(env);
     uc.get_data_mut().depth += 1;
-    let result = loop {
-        let begin = start_address(uc);
-        let count = budget_left(uc);
-        let res = uc.emu_start(begin, until, 0, count);
-        let stop = match uc.get_data_mut().stop.take() {
-            Some(stop) => stop,
-            None => match res {
-                Err(e) => translate_error(uc, e),
-                Ok(()) => {
-                    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-                    let here = uc
-                        .descriptor_of(cs)
-                        .map(|d| u64::from(d.base) + u64::from(ip));
-                    if here == Some(until) {
-                        break Ok(());
-                    } else if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
-                        break Err(Stop::Timeout);
-                    } else {
-                        break Err(Stop::Budget);
-                    }
-                }
-            },
-        };
-        match offer_fault(uc, stop) {
-            None => continue,
-            Some(stop) => break Err(stop),
-        }
-    };
+    let result = emulate(uc, until);
     let st = uc.get_data_mut();
     st.depth -= 1;
     let env = st
@@ -1302,23 +1397,22 @@ pub fn run_nested(
     (env, result)
 }
 
-/// Turn an unmapped or protected access into the fault the 286 would
-/// have raised.
+/// Turn an access the TLB hook refused (tlb.rs) into the fault the 286
+/// would have raised, at the faulting instruction.
 fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
     let regs = uc.regs();
-    let fault = uc.get_data_mut().mem_fault.take();
+    let fault = uc.get_data_mut().tlb_fault.take();
     match (e, fault) {
-        (uc_error::FETCH_UNMAPPED | uc_error::FETCH_PROT, _) => {
-            let block = uc.get_data().last_block;
-            code_overrun(uc, regs, block)
+        (uc_error::FETCH_UNMAPPED | uc_error::FETCH_PROT, _) | (_, Some((MemType::FETCH, _))) => {
+            code_overrun(uc, regs)
         }
-        (_, Some((t, addr, size))) => {
+        (_, Some((t, page))) => {
             let write = matches!(
                 t,
                 MemType::WRITE_UNMAPPED | MemType::WRITE_PROT | MemType::WRITE
             );
             let insn = insn_bytes(uc, regs.cs, regs.ip);
-            let cause = exception::access_cause(uc, &regs, write, Some(addr));
+            let cause = exception::access_cause(uc, &regs, write, Some(page));
             // An SS-relative access past the stack segment is a stack
             // fault; any other a general-protection fault.
             let via_ss = match &cause {
@@ -1330,13 +1424,11 @@ fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
                 return Stop::Fault(Fault::with_cause(number, regs, cause));
             }
             let what = if write { "write" } else { "read" };
-            let detail = match locate(uc, addr) {
-                Some((sel, off, limit)) => format!(
-                    "{what} of {size} byte(s) at {sel:04X}:{off:04X} past the segment limit {limit:04X}"
-                ),
-                None => {
-                    format!("{what} of {size} byte(s) at linear {addr:08X} outside every segment")
+            let detail = match locate(uc, page) {
+                Some((sel, off, limit)) => {
+                    format!("{what} at {sel:04X}:{off:04X} past the segment limit {limit:04X}")
                 }
+                None => format!("{what} at linear {page:08X} outside every segment"),
             };
             Stop::Fault(Fault::new(number, regs, detail))
         }
@@ -1367,25 +1459,21 @@ fn locate(uc: &Uc<'_>, addr: u64) -> Option<(u16, u32, u32)> {
 }
 
 /// Execution left a code segment (a near jump or a fall-through past its
-/// limit): #GP at the instruction that did it. `block` is the translation
-/// block that ran last before the target; when it does not simply run into
-/// the target, its last instruction is the jump that left the segment.
-fn code_overrun(uc: &Uc<'_>, regs: Regs, block: (u64, u32)) -> Stop {
-    let (baddr, bsize) = block;
+/// limit): #GP at the instruction that did it, as the 286 checks the
+/// target before it jumps. `regs` are those at the target (CS:IP past the
+/// limit).
+///
+/// No hook per block runs on the fast path, so the machine does not know
+/// which block ran last; it finds the jump from what the jump left behind,
+/// the same way whether a hook ran or not (so a traced run reports the
+/// same fault as an untraced one): [`jumper`].
+fn code_overrun(uc: &Uc<'_>, regs: Regs) -> Stop {
     let d = uc.descriptor_of(regs.cs);
-    let cs_base = d.map(|d| u64::from(d.base)).unwrap_or(0);
     let limit = d.map(|d| d.limit).unwrap_or(0);
-    let target = cs_base + u64::from(regs.ip);
-    let mut ip = regs.ip;
-    if bsize > 0 && baddr + u64::from(bsize) != target {
-        if let Some((last, _)) = last_insn_of_block(uc, baddr, bsize) {
-            if last >= cs_base && last - cs_base <= u64::from(limit) {
-                ip = (last - cs_base) as u16;
-            }
-        }
-    }
     let mut r = regs;
-    r.ip = ip;
+    if let Some(ip) = jumper(uc, &regs, limit) {
+        r.ip = ip;
+    }
     Stop::Fault(Fault::with_cause(
         13,
         r,
@@ -1396,16 +1484,74 @@ fn code_overrun(uc: &Uc<'_>, regs: Regs, block: (u64, u32)) -> Stop {
     ))
 }
 
-fn last_insn_of_block(uc: &Uc<'_>, addr: u64, size: u32) -> Option<(u64, usize)> {
-    let mut bytes = vec![0u8; size.min(4096) as usize];
-    uc.mem_read(addr, &mut bytes).ok()?;
-    let mut dec = iced_x86::Decoder::with_ip(16, &bytes, addr, iced_x86::DecoderOptions::NONE);
-    let mut last = None;
-    while dec.can_decode() {
-        let i = dec.decode();
-        last = Some((i.ip(), i.len()));
+/// The offset of the instruction that sent execution to CS:IP, past the
+/// segment's `limit`, judged from the registers and the code: a near call
+/// whose return address is on top of the stack (direct, or through a
+/// register or memory operand that still holds the target); a direct near
+/// jump, conditional jump or loop to the target. When several direct
+/// jumps qualify, the last one in the segment. None when nothing
+/// explains it: execution fell off the end (reported at the target, the
+/// offset past the limit, as before), or a `ret` or an indirect `jmp`
+/// went there (they leave no trace of where they were).
+fn jumper(uc: &Uc<'_>, regs: &Regs, limit: u32) -> Option<u16> {
+    use iced_x86::{Decoder, DecoderOptions, FlowControl, Instruction, OpKind};
+    let target = regs.ip;
+    let len = (limit as usize + 1).min(0x1_0000);
+    let mut code = vec![0u8; len];
+    uc.read_seg(regs.cs, 0, &mut code).ok()?;
+    let decode_at = |o: usize| -> Instruction {
+        let mut d = Decoder::with_ip(16, &code[o..], o as u64, DecoderOptions::NONE);
+        d.decode()
+    };
+    // A near call: the return address on the stack ends it.
+    if let Ok(ret) = uc.read_u16_at(regs.ss, regs.sp) {
+        for back in 2..=5u16 {
+            let o = ret.wrapping_sub(back) as usize;
+            if o >= len || ret as usize > len {
+                continue;
+            }
+            let i = decode_at(o);
+            if i.is_invalid()
+                || i.len() != usize::from(back)
+                || !matches!(
+                    i.flow_control(),
+                    FlowControl::Call | FlowControl::IndirectCall
+                )
+                || i.is_call_far()
+                || i.is_call_far_indirect()
+            {
+                continue;
+            }
+            let goes = match i.op0_kind() {
+                OpKind::NearBranch16 => i.near_branch16() == target,
+                OpKind::Register => exception::reg16_of(regs, i.op0_register()) == Some(target),
+                OpKind::Memory => exception::read_operand_of(uc, regs, &i) == Some(target),
+                _ => false,
+            };
+            if goes {
+                return Some(o as u16);
+            }
+        }
     }
-    last
+    // A direct jump to the target.
+    let mut found = None;
+    for o in 0..len {
+        let i = decode_at(o);
+        if i.is_invalid() || o + i.len() > len {
+            continue;
+        }
+        let direct = matches!(
+            i.flow_control(),
+            FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch
+        ) && i.op0_kind() == OpKind::NearBranch16;
+        if direct && i.near_branch16() == target {
+            found = Some(o as u16);
+        }
+    }
+    if found.is_some() {
+        return found;
+    }
+    None
 }
 
 /// Does this instruction address memory through SS (explicit override, a
@@ -1495,18 +1641,18 @@ fn map_segment(
         SegKind::Data => Permission::READ | Permission::WRITE,
     };
     // Map writable first to fill it, then set the final protection.
-    uc.mem_map(map_start, (end - map_start) as usize, Permission::ALL)
+    tlb::map(uc, map_start, (end - map_start) as usize, Permission::ALL)
         .map_err(|e| uerr("mapping a segment", e))?;
     uc.mem_write(base, data)
         .map_err(|e| uerr("filling a segment", e))?;
-    uc.mem_protect(map_start, (end - map_start) as usize, perms)
+    tlb::protect(uc, map_start, (end - map_start) as usize, perms)
         .map_err(|e| uerr("protecting a segment", e))?;
     if kind == SegKind::Code {
-        uc.mem_map(end, CODE_PAD as usize, Permission::ALL)
+        tlb::map(uc, end, CODE_PAD as usize, Permission::ALL)
             .map_err(|e| uerr("code padding", e))?;
         uc.mem_write(end, &vec![0xF4; CODE_PAD as usize])
             .map_err(|e| uerr("code padding", e))?;
-        uc.mem_protect(end, CODE_PAD as usize, Permission::EXEC)
+        tlb::protect(uc, end, CODE_PAD as usize, Permission::EXEC)
             .map_err(|e| uerr("code padding", e))?;
     }
     let access = match kind {
@@ -1535,20 +1681,14 @@ pub fn free_seg(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
         .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
     let end = slot_of(index) + 0x1_0000;
     let map_start = u64::from(d.base) & !(PAGE - 1);
-    uc.mem_unmap(map_start, (end - map_start) as usize)
+    tlb::unmap(uc, map_start, (end - map_start) as usize)
         .map_err(|e| uerr("unmapping a segment", e))?;
-    let mut top = end;
     if d.is_code() {
-        uc.mem_unmap(end, CODE_PAD as usize)
-            .map_err(|e| uerr("unmapping code padding", e))?;
-        top += CODE_PAD;
+        tlb::unmap(uc, end, CODE_PAD as usize).map_err(|e| uerr("unmapping code padding", e))?;
     }
     uc.mem_write(LDT_BASE + u64::from(index) * 8, &[0u8; 8])
         .map_err(|e| uerr("writing the LDT", e))?;
-    let st = uc.get_data_mut();
-    st.block_insns
-        .retain(|&(addr, _), _| !(map_start..top).contains(&addr));
-    st.free_ldt.insert(index);
+    uc.get_data_mut().free_ldt.insert(index);
     Ok(())
 }
 
@@ -1575,15 +1715,16 @@ pub fn resize_seg(uc: &mut Uc<'_>, sel: u16, size: u32) -> Result<(), MachineErr
         .map_err(|e| uerr("reading a segment", e))?;
     let end = slot_of(index) + 0x1_0000;
     let old_start = u64::from(d.base) & !(PAGE - 1);
-    uc.mem_unmap(old_start, (end - old_start) as usize)
+    tlb::unmap(uc, old_start, (end - old_start) as usize)
         .map_err(|e| uerr("unmapping a segment", e))?;
     let base = end - u64::from(size);
     let map_start = base & !(PAGE - 1);
-    uc.mem_map(map_start, (end - map_start) as usize, Permission::ALL)
+    tlb::map(uc, map_start, (end - map_start) as usize, Permission::ALL)
         .map_err(|e| uerr("mapping a segment", e))?;
     uc.mem_write(base, &data)
         .map_err(|e| uerr("filling a segment", e))?;
-    uc.mem_protect(
+    tlb::protect(
+        uc,
         map_start,
         (end - map_start) as usize,
         Permission::READ | Permission::WRITE,
@@ -1606,108 +1747,6 @@ fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
     v.extend_from_slice(&limit.to_le_bytes());
     v.extend_from_slice(&flags.to_le_bytes());
     v
-}
-
-/// Translation blocks between two BIOS timer ticks in real mode.
-pub const BLOCKS_PER_TICK: u64 = 1 << 16;
-
-/// The instruction count that stands for "no budget".
-const UNLIMITED: usize = 1 << 62;
-
-/// Blocks between two looks at the wall clock (every software interrupt
-/// also looks: a system call can take far longer than a block).
-const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 10;
-
-/// Instructions in the block at `addr` (16-bit code), decoded once.
-fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
-    if let Some(&n) = uc.get_data().block_insns.get(&(addr, size)) {
-        return u64::from(n);
-    }
-    let mut bytes = vec![0u8; size.min(4096) as usize];
-    let n = if uc.mem_read(addr, &mut bytes).is_ok() {
-        let mut d = iced_x86::Decoder::new(16, &bytes, iced_x86::DecoderOptions::NONE);
-        let mut n = 0u32;
-        while d.can_decode() {
-            let _ = d.decode();
-            n += 1;
-        }
-        n.max(1)
-    } else {
-        1
-    };
-    let cache = &mut uc.get_data_mut().block_insns;
-    if cache.len() > 1 << 16 {
-        cache.clear();
-    }
-    cache.insert((addr, size), n);
-    u64::from(n)
-}
-
-fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
-    // The budget by the blocks entered, besides unicorn's own counter: a
-    // program that rewrites the code it runs makes QEMU retranslate and
-    // restart blocks, and unicorn's count then does not hold. Every block
-    // entered before this one has run, so the run stops here once they
-    // reach the budget.
-    let st = uc.get_data();
-    if st.max_insns != 0 && st.insns >= st.max_insns {
-        uc.request_stop(Stop::Budget);
-        return;
-    }
-    if !uc.get_data().observers.is_empty() {
-        let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-        let stop = with_observers(uc, |uc, obs| {
-            let mut stop = None;
-            for o in obs {
-                if let Some(s) = o.on_block(uc, addr, size, cs, ip) {
-                    stop = Some(s);
-                }
-            }
-            stop
-        });
-        if let Some(s) = stop {
-            uc.request_stop(s);
-        }
-    }
-    let n = block_insn_count(uc, addr, size);
-    let st = uc.get_data_mut();
-    st.prev_block = st.last_block;
-    st.last_block = (addr, size);
-    st.blocks = st.blocks.wrapping_add(1);
-    st.insns += n;
-    st.total_insns = st.total_insns.wrapping_add(n);
-    if st.blocks % BLOCKS_PER_CLOCK_CHECK == 0
-        && st.deadline.is_some_and(|d| Instant::now() >= d)
-        && st.stop.is_none()
-    {
-        uc.request_stop(Stop::Timeout);
-        return;
-    }
-    let st = uc.get_data_mut();
-    if st.mode == CpuMode::Real && st.blocks % BLOCKS_PER_TICK == 0 {
-        bios_tick(uc);
-    }
-}
-
-/// One tick of the PC's timer in real mode. The BIOS timer tick count at
-/// 0040:006C advances with execution, not with the host's clock, so runs
-/// are reproducible and programs that wait for the next tick (Turbo
-/// Pascal's Delay calibration) go on; then the environment delivers the
-/// hardware interrupts ([`Environment::timer_tick`]). A stop it asks for
-/// is requested.
-fn bios_tick(uc: &mut Uc<'_>) {
-    let mut b = [0u8; 4];
-    if uc.mem_read(0x46C, &mut b).is_ok() {
-        let t = u32::from_le_bytes(b).wrapping_add(1);
-        let _ = uc.mem_write(0x46C, &t.to_le_bytes());
-    }
-    if let Some(mut env) = uc.get_data_mut().env.take() {
-        let res = env.timer_tick(uc);
-        uc.get_data_mut().env = Some(env);
-        if let Err(stop) = res {
-            uc.request_stop(stop);
-        }
-    }
 }
 
 /// Most port I/O events kept; later ones are counted, not stored.
@@ -1737,43 +1776,93 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 /// The keyboard controller answers at port 60h (the last scan code) and
 /// 64h (status: output buffer full, system flag, keyboard enabled).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
-    let gate = if size == 1 {
-        a20::port_in(uc, port)
-    } else {
-        None
-    };
-    let v = match (port, size) {
-        _ if gate.is_some() => gate.unwrap_or(0xFF),
-        (0x60, 1) => u32::from(uc.get_data().port60),
-        (0x64, 1) => 0x1D,
-        (_, 1) => 0xFF,
-        (_, 2) => 0xFFFF,
-        _ => 0xFFFF_FFFF,
-    };
-    record_event(uc, format!("in  port {port:04X} ({size} byte(s)) -> {v:X}"));
-    v
+    time::advance(uc.get_data_mut(), time::PORT_INSNS);
+    with_host(uc, |uc| {
+        let gate = if size == 1 {
+            a20::port_in(uc, port)
+        } else {
+            None
+        };
+        let v = match (port, size) {
+            _ if gate.is_some() => gate.unwrap_or(0xFF),
+            (0x60, 1) => u32::from(uc.get_data().port60),
+            (0x64, 1) => 0x1D,
+            (_, 1) => 0xFF,
+            (_, 2) => 0xFFFF,
+            _ => 0xFFFF_FFFF,
+        };
+        let (cs, ip) = port_site(uc);
+        record_event_at(
+            uc,
+            cs,
+            ip,
+            format!("in  port {port:04X} ({size} byte(s)) -> {v:X}"),
+        );
+        v
+    })
 }
 
 /// Port output: no device listens; the write is logged.
 fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
-    record_event(
-        uc,
-        format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
-    );
-    if uc.get_data().mode == CpuMode::Real
-        && let a20::PortEffect::Reset(how) = a20::port_out(uc, port, value as u8)
-    {
-        let regs = uc.regs();
-        uc.request_stop(Stop::Unimplemented {
-            what: format!("a machine restart through {how}"),
-            caller: (regs.cs, regs.ip, regs.bp),
-        });
-    }
+    time::advance(uc.get_data_mut(), time::PORT_INSNS);
+    with_host(uc, |uc| {
+        let (cs, ip) = port_site(uc);
+        record_event_at(
+            uc,
+            cs,
+            ip,
+            format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
+        );
+        if uc.get_data().mode == CpuMode::Real
+            && let a20::PortEffect::Reset(how) = a20::port_out(uc, port, value as u8)
+        {
+            let regs = uc.regs();
+            uc.request_stop(Stop::Unimplemented {
+                what: format!("a machine restart through {how}"),
+                caller: (regs.cs, regs.ip, regs.bp),
+            });
+        }
+    })
 }
 
-fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {
-    uc.get_data_mut().mem_fault = Some((t, addr, size));
-    false
+/// CS:IP of the port instruction running now, for its event. QEMU does
+/// not write IP before a port access, so IP is that of an earlier block
+/// boundary; while the machine counts blocks (`--events` asks it to) the
+/// access is the n-th port instruction of the block entered last, and its
+/// address is found by decoding the block.
+fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    let st = uc.get_data_mut();
+    let seq = st.port_seq;
+    st.port_seq += 1;
+    if !st.counting {
+        return (cs, ip);
+    }
+    let (addr, size, _) = st.last_block;
+    let base = uc.descriptor_of(cs).map_or(0, |d| u64::from(d.base));
+    let mut bytes = vec![0u8; size.min(4096) as usize];
+    if uc.mem_read(addr, &mut bytes).is_err() {
+        return (cs, ip);
+    }
+    let mut d = iced_x86::Decoder::with_ip(16, &bytes, addr, iced_x86::DecoderOptions::NONE);
+    let mut n = 0;
+    while d.can_decode() {
+        let i = d.decode();
+        use iced_x86::Mnemonic as M;
+        if matches!(
+            i.mnemonic(),
+            M::In | M::Out | M::Insb | M::Insw | M::Insd | M::Outsb | M::Outsw | M::Outsd
+        ) {
+            if n == seq {
+                return match i.ip().checked_sub(base) {
+                    Some(off) if off <= 0xFFFF => (cs, off as u16),
+                    _ => (cs, ip),
+                };
+            }
+            n += 1;
+        }
+    }
+    (cs, ip)
 }
 
 fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
@@ -1790,20 +1879,21 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 }
 
 /// unicorn's interrupt hook: software interrupts go to the environment,
-/// processor exceptions stop the machine with a [`Fault`].
+/// processor exceptions stop the machine with a [`Fault`]. Every
+/// interrupt is an event of the emulated clock (time.rs), and after a
+/// system call the timer ticks whose time came are delivered.
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
+    time::advance(uc.get_data_mut(), time::EVENT_INSNS);
+    with_host(uc, |uc| {
+        interrupt(uc, intno);
+        time::ticks_due(uc);
+    });
+}
+
+fn interrupt(uc: &mut Uc<'_>, intno: u32) {
     uc.get_data().refused.set(None);
     let regs = uc.regs();
-    let cs_base = uc
-        .descriptor_of(regs.cs)
-        .map(|d| u64::from(d.base))
-        .unwrap_or(0);
-    let here = cs_base + u64::from(regs.ip);
-    let (baddr, bsize) = uc.get_data().last_block;
-    // A software INT always ends its translation block, and unicorn reports
-    // it with IP after the instruction; an exception reports the IP of the
-    // faulting instruction, which lies inside the block.
-    let at_block_end = bsize > 0 && baddr + u64::from(bsize) == here;
+
     let before = |n: u16| -> Option<Vec<u8>> {
         let mut b = vec![0u8; n as usize];
         uc.read_seg(regs.cs, regs.ip.wrapping_sub(n), &mut b)
@@ -1811,12 +1901,10 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
             .map(|_| b)
     };
     let intno8 = (intno & 0xFF) as u8;
-    let software = at_block_end
-        && (before(2).is_some_and(|b| b[0] == 0xCD && b[1] == intno8)
-            || (intno8 == 3 && before(1).is_some_and(|b| b[0] == 0xCC))
-            || (intno8 == 4 && before(1).is_some_and(|b| b[0] == 0xCE)));
-    if intno8 == 3 || intno8 == 4 || (intno8 == 1 && at_block_end) {
-        // Traps: INT 3 / INTO report the trap instruction itself.
+    let software = exception::is_software_interrupt(uc, &regs, intno8);
+    if intno8 == 3 || intno8 == 4 || (intno8 == 1 && !software) {
+        // Traps: INT 3 / INTO report the trap instruction itself; the
+        // single-step trap the instruction after the one that ran.
         let len = if intno8 == 1 {
             0
         } else if before(1).is_some_and(|b| b[0] == 0xCC || b[0] == 0xCE) {
@@ -1839,10 +1927,8 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
             .descriptor_of(regs.cs)
             .is_some_and(|d| u32::from(regs.ip) > d.limit)
     {
-        // HLT padding after a code segment was reached: the block before it
-        // is the one that left the segment.
-        let block = uc.get_data().prev_block;
-        let stop = code_overrun(uc, regs, block);
+        // HLT padding after a code segment was reached.
+        let stop = code_overrun(uc, regs);
         uc.request_stop(stop);
         return;
     }
@@ -1859,7 +1945,7 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
         uc.request_stop(Stop::Fault(fault));
         return;
     }
-    if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
+    if deadline_passed(uc) {
         // The call has not run: CS:IP back at the INT for the walk.
         let _ = uc.set_reg(R::IP, regs.ip.wrapping_sub(2));
         uc.request_stop(Stop::Timeout);
@@ -1933,7 +2019,8 @@ pub fn alloc_huge(uc: &mut Uc<'_>, size: u32, data: &[u8]) -> Result<u16, Machin
     let base = end - u64::from(size);
     let map_start = base & !(PAGE - 1);
     let res = (|| {
-        uc.mem_map(
+        tlb::map(
+            uc,
             map_start,
             (end - map_start) as usize,
             Permission::READ | Permission::WRITE,
@@ -1973,11 +2060,8 @@ pub fn free_huge(uc: &mut Uc<'_>, sel: u16, count: u16) -> Result<(), MachineErr
         .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
     let end = slot_of(first) + u64::from(count) * 0x1_0000;
     let map_start = u64::from(d.base) & !(PAGE - 1);
-    uc.mem_unmap(map_start, (end - map_start) as usize)
+    tlb::unmap(uc, map_start, (end - map_start) as usize)
         .map_err(|e| uerr("unmapping a huge block", e))?;
-    let st = uc.get_data_mut();
-    st.block_insns
-        .retain(|&(addr, _), _| !(map_start..end).contains(&addr));
     for i in 0..count {
         uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &[0u8; 8])
             .map_err(|e| uerr("writing the LDT", e))?;
@@ -2046,7 +2130,7 @@ pub fn map_real_memory(uc: &mut Uc<'_>) -> Result<bool, MachineError> {
     if mapped {
         return Ok(false);
     }
-    uc.mem_map(0, 0x10_0000, Permission::READ | Permission::WRITE)
+    tlb::map(uc, 0, 0x10_0000, Permission::READ | Permission::WRITE)
         .map_err(|e| uerr("mapping real-mode memory", e))?;
     Ok(true)
 }

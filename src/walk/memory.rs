@@ -150,6 +150,14 @@ pub trait WalkMemory {
         None
     }
 
+    /// May a walk read this memory through its cache (walk/cache.rs),
+    /// which reads whole chunks around what the walk asks for? A memory
+    /// that must see exactly the walk's own reads (the snapshot's
+    /// recorder) says no.
+    fn cacheable(&self) -> bool {
+        true
+    }
+
     /// Read `buf.len()` bytes at `seg:off`, checked against the segment's
     /// presence and limit.
     fn read(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {

@@ -2,6 +2,7 @@
 //! code walks the live machine, a saved snapshot or a hand-built test buffer.
 
 pub mod backtrace;
+pub mod cache;
 pub mod dispatch;
 pub mod memory;
 pub mod snapshot;

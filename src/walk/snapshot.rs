@@ -887,6 +887,9 @@ impl WalkMemory for Recorder<'_> {
     fn mode(&self) -> CpuMode {
         self.inner.mode()
     }
+    fn cacheable(&self) -> bool {
+        false
+    }
     fn descriptor(&self, seg: u16) -> Option<Descriptor> {
         self.inner.descriptor(seg)
     }

@@ -1033,6 +1033,9 @@ pub fn walk_from_csip_narrated<N: Narrator + ?Sized>(
     max_frames: usize,
     narrator: &mut N,
 ) -> Walk {
+    // Memory does not change during a walk (walk/cache.rs).
+    let cached = super::cache::Cached::new(mem);
+    let mem: &dyn WalkMemory = if mem.cacheable() { &cached } else { mem };
     let mut ste = StackTraceEntry::default();
     // Cannot fail: dwSize is 0x14 by construction.
     stack_trace_csip_first(mem, &mut ste, ss, cs, ip, bp);
@@ -1044,6 +1047,9 @@ pub fn walk_from_csip_narrated<N: Narrator + ?Sized>(
 /// until it fails, at most `max_frames` frames in all. If StackTraceFirst
 /// fails the walk has no frames and says why.
 pub fn walk_task(mem: &dyn WalkMemory, h_task: u16, max_frames: usize) -> Walk {
+    // Memory does not change during a walk (walk/cache.rs).
+    let cached = super::cache::Cached::new(mem);
+    let mem: &dyn WalkMemory = if mem.cacheable() { &cached } else { mem };
     let mut ste = StackTraceEntry::default();
     match stack_trace_first_explained(mem, &mut ste, h_task) {
         Ok(()) => walk_on(mem, ste, max_frames, &mut ()),

@@ -197,8 +197,8 @@ pub fn output_debug_str(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 }
 
 /// The emulated clock.
-fn now(env: &mut Env, uc: &Uc<'_>) -> u32 {
-    let insns = uc.get_data().insns;
+fn now(env: &mut Env, uc: &mut Uc<'_>) -> u32 {
+    let insns = crate::machine::time::observe(uc);
     env.win16.system.tick_ms(insns)
 }
 

@@ -79,7 +79,7 @@ pub fn create_system_timer(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 
 /// SYSTEM.6 GetSystemMSecCount(): the emulated clock's milliseconds.
 pub fn get_system_msec_count(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    let insns = uc.get_data().insns;
+    let insns = crate::machine::time::observe(uc);
     Ok(env.win16.system.tick_ms(insns))
 }
 

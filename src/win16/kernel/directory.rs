@@ -132,7 +132,7 @@ pub fn get_temp_file_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
         farptr::write_cstr_truncated(uc, a[3], name.as_bytes(), 144);
         return Ok(u32::from(unique));
     }
-    let insns = uc.get_data().insns;
+    let insns = crate::machine::time::observe(uc);
     let start = (env.win16.system.tick_ms(insns) as u16)
         .wrapping_add(env.win16.kernel.temp_files)
         .max(1);

@@ -161,7 +161,7 @@ pub fn get_num_tasks(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32,
 /// USER.13 GetTickCount() and USER.15 GetCurrentTime(): emulated
 /// milliseconds (module notes).
 pub fn get_tick_count(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    let insns = uc.get_data().insns;
+    let insns = crate::machine::time::observe(uc);
     Ok(env.win16.system.tick_ms(insns))
 }
 

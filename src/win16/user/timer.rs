@@ -27,8 +27,8 @@ pub struct Timer {
 }
 
 /// The emulated clock in milliseconds (GetTickCount).
-fn now_ms(env: &mut Env, uc: &Uc<'_>) -> u64 {
-    u64::from(env.win16.system.tick_ms(uc.get_data().insns))
+fn now_ms(env: &mut Env, uc: &mut Uc<'_>) -> u64 {
+    u64::from(env.win16.system.tick_ms(crate::machine::time::observe(uc)))
 }
 
 /// Fire task `htask`'s timer that is due soonest (the first set, among

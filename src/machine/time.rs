@@ -1,0 +1,146 @@
+//! Emulated time: the clock that programs read, the PC's timer ticks, and
+//! when the machine counts instructions to keep them.
+//!
+//! **The clock** ([`State::insns`] for this run, [`State::total_insns`]
+//! since the machine was made) is measured in instructions, never in the
+//! host's time, so that a run gives the same result every time (a
+//! debugger replaying a run needs every tick where it was). It advances
+//!
+//! * by [`EVENT_INSNS`] at every interrupt the machine sees (a software
+//!   interrupt, a system call, a processor exception) and by
+//!   [`PORT_INSNS`] at every port access: events the machine handles
+//!   anyway, so keeping time there costs nothing;
+//! * to the next timer tick when the program waits for one (HLT with
+//!   interrupts enabled);
+//! * by the instructions of every translation block executed, but only
+//!   once the program *depends on time passing between those events*
+//!   ("timed", below). Counting blocks costs a hook per block, which
+//!   halves the emulator's speed; a program that never looks at the clock
+//!   between system calls cannot tell the difference, so it runs without.
+//!
+//! **Timed.** A run becomes timed, for the rest of the machine's life, at
+//! the first of these, each a point in the program's own execution:
+//!
+//! * it reads the clock through the system (GetTickCount, TimerCount, ...:
+//!   [`observe`]);
+//! * in real mode, it reads the BIOS timer count or the keyboard buffer's
+//!   head and tail in the BIOS data area itself, or writes the vector of a
+//!   hardware interrupt the machine delivers (08h, 09h, 1Ch, 74h) while it
+//!   runs (page0.rs sees both), or runs code in the first page (which then
+//!   becomes plain memory, see page0.rs);
+//!
+//! From there on every block's instructions count. Whether counting was
+//! already on for another reason (a trace, a budget) changes nothing: the
+//! clock only counts blocks entered after the switch, and the switch
+//! happens at the same instruction either way (see [`observe`]). So a
+//! traced run, a budgeted run and a plain run of the same program see
+//! the same clock, the same ticks and the same keys, and end the same way.
+//!
+//! **Ticks** (real mode): the BIOS tick count at 0040:006Ch advances by
+//! one every [`TICK_INSNS`] of the clock, and the environment delivers the
+//! hardware interrupts there ([`super::Environment::timer_tick`]). Ticks
+//! fall due at safe points only, where the machine may redirect the
+//! program to an interrupt handler: the interrupt hook after a system
+//! call, the entry of a block while counting, a HLT. A port access only
+//! advances the clock (a port hook runs in the middle of an instruction).
+
+use super::{Cpu, Machine, State, Uc, with_host};
+use crate::walk::CpuMode;
+
+/// Clock instructions per BIOS timer tick (18.2 per second): about what a
+/// 386 at 5 MIPS runs in 55 ms.
+pub const TICK_INSNS: u64 = 1 << 18;
+
+/// Clock instructions a system call or any other interrupt costs.
+pub const EVENT_INSNS: u64 = 100;
+
+/// Clock instructions a port access costs.
+pub const PORT_INSNS: u64 = 10;
+
+/// Advance the clock by `n` instructions.
+pub(super) fn advance(st: &mut State, n: u64) {
+    st.insns = st.insns.wrapping_add(n);
+    st.total_insns = st.total_insns.wrapping_add(n);
+}
+
+/// The program reads the emulated clock (a system function that returns
+/// the time calls this first): from the next block on, every executed
+/// instruction counts ([module notes](self)). Returns this run's clock,
+/// [`State::insns`].
+///
+/// Why the switch is reproducible: it happens inside the program's own
+/// execution, in a block that is then not counted. When the machine
+/// already counts blocks (a trace, a budget), the flag takes effect at
+/// the next block hook; when it does not, the counting hook is installed
+/// there and then, and every translated block dropped, so the next block
+/// entered is translated again with the hook and is the first counted
+/// (counter.rs, `want_counting`). Either way the first counted block is
+/// the same.
+pub fn observe(uc: &mut Uc<'_>) -> u64 {
+    start_timing(uc);
+    uc.get_data().insns
+}
+
+/// Count every executed instruction from the next block on.
+pub(super) fn start_timing(uc: &mut Uc<'_>) {
+    let st = uc.get_data_mut();
+    if st.timed {
+        return;
+    }
+    st.timed = true;
+    // The first page needs watching no more (page0.rs).
+    if st.page0.is_some() {
+        st.page0_to_ram = true;
+    }
+    super::counter::want_counting(uc);
+}
+
+/// The BIOS ticks whose time has come (real mode, at a safe point).
+pub(super) fn ticks_due(uc: &mut Uc<'_>) {
+    loop {
+        let st = uc.get_data_mut();
+        if st.mode != CpuMode::Real || st.total_insns < st.next_tick || st.stop.is_some() {
+            return;
+        }
+        st.next_tick = st.next_tick.saturating_add(TICK_INSNS);
+        bios_tick(uc);
+    }
+}
+
+/// Wait for the next tick (HLT with interrupts enabled): the clock skips
+/// to it, and it is delivered.
+pub(super) fn skip_to_next_tick(uc: &mut Uc<'_>) {
+    let st = uc.get_data_mut();
+    let gap = st.next_tick.saturating_sub(st.total_insns);
+    advance(st, gap);
+    ticks_due(uc);
+}
+
+/// One tick of the PC's timer in real mode: the BIOS timer tick count at
+/// 0040:006C advances, then the environment delivers the hardware
+/// interrupts ([`super::Environment::timer_tick`]). A stop it asks for is
+/// requested.
+fn bios_tick(uc: &mut Uc<'_>) {
+    with_host(uc, |uc| {
+        let mut b = [0u8; 4];
+        if uc.mem_read(0x46C, &mut b).is_ok() {
+            let t = u32::from_le_bytes(b).wrapping_add(1);
+            let _ = uc.mem_write(0x46C, &t.to_le_bytes());
+        }
+        if let Some(mut env) = uc.get_data_mut().env.take() {
+            let res = env.timer_tick(uc);
+            uc.get_data_mut().env = Some(env);
+            if let Err(stop) = res {
+                uc.request_stop(stop);
+            }
+        }
+    });
+}
+
+impl Machine {
+    /// Is the machine keeping time by counting instructions (module
+    /// notes, "Timed")?
+    pub fn timed(&self) -> bool {
+        self.get_data().timed
+    }
+}

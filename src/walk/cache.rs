@@ -1,0 +1,146 @@
+//! A walk's view of memory that remembers what it read: the walkers read
+//! a few words per frame, each through [`WalkMemory::read_u16`], which
+//! looks the selector's descriptor up again and reads two bytes of the
+//! machine (on the live machine: two calls into unicorn, a descriptor
+//! decode, every time). Memory does not change while a walk runs, so
+//! [`Cached`] keeps the descriptors, the code owners and 256-byte chunks
+//! of linear memory it has seen, and answers every later read from them.
+//! It changes no answer: a read the inner memory refuses, or a chunk it
+//! cannot read whole, goes to the inner memory as it is.
+
+use std::cell::{Cell, RefCell};
+
+use super::memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
+
+/// Bytes per cached chunk of linear memory.
+const CHUNK: u32 = 256;
+/// Chunks kept (direct-mapped by linear address).
+const CHUNKS: usize = 16;
+/// Descriptors kept (direct-mapped by selector index).
+const DESCRIPTORS: usize = 16;
+
+/// A walk's cache over `inner` (module notes).
+pub struct Cached<'a> {
+    inner: &'a dyn WalkMemory,
+    mode: CpuMode,
+    chunks: RefCell<Box<[(u32, bool, [u8; CHUNK as usize]); CHUNKS]>>,
+    descriptors: [Cell<Option<(u16, Option<Descriptor>)>>; DESCRIPTORS],
+    owner: Cell<Option<(u16, Option<CodeOwner>)>>,
+}
+
+impl<'a> Cached<'a> {
+    /// A cache over `inner`, empty.
+    pub fn new(inner: &'a dyn WalkMemory) -> Cached<'a> {
+        Cached {
+            inner,
+            mode: inner.mode(),
+            chunks: RefCell::new(Box::new([(0, false, [0; CHUNK as usize]); CHUNKS])),
+            descriptors: Default::default(),
+            owner: Cell::new(None),
+        }
+    }
+
+    /// Copy `buf.len()` bytes at `linear` from the cached chunks, loading
+    /// them; false when a chunk cannot be read whole.
+    fn from_chunks(&self, linear: u32, buf: &mut [u8]) -> bool {
+        let mut chunks = self.chunks.borrow_mut();
+        let mut done = 0usize;
+        while done < buf.len() {
+            let at = linear.wrapping_add(done as u32);
+            let base = at & !(CHUNK - 1);
+            if base.checked_add(CHUNK).is_none() {
+                return false;
+            }
+            let slot = &mut chunks[(base / CHUNK) as usize % CHUNKS];
+            if !(slot.1 && slot.0 == base) {
+                if self.inner.read_linear(base, &mut slot.2).is_err() {
+                    slot.1 = false;
+                    return false;
+                }
+                slot.0 = base;
+                slot.1 = true;
+            }
+            let off = (at - base) as usize;
+            let n = (CHUNK as usize - off).min(buf.len() - done);
+            buf[done..done + n].copy_from_slice(&slot.2[off..off + n]);
+            done += n;
+        }
+        true
+    }
+}
+
+impl WalkMemory for Cached<'_> {
+    fn mode(&self) -> CpuMode {
+        self.mode
+    }
+
+    fn descriptor(&self, seg: u16) -> Option<Descriptor> {
+        let slot = &self.descriptors[usize::from(seg >> 3) % DESCRIPTORS];
+        if let Some((s, d)) = slot.get()
+            && s == seg
+        {
+            return d;
+        }
+        let d = self.inner.descriptor(seg);
+        slot.set(Some((seg, d)));
+        d
+    }
+
+    fn read_linear(&self, linear: u32, buf: &mut [u8]) -> Result<(), MemError> {
+        if self.from_chunks(linear, buf) {
+            return Ok(());
+        }
+        self.inner.read_linear(linear, buf)
+    }
+
+    fn current_task(&self) -> u16 {
+        self.inner.current_task()
+    }
+
+    fn code_owner(&self, cs: u16) -> Option<CodeOwner> {
+        if let Some((c, o)) = self.owner.get()
+            && c == cs
+        {
+            return o;
+        }
+        let o = self.inner.code_owner(cs);
+        self.owner.set(Some((cs, o)));
+        o
+    }
+
+    fn descriptor_table(&self, ldt: bool) -> Option<DescriptorTable> {
+        self.inner.descriptor_table(ldt)
+    }
+
+    fn cacheable(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::testmem::TestMemory;
+
+    #[test]
+    fn cached_reads_answer_as_the_memory_does() {
+        let mut m = TestMemory::real();
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(0x1200).collect();
+        m.write_linear(0x1_0F80, &bytes);
+        let c = Cached::new(&m);
+        for (lin, len) in [
+            (0x1_0F80u32, 2usize),
+            (0x1_0FFF, 2),
+            (0x1_10F0, 0x40),
+            (0x1_0F80, 0x300),
+        ] {
+            let mut a = vec![0u8; len];
+            let mut b = vec![0u8; len];
+            assert_eq!(c.read_linear(lin, &mut a), m.read_linear(lin, &mut b));
+            assert_eq!(a, b, "{lin:x}+{len}");
+        }
+        for (seg, off) in [(0x1000u16, 0xF80u16), (0x10F8, 0x7), (0x1000, 0xFFFF)] {
+            assert_eq!(c.read_u16(seg, off), m.read_u16(seg, off));
+        }
+    }
+}
