@@ -801,7 +801,7 @@ fn import(
 /// found (`NAME.DLL` in any case), or the text of where it was looked for.
 pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
     let wanted = format!("{name}.DLL");
-    let beside = importer.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let beside = crate::loader::directory_of(importer);
     let mut dirs = vec![beside];
     for d in &w.dll_dirs {
         if !dirs.contains(d) {
