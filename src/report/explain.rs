@@ -127,6 +127,10 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
                 };
                 out.push(top(format!("{whose} ends with {kept} frame(s): {stop}")));
             }
+            Rule::NoChain { .. } => {
+                in_call = false;
+                out.push(top(r.to_string()));
+            }
             Rule::Dispatch { index, .. } => {
                 next_index = index + 1;
                 kept = next_index;
