@@ -217,6 +217,8 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
+    // Keys without --stdin: standard input is the console's keyboard.
+    env.dos.console_keyboard = opts.stdin.is_none() && !opts.keys.is_empty();
     env.dos.clock = opts.clock;
     env.win16.gdi.fonts = crate::win16::gdi::font::FontState::new(
         crate::win16::gdi::font::FontSearch::standard(opts.fonts.as_deref()),

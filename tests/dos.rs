@@ -950,3 +950,96 @@ fn without_mouse_there_is_no_driver() {
     assert_eq!(out.status.code(), Some(120));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`press middle`"));
 }
+
+/// `--keys` without `--stdin` makes standard input the console, and DOS's
+/// console reads take the keys (MS-DOS reads the console device, which
+/// reads the keyboard through the BIOS, unless standard input was
+/// redirected). roms/doskeys.asm's header lists what each function returns:
+/// 0Bh status, 01h with echo, 08h without, 07h's extended key as 00h then
+/// its scan code, 06h DL=FFh with ZF, 0Ah with Backspace editing, 0Ch, a
+/// handle read of the console (a whole line and CR LF), and the waiting
+/// read that stops the run when the script is used up (exit 126).
+#[test]
+fn keys_reach_dos_console_reads() {
+    let out = bin()
+        .args(["run", "--json", "--keys", "a{esc}{f1}xab{bs}c\\rYhi\\r"])
+        .arg(rom("doskeys.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "no-input", "{v}");
+    assert!(
+        v["exit"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("INT 21h AH=01h"),
+        "{v}"
+    );
+    let want = [
+        "0B FF",
+        "a01 61",
+        "08 1B",
+        "07 00 3B",
+        "06 78 0",
+        "ab\u{8} \u{8}c\r0A 02 ac",
+        "0C 59",
+        "hi",
+        "3F 0004 hi^M^J",
+        "06 00 1",
+        "0B 00",
+        "",
+    ];
+    assert_eq!(v["output"], want.join("\r\n"), "{v}");
+    // With --stdin as well, standard input is that file: the keys stay
+    // with INT 16h, and DOS's reads take the file's bytes.
+    let d = temp("keys-stdin");
+    let f = d.join("in.txt");
+    std::fs::write(&f, "one\ntwo\nsix\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--keys", "q", "--stdin"])
+        .arg(&f)
+        .arg(rom("dosread.com"))
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["output"], "bytes=000C lines=0003\r\n");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// MS-DOS 1.25's EDLIN edits a file with the keys of `--keys`: it reads
+/// its commands and the inserted lines through INT 21h's console input,
+/// which ignored the script before. The file it writes back has the new
+/// line and EDLIN's Ctrl-Z end-of-file mark; the screen is EDLIN's.
+#[test]
+fn edlin_takes_its_commands_from_keys() {
+    let Some(c) = corpus_dos("EDLIN.COM") else {
+        return;
+    };
+    let d = temp("edlin");
+    std::fs::write(d.join("T.TXT"), "one\r\ntwo\r\n").unwrap();
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--keys",
+            "1l\\r3i\\rthree\\r{ctrl-z}\\re\\r",
+            "--dir",
+        ])
+        .arg(&d)
+        .arg(c.join("msdos125/EDLIN.COM"))
+        .args(["--", "T.TXT"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        "End of input file\r\n*1l\r\n     1:*one\r\n     2: two\r\n*3i\r\n     3:*three\r\n     \
+         4:*^Z\r\n*e\r\n"
+    );
+    assert_eq!(
+        std::fs::read(d.join("T.TXT")).unwrap(),
+        b"one\r\ntwo\r\nthree\r\n\x1a"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
