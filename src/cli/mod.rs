@@ -79,9 +79,10 @@ pub struct RunOpts {
     /// process's standard input, read when the program first asks).
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
-    /// Keys for INT 16h: text, with {enter}, {esc}, {tab}, {bs}, {up},
-    /// {down}, {left}, {right}, {f1}..{f10}. When used up, a program waiting
-    /// for a key stops (exit 126) instead of hanging.
+    /// Keys typed on the keyboard, for INT 16h and (without --stdin) DOS's
+    /// console reads: text, with {enter}, {esc}, {tab}, {bs}, {up}, {down},
+    /// {left}, {right}, {f1}..{f10}, {ctrl-a}..{ctrl-z}. When used up, a
+    /// program waiting for a key stops (exit 126) instead of hanging.
     #[arg(long, value_name = "SCRIPT", default_value = "")]
     pub keys: String,
     /// Install a mouse driver (INT 33h) for a DOS program and move its
