@@ -16,6 +16,11 @@ pub struct Env {
     pub console: Vec<u8>,
     /// Echo console output to the host's stdout as it is written.
     pub echo: bool,
+    /// The host's stdout is a terminal: the echo shows the console's
+    /// bytes as the screen would (code page 437 glyphs, no raw control
+    /// bytes: [`crate::dos::screen::terminal_text`]); otherwise it writes
+    /// them as they are, as DOS writes redirected output.
+    pub echo_terminal: bool,
     /// Strings passed to OutputDebugString.
     pub debug_output: Vec<String>,
     /// The sandboxed drive C: (`--dir`); None when the run has no drive.
@@ -47,6 +52,7 @@ impl Env {
             win16: Win16::default(),
             console: Vec::new(),
             echo,
+            echo_terminal: echo && std::io::IsTerminal::is_terminal(&std::io::stdout()),
             debug_output: Vec::new(),
             drive: None,
             program_name: None,
@@ -60,7 +66,11 @@ impl Env {
         self.console.extend_from_slice(bytes);
         if self.echo {
             let mut out = std::io::stdout().lock();
-            let _ = out.write_all(bytes);
+            if self.echo_terminal {
+                let _ = out.write_all(crate::dos::screen::terminal_text(bytes).as_bytes());
+            } else {
+                let _ = out.write_all(bytes);
+            }
             let _ = out.flush();
         }
     }

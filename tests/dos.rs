@@ -1043,3 +1043,36 @@ fn edlin_takes_its_commands_from_keys() {
     );
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// The text screen is code page 437, as the VGA's font draws it: POST's
+/// box (C9h, CDh, BBh ...) reads as ╔═╗, not as Latin-1's É Í », and its
+/// tabs were expanded to spaces by DOS's console output, as DOS does.
+/// TESTANSI writes ANSI escape sequences, which without ANSI.SYS DOS shows
+/// as they are, ESC as its glyph ←: the screen text holds no ESC or any
+/// other control byte, so `--screen` cannot drive the user's terminal.
+#[test]
+fn the_text_screen_is_code_page_437_without_control_bytes() {
+    let Some(c) = corpus_dos("POST.COM and TESTANSI.EXE") else {
+        return;
+    };
+    let screen = |prog: &str| {
+        let out = bin()
+            .args(["run", "--json", "--stdin", "/dev/null", "--screen"])
+            .arg(c.join(prog))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        let s = v["screen"].as_str().unwrap().to_string();
+        assert!(
+            !s.chars().any(|c| c.is_control() && c != '\n'),
+            "{prog}: a control character on the screen: {s:?}"
+        );
+        s
+    };
+    let post = screen("tp7/POST.COM");
+    assert!(post.contains("        ╔═════"), "{post}");
+    assert!(post.contains("║  POST version 2.10a"), "{post}");
+    assert!(post.contains("═╝"), "{post}");
+    let ansi = screen("tp7/TESTANSI.EXE");
+    assert!(ansi.contains("←[33;44m╔═══"), "{ansi}");
+}

@@ -306,7 +306,19 @@ pub fn console_out(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8]) {
     env.write_console(bytes);
     if uc.mode() == crate::walk::CpuMode::Real {
         for &b in bytes {
-            screen::teletype(uc, b);
+            if b == b'\t' {
+                // DOS's console output expands a tab to spaces up to the
+                // next column that is a multiple of 8 (the BIOS teletype
+                // would show it as the glyph 09h).
+                loop {
+                    screen::teletype(uc, b' ');
+                    if screen::cursor(uc).0 % 8 == 0 {
+                        break;
+                    }
+                }
+            } else {
+                screen::teletype(uc, b);
+            }
         }
     }
 }
