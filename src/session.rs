@@ -197,6 +197,16 @@ pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFail
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
+    // An OS/2 bound program runs as DOS runs it: its real-mode part
+    // (loader/ne.rs, `bound_dos_program`).
+    let bound = match &image {
+        Image::Ne(ne) => ne.bound_dos_program().cloned(),
+        _ => None,
+    };
+    let image = match bound {
+        Some(mz) => Image::Mz(mz),
+        None => image,
+    };
     let script = match &opts.messages {
         Some(p) if !matches!(image, Image::Ne(_)) => {
             return Err(LoadFailure(format!(

@@ -1076,3 +1076,64 @@ fn the_text_screen_is_code_page_437_without_control_bytes() {
     let ansi = screen("tp7/TESTANSI.EXE");
     assert!(ansi.contains("←[33;44m╔═══"), "{ansi}");
 }
+
+/// An OS/2 bound program (Microsoft LIB 3.10 of MS-DOS 4.0: target OS 1,
+/// whose DOS part is BIND's stub loader and Family API library) runs as
+/// DOS runs it: the loader opens its own file (C:\LIB.EXE, the name DOS
+/// gives it after its environment), loads the OS/2 segments in real mode
+/// and runs LIB, which makes an empty library: an OMF library header
+/// record (F0h) and the end record (F1h). `info` describes it and says it
+/// is bound. An OS/2 program whose DOS part is only a message stub
+/// (helloo16.exe) is still refused, as it was.
+#[test]
+fn a_bound_os2_program_runs_its_dos_part() {
+    let Some(c) = corpus_dos("ne/os2lib.exe") else {
+        return;
+    };
+    let os2lib = c.join("../ne/os2lib.exe");
+    let d = temp("bound");
+    std::fs::copy(&os2lib, d.join("LIB.EXE")).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(d.join("LIB.EXE"))
+        .args(["--", "NEW.LIB;"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert!(
+        v["output"]
+            .as_str()
+            .unwrap()
+            .contains("Microsoft (R) Library Manager  Version 3.10"),
+        "{v}"
+    );
+    let lib = std::fs::read(d.join("NEW.LIB")).expect("LIB wrote NEW.LIB");
+    assert_eq!(lib[0], 0xF0, "an OMF library header record");
+    assert!(lib.contains(&0xF1), "the library's end record");
+    let info = bin()
+        .args(["info", "--json"])
+        .arg(&os2lib)
+        .output()
+        .unwrap();
+    assert!(info.status.success());
+    let i = json(&info);
+    assert_eq!(i["format"], "NE");
+    assert_eq!(i["target_os"], 1);
+    assert_eq!(i["os2_bound"], true);
+    let text = bin().args(["info"]).arg(&os2lib).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("OS/2 bound (Family API) program"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
+    let out = bin()
+        .args(["run", "--stdin", "/dev/null"])
+        .arg(c.join("../ne/helloo16.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("OS/2"));
+    std::fs::remove_dir_all(&d).ok();
+}

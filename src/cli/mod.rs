@@ -512,9 +512,12 @@ pub fn main_with(cli: Cli) -> i32 {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
                 if let crate::loader::Image::Ne(ne) = &image {
-                    let not_win16 = ne.header.target_os == 1
+                    // A bound OS/2 program runs (its real-mode part), so
+                    // it is described.
+                    let not_win16 = (ne.header.target_os == 1
                         || ne.segments.is_empty()
-                        || !ne.os2_imports().is_empty();
+                        || !ne.os2_imports().is_empty())
+                        && ne.bound_dos_program().is_none();
                     if let (true, Err(e)) = (not_win16, ne.check_runnable(true)) {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }

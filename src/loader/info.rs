@@ -34,7 +34,10 @@
 //!   flags}]}` with `type` and `id` as strings (`"#8"`-style for integer
 //!   ids; `type_name` adds the RT_ name of a standard integer type or null);
 //! - `refusal`: null, or the message [`super::NeImage::check_runnable`] gives
-//!   (as a program for an EXE, as a library for a DLL).
+//!   (as a program for an EXE, as a library for a DLL);
+//! - `os2_bound` (bool): an OS/2 bound (Family API) program, whose
+//!   real-mode part DOS runs, and `run` with it
+//!   ([`super::NeImage::bound_dos_program`]).
 //!
 //! `"MZ"` adds `cs`, `ip`, `ss`, `sp`, `min_alloc`, `max_alloc` (paragraphs),
 //! `header_paragraphs`, `relocations` (count), `image_offset` and
@@ -136,6 +139,7 @@ pub struct NeInfo {
     pub exports: Vec<ExportInfo>,
     pub resources: Vec<ResourceTypeInfo>,
     pub refusal: Option<String>,
+    pub os2_bound: bool,
 }
 
 /// One NE segment.
@@ -410,6 +414,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
             .check_runnable(!h.is_library())
             .err()
             .map(|e| e.to_string()),
+        os2_bound: ne.bound_dos_program().is_some(),
     }
 }
 
@@ -577,8 +582,18 @@ fn render_ne(s: &mut String, n: &NeInfo) {
         n.heap,
         n.alignment_shift
     );
-    if let Some(r) = &n.refusal {
-        let _ = writeln!(s, "NOT RUNNABLE: {r}");
+    match &n.refusal {
+        Some(r) if n.os2_bound => {
+            let _ = writeln!(
+                s,
+                "not a Windows program ({r}); an OS/2 bound (Family API) program: DOS runs its \
+                 real-mode part (BIND's loader), and so does `run`"
+            );
+        }
+        Some(r) => {
+            let _ = writeln!(s, "NOT RUNNABLE: {r}");
+        }
+        None => {}
     }
     let _ = writeln!(s, "segments ({}):", n.segments.len());
     for g in &n.segments {

@@ -244,7 +244,9 @@ pub fn parse(bytes: &[u8], kind_hint: KindHint) -> Result<Image, LoadError> {
             if mz::has_mz_signature(bytes) {
                 let mz = MzImage::parse(bytes)?;
                 if let Some(ne_off) = mz.ne_offset {
-                    return Ok(Image::Ne(NeImage::parse_at(bytes, ne_off as u64)?));
+                    let mut ne = NeImage::parse_at(bytes, ne_off as u64)?;
+                    ne.stub = Some(Box::new(mz));
+                    return Ok(Image::Ne(ne));
                 }
                 return Ok(Image::Mz(mz));
             }

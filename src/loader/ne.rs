@@ -829,6 +829,34 @@ impl NeImage {
             .map(|(s, _)| s.as_str())
     }
 
+    /// Is this an OS/2 1.x module: target OS 1, or target OS 0 (unknown)
+    /// with imports from OS/2's system modules ([`OS2_MODULES`])?
+    pub fn is_os2(&self) -> bool {
+        self.header.target_os == 1 || (self.header.target_os == 0 && !self.os2_imports().is_empty())
+    }
+
+    /// The real-mode program of an OS/2 *bound* (Family API) program, when
+    /// this is one: the DOS part of the file, which DOS runs while OS/2
+    /// runs the NE part.
+    ///
+    /// Microsoft's BIND links the OS/2 program's imports against API.LIB,
+    /// whose stub loader and emulation of the Family API become the DOS
+    /// part; run under DOS, that loader opens its own file, reads the NE
+    /// segments and runs them in real mode (bind.hlp, "Internal Layout of
+    /// a Bound Program"). Every NE file has a DOS part, but an ordinary
+    /// OS/2 program's is a message stub ("This program cannot be run in
+    /// DOS mode": a few hundred bytes, no relocations), which Windows and
+    /// this tool refuse to run in its stead. No header flag marks a bound
+    /// program, so this is toolhelp16's rule: an OS/2 module whose DOS
+    /// part has segment relocations or a load module of more than 1 KiB is
+    /// a real-mode program of its own, bound (Microsoft LIB of MS-DOS 4.0,
+    /// corpus `ne/os2lib.exe`: 11 KiB and 79 relocations).
+    pub fn bound_dos_program(&self) -> Option<&MzImage> {
+        let stub = self.stub.as_deref()?;
+        let program = !stub.relocs.is_empty() || stub.image.len() > 0x400;
+        (self.is_os2() && program).then_some(stub)
+    }
+
     /// The OS/2 system modules this module imports from, if any.
     pub fn os2_imports(&self) -> Vec<&str> {
         self.module_refs
@@ -1630,6 +1658,34 @@ pub(crate) mod tests {
                 .contains("e_lfanew 0x1F400 points past the end"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_bound_os2_program_is_one_whose_dos_part_is_a_program() {
+        let f = build_ne();
+        let mut ne = NeImage::parse(&f).unwrap();
+        // A Windows module: never bound, whatever its stub.
+        assert!(!ne.is_os2());
+        assert!(ne.bound_dos_program().is_none());
+        // OS/2 with a message stub (no relocations, a few bytes): not bound.
+        ne.header.target_os = 1;
+        assert!(ne.is_os2());
+        let stub = ne.stub.as_deref().unwrap().clone();
+        assert!(stub.relocs.is_empty() && stub.image.len() <= 0x400);
+        assert!(ne.bound_dos_program().is_none());
+        // A DOS part with segment relocations is a program of its own.
+        let mut program = stub.clone();
+        program.relocs.push((0x0010, 0x0000));
+        ne.stub = Some(Box::new(program));
+        assert!(ne.bound_dos_program().is_some());
+        // So is one of more than 1 KiB.
+        let mut big = stub;
+        big.image.resize(0x401, 0x90);
+        ne.stub = Some(Box::new(big));
+        assert!(ne.bound_dos_program().is_some());
+        // Without the stub (a module parsed from its NE header alone).
+        ne.stub = None;
+        assert!(ne.bound_dos_program().is_none());
     }
 
     #[test]
