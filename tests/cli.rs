@@ -272,3 +272,35 @@ fn stack_at_exported_name_ordinal_and_instruction_count() {
         "+1 must have left the program's segment"
     );
 }
+
+/// `info` shows decorated (Microsoft C++) entry names demangled, as frames
+/// do, and keeps the raw spelling in JSON's `name_raw`: roms/demo.exe with
+/// its export MAINWNDPROC renamed in place to the C++ name of a far
+/// __cdecl `Foo(void)` (`?Foo@@ZAXXZ`, the same 11 bytes).
+#[test]
+fn info_demangles_entry_names() {
+    let mut f = std::fs::read(root().join("roms/demo.exe")).unwrap();
+    let at = f
+        .windows(12)
+        .position(|w| w == b"\x0bMAINWNDPROC")
+        .expect("demo.exe names MAINWNDPROC");
+    f[at + 1..at + 12].copy_from_slice(b"?Foo@@ZAXXZ");
+    let dir = std::env::temp_dir().join(format!("th16-demangle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("MANGLED.EXE");
+    std::fs::write(&exe, &f).unwrap();
+    let text = bin().arg("info").arg(&exe).output().unwrap();
+    let j = bin().args(["info", "--json"]).arg(&exe).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("exported Foo(void)"), "{text}");
+    assert!(!text.contains("?Foo@@"), "{text}");
+    let v = json(&j);
+    let e = v["exports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name_raw"] == "?Foo@@ZAXXZ")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(e["name"], "Foo(void)");
+}

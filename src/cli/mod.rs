@@ -523,6 +523,7 @@ pub fn main_with(cli: Cli) -> i32 {
                     }
                 }
                 let mut info = crate::loader::info::info(&image);
+                info.demangle_names(&crate::symbols::demangle::demangle);
                 // Where each imported module comes from, as a run finds it.
                 let dirs: Vec<PathBuf> = dir.into_iter().collect();
                 let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
