@@ -304,3 +304,35 @@ fn info_demangles_entry_names() {
         .unwrap_or_else(|| panic!("{v}"));
     assert_eq!(e["name"], "Foo(void)");
 }
+
+/// A malformed option value is a usage error, as clap reports a malformed
+/// number: exit status 2 and clap's message naming the option, not 120
+/// ("cannot load"), which is for files.
+#[test]
+fn malformed_option_values_are_usage_errors() {
+    let dos21 = root().join("roms/dos21.com");
+    for (opt, value) in [
+        ("--clock", "yesterday"),
+        ("--keys", "{nope}"),
+        ("--env", "NOEQUALS"),
+        ("--env", "=value"),
+        ("--mouse", "jump 1 2"),
+        ("--display", "640x480x5"),
+    ] {
+        for cmd in ["run", "trace"] {
+            let out = bin().args([cmd, opt, value]).arg(&dos21).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd} {opt} {value}: {err}");
+            assert!(
+                err.contains("invalid value") && err.contains(opt),
+                "{cmd} {opt} {value}: {err}"
+            );
+        }
+    }
+    let out = bin()
+        .args(["run", "--load", "12345:0", "--entry", "0:0"])
+        .arg(&dos21)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -67,10 +67,10 @@ pub struct RunOpts {
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
     /// Load a raw image at SEG:OFF (hex) instead of detecting the format.
-    #[arg(long, value_name = "SEG:OFF", requires = "entry")]
+    #[arg(long, value_name = "SEG:OFF", requires = "entry", value_parser = checked(parse_segoff))]
     pub load: Option<String>,
     /// Entry point SEG:OFF (hex) of a raw image.
-    #[arg(long, value_name = "SEG:OFF", requires = "load")]
+    #[arg(long, value_name = "SEG:OFF", requires = "load", value_parser = checked(parse_segoff))]
     pub entry: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -83,20 +83,20 @@ pub struct RunOpts {
     /// console reads: text, with {enter}, {esc}, {tab}, {bs}, {up}, {down},
     /// {left}, {right}, {f1}..{f10}, {ctrl-a}..{ctrl-z}. When used up, a
     /// program waiting for a key stops (exit 126) instead of hanging.
-    #[arg(long, value_name = "SCRIPT", default_value = "")]
+    #[arg(long, value_name = "SCRIPT", default_value = "", value_parser = checked(crate::dos::parse_keys))]
     pub keys: String,
     /// Install a mouse driver (INT 33h) for a DOS program and move its
     /// mouse: `move X Y` (virtual screen, 8 pixels a text cell), `press`,
     /// `release` or `click` `left`/`right`, `wait TICKS`; separated by `;`
     /// or newlines, one step per timer tick. Without it there is no driver.
-    #[arg(long, value_name = "SCRIPT")]
+    #[arg(long, value_name = "SCRIPT", value_parser = checked(crate::dos::mouse::parse_script))]
     pub mouse: Option<String>,
     /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
     /// the host's clock, UTC).
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_parser = checked(crate::dos::clock::DateTime::parse))]
     pub clock: Option<String>,
     /// Add NAME=VALUE to the DOS environment (repeatable).
-    #[arg(long = "env", value_name = "NAME=VALUE")]
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = checked(env_pair))]
     pub env: Vec<String>,
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
@@ -142,7 +142,7 @@ pub struct RunOpts {
     /// The display Win16 programs draw on: WIDTHxHEIGHTxBPP with 4 (16
     /// colours, VGA), 8 (256, palette) or 24 (true colour) bits per pixel
     /// (default 640x480x4, the standard VGA).
-    #[arg(long, value_name = "WxHxBPP")]
+    #[arg(long, value_name = "WxHxBPP", value_parser = checked(crate::win16::gdi::devcaps::DisplayMode::parse))]
     pub display: Option<String>,
 }
 
@@ -339,6 +339,27 @@ pub enum Command {
     },
 }
 
+/// A value parser for clap that checks an option's value with `parse` and
+/// keeps its text: a malformed value is a usage error (clap's exit status
+/// 2, with the usage line), like a malformed number, and not a load
+/// failure.
+fn checked<T: 'static>(
+    parse: fn(&str) -> Result<T, String>,
+) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync + 'static {
+    move |s: &str| parse(s).map(|_| s.to_string())
+}
+
+/// `--env NAME=VALUE`: the name and the value.
+fn env_pair(kv: &str) -> Result<(String, String), String> {
+    let (k, v) = kv
+        .split_once('=')
+        .ok_or_else(|| format!("--env {kv}: expected NAME=VALUE"))?;
+    if k.is_empty() {
+        return Err(format!("--env {kv}: the name is empty"));
+    }
+    Ok((k.to_string(), v.to_string()))
+}
+
 fn parse_segoff(s: &str) -> Result<(u16, u16), String> {
     match s.parse::<Loc>()? {
         Loc::SegOff { seg, offset } => Ok((seg, offset)),
@@ -392,13 +413,7 @@ fn load_opts(
     };
     let mut env = Vec::new();
     for kv in &o.env {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("--env {kv}: expected NAME=VALUE"))?;
-        if k.is_empty() {
-            return Err(format!("--env {kv}: the name is empty"));
-        }
-        env.push((k.to_string(), v.to_string()));
+        env.push(env_pair(kv)?);
     }
     Ok(LoadOptions {
         kind,
