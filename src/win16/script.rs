@@ -333,7 +333,10 @@ fn ranged(s: &str, lo: i64, hi: i64, what: &str) -> Result<i64, String> {
     match number(s) {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         Some(v) => Err(format!("{what} {v} is out of range {lo}..{hi}")),
-        None => Err(format!("{what} {s:?} is not a number")),
+        None => Err(format!(
+            "{what} {} is not a number",
+            crate::escape::quoted(s)
+        )),
     }
 }
 
@@ -355,7 +358,7 @@ fn answer(s: &str) -> Result<u16, String> {
             .map(|v| v as u16)
             .map_err(|_| {
                 format!(
-                    "answer {s:?} is not ok, cancel, abort, retry, ignore, yes, no or a number 0..65535"
+                    "answer {} is not ok, cancel, abort, retry, ignore, yes, no or a number 0..65535", crate::escape::quoted(s)
                 )
             }),
     }
@@ -379,7 +382,7 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             want(1..=1, "key NAME")?;
             key_by_name(args[0])
                 .map(Action::Key)
-                .ok_or_else(|| format!("unknown key {:?}", args[0]))
+                .ok_or_else(|| format!("unknown key {}", crate::escape::quoted(args[0])))
         }
         "char" => {
             want(1..=1, "char C (one character, or a number 0..255)")?;
@@ -396,7 +399,12 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
                 None => false,
                 Some(b) if b == "left" => false,
                 Some(b) if b == "right" => true,
-                Some(b) => return Err(format!("button {b:?} is not left or right")),
+                Some(b) => {
+                    return Err(format!(
+                        "button {} is not left or right",
+                        crate::escape::quoted(&b)
+                    ));
+                }
             };
             Ok(Action::Click { x, y, right })
         }
@@ -427,8 +435,9 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, menu, sysmenu, popup, timer, \
-             close, msgbox, dialog, file)"
+            "unknown command {} (key, char, click, command, menu, sysmenu, popup, timer, \
+             close, msgbox, dialog, file)",
+            crate::escape::quoted(&verb)
         )),
     }
 }
@@ -515,7 +524,10 @@ fn module_name(s: &str) -> Result<String, String> {
         return Err("'@' without a module name".into());
     }
     if s.len() > 8 || !s.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(format!("{s:?} is not a module name (1 to 8 characters)"));
+        return Err(format!(
+            "{} is not a module name (1 to 8 characters)",
+            crate::escape::quoted(s)
+        ));
     }
     Ok(s.to_ascii_uppercase())
 }

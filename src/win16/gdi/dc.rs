@@ -708,7 +708,7 @@ fn select_bitmap(gdi: &mut Gdi, hdc: u16, h: u16) -> Option<u16> {
 // ---------------------------------------------------------------------
 // The calls.
 
-fn make_dc(env: &mut Env, kind: DcKind, device: Device) -> u32 {
+pub(crate) fn make_dc(env: &mut Env, kind: DcKind, device: Device) -> u32 {
     let gdi = &mut env.win16.gdi;
     let d = Dc::new(kind, device, &gdi.objects);
     gdi.objects

@@ -47,7 +47,13 @@ fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         extra: Vec::new(),
         dialog_result: None,
     });
-    event(uc, format!("dialog {template:?} opened as {hwnd:04X}"));
+    event(
+        uc,
+        format!(
+            "dialog {} opened as {hwnd:04X}",
+            crate::escape::quoted(&template.to_string())
+        ),
+    );
     let cs = user_cs(env)?;
     let ds = instance_ds(hinstance);
     let dlg = |w: u16, m: u16, wp: u16, lp: u32| {

@@ -39,7 +39,13 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         .find(|c| c.name.eq_ignore_ascii_case(&class_name) || class_name == format!("#{}", c.atom))
         .cloned()
     else {
-        event(uc, format!("CreateWindow: no class {class_name:?}"));
+        event(
+            uc,
+            format!(
+                "CreateWindow: no class {}",
+                crate::escape::quoted(&class_name)
+            ),
+        );
         return Ok(0);
     };
     if env.win16.user.windows.len() >= MAX_WINDOWS {
@@ -90,8 +96,9 @@ fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     event(
         uc,
         format!(
-            "window {hwnd:04X} created: class {} title {title:?}",
-            class.name
+            "window {hwnd:04X} created: class {} title {}",
+            class.name,
+            crate::escape::quoted(&title)
         ),
     );
     // CREATESTRUCT: lpCreateParams, hInstance, hMenu, hwndParent, cy, cx,
