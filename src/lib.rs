@@ -15,6 +15,7 @@
 //! win16.md, dbghelp.md); doc comments cite them where a rule comes from.
 
 pub mod cli;
+pub mod disasm;
 pub mod dos;
 pub mod env;
 pub mod escape;

@@ -16,6 +16,7 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+pub mod disasm;
 pub mod output;
 pub mod tracecmd;
 
@@ -352,6 +353,41 @@ pub enum Command {
         /// it).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+    },
+    /// List a module's code without running it: each instruction with its
+    /// bytes, symbols and entry points marked, relocations resolved to
+    /// their targets (`call far USER.MessageBox`, `seg DGROUP`). NE: every
+    /// code segment, or --segment N; MZ: from the entry to the end of its
+    /// segment; COM: from 0100h.
+    Disasm {
+        file: PathBuf,
+        /// One segment: its number in the NE segment table, or a DOS
+        /// program's segment as the listing's heading numbers them.
+        #[arg(long, value_name = "N", conflicts_with = "at")]
+        segment: Option<u16>,
+        /// List from LOC instead: MODULE:SEG:OFF or SEG:OFF (an NE segment
+        /// number, or a DOS program's paragraph from its load image),
+        /// MODULE!NAME, MODULE!#N.
+        #[arg(long, value_name = "LOC")]
+        at: Option<String>,
+        /// Instructions to list from --at (default 20).
+        #[arg(long, value_name = "N", requires = "at")]
+        count: Option<usize>,
+        /// Disassembly syntax.
+        #[arg(long, value_enum, default_value_t)]
+        syntax: crate::trace::Syntax,
+        /// JSON lines: one object per instruction.
+        #[arg(long)]
+        json: bool,
+        /// A linker map naming the code (as for run).
+        #[arg(long = "map", value_name = "[MODULE=]FILE")]
+        maps: Vec<String>,
+        /// A MAPSYM .SYM file (as for run).
+        #[arg(long = "sym", value_name = "[MODULE=]FILE")]
+        syms: Vec<String>,
+        /// Do not look for STEM.map / STEM.sym beside the file.
+        #[arg(long)]
+        no_symbol_search: bool,
     },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
@@ -888,6 +924,26 @@ pub fn main_with(cli: Cli) -> i32 {
             json,
         } => walk(&snapshot, init, json),
         Command::Mapsym { map, output } => mapsym(&map, output),
+        Command::Disasm {
+            file,
+            segment,
+            at,
+            count,
+            syntax,
+            json,
+            maps,
+            syms,
+            no_symbol_search,
+        } => disasm::disasm(disasm::DisasmArgs {
+            file,
+            segment,
+            at,
+            count,
+            syntax,
+            json,
+            maps: syms.into_iter().chain(maps).collect(),
+            no_symbol_search,
+        }),
         Command::Demo { json } => output::demo(json),
     }
 }

@@ -1287,7 +1287,7 @@ pub fn apply_relocations(
     relocs: &[NeReloc],
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
-    relocate(data, relocs, None, resolve)
+    relocate(data, relocs, None, resolve, &mut |_, _| {})
 }
 
 /// [`apply_relocations`] for a segment parsed from a file: its errors
@@ -1299,7 +1299,32 @@ pub fn apply_segment_relocations(
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
     let table = seg.file_offset + u64::from(seg.file_length());
-    relocate(data, &seg.relocs, Some(table), resolve)
+    relocate(data, &seg.relocs, Some(table), resolve, &mut |_, _| {})
+}
+
+/// Where a segment's relocation records patch it, as [`apply_relocations`]
+/// walks them (the same rules: OS fixups patch nothing, an additive record
+/// one location, any other a chain): each location's offset in the
+/// segment and the index of the record in [`NeSegment::relocs`], in the
+/// order they are patched. For a static listing (`disasm`), which shows
+/// what each patched place will hold. Errors as for loading.
+pub fn relocation_sites(seg: &NeSegment) -> Result<Vec<(u16, usize)>, LoadError> {
+    let table = seg.file_offset + u64::from(seg.file_length());
+    let mut data = seg.data.clone();
+    let mut sites = Vec::new();
+    relocate(
+        &mut data,
+        &seg.relocs,
+        Some(table),
+        &mut |_| {
+            Ok(FarPtr {
+                selector: 0,
+                offset: 0,
+            })
+        },
+        &mut |at, record| sites.push((at as u16, record)),
+    )?;
+    Ok(sites)
 }
 
 fn relocate(
@@ -1307,6 +1332,7 @@ fn relocate(
     relocs: &[NeReloc],
     table: Option<u64>,
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+    on_site: &mut dyn FnMut(usize, usize),
 ) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
     let mut seen: Vec<usize> = Vec::new();
@@ -1340,6 +1366,7 @@ fn relocate(
                 )));
             }
             patch(data, at, r.src_type, target, true);
+            on_site(at, i);
             continue;
         }
         if seen.len() != data.len() {
@@ -1376,6 +1403,7 @@ fn relocate(
             }
             let next = get_word(data, at).unwrap_or(0xFFFF);
             patch(data, at, r.src_type, target, false);
+            on_site(at, i);
             if next == 0xFFFF {
                 break;
             }
