@@ -92,6 +92,9 @@ pub struct LoadOptions {
     /// The display Win16 programs draw on (`--display WxHxBPP`; the VGA's
     /// 640×480×16 when None).
     pub display: Option<crate::win16::gdi::devcaps::DisplayMode>,
+    /// Log each DOS and BIOS service call as an event (`--events`,
+    /// dos/log.rs).
+    pub log_calls: bool,
 }
 
 impl Default for LoadOptions {
@@ -114,6 +117,7 @@ impl Default for LoadOptions {
             symbols_beside: true,
             fonts: None,
             display: None,
+            log_calls: false,
         }
     }
 }
@@ -251,6 +255,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
+    env.dos.log_calls = opts.log_calls;
     // Keys without --stdin: standard input is the console's keyboard.
     env.dos.console_keyboard = opts.stdin.is_none() && !opts.keys.is_empty();
     env.dos.clock = opts.clock;

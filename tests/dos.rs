@@ -1141,3 +1141,92 @@ fn a_bound_os2_program_runs_its_dos_part() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("OS/2"));
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `run --events` logs each DOS and BIOS call as the relay log logs Win16
+/// API calls: the function (AH, its name), the registers passed and the
+/// string a pointer points at, then CF, AX and what else changed. The
+/// values are DOS 5's: roms/dosfile.asm creates TEST.TXT (handle 5, the
+/// first after the five standard handles), writes its 16 bytes, and its
+/// escape from the sandbox fails with 0003 (path not found) and CF set;
+/// dosirq's INT 16h read gets `q` (scan 10h, ASCII 71h); demo.exe, a Win16
+/// program, prints with INT 21h AH=09h.
+#[test]
+fn events_log_dos_and_bios_calls() {
+    let d = temp("events");
+    let run = |args: &[&str], prog: &str| {
+        let out = bin()
+            .args(["run", "--json", "--events", "--stdin", "/dev/null", "--dir"])
+            .arg(&d)
+            .args(args)
+            .arg(rom(prog))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        v["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|e| e.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let has = |events: &[String], want: &str| {
+        assert!(
+            events.iter().any(|e| e.contains(want)),
+            "no event with {want:?}:\n{}",
+            events.join("\n")
+        );
+    };
+    let ev = run(&[], "dosfile.com");
+    has(
+        &ev,
+        "INT 21h AH=3Ch create file: AX=3C00 BX=0089 CX=0000 DX=0411 DS:DX \"TEST.TXT\" -> CF=0 AX=0005",
+    );
+    has(&ev, "INT 21h AH=40h write: AX=4005 BX=0005 CX=0010");
+    has(&ev, "DS:DX \"hello, sandbox\\x0D\\x0A\" -> CF=0 AX=0010");
+    has(&ev, "DS:DX \"..\\ESCAPE.TXT\" -> CF=1 AX=0003");
+    has(&ev, "INT 21h AH=4Ch terminate with return code: AX=4C2A");
+    has(&ev, "ends the program with exit code 42");
+    let ev = run(&["--keys", "q"], "dosirq.com");
+    has(&ev, "INT 16h AH=00h read key");
+    has(&ev, "-> AX=1071");
+    let ev = run(&[], "demo.exe");
+    has(
+        &ev,
+        "INT 21h AH=09h display string: AX=0901 BX=0081 CX=0200 DX=0010 DS:DX \"toolhelp16 demo: hello from a Win16 task\\x0D\\x0A\"",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Without `--events` no interrupt call is logged (the log costs a flag
+/// test per call, nothing more).
+#[test]
+fn without_events_no_interrupt_call_is_logged() {
+    for log_calls in [false, true] {
+        let opts = toolhelp16::session::LoadOptions {
+            stdin: Some(Vec::new()),
+            log_calls,
+            ..Default::default()
+        };
+        let mut p = toolhelp16::session::load(&rom("dos21.com"), &opts).unwrap();
+        p.run(
+            toolhelp16::machine::RunLimits {
+                max_insns: 10_000_000,
+                timeout: std::time::Duration::from_secs(20),
+            },
+            None,
+        )
+        .unwrap();
+        let logged = p
+            .machine
+            .get_data()
+            .events
+            .iter()
+            .filter(|e| e.contains("INT 21h"))
+            .count();
+        assert_eq!(
+            logged > 0,
+            log_calls,
+            "log_calls {log_calls}: {logged} events"
+        );
+    }
+}

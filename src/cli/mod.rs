@@ -112,7 +112,9 @@ pub struct RunOpts {
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
-    /// Print the port I/O the program did (ports read FFh), after the run.
+    /// Print what the program did, after the run: the Win16 API calls
+    /// (relay log), messages and boxes, the DOS and BIOS interrupt calls
+    /// with their registers and results, and port I/O (ports read FFh).
     #[arg(long)]
     pub events: bool,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
@@ -517,6 +519,7 @@ fn load_opts(
             Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
             None => None,
         },
+        log_calls: o.events,
     })
 }
 

@@ -17,6 +17,7 @@ pub mod data;
 pub mod fs;
 pub mod hardware;
 pub mod int21;
+pub mod log;
 pub mod memory;
 pub mod mouse;
 pub mod process;
@@ -60,6 +61,9 @@ pub struct Dos {
     pub input_pos: usize,
     /// Scripted keys not typed yet (`--keys`), as (scan code, ASCII).
     pub keys: std::collections::VecDeque<(u8, u8)>,
+    /// Log each DOS and BIOS service call as an event (`run --events`,
+    /// log.rs).
+    pub log_calls: bool,
     /// Standard input is the console's keyboard (`--keys` without
     /// `--stdin`): DOS's console reads take the keys (int21/console.rs).
     pub console_keyboard: bool,
