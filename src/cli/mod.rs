@@ -230,7 +230,7 @@ pub enum Command {
         /// Back trace: the most addresses to capture (default: all).
         #[arg(long, value_name = "N")]
         max: Option<usize>,
-        /// Narrate the walk rule by rule as toolhelp.md gives the rules,
+        /// Narrate the walk rule by rule as docs/walk.md gives the rules,
         /// with the values each rule saw, and where and why it stopped.
         #[arg(long)]
         explain: bool,

@@ -39,7 +39,10 @@
 //!   For the last frame, where the walk ends, it is the return address the
 //!   frame itself holds (IP = [BP+2], CS = [BP+4] when the frame is far,
 //!   else this frame's CS) when StackTraceNext's three words [BP], [BP+2],
-//!   [BP+4] can be read; otherwise Offset and Segment are 0.
+//!   [BP+4] can be read; otherwise Offset and Segment are 0. A real-mode
+//!   walk that starts with BP = 0 has no chain (toolhelp16's rule,
+//!   [`super::toolhelp::no_chain_at_start`]): its one frame has
+//!   AddrReturn 0, Far FALSE and Params 0.
 //! - **AddrFrame**: SS:BP.
 //! - **AddrStack**: SS:SP — for frame 0 the translated start; for a frame
 //!   reached by StackTraceNext, the SP just after the return that leads to

@@ -32,9 +32,9 @@
 //!   so StackTraceNext ends the chain by itself), whereas in real mode
 //!   SS:0000 is whatever the segment begins with (a `.COM` program's PSP,
 //!   whose INT 20h reads as the odd saved BP 20CD) and would be read as an
-//!   invented far frame. BP = 0 is what DOS leaves at a program's entry
-//!   and what code that never set up a frame keeps (docs/walk.md, "DOS
-//!   and real mode").
+//!   invented far frame. BP is 0 when a program starts here (dos/process.rs
+//!   gives every program BP = 0) and stays 0 in code that never sets up a
+//!   frame (docs/walk.md, "DOS and real mode").
 
 use std::fmt;
 
@@ -908,8 +908,9 @@ impl fmt::Display for Rule {
                     f,
                     "real mode and BP is 0: no frame chain, so StackTraceNext is not called. This \
                      is toolhelp16's rule for DOS, not TOOLHELP's (TOOLHELP ran only in protected \
-                     mode, where SS:0000 is 0 and ends the chain by itself): BP = 0 is what DOS \
-                     leaves at a program's entry and what code without a frame keeps"
+                     mode, where SS:0000 is 0 and ends the chain by itself; docs/walk.md, \
+                     \"DOS and real mode\"): a program starts with BP = 0, and code that builds no \
+                     frame keeps it"
                 )?;
                 match word {
                     Some(w) => write!(
