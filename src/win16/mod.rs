@@ -235,6 +235,18 @@ impl Win16 {
         Some((name, ip % THUNK_SIZE))
     }
 
+    /// The system function whose thunk is at `cs:ip` exactly, if it is
+    /// implemented (USER calls a window procedure that is one of its own
+    /// functions directly, without emulating the thunk).
+    pub fn api_at(&self, cs: u16, ip: u16) -> Option<&'static api::Api> {
+        if ip % THUNK_SIZE != 0 {
+            return None;
+        }
+        let m = &self.modules[*self.thunk_segments.get(&cs)?];
+        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
+        api::find(&t.module, t.ordinal)
+    }
+
     /// Is `cs` a built-in module's thunk segment?
     pub fn is_thunk_segment(&self, cs: u16) -> bool {
         self.thunk_segments.contains_key(&cs)
@@ -1073,6 +1085,8 @@ pub fn load_program(
     for name in ["KERNEL", "USER", "GDI"] {
         ensure_builtin(m, &mut env.win16, name)?;
     }
+    // USER's predefined window classes (BUTTON, EDIT, ... and dialogs).
+    user::controls::register_system_classes(m, &mut env.win16)?;
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,

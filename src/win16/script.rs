@@ -19,7 +19,10 @@
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
-//! | `dialog ANSWER` | the next DialogBox: its procedure gets WM_COMMAND with that id (the same names, or a number) instead of IDCANCEL; the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0); the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `type ID TEXT` | the control with that id gets the focus as Tab gives it (an edit control's text selected) and WM_CHAR for each character of TEXT (the rest of the line; `"..."` keeps leading and trailing blanks) |
+//! | `click-id ID` | WM_LBUTTONDOWN then WM_LBUTTONUP at the centre of the control with that id |
+//! | `select ID ITEM` | the list box or combo box with that id chooses item ITEM (an index, or the item's text, `"..."` when it has blanks) as a click on it would |
 //! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
 //!
 //! Menu paths hold at most [`MAX_PATH`] items of at most 255 bytes.
@@ -56,6 +59,8 @@ pub const MAX_LINES: usize = 10_000;
 pub const MAX_TICKS: u32 = 1000;
 /// The most items a `menu`, `sysmenu` or `popup` path may have.
 pub const MAX_PATH: usize = 16;
+/// The most characters one `type` line may type.
+pub const MAX_TYPED: usize = 4096;
 
 /// A key: virtual-key code, scan code, extended, the character it types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,6 +229,13 @@ pub enum Action {
     SysMenu,
     /// TrackPopupMenu's answer (path in `args`; none: cancel).
     Popup,
+    /// `type ID TEXT`: the text is the line's first `args`.
+    Type(u16),
+    /// `click-id ID`.
+    ClickId(u16),
+    /// `select ID ITEM`: the item by index, or (None) by the text in the
+    /// line's first `args`.
+    Select(u16, Option<u16>),
 }
 
 impl Action {
@@ -264,6 +276,10 @@ impl fmt::Display for Action {
             Action::Menu => f.write_str("menu"),
             Action::SysMenu => f.write_str("sysmenu"),
             Action::Popup => f.write_str("popup"),
+            Action::Type(id) => write!(f, "type {id}"),
+            Action::ClickId(id) => write!(f, "click-id {id}"),
+            Action::Select(id, Some(i)) => write!(f, "select {id} {i}"),
+            Action::Select(id, None) => write!(f, "select {id} (by text)"),
         }
     }
 }
@@ -430,13 +446,17 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             want(1..=1, "msgbox ANSWER")?;
             Ok(Action::MsgBox(answer(args[0])?))
         }
+        "click-id" => {
+            want(1..=1, "click-id ID")?;
+            Ok(Action::ClickId(control_id(args[0])?))
+        }
         "dialog" => {
             want(1..=1, "dialog ANSWER")?;
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
             "unknown command {} (key, char, click, command, menu, sysmenu, popup, timer, \
-             close, msgbox, dialog, file)",
+             close, msgbox, dialog, file, type, click-id, select)",
             crate::escape::quoted(&verb)
         )),
     }
@@ -482,6 +502,53 @@ fn quoted_words(s: &str) -> Result<Vec<(String, bool)>, String> {
         }
     }
     Ok(out)
+}
+
+/// A control id.
+fn control_id(s: &str) -> Result<u16, String> {
+    Ok(ranged(s, 0, 0xFFFF, "the control id")? as u16)
+}
+
+/// The text after the first word of `rest`, a quoted `"..."` taken
+/// without its quotes.
+fn after_word(rest: &str) -> String {
+    let t = rest.trim_start();
+    let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+    let t = t[end..].trim();
+    match t.strip_prefix('"').and_then(|u| u.strip_suffix('"')) {
+        Some(u) => u.to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// A `type ID TEXT` or `select ID ITEM` line: `rest` is the text after
+/// the verb.
+fn parse_control_line(verb: &str, rest: &str) -> Result<(Action, Vec<String>), String> {
+    let mut words = rest.split_ascii_whitespace();
+    let (Some(id), Some(_)) = (words.next(), words.next()) else {
+        return Err(match verb {
+            "type" => "usage: type ID TEXT".into(),
+            _ => "usage: select ID INDEX|TEXT".into(),
+        });
+    };
+    let id = control_id(id)?;
+    let text = after_word(rest);
+    if verb == "type" {
+        if text.len() > MAX_TYPED {
+            return Err(format!("more than {MAX_TYPED} characters to type"));
+        }
+        return Ok((Action::Type(id), vec![text]));
+    }
+    let quoted = rest.trim_end().ends_with('"');
+    match number(&text) {
+        Some(v) if !quoted => {
+            if !(0..=0xFFFF).contains(&v) {
+                return Err(format!("the item index {v} is out of range 0..65535"));
+            }
+            Ok((Action::Select(id, Some(v as u16)), Vec::new()))
+        }
+        _ => Ok((Action::Select(id, None), vec![text])),
+    }
 }
 
 /// A `menu`, `sysmenu` or `popup` line: its verb and the text after it.
@@ -595,6 +662,9 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             Some(v @ ("menu" | "sysmenu" | "popup")) => {
                 parse_menu_line(v, &rest[v.len()..]).map_err(err)?
             }
+            Some(v @ ("type" | "select")) => {
+                parse_control_line(v, &rest[v.len()..]).map_err(err)?
+            }
             _ => (parse_action(&words).map_err(err)?, Vec::new()),
         };
         lines.push(Line {
@@ -696,6 +766,35 @@ mod tests {
         assert_eq!(one("dialog OK"), Action::Dialog(1));
         assert_eq!(one("dialog 1001"), Action::Dialog(1001));
         assert!(Action::Dialog(1).is_answer() && !Action::Close.is_answer());
+        let line = |s: &str| parse(s.as_bytes()).unwrap().lines[0].clone();
+        let l = line("type 101 hello world");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Type(101), vec!["hello world".into()])
+        );
+        let l = line("type 0x65 \"  two  \"");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Type(101), vec!["  two  ".into()])
+        );
+        assert_eq!(one("click-id 1"), Action::ClickId(1));
+        assert_eq!(one("select 200 3"), Action::Select(200, Some(3)));
+        let l = line("select 200 \"New York\"");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["New York".into()])
+        );
+        let l = line("select 200 Paris");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["Paris".into()])
+        );
+        let l = line("@DLGTEST type 5 x");
+        assert_eq!(
+            (l.action, l.args, l.module),
+            (Action::Type(5), vec!["x".into()], Some("DLGTEST".into()))
+        );
+        assert!(!one("type 5 x").is_answer());
         assert!(Action::Popup.is_answer() && !Action::Menu.is_answer());
     }
 
@@ -782,6 +881,17 @@ mod tests {
         assert_eq!(error("@ key a").what, "'@' without a module name");
         assert_eq!(error("@TOOLONGNAME key a").line, 1);
         assert_eq!(error("@PONG").what, "a module prefix without a command");
+        assert_eq!(error("type 5").what, "usage: type ID TEXT");
+        assert_eq!(
+            error("type x y").what,
+            "the control id \"x\" is not a number"
+        );
+        assert_eq!(error("click-id").what, "usage: click-id ID");
+        assert_eq!(error("select 4").what, "usage: select ID INDEX|TEXT");
+        assert_eq!(
+            error("select 4 70000").what,
+            "the item index 70000 is out of range 0..65535"
+        );
         assert_eq!(error("\n\nkey \u{e9}").line, 3);
         let bad = parse(b"close\n\xFF\xFE\n").unwrap_err();
         assert_eq!(bad.to_string(), "line 2: not text (invalid UTF-8)");

@@ -110,7 +110,7 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
 
 /// Deliver task `htask`'s next script input line to its main window:
 /// true when it posted a message.
-fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
+pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
     let main = q.main_window;
@@ -119,6 +119,7 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
     };
     let (number, action) = (line.number, line.action);
     let line_copy = matches!(action, Action::Menu | Action::SysMenu).then(|| line.clone());
+    let args = line.args.clone();
     // A `timer N` line stays first until its N ticks are out.
     match &mut line.action {
         Action::Timer(n) if *n > 1 => *n -= 1,
@@ -128,8 +129,22 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
     }
     q.idle_fired.clear();
     event(uc, format!("script line {number}: {action}"));
+    // Keyboard input goes to the focus window when the task has it.
+    let focus = super::controls::wm::focus(env, uc)?;
+    let keys_to = if focus != 0 && super::controls::wm::task(env, focus) == htask {
+        focus
+    } else {
+        main
+    };
     let msg = |message, wparam, lparam| Msg {
-        hwnd: main,
+        hwnd: if matches!(
+            message,
+            WM_KEYDOWN | WM_KEYUP | WM_CHAR | WM_SYSKEYDOWN | WM_SYSKEYUP | WM_SYSCHAR
+        ) {
+            keys_to
+        } else {
+            main
+        },
         message,
         wparam,
         lparam,
@@ -189,6 +204,9 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
             super::menu::track::script_click(env, uc, main, &line)
                 .into_iter()
                 .collect()
+        }
+        Action::Type(_) | Action::ClickId(_) | Action::Select(..) => {
+            return super::dialog::input::deliver(env, uc, htask, number, action, &args);
         }
         Action::MsgBox(_) | Action::Dialog(_) | Action::Popup => Vec::new(),
     };

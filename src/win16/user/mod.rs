@@ -35,6 +35,7 @@ use std::collections::VecDeque;
 
 pub mod accel;
 pub mod class;
+pub mod controls;
 pub mod defwnd;
 pub mod dialog;
 pub mod menu;
@@ -166,6 +167,10 @@ pub struct User {
     /// (between the key-down and key-up messages GetMessage/PeekMessage
     /// took from the queue).
     pub key_state: Vec<u8>,
+    /// The predefined control classes and each control's state.
+    pub controls: controls::Controls,
+    /// Each dialog box's state (dialog.rs).
+    pub dialogs: dialog::Dialogs,
 }
 
 impl User {
@@ -280,6 +285,9 @@ fn call_wndproc(
             message_name(msg)
         ),
     );
+    if let Some(api) = controls::native_proc(env, proc_) {
+        return controls::call_native(env, uc, api, hwnd, msg, wparam, lparam, scratch);
+    }
     if proc_ == DEFWINDOWPROC {
         let lp = match lparam {
             CallArg::L(l) => l,

@@ -9,9 +9,9 @@
 //! is COLOR_HIGHLIGHT with COLOR_HIGHLIGHTTEXT; the text starts half of
 //! [`layout::BAR_ITEM_SPACE`] into the item and is centred in its line;
 //! the mnemonic character (after `&`) is underlined on the font's
-//! underline row; a line of COLOR_WINDOWFRAME runs under the bar. Bitmap
-//! items leave the bar's colour (their bits are the program's GDI
-//! bitmap's, not drawn here).
+//! underline row; a line of COLOR_WINDOWFRAME runs under the bar. A
+//! bitmap item is its GDI bitmap copied to the item's top left (a
+//! monochrome one in the menu's text and background colours).
 //!
 //! **Owner-drawn items** are drawn by their owner: WM_DRAWITEM (wParam 0,
 //! lParam a DRAWITEMSTRUCT: CtlType ODT_MENU, CtlID 0, itemID, itemAction
@@ -31,7 +31,8 @@ use super::{
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::callback::CallArg;
-use crate::win16::gdi::dc::{Canvas, DEFAULT_SYS_COLORS};
+use crate::win16::gdi::dc::{Canvas, DEFAULT_SYS_COLORS, R2_COPYPEN};
+use crate::win16::gdi::raster::Paint;
 use crate::win16::geom::{Point, Rect, Region};
 use crate::win16::user::call_wndproc;
 
@@ -130,8 +131,12 @@ pub struct BarTarget {
 /// Paint a text (or bitmap, or separator) bar item at `rc` (DC
 /// coordinates) in the Windows 3.1 look (module doc).
 fn paint_bar_item(env: &mut Env, hdc: u16, it: &MenuItem, rc: Rect) {
-    let font = system_font(&env.win16.user.menus).0;
+    let font = system_font(&env.win16.user.menus).font;
     let hilite = it.flags & MF_HILITE != 0;
+    let bitmap = match it.content {
+        Content::Bitmap(h) => env.win16.gdi.objects.bitmap(h).map(|b| b.surface.clone()),
+        _ => None,
+    };
     let Some(mut cv) = Canvas::open(&mut env.win16.gdi, hdc) else {
         return;
     };
@@ -140,6 +145,30 @@ fn paint_bar_item(env: &mut Env, hdc: u16, it: &MenuItem, rc: Rect) {
     let (a, b) = (to_sp(&cv, rc.left, rc.top), to_sp(&cv, rc.right, rc.bottom));
     for y in a.y..b.y {
         cv.span(y, a.x, b.x, &bg);
+    }
+    if let Some(src) = bitmap {
+        // BitBlt SRCCOPY of the bitmap at the item's top left: a
+        // monochrome bitmap's 0 bits in the menu's text colour, its 1
+        // bits in the menu's colour; a bitmap of the screen's format as
+        // it is.
+        let mono = src.format == crate::win16::gdi::surface::Format::Mono;
+        let (fg, bk) = (
+            cv.colors().solid(sys_color(COLOR_MENUTEXT)),
+            cv.colors().solid(sys_color(COLOR_MENU)),
+        );
+        if mono || src.format == cv.surf.format {
+            for y in 0..src.height.min(rc.height()) {
+                for x in 0..src.width.min(rc.width()) {
+                    let v = src.get(x, y).unwrap_or(0);
+                    let px = match (mono, v) {
+                        (true, 0) => fg,
+                        (true, _) => bk,
+                        _ => v,
+                    };
+                    cv.plot(a.x + x, a.y + y, &Paint::solid(px, R2_COPYPEN));
+                }
+            }
+        }
     }
     if let Content::Text(t) = &it.content
         && it.flags & MF_SEPARATOR == 0

@@ -54,8 +54,8 @@
 //!
 //! Text is measured with the System font of the VGA font set (gdi/font.rs:
 //! `vgasys.fon` from the font search path, else the documented VGA System
-//! metrics, every character 7 pixels wide). Bitmap items count as 0 × 0
-//! until GDI keeps bitmaps' sizes.
+//! metrics, every character 7 pixels wide). A bitmap item is as large as
+//! its GDI bitmap (on the bar; in a pop-up, with the check-mark columns).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -104,24 +104,53 @@ pub mod measureitem {
     pub const SIZE: usize = 14;
 }
 
-/// How wide and high menu text is.
+/// How wide and high menu text and bitmaps are.
 pub trait Measure {
     /// The width of `text` as a menu shows it (module doc: prefixes).
     fn text_width(&self, text: &[u8]) -> i32;
     /// The height of a line of text.
     fn text_height(&self) -> i32;
+    /// A bitmap item's (width, height).
+    fn bitmap_size(&self, _hbitmap: u16) -> (i32, i32) {
+        (0, 0)
+    }
 }
 
-/// Text measured with a font.
-pub struct FontMeasure(pub PhysFont);
+/// Text measured with a font; bitmaps with the sizes GDI gave.
+pub struct FontMeasure {
+    pub font: PhysFont,
+    bitmaps: Vec<(u16, (i32, i32))>,
+}
 
 impl Measure for FontMeasure {
     fn text_width(&self, text: &[u8]) -> i32 {
-        self.0.advances(&shown_text(text))
+        self.font.advances(&shown_text(text))
     }
     fn text_height(&self) -> i32 {
-        self.0.height()
+        self.font.height()
     }
+    fn bitmap_size(&self, h: u16) -> (i32, i32) {
+        self.bitmaps
+            .iter()
+            .find(|(b, _)| *b == h)
+            .map_or((0, 0), |(_, s)| *s)
+    }
+}
+
+/// The measure for menu `hmenu`: the System font, and the sizes of its
+/// bitmap items' GDI bitmaps (0 × 0 for a handle that is no bitmap).
+pub fn measure_for(env: &Env, hmenu: u16) -> FontMeasure {
+    let mut m = system_font(&env.win16.user.menus);
+    if let Some(menu) = env.win16.user.menus.get(hmenu) {
+        for it in &menu.items {
+            if let Content::Bitmap(h) = it.content
+                && let Some(b) = env.win16.gdi.objects.bitmap(h)
+            {
+                m.bitmaps.push((h, (b.surface.width, b.surface.height)));
+            }
+        }
+    }
+    m
 }
 
 thread_local! {
@@ -148,7 +177,10 @@ pub fn system_font(menus: &super::Menus) -> FontMeasure {
                 .clone()
         })
     });
-    FontMeasure(PhysFont::plain(res))
+    FontMeasure {
+        font: PhysFont::plain(res),
+        bitmaps: Vec::new(),
+    }
 }
 
 /// A menu text as drawn: each `&` prefix dropped (`&&` is one `&`), and a
@@ -184,7 +216,8 @@ fn bar_item_size(it: &MenuItem, m: &dyn Measure) -> (i32, i32) {
             m.text_height().max(LINE_MIN),
         ),
         Content::Separator => (0, SEPARATOR_HEIGHT),
-        Content::Bitmap(_) | Content::OwnerDraw(_) => (0, 0),
+        Content::Bitmap(h) => m.bitmap_size(*h),
+        Content::OwnerDraw(_) => (0, 0),
     }
 }
 
@@ -283,7 +316,11 @@ pub fn lay_out_popup(items: &mut [MenuItem], m: &dyn Measure) -> (i32, i32) {
                     (w, m.text_height().max(LINE_MIN))
                 }
                 Content::Separator => (0, SEPARATOR_HEIGHT),
-                Content::Bitmap(_) | Content::OwnerDraw(_) => (2 * check, 0),
+                Content::Bitmap(h) => {
+                    let (w, bh) = m.bitmap_size(*h);
+                    (2 * check + w, bh)
+                }
+                Content::OwnerDraw(_) => (2 * check, 0),
             }
         };
         sizes.push(size);
@@ -319,14 +356,14 @@ pub fn menu_bar_height(env: &Env, hmenu: u16, width: i32) -> i32 {
         return 0;
     };
     let mut items = menu.items.clone();
-    lay_out_bar(&mut items, width, &system_font(menus)) + SM_CYBORDER
+    lay_out_bar(&mut items, width, &measure_for(env, hmenu)) + SM_CYBORDER
 }
 
 /// Lay out window `hwnd`'s menu bar `hmenu` for a bar `width` pixels wide,
 /// keeping each item's rectangle: the bar's height as
 /// [`menu_bar_height`] gives it.
 pub fn lay_out_window_bar(env: &mut Env, hmenu: u16, width: i32) -> i32 {
-    let font = system_font(&env.win16.user.menus);
+    let font = measure_for(env, hmenu);
     let Some(menu) = env.win16.user.menus.get_mut(hmenu) else {
         return 0;
     };
@@ -456,6 +493,10 @@ mod tests {
         fn text_height(&self) -> i32 {
             16
         }
+        /// Bitmap 600h is 32 × 40; other handles are no bitmaps.
+        fn bitmap_size(&self, h: u16) -> (i32, i32) {
+            if h == 0x600 { (32, 40) } else { (0, 0) }
+        }
     }
 
     fn text(flags: u16, s: &str) -> MenuItem {
@@ -540,10 +581,10 @@ mod tests {
         od.measured = Some((50, 30));
         let bmp = MenuItem::new(MF_BITMAP, 8, Content::Bitmap(0x600));
         let mut items = vec![text(0, "&File"), od, bmp];
-        assert_eq!(lay_out_bar(&mut items, 600, &Fixed), 30);
+        assert_eq!(lay_out_bar(&mut items, 600, &Fixed), 40);
         assert_eq!(
             rects(&items),
-            [(0, 0, 40, 30), (40, 0, 90, 30), (90, 0, 90, 30)]
+            [(0, 0, 40, 40), (40, 0, 90, 40), (90, 0, 122, 40)]
         );
         // No items: one empty line.
         assert_eq!(lay_out_bar(&mut [], 600, &Fixed), LINE_MIN);

@@ -391,7 +391,7 @@ impl Track {
         if !self.alive(env) {
             return Ok(Some(false));
         }
-        let font = layout::system_font(&env.win16.user.menus);
+        let font = layout::measure_for(env, popup);
         if let Some(m) = env.win16.user.menus.get_mut(popup) {
             let size = layout::lay_out_popup(&mut m.items, &font);
             m.size = Some(size);
@@ -1136,7 +1136,7 @@ fn track_popup_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
             return Ok(());
         }
         layout::measure_owner_drawn(env, uc, hwnd, h)?;
-        let font = layout::system_font(&env.win16.user.menus);
+        let font = layout::measure_for(env, h);
         if let Some(m) = env.win16.user.menus.get_mut(h) {
             let size = layout::lay_out_popup(&mut m.items, &font);
             m.size = Some(size);
