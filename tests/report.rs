@@ -699,3 +699,60 @@ fn a_dos_program_stopped_with_bp_0_gets_no_invented_frame() {
     assert!(page.contains("no frame chain"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What the tool shows a user points at the documentation inside the
+/// repository (docs/), never at files a user does not have: the narration,
+/// the HTML page, `--help`, the README and the docs themselves. Every
+/// docs/ page the README links to exists.
+#[test]
+fn user_visible_text_points_at_docs_in_the_repository() {
+    let dir = tmp("docs");
+    let html = dir.join("p.html");
+    let out = succeed(
+        bin()
+            .current_dir(root())
+            .args([
+                "stack",
+                "--explain",
+                "--at",
+                "DEMO:1:3A",
+                "roms/demo.exe",
+                "--html",
+            ])
+            .arg(&html),
+    );
+    let told = String::from_utf8_lossy(&out.stdout).into_owned();
+    let page = std::fs::read_to_string(&html).unwrap();
+    let help = bin().args(["stack", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut texts = vec![
+        ("stack --explain", told.clone()),
+        ("the HTML page", page.clone()),
+        ("stack --help", help),
+        ("README.md", readme.clone()),
+    ];
+    for e in std::fs::read_dir(root().join("docs")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            texts.push(("a docs/ page", std::fs::read_to_string(e.path()).unwrap()));
+        }
+    }
+    for (what, text) in &texts {
+        for bad in ["shared/spec", "toolhelp.md", "dbghelp.md", "spec/win16.md"] {
+            assert!(!text.contains(bad), "{what} mentions {bad}");
+        }
+    }
+    assert!(told.contains("docs/walk.md"), "{told}");
+    assert!(page.contains("docs/walk.md"));
+    let mut linked = 0;
+    for part in readme.split("](docs/").skip(1) {
+        let name = part.split(')').next().unwrap();
+        assert!(
+            root().join("docs").join(name).exists(),
+            "README links docs/{name}"
+        );
+        linked += 1;
+    }
+    assert!(linked >= 5, "README links {linked} docs pages");
+    let _ = std::fs::remove_dir_all(&dir);
+}
