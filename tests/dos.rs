@@ -243,13 +243,18 @@ fn port_io_reads_ff_and_is_logged() {
         .iter()
         .map(|e| e.as_str().unwrap())
         .collect();
-    assert_eq!(ev.len(), 2, "{ev:?}");
+    // The two port accesses, then the DOS call that ends the program.
+    assert_eq!(ev.len(), 3, "{ev:?}");
     assert!(
         ev[0].contains("in  port 0040") && ev[0].ends_with("-> FF"),
         "{ev:?}"
     );
     assert!(
         ev[1].contains("out port 0061") && ev[1].ends_with("<- FF"),
+        "{ev:?}"
+    );
+    assert!(
+        ev[2].contains("INT 21h AH=4Ch") && ev[2].ends_with("exit code 255"),
         "{ev:?}"
     );
     std::fs::remove_dir_all(&d).ok();
