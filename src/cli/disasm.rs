@@ -62,10 +62,10 @@ pub fn disasm(a: DisasmArgs) -> i32 {
         Err(e) => return fail(EXIT_LOAD, &format!("{}: {e}", file.display())),
     };
     for w in registry.take_warnings() {
-        eprintln!("toolhelp16: warning: {w}");
+        super::tell(&format!("toolhelp16: warning: {w}\n"));
     }
     if a.json {
-        print!("{}", crate::disasm::json_lines(&listing));
+        super::say(&crate::disasm::json_lines(&listing));
     } else {
         let what = match &image {
             crate::loader::Image::Ne(ne) => format!(
@@ -76,10 +76,10 @@ pub fn disasm(a: DisasmArgs) -> i32 {
             crate::loader::Image::Com(_) => "DOS .COM program".into(),
             crate::loader::Image::Raw(_) => "raw image".into(),
         };
-        print!(
-            "{}",
-            crate::disasm::text(&listing, &format!("{}: {what}", file.display()))
-        );
+        super::say(&crate::disasm::text(
+            &listing,
+            &format!("{}: {what}", file.display()),
+        ));
     }
     0
 }
