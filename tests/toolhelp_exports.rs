@@ -746,12 +746,19 @@ fn classes_are_listed_with_class_first_and_class_next() {
         let name = w.get(p + 6, 16);
         let n = name.iter().position(|&c| c == 0).unwrap();
         seen.push((String::from_utf8(name[..n].to_vec()).unwrap(), w.w(p, 4)));
-        assert!(seen.len() <= 4, "ClassNext does not end");
+        assert!(seen.len() <= 16, "ClassNext does not end");
         ok = w.api("TOOLHELP", 70, &[p]);
     }
+    // USER's own classes (BUTTON, EDIT ...) are listed too, with USER's
+    // instance; the program's two follow in the order they were registered.
+    let mine: Vec<_> = seen.iter().filter(|c| c.1 == hinst).cloned().collect();
     assert_eq!(
-        seen,
+        mine,
         [("First".to_string(), hinst), ("Second".to_string(), hinst)]
+    );
+    assert!(
+        seen.iter().any(|c| c.0 == "BUTTON" && c.1 != hinst),
+        "{seen:?}"
     );
     // The dwSize check.
     w.set_size(p, toolhelp::CLASSENTRY_SIZE as u32 - 1);

@@ -205,6 +205,17 @@ impl Win16 {
         Some((name, ip % THUNK_SIZE))
     }
 
+    /// The built-in function whose thunk starts at `cs:ip`: its module and
+    /// ordinal (USER calls its own window procedures this way).
+    pub fn thunk_target(&self, cs: u16, ip: u16) -> Option<(&str, u16)> {
+        let m = &self.modules[*self.thunk_segments.get(&cs)?];
+        if ip % THUNK_SIZE != 0 {
+            return None;
+        }
+        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
+        Some((m.name.as_str(), t.ordinal))
+    }
+
     /// Is `cs` a built-in module's thunk segment?
     pub fn is_thunk_segment(&self, cs: u16) -> bool {
         self.thunk_segments.contains_key(&cs)

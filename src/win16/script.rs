@@ -9,10 +9,11 @@
 //!
 //! | line | what the program gets |
 //! | --- | --- |
-//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case) |
+//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `alt`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case) |
 //! | `char C` | WM_CHAR for one character: `C` itself when it is one character, else a number 0..255 |
 //! | `click X Y [left\|right]` | WM_LBUTTONDOWN then WM_LBUTTONUP (or the R pair) at client point (X, Y): lParam = MAKELONG(X, Y), wParam MK_LBUTTON (MK_RBUTTON) on the down message and 0 on the up |
 //! | `command ID` | WM_INITMENU (sent, wParam = the window's menu) then WM_COMMAND posted with wParam = ID, lParam = 0, as a menu choice |
+//! | `scroll vert\|horz CODE [N]` | WM_VSCROLL (WM_HSCROLL) to the main window as its scroll bar sends them: the SB_ code (`lineUp`, `lineDown`, `pageUp`, `pageDown`, `top`, `bottom`; `thumb N` sends SB_THUMBTRACK then SB_THUMBPOSITION with position N, `track N` SB_THUMBTRACK), then SB_ENDSCROLL |
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
@@ -81,6 +82,7 @@ const NAMED_KEYS: &[(&str, u16, u8, bool, Option<u8>)] = &[
     ("return", 0x0D, 0x1C, false, Some(0x0D)),
     ("shift", 0x10, 0x2A, false, None),
     ("ctrl", 0x11, 0x1D, false, None),
+    ("alt", 0x12, 0x38, false, None),
     ("esc", 0x1B, 0x01, false, Some(0x1B)),
     ("escape", 0x1B, 0x01, false, Some(0x1B)),
     ("space", 0x20, 0x39, false, Some(b' ')),
@@ -167,6 +169,13 @@ pub enum Action {
         right: bool,
     },
     Command(u16),
+    /// WM_VSCROLL (`vertical`) or WM_HSCROLL with an SB_ code, and the
+    /// position for SB_THUMBPOSITION and SB_THUMBTRACK.
+    Scroll {
+        vertical: bool,
+        code: u16,
+        pos: u16,
+    },
     /// Ticks still to deliver.
     Timer(u32),
     Close,
@@ -192,6 +201,18 @@ impl fmt::Display for Action {
                 write!(f, "click {x} {y} {b}")
             }
             Action::Command(id) => write!(f, "command {id}"),
+            Action::Scroll {
+                vertical,
+                code,
+                pos,
+            } => {
+                let bar = if vertical { "vert" } else { "horz" };
+                let name = SCROLL_CODES
+                    .iter()
+                    .find(|c| c.1 == code)
+                    .map_or("?", |c| c.0);
+                write!(f, "scroll {bar} {name} {pos}")
+            }
             Action::Timer(n) => write!(f, "timer {n}"),
             Action::Close => f.write_str("close"),
             Action::MsgBox(a) => write!(f, "msgbox {a}"),
@@ -341,6 +362,39 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             };
             Ok(Action::Timer(n))
         }
+        "scroll" => {
+            want(
+                2..=3,
+                "scroll vert|horz lineUp|lineDown|pageUp|pageDown|top|bottom|thumb N|track N",
+            )?;
+            let vertical = match args[0].to_ascii_lowercase().as_str() {
+                "vert" | "v" => true,
+                "horz" | "h" => false,
+                b => return Err(format!("scroll bar {b:?} is not vert or horz")),
+            };
+            let name = args[1].to_ascii_lowercase();
+            let Some(&(_, code)) = SCROLL_CODES
+                .iter()
+                .find(|c| c.0.eq_ignore_ascii_case(&name))
+            else {
+                return Err(format!(
+                    "scroll code {:?} is not lineUp, lineDown, pageUp, pageDown, top, bottom, thumb or track",
+                    args[1]
+                ));
+            };
+            let thumb = code == 4 || code == 5;
+            let pos = match (thumb, args.get(2)) {
+                (true, Some(n)) => ranged(n, -32768, 32767, "the position")? as u16,
+                (true, None) => return Err(format!("scroll {name} needs a position")),
+                (false, None) => 0,
+                (false, Some(_)) => return Err(format!("scroll {name} takes no position")),
+            };
+            Ok(Action::Scroll {
+                vertical,
+                code,
+                pos,
+            })
+        }
         "close" => {
             want(0..=0, "close")?;
             Ok(Action::Close)
@@ -354,10 +408,22 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, timer, close, msgbox, dialog)"
+            "unknown command {verb:?} (key, char, click, command, scroll, timer, close, msgbox, dialog)"
         )),
     }
 }
+
+/// The `scroll` line's codes and their SB_ numbers.
+const SCROLL_CODES: &[(&str, u16)] = &[
+    ("lineUp", 0),
+    ("lineDown", 1),
+    ("pageUp", 2),
+    ("pageDown", 3),
+    ("thumb", 4),
+    ("track", 5),
+    ("top", 6),
+    ("bottom", 7),
+];
 
 /// Is `s` a plausible module name (NE module names: at most 8 printable
 /// characters, no blanks)?

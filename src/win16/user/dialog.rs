@@ -7,14 +7,15 @@
 
 use super::message::take_answer;
 use super::{
-    DEFWINDOWPROC, MAX_WINDOWS, WM_COMMAND, WM_INITDIALOG, Window, event, instance_ds, string_arg,
-    user_cs,
+    DEFWINDOWPROC, HWND_BASE, HWND_TOP, WM_COMMAND, WM_INITDIALOG, Window, event, instance_ds,
+    string_arg, user_cs,
 };
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr::split;
+use crate::win16::geom::Rect;
 use crate::win16::scheduler;
 use crate::win16::scheduler::{Resume, Wait};
 
@@ -25,28 +26,41 @@ const IDCANCEL: u16 = 2;
 fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let template = string_arg(uc, a[1]);
     let (hinstance, parent, proc_) = (a[0] as u16, a[2] as u16, split(a[3]));
-    if env.win16.user.windows.len() >= MAX_WINDOWS {
+    // The dialog window's record (until dialogs are built from their
+    // templates): a pop-up of the dialog class, owned by the parent.
+    super::class::ensure_system_classes(env, uc);
+    let Some(slot) = env.win16.user.free_slot() else {
         return Ok(0xFFFF);
-    }
-    let hwnd = 0x3000 + 4 * env.win16.user.windows.len() as u16;
+    };
+    let Some(class) = env
+        .win16
+        .user
+        .classes
+        .iter()
+        .find(|c| c.name == "#32770")
+        .cloned()
+    else {
+        return Ok(0xFFFF);
+    };
+    let hwnd = HWND_BASE + 4 * slot as u16;
     let htask = uc.get_data().current_task;
-    env.win16.user.windows.push(Window {
-        hwnd,
-        class: "#32770".into(),
-        title: template.clone(),
-        style: 0x80C8_0000,
-        rect: (40, 40, 340, 240),
-        parent,
-        id: 0,
-        hinstance,
-        wndproc: DEFWINDOWPROC,
-        htask,
-        visible: true,
-        destroyed: false,
-        needs_paint: false,
-        extra: Vec::new(),
-        dialog_result: None,
-    });
+    let mut w = Window::new(hwnd, &class, 0x90C8_0000, 0);
+    w.text = template.clone().into_bytes();
+    w.rect = Rect::new(40, 40, 340, 240);
+    w.client = w.rect;
+    w.owner = env.win16.user.top_level(parent);
+    w.hinstance = hinstance;
+    w.wndproc = DEFWINDOWPROC;
+    w.htask = htask;
+    {
+        let u = &mut env.win16.user;
+        if slot == u.windows.len() {
+            u.windows.push(w);
+        } else {
+            u.windows[slot] = w;
+        }
+    }
+    super::window::link(&mut env.win16.user, hwnd, HWND_TOP);
     event(uc, format!("dialog {template:?} opened as {hwnd:04X}"));
     let cs = user_cs(env)?;
     let ds = instance_ds(hinstance);
@@ -54,14 +68,7 @@ fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         [CallArg::W(w), CallArg::W(m), CallArg::W(wp), CallArg::L(lp)]
     };
     call_far(env, uc, cs, proc_, ds, &[], &dlg(hwnd, WM_INITDIALOG, 0, 0))?;
-    let ended = |env: &Env| {
-        env.win16
-            .user
-            .windows
-            .iter()
-            .find(|w| w.hwnd == hwnd)
-            .and_then(|w| w.dialog_result)
-    };
+    let ended = |env: &Env| env.win16.user.window(hwnd).and_then(|w| w.dialog_result);
     if ended(env).is_none()
         && let Some((line, id)) = take_answer(env, htask, true)
     {
@@ -84,9 +91,10 @@ fn dialog_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         )?;
     }
     let result = ended(env).unwrap_or(IDCANCEL);
-    if let Some(w) = env.win16.user.windows.iter_mut().find(|w| w.hwnd == hwnd) {
+    super::window::unlink(&mut env.win16.user, hwnd);
+    if let Some(w) = env.win16.user.window_mut(hwnd) {
         w.destroyed = true;
-        w.visible = false;
+        w.style &= !super::WS_VISIBLE;
     }
     event(uc, format!("dialog {hwnd:04X} ended with {result}"));
     // The dialog's modal loop lets the other tasks run.

@@ -30,15 +30,30 @@ fn get_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         .map_or(0, |w| u32::from(w.id)))
 }
 
-/// USER.158 SetMenu(hWnd, hMenu) -> BOOL.
-fn set_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(match env.win16.user.window_mut(a[0] as u16) {
-        Some(w) if w.style & WS_CHILD == 0 => {
-            w.id = a[1] as u16;
-            1
-        }
-        _ => 0,
-    })
+/// USER.158 SetMenu(hWnd, hMenu) -> BOOL: the menu bar changes the frame
+/// (WM_NCCALCSIZE, and WM_SIZE as the client area changes).
+fn set_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hwnd = a[0] as u16;
+    match env.win16.user.window_mut(hwnd) {
+        Some(w) if w.style & WS_CHILD == 0 && hwnd != super::DESKTOP => w.id = a[1] as u16,
+        _ => return Ok(0),
+    }
+    super::winpos::set_window_pos(
+        env,
+        uc,
+        hwnd,
+        0,
+        0,
+        0,
+        0,
+        0,
+        super::SWP_FRAMECHANGED
+            | super::SWP_NOSIZE
+            | super::SWP_NOMOVE
+            | super::SWP_NOZORDER
+            | super::SWP_NOACTIVATE,
+    )?;
+    Ok(1)
 }
 
 /// USER.151 CreateMenu() and USER.415 CreatePopupMenu(): a new, empty
