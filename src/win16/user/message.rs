@@ -595,7 +595,7 @@ fn window_to_paint(u: &User, htask: u16, filter: &Filter) -> Option<u16> {
 
 /// The next message for task `htask` (module doc), removed from its queue
 /// with `remove` (WM_PAINT never is). None when nothing is there.
-fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Option<Msg> {
+fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Option<(Msg, bool)> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
     let take = |v: &mut VecDeque<Msg>| {
@@ -607,25 +607,28 @@ fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Opti
         }
     };
     if let Some(m) = take(&mut q.msgs) {
-        return Some(m);
+        return Some((m, false));
     }
     if let Some(code) = q.quit
         && filter.hwnd == 0
     {
-        return Some(Msg::new(0, WM_QUIT, code, 0));
+        return Some((Msg::new(0, WM_QUIT, code, 0), false));
     }
     let (last_time, last_pos) = (q.last_time, q.last_pos);
     if let Some(m) = take(&mut q.input) {
-        return Some(m);
+        return Some((m, true));
     }
     if filter.accepts(&Msg::new(filter.hwnd, WM_PAINT, 0, 0))
         && let Some(h) = window_to_paint(u, htask, &filter)
     {
-        return Some(Msg {
-            time: last_time,
-            pt: last_pos,
-            ..Msg::new(h, WM_PAINT, 0, 0)
-        });
+        return Some((
+            Msg {
+                time: last_time,
+                pt: last_pos,
+                ..Msg::new(h, WM_PAINT, 0, 0)
+            },
+            false,
+        ));
     }
     let main = u.queue(htask).main_window;
     let alive = u.window(main).is_some();
@@ -636,7 +639,7 @@ fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Opti
         if !remove {
             q.msgs.push_back(m);
         }
-        return Some(m);
+        return Some((m, false));
     }
     None
 }
@@ -692,7 +695,7 @@ fn retrieve(
     p: u32,
 ) -> Result<Option<Msg>, Stop> {
     for _ in 0..MAX_QUEUE {
-        let Some(m) = next_message(env, htask, filter, remove) else {
+        let Some((m, input)) = next_message(env, htask, filter, remove) else {
             return Ok(None);
         };
         if super::hook::input_hooks_discard(env, uc, htask, &m, remove)? {
@@ -705,7 +708,7 @@ fn retrieve(
             }
             continue;
         }
-        if remove {
+        if remove && input {
             super::input::retrieved(env, &m);
         }
         let q = env.win16.user.queue(htask);

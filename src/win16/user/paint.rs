@@ -114,14 +114,20 @@ pub fn invalidate_all(env: &mut Env) {
     }
 }
 
-/// The parent's area `rect` (in its client coordinates) became visible:
-/// it and the children under it (but `except`) are invalid and need
-/// erasing.
-pub fn expose(env: &mut Env, parent: u16, rect: Rect, except: u16) {
+/// The parent's area `rect` (in its client coordinates) became visible,
+/// but for what `keep` still covers: it and the children under it (but
+/// `except`) are invalid and need erasing.
+pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except: u16) {
     let Some(p) = env.win16.user.window(parent) else {
         return;
     };
-    let region = Region::rect(rect);
+    let mut region = Region::rect(rect);
+    if let Some(k) = keep {
+        region = region.subtract(&Region::rect(k));
+    }
+    if region.is_empty() {
+        return;
+    }
     if parent == DESKTOP {
         // The desktop has no procedure to paint it here; the top-level
         // windows under the area repaint their parts.
@@ -179,6 +185,12 @@ fn expose_child(env: &mut Env, c: u16, region: &Region) {
 /// children.
 pub fn erase_now(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     erase_now_depth(env, uc, hwnd, 0)
+}
+
+/// [`erase_now`] for the window alone (a parent whose area a child
+/// uncovered).
+pub fn erase_now_only(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
+    erase_now_depth(env, uc, hwnd, u32::MAX)
 }
 
 fn erase_now_depth(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, depth: u32) -> Result<(), Stop> {

@@ -164,30 +164,32 @@ pub fn nc_parts(env: &Env, hwnd: u16) -> Option<NcParts> {
         false,
         w.ex_style,
     );
-    let mut inside = Rect::new(
+    let inside = Rect::new(
         -frame.left,
         -frame.top,
         window.right - frame.right,
         window.bottom - frame.bottom,
     );
+    // What is left below the caption and the menu bar.
+    let mut rest = inside;
     let caption = (w.style & WS_CAPTION == WS_CAPTION).then(|| {
         let c = Rect::new(
-            inside.left,
-            inside.top,
-            inside.right,
-            inside.top + fixed(SM_CYCAPTION) - fixed(SM_CYBORDER),
+            rest.left,
+            rest.top,
+            rest.right,
+            rest.top + fixed(SM_CYCAPTION) - fixed(SM_CYBORDER),
         );
-        inside.top = c.bottom;
+        rest.top = c.bottom;
         c
     });
     let menu = w.has_menu().then(|| {
         let m = Rect::new(
-            inside.left,
-            inside.top,
-            inside.right,
-            inside.top + menu_bar_height(env, hwnd),
+            rest.left,
+            rest.top,
+            rest.right,
+            rest.top + menu_bar_height(env, hwnd),
         );
-        inside.top = m.bottom;
+        rest.top = m.bottom;
         m
     });
     let vscroll = (w.style & WS_VSCROLL != 0)
@@ -515,10 +517,10 @@ pub fn set_window_pos(
             if child {
                 // The parent behind the child is repainted too (Wine,
                 // documentation/gui: "ShowWindow (for child window)").
-                paint::expose(env, parent, new_rect, hwnd);
+                paint::expose(env, parent, new_rect, None, hwnd);
             }
         } else if flags & SWP_HIDEWINDOW != 0 {
-            paint::expose(env, parent, old_rect, 0);
+            paint::expose(env, parent, old_rect, None, 0);
         } else if env.win16.user.shown(hwnd) {
             if flags & SWP_FRAMECHANGED != 0
                 || old_rect.width() != new_rect.width()
@@ -556,7 +558,7 @@ pub fn set_window_pos(
                 || old_rect.width() != new_rect.width()
                 || old_rect.height() != new_rect.height()
             {
-                paint::expose(env, parent, old_rect, hwnd);
+                paint::expose(env, parent, old_rect, Some(new_rect), hwnd);
             }
         }
     }
@@ -577,7 +579,7 @@ pub fn set_window_pos(
             paint::erase_now(env, uc, hwnd)?;
         }
         if (child || flags & SWP_HIDEWINDOW != 0) && env.win16.user.shown(parent) {
-            paint::erase_now(env, uc, parent)?;
+            paint::erase_now_only(env, uc, parent)?;
         }
     }
     if changed {

@@ -1,0 +1,186 @@
+//! USER as a window manager, through real thunks: roms/wmgr.exe makes a
+//! window and its children and prints what USER answers (the program's
+//! header lists the lines). The expected values are Windows 3.1's: the
+//! SDK reference for the functions, the VGA system metrics and the
+//! non-client layout (src/win16/user/metrics.rs and winpos.rs cite their
+//! sources), and the message orders of Wine's tested notes
+//! (documentation/gui, confirmed on Windows for Win16). In the message
+//! logs a message to the main window is its number, one to another window
+//! has 8000h added.
+
+mod common;
+use common::{bin, json, rom};
+
+/// Run a program headless and return its printed lines and the JSON.
+fn lines(exe: &str) -> (Vec<String>, serde_json::Value) {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom(exe))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let text = v["output"].as_str().unwrap_or("").to_string();
+    let lines = text
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    (lines, v)
+}
+
+#[test]
+fn the_window_manager_answers_as_windows_3_1() {
+    let (got, v) = lines("wmgr.exe");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let want = [
+        // GetSystemMetrics on VGA: SM_CXSCREEN 640, SM_CYSCREEN 480,
+        // SM_CYCAPTION 20, SM_CXFRAME 4 (WIN.INI BorderWidth=3, + 1),
+        // SM_CXDLGFRAME 4, SM_CXBORDER 1, SM_CXVSCROLL and SM_CYHSCROLL 17,
+        // SM_CYMENU 18, SM_CYFULLSCREEN 480 - 20, SM_CXICON 32, SM_CXMIN
+        // 100, SM_CYMIN 28; index 43 is none of Windows 3.1's: 0.
+        "metrics 640 480 20 4 4 1 17 17 18 460 32 100 28 0",
+        // CreateWindow of an overlapped window not yet visible:
+        // WM_GETMINMAXINFO, WM_NCCREATE, WM_NCCALCSIZE, WM_CREATE (Wine's
+        // notes, "CreateWindow (for overlapped window, not initially
+        // visible) (16/32)").
+        "create 0024 0081 0083 0001",
+        // ShowWindow (the notes, "ShowWindow (for overlapped window)
+        // (16/32)"): WM_SHOWWINDOW, WM_WINDOWPOSCHANGING twice (the show,
+        // then the activation's bring-to-top), WM_ACTIVATEAPP,
+        // WM_NCACTIVATE (DefWindowProc: WM_GETTEXT), WM_ACTIVATE
+        // (DefWindowProc: WM_SETFOCUS), WM_NCPAINT (WM_GETTEXT),
+        // WM_ERASEBKGND, WM_WINDOWPOSCHANGED, then WM_SIZE and WM_MOVE;
+        // UpdateWindow's WM_PAINT follows.
+        "show 0018 0046 0046 001C 0086 000D 0006 0007 0085 000D 0014 0047 0005 0003 000F",
+        // The window shown is active and has the focus.
+        "active 1 1",
+        // GetWindowRect in screen coordinates; GetClientRect: 300 less
+        // the frame (4) and border (1) on each side, 200 less those and the
+        // caption (20, less the line it shares with the frame).
+        "rects 10 20 310 220 0 0 290 171",
+        // AdjustWindowRect of that client rectangle: the window's size.
+        "adjust -5 -24 295 176",
+        // ClientToScreen(0, 0): the client area's corner.
+        "c2s 15 44",
+        // GetUpdateRect after InvalidateRect(10,10,50,40): TRUE and that
+        // rectangle; after InvalidateRect(100,50,120,60) their union.
+        "update 1 10 10 50 40 1 10 10 120 60",
+        // UpdateWindow: WM_PAINT, and BeginPaint's WM_ERASEBKGND (the
+        // first invalidation asked to erase).
+        "paint 000F 0014",
+        // PAINTSTRUCT.rcPaint is the update region's box; fErase FALSE
+        // (DefWindowProc erased with the class brush); the window is valid
+        // after BeginPaint.
+        "painted 10 10 120 60 0 0",
+        // A posted message comes before WM_PAINT, which GetMessage and
+        // PeekMessage give only when nothing else is there.
+        "order 0402 000F",
+        // A child, created visible (the notes, "CreateWindow (for child
+        // window)" and "ShowWindow (for child window)"): WM_NCCREATE,
+        // WM_NCCALCSIZE, WM_CREATE, WM_SIZE, WM_MOVE, the parent's
+        // WM_PARENTNOTIFY; then WM_SHOWWINDOW, WM_WINDOWPOSCHANGING, the
+        // parent's WM_ERASEBKGND, WM_WINDOWPOSCHANGED.
+        "child 8081 8083 8001 8005 8003 0210 8018 8046 0014 8047",
+        // At (5, 5) in the parent's client area: (20, 49) on the screen;
+        // WS_BORDER leaves a 98 x 48 client area.
+        "childrect 20 49 120 99 0 0 98 48",
+        // GetParent, IsChild, GetWindow(GW_CHILD), GetDlgCtrlID,
+        // GetWindowWord(GWW_ID) 7, GWW_HWNDPARENT, GW_OWNER 0.
+        "relations 1 1 1 7 7 1 0",
+        // MoveWindow growing the child in place (the notes, "Resizing child
+        // window with MoveWindow"): WM_WINDOWPOSCHANGING, WM_NCCALCSIZE,
+        // WM_NCPAINT (its border), WM_ERASEBKGND, WM_WINDOWPOSCHANGED and
+        // DefWindowProc's WM_SIZE (it did not move: no WM_MOVE).
+        "move 8046 8083 8085 8014 8047 8005",
+        "moved 118 58",
+        // A new child goes to the bottom of the z-order; BringWindowToTop
+        // and SetWindowPos(HWND_BOTTOM) move it.
+        "zorder 1 1 1 1 1 1",
+        // SetWindowWord returns the old word; past the 6 extra bytes
+        // GetWindowWord gives 0; SetWindowLong returns the old long.
+        "words 0 1234 0 12340000 3344 1122",
+        // SetClassWord / GetClassWord on the 4 class extra bytes;
+        // GCW_CBWNDEXTRA 6, GCW_CBCLSEXTRA 4, GCW_HBRBACKGROUND
+        // COLOR_WINDOW + 1; GetClassName's length and name.
+        "classwords 0 ABCD 6 4 6 9 WmgrClass",
+        // SetWindowLong(GWL_WNDPROC) returns the class's procedure; the
+        // subclass passes WM_USER+1 on with CallWindowProc (100 + 2 * 5);
+        // GetWindowLong gives the new one; GetClassInfo(NULL, "STATIC")'s
+        // procedure is callable (WM_GETTEXTLENGTH of "wmgr": 4).
+        "subclass 1 110 1 1 4",
+        // SetProp, GetProp by name and by its atom, EnumProps (the last
+        // answer, one property), RemoveProp's data, then nothing.
+        "props 1 5 5 1 1 5 0",
+        // WM_NCHITTEST: HTCAPTION 2, HTSYSMENU 3, HTZOOM 9, HTREDUCE 8,
+        // HTCLIENT 1, HTLEFT 10, HTTOPLEFT 13, HTBOTTOMRIGHT 17, HTNOWHERE.
+        "hittest 2 3 9 8 1 10 13 17 0",
+        // SetFocus returns the window that had the focus; WM_KILLFOCUS to
+        // it, then WM_SETFOCUS to the child.
+        "focus 1 1",
+        "focuslog 0008 8007",
+        // EnableWindow(FALSE) returns FALSE (it was enabled); the disabled
+        // window loses the focus (WM_KILLFOCUS) and gets WM_ENABLE;
+        // EnableWindow(TRUE) returns TRUE (it was disabled).
+        "enable 0 0 0 1",
+        "enablelog 8008 800A 800A",
+        // SetScrollRange shows WS_VSCROLL: the client area loses
+        // SM_CXVSCROLL - 1 (274) and WM_SIZE says so; SetScrollPos returns
+        // the old position and keeps the new one in the range (50);
+        // an empty range hides the scroll bar again, and GetScrollRange
+        // then gives 0, 0.
+        "scroll 274 274 0 50 0 50 290 0 0",
+        // ScrollWindow(0, -10): the bottom 10 lines are invalid; a NULL
+        // lpRect moves the children too.
+        "scrollwin 1 0 161 290 171 39",
+        // The caret blinks every 530 ms (WIN.INI CursorBlinkRate);
+        // GetCaretPos gives SetCaretPos's point.
+        "caret 530 3 4",
+        // ShowCursor counts from 0; SetCursorPos / GetCursorPos;
+        // ClipCursor keeps the cursor inside (0,0)-(50,50).
+        "cursor -1 0 100 200 49 49",
+        // The Windows 3.1 default scheme: COLOR_WINDOW white,
+        // COLOR_ACTIVECAPTION RGB(0,0,128), COLOR_BTNFACE light grey; an
+        // unknown index 0.
+        "colors 00FFFFFF 00800000 00C0C0C0 00000000",
+        // RegisterWindowMessage gives the same number from 0xC000 each
+        // time, and RegisterClipboardFormat the same for the same name.
+        "regmsg 1 1 1",
+        // IntersectRect, UnionRect, SubtractRect (the right part covered
+        // along the whole height goes), PtInRect (the right edge is
+        // outside), EqualRect.
+        "rectfn 1 5 5 10 10 1 0 0 20 20 1 0 0 5 10 0 1",
+        // SW_MINIMIZE: an icon at the first spot along the bottom
+        // (SM_CXICONSPACING 75), WM_SIZE with SIZE_MINIMIZED.
+        "min 1 1 21 427 53 459",
+        // SW_RESTORE: where it was.
+        "restore 0 10 20 310 220",
+        // SW_SHOWMAXIMIZED: the frame just off the screen, SIZE_MAXIMIZED,
+        // a 640 x 461 client area.
+        "max 1 2 -5 -5 645 485 640 461",
+        // FindWindow by class, by title, for no such class; EnumWindows
+        // finds the task's one top-level window, EnumChildWindows its two
+        // children.
+        "find 1 1 0 1 2",
+        // OpenClipboard, EmptyClipboard, SetClipboardData returns the
+        // handle, CloseClipboard; CF_TEXT, and CF_OEMTEXT made from it,
+        // are available, CF_BITMAP is not; three formats (CF_TEXT, the
+        // promised CF_DIB, CF_OEMTEXT).
+        "clip 1 1 1 1 1 1 0 3",
+        // The text again; EnumClipboardFormats in order; the promised
+        // format is rendered by the owner (WM_RENDERFORMAT); the owner is
+        // the window; EmptyClipboard sends it WM_DESTROYCLIPBOARD.
+        "clip2 1 hello 1 8 7 0 1 1 0307 1",
+        // SetWindowsHookEx(WH_CALLWNDPROC) sees SendMessage's message;
+        // WH_GETMESSAGE changes the MSG GetMessage returns; WH_CBT sees
+        // HCBT_CREATEWND first and HCBT_DESTROYWND last.
+        "hooks 1 0403 1 11 3 4",
+        // DestroyWindow (the notes, "DestroyWindow (for overlapped
+        // window)"): hidden (WM_WINDOWPOSCHANGING, WM_WINDOWPOSCHANGED),
+        // deactivated (WM_NCACTIVATE, WM_ACTIVATE, WM_ACTIVATEAPP),
+        // WM_KILLFOCUS; WM_DESTROY to the window and then to its
+        // children; WM_NCDESTROY to the children and then to the window.
+        "destroy 0046 0047 0086 0006 001C 0008 0002 8002 8002 8082 8082 0082",
+    ];
+    assert_eq!(got, want, "{}", got.join("\n"));
+}
