@@ -184,3 +184,109 @@ fn the_window_manager_answers_as_windows_3_1() {
     ];
     assert_eq!(got, want, "{}", got.join("\n"));
 }
+
+#[test]
+fn scripted_keys_clicks_and_scroll_lines_arrive_as_windows_sends_them() {
+    let dir = std::env::temp_dir().join(format!("th16-winput-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("input.txt");
+    std::fs::write(
+        &script,
+        "key a\nkey shift\nchar Z\nclick 20 15\nclick 100 100\nscroll vert lineDown\n\
+         scroll vert thumb 40\nkey f10\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["run", "--json", "--messages"])
+        .arg(&script)
+        .arg(rom("winput.exe"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    let got: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let want = [
+        // 0210: the child's WM_PARENTNOTIFY at its creation. `key a`:
+        // WM_KEYDOWN, TranslateMessage's WM_CHAR (posted, so before the
+        // WM_KEYUP input), WM_KEYUP; `key shift`: no character; `char Z`.
+        // `click 20 15` lands on the child (at (10, 10) in the window):
+        // WM_NCHITTEST, the parent's WM_PARENTNOTIFY, WM_MOUSEACTIVATE and
+        // WM_SETCURSOR (each asking the parent first, as DefWindowProc
+        // does), then the button messages (Wine's notes, "Clicking on
+        // inactive button"). `click 100 100` on the window itself.
+        // `scroll vert lineDown`: SB_LINEDOWN and SB_ENDSCROLL; `scroll
+        // vert thumb 40`: SB_THUMBTRACK, SB_THUMBPOSITION, SB_ENDSCROLL.
+        // `key f10`: WM_SYSKEYDOWN / WM_SYSKEYUP, and DefWindowProc's
+        // WM_SYSCOMMAND SC_KEYMENU (SDK, WM_SYSKEYDOWN, "F10 activates the
+        // menu bar").
+        "log 0210 0100 0102 0101 0100 0101 0102 8084 0210 8021 0021 8020 0020 8201 8202 0084 \
+         0021 0020 0201 0202 0115 0115 0115 0115 0115 0104 0105 0112",
+        // GetKeyState during WM_KEYDOWN: down (the high bit, sign-extended)
+        // and toggled (the low bit flips at each press); during WM_KEYUP:
+        // up, still toggled. WM_CHAR 'a' (no Shift), 'Z'. The child's
+        // WM_LBUTTONDOWN at (10, 5) in its client area, VK_LBUTTON down
+        // and toggled; the window's at (100, 100), VK_LBUTTON down and
+        // toggled back, GetMessagePos (135, 164): the window at (30, 40),
+        // its client area 5 and 24 further. WM_VSCROLL's codes and
+        // positions; WM_SYSCOMMAND SC_KEYMENU.
+        "vals FF81 0061 0001 FF81 0001 005A 000A 0005 FF81 0064 0064 FF80 0087 00A4 0001 0000 \
+         0008 0000 0005 0028 0004 0028 0008 0000 F100",
+    ];
+    assert_eq!(got, want, "{text}");
+}
+
+/// A drive holding roms/wmtask.exe (and its map) as WMTASK.EXE.
+fn wmtask_drive() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "th16-wmtask-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(rom("wmtask.exe"), dir.join("WMTASK.EXE")).unwrap();
+    std::fs::copy(rom("wmtask.map"), dir.join("WMTASK.map")).unwrap();
+    dir
+}
+
+#[test]
+fn send_message_to_another_task_runs_as_that_task() {
+    let dir = wmtask_drive();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(dir.join("WMTASK.EXE"))
+        .output()
+        .unwrap();
+    let walk = bin()
+        .args(["stack", "--json", "--at", "WMTASK!WHO", "--dir"])
+        .arg(&dir)
+        .arg(dir.join("WMTASK.EXE"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    // The receiving window procedure ran as the window's task (10h) and
+    // InSendMessage said so (1); ReplyMessage(77h) answered the second
+    // message before its procedure returned 99h; the two instances are
+    // different tasks. PostAppMessage's message reached the first task's
+    // queue with hWnd 0.
+    assert_eq!(text, "send 0011 0077 1\r\napp 0407 0000\r\n", "{v}");
+    // The walk from inside the receiver's procedure is the receiver's: its
+    // hTask and stack, through USER's frame into the system function the
+    // receiver waits in (WinExec) and its own WinMain.
+    let w = json(&walk);
+    let frames = w["frames"].as_array().unwrap();
+    let shape: Vec<&str> = frames
+        .iter()
+        .map(|f| f["module"].as_str().unwrap())
+        .collect();
+    assert_eq!(shape, ["WMTASK", "USER", "KERNEL", "WMTASK"], "{w:#}");
+    let first_task = frames[0]["hTask"].clone();
+    assert!(frames.iter().all(|f| f["hTask"] == first_task), "{w:#}");
+    assert!(frames.iter().all(|f| f["wSS"] == frames[0]["wSS"]), "{w:#}");
+    assert_eq!(frames[3]["symbol"], "main+0x86", "{w:#}");
+}

@@ -98,7 +98,8 @@ pub struct RunOpts {
     #[arg(long)]
     pub events: bool,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
-    /// `click X Y [right]`, `command ID`, `timer [N]`, `close`, `msgbox
+    /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
+    /// `timer [N]`, `close`, `msgbox
     /// ANSWER`, `dialog ANSWER`, `# comment`, each optionally prefixed
     /// `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]

@@ -298,13 +298,28 @@ fn send_other_task(
     let saved = uc.regs();
     let saved_psp = env.dos.psp;
     if env.win16.scheduler.suspended.contains_key(&receiver) {
-        // Its stack as the scheduler left it: SS:SP in its TDB, below the
-        // switch frame; its BP so that a walk goes on into its own frames.
+        // Its stack as the scheduler left it: SS:SP in its TDB, at the
+        // switch frame (tdb.rs, SwitchFrame: ..., the odd BP of the system
+        // function it waits in, and the far return into that function's
+        // thunk). Below it goes a copy of that return address, and BP is
+        // that function's frame: the frame USER's callback pushes links
+        // through the thunk into the receiver's own frames, so a walk from
+        // its window procedure shows the receiver's stack.
         use crate::win16::tdb::off;
         let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
         let sp = uc.read_u16_at(receiver, off::SP).unwrap_or(saved.sp);
-        let bp = env.win16.scheduler.suspended[&receiver].regs.bp;
-        for (r, v) in [(R::SS, ss), (R::SP, sp), (R::BP, bp)] {
+        let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
+        let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
+        let below = sp.wrapping_sub(4);
+        let mut ret = [0u8; 4];
+        ret[0..2].copy_from_slice(&ip.to_le_bytes());
+        ret[2..4].copy_from_slice(&cs.to_le_bytes());
+        uc.write_seg(ss, below, &ret).map_err(|e| {
+            Stop::Error(format!(
+                "task {receiver:04X}: no room on its stack for a sent message: {e}"
+            ))
+        })?;
+        for (r, v) in [(R::SS, ss), (R::SP, below), (R::BP, bp & !1)] {
             uc.set_reg(r, v).map_err(crate::dos::host)?;
         }
     }
@@ -321,12 +336,14 @@ fn send_other_task(
         uc,
         format!("task {sender:04X} sends to task {receiver:04X}"),
     );
-    let r = deliver(env, uc, hwnd, msg, wparam, lparam);
+    // A stop inside (a breakpoint, a fault) leaves the machine as it is,
+    // in the receiver, for the report (as call_far does).
+    let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
     let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
     uc.get_data_mut().current_task = sender;
     env.dos.psp = saved_psp;
     uc.set_regs(&saved).map_err(crate::dos::host)?;
-    Ok(reply.unwrap_or(r?))
+    Ok(reply.unwrap_or(r))
 }
 
 /// Put `data` on the stack below SP, run `f` with a far pointer to it,
