@@ -17,7 +17,7 @@
 ; and the program exits with 0.
 
 %include "inc/win16app.inc"
-%include "inc/w16print.inc"
+%include "inc/wmprint.inc"
 
         WIN16_APP   'WINPUT', 'toolhelp16 test: USER input', 2
         NE_IMPORT_MODULE USER

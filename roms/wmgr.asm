@@ -23,7 +23,7 @@
 ;   hooks ...       destroy ...
 
 %include "inc/win16app.inc"
-%include "inc/w16print.inc"
+%include "inc/wmprint.inc"
 
         WIN16_APP   'WMGR', 'toolhelp16 test: USER window manager', 2
         NE_IMPORT_MODULE USER

@@ -15,7 +15,7 @@
 ; and both instances exit with 0.
 
 %include "inc/win16app.inc"
-%include "inc/w16print.inc"
+%include "inc/wmprint.inc"
 
         WIN16_APP   'WMTASK', 'toolhelp16 test: SendMessage across tasks', 2
         NE_IMPORT_MODULE USER

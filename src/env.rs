@@ -159,14 +159,23 @@ impl Env {
     /// The built-in service for `INT intno`.
     fn native(&mut self, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         match intno {
-            0x20 => Err(Stop::Exited { code: 0 }),
+            // INT 20h ends the program; INT 27h ends it resident with DX
+            // bytes (DOS's own rules, dos::process).
+            0x20 => crate::dos::process::terminate(self, uc, 0, None),
+            0x27 => {
+                let paras = u32::from(uc.reg(R::DX)).div_ceil(16);
+                crate::dos::process::terminate(self, uc, 0, Some(paras as u16))
+            }
+            // DOS's CP/M-style entry, reached from PSP:05 (its vector slot
+            // holds the jump there).
+            crate::dos::CPM_VECTOR if uc.mode() == crate::walk::CpuMode::Real => {
+                crate::dos::int21::process::cpm_entry(self, uc)
+            }
             n if crate::dos::is_hardware_vector(n) => crate::dos::hardware::bios_irq(self, uc, n),
             0x21 => crate::dos::int21(self, uc),
-            0x10 | 0x11 | 0x12 | 0x13 | 0x16 | 0x1A | 0x2F | 0x33 => {
+            0x10 | 0x11 | 0x12 | 0x13 | 0x15 | 0x16 | 0x1A | 0x2F | 0x33 => {
                 crate::dos::bios(self, uc, intno)
             }
-            // Terminate and stay resident: the program ends here.
-            0x27 => Err(Stop::Exited { code: 0 }),
             // DOS idle and fast console output.
             0x28 => Ok(()),
             0x29 => {

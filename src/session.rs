@@ -45,6 +45,9 @@ pub struct LoadOptions {
     pub symbol_files: Vec<String>,
     /// Look for `STEM.sym` and `STEM.map` beside each module's file.
     pub symbols_beside: bool,
+    /// `--fonts DIR`: searched first for the Windows raster fonts
+    /// (win16/gdi/font.rs, "Where the fonts come from").
+    pub fonts: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -62,6 +65,7 @@ impl Default for LoadOptions {
             messages: None,
             symbol_files: Vec::new(),
             symbols_beside: true,
+            fonts: None,
         }
     }
 }
@@ -170,6 +174,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
     env.dos.clock = opts.clock;
+    env.win16.gdi.fonts = crate::win16::gdi::font::FontState::new(
+        crate::win16::gdi::font::FontSearch::standard(opts.fonts.as_deref()),
+    );
     env.program_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
@@ -259,6 +266,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     check_symbols(&env)?;
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
+        env.dos.root_psp = psp;
         env.dos.dta = (psp, 0x80);
         let st = machine.get_data_mut();
         st.real_owner = Some((psp, crate::dos::TOP_OF_MEMORY, psp));
@@ -612,6 +620,12 @@ impl Program {
     /// [`Program::symbol_at`] with the raw (undemangled) name and source.
     pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.env().symbol_at(&*self.machine, cs, ip)
+    }
+
+    /// Font warnings not yet said (font files missing or unreadable), each
+    /// once; none before a program first used a font.
+    pub fn font_warnings(&self) -> Vec<String> {
+        self.env().win16.gdi.fonts.take_warnings()
     }
 
     /// Symbol warnings not yet said (a map beside a module that does not

@@ -395,3 +395,325 @@ fn a_jump_into_rom_basic_is_a_named_stop() {
         "{v}"
     );
 }
+
+/// Run a roms/ program in a fresh sandbox holding `files` (name, bytes);
+/// returns the run's JSON and the sandbox.
+fn run_in_sandbox(
+    prog: &str,
+    files: &[(&str, Vec<u8>)],
+    args: &[&str],
+) -> (serde_json::Value, PathBuf) {
+    let d = temp(prog);
+    std::fs::create_dir_all(&d).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(d.join(name), bytes).unwrap();
+    }
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--stdin",
+            "/dev/null",
+            "--clock",
+            "1992-04-06 12:00:00",
+            "--dir",
+        ])
+        .arg(&d)
+        .arg(rom(prog))
+        .args(args)
+        .output()
+        .unwrap();
+    (json(&out), d)
+}
+
+/// Each line is what MS-DOS 5.0 answers (the MS-DOS Programmer's
+/// Reference for INT 21h; Ralf Brown's interrupt list where it says more;
+/// the class/action/locus table and the per-call error codes of MS-DOS
+/// 4.0's MS_TABLE.ASM). "c" is CF as DOS leaves it: functions that do not
+/// report errors with CF leave the caller's.
+#[test]
+fn dos21_answers_as_ms_dos_5() {
+    let (v, d) = run_in_sandbox("dos21.com", &[], &[]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let out = v["output"].as_str().unwrap().replace("\r\n", "\n");
+    let want = "\
+wrap 0001 0
+a20 status 0000 0
+a20 support 0003 0 0003
+a20 on 0001 0
+hma separate 0001 0
+a20 status 0001 0
+a20 off 0000 0
+30 version 0005 0 0000
+3306 true version 3306 1 0005 0000
+3305 boot drive 3303 1
+19 drive 1902 1
+3700 switch 3700 1 002F
+71 none 7100 1
+3D missing 0002 1
+  ext 0002 0 0803 0002
+3B missing 0003 1
+  ext 0003 0 0803 0002
+48 too much 0008 1
+  ext 0008 0 0104 0005
+49 no block 0009 1
+  ext 0009 0 0704 0005
+3E bad handle 0006 1
+  ext 0006 0 0704 0001
+4B02 0001 1
+  ext 0001 0 0704 0001
+5B new 0005 0
+40 write 0005 0
+45 dup 0006 0
+4400 file 0002 0 0002
+68 commit 6802 0
+5C lock 0001 1
+3E close 3E01 0
+5B exists 0050 1
+  ext 0050 0 0C03 0002
+6C open missing 0002 1
+6C create 0005 0 0002
+5A temp 0005 0
+4400 stdout 80D3 0 80D3
+4408 C: 0001 0
+4408 A: 000F 1
+4409 4409 0 0842
+11 find 1100 1 0003 NEW     TXT 0005
+11 find ext 1100 1 00FF 0003 0005
+12 next 1200 1 OTHER   TXT
+12 end 12FF 1
+  ext 0012 0 0803 0002
+32 dpb 3200 0 0002 0200
+32 A: 32FF 1
+36 free 0008 1 0200
+38 country 0001 0 0001 $-
+6501 6501 0 0029 0001 01B5
+6520 6520 0 FF9A
+6601 6601 0 01B5 01B5
+6300 6300 1
+5800 0000 0
+5800 last fit 0002 0
+67 handles 6701 0 001E
+4D 0000 0
+2F 4300 xms 4300 0
+2F 1687 dpmi 1687 0
+33 mouse 0000 0 0000
+";
+    // Line by line, so a failure names the function.
+    for (got, want) in out.lines().zip(want.lines()) {
+        assert_eq!(got, want);
+    }
+    assert_eq!(out.lines().count(), want.lines().count(), "{out}");
+    // 5Bh and 6Ch made their files; 5Ah a TMPxxxxx one.
+    assert_eq!(std::fs::read(d.join("NEW.TXT")).unwrap(), b"12345");
+    assert!(d.join("OTHER.TXT").is_file());
+    assert!(
+        std::fs::read_dir(&d).unwrap().any(|e| e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with("TMP"))
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// AX=4B00h runs a child process from the sandbox: its own PSP (parent
+/// field = the caller's PSP), the command tail and an environment ending
+/// in its name; the caller continues with its registers after the child's
+/// AH=4Ch, and AH=4Dh gives the child's code once. AX=4B01h loads without
+/// running: the block gets CS:IP = PSP:0100h and SS:SP with the child's AX
+/// on it, and the child is the current PSP (EXEC.ASM of MS-DOS 4.0; Ralf
+/// Brown's list, AX=4B01h).
+#[test]
+fn exec_runs_a_child_process_and_returns_to_the_parent() {
+    let child = std::fs::read(rom("doschild.com")).unwrap();
+    let (v, d) = run_in_sandbox("dosexec.com", &[("DOSCHILD.COM", child)], &[]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let out = v["output"].as_str().unwrap().replace("\r\n", "\n");
+    let lines: Vec<&str> = out.lines().collect();
+    let psp = lines[0].strip_prefix("parent psp=").unwrap();
+    assert_eq!(lines[1], "child tail=[ hello world]");
+    assert_eq!(lines[2], format!("child parent={psp}"));
+    assert_eq!(lines[3], "child name=DOSCHILD.COM");
+    assert_eq!(lines[4], "4B00 4B00 0");
+    assert_eq!(lines[5], "regs kept");
+    assert_eq!(lines[6], "4D 0007 0");
+    assert_eq!(lines[7], "4D 0000 0");
+    assert_eq!(lines[8], "4B00 missing 0002 1");
+    let cs = lines[9]
+        .strip_prefix("4B01 cs=")
+        .and_then(|r| r.split(' ').next())
+        .unwrap();
+    assert!(
+        lines[9].ends_with(" ip=0100 sp=FFFC ax=0000"),
+        "{}",
+        lines[9]
+    );
+    assert_eq!(lines[10], format!("current={cs}"));
+    // The child was loaded above the parent.
+    assert!(u16::from_str_radix(cs, 16).unwrap() > u16::from_str_radix(psp, 16).unwrap());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The first program is loaded where DOS 5 loads it: after DOS's system
+/// block and COMMAND.COM, whose PSP is its parent (and its own parent),
+/// below 64 KiB; the MCB chain from AH=52h's list of lists is intact and
+/// names them.
+#[test]
+fn the_first_program_is_command_com_s_child_below_64k() {
+    let p = toolhelp16::session::load(&rom("dosenv.com"), &Default::default()).unwrap();
+    let toolhelp16::session::Loaded::Dos { psp, .. } = p.loaded else {
+        panic!("dosenv.com is a DOS program")
+    };
+    assert!(psp < 0x1000 && psp > 0x0A00, "PSP {psp:04X}");
+    let m = &p.machine;
+    use toolhelp16::machine::Cpu;
+    let parent = m.read_u16_at(psp, 0x16).unwrap();
+    assert_eq!(
+        m.read_u16_at(parent, 0x16).unwrap(),
+        parent,
+        "COMMAND.COM is its own parent"
+    );
+    let first = m.read_u16_at(0x0070, 0x00FE).unwrap();
+    let chain = toolhelp16::dos::memory::chain(m, first).unwrap();
+    let owners: Vec<u16> = chain.iter().map(|b| b.owner).collect();
+    assert_eq!(owners[0], 8, "DOS's system block first");
+    assert!(owners.contains(&parent) && owners.contains(&psp));
+    assert!(chain.last().unwrap().last);
+}
+
+/// The corpus directory of DOS programs, or None (with a visible SKIP).
+fn corpus_dos(what: &str) -> Option<PathBuf> {
+    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos");
+    let c = if c.is_dir() {
+        c
+    } else {
+        PathBuf::from("/work/shared/corpus/dos")
+    };
+    if c.is_dir() {
+        Some(c)
+    } else {
+        eprintln!("SKIP: ../shared/corpus is absent; {what} not run");
+        None
+    }
+}
+
+/// A real assembler and a real linker build a program inside the sandbox:
+/// NASM writes an OMF object file, MS-DOS 1.25's LINK (IBM Linker 1.10)
+/// links it on drive C: into HELLO.EXE, and HELLO.EXE runs and prints.
+#[test]
+fn link_links_an_assembled_object_in_the_sandbox_and_it_runs() {
+    let Some(c) = corpus_dos("LINK.EXE") else {
+        return;
+    };
+    if std::process::Command::new("nasm")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIP: nasm not installed; the LINK test needs an object file");
+        return;
+    }
+    let d = temp("link");
+    std::fs::write(
+        d.join("hello.asm"),
+        "segment code public class=CODE\n..start:\n mov ax, data\n mov ds, ax\n mov dx, msg\n \
+         mov ah, 9\n int 21h\n mov ax, 4C05h\n int 21h\nsegment data public class=DATA\n\
+         msg db 'Hello from LINK', 13, 10, '$'\nsegment stack stack class=STACK\n resb 256\n",
+    )
+    .unwrap();
+    let st = std::process::Command::new("nasm")
+        .args(["-f", "obj", "-o"])
+        .arg(d.join("HELLO.OBJ"))
+        .arg(d.join("hello.asm"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(c.join("msdos125/LINK.EXE"))
+        .args(["--", "HELLO;"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert!(v["output"].as_str().unwrap().contains("Linker"), "{v}");
+    let exe = std::fs::read(d.join("HELLO.EXE")).expect("LINK wrote HELLO.EXE");
+    assert_eq!(&exe[..2], b"MZ");
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&d)
+        .arg(d.join("HELLO.EXE"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 5, "{v}");
+    assert_eq!(v["output"], "Hello from LINK\r\n");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Corpus programs end as they do on MS-DOS 5 with one fixed disk C:
+/// (LASTDRIVE=E, booted from C:): what each prints first and its exit code.
+#[test]
+fn corpus_programs_run_to_their_dos_5_exits() {
+    let Some(c) = corpus_dos("the DOS corpus") else {
+        return;
+    };
+    let cases: [(&str, &str, i64); 10] = [
+        // INT 21h AX=3305h: the boot drive.
+        ("tp7/BOOTDRIV.COM", "BOOT_DRIVE=C:\r\n", 0),
+        // The list of lists' LASTDRIVE byte.
+        ("tp7/LASTDRIV.COM", "LAST_DRIVE=E:\r\n", 0),
+        // IOCTL 4408h: C: is not removable.
+        (
+            "tp7/DTYPE.COM",
+            "Drive C: is a valid drive, and is using non-removable media.",
+            0,
+        ),
+        // IOCTL 4408h/4409h on every letter: only C: answers.
+        (
+            "tp7/DRIVE.EXE",
+            "Drive C:\r\n  Drive C: is a local physical drive, using fixed",
+            0,
+        ),
+        ("tp7/MESSAGE.COM", "Hello World!\r\n", 0),
+        (
+            "tp7/COMASM.COM",
+            "This is a very simple COM program.\r\n",
+            0,
+        ),
+        ("msdos125/EDLIN.COM", "File name must be specified", 0),
+        ("msdos125/EXE2BIN.EXE", "File not found", 0),
+        ("msdos125/MODE.COM", "\r\nInvalid parameters", 0),
+        (
+            "tp7/TESTBDIV.EXE",
+            "-1449859/75321\r\nresult= -19 (18760 remainder)",
+            0,
+        ),
+    ];
+    for (f, starts, code) in cases {
+        let d = temp("corpus");
+        let out = bin()
+            .args([
+                "run",
+                "--json",
+                "--stdin",
+                "/dev/null",
+                "--clock",
+                "1992-04-06 12:00:00",
+                "--dir",
+            ])
+            .arg(&d)
+            .arg(c.join(f))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(v["exit"]["kind"], "exited", "{f}: {v}");
+        assert_eq!(v["exit"]["code"], code, "{f}: {v}");
+        let text = v["output"].as_str().unwrap();
+        assert!(text.starts_with(starts), "{f}: {text:?}");
+        std::fs::remove_dir_all(&d).ok();
+    }
+}

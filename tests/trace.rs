@@ -210,8 +210,13 @@ fn the_profile_gives_the_hot_function_its_share() {
         .unwrap();
     assert!(out.status.success());
     let s = std::fs::read_to_string(&svg).unwrap();
+    // The PSP DOS gives the program (the first free paragraph).
+    let p = toolhelp16::session::load(&rom("hot.com"), &Default::default()).unwrap();
+    let toolhelp16::session::Loaded::Dos { psp, .. } = p.loaded else {
+        panic!("hot.com is a DOS program")
+    };
     assert!(
-        s.starts_with("<?xml") && s.contains("HOT:0800:0200"),
+        s.starts_with("<?xml") && s.contains(&format!("HOT:{psp:04X}:0200")),
         "{}",
         &s[..200.min(s.len())]
     );

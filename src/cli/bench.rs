@@ -13,6 +13,9 @@
 //!   chain.
 //! * **Loading.** The largest program of ../shared/corpus (skipped when
 //!   absent).
+//! * **Text.** Glyphs per second drawn by the text engine (gdi/text.rs):
+//!   lines of the System font's glyphs turned into ink spans and painted
+//!   into a 640×480 framebuffer.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -193,6 +196,7 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     ));
     s.push_str(&walk_bench(if quick { 200 } else { 20_000 })?);
     s.push_str(&load_bench());
+    s.push_str(&text_bench(if quick { 2_000 } else { 100_000 }));
     Ok(s)
 }
 
@@ -212,6 +216,42 @@ fn walk_bench(n: usize) -> Result<String, String> {
         frames / n.max(1),
         frames as f64 / d.as_secs_f64().max(1e-9)
     ))
+}
+
+fn text_bench(lines: usize) -> String {
+    use crate::win16::gdi::font::{FontCatalogue, FontSearch, PhysFont};
+    use crate::win16::gdi::text::{Spacing, advances, string_ink};
+    let cat = FontCatalogue::load(&FontSearch::standard(None));
+    let font = PhysFont::plain(cat.system());
+    let text = b"The quick brown fox jumps over the lazy dog. 0123456789";
+    let adv = advances(&font, text, &Spacing::default());
+    let (w, h) = (640i32, 480i32);
+    let mut fb = vec![0u32; (w * h) as usize];
+    let t = Instant::now();
+    for i in 0..lines {
+        let y = (i as i32 * 16) % (h - 16);
+        string_ink(&font, text, &adv, (i as i32 % 7) * 3, y, |yy, a, b| {
+            let (a, b) = (a.max(0), b.min(w));
+            if (0..h).contains(&yy) && a < b {
+                let row = (yy * w) as usize;
+                fb[row + a as usize..row + b as usize].fill(0x0F);
+            }
+        });
+    }
+    let d = t.elapsed();
+    let glyphs = lines * text.len();
+    let note = if font.res.is_builtin() {
+        " (no System font file: metrics only, nothing drawn)"
+    } else {
+        ""
+    };
+    format!(
+        "text ({} {}px, {}-character lines into a 640x480 framebuffer){note}\n  glyphs                  {:10.0} glyphs/s\n",
+        font.face(),
+        font.height(),
+        text.len(),
+        glyphs as f64 / d.as_secs_f64().max(1e-9)
+    )
 }
 
 fn load_bench() -> String {

@@ -127,6 +127,12 @@ pub struct RunOpts {
     /// is read or written).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
+    /// A directory of Windows raster fonts (.FON files: vgasys.fon,
+    /// sserife.fon ...), searched first; then the directories of
+    /// TOOLHELP16_FONTS, or /usr/share/wine/fonts when that variable is
+    /// not set.
+    #[arg(long, value_name = "DIR")]
+    pub fonts: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -370,6 +376,7 @@ fn load_opts(
         messages: o.messages.clone(),
         symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
         symbols_beside: !o.no_symbol_search,
+        fonts: o.fonts.clone(),
     })
 }
 
@@ -428,6 +435,9 @@ pub(crate) fn load_and_run_with(
 fn warn_symbols(prog: &session::Program) {
     for w in prog.symbol_warnings() {
         eprintln!("toolhelp16: warning: {w}");
+    }
+    for w in prog.font_warnings() {
+        eprintln!("toolhelp16: warning: fonts: {w}");
     }
 }
 

@@ -26,6 +26,8 @@
 //! check and the use (no `openat` without unsafe or extra crates), hard
 //! links and bind mounts that already point outside the root.
 
+mod process;
+
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::fmt;

@@ -110,23 +110,110 @@ fn coalesce(uc: &mut Uc<'_>, first: u16) -> Result<(), u16> {
     Ok(())
 }
 
+/// How AH=48h picks a free block (AH=58h): the first that fits (DOS's
+/// default), the smallest that fits, or the last that fits, taking its top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    #[default]
+    FirstFit,
+    BestFit,
+    LastFit,
+}
+
+impl Strategy {
+    /// The AH=58h code (0, 1, 2).
+    pub fn code(self) -> u16 {
+        match self {
+            Strategy::FirstFit => 0,
+            Strategy::BestFit => 1,
+            Strategy::LastFit => 2,
+        }
+    }
+
+    /// The strategy of an AH=58h code (bits above 1 are the DOS 5 "high
+    /// memory first" bits, meaningless without upper memory).
+    pub fn from_code(c: u16) -> Option<Strategy> {
+        match c & !0x80 {
+            0 => Some(Strategy::FirstFit),
+            1 => Some(Strategy::BestFit),
+            2 => Some(Strategy::LastFit),
+            _ => None,
+        }
+    }
+}
+
 /// AH=48h: allocate `paras` paragraphs for `owner` (first fit). Ok(segment of
 /// the block) or Err((error, largest free block)).
 pub fn allocate(uc: &mut Uc<'_>, first: u16, owner: u16, paras: u16) -> Result<u16, (u16, u16)> {
+    allocate_with(uc, first, owner, paras, Strategy::FirstFit)
+}
+
+/// AH=48h with the allocation strategy of AH=58h.
+pub fn allocate_with(
+    uc: &mut Uc<'_>,
+    first: u16,
+    owner: u16,
+    paras: u16,
+    strategy: Strategy,
+) -> Result<u16, (u16, u16)> {
     coalesce(uc, first).map_err(|e| (e, 0))?;
     let blocks = chain(uc, first).map_err(|e| (e, 0))?;
-    let mut largest = 0;
-    for m in &blocks {
-        if m.owner != 0 {
-            continue;
-        }
-        largest = largest.max(m.size);
-        if m.size >= paras {
-            split(uc, m, owner, paras);
-            return Ok(m.seg + 1);
+    let free = blocks.iter().filter(|m| m.owner == 0);
+    let largest = free.clone().map(|m| m.size).max().unwrap_or(0);
+    let mut fits = free.filter(|m| m.size >= paras);
+    let pick = match strategy {
+        Strategy::FirstFit => fits.next(),
+        Strategy::BestFit => fits.min_by_key(|m| m.size),
+        Strategy::LastFit => fits.next_back(),
+    };
+    let Some(m) = pick.copied() else {
+        return Err((ERR_NO_MEMORY, largest));
+    };
+    if strategy == Strategy::LastFit && m.size > paras {
+        // The top of the block: the free rest stays below it.
+        let low = Mcb {
+            size: m.size - paras - 1,
+            last: false,
+            ..m
+        };
+        write(uc, &low, None);
+        let top = Mcb {
+            seg: m.seg + 1 + low.size,
+            last: m.last,
+            owner,
+            size: paras,
+        };
+        write(uc, &top, Some(""));
+        return Ok(top.seg + 1);
+    }
+    split(uc, &m, owner, paras);
+    Ok(m.seg + 1)
+}
+
+/// Free every block `owner` holds (a process ends).
+pub fn free_owned(uc: &mut Uc<'_>, first: u16, owner: u16) -> Result<(), u16> {
+    for m in chain(uc, first)? {
+        if m.owner == owner {
+            write(uc, &Mcb { owner: 0, ..m }, None);
         }
     }
-    Err((ERR_NO_MEMORY, largest))
+    coalesce(uc, first)
+}
+
+/// Give the block at `block` (the segment after its MCB) to `owner`, and
+/// name it when `name` is given.
+pub fn set_owner(uc: &mut Uc<'_>, block: u16, owner: u16, name: Option<&str>) {
+    if let Some(m) = read(uc, block.wrapping_sub(1)) {
+        write(uc, &Mcb { owner, ..m }, name);
+    }
+}
+
+/// The block that holds segment `seg`, if the chain from `first` has one.
+pub fn block_of(uc: &Uc<'_>, first: u16, seg: u16) -> Option<Mcb> {
+    chain(uc, first)
+        .ok()?
+        .into_iter()
+        .find(|m| m.seg < seg && u32::from(seg) <= u32::from(m.seg) + u32::from(m.size))
 }
 
 /// Give the first `paras` paragraphs of free block `m` to `owner`, leaving

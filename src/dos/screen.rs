@@ -117,3 +117,53 @@ pub fn text(uc: &Uc<'_>) -> String {
     }
     out
 }
+
+/// Scroll rows `top..=bottom` of columns `left..=right` down by `n` lines
+/// (0 = clear), filling with `attr` (INT 10h AH=07h).
+pub fn scroll_down(
+    uc: &mut Uc<'_>,
+    n: u16,
+    attr: u8,
+    top: u16,
+    left: u16,
+    bottom: u16,
+    right: u16,
+) {
+    let (bottom, right) = (bottom.min(ROWS - 1), right.min(COLS - 1));
+    if top > bottom || left > right {
+        return;
+    }
+    let height = bottom - top + 1;
+    let n = if n == 0 || n > height { height } else { n };
+    for row in (top..=bottom).rev() {
+        for col in left..=right {
+            let mut b = [b' ', attr];
+            if row >= top + n {
+                let _ = uc.mem_read(cell(col, row - n), &mut b);
+            }
+            let _ = uc.mem_write(cell(col, row), &b);
+        }
+    }
+}
+
+/// The character and attribute at a position.
+pub fn get(uc: &Uc<'_>, col: u16, row: u16) -> (u8, u8) {
+    let mut b = [b' ', DEFAULT_ATTR];
+    if col < COLS && row < ROWS {
+        let _ = uc.mem_read(cell(col, row), &mut b);
+    }
+    (b[0], b[1])
+}
+
+/// BIOS teletype with an attribute for the characters it writes (INT 10h
+/// AH=13h with attributes).
+pub fn teletype_attr(uc: &mut Uc<'_>, ch: u8, attr: u8) {
+    let (col, row) = cursor(uc);
+    if !matches!(ch, 0x07 | 0x08 | b'\r' | b'\n') {
+        put(uc, col, row, b' ', attr);
+    }
+    teletype(uc, ch);
+}
+
+/// Columns and rows of the text screen.
+pub const SIZE: (u16, u16) = (COLS, ROWS);

@@ -24,6 +24,7 @@
 //! so falling off the end of code or jumping past its limit faults too, and
 //! the fault is attributed to the jump that left the segment.
 
+pub mod a20;
 pub mod descriptor;
 pub mod exception;
 
@@ -53,8 +54,6 @@ const SLOT_BASE: u64 = 0x0100_0000;
 const SLOT_SIZE: u64 = 0x2_0000;
 /// First LDT index handed out; winevdm starts at 512 too (win16.md).
 pub const FIRST_LDT_INDEX: u16 = 512;
-/// Real mode: 1 MiB plus the high memory area.
-const REAL_MEM: u64 = 0x11_0000;
 const PAGE: u64 = 0x1000;
 /// Execute-only padding after a code segment, in bytes.
 const CODE_PAD: u64 = 2 * PAGE;
@@ -239,6 +238,8 @@ pub struct State {
     pub events_dropped: u64,
     /// What port 60h (the keyboard controller's data port) returns.
     pub port60: u8,
+    /// Real mode: the A20 gate (a20.rs).
+    pub a20: a20::Gate,
     /// The last unmapped or protected access the memory hook saw.
     mem_fault: Option<(MemType, u64, usize)>,
     env: Option<Box<dyn Environment>>,
@@ -433,6 +434,29 @@ pub trait Cpu {
     fn request_stop(&mut self, stop: Stop);
 }
 
+/// Real mode: forget what unicorn translated from `len` bytes at `lin`
+/// that the host just wrote. unicorn's own memory writes skip QEMU's
+/// tracking of code pages, so without this a program would run the old
+/// code after DOS read new code over it (EXEC, overlays, a file read into
+/// a code buffer) or after a write through the A20 wrap.
+pub fn forget_code(uc: &Uc<'_>, lin: u64, len: usize) {
+    if len == 0 || uc.get_data().mode != CpuMode::Real {
+        return;
+    }
+    let end = lin.saturating_add(len as u64);
+    let low_end = end.min(a20::HMA_BASE);
+    if lin < low_end {
+        let _ = uc.ctl_remove_cache(lin, low_end);
+    }
+    if end > a20::HMA_BASE && !a20::enabled(uc) {
+        let from = lin.max(a20::HMA_BASE) - a20::HMA_BASE;
+        let to = (end - a20::HMA_BASE).min(a20::HMA_SIZE as u64);
+        if from < to {
+            let _ = uc.ctl_remove_cache(from, to);
+        }
+    }
+}
+
 fn seg_range(d: &Descriptor, seg: u16, off: u16, len: usize) -> Result<u64, MemError> {
     let end = u64::from(off) + len as u64;
     if len > 0 && end - 1 > u64::from(d.limit) {
@@ -514,7 +538,9 @@ impl Cpu for Uc<'_> {
         let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
         let lin = seg_range(&d, seg, off, data.len())?;
         self.mem_write(lin, data)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })?;
+        forget_code(self, lin, data.len());
+        Ok(())
     }
     fn request_stop(&mut self, stop: Stop) {
         let st = self.get_data_mut();
@@ -601,6 +627,7 @@ fn new_state(mode: CpuMode) -> State {
         events: Vec::new(),
         events_dropped: 0,
         port60: 0,
+        a20: a20::Gate::default(),
         mem_fault: None,
         env: None,
         owners: HashMap::new(),
@@ -620,12 +647,14 @@ fn new_state(mode: CpuMode) -> State {
 }
 
 impl Machine {
-    /// A real-mode machine with 1 MiB + HMA of zeroed memory.
+    /// A real-mode machine with 1 MiB of zeroed memory and the A20 gate
+    /// off: the 64 KiB above 1 MiB wrap to the first 64 KiB (a20.rs).
     pub fn new_real() -> Result<Machine, MachineError> {
         let mut uc = Unicorn::new_with_data(Arch::X86, Mode::MODE_16, new_state(CpuMode::Real))
             .map_err(|e| uerr("creating the CPU", e))?;
-        uc.mem_map(0, REAL_MEM as usize, Permission::ALL)
+        uc.mem_map(0, a20::HMA_BASE as usize, Permission::ALL)
             .map_err(|e| uerr("mapping memory", e))?;
+        a20::map_alias(&mut uc)?;
         let mut m = Machine { uc };
         m.install_hooks()?;
         Ok(m)
@@ -784,7 +813,9 @@ impl Machine {
     pub fn write_linear(&mut self, linear: u32, data: &[u8]) -> Result<(), MachineError> {
         self.uc
             .mem_write(u64::from(linear), data)
-            .map_err(|e| uerr(&format!("writing at {linear:#x}"), e))
+            .map_err(|e| uerr(&format!("writing at {linear:#x}"), e))?;
+        forget_code(&self.uc, u64::from(linear), data.len());
+        Ok(())
     }
 
     /// The linear address of CS:IP-style `seg:off`, when `seg` is valid.
@@ -1412,7 +1443,13 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 /// The keyboard controller answers at port 60h (the last scan code) and
 /// 64h (status: output buffer full, system flag, keyboard enabled).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
+    let gate = if size == 1 {
+        a20::port_in(uc, port)
+    } else {
+        None
+    };
     let v = match (port, size) {
+        _ if gate.is_some() => gate.unwrap_or(0xFF),
         (0x60, 1) => u32::from(uc.get_data().port60),
         (0x64, 1) => 0x1D,
         (_, 1) => 0xFF,
@@ -1429,6 +1466,15 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
         uc,
         format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
     );
+    if uc.get_data().mode == CpuMode::Real
+        && let a20::PortEffect::Reset(how) = a20::port_out(uc, port, value as u8)
+    {
+        let regs = uc.regs();
+        uc.request_stop(Stop::Unimplemented {
+            what: format!("a machine restart through {how}"),
+            caller: (regs.cs, regs.ip, regs.bp),
+        });
+    }
 }
 
 fn on_bad_memory(uc: &mut Uc<'_>, t: MemType, addr: u64, size: usize, _value: i64) -> bool {

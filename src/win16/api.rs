@@ -153,6 +153,8 @@ pub static TABLES: &[&[Api]] = &[
     super::user::window::APIS,
     super::user::winpos::APIS,
     super::gdi::APIS,
+    super::gdi::font::APIS,
+    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,

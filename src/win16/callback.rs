@@ -43,6 +43,9 @@ pub enum CallArg {
     L(u32),
     /// A far pointer to the scratch data pushed for this call.
     Scratch,
+    /// A far pointer `n` bytes into the scratch data (a callback given
+    /// two structures, as EnumFonts' LOGFONT and TEXTMETRIC).
+    ScratchAt(u16),
 }
 
 /// What a callback returned, and the scratch data as it left it.
@@ -92,6 +95,9 @@ pub fn call_far(
                 .push16((l >> 16) as u16)
                 .and_then(|_| uc.push16(l as u16)),
             CallArg::Scratch => uc.push16(ss).and_then(|_| uc.push16(scratch_off)),
+            CallArg::ScratchAt(n) => uc
+                .push16(ss)
+                .and_then(|_| uc.push16(scratch_off.wrapping_add(n))),
         }
         .map_err(|e| Stop::Error(format!("callback arguments: {}", e.0)))?;
     }

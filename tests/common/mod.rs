@@ -113,6 +113,22 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The shared corpus of real programs: `../shared/corpus` from the
+/// repository root, or, from a worktree elsewhere, `TOOLHELP16_CORPUS` or
+/// /work/shared/corpus. None (and a SKIP line on stderr) when absent.
+pub fn corpus() -> Option<PathBuf> {
+    let mut tries = vec![root().join("../shared/corpus")];
+    if let Some(v) = std::env::var_os("TOOLHELP16_CORPUS") {
+        tries.insert(0, PathBuf::from(v));
+    }
+    tries.push(PathBuf::from("/work/shared/corpus"));
+    let found = tries.into_iter().find(|p| p.join("MANIFEST.tsv").is_file());
+    if found.is_none() {
+        eprintln!("SKIP: the shared corpus (../shared/corpus) is absent; corpus tests not run");
+    }
+    found
+}
+
 /// The load options the scenarios run with: a fixed clock, so that runs
 /// repeat byte for byte.
 pub fn scenario_options(sc: &Scenario) -> toolhelp16::session::LoadOptions {

@@ -3,6 +3,12 @@
 //! ...") instead of touching pixels. USER's FillRect and DrawText are here
 //! too, being drawing calls.
 
+pub mod fnt;
+pub mod font;
+pub mod fontmap;
+pub mod metafile;
+pub mod text;
+
 use super::api::{Api, Arg};
 use crate::env::Env;
 use crate::machine::{Stop, Uc, record_event};
@@ -22,6 +28,8 @@ pub struct Gdi {
     /// The object selected last into each DC, by kind (pen, brush, font...)
     /// is not tracked beyond the previous handle SelectObject returns.
     pub selected: Vec<(u16, u16)>,
+    /// The fonts (font.rs): the catalogue, loaded when first needed.
+    pub fonts: font::FontState,
 }
 
 fn draw(uc: &mut Uc<'_>, text: String) {
