@@ -141,6 +141,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::focus::APIS,
     super::user::hook::APIS,
     super::user::input::APIS,
+    super::user::mdi::APIS,
     super::user::menu::APIS,
     super::user::message::APIS,
     super::user::metrics::APIS,

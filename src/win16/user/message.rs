@@ -167,6 +167,11 @@ pub fn call_proc(
     lparam: u32,
 ) -> Result<u32, Stop> {
     if is_def_window_proc(env, proc_) {
+        // USER's MDICLIENT class has DefWindowProc's thunk for its
+        // procedure; its windows' messages are MDI's (mdi.rs).
+        if super::mdi::is_client(env, hwnd) {
+            return super::mdi::client_proc(env, uc, hwnd, msg, wparam, lparam);
+        }
         return super::defwnd::def_window_proc(env, uc, hwnd, msg, wparam, lparam);
     }
     if proc_.0 == 0 {

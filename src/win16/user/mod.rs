@@ -16,6 +16,7 @@
 //! | `scroll.rs` | window scroll bars |
 //! | `caret.rs`, `cursor.rs` | the caret; cursors and icons |
 //! | `clipboard.rs`, `hook.rs`, `prop.rs` | the clipboard, window hooks, window properties |
+//! | `mdi.rs` | the multiple-document interface |
 //! | `rect.rs` | SetRect and the other rectangle functions |
 //! | `timer.rs`, `msgbox.rs`, `dialog.rs`, `menu.rs`, `metrics.rs` | timers, message boxes, dialog boxes, menus, system metrics and colours |
 //!
@@ -49,6 +50,7 @@ pub mod dialog;
 pub mod focus;
 pub mod hook;
 pub mod input;
+pub mod mdi;
 pub mod menu;
 pub mod message;
 pub mod metrics;
@@ -380,6 +382,8 @@ pub struct User {
     pub next_defer: u16,
     /// WM_SETREDRAW / LockWindowUpdate: the window whose drawing is locked.
     pub locked: u16,
+    /// The MDICLIENT windows.
+    pub mdi: mdi::MdiClients,
 }
 
 impl Default for User {
@@ -438,6 +442,7 @@ impl Default for User {
             defer: BTreeMap::new(),
             next_defer: 0,
             locked: 0,
+            mdi: mdi::MdiClients::new(),
         }
     }
 }

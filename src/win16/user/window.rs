@@ -504,6 +504,15 @@ fn free_record(env: &mut Env, hwnd: u16) {
     }
     u.timers.retain(|t| t.hwnd != hwnd);
     u.clipboard.forget_windows(&[hwnd]);
+    for m in u.mdi.values_mut() {
+        m.children.retain(|&c| c != hwnd);
+        if m.active == hwnd {
+            m.active = 0;
+        }
+        if m.maximized == hwnd {
+            m.maximized = 0;
+        }
+    }
     for w in u.windows.iter_mut() {
         if w.owner == hwnd {
             w.owner = 0;
