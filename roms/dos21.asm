@@ -460,10 +460,19 @@ start:
         int 0x2F
         SHOW "2F 1687 dpmi"
         EOL
+        mov bx, 0x1234                  ; no driver: an IRET, BX as it was
         xor ax, ax
         int 0x33
         SHOW "33 mouse"
         HEX bx
+        EOL
+        push es
+        mov ax, 0x3533                  ; and the vector's first byte
+        int 0x21
+        mov al, [es:bx]
+        xor ah, ah
+        pop es
+        SHOW "33 vector"
         EOL
 
         mov ax, 0x4C00

@@ -238,6 +238,10 @@ impl Environment for Env {
             API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => {
                 crate::win16::call_api(self, uc)
             }
+            // The floating-point emulator's interrupts (win16/win87em.rs).
+            0x34..=0x3D if !self.win16.tasks.is_empty() => {
+                crate::win16::win87em::emulator_int(self, uc, intno)
+            }
             _ => self.native(uc, intno),
         };
         match r {

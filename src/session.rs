@@ -14,6 +14,36 @@ use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
 /// The most frames a walk reports (a climbing chain has at most 32768).
 pub const MAX_FRAMES: usize = 0x8000;
 
+/// The most files a screenshot series writes.
+pub const MAX_SHOTS: u32 = 10_000;
+
+/// Takes a screenshot every N instructions (counted a translation block at
+/// a time, like the profiler's samples).
+struct ScreenSeries {
+    every: u64,
+    next: u64,
+}
+
+impl crate::machine::Observer for ScreenSeries {
+    fn on_block(
+        &mut self,
+        uc: &crate::machine::Uc<'_>,
+        _addr: u64,
+        _size: u32,
+        _cs: u16,
+        _ip: u16,
+    ) -> Option<Stop> {
+        let n = uc.get_data().total_insns;
+        if n >= self.next {
+            self.next = (n / self.every + 1) * self.every;
+            if let Some(env) = crate::machine::environment_of::<Env>(uc) {
+                crate::win16::gdi::screen::series_shot(env);
+            }
+        }
+        None
+    }
+}
+
 /// How to load a file.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -29,6 +59,9 @@ pub struct LoadOptions {
     pub stdin: Option<Vec<u8>>,
     /// Scripted keys for INT 16h (`--keys`).
     pub keys: Vec<(u8, u8)>,
+    /// A mouse driver moved by this script (`--mouse`, DOS programs only);
+    /// None: no mouse driver.
+    pub mouse: Option<Vec<crate::dos::mouse::Step>>,
     /// The clock DOS and the BIOS report.
     pub clock: crate::dos::clock::Clock,
     /// The host directory that is the program's drive C: (None: no drive;
@@ -48,6 +81,9 @@ pub struct LoadOptions {
     /// `--fonts DIR`: searched first for the Windows raster fonts
     /// (win16/gdi/font.rs, "Where the fonts come from").
     pub fonts: Option<PathBuf>,
+    /// The display Win16 programs draw on (`--display WxHxBPP`; the VGA's
+    /// 640×480×16 when None).
+    pub display: Option<crate::win16::gdi::devcaps::DisplayMode>,
 }
 
 impl Default for LoadOptions {
@@ -59,6 +95,7 @@ impl Default for LoadOptions {
             env: Vec::new(),
             stdin: None,
             keys: Vec::new(),
+            mouse: None,
             clock: crate::dos::clock::Clock::Host,
             dir: None,
             more: Vec::new(),
@@ -66,6 +103,7 @@ impl Default for LoadOptions {
             symbol_files: Vec::new(),
             symbols_beside: true,
             fonts: None,
+            display: None,
         }
     }
 }
@@ -169,6 +207,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         Some(p) => Some(read_script(p)?),
         None => None,
     };
+    if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
+        return Err(LoadFailure(format!(
+            "{}: --mouse: only DOS programs get a mouse driver",
+            path.display()
+        )));
+    }
     let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
@@ -180,6 +224,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     env.program_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
+    if let Some(d) = opts.display {
+        env.win16.gdi.display = d;
+    }
     if let Some(dir) = &opts.dir {
         let drive = crate::dos::fs::Drive::new(dir.clone())
             .map_err(|e| LoadFailure(format!("--dir {}: {e}", dir.display())))?;
@@ -202,6 +249,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                     .map_err(|e| LoadFailure(e.0))?;
             }
             if let Some(script) = script {
+                env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
@@ -264,6 +312,10 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         image_len: image_len.min(0xA_0000),
     });
     check_symbols(&env)?;
+    if let (Loaded::Dos { .. }, Some(script)) = (loaded, &opts.mouse) {
+        env.dos.mouse =
+            Some(crate::dos::mouse::install(&mut machine, script.clone()).map_err(|e| fail(&e))?);
+    }
     if let Loaded::Dos { psp, .. } = loaded {
         env.dos.psp = psp;
         env.dos.root_psp = psp;
@@ -602,6 +654,67 @@ impl Program {
             source,
             MAX_FRAMES,
         )
+    }
+
+    /// The screen as a PNG: the picture the program last showed before the
+    /// session's default WM_CLOSE, else the screen now (gdi/screen.rs).
+    /// Err for a DOS program (its text screen has no picture yet).
+    pub fn screenshot_final(&self) -> Result<Vec<u8>, String> {
+        self.require_screen()?;
+        crate::win16::gdi::screen::final_png(&self.env().win16.gdi)
+    }
+
+    /// The screen now, as a PNG.
+    pub fn screenshot_now(&self) -> Result<Vec<u8>, String> {
+        self.require_screen()?;
+        crate::win16::gdi::screen::current_png(&self.env().win16.gdi)
+    }
+
+    /// Does this program have a graphics screen?
+    pub fn has_screen(&self) -> bool {
+        matches!(self.loaded, Loaded::Ne { .. })
+    }
+
+    fn require_screen(&self) -> Result<(), String> {
+        if self.has_screen() {
+            return Ok(());
+        }
+        crate::win16::gdi::screen::dos_text_picture(&self.screen_text())
+            .map(|_| ())
+            .ok_or_else(|| {
+                "only Win16 programs have a graphics screen (a DOS text screen has no picture yet)"
+                    .to_string()
+            })
+    }
+
+    /// Write a numbered screenshot into `dir` every `every` instructions
+    /// (0: none) and after each WM_PAINT (gdi/screen.rs), at most
+    /// [`MAX_SHOTS`] files.
+    pub fn start_screenshots(&mut self, dir: &Path, every: u64) -> Result<(), String> {
+        if !self.has_screen() {
+            return Err(self.require_screen().unwrap_err());
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if let Some(env) = self.machine.environment_mut::<Env>() {
+            env.win16.gdi.shots.series = Some(crate::win16::gdi::screen::Series::new(
+                dir.to_path_buf(),
+                every,
+                MAX_SHOTS,
+            ));
+        }
+        if every > 0 {
+            self.machine
+                .add_observer(Box::new(ScreenSeries { every, next: every }));
+        }
+        Ok(())
+    }
+
+    /// Screenshots the series wrote, and its first error.
+    pub fn screenshots_written(&self) -> (u32, Option<String>) {
+        match &self.env().win16.gdi.shots.series {
+            Some(s) => (s.written(), s.error.borrow().clone()),
+            None => (0, None),
+        }
     }
 
     /// The final 80x25 text screen (real mode), one line per row.

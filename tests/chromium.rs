@@ -1,6 +1,7 @@
 //! The pages in a real browser: headless Chromium (Debian's `chromium`
-//! package; `./x test` installs it) renders the demo's stack page, its SVG
-//! and a trace page to PNG screenshots, and each must show a picture: many
+//! package; `./x test` installs it) renders the demo's stack page, its SVG,
+//! a drawing program's stack page (with its screen) and a trace page to PNG
+//! screenshots, and each must show a picture: many
 //! pixels that are not the white background, several colours, and the
 //! colours of the frame bands and the saved-BP words. A blank page, taken
 //! the same way, must count as blank, so the check can fail.
@@ -200,6 +201,32 @@ fn the_pages_render_to_pictures_that_are_not_blank() {
                 page.display()
             );
         }
+    }
+    // The stack page of a drawing program shows its screen beside the
+    // stack: the scene's pure colours appear (report/html.rs embeds the
+    // screenshot; roms/gdiscene.exe paints magenta, cyan and yellow).
+    let scene = dir.join("scene.html");
+    succeed(
+        bin()
+            .current_dir(root())
+            .args([
+                "stack",
+                "--at",
+                "GDISCENE!painted",
+                "roms/gdiscene.exe",
+                "--html",
+            ])
+            .arg(&scene),
+    );
+    let shot = scene.with_extension("png");
+    screenshot(&browser, &scene, &shot, size, &profile);
+    let i = ink(&shot);
+    for c in ["#ff00ff", "#00ffff", "#ffff00", "#ff0000", "#e3effb"] {
+        assert!(
+            i.pixels.contains(&hex(c)),
+            "{}: no pixel of {c}: the screen is not shown beside the stack",
+            scene.display()
+        );
     }
     let shot = dir.join("trace.png");
     screenshot(&browser, &trace, &shot, (1200, 900), &profile);

@@ -485,7 +485,7 @@ a20 off 0000 0
   ext 0012 0 0803 0002
 32 dpb 3200 0 0002 0200
 32 A: 32FF 1
-36 free 0008 1 0200
+36 free 0004 1 0200
 38 country 0001 0 0001 $-
 6501 6501 0 0029 0001 01B5
 6520 6520 0 FF9A
@@ -497,7 +497,8 @@ a20 off 0000 0
 4D 0000 0
 2F 4300 xms 4300 0
 2F 1687 dpmi 1687 0
-33 mouse 0000 0 0000
+33 mouse 0000 0 1234
+33 vector 00CF 0
 ";
     // Line by line, so a failure names the function.
     for (got, want) in out.lines().zip(want.lines()) {
@@ -716,4 +717,236 @@ fn corpus_programs_run_to_their_dos_5_exits() {
         assert!(text.starts_with(starts), "{f}: {text:?}");
         std::fs::remove_dir_all(&d).ok();
     }
+}
+
+/// MS-DOS 1.25's CHKDSK under DOS 5, on the sandbox drive (a 40 MiB fixed
+/// disk as DOS 5's FORMAT lays it out: 2 KiB clusters, 20431 of them).
+///
+/// CHKDSK 1.25 asks INT 21h AH=1Ch for the drive and reads DS:BX as DOS 1
+/// gave it: a pointer to the FAT itself. DOS 2 and later point DS:BX at one
+/// byte, the media ID (MS-DOS 4.0's MISC.ASM copies it into the fixed cell
+/// FATBYTE of DOS's data), so CHKDSK walks DOS's own variables as a 12-bit
+/// FAT: the root's files have chains that do not match their sizes ("File
+/// size error", and CHKDSK "fixes" each by setting the size to what it
+/// found: 0 bytes, through FCB random block write with CX = 0), and every
+/// non-zero 12-bit word of DOS's data it cannot account for is a lost
+/// cluster it frees by writing zeros there. Then it prints its report and
+/// exits. A real PC running DOS 5 does the same: this is why DOS 2 and later
+/// tools refuse another version. (It clears a word per cluster at its
+/// PSP:07B8 first, so a disk of more than 31780 clusters would have it wipe
+/// its own code; the 40 MiB drive has fewer.)
+#[test]
+fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
+    let Some(c) = corpus_dos("CHKDSK.COM") else {
+        return;
+    };
+    let d = temp("chkdsk");
+    std::fs::write(d.join("HELLO.TXT"), b"hello, world\r\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(c.join("msdos125/CHKDSK.COM"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(lines[0], "File size error for file  HELLO    TXT", "{text}");
+    assert!(lines[1].ends_with(" bytes disk space freed"), "{text}");
+    // AH=1Ch's numbers: 20431 clusters of 4 sectors of 512 bytes.
+    assert_eq!(lines[3], " 41842688 bytes total disk space", "{text}");
+    assert_eq!(lines[4], " 41842688 bytes available on disk", "{text}");
+    // PSP:0002 (top of memory, A000h) and CHKDSK's own segment.
+    assert_eq!(lines[6], "   655360 bytes total memory", "{text}");
+    assert!(lines[7].ends_with(" bytes free"), "{text}");
+    assert_eq!(
+        std::fs::read(d.join("HELLO.TXT")).unwrap(),
+        b"",
+        "CHKDSK set HELLO.TXT's size to the 0 clusters it found"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Terminate and stay resident, both ways (MS-DOS Programmer's Reference:
+/// INT 21h AH=31h keeps DX paragraphs of the PSP's block and ends with
+/// code AL; INT 27h keeps DX bytes from the PSP, rounded up to paragraphs,
+/// code 0; AH=4Dh answers AH = 3, "ended resident"). DOSTSR.COM hooks
+/// INT 66h and goes resident; the parent that EXECs it calls the hook
+/// afterwards (the handler and its data are still there: a counter kept
+/// across calls, the old vector it chains to), and finds the resident
+/// block on the MCB chain, owned by the TSR's PSP, of the size it asked.
+#[test]
+fn a_tsr_stays_resident_and_its_hook_answers_its_parent() {
+    let tsr = std::fs::read(rom("dostsr.com")).unwrap();
+    let (v, d) = run_in_sandbox("dostsrp.com", &[("DOSTSR.COM", tsr)], &[]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let out = v["output"].as_str().unwrap().replace("\r\n", "\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 16, "{out}");
+    let mut first_handler = String::new();
+    for (run, block) in lines.chunks(8).enumerate() {
+        let psp = block[0].strip_prefix("tsr psp=").expect(block[0]);
+        let (how, kept) = block[1]
+            .strip_prefix("keep ")
+            .and_then(|r| r.split_once(' '))
+            .expect(block[1]);
+        let kept = u16::from_str_radix(kept, 16).unwrap();
+        let (paras, code) = match (run, how) {
+            (0, "31") => (kept, "0305"),
+            (1, "27") => (kept.div_ceil(16), "0300"),
+            _ => panic!("run {run} ended with {how}"),
+        };
+        assert_eq!(block[2], "4B00 4B00 0");
+        assert_eq!(block[3], format!("4D {code} 0"), "AH=4Dh: resident, code");
+        let hook = block[4].strip_prefix("66 7352 psp=").expect(block[4]);
+        assert!(
+            hook.starts_with(&format!("{psp} calls=0001 old=")),
+            "{hook}"
+        );
+        assert_eq!(block[5], "66 calls=0002", "the counter was kept");
+        let vector = block[6].strip_prefix("35 vector=").expect(block[6]);
+        assert!(vector.starts_with(&format!("{psp}:")), "{vector}");
+        if run == 0 {
+            first_handler = vector[5..].to_string();
+        } else {
+            // The second TSR chains to the first, still resident.
+            assert!(hook.ends_with(&format!("old={first_handler}")), "{hook}");
+        }
+        assert_eq!(
+            block[7],
+            format!("mcb M owner={psp} size={paras:04X} next=Z"),
+            "the resident block: the TSR's, of the size it kept, then free memory"
+        );
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+const MOUSE_SCRIPT: &str = "wait 2; move 100 50; click left; move 200 120; click right; wait 3\n\
+                            move 8 8 # the handler wants left presses only now\nclick left; wait 2";
+
+/// The INT 33h driver `--mouse` installs, as the Microsoft Mouse
+/// Programmer's Reference describes it (Ralf Brown's list for SI/DI and
+/// the text-mode cells), checked line by line through roms/dosmouse.com;
+/// then again with the program's own IRQ 12 handler in front of the BIOS's
+/// (it counts the nine steps that move or click, and chains).
+#[test]
+fn mouse_driver_answers_as_microsoft_s() {
+    let run = |tail: &[&str]| {
+        let out = bin()
+            .args([
+                "run",
+                "--json",
+                "--stdin",
+                "/dev/null",
+                "--mouse",
+                MOUSE_SCRIPT,
+            ])
+            .arg(rom("dosmouse.com"))
+            .arg("--")
+            .args(tail)
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(v["exit"]["code"], 0, "{v}");
+        v["output"].as_str().unwrap().replace("\r\n", "\n")
+    };
+    let mut want = vec![
+        // 00h: installed, two buttons.
+        "00 FFFF 0002",
+        // 03h after a reset: no button down, the centre of the 640 x 200
+        // virtual screen (320, 100), reported in 8 x 8 cells: (320, 96).
+        "03 0000 0140 0060",
+        // 24h: version 8.20, a PS/2 mouse (type 4, IRQ 0 meaning PS/2).
+        "24 0820 0400",
+        // 04h to (123h, 45h): reported rounded down to the cell.
+        "04 0120 0040",
+        // 07h/08h: ranges 16..600 (given as 600, 16: swapped) and 8..184;
+        // 04h outside them is clipped to the range's ends.
+        "07 high 0258 00B8",
+        "07 low 0010 0008",
+        // 1Ah then 1Bh: the sensitivity as set.
+        "1B 001E 0046 0014",
+        // The software text cursor (0Ah: screen mask 00FFh, cursor mask
+        // 7000h) over 'M' (attribute 07h): hidden after the reset (flag
+        // -1); 01h shows it (flag 0) and a second 01h keeps it at 0; 02h
+        // twice (-2) needs 01h twice to show again; moving puts the cell
+        // back and draws over the next (0000h there: 7000h); 02h erases.
+        "cursor 074D 704D 704D 074D 074D 074D 704D 074D 7000 0000",
+        // 14h: the mask and handler 0Ch set come back (1: ES:DX is it).
+        "14 001F 0001",
+        // Six handler calls interrupted the program's loop: its registers
+        // are its own again.
+        "kept 1111 2222 3333",
+        // 0Bh: mickeys since the reset (8 per 8 pixels across, 16 per 8
+        // down): -220 + 100 across, -100 + 140 down; then 0.
+        "0B FF88 0028",
+        "0B 0000 0000",
+        // 05h/06h: one press and one release of each button, where they
+        // were; a second query: count 0, the place kept.
+        "05 left 0000 0001 0060 0030",
+        "06 left 0000 0001 0060 0030",
+        "05 right 0000 0001 00C8 0078",
+        "06 right 0000 0001 00C8 0078",
+        "05 left 0000 0000 0060 0030",
+        "03 0000 00C8 0078",
+        // The handler calls: AX the events (1 moved, 2/4 left down/up,
+        // 8/10h right down/up), BX the buttons, CX, DX the position, SI,
+        // DI the mickey counters.
+        "cb 0001 0000 0060 0030 FF24 FF9C",
+        "cb 0002 0001 0060 0030 FF24 FF9C",
+        "cb 0004 0000 0060 0030 FF24 FF9C",
+        "cb 0001 0000 00C8 0078 FF88 0028",
+        "cb 0008 0002 00C8 0078 FF88 0028",
+        "cb 0010 0000 00C8 0078 FF88 0028",
+        // With the call mask 0002h: the move and the release call nothing,
+        // the press does (the counters were read, so from 0).
+        "cb 0002 0001 0008 0008 FF40 FF20",
+        // 21h: reset again, back to the centre.
+        "21 FFFF 0002",
+        "03 0000 0140 0060",
+    ];
+    for tail in [&[][..], &["hook"][..]] {
+        if !tail.is_empty() {
+            want.push("74 0009");
+        }
+        let text = run(tail);
+        let got: Vec<&str> = text.lines().collect();
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g, w, "tail {tail:?}");
+        }
+        assert_eq!(got.len(), want.len(), "{text}");
+    }
+}
+
+/// Without `--mouse` there is no driver: INT 33h's vector points at an
+/// IRET (dos21.com checks its byte), so AX=0000h comes back 0000h and BX
+/// as it was; `--mouse` is refused for programs that are not DOS's, and a
+/// script that is not one is refused naming the step.
+#[test]
+fn without_mouse_there_is_no_driver() {
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null"])
+        .arg(rom("dosmouse.com"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 1, "{v}");
+    assert_eq!(v["output"], "no mouse 0000 1234\r\n");
+    let out = bin()
+        .args(["run", "--mouse", "click left"])
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only DOS programs get a mouse driver"));
+    let out = bin()
+        .args(["run", "--mouse", "move 1 2; press middle"])
+        .arg(rom("dosmouse.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`press middle`"));
 }

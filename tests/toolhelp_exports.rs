@@ -15,7 +15,7 @@ use toolhelp16::loader::{self, Image, KindHint};
 use toolhelp16::machine::{Cpu, Machine, R, Stop};
 use toolhelp16::walk::StackTraceEntry;
 use toolhelp16::win16::api::{self, ApiFn};
-use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, gmem, gt};
+use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, MAX_HUGE_BLOCK, gmem, gt};
 use toolhelp16::win16::toolhelp::{self, GlobalEntry, ModuleEntry, TaskEntry};
 
 mod common;
@@ -248,9 +248,15 @@ fn every_block_the_loader_made_is_in_the_arena() {
 #[test]
 fn global_alloc_is_bounded() {
     let mut w = World::new();
-    for bytes in [0, MAX_BLOCK + 1, 0x0010_0000, u32::MAX] {
+    // Past 64 KiB a block is huge (consecutive selectors); past Windows
+    // 3.1's 16 MiB - 64 KiB it is refused.
+    for bytes in [0, MAX_HUGE_BLOCK + 1, u32::MAX] {
         assert_eq!(w.api("KERNEL", 15, &[0, bytes]), 0, "{bytes:#x}");
     }
+    let huge = w.api("KERNEL", 15, &[0, MAX_BLOCK + 1]);
+    assert_ne!(huge, 0);
+    assert_eq!(w.api("KERNEL", 20, &[huge]), MAX_BLOCK + 32);
+    assert_eq!(w.api("KERNEL", 17, &[huge]), 0);
     let before = w.env.win16.global.used();
     let room = (ARENA_LIMIT - before) / MAX_BLOCK;
     let mut handles = Vec::new();
@@ -266,7 +272,7 @@ fn global_alloc_is_bounded() {
     assert!(w.env.win16.global.used() <= ARENA_LIMIT);
     assert_eq!(
         w.api("KERNEL", 25, &[0xFFFF_FFFF]),
-        w.env.win16.global.free().min(MAX_BLOCK)
+        w.env.win16.global.free().min(MAX_HUGE_BLOCK)
     );
     // What is left is less than a block; take it, then nothing is left.
     let rest = w.env.win16.global.free();
@@ -359,7 +365,7 @@ fn global_realloc_keeps_the_contents_and_the_handle() {
     assert_eq!(w.get(u32::from(sel) << 16, 4), b"tool");
     assert!(w.m.read_seg(sel, 0x20, &mut [0]).is_err());
     // Refused: too big, zero (discard), and GMEM_MODIFY on a fixed block.
-    assert_eq!(w.api("KERNEL", 16, &[h, MAX_BLOCK + 1, 0]), 0);
+    assert_eq!(w.api("KERNEL", 16, &[h, MAX_HUGE_BLOCK + 1, 0]), 0);
     assert_eq!(w.api("KERNEL", 16, &[h, 0, u32::from(gmem::MOVEABLE)]), 0);
     assert_eq!(w.api("KERNEL", 20, &[h]), 32);
     // GMEM_MODIFY sets or clears GMEM_DISCARDABLE.

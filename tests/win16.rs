@@ -195,9 +195,9 @@ fn flaggen_paints_its_flag_and_exits_under_the_default_session() {
         "call USER.SHOWWINDOW",
         "call USER.UPDATEWINDOW",
         "call USER.BEGINPAINT",
-        "draw Polygon",
-        "draw Rectangle",
-        "draw Ellipse",
+        "call GDI.POLYGON",
+        "call GDI.RECTANGLE",
+        "call GDI.ELLIPSE",
         "call USER.ENDPAINT",
         "call USER.POSTQUITMESSAGE",
     ] {

@@ -9,12 +9,19 @@ use common::{bin, json, rom};
 
 #[test]
 fn services_answer_as_windows_does() {
+    // A drive of its own: WriteProfileString writes WIN.INI back there.
+    let dir = std::env::temp_dir().join(format!("th16-kernsvc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(rom("kernsvc.exe"), dir.join("KERNSVC.EXE")).unwrap();
     let out = bin()
         .args(["run", "--json", "--dir"])
-        .arg(rom(""))
-        .arg(rom("kernsvc.exe"))
+        .arg(&dir)
+        .arg(dir.join("KERNSVC.EXE"))
         .output()
         .unwrap();
+    let win_ini = std::fs::read_to_string(dir.join("WINDOWS").join("WIN.INI"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(win_ini.unwrap(), "[App]\r\nKey=Value\r\n");
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);

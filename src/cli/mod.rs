@@ -84,6 +84,12 @@ pub struct RunOpts {
     /// for a key stops (exit 126) instead of hanging.
     #[arg(long, value_name = "SCRIPT", default_value = "")]
     pub keys: String,
+    /// Install a mouse driver (INT 33h) for a DOS program and move its
+    /// mouse: `move X Y` (virtual screen, 8 pixels a text cell), `press`,
+    /// `release` or `click` `left`/`right`, `wait TICKS`; separated by `;`
+    /// or newlines, one step per timer tick. Without it there is no driver.
+    #[arg(long, value_name = "SCRIPT")]
+    pub mouse: Option<String>,
     /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
     /// the host's clock, UTC).
     #[arg(long, value_name = "TIME")]
@@ -133,6 +139,11 @@ pub struct RunOpts {
     /// not set.
     #[arg(long, value_name = "DIR")]
     pub fonts: Option<PathBuf>,
+    /// The display Win16 programs draw on: WIDTHxHEIGHTxBPP with 4 (16
+    /// colours, VGA), 8 (256, palette) or 24 (true colour) bits per pixel
+    /// (default 640x480x4, the standard VGA).
+    #[arg(long, value_name = "WxHxBPP")]
+    pub display: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -142,6 +153,10 @@ pub enum Command {
         file: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Also look for imported DLLs in this directory (the run's drive
+        /// C:), as `run --dir` would.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Run a program to exit, fault or budget. Several Win16 programs run
     /// together as tasks under the cooperative scheduler; the first named
@@ -149,6 +164,19 @@ pub enum Command {
     Run {
         #[command(flatten)]
         opts: RunOpts,
+        /// Write the screen as a PNG: as the program last showed it before
+        /// the headless session closed its windows, or at the stop when
+        /// the run ended otherwise (Win16 programs).
+        #[arg(long, value_name = "FILE.png")]
+        screenshot: Option<PathBuf>,
+        /// Write numbered screenshots (screen-00001.png …) into DIR: one
+        /// after each WM_PAINT, and one every --every instructions.
+        #[arg(long, value_name = "DIR")]
+        screenshots: Option<PathBuf>,
+        /// Instructions between the screenshots of --screenshots (0: only
+        /// after paints).
+        #[arg(long, value_name = "N", default_value_t = 0, requires = "screenshots")]
+        every: u64,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The program's command tail.
@@ -188,9 +216,13 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
         /// Write a self-contained HTML page into FILE: the SVG picture, the
-        /// frames and the words as tables, and the narrated walk.
+        /// frames and the words as tables, and the narrated walk (and, for
+        /// a Win16 program, the screen at the stop).
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// Write the screen at the stop as a PNG (Win16 programs).
+        #[arg(long, value_name = "FILE.png")]
+        screenshot: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -349,6 +381,11 @@ fn load_opts(
         None => None,
     };
     let keys = crate::dos::parse_keys(&o.keys)?;
+    let mouse = o
+        .mouse
+        .as_deref()
+        .map(crate::dos::mouse::parse_script)
+        .transpose()?;
     let clock = match &o.clock {
         Some(t) => crate::dos::clock::Clock::Fixed(crate::dos::clock::DateTime::parse(t)?),
         None => crate::dos::clock::Clock::Host,
@@ -370,6 +407,7 @@ fn load_opts(
         env,
         stdin,
         keys,
+        mouse,
         clock,
         dir: Some(o.dir.clone()),
         more: more.to_vec(),
@@ -377,6 +415,10 @@ fn load_opts(
         symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
         symbols_beside: !o.no_symbol_search,
         fonts: o.fonts.clone(),
+        display: match &o.display {
+            Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
+            None => None,
+        },
     })
 }
 
@@ -465,7 +507,7 @@ fn fail(code: i32, msg: &str) -> i32 {
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
-        Command::Info { file, json } => match session::parse_file(&file, KindHint::Auto) {
+        Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
@@ -477,7 +519,20 @@ pub fn main_with(cli: Cli) -> i32 {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
-                let info = crate::loader::info::info(&image);
+                let mut info = crate::loader::info::info(&image);
+                // Where each imported module comes from, as a run finds it.
+                let dirs: Vec<PathBuf> = dir.into_iter().collect();
+                let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
+                    .into_iter()
+                    .map(|s| match s {
+                        crate::win16::ImportSource::BuiltIn => ("built-in", None),
+                        crate::win16::ImportSource::Dll(p) => {
+                            ("dll", Some(p.display().to_string()))
+                        }
+                        crate::win16::ImportSource::Absent(why) => ("absent", Some(why)),
+                    })
+                    .collect();
+                info.set_import_sources(sources);
                 if json {
                     println!(
                         "{}",
@@ -490,11 +545,28 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             Err(e) => fail(EXIT_LOAD, &e.0),
         },
-        Command::Run { opts, files, args } => {
-            let (prog, stop) = match load_and_run(&opts, &files, &args, !opts.json, None) {
-                Ok(r) => r,
-                Err(code) => return code,
+        Command::Run {
+            opts,
+            screenshot,
+            screenshots,
+            every,
+            files,
+            args,
+        } => {
+            let mut setup = |p: &mut session::Program| match &screenshots {
+                Some(dir) => p.start_screenshots(dir, every),
+                None => Ok(()),
             };
+            let (prog, stop) =
+                match load_and_run_with(&opts, &files, &args, !opts.json, None, &mut setup) {
+                    Ok(r) => r,
+                    Err(code) => return code,
+                };
+            if let Err(code) =
+                write_screenshots(&prog, screenshot.as_deref(), screenshots.is_some())
+            {
+                return code;
+            }
             if opts.json {
                 let mut v = output::run_json(&prog, &stop);
                 if opts.screen {
@@ -533,6 +605,7 @@ pub fn main_with(cli: Cli) -> i32 {
             explain,
             svg,
             html,
+            screenshot,
             files,
             args,
         } => {
@@ -582,9 +655,26 @@ pub fn main_with(cli: Cli) -> i32 {
                 );
             }
             if let Some((pic, lines)) = &pictured {
-                if let Err(e) = write_pictures(pic, lines, svg.as_deref(), html.as_deref()) {
+                let screen = prog.screenshot_now().ok();
+                if let Err(e) = write_pictures(
+                    pic,
+                    lines,
+                    svg.as_deref(),
+                    html.as_deref(),
+                    screen.as_deref(),
+                ) {
                     return fail(EXIT_LOAD, &e);
                 }
+            }
+            if let Some(path) = &screenshot {
+                let png = match prog.screenshot_now() {
+                    Ok(p) => p,
+                    Err(e) => return fail(EXIT_LOAD, &format!("--screenshot: {e}")),
+                };
+                if let Err(e) = crate::report::write_file("--screenshot", path, &png) {
+                    return fail(EXIT_LOAD, &e);
+                }
+                eprintln!("toolhelp16: wrote {} (screen at the stop)", path.display());
             }
             let told = pictured.as_ref().filter(|_| explain).map(|p| &p.1);
             if opts.json {
@@ -724,12 +814,38 @@ fn stack_title(prog: &session::Program, stop: &Stop, reached: bool) -> String {
     format!("{}: {what}", prog.path.display())
 }
 
-/// `stack --svg FILE --html FILE`: write the picture (and the page).
+/// `run --screenshot FILE` and the end of `--screenshots DIR`: write the
+/// run's picture, report the series.
+fn write_screenshots(
+    prog: &session::Program,
+    file: Option<&std::path::Path>,
+    series: bool,
+) -> Result<(), i32> {
+    if let Some(path) = file {
+        let png = prog
+            .screenshot_final()
+            .map_err(|e| fail(EXIT_LOAD, &format!("--screenshot: {e}")))?;
+        crate::report::write_file("--screenshot", path, &png).map_err(|e| fail(EXIT_LOAD, &e))?;
+        eprintln!("toolhelp16: wrote {} (screen)", path.display());
+    }
+    if series {
+        let (n, err) = prog.screenshots_written();
+        if let Some(e) = err {
+            return Err(fail(EXIT_LOAD, &format!("--screenshots: {e}")));
+        }
+        eprintln!("toolhelp16: wrote {n} screenshots");
+    }
+    Ok(())
+}
+
+/// `stack --svg FILE --html FILE`: write the picture (and the page, with
+/// the screen when there is one).
 fn write_pictures(
     pic: &crate::report::stackmodel::Picture,
     lines: &[crate::report::explain::Line],
     svg: Option<&std::path::Path>,
     html: Option<&std::path::Path>,
+    screen: Option<&[u8]>,
 ) -> Result<(), String> {
     if svg.is_none() && html.is_none() {
         return Ok(());
@@ -740,7 +856,7 @@ fn write_pictures(
         eprintln!("toolhelp16: wrote {} (SVG)", path.display());
     }
     if let Some(path) = html {
-        let page = crate::report::html::page(pic, &drawing, lines);
+        let page = crate::report::html::page_with_screen(pic, &drawing, lines, screen);
         crate::report::write_file("--html", path, page.as_bytes())?;
         eprintln!("toolhelp16: wrote {} (HTML)", path.display());
     }

@@ -3,10 +3,10 @@
 //! INT 13h disks (none answer), INT 15h system services (the A20 gate of
 //! [`crate::machine::a20`], the configuration table), INT 16h keyboard
 //! (the BIOS buffer and the `--keys` script), INT 1Ah clock, and what DOS
-//! answers for INT 2Fh (the multiplex interrupt) and INT 33h (no mouse
-//! driver) when nothing is installed: registers as they were, which is
-//! "not installed" for every installation check, XMS (AX=4300h) and DPMI
-//! (AX=1687h) included.
+//! answers for INT 2Fh (the multiplex interrupt) when nothing is
+//! installed: registers as they were, which is "not installed" for every
+//! installation check, XMS (AX=4300h) and DPMI (AX=1687h) included. INT 33h
+//! is the mouse driver of [`super::mouse`], or an IRET without one.
 
 use super::{ROM_SEG, clock, hardware, host, screen, set_al, set_carry, set_zf, unimplemented};
 use crate::env::Env;
@@ -62,7 +62,7 @@ pub fn bios(env: &mut Env, uc: &mut Uc<'_>, intno: u8) -> Result<(), Stop> {
         0x16 => keyboard(env, uc),
         0x1A => time(env, uc),
         0x2F => multiplex(uc),
-        0x33 => mouse(uc),
+        0x33 => super::mouse::int33(env, uc),
         _ => Err(unimplemented(uc, format!("INT {intno:02X}h"))),
     }
 }
@@ -386,16 +386,6 @@ fn multiplex(uc: &mut Uc<'_>) -> Result<(), Stop> {
         uc.set_reg(R::BX, 0).map_err(host)?;
         uc.set_reg(R::ES, 0xFFFF).map_err(host)?;
         uc.set_reg(R::DI, 0xFFFF).map_err(host)?;
-    }
-    Ok(())
-}
-
-/// INT 33h without a mouse driver: the reset (AX=0) answers AX = 0, "no
-/// mouse"; other calls change nothing.
-fn mouse(uc: &mut Uc<'_>) -> Result<(), Stop> {
-    if uc.reg(R::AX) == 0 {
-        uc.set_reg(R::AX, 0).map_err(host)?;
-        uc.set_reg(R::BX, 0).map_err(host)?;
     }
     Ok(())
 }

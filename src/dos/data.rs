@@ -22,8 +22,11 @@ pub const NUL_DEVICE: u16 = LOL + 0x22;
 /// The CON and CLOCK$ device headers.
 pub const CON_DEVICE: u16 = 0x0040;
 pub const CLOCK_DEVICE: u16 = 0x0052;
-/// The media byte of C: (INT 21h AH=1Bh/1Ch point at it): F8h, fixed disk.
+/// The cell INT 21h AH=1Bh/1Ch copy C:'s media byte into and point at
+/// (FATBYTE in MS-DOS 4.0's MISC.ASM).
 pub const MEDIA: u16 = 0x0070;
+/// C:'s media byte: F8h, fixed disk.
+pub const MEDIA_BYTE: u8 = 0xF8;
 /// The list of lists (AH=52h ES:BX); the first MCB's segment is the word
 /// before it.
 pub const LOL: u16 = 0x0100;
@@ -104,9 +107,11 @@ pub fn upper(c: u8) -> u8 {
 /// Characters that end a file name (AH=65h AL=05h's table).
 pub const TERMINATORS: &[u8] = b".\"/\\[]:|<>+=;,";
 
-/// The drive parameter block of C: (DOS 4+ layout, 21h bytes), consistent
-/// with AH=36h's numbers.
+/// The drive parameter block of C: (DOS 4+ layout, 21h bytes): the
+/// [`fs::geometry`] FORMAT gives the drive, consistent with AH=36h's
+/// numbers.
 pub fn dpb_c() -> [u8; 0x21] {
+    let g = fs::geometry(fs::DRIVE_SECTORS);
     let (spc, free, bps, total) = fs::disk_free();
     let mut d = [0u8; 0x21];
     d[0] = 2; // drive C:
@@ -114,12 +119,12 @@ pub fn dpb_c() -> [u8; 0x21] {
     d[2..4].copy_from_slice(&bps.to_le_bytes());
     d[4] = (spc - 1) as u8;
     d[5] = spc.trailing_zeros() as u8;
-    d[6..8].copy_from_slice(&1u16.to_le_bytes()); // reserved sectors
-    d[8] = 2; // FATs
-    d[9..0x0B].copy_from_slice(&512u16.to_le_bytes()); // root entries
-    let fat_sectors = ((u32::from(total) + 2) * 2).div_ceil(u32::from(bps)) as u16;
-    let root_sectors = 512 * 32 / bps;
-    let first_root = 1 + 2 * fat_sectors;
+    d[6..8].copy_from_slice(&g.reserved_sectors.to_le_bytes());
+    d[8] = g.fats;
+    d[9..0x0B].copy_from_slice(&g.root_entries.to_le_bytes());
+    let fat_sectors = g.fat_sectors;
+    let root_sectors = g.root_entries * 32 / bps;
+    let first_root = g.reserved_sectors + u16::from(g.fats) * fat_sectors;
     let first_data = first_root + root_sectors;
     d[0x0B..0x0D].copy_from_slice(&first_data.to_le_bytes());
     d[0x0D..0x0F].copy_from_slice(&total.wrapping_add(1).to_le_bytes());
@@ -128,7 +133,7 @@ pub fn dpb_c() -> [u8; 0x21] {
     // Device driver header: the block device lives in IO.SYS; point at NUL.
     d[0x13..0x15].copy_from_slice(&NUL_DEVICE.to_le_bytes());
     d[0x15..0x17].copy_from_slice(&SEG.to_le_bytes());
-    d[0x17] = 0xF8; // media: fixed disk
+    d[0x17] = MEDIA_BYTE; // media: fixed disk
     d[0x18] = 0; // accessed
     d[0x19..0x1D].copy_from_slice(&[0xFF; 4]); // last DPB
     d[0x1D..0x1F].copy_from_slice(&2u16.to_le_bytes());
@@ -175,7 +180,7 @@ pub fn init(uc: &mut Uc<'_>, first_mcb: u16) {
     };
     put(uc, CON_DEVICE, &dev(CLOCK_DEVICE, 0x8013, b"CON     "));
     put(uc, CLOCK_DEVICE, &dev(0xFFFF, 0x8008, b"CLOCK$  "));
-    put(uc, MEDIA, &[0xF8]);
+    put(uc, MEDIA, &[MEDIA_BYTE]);
     let mut lol = [0u8; 0x60];
     lol[0x00..0x04].copy_from_slice(&far(DPB_C));
     lol[0x04..0x08].copy_from_slice(&far(SFT));
@@ -262,5 +267,44 @@ mod tests {
             total.wrapping_add(1)
         );
         assert_eq!(u16::from_le_bytes([d[0x1F], d[0x20]]), free);
+        // The data area ends inside the partition: first data sector plus
+        // the clusters fit in the drive's sectors.
+        let first_data = u32::from(u16::from_le_bytes([d[0x0B], d[0x0C]]));
+        assert!(first_data + u32::from(total) * u32::from(spc) <= fs::DRIVE_SECTORS);
+    }
+
+    /// FORMAT's layouts (MS-DOS 4.0 FORMAT.ASM's DiskTable): a power-of-two
+    /// cluster size growing with the partition, FAT16 cluster counts within
+    /// 4085..=65524, and a FAT that has an entry for every cluster.
+    #[test]
+    fn format_lays_out_fixed_disks_by_size() {
+        let g = fs::geometry(fs::DRIVE_SECTORS);
+        assert_eq!(
+            (g.sectors_per_cluster, g.fat_sectors, g.clusters),
+            (4, 80, 20431)
+        );
+        assert!(g.fat16);
+        let mb = |m: u32| m * 2048;
+        for (sectors, spc, fat16) in [
+            (mb(10), 8, false),
+            (mb(20), 4, true),
+            (mb(40), 4, true),
+            (mb(127), 4, true),
+            (mb(128), 8, true),
+            (mb(300), 16, true),
+            (mb(600), 32, true),
+            (mb(1500), 64, true),
+            (u32::MAX, 64, true),
+        ] {
+            let g = fs::geometry(sectors);
+            assert_eq!((g.sectors_per_cluster, g.fat16), (spc, fat16), "{sectors}");
+            let limit = if fat16 { 4085..=65524 } else { 1..=4084 };
+            assert!(limit.contains(&g.clusters), "{sectors}: {}", g.clusters);
+            let entries = u32::from(g.fat_sectors) * 512 * 8 / if fat16 { 16 } else { 12 };
+            assert!(entries >= u32::from(g.clusters) + 2, "{sectors}");
+            let used =
+                1 + 2 * u32::from(g.fat_sectors) + 32 + u32::from(g.clusters) * u32::from(spc);
+            assert!(used <= g.total_sectors, "{sectors}");
+        }
     }
 }

@@ -240,10 +240,80 @@ pub fn device_info_word(name: &str) -> u16 {
 }
 
 /// Free space numbers for INT 21h AH=36h: (sectors per cluster, free
-/// clusters, bytes per sector, total clusters). Fixed and plausible: 4 KiB
-/// clusters, 65535 of them (256 MiB), half free.
+/// clusters, bytes per sector, total clusters): the [`geometry`] of a
+/// [`DRIVE_SECTORS`] fixed disk, half of it free.
 pub fn disk_free() -> (u16, u16, u16, u16) {
-    (8, 0x8000, 512, 0xFFFF)
+    let g = geometry(DRIVE_SECTORS);
+    (
+        g.sectors_per_cluster,
+        g.clusters / 2,
+        g.bytes_per_sector,
+        g.clusters,
+    )
+}
+
+/// The size drive C: stands for, in 512-byte sectors: a 40 MiB partition,
+/// the fixed disk of a typical PC of MS-DOS 5's time.
+pub const DRIVE_SECTORS: u32 = 40 * 2048;
+
+/// How FORMAT lays out a FAT file system on a fixed disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    pub total_sectors: u32,
+    pub bytes_per_sector: u16,
+    pub sectors_per_cluster: u16,
+    pub reserved_sectors: u16,
+    pub fats: u8,
+    pub root_entries: u16,
+    /// Sectors of one FAT.
+    pub fat_sectors: u16,
+    /// Data clusters (the DPB's maximum cluster number is this + 1).
+    pub clusters: u16,
+    /// 16-bit FAT entries (FAT16) rather than 12-bit (FAT12).
+    pub fat16: bool,
+}
+
+/// The file system FORMAT puts on a fixed-disk partition of `total_sectors`
+/// 512-byte sectors. Sectors per cluster follow FORMAT's table for a new
+/// hard disk (MS-DOS 4.0 FORMAT.ASM, `DiskTable`): under 32680 sectors a
+/// 12-bit FAT with 8; then a 16-bit FAT with 4 below 128 MiB, 8 below
+/// 256 MiB, 16 below 512 MiB, 32 below 1 GiB, and 64 up to MS-DOS 5's 2 GiB
+/// limit (larger sizes are taken as 2 GiB). One reserved sector (the boot
+/// sector), two FATs, 512 root entries; each FAT is the fewest sectors that
+/// hold an entry for every cluster plus the two reserved entries.
+pub fn geometry(total_sectors: u32) -> Geometry {
+    let total = total_sectors.clamp(1, 0x40_0000 - 1);
+    let (spc, fat16) = match total {
+        0..32680 => (8u32, false),
+        32680..0x4_0000 => (4, true),
+        0x4_0000..0x8_0000 => (8, true),
+        0x8_0000..0x10_0000 => (16, true),
+        0x10_0000..0x20_0000 => (32, true),
+        _ => (64, true),
+    };
+    let (bps, reserved, fats, root) = (512u32, 1u32, 2u32, 512u32);
+    let root_sectors = root * 32 / bps;
+    let bits = if fat16 { 16 } else { 12 };
+    let mut fat = 1u32;
+    let clusters = loop {
+        let data = total.saturating_sub(reserved + root_sectors + fats * fat);
+        let clusters = data / spc;
+        if fat * bps * 8 / bits >= clusters + 2 {
+            break clusters;
+        }
+        fat += 1;
+    };
+    Geometry {
+        total_sectors: total,
+        bytes_per_sector: bps as u16,
+        sectors_per_cluster: spc as u16,
+        reserved_sectors: reserved as u16,
+        fats: fats as u8,
+        root_entries: root as u16,
+        fat_sectors: fat as u16,
+        clusters: clusters.min(0xFFF4) as u16,
+        fat16,
+    }
 }
 
 /// Whether `b` may appear in a DOS file name (besides the dot and space).
@@ -1919,7 +1989,8 @@ mod tests {
         assert_eq!(d.write(n, b"abc"), Ok(3));
         assert_eq!(d.read(n, 3).unwrap(), b"");
         assert_eq!(d.seek(n, 10, 0), Ok(0));
-        assert_eq!(d.disk_free(), (8, 0x8000, 512, 0xFFFF));
+        // 40 MiB as FORMAT lays it out: 2 KiB clusters, half free.
+        assert_eq!(d.disk_free(), (4, 10215, 512, 20431));
         assert_eq!(
             DosError::NO_MORE_FILES.to_string(),
             "DOS error 12h (no more files)"

@@ -16,6 +16,9 @@
 //! delivers it: the make code at port 60h and INT 09h, the handler chains to
 //! the BIOS, which stores the key; the break code follows on the next tick.
 //! A blocking read (INT 16h AH=00h) takes the next scripted key at once.
+//!
+//! The `--mouse` script's steps arrive the same way, one per tick, as IRQ 12
+//! (INT 74h, [`super::mouse`]).
 
 use super::{ROM_SEG, ROM_STUBS, get_vector};
 use crate::dos::host;
@@ -147,6 +150,8 @@ fn set_port60(uc: &mut Uc<'_>, code: u8) {
 /// the timer handler runs first and returns into the keyboard handler, as
 /// IRQ 0's priority over IRQ 1 orders them.
 pub fn timer_tick(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
+    // The mouse's IRQ 12 first: the lowest priority runs last.
+    super::mouse::tick(env, uc)?;
     let enabled = uc.reg(R::FLAGS) & 0x200 != 0;
     let kb_hooked = hooked(uc, 0x09)?;
     if let Some(code) = env.dos.keyboard.pending_break {
@@ -194,6 +199,8 @@ pub fn bios_irq(env: &mut Env, uc: &mut Uc<'_>, n: u8) -> Result<(), Stop> {
             }
             Ok(())
         }
+        // IRQ 12: the mouse driver's part.
+        super::mouse::IRQ_VECTOR => super::mouse::irq(env, uc),
         _ => Ok(()),
     }
 }

@@ -8,7 +8,8 @@
 //! tables in segment 0070h are [`data`]; the MCB chain is [`memory`]; the
 //! sandboxed drive C: is [`fs`]. BIOS services (INT 10h, 11h, 12h, 13h "no
 //! drive", 15h, 16h over the BIOS keyboard buffer, 1Ah) are in [`bios`];
-//! the timer and keyboard interrupts in [`hardware`].
+//! the timer and keyboard interrupts in [`hardware`]; the mouse driver
+//! (INT 33h, `--mouse`) in [`mouse`].
 
 pub mod bios;
 pub mod clock;
@@ -17,6 +18,7 @@ pub mod fs;
 pub mod hardware;
 pub mod int21;
 pub mod memory;
+pub mod mouse;
 pub mod process;
 pub mod psp;
 pub mod screen;
@@ -84,6 +86,8 @@ pub struct Dos {
     pub waiting: Vec<process::Waiting>,
     /// System file table entries opened "not inherited" (open mode bit 7).
     pub no_inherit: std::collections::HashSet<u8>,
+    /// The mouse driver and its script (`--mouse`); None: no driver.
+    pub mouse: Option<mouse::Mouse>,
 }
 
 /// How many reads past the end of standard input a program may make before
@@ -379,6 +383,12 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
         } else {
             &[0xCA, 0x02, 0x00]
         };
+        if n == 0x33 {
+            // No mouse driver: INT 33h's vector points at an IRET
+            // (mouse::install puts the driver's entry there).
+            rom.extend_from_slice(&[0xCF; 8]);
+            continue;
+        }
         rom.extend_from_slice(&[0xCD, ROM_INT, n as u8]);
         rom.extend_from_slice(ret);
         rom.extend_from_slice(&[0x90, 0x90]);

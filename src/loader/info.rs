@@ -77,6 +77,28 @@ pub struct Info {
     pub detail: Detail,
 }
 
+impl Info {
+    /// The imported modules' names (an NE file's), in table order.
+    pub fn import_names(&self) -> Vec<String> {
+        match &self.detail {
+            Detail::Ne(n) => n.imports.iter().map(|m| m.module.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Say where each imported module comes from (in
+    /// [`Info::import_names`] order): `(source, detail)` as
+    /// [`ImportModule`] has them.
+    pub fn set_import_sources(&mut self, sources: Vec<(&'static str, Option<String>)>) {
+        if let Detail::Ne(n) = &mut self.detail {
+            for (m, (s, d)) in n.imports.iter_mut().zip(sources) {
+                m.source = Some(s);
+                m.detail = d;
+            }
+        }
+    }
+}
+
 /// The format-specific part of [`Info`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -136,6 +158,15 @@ pub struct SegmentInfo {
 pub struct ImportModule {
     pub module: String,
     pub functions: Vec<ImportFunction>,
+    /// Where the module comes from when the program runs, when the caller
+    /// knows ([`Info::set_import_sources`]): `"built-in"`, `"dll"` or
+    /// `"absent"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<&'static str>,
+    /// The DLL's file for `"dll"`; where it was looked for, for
+    /// `"absent"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// One imported function: by ordinal, by name, or both when known.
@@ -312,6 +343,8 @@ fn ne_info(ne: &NeImage) -> NeInfo {
         .map(|(module, set)| ImportModule {
             module,
             functions: set.into_iter().collect(),
+            source: None,
+            detail: None,
         })
         .collect();
 
@@ -577,7 +610,12 @@ fn render_ne(s: &mut String, n: &NeInfo) {
                 (None, None) => "?".into(),
             })
             .collect();
-        let _ = writeln!(s, "  {}: {}", m.module, fns.join(", "));
+        let from = match (m.source, &m.detail) {
+            (Some("dll"), Some(d)) => format!(" (DLL {d})"),
+            (Some("absent"), Some(d)) => format!(" (absent: {d})"),
+            _ => String::new(),
+        };
+        let _ = writeln!(s, "  {}{from}: {}", m.module, fns.join(", "));
     }
     if !n.exports.is_empty() {
         let _ = writeln!(s, "entry table ({}):", n.exports.len());

@@ -198,6 +198,13 @@ pub fn symbol_at(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::Symbol
     uc.get_data().env.as_ref()?.symbol(uc, cs, ip)
 }
 
+/// The machine's environment as its concrete type, from inside a hook
+/// (observers that read it: the screenshot series).
+pub fn environment_of<'a, T: Environment>(uc: &'a Uc<'_>) -> Option<&'a T> {
+    let env: &dyn std::any::Any = uc.get_data().env.as_deref()?;
+    env.downcast_ref::<T>()
+}
+
 /// [`Environment::module_name`] of the machine's environment.
 pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
     uc.get_data().env.as_ref()?.module_name(hmodule)
@@ -1590,4 +1597,227 @@ pub fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
         out.push(b[0]);
     }
     out
+}
+
+// ---- Selectors that are not one segment in its own slot: huge blocks,
+// aliases of other memory, the real-mode first megabyte. KERNEL's
+// selector functions and GlobalAlloc of more than 64 KiB use these.
+
+/// Take `count` LDT entries with consecutive indices (fresh ones at the
+/// end of the table): the first index.
+fn take_ldt_run(uc: &mut Uc<'_>, count: u16) -> Result<u16, MachineError> {
+    let st = uc.get_data_mut();
+    if count == 0 || u32::from(st.next_ldt) + u32::from(count) > 8192 {
+        return Err(MachineError("the LDT is full".into()));
+    }
+    let first = st.next_ldt;
+    st.next_ldt += count;
+    Ok(first)
+}
+
+/// Allocate a huge data block of `size` bytes (more than 64 KiB, at most
+/// 16 MiB) as Windows 3.1 does: `ceil(size / 64 KiB)` consecutive LDT
+/// selectors, 8 apart (`__AHINCR`), selector `i` based at byte `i * 64 KiB`
+/// of one contiguous block and limited to the bytes left from there, so
+/// `sel + i * 8 : off` reaches byte `i * 65536 + off`. The block ends on
+/// a page boundary, so an access past its end faults. Zero-filled, with
+/// `data` at its start. Returns the first selector.
+pub fn alloc_huge(uc: &mut Uc<'_>, size: u32, data: &[u8]) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError(
+            "segments are allocated only in protected mode".into(),
+        ));
+    }
+    if size <= 0x1_0000 || size > 16 << 20 || data.len() > size as usize {
+        return Err(MachineError(format!("bad huge block size {size:#x}")));
+    }
+    let count = size.div_ceil(0x1_0000) as u16;
+    let first = take_ldt_run(uc, count)?;
+    // The slots of the run's indices span count * 128 KiB: the block sits
+    // in their first count * 64 KiB, ending at a 64 KiB mark.
+    let end = slot_of(first) + u64::from(count) * 0x1_0000;
+    let base = end - u64::from(size);
+    let map_start = base & !(PAGE - 1);
+    let res = (|| {
+        uc.mem_map(
+            map_start,
+            (end - map_start) as usize,
+            Permission::READ | Permission::WRITE,
+        )
+        .map_err(|e| uerr("mapping a huge block", e))?;
+        uc.mem_write(base, data)
+            .map_err(|e| uerr("filling a huge block", e))?;
+        for i in 0..count {
+            let off = u32::from(i) * 0x1_0000;
+            let d = Descriptor {
+                base: (base + u64::from(off)) as u32,
+                limit: (size - off - 1).min(0xF_FFFF),
+                access: Descriptor::DATA_R3,
+            };
+            uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &descriptor::encode(&d))
+                .map_err(|e| uerr("writing the LDT", e))?;
+        }
+        Ok(descriptor::ldt_selector(first))
+    })();
+    if res.is_err() {
+        let st = uc.get_data_mut();
+        for i in 0..count {
+            st.free_ldt.insert(first + i);
+        }
+    }
+    res
+}
+
+/// Free a huge block made by [`alloc_huge`] whose first selector is `sel`
+/// and which has `count` selectors: its memory is unmapped and its LDT
+/// entries cleared and handed out again.
+pub fn free_huge(uc: &mut Uc<'_>, sel: u16, count: u16) -> Result<(), MachineError> {
+    let first = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
+    let end = slot_of(first) + u64::from(count) * 0x1_0000;
+    let map_start = u64::from(d.base) & !(PAGE - 1);
+    uc.mem_unmap(map_start, (end - map_start) as usize)
+        .map_err(|e| uerr("unmapping a huge block", e))?;
+    let st = uc.get_data_mut();
+    st.block_insns
+        .retain(|&(addr, _), _| !(map_start..end).contains(&addr));
+    for i in 0..count {
+        uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &[0u8; 8])
+            .map_err(|e| uerr("writing the LDT", e))?;
+        uc.get_data_mut().free_ldt.insert(first + i);
+    }
+    Ok(())
+}
+
+/// A new selector for memory that already exists (or for none yet): its
+/// descriptor says `d`. Nothing is mapped; the caller frees it with
+/// [`free_alias`], never [`free_seg`].
+pub fn alloc_alias(uc: &mut Uc<'_>, d: Descriptor) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError("no selectors in real mode".into()));
+    }
+    let st = uc.get_data_mut();
+    let index = match st.free_ldt.pop_first() {
+        Some(i) => i,
+        None if st.next_ldt < 8192 => {
+            st.next_ldt += 1;
+            st.next_ldt - 1
+        }
+        None => return Err(MachineError("the LDT is full".into())),
+    };
+    if let Err(e) = uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d)) {
+        uc.get_data_mut().free_ldt.insert(index);
+        return Err(uerr("writing the LDT", e));
+    }
+    Ok(descriptor::ldt_selector(index))
+}
+
+/// Change the descriptor of an allocated selector (an alias's base or
+/// limit, a code selector turned data). The caller reloads segment
+/// registers that hold it.
+pub fn set_descriptor(uc: &mut Uc<'_>, sel: u16, d: Descriptor) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated selector")))?;
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &descriptor::encode(&d))
+        .map_err(|e| uerr("writing the LDT", e))
+}
+
+/// Free a selector made by [`alloc_alias`]: its descriptor is cleared; the
+/// memory it named stays.
+pub fn free_alias(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated selector")))?;
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &[0u8; 8])
+        .map_err(|e| uerr("writing the LDT", e))?;
+    uc.get_data_mut().free_ldt.insert(index);
+    Ok(())
+}
+
+/// Map the first megabyte of linear memory (zeroed, read-write) in a
+/// protected-mode machine, once: the real-mode memory that selectors of
+/// fixed real-mode paragraphs (`__B800H`, `__0040H`, ...) name. True when
+/// this call mapped it.
+pub fn map_real_memory(uc: &mut Uc<'_>) -> Result<bool, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Ok(false);
+    }
+    let mapped = uc
+        .mem_regions()
+        .map_err(|e| uerr("listing memory", e))?
+        .iter()
+        .any(|r| r.begin == 0);
+    if mapped {
+        return Ok(false);
+    }
+    uc.mem_map(0, 0x10_0000, Permission::READ | Permission::WRITE)
+        .map_err(|e| uerr("mapping real-mode memory", e))?;
+    Ok(true)
+}
+
+/// [`alloc_alias`] for `count` selectors with consecutive indices (8
+/// apart), each with descriptor `d`: the first.
+pub fn alloc_alias_run(uc: &mut Uc<'_>, count: u16, d: Descriptor) -> Result<u16, MachineError> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return Err(MachineError("no selectors in real mode".into()));
+    }
+    let first = take_ldt_run(uc, count)?;
+    for i in 0..count {
+        uc.mem_write(LDT_BASE + u64::from(first + i) * 8, &descriptor::encode(&d))
+            .map_err(|e| uerr("writing the LDT", e))?;
+    }
+    Ok(descriptor::ldt_selector(first))
+}
+
+/// The x87's state as a system function sees it: control, status (with
+/// TOP in bits 11-13) and tag words, and the data registers ST(0)..ST(7)
+/// in stack order, 80 bits each (64-bit significand, then sign and
+/// exponent), little-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fpu {
+    pub cw: u16,
+    pub sw: u16,
+    pub tag: u16,
+    pub st: [[u8; 10]; 8],
+}
+
+/// Read the x87's state.
+pub fn read_fpu(uc: &Uc<'_>) -> Result<Fpu, MachineError> {
+    let word = |r: RegisterX86| {
+        uc.reg_read(r)
+            .map(|v| v as u16)
+            .map_err(|e| uerr("reading the FPU", e))
+    };
+    let mut f = Fpu {
+        cw: word(RegisterX86::FPCW)?,
+        sw: word(RegisterX86::FPSW)?,
+        tag: word(RegisterX86::FPTAG)?,
+        st: [[0; 10]; 8],
+    };
+    for (i, r) in f.st.iter_mut().enumerate() {
+        let v = uc
+            .reg_read_long(RegisterX86::ST0 as i32 + i as i32)
+            .map_err(|e| uerr("reading the FPU", e))?;
+        r.copy_from_slice(&v[..10]);
+    }
+    Ok(f)
+}
+
+/// Write the x87's state (TOP from the status word first, so the data
+/// registers land in stack order).
+pub fn write_fpu(uc: &mut Uc<'_>, f: &Fpu) -> Result<(), MachineError> {
+    let e = |e| uerr("writing the FPU", e);
+    uc.reg_write(RegisterX86::FPCW, u64::from(f.cw))
+        .map_err(e)?;
+    uc.reg_write(RegisterX86::FPSW, u64::from(f.sw))
+        .map_err(e)?;
+    for (i, r) in f.st.iter().enumerate() {
+        uc.reg_write_long(RegisterX86::ST0 as i32 + i as i32, r)
+            .map_err(e)?;
+    }
+    uc.reg_write(RegisterX86::FPTAG, u64::from(f.tag))
+        .map_err(e)?;
+    Ok(())
 }

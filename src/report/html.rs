@@ -25,6 +25,10 @@ tr.arg td.value { background: #e4e4e4; }
 tr.fault td.value { background: #ffadad; }
 .picture { overflow-x: auto; }
 .picture svg { max-width: 100%; height: auto; }
+.beside { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+.beside .picture { flex: 1 1 30em; }
+.screen { margin: 0; flex: 0 1 auto; }
+.screen img { border: 1px solid #888; image-rendering: pixelated; max-width: 100%; }
 .end { color: #7a2c2c; }
 ul.explain { padding-left: 1em; }
 ul.explain li.call { margin-top: 0.2em; }
@@ -35,6 +39,16 @@ ul.explain ul.steps { color: #333; }
 /// The whole page: `pic` drawn as `svg` (the output of
 /// [`super::svg::render`]), with the narration `explain`.
 pub fn page(pic: &Picture, svg: &str, explain: &[Line]) -> String {
+    page_with_screen(pic, svg, explain, None)
+}
+
+/// [`page`] with the program's screen (a PNG) beside the stack.
+pub fn page_with_screen(
+    pic: &Picture,
+    svg: &str,
+    explain: &[Line],
+    screen: Option<&[u8]>,
+) -> String {
     let mut s = String::with_capacity(svg.len() * 2 + 4096);
     head(&mut s, &format!("Stack: {}", pic.title), "");
     let _ = writeln!(s, "<h1>{}</h1>", esc(&pic.title));
@@ -50,7 +64,19 @@ pub fn page(pic: &Picture, svg: &str, explain: &[Line]) -> String {
         s,
         "<p>Highest offset at the top: the stack grows down the page. Each frame is a band; the arrows follow the BP chain from the BP register through each saved BP; the dashed lines are the bounds.</p>"
     );
-    let _ = writeln!(s, "<div class=\"picture\">\n{svg}</div>");
+    match screen {
+        Some(png) => {
+            use base64::Engine as _;
+            let data = base64::engine::general_purpose::STANDARD.encode(png);
+            let _ = writeln!(
+                s,
+                "<div class=\"beside\"><div class=\"picture\">\n{svg}</div>\n<figure class=\"screen\" id=\"screen\"><img alt=\"the program's screen at the stop\" src=\"data:image/png;base64,{data}\"/><figcaption>The screen at the stop (what the program had drawn).</figcaption></figure></div>"
+            );
+        }
+        None => {
+            let _ = writeln!(s, "<div class=\"picture\">\n{svg}</div>");
+        }
+    }
 
     let _ = writeln!(
         s,

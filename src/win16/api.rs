@@ -153,9 +153,6 @@ pub static TABLES: &[&[Api]] = &[
     super::user::timer::APIS,
     super::user::window::APIS,
     super::user::winpos::APIS,
-    super::gdi::APIS,
-    super::gdi::font::APIS,
-    super::gdi::metafile::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
@@ -164,11 +161,33 @@ pub static TABLES: &[&[Api]] = &[
     super::module::APIS,
     super::system::APIS,
     super::scheduler::APIS,
+    super::kernel::library::APIS,
+    super::kernel::file::APIS,
+    super::kernel::directory::APIS,
+    super::kernel::selector::APIS,
+    super::kernel::memory::APIS,
+    super::kernel::error::APIS,
+    super::kernel::task::APIS,
+    super::win87em::APIS,
+    super::commdlg::APIS,
+    super::shell::APIS,
+    super::ddeml::APIS,
+    super::keyboard::APIS,
+    super::sound::APIS,
+    super::mmsystem::APIS,
+    super::lzexpand::APIS,
+    super::ver::APIS,
+    super::winsock::APIS,
+    super::winsock::FAILING,
+    super::systemdrv::APIS,
 ];
 
-/// All registered functions.
+/// All registered functions (GDI's tables are listed in gdi/mod.rs).
 pub fn all() -> impl Iterator<Item = &'static Api> {
-    TABLES.iter().flat_map(|t| t.iter())
+    TABLES
+        .iter()
+        .chain(super::gdi::TABLES.iter())
+        .flat_map(|t| t.iter())
 }
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests

@@ -33,8 +33,11 @@
 //! # Limits
 //!
 //! A program must never make the host allocate without bound, so:
-//! - one block is at most 64 KiB ([`MAX_BLOCK`]); larger (huge) blocks,
-//!   which Windows builds from several selectors, are refused with 0;
+//! - one selector reaches at most 64 KiB ([`MAX_BLOCK`]); a larger block
+//!   (a *huge* block, up to [`MAX_HUGE_BLOCK`]) is built as Windows 3.1
+//!   builds it, from consecutive selectors 8 apart (`__AHINCR`), each
+//!   reaching the next 64 KiB of one contiguous block
+//!   (`crate::machine::alloc_huge`); its handle is its first selector's;
 //! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
 //!   machine of 1992); a request past it fails with 0, as Windows fails
 //!   when memory runs out;
@@ -107,8 +110,11 @@ pub mod gmem {
     pub const LOCKCOUNT: u16 = 0x00FF;
 }
 
-/// The largest single block: one selector's 64 KiB.
+/// The largest block one selector reaches: 64 KiB.
 pub const MAX_BLOCK: u32 = 0x1_0000;
+/// The largest huge block: 16 MiB less 64 KiB, Windows 3.1's bound in
+/// enhanced mode.
+pub const MAX_HUGE_BLOCK: u32 = 0xFF_0000;
 /// All blocks together.
 pub const ARENA_LIMIT: u32 = 16 << 20;
 /// The global heap's allocation granularity (win16.md).
@@ -345,11 +351,27 @@ pub fn task_owner(env: &Env, uc: &Uc<'_>, flags: u16) -> Owner {
     }
 }
 
+/// A GlobalAlloc request's size in the heap's granularity, huge blocks
+/// included; `None` when it is 0 or past [`MAX_HUGE_BLOCK`].
+fn rounded_any(bytes: u32) -> Option<u32> {
+    if bytes == 0 || bytes > MAX_HUGE_BLOCK {
+        return None;
+    }
+    Some(bytes.div_ceil(GRANULARITY) * GRANULARITY)
+}
+
+/// The number of selectors a block of `size` bytes has.
+pub fn selector_count(size: u32) -> u16 {
+    size.div_ceil(MAX_BLOCK).max(1) as u16
+}
+
 /// Make a block of `bytes` (rounded up; the module doc's "Limits" apply)
 /// that starts with `data` (at most `bytes` of it are used) and is zero
 /// after it, owned as `owner` says and moveable if `flags` says so. The
 /// program may reallocate and free it. Returns its handle, or 0 when the
-/// request is refused or the machine cannot make the segment.
+/// request is refused or the machine cannot make the segment. At most one
+/// selector's 64 KiB (LoadResource, GlobalDOSAlloc); GlobalAlloc's huge
+/// blocks come from [`alloc_block_any`].
 pub fn alloc_block(
     env: &mut Env,
     uc: &mut Uc<'_>,
@@ -358,14 +380,35 @@ pub fn alloc_block(
     data: &[u8],
     owner: Owner,
 ) -> u16 {
-    let Some(size) = rounded(bytes) else {
+    if bytes > MAX_BLOCK {
+        return 0;
+    }
+    alloc_block_any(env, uc, flags, bytes, data, owner)
+}
+
+/// [`alloc_block`] for GlobalAlloc, which also makes huge blocks (module
+/// doc, "Limits").
+pub fn alloc_block_any(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    flags: u16,
+    bytes: u32,
+    data: &[u8],
+    owner: Owner,
+) -> u16 {
+    let Some(size) = rounded_any(bytes) else {
         return 0;
     };
     if size > env.win16.global.free() {
         return 0;
     }
     let data = &data[..data.len().min(bytes as usize)];
-    let Ok(sel) = crate::machine::alloc_seg(uc, SegKind::Data, size, data) else {
+    let made = if size > MAX_BLOCK {
+        crate::machine::alloc_huge(uc, size, data)
+    } else {
+        crate::machine::alloc_seg(uc, SegKind::Data, size, data)
+    };
+    let Ok(sel) = made else {
         return 0;
     };
     let moveable = flags & gmem::MOVEABLE != 0;
@@ -381,6 +424,7 @@ pub fn alloc_block(
         let _ = crate::machine::free_seg(uc, sel);
         return 0;
     };
+    b.size = size;
     b.flags = flags & (gmem::MOVEABLE | gmem::DISCARDABLE | gmem::DDESHARE);
     b.dynamic = true;
     let handle = b.handle;
@@ -393,7 +437,7 @@ pub fn alloc_block(
 /// "Limits") or the machine cannot make the segment.
 pub fn alloc(env: &mut Env, uc: &mut Uc<'_>, flags: u16, bytes: u32) -> u16 {
     let owner = task_owner(env, uc, flags);
-    alloc_block(env, uc, flags, bytes, &[], owner)
+    alloc_block_any(env, uc, flags, bytes, &[], owner)
 }
 
 /// Segment registers that may hold a data selector.
@@ -445,11 +489,17 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         m.flags = (m.flags & !gmem::DISCARDABLE) | (flags & gmem::DISCARDABLE);
         return Ok(u32::from(b.handle));
     }
-    let Some(size) = rounded(bytes) else {
+    let Some(size) = rounded_any(bytes) else {
         return Ok(0);
     };
     if size > b.size && size - b.size > arena.free() {
         return Ok(0);
+    }
+    if size > MAX_BLOCK || b.size > MAX_BLOCK {
+        if b.dos_segment.is_some() {
+            return Ok(0);
+        }
+        return Ok(u32::from(realloc_huge(env, uc, &b, size)));
     }
     if let Some(p) = b.dos_segment {
         // A DOS block grows only into free conventional memory after it
@@ -480,6 +530,31 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(u32::from(handle))
 }
 
+/// GlobalReAlloc of a block that is or becomes huge: a new block of `size`
+/// bytes with the old one's bytes (as many as fit), flags and owner, which
+/// is then freed. The new handle (a huge block's selectors must be
+/// consecutive, so the block cannot keep its own), or 0.
+fn realloc_huge(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock, size: u32) -> u16 {
+    let keep = b.size.min(size);
+    let Some(data) = super::kernel::memory::read_huge(uc, u32::from(b.selector) << 16, keep) else {
+        return 0;
+    };
+    let owner = Owner {
+        owner: b.owner,
+        pdb_owner: b.pdb_owner,
+        kind: b.kind,
+    };
+    let h = alloc_block_any(env, uc, b.flags, size, &data, owner);
+    if h == 0 {
+        return 0;
+    }
+    if let Some(n) = env.win16.global.find_mut(h) {
+        n.lock = b.lock;
+    }
+    free_block(env, uc, b.handle);
+    h
+}
+
 /// Free the block that `h` names, if the program may free it (made by
 /// [`alloc_block`]) and it is not the stack. A data segment register that
 /// holds its selector is cleared (loading it again would fault). TRUE if
@@ -488,15 +563,22 @@ pub fn free_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
     let Some(b) = env.win16.global.find(h).filter(|b| b.dynamic).cloned() else {
         return false;
     };
-    if names(uc.reg(R::SS), b.selector) {
+    let count = selector_count(b.size);
+    let tiles = |v: u16| (0..count).any(|i| names(v, b.selector + i * 8));
+    if tiles(uc.reg(R::SS)) {
         return false;
     }
     for r in DATA_SEGS {
-        if names(uc.reg(r), b.selector) {
+        if tiles(uc.reg(r)) {
             let _ = uc.set_reg(r, 0);
         }
     }
-    if crate::machine::free_seg(uc, b.selector).is_err() {
+    let freed = if count > 1 {
+        crate::machine::free_huge(uc, b.selector, count)
+    } else {
+        crate::machine::free_seg(uc, b.selector)
+    };
+    if freed.is_err() {
         return false;
     }
     env.win16.global.remove(b.selector);
@@ -668,10 +750,10 @@ pub fn unlock_segment(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 }
 
 /// KERNEL.25 GlobalCompact(dwMinFree): the largest block GlobalAlloc would
-/// now grant: what is left of [`ARENA_LIMIT`], at most [`MAX_BLOCK`].
-/// Nothing is moved or discarded.
+/// now grant: what is left of [`ARENA_LIMIT`], at most
+/// [`MAX_HUGE_BLOCK`]. Nothing is moved or discarded.
 pub fn global_compact(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(env.win16.global.free().min(MAX_BLOCK))
+    Ok(env.win16.global.free().min(MAX_HUGE_BLOCK))
 }
 
 #[cfg(test)]
@@ -743,6 +825,51 @@ mod tests {
             crate::machine::Machine::new_protected().unwrap(),
             Env::new(false),
         )
+    }
+
+    #[test]
+    fn huge_blocks_are_consecutive_selectors_over_one_block() {
+        let (mut m, mut env) = machine();
+        assert_eq!(rounded_any(0x1_0001), Some(0x1_0020));
+        assert_eq!(rounded_any(MAX_HUGE_BLOCK + 1), None);
+        let h =
+            global_alloc(&mut env, &mut m, &[u32::from(gmem::MOVEABLE), 0x2_8000]).unwrap() as u16;
+        assert_ne!(h, 0);
+        let p = global_lock(&mut env, &mut m, &[u32::from(h)]).unwrap();
+        let sel = (p >> 16) as u16;
+        assert_eq!(sel, h + 1);
+        assert_eq!(
+            global_size(&mut env, &mut m, &[u32::from(h)]).unwrap(),
+            0x2_8000
+        );
+        // Three selectors, __AHINCR (8) apart, each 64 KiB further on.
+        let base = m.descriptor_of(sel).unwrap().base;
+        for i in 0..3u16 {
+            let d = m.descriptor_of(sel + 8 * i).unwrap();
+            assert_eq!(d.base, base + u32::from(i) * 0x1_0000);
+        }
+        assert_eq!(m.descriptor_of(sel + 16).unwrap().limit, 0x7FFF);
+        // The last byte of the first 64 KiB and the first of the next are
+        // neighbours.
+        m.write_seg(sel, 0xFFFF, &[0x11]).unwrap();
+        m.write_seg(sel + 8, 0, &[0x22]).unwrap();
+        let mut two = [0u8; 2];
+        m.mem_read(u64::from(base) + 0xFFFF, &mut two).unwrap();
+        assert_eq!(two, [0x11, 0x22]);
+        // The end of the block is the end of memory there.
+        assert!(m.write_seg(sel + 16, 0x8000, &[0]).is_err());
+        // Growing keeps the bytes (under a new handle); freeing frees all.
+        let h2 = global_realloc(&mut env, &mut m, &[u32::from(h), 0x3_0000, 0]).unwrap() as u16;
+        assert_ne!(h2, 0);
+        let s2 = h2 | 1;
+        let mut b = [0u8; 1];
+        m.read_seg(s2 + 8, 0, &mut b).unwrap();
+        assert_eq!(b, [0x22]);
+        assert!(env.win16.global.find(h).is_none());
+        let used = env.win16.global.used();
+        assert_eq!(global_free(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0);
+        assert_eq!(env.win16.global.used(), used - 0x3_0000);
+        assert!(m.descriptor_of(s2 + 16).is_none());
     }
 
     /// GlobalDOSAlloc: (paragraph, selector).

@@ -553,6 +553,18 @@ pub struct LocalHeaps {
     pub heaps: std::collections::HashMap<u16, LocalHeap>,
 }
 
+/// Bytes free in the local heap of segment `ds` (the gaps between blocks,
+/// less a block header each); None when the segment has no heap.
+pub fn heap_free(env: &Env, ds: u16) -> Option<u16> {
+    let h = env.win16.local_heaps.heaps.get(&ds)?;
+    let free: u32 = h
+        .gaps()
+        .iter()
+        .map(|(a, b)| (b - a).saturating_sub(HEADER))
+        .sum();
+    Some(free.min(0xFFFF) as u16)
+}
+
 /// Make a heap over `[start, end)` of segment `sel`; false when the range
 /// does not lie inside the segment or is too small.
 pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> bool {

@@ -5,6 +5,9 @@
 pub mod api;
 pub mod atom;
 pub mod callback;
+pub mod catalog;
+pub mod commdlg;
+pub mod ddeml;
 pub mod drwatson;
 pub mod farptr;
 pub mod fault;
@@ -13,17 +16,25 @@ pub mod geom;
 pub mod global;
 pub mod guest;
 pub mod kernel;
+pub mod keyboard;
 pub mod local;
-pub mod module;
-pub mod profile;
+pub mod lzexpand;
+pub mod mmsystem;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
+pub mod shell;
+pub mod sound;
 pub mod strings;
-pub mod system;
+pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
 pub mod user;
+pub mod ver;
+pub mod win87em;
+pub mod winsock;
+
+pub use kernel::{module, profile, system};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,7 +61,7 @@ pub const CALLBACK_RETURN: u16 = (THUNKS_PER_MODULE - 1) * THUNK_SIZE;
 /// DLLs").
 pub const BUILTIN_MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER",
 ];
 
 /// One imported function's thunk.
@@ -143,6 +154,25 @@ pub struct Win16 {
     /// The DOS environment a task starts with (the default one when
     /// empty).
     pub environment: Vec<(String, String)>,
+    /// Host directories searched for a DLL after the importer's own: the
+    /// sandboxed drive C:'s root (`--dir`).
+    pub dll_dirs: Vec<PathBuf>,
+    /// KERNEL's runtime state: loaded libraries, selectors, files, the
+    /// error mode (kernel/).
+    pub kernel: kernel::KernelState,
+    /// The state of COMMDLG, SHELL, DDEML, SOUND, LZEXPAND and WINSOCK
+    /// (their files).
+    pub commdlg: commdlg::CommDlgState,
+    pub shell: shell::ShellState,
+    pub ddeml: ddeml::DdemlState,
+    pub sound: sound::SoundState,
+    pub lzexpand: lzexpand::LzState,
+    pub winsock: winsock::WinsockState,
+    /// The *absent* modules, by hModule: imported, but neither built in
+    /// nor found as a DLL. Each has thunks like a built-in module and no
+    /// functions: calling one stops the run. The text says where its file
+    /// was looked for.
+    pub absent: HashMap<u16, String>,
 }
 
 /// The selector a global handle names: a moveable block's handle is its
@@ -247,6 +277,25 @@ impl Win16 {
                 module_of(t.hmodule)
             })
             .or_else(|| self.modules.iter().position(|m| m.segments.contains(&sel)))
+    }
+
+    /// Forget module `idx` and free its memory: its segments and module
+    /// database (FreeLibrary, kernel/library.rs). Built-in modules stay.
+    pub fn remove_module(&mut self, uc: &mut Uc<'_>, idx: usize) {
+        if idx >= self.modules.len() || self.modules[idx].builtin {
+            return;
+        }
+        let m = self.modules.remove(idx);
+        for &sel in m.segments.iter().chain([&m.hmodule]) {
+            self.global.remove(sel);
+            uc.get_data_mut().owners.remove(&sel);
+            let _ = crate::machine::free_seg(uc, sel);
+        }
+        for v in self.thunk_segments.values_mut() {
+            if *v > idx {
+                *v -= 1;
+            }
+        }
     }
 
     /// The module owning a code or data selector, with its segment number.
@@ -462,13 +511,21 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
     let (ret_cs, ret_ip, bp) = api_caller(uc);
     let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
-        let name = thunk
-            .name
-            .as_deref()
-            .map(|n| format!(" {n}"))
+        // An import by a name the module does not know has no ordinal
+        // (its thunk's number is made up): MODULE.NAME.
+        let what = match (&thunk.name, thunk.ordinal >= UNKNOWN_NAME_ORDINAL) {
+            (Some(n), true) => format!("{}.{n}", thunk.module),
+            (Some(n), false) => format!("{}.{} {n}", thunk.module, thunk.ordinal),
+            (None, _) => format!("{}.{}", thunk.module, thunk.ordinal),
+        };
+        let why = env
+            .win16
+            .absent
+            .get(&env.win16.modules[idx].hmodule)
+            .map(|w| format!(" ({w})"))
             .unwrap_or_default();
         return Err(Stop::Unimplemented {
-            what: format!("{}.{}{}", thunk.module, thunk.ordinal, name),
+            what: format!("{what}{why}"),
             caller: (ret_cs, ret_ip, bp),
         });
     };
@@ -542,7 +599,10 @@ fn load_module(
         } else if BUILTIN_MODULES.contains(&upper.as_str()) {
             ensure_builtin(m, w, &upper)?
         } else {
-            load_dll_beside(m, w, path, &upper, depth + 1)?
+            match find_dll(w, path, &upper) {
+                Ok(dll) => load_dll(m, w, &dll, depth + 1)?,
+                Err(looked) => ensure_absent(m, w, &upper, looked)?,
+            }
         };
         ref_index.push(idx);
     }
@@ -648,7 +708,7 @@ fn load_module(
                         None if target.builtin => {
                             // An unknown name still resolves: to a thunk that
                             // reports it when called.
-                            let fake = 0x8000 + w.modules[idx].thunks.len() as u16;
+                            let fake = UNKNOWN_NAME_ORDINAL + w.modules[idx].thunks.len() as u16;
                             import(m, w, idx, fake, Some(name.clone()))
                         }
                         None => Err(format!("{} does not export {name}", target.name)),
@@ -662,6 +722,9 @@ fn load_module(
         };
         crate::loader::ne::apply_relocations(&mut data, &seg.relocs, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
+        // Floating-point fixups, as Windows applies them with a
+        // coprocessor present (win87em.rs).
+        win87em::apply_os_fixups(&mut data, &seg.relocs);
         if !seg.is_data() {
             make_writable(m, sel)?;
         }
@@ -726,9 +789,11 @@ fn import(
     name: Option<String>,
 ) -> Result<FarPtr, String> {
     if w.modules[idx].builtin {
-        if let Some(v) = system::constant_export(&w.modules[idx].name, ordinal) {
+        let module = w.modules[idx].name.clone();
+        if let Some(v) = kernel::selector::absolute_export(m, w, &module, ordinal) {
+            // A value: an offset fixup and a selector fixup both get it.
             return Ok(FarPtr {
-                selector: 0,
+                selector: v,
                 offset: v,
             });
         }
@@ -742,37 +807,108 @@ fn import(
     }
 }
 
-/// Find `NAME.DLL` (any case) beside the program and load it as a library.
-fn load_dll_beside(
+/// Where a DLL is looked for: the directory of the module that imports
+/// it, then [`Win16::dll_dirs`] (the sandboxed drive's root). The file
+/// found (`NAME.DLL` in any case), or the text of where it was looked for.
+pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
+    let wanted = format!("{name}.DLL");
+    let beside = importer.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let mut dirs = vec![beside];
+    for d in &w.dll_dirs {
+        if !dirs.contains(d) {
+            dirs.push(d.clone());
+        }
+    }
+    for dir in &dirs {
+        let found = std::fs::read_dir(dir).ok().and_then(|rd| {
+            rd.flatten().map(|e| e.path()).find(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .and_then(|f| f.to_str())
+                        .is_some_and(|f| f.eq_ignore_ascii_case(&wanted))
+            })
+        });
+        if let Some(f) = found {
+            return Ok(f);
+        }
+    }
+    let places: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    Err(format!(
+        "not built in, and no {wanted} in {}",
+        places.join(" or ")
+    ))
+}
+
+/// Thunks of a module's imports by a name it does not know count from
+/// here (they have no ordinal).
+pub const UNKNOWN_NAME_ORDINAL: u16 = 0x8000;
+
+/// Make the absent module `name` (see [`Module::absent`]): a module
+/// database and a thunk segment, like a built-in module's.
+fn ensure_absent(
     m: &mut Uc<'_>,
     w: &mut Win16,
-    program: &Path,
     name: &str,
+    looked: String,
+) -> Result<usize, Win16LoadError> {
+    let idx = ensure_builtin(m, w, name)?;
+    w.absent.insert(
+        w.modules[idx].hmodule,
+        format!("{name} is absent: {looked}"),
+    );
+    Ok(idx)
+}
+
+/// Load the DLL file `dll` as a library module.
+pub fn load_dll(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    dll: &Path,
     depth: usize,
 ) -> Result<usize, Win16LoadError> {
-    let dir = program.parent().unwrap_or(Path::new("."));
-    let wanted = format!("{name}.DLL");
-    let found = std::fs::read_dir(dir).ok().and_then(|rd| {
-        rd.flatten().map(|e| e.path()).find(|p| {
-            p.file_name()
-                .and_then(|f| f.to_str())
-                .is_some_and(|f| f.eq_ignore_ascii_case(&wanted))
-        })
-    });
-    let Some(dll) = found else {
-        return Err(Win16LoadError(format!(
-            "{}: imports module {name}, which is not built in and {wanted} is not in {}",
-            program.display(),
-            dir.display()
-        )));
-    };
     let bytes =
-        std::fs::read(&dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+        std::fs::read(dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     let ne =
         NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     ne.check_runnable(false)
         .map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
-    load_module(m, w, &ne, &dll, true, depth)
+    let idx = load_module(m, w, &ne, dll, true, depth)?;
+    // Its LibEntry runs before the program's first instruction
+    // (kernel/library.rs).
+    w.kernel.libraries.loaded(&w.modules[idx]);
+    Ok(idx)
+}
+
+/// Where each module a program imports comes from, as `info` shows it:
+/// built in, a DLL file (found as the loader would find it, beside the
+/// program or in `dirs`), or absent (with where it was looked for).
+pub fn import_sources(program: &Path, imports: &[String], dirs: &[PathBuf]) -> Vec<ImportSource> {
+    let w = Win16 {
+        dll_dirs: dirs.to_vec(),
+        ..Win16::default()
+    };
+    imports
+        .iter()
+        .map(|name| {
+            let upper = name.to_ascii_uppercase();
+            if BUILTIN_MODULES.contains(&upper.as_str()) {
+                ImportSource::BuiltIn
+            } else {
+                match find_dll(&w, program, &upper) {
+                    Ok(p) => ImportSource::Dll(p),
+                    Err(why) => ImportSource::Absent(why),
+                }
+            }
+        })
+        .collect()
+}
+
+/// Where an imported module comes from ([`import_sources`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportSource {
+    BuiltIn,
+    Dll(PathBuf),
+    Absent(String),
 }
 
 /// Load an NE program as a new task, ready to run at its entry point with
@@ -790,6 +926,12 @@ pub fn load_program(
     ne.check_runnable(true)
         .map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
     let h = &ne.header;
+    if let Some(d) = &env.drive {
+        let root = d.root().to_path_buf();
+        if !env.win16.dll_dirs.contains(&root) {
+            env.win16.dll_dirs.push(root);
+        }
+    }
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
     let module = env.win16.modules[idx].clone();
     let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();

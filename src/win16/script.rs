@@ -17,7 +17,8 @@
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
-//! | `dialog ANSWER` | the next DialogBox: its procedure gets WM_COMMAND with that id (the same names, or a number) instead of IDCANCEL |
+//! | `dialog ANSWER` | the next DialogBox: its procedure gets WM_COMMAND with that id (the same names, or a number) instead of IDCANCEL; the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
 //!
 //! Keys have the Windows 3.1 virtual-key codes and lParam of a US keyboard:
 //! repeat count 1, the set-1 scan code in bits 16..23, bit 24 for the
@@ -235,6 +236,9 @@ pub struct Line {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Script {
     pub lines: Vec<Line>,
+    /// The names of `file` lines by line number: each such line is also a
+    /// `dialog ok` line in `lines`.
+    pub files: std::collections::BTreeMap<usize, String>,
 }
 
 /// What is wrong with a script, and where.
@@ -408,7 +412,7 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, scroll, timer, close, msgbox, dialog)"
+            "unknown command {verb:?} (key, char, click, command, scroll, timer, close, msgbox, dialog, file)"
         )),
     }
 }
@@ -446,6 +450,7 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
         });
     }
     let mut lines = Vec::new();
+    let mut files = std::collections::BTreeMap::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let number = i + 1;
         let err = |what: String| ScriptError { line: number, what };
@@ -467,6 +472,30 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             }
             None => None,
         };
+        if words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("file"))
+        {
+            // The name is the rest of the line, blanks and all.
+            let rest = text.trim_start();
+            let rest = match rest.strip_prefix('@') {
+                Some(r) => r.split_once(char::is_whitespace).map_or("", |(_, t)| t),
+                None => rest,
+            };
+            let name = rest.trim_start()[4..].trim();
+            if name.is_empty() || name.len() > 127 {
+                return Err(err(
+                    "usage: file NAME (a DOS path of at most 127 characters)".into(),
+                ));
+            }
+            files.insert(number, name.to_string());
+            lines.push(Line {
+                number,
+                module,
+                action: Action::Dialog(1),
+            });
+            continue;
+        }
         let action = parse_action(&words).map_err(err)?;
         lines.push(Line {
             number,
@@ -474,7 +503,7 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             action,
         });
     }
-    Ok(Script { lines })
+    Ok(Script { lines, files })
 }
 
 #[cfg(test)]

@@ -47,10 +47,15 @@ pub fn get_dta(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     set(uc, R::BX, off)
 }
 
+/// AH=1Bh/1Ch as MS-DOS 4.0's MISC.ASM (`$SLEAZEFUNC`) answers: the
+/// media byte is copied into one fixed cell of DOS's data (FATBYTE) at
+/// each call, and DS:BX points there: DOS 1's pointer to the FAT itself
+/// became a pointer to one byte, and what follows it is DOS's own data.
 fn allocation_of(uc: &mut Uc<'_>, dl: u8) -> Result<(), Stop> {
     if !is_c(dl) {
         return set_al(uc, 0xFF);
     }
+    let _ = uc.write_seg(data::SEG, data::MEDIA, &[data::MEDIA_BYTE]);
     let (spc, _free, bps, total) = fs::disk_free();
     set(uc, R::AX, (uc.reg(R::AX) & 0xFF00) | (spc & 0xFF))?;
     set(uc, R::CX, bps)?;

@@ -173,7 +173,7 @@ fn generic_block(env: &mut Env, uc: &mut Uc<'_>, cx: u16, dx: u16) -> Result<(),
     match cx {
         0x0860 => {
             let dpb = crate::dos::data::dpb_c();
-            let (spc, _, bps, total) = crate::dos::fs::disk_free();
+            let (spc, _, bps, _) = crate::dos::fs::disk_free();
             let mut p = [0u8; 0x26];
             p[1] = 5; // fixed disk
             p[2..4].copy_from_slice(&1u16.to_le_bytes()); // not removable
@@ -183,9 +183,8 @@ fn generic_block(env: &mut Env, uc: &mut Uc<'_>, cx: u16, dx: u16) -> Result<(),
             p[0x0A..0x0C].copy_from_slice(&dpb[6..8]);
             p[0x0C] = dpb[8];
             p[0x0D..0x0F].copy_from_slice(&dpb[9..0x0B]);
-            let sectors = u32::from(total) * u32::from(spc)
-                + u32::from(u16::from_le_bytes([dpb[0x0B], dpb[0x0C]]));
-            p[0x11] = 0xF8;
+            let sectors = crate::dos::fs::DRIVE_SECTORS;
+            p[0x11] = crate::dos::data::MEDIA_BYTE;
             p[0x12..0x14].copy_from_slice(&dpb[0x0F..0x11]);
             p[0x14..0x16].copy_from_slice(&63u16.to_le_bytes());
             p[0x16..0x18].copy_from_slice(&16u16.to_le_bytes());

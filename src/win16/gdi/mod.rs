@@ -1,321 +1,319 @@
-//! GDI, headless: objects are handles with what they were created from, and
-//! every drawing call is recorded as a drawing event (`--events`, "draw
-//! ...") instead of touching pixels. USER's FillRect and DrawText are here
-//! too, being drawing calls.
+//! GDI: device contexts, coordinates, objects, and drawing into pixels.
+//!
+//! The room by concept:
+//!
+//! | file | what |
+//! | --- | --- |
+//! | dc.rs | device contexts and their state; the interface USER uses |
+//! | devcaps.rs | the display, the printer, GetDeviceCaps |
+//! | mapping.rs | mapping modes, window and viewport, LPtoDP |
+//! | region.rs | region objects and clipping |
+//! | objects.rs | the handle table, SelectObject, DeleteObject, GetObject |
+//! | pen.rs, brush.rs, logfont.rs, bitmap.rs, palette.rs | each object kind |
+//! | color.rs | COLORREFs and the VGA driver's colour rules |
+//! | surface.rs, raster.rs | pixels, ROP2/ROP3, painting spans |
+//! | lines.rs, shapes.rs, blit.rs, fill.rs | the drawing calls |
+//! | printer.rs | printing: Escape, StartDoc…, pages written as PNG |
+//! | screen.rs | the screen as a picture (screenshots) |
+//!
+//! Fonts and text (font.rs, fnt.rs, text.rs) and metafiles (metafile.rs)
+//! are the text engine's, drawing through the same DCs and surfaces: a
+//! drawing call opens a [`dc::Canvas`] on the DC (its surface, clip region,
+//! mapping, realized pen and brush), draws, and closes it.
+//!
+//! Each file registers its functions in its own table; [`TABLES`] lists
+//! them for api.rs.
 
+pub mod bitmap;
+pub mod blit;
+pub mod brush;
+pub mod color;
+pub mod dc;
+pub mod devcaps;
+pub mod fill;
 pub mod fnt;
 pub mod font;
 pub mod fontmap;
+pub mod lines;
+pub mod logfont;
+pub mod mapping;
 pub mod metafile;
+pub mod objects;
+pub mod palette;
+pub mod pen;
+pub mod printer;
+pub mod raster;
+pub mod region;
+pub mod screen;
+pub mod shapes;
+pub mod surface;
 pub mod text;
 
-use super::api::{Api, Arg};
-use crate::env::Env;
-use crate::machine::{Stop, Uc, record_event};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr;
+use crate::win16::geom::{Point, Rect};
 
-/// First handle of objects the program creates; stock objects are
-/// `STOCK_BASE + index`.
-const OBJECT_BASE: u16 = 0x6000;
-const STOCK_BASE: u16 = 0x7000;
-/// Most objects a session hands out before creation fails (returns 0).
-const MAX_OBJECTS: u16 = 0x0FFF;
+pub(crate) use crate::env::Env;
+pub(crate) use crate::machine::{Cpu, Stop, Uc};
+
+/// Every GDI table (api.rs chains them after its own list).
+pub static TABLES: &[&[Api]] = &[
+    dc::APIS,
+    mapping::APIS,
+    region::APIS,
+    objects::APIS,
+    pen::APIS,
+    brush::APIS,
+    logfont::APIS,
+    bitmap::APIS,
+    palette::APIS,
+    lines::APIS,
+    shapes::APIS,
+    blit::APIS,
+    fill::APIS,
+    printer::APIS,
+    font::APIS,
+    metafile::APIS,
+    LEGACY_TEXT,
+];
+
+/// The most host memory all bitmaps, pages and the screen may take.
+pub const MAX_BYTES: usize = 512 * 1024 * 1024;
 
 /// GDI's state.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Gdi {
-    /// Objects created, by handle - OBJECT_BASE: what created them.
-    pub objects: Vec<String>,
-    /// The object selected last into each DC, by kind (pen, brush, font...)
-    /// is not tracked beyond the previous handle SelectObject returns.
-    pub selected: Vec<(u16, u16)>,
+    pub objects: objects::Table,
+    /// The display the session emulates (`--display`).
+    pub display: devcaps::DisplayMode,
+    /// The screen's framebuffer, made at first use.
+    screen: Option<surface::Surface>,
+    /// The system palette (256-colour displays), its slots taken by
+    /// realized palettes, and SetSystemPaletteUse's setting.
+    pub syspal: [u32; 256],
+    pub syspal_used: [bool; 256],
+    pub syspal_use: u16,
+    /// DCs of window handles GDI never made (dc.rs, "The bridge").
+    pub bridge: std::collections::HashMap<u16, dc::Dc>,
+    /// Printing: documents and pages (printer.rs).
+    pub printer: printer::Spool,
+    /// Screenshots taken while the program runs (screen.rs).
+    pub shots: screen::Shots,
+    /// The system colours a `COLOR_x + 1` brush stands for (dc.rs).
+    pub sys_colors: [u32; 21],
     /// The fonts (font.rs): the catalogue, loaded when first needed.
     pub fonts: font::FontState,
+    /// Bytes of pixels allocated.
+    bytes_used: usize,
 }
 
-fn draw(uc: &mut Uc<'_>, text: String) {
-    record_event(uc, format!("draw {text}"));
-}
-
-fn color(c: u32) -> String {
-    format!(
-        "#{:02X}{:02X}{:02X}",
-        c & 0xFF,
-        (c >> 8) & 0xFF,
-        (c >> 16) & 0xFF
-    )
-}
-
-fn new_object(env: &mut Env, what: String) -> u32 {
-    let g = &mut env.win16.gdi;
-    if g.objects.len() >= usize::from(MAX_OBJECTS) {
-        return 0;
-    }
-    g.objects.push(what);
-    u32::from(OBJECT_BASE + g.objects.len() as u16 - 1)
-}
-
-fn text_arg(uc: &Uc<'_>, p: u32, count: Option<u16>) -> String {
-    let (seg, off) = super::farptr::split(p);
-    let bytes = match count {
-        Some(n) if n != 0xFFFF => {
-            let mut b = vec![0u8; usize::from(n.min(1024))];
-            if crate::machine::Cpu::read_seg(uc, seg, off, &mut b).is_err() {
-                b.clear();
-            }
-            b
+impl Default for Gdi {
+    fn default() -> Self {
+        Gdi {
+            objects: objects::Table::default(),
+            display: devcaps::DisplayMode::VGA,
+            screen: None,
+            syspal: color::default_system_palette(),
+            syspal_used: [false; 256],
+            syspal_use: 1,
+            bridge: std::collections::HashMap::new(),
+            printer: printer::Spool::default(),
+            shots: screen::Shots::default(),
+            sys_colors: dc::DEFAULT_SYS_COLORS,
+            fonts: font::FontState::default(),
+            bytes_used: 0,
         }
-        _ => crate::dos::read_until(uc, seg, off, 0, 1024),
+    }
+}
+
+impl Gdi {
+    /// Account for `n` more bytes of pixels; false when over the limit.
+    pub fn reserve_bytes(&mut self, n: usize) -> bool {
+        if self.bytes_used.saturating_add(n) > MAX_BYTES {
+            return false;
+        }
+        self.bytes_used += n;
+        true
+    }
+
+    /// Give back `n` bytes of pixels.
+    pub fn release_bytes(&mut self, n: usize) {
+        self.bytes_used = self.bytes_used.saturating_sub(n);
+    }
+
+    /// The screen's framebuffer (made black at first use).
+    pub fn screen(&mut self) -> &mut surface::Surface {
+        let d = self.display;
+        self.screen.get_or_insert_with(|| {
+            surface::Surface::new(d.width, d.height, d.format(), 0)
+                .expect("display sizes are bounded")
+        })
+    }
+
+    /// The screen, if anything made it.
+    pub fn screen_if_made(&self) -> Option<&surface::Surface> {
+        self.screen.as_ref()
+    }
+
+    pub(crate) fn take_screen(&mut self) -> surface::Surface {
+        self.screen();
+        self.screen.take().expect("made above")
+    }
+
+    pub(crate) fn put_screen(&mut self, s: surface::Surface) {
+        self.screen = Some(s);
+    }
+
+    /// The screen's bounds.
+    pub fn screen_rect(&self) -> Rect {
+        Rect::new(0, 0, self.display.width, self.display.height)
+    }
+
+    /// The COLORREF a screen pixel shows.
+    pub fn screen_rgb(&self, px: u32) -> u32 {
+        color::pixel_rgb(self.display.format(), &self.syspal, px)
+    }
+}
+
+/// A handle argument.
+pub fn arg_h(v: u32) -> u16 {
+    v as u16
+}
+
+/// A signed 16-bit argument (int).
+pub fn arg_i(v: u32) -> i32 {
+    i32::from(v as u16 as i16)
+}
+
+/// `N` bytes at far pointer `p`.
+pub fn read_struct<const N: usize>(uc: &Uc<'_>, p: u32) -> Option<[u8; N]> {
+    let b = farptr::read_bytes(uc, p, N)?;
+    b.try_into().ok()
+}
+
+/// Write `b` at far pointer `p`.
+pub fn write_struct(uc: &mut Uc<'_>, p: u32, b: &[u8]) -> bool {
+    farptr::write_bytes(uc, p, b)
+}
+
+/// The selector step between the 64 KiB parts of a huge block
+/// (`__AHINCR`, system.rs).
+const AHINCR: u16 = 8;
+
+/// `n` bytes from huge pointer `p` (crossing 64 KiB boundaries by
+/// `__AHINCR` selectors, as huge pointer arithmetic did); None when any is
+/// unreadable. At most 16 MiB.
+pub fn read_huge(uc: &Uc<'_>, p: u32, n: usize) -> Option<Vec<u8>> {
+    if n > 16 << 20 {
+        return None;
+    }
+    let (mut sel, mut off) = farptr::split(p);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let room = 0x1_0000 - usize::from(off);
+        let take = room.min(n - out.len());
+        let mut b = vec![0u8; take];
+        uc.read_seg(sel, off, &mut b).ok()?;
+        out.extend_from_slice(&b);
+        sel = sel.wrapping_add(AHINCR);
+        off = 0;
+    }
+    Some(out)
+}
+
+/// Write `b` at huge pointer `p`; false if any part cannot be written
+/// (parts before it are written).
+pub fn write_huge(uc: &mut Uc<'_>, p: u32, b: &[u8]) -> bool {
+    let (mut sel, mut off) = farptr::split(p);
+    let mut done = 0;
+    while done < b.len() {
+        let room = 0x1_0000 - usize::from(off);
+        let take = room.min(b.len() - done);
+        if uc.write_seg(sel, off, &b[done..done + take]).is_err() {
+            return false;
+        }
+        done += take;
+        sel = sel.wrapping_add(AHINCR);
+        off = 0;
+    }
+    true
+}
+
+/// `n` POINTs at `p` (at most 16384).
+pub fn read_points(uc: &Uc<'_>, p: u32, n: usize) -> Option<Vec<Point>> {
+    if n > 16384 {
+        return None;
+    }
+    let b = read_huge(uc, p, n * 4)?;
+    Some(b.chunks(4).map(Point::from_bytes).collect())
+}
+
+/// The RECT at `p`.
+pub fn read_rect(uc: &Uc<'_>, p: u32) -> Option<Rect> {
+    read_struct::<8>(uc, p).map(|b| Rect::from_bytes(&b))
+}
+
+/// Write a RECT at `p`.
+pub fn write_rect(uc: &mut Uc<'_>, p: u32, r: Rect) -> bool {
+    write_struct(uc, p, &r.to_bytes())
+}
+
+/// Write a POINT at `p`.
+pub fn write_point(uc: &mut Uc<'_>, p: u32, pt: Point) -> bool {
+    write_struct(uc, p, &pt.to_bytes())
+}
+
+/// A point packed in a DWORD as GDI's Get* functions return them: x in the
+/// low word, y in the high.
+pub fn pack_point(p: Point) -> u32 {
+    u32::from(p.x as u16) | u32::from(p.y as u16) << 16
+}
+
+// ---------------------------------------------------------------------
+// Until the text engine (font.rs, text.rs) lands: TextOut and DrawText
+// are recorded as drawing events, as before, so programs and their tests
+// keep running. text.rs replaces this table.
+
+fn text_arg(uc: &Uc<'_>, p: u32, count: u16) -> String {
+    let bytes = if count == 0xFFFF {
+        farptr::read_cstr(uc, p, 1024).unwrap_or_default()
+    } else {
+        farptr::read_bytes(uc, p, usize::from(count.min(1024))).unwrap_or_default()
     };
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-fn i(v: u32) -> i16 {
-    v as u16 as i16
-}
-
-/// GDI.87 GetStockObject(i).
-fn get_stock_object(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let n = a[0] as u16;
-    Ok(if n <= 17 {
-        u32::from(STOCK_BASE + n)
-    } else {
-        0
-    })
-}
-
-/// GDI.66 CreateSolidBrush(crColor).
-fn create_solid_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = new_object(env, format!("brush {}", color(a[0])));
-    draw(uc, format!("CreateSolidBrush {} -> {h:04X}", color(a[0])));
-    Ok(h)
-}
-
-/// GDI.61 CreatePen(nPenStyle, nWidth, crColor).
-fn create_pen(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = new_object(
-        env,
-        format!("pen style {} width {} {}", a[0], a[1], color(a[2])),
-    );
-    draw(
-        uc,
-        format!("CreatePen {} width {} -> {h:04X}", color(a[2]), a[1]),
-    );
-    Ok(h)
-}
-
-/// GDI.45 SelectObject(hDC, hObject) -> the previous object of that kind.
-fn select_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (dc, obj) = (a[0] as u16, a[1] as u16);
-    let g = &mut env.win16.gdi;
-    let prev = g
-        .selected
-        .iter()
-        .rev()
-        .find(|(d, _)| *d == dc)
-        .map(|x| x.1)
-        .unwrap_or(STOCK_BASE);
-    if g.selected.len() < 4096 {
-        g.selected.push((dc, obj));
-    }
-    draw(uc, format!("SelectObject {dc:04X} {obj:04X}"));
-    Ok(u32::from(prev))
-}
-
-/// GDI.69 DeleteObject(hObject).
-fn delete_object(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(
-        a[0] as u16 >= OBJECT_BASE && (a[0] as u16) < STOCK_BASE,
-    ))
-}
-
-/// GDI.27 Rectangle(hDC, left, top, right, bottom).
-fn rectangle(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(
-        uc,
-        format!(
-            "Rectangle {:04X} ({}, {}, {}, {})",
-            a[0],
-            i(a[1]),
-            i(a[2]),
-            i(a[3]),
-            i(a[4])
-        ),
-    );
-    Ok(1)
-}
-
-/// GDI.24 Ellipse(hDC, left, top, right, bottom).
-fn ellipse(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(
-        uc,
-        format!(
-            "Ellipse {:04X} ({}, {}, {}, {})",
-            a[0],
-            i(a[1]),
-            i(a[2]),
-            i(a[3]),
-            i(a[4])
-        ),
-    );
-    Ok(1)
-}
-
-/// GDI.36 Polygon(hDC, lpPoints, nCount).
-fn polygon(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let n = (a[2] as u16).min(256);
-    let (seg, off) = super::farptr::split(a[1]);
-    let mut b = vec![0u8; usize::from(n) * 4];
-    if crate::machine::Cpu::read_seg(uc, seg, off, &mut b).is_err() {
-        return Ok(0);
-    }
-    let pts: Vec<String> = b
-        .chunks(4)
-        .map(|p| {
-            format!(
-                "({}, {})",
-                i16::from_le_bytes([p[0], p[1]]),
-                i16::from_le_bytes([p[2], p[3]])
-            )
-        })
-        .collect();
-    draw(uc, format!("Polygon {:04X} {}", a[0], pts.join(" ")));
-    Ok(1)
-}
-
-/// GDI.33 TextOut(hDC, x, y, lpString, nCount).
+/// GDI.33 TextOut(hDC, x, y, lpString, nCount): recorded only.
 fn text_out(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let t = text_arg(uc, a[3], Some(a[4] as u16));
-    draw(
-        uc,
-        format!("TextOut {:04X} ({}, {}) {t:?}", a[0], i(a[1]), i(a[2])),
-    );
-    Ok(1)
-}
-
-/// GDI.20 MoveTo(hDC, x, y) -> the previous position (not tracked: 0,0).
-fn move_to(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(
-        uc,
-        format!("MoveTo {:04X} ({}, {})", a[0], i(a[1]), i(a[2])),
-    );
-    Ok(0)
-}
-
-/// GDI.19 LineTo(hDC, x, y).
-fn line_to(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(
-        uc,
-        format!("LineTo {:04X} ({}, {})", a[0], i(a[1]), i(a[2])),
-    );
-    Ok(1)
-}
-
-/// GDI.9 SetTextColor / GDI.1 SetBkColor (hDC, crColor) -> previous
-/// (black / white).
-fn set_text_color(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(uc, format!("SetTextColor {:04X} {}", a[0], color(a[1])));
-    Ok(0)
-}
-fn set_bk_color(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(uc, format!("SetBkColor {:04X} {}", a[0], color(a[1])));
-    Ok(0x00FF_FFFF)
-}
-
-/// GDI.2 SetBkMode(hDC, mode) -> previous (OPAQUE).
-fn set_bk_mode(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(2)
-}
-
-/// GDI.80 GetDeviceCaps(hDC, nIndex): a 640x480 16-colour VGA.
-fn get_device_caps(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(match a[1] as u16 {
-        0 => 0x030A,   // DRIVERVERSION
-        2 => 1,        // TECHNOLOGY: DT_RASDISPLAY
-        4 => 208,      // HORZSIZE mm
-        6 => 156,      // VERTSIZE mm
-        8 => 640,      // HORZRES
-        10 => 480,     // VERTRES
-        12 => 1,       // BITSPIXEL
-        14 => 4,       // PLANES
-        24 => 16,      // NUMCOLORS
-        88 | 90 => 96, // LOGPIXELSX/Y
-        _ => 0,
-    })
-}
-
-/// GDI.29 PatBlt(hDC, x, y, w, h, dwRop).
-fn pat_blt(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    draw(
+    let t = text_arg(uc, a[3], a[4] as u16);
+    crate::machine::record_event(
         uc,
         format!(
-            "PatBlt {:04X} ({}, {}) {}x{} rop {:08X}",
+            "draw TextOut {:04X} ({}, {}) {t:?}",
             a[0],
-            i(a[1]),
-            i(a[2]),
-            i(a[3]),
-            i(a[4]),
-            a[5]
+            arg_i(a[1]),
+            arg_i(a[2])
         ),
     );
     Ok(1)
 }
 
-fn rect_at(uc: &Uc<'_>, p: u32) -> String {
-    let mut b = [0u8; 8];
-    let (seg, off) = super::farptr::split(p);
-    if crate::machine::Cpu::read_seg(uc, seg, off, &mut b).is_err() {
-        return "(?)".into();
-    }
-    let w = |k: usize| i16::from_le_bytes([b[k], b[k + 1]]);
-    format!("({}, {}, {}, {})", w(0), w(2), w(4), w(6))
-}
-
-/// USER.81 FillRect(hDC, lpRect, hBrush).
-fn fill_rect(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let r = rect_at(uc, a[1]);
-    draw(uc, format!("FillRect {:04X} {r} brush {:04X}", a[0], a[2]));
-    Ok(1)
-}
-
-/// USER.85 DrawText(hDC, lpString, nCount, lpRect, wFormat) -> height.
+/// USER.85 DrawText(hDC, lpString, nCount, lpRect, wFormat) -> height:
+/// recorded only.
 fn draw_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let t = text_arg(uc, a[1], Some(a[2] as u16));
-    let r = rect_at(uc, a[3]);
-    draw(
+    let t = text_arg(uc, a[1], a[2] as u16);
+    let r = read_rect(uc, a[3]).unwrap_or_default();
+    crate::machine::record_event(
         uc,
-        format!("DrawText {:04X} {r} {t:?} format {:04X}", a[0], a[4]),
+        format!(
+            "draw DrawText {:04X} ({}, {}, {}, {}) {t:?} format {:04X}",
+            a[0], r.left, r.top, r.right, r.bottom, a[4]
+        ),
     );
     Ok(16)
 }
 
-/// The functions this file implements.
-pub static APIS: &[Api] = &[
-    Api::new("GDI", 1, "SETBKCOLOR", &[Arg::W, Arg::L], set_bk_color),
-    Api::new("GDI", 2, "SETBKMODE", &[Arg::W, Arg::W], set_bk_mode),
-    Api::new("GDI", 9, "SETTEXTCOLOR", &[Arg::W, Arg::L], set_text_color),
-    Api::new("GDI", 19, "LINETO", &[Arg::W, Arg::W, Arg::W], line_to),
-    Api::new("GDI", 20, "MOVETO", &[Arg::W, Arg::W, Arg::W], move_to),
-    Api::new(
-        "GDI",
-        24,
-        "ELLIPSE",
-        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::W],
-        ellipse,
-    ),
-    Api::new(
-        "GDI",
-        27,
-        "RECTANGLE",
-        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::W],
-        rectangle,
-    ),
-    Api::new(
-        "GDI",
-        29,
-        "PATBLT",
-        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::W, Arg::L],
-        pat_blt,
-    ),
+static LEGACY_TEXT: &[Api] = &[
     Api::new(
         "GDI",
         33,
@@ -323,26 +321,6 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W, Arg::W, Arg::L, Arg::W],
         text_out,
     ),
-    Api::new("GDI", 36, "POLYGON", &[Arg::W, Arg::L, Arg::W], polygon),
-    Api::new("GDI", 45, "SELECTOBJECT", &[Arg::W, Arg::W], select_object),
-    Api::new(
-        "GDI",
-        61,
-        "CREATEPEN",
-        &[Arg::W, Arg::W, Arg::L],
-        create_pen,
-    ),
-    Api::new("GDI", 66, "CREATESOLIDBRUSH", &[Arg::L], create_solid_brush),
-    Api::new("GDI", 69, "DELETEOBJECT", &[Arg::W], delete_object),
-    Api::new(
-        "GDI",
-        80,
-        "GETDEVICECAPS",
-        &[Arg::W, Arg::W],
-        get_device_caps,
-    ),
-    Api::new("GDI", 87, "GETSTOCKOBJECT", &[Arg::W], get_stock_object),
-    Api::new("USER", 81, "FILLRECT", &[Arg::W, Arg::L, Arg::W], fill_rect),
     Api::new(
         "USER",
         85,

@@ -654,8 +654,15 @@ fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Opti
     }
     let main = u.queue(htask).main_window;
     let alive = u.window(main).is_some();
-    let q = u.queue(htask);
-    if !q.close_sent && main != 0 && alive && filter.accepts(&Msg::new(main, WM_CLOSE, 0, 0)) {
+    if !u.queue(htask).close_sent
+        && main != 0
+        && alive
+        && filter.accepts(&Msg::new(main, WM_CLOSE, 0, 0))
+    {
+        // About to send the default WM_CLOSE: the screen as the program
+        // last showed it (gdi/screen.rs).
+        crate::win16::gdi::screen::before_default_close(env);
+        let q = env.win16.user.queue(htask);
         q.close_sent = true;
         let m = Msg::new(main, WM_CLOSE, 0, 0);
         if !remove {

@@ -439,6 +439,7 @@ fn begin_paint_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 pub fn end_paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     super::caret::show_after_paint(env, hwnd);
     event(uc, format!("paint {hwnd:04X} ends"));
+    crate::win16::gdi::screen::after_paint(env);
 }
 
 /// USER.40 EndPaint(hWnd, lpPaint).

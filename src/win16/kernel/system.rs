@@ -16,11 +16,11 @@
 
 use std::collections::HashMap;
 
-use super::api::{Api, Arg};
-use super::{api_caller, farptr};
 use crate::dos::host;
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::{api_caller, farptr};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

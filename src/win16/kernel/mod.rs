@@ -1,4 +1,38 @@
-//! KERNEL (and the few USER start-up) functions implemented so far.
+//! KERNEL: one file per concept, each with its own API table (registered
+//! in `api::TABLES`):
+//!
+//! - this file: the task's start (InitTask, InitApp), GetVersion, DOS3Call,
+//!   OutputDebugString;
+//! - [`module`]: module handles, file names, GetProcAddress, instance
+//!   thunks;
+//! - [`library`]: LoadLibrary, FreeLibrary, LoadModule, a DLL's LibEntry and
+//!   WEP;
+//! - [`file`]: `_lopen` and the other file functions, OpenFile;
+//! - [`directory`]: the Windows and system directories, temporary files,
+//!   drive types;
+//! - [`selector`]: selector functions, the absolute entries (`__AHINCR`,
+//!   `__B800H`, ...) and the real-mode memory they name;
+//! - [`memory`]: what is left of KERNEL's memory functions (huge copies,
+//!   free space, page locks, notification procedures);
+//! - [`error`]: parameter checking (IsBad*Ptr), error logging,
+//!   DebugBreak;
+//! - [`task`]: task queues, priorities and the other task queries;
+//! - [`profile`]: WIN.INI and private initialization files;
+//! - [`system`]: the clock, Catch/Throw, the error mode, fatal exits.
+//!
+//! Global and local memory, atoms, resources, strings and the scheduler
+//! have their own files beside this folder (`win16/global.rs`, ...).
+
+pub mod directory;
+pub mod error;
+pub mod file;
+pub mod library;
+pub mod memory;
+pub mod module;
+pub mod profile;
+pub mod selector;
+pub mod system;
+pub mod task;
 
 use super::api::{Api, Arg};
 use crate::dos::host;
@@ -9,6 +43,7 @@ use crate::machine::{Cpu, R, Stop, Uc};
 pub static APIS: &[Api] = &[
     Api::new("KERNEL", 3, "GETVERSION", &[], get_version),
     Api::new("KERNEL", 91, "INITTASK", &[], init_task),
+    Api::new("KERNEL", 101, "NOHOOKDOSCALL", &[], dos3call),
     Api::new("KERNEL", 102, "DOS3CALL", &[], dos3call),
     Api::new(
         "KERNEL",
@@ -18,7 +53,60 @@ pub static APIS: &[Api] = &[
         output_debug_string,
     ),
     Api::new("USER", 5, "INITAPP", &[Arg::W], init_app),
+    // KERNEL's exports of USER's string functions (Windows 2.x put them
+    // in KERNEL; 3.1 keeps the ordinals).
+    Api::new(
+        "KERNEL",
+        77,
+        "ANSINEXT",
+        &[Arg::L],
+        super::strings::ansi_next,
+    ),
+    Api::new(
+        "KERNEL",
+        78,
+        "ANSIPREV",
+        &[Arg::L, Arg::L],
+        super::strings::ansi_prev,
+    ),
+    Api::new(
+        "KERNEL",
+        79,
+        "ANSIUPPER",
+        &[Arg::L],
+        super::strings::ansi_upper,
+    ),
+    Api::new(
+        "KERNEL",
+        80,
+        "ANSILOWER",
+        &[Arg::L],
+        super::strings::ansi_lower,
+    ),
+    Api::new(
+        "KERNEL",
+        87,
+        "LSTRCMP",
+        &[Arg::L, Arg::L],
+        super::strings::lstrcmp,
+    ),
 ];
+
+/// KERNEL's state for the run that belongs to no other part of Win16.
+#[derive(Debug, Default)]
+pub struct KernelState {
+    /// Libraries: usage counts, LibEntry calls still due (library.rs).
+    pub libraries: library::Libraries,
+    /// Selectors made by the selector functions, and the real-mode memory
+    /// (selector.rs).
+    pub selectors: selector::Selectors,
+    /// Notification and handler procedures, handle deltas (memory.rs).
+    pub memory: memory::MemoryState,
+    /// Task priorities and queues (task.rs).
+    pub tasks: task::TaskState,
+    /// Temporary-file numbers handed out (directory.rs).
+    pub temp_files: u16,
+}
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
 pub fn get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
@@ -56,6 +144,9 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
             .map_err(|e| Stop::Error(format!("InitTask: {e}")))?;
     }
     super::local::init_task_heap(env, uc, htask);
+    // The LibEntry of every DLL loaded with the task, before the task's
+    // own code runs (library.rs).
+    library::run_pending(env, uc)?;
     uc.set_reg(R::BX, 0x81).map_err(host)?;
     uc.set_reg(R::CX, limit).map_err(host)?;
     uc.set_reg(R::SI, task.hprev).map_err(host)?;
@@ -64,7 +155,9 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
     Ok(0x0001_0001) // DX = nCmdShow (SW_SHOWNORMAL), AX = 1
 }
 
-/// KERNEL.102 DOS3Call: INT 21h with the caller's registers.
+/// KERNEL.102 DOS3Call: INT 21h with the caller's registers (and
+/// KERNEL.101 NoHookDosCall, the same call past any hook: none is set
+/// here).
 pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     crate::dos::int21(env, uc)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))

@@ -6,8 +6,13 @@
 //! too, as on Windows. A name without a path is in the Windows directory,
 //! `C:\WINDOWS`. The first time a file is used it is read from the
 //! sandboxed drive C: (`--dir`) when the run has one and the file exists
-//! there; otherwise it starts empty. Writes change only the copy in memory:
-//! nothing is written back to the host.
+//! there; otherwise it starts empty. A write changes the copy in memory
+//! and is written back to the drive at once, in WIN.INI's format: a
+//! `[section]` line, a `key=value` line per key, a blank line between
+//! sections, CR LF line ends; comment lines stay where they were (before
+//! the same key); the directories on the file's path (`C:\WINDOWS`) are
+//! made when the drive lacks them. A run without a drive keeps the
+//! changes in memory only.
 //!
 //! Windows semantics, as the SDK describes them:
 //! - section and key names compare without regard to case; a key's value is
@@ -32,11 +37,11 @@
 
 use std::collections::HashMap;
 
-use super::api::{Api, Arg};
-use super::farptr::{self, MAX_STRING};
-use super::strings::eq_nocase;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr::{self, MAX_STRING};
+use crate::win16::strings::eq_nocase;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -82,6 +87,7 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::L, Arg::L, Arg::L],
         write_private_profile_string,
     ),
+    Api::new("KERNEL", 315, "WRITEOUTPROFILES", &[], write_out_profiles),
 ];
 
 /// The Windows directory.
@@ -104,12 +110,17 @@ fn trim(s: &[u8]) -> &[u8] {
 struct Section {
     name: Vec<u8>,
     keys: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Comment lines, each with the number of keys before it, kept so a
+    /// file written back keeps them (module notes).
+    comments: Vec<(usize, Vec<u8>)>,
 }
 
 /// One initialization file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IniFile {
     sections: Vec<Section>,
+    /// Comment lines before the first section.
+    preamble: Vec<Vec<u8>>,
 }
 
 impl IniFile {
@@ -119,7 +130,14 @@ impl IniFile {
         let mut f = IniFile::default();
         for line in text.split(|&c| c == b'\n') {
             let line = trim(line);
-            if line.first() == Some(&b';') || line.is_empty() {
+            if line.is_empty() {
+                continue;
+            }
+            if line[0] == b';' {
+                match f.sections.last_mut() {
+                    Some(sec) => sec.comments.push((sec.keys.len(), line.to_vec())),
+                    None => f.preamble.push(line.to_vec()),
+                }
                 continue;
             }
             if line[0] == b'[' {
@@ -128,7 +146,7 @@ impl IniFile {
                 if f.section(&name).is_none() {
                     f.sections.push(Section {
                         name,
-                        keys: Vec::new(),
+                        ..Section::default()
                     });
                 }
                 continue;
@@ -149,17 +167,34 @@ impl IniFile {
     /// The file as text.
     pub fn to_text(&self) -> Vec<u8> {
         let mut t = Vec::new();
-        for s in &self.sections {
+        for c in &self.preamble {
+            t.extend_from_slice(c);
+            t.extend_from_slice(b"\r\n");
+        }
+        for (n, s) in self.sections.iter().enumerate() {
+            if n > 0 || !self.preamble.is_empty() {
+                t.extend_from_slice(b"\r\n");
+            }
             t.push(b'[');
             t.extend_from_slice(&s.name);
             t.extend_from_slice(b"]\r\n");
-            for (k, v) in &s.keys {
+            let comment = |t: &mut Vec<u8>, at: usize| {
+                for (_, c) in s.comments.iter().filter(|(i, _)| *i == at) {
+                    t.extend_from_slice(c);
+                    t.extend_from_slice(b"\r\n");
+                }
+            };
+            for (i, (k, v)) in s.keys.iter().enumerate() {
+                comment(&mut t, i);
                 t.extend_from_slice(k);
                 t.push(b'=');
                 t.extend_from_slice(v);
                 t.extend_from_slice(b"\r\n");
             }
-            t.extend_from_slice(b"\r\n");
+            for (_, c) in s.comments.iter().filter(|(i, _)| *i >= s.keys.len()) {
+                t.extend_from_slice(c);
+                t.extend_from_slice(b"\r\n");
+            }
         }
         t
     }
@@ -210,7 +245,7 @@ impl IniFile {
             (None, Some(_)) => {
                 self.sections.push(Section {
                     name: section.to_vec(),
-                    keys: Vec::new(),
+                    ..Section::default()
                 });
                 self.sections.len() - 1
             }
@@ -221,6 +256,11 @@ impl IniFile {
             (Some(j), Some(v)) => keys[j].1 = trim(v).to_vec(),
             (Some(j), None) => {
                 keys.remove(j);
+                for (i, _) in self.sections[i].comments.iter_mut() {
+                    if *i > j {
+                        *i -= 1;
+                    }
+                }
             }
             (None, Some(v)) => keys.push((key.to_vec(), trim(v).to_vec())),
             (None, None) => {}
@@ -407,7 +447,50 @@ fn write_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], key: &str) -> u32 {
         return 0;
     }
     *f = changed;
+    write_back(env, key);
     1
+}
+
+/// Write file `key` back to the sandboxed drive (module notes): the
+/// directories on its path are made when missing. Nothing without a
+/// drive, or for a file on another drive.
+fn write_back(env: &mut Env, key: &str) {
+    let Some(text) = env.win16.profiles.files.get(key).map(IniFile::to_text) else {
+        return;
+    };
+    let Some(d) = env.drive.as_mut() else {
+        return;
+    };
+    let Some(rest) = key.strip_prefix("C:\\") else {
+        return;
+    };
+    let parts: Vec<&str> = rest.split('\\').collect();
+    let mut dir = String::from("C:");
+    for p in &parts[..parts.len().saturating_sub(1)] {
+        dir.push('\\');
+        dir.push_str(p);
+        let _ = d.mkdir(dir.as_bytes());
+    }
+    if let Ok(h) = d.create(key.as_bytes(), 0) {
+        for piece in text.chunks(0x8000) {
+            let _ = d.write(h, piece);
+        }
+        let _ = d.close(h);
+    }
+}
+
+/// The value of `key` in WIN.INI's `section`, for other modules (SHELL's
+/// [Extensions]).
+pub fn read_string(env: &mut Env, section: &str, key: &str) -> Option<String> {
+    let f = file(env, WIN_INI)?;
+    f.get(section.as_bytes(), key.as_bytes())
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+}
+
+/// KERNEL.315 WriteOutProfiles(): every write is already on the drive
+/// (module notes): nothing left to write.
+pub fn write_out_profiles(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
 }
 
 fn private_key(env: &Env, uc: &Uc<'_>, p: u32) -> Option<String> {
@@ -696,16 +779,40 @@ mod tests {
             get_private_profile_int(&mut t.env, &mut t.m, &[s, k, 0, own]).unwrap(),
             4
         );
-        // Writes stay in memory.
-        let v = t.s(Some("9"));
-        write_private_profile_string(&mut t.env, &mut t.m, &[s, k, v, own]).unwrap();
+        // Writes go back to the file, comments kept, in WIN.INI's format.
+        std::fs::write(
+            dir.join("OWN.INI"),
+            b"; mine\r\n[Opt]\r\n; the level\r\nLevel=4\r\nName = x\r\n[Other]\r\nA=1\r\n",
+        )
+        .unwrap();
+        let mut t2 = T::new();
+        t2.env.drive = Some(crate::dos::fs::Drive::new(dir.clone()).unwrap());
+        let (s, k, own) = (
+            t2.s(Some("opt")),
+            t2.s(Some("level")),
+            t2.s(Some("C:\\own.ini")),
+        );
+        let v = t2.s(Some("9"));
+        write_private_profile_string(&mut t2.env, &mut t2.m, &[s, k, v, own]).unwrap();
         assert_eq!(
-            get_private_profile_int(&mut t.env, &mut t.m, &[s, k, 0, own]).unwrap(),
+            get_private_profile_int(&mut t2.env, &mut t2.m, &[s, k, 0, own]).unwrap(),
             9
         );
         assert_eq!(
-            std::fs::read(dir.join("OWN.INI")).unwrap(),
-            b"[Opt]\r\nLevel=4\r\n"
+            String::from_utf8(std::fs::read(dir.join("OWN.INI")).unwrap()).unwrap(),
+            "; mine\r\n\r\n[Opt]\r\n; the level\r\nLevel=9\r\nName=x\r\n\r\n[Other]\r\nA=1\r\n"
+        );
+        // WIN.INI goes to C:\WINDOWS, made when missing.
+        std::fs::remove_dir_all(dir.join("WINDOWS")).unwrap();
+        let (sec, key, val) = (
+            t2.s(Some("Desktop")),
+            t2.s(Some("Wallpaper")),
+            t2.s(Some("none")),
+        );
+        write_profile_string(&mut t2.env, &mut t2.m, &[sec, key, val]).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("WINDOWS").join("WIN.INI")).unwrap(),
+            b"[Desktop]\r\nWallpaper=none\r\n"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -4,7 +4,7 @@
 //! Handles: an hModule here is the module database's selector; any of
 //! GetModuleHandle's, GetModuleUsage's, GetModuleFileName's and
 //! GetProcAddress's handle arguments may also be an instance handle (see
-//! [`super::Win16::module_for_handle`]), as Windows 3.1 accepts both.
+//! [`crate::win16::Win16::module_for_handle`]), as Windows 3.1 accepts both.
 //!
 //! File names are DOS paths as the program sees them: a module loaded from
 //! inside the sandboxed drive (`--dir`) has its path there, any other
@@ -21,11 +21,11 @@
 
 use std::path::Path;
 
-use super::api::{Api, Arg};
-use super::farptr::{self, MAX_STRING, NameArg};
-use super::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr::{self, MAX_STRING, NameArg};
+use crate::win16::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -151,12 +151,16 @@ pub fn get_module_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 }
 
 /// KERNEL.48 GetModuleUsage(hModule): how many tasks run a program
-/// module; 1 for a library; 0 for a bad handle.
+/// module; a library's usage count (library.rs: one for its load, one more
+/// per LoadLibrary); 1 for a built-in module; 0 for a bad handle.
 pub fn get_module_usage(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(i) = module_index(env, uc, a[0] as u16) else {
         return Ok(0);
     };
     let m = &env.win16.modules[i];
+    if !m.builtin && m.image.as_ref().is_some_and(|ne| ne.header.is_library()) {
+        return Ok(u32::from(super::library::usage(uc, m.hmodule)));
+    }
     let tasks = env
         .win16
         .tasks
@@ -206,7 +210,7 @@ pub fn get_proc_address(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
             .map_or(0, |p| farptr::make(p.selector, p.offset)));
     }
     let known = |o: u16| {
-        super::api::find(&m.name, o).is_some()
+        crate::win16::api::find(&m.name, o).is_some()
             || crate::loader::ordnames::ordinal_name(&m.name, o).is_some()
     };
     let ord = match &what {
@@ -218,7 +222,8 @@ pub fn get_proc_address(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     let Some(ord) = ord else {
         return Ok(0);
     };
-    if let Some(v) = super::system::constant_export(&m.name, ord) {
+    let name = m.name.clone();
+    if let Some(v) = super::selector::absolute_export(uc, &mut env.win16, &name, ord) {
         return Ok(u32::from(v));
     }
     Ok(thunk_for(uc, &mut env.win16, i, ord, None)
@@ -243,7 +248,7 @@ pub fn make_proc_instance(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
     }
     let ds = match a[1] as u16 {
         0 => uc.reg(R::DS),
-        h => super::selector_of_handle(h),
+        h => crate::win16::selector_of_handle(h),
     };
     let Some(seg) = w.task(uc.get_data().current_task).map(|t| t.proc_thunks) else {
         return Ok(0);

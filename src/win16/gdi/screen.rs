@@ -1,0 +1,138 @@
+//! The screen as a picture: what `run --screenshot`, `run --screenshots
+//! DIR --every N`, `stack --screenshot` and the stack page show.
+//!
+//! The screen "as the program last showed it" is taken at the moment the
+//! headless session is about to send its default WM_CLOSE (everything
+//! painted, the program idle: USER calls [`before_default_close`] there);
+//! when the run ends otherwise (a fault, the budget, an unimplemented
+//! function), the screen at the stop is the picture. A series
+//! (`--screenshots DIR`) numbers its files `screen-00001.png` …: one each N
+//! instructions (the session's observer calls [`series_shot`]) and one
+//! after each WM_PAINT a window procedure handled ([`after_paint`]).
+//!
+//! A DOS program's text screen (B800, 80×25) has no picture yet: once a
+//! VGA text font exists, [`dos_text_picture`] is where it is drawn.
+
+use std::cell::Cell;
+use std::path::PathBuf;
+
+use super::Gdi;
+use super::surface::{Surface, encode_png};
+use crate::env::Env;
+
+/// A series of screenshots.
+#[derive(Debug)]
+pub struct Series {
+    pub dir: PathBuf,
+    /// Instructions between shots (0: only after paints).
+    pub every: u64,
+    count: Cell<u32>,
+    /// The most files to write.
+    max: u32,
+    /// The first write error, reported once.
+    pub error: std::cell::RefCell<Option<String>>,
+}
+
+/// The session's screenshot state.
+#[derive(Debug, Default)]
+pub struct Shots {
+    /// The screen taken before the default WM_CLOSE (the first time).
+    pub at_close: Option<Surface>,
+    pub series: Option<Series>,
+}
+
+impl Series {
+    pub fn new(dir: PathBuf, every: u64, max: u32) -> Series {
+        Series {
+            dir,
+            every,
+            count: Cell::new(0),
+            max,
+            error: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// How many shots were written.
+    pub fn written(&self) -> u32 {
+        self.count.get()
+    }
+}
+
+/// The screen as PNG bytes, if anything made it.
+pub fn screen_png(gdi: &Gdi, s: &Surface) -> Result<Vec<u8>, String> {
+    s.to_png(&|p| gdi.screen_rgb(p))
+}
+
+/// USER's hook: the session is about to send its default WM_CLOSE. The
+/// screen is kept as the run's picture (the first time).
+pub fn before_default_close(env: &mut Env) {
+    let gdi = &mut env.win16.gdi;
+    if gdi.shots.at_close.is_none() {
+        let s = gdi.screen().clone();
+        gdi.shots.at_close = Some(s);
+    }
+}
+
+/// USER's hook: a window procedure finished handling WM_PAINT.
+pub fn after_paint(env: &mut Env) {
+    series_shot(env);
+}
+
+/// Write the next file of the series (if one is asked for).
+pub fn series_shot(env: &Env) {
+    let gdi = &env.win16.gdi;
+    let Some(series) = &gdi.shots.series else {
+        return;
+    };
+    let n = series.count.get() + 1;
+    if n > series.max {
+        return;
+    }
+    series.count.set(n);
+    let path = series.dir.join(format!("screen-{n:05}.png"));
+    let res = match gdi.screen_if_made() {
+        Some(s) => screen_png(gdi, s),
+        None => blank_png(gdi),
+    }
+    .and_then(|png| std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display())));
+    if let Err(e) = res {
+        let mut slot = series.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+    }
+}
+
+/// A screen nothing drew on: black.
+fn blank_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
+    let d = gdi.display;
+    encode_png(
+        d.width as u32,
+        d.height as u32,
+        &vec![0u8; (d.width * d.height * 3) as usize],
+    )
+}
+
+/// The run's picture: the screen kept before the default WM_CLOSE, else
+/// the screen now.
+pub fn final_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
+    match (&gdi.shots.at_close, gdi.screen_if_made()) {
+        (Some(s), _) => screen_png(gdi, s),
+        (None, Some(s)) => screen_png(gdi, s),
+        (None, None) => blank_png(gdi),
+    }
+}
+
+/// The screen now (for `stack --screenshot` and the stack page).
+pub fn current_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
+    match gdi.screen_if_made() {
+        Some(s) => screen_png(gdi, s),
+        None => blank_png(gdi),
+    }
+}
+
+/// A DOS text screen as a picture: not drawn until a text-mode font
+/// exists (the DOS side's to add).
+pub fn dos_text_picture(_text: &str) -> Option<Vec<u8>> {
+    None
+}

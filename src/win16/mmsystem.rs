@@ -1,0 +1,306 @@
+//! MMSYSTEM: the multimedia extensions (Windows 3.1's MMSYSTEM 1.01) on a
+//! machine with no multimedia device: no wave, MIDI, auxiliary, mixer or
+//! joystick device and no MCI driver, as a Windows 3.1 without a sound
+//! card answers (Windows 3.1 SDK, "Multimedia Programmer's Reference").
+//!
+//! Device counts are 0; opening a device fails with MMSYSERR_BADDEVICEID
+//! (there is no device 0); sndPlaySound returns FALSE (nothing can play
+//! it); MCI commands fail with MCIERR_DEVICE_NOT_INSTALLED and
+//! mciGetErrorString gives the documented texts; the joystick is
+//! JOYERR_UNPLUGGED. The multimedia timer works: timeGetTime and
+//! timeGetSystemTime read the emulated clock (kernel/system.rs),
+//! timeGetDevCaps gives a 1 ms to 65535 ms period range, timeBeginPeriod
+//! and timeEndPeriod accept periods within it.
+
+use crate::env::Env;
+use crate::machine::{Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr::{self, MAX_STRING};
+
+/// The functions this file implements.
+pub static APIS: &[Api] = &[
+    Api::new("MMSYSTEM", 1, "WEP", &[Arg::W, Arg::W, Arg::W, Arg::L], wep),
+    Api::new(
+        "MMSYSTEM",
+        2,
+        "SNDPLAYSOUND",
+        &[Arg::L, Arg::W],
+        snd_play_sound,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        5,
+        "MMSYSTEMGETVERSION",
+        &[],
+        mmsystem_get_version,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        30,
+        "OUTPUTDEBUGSTR",
+        &[Arg::L],
+        output_debug_str,
+    ),
+    Api::new("MMSYSTEM", 101, "JOYGETNUMDEVS", &[], zero),
+    Api::new(
+        "MMSYSTEM",
+        102,
+        "JOYGETDEVCAPS",
+        &[Arg::W, Arg::L, Arg::W],
+        joy_error,
+    ),
+    Api::new("MMSYSTEM", 103, "JOYGETPOS", &[Arg::W, Arg::L], joy_error),
+    Api::new("MMSYSTEM", 201, "MIDIOUTGETNUMDEVS", &[], zero),
+    Api::new(
+        "MMSYSTEM",
+        202,
+        "MIDIOUTGETDEVCAPS",
+        &[Arg::W, Arg::L, Arg::W],
+        bad_device,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        203,
+        "MIDIOUTGETERRORTEXT",
+        &[Arg::W, Arg::L, Arg::W],
+        get_error_text,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        204,
+        "MIDIOUTOPEN",
+        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L],
+        bad_device,
+    ),
+    Api::new("MMSYSTEM", 301, "MIDIINGETNUMDEVS", &[], zero),
+    Api::new("MMSYSTEM", 350, "AUXGETNUMDEVS", &[], zero),
+    Api::new("MMSYSTEM", 401, "WAVEOUTGETNUMDEVS", &[], zero),
+    Api::new(
+        "MMSYSTEM",
+        402,
+        "WAVEOUTGETDEVCAPS",
+        &[Arg::W, Arg::L, Arg::W],
+        bad_device,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        403,
+        "WAVEOUTGETERRORTEXT",
+        &[Arg::W, Arg::L, Arg::W],
+        get_error_text,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        404,
+        "WAVEOUTOPEN",
+        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
+        bad_device,
+    ),
+    Api::new("MMSYSTEM", 501, "WAVEINGETNUMDEVS", &[], zero),
+    Api::new(
+        "MMSYSTEM",
+        601,
+        "TIMEGETSYSTEMTIME",
+        &[Arg::L, Arg::W],
+        time_get_system_time,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        604,
+        "TIMEGETDEVCAPS",
+        &[Arg::L, Arg::W],
+        time_get_dev_caps,
+    ),
+    Api::new("MMSYSTEM", 605, "TIMEBEGINPERIOD", &[Arg::W], time_period),
+    Api::new("MMSYSTEM", 606, "TIMEENDPERIOD", &[Arg::W], time_period),
+    Api::new("MMSYSTEM", 607, "TIMEGETTIME", &[], time_get_time),
+    Api::new(
+        "MMSYSTEM",
+        701,
+        "MCISENDCOMMAND",
+        &[Arg::W, Arg::W, Arg::L, Arg::L],
+        mci_send_command,
+    ),
+    Api::new(
+        "MMSYSTEM",
+        702,
+        "MCISENDSTRING",
+        &[Arg::L, Arg::L, Arg::W, Arg::W],
+        mci_send_string,
+    ),
+    Api::new("MMSYSTEM", 703, "MCIGETDEVICEID", &[Arg::L], zero),
+    Api::new(
+        "MMSYSTEM",
+        706,
+        "MCIGETERRORSTRING",
+        &[Arg::L, Arg::L, Arg::W],
+        mci_get_error_string,
+    ),
+];
+
+/// MMSYSERR_BADDEVICEID.
+pub const MMSYSERR_BADDEVICEID: u32 = 2;
+/// JOYERR_UNPLUGGED.
+pub const JOYERR_UNPLUGGED: u32 = 167;
+/// MCIERR_DEVICE_NOT_INSTALLED (MCIERR_BASE 256 + 50).
+pub const MCIERR_DEVICE_NOT_INSTALLED: u32 = 306;
+/// TIMERR_NOCANDO.
+pub const TIMERR_NOCANDO: u32 = 97;
+
+/// 0: no devices (the *GetNumDevs functions, mciGetDeviceID).
+pub fn zero(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// MMSYSERR_BADDEVICEID: there is no such device.
+pub fn bad_device(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(MMSYSERR_BADDEVICEID)
+}
+
+/// JOYERR_UNPLUGGED: no joystick.
+pub fn joy_error(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(JOYERR_UNPLUGGED)
+}
+
+/// MMSYSTEM.1 WEP: 1.
+pub fn wep(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(1)
+}
+
+/// MMSYSTEM.2 sndPlaySound(lpszSoundName, wFlags): FALSE, no wave device
+/// (the sound asked for is recorded).
+pub fn snd_play_sound(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let name = farptr::read_cstr(uc, a[0], 128)
+        .map(|s| String::from_utf8_lossy(&s).into_owned())
+        .unwrap_or_default();
+    crate::machine::record_event(uc, format!("sndPlaySound {name:?}: no wave device"));
+    Ok(0)
+}
+
+/// MMSYSTEM.5 mmsystemGetVersion(): 0x0101, MMSYSTEM 1.01.
+pub fn mmsystem_get_version(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0x0101)
+}
+
+/// MMSYSTEM.30 OutputDebugStr(lpszString): as OutputDebugString.
+pub fn output_debug_str(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let s = farptr::read_cstr(uc, a[0], 0x1000).unwrap_or_default();
+    env.debug_output
+        .push(String::from_utf8_lossy(&s).into_owned());
+    Ok(0)
+}
+
+/// The emulated clock.
+fn now(env: &mut Env, uc: &Uc<'_>) -> u32 {
+    let insns = uc.get_data().insns;
+    env.win16.system.tick_ms(insns)
+}
+
+/// MMSYSTEM.607 timeGetTime(): milliseconds since Windows started.
+pub fn time_get_time(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(now(env, uc))
+}
+
+/// MMSYSTEM.601 timeGetSystemTime(lpTime, wSize): MMTIME with wType
+/// TIME_MS (1) and the milliseconds; 0 (TIMERR_NOERROR).
+pub fn time_get_system_time(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if (a[1] as u16) < 6 {
+        return Ok(TIMERR_NOCANDO);
+    }
+    let t = now(env, uc);
+    let mut b = 1u16.to_le_bytes().to_vec();
+    b.extend_from_slice(&t.to_le_bytes());
+    Ok(if farptr::write_bytes(uc, a[0], &b) {
+        0
+    } else {
+        TIMERR_NOCANDO
+    })
+}
+
+/// MMSYSTEM.604 timeGetDevCaps(lpTimeCaps, wSize): wPeriodMin 1,
+/// wPeriodMax 65535.
+pub fn time_get_dev_caps(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if (a[1] as u16) < 4 || !farptr::write_bytes(uc, a[0], &[1, 0, 0xFF, 0xFF]) {
+        return Ok(TIMERR_NOCANDO);
+    }
+    Ok(0)
+}
+
+/// MMSYSTEM.605 timeBeginPeriod and 606 timeEndPeriod(wPeriod): 0 for a
+/// period within 1..65535, TIMERR_NOCANDO for 0.
+pub fn time_period(_env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(if a[0] as u16 == 0 { TIMERR_NOCANDO } else { 0 })
+}
+
+/// The texts of the device errors (MMSYSERR_*).
+fn error_text(e: u32) -> &'static str {
+    match e {
+        0 => "The specified command was carried out.",
+        1 => "Undefined external error.",
+        2 => "A device ID has been used that is out of range for your system.",
+        3 => "The driver was not enabled.",
+        4 => "The specified device is already in use. Wait until it is free, and then try again.",
+        5 => "The specified device handle is invalid.",
+        6 => "There is no driver installed on your system.",
+        7 => "There is not enough memory available for this task.",
+        8 => "This function is not supported.",
+        11 => "An invalid parameter was passed to a system function.",
+        _ => "Unknown error.",
+    }
+}
+
+/// MMSYSTEM.403 waveOutGetErrorText(wError, lpText, wSize) (and MIDI's):
+/// the error's text; 0, or MMSYSERR_BADERRNUM (9) past the known ones.
+pub fn get_error_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let e = a[0] & 0xFFFF;
+    farptr::write_cstr_truncated(uc, a[1], error_text(e).as_bytes(), usize::from(a[2] as u16));
+    Ok(if e > 11 { 9 } else { 0 })
+}
+
+/// MMSYSTEM.701 mciSendCommand(wDeviceID, wMessage, dwParam1, dwParam2):
+/// MCIERR_DEVICE_NOT_INSTALLED, no MCI driver (module notes).
+pub fn mci_send_command(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    crate::machine::record_event(
+        uc,
+        format!("mciSendCommand(message {:04X}): no MCI device", a[1] as u16),
+    );
+    Ok(MCIERR_DEVICE_NOT_INSTALLED)
+}
+
+/// MMSYSTEM.702 mciSendString(lpstrCommand, lpstrReturn, wReturnLength,
+/// hCallback): MCIERR_DEVICE_NOT_INSTALLED; the return string is empty.
+pub fn mci_send_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let cmd = farptr::read_cstr(uc, a[0], MAX_STRING)
+        .map(|s| String::from_utf8_lossy(&s).into_owned())
+        .unwrap_or_default();
+    crate::machine::record_event(uc, format!("mciSendString {cmd:?}: no MCI device"));
+    if a[1] != 0 && a[2] as u16 != 0 {
+        farptr::write_bytes(uc, a[1], &[0]);
+    }
+    Ok(MCIERR_DEVICE_NOT_INSTALLED)
+}
+
+/// MMSYSTEM.706 mciGetErrorString(dwError, lpstrBuffer, wLength): the
+/// text of an MCI error; TRUE for a known error.
+pub fn mci_get_error_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let text = match a[0] {
+        MCIERR_DEVICE_NOT_INSTALLED => {
+            "The specified device is not installed on the system. Use the Drivers option in \
+             Control Panel to install the device."
+        }
+        0 => "The specified command was carried out.",
+        _ => "",
+    };
+    farptr::write_cstr_truncated(uc, a[1], text.as_bytes(), usize::from(a[2] as u16));
+    Ok(u32::from(!text.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
+}

@@ -1,0 +1,561 @@
+//! SHELL: the registration database, drag and drop, ShellExecute.
+//!
+//! # The registration database
+//!
+//! Windows 3.1's registration database (REG.DAT) is a tree of keys under
+//! HKEY_CLASSES_ROOT (1), each with an optional string value. Here it
+//! lives in memory for the run and starts empty. The functions follow the
+//! Windows 3.1 SDK: RegOpenKey opens an existing key (ERROR_BADKEY when
+//! there is none), RegCreateKey opens or makes one (and the keys on its
+//! path), RegSetValue sets the value of a key or of a subkey it makes,
+//! RegQueryValue copies a value (an empty string for a key without one)
+//! and sets the count to its length with the NUL, RegEnumKey names the
+//! n-th subkey in the order they were made (ERROR_NO_MORE_ITEMS past the
+//! last), RegDeleteKey deletes a key with all its subkeys, RegCloseKey
+//! frees a handle. Names compare without regard to case; a handle of 0
+//! means HKEY_CLASSES_ROOT.
+//!
+//! # Drag and drop, ShellExecute
+//!
+//! DragAcceptFiles records which windows accept files; nothing is ever
+//! dropped (there is no File Manager), so no WM_DROPFILES arrives and the
+//! DragQuery functions have no drop to answer from. ShellExecute starts a
+//! program with WinExec (scheduler.rs): the file itself when it is an
+//! .EXE, .COM, .PIF or .BAT, else the program its extension is associated
+//! with (in the database: `.ext` names a class whose `shell\open\command`
+//! (or the verb's) holds the command line, `%1` standing for the file; or
+//! WIN.INI's `[Extensions]` line `ext=program ^.ext`). Its results are
+//! WinExec's; SE_ERR_NOASSOC (31) when nothing is associated.
+
+use crate::env::Env;
+use crate::machine::{Stop, Uc};
+use crate::win16::api::{Api, Arg};
+use crate::win16::farptr::{self, MAX_STRING};
+
+/// The functions this file implements.
+pub static APIS: &[Api] = &[
+    Api::new(
+        "SHELL",
+        1,
+        "REGOPENKEY",
+        &[Arg::L, Arg::L, Arg::L],
+        reg_open_key,
+    ),
+    Api::new(
+        "SHELL",
+        2,
+        "REGCREATEKEY",
+        &[Arg::L, Arg::L, Arg::L],
+        reg_create_key,
+    ),
+    Api::new("SHELL", 3, "REGCLOSEKEY", &[Arg::L], reg_close_key),
+    Api::new(
+        "SHELL",
+        4,
+        "REGDELETEKEY",
+        &[Arg::L, Arg::L],
+        reg_delete_key,
+    ),
+    Api::new(
+        "SHELL",
+        5,
+        "REGSETVALUE",
+        &[Arg::L, Arg::L, Arg::L, Arg::L, Arg::L],
+        reg_set_value,
+    ),
+    Api::new(
+        "SHELL",
+        6,
+        "REGQUERYVALUE",
+        &[Arg::L, Arg::L, Arg::L, Arg::L],
+        reg_query_value,
+    ),
+    Api::new(
+        "SHELL",
+        7,
+        "REGENUMKEY",
+        &[Arg::L, Arg::L, Arg::L, Arg::L],
+        reg_enum_key,
+    ),
+    Api::new("SHELL", 8, "WEP", &[Arg::W], wep),
+    Api::new(
+        "SHELL",
+        9,
+        "DRAGACCEPTFILES",
+        &[Arg::W, Arg::W],
+        drag_accept_files,
+    ),
+    Api::new(
+        "SHELL",
+        11,
+        "DRAGQUERYFILE",
+        &[Arg::W, Arg::W, Arg::L, Arg::W],
+        drag_query_file,
+    ),
+    Api::new("SHELL", 12, "DRAGFINISH", &[Arg::W], drag_finish),
+    Api::new(
+        "SHELL",
+        13,
+        "DRAGQUERYPOINT",
+        &[Arg::W, Arg::L],
+        drag_query_point,
+    ),
+    Api::new(
+        "SHELL",
+        20,
+        "SHELLEXECUTE",
+        &[Arg::W, Arg::L, Arg::L, Arg::L, Arg::L, Arg::W],
+        shell_execute,
+    ),
+    Api::new(
+        "SHELL",
+        21,
+        "FINDEXECUTABLE",
+        &[Arg::L, Arg::L, Arg::L],
+        find_executable,
+    ),
+    Api::new(
+        "SHELL",
+        22,
+        "SHELLABOUT",
+        &[Arg::W, Arg::L, Arg::L, Arg::W],
+        shell_about,
+    ),
+];
+
+/// Registry results (Windows 3.1 SDK).
+pub const ERROR_SUCCESS: u32 = 0;
+pub const ERROR_BADKEY: u32 = 2;
+pub const ERROR_INVALID_PARAMETER: u32 = 7;
+pub const ERROR_NO_MORE_ITEMS: u32 = 259;
+/// HKEY_CLASSES_ROOT.
+pub const HKEY_CLASSES_ROOT: u32 = 1;
+/// REG_SZ, the only value type of Windows 3.1.
+pub const REG_SZ: u32 = 1;
+/// ShellExecute: no program is associated with the file.
+pub const SE_ERR_NOASSOC: u32 = 31;
+
+/// The most keys the database holds.
+pub const MAX_KEYS: usize = 10_000;
+
+/// One key: its name, value, parent and whether it still exists.
+#[derive(Debug, Clone)]
+struct Key {
+    name: String,
+    value: Option<String>,
+    parent: usize,
+    live: bool,
+}
+
+/// SHELL's state: the database and its open handles, the windows that
+/// accept dropped files.
+#[derive(Debug)]
+pub struct ShellState {
+    /// Keys by index; 0 is HKEY_CLASSES_ROOT.
+    keys: Vec<Key>,
+    /// Open handles: handle - FIRST_HANDLE indexes this; the key index.
+    handles: Vec<Option<usize>>,
+    /// Windows that called DragAcceptFiles(TRUE).
+    pub accept_files: std::collections::BTreeSet<u16>,
+}
+
+impl Default for ShellState {
+    fn default() -> Self {
+        ShellState {
+            keys: vec![Key {
+                name: String::new(),
+                value: None,
+                parent: 0,
+                live: true,
+            }],
+            handles: Vec::new(),
+            accept_files: Default::default(),
+        }
+    }
+}
+
+/// The first handle RegOpenKey hands out.
+const FIRST_HANDLE: u32 = 0x100;
+
+impl ShellState {
+    /// The key a handle names.
+    fn key_of(&self, h: u32) -> Option<usize> {
+        if h == 0 || h == HKEY_CLASSES_ROOT {
+            return Some(0);
+        }
+        let i = h.checked_sub(FIRST_HANDLE)? as usize;
+        self.handles
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|&k| self.keys[k].live)
+    }
+
+    fn child(&self, parent: usize, name: &str) -> Option<usize> {
+        self.keys
+            .iter()
+            .position(|k| k.live && k.parent == parent && k.name.eq_ignore_ascii_case(name))
+            .filter(|&i| i != 0)
+    }
+
+    /// The key at `path` below `from` (backslash-separated); made when
+    /// `create`. None when missing or the database is full.
+    fn walk(&mut self, from: usize, path: &str, create: bool) -> Option<usize> {
+        let mut at = from;
+        for part in path.split('\\').filter(|p| !p.is_empty()) {
+            at = match self.child(at, part) {
+                Some(c) => c,
+                None if create && self.keys.len() < MAX_KEYS => {
+                    self.keys.push(Key {
+                        name: part.to_string(),
+                        value: None,
+                        parent: at,
+                        live: true,
+                    });
+                    self.keys.len() - 1
+                }
+                None => return None,
+            };
+        }
+        Some(at)
+    }
+
+    fn open_handle(&mut self, key: usize) -> u32 {
+        let i = match self.handles.iter().position(Option::is_none) {
+            Some(i) => {
+                self.handles[i] = Some(key);
+                i
+            }
+            None => {
+                self.handles.push(Some(key));
+                self.handles.len() - 1
+            }
+        };
+        FIRST_HANDLE + i as u32
+    }
+
+    /// Delete a key and everything below it.
+    fn delete(&mut self, key: usize) {
+        self.keys[key].live = false;
+        let children: Vec<usize> = (1..self.keys.len())
+            .filter(|&i| self.keys[i].live && self.keys[i].parent == key)
+            .collect();
+        for c in children {
+            self.delete(c);
+        }
+    }
+
+    /// The value at `path` (a key below the root), as ShellExecute reads
+    /// associations.
+    pub fn value_at(&mut self, path: &str) -> Option<String> {
+        let k = self.walk(0, path, false)?;
+        self.keys[k].value.clone()
+    }
+}
+
+/// A string argument that may be NULL (None) or empty.
+fn opt_str(uc: &Uc<'_>, p: u32) -> Option<String> {
+    if p == 0 {
+        return None;
+    }
+    farptr::read_cstr(uc, p, MAX_STRING).map(|s| String::from_utf8_lossy(&s).into_owned())
+}
+
+fn write_dword(uc: &mut Uc<'_>, p: u32, v: u32) -> bool {
+    farptr::write_bytes(uc, p, &v.to_le_bytes())
+}
+
+/// RegOpenKey and RegCreateKey: a new handle to `subkey` below `hkey`.
+fn open(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], create: bool) -> u32 {
+    let s = &mut env.win16.shell;
+    let Some(from) = s.key_of(a[0]) else {
+        return ERROR_BADKEY;
+    };
+    if a[2] == 0 {
+        return ERROR_INVALID_PARAMETER;
+    }
+    let sub = opt_str(uc, a[1]).unwrap_or_default();
+    let Some(k) = s.walk(from, &sub, create) else {
+        return ERROR_BADKEY;
+    };
+    let h = s.open_handle(k);
+    if !write_dword(uc, a[2], h) {
+        return ERROR_INVALID_PARAMETER;
+    }
+    ERROR_SUCCESS
+}
+
+/// SHELL.1 RegOpenKey(hkey, lpszSubKey, lphkResult).
+pub fn reg_open_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(open(env, uc, a, false))
+}
+
+/// SHELL.2 RegCreateKey(hkey, lpszSubKey, lphkResult).
+pub fn reg_create_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(open(env, uc, a, true))
+}
+
+/// SHELL.3 RegCloseKey(hkey).
+pub fn reg_close_key(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let s = &mut env.win16.shell;
+    if a[0] == HKEY_CLASSES_ROOT {
+        return Ok(ERROR_SUCCESS);
+    }
+    let slot = a[0]
+        .checked_sub(FIRST_HANDLE)
+        .and_then(|i| s.handles.get_mut(i as usize));
+    Ok(match slot {
+        Some(h @ Some(_)) => {
+            *h = None;
+            ERROR_SUCCESS
+        }
+        _ => ERROR_BADKEY,
+    })
+}
+
+/// SHELL.4 RegDeleteKey(hkey, lpszSubKey): the subkey and all below it.
+pub fn reg_delete_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let sub = opt_str(uc, a[1]).unwrap_or_default();
+    let s = &mut env.win16.shell;
+    let Some(from) = s.key_of(a[0]) else {
+        return Ok(ERROR_BADKEY);
+    };
+    match s.walk(from, &sub, false) {
+        Some(0) | None => Ok(ERROR_BADKEY),
+        Some(k) => {
+            s.delete(k);
+            Ok(ERROR_SUCCESS)
+        }
+    }
+}
+
+/// SHELL.5 RegSetValue(hkey, lpszSubKey, fdwType, lpszValue, cb): REG_SZ
+/// only; the subkey is made when missing.
+pub fn reg_set_value(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if a[2] != REG_SZ {
+        return Ok(ERROR_INVALID_PARAMETER);
+    }
+    let sub = opt_str(uc, a[1]).unwrap_or_default();
+    let Some(value) = opt_str(uc, a[3]) else {
+        return Ok(ERROR_INVALID_PARAMETER);
+    };
+    let s = &mut env.win16.shell;
+    let Some(from) = s.key_of(a[0]) else {
+        return Ok(ERROR_BADKEY);
+    };
+    let Some(k) = s.walk(from, &sub, true) else {
+        return Ok(ERROR_BADKEY);
+    };
+    s.keys[k].value = Some(value);
+    Ok(ERROR_SUCCESS)
+}
+
+/// SHELL.6 RegQueryValue(hkey, lpszSubKey, lpszValue, lpcb): the value
+/// cut to *lpcb bytes with its NUL; *lpcb becomes the bytes copied with
+/// the NUL.
+pub fn reg_query_value(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let sub = opt_str(uc, a[1]).unwrap_or_default();
+    let Some(cb) = farptr::read_bytes(uc, a[3], 4) else {
+        return Ok(ERROR_INVALID_PARAMETER);
+    };
+    let size = u32::from_le_bytes([cb[0], cb[1], cb[2], cb[3]]) as usize;
+    let s = &mut env.win16.shell;
+    let Some(from) = s.key_of(a[0]) else {
+        return Ok(ERROR_BADKEY);
+    };
+    let Some(k) = s.walk(from, &sub, false) else {
+        return Ok(ERROR_BADKEY);
+    };
+    let v = s.keys[k].value.clone().unwrap_or_default();
+    let n = farptr::write_cstr_truncated(uc, a[2], v.as_bytes(), size.min(MAX_STRING)).unwrap_or(0);
+    write_dword(uc, a[3], n as u32 + 1);
+    Ok(ERROR_SUCCESS)
+}
+
+/// SHELL.7 RegEnumKey(hkey, iSubkey, lpszBuffer, cbBuffer).
+pub fn reg_enum_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let s = &env.win16.shell;
+    let Some(from) = s.key_of(a[0]) else {
+        return Ok(ERROR_BADKEY);
+    };
+    let Some(name) = (1..s.keys.len())
+        .filter(|&i| s.keys[i].live && s.keys[i].parent == from)
+        .nth(a[1] as usize)
+        .map(|i| s.keys[i].name.clone())
+    else {
+        return Ok(ERROR_NO_MORE_ITEMS);
+    };
+    farptr::write_cstr_truncated(uc, a[2], name.as_bytes(), a[3] as usize);
+    Ok(ERROR_SUCCESS)
+}
+
+/// SHELL.8 WEP(nExitType): 1.
+pub fn wep(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(1)
+}
+
+/// SHELL.9 DragAcceptFiles(hwnd, fAccept) (module notes).
+pub fn drag_accept_files(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hwnd = a[0] as u16;
+    if a[1] as u16 != 0 {
+        env.win16.shell.accept_files.insert(hwnd);
+    } else {
+        env.win16.shell.accept_files.remove(&hwnd);
+    }
+    Ok(0)
+}
+
+/// SHELL.11 DragQueryFile(hDrop, iFile, lpszFile, cb): no drop exists
+/// (module notes): 0.
+pub fn drag_query_file(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// SHELL.12 DragFinish(hDrop): nothing to free.
+pub fn drag_finish(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// SHELL.13 DragQueryPoint(hDrop, lppt): FALSE, no drop.
+pub fn drag_query_point(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// Is this a file WinExec runs itself?
+fn runnable(file: &str) -> bool {
+    let ext = file
+        .rsplit(['\\', '/', ':'])
+        .next()
+        .and_then(|b| b.rsplit_once('.'))
+        .map(|(_, e)| e.to_ascii_uppercase());
+    matches!(ext.as_deref(), None | Some("EXE" | "COM" | "PIF" | "BAT"))
+}
+
+/// The command line that opens `file` with `verb` (module notes); None
+/// when nothing is associated with its extension.
+fn association(env: &mut Env, uc: &mut Uc<'_>, file: &str, verb: &str) -> Option<String> {
+    let ext = file
+        .rsplit(['\\', '/', ':'])
+        .next()?
+        .rsplit_once('.')?
+        .1
+        .to_string();
+    let class = env.win16.shell.value_at(&format!(".{ext}"));
+    if let Some(class) = class.filter(|c| !c.is_empty()) {
+        let cmd = env
+            .win16
+            .shell
+            .value_at(&format!("{class}\\shell\\{verb}\\command"));
+        if let Some(cmd) = cmd.filter(|c| !c.trim().is_empty()) {
+            return Some(if cmd.contains("%1") {
+                cmd.replace("%1", file)
+            } else {
+                format!("{cmd} {file}")
+            });
+        }
+    }
+    // WIN.INI [Extensions]: ext=program ^.ext
+    let _ = uc;
+    let ini = crate::win16::profile::read_string(env, "Extensions", &ext)?;
+    let program = ini.split_whitespace().next()?.to_string();
+    Some(format!("{program} {file}"))
+}
+
+/// SHELL.20 ShellExecute(hwnd, lpszOp, lpszFile, lpszParams, lpszDir,
+/// fsShowCmd) (module notes): WinExec's result, or SE_ERR_NOASSOC.
+pub fn shell_execute(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let verb = opt_str(uc, a[1]).unwrap_or_else(|| "open".into());
+    let Some(file) = opt_str(uc, a[2]).filter(|f| !f.trim().is_empty()) else {
+        return Ok(2);
+    };
+    let params = opt_str(uc, a[3]).unwrap_or_default();
+    let line = if runnable(&file) {
+        if params.trim().is_empty() {
+            file.clone()
+        } else {
+            format!("{file} {}", params.trim())
+        }
+    } else {
+        match association(env, uc, &file, &verb) {
+            Some(l) => l,
+            None => return Ok(SE_ERR_NOASSOC),
+        }
+    };
+    crate::machine::record_event(
+        uc,
+        format!("ShellExecute {verb} {file:?}: WinExec {line:?}"),
+    );
+    crate::win16::scheduler::exec_line(env, uc, &line)
+}
+
+/// SHELL.21 FindExecutable(lpszFile, lpszDir, lpszResult): the program
+/// that opens the file (the file itself for a program) in lpszResult;
+/// 33, or SE_ERR_NOASSOC, or 2 for a file that does not exist.
+pub fn find_executable(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(file) = opt_str(uc, a[0]).filter(|f| !f.trim().is_empty()) else {
+        return Ok(2);
+    };
+    let exists = env.drive.as_ref().is_some_and(|d| {
+        matches!(
+            d.resolve(file.as_bytes()),
+            Ok(crate::dos::fs::HostPath::File { .. })
+        )
+    });
+    if !exists {
+        farptr::write_bytes(uc, a[2], &[0]);
+        return Ok(2);
+    }
+    let program = if runnable(&file) {
+        Some(file.clone())
+    } else {
+        association(env, uc, &file, "open")
+            .and_then(|l| l.split_whitespace().next().map(str::to_string))
+    };
+    match program {
+        Some(p) => {
+            farptr::write_cstr_truncated(uc, a[2], p.as_bytes(), 128);
+            Ok(33)
+        }
+        None => {
+            farptr::write_bytes(uc, a[2], &[0]);
+            Ok(SE_ERR_NOASSOC)
+        }
+    }
+}
+
+/// SHELL.22 ShellAbout(hwnd, lpszApp, lpszOtherStuff, hIcon): the About
+/// box, closed at once (nobody reads it); TRUE.
+pub fn shell_about(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let app = opt_str(uc, a[1]).unwrap_or_default();
+    crate::machine::record_event(uc, format!("ShellAbout {app:?}"));
+    Ok(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
+
+    #[test]
+    fn the_database_is_a_tree() {
+        let mut s = ShellState::default();
+        let a = s.walk(0, "txtfile\\shell\\open\\command", true).unwrap();
+        s.keys[a].value = Some("notepad.exe %1".into());
+        assert_eq!(
+            s.value_at("TXTFILE\\Shell\\open\\command").as_deref(),
+            Some("notepad.exe %1")
+        );
+        assert_eq!(s.walk(0, "nosuch", false), None);
+        let t = s.walk(0, "txtfile", false).unwrap();
+        s.delete(t);
+        assert_eq!(s.value_at("txtfile\\shell\\open\\command"), None);
+        let h = s.open_handle(0);
+        assert_eq!(h, FIRST_HANDLE);
+        assert_eq!(s.key_of(h), Some(0));
+        assert!(runnable("A.EXE") && runnable("c:\\x\\prog") && !runnable("a.txt"));
+    }
+}

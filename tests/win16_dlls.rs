@@ -1,0 +1,59 @@
+//! COMMDLG, SHELL, DDEML, KEYBOARD, SOUND, WINSOCK and MMSYSTEM through
+//! roms/shellsvc.exe: a file dialog answered by the `--messages` script's
+//! `file` line (and one cancelled by default), the registration database,
+//! no DDE server, the US keyboard, a voice queue, no network, no
+//! multimedia device. The program's header lists the lines; the values
+//! are the Windows 3.1 SDK's.
+
+mod common;
+use common::{bin, json, rom};
+
+#[test]
+fn system_dlls_answer_as_windows_does_without_devices() {
+    let script = std::env::temp_dir().join(format!("th16-shellsvc-{}.msg", std::process::id()));
+    std::fs::write(&script, "# the file dialog's answer\nfile notes\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--events", "--messages"])
+        .arg(&script)
+        .arg(rom("shellsvc.exe"))
+        .output()
+        .unwrap();
+    std::fs::remove_file(&script).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let want = [
+        // TRUE; the full path in lower case with the default extension;
+        // nFileOffset 3, nFileExtension 9; the title.
+        "open 1 c:\\notes.txt 3 9 notes.txt",
+        // No answer left: FALSE, CommDlgExtendedError 0; a bad
+        // lStructSize: FALSE, CDERR_STRUCTSIZE.
+        "cancel 0 0 size 0 1",
+        "title 0 FILE.TXT",
+        // RegCreateKey, RegSetValue, RegQueryValue ERROR_SUCCESS with
+        // the value and its size with the NUL; RegEnumKey 0 and then
+        // ERROR_NO_MORE_ITEMS; RegOpenKey of a missing key ERROR_BADKEY.
+        "reg 0 0 0 txtfile 8 0 .txt 259 2",
+        // SE_ERR_NOASSOC.
+        "exec 31",
+        // DdeInitialize DMLERR_NO_ERROR, a string handle, no
+        // conversation: DMLERR_NO_CONV_ESTABLISHED; DdeUninitialize TRUE.
+        "dde 0 1 0 400A 1",
+        // VkKeyScan: VK 41h; '?' is Shift with VK_OEM_2 (BFh); code page
+        // 437; ANSI é (E9h) is OEM 82h.
+        "keys 0041 01BF 437 82",
+        // One voice; a note queued, then played.
+        "sound 1 0 1 0 0",
+        // WSASYSNOTREADY; htons; inet_addr in network order.
+        "sock 10091 3412 0100000A",
+        // No wave device; sndPlaySound FALSE; MMSYSTEM 1.01.
+        "mm 0 0 0101",
+    ];
+    let text = v["output"].as_str().unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(lines[..lines.len() - 1], want[..], "{text}");
+    let events = v["events"].to_string();
+    assert!(
+        events.contains("script line 2: GetOpenFileName answered notes"),
+        "{events}"
+    );
+}
