@@ -64,7 +64,7 @@ pub fn set_cursor(env: &mut Env, h: u16) -> u16 {
 
 /// Keep a point on the screen and in the clip rectangle.
 fn clamp(env: &Env, p: Point) -> Point {
-    let screen = Rect::new(0, 0, i32::from(SCREEN.0), i32::from(SCREEN.1));
+    let screen = env.win16.user.screen();
     let r = env
         .win16
         .user
@@ -133,12 +133,12 @@ fn clip_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// USER.309 GetClipCursor(lpRect): the clip rectangle (the screen when
 /// there is none).
 fn get_clip_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let r = env.win16.user.cursor.clip.unwrap_or(Rect::new(
-        0,
-        0,
-        i32::from(SCREEN.0),
-        i32::from(SCREEN.1),
-    ));
+    let r = env
+        .win16
+        .user
+        .cursor
+        .clip
+        .unwrap_or(env.win16.user.screen());
     write_rect(uc, a[0], r);
     Ok(0)
 }

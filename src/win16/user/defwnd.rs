@@ -25,7 +25,7 @@
 //! WM_WINDOWPOSCHANGED → WM_MOVE and WM_SIZE; WM_SETREDRAW sets or clears
 //! WS_VISIBLE without drawing; WM_VKEYTOITEM and WM_CHARTOITEM → −1.
 
-use super::message::{send, send_struct};
+use super::message::send;
 use super::metrics::{SM_CXSIZE, SM_CYSIZE, fixed};
 use super::winpos::{WindowPos, calc_client, has_thickframe, nc_parts, pos_changed, show_window};
 use super::*;
@@ -128,19 +128,6 @@ pub fn hit_test(env: &Env, hwnd: u16, pt: Point) -> u16 {
     HTNOWHERE
 }
 
-/// The frame is drawn: a captioned, visible window's text is asked for
-/// with WM_GETTEXT (Wine's notes: DefWindowProc's WM_NCPAINT and
-/// WM_NCACTIVATE send it).
-fn draw_frame(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
-    let Some(w) = env.win16.user.app_window(hwnd) else {
-        return Ok(());
-    };
-    if w.style & WS_CAPTION == WS_CAPTION && env.win16.user.shown(hwnd) && !w.iconic() {
-        send_struct(env, uc, hwnd, WM_GETTEXT, 80, &[0u8; 80])?;
-    }
-    Ok(())
-}
-
 /// Call a GDI function by ordinal, if GDI has it (colours for WM_CTLCOLOR,
 /// brushes).
 fn gdi(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16, args: &[u32]) -> Result<u32, Stop> {
@@ -179,6 +166,7 @@ fn erase_background(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Resu
             area.left, area.top, area.right, area.bottom
         ),
     );
+    super::paint::fill_clip_box(env, hdc, brush);
     Ok(1)
 }
 
@@ -318,11 +306,15 @@ pub fn def_window_proc(
         }
         WM_NCHITTEST => u32::from(hit_test(env, hwnd, lparam_point(lparam))),
         WM_NCPAINT => {
-            draw_frame(env, uc, hwnd)?;
+            let active = env.win16.user.window(hwnd).is_some_and(|w| w.nc_active);
+            super::frame::draw(env, uc, hwnd, active)?;
             0
         }
         WM_NCACTIVATE => {
-            draw_frame(env, uc, hwnd)?;
+            if let Some(w) = env.win16.user.window_mut(hwnd) {
+                w.nc_active = wparam != 0;
+            }
+            super::frame::draw(env, uc, hwnd, wparam != 0)?;
             1
         }
         WM_NCLBUTTONDOWN => {
@@ -366,8 +358,8 @@ pub fn def_window_proc(
             0
         }
         WM_PAINT | WM_PAINTICON => {
-            super::paint::begin_paint(env, uc, hwnd)?;
-            super::paint::end_paint(env, uc, hwnd);
+            let (hdc, _) = super::paint::begin_paint(env, uc, hwnd)?;
+            super::paint::end_paint(env, uc, hwnd, hdc);
             0
         }
         WM_ERASEBKGND | WM_ICONERASEBKGND => erase_background(env, uc, hwnd, wparam)?,
@@ -375,7 +367,8 @@ pub fn def_window_proc(
             let t = bytes_arg(uc, lparam, MAX_TEXT);
             super::window::store_text(env, hwnd, t);
             if env.win16.user.shown(hwnd) {
-                draw_frame(env, uc, hwnd)?;
+                let active = env.win16.user.window(hwnd).is_some_and(|w| w.nc_active);
+                super::frame::draw(env, uc, hwnd, active)?;
             }
             1
         }

@@ -134,6 +134,10 @@ const METRICS: [i16; 43] = [
 pub fn metric(env: &Env, index: u16) -> i32 {
     match index {
         SM_SWAPBUTTON => i32::from(env.win16.user.sys.swap_buttons),
+        // The screen follows `--display`.
+        SM_CXSCREEN | SM_CXFULLSCREEN => env.win16.user.screen().width(),
+        SM_CYSCREEN => env.win16.user.screen().height(),
+        SM_CYFULLSCREEN => env.win16.user.screen().height() - fixed(SM_CYCAPTION),
         SM_MENUDROPALIGNMENT => i32::from(env.win16.user.sys.menu_drop_alignment),
         SM_CXICONSPACING => i32::from(env.win16.user.sys.icon_spacing.0),
         SM_CYICONSPACING => i32::from(env.win16.user.sys.icon_spacing.1),
@@ -146,6 +150,9 @@ pub fn metric(env: &Env, index: u16) -> i32 {
 pub const fn fixed(index: u16) -> i32 {
     METRICS[index as usize] as i32
 }
+
+/// COLOR_BACKGROUND: the desktop.
+pub const COLOR_BACKGROUND: u16 = 1;
 
 /// The number of system colours (COLOR_SCROLLBAR 0 .. COLOR_BTNHIGHLIGHT
 /// 20).
@@ -256,6 +263,10 @@ fn set_sys_colors(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         if let Some(c) = env.win16.user.sys.colors.get_mut(usize::from(idx)) {
             *c = (u32::from(hi) << 16 | u32::from(lo)) & 0x00FF_FFFF;
             changed = true;
+            // GDI paints `COLOR_x + 1` brushes with these (gdi/dc.rs).
+            if let Some(g) = env.win16.gdi.sys_colors.get_mut(usize::from(idx)) {
+                *g = *c;
+            }
         }
     }
     if changed {

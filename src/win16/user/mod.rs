@@ -48,6 +48,7 @@ pub mod cursor;
 pub mod defwnd;
 pub mod dialog;
 pub mod focus;
+pub mod frame;
 pub mod hook;
 pub mod input;
 pub mod mdi;
@@ -201,6 +202,8 @@ pub struct Window {
     pub need_size: bool,
     /// For an unowned top-level window: its last active owned popup.
     pub last_active: u16,
+    /// The frame shows as active (DefWindowProc's WM_NCACTIVATE).
+    pub nc_active: bool,
     /// WM_SETREDRAW(FALSE) was received.
     pub no_redraw: bool,
     /// For dialog boxes: EndDialog's result once ended.
@@ -242,6 +245,7 @@ impl Window {
             restore_max: false,
             need_size: false,
             last_active: hwnd,
+            nc_active: false,
             no_redraw: false,
             dialog_result: None,
             reported: None,
@@ -384,6 +388,10 @@ pub struct User {
     pub locked: u16,
     /// The MDICLIENT windows.
     pub mdi: mdi::MdiClients,
+    /// The DCs USER made and has not released (paint.rs).
+    pub dcs: Vec<paint::DcUse>,
+    /// The desktop was painted (at the first CreateWindow).
+    pub desktop_painted: bool,
 }
 
 impl Default for User {
@@ -443,6 +451,8 @@ impl Default for User {
             next_defer: 0,
             locked: 0,
             mdi: mdi::MdiClients::new(),
+            dcs: Vec::new(),
+            desktop_painted: false,
         }
     }
 }
@@ -457,6 +467,22 @@ fn slot(hwnd: u16) -> Option<usize> {
 }
 
 impl User {
+    /// The screen: the desktop window's rectangle (640×480, or what
+    /// `--display` made it).
+    pub fn screen(&self) -> Rect {
+        self.windows[0].rect
+    }
+
+    /// The display's size (`--display`): the desktop follows it.
+    pub fn set_screen(&mut self, width: i32, height: i32) {
+        let r = Rect::new(0, 0, width, height);
+        let d = &mut self.windows[0];
+        d.rect = r;
+        d.client = r;
+        d.normal = r;
+        self.cursor.pos = Point::new(width / 2, height / 2);
+    }
+
     /// The queue of task `htask` (made when first used).
     pub fn queue(&mut self, htask: u16) -> &mut Queue {
         self.queues.entry(htask).or_default()

@@ -19,9 +19,10 @@
 //! and fErase is TRUE when the procedure did not erase it (returned 0).
 //! EndPaint shows the caret again.
 //!
-//! **Device contexts.** Until GDI's window DCs exist, a window's DC is the
-//! handle [`window_dc`] gives (one per window, the same for GetDC,
-//! GetWindowDC and BeginPaint), and drawing into it is GDI's business.
+//! **Device contexts** are GDI's (gdi/dc.rs, "The interface for USER"):
+//! [`window_dc`] makes them with the window's origin and visible region,
+//! [`refresh_dcs`] follows the windows as they change, and
+//! [`release_window_dc`] gives them back.
 
 use super::message::send;
 use super::*;
@@ -129,8 +130,9 @@ pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except
         return;
     }
     if parent == DESKTOP {
-        // The desktop has no procedure to paint it here; the top-level
-        // windows under the area repaint their parts.
+        // The desktop paints its part at once with COLOR_BACKGROUND (no
+        // wallpaper); the top-level windows under the area repaint theirs.
+        paint_desktop(env, &region);
         for c in env.win16.user.children(DESKTOP) {
             if c == except {
                 continue;
@@ -154,6 +156,45 @@ pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except
         }
         expose_child(env, c, &region);
     }
+}
+
+/// The desktop was on the screen before any program ran: it is painted
+/// once, when a Win16 session starts (and at the latest when the first
+/// window is made).
+pub fn show_desktop(env: &mut Env) {
+    if !env.win16.user.desktop_painted {
+        env.win16.user.desktop_painted = true;
+        let screen = env.win16.user.screen();
+        paint_desktop(env, &Region::rect(screen));
+    }
+}
+
+/// The desktop's part of `region` (screen coordinates) in the desktop
+/// colour, COLOR_BACKGROUND, straight on the screen (Windows 3.1 paints
+/// the desktop itself when windows uncover it).
+pub fn paint_desktop(env: &mut Env, region: &Region) {
+    let vis = visible_region(env, DESKTOP, true).intersect(region);
+    if vis.is_empty() {
+        return;
+    }
+    let Some(hdc) = env
+        .win16
+        .gdi
+        .create_window_dc(DESKTOP, Point::default(), vis)
+    else {
+        return;
+    };
+    let color = env.win16.user.sys.colors[usize::from(super::metrics::COLOR_BACKGROUND)];
+    let screen = Rect::new(
+        0,
+        0,
+        env.win16.gdi.display.width,
+        env.win16.gdi.display.height,
+    );
+    env.win16
+        .gdi
+        .fill_rect(hdc, screen, crate::win16::gdi::dc::Fill::Color(color));
+    env.win16.gdi.release_dc(hdc);
 }
 
 /// A child's part of an exposed area (the area in its parent's client
@@ -212,13 +253,21 @@ fn erase_now_depth(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, depth: u32) -> Res
         .app_window(hwnd)
         .is_some_and(|w| w.erase && !w.update.is_empty());
     if erase {
-        let dc = window_dc(env, hwnd, DcKind::Client);
+        let update = env
+            .win16
+            .user
+            .window(hwnd)
+            .map(|w| w.update.clone())
+            .unwrap_or_default();
+        let dc = window_dc(env, hwnd, DcKind::Client, Some(update));
         let msg = if env.win16.user.app_window(hwnd).is_some_and(|w| w.iconic()) {
             WM_ICONERASEBKGND
         } else {
             WM_ERASEBKGND
         };
-        let r = send(env, uc, hwnd, msg, dc, 0)?;
+        let r = send(env, uc, hwnd, msg, dc, 0);
+        release_window_dc(env, dc);
+        let r = r?;
         if r & 0xFFFF != 0
             && let Some(w) = env.win16.user.window_mut(hwnd)
         {
@@ -276,21 +325,176 @@ pub enum DcKind {
     Window,
 }
 
-/// The device context of a window (GetDC, GetWindowDC and BeginPaint all
-/// come here).
-pub fn window_dc(_env: &Env, hwnd: u16, _kind: DcKind) -> u16 {
-    0x5000 | (hwnd & 0x0FFF)
+/// A DC USER made for a window and has not released.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DcUse {
+    pub hdc: u16,
+    /// The window (0: the whole screen, GetDC(NULL)).
+    pub hwnd: u16,
+    pub kind: DcKind,
+    /// While BeginPaint holds it: the update region it was clipped to
+    /// (client coordinates).
+    pub paint: Option<Region>,
+    /// The window's own DC (CS_OWNDC, CS_CLASSDC): kept until the window
+    /// goes; ReleaseDC leaves it.
+    pub own: bool,
 }
 
-/// The window of a DC [`window_dc`] gave, if it is one.
-pub fn dc_window(env: &Env, hdc: u16) -> Option<u16> {
-    if hdc & 0xF000 != 0x5000 {
-        return None;
+/// Where a DC of `hwnd` has its origin and what it shows (screen
+/// coordinates), clipped to `paint` (client coordinates) when given.
+///
+/// As Windows 3.1 made them (SDK, GetDC, GetWindowDC and "Class styles";
+/// Wine's 3.1-era GetDCEx): GetDC(NULL) draws on the whole screen; a
+/// window's DC shows its visible region (parents, the windows above it,
+/// WS_CLIPCHILDREN's children); a CS_PARENTDC child draws with its
+/// parent's visible area (unless the parent clips its children), its
+/// origin its own.
+fn dc_geometry(env: &Env, hwnd: u16, kind: DcKind, paint: Option<&Region>) -> (Point, Region) {
+    let screen = Rect::new(
+        0,
+        0,
+        env.win16.gdi.display.width,
+        env.win16.gdi.display.height,
+    );
+    if hwnd == 0 {
+        return (Point::default(), Region::rect(screen));
     }
-    let low = hdc & 0x0FFF;
-    [0x3000 | low, 0x2000 | low]
-        .into_iter()
-        .find(|&h| env.win16.user.window(h).is_some())
+    let u = &env.win16.user;
+    let origin = dc_origin(env, hwnd, kind);
+    let parent_dc = kind == DcKind::Client
+        && u.class_of(hwnd).is_some_and(|c| c.style & CS_PARENTDC != 0)
+        && u.window(hwnd).is_some_and(|w| {
+            w.is_child()
+                && u.window(w.parent)
+                    .is_some_and(|p| p.style & WS_CLIPCHILDREN == 0)
+        });
+    let mut vis = if parent_dc {
+        let parent = u.window(hwnd).map_or(0, |w| w.parent);
+        if u.shown(hwnd) {
+            visible_region(env, parent, true)
+        } else {
+            Region::empty()
+        }
+    } else {
+        visible_region(env, hwnd, kind == DcKind::Client)
+    };
+    if let Some(p) = paint {
+        let c = dc_origin(env, hwnd, DcKind::Client);
+        vis = vis.intersect(&p.offset(c.x, c.y));
+    }
+    (origin, vis.intersect(&Region::rect(screen)))
+}
+
+/// The device context of a window: GetDC, GetWindowDC, GetDCEx and
+/// BeginPaint all come here. A DC made by GDI (`Gdi::create_window_dc`)
+/// with the window's origin and visible region — clipped to `paint`, the
+/// update region, for BeginPaint — or the window's own DC again for a
+/// CS_OWNDC or CS_CLASSDC class (its attributes kept between uses; a
+/// CS_CLASSDC window has one of its own here rather than sharing the
+/// class's). `hwnd` 0 is the screen. 0 when GDI's table is full.
+pub fn window_dc(env: &mut Env, hwnd: u16, kind: DcKind, paint: Option<Region>) -> u16 {
+    let own = kind == DcKind::Client
+        && hwnd != 0
+        && hwnd != DESKTOP
+        && env
+            .win16
+            .user
+            .class_of(hwnd)
+            .is_some_and(|c| c.style & (CS_OWNDC | CS_CLASSDC) != 0);
+    let (origin, vis) = dc_geometry(env, hwnd, kind, paint.as_ref());
+    if own
+        && let Some(d) = env
+            .win16
+            .user
+            .dcs
+            .iter_mut()
+            .find(|d| d.own && d.hwnd == hwnd)
+    {
+        d.paint = paint;
+        let hdc = d.hdc;
+        env.win16.gdi.set_visible_region(hdc, origin, vis);
+        return hdc;
+    }
+    let Some(hdc) = env.win16.gdi.create_window_dc(hwnd, origin, vis) else {
+        return 0;
+    };
+    env.win16.user.dcs.push(DcUse {
+        hdc,
+        hwnd,
+        kind,
+        paint,
+        own,
+    });
+    hdc
+}
+
+/// ReleaseDC and EndPaint: a common DC goes back to GDI; an own DC stays,
+/// showing its whole window again. False when USER did not make `hdc`.
+pub fn release_window_dc(env: &mut Env, hdc: u16) -> bool {
+    let u = &mut env.win16.user;
+    let Some(i) = u.dcs.iter().position(|d| d.hdc == hdc) else {
+        return false;
+    };
+    if u.dcs[i].own {
+        u.dcs[i].paint = None;
+        let (hwnd, kind) = (u.dcs[i].hwnd, u.dcs[i].kind);
+        let (origin, vis) = dc_geometry(env, hwnd, kind, None);
+        env.win16.gdi.set_visible_region(hdc, origin, vis);
+        return true;
+    }
+    u.dcs.remove(i);
+    env.win16.gdi.release_dc(hdc);
+    true
+}
+
+/// After windows moved, appeared, went or changed order: every DC USER
+/// handed out shows what its window shows now; the DCs of windows that
+/// are gone go back to GDI.
+pub fn refresh_dcs(env: &mut Env) {
+    let uses = std::mem::take(&mut env.win16.user.dcs);
+    let mut kept = Vec::with_capacity(uses.len());
+    for d in uses {
+        if d.hwnd != 0 && env.win16.user.window(d.hwnd).is_none() {
+            env.win16.gdi.release_dc(d.hdc);
+            continue;
+        }
+        let (origin, vis) = dc_geometry(env, d.hwnd, d.kind, d.paint.as_ref());
+        env.win16.gdi.set_visible_region(d.hdc, origin, vis);
+        kept.push(d);
+    }
+    env.win16.user.dcs = kept;
+}
+
+/// The window of a DC [`window_dc`] gave, if it is one (0 for the
+/// screen's).
+pub fn dc_window(env: &Env, hdc: u16) -> Option<u16> {
+    env.win16
+        .user
+        .dcs
+        .iter()
+        .find(|d| d.hdc == hdc)
+        .map(|d| d.hwnd)
+}
+
+/// Fill what a DC may draw on (its clip box, in its logical coordinates)
+/// with a brush — a brush handle or `COLOR_x + 1` — as DefWindowProc's
+/// WM_ERASEBKGND does (Wine's DefWindowProc16: GetClipBox, then FillRect
+/// with the class brush). False when the DC is not one GDI knows.
+pub fn fill_clip_box(env: &mut Env, hdc: u16, brush: u16) -> bool {
+    let gdi = &mut env.win16.gdi;
+    let display = gdi.display;
+    let Some(d) = gdi.dc_mut(hdc) else {
+        return false;
+    };
+    let b = d.effective_clip(d.surface_rect(display)).bbox();
+    if b.is_empty() {
+        return true;
+    }
+    let (o, m) = (d.origin, d.state.map);
+    let p = m.dp_to_lp(Point::new(b.left - o.x, b.top - o.y));
+    let q = m.dp_to_lp(Point::new(b.right - o.x, b.bottom - o.y));
+    let r = Rect::new(p.x.min(q.x), p.y.min(q.y), p.x.max(q.x), p.y.max(q.y));
+    gdi.fill_rect(hdc, r, crate::win16::gdi::dc::Fill::Brush(brush))
 }
 
 /// The screen position of a window DC's origin: the client area's top left
@@ -391,8 +595,8 @@ pub fn begin_paint(
         }
         send(env, uc, hwnd, WM_NCPAINT, 1, 0)?;
     }
-    let dc = window_dc(env, hwnd, DcKind::Client);
     let rc = update.bbox().intersect(&client).unwrap_or_default();
+    let dc = window_dc(env, hwnd, DcKind::Client, Some(update));
     let f_erase = if erase {
         let iconic = env.win16.user.app_window(hwnd).is_some_and(|w| w.iconic());
         let msg = if iconic {
@@ -435,55 +639,93 @@ fn begin_paint_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(u32::from(dc))
 }
 
-/// EndPaint: the caret comes back.
-pub fn end_paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
+/// EndPaint: the paint DC goes back, the caret comes back.
+pub fn end_paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) {
+    release_window_dc(env, hdc);
     super::caret::show_after_paint(env, hwnd);
     event(uc, format!("paint {hwnd:04X} ends"));
     crate::win16::gdi::screen::after_paint(env);
 }
 
-/// USER.40 EndPaint(hWnd, lpPaint).
+/// USER.40 EndPaint(hWnd, lpPaint): the DC is PAINTSTRUCT's hdc (when the
+/// structure cannot be read, the window's paint DCs).
 fn end_paint_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    end_paint(env, uc, a[0] as u16);
+    let hwnd = a[0] as u16;
+    let (seg, off) = split(a[1]);
+    let hdc = match uc.read_u16_at(seg, off) {
+        Ok(h) => h,
+        Err(_) => env
+            .win16
+            .user
+            .dcs
+            .iter()
+            .find(|d| d.hwnd == hwnd && d.paint.is_some())
+            .map_or(0, |d| d.hdc),
+    };
+    end_paint(env, uc, hwnd, hdc);
     Ok(1)
 }
 
-/// USER.66 GetDC(hWnd): the client area's DC (the screen's for 0).
+/// USER.66 GetDC(hWnd): the client area's DC (the whole screen's for
+/// NULL).
 fn get_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = match a[0] as u16 {
-        0 => DESKTOP,
-        h => h,
-    };
-    Ok(u32::from(window_dc(env, h, DcKind::Client)))
+    let h = a[0] as u16;
+    if h != 0 && env.win16.user.window(h).is_none() {
+        return Ok(0);
+    }
+    Ok(u32::from(window_dc(env, h, DcKind::Client, None)))
 }
 
-/// USER.67 GetWindowDC(hWnd): the whole window's DC.
+/// USER.67 GetWindowDC(hWnd): the whole window's DC (the screen's for
+/// NULL).
 fn get_window_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = match a[0] as u16 {
-        0 => DESKTOP,
-        h => h,
-    };
-    Ok(u32::from(window_dc(env, h, DcKind::Window)))
+    let h = a[0] as u16;
+    if h != 0 && env.win16.user.window(h).is_none() {
+        return Ok(0);
+    }
+    Ok(u32::from(window_dc(env, h, DcKind::Window, None)))
 }
 
-/// USER.359 GetDCEx(hWnd, hrgnClip, flags).
+/// USER.359 GetDCEx(hWnd, hrgnClip, flags): DCX_WINDOW for the whole
+/// window; DCX_INTERSECTRGN clips to the region, DCX_EXCLUDERGN leaves it
+/// out (SDK, GetDCEx).
 fn get_dc_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     const DCX_WINDOW: u32 = 0x0001;
-    let h = match a[0] as u16 {
-        0 => DESKTOP,
-        h => h,
-    };
+    const DCX_EXCLUDERGN: u32 = 0x0040;
+    const DCX_INTERSECTRGN: u32 = 0x0080;
+    let h = a[0] as u16;
+    if h != 0 && env.win16.user.window(h).is_none() {
+        return Ok(0);
+    }
     let kind = if a[2] & DCX_WINDOW != 0 {
         DcKind::Window
     } else {
         DcKind::Client
     };
-    Ok(u32::from(window_dc(env, h, kind)))
+    let hdc = window_dc(env, h, kind, None);
+    let clip = gdi_region(env, a[1] as u16);
+    if hdc != 0
+        && let Some(r) = clip
+        && a[2] & (DCX_INTERSECTRGN | DCX_EXCLUDERGN) != 0
+    {
+        // The region is in the DC's own coordinates.
+        let o = dc_origin(env, h, kind);
+        let r = r.offset(o.x, o.y);
+        if let Some(d) = env.win16.gdi.dc_mut(hdc) {
+            d.vis = if a[2] & DCX_INTERSECTRGN != 0 {
+                d.vis.intersect(&r)
+            } else {
+                d.vis.subtract(&r)
+            };
+        }
+    }
+    Ok(u32::from(hdc))
 }
 
-/// USER.68 ReleaseDC(hWnd, hDC) -> 1.
-fn release_dc(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(1)
+/// USER.68 ReleaseDC(hWnd, hDC) -> 1 when released (an own DC stays), 0
+/// for a DC USER did not hand out.
+fn release_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(release_window_dc(env, a[1] as u16)))
 }
 
 /// USER.117 WindowFromDC(hDC).
@@ -493,9 +735,24 @@ fn window_from_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 // ------------------------------------------------------ invalidation API
 
-/// A GDI region's area, when GDI can tell (None: not a region GDI knows).
-pub fn gdi_region(_env: &Env, _hrgn: u16) -> Option<Region> {
-    None
+/// A GDI region object's area (None: not a region GDI knows).
+pub fn gdi_region(env: &Env, hrgn: u16) -> Option<Region> {
+    if hrgn == 0 {
+        return None;
+    }
+    env.win16.gdi.objects.region(hrgn).cloned()
+}
+
+/// Set a GDI region object to `r` (GetUpdateRgn, ScrollWindowEx and
+/// ScrollDC's hrgnUpdate). False when `hrgn` is not a region.
+pub fn set_gdi_region(env: &mut Env, hrgn: u16, r: &Region) -> bool {
+    match env.win16.gdi.objects.region_mut(hrgn) {
+        Some(g) => {
+            *g = r.clone();
+            true
+        }
+        None => false,
+    }
 }
 
 /// USER.125 InvalidateRect(hWnd, lpRect, bErase): the rectangle (all of
@@ -573,6 +830,13 @@ fn get_update_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         return Ok(0);
     };
     let kind = region_kind(&w.update);
+    let update = w.update.clone();
+    if !set_gdi_region(env, a[1] as u16, &update) {
+        return Ok(0);
+    }
+    let Some(w) = env.win16.user.window(hwnd) else {
+        return Ok(0);
+    };
     if a[2] as u16 != 0 && w.erase {
         erase_now(env, uc, hwnd)?;
     }
@@ -649,6 +913,42 @@ fn uncovered(src: Rect, clip: Rect, dx: i32, dy: i32) -> Region {
     r
 }
 
+/// Move the screen's pixels of `src` (screen coordinates) by (dx, dy),
+/// landing only inside `clip` and the visible region `vis`, as ScrollDC
+/// and ScrollWindow move a window's bits. Returns the part of the
+/// destination whose source could not be seen (it was under another
+/// window or outside `src`), which Windows invalidates with what the scroll
+/// uncovers (SDK, ScrollWindow: "the area uncovered"; Wine's
+/// DCE/ScrollDC: the source's invisible part, moved, joins the update
+/// region).
+pub fn move_bits(env: &mut Env, src: Rect, clip: Rect, dx: i32, dy: i32, vis: &Region) -> Region {
+    let dest = Region::rect(src.offset(dx, dy))
+        .intersect(&Region::rect(clip))
+        .intersect(vis);
+    let good = Region::rect(src).intersect(vis).offset(dx, dy);
+    let copy = dest.intersect(&good);
+    if !copy.is_empty() {
+        let screen = env.win16.gdi.screen();
+        let b = copy.bbox();
+        let saved: Vec<Vec<u32>> = (b.top..b.bottom)
+            .map(|y| {
+                (b.left..b.right)
+                    .map(|x| screen.get(x - dx, y - dy).unwrap_or(0))
+                    .collect()
+            })
+            .collect();
+        for r in copy.rects() {
+            for y in r.top..r.bottom {
+                let row = &saved[(y - b.top) as usize];
+                for x in r.left..r.right {
+                    screen.set(x, y, row[(x - b.left) as usize]);
+                }
+            }
+        }
+    }
+    dest.subtract(&good)
+}
+
 /// ScrollWindowEx's effect on the window's state (SDK, ScrollWindow): the
 /// update region inside the scrolled area moves with it, what the scroll
 /// uncovers becomes invalid (with erase when `erase`), the caret moves
@@ -685,7 +985,18 @@ pub fn scroll_window(
         } else {
             client
         });
-    let exposed = uncovered(src, clip, dx, dy);
+    let mut exposed = uncovered(src, clip, dx, dy);
+    let o = dc_origin(env, hwnd, DcKind::Client);
+    let vis = visible_region(env, hwnd, true);
+    let hidden = move_bits(
+        env,
+        src.offset(o.x, o.y),
+        clip.offset(o.x, o.y),
+        dx,
+        dy,
+        &vis,
+    );
+    exposed = exposed.union(&hidden.offset(-o.x, -o.y));
     if let Some(w) = env.win16.user.window_mut(hwnd) {
         let moving = w.update.intersect(&Region::rect(src));
         let moved = moving.offset(dx, dy).intersect(&Region::rect(clip));
@@ -768,6 +1079,9 @@ fn scroll_window_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         flags & SW_ERASE != 0,
         flags & SW_SCROLLCHILDREN != 0,
     )?;
+    if a[5] != 0 {
+        set_gdi_region(env, a[5] as u16, &r);
+    }
     if a[6] != 0 {
         write_rect(uc, a[6], r.bbox());
     }
@@ -778,16 +1092,34 @@ fn scroll_window_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// lprcUpdate) -> TRUE: the rectangle the scroll uncovers (nothing is
 /// invalidated).
 fn scroll_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
     let (dx, dy) = (i32::from(a[1] as u16 as i16), i32::from(a[2] as u16 as i16));
-    let whole = dc_window(env, a[0] as u16)
-        .and_then(|h| env.win16.user.window(h))
-        .map_or(
-            Rect::new(0, 0, i32::from(SCREEN.0), i32::from(SCREEN.1)),
-            |w| Rect::new(0, 0, w.client.width(), w.client.height()),
-        );
+    // The DC's device origin and what it shows (its rectangles are taken
+    // as device units: MM_TEXT, as ScrollDC's callers use it).
+    let Some((origin, vis)) = env.win16.gdi.dc(hdc).map(|d| {
+        let c = match &d.state.clip {
+            Some(c) => d.vis.intersect(&c.offset(d.origin.x, d.origin.y)),
+            None => d.vis.clone(),
+        };
+        (d.origin, c)
+    }) else {
+        return Ok(0);
+    };
+    let whole = vis.bbox().offset(-origin.x, -origin.y);
     let src = read_rect(uc, a[3]).unwrap_or(whole);
     let clip = read_rect(uc, a[4]).unwrap_or(src);
-    let r = uncovered(src, clip, dx, dy);
+    let hidden = move_bits(
+        env,
+        src.offset(origin.x, origin.y),
+        clip.offset(origin.x, origin.y),
+        dx,
+        dy,
+        &vis,
+    );
+    let r = uncovered(src, clip, dx, dy).union(&hidden.offset(-origin.x, -origin.y));
+    if a[5] != 0 {
+        set_gdi_region(env, a[5] as u16, &r);
+    }
     if a[6] != 0 {
         write_rect(uc, a[6], r.bbox());
     }

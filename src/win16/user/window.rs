@@ -133,6 +133,7 @@ fn createstruct(a: &CreateArgs, x: i32, y: i32, cx: i32, cy: i32, style: u32) ->
 /// not be made.
 pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u16, Stop> {
     super::class::ensure_system_classes(env, uc);
+    super::paint::show_desktop(env);
     let class_name = string_arg(uc, a.class);
     let Some(class) = super::class::find_class(env, uc, a.class, a.hinstance).cloned() else {
         event(uc, format!("CreateWindow: no class {class_name:?}"));
@@ -170,7 +171,8 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     }
     if a.cx == CW_USEDEFAULT {
         (cx, cy) = if overlapped {
-            (i32::from(SCREEN.0) * 3 / 4, i32::from(SCREEN.1) * 3 / 4)
+            let s = env.win16.user.screen();
+            (s.width() * 3 / 4, s.height() * 3 / 4)
         } else {
             (0, 0)
         };
@@ -528,6 +530,19 @@ fn free_record(env: &mut Env, hwnd: u16) {
         w.props.clear();
         w.update = Region::empty();
     }
+    // Its DCs (an own DC, and any the program did not release) go back to
+    // GDI.
+    let gone: Vec<u16> = u
+        .dcs
+        .iter()
+        .filter(|d| d.hwnd == hwnd)
+        .map(|d| d.hdc)
+        .collect();
+    u.dcs.retain(|d| d.hwnd != hwnd);
+    for hdc in gone {
+        env.win16.gdi.release_dc(hdc);
+    }
+    super::paint::refresh_dcs(env);
 }
 
 // ------------------------------------------------------- the functions

@@ -265,7 +265,7 @@ pub fn min_max_info(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<MinMax,
             Rect::new(0, 0, p.client.width(), p.client.height())
         })
     } else {
-        Rect::new(0, 0, i32::from(SCREEN.0), i32::from(SCREEN.1))
+        env.win16.user.screen()
     };
     let (mut xinc, mut yinc) = (0, 0);
     if has_dlgframe(style, ex) {
@@ -503,6 +503,39 @@ pub fn set_window_pos(
     let parent = cur.parent;
     let class_style = env.win16.user.class_of(hwnd).map_or(0, |c| c.style);
     let redraw = flags & SWP_NOREDRAW == 0;
+    // A window that moved takes its pixels along (unless SWP_NOCOPYBITS);
+    // what could not be copied is repainted.
+    if redraw
+        && flags & (SWP_NOCOPYBITS | SWP_SHOWWINDOW | SWP_HIDEWINDOW) == 0
+        && moved != (0, 0)
+        && env.win16.user.shown(hwnd)
+    {
+        let o = env.win16.user.parent_origin(hwnd);
+        let vis = paint::visible_region(env, hwnd, false);
+        let kept = Rect::new(
+            old_rect.left,
+            old_rect.top,
+            old_rect.left + old_rect.width().min(new_rect.width()),
+            old_rect.top + old_rect.height().min(new_rect.height()),
+        );
+        let lost = paint::move_bits(
+            env,
+            kept.offset(o.x, o.y),
+            new_rect.offset(o.x, o.y),
+            moved.0,
+            moved.1,
+            &vis,
+        );
+        if !lost.is_empty() {
+            paint::redraw(
+                env,
+                hwnd,
+                None,
+                RDW_INVALIDATE | RDW_ERASE | RDW_FRAME | RDW_ALLCHILDREN,
+            );
+        }
+    }
+    paint::refresh_dcs(env);
     // What became visible is invalid.
     if redraw && env.win16.user.shown(parent) {
         let size_changed =
@@ -582,6 +615,7 @@ pub fn set_window_pos(
             paint::erase_now_only(env, uc, parent)?;
         }
     }
+    paint::refresh_dcs(env);
     if changed {
         send_struct(env, uc, hwnd, WM_WINDOWPOSCHANGED, 0, &pos.to_bytes())?;
     }
@@ -691,10 +725,9 @@ fn icon_position(env: &Env, hwnd: u16) -> Point {
     if let Some(p) = w.icon_pos {
         return p;
     }
-    let parent = u.window(w.parent).map_or(
-        Rect::new(0, 0, i32::from(SCREEN.0), i32::from(SCREEN.1)),
-        |p| Rect::new(0, 0, p.client.width(), p.client.height()),
-    );
+    let parent = u.window(w.parent).map_or(u.screen(), |p| {
+        Rect::new(0, 0, p.client.width(), p.client.height())
+    });
     let (xs, ys) = (
         metric(env, super::metrics::SM_CXICONSPACING).max(1),
         metric(env, super::metrics::SM_CYICONSPACING).max(1),
