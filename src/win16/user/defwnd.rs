@@ -359,6 +359,18 @@ pub fn def_window_proc(
         }
         WM_PAINT | WM_PAINTICON => {
             let (hdc, _) = super::paint::begin_paint(env, uc, hwnd)?;
+            // A minimized window shows its class icon, centred.
+            let icon = env
+                .win16
+                .user
+                .app_window(hwnd)
+                .filter(|w| w.iconic())
+                .map(|w| (w.client.width(), w.client.height()))
+                .zip(env.win16.user.class_of(hwnd).map(|c| c.hicon))
+                .filter(|&(_, h)| h != 0);
+            if let Some(((cx, cy), hicon)) = icon {
+                super::draw::draw_icon(env, hdc, (cx - 32) / 2, (cy - 32) / 2, hicon);
+            }
             super::paint::end_paint(env, uc, hwnd, hdc);
             0
         }
@@ -544,14 +556,35 @@ fn def_window_proc_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     def_window_proc(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])
 }
 
+/// USER.305 DesktopWndProc(hWnd, msg, wParam, lParam): the desktop
+/// window's procedure; WM_ERASEBKGND paints COLOR_BACKGROUND (there is no
+/// wallpaper), the rest is DefWindowProc's.
+fn desktop_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if a[1] as u16 == WM_ERASEBKGND {
+        let screen = env.win16.user.screen();
+        super::paint::paint_desktop(env, &Region::rect(screen));
+        return Ok(1);
+    }
+    def_window_proc(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])
+}
+
 /// The functions this file implements.
-pub static APIS: &[Api] = &[Api::new(
-    "USER",
-    107,
-    "DEFWINDOWPROC",
-    &[Arg::W, Arg::W, Arg::W, Arg::L],
-    def_window_proc_api,
-)];
+pub static APIS: &[Api] = &[
+    Api::new(
+        "USER",
+        107,
+        "DEFWINDOWPROC",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        def_window_proc_api,
+    ),
+    Api::new(
+        "USER",
+        305,
+        "DESKTOPWNDPROC",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        desktop_wnd_proc,
+    ),
+];
 
 #[cfg(test)]
 mod tests {

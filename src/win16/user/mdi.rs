@@ -26,7 +26,9 @@
 use std::collections::BTreeMap;
 
 use super::message::send;
-use super::metrics::{SM_CYCAPTION, SM_CYFRAME, SM_CYICONSPACING, fixed, metric};
+use super::metrics::{
+    SM_CXVSCROLL, SM_CYCAPTION, SM_CYFRAME, SM_CYHSCROLL, SM_CYICONSPACING, fixed, metric,
+};
 use super::winpos::{set_window_pos, show_window};
 use super::*;
 use crate::win16::api::{Api, Arg};
@@ -219,13 +221,30 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
 /// Arrange the children: cascade (each a caption lower) or tile (in a
 /// grid filling the client area); minimized children are left alone.
 fn arrange(env: &mut Env, uc: &mut Uc<'_>, client: u16, tile: bool) -> Result<(), Stop> {
-    let u = &env.win16.user;
-    let list: Vec<u16> = u
+    let list: Vec<u16> = env
+        .win16
+        .user
         .mdi
         .get(&client)
         .map(|m| m.children.clone())
-        .unwrap_or_default()
-        .into_iter()
+        .unwrap_or_default();
+    arrange_windows(env, uc, client, &list, tile)
+}
+
+/// Cascade or tile windows `list` (children of `client`) over its client
+/// area; hidden and minimized ones are left alone (CascadeChildWindows,
+/// TileChildWindows and the MDI client's arrangements).
+pub fn arrange_windows(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    client: u16,
+    list: &[u16],
+    tile: bool,
+) -> Result<(), Stop> {
+    let u = &env.win16.user;
+    let list: Vec<u16> = list
+        .iter()
+        .copied()
         .filter(|&h| u.app_window(h).is_some_and(|w| w.visible() && !w.iconic()))
         .collect();
     let area = u.window(client).map_or(Rect::default(), |w| {
@@ -581,8 +600,153 @@ fn translate_mdi_sys_accel(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     Ok(1)
 }
 
+/// USER.198 CascadeChildWindows(hwndParent, wFlags) and USER.199
+/// TileChildWindows(hwndParent, wFlags): the parent's visible children
+/// that are not minimized (nor disabled, with MDITILE_SKIPDISABLED 2) are
+/// cascaded or tiled over its client area (undocumented in 3.1; Wine's
+/// CascadeChildWindows16 / TileChildWindows16, as the MDI client does).
+fn arrange_children(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], tile: bool) -> Result<u32, Stop> {
+    const MDITILE_SKIPDISABLED: u16 = 2;
+    let parent = a[0] as u16;
+    let skip_disabled = a[1] as u16 & MDITILE_SKIPDISABLED != 0;
+    let u = &env.win16.user;
+    let list: Vec<u16> = u
+        .children(parent)
+        .into_iter()
+        .filter(|&h| {
+            u.app_window(h)
+                .is_some_and(|w| !skip_disabled || w.style & WS_DISABLED == 0)
+        })
+        .collect();
+    arrange_windows(env, uc, parent, &list, tile)?;
+    Ok(0)
+}
+
+fn cascade_child_windows(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    arrange_children(env, uc, a, false)
+}
+
+fn tile_child_windows(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    arrange_children(env, uc, a, true)
+}
+
+/// USER.462 CalcChildScroll(hWnd, wBar): the window's scroll bars (SB_HORZ,
+/// SB_VERT or SB_BOTH 3) cover the union of its visible children and its
+/// client area, the position where the client area is in it; with a
+/// maximized child there are none (Wine's CalcChildScroll).
+pub fn calc_child_scroll(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    which: u16,
+) -> Result<(), Stop> {
+    let u = &env.win16.user;
+    let Some(w) = u.app_window(hwnd) else {
+        return Ok(());
+    };
+    let client = Rect::new(0, 0, w.client.width(), w.client.height());
+    let mut all = client;
+    for c in u.children(hwnd) {
+        let Some(cw) = u.app_window(c) else { continue };
+        if cw.zoomed() {
+            super::scroll::show_bars(env, uc, hwnd, SB_BOTH, false)?;
+            return Ok(());
+        }
+        if cw.visible() {
+            all = all.union(&cw.rect).unwrap_or(all);
+        }
+    }
+    let h = (all.left, all.right - client.right, client.left - all.left);
+    let v = (all.top, all.bottom - client.bottom, client.top - all.top);
+    let n = |x: i32| x.clamp(-0x7FFF, 0x7FFF) as i16;
+    if which == SB_HORZ || which == SB_BOTH {
+        super::scroll::set_bar(env, uc, hwnd, SB_HORZ, n(h.0), n(h.1), n(h.2))?;
+    }
+    if which == SB_VERT || which == SB_BOTH {
+        super::scroll::set_bar(env, uc, hwnd, SB_VERT, n(v.0), n(v.1), n(v.2))?;
+    }
+    Ok(())
+}
+
+fn calc_child_scroll_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    calc_child_scroll(env, uc, a[0] as u16, a[1] as u16)?;
+    Ok(0)
+}
+
+/// USER.463 ScrollChildren(hWnd, uMsg, wParam, lParam): an MDI client's
+/// WM_HSCROLL / WM_VSCROLL — the position moves by a scroll bar's width a
+/// line, half the client area a page, to the thumb's position, or to an
+/// end; the window's contents and children scroll with it; SB_ENDSCROLL
+/// recalculates the bar (Wine's ScrollChildren).
+fn scroll_children(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hwnd, msg, code, lparam) = (a[0] as u16, a[1] as u16, a[2] as u16, a[3]);
+    let Some(w) = env.win16.user.app_window(hwnd) else {
+        return Ok(0);
+    };
+    let (which, length, shift) = match msg {
+        WM_HSCROLL => (SB_HORZ, w.client.width() / 2, fixed(SM_CYHSCROLL)),
+        WM_VSCROLL => (SB_VERT, w.client.height() / 2, fixed(SM_CXVSCROLL)),
+        _ => return Ok(0),
+    };
+    let b = super::scroll::bar(env, hwnd, which).unwrap_or_default();
+    let (min, max, cur) = (i32::from(b.min), i32::from(b.max), i32::from(b.pos));
+    let new = match code {
+        SB_LINEUP => cur - shift,
+        SB_LINEDOWN => cur + shift,
+        SB_PAGEUP => cur - length,
+        SB_PAGEDOWN => cur + length,
+        SB_THUMBPOSITION => i32::from(lparam as u16 as i16),
+        SB_TOP => min,
+        SB_BOTTOM => max,
+        SB_ENDSCROLL => {
+            calc_child_scroll(env, uc, hwnd, which)?;
+            return Ok(0);
+        }
+        _ => return Ok(0),
+    }
+    .clamp(min.min(max), max.max(min));
+    if let Some(b) = super::scroll::bar_mut(env, hwnd, which) {
+        b.pos = new as i16;
+    }
+    let (dx, dy) = if which == SB_VERT {
+        (0, cur - new)
+    } else {
+        (cur - new, 0)
+    };
+    super::paint::scroll_window(env, uc, hwnd, dx, dy, None, None, true, true, true)?;
+    Ok(0)
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
+    Api::new(
+        "USER",
+        198,
+        "CASCADECHILDWINDOWS",
+        &[Arg::W, Arg::W],
+        cascade_child_windows,
+    ),
+    Api::new(
+        "USER",
+        199,
+        "TILECHILDWINDOWS",
+        &[Arg::W, Arg::W],
+        tile_child_windows,
+    ),
+    Api::new(
+        "USER",
+        462,
+        "CALCCHILDSCROLL",
+        &[Arg::W, Arg::W],
+        calc_child_scroll_api,
+    ),
+    Api::new(
+        "USER",
+        463,
+        "SCROLLCHILDREN",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        scroll_children,
+    ),
     Api::new(
         "USER",
         445,

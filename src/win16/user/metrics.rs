@@ -205,6 +205,8 @@ pub struct SysParams {
     pub double_click_size: (u16, u16),
     pub swap_buttons: bool,
     pub caret_blink_ms: u16,
+    /// EnableHardwareInput(FALSE) was called.
+    pub input_disabled: bool,
 }
 
 impl Default for SysParams {
@@ -227,6 +229,7 @@ impl Default for SysParams {
             double_click_size: (4, 4),
             swap_buttons: false,
             caret_blink_ms: 530,
+            input_disabled: false,
         }
     }
 }

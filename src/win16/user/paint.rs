@@ -728,6 +728,102 @@ fn release_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(release_window_dc(env, a[1] as u16)))
 }
 
+/// USER.238 ExcludeUpdateRgn(hDC, hWnd) -> the kind of the DC's clip
+/// region after: the window's update region (client coordinates, the DC's
+/// device coordinates for its client DC) is taken out of what the DC may
+/// draw on, so drawing outside WM_PAINT leaves alone what WM_PAINT will
+/// draw (SDK, ExcludeUpdateRgn). ERROR (0) for a bad DC or window.
+fn exclude_update_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hdc, hwnd) = (a[0] as u16, a[1] as u16);
+    let Some(update) = env.win16.user.window(hwnd).map(|w| w.update.clone()) else {
+        return Ok(0);
+    };
+    let Some(d) = env.win16.gdi.dc_mut(hdc) else {
+        return Ok(0);
+    };
+    let o = d.origin;
+    let current = match &d.state.clip {
+        Some(c) => c.clone(),
+        None => d.vis.offset(-o.x, -o.y),
+    };
+    let clip = current.subtract(&update);
+    let kind = crate::win16::gdi::region::kind(&clip.intersect(&d.vis.offset(-o.x, -o.y)));
+    d.state.clip = Some(clip);
+    Ok(u32::from(kind))
+}
+
+/// PaintRect's and FillWindow's brush: a brush handle, or a CTLCOLOR_
+/// type (up to CTLCOLOR_STATIC 6) for the parent's WM_CTLCOLOR answer
+/// (DefWindowProc's when the parent gives none) — Wine's PaintRect16.
+fn control_brush(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    parent: u16,
+    hwnd: u16,
+    hdc: u16,
+    brush: u16,
+) -> Result<u16, Stop> {
+    const CTLCOLOR_STATIC: u16 = 6;
+    if brush > CTLCOLOR_STATIC {
+        return Ok(brush);
+    }
+    if parent == 0 {
+        return Ok(0);
+    }
+    let lparam = u32::from(hwnd) | u32::from(brush) << 16;
+    let mut b = send(env, uc, parent, WM_CTLCOLOR, hdc, lparam)? as u16;
+    if b == 0 {
+        b = super::defwnd::def_window_proc(env, uc, parent, WM_CTLCOLOR, hdc, lparam)? as u16;
+    }
+    Ok(b)
+}
+
+/// USER.325 PaintRect(hwndParent, hWnd, hDC, hBrush, lpRect): the
+/// rectangle filled with the brush (or the control colour type's brush;
+/// undocumented, used by the controls).
+fn paint_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(r) = read_rect(uc, a[4]) else {
+        return Ok(0);
+    };
+    let (parent, hwnd, hdc) = (a[0] as u16, a[1] as u16, a[2] as u16);
+    let b = control_brush(env, uc, parent, hwnd, hdc, a[3] as u16)?;
+    if b != 0 {
+        env.win16
+            .gdi
+            .fill_rect(hdc, r, crate::win16::gdi::dc::Fill::Brush(b));
+    }
+    Ok(0)
+}
+
+/// USER.324 FillWindow(hwndParent, hWnd, hDC, hBrush): the window's
+/// client area filled as PaintRect fills (undocumented).
+fn fill_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (parent, hwnd, hdc) = (a[0] as u16, a[1] as u16, a[2] as u16);
+    let Some(w) = env.win16.user.window(hwnd) else {
+        return Ok(0);
+    };
+    let r = Rect::new(0, 0, w.client.width(), w.client.height());
+    let b = control_brush(env, uc, parent, hwnd, hdc, a[3] as u16)?;
+    if b != 0 {
+        env.win16
+            .gdi
+            .fill_rect(hdc, r, crate::win16::gdi::dc::Fill::Brush(b));
+    }
+    Ok(0)
+}
+
+/// USER.326 GetControlBrush(hWnd, hDC, wCtlType) -> the brush the
+/// window's parent (the window itself when it has none) gives for the
+/// control colour type by WM_CTLCOLOR.
+fn get_control_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hwnd, hdc, kind) = (a[0] as u16, a[1] as u16, a[2] as u16);
+    let Some(w) = env.win16.user.app_window(hwnd) else {
+        return Ok(0);
+    };
+    let parent = if w.is_child() { w.parent } else { hwnd };
+    Ok(u32::from(control_brush(env, uc, parent, hwnd, hdc, kind)?))
+}
+
 /// USER.117 WindowFromDC(hDC).
 fn window_from_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(dc_window(env, a[0] as u16).unwrap_or(0)))
@@ -1141,6 +1237,34 @@ pub static APIS: &[Api] = &[
     Api::new("USER", 67, "GETWINDOWDC", &[Arg::W], get_window_dc),
     Api::new("USER", 68, "RELEASEDC", &[Arg::W, Arg::W], release_dc),
     Api::new("USER", 117, "WINDOWFROMDC", &[Arg::W], window_from_dc),
+    Api::new(
+        "USER",
+        238,
+        "EXCLUDEUPDATERGN",
+        &[Arg::W, Arg::W],
+        exclude_update_rgn,
+    ),
+    Api::new(
+        "USER",
+        324,
+        "FILLWINDOW",
+        &[Arg::W, Arg::W, Arg::W, Arg::W],
+        fill_window,
+    ),
+    Api::new(
+        "USER",
+        325,
+        "PAINTRECT",
+        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::L],
+        paint_rect,
+    ),
+    Api::new(
+        "USER",
+        326,
+        "GETCONTROLBRUSH",
+        &[Arg::W, Arg::W, Arg::W],
+        get_control_brush,
+    ),
     Api::new("USER", 124, "UPDATEWINDOW", &[Arg::W], update_window),
     Api::new(
         "USER",

@@ -89,6 +89,30 @@ pub fn show_bars(
     Ok(())
 }
 
+/// Set a window scroll bar's range and position at once (the position
+/// kept within the range); an empty range hides it, another shows it.
+pub fn set_bar(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    which: u16,
+    min: i16,
+    max: i16,
+    pos: i16,
+) -> Result<(), Stop> {
+    let Some(b) = bar_mut(env, hwnd, which) else {
+        return Ok(());
+    };
+    b.min = min;
+    b.max = max;
+    b.pos = pos.clamp(min.min(max), max.max(min));
+    if which == SB_HORZ || which == SB_VERT {
+        show_bars(env, uc, hwnd, which, min != max)?;
+    }
+    redraw_bar(env, hwnd, which);
+    Ok(())
+}
+
 /// USER.62 SetScrollPos(hWnd, nBar, nPos, bRedraw) -> the previous
 /// position (the new one is kept within the range).
 fn set_scroll_pos(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {

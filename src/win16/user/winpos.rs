@@ -1272,6 +1272,75 @@ fn set_window_placement(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     Ok(1)
 }
 
+/// USER.460 GetInternalWindowPos(hWnd, lprcWin, lpptIcon) -> showCmd:
+/// GetWindowPlacement's normal rectangle and icon position (undocumented;
+/// Wine's GetInternalWindowPos16 reads it so).
+fn get_internal_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(w) = env.win16.user.app_window(w16(a[0])) else {
+        return Ok(0);
+    };
+    let cmd = if w.zoomed() {
+        SW_SHOWMAXIMIZED
+    } else if w.iconic() {
+        SW_SHOWMINIMIZED
+    } else {
+        SW_SHOWNORMAL
+    };
+    let normal = if w.iconic() || w.zoomed() {
+        w.normal
+    } else {
+        w.rect
+    };
+    let icon = w.icon_pos.unwrap_or(Point::new(-1, -1));
+    if a[1] != 0 {
+        write_rect(uc, a[1], normal);
+    }
+    if a[2] != 0 {
+        write_point(uc, a[2], icon);
+    }
+    Ok(u32::from(cmd))
+}
+
+/// USER.461 SetInternalWindowPos(hWnd, showCmd, lprcWin, lpptIcon):
+/// SetWindowPlacement with the rectangle and icon position given
+/// (undocumented; Wine's SetInternalWindowPos16).
+fn set_internal_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hwnd = w16(a[0]);
+    if env.win16.user.app_window(hwnd).is_none() {
+        return Ok(0);
+    }
+    let normal = read_rect(uc, a[2]);
+    let icon = read_point(uc, a[3]);
+    if let Some(w) = env.win16.user.window_mut(hwnd) {
+        if let Some(p) = icon {
+            w.icon_pos = Some(p);
+        }
+        if let Some(r) = normal {
+            w.normal = r;
+        }
+    }
+    let plain = env
+        .win16
+        .user
+        .app_window(hwnd)
+        .is_some_and(|w| !w.iconic() && !w.zoomed());
+    if let (true, Some(r)) = (plain, normal) {
+        set_window_pos(
+            env,
+            uc,
+            hwnd,
+            0,
+            r.left,
+            r.top,
+            r.width(),
+            r.height(),
+            SWP_NOZORDER | SWP_NOACTIVATE,
+        )?;
+    }
+    show_window(env, uc, hwnd, w16(a[1]))?;
+    Ok(0)
+}
+
 /// One DeferWindowPos entry.
 #[derive(Debug, Clone, Copy)]
 pub struct Deferred {
@@ -1579,6 +1648,20 @@ pub static APIS: &[Api] = &[
         "SETWINDOWPLACEMENT",
         &[Arg::W, Arg::L],
         set_window_placement,
+    ),
+    Api::new(
+        "USER",
+        460,
+        "GETINTERNALWINDOWPOS",
+        &[Arg::W, Arg::L, Arg::L],
+        get_internal_window_pos,
+    ),
+    Api::new(
+        "USER",
+        461,
+        "SETINTERNALWINDOWPOS",
+        &[Arg::W, Arg::W, Arg::L, Arg::L],
+        set_internal_window_pos,
     ),
     Api::new(
         "USER",
