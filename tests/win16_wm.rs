@@ -186,6 +186,93 @@ fn the_window_manager_answers_as_windows_3_1() {
 }
 
 #[test]
+fn windows_paint_through_gdi_as_windows_3_1_draws_them() {
+    let (got, v) = lines("wmpaint.exe");
+    // ExitWindows, agreed, ends the session with the code it was given.
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let want = [
+        // An active overlapped window at (100, 60) on the screen's DC: the
+        // outer COLOR_WINDOWFRAME line (black), the sizing band in
+        // COLOR_ACTIVEBORDER (C0C0C0), the inner line, the caption in
+        // COLOR_ACTIVECAPTION (800000), the line under the caption (at
+        // y 60 + 1 + 3 + 1 + 18), the system-menu box (button face), the
+        // client area erased with the class brush COLOR_WINDOW (white),
+        // the desktop in COLOR_BACKGROUND (C0C0C0): the default colour
+        // scheme (src/win16/user/metrics.rs) in the 3.1 frame layout
+        // (frame.rs, winpos.rs).
+        "frame 000000 C0C0C0 000000 800000 000000 C0C0C0 FFFFFF C0C0C0",
+        // A pop-up shown becomes active: the main caption turns
+        // COLOR_INACTIVECAPTION (white); the pop-up's border and client
+        // area; destroyed, the desktop shows again where it was and the
+        // main window is active again.
+        "inactive FFFFFF 000000 FFFFFF C0C0C0 800000",
+        // Two GetDCs give two DCs; WindowFromDC gives the window (0 for
+        // the screen's DC); FillRect through the client DC lands at the
+        // client area's corner (105, 84), red both on the screen and
+        // through the DC; ReleaseDC gives 1, then 0 for a DC already
+        // released; GetWindowDC's (0, 0) is the frame's corner (black) and
+        // (150, 10) is in the caption.
+        "dcs 1 1 0 0000FF 0000FF 1 0 000000 800000",
+        // CS_OWNDC (SDK, "Class styles" and GetDC): GetDC gives the
+        // window's own DC every time, with the mapping mode WM_CREATE set
+        // (MM_LOMETRIC 2); ReleaseDC leaves it (1); BeginPaint gives the
+        // same DC, still MM_LOMETRIC.
+        "owndc 1 2 1 1 2",
+        // A child erased with COLOR_BTNSHADOW (808080); the parent's DC
+        // paints over it (red) without WS_CLIPCHILDREN; with it the child
+        // keeps its pixels and only the parent turns black.
+        "clipkids 808080 0000FF 0000FF 000000",
+        // GetUpdateRgn copies the update region into a region: one
+        // rectangle (SIMPLEREGION 2) whose box GetRgnBox gives;
+        // InvalidateRgn with an ellipse: GetUpdateRect's box (0, 0, 40,
+        // 20), GetUpdateRgn COMPLEXREGION (3); ValidateRgn empties it
+        // (GetUpdateRect FALSE).
+        "regions 2 10 10 50 40 1 0 0 40 20 3 0",
+        // ExcludeUpdateRgn (COMPLEXREGION: the client area with a hole):
+        // through the DC the update region's pixels are clipped away
+        // (GetPixel gives CLR_INVALID), on the screen they stay white
+        // while the rest was painted black.
+        "exclude 3 FFFFFFFF FFFFFF 000000",
+        // ScrollWindow(0, 30) with lpRect NULL: the strip uncovered at the
+        // top is the update region (0, 0, 290, 30); the red square moved
+        // down 30 (client (15, 45)); the child moved with the bits (its
+        // face at client (60, 90)) and its window rectangle 30 lower.
+        "scroll 0 0 290 30 0000FF 808080 155 164",
+        // DrawIcon(IDI_APPLICATION) returns TRUE; the AND mask leaves the
+        // corner; the picture's edge, caption and window (draw.rs).
+        "icon 1 FFFFFF 000000 800000 FFFFFF",
+        // DrawFocusRect inverts every other pixel of the outline; a second
+        // call restores it (SDK, DrawFocusRect: XOR).
+        "focusrect 000000 FFFFFF FFFFFF",
+        // FlashWindow returns the state before: active (1), flashed to
+        // inactive (0), back (FALSE: the real state, active, 1); the
+        // caption is active again.
+        "flash 1 0 1 800000",
+        // GetTimerResolution 1000 µs, GetSystemDebugState 0, the free
+        // resources a percentage, WinHelp TRUE.
+        "system 1000 0 1 1",
+        // MDI: the last child made is active (WM_MDIGETACTIVE), the
+        // children's ids count from CLIENTCREATESTRUCT's idFirstChild
+        // (100), the MDICLIENT is their parent; WM_MDINEXT activates the
+        // other; the client is 200 x 100.
+        "mdi 1 100 101 1 1 200 100",
+        // WM_MDITILE: two children side by side over the client area.
+        "mditile 0 0 100 100 100 0 200 100",
+        // WM_MDIDESTROY destroys the child; the other becomes active.
+        "mdidestroy 0 1",
+        // ExitWindows refused by the only top-level window: FALSE, and only
+        // WM_QUERYENDSESSION was sent (SDK, ExitWindows; WM_ENDSESSION goes
+        // to the windows that agreed, none here).
+        "exitrefused 0 1 0011",
+        // Agreed: WM_ENDSESSION(TRUE), and the session ends inside
+        // ExitWindows (it does not return).
+        "endsession 1",
+    ];
+    assert_eq!(got, want, "{}", got.join("\n"));
+}
+
+#[test]
 fn scripted_keys_clicks_and_scroll_lines_arrive_as_windows_sends_them() {
     let dir = std::env::temp_dir().join(format!("th16-winput-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

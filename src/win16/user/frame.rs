@@ -179,10 +179,9 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
             r = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
         }
         if has_thickframe(style) {
-            let (fx, fy) = (
-                parts.inside.left - r.left - i32::from(style & WS_BORDER != 0),
-                parts.inside.top - r.top - i32::from(style & WS_BORDER != 0),
-            );
+            // What is left of the frame inside the outer line: a band and
+            // the inner line.
+            let (fx, fy) = (parts.inside.left - r.left, parts.inside.top - r.top);
             let c = if active {
                 COLOR_ACTIVEBORDER
             } else {
