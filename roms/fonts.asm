@@ -1,9 +1,11 @@
 ; fonts.asm -- a Win16 program that measures and draws text in two fonts:
 ; the stock System font, and "MS Sans Serif" at 8 points (CreateFont with
 ; lfHeight -11, a character height) in bold, which GDI simulates. It draws
-; into a 128 x 48 monochrome bitmap selected into a memory DC, reads the
-; bits back, and keeps everything it learnt in its data segment, where
-; tests/text.rs reads it when the program reaches `done_here`.
+; into a 128 x 64 monochrome bitmap selected into a memory DC, also
+; through a metafile it records and plays record by record from an
+; EnumMetaFile callback, reads the bits back, and keeps everything it
+; learnt in its data segment, where tests/text.rs reads it when the
+; program reaches `done_here`.
 ; output: fonts.exe
 ; no-walk-expectation: a text and font scenario, checked by tests/text.rs
 ; Part of toolhelp16 (GPL-2.0-or-later).
@@ -24,7 +26,12 @@
 ;     -> dt_height, dt_rect
 ;   GetCharWidth(hdc, 'A', 'E', widths2)
 ;   EnumFonts(hdc, NULL, EnumProc, 0): EnumProc counts the faces -> nfaces
-;   GetBitmapBits(hbm, 768, bits)
+;   EnumFontFamilies(hdc, "MS Sans Serif", FamProc, 0): the sizes -> famh
+;   hmdc = CreateMetaFile(NULL); TextOut(hmdc, 2, 44, "Meta");
+;   hmf = CloseMetaFile(hmdc); EnumMetaFile(hdc, hmf, MetaProc, 0), where
+;   MetaProc counts the records and plays each (PlayMetaFileRecord);
+;   DeleteMetaFile(hmf)
+;   GetBitmapBits(hbm, 1024, pixels)
 ;   SelectObject back, DeleteObject(hf), DeleteDC(hdc), DeleteObject(hbm)
 ; done_here: the test's stop; then the program exits with 0.
 
@@ -32,7 +39,7 @@
 %include "inc/frames.inc"
 
 BMW         equ 128
-BMH         equ 48
+BMH         equ 64
 WHITENESS_LO equ 0x0062
 WHITENESS_HI equ 0x00FF
 SYSTEM_FONT equ 13
@@ -48,6 +55,8 @@ DT_CALCRECT equ 0x0400
         NE_IMPORT_MODULE USER
         NE_IMPORT_MODULE GDI
         NE_EXPORT   'ENUMPROC', 1, EnumProc
+        NE_EXPORT   'FAMPROC', 1, FamProc
+        NE_EXPORT   'METAPROC', 1, MetaProc
         NE_HEADER   2
 
         NE_SEGMENT  1, CODE
@@ -189,13 +198,52 @@ Main:
         FAR_CALL_IMPORT GDI, 70         ; EnumFonts
         mov [enumret], ax
 
+        ; The sizes of MS Sans Serif.
+        push word [hdc]
+        push ds
+        push face_req
+        MOV_AX_SELECTOR 1
+        push ax
+        push FamProc
+        push 0
+        push 0
+        FAR_CALL_IMPORT GDI, 330        ; EnumFontFamilies
+        mov [famret], ax
+
+        ; A metafile, enumerated and played record by record.
+        push 0
+        push 0
+        FAR_CALL_IMPORT GDI, 125        ; CreateMetaFile(NULL)
+        mov [hmdc], ax
+        push ax
+        push 2
+        push 44
+        push ds
+        push meta
+        push 4
+        FAR_CALL_IMPORT GDI, 33         ; TextOut(hmdc, 2, 44, "Meta", 4)
+        push word [hmdc]
+        FAR_CALL_IMPORT GDI, 126        ; CloseMetaFile
+        mov [hmf], ax
+        push word [hdc]
+        push ax
+        MOV_AX_SELECTOR 1
+        push ax
+        push MetaProc
+        push 0
+        push 0
+        FAR_CALL_IMPORT GDI, 175        ; EnumMetaFile
+        mov [emfret], ax
+        push word [hmf]
+        FAR_CALL_IMPORT GDI, 127        ; DeleteMetaFile
+
         ; The pixels.
         push word [hbm]
         push 0
         push (BMW / 8) * BMH
         push ds
         push pixels
-        FAR_CALL_IMPORT GDI, 74         ; GetBitmapBits(hbm, 768, bits)
+        FAR_CALL_IMPORT GDI, 74         ; GetBitmapBits(hbm, 1024, pixels)
         mov [nbits], ax
 
         ; Clean up.
@@ -242,6 +290,40 @@ EnumProc:
         mov ax, 1
         xor dx, dx
         WIN_FAR_EPILOGUE 14
+
+; FamProc(lpEnumLogFont, lpNewTextMetric, nFontType, lpData), far
+; pascal, exported: keeps each font's lfHeight (at most 8), returns 1.
+FamProc:
+        WIN_FAR_PROLOGUE
+        mov bx, [nfam]
+        cmp bx, 8
+        jae .full
+        shl bx, 1
+        les di, [bp+0x10]
+        mov ax, [es:di]                 ; lfHeight
+        mov [famh+bx], ax
+.full:
+        inc word [nfam]
+        mov ax, 1
+        xor dx, dx
+        WIN_FAR_EPILOGUE 14
+
+; MetaProc(hDC, lpHTable, lpMFR, nObj, lpClientData), far pascal,
+; exported: [bp+0x14] hDC, [bp+0x10] lpHTable, [bp+0x0C] lpMFR,
+; [bp+0x0A] nObj, [bp+6] lpClientData. Counts the record, plays it.
+MetaProc:
+        WIN_FAR_PROLOGUE
+        inc word [nrecs]
+        push word [bp+0x14]
+        push word [bp+0x12]
+        push word [bp+0x10]
+        push word [bp+0x0E]
+        push word [bp+0x0C]
+        push word [bp+0x0A]
+        FAR_CALL_IMPORT GDI, 176        ; PlayMetaFileRecord
+        mov ax, 1
+        xor dx, dx
+        WIN_FAR_EPILOGUE 16
         NE_SEGMENT_END
 
         NE_SEGMENT  2, DATA, 0x800
@@ -262,16 +344,25 @@ enumret:    dw 0                        ; 0x90 EnumFonts' return value
 nbits:      dw 0                        ; 0x92 GetBitmapBits' return value
 deleted:    dw 0                        ; 0x94 DeleteObject(hfont)
 lf_first:   times 50 db 0               ; 0x96 the first LOGFONT enumerated
+nfam:       dw 0                        ; 0xC8 FamProc's calls
+famh:       times 8 dw 0                ; 0xCA their lfHeights
+famret:     dw 0                        ; 0xDA EnumFontFamilies' return value
+nrecs:      dw 0                        ; 0xDC MetaProc's calls
+emfret:     dw 0                        ; 0xDE EnumMetaFile's return value
         NE_ASSERT (tm1 - instance_data) == 0x10
         NE_ASSERT (ext2 - instance_data) == 0x54
         NE_ASSERT (lf_first - instance_data) == 0x96
+        NE_ASSERT (emfret - instance_data) == 0xDE
         PAD_TO 0x100
-pixels:     times (BMW / 8) * BMH db 0  ; 0x100..0x400 the bitmap's bits
+pixels:     times (BMW / 8) * BMH db 0  ; 0x100..0x500 the bitmap's bits
 hdc:        dw 0
 hbm:        dw 0
 oldbm:      dw 0
 oldfont:    dw 0
 hfont:      dw 0
+hmdc:       dw 0
+hmf:        dw 0
+meta:       db 'Meta'
 hello:      db 'Hello'
 world:      db 'World'
 face_req:   db 'MS Sans Serif', 0

@@ -27,6 +27,11 @@
 ;   MM_ANISOTROPIC, window extent 1x1, viewport extent 4x2, origin
 ;   (120,150): Rectangle(0,0,20,20) with LTGRAY_BRUSH: (120,150)-(200,190)
 ;   MoveTo(230,120) LineTo(330,120)  black
+;   LineDDA(230,140, 330,140) calling DdaProc, which sets every other
+;   point blue with SetPixel: (230,140), (232,140) ... (328,140)
+;
+; It also counts the display's pens with EnumObjects(OBJ_PEN) and prints
+; "pens XXXX" (the VGA driver's NUMPENS: 0050).
 
 %include "inc/win16app.inc"
 %include "inc/emithex.inc"
@@ -38,6 +43,8 @@ WM_PAINT   equ 0x000F
         NE_IMPORT_MODULE USER
         NE_IMPORT_MODULE GDI
         NE_EXPORT   'WNDPROC', 1, WndProc
+        NE_EXPORT   'DDAPROC', 2, DdaProc
+        NE_EXPORT   'PENPROC', 3, PenProc
         NE_HEADER   2
 
         NE_SEGMENT  1, CODE
@@ -378,6 +385,31 @@ OnPaint:
         push 330
         push 120
         FAR_CALL_IMPORT GDI, 19         ; LineTo
+        ; 10. LineDDA: every other point blue.
+        push 230
+        push 140
+        push 330
+        push 140
+        push cs
+        push DdaProc
+        push 0
+        push 0
+        FAR_CALL_IMPORT GDI, 100        ; LineDDA(230, 140, 330, 140, DdaProc, 0)
+        ; 11. Count the pens: "pens XXXX".
+        mov word [pens], 0
+        push word [hdc]
+        push 1                          ; OBJ_PEN
+        push cs
+        push PenProc
+        push 0
+        push 0
+        FAR_CALL_IMPORT GDI, 71         ; EnumObjects
+        mov ax, [pens]
+        mov di, out_pens_n
+        call EmitHex
+        mov ah, 0x09
+        mov dx, out_pens
+        int 0x21
         ; The red brush goes; the DC gets the stock brush back.
         push 0
         FAR_CALL_IMPORT GDI, 87         ; WHITE_BRUSH
@@ -389,6 +421,29 @@ painted:                                ; the scene is complete (tests stop here
         push ps
         FAR_CALL_IMPORT USER, 40        ; EndPaint(hwnd, &ps)
         NEAR_EPILOGUE 2
+
+; DdaProc(x, y, lpData), far pascal, exported: SetPixel(hdc, x, y, blue)
+; at every other point LineDDA gives.
+DdaProc:
+        WIN_FAR_PROLOGUE
+        xor word [dda_odd], 1
+        jz .skip
+        push word [hdc]
+        push word [bp+0x0C]
+        push word [bp+0x0A]
+        push 0x00FF
+        push 0x0000
+        FAR_CALL_IMPORT GDI, 31         ; SetPixel
+.skip:
+        WIN_FAR_EPILOGUE 8
+
+; PenProc(lpLogPen, lpData), far pascal, exported: counts, goes on.
+PenProc:
+        WIN_FAR_PROLOGUE
+        inc word [pens]
+        mov ax, 1
+        xor dx, dx
+        WIN_FAR_EPILOGUE 8
 
 ; DeleteObject(AX) (the brush or pen just replaced).
 DeleteAX:
@@ -420,9 +475,13 @@ red:    dw 0
 brush:  dw 0
 rgn:    dw 0
 org_y:  dw 0
+dda_odd: dw 0
+pens:   dw 0
 tri:    dw 10, 70, 110, 70, 60, 130
 class_name: db 'GdiScene', 0
 out_org: db 'org '
 out_x:  db '0000 '
 out_y:  db '0000', 13, 10, '$'
+out_pens: db 'pens '
+out_pens_n: db '0000', 13, 10, '$'
         DGROUP_END

@@ -12,12 +12,18 @@ use crate::win16::{API_INT, Win16};
 pub struct Env {
     pub dos: Dos,
     pub win16: Win16,
-    /// What the program wrote to the console.
+    /// What the program wrote to the console: the first [`MAX_CONSOLE`]
+    /// bytes (all of it still goes to the echo).
     pub console: Vec<u8>,
+    /// Console bytes written past [`MAX_CONSOLE`], counted, not kept.
+    pub console_dropped: u64,
     /// Echo console output to the host's stdout as it is written.
     pub echo: bool,
-    /// Strings passed to OutputDebugString.
+    /// Strings passed to OutputDebugString: the first
+    /// [`MAX_DEBUG_STRINGS`].
     pub debug_output: Vec<String>,
+    /// OutputDebugString calls past [`MAX_DEBUG_STRINGS`], counted.
+    pub debug_output_dropped: u64,
     /// The sandboxed drive C: (`--dir`); None when the run has no drive.
     pub drive: Option<crate::dos::fs::Drive>,
     /// A DOS program's name (its file's stem, upper case), the module name
@@ -39,15 +45,35 @@ pub struct DosProgram {
     pub image_len: u32,
 }
 
+/// Console output a run keeps for its report (the echo to stdout has all
+/// of it): a program that prints in a loop must not grow the tool without
+/// bound.
+pub const MAX_CONSOLE: usize = 1 << 20;
+
+/// OutputDebugString strings a run keeps for its report.
+pub const MAX_DEBUG_STRINGS: usize = 10_000;
+
 impl Env {
+    /// Record an OutputDebugString string (at most [`MAX_DEBUG_STRINGS`]
+    /// kept, the rest counted).
+    pub fn debug_string(&mut self, s: String) {
+        if self.debug_output.len() < MAX_DEBUG_STRINGS {
+            self.debug_output.push(s);
+        } else {
+            self.debug_output_dropped += 1;
+        }
+    }
+
     /// A fresh environment.
     pub fn new(echo: bool) -> Env {
         Env {
             dos: Dos::default(),
             win16: Win16::default(),
             console: Vec::new(),
+            console_dropped: 0,
             echo,
             debug_output: Vec::new(),
+            debug_output_dropped: 0,
             drive: None,
             program_name: None,
             symbols: crate::symbols::Registry::default(),
@@ -57,7 +83,10 @@ impl Env {
 
     /// Write program output to the console.
     pub fn write_console(&mut self, bytes: &[u8]) {
-        self.console.extend_from_slice(bytes);
+        let room = MAX_CONSOLE.saturating_sub(self.console.len());
+        let kept = bytes.len().min(room);
+        self.console.extend_from_slice(&bytes[..kept]);
+        self.console_dropped += (bytes.len() - kept) as u64;
         if self.echo {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(bytes);
@@ -199,6 +228,12 @@ impl Environment for Env {
 
     fn symbol(&self, uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.symbol_at(uc, cs, ip)
+    }
+
+    fn halted(&mut self, uc: &mut Uc<'_>, cs: u16, ip: u16) -> Option<Stop> {
+        // The system ROM is HLT where its code is not emulated (ROM BASIC,
+        // the reset entry): the jump there, named.
+        crate::dos::rom_entry(cs, ip, uc.reg(R::BP))
     }
 
     fn fault(&mut self, uc: &mut Uc<'_>, fault: &crate::machine::Fault) -> Result<bool, Stop> {

@@ -17,6 +17,7 @@
 pub mod cli;
 pub mod dos;
 pub mod env;
+pub mod escape;
 pub mod loader;
 pub mod machine;
 pub mod report;

@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 
 use crate::env::Env;
 use crate::loader::{self, Image, KindHint};
-use crate::machine::{Cpu, Machine, R, RunLimits, Stop};
+use crate::machine::{Cpu, Machine, RunLimits, Stop};
 use crate::walk::snapshot::{Snapshot, Source};
 use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
+
+/// The most `--stdin FILE` gives the program (as much as DOS takes from
+/// the host's own standard input).
+pub const MAX_STDIN_BYTES: u64 = 16 << 20;
 
 /// The most frames a walk reports (a climbing chain has at most 32768).
 pub const MAX_FRAMES: usize = 0x8000;
@@ -67,6 +71,10 @@ pub struct LoadOptions {
     /// The host directory that is the program's drive C: (None: no drive;
     /// file functions then stop the program as unimplemented).
     pub dir: Option<PathBuf>,
+    /// How the program's writes reach `dir`.
+    pub writes: Writes,
+    /// The total write quota of the drive, in bytes (dos/fs.rs).
+    pub disk_quota: u64,
     /// More Win16 programs to load as tasks beside the first (`run A.EXE
     /// B.EXE`); the first one named runs first.
     pub more: Vec<PathBuf>,
@@ -98,6 +106,8 @@ impl Default for LoadOptions {
             mouse: None,
             clock: crate::dos::clock::Clock::Host,
             dir: None,
+            writes: Writes::Direct,
+            disk_quota: crate::dos::fs::DEFAULT_QUOTA,
             more: Vec::new(),
             messages: None,
             symbol_files: Vec::new(),
@@ -106,6 +116,19 @@ impl Default for LoadOptions {
             display: None,
         }
     }
+}
+
+/// How a program's writes reach its drive's directory (dos/fs.rs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Writes {
+    /// Read-write: the program changes the directory itself (`--dir`).
+    Direct,
+    /// Copy-on-write: the directory is read-only; writes go to a private
+    /// temporary overlay, discarded at the end (`run` without `--dir`).
+    Discarded,
+    /// Copy-on-write, the overlay kept in this directory
+    /// (`--keep-writes DIR`).
+    KeptIn(PathBuf),
 }
 
 /// A file that could not be loaded: the message names the file, and the
@@ -141,7 +164,8 @@ pub struct Program {
 
 /// Read and parse a file, naming it in any error.
 pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
-    let bytes = std::fs::read(path).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))?;
+    let bytes = loader::read_capped(path, loader::MAX_EXECUTABLE_BYTES, "an executable")
+        .map_err(LoadFailure)?;
     let kind = match kind {
         KindHint::Auto
             if path
@@ -229,8 +253,18 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         env.win16.user.set_screen(d.width, d.height);
     }
     if let Some(dir) = &opts.dir {
-        let drive = crate::dos::fs::Drive::new(dir.clone())
-            .map_err(|e| LoadFailure(format!("--dir {}: {e}", dir.display())))?;
+        use crate::dos::fs::Drive;
+        let mut drive = match &opts.writes {
+            Writes::Direct => Drive::new(dir.clone()),
+            Writes::Discarded => Drive::copy_on_write(dir.clone(), None),
+            Writes::KeptIn(keep) => {
+                Drive::copy_on_write(dir.clone(), Some(keep.clone())).map_err(|e| {
+                    std::io::Error::other(format!("--keep-writes {}: {e}", keep.display()))
+                })
+            }
+        }
+        .map_err(|e| LoadFailure(format!("drive C: {}: {e}", dir.display())))?;
+        drive.set_quota(opts.disk_quota);
         env.drive = Some(drive);
     }
     let (mut machine, loaded) = match &image {
@@ -537,13 +571,7 @@ impl Program {
             }
             None => {}
         }
-        let stop = self.machine.run(limits);
-        Ok(match stop {
-            Stop::Halted { cs, ip } if !matches!(self.loaded, Loaded::Ne { .. }) => {
-                crate::dos::rom_entry(cs, ip, self.machine.reg(R::BP)).unwrap_or(stop)
-            }
-            stop => stop,
-        })
+        Ok(self.machine.run(limits))
     }
 
     /// The registers a walk from this stop starts with: the fault's
@@ -561,7 +589,7 @@ impl Program {
             Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. } => {
                 (r.cs, r.ip, r.bp) = *caller;
             }
-            Stop::Breakpoint { cs, ip } | Stop::Halted { cs, ip } => (r.cs, r.ip) = (*cs, *ip),
+            Stop::Breakpoint { cs, ip } | Stop::Hung { cs, ip } => (r.cs, r.ip) = (*cs, *ip),
             Stop::Budget | Stop::Timeout | Stop::NoInput { .. } => {}
         }
         Some(r)

@@ -224,3 +224,45 @@ fn a_font_directory_given_first_wins() {
     assert!(cat.faces().iter().any(|f| f == "Terminal"));
     assert!(!cat.warnings.join("\n").contains("vgaoem.fon"));
 }
+
+/// The font mapper on the real catalogue (gdi/fontmap.rs states the
+/// penalty table each choice follows).
+#[test]
+fn the_mapper_on_the_fonts_wine_catalogue() {
+    use toolhelp16::win16::gdi::font::LogFont;
+    use toolhelp16::win16::gdi::fontmap;
+    let Some(dir) = wine_fonts() else { return };
+    let cat = FontCatalogue::load(&FontSearch::only(&[&dir]));
+    let lf = |face: &str, height: i16, pf: u8| LogFont {
+        height,
+        pitch_and_family: pf,
+        face: face.as_bytes().to_vec(),
+        ..LogFont::default()
+    };
+    let cases = [
+        // Nothing asked: ties go to the first font, System.
+        (lf("", 0, 0), "System", 16, 1),
+        // 8 points: character height 11 = MS Sans Serif's 13 - 2.
+        (lf("MS Sans Serif", -11, 0), "MS Sans Serif", 13, 1),
+        // 19: the nearest smaller size.
+        (lf("MS Sans Serif", 19, 0), "MS Sans Serif", 16, 1),
+        // 40: twice the 20-pixel font (whole-number scaling).
+        (lf("MS Sans Serif", 40, 0), "MS Sans Serif", 40, 2),
+        // Helv is MS Sans Serif's substitute.
+        (lf("Helv", 13, 0), "MS Sans Serif", 13, 1),
+        // Fixed pitch, no face, 16: Fixedsys (15) is the nearest smaller.
+        (lf("", 16, 1), "Fixedsys", 15, 1),
+        // Courier by name.
+        (lf("Courier", 13, 0), "Courier", 13, 1),
+        // Tiny: Small Fonts' 11 beats every bigger font.
+        (lf("Small Fonts", -9, 0), "Small Fonts", 11, 1),
+    ];
+    for (req, face, height, scale) in cases {
+        let f = fontmap::map(&cat, &req);
+        assert_eq!(
+            (f.face(), f.height(), f.scale_y),
+            (face, height, scale),
+            "{req:?}"
+        );
+    }
+}

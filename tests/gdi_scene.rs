@@ -32,7 +32,8 @@ const MAGENTA: (u8, u8, u8) = (255, 0, 255);
 const DKGRAY: (u8, u8, u8) = (128, 128, 128);
 const LTGRAY: (u8, u8, u8) = (192, 192, 192);
 
-fn run_scene() -> (Shot, i32, i32) {
+/// The screenshot, the paint DC's origin, and what the program printed.
+fn run_scene() -> (Shot, i32, i32, String) {
     let path = std::env::temp_dir().join(format!("toolhelp16-scene-{}.png", std::process::id()));
     let out = bin()
         .args(["run", "--screenshot"])
@@ -67,6 +68,7 @@ fn run_scene() -> (Shot, i32, i32) {
         },
         x,
         y,
+        text.into_owned(),
     )
 }
 
@@ -75,7 +77,9 @@ type Check = ((i32, i32), (u8, u8, u8), &'static str);
 
 #[test]
 fn the_scene_is_drawn_by_the_rules() {
-    let (shot, ox, oy) = run_scene();
+    let (shot, ox, oy, text) = run_scene();
+    // EnumObjects(OBJ_PEN) on the VGA: 16 colours × 5 styles, NUMPENS.
+    assert!(text.contains("pens 0050"), "{text}");
     let c = |x: i32, y: i32| shot.at(ox + x, oy + y);
     let checks: &[Check] = &[
         // Rectangle(10,10,110,60): border on 10 and 109 / 59 (right and
@@ -132,6 +136,13 @@ fn the_scene_is_drawn_by_the_rules() {
         ((230, 120), BLACK, "line start"),
         ((329, 120), BLACK, "line's last pixel"),
         ((330, 120), WHITE, "line end excluded"),
+        // LineDDA(230,140, 330,140) gives 230..=329 (the end excluded,
+        // as LineTo); the callback colours every other point.
+        ((230, 140), BLUE, "LineDDA's first point"),
+        ((231, 140), WHITE, "LineDDA's second point, skipped"),
+        ((328, 140), BLUE, "LineDDA's last coloured point"),
+        ((329, 140), WHITE, "LineDDA's last point, skipped"),
+        ((330, 140), WHITE, "LineDDA's end excluded"),
     ];
     let mut bad = Vec::new();
     for &((x, y), want, what) in checks {

@@ -260,11 +260,10 @@ fn stack_takes_a_script_too() {
 
 #[test]
 fn flaggen_opens_its_about_box_from_the_menu() {
-    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
-    if !exe.is_file() {
-        eprintln!("SKIP: ../shared/corpus/ne/flaggen.exe is absent; its About box not run");
+    let Some(corpus) = common::corpus() else {
         return;
-    }
+    };
+    let exe = corpus.join("ne/flaggen.exe");
     // Help > About is menu item 100 of GENERICMENU; the dialog's OK
     // button is 1, and its procedure ends the dialog with TRUE.
     let (_d, s) = script("command 100\ndialog ok\n");

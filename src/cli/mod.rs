@@ -4,8 +4,11 @@
 //! [`EXIT_FAULT`] for a processor fault, [`EXIT_BUDGET`] when the instruction
 //! budget ran out, [`EXIT_TIMEOUT`] for the wall-clock limit,
 //! [`EXIT_UNIMPLEMENTED`] when the program called something not implemented,
-//! [`EXIT_LOAD`] when the file cannot be loaded, [`EXIT_INTERNAL`] when the
-//! emulator itself failed. `stack` exits 0 when it printed a walk.
+//! [`EXIT_HUNG`] when it halted with interrupts disabled,
+//! [`EXIT_LOAD`] when the file cannot be loaded (or an output file cannot be
+//! written), [`EXIT_INTERNAL`] only for a bug in toolhelp16 itself: every
+//! condition a program can cause ends as the machine would answer it (a
+//! fault, a DOS error code), never with that code. `stack` exits 0 when it printed a walk.
 //! `snapshot` exits 0 when it wrote the file. `walk` exits 0 when the
 //! walk agrees with the snapshot's expected frames (or there are none),
 //! [`EXIT_MISMATCH`] when it does not, [`EXIT_WALK_FAILED`] when its first
@@ -35,12 +38,19 @@ pub const EXIT_TIMEOUT: i32 = 123;
 pub const EXIT_UNIMPLEMENTED: i32 = 124;
 /// The file could not be loaded (or a LOC could not be resolved).
 pub const EXIT_LOAD: i32 = 120;
-/// The emulator failed.
+/// A bug in toolhelp16 (the message says so and what to report).
 pub const EXIT_INTERNAL: i32 = 125;
+
+/// What an internal error says after itself.
+pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
+     the command line and the file it ran";
 /// The program waited for input the run does not have (an empty `--keys`).
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
 pub const EXIT_FATAL: i32 = 127;
+/// The program halted with interrupts disabled (`cli; hlt`): the machine
+/// would hang there.
+pub const EXIT_HUNG: i32 = 117;
 /// `walk`: the walk disagrees with the snapshot's expected frames.
 pub const EXIT_MISMATCH: i32 = 118;
 /// `walk`: the first step failed (an ADDRESS could not be translated).
@@ -105,9 +115,9 @@ pub struct RunOpts {
     pub events: bool,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
     /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
-    /// `timer [N]`, `close`, `msgbox
-    /// ANSWER`, `dialog ANSWER`, `# comment`, each optionally prefixed
-    /// `@MODULE` (README, "Windows, messages and scripted input").
+    /// `timer [N]`, `close`, `msgbox ANSWER`, `dialog ANSWER`, `type ID
+    /// TEXT`, `click-id ID`, `select ID ITEM`, `# comment`, each optionally
+    /// prefixed `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]
     pub messages: Option<PathBuf>,
     /// Write an invalid opcode (UD2) over the instruction at LOC once the
@@ -129,10 +139,21 @@ pub struct RunOpts {
     /// names tables and --map/--sym still name code).
     #[arg(long)]
     pub no_symbol_search: bool,
-    /// The host directory the program sees as drive C: (nothing outside it
-    /// is read or written).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub dir: PathBuf,
+    /// The host directory the program sees as drive C:, read-write (nothing
+    /// outside it is read or written). Without it the program sees its own
+    /// directory read-only: what it writes goes to a temporary overlay,
+    /// discarded at the end, and the report lists it.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Without --dir: keep the program's writes in DIR (made if missing; it
+    /// must be empty) instead of discarding them.
+    #[arg(long, value_name = "DIR", conflicts_with = "dir")]
+    pub keep_writes: Option<PathBuf>,
+    /// The most the program may add to the host disk through drive C:
+    /// (bytes, or with K, M or G for KiB, MiB, GiB); past it its writes are
+    /// short, as on a full disk.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub disk_quota: u64,
     /// A directory of Windows raster fonts (.FON files: vgasys.fon,
     /// sserife.fon ...), searched first; then the directories of
     /// TOOLHELP16_FONTS, or /usr/share/wine/fonts when that variable is
@@ -346,6 +367,22 @@ fn parse_segoff(s: &str) -> Result<(u16, u16), String> {
     }
 }
 
+/// `--disk-quota`: bytes, or a number with K, M or G (binary units).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.char_indices().last() {
+        Some((i, c)) if c.eq_ignore_ascii_case(&'k') => (&t[..i], 1u64 << 10),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'m') => (&t[..i], 1 << 20),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'g') => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| format!("'{s}' is not a size (bytes, or a number with K, M or G)"))
+}
+
 fn limits(o: &RunOpts) -> RunLimits {
     let secs = if o.timeout.is_finite() && o.timeout > 0.0 {
         o.timeout.min(86_400.0)
@@ -360,6 +397,7 @@ fn limits(o: &RunOpts) -> RunLimits {
 
 fn load_opts(
     o: &RunOpts,
+    file: &std::path::Path,
     more: &[PathBuf],
     args: &[String],
     echo: bool,
@@ -377,7 +415,10 @@ fn load_opts(
         format!(" {}", args.join(" "))
     };
     let stdin = match &o.stdin {
-        Some(p) => Some(std::fs::read(p).map_err(|e| format!("--stdin {}: {e}", p.display()))?),
+        Some(p) => Some(
+            crate::loader::read_capped(p, session::MAX_STDIN_BYTES, "standard input")
+                .map_err(|e| format!("--stdin {e}"))?,
+        ),
         None => None,
     };
     let keys = crate::dos::parse_keys(&o.keys)?;
@@ -409,7 +450,13 @@ fn load_opts(
         keys,
         mouse,
         clock,
-        dir: Some(o.dir.clone()),
+        dir: Some(o.dir.clone().unwrap_or_else(|| own_directory(file))),
+        writes: match (&o.dir, &o.keep_writes) {
+            (Some(_), _) => session::Writes::Direct,
+            (None, Some(k)) => session::Writes::KeptIn(k.clone()),
+            (None, None) => session::Writes::Discarded,
+        },
+        disk_quota: o.disk_quota,
         more: more.to_vec(),
         messages: o.messages.clone(),
         symbol_files: o.syms.iter().chain(&o.maps).cloned().collect(),
@@ -420,6 +467,14 @@ fn load_opts(
             None => None,
         },
     })
+}
+
+/// The directory a program's file lies in (`.` for a bare file name).
+fn own_directory(file: &std::path::Path) -> PathBuf {
+    match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// Load `file` with the run options and run it, to `at` when given. A
@@ -447,7 +502,7 @@ pub(crate) fn load_and_run_with(
     let (file, more) = files
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
-    let lo = load_opts(opts, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
+    let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
     warn_symbols(&prog);
     if let Some(text) = &opts.inject_fault {
@@ -476,7 +531,7 @@ pub(crate) fn load_and_run_with(
 /// a module that does not fit it).
 fn warn_symbols(prog: &session::Program) {
     for w in prog.symbol_warnings() {
-        eprintln!("toolhelp16: warning: {w}");
+        tell(&format!("toolhelp16: warning: {w}\n"));
     }
     for w in prog.font_warnings() {
         eprintln!("toolhelp16: warning: fonts: {w}");
@@ -493,15 +548,33 @@ pub fn exit_code(stop: &Stop) -> i32 {
         Stop::Unimplemented { .. } => EXIT_UNIMPLEMENTED,
         Stop::NoInput { .. } => EXIT_NO_INPUT,
         Stop::Fatal { .. } => EXIT_FATAL,
-        Stop::Halted { .. } => 0,
+        Stop::Hung { .. } => EXIT_HUNG,
         Stop::Breakpoint { .. } => 0,
         Stop::Error(_) => EXIT_INTERNAL,
     }
 }
 
 fn fail(code: i32, msg: &str) -> i32 {
-    eprintln!("toolhelp16: {msg}");
+    tell(&format!("toolhelp16: {msg}\n"));
     code
+}
+
+/// Print a report on stdout with the input's control characters made
+/// visible (escape.rs): everything the tool prints but the program's own
+/// console stream and JSON goes through this or [`tell`].
+pub(crate) fn say(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(crate::escape::text(s).as_bytes());
+    let _ = out.flush();
+}
+
+/// [`say`] on stderr.
+pub(crate) fn tell(s: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(crate::escape::text(s).as_bytes());
 }
 
 /// Run the command line; returns the process exit status.
@@ -539,7 +612,7 @@ pub fn main_with(cli: Cli) -> i32 {
                         serde_json::to_string_pretty(&info).unwrap_or_default()
                     );
                 } else {
-                    print!("{}", crate::loader::info::render_text(&info));
+                    say(&crate::loader::info::render_text(&info));
                 }
                 0
             }
@@ -579,18 +652,18 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                eprint!("{}", output::run_text(&prog, &stop));
+                tell(&output::run_text(&prog, &stop));
                 if opts.events {
                     let st = prog.machine.get_data();
                     for e in &st.events {
-                        eprintln!("event: {e}");
+                        tell(&format!("event: {}\n", crate::escape::name(e)));
                     }
                     if st.events_dropped > 0 {
-                        eprintln!("event: ... and {} more", st.events_dropped);
+                        tell(&format!("event: ... and {} more\n", st.events_dropped));
                     }
                 }
                 if opts.screen {
-                    print!("{}", prog.screen_text());
+                    say(&prog.screen_text());
                 }
             }
             exit_code(&stop)
@@ -707,7 +780,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                print!("{}", output::stack_text(&prog, &stop, reached));
+                say(&output::stack_text(&prog, &stop, reached));
                 if let Some(bt) = &bt {
                     let name = |k: usize| {
                         let w = walk.as_ref()?;
@@ -717,16 +790,16 @@ pub fn main_with(cli: Cli) -> i32 {
                             .flatten()
                             .map(|s| s.to_string())
                     };
-                    print!("{}", output::backtrace_text(bt, &name));
+                    say(&output::backtrace_text(bt, &name));
                 }
                 if all_tasks {
-                    print!("{}", output::tasks_text(&prog));
+                    say(&output::tasks_text(&prog));
                 }
                 if let Some((_, text)) = &verdict {
-                    print!("{text}");
+                    say(text);
                 }
                 if let Some(lines) = told {
-                    print!("{}", crate::report::explain::text(lines));
+                    say(&crate::report::explain::text(lines));
                 }
             }
             if verify && !verdict.as_ref().is_some_and(|v| v.0.agrees()) {
@@ -778,10 +851,10 @@ pub fn main_with(cli: Cli) -> i32 {
         ),
         Command::Bench { quick } => match bench::bench(quick) {
             Ok(text) => {
-                print!("{text}");
+                say(&text);
                 0
             }
-            Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}")),
+            Err(e) => fail(EXIT_INTERNAL, &format!("bench: {e}; {BUG_REPORT}")),
         },
         Command::Snapshot {
             opts,
@@ -853,12 +926,12 @@ fn write_pictures(
     let drawing = crate::report::svg::render(pic);
     if let Some(path) = svg {
         crate::report::write_file("--svg", path, drawing.as_bytes())?;
-        eprintln!("toolhelp16: wrote {} (SVG)", path.display());
+        tell(&format!("toolhelp16: wrote {} (SVG)\n", path.display()));
     }
     if let Some(path) = html {
         let page = crate::report::html::page_with_screen(pic, &drawing, lines, screen);
         crate::report::write_file("--html", path, page.as_bytes())?;
-        eprintln!("toolhelp16: wrote {} (HTML)", path.display());
+        tell(&format!("toolhelp16: wrote {} (HTML)\n", path.display()));
     }
     Ok(())
 }
@@ -884,16 +957,16 @@ fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
         Err(e) => return fail(EXIT_LOAD, &format!("{}: {e}", map.display())),
     };
     if let Err(e) = std::fs::write(&out, &bytes) {
-        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+        return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
-    eprintln!(
-        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes",
+    tell(&format!(
+        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes\n",
         map.display(),
         out.display(),
         crate::symbols::mapsym::frames_of(layout).len(),
         layout.publics.len(),
         bytes.len()
-    );
+    ));
     0
 }
 
@@ -937,12 +1010,17 @@ fn snapshot(
     };
     let snap = match prog.snapshot(&stop, Some(source)) {
         Ok(s) => s,
-        Err(e) => return fail(EXIT_INTERNAL, &format!("{}: {e}", prog.path.display())),
+        Err(e) => {
+            return fail(
+                EXIT_INTERNAL,
+                &format!("{}: {e}; {}", prog.path.display(), BUG_REPORT),
+            );
+        }
     };
     if let Err(e) = std::fs::write(out, snap.to_json()) {
-        return fail(EXIT_INTERNAL, &format!("{}: {e}", out.display()));
+        return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
-    eprint!("{}", output::snapshot_summary(out, &snap));
+    tell(&output::snapshot_summary(out, &snap));
     0
 }
 
@@ -958,10 +1036,13 @@ fn walk(path: &std::path::Path, init: crate::walk::stackframe::Start, json: bool
         let v = output::walk_json(path, &snap, init, &w, agreement.as_ref());
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        print!(
-            "{}",
-            output::walk_text(path, &snap, init, &w, agreement.as_ref())
-        );
+        say(&output::walk_text(
+            path,
+            &snap,
+            init,
+            &w,
+            agreement.as_ref(),
+        ));
     }
     if matches!(w.end, crate::walk::stackframe::StepError::Address(_)) {
         EXIT_WALK_FAILED

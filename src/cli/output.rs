@@ -13,7 +13,7 @@
 //!   (sentence: why StackTraceNext failed)}`;
 //! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
 //!   "budget" | "timeout" | "unimplemented" | "fatal" | "no-input" |
-//!   "halted" | "error", "code":
+//!   "hung" (HLT with interrupts disabled) | "error", "code":
 //!   int or null}, "output" (the console text), "debug_output" (list),
 //!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
 //!   "wSegment", "symbol" (of the faulting instruction, or null), "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
@@ -32,7 +32,11 @@
 //!   "unimplemented" (the function's name, for that kind), "task_exits"
 //!   (Win16: every task that ended, in order, `{"hTask", "module",
 //!   "code", "fault" (for a task ended by an unhandled fault: as "fault"
-//!   above)}`), "frames" and "walk_end" (when it stopped abnormally)}`.
+//!   above)}`), "drive" (the program's drive C: and what the program did
+//!   to it, [`drive_json`]), "output_dropped" and "debug_output_dropped"
+//!   (console bytes and OutputDebugString strings past what a run keeps,
+//!   when there were any), "frames" and "walk_end" (when it stopped
+//!   abnormally)}`.
 //! * `stack --json` also has `"backtrace"` (RtlCaptureStackBackTrace over
 //!   the walk's frames, walk/backtrace.rs; `--skip`, `--max`): `{"skip",
 //!   "max" (int or null = all), "count", "addresses" (packed CS:IP
@@ -100,18 +104,7 @@ fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {
 }
 
 fn kind(stop: &Stop) -> &'static str {
-    match stop {
-        Stop::Exited { .. } => "exited",
-        Stop::Fault(_) => "fault",
-        Stop::Budget => "budget",
-        Stop::Timeout => "timeout",
-        Stop::Unimplemented { .. } => "unimplemented",
-        Stop::Fatal { .. } => "fatal",
-        Stop::NoInput { .. } => "no-input",
-        Stop::Halted { .. } => "halted",
-        Stop::Breakpoint { .. } => "breakpoint",
-        Stop::Error(_) => "error",
-    }
+    stop.kind()
 }
 
 /// One line describing a stop.
@@ -139,9 +132,11 @@ pub fn describe(stop: &Stop) -> String {
             "ended with a fatal error: {what} (from {:04X}:{:04X})",
             caller.0, caller.1
         ),
-        Stop::Halted { cs, ip } => format!("halted at {cs:04X}:{ip:04X}"),
+        Stop::Hung { cs, ip } => {
+            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
+        }
         Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
-        Stop::Error(e) => format!("emulator error: {e}"),
+        Stop::Error(e) => format!("internal error: {e}; {}", super::BUG_REPORT),
     }
 }
 
@@ -171,6 +166,13 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     if let Some(hint) = waiting_hint(p, stop) {
         v["note"] = json!(hint);
     }
+    if env.console_dropped > 0 {
+        v["output_dropped"] = json!(env.console_dropped);
+    }
+    if env.debug_output_dropped > 0 {
+        v["debug_output_dropped"] = json!(env.debug_output_dropped);
+    }
+    v["drive"] = drive_json(p);
     let exits = &env.win16.scheduler.exits;
     if !exits.is_empty() {
         v["task_exits"] = Value::Array(
@@ -195,6 +197,72 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
     v
 }
 
+/// The drive C: part of `run --json`: `{"dir" (the host directory the
+/// program saw), "mode": "copy-on-write" | "read-write", "writes_kept_in"
+/// (the overlay kept with --keep-writes, or null: discarded, or written in
+/// place), "quota", "used" (bytes), "full_writes" (writes the quota cut
+/// short), "changes": [{"kind": "created" | "wrote" | "deleted" |
+/// "renamed" | "made-directory" | "removed-directory" | "set-attributes" |
+/// "set-time", "path" ("C:\..."), "to" (renamed only)}],
+/// "changes_dropped"}`; null without a drive.
+pub fn drive_json(p: &Program) -> Value {
+    let Some(d) = p.env().drive.as_ref() else {
+        return Value::Null;
+    };
+    let (changes, dropped) = d.changes();
+    let (quota, used) = d.quota();
+    json!({
+        "dir": d.root().display().to_string(),
+        "mode": if d.is_copy_on_write() { "copy-on-write" } else { "read-write" },
+        "writes_kept_in": (d.is_copy_on_write() && !d.discards_writes())
+            .then(|| d.writes_dir().display().to_string()),
+        "quota": quota,
+        "used": used,
+        "full_writes": d.full_writes(),
+        "changes": changes,
+        "changes_dropped": dropped,
+    })
+}
+
+/// What the program did to its drive, for the text report: nothing when it
+/// changed nothing and the quota never cut a write short.
+pub fn drive_text(p: &Program) -> String {
+    let Some(d) = p.env().drive.as_ref() else {
+        return String::new();
+    };
+    let (changes, dropped) = d.changes();
+    if changes.is_empty() && d.full_writes() == 0 {
+        return String::new();
+    }
+    let root = d.root().display();
+    let mut s = if !d.is_copy_on_write() {
+        format!("toolhelp16: drive C: is {root} (read-write); the program changed it:\n")
+    } else if d.discards_writes() {
+        format!(
+            "toolhelp16: drive C: is {root}, read-only; the program's changes went to a temporary overlay, now discarded:\n"
+        )
+    } else {
+        format!(
+            "toolhelp16: drive C: is {root}, read-only; the program's changes are kept in {}:\n",
+            d.writes_dir().display()
+        )
+    };
+    for c in changes {
+        s.push_str(&format!("  {c}\n"));
+    }
+    if dropped > 0 {
+        s.push_str(&format!("  ... and {dropped} more\n"));
+    }
+    if d.full_writes() > 0 {
+        let (quota, _) = d.quota();
+        s.push_str(&format!(
+            "toolhelp16: note: the disk was full (--disk-quota {quota} bytes): {} write(s) were cut short\n",
+            d.full_writes()
+        ));
+    }
+    s
+}
+
 /// Why a run that ran out of budget or time may have been waiting for
 /// input rather than working.
 pub fn waiting_hint(p: &Program, stop: &Stop) -> Option<String> {
@@ -214,7 +282,7 @@ pub fn waiting_hint(p: &Program, stop: &Stop) -> Option<String> {
 pub fn run_text(p: &Program, stop: &Stop) -> String {
     let mut s = String::new();
     for line in &p.env().debug_output {
-        s.push_str(&format!("debug: {line}\n"));
+        s.push_str(&format!("debug: {}\n", crate::escape::name(line)));
     }
     let exits = &p.env().win16.scheduler.exits;
     for e in exits {
@@ -251,6 +319,7 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
     if let Some(hint) = waiting_hint(p, stop) {
         s.push_str(&format!("toolhelp16: note: {hint}\n"));
     }
+    s.push_str(&drive_text(p));
     if let Stop::Fault(f) = stop {
         s.push_str(&fault_text(p, f));
     }
@@ -266,7 +335,10 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
 pub fn walk_table(p: &Program, w: &Walk) -> String {
     let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind   symbol\n");
     for (i, f) in w.frames.iter().enumerate() {
-        let module = p.module_name(f).unwrap_or_else(|| "-".into());
+        let module = p
+            .module_name(f)
+            .map(|m| crate::escape::name(&m).into_owned())
+            .unwrap_or_else(|| "-".into());
         let seg = if f.w_segment == 0 {
             "-".to_string()
         } else {
@@ -280,7 +352,7 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
             "far"
         };
         let sym = frame_symbol(p, w, i)
-            .map(|s| s.to_string())
+            .map(|s| crate::escape::name(&s.to_string()).into_owned())
             .unwrap_or_else(|| "-".into());
         s.push_str(&format!(
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
@@ -663,8 +735,8 @@ pub fn demo(json_out: bool) -> i32 {
         .and_then(|_| std::fs::write(&path, DEMO_EXE))
         .and_then(|_| std::fs::write(dir.join("demo.map"), DEMO_MAP))
     {
-        eprintln!("toolhelp16: demo: {e}");
-        return super::EXIT_INTERNAL;
+        super::tell(&format!("toolhelp16: demo: {}: {e}\n", dir.display()));
+        return super::EXIT_LOAD;
     }
     let result = (|| -> Result<String, String> {
         let mut prog = crate::session::load(&path, &crate::session::LoadOptions::default())
@@ -699,11 +771,11 @@ pub fn demo(json_out: bool) -> i32 {
     let _ = std::fs::remove_dir_all(&dir);
     match result {
         Ok(s) => {
-            print!("{s}");
+            super::say(&s);
             0
         }
         Err(e) => {
-            eprintln!("toolhelp16: demo: {e}");
+            super::tell(&format!("toolhelp16: demo: {e}; {}\n", super::BUG_REPORT));
             super::EXIT_INTERNAL
         }
     }

@@ -88,7 +88,7 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         }
         eprintln!("toolhelp16: trace: {} instructions written", tracer.written);
     }
-    eprint!("{}", output::run_text(&prog, &stop));
+    super::tell(&output::run_text(&prog, &stop));
     if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
         return 0;
     }
@@ -172,7 +172,7 @@ fn trace_html(
             ""
         }
     );
-    eprint!("{}", output::run_text(&prog, &stop));
+    super::tell(&output::run_text(&prog, &stop));
     if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
         return 0;
     }
@@ -207,7 +207,7 @@ pub fn profile(
                 return fail(EXIT_LOAD, &format!("--folded {}: {e}", path.display()));
             }
         }
-        None if svg.is_none() => print!("{text}"),
+        None if svg.is_none() => super::say(&text),
         None => {}
     }
     if let Some(path) = svg {
@@ -224,7 +224,7 @@ pub fn profile(
         prof.total,
         every.max(1)
     );
-    eprint!("{}", output::run_text(&prog, &stop));
+    super::tell(&output::run_text(&prog, &stop));
     exit_code(&stop)
 }
 

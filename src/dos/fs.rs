@@ -23,12 +23,21 @@
 //!   canonical root; a symlink that leaves it (or dangles) is error 5.
 //!
 //! Not guarded against: another host process swapping entries between the
-//! check and the use (no `openat` without unsafe or extra crates), hard
-//! links and bind mounts that already point outside the root.
+//! check and the use (no `openat` without unsafe or extra crates), and bind
+//! mounts that already point outside the root. Hard links are: a file with
+//! more than one link is read-only on a read-write drive (its other link
+//! may lie outside), and a copy-on-write drive never writes its files.
+//!
+//! Copy-on-write ([`Drive::copy_on_write`]): the given directory is the
+//! read-only lower layer; what the program writes, creates, deletes or
+//! renames goes to a writable overlay, whiteouts hiding what it deleted.
+//! FIFOs, sockets and devices are never seen, and host files are opened
+//! non-blocking and checked to be regular files once open. A write quota
+//! bounds what the program adds to the host disk.
 
 mod process;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, Metadata, OpenOptions};
@@ -63,6 +72,9 @@ impl DosError {
     pub const NOT_SAME_DEVICE: Self = Self(0x11);
     /// 12h: no more files.
     pub const NO_MORE_FILES: Self = Self(0x12);
+    /// 27h: insufficient disk space (DOS 4+): a copy the program's write
+    /// needs does not fit the drive's write quota.
+    pub const DISK_FULL: Self = Self(0x27);
     /// 50h: file exists.
     pub const FILE_EXISTS: Self = Self(0x50);
 
@@ -80,6 +92,7 @@ impl DosError {
             0x10 => "attempt to remove the current directory",
             0x11 => "not same device",
             0x12 => "no more files",
+            0x27 => "insufficient disk space",
             0x50 => "file exists",
             _ => "unknown error",
         }
@@ -504,6 +517,56 @@ fn host_err(e: &io::Error) -> DosError {
     }
 }
 
+/// Open a host file without ever blocking and make sure it is a regular
+/// file. The listing already hides FIFOs, sockets and devices; this holds
+/// even when an entry changes between the listing and the open: the open
+/// is non-blocking (a FIFO opens at once, or fails) and does not take a
+/// controlling terminal, and `fstat` on the open file must say "regular
+/// file".
+fn open_regular(o: &mut OpenOptions, host: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let f = o.open(host)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "not a regular file",
+        ));
+    }
+    Ok(f)
+}
+
+/// Hard links of a host file (1 where the platform does not say).
+fn links(md: &Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        md.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = md;
+        1
+    }
+}
+
+/// Is a host entry one DOS may see: a regular file or a directory (a
+/// symlink counts as what it points to; a dangling one stays visible, and
+/// is refused when used)? FIFOs, sockets and devices are not.
+fn plain_entry(e: &fs::DirEntry) -> bool {
+    match e.file_type() {
+        Ok(t) if t.is_file() || t.is_dir() => true,
+        Ok(t) if t.is_symlink() => match fs::metadata(e.path()) {
+            Ok(md) => md.is_file() || md.is_dir(),
+            Err(_) => true,
+        },
+        _ => false,
+    }
+}
+
 /// What a handle refers to.
 #[derive(Debug)]
 enum Node {
@@ -517,6 +580,10 @@ struct OpenFile {
     pos: u32,
     access: u8,
     written: bool,
+    /// The DOS path it was opened by (for the list of changes).
+    dos: String,
+    /// It lies on the writable layer (its time may be set).
+    writable: bool,
 }
 
 /// A system file table entry, shared by handles made with dup/dup2.
@@ -526,7 +593,7 @@ struct Sft {
     refs: usize,
 }
 
-/// How [`Drive::open_host`] opens a host file.
+/// How [`open_host`] opens a host file.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum How {
     Open,
@@ -534,22 +601,193 @@ enum How {
     CreateNew,
 }
 
+fn open_host(host: &Path, access: u8, how: How) -> Result<File, DosError> {
+    let mut o = OpenOptions::new();
+    o.read(true).write(access != 0 || how != How::Open);
+    match how {
+        How::Open => {}
+        How::Truncate => {
+            o.truncate(true);
+        }
+        How::CreateNew => {
+            o.create_new(true);
+        }
+    }
+    open_regular(&mut o, host).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => DosError::FILE_NOT_FOUND,
+        _ => DosError::ACCESS_DENIED,
+    })
+}
+
+/// What the program did to a file or directory (the run's report lists
+/// them, `Drive::changes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeKind {
+    /// A new file.
+    Created,
+    /// An existing file written, truncated or replaced.
+    Wrote,
+    /// A file deleted.
+    Deleted,
+    /// A file or directory renamed (`to` says to what).
+    Renamed,
+    /// A directory made.
+    MadeDirectory,
+    /// A directory removed.
+    RemovedDirectory,
+    /// Attributes set (AX=4301h).
+    SetAttributes,
+    /// Date and time set (AX=5701h).
+    SetTime,
+}
+
+impl ChangeKind {
+    /// The verb the text report uses.
+    pub fn verb(self) -> &'static str {
+        match self {
+            ChangeKind::Created => "created",
+            ChangeKind::Wrote => "wrote",
+            ChangeKind::Deleted => "deleted",
+            ChangeKind::Renamed => "renamed",
+            ChangeKind::MadeDirectory => "made directory",
+            ChangeKind::RemovedDirectory => "removed directory",
+            ChangeKind::SetAttributes => "set attributes of",
+            ChangeKind::SetTime => "set the time of",
+        }
+    }
+}
+
+/// One change to the drive, with its DOS path (`C:\DIR\FILE.EXT`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub path: String,
+    /// The new name of a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind.verb(), self.path)?;
+        if let Some(to) = &self.to {
+            write!(f, " to {to}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Changes a run keeps for its report; later ones are counted.
+pub const MAX_CHANGES: usize = 1000;
+
+/// The default total write quota (`--disk-quota`): 256 MiB.
+pub const DEFAULT_QUOTA: u64 = 256 << 20;
+
+/// What a file or directory made on the writable layer costs against the
+/// quota besides its data: a 512-byte sector, so that a program making
+/// empty files in a loop also runs out of room.
+const ENTRY_COST: u64 = 512;
+
+/// The copy-on-write layer of a drive whose directory is read-only.
+#[derive(Debug)]
+struct Overlay {
+    /// Where the program's writes go (canonical).
+    upper: PathBuf,
+    /// `upper` is a temporary directory, removed with the drive.
+    temporary: bool,
+    /// DOS paths (`\DIR\NAME`) of read-only entries the program deleted,
+    /// removed or renamed away: they, and all below them, are hidden.
+    whiteouts: HashSet<String>,
+}
+
+/// A DOS directory on the layers: its host directory on the writable
+/// layer and on the read-only one, where it exists there.
+#[derive(Debug, Clone)]
+struct DirAt {
+    comps: Vec<String>,
+    upper: Option<PathBuf>,
+    lower: Option<PathBuf>,
+}
+
+/// An entry of a [`DirAt`].
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Its host path (not canonicalised: a symlink stays one).
+    host: PathBuf,
+    /// It lies on the writable layer.
+    upper: bool,
+    /// It is a directory.
+    dir: bool,
+}
+
 /// The sandboxed drive C:.
 #[derive(Debug)]
 pub struct Drive {
+    /// The directory the program was given (canonical): its own when it
+    /// runs copy-on-write, read-only then.
     root: PathBuf,
+    overlay: Option<Overlay>,
     cwd: Vec<String>,
     jft: Vec<Option<usize>>,
     sft: Vec<Option<Sft>>,
-    attrs: HashMap<PathBuf, u8>,
+    /// Attributes DOS keeps that the host does not, by DOS path.
+    attrs: HashMap<String, u8>,
     searches: VecDeque<FindState>,
     next_search: u32,
     max_file_size: u64,
+    quota: u64,
+    used: u64,
+    /// Writes cut short because the quota was reached.
+    full_writes: u64,
+    changes: Vec<Change>,
+    changes_dropped: u64,
+    /// DOS paths already listed as created or written (each is listed
+    /// once).
+    touched: HashSet<String>,
+    /// Host directories read so far (what a path lookup costs).
+    listings: std::cell::Cell<u64>,
+}
+
+impl Drop for Drive {
+    fn drop(&mut self) {
+        if let Some(o) = &self.overlay {
+            if o.temporary {
+                let _ = fs::remove_dir_all(&o.upper);
+            }
+        }
+    }
+}
+
+/// A fresh private directory for an overlay's writes.
+fn temporary_dir() -> io::Result<PathBuf> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let base = std::env::temp_dir();
+    for _ in 0..100 {
+        let p = base.join(format!(
+            "toolhelp16-writes-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut b = fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            b.mode(0o700);
+        }
+        match b.create(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no free temporary directory name"))
 }
 
 impl Drive {
-    /// A drive over `root` (canonicalised; must be a directory) with
-    /// [`DEFAULT_HANDLES`] handles; 0-2 are CON, 3 AUX, 4 PRN.
+    /// A read-write drive over `root` (canonicalised; must be a directory)
+    /// with [`DEFAULT_HANDLES`] handles; 0-2 are CON, 3 AUX, 4 PRN.
     pub fn new(root: PathBuf) -> io::Result<Drive> {
         Drive::with_handles(root, DEFAULT_HANDLES)
     }
@@ -573,6 +811,7 @@ impl Drive {
         };
         Ok(Drive {
             root,
+            overlay: None,
             cwd: Vec::new(),
             jft,
             sft: vec![dev("CON", 3), dev("AUX", 1), dev("PRN", 1)],
@@ -580,12 +819,71 @@ impl Drive {
             searches: VecDeque::new(),
             next_search: 1,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            quota: DEFAULT_QUOTA,
+            used: 0,
+            full_writes: 0,
+            changes: Vec::new(),
+            changes_dropped: 0,
+            touched: HashSet::new(),
+            listings: std::cell::Cell::new(0),
         })
     }
 
-    /// The canonical host root.
+    /// A copy-on-write drive: the program sees `root` but cannot change
+    /// it. What it writes, creates, deletes or renames goes to an overlay:
+    /// `keep` (created if missing; it must be empty and must not lie inside
+    /// `root`, where the program would see it), or a private temporary
+    /// directory removed with the drive.
+    pub fn copy_on_write(root: PathBuf, keep: Option<PathBuf>) -> io::Result<Drive> {
+        let mut d = Drive::new(root)?;
+        let (upper, temporary) = match keep {
+            Some(k) => {
+                fs::create_dir_all(&k)?;
+                let k = fs::canonicalize(&k)?;
+                if fs::read_dir(&k)?.next().is_some() {
+                    return Err(io::Error::other(format!(
+                        "{} is not empty (the program's writes would mix with what is there)",
+                        k.display()
+                    )));
+                }
+                if k.starts_with(&d.root) {
+                    return Err(io::Error::other(format!(
+                        "{} lies inside {}, the directory the program sees",
+                        k.display(),
+                        d.root.display()
+                    )));
+                }
+                (k, false)
+            }
+            None => (fs::canonicalize(temporary_dir()?)?, true),
+        };
+        d.overlay = Some(Overlay {
+            upper,
+            temporary,
+            whiteouts: HashSet::new(),
+        });
+        Ok(d)
+    }
+
+    /// The canonical host directory the program was given.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Where the program's writes go: the root of a read-write drive, the
+    /// overlay of a copy-on-write one.
+    pub fn writes_dir(&self) -> &Path {
+        self.overlay.as_ref().map_or(&self.root, |o| &o.upper)
+    }
+
+    /// Is the given directory read-only, its writes going to an overlay?
+    pub fn is_copy_on_write(&self) -> bool {
+        self.overlay.is_some()
+    }
+
+    /// Is the overlay a temporary directory (its writes discarded)?
+    pub fn discards_writes(&self) -> bool {
+        self.overlay.as_ref().is_some_and(|o| o.temporary)
     }
 
     /// Change the largest size a write may grow a file to.
@@ -593,10 +891,80 @@ impl Drive {
         self.max_file_size = max.min(u64::from(u32::MAX));
     }
 
+    /// Set the total write quota: the bytes the program may add to the
+    /// host disk (file data, and [`ENTRY_COST`] per file or directory
+    /// made). Past it writes are short and DOS reports the disk full.
+    pub fn set_quota(&mut self, bytes: u64) {
+        self.quota = bytes;
+    }
+
+    /// The write quota and what the program has used of it.
+    pub fn quota(&self) -> (u64, u64) {
+        (self.quota, self.used)
+    }
+
+    /// How many writes the quota cut short.
+    pub fn full_writes(&self) -> u64 {
+        self.full_writes
+    }
+
+    /// What the program wrote, created, deleted or renamed, in order (the
+    /// first [`MAX_CHANGES`]), and how many more changes there were.
+    pub fn changes(&self) -> (&[Change], u64) {
+        (&self.changes, self.changes_dropped)
+    }
+
     /// INT 21h AH=36h for this drive (the caller answers AX=FFFFh for any
-    /// other drive): see [`disk_free`].
+    /// other drive): the disk of [`disk_free`], its free clusters no more
+    /// than what is left of the write quota.
     pub fn disk_free(&self) -> (u16, u16, u16, u16) {
-        disk_free()
+        let (spc, free, bps, total) = disk_free();
+        let cluster = u64::from(spc) * u64::from(bps);
+        let room = (self.room() / cluster).min(u64::from(free)) as u16;
+        (spc, room, bps, total)
+    }
+
+    fn room(&self) -> u64 {
+        self.quota.saturating_sub(self.used)
+    }
+
+    /// Take `bytes` of the quota; false (nothing taken) when they do not
+    /// fit.
+    fn charge(&mut self, bytes: u64) -> bool {
+        if bytes > self.room() {
+            return false;
+        }
+        self.used += bytes;
+        true
+    }
+
+    fn refund(&mut self, bytes: u64) {
+        self.used = self.used.saturating_sub(bytes);
+    }
+
+    fn note(&mut self, kind: ChangeKind, dos: &str, to: Option<&str>) {
+        match kind {
+            // Listed once, until the file goes away.
+            ChangeKind::Created | ChangeKind::Wrote if !self.touched.insert(dos.to_string()) => {
+                return;
+            }
+            ChangeKind::Deleted | ChangeKind::Renamed | ChangeKind::RemovedDirectory => {
+                self.touched.remove(dos);
+                if let Some(t) = to {
+                    self.touched.remove(t);
+                }
+            }
+            _ => {}
+        }
+        if self.changes.len() >= MAX_CHANGES {
+            self.changes_dropped += 1;
+            return;
+        }
+        self.changes.push(Change {
+            kind,
+            path: format!("C:{dos}"),
+            to: to.map(|t| format!("C:{t}")),
+        });
     }
 
     // ---- paths -----------------------------------------------------------
@@ -654,10 +1022,10 @@ impl Drive {
     }
 
     /// The canonical form of an existing host path, refused (error 5) if it
-    /// lies outside the root or cannot be canonicalised (dangling link).
-    fn confine(&self, p: &Path) -> Result<PathBuf, DosError> {
+    /// lies outside `layer` or cannot be canonicalised (dangling link).
+    fn confine(layer: &Path, p: &Path) -> Result<PathBuf, DosError> {
         let c = fs::canonicalize(p).map_err(|_| DosError::ACCESS_DENIED)?;
-        if c.starts_with(&self.root) {
+        if c.starts_with(layer) {
             Ok(c)
         } else {
             Err(DosError::ACCESS_DENIED)
@@ -665,15 +1033,18 @@ impl Drive {
     }
 
     /// The DOS-visible entries of a host directory as (DOS name, host name),
-    /// sorted by DOS name then host name, one per DOS name.
+    /// sorted by DOS name then host name, one per DOS name. FIFOs, sockets
+    /// and devices are not visible ([`plain_entry`]).
     fn list(&self, dir: &Path) -> Result<Vec<(String, OsString)>, DosError> {
         let rd = fs::read_dir(dir).map_err(|_| DosError::PATH_NOT_FOUND)?;
+        self.listings.set(self.listings.get() + 1);
         let mut v: Vec<(String, OsString)> = rd
             .take(MAX_SCAN)
             .filter_map(Result::ok)
             .filter_map(|e| {
                 let host = e.file_name();
-                visible_name(&host).map(|n| (n, host))
+                let name = visible_name(&host)?;
+                plain_entry(&e).then_some((name, host))
             })
             .collect();
         v.sort();
@@ -690,34 +1061,287 @@ impl Drive {
             .map(|(_, h)| h))
     }
 
-    /// The canonical host directory of resolved DOS components.
-    fn walk(&self, comps: &[String]) -> Result<PathBuf, DosError> {
-        let mut dir = self.root.clone();
-        for c in comps {
-            let host = self.lookup(&dir, c)?.ok_or(DosError::PATH_NOT_FOUND)?;
-            let canon = self.confine(&dir.join(host))?;
-            if !canon.is_dir() {
-                return Err(DosError::PATH_NOT_FOUND);
-            }
-            dir = canon;
-        }
-        Ok(dir)
-    }
-
     fn dos_string(comps: &[String]) -> String {
         format!("\\{}", comps.join("\\"))
+    }
+
+    /// Is the read-only entry at `comps` hidden (it, or a directory above
+    /// it, was deleted or renamed away)?
+    fn hidden(&self, comps: &[String]) -> bool {
+        let Some(o) = &self.overlay else {
+            return false;
+        };
+        !o.whiteouts.is_empty()
+            && (1..=comps.len()).any(|n| o.whiteouts.contains(&Self::dos_string(&comps[..n])))
+    }
+
+    fn hide(&mut self, comps: &[String]) {
+        let dos = Self::dos_string(comps);
+        if let Some(o) = self.overlay.as_mut() {
+            o.whiteouts.insert(dos);
+        }
+    }
+
+    /// The entry `name` of `dir`: the writable layer's first, then the
+    /// read-only layer's unless hidden.
+    fn entry(&self, dir: &DirAt, name: &str) -> Result<Option<Entry>, DosError> {
+        if let Some(u) = &dir.upper {
+            if let Some(h) = self.lookup(u, name)? {
+                let host = u.join(h);
+                let canon = Self::confine(self.writes_dir(), &host)?;
+                return Ok(Some(Entry {
+                    host,
+                    upper: true,
+                    dir: canon.is_dir(),
+                }));
+            }
+        }
+        if let Some(l) = &dir.lower {
+            let mut comps = dir.comps.clone();
+            comps.push(name.to_string());
+            if !self.hidden(&comps) {
+                if let Some(h) = self.lookup(l, name)? {
+                    let host = l.join(h);
+                    let canon = Self::confine(&self.root, &host)?;
+                    return Ok(Some(Entry {
+                        host,
+                        upper: false,
+                        dir: canon.is_dir(),
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The DOS directory at resolved components, on both layers.
+    fn walk(&self, comps: &[String]) -> Result<DirAt, DosError> {
+        let mut at = DirAt {
+            comps: Vec::new(),
+            upper: Some(self.writes_dir().to_path_buf()),
+            lower: self.overlay.as_ref().map(|_| self.root.clone()),
+        };
+        for c in comps {
+            let mut next = DirAt {
+                comps: at.comps.clone(),
+                upper: None,
+                lower: None,
+            };
+            next.comps.push(c.clone());
+            if let Some(u) = &at.upper {
+                if let Some(h) = self.lookup(u, c)? {
+                    let canon = Self::confine(self.writes_dir(), &u.join(h))?;
+                    if !canon.is_dir() {
+                        // A file on the writable layer hides any directory
+                        // of that name below it.
+                        return Err(DosError::PATH_NOT_FOUND);
+                    }
+                    next.upper = Some(canon);
+                }
+            }
+            if let Some(l) = &at.lower {
+                if !self.hidden(&next.comps) {
+                    if let Some(h) = self.lookup(l, c)? {
+                        let canon = Self::confine(&self.root, &l.join(h))?;
+                        if canon.is_dir() {
+                            next.lower = Some(canon);
+                        } else if next.upper.is_none() {
+                            return Err(DosError::PATH_NOT_FOUND);
+                        }
+                    }
+                }
+            }
+            if next.upper.is_none() && next.lower.is_none() {
+                return Err(DosError::PATH_NOT_FOUND);
+            }
+            at = next;
+        }
+        Ok(at)
+    }
+
+    /// The visible entries of a DOS directory, sorted by DOS name:
+    /// (DOS name, entry).
+    fn listing(&self, dir: &DirAt) -> Result<Vec<(String, Entry)>, DosError> {
+        let mut out: Vec<(String, Entry)> = Vec::new();
+        if let Some(u) = &dir.upper {
+            for (name, h) in self.list(u)? {
+                let host = u.join(h);
+                let isdir = fs::metadata(&host).is_ok_and(|m| m.is_dir());
+                out.push((
+                    name,
+                    Entry {
+                        host,
+                        upper: true,
+                        dir: isdir,
+                    },
+                ));
+            }
+        }
+        if let Some(l) = &dir.lower {
+            let mut comps = dir.comps.clone();
+            for (name, h) in self.list(l)? {
+                if out.iter().any(|(n, _)| *n == name) {
+                    continue;
+                }
+                comps.push(name.clone());
+                let hidden = self.hidden(&comps);
+                comps.pop();
+                if hidden {
+                    continue;
+                }
+                let host = l.join(h);
+                let isdir = fs::metadata(&host).is_ok_and(|m| m.is_dir());
+                out.push((
+                    name,
+                    Entry {
+                        host,
+                        upper: false,
+                        dir: isdir,
+                    },
+                ));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    }
+
+    /// Make sure the DOS directory `comps` exists on the writable layer
+    /// (making the directories missing there, as copy-on-write needs) and
+    /// return its host path.
+    fn upper_dir(&mut self, comps: &[String]) -> Result<PathBuf, DosError> {
+        let mut u = self.writes_dir().to_path_buf();
+        for c in comps {
+            match self.lookup(&u, c)? {
+                Some(h) => {
+                    let canon = Self::confine(self.writes_dir(), &u.join(h))?;
+                    if !canon.is_dir() {
+                        return Err(DosError::PATH_NOT_FOUND);
+                    }
+                    u = canon;
+                }
+                None => {
+                    if !self.charge(ENTRY_COST) {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    let next = u.join(c);
+                    fs::create_dir(&next).map_err(|_| DosError::ACCESS_DENIED)?;
+                    u = next;
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Copy a read-only file to the writable layer as `to` (a file that
+    /// does not exist there), keeping its time and read-only permission.
+    /// Error 27h (insufficient disk space) when it does not fit the quota.
+    fn copy_file_up(&mut self, from: &Path, to: &Path) -> Result<(), DosError> {
+        let mut src = open_host(from, 0, How::Open)?;
+        let md = src.metadata().map_err(|_| DosError::ACCESS_DENIED)?;
+        let len = md.len();
+        if !self.charge(len.saturating_add(ENTRY_COST)) {
+            return Err(DosError::DISK_FULL);
+        }
+        let mut o = OpenOptions::new();
+        o.write(true).create_new(true);
+        let copied = open_regular(&mut o, to).and_then(|mut dst| {
+            io::copy(&mut (&mut src).take(len), &mut dst)?;
+            if let Ok(t) = md.modified() {
+                let _ = dst.set_modified(t);
+            }
+            Ok(())
+        });
+        if copied.is_err() {
+            let _ = fs::remove_file(to);
+            self.refund(len + ENTRY_COST);
+            return Err(DosError::ACCESS_DENIED);
+        }
+        if md.permissions().readonly() {
+            let _ = set_read_only(to, true);
+        }
+        Ok(())
+    }
+
+    /// What copying the read-only parts of a directory tree to the
+    /// writable layer costs against the quota (see [`Drive::copy_tree_up`]).
+    fn tree_cost(&self, from: &DirAt) -> Result<u64, DosError> {
+        let mut cost = if from.upper.is_none() { ENTRY_COST } else { 0 };
+        for (name, e) in self.listing(from)? {
+            if e.dir {
+                let mut comps = from.comps.clone();
+                comps.push(name);
+                cost = cost.saturating_add(self.tree_cost(&self.walk(&comps)?)?);
+            } else if !e.upper {
+                let len = fs::metadata(&e.host).map_or(0, |m| m.len());
+                cost = cost.saturating_add(len + ENTRY_COST);
+            }
+        }
+        Ok(cost)
+    }
+
+    /// Give a directory that has read-only parts a new name on the writable
+    /// layer, `to`: everything visible in it moves there, its read-only
+    /// files as copies (for a rename of it). Error 27h, before anything
+    /// moves, when the copies do not fit the quota.
+    fn copy_tree_up(&mut self, from: &DirAt, to: &Path) -> Result<(), DosError> {
+        if self.tree_cost(from)? > self.room() {
+            return Err(DosError::DISK_FULL);
+        }
+        self.move_tree(from, to)
+    }
+
+    fn move_tree(&mut self, from: &DirAt, to: &Path) -> Result<(), DosError> {
+        if !to.is_dir() {
+            self.charge(ENTRY_COST);
+            fs::create_dir(to).map_err(|_| DosError::ACCESS_DENIED)?;
+        }
+        for (name, e) in self.listing(from)? {
+            let target = to.join(&name);
+            if e.dir {
+                let mut comps = from.comps.clone();
+                comps.push(name);
+                let sub = self.walk(&comps)?;
+                self.move_tree(&sub, &target)?;
+            } else if e.upper {
+                fs::rename(&e.host, &target).map_err(|_| DosError::ACCESS_DENIED)?;
+            } else {
+                self.copy_file_up(&e.host, &target)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A file on the writable layer for writing: `e` itself when it lies
+    /// there (refused when read-only or hard-linked: another link may lie
+    /// outside the sandbox), else a copy of it made there.
+    fn writable(&mut self, comps: &[String], name: &str, e: &Entry) -> Result<PathBuf, DosError> {
+        if e.upper {
+            if self.read_only(&e.host, true) {
+                return Err(DosError::ACCESS_DENIED);
+            }
+            return Ok(e.host.clone());
+        }
+        if self.read_only(&e.host, false) {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let dir = self.upper_dir(comps)?;
+        let to = dir.join(name);
+        self.copy_file_up(&e.host, &to)?;
+        Ok(to)
     }
 
     /// Resolve a DOS path (the ASCIZ argument of INT 21h AH=39h-3Dh, 41h,
     /// 43h, 4Eh, 56h, 5Bh, 6Ch) to what it names on the host. Errors: 15
     /// other drive, 3 missing directory, invalid name or `..` above the
-    /// root, 5 a symlink leaving the root.
+    /// root, 5 a symlink leaving the root. On a copy-on-write drive a file
+    /// is where the program sees it (its own copy once it wrote it), and a
+    /// missing name is where a create would put it, on the writable layer.
     pub fn resolve(&self, dos_path: &[u8]) -> Result<HostPath, DosError> {
         let (mut comps, last) = self.split(dos_path)?;
         let dir = self.walk(&comps)?;
         let Some(raw) = last else {
             return Ok(HostPath::Dir {
-                host: dir,
+                host: dir.upper.or(dir.lower).unwrap_or_default(),
                 dos: Self::dos_string(&comps),
             });
         };
@@ -725,22 +1349,108 @@ impl Drive {
             return Ok(HostPath::Device(d.to_string()));
         }
         let name = dos_name(&raw).ok_or(DosError::PATH_NOT_FOUND)?;
-        let found = self.lookup(&dir, &name)?;
+        let found = self.entry(&dir, &name)?;
+        let upper = dir.upper.clone();
         comps.push(name.clone());
         let dos = Self::dos_string(&comps);
-        let Some(host_name) = found else {
+        let Some(e) = found else {
+            let parent = upper.unwrap_or_else(|| {
+                let mut p = self.writes_dir().to_path_buf();
+                p.extend(&comps[..comps.len() - 1]);
+                p
+            });
             return Ok(HostPath::Missing {
-                host: dir.join(name),
+                host: parent.join(name),
                 dos,
             });
         };
-        let host = dir.join(host_name);
-        let canon = self.confine(&host)?;
-        Ok(if canon.is_dir() {
-            HostPath::Dir { host, dos }
+        Ok(if e.dir {
+            HostPath::Dir { host: e.host, dos }
         } else {
-            HostPath::File { host, dos }
+            HostPath::File { host: e.host, dos }
         })
+    }
+
+    /// Resolve a DOS path to its directory and entry name: (directory,
+    /// name, entry), for the functions that change things.
+    fn place(&self, dos_path: &[u8]) -> Result<Place, DosError> {
+        let (comps, last) = self.split(dos_path)?;
+        let dir = self.walk(&comps)?;
+        let Some(raw) = last else {
+            return Ok(Place::Dir(dir));
+        };
+        if let Some(d) = device_name(&raw) {
+            return Ok(Place::Device(d));
+        }
+        let name = dos_name(&raw).ok_or(DosError::PATH_NOT_FOUND)?;
+        let e = self.entry(&dir, &name)?;
+        Ok(Place::Named {
+            dir,
+            name,
+            entry: e,
+        })
+    }
+
+    /// Read a whole file of the drive, at most `cap` bytes (more is error
+    /// 5): for what the system reads on the program's behalf (profile
+    /// files, WinExec's program). Never blocks: see [`open_regular`].
+    pub fn read_file(&self, dos_path: &[u8], cap: u64) -> Result<Vec<u8>, DosError> {
+        let v = self.read_head(dos_path, cap.saturating_add(1))?;
+        if v.len() as u64 > cap {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        Ok(v)
+    }
+
+    /// Write a whole file of the drive (created, or replaced) as INT 21h
+    /// AH=3Ch and 40h would, for what the system writes on the program's
+    /// behalf (a disk metafile): copy-on-write, the quota and the list of
+    /// changes apply. Error 27h when the quota cut it short. Takes no
+    /// handle of the program's.
+    pub fn write_file(&mut self, dos_path: &[u8], data: &[u8]) -> Result<(), DosError> {
+        self.jft.push(None);
+        let slot = self.jft.len() - 1;
+        let made = match self.place(dos_path) {
+            Ok(Place::Named { dir, name, entry }) if !entry.as_ref().is_some_and(|e| e.dir) => {
+                self.make_file(slot, &dir, &name, entry.as_ref(), 0, 2)
+            }
+            Ok(_) => Err(DosError::ACCESS_DENIED),
+            Err(e) => Err(e),
+        };
+        let result = made.and_then(|h| {
+            let mut r = Ok(());
+            for piece in data.chunks(0xFFFF) {
+                match self.write(h, piece) {
+                    Ok(n) if n == piece.len() => {}
+                    Ok(_) => {
+                        r = Err(DosError::DISK_FULL);
+                        break;
+                    }
+                    Err(e) => {
+                        r = Err(e);
+                        break;
+                    }
+                }
+            }
+            let _ = self.close(h);
+            r
+        });
+        self.jft.pop();
+        result
+    }
+
+    /// The first `max` bytes (or fewer) of a file of the drive; see
+    /// [`Drive::read_file`].
+    pub fn read_head(&self, dos_path: &[u8], max: u64) -> Result<Vec<u8>, DosError> {
+        let HostPath::File { host, .. } = self.resolve(dos_path)? else {
+            return Err(DosError::FILE_NOT_FOUND);
+        };
+        let f = open_host(&host, 0, How::Open)?;
+        let mut v = Vec::new();
+        f.take(max)
+            .read_to_end(&mut v)
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        Ok(v)
     }
 
     // ---- directories -----------------------------------------------------
@@ -768,38 +1478,66 @@ impl Drive {
     }
 
     /// INT 21h AH=39h: make a directory (upper-case name). Error 5 if the
-    /// name exists or is a device, 3 if the parent is missing or the path
-    /// would be longer than DOS allows.
+    /// name exists or is a device, or the disk (the quota) is full; 3 if
+    /// the parent is missing or the path would be longer than DOS allows.
     pub fn mkdir(&mut self, path: &[u8]) -> Result<(), DosError> {
-        match self.resolve(path)? {
-            HostPath::Missing { host, dos } => {
-                if dos.len() > MAX_DIR {
-                    return Err(DosError::PATH_NOT_FOUND);
-                }
-                fs::create_dir(&host).map_err(|_| DosError::ACCESS_DENIED)
-            }
-            _ => Err(DosError::ACCESS_DENIED),
+        let Place::Named {
+            dir,
+            name,
+            entry: None,
+        } = self.place(path)?
+        else {
+            return Err(DosError::ACCESS_DENIED);
+        };
+        let mut comps = dir.comps.clone();
+        comps.push(name);
+        let dos = Self::dos_string(&comps);
+        if dos.len() > MAX_DIR {
+            return Err(DosError::PATH_NOT_FOUND);
         }
+        self.upper_dir(&comps)?;
+        self.note(ChangeKind::MadeDirectory, &dos, None);
+        Ok(())
     }
 
     /// INT 21h AH=3Ah: remove an empty directory. Error 16 for the current
     /// directory, 5 for the root or a non-empty directory, 3 if not a
     /// directory.
     pub fn rmdir(&mut self, path: &[u8]) -> Result<(), DosError> {
-        match self.resolve(path)? {
-            HostPath::Dir { host, dos } => {
-                if dos == "\\" {
-                    return Err(DosError::ACCESS_DENIED);
-                }
-                if dos == Self::dos_string(&self.cwd) {
-                    return Err(DosError::CURRENT_DIRECTORY);
-                }
-                fs::remove_dir(&host).map_err(|_| DosError::ACCESS_DENIED)?;
-                self.attrs.remove(&host);
-                Ok(())
+        let (dir, name) = match self.place(path)? {
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } if e.dir => (dir, name),
+            Place::Dir(d) if d.comps.is_empty() => return Err(DosError::ACCESS_DENIED),
+            Place::Dir(d) => {
+                let mut comps = d.comps.clone();
+                let name = comps.pop().unwrap_or_default();
+                (self.walk(&comps)?, name)
             }
-            _ => Err(DosError::PATH_NOT_FOUND),
+            _ => return Err(DosError::PATH_NOT_FOUND),
+        };
+        let mut comps = dir.comps.clone();
+        comps.push(name);
+        if comps == self.cwd {
+            return Err(DosError::CURRENT_DIRECTORY);
         }
+        let at = self.walk(&comps)?;
+        if !self.listing(&at)?.is_empty() {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        if let Some(u) = &at.upper {
+            fs::remove_dir(u).map_err(|_| DosError::ACCESS_DENIED)?;
+            self.refund(ENTRY_COST);
+        }
+        if at.lower.is_some() {
+            self.hide(&comps);
+        }
+        let dos = Self::dos_string(&comps);
+        self.attrs.remove(&dos);
+        self.note(ChangeKind::RemovedDirectory, &dos, None);
+        Ok(())
     }
 
     // ---- handles ---------------------------------------------------------
@@ -854,69 +1592,94 @@ impl Drive {
         )
     }
 
-    fn read_only(host: &Path) -> bool {
+    /// Is a host file read-only to DOS: its permission says so, or (on
+    /// the writable layer) it has another hard link, which may lie outside
+    /// the sandbox.
+    fn read_only(&self, host: &Path, writable_layer: bool) -> bool {
         fs::metadata(host)
-            .map(|m| m.permissions().readonly())
+            .map(|m| m.permissions().readonly() || (writable_layer && links(&m) > 1))
             .unwrap_or(false)
     }
 
-    fn set_read_only(host: &Path, on: bool) -> Result<(), DosError> {
-        let md = fs::metadata(host).map_err(|e| host_err(&e))?;
-        let mut perm = md.permissions();
-        if perm.readonly() != on {
-            #[allow(clippy::permissions_set_readonly_false)]
-            perm.set_readonly(on);
-            fs::set_permissions(host, perm).map_err(|_| DosError::ACCESS_DENIED)?;
-        }
-        Ok(())
-    }
-
-    fn open_host(host: &Path, access: u8, how: How) -> Result<File, DosError> {
-        let mut o = OpenOptions::new();
-        o.read(true).write(access != 0 || how != How::Open);
-        match how {
-            How::Open => {}
-            How::Truncate => {
-                o.truncate(true);
-            }
-            How::CreateNew => {
-                o.create_new(true);
-            }
-        }
-        o.open(host).map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => DosError::FILE_NOT_FOUND,
-            _ => DosError::ACCESS_DENIED,
+    fn file_node(file: File, access: u8, dos: String, writable: bool) -> Node {
+        Node::File(OpenFile {
+            file,
+            pos: 0,
+            access,
+            written: false,
+            dos,
+            writable,
         })
     }
 
-    /// Create or truncate `host` with attribute `attr`; the handle's access
-    /// is `access`.
+    /// Create `name` in `dir` (it does not exist), or truncate `existing`,
+    /// with attribute `attr`; the handle's access is `access`.
     fn make_file(
         &mut self,
         slot: usize,
-        host: PathBuf,
+        dir: &DirAt,
+        name: &str,
+        existing: Option<&Entry>,
         attr: u8,
         access: u8,
-        how: How,
     ) -> Result<u16, DosError> {
-        if how == How::Truncate && Self::read_only(&host) {
-            return Err(DosError::ACCESS_DENIED);
-        }
-        let file = Self::open_host(&host, access, how)?;
+        let mut comps = dir.comps.clone();
+        comps.push(name.to_string());
+        let dos = Self::dos_string(&comps);
+        let (host, file) = match existing {
+            Some(e) => {
+                if e.upper {
+                    if self.read_only(&e.host, true) {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    let old = fs::metadata(&e.host).map(|m| m.len()).unwrap_or(0);
+                    let f = open_host(&e.host, access, How::Truncate)?;
+                    self.refund(old);
+                    (e.host.clone(), f)
+                } else {
+                    if self.read_only(&e.host, false) {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    // Replacing a read-only layer's file: a new, empty
+                    // file on the writable layer hides it.
+                    let d = self.upper_dir(&dir.comps)?;
+                    let host = d.join(name);
+                    if !self.charge(ENTRY_COST) {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    let f = open_host(&host, access, How::CreateNew).inspect_err(|_| {
+                        self.refund(ENTRY_COST);
+                    })?;
+                    (host, f)
+                }
+            }
+            None => {
+                let d = self.upper_dir(&dir.comps)?;
+                let host = d.join(name);
+                if !self.charge(ENTRY_COST) {
+                    return Err(DosError::ACCESS_DENIED);
+                }
+                let f = open_host(&host, access, How::CreateNew).inspect_err(|_| {
+                    self.refund(ENTRY_COST);
+                })?;
+                (host, f)
+            }
+        };
         if attr & ATTR_READ_ONLY != 0 {
-            Self::set_read_only(&host, true)?;
+            set_read_only(&host, true)?;
         }
-        self.attrs
-            .insert(host, attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE));
-        Ok(self.install(
-            slot,
-            Node::File(OpenFile {
-                file,
-                pos: 0,
-                access,
-                written: false,
-            }),
-        ))
+        self.attrs.insert(
+            dos.clone(),
+            attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE),
+        );
+        let kind = if existing.is_some() {
+            ChangeKind::Wrote
+        } else {
+            ChangeKind::Created
+        };
+        self.touched.remove(&dos);
+        self.note(kind, &dos, None);
+        Ok(self.install(slot, Self::file_node(file, access, dos, true)))
     }
 
     /// INT 21h AH=3Ch: create or truncate a file, opened read/write.
@@ -927,11 +1690,13 @@ impl Drive {
             return Err(DosError::ACCESS_DENIED);
         }
         let slot = self.free_slot()?;
-        match self.resolve(path)? {
-            HostPath::Device(d) => Ok(self.install(slot, Self::device_node(&d))),
-            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
-            HostPath::File { host, .. } => self.make_file(slot, host, attr, 2, How::Truncate),
-            HostPath::Missing { host, .. } => self.make_file(slot, host, attr, 2, How::CreateNew),
+        match self.place(path)? {
+            Place::Device(d) => Ok(self.install(slot, Self::device_node(d))),
+            Place::Dir(_) => Err(DosError::ACCESS_DENIED),
+            Place::Named { entry: Some(e), .. } if e.dir => Err(DosError::ACCESS_DENIED),
+            Place::Named { dir, name, entry } => {
+                self.make_file(slot, &dir, &name, entry.as_ref(), attr, 2)
+            }
         }
     }
 
@@ -942,45 +1707,117 @@ impl Drive {
             return Err(DosError::ACCESS_DENIED);
         }
         let slot = self.free_slot()?;
-        match self.resolve(path)? {
-            HostPath::Missing { host, .. } => self.make_file(slot, host, attr, 2, How::CreateNew),
+        match self.place(path)? {
+            Place::Named {
+                dir,
+                name,
+                entry: None,
+            } => self.make_file(slot, &dir, &name, None, attr, 2),
             _ => Err(DosError::FILE_EXISTS),
         }
+    }
+
+    /// INT 21h AH=5Ah: create a file with a name no file in the directory
+    /// `dir` has (a DOS path ending in `\`, or empty for the current
+    /// directory). The directory is listed once and the first free
+    /// `TMPnnnnn` name is taken. Returns the handle and the full path, as
+    /// the program's buffer receives it (its directory, then the name).
+    pub fn create_temp(&mut self, dir: &[u8], attr: u8) -> Result<(u16, Vec<u8>), DosError> {
+        if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
+            return Err(DosError::ACCESS_DENIED);
+        }
+        let slot = self.free_slot()?;
+        let mut prefix = dir.to_vec();
+        if let Some(i) = prefix.iter().position(|&b| b == 0) {
+            prefix.truncate(i);
+        }
+        if !prefix.is_empty()
+            && !prefix.ends_with(b"\\")
+            && !prefix.ends_with(b"/")
+            && !prefix.ends_with(b":")
+        {
+            prefix.push(b'\\');
+        }
+        let at = match self.place(if prefix.is_empty() { b"." } else { &prefix })? {
+            Place::Dir(d) => d,
+            Place::Named {
+                entry: Some(e),
+                dir,
+                name,
+            } if e.dir => {
+                let mut comps = dir.comps.clone();
+                comps.push(name);
+                self.walk(&comps)?
+            }
+            _ => return Err(DosError::PATH_NOT_FOUND),
+        };
+        let taken: HashSet<String> = self.listing(&at)?.into_iter().map(|(n, _)| n).collect();
+        for n in 0..0x10_0000u32 {
+            let name = format!("TMP{n:05X}");
+            if taken.contains(&name) {
+                continue;
+            }
+            match self.make_file(slot, &at, &name, None, attr, 2) {
+                Ok(h) => {
+                    let mut full = prefix;
+                    full.extend_from_slice(name.as_bytes());
+                    return Ok((h, full));
+                }
+                // Taken since the listing (by another host process).
+                Err(DosError::ACCESS_DENIED)
+                    if at.upper.as_ref().is_some_and(|u| u.join(&name).exists()) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(DosError::ACCESS_DENIED)
     }
 
     /// INT 21h AH=3Dh: open an existing file. `mode` is AL: bits 0-2 access
     /// (0 read, 1 write, 2 read/write; else error 12); sharing and
     /// inheritance bits are accepted and ignored. Errors: 2 no such file, 3
     /// no such directory, 4 no free handle, 5 a directory or a read-only
-    /// file opened for writing.
+    /// file opened for writing (a hard-linked file of a read-write drive is
+    /// read-only).
     pub fn open(&mut self, path: &[u8], mode: u8) -> Result<u16, DosError> {
         let access = mode & 7;
         if access > 2 {
             return Err(DosError::INVALID_ACCESS);
         }
         let slot = self.free_slot()?;
-        match self.resolve(path)? {
-            HostPath::Device(d) => Ok(self.install(slot, Self::device_node(&d))),
-            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
-            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
-            HostPath::File { host, .. } => self.open_file(slot, host, access),
+        match self.place(path)? {
+            Place::Device(d) => Ok(self.install(slot, Self::device_node(d))),
+            Place::Dir(_) => Err(DosError::ACCESS_DENIED),
+            Place::Named { entry: None, .. } => Err(DosError::FILE_NOT_FOUND),
+            Place::Named { entry: Some(e), .. } if e.dir => Err(DosError::ACCESS_DENIED),
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } => self.open_file(slot, &dir, &name, &e, access),
         }
     }
 
-    fn open_file(&mut self, slot: usize, host: PathBuf, access: u8) -> Result<u16, DosError> {
-        if access != 0 && Self::read_only(&host) {
-            return Err(DosError::ACCESS_DENIED);
-        }
-        let file = Self::open_host(&host, access, How::Open)?;
-        Ok(self.install(
-            slot,
-            Node::File(OpenFile {
-                file,
-                pos: 0,
-                access,
-                written: false,
-            }),
-        ))
+    fn open_file(
+        &mut self,
+        slot: usize,
+        dir: &DirAt,
+        name: &str,
+        e: &Entry,
+        access: u8,
+    ) -> Result<u16, DosError> {
+        let mut comps = dir.comps.clone();
+        comps.push(name.to_string());
+        let dos = Self::dos_string(&comps);
+        let (host, writable) = if access != 0 {
+            (self.writable(&dir.comps, name, e)?, true)
+        } else {
+            (e.host.clone(), e.upper)
+        };
+        let file = open_host(&host, access, How::Open)?;
+        Ok(self.install(slot, Self::file_node(file, access, dos, writable)))
     }
 
     /// INT 21h AX=6C00h: extended open/create. `mode` is BX (access in bits
@@ -1004,27 +1841,39 @@ impl Drive {
             return Err(DosError::INVALID_ACCESS);
         }
         let slot = self.free_slot()?;
-        match self.resolve(path)? {
-            HostPath::Device(d) => Ok((self.install(slot, Self::device_node(&d)), 1)),
-            HostPath::Dir { .. } => Err(DosError::ACCESS_DENIED),
-            HostPath::File { host, .. } => match if_exists {
+        match self.place(path)? {
+            Place::Device(d) => Ok((self.install(slot, Self::device_node(d)), 1)),
+            Place::Dir(_) => Err(DosError::ACCESS_DENIED),
+            Place::Named { entry: Some(e), .. } if e.dir => Err(DosError::ACCESS_DENIED),
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } => match if_exists {
                 0 => Err(DosError::FILE_EXISTS),
-                1 => Ok((self.open_file(slot, host, access)?, 1)),
+                1 => Ok((self.open_file(slot, &dir, &name, &e, access)?, 1)),
                 _ => {
                     if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
                         return Err(DosError::ACCESS_DENIED);
                     }
-                    Ok((self.make_file(slot, host, attr, access, How::Truncate)?, 3))
+                    Ok((
+                        self.make_file(slot, &dir, &name, Some(&e), attr, access)?,
+                        3,
+                    ))
                 }
             },
-            HostPath::Missing { host, .. } => {
+            Place::Named {
+                dir,
+                name,
+                entry: None,
+            } => {
                 if if_missing == 0 {
                     return Err(DosError::FILE_NOT_FOUND);
                 }
                 if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
                     return Err(DosError::ACCESS_DENIED);
                 }
-                Ok((self.make_file(slot, host, attr, access, How::CreateNew)?, 2))
+                Ok((self.make_file(slot, &dir, &name, None, attr, access)?, 2))
             }
         }
     }
@@ -1078,13 +1927,17 @@ impl Drive {
     }
 
     /// INT 21h AH=40h: write at the handle's position; returns the count
-    /// written (short when the file would pass the size limit, as on a full
-    /// disk). Writing 0 bytes truncates (or extends) the file to the
-    /// position, as DOS does. A device handle swallows the bytes as NUL
-    /// does; the caller handles console output before calling this. At most
-    /// 0FFFFh bytes; error 5 on a read-only handle.
+    /// written. It is short, with no error, when the disk is full (the
+    /// quota: a write writes what fits, as DOS's does on a full disk) or
+    /// the file would pass its size limit. Writing 0 bytes truncates (or
+    /// extends) the file to the position, as DOS does; an extension that
+    /// does not fit changes nothing and still returns 0, as DOS 5's does.
+    /// A device handle swallows the bytes as NUL does; the caller handles
+    /// console output before calling this. At most 0FFFFh bytes; error 5
+    /// on a read-only handle.
     pub fn write(&mut self, h: u16, data: &[u8]) -> Result<usize, DosError> {
         let max = self.max_file_size;
+        let room = self.room();
         let data = &data[..data.len().min(0xFFFF)];
         let f = match self.node(h)? {
             Node::Device(_) => return Ok(data.len()),
@@ -1097,22 +1950,51 @@ impl Drive {
         if pos > max {
             return Ok(0);
         }
-        f.written = true;
+        let len = f
+            .file
+            .metadata()
+            .map_err(|_| DosError::ACCESS_DENIED)?
+            .len();
+        let dos = f.dos.clone();
         if data.is_empty() {
+            if pos > len && pos - len > room {
+                self.full_writes += 1;
+                return Ok(0);
+            }
+            f.written = true;
             f.file.set_len(pos).map_err(|_| DosError::ACCESS_DENIED)?;
+            if pos > len {
+                self.used += pos - len;
+            } else {
+                self.refund(len - pos);
+            }
+            self.note(ChangeKind::Wrote, &dos, None);
             return Ok(0);
         }
-        let n = data
-            .len()
-            .min(usize::try_from(max - pos).unwrap_or(usize::MAX));
+        let mut n = data.len() as u64;
+        n = n.min(max - pos);
+        let fits = (len + room).saturating_sub(pos);
+        let short = n > fits;
+        n = n.min(fits);
+        if n == 0 {
+            self.full_writes += u64::from(short);
+            return Ok(0);
+        }
+        f.written = true;
         f.file
             .seek(SeekFrom::Start(pos))
             .map_err(|_| DosError::ACCESS_DENIED)?;
         f.file
-            .write_all(&data[..n])
+            .write_all(&data[..n as usize])
             .map_err(|_| DosError::ACCESS_DENIED)?;
         f.pos = f.pos.wrapping_add(n as u32);
-        Ok(n)
+        let end = pos + n;
+        if end > len {
+            self.used += end - len;
+        }
+        self.full_writes += u64::from(short);
+        self.note(ChangeKind::Wrote, &dos, None);
+        Ok(n as usize)
     }
 
     /// INT 21h AH=42h: move the handle's position; `whence` is AL (0 from
@@ -1199,78 +2081,141 @@ impl Drive {
     }
 
     /// INT 21h AX=5701h: set the file's time (CX) and date (DX) as the
-    /// host mtime, read as UTC. Error 1 for a device handle.
+    /// host mtime, read as UTC. Error 1 for a device handle; error 5 for a
+    /// file the program cannot change (read-only on a copy-on-write drive,
+    /// or hard-linked: see [`Drive::open`]).
     pub fn set_file_time(&mut self, h: u16, time: u16, date: u16) -> Result<(), DosError> {
-        match self.node(h)? {
-            Node::Device(_) => Err(DosError::INVALID_FUNCTION),
-            Node::File(f) => f
-                .file
-                .set_modified(system_time(time, date))
-                .map_err(|_| DosError::ACCESS_DENIED),
+        let f = match self.node(h)? {
+            Node::Device(_) => return Err(DosError::INVALID_FUNCTION),
+            Node::File(f) => f,
+        };
+        let md = f.file.metadata().map_err(|_| DosError::ACCESS_DENIED)?;
+        if !f.writable || links(&md) > 1 {
+            return Err(DosError::ACCESS_DENIED);
         }
+        f.file
+            .set_modified(system_time(time, date))
+            .map_err(|_| DosError::ACCESS_DENIED)?;
+        let dos = f.dos.clone();
+        self.note(ChangeKind::SetTime, &dos, None);
+        Ok(())
     }
 
     // ---- names -----------------------------------------------------------
 
     /// INT 21h AH=41h: delete a file. Error 2 if missing, 5 for a
     /// directory, a device or a read-only file. Wildcards are refused
-    /// (error 3), as for every handle call.
+    /// (error 3), as for every handle call. On a copy-on-write drive the
+    /// program's directory keeps the file; the program no longer sees it.
     pub fn delete(&mut self, path: &[u8]) -> Result<(), DosError> {
-        match self.resolve(path)? {
-            HostPath::File { host, .. } => {
-                if Self::read_only(&host) {
-                    return Err(DosError::ACCESS_DENIED);
-                }
-                fs::remove_file(&host).map_err(|e| host_err(&e))?;
-                self.attrs.remove(&host);
-                Ok(())
-            }
-            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
-            _ => Err(DosError::ACCESS_DENIED),
+        let Place::Named { dir, name, entry } = self.place(path)? else {
+            return Err(DosError::ACCESS_DENIED);
+        };
+        let Some(e) = entry else {
+            return Err(DosError::FILE_NOT_FOUND);
+        };
+        if e.dir || self.read_only(&e.host, false) {
+            return Err(DosError::ACCESS_DENIED);
         }
+        let mut comps = dir.comps.clone();
+        comps.push(name.clone());
+        if e.upper {
+            let len = fs::symlink_metadata(&e.host).map(|m| m.len()).unwrap_or(0);
+            fs::remove_file(&e.host).map_err(|e| host_err(&e))?;
+            self.refund(len + ENTRY_COST);
+        }
+        if let Some(l) = &dir.lower {
+            if !e.upper || self.lookup(l, &name)?.is_some() {
+                self.hide(&comps);
+            }
+        }
+        let dos = Self::dos_string(&comps);
+        self.attrs.remove(&dos);
+        self.note(ChangeKind::Deleted, &dos, None);
+        Ok(())
     }
 
     /// INT 21h AH=56h: rename `old` to `new`, both inside the drive. A file
     /// may move to another directory; a directory is only renamed in place
     /// and never while it holds the current directory. Errors: 2 `old`
     /// missing, 3 a missing directory, 5 `new` exists, either is a device
-    /// or the root, or a directory would move.
+    /// or the root, or a directory would move. On a copy-on-write drive
+    /// the renamed file or directory is copied to the writable layer.
     pub fn rename(&mut self, old: &[u8], new: &[u8]) -> Result<(), DosError> {
-        let (from, dir_dos) = match self.resolve(old)? {
-            HostPath::File { host, .. } => (host, None),
-            HostPath::Dir { host, dos } if dos != "\\" => (host, Some(dos)),
-            HostPath::Missing { .. } => return Err(DosError::FILE_NOT_FOUND),
+        let (from_dir, from_name, from) = match self.place(old)? {
+            Place::Named { entry: None, .. } => return Err(DosError::FILE_NOT_FOUND),
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } => (dir, name, e),
+            Place::Dir(d) if !d.comps.is_empty() => {
+                let mut comps = d.comps.clone();
+                let name = comps.pop().unwrap_or_default();
+                let dir = self.walk(&comps)?;
+                let e = self.entry(&dir, &name)?.ok_or(DosError::FILE_NOT_FOUND)?;
+                (dir, name, e)
+            }
             _ => return Err(DosError::ACCESS_DENIED),
         };
-        let HostPath::Missing {
-            host: to,
-            dos: to_dos,
-        } = self.resolve(new)?
+        let Place::Named {
+            dir: to_dir,
+            name: to_name,
+            entry: None,
+        } = self.place(new)?
         else {
             return Err(DosError::ACCESS_DENIED);
         };
-        if let Some(dos) = dir_dos {
-            let parent = |s: &str| s.rsplit_once('\\').map(|(p, _)| p.to_string());
-            let cwd = Self::dos_string(&self.cwd);
-            let inside = cwd == dos || cwd.starts_with(&format!("{dos}\\"));
-            if parent(&dos) != parent(&to_dos) || inside {
+        let mut from_comps = from_dir.comps.clone();
+        from_comps.push(from_name.clone());
+        let mut to_comps = to_dir.comps.clone();
+        to_comps.push(to_name.clone());
+        let (from_dos, to_dos) = (Self::dos_string(&from_comps), Self::dos_string(&to_comps));
+        if from.dir {
+            let inside = self.cwd.starts_with(&from_comps);
+            if from_dir.comps != to_dir.comps || inside {
                 return Err(DosError::ACCESS_DENIED);
             }
         }
-        fs::rename(&from, &to).map_err(|_| DosError::ACCESS_DENIED)?;
-        if let Some(a) = self.attrs.remove(&from) {
-            self.attrs.insert(to, a);
+        let target_parent = self.upper_dir(&to_dir.comps)?;
+        let to = target_parent.join(&to_name);
+        // A host entry DOS cannot see (a FIFO, say) is not replaced.
+        if fs::symlink_metadata(&to).is_ok() {
+            return Err(DosError::ACCESS_DENIED);
         }
+        let lower_too = from_dir.lower.as_ref().is_some_and(|l| {
+            !self.hidden(&from_comps) && self.lookup(l, &from_name).ok().flatten().is_some()
+        });
+        if from.dir && (lower_too || !from.upper) {
+            let tree = self.walk(&from_comps)?;
+            self.copy_tree_up(&tree, &to)?;
+            if let Some(u) = &tree.upper {
+                // Emptied by the move but for directories.
+                let _ = fs::remove_dir_all(u);
+                self.refund(ENTRY_COST);
+            }
+        } else if from.upper {
+            fs::rename(&from.host, &to).map_err(|_| DosError::ACCESS_DENIED)?;
+        } else {
+            self.copy_file_up(&from.host, &to)?;
+        }
+        if lower_too || !from.upper {
+            self.hide(&from_comps);
+        }
+        if let Some(a) = self.attrs.remove(&from_dos) {
+            self.attrs.insert(to_dos.clone(), a);
+        }
+        self.note(ChangeKind::Renamed, &from_dos, Some(&to_dos));
         Ok(())
     }
 
-    fn attr_of(&self, host: &Path, md: &Metadata) -> u8 {
-        let kept = self.attrs.get(host).copied();
+    fn attr_of(&self, dos: &str, e: &Entry, md: &Metadata) -> u8 {
+        let kept = self.attrs.get(dos).copied();
         if md.is_dir() {
             ATTR_DIRECTORY
                 | kept.unwrap_or(0) & (ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE)
         } else {
-            let ro = if md.permissions().readonly() {
+            let ro = if md.permissions().readonly() || (e.upper && links(md) > 1) {
                 ATTR_READ_ONLY
             } else {
                 0
@@ -1280,39 +2225,83 @@ impl Drive {
     }
 
     /// INT 21h AX=4300h: a file's or directory's attributes. Read-only of a
-    /// file is the host permission; hidden, system and archive (and
-    /// read-only of a directory) live in memory. Files default to archive.
-    /// Error 2 if missing, 5 for a device.
+    /// file is the host permission (or a second hard link on a read-write
+    /// drive); hidden, system and archive (and read-only of a directory)
+    /// live in memory. Files default to archive. Error 2 if missing, 5 for
+    /// a device.
     pub fn get_attr(&self, path: &[u8]) -> Result<u8, DosError> {
-        match self.resolve(path)? {
-            HostPath::File { host, .. } | HostPath::Dir { host, .. } => {
-                let md = fs::metadata(&host).map_err(|e| host_err(&e))?;
-                Ok(self.attr_of(&host, &md))
+        match self.place(path)? {
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } => {
+                let md = fs::metadata(&e.host).map_err(|e| host_err(&e))?;
+                let mut comps = dir.comps;
+                comps.push(name);
+                Ok(self.attr_of(&Self::dos_string(&comps), &e, &md))
             }
-            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
-            HostPath::Device(_) => Err(DosError::ACCESS_DENIED),
+            Place::Dir(d) => Ok(ATTR_DIRECTORY
+                | self
+                    .attrs
+                    .get(&Self::dos_string(&d.comps))
+                    .copied()
+                    .unwrap_or(0)
+                    & (ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE)),
+            Place::Named { entry: None, .. } => Err(DosError::FILE_NOT_FOUND),
+            Place::Device(_) => Err(DosError::ACCESS_DENIED),
         }
     }
 
     /// INT 21h AX=4301h: set attributes (CL). The volume, directory and
-    /// device bits are refused (error 5), as are the root and devices.
+    /// device bits are refused (error 5), as are the root and devices. A
+    /// file's read-only bit is its host permission (a file of the
+    /// read-only layer is copied first; a hard-linked one is refused).
     pub fn set_attr(&mut self, path: &[u8], attr: u8) -> Result<(), DosError> {
         if attr & !(ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | ATTR_ARCHIVE) != 0 {
             return Err(DosError::ACCESS_DENIED);
         }
-        match self.resolve(path)? {
-            HostPath::File { host, .. } => {
-                Self::set_read_only(&host, attr & ATTR_READ_ONLY != 0)?;
-                self.attrs.insert(host, attr & !ATTR_READ_ONLY);
-                Ok(())
+        let (dir, name, e) = match self.place(path)? {
+            Place::Named {
+                dir,
+                name,
+                entry: Some(e),
+            } => (dir, name, e),
+            Place::Named { entry: None, .. } => return Err(DosError::FILE_NOT_FOUND),
+            Place::Dir(d) if !d.comps.is_empty() => {
+                let dos = Self::dos_string(&d.comps);
+                self.attrs.insert(dos.clone(), attr);
+                self.note(ChangeKind::SetAttributes, &dos, None);
+                return Ok(());
             }
-            HostPath::Dir { host, dos } if dos != "\\" => {
-                self.attrs.insert(host, attr);
-                Ok(())
+            _ => return Err(DosError::ACCESS_DENIED),
+        };
+        let mut comps = dir.comps.clone();
+        comps.push(name.clone());
+        let dos = Self::dos_string(&comps);
+        if e.dir {
+            self.attrs.insert(dos.clone(), attr);
+        } else {
+            let md = fs::metadata(&e.host).map_err(|e| host_err(&e))?;
+            let want_ro = attr & ATTR_READ_ONLY != 0;
+            if md.permissions().readonly() != want_ro || !e.upper {
+                let host = if e.upper {
+                    if links(&md) > 1 {
+                        return Err(DosError::ACCESS_DENIED);
+                    }
+                    e.host.clone()
+                } else {
+                    let d = self.upper_dir(&dir.comps)?;
+                    let to = d.join(&name);
+                    self.copy_file_up(&e.host, &to)?;
+                    to
+                };
+                set_read_only(&host, want_ro)?;
             }
-            HostPath::Missing { .. } => Err(DosError::FILE_NOT_FOUND),
-            _ => Err(DosError::ACCESS_DENIED),
+            self.attrs.insert(dos.clone(), attr & !ATTR_READ_ONLY);
         }
+        self.note(ChangeKind::SetAttributes, &dos, None);
+        Ok(())
     }
 
     // ---- find first/next -------------------------------------------------
@@ -1357,7 +2346,8 @@ impl Drive {
         }
         let admit = |a: u8| a & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_DIRECTORY) & !attr == 0;
         if !comps.is_empty() {
-            if let Ok(md) = fs::metadata(&dir) {
+            let here = dir.upper.as_ref().or(dir.lower.as_ref());
+            if let Some(md) = here.and_then(|h| fs::metadata(h).ok()) {
                 let (time, date) = dos_datetime(md.modified().unwrap_or(UNIX_EPOCH));
                 for name in [".", ".."] {
                     if admit(ATTR_DIRECTORY) && fcb_match(&pat, &fcb11(name)) {
@@ -1372,21 +2362,27 @@ impl Drive {
                 }
             }
         }
-        for (name, host_name) in self.list(&dir)? {
+        for (name, e) in self.listing(&dir)? {
             if !fcb_match(&pat, &fcb11(&name)) {
                 continue;
             }
-            let host = dir.join(&host_name);
-            let Ok(lmd) = fs::symlink_metadata(&host) else {
+            let layer = if e.upper {
+                self.writes_dir()
+            } else {
+                &self.root
+            };
+            let Ok(lmd) = fs::symlink_metadata(&e.host) else {
                 continue;
             };
-            if lmd.file_type().is_symlink() && self.confine(&host).is_err() {
+            if lmd.file_type().is_symlink() && Self::confine(layer, &e.host).is_err() {
                 continue;
             }
-            let Ok(md) = fs::metadata(&host) else {
+            let Ok(md) = fs::metadata(&e.host) else {
                 continue;
             };
-            let a = self.attr_of(&host, &md);
+            let mut full = comps.clone();
+            full.push(name.clone());
+            let a = self.attr_of(&Self::dos_string(&full), &e, &md);
             if !admit(a) {
                 continue;
             }
@@ -1453,6 +2449,30 @@ impl Drive {
         }
         state.dta().ok_or(DosError::NO_MORE_FILES)
     }
+}
+
+/// What a DOS path names, for the functions that change things.
+enum Place {
+    Device(&'static str),
+    /// A directory named without a final component (`C:\`, `SUB\`).
+    Dir(DirAt),
+    /// A final component in a directory, and its entry if it exists.
+    Named {
+        dir: DirAt,
+        name: String,
+        entry: Option<Entry>,
+    },
+}
+
+fn set_read_only(host: &Path, on: bool) -> Result<(), DosError> {
+    let md = fs::metadata(host).map_err(|e| host_err(&e))?;
+    let mut perm = md.permissions();
+    if perm.readonly() != on {
+        #[allow(clippy::permissions_set_readonly_false)]
+        perm.set_readonly(on);
+        fs::set_permissions(host, perm).map_err(|_| DosError::ACCESS_DENIED)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1989,8 +3009,11 @@ mod tests {
         assert_eq!(d.write(n, b"abc"), Ok(3));
         assert_eq!(d.read(n, 3).unwrap(), b"");
         assert_eq!(d.seek(n, 10, 0), Ok(0));
-        // 40 MiB as FORMAT lays it out: 2 KiB clusters, half free.
+        // 40 MiB as FORMAT lays it out: 2 KiB clusters, half free; no
+        // more free than the quota leaves.
         assert_eq!(d.disk_free(), (4, 10215, 512, 20431));
+        d.set_quota(1 << 20);
+        assert_eq!(d.disk_free(), (4, 512, 512, 20431));
         assert_eq!(
             DosError::NO_MORE_FILES.to_string(),
             "DOS error 12h (no more files)"
@@ -2012,6 +3035,288 @@ mod tests {
         assert_eq!(d.open(b"F", 0), Ok(7));
         let mut d = Drive::with_handles(t.root.clone(), 5).unwrap();
         assert_eq!(d.open(b"F", 0), Err(DosError::TOO_MANY_OPEN_FILES));
+    }
+
+    /// Copy-on-write: the program sees its directory and its own changes;
+    /// the directory itself is never written; the changes are listed, and
+    /// the overlay goes with the drive.
+    #[test]
+    fn copy_on_write_leaves_the_directory_alone() {
+        let t = Tmp::new("cow");
+        t.put("KEEP.TXT", b"original");
+        t.put("GONE.TXT", b"delete me");
+        t.put("MOVE.TXT", b"move me");
+        fs::create_dir_all(t.root.join("Sub/Deep")).unwrap();
+        t.put("Sub/Deep/IN.TXT", b"inside");
+        t.put("RO.TXT", b"ro");
+        set_read_only(&t.root.join("RO.TXT"), true).unwrap();
+        let before = snapshot(&t.root);
+        let mut d = Drive::copy_on_write(t.root.clone(), None).unwrap();
+        assert!(d.is_copy_on_write() && d.discards_writes());
+        let upper = d.writes_dir().to_path_buf();
+        assert!(upper.is_dir() && !upper.starts_with(&t.root));
+
+        // Write into an existing file: the program reads its own bytes.
+        let h = d.open(b"keep.txt", 2).unwrap();
+        assert_eq!(d.read(h, 4).unwrap(), b"orig");
+        assert_eq!(d.write(h, b"XX"), Ok(2));
+        d.close(h).unwrap();
+        let h = d.open(b"KEEP.TXT", 0).unwrap();
+        assert_eq!(d.read(h, 20).unwrap(), b"origXXal");
+        d.close(h).unwrap();
+        // Delete, rename, create, directories, attributes.
+        d.delete(b"GONE.TXT").unwrap();
+        assert_eq!(d.open(b"GONE.TXT", 0), Err(DosError::FILE_NOT_FOUND));
+        assert_eq!(d.delete(b"GONE.TXT"), Err(DosError::FILE_NOT_FOUND));
+        d.rename(b"MOVE.TXT", b"SUB\\MOVED.TXT").unwrap();
+        assert_eq!(d.open(b"MOVE.TXT", 0), Err(DosError::FILE_NOT_FOUND));
+        let h = d.open(b"SUB\\MOVED.TXT", 0).unwrap();
+        assert_eq!(d.read(h, 20).unwrap(), b"move me");
+        d.close(h).unwrap();
+        let h = d.create(b"SUB\\DEEP\\NEW.TXT", 0).unwrap();
+        d.write(h, b"new").unwrap();
+        d.close(h).unwrap();
+        d.mkdir(b"MADE").unwrap();
+        d.rmdir(b"MADE").unwrap();
+        assert_eq!(d.open(b"RO.TXT", 2), Err(DosError::ACCESS_DENIED));
+        d.set_attr(b"RO.TXT", 0).unwrap();
+        assert_eq!(d.get_attr(b"RO.TXT"), Ok(0));
+        let h = d.open(b"RO.TXT", 2).unwrap();
+        d.close(h).unwrap();
+        assert_eq!(
+            find_all(&mut d, b"*.*", ATTR_DIRECTORY).unwrap(),
+            ["KEEP.TXT", "RO.TXT", "SUB"]
+        );
+        assert_eq!(
+            find_all(&mut d, b"SUB\\*.*", ATTR_DIRECTORY).unwrap(),
+            [".", "..", "DEEP", "MOVED.TXT"]
+        );
+        // A directory with read-only contents is renamed whole.
+        d.rename(b"SUB", b"SUB2").unwrap();
+        assert_eq!(d.chdir(b"SUB"), Err(DosError::PATH_NOT_FOUND));
+        assert_eq!(
+            find_all(&mut d, b"SUB2\\DEEP\\*.*", 0).unwrap(),
+            ["IN.TXT", "NEW.TXT"]
+        );
+        // Deleting a directory's contents and the directory, then making
+        // one of that name: the old contents stay gone.
+        d.delete(b"SUB2\\DEEP\\IN.TXT").unwrap();
+        d.delete(b"SUB2\\DEEP\\NEW.TXT").unwrap();
+        d.rmdir(b"SUB2\\DEEP").unwrap();
+        d.mkdir(b"SUB2\\DEEP").unwrap();
+        assert_eq!(
+            d.find_first(b"SUB2\\DEEP\\*.*", 0).err(),
+            Some(DosError::NO_MORE_FILES)
+        );
+
+        assert_eq!(snapshot(&t.root), before, "the program's directory changed");
+        let (changes, dropped) = d.changes();
+        let text: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
+        assert_eq!(dropped, 0);
+        assert_eq!(
+            text,
+            [
+                "wrote C:\\KEEP.TXT",
+                "deleted C:\\GONE.TXT",
+                "renamed C:\\MOVE.TXT to C:\\SUB\\MOVED.TXT",
+                "created C:\\SUB\\DEEP\\NEW.TXT",
+                "made directory C:\\MADE",
+                "removed directory C:\\MADE",
+                "set attributes of C:\\RO.TXT",
+                "renamed C:\\SUB to C:\\SUB2",
+                "deleted C:\\SUB2\\DEEP\\IN.TXT",
+                "deleted C:\\SUB2\\DEEP\\NEW.TXT",
+                "removed directory C:\\SUB2\\DEEP",
+                "made directory C:\\SUB2\\DEEP",
+            ]
+        );
+        drop(d);
+        assert!(!upper.exists(), "the temporary overlay is removed");
+        assert_eq!(snapshot(&t.root), before);
+    }
+
+    /// `--keep-writes DIR`: the overlay is DIR, left with what the program
+    /// wrote; it must be empty and outside the program's directory.
+    #[test]
+    fn kept_writes() {
+        let t = Tmp::new("keep");
+        t.put("A.TXT", b"a");
+        let keep = t.outer.join("kept");
+        let mut d = Drive::copy_on_write(t.root.clone(), Some(keep.clone())).unwrap();
+        assert!(!d.discards_writes());
+        let h = d.create(b"OUT.TXT", 0).unwrap();
+        d.write(h, b"result").unwrap();
+        d.close(h).unwrap();
+        drop(d);
+        assert_eq!(fs::read(keep.join("OUT.TXT")).unwrap(), b"result");
+        assert!(!t.root.join("OUT.TXT").exists());
+        assert!(Drive::copy_on_write(t.root.clone(), Some(keep)).is_err());
+        assert!(Drive::copy_on_write(t.root.clone(), Some(t.root.join("IN"))).is_err());
+    }
+
+    /// Every file's name, size and bytes, and every directory, under `p`.
+    fn snapshot(p: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut v = Vec::new();
+        for e in fs::read_dir(p).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().unwrap().is_dir() {
+                v.push((format!("{name}/"), Vec::new()));
+                for (n, b) in snapshot(&e.path()) {
+                    v.push((format!("{name}/{n}"), b));
+                }
+            } else {
+                v.push((name, fs::read(e.path()).unwrap_or_default()));
+            }
+        }
+        v.sort();
+        v
+    }
+
+    /// A file with a second hard link (which may lie outside the sandbox)
+    /// is read-only on a read-write drive.
+    #[cfg(unix)]
+    #[test]
+    fn hard_links_are_read_only() {
+        let t = Tmp::new("hardlink");
+        fs::write(t.outer.join("OUTSIDE.TXT"), b"outside").unwrap();
+        fs::hard_link(t.outer.join("OUTSIDE.TXT"), t.root.join("LINK.TXT")).unwrap();
+        let mut d = t.drive();
+        assert_eq!(d.get_attr(b"LINK.TXT"), Ok(ATTR_READ_ONLY | ATTR_ARCHIVE));
+        assert_eq!(d.open(b"LINK.TXT", 1), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.open(b"LINK.TXT", 2), Err(DosError::ACCESS_DENIED));
+        assert_eq!(d.create(b"LINK.TXT", 0), Err(DosError::ACCESS_DENIED));
+        assert_eq!(
+            d.extended_open(b"LINK.TXT", 2, 0, 0x12).err(),
+            Some(DosError::ACCESS_DENIED)
+        );
+        assert_eq!(
+            d.set_attr(b"LINK.TXT", ATTR_READ_ONLY),
+            Err(DosError::ACCESS_DENIED)
+        );
+        let h = d.open(b"LINK.TXT", 0).unwrap();
+        assert_eq!(d.read(h, 20).unwrap(), b"outside");
+        assert_eq!(d.set_file_time(h, 0, 0x21), Err(DosError::ACCESS_DENIED));
+        d.close(h).unwrap();
+        assert_eq!(fs::read(t.outer.join("OUTSIDE.TXT")).unwrap(), b"outside");
+        // Copy-on-write, the link is copied before any write.
+        let mut d = Drive::copy_on_write(t.root.clone(), None).unwrap();
+        let h = d.open(b"LINK.TXT", 2).unwrap();
+        assert_eq!(d.write(h, b"IN"), Ok(2));
+        d.close(h).unwrap();
+        assert_eq!(fs::read(t.outer.join("OUTSIDE.TXT")).unwrap(), b"outside");
+    }
+
+    /// FIFOs, sockets and devices are not there for DOS, and nothing
+    /// blocks on them.
+    #[cfg(unix)]
+    #[test]
+    fn fifos_are_invisible_and_never_block() {
+        let t = Tmp::new("fifo");
+        let fifo = t.root.join("PIPE.TXT");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIP: mkfifo not available");
+            return;
+        }
+        std::os::unix::fs::symlink(&fifo, t.root.join("TOPIPE.TXT")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", t.root.join("ZERO.DAT")).unwrap();
+        t.put("PLAIN.TXT", b"p");
+        let mut d = t.drive();
+        for p in [&b"PIPE.TXT"[..], b"TOPIPE.TXT", b"ZERO.DAT"] {
+            assert_eq!(d.open(p, 0), Err(DosError::FILE_NOT_FOUND), "{p:?}");
+            assert_eq!(d.open(p, 2), Err(DosError::FILE_NOT_FOUND), "{p:?}");
+            assert_eq!(d.create(p, 0), Err(DosError::ACCESS_DENIED), "{p:?}");
+            assert_eq!(d.read_file(p, 100), Err(DosError::FILE_NOT_FOUND), "{p:?}");
+            assert_eq!(
+                d.rename(b"PLAIN.TXT", p),
+                Err(DosError::ACCESS_DENIED),
+                "{p:?}"
+            );
+        }
+        assert_eq!(find_all(&mut d, b"*.*", 0x16).unwrap(), ["PLAIN.TXT"]);
+        // Even named to the host open, a FIFO is refused at once.
+        assert_eq!(
+            open_host(&fifo, 0, How::Open).err(),
+            Some(DosError::ACCESS_DENIED)
+        );
+        assert_eq!(
+            open_host(&fifo, 2, How::Open).err(),
+            Some(DosError::ACCESS_DENIED)
+        );
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    /// The write quota: a write that does not fit writes what fits and
+    /// returns the short count; the free space shows it; a copy that does
+    /// not fit is error 27h.
+    #[test]
+    fn quota_makes_the_disk_full() {
+        let t = Tmp::new("quota");
+        let mut d = t.drive();
+        d.set_quota(8192);
+        let h = d.create(b"A", 0).unwrap();
+        let (_, used) = d.quota();
+        assert_eq!(used, ENTRY_COST);
+        let big = vec![7u8; 10_000];
+        let n = d.write(h, &big).unwrap();
+        assert_eq!(n as u64, 8192 - ENTRY_COST);
+        assert_eq!(d.write(h, b"x"), Ok(0));
+        assert_eq!(d.full_writes(), 2);
+        assert_eq!(d.disk_free().1, 0);
+        // Writing over bytes already there needs no room.
+        assert_eq!(d.seek(h, 0, 0), Ok(0));
+        assert_eq!(d.write(h, b"over"), Ok(4));
+        // Extending with a zero-byte write does not fit: nothing changes.
+        assert_eq!(d.seek(h, 100_000, 0), Ok(100_000));
+        assert_eq!(d.write(h, b""), Ok(0));
+        assert_eq!(fs::metadata(t.root.join("A")).unwrap().len(), n as u64);
+        // Truncating gives the room back.
+        assert_eq!(d.seek(h, 100, 0), Ok(100));
+        assert_eq!(d.write(h, b""), Ok(0));
+        assert_eq!(d.write(h, b"more"), Ok(4));
+        d.close(h).unwrap();
+        d.delete(b"A").unwrap();
+        assert_eq!(d.quota().1, 0);
+        // Copy-on-write: a copy larger than the quota.
+        t.put("BIG.DAT", &vec![1u8; 20_000]);
+        let mut d = Drive::copy_on_write(t.root.clone(), None).unwrap();
+        d.set_quota(8192);
+        assert_eq!(d.open(b"BIG.DAT", 2), Err(DosError::DISK_FULL));
+        let h = d.open(b"BIG.DAT", 0).unwrap();
+        assert_eq!(d.read(h, 3).unwrap(), [1, 1, 1]);
+        d.close(h).unwrap();
+        assert_eq!(d.quota().1, 0);
+    }
+
+    /// AH=5Ah takes the first free TMPnnnnn name from one listing of the
+    /// directory, however many names are taken.
+    #[test]
+    fn temporary_files_list_the_directory_once() {
+        let t = Tmp::new("temp");
+        fs::create_dir(t.root.join("T")).unwrap();
+        for n in 0..300u32 {
+            t.put(&format!("T/TMP{n:05X}"), b"");
+        }
+        let mut d = t.drive();
+        let before = d.listings.get();
+        let (h, path) = d.create_temp(b"T\\", 0).unwrap();
+        assert_eq!(path, b"T\\TMP0012C");
+        d.close(h).unwrap();
+        assert!(
+            d.listings.get() - before < 10,
+            "{} listings",
+            d.listings.get() - before
+        );
+        let (h, path) = d.create_temp(b"", 0).unwrap();
+        assert_eq!(path, b"TMP00000");
+        d.close(h).unwrap();
+        assert_eq!(
+            d.create_temp(b"NODIR\\", 0).err(),
+            Some(DosError::PATH_NOT_FOUND)
+        );
+        assert!(t.root.join("T/TMP0012C").is_file());
     }
 
     /// Every escape attempt is refused with the DOS error, and nothing
@@ -2194,6 +3499,40 @@ mod tests {
                 let outside: BTreeSet<String> = Tmp::host_names(&t.outer);
                 prop_assert_eq!(outside, BTreeSet::from(["SECRET".to_string(), "root".to_string()]));
                 prop_assert_eq!(fs::read(t.outer.join("SECRET")).unwrap(), b"s");
+            }
+
+            /// The same calls on a copy-on-write drive change nothing in
+            /// the program's directory or beside it.
+            #[test]
+            fn copy_on_write_changes_nothing(p in path_bytes(), q in path_bytes(), attr in any::<u8>()) {
+                let t = sandbox();
+                let before = snapshot(&t.root);
+                let mut d = Drive::copy_on_write(t.root.clone(), None).unwrap();
+                let upper = d.writes_dir().to_path_buf();
+                let _ = d.chdir(b"SUB");
+                for (a, b) in [(&p, &q), (&q, &p)] {
+                    if let Ok(h) = d.open(a, 2) {
+                        let _ = d.write(h, b);
+                        d.close(h).unwrap();
+                    }
+                    if let Ok(h) = d.create(a, attr & 0x27) {
+                        let _ = d.write(h, a);
+                        d.close(h).unwrap();
+                    }
+                    let _ = d.set_attr(a, attr & 0x27);
+                    let _ = d.rename(a, b);
+                    let _ = d.rename(b"\\A.TXT", a);
+                    let _ = d.rename(b"\\SUB", a);
+                    let _ = d.delete(a);
+                    let _ = d.mkdir(a);
+                    let _ = d.rmdir(a);
+                    let _ = d.chdir(a);
+                }
+                prop_assert_eq!(snapshot(&t.root), before);
+                let outside: BTreeSet<String> = Tmp::host_names(&t.outer);
+                prop_assert_eq!(outside, BTreeSet::from(["SECRET".to_string(), "root".to_string()]));
+                drop(d);
+                prop_assert!(!upper.exists());
             }
         }
     }

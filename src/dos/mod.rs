@@ -410,7 +410,7 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     wl(m, 0x40, 0x60, &[0x07, 0x06])?; // cursor shape: lines 6-7
     wl(m, 0x40, 0x84, &[24])?; // rows - 1
     wl(m, 0x40, 0x85, &16u16.to_le_bytes())?; // character height
-    hardware::init(m).map_err(|e| MachineError(format!("{e:?}")))
+    hardware::init(m).map_err(|e| MachineError(format!("the BIOS data area: {}", e.kind())))
 }
 
 /// Linear address of the system ROM (F000:0000).
@@ -554,7 +554,8 @@ pub fn load_program(
     init_real_mode_tables(m)?;
     let first_mcb = boot(m, start)?;
     let no_inherit = std::collections::HashSet::new();
-    let terminate = get_vector(m, 0x22).map_err(|e| MachineError(format!("{e:?}")))?;
+    let terminate = get_vector(m, 0x22)
+        .map_err(|e| MachineError(format!("the INT 22h vector: {}", e.kind())))?;
     let mut loader = process::Loader {
         first_mcb,
         strategy: memory::Strategy::FirstFit,

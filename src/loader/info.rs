@@ -517,7 +517,11 @@ pub fn render_text(i: &Info) -> String {
                 m.min_alloc, m.max_alloc, m.checksum, m.overlay
             );
             if let (Some(o), Some(sig)) = (m.new_exe_offset, &m.new_exe_signature) {
-                let _ = writeln!(s, "e_lfanew {o:#X} points at {sig:?}");
+                let _ = writeln!(
+                    s,
+                    "e_lfanew {o:#X} points at {}",
+                    crate::escape::quoted(sig)
+                );
             }
         }
         Detail::Com(c) => {
@@ -546,13 +550,18 @@ pub fn render_text(i: &Info) -> String {
     s
 }
 
+/// A string from the file, its control characters shown (escape.rs).
+fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::escape::name(s)
+}
+
 fn render_ne(s: &mut String, n: &NeInfo) {
     let _ = writeln!(
         s,
         "module: {}  ({})  {}",
-        n.module,
+        esc(&n.module),
         if n.library { "DLL" } else { "EXE" },
-        opt(&n.description)
+        esc(&opt(&n.description))
     );
     let _ = writeln!(
         s,
@@ -604,18 +613,18 @@ fn render_ne(s: &mut String, n: &NeInfo) {
             .functions
             .iter()
             .map(|f| match (&f.ordinal, &f.name) {
-                (Some(o), Some(nm)) => format!("{o} {nm}"),
+                (Some(o), Some(nm)) => format!("{o} {}", esc(nm)),
                 (Some(o), None) => format!("{o}"),
-                (None, Some(nm)) => nm.clone(),
+                (None, Some(nm)) => esc(nm).into_owned(),
                 (None, None) => "?".into(),
             })
             .collect();
         let from = match (m.source, &m.detail) {
-            (Some("dll"), Some(d)) => format!(" (DLL {d})"),
-            (Some("absent"), Some(d)) => format!(" (absent: {d})"),
+            (Some("dll"), Some(d)) => format!(" (DLL {})", esc(d)),
+            (Some("absent"), Some(d)) => format!(" (absent: {})", esc(d)),
             _ => String::new(),
         };
-        let _ = writeln!(s, "  {}{from}: {}", m.module, fns.join(", "));
+        let _ = writeln!(s, "  {}{from}: {}", esc(&m.module), fns.join(", "));
     }
     if !n.exports.is_empty() {
         let _ = writeln!(s, "entry table ({}):", n.exports.len());
@@ -628,18 +637,22 @@ fn render_ne(s: &mut String, n: &NeInfo) {
                 e.offset,
                 if e.movable { "movable" } else { "fixed" },
                 if e.exported { " exported" } else { "" },
-                e.name.as_deref().unwrap_or("")
+                esc(e.name.as_deref().unwrap_or(""))
             );
         }
     }
     if !n.resources.is_empty() {
         let _ = writeln!(s, "resources:");
         for t in &n.resources {
-            let ids: Vec<&str> = t.resources.iter().map(|r| r.id.as_str()).collect();
+            let ids: Vec<String> = t
+                .resources
+                .iter()
+                .map(|r| esc(&r.id).into_owned())
+                .collect();
             let _ = writeln!(
                 s,
                 "  {} {}: {}",
-                t.type_id,
+                esc(&t.type_id.to_string()),
                 t.type_name.unwrap_or(""),
                 ids.join(", ")
             );

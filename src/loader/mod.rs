@@ -33,6 +33,46 @@ pub use ne::{
 pub use ordnames::{ordinal_name, ordinal_of};
 pub use raw::RawImage;
 
+/// The largest executable read (MZ, NE, `.COM`, raw image): an MZ header
+/// counts at most 65535 pages of 512 bytes (32 MiB), and an NE file's
+/// segments and resources lie at 16-bit sector numbers, 32 MiB with the
+/// usual 512-byte sectors. No 16-bit program comes near.
+pub const MAX_EXECUTABLE_BYTES: u64 = 32 << 20;
+
+/// Read at most `cap` bytes of a file (through `Read::take`, so a device
+/// or an endless pipe costs no more): the whole file, or an error naming
+/// the file, what it was read as (`what`) and the cap when it is larger.
+pub fn read_capped(path: &std::path::Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(format!("{}: is a directory, not {what}", path.display()));
+    }
+    let mut bytes = Vec::new();
+    f.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!(
+            "{}: larger than {}, the most {what} may be",
+            path.display(),
+            size_text(cap)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A size for a message: `32 MiB`, `64 KiB`, `512 bytes`.
+pub fn size_text(n: u64) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 /// A file could not be loaded: where, which field, and why.
 ///
 /// `offset` is a byte offset in the file when the problem has one (a field

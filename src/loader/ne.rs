@@ -251,7 +251,7 @@ impl NeHeader {
     }
 
     /// File offset of a table given relative to the header.
-    fn rel(&self, off: u16) -> u64 {
+    pub fn rel(&self, off: u16) -> u64 {
         self.file_offset + off as u64
     }
 }
@@ -1252,11 +1252,32 @@ fn patch(data: &mut [u8], at: usize, src_type: u8, p: FarPtr, additive: bool) {
 ///   also bounds the work to one step per byte of `data`, whatever the
 ///   records say.
 ///
-/// Errors carry no file offset (the data is in memory); the field names the
-/// record and the message the offset in the segment.
+/// Errors name the record (its file offset when the parser read it) and,
+/// in the message, the offset in the segment.
 pub fn apply_relocations(
     data: &mut [u8],
     relocs: &[NeReloc],
+    resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+) -> Result<(), LoadError> {
+    relocate(data, relocs, None, resolve)
+}
+
+/// [`apply_relocations`] for a segment parsed from a file: its errors
+/// carry the file offset of the record at fault (the records follow the
+/// segment's data, after their count).
+pub fn apply_segment_relocations(
+    data: &mut [u8],
+    seg: &NeSegment,
+    resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+) -> Result<(), LoadError> {
+    let table = seg.file_offset + u64::from(seg.file_length());
+    relocate(data, &seg.relocs, Some(table), resolve)
+}
+
+fn relocate(
+    data: &mut [u8],
+    relocs: &[NeReloc],
+    table: Option<u64>,
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
@@ -1267,29 +1288,28 @@ pub fn apply_relocations(
             continue;
         }
         let field = || format!("relocation record {i}");
-        let Some(width) = src_width(r.src_type) else {
-            return Err(LoadError::whole(
-                field(),
-                format!(
-                    "unknown source type {} (expected 0, 2, 3, 5, 11 or 13)",
-                    r.src_type
-                ),
-            ));
+        // The record's file offset, when the parser knew it.
+        let err = |message: String| match table {
+            None => LoadError::whole(field(), message),
+            Some(t) => LoadError::at(t + 2 + 8 * i as u64, field(), message),
         };
-        let target = resolve(&r.target)
-            .map_err(|m| LoadError::whole(field(), format!("cannot resolve {}: {m}", r.target)))?;
+        let Some(width) = src_width(r.src_type) else {
+            return Err(err(format!(
+                "unknown source type {} (expected 0, 2, 3, 5, 11 or 13)",
+                r.src_type
+            )));
+        };
+        let target =
+            resolve(&r.target).map_err(|m| err(format!("cannot resolve {}: {m}", r.target)))?;
         let fits = |at: usize, need: usize| at.checked_add(need).is_some_and(|e| e <= len);
         if r.is_additive() {
             let at = r.offset as usize;
             if !fits(at, width) {
-                return Err(LoadError::whole(
-                    field(),
-                    format!(
-                        "additive location {at:#06X} ({width} bytes) lies outside the segment \
+                return Err(err(format!(
+                    "additive location {at:#06X} ({width} bytes) lies outside the segment \
                          data ({:#X} bytes)",
-                        data.len()
-                    ),
-                ));
+                    data.len()
+                )));
             }
             patch(data, at, r.src_type, target, true);
             continue;
@@ -1301,36 +1321,27 @@ pub fn apply_relocations(
         let mut at = r.offset as usize;
         loop {
             if !fits(at, width.max(2)) {
-                return Err(LoadError::whole(
-                    field(),
-                    format!(
-                        "chain location {at:#06X} ({} bytes) lies outside the segment data \
+                return Err(err(format!(
+                    "chain location {at:#06X} ({} bytes) lies outside the segment data \
                          ({:#X} bytes)",
-                        width.max(2),
-                        data.len()
-                    ),
-                ));
+                    width.max(2),
+                    data.len()
+                )));
             }
             match seen.get_mut(at) {
                 Some(s) if *s == stamp => {
-                    return Err(LoadError::whole(
-                        field(),
-                        format!(
-                            "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
-                            r.offset
-                        ),
-                    ));
+                    return Err(err(format!(
+                        "relocation chain starting at {:#06X} returns to {at:#06X}: a cycle",
+                        r.offset
+                    )));
                 }
                 Some(s) if *s != 0 => {
-                    return Err(LoadError::whole(
-                        field(),
-                        format!(
-                            "relocation chain starting at {:#06X} reaches {at:#06X}, which \
+                    return Err(err(format!(
+                        "relocation chain starting at {:#06X} reaches {at:#06X}, which \
                              relocation record {} already patched",
-                            r.offset,
-                            *s - 1
-                        ),
-                    ));
+                        r.offset,
+                        *s - 1
+                    )));
                 }
                 Some(s) => *s = stamp,
                 None => {}

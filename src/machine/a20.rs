@@ -191,7 +191,7 @@ mod tests {
             0xC6, 0x06, 0x20, 0x05, 0x77, // mov byte [0520h], 77h
             0xF4, // hlt
         ];
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert_eq!(m.reg(R::AX) & 0xFF, 0x5A);
         let mut b = [0u8];
         m.mem_read(0x510, &mut b).unwrap();
@@ -215,7 +215,7 @@ mod tests {
             0xE8, 0xED, 0x00, // call 0800h
             0xF4, // hlt
         ];
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert_eq!(m.reg(R::CX) & 0xFF, 1);
         assert_eq!(
             m.reg(R::BX) & 0xFF,
@@ -241,7 +241,7 @@ mod tests {
             0xA0, 0x10, 0x00, // mov al, [0010h]
             0xF4, // hlt
         ];
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert_eq!(m.reg(R::AX), 0xAA11);
         assert!(!enabled(&m));
         let mut b = [0u8];
@@ -268,7 +268,7 @@ mod tests {
             0xE4, 0x92, // in al, 92h
             0xF4, // hlt
         ];
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert!(enabled(&m));
         assert_eq!(m.reg(R::AX), 0xC302);
     }
@@ -278,10 +278,10 @@ mod tests {
         let mut m = Machine::new_real().unwrap();
         m.write_linear(0x800, &[0xB3, 0x01, 0xC3]).unwrap(); // mov bl, 1; ret
         let code = [0xE8, 0xFD, 0x00, 0xF4]; // call 0800h; hlt
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert_eq!(m.reg(R::BX) & 0xFF, 1);
         m.write_seg(0x0080, 0x0001, &[0x03]).unwrap(); // mov bl, 3
-        assert!(matches!(run_at(&mut m, &code), Stop::Halted { .. }));
+        assert!(matches!(run_at(&mut m, &code), Stop::Hung { .. }));
         assert_eq!(m.reg(R::BX) & 0xFF, 3, "stale code ran after a host write");
     }
 }

@@ -306,6 +306,32 @@ pub fn load_cause(uc: &Uc<'_>, regs: &Regs, number: u8) -> Option<Cause> {
                 .map(|_| u16::from_le_bytes(b));
             (insn.op0_register(), sel)
         }
+        // A far transfer loads CS: from the instruction, from memory, or
+        // from the stack (a selector a relocation or the program put
+        // there).
+        Mnemonic::Call | Mnemonic::Jmp if insn.op0_kind() == OpKind::FarBranch16 => {
+            (Register::CS, Some(insn.far_branch_selector()))
+        }
+        Mnemonic::Call | Mnemonic::Jmp
+            if insn.op0_kind() == OpKind::Memory
+                && (insn.is_call_far_indirect() || insn.is_jmp_far_indirect()) =>
+        {
+            let sel = operand_offset(regs, &insn).and_then(|(seg, off)| {
+                let mut b = [0u8; 2];
+                uc.read_seg(seg, off.wrapping_add(2), &mut b)
+                    .ok()
+                    .map(|_| u16::from_le_bytes(b))
+            });
+            (Register::CS, sel)
+        }
+        Mnemonic::Retf | Mnemonic::Iret => {
+            let mut b = [0u8; 2];
+            let sel = uc
+                .read_seg(regs.ss, regs.sp.wrapping_add(2), &mut b)
+                .ok()
+                .map(|_| u16::from_le_bytes(b));
+            (Register::CS, sel)
+        }
         Mnemonic::Les | Mnemonic::Lds | Mnemonic::Lss | Mnemonic::Lfs | Mnemonic::Lgs => {
             let r = match insn.mnemonic() {
                 Mnemonic::Les => Register::ES,
@@ -326,7 +352,11 @@ pub fn load_cause(uc: &Uc<'_>, regs: &Regs, number: u8) -> Option<Cause> {
         _ => return None,
     };
     let reason = match selector {
-        Some(s) if s & !3 == 0 && register == Register::SS => "null",
+        Some(s) if s & !3 == 0 && matches!(register, Register::SS | Register::CS) => "null",
+        Some(s) if register == Register::CS && number == 13 => match uc.descriptor_of(s) {
+            Some(d) if !d.is_code() => "non-code",
+            _ => reason,
+        },
         _ => reason,
     };
     Some(Cause::SelectorLoad {

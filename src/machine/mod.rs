@@ -101,6 +101,28 @@ pub enum R {
 }
 
 impl R {
+    /// The register's name, as a report writes it (`SS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            R::AX => "AX",
+            R::BX => "BX",
+            R::CX => "CX",
+            R::DX => "DX",
+            R::SI => "SI",
+            R::DI => "DI",
+            R::BP => "BP",
+            R::SP => "SP",
+            R::IP => "IP",
+            R::FLAGS => "FLAGS",
+            R::CS => "CS",
+            R::DS => "DS",
+            R::ES => "ES",
+            R::SS => "SS",
+            R::FS => "FS",
+            R::GS => "GS",
+        }
+    }
+
     fn uc(self) -> RegisterX86 {
         match self {
             R::AX => RegisterX86::AX,
@@ -149,14 +171,65 @@ pub enum Stop {
     },
     /// The program waits for input that the run's script does not have.
     NoInput { what: String },
-    /// HLT executed in real mode with nothing to wake it.
-    Halted { cs: u16, ip: u16 },
+    /// HLT executed in real mode with interrupts disabled (IF clear): no
+    /// interrupt can wake the processor, and the machine would hang there.
+    /// CS:IP is the HLT instruction. (HLT with interrupts enabled waits for
+    /// the next timer tick and the program goes on.)
+    Hung { cs: u16, ip: u16 },
     /// The instruction budget ran out.
     Budget,
     /// The wall-clock limit ran out.
     Timeout,
     /// The emulator itself failed (a host-side error, not a guest fault).
     Error(String),
+}
+
+/// Room for `bytes` below SS:SP for what a system function pushes on the
+/// program's stack (a callback's frame): Ok, or the stack fault (#SS,
+/// exception 12) the processor raises for the first push that does not
+/// fit, at the current CS:IP (the system function's code, as a fault in
+/// USER's code on Windows).
+pub fn stack_room(uc: &Uc<'_>, bytes: u16) -> Result<(), Stop> {
+    let regs = uc.regs();
+    let (ss, sp) = (regs.ss, regs.sp);
+    let d = uc.descriptor_of(ss);
+    let limit = d.map(|d| d.limit);
+    let fits = limit.is_some_and(|l| sp >= bytes && u32::from(sp) <= l + 1);
+    if fits {
+        return Ok(());
+    }
+    let offset = sp.wrapping_sub(2);
+    Err(Stop::Fault(Fault::with_cause(
+        12,
+        regs,
+        Cause::Access {
+            segment: "SS",
+            selector: ss,
+            offset,
+            size: 2,
+            write: true,
+            limit,
+            linear: d.map(|d| d.base.wrapping_add(u32::from(offset))),
+        },
+    )))
+}
+
+impl Stop {
+    /// The stop's kind, as JSON reports name it (`"fault"`, `"budget"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Stop::Exited { .. } => "exited",
+            Stop::Fault(_) => "fault",
+            Stop::Budget => "budget",
+            Stop::Timeout => "timeout",
+            Stop::Unimplemented { .. } => "unimplemented",
+            Stop::Fatal { .. } => "fatal",
+            Stop::NoInput { .. } => "no-input",
+            Stop::Hung { .. } => "hung",
+            Stop::Breakpoint { .. } => "breakpoint",
+            Stop::Error(_) => "error",
+        }
+    }
 }
 
 /// The environment the program runs in (DOS, BIOS, Win16): called for every
@@ -170,6 +243,14 @@ pub trait Environment: std::any::Any {
     /// hardware interrupts. CS:IP is the start of the next block.
     fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(())
+    }
+
+    /// HLT ran in real mode at `cs:ip` (CS:IP now points after it). A stop
+    /// here ends the run (the environment knows HLTs that stand for code it
+    /// does not emulate); None lets the machine treat it as the processor
+    /// does: wait for the next interrupt.
+    fn halted(&mut self, _cpu: &mut Uc<'_>, _cs: u16, _ip: u16) -> Option<Stop> {
+        None
     }
 
     /// A processor fault stopped the emulation (registers as before the
@@ -278,6 +359,11 @@ pub struct State {
     free_ldt: BTreeSet<u16>,
     /// What watches execution (tracer, shadow call stack, profiler).
     observers: Vec<Box<dyn Observer>>,
+    /// The fault of the last segment-register load the CPU refused
+    /// ([`Cpu::set_reg`]) or guest memory access that failed
+    /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
+    /// the next interrupt hook.
+    refused: std::cell::Cell<Option<Fault>>,
 }
 
 /// Something that watches execution a translation block at a time
@@ -364,7 +450,34 @@ impl std::fmt::Display for MachineError {
 impl std::error::Error for MachineError {}
 
 fn uerr(what: &str, e: uc_error) -> MachineError {
-    MachineError(format!("{what}: unicorn error {e:?}"))
+    MachineError(format!("{what}: {}", uc_words(e)))
+}
+
+/// What a unicorn error means, in words (its name is no use to a user).
+pub fn uc_words(e: uc_error) -> &'static str {
+    match e {
+        uc_error::OK => "no error",
+        uc_error::NOMEM => "the emulator is out of memory",
+        uc_error::ARCH | uc_error::MODE | uc_error::VERSION => {
+            "the emulator does not support this machine"
+        }
+        uc_error::HANDLE => "the emulator was closed",
+        uc_error::MAP => "the memory cannot be mapped there",
+        uc_error::READ_UNMAPPED => "a read from memory that does not exist",
+        uc_error::WRITE_UNMAPPED => "a write to memory that does not exist",
+        uc_error::FETCH_UNMAPPED => "code fetched from memory that does not exist",
+        uc_error::READ_PROT => "a read from memory that may not be read",
+        uc_error::WRITE_PROT => "a write to memory that may not be written",
+        uc_error::FETCH_PROT => "code fetched from memory that may not be executed",
+        uc_error::READ_UNALIGNED | uc_error::WRITE_UNALIGNED | uc_error::FETCH_UNALIGNED => {
+            "an unaligned access"
+        }
+        uc_error::INSN_INVALID => "an invalid instruction",
+        uc_error::HOOK | uc_error::HOOK_EXIST => "a hook could not be installed",
+        uc_error::ARG => "an argument the emulator refused",
+        uc_error::RESOURCE => "the emulator ran out of resources",
+        uc_error::EXCEPTION => "the CPU refused it (an exception)",
+    }
 }
 
 /// Limits for one run.
@@ -493,7 +606,12 @@ impl Cpu for Uc<'_> {
         } else {
             self.reg_write(r.uc(), u64::from(v))
         };
-        res.map_err(|e| uerr(&format!("setting {r:?} to {v:04X}"), e))
+        res.map_err(|e| {
+            if let Some(f) = refused_load(self, r, v) {
+                self.get_data().refused.set(Some(f));
+            }
+            uerr(&format!("setting {} to {v:04X}", r.name()), e)
+        })
     }
     fn regs(&self) -> Regs {
         Regs {
@@ -536,26 +654,119 @@ impl Cpu for Uc<'_> {
         }
     }
     fn read_seg(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {
-        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
-        let lin = seg_range(&d, seg, off, buf.len())?;
-        self.mem_read(lin, buf)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+        (|| {
+            let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
+            let lin = seg_range(&d, seg, off, buf.len())?;
+            self.mem_read(lin, buf)
+                .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+        })()
+        .inspect_err(|_| note_refused_access(self, seg, off, buf.len(), false))
     }
     fn write_seg(&mut self, seg: u16, off: u16, data: &[u8]) -> Result<(), MemError> {
-        let d = self.descriptor_of(seg).ok_or(MemError::BadSelector(seg))?;
-        let lin = seg_range(&d, seg, off, data.len())?;
+        let d = self
+            .descriptor_of(seg)
+            .ok_or(MemError::BadSelector(seg))
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
+        let lin = seg_range(&d, seg, off, data.len())
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
         self.mem_write(lin, data)
-            .map_err(|_| MemError::Unmapped { linear: lin as u32 })?;
+            .map_err(|_| MemError::Unmapped { linear: lin as u32 })
+            .inspect_err(|_| note_refused_access(self, seg, off, data.len(), true))?;
         forget_code(self, lin, data.len());
         Ok(())
     }
     fn request_stop(&mut self, stop: Stop) {
         let st = self.get_data_mut();
+        // A system function that failed because the CPU refused a
+        // selector the program gave it (a window procedure's, a saved
+        // stack's), or could not reach memory the program pointed it at (a
+        // MSG buffer past its segment), stops as the fault the CPU raises
+        // for it, as Windows' own code faulted there: never as an emulator
+        // error.
+        let stop = match (stop, st.refused.take()) {
+            (Stop::Error(_), Some(f)) => Stop::Fault(f),
+            (stop, _) => stop,
+        };
         if st.stop.is_none() {
             st.stop = Some(stop);
         }
         let _ = self.emu_stop();
     }
+}
+
+/// Remember, in protected mode, the fault of an access to guest memory
+/// that failed (see [`Cpu::request_stop`]): #GP (13), or #SS (12) through
+/// the stack segment, at the current CS:IP, the segment register named by
+/// which one holds the selector.
+fn note_refused_access(uc: &Uc<'_>, seg: u16, off: u16, len: usize, write: bool) {
+    let st = uc.get_data();
+    if st.mode != CpuMode::Protected {
+        return;
+    }
+    let regs = uc.regs();
+    let segment = [
+        ("DS", regs.ds),
+        ("ES", regs.es),
+        ("SS", regs.ss),
+        ("CS", regs.cs),
+    ]
+    .into_iter()
+    .find(|&(_, v)| v == seg)
+    .map_or("DS", |(n, _)| n);
+    let d = uc.descriptor_of(seg);
+    let f = Fault::with_cause(
+        if segment == "SS" { 12 } else { 13 },
+        regs,
+        Cause::Access {
+            segment,
+            selector: seg,
+            offset: off,
+            size: len.min(usize::from(u16::MAX)) as u16,
+            write,
+            limit: d.map(|d| d.limit),
+            linear: d.map(|d| d.base.wrapping_add(u32::from(off))),
+        },
+    );
+    st.refused.set(Some(f));
+}
+
+/// The fault the CPU raises for loading segment register `r` with `sel`
+/// in protected mode (None for other registers, or in real mode): #GP
+/// (13) for a null, invalid or unsuitable selector, #NP (11) for a segment
+/// not present, #SS (12) for a stack segment not present (Intel's rules
+/// for MOV to a segment register and far transfers), at the current
+/// CS:IP.
+fn refused_load(uc: &Uc<'_>, r: R, sel: u16) -> Option<Fault> {
+    if uc.get_data().mode != CpuMode::Protected {
+        return None;
+    }
+    let name = match r {
+        R::CS => "CS",
+        R::DS => "DS",
+        R::ES => "ES",
+        R::SS => "SS",
+        R::FS => "FS",
+        R::GS => "GS",
+        _ => return None,
+    };
+    let d = uc.descriptor_of(sel);
+    let (number, reason) = match d {
+        _ if sel & !3 == 0 => (13, "null"),
+        None => (13, "invalid"),
+        Some(d) if d.access & 0x80 == 0 => (if r == R::SS { 12 } else { 11 }, "not present"),
+        Some(d) if r == R::CS && !d.is_code() => (13, "non-code"),
+        Some(d) if r == R::SS && d.is_code() => (13, "non-writable"),
+        Some(_) => (13, "invalid"),
+    };
+    Some(Fault::with_cause(
+        number,
+        uc.regs(),
+        Cause::SelectorLoad {
+            register: name,
+            selector: Some(sel),
+            reason,
+        },
+    ))
 }
 
 impl WalkMemory for Uc<'_> {
@@ -650,15 +861,40 @@ fn new_state(mode: CpuMode) -> State {
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
+        refused: std::cell::Cell::new(None),
     }
+}
+
+/// Bytes of host memory unicorn may fill with translated code. QEMU's own
+/// default is 1 GiB, and a program that keeps rewriting its own code makes
+/// new translations until that buffer is full before QEMU starts over: the
+/// run then grows by a gigabyte. 32 MiB holds the translations of any
+/// 16-bit program many times over; when it fills, QEMU flushes it and
+/// translates again.
+pub const TCG_BUFFER_BYTES: u32 = 32 << 20;
+
+/// A unicorn instance whose translated-code buffer is [`TCG_BUFFER_BYTES`]
+/// (set before anything makes unicorn initialise its translator).
+fn new_unicorn(mode: Mode, state: State) -> Result<Uc<'static>, MachineError> {
+    use unicorn_engine::unicorn_const::{ControlType, uc_error as E};
+    let uc =
+        Unicorn::new_with_data(Arch::X86, mode, state).map_err(|e| uerr("creating the CPU", e))?;
+    let control = ControlType::UC_CTL_TCG_BUFFER_SIZE as u32 | ControlType::UC_CTL_IO_WRITE as u32;
+    // SAFETY: `uc_ctl` is unicorn's variadic control call; the handle is a
+    // live engine owned by `uc`, and UC_CTL_TCG_BUFFER_SIZE with the write
+    // flag reads exactly one `uint32_t` argument (uc.c), which we pass.
+    let err = unsafe { unicorn_engine::ffi::uc_ctl(uc.get_handle(), control, TCG_BUFFER_BYTES) };
+    if err != E::OK {
+        return Err(uerr("sizing the translation buffer", err));
+    }
+    Ok(uc)
 }
 
 impl Machine {
     /// A real-mode machine with 1 MiB of zeroed memory and the A20 gate
     /// off: the 64 KiB above 1 MiB wrap to the first 64 KiB (a20.rs).
     pub fn new_real() -> Result<Machine, MachineError> {
-        let mut uc = Unicorn::new_with_data(Arch::X86, Mode::MODE_16, new_state(CpuMode::Real))
-            .map_err(|e| uerr("creating the CPU", e))?;
+        let mut uc = new_unicorn(Mode::MODE_16, new_state(CpuMode::Real))?;
         uc.mem_map(0, a20::HMA_BASE as usize, Permission::ALL)
             .map_err(|e| uerr("mapping memory", e))?;
         a20::map_alias(&mut uc)?;
@@ -669,9 +905,7 @@ impl Machine {
 
     /// A 16-bit protected-mode machine at ring 3, with an empty LDT.
     pub fn new_protected() -> Result<Machine, MachineError> {
-        let mut uc =
-            Unicorn::new_with_data(Arch::X86, Mode::MODE_32, new_state(CpuMode::Protected))
-                .map_err(|e| uerr("creating the CPU", e))?;
+        let mut uc = new_unicorn(Mode::MODE_32, new_state(CpuMode::Protected))?;
         uc.mem_map(
             GDT_BASE,
             0x2_1000,
@@ -875,12 +1109,18 @@ impl Machine {
             if left.is_zero() {
                 return Stop::Timeout;
             }
-            let timeout_us = left.as_micros().clamp(1, u128::from(u64::MAX)) as u64;
-            let res = self.uc.emu_start(begin, 0, timeout_us, count);
+            // No unicorn timeout: it starts a thread per emulation, which
+            // made every HLT (one emulation each) cost a tenth of a
+            // millisecond of waiting. The block hook looks at the deadline
+            // (as it does for nested runs, which never had one).
+            let res = self.uc.emu_start(begin, 0, 0, count);
             let stop = match self.uc.get_data_mut().stop.take() {
                 Some(stop) => stop,
                 None => match res {
-                    Ok(()) => return self.ended_without_stop(),
+                    Ok(()) => match self.ended_without_stop() {
+                        Some(stop) => stop,
+                        None => continue,
+                    },
                     Err(e) => self.translate_error(e),
                 },
             };
@@ -892,8 +1132,10 @@ impl Machine {
     }
 
     /// What ended an emulation that no hook stopped: HLT in real mode, the
-    /// wall clock, or the instruction budget.
-    fn ended_without_stop(&mut self) -> Stop {
+    /// wall clock, or the instruction budget. None after a HLT with
+    /// interrupts enabled: the clock has skipped ahead to the next timer
+    /// tick (whose interrupt wakes the processor) and the run goes on.
+    fn ended_without_stop(&mut self) -> Option<Stop> {
         let halted = self.cpu_mode() == CpuMode::Real && self.reg(R::IP) > 0 && {
             let mut b = [0u8];
             self.uc
@@ -902,21 +1144,46 @@ impl Machine {
                 && b[0] == 0xF4
         };
         if halted {
-            return Stop::Halted {
-                cs: self.reg(R::CS),
-                ip: self.reg(R::IP) - 1,
-            };
+            return self.after_hlt();
         }
-        if self
-            .uc
-            .get_data()
-            .deadline
-            .is_some_and(|d| Instant::now() >= d)
-        {
-            Stop::Timeout
-        } else {
-            Stop::Budget
+        Some(
+            if self
+                .uc
+                .get_data()
+                .deadline
+                .is_some_and(|d| Instant::now() >= d)
+            {
+                Stop::Timeout
+            } else {
+                Stop::Budget
+            },
+        )
+    }
+
+    /// HLT stops the 8086 until an interrupt arrives. The environment may
+    /// name it first (a HLT standing for ROM code that is not emulated).
+    /// With IF clear only NMI would wake it, and nothing raises one: the
+    /// machine hangs, a stop of its own ([`Stop::Hung`]). With IF set the
+    /// next timer tick (IRQ 0) wakes it: the emulated clock skips ahead to
+    /// that tick, which runs the program's timer handlers and types the
+    /// next scripted key ([`Environment::timer_tick`]), and execution goes
+    /// on after the HLT.
+    fn after_hlt(&mut self) -> Option<Stop> {
+        let (cs, ip) = (self.reg(R::CS), self.reg(R::IP) - 1);
+        if let Some(mut env) = self.uc.get_data_mut().env.take() {
+            let stop = env.halted(&mut self.uc, cs, ip);
+            self.uc.get_data_mut().env = Some(env);
+            if stop.is_some() {
+                return stop;
+            }
         }
+        if self.reg(R::FLAGS) & 0x200 == 0 {
+            return Some(Stop::Hung { cs, ip });
+        }
+        let st = self.uc.get_data_mut();
+        st.blocks = (st.blocks / BLOCKS_PER_TICK + 1) * BLOCKS_PER_TICK;
+        bios_tick(&mut self.uc);
+        self.uc.get_data_mut().stop.take()
     }
 
     fn translate_error(&mut self, e: uc_error) -> Stop {
@@ -1074,8 +1341,10 @@ fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
             Stop::Fault(Fault::new(number, regs, detail))
         }
         (e, None) => Stop::Error(format!(
-            "emulation failed at {:04X}:{:04X}: {e:?}",
-            regs.cs, regs.ip
+            "emulation failed at {:04X}:{:04X}: {}",
+            regs.cs,
+            regs.ip,
+            uc_words(e)
         )),
     }
 }
@@ -1345,8 +1614,9 @@ pub const BLOCKS_PER_TICK: u64 = 1 << 16;
 /// The instruction count that stands for "no budget".
 const UNLIMITED: usize = 1 << 62;
 
-/// Blocks between two looks at the wall clock.
-const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 12;
+/// Blocks between two looks at the wall clock (every software interrupt
+/// also looks: a system call can take far longer than a block).
+const BLOCKS_PER_CLOCK_CHECK: u64 = 1 << 10;
 
 /// Instructions in the block at `addr` (16-bit code), decoded once.
 fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
@@ -1374,6 +1644,16 @@ fn block_insn_count(uc: &mut Uc<'_>, addr: u64, size: u32) -> u64 {
 }
 
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    // The budget by the blocks entered, besides unicorn's own counter: a
+    // program that rewrites the code it runs makes QEMU retranslate and
+    // restart blocks, and unicorn's count then does not hold. Every block
+    // entered before this one has run, so the run stops here once they
+    // reach the budget.
+    let st = uc.get_data();
+    if st.max_insns != 0 && st.insns >= st.max_insns {
+        uc.request_stop(Stop::Budget);
+        return;
+    }
     if !uc.get_data().observers.is_empty() {
         let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
         let stop = with_observers(uc, |uc, obs| {
@@ -1405,20 +1685,27 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     }
     let st = uc.get_data_mut();
     if st.mode == CpuMode::Real && st.blocks % BLOCKS_PER_TICK == 0 {
-        // The BIOS timer tick count at 0040:006C advances with execution, not
-        // with the host's clock, so runs are reproducible and programs that
-        // wait for the next tick (Turbo Pascal's Delay calibration) go on.
-        let mut b = [0u8; 4];
-        if uc.mem_read(0x46C, &mut b).is_ok() {
-            let t = u32::from_le_bytes(b).wrapping_add(1);
-            let _ = uc.mem_write(0x46C, &t.to_le_bytes());
-        }
-        if let Some(mut env) = uc.get_data_mut().env.take() {
-            let res = env.timer_tick(uc);
-            uc.get_data_mut().env = Some(env);
-            if let Err(stop) = res {
-                uc.request_stop(stop);
-            }
+        bios_tick(uc);
+    }
+}
+
+/// One tick of the PC's timer in real mode. The BIOS timer tick count at
+/// 0040:006C advances with execution, not with the host's clock, so runs
+/// are reproducible and programs that wait for the next tick (Turbo
+/// Pascal's Delay calibration) go on; then the environment delivers the
+/// hardware interrupts ([`Environment::timer_tick`]). A stop it asks for
+/// is requested.
+fn bios_tick(uc: &mut Uc<'_>) {
+    let mut b = [0u8; 4];
+    if uc.mem_read(0x46C, &mut b).is_ok() {
+        let t = u32::from_le_bytes(b).wrapping_add(1);
+        let _ = uc.mem_write(0x46C, &t.to_le_bytes());
+    }
+    if let Some(mut env) = uc.get_data_mut().env.take() {
+        let res = env.timer_tick(uc);
+        uc.get_data_mut().env = Some(env);
+        if let Err(stop) = res {
+            uc.request_stop(stop);
         }
     }
 }
@@ -1505,6 +1792,7 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// unicorn's interrupt hook: software interrupts go to the environment,
 /// processor exceptions stop the machine with a [`Fault`].
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
+    uc.get_data().refused.set(None);
     let regs = uc.regs();
     let cs_base = uc
         .descriptor_of(regs.cs)
@@ -1569,6 +1857,12 @@ fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
             None => Fault::new(intno8, regs, fault_name(intno8)),
         };
         uc.request_stop(Stop::Fault(fault));
+        return;
+    }
+    if uc.get_data().deadline.is_some_and(|d| Instant::now() >= d) {
+        // The call has not run: CS:IP back at the INT for the walk.
+        let _ = uc.set_reg(R::IP, regs.ip.wrapping_sub(2));
+        uc.request_stop(Stop::Timeout);
         return;
     }
     let Some(mut env) = uc.get_data_mut().env.take() else {

@@ -148,8 +148,8 @@ impl Tracer {
             v.to_string()
         } else {
             let loc = match (&place.module, place.segment) {
-                (Some(m), Some(s)) => format!("{m}:{s}:{:04X}", i.ip),
-                (Some(m), None) => m.clone(),
+                (Some(m), Some(s)) => format!("{}:{s}:{:04X}", crate::escape::name(m), i.ip),
+                (Some(m), None) => crate::escape::name(m).into_owned(),
                 _ => String::new(),
             };
             let line = format!(
@@ -159,7 +159,7 @@ impl Tracer {
                 hex.join(" ")
             );
             match symbol {
-                Some(sym) => format!("{line:<78} ; {sym}"),
+                Some(sym) => format!("{line:<78} ; {}", crate::escape::name(&sym)),
                 None => line,
             }
         }

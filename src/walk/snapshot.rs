@@ -325,7 +325,10 @@ fn decode_hex_into(s: &str, what: &str, out: &mut Vec<u8>) -> Result<(), String>
                     2 * i + 1
                 };
                 let c = s.get(at..).and_then(|t| t.chars().next()).unwrap_or('?');
-                return Err(format!("{what}: {c:?} at position {at} is not a hex digit"));
+                return Err(format!(
+                    "{what}: '{}' at position {at} is not a hex digit",
+                    crate::escape::name(&c.to_string())
+                ));
             }
         }
     }
@@ -361,7 +364,10 @@ fn decode_base64(s: &str, what: &str) -> Result<Vec<u8>, String> {
     for (i, c) in body.bytes().enumerate() {
         let v = b64_value(c).ok_or_else(|| {
             let ch = s.get(i..).and_then(|t| t.chars().next()).unwrap_or('?');
-            format!("{what}: {ch:?} at position {i} is not a base64 character")
+            format!(
+                "{what}: '{}' at position {i} is not a base64 character",
+                crate::escape::name(&ch.to_string())
+            )
         })?;
         acc = (acc << 6 | u32::from(v)) & 0xFF_FFFF;
         bits += 6;
@@ -483,8 +489,8 @@ impl Snapshot {
         let raw: Raw = serde_json::from_slice(bytes).map_err(|e| format!("not a snapshot: {e}"))?;
         if raw.format != FORMAT {
             return Err(format!(
-                "format: {:?}, not {FORMAT:?}",
-                raw.format.chars().take(80).collect::<String>()
+                "format: {}, not \"{FORMAT}\"",
+                crate::escape::quoted(&raw.format.chars().take(80).collect::<String>())
             ));
         }
         if raw.version != VERSION {

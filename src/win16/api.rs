@@ -143,7 +143,12 @@ pub static TABLES: &[&[Api]] = &[
     super::user::hook::APIS,
     super::user::input::APIS,
     super::user::mdi::APIS,
+    super::user::controls::APIS,
     super::user::menu::APIS,
+    super::user::menu::template::APIS,
+    super::user::menu::sysmenu::APIS,
+    super::user::menu::track::APIS,
+    super::user::accel::APIS,
     super::user::message::APIS,
     super::user::metrics::APIS,
     super::user::msgbox::APIS,
@@ -192,6 +197,14 @@ pub fn all() -> impl Iterator<Item = &'static Api> {
         .flat_map(|t| t.iter())
 }
 
+/// Entry points of system modules that Windows 3.1 did not export (so no
+/// program imports them, and they have no SDK name): the window procedures
+/// of USER's COMBOBOX, COMBOLBOX and MDICLIENT classes. USER hands out
+/// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
+/// thunk finds them here by their private ordinals (0xF000 and up, far
+/// above any export and any unknown-name import).
+pub static INTERNAL: &[&[Api]] = &[super::user::controls::INTERNAL, super::user::mdi::INTERNAL];
+
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
 /// check their own table with this.)
 #[cfg(test)]
@@ -203,7 +216,9 @@ pub fn is_registered(table: &'static [Api]) -> bool {
 
 /// The registered function for `module.ordinal`, if implemented.
 pub fn find(module: &str, ordinal: u16) -> Option<&'static Api> {
-    all().find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+    all()
+        .chain(INTERNAL.iter().flat_map(|t| t.iter()))
+        .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
 }
 
 #[cfg(test)]

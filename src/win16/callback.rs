@@ -71,11 +71,27 @@ pub fn call_far(
 ) -> Result<CallResult, Stop> {
     let saved = uc.regs();
     let ss = saved.ss;
+    // Everything pushed below: the frame's BP, the scratch data, the
+    // arguments and the far return. A stack without room for it is a
+    // stack fault, as when Windows pushed it.
+    let len = (scratch.len() as u16 + 1) & !1;
+    let arg_bytes: u16 = args
+        .iter()
+        .map(|a| match a {
+            CallArg::W(_) => 2,
+            CallArg::L(_) | CallArg::Scratch | CallArg::ScratchAt(_) => 4,
+        })
+        .sum();
+    crate::machine::stack_room(
+        uc,
+        2u16.saturating_add(len)
+            .saturating_add(arg_bytes)
+            .saturating_add(4),
+    )?;
     // The system function's frame.
     uc.push16(saved.bp | 1).map_err(host)?;
     let frame_bp = uc.reg(R::SP);
     // Scratch data, word-aligned.
-    let len = (scratch.len() as u16 + 1) & !1;
     let scratch_off = frame_bp.wrapping_sub(len);
     if len > 0 {
         let mut data = scratch.to_vec();

@@ -173,7 +173,13 @@ pub fn snd_play_sound(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let name = farptr::read_cstr(uc, a[0], 128)
         .map(|s| String::from_utf8_lossy(&s).into_owned())
         .unwrap_or_default();
-    crate::machine::record_event(uc, format!("sndPlaySound {name:?}: no wave device"));
+    crate::machine::record_event(
+        uc,
+        format!(
+            "sndPlaySound {}: no wave device",
+            crate::escape::quoted(&name)
+        ),
+    );
     Ok(0)
 }
 
@@ -273,7 +279,13 @@ pub fn mci_send_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     let cmd = farptr::read_cstr(uc, a[0], MAX_STRING)
         .map(|s| String::from_utf8_lossy(&s).into_owned())
         .unwrap_or_default();
-    crate::machine::record_event(uc, format!("mciSendString {cmd:?}: no MCI device"));
+    crate::machine::record_event(
+        uc,
+        format!(
+            "mciSendString {}: no MCI device",
+            crate::escape::quoted(&cmd)
+        ),
+    );
     if a[1] != 0 && a[2] as u16 != 0 {
         farptr::write_bytes(uc, a[1], &[0]);
     }

@@ -246,6 +246,18 @@ impl Win16 {
         Some((m.name.as_str(), t.ordinal))
     }
 
+    /// The system function whose thunk is at `cs:ip` exactly, if it is
+    /// implemented (USER calls a window procedure that is one of its own
+    /// functions directly, without emulating the thunk).
+    pub fn api_at(&self, cs: u16, ip: u16) -> Option<&'static api::Api> {
+        if ip % THUNK_SIZE != 0 {
+            return None;
+        }
+        let m = &self.modules[*self.thunk_segments.get(&cs)?];
+        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
+        api::find(&t.module, t.ordinal)
+    }
+
     /// Is `cs` a built-in module's thunk segment?
     pub fn is_thunk_segment(&self, cs: u16) -> bool {
         self.thunk_segments.contains_key(&cs)
@@ -531,7 +543,12 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     };
     let args = api.read_args(uc, ss, sp);
     env.win16.scheduler.switched = false;
-    let r = (api.func)(env, uc, &args)?;
+    // GDI's hook: a call on a metafile DC is recorded instead
+    // (gdi/mod.rs, before_call).
+    let r = match gdi::before_call(env, uc, api, &args)? {
+        Some(r) => r,
+        None => (api.func)(env, uc, &args)?,
+    };
     let switched = std::mem::take(&mut env.win16.scheduler.switched);
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
     let shown: Vec<String> = args
@@ -720,7 +737,7 @@ fn load_module(
                 }),
             }
         };
-        crate::loader::ne::apply_relocations(&mut data, &seg.relocs, &mut resolve)
+        crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
         // Floating-point fixups, as Windows applies them with a
         // coprocessor present (win87em.rs).
@@ -812,7 +829,10 @@ fn import(
 /// found (`NAME.DLL` in any case), or the text of where it was looked for.
 pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
     let wanted = format!("{name}.DLL");
-    let beside = importer.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let beside = match importer.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
     let mut dirs = vec![beside];
     for d in &w.dll_dirs {
         if !dirs.contains(d) {
@@ -866,8 +886,8 @@ pub fn load_dll(
     dll: &Path,
     depth: usize,
 ) -> Result<usize, Win16LoadError> {
-    let bytes =
-        std::fs::read(dll).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    let bytes = crate::loader::read_capped(dll, crate::loader::MAX_EXECUTABLE_BYTES, "a DLL")
+        .map_err(Win16LoadError)?;
     let ne =
         NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     ne.check_runnable(false)
@@ -935,12 +955,67 @@ pub fn load_program(
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
     let module = env.win16.modules[idx].clone();
     let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
+    // A header field whose segment cannot serve: a load error naming the
+    // field and its file offset (the NE header's own offsets, win16.md).
+    let field = |off: u64, name: &str, what: String| {
+        Win16LoadError(format!(
+            "{fname}: NE header field {name} (offset {:X}h): {what}",
+            h.file_offset + off
+        ))
+    };
+    let count = ne.segments.len();
     let dgroup = seg_sel(h.auto_data_segment);
-    let cs = seg_sel(h.cs)
-        .ok_or_else(|| Win16LoadError(format!("{fname}: entry segment {} does not exist", h.cs)))?;
-    let ss = seg_sel(h.ss)
-        .or(dgroup)
-        .ok_or_else(|| Win16LoadError(format!("{fname}: no stack segment")))?;
+    let cs = match (ne.segment(h.cs), seg_sel(h.cs)) {
+        (Some(s), _) if s.is_data() => {
+            return Err(field(
+                0x14,
+                "CS:IP",
+                format!(
+                    "CS is segment {}, a data segment; the entry point must lie in a code segment",
+                    h.cs
+                ),
+            ));
+        }
+        (Some(_), Some(sel)) => sel,
+        _ => {
+            return Err(field(
+                0x14,
+                "CS:IP",
+                format!(
+                    "CS is segment {}, and the module has {count} segment(s)",
+                    h.cs
+                ),
+            ));
+        }
+    };
+    if h.ss != 0 && ne.segment(h.ss).is_none() {
+        return Err(field(
+            0x18,
+            "SS:SP",
+            format!(
+                "SS is segment {}, and the module has {count} segment(s)",
+                h.ss
+            ),
+        ));
+    }
+    if ne.segment(h.ss).is_some_and(|s| !s.is_data()) {
+        return Err(field(
+            0x18,
+            "SS:SP",
+            format!(
+                "SS is segment {}, a code segment; the stack must lie in a data segment",
+                h.ss
+            ),
+        ));
+    }
+    let ss = seg_sel(h.ss).or(dgroup).ok_or_else(|| {
+        field(
+            0x18,
+            "SS:SP",
+            "SS is 0 and there is no automatic data segment (field at offset 0Eh) to hold the stack"
+                .into(),
+        )
+    })?;
     let dgroup = dgroup.unwrap_or(ss);
     // win16.md: DGROUP = data, then the local heap, then the stack; a zero SP
     // in the header means the top of that.
@@ -952,6 +1027,21 @@ pub fn load_program(
         let top = base + u32::from(h.heap_size) + u32::from(h.stack_size);
         (top.min(0xFFFE) & !1) as u16
     };
+    // The task starts with a switch frame below SP (scheduler.rs): SP must
+    // lie inside the stack segment, with room for it.
+    let limit = m.descriptor_of(ss).map_or(0, |d| d.limit);
+    if u32::from(sp) > limit + 1 || sp < tdb::SwitchFrame::SIZE {
+        return Err(field(
+            0x18,
+            "SS:SP",
+            format!(
+                "SP {sp:04X} is not a place for the stack: the stack segment is {:X}h bytes, and \
+                 SP must lie within it and be at least {:X}h",
+                limit + 1,
+                tdb::SwitchFrame::SIZE
+            ),
+        ));
+    }
     let dflags = ne
         .segment(h.auto_data_segment)
         .map(|s| s.flags)
@@ -1009,6 +1099,8 @@ pub fn load_program(
     for name in ["KERNEL", "USER", "GDI"] {
         ensure_builtin(m, &mut env.win16, name)?;
     }
+    // USER's predefined window classes (BUTTON, EDIT, ... and dialogs).
+    user::controls::register_system_classes(m, &mut env.win16)?;
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,
@@ -1040,17 +1132,31 @@ pub fn load_program(
         flags: 0x0202,
         ..Default::default()
     };
-    scheduler::add_new_task(env, m, htask, start).map_err(|e| match e {
-        Stop::Error(t) => Win16LoadError(format!("{fname}: {t}")),
-        other => Win16LoadError(format!("{fname}: {other:?}")),
-    })?;
+    scheduler::add_new_task(env, m, htask, start)
+        .map_err(|e| Win16LoadError(format!("{fname}: {}", stop_text(&e))))?;
     Ok(htask)
+}
+
+/// A stop met while loading, as words for a load error.
+fn stop_text(stop: &Stop) -> String {
+    match stop {
+        Stop::Error(t) => t.clone(),
+        Stop::Fault(f) => format!(
+            "{} (exception {}): {}",
+            crate::machine::fault_name(f.number),
+            f.number,
+            f.detail
+        ),
+        Stop::Unimplemented { what, .. } => format!("{what} is not implemented"),
+        Stop::Fatal { what, .. } => format!("a fatal error: {what}"),
+        other => format!("the start stopped: {}", other.kind()),
+    }
 }
 
 /// Make the loaded, never-run task `htask` the running one (the first task
 /// of a run).
 pub fn start_task(m: &mut Uc<'_>, env: &mut Env, htask: u16) -> Result<(), Win16LoadError> {
-    scheduler::resume(env, m, htask).map_err(|e| Win16LoadError(format!("{e:?}")))
+    scheduler::resume(env, m, htask).map_err(|e| Win16LoadError(stop_text(&e)))
 }
 
 /// Test support: a machine with a real program loaded.

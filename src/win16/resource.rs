@@ -9,8 +9,8 @@
 //!   units, shifted);
 //! - `LoadString` reads the `RT_STRING` block `id / 16 + 1`: 16 strings,
 //!   each a length byte and that many characters;
-//! - `LoadIcon`, `LoadCursor`, `LoadBitmap`, `LoadMenu` and
-//!   `LoadAccelerators` create no GDI or USER object yet: they return a
+//! - `LoadIcon`, `LoadCursor` and `LoadBitmap` create no GDI or USER
+//!   object yet: they return a
 //!   handle when the resource exists (or, for hInstance NULL, when the id
 //!   is a predefined IDI_*, IDC_* or OBM_* one) and NULL otherwise. The
 //!   handle is the same for every load of the same resource. These handles
@@ -73,7 +73,6 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W],
         sizeof_resource,
     ),
-    Api::new("USER", 150, "LOADMENU", &[Arg::W, Arg::L], load_menu),
     Api::new("USER", 173, "LOADCURSOR", &[Arg::W, Arg::L], load_cursor),
     Api::new("USER", 174, "LOADICON", &[Arg::W, Arg::L], load_icon),
     Api::new("USER", 175, "LOADBITMAP", &[Arg::W, Arg::L], load_bitmap),
@@ -83,13 +82,6 @@ pub static APIS: &[Api] = &[
         "LOADSTRING",
         &[Arg::W, Arg::W, Arg::L, Arg::W],
         load_string,
-    ),
-    Api::new(
-        "USER",
-        177,
-        "LOADACCELERATORS",
-        &[Arg::W, Arg::L],
-        load_accelerators,
     ),
 ];
 
@@ -461,10 +453,13 @@ fn handle_of(
     env.win16.resources.handle(what)
 }
 
-/// The handle LoadMenu(hInstance, name) returns, 0 when the module has no
-/// such menu: CreateWindow loads a window class's menu with it.
-pub fn menu_handle(env: &mut Env, hinstance: u16, name: &NameArg) -> u16 {
-    handle_of(env, hinstance, name, &[RT_MENU], |_| false)
+/// The bytes of resource `name` of type `rt` of the module `hinstance`
+/// names (an instance or module handle), with the module's name: what
+/// USER parses for LoadMenu, LoadAccelerators and dialog templates.
+pub fn data(env: &Env, hinstance: u16, name: &NameArg, rt: u16) -> Option<(String, Vec<u8>)> {
+    let m = &env.win16.modules[env.win16.module_for_handle(hinstance)?];
+    let (_, r) = find(m.image.as_deref()?, name, &NameArg::Int(rt))?;
+    Some((m.name.clone(), r.data.clone()))
 }
 
 /// USER.174 LoadIcon(hInstance, lpszIcon).
@@ -487,19 +482,22 @@ pub fn load_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// USER.175 LoadBitmap(hInstance, lpszBitmap).
 pub fn load_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    // A module's bitmap becomes a GDI bitmap (a new one per call, as
+    // Windows made), so programs can select it and blit it.
+    if a[0] as u16 != 0 {
+        let Some(name) = NameArg::read(uc, a[1]) else {
+            return Ok(0);
+        };
+        let packed = image(env, a[0] as u16)
+            .and_then(|(_, ne)| find(ne, &name, &NameArg::Int(RT_BITMAP)))
+            .map(|(_, r)| r.data.clone());
+        return Ok(packed.map_or(0, |p| {
+            u32::from(super::gdi::blit::bitmap_from_packed_dib(env, &p))
+        }));
+    }
     Ok(load(env, uc, a, &[RT_BITMAP], |id| {
         STOCK_BITMAPS.contains(&id)
     }))
-}
-
-/// USER.150 LoadMenu(hInstance, lpszMenu).
-pub fn load_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(load(env, uc, a, &[RT_MENU], |_| false))
-}
-
-/// USER.177 LoadAccelerators(hInstance, lpszTableName).
-pub fn load_accelerators(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(load(env, uc, a, &[RT_ACCELERATOR], |_| false))
 }
 
 #[cfg(test)]
@@ -574,6 +572,19 @@ mod tests {
                         ..res(ResourceId::Int(2), &[1; 16])
                     },
                 ],
+            },
+            // A 2×1 DIB at 4 bpp: pixel 0 is colour 1 (red), pixel 1
+            // colour 0 (blue).
+            NeResourceType {
+                type_id: ResourceId::Int(RT_BITMAP),
+                resources: vec![res(ResourceId::Int(5), &{
+                    let mut b = vec![40, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 4, 0];
+                    b.extend_from_slice(&[0; 24]);
+                    b.extend_from_slice(&[255, 0, 0, 0, 0, 0, 255, 0]);
+                    b.extend_from_slice(&[0; 56]);
+                    b.extend_from_slice(&[0x10, 0, 0, 0]);
+                    b
+                })],
             },
         ];
         let mut env = Env::new(false);
@@ -660,6 +671,20 @@ mod tests {
     }
 
     #[test]
+    fn load_bitmap_makes_a_gdi_bitmap() {
+        let (mut m, mut env, _) = setup();
+        let h1 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
+        let h2 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
+        assert_ne!(h1, h2, "a new bitmap per call");
+        let bm = env.win16.gdi.objects.bitmap(h1).unwrap();
+        assert_eq!((bm.surface.width, bm.surface.height), (2, 1));
+        // VGA indices: 9 bright red, 12 bright blue.
+        assert_eq!(bm.surface.get(0, 0), Some(9));
+        assert_eq!(bm.surface.get(1, 0), Some(12));
+        assert_eq!(load_bitmap(&mut env, &mut m, &[0x222E, 6]).unwrap(), 0);
+    }
+
+    #[test]
     fn load_functions_hand_out_handles() {
         let (mut m, mut env, ds) = setup();
         let name = str_at(&mut m, ds, 0x100, "AppIcon");
@@ -674,12 +699,11 @@ mod tests {
         assert_ne!(load_bitmap(&mut env, &mut m, &[0, 32754]).unwrap(), 0);
         assert_eq!(load_cursor(&mut env, &mut m, &[0, 1]).unwrap(), 0);
         assert_eq!(load_cursor(&mut env, &mut m, &[0x2227, 32512]).unwrap(), 0);
-        assert_ne!(load_menu(&mut env, &mut m, &[0x2227, 1]).unwrap(), 0);
-        assert_eq!(load_menu(&mut env, &mut m, &[0, 1]).unwrap(), 0);
-        assert_eq!(
-            load_accelerators(&mut env, &mut m, &[0x2227, 1]).unwrap(),
-            0
-        );
+        // USER parses menus and accelerator tables from these bytes.
+        let (module, bytes) = data(&env, 0x222E, &NameArg::Int(1), RT_MENU).unwrap();
+        assert_eq!((module.as_str(), bytes), ("APP", vec![0; 4]));
+        assert!(data(&env, 0x2227, &NameArg::Int(2), RT_MENU).is_none());
+        assert!(data(&env, 0, &NameArg::Int(1), RT_MENU).is_none());
         assert_eq!(
             load_icon(&mut env, &mut m, &[0x2227, 0x1234_0000]).unwrap(),
             0

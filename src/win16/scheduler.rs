@@ -520,7 +520,13 @@ pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str) -> Result<u32, Stop
         name.push_str(".EXE");
     }
     let failed = |uc: &mut Uc<'_>, code: u32, why: String| {
-        record_event(uc, format!("WinExec {line:?} fails with {code}: {why}"));
+        record_event(
+            uc,
+            format!(
+                "WinExec {} fails with {code}: {why}",
+                crate::escape::quoted(line)
+            ),
+        );
         Ok(code)
     };
     let host = match env.drive.as_ref().map(|d| d.resolve(name.as_bytes())) {
@@ -528,9 +534,12 @@ pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str) -> Result<u32, Stop
         Some(_) => return failed(uc, ERROR_FILE_NOT_FOUND, format!("no file {name}")),
         None => return failed(uc, ERROR_FILE_NOT_FOUND, "the run has no drive".into()),
     };
-    let too_big = std::fs::metadata(&host).map_or(true, |m| m.len() > MAX_PROGRAM_FILE);
-    let bytes = match std::fs::read(&host) {
-        Ok(b) if !too_big => b,
+    let read = env
+        .drive
+        .as_ref()
+        .map(|d| d.read_file(name.as_bytes(), MAX_PROGRAM_FILE));
+    let bytes = match read {
+        Some(Ok(b)) => b,
         _ => return failed(uc, ERROR_FILE_NOT_FOUND, format!("{name} cannot be read")),
     };
     let ne = match crate::loader::ne::NeImage::parse(&bytes) {
@@ -544,7 +553,10 @@ pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str) -> Result<u32, Stop
     let hinst = env.win16.task(htask).map_or(0, |t| t.hinstance);
     record_event(
         uc,
-        format!("WinExec {line:?} starts task {htask:04X} hInstance {hinst:04X}"),
+        format!(
+            "WinExec {} starts task {htask:04X} hInstance {hinst:04X}",
+            crate::escape::quoted(line)
+        ),
     );
     yield_now(env, uc, Wait::Ready, Resume::After(u32::from(hinst)))?;
     Ok(u32::from(hinst))

@@ -9,16 +9,24 @@
 //!
 //! | line | what the program gets |
 //! | --- | --- |
-//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `alt`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case) |
+//! | `key NAME` | WM_KEYDOWN then WM_KEYUP for one key: a letter `A`..`Z`, a digit `0`..`9`, `enter`, `esc`, `space`, `tab`, `backspace`, `left`, `right`, `up`, `down`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`, `shift`, `ctrl`, `alt`, `f1`..`f12`; TranslateMessage makes the WM_CHAR of a key that types one (a letter types its lower case). `ctrl+`, `shift+` and `alt+` before the name (in any combination: `ctrl+shift+z`) hold those keys around it: their key-down messages come first and their key-up messages last. Alt (without Ctrl) makes the messages WM_SYSKEYDOWN / WM_SYSKEYUP with lParam bit 29, as does F10; `key alt` alone is WM_SYSKEYDOWN and WM_SYSKEYUP of VK_MENU, which enters the menu bar |
 //! | `char C` | WM_CHAR for one character: `C` itself when it is one character, else a number 0..255 |
 //! | `click X Y [left\|right]` | WM_LBUTTONDOWN then WM_LBUTTONUP (or the R pair) at client point (X, Y): lParam = MAKELONG(X, Y), wParam MK_LBUTTON (MK_RBUTTON) on the down message and 0 on the up |
 //! | `command ID` | WM_INITMENU (sent, wParam = the window's menu) then WM_COMMAND posted with wParam = ID, lParam = 0, as a menu choice |
 //! | `scroll vert\|horz CODE [N]` | WM_VSCROLL (WM_HSCROLL) to the main window as its scroll bar sends them: the SB_ code (`lineUp`, `lineDown`, `pageUp`, `pageDown`, `top`, `bottom`; `thumb N` sends SB_THUMBTRACK then SB_THUMBPOSITION with position N, `track N` SB_THUMBTRACK), then SB_ENDSCROLL |
+//! | `menu ITEM...` | a mouse choice from the menu bar: ITEM is an item's text (a word, or `"quoted text"`), matched without regard to case and with or without its `&` (compared with the `&` when ITEM has one), the part after a tab left out; or `#N`, the item at position N. The first ITEM is on the bar, each next one in the pop-up the previous opened. WM_NCLBUTTONDOWN (HTMENU) is posted at the first item; DefWindowProc's menu loop then sends WM_INITMENU, WM_MENUSELECT, WM_INITMENUPOPUP ... and posts the chosen item's WM_COMMAND (user/menu/track.rs) |
+//! | `sysmenu ITEM...` | the same from the system menu (a click on its box, HTSYSMENU): `sysmenu close` chooses Close and the window gets WM_SYSCOMMAND SC_CLOSE |
+//! | `popup ITEM...` or `popup cancel` | the answer of the next TrackPopupMenu: the items chosen in the pop-up, or none (the menu is cancelled, as it is without a `popup` line) |
 //! | `timer [N]` | N (default 1, at most 1000) WM_TIMER ticks of the task's timers, soonest due first, one per empty queue |
 //! | `close` | WM_CLOSE posted to the main window |
 //! | `msgbox ANSWER` | the answer of the next MessageBox (`ok` 1, `cancel` 2, `abort` 3, `retry` 4, `ignore` 5, `yes` 6, `no` 7, or a number) |
-//! | `dialog ANSWER` | the next DialogBox: its procedure gets WM_COMMAND with that id (the same names, or a number) instead of IDCANCEL; the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `dialog ANSWER` | the next DialogBox, when its modal loop finds the queue empty and no input line comes before this one: the control with that id (the same names, or a number) is clicked (WM_COMMAND(id, MAKELONG(hwnd, BN_CLICKED)) to the dialog), or with no such control the dialog gets WM_COMMAND(id, 0); the next common dialog (commdlg.rs): `ok` chooses, anything else cancels |
+//! | `type ID TEXT` | the control with that id gets the focus as Tab gives it (an edit control's text selected) and WM_CHAR for each character of TEXT (the rest of the line; `"..."` keeps leading and trailing blanks) |
+//! | `click-id ID` | WM_LBUTTONDOWN then WM_LBUTTONUP at the centre of the control with that id |
+//! | `select ID ITEM` | the list box or combo box with that id chooses item ITEM (an index, or the item's text, `"..."` when it has blanks) as a click on it would |
 //! | `file NAME` | the next file dialog (GetOpenFileName, GetSaveFileName) chooses the file NAME (a DOS path; the rest of the line, blanks included): a `dialog ok` that carries a name |
+//!
+//! Menu paths hold at most [`MAX_PATH`] items of at most 255 bytes.
 //!
 //! Keys have the Windows 3.1 virtual-key codes and lParam of a US keyboard:
 //! repeat count 1, the set-1 scan code in bits 16..23, bit 24 for the
@@ -33,8 +41,10 @@
 //! **When.** The input lines of a task are delivered in order, one line
 //! each time its queue runs empty (GetMessage, PeekMessage), to its main
 //! window (see user/message.rs for the rest of the headless session: timers, the
-//! default WM_CLOSE after the script). `msgbox` and `dialog` lines are
-//! taken when a box opens: the first pending line of that kind.
+//! default WM_CLOSE after the script). `msgbox`, `dialog` and `popup`
+//! lines are taken when a box or a pop-up menu opens: the first pending
+//! line of that kind. While a menu is open (Alt, F10, Alt+letter), its
+//! loop takes the `key` and `char` lines that follow as its own input.
 //!
 //! A malformed file is refused before the program runs, with the line
 //! number and what is wrong (the CLI names the file and exits with
@@ -48,6 +58,10 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_LINES: usize = 10_000;
 /// The most ticks one `timer N` line may ask for.
 pub const MAX_TICKS: u32 = 1000;
+/// The most items a `menu`, `sysmenu` or `popup` path may have.
+pub const MAX_PATH: usize = 16;
+/// The most characters one `type` line may type.
+pub const MAX_TYPED: usize = 4096;
 
 /// A key: virtual-key code, scan code, extended, the character it types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +70,14 @@ pub struct Key {
     pub scan: u8,
     pub extended: bool,
     pub ch: Option<u8>,
+    /// Held with it: [`MOD_SHIFT`], [`MOD_CTRL`], [`MOD_ALT`].
+    pub mods: u8,
 }
+
+/// Modifier keys held with a scripted key (`shift+`, `ctrl+`, `alt+`).
+pub const MOD_SHIFT: u8 = 1;
+pub const MOD_CTRL: u8 = 2;
+pub const MOD_ALT: u8 = 4;
 
 impl Key {
     /// lParam of WM_KEYDOWN and WM_CHAR: repeat 1, scan code, extended.
@@ -99,9 +120,33 @@ const NAMED_KEYS: &[(&str, u16, u8, bool, Option<u8>)] = &[
     ("delete", 0x2E, 0x53, true, None),
 ];
 
-/// The key called `name` (module doc), if there is one.
+/// The key called `name` (module doc), with any `ctrl+`, `shift+` and
+/// `alt+` before it, if there is one.
 pub fn key_by_name(name: &str) -> Option<Key> {
-    let lower = name.to_ascii_lowercase();
+    let mut lower = name.to_ascii_lowercase();
+    let mut mods = 0;
+    loop {
+        let m = [
+            ("ctrl+", MOD_CTRL),
+            ("shift+", MOD_SHIFT),
+            ("alt+", MOD_ALT),
+        ]
+        .into_iter()
+        .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len());
+        match m {
+            Some((p, bit)) if mods & bit == 0 => {
+                mods |= bit;
+                lower = lower[p.len()..].to_string();
+            }
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    plain_key(&lower).map(|k| Key { mods, ..k })
+}
+
+/// The key called `lower` (lower case, no modifiers).
+fn plain_key(lower: &str) -> Option<Key> {
     if let [c] = lower.as_bytes() {
         return match c {
             b'a'..=b'z' => Some(Key {
@@ -109,6 +154,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
                 scan: LETTER_SCANS[usize::from(c - b'a')],
                 extended: false,
                 ch: Some(*c),
+                mods: 0,
             }),
             b'0'..=b'9' => Some(Key {
                 vk: u16::from(*c),
@@ -116,6 +162,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
                 scan: if *c == b'0' { 0x0B } else { c - b'1' + 2 },
                 extended: false,
                 ch: Some(*c),
+                mods: 0,
             }),
             _ => None,
         };
@@ -130,6 +177,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
             scan,
             extended: false,
             ch: None,
+            mods: 0,
         });
     }
     NAMED_KEYS
@@ -140,6 +188,7 @@ pub fn key_by_name(name: &str) -> Option<Key> {
             scan,
             extended,
             ch,
+            mods: 0,
         })
 }
 
@@ -182,12 +231,26 @@ pub enum Action {
     Close,
     MsgBox(u16),
     Dialog(u16),
+    /// A choice from the menu bar: the item path is the line's `args`.
+    Menu,
+    /// A choice from the system menu (path in `args`).
+    SysMenu,
+    /// TrackPopupMenu's answer (path in `args`; none: cancel).
+    Popup,
+    /// `type ID TEXT`: the text is the line's first `args`.
+    Type(u16),
+    /// `click-id ID`.
+    ClickId(u16),
+    /// `select ID ITEM`: the item by index, or (None) by the text in the
+    /// line's first `args`.
+    Select(u16, Option<u16>),
 }
 
 impl Action {
-    /// Is this an answer for a box (taken when the box opens), not input?
+    /// Is this an answer for a box or a pop-up menu (taken when it
+    /// opens), not input?
     pub fn is_answer(&self) -> bool {
-        matches!(self, Action::MsgBox(_) | Action::Dialog(_))
+        matches!(self, Action::MsgBox(_) | Action::Dialog(_) | Action::Popup)
     }
 }
 
@@ -195,7 +258,19 @@ impl fmt::Display for Action {
     /// The line as the events show it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Action::Key(k) => write!(f, "key VK {:02X}", k.vk),
+            Action::Key(k) => {
+                f.write_str("key ")?;
+                for (bit, name) in [
+                    (MOD_CTRL, "ctrl+"),
+                    (MOD_SHIFT, "shift+"),
+                    (MOD_ALT, "alt+"),
+                ] {
+                    if k.mods & bit != 0 {
+                        f.write_str(name)?;
+                    }
+                }
+                write!(f, "VK {:02X}", k.vk)
+            }
             Action::Char(c) => write!(f, "char {c:02X}"),
             Action::Click { x, y, right } => {
                 let b = if right { "right" } else { "left" };
@@ -218,6 +293,13 @@ impl fmt::Display for Action {
             Action::Close => f.write_str("close"),
             Action::MsgBox(a) => write!(f, "msgbox {a}"),
             Action::Dialog(a) => write!(f, "dialog {a}"),
+            Action::Menu => f.write_str("menu"),
+            Action::SysMenu => f.write_str("sysmenu"),
+            Action::Popup => f.write_str("popup"),
+            Action::Type(id) => write!(f, "type {id}"),
+            Action::ClickId(id) => write!(f, "click-id {id}"),
+            Action::Select(id, Some(i)) => write!(f, "select {id} {i}"),
+            Action::Select(id, None) => write!(f, "select {id} (by text)"),
         }
     }
 }
@@ -230,6 +312,8 @@ pub struct Line {
     /// `@MODULE`, upper case; None: the first task.
     pub module: Option<String>,
     pub action: Action,
+    /// The item path of a `menu`, `sysmenu` or `popup` line.
+    pub args: Vec<String>,
 }
 
 /// A parsed script.
@@ -285,7 +369,10 @@ fn ranged(s: &str, lo: i64, hi: i64, what: &str) -> Result<i64, String> {
     match number(s) {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         Some(v) => Err(format!("{what} {v} is out of range {lo}..{hi}")),
-        None => Err(format!("{what} {s:?} is not a number")),
+        None => Err(format!(
+            "{what} {} is not a number",
+            crate::escape::quoted(s)
+        )),
     }
 }
 
@@ -307,7 +394,7 @@ fn answer(s: &str) -> Result<u16, String> {
             .map(|v| v as u16)
             .map_err(|_| {
                 format!(
-                    "answer {s:?} is not ok, cancel, abort, retry, ignore, yes, no or a number 0..65535"
+                    "answer {} is not ok, cancel, abort, retry, ignore, yes, no or a number 0..65535", crate::escape::quoted(s)
                 )
             }),
     }
@@ -331,7 +418,7 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             want(1..=1, "key NAME")?;
             key_by_name(args[0])
                 .map(Action::Key)
-                .ok_or_else(|| format!("unknown key {:?}", args[0]))
+                .ok_or_else(|| format!("unknown key {}", crate::escape::quoted(args[0])))
         }
         "char" => {
             want(1..=1, "char C (one character, or a number 0..255)")?;
@@ -348,7 +435,12 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
                 None => false,
                 Some(b) if b == "left" => false,
                 Some(b) if b == "right" => true,
-                Some(b) => return Err(format!("button {b:?} is not left or right")),
+                Some(b) => {
+                    return Err(format!(
+                        "button {} is not left or right",
+                        crate::escape::quoted(&b)
+                    ));
+                }
             };
             Ok(Action::Click { x, y, right })
         }
@@ -407,12 +499,18 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             want(1..=1, "msgbox ANSWER")?;
             Ok(Action::MsgBox(answer(args[0])?))
         }
+        "click-id" => {
+            want(1..=1, "click-id ID")?;
+            Ok(Action::ClickId(control_id(args[0])?))
+        }
         "dialog" => {
             want(1..=1, "dialog ANSWER")?;
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {verb:?} (key, char, click, command, scroll, timer, close, msgbox, dialog, file)"
+            "unknown command {} (key, char, click, command, scroll, menu, sysmenu, popup, timer, \
+             close, msgbox, dialog, file, type, click-id, select)",
+            crate::escape::quoted(&verb)
         )),
     }
 }
@@ -429,6 +527,128 @@ const SCROLL_CODES: &[(&str, u16)] = &[
     ("bottom", 7),
 ];
 
+/// The words of `s`: blank-separated, or `"quoted"` (a quoted word may
+/// hold blanks and `#`; it cannot hold a `"`). Each with whether it was
+/// quoted.
+fn quoted_words(s: &str) -> Result<Vec<(String, bool)>, String> {
+    let mut out = Vec::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        if c.is_ascii_whitespace() {
+            chars.next();
+        } else if c == '"' {
+            chars.next();
+            let start = i + 1;
+            let end = loop {
+                match chars.next() {
+                    Some((j, '"')) => break j,
+                    Some(_) => {}
+                    None => return Err(format!("a quoted item from {s:?} has no closing quote")),
+                }
+            };
+            if chars.peek().is_some_and(|&(_, c)| !c.is_ascii_whitespace()) {
+                return Err("a closing quote must be followed by a blank".into());
+            }
+            out.push((s[start..end].to_string(), true));
+        } else {
+            let start = i;
+            let mut end = s.len();
+            while let Some(&(j, c)) = chars.peek() {
+                if c.is_ascii_whitespace() {
+                    end = j;
+                    break;
+                }
+                if c == '"' {
+                    return Err("a quote in the middle of an item".into());
+                }
+                chars.next();
+            }
+            out.push((s[start..end].to_string(), false));
+        }
+    }
+    Ok(out)
+}
+
+/// A control id.
+fn control_id(s: &str) -> Result<u16, String> {
+    Ok(ranged(s, 0, 0xFFFF, "the control id")? as u16)
+}
+
+/// The text after the first word of `rest`, a quoted `"..."` taken
+/// without its quotes.
+fn after_word(rest: &str) -> String {
+    let t = rest.trim_start();
+    let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+    let t = t[end..].trim();
+    match t.strip_prefix('"').and_then(|u| u.strip_suffix('"')) {
+        Some(u) => u.to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// A `type ID TEXT` or `select ID ITEM` line: `rest` is the text after
+/// the verb.
+fn parse_control_line(verb: &str, rest: &str) -> Result<(Action, Vec<String>), String> {
+    let mut words = rest.split_ascii_whitespace();
+    let (Some(id), Some(_)) = (words.next(), words.next()) else {
+        return Err(match verb {
+            "type" => "usage: type ID TEXT".into(),
+            _ => "usage: select ID INDEX|TEXT".into(),
+        });
+    };
+    let id = control_id(id)?;
+    let text = after_word(rest);
+    if verb == "type" {
+        if text.len() > MAX_TYPED {
+            return Err(format!("more than {MAX_TYPED} characters to type"));
+        }
+        return Ok((Action::Type(id), vec![text]));
+    }
+    let quoted = rest.trim_end().ends_with('"');
+    match number(&text) {
+        Some(v) if !quoted => {
+            if !(0..=0xFFFF).contains(&v) {
+                return Err(format!("the item index {v} is out of range 0..65535"));
+            }
+            Ok((Action::Select(id, Some(v as u16)), Vec::new()))
+        }
+        _ => Ok((Action::Select(id, None), vec![text])),
+    }
+}
+
+/// A `menu`, `sysmenu` or `popup` line: its verb and the text after it.
+fn parse_menu_line(verb: &str, rest: &str) -> Result<(Action, Vec<String>), String> {
+    let words = quoted_words(rest)?;
+    let usage = match verb {
+        "menu" => "usage: menu ITEM [ITEM...] (an item is a word, \"quoted text\" or #N)",
+        "sysmenu" => "usage: sysmenu ITEM [ITEM...] (e.g. sysmenu close)",
+        _ => "usage: popup ITEM [ITEM...] or popup cancel",
+    };
+    if words.is_empty() {
+        return Err(usage.into());
+    }
+    if words.len() > MAX_PATH {
+        return Err(format!("a menu path of more than {MAX_PATH} items"));
+    }
+    for (w, _) in &words {
+        if w.is_empty() || w.len() > 255 {
+            return Err(format!("item {w:?} is empty or longer than 255 bytes"));
+        }
+    }
+    let action = match verb {
+        "menu" => Action::Menu,
+        "sysmenu" => Action::SysMenu,
+        _ => Action::Popup,
+    };
+    if action == Action::Popup
+        && let [(w, false)] = words.as_slice()
+        && w.eq_ignore_ascii_case("cancel")
+    {
+        return Ok((action, Vec::new()));
+    }
+    Ok((action, words.into_iter().map(|(w, _)| w).collect()))
+}
+
 /// Is `s` a plausible module name (NE module names: at most 8 printable
 /// characters, no blanks)?
 fn module_name(s: &str) -> Result<String, String> {
@@ -436,7 +656,10 @@ fn module_name(s: &str) -> Result<String, String> {
         return Err("'@' without a module name".into());
     }
     if s.len() > 8 || !s.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(format!("{s:?} is not a module name (1 to 8 characters)"));
+        return Err(format!(
+            "{} is not a module name (1 to 8 characters)",
+            crate::escape::quoted(s)
+        ));
     }
     Ok(s.to_ascii_uppercase())
 }
@@ -464,9 +687,11 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
             return Err(err(format!("more than {MAX_LINES} commands")));
         }
         let mut words: Vec<&str> = text.split_ascii_whitespace().collect();
+        let mut rest = text;
         let module = match words.first().and_then(|w| w.strip_prefix('@')) {
             Some(m) => {
                 let m = module_name(m).map_err(err)?;
+                rest = rest[words[0].len()..].trim_start();
                 words.remove(0);
                 Some(m)
             }
@@ -493,14 +718,25 @@ pub fn parse(bytes: &[u8]) -> Result<Script, ScriptError> {
                 number,
                 module,
                 action: Action::Dialog(1),
+                args: Vec::new(),
             });
             continue;
         }
-        let action = parse_action(&words).map_err(err)?;
+        let verb = words.first().map(|w| w.to_ascii_lowercase());
+        let (action, args) = match verb.as_deref() {
+            Some(v @ ("menu" | "sysmenu" | "popup")) => {
+                parse_menu_line(v, &rest[v.len()..]).map_err(err)?
+            }
+            Some(v @ ("type" | "select")) => {
+                parse_control_line(v, &rest[v.len()..]).map_err(err)?
+            }
+            _ => (parse_action(&words).map_err(err)?, Vec::new()),
+        };
         lines.push(Line {
             number,
             module,
             action,
+            args,
         });
     }
     Ok(Script { lines, files })
@@ -516,6 +752,23 @@ mod tests {
 
     fn error(s: &str) -> ScriptError {
         parse(s.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn modifiers_go_before_the_key_name() {
+        let k = key_by_name("Ctrl+S").unwrap();
+        assert_eq!((k.vk, k.mods), (0x53, MOD_CTRL));
+        let k = key_by_name("ctrl+shift+f1").unwrap();
+        assert_eq!((k.vk, k.mods), (0x70, MOD_CTRL | MOD_SHIFT));
+        assert_eq!(key_by_name("alt+f").unwrap().mods, MOD_ALT);
+        assert_eq!(key_by_name("alt").unwrap().vk, 0x12);
+        assert_eq!(key_by_name("alt+alt+f"), None);
+        assert_eq!(key_by_name("ctrl+"), None);
+        assert_eq!(key_by_name("ctrl+banana"), None);
+        assert_eq!(
+            Action::Key(key_by_name("ctrl+alt+x").unwrap()).to_string(),
+            "key ctrl+alt+VK 58"
+        );
     }
 
     #[test]
@@ -578,6 +831,75 @@ mod tests {
         assert_eq!(one("dialog OK"), Action::Dialog(1));
         assert_eq!(one("dialog 1001"), Action::Dialog(1001));
         assert!(Action::Dialog(1).is_answer() && !Action::Close.is_answer());
+        let line = |s: &str| parse(s.as_bytes()).unwrap().lines[0].clone();
+        let l = line("type 101 hello world");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Type(101), vec!["hello world".into()])
+        );
+        let l = line("type 0x65 \"  two  \"");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Type(101), vec!["  two  ".into()])
+        );
+        assert_eq!(one("click-id 1"), Action::ClickId(1));
+        assert_eq!(one("select 200 3"), Action::Select(200, Some(3)));
+        let l = line("select 200 \"New York\"");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["New York".into()])
+        );
+        let l = line("select 200 Paris");
+        assert_eq!(
+            (l.action, l.args),
+            (Action::Select(200, None), vec!["Paris".into()])
+        );
+        let l = line("@DLGTEST type 5 x");
+        assert_eq!(
+            (l.action, l.args, l.module),
+            (Action::Type(5), vec!["x".into()], Some("DLGTEST".into()))
+        );
+        assert!(!one("type 5 x").is_answer());
+        assert!(Action::Popup.is_answer() && !Action::Menu.is_answer());
+    }
+
+    fn args(s: &str) -> (Action, Vec<String>) {
+        let l = parse(s.as_bytes()).unwrap().lines.remove(0);
+        (l.action, l.args)
+    }
+
+    #[test]
+    fn menu_lines_take_quoted_paths() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            args("menu \"&File\" \"E&xit\""),
+            (Action::Menu, v(&["&File", "E&xit"]))
+        );
+        assert_eq!(
+            args("@APP MENU file \"save as...\"  #2"),
+            (Action::Menu, v(&["file", "save as...", "#2"]))
+        );
+        assert_eq!(args("sysmenu close"), (Action::SysMenu, v(&["close"])));
+        assert_eq!(args("popup cancel"), (Action::Popup, vec![]));
+        assert_eq!(args("popup \"cancel\""), (Action::Popup, v(&["cancel"])));
+        assert_eq!(
+            args("popup \"# not a comment\" x"),
+            (Action::Popup, v(&["# not a comment", "x"]))
+        );
+        let l = parse(b"@APP menu \"A B\"").unwrap().lines.remove(0);
+        assert_eq!(l.module.as_deref(), Some("APP"));
+        assert!(error("menu").what.starts_with("usage: menu"));
+        assert!(error("menu \"open").what.contains("no closing quote"));
+        assert!(error("menu \"a\"b").what.contains("followed by a blank"));
+        assert!(error("menu a\"b").what.contains("middle"));
+        assert!(error("menu \"\"").what.contains("empty"));
+        assert!(
+            error(&format!("menu {}", "a ".repeat(MAX_PATH + 1)))
+                .what
+                .contains("more than")
+        );
+        // Other lines keep their words as they were: `char "` is a quote.
+        assert_eq!(one("char \""), Action::Char(b'"'));
     }
 
     #[test]
@@ -624,6 +946,17 @@ mod tests {
         assert_eq!(error("@ key a").what, "'@' without a module name");
         assert_eq!(error("@TOOLONGNAME key a").line, 1);
         assert_eq!(error("@PONG").what, "a module prefix without a command");
+        assert_eq!(error("type 5").what, "usage: type ID TEXT");
+        assert_eq!(
+            error("type x y").what,
+            "the control id \"x\" is not a number"
+        );
+        assert_eq!(error("click-id").what, "usage: click-id ID");
+        assert_eq!(error("select 4").what, "usage: select ID INDEX|TEXT");
+        assert_eq!(
+            error("select 4 70000").what,
+            "the item index 70000 is out of range 0..65535"
+        );
         assert_eq!(error("\n\nkey \u{e9}").line, 3);
         let bad = parse(b"close\n\xFF\xFE\n").unwrap_err();
         assert_eq!(bad.to_string(), "line 2: not text (invalid UTF-8)");

@@ -483,7 +483,11 @@ pub fn shell_execute(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     };
     crate::machine::record_event(
         uc,
-        format!("ShellExecute {verb} {file:?}: WinExec {line:?}"),
+        format!(
+            "ShellExecute {verb} {}: WinExec {}",
+            crate::escape::quoted(&file),
+            crate::escape::quoted(&line)
+        ),
     );
     crate::win16::scheduler::exec_line(env, uc, &line)
 }
@@ -527,7 +531,7 @@ pub fn find_executable(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
 /// box, closed at once (nobody reads it); TRUE.
 pub fn shell_about(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let app = opt_str(uc, a[1]).unwrap_or_default();
-    crate::machine::record_event(uc, format!("ShellAbout {app:?}"));
+    crate::machine::record_event(uc, format!("ShellAbout {}", crate::escape::quoted(&app)));
     Ok(1)
 }
 

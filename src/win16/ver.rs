@@ -101,14 +101,8 @@ fn image(env: &Env, uc: &Uc<'_>, name: &[u8]) -> Option<NeImage> {
         }
     }
     let _ = uc;
-    let host = tries.iter().find_map(|t| match d.resolve(t).ok()? {
-        crate::dos::fs::HostPath::File { host, .. } => Some(host),
-        _ => None,
-    })?;
-    if std::fs::metadata(&host).ok()?.len() > MAX_FILE {
-        return None;
-    }
-    NeImage::parse(&std::fs::read(host).ok()?).ok()
+    let bytes = tries.iter().find_map(|t| d.read_file(t, MAX_FILE).ok())?;
+    NeImage::parse(&bytes).ok()
 }
 
 /// A type or name argument: an integer (selector 0) or a string (`#n`

@@ -2,6 +2,8 @@
 //! the JSON a run prints. Each test crate uses its own part of it.
 #![allow(dead_code)]
 
+pub mod fnt;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -233,4 +235,84 @@ pub fn succeed(cmd: &mut Command) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// A finished child process: its output, how long it ran, and its peak
+/// resident memory in KiB (VmHWM, read from /proc while it ran; 0 where
+/// the host has no /proc).
+pub struct Measured {
+    pub out: Output,
+    pub elapsed: std::time::Duration,
+    pub peak_kib: u64,
+    /// It was still running at the limit and was killed.
+    pub killed: bool,
+    /// Its process id.
+    pub pid: u32,
+}
+
+/// Run `cmd` (stdin empty) and measure it; kill it after `limit`.
+pub fn run_measured(cmd: &mut Command, limit: std::time::Duration) -> Measured {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::Instant;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let so = drain(Box::new(child.stdout.take().unwrap()));
+    let se = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let pid = child.id();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let mut killed = false;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak_kib = peak_kib.max(kb);
+            }
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            killed = true;
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let elapsed = start.elapsed();
+    Measured {
+        out: Output {
+            status,
+            stdout: so.join().unwrap(),
+            stderr: se.join().unwrap(),
+        },
+        elapsed,
+        peak_kib,
+        killed,
+        pid,
+    }
+}
+
+/// A fresh empty directory for one test, removed first if it is there.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("th16-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
 }

@@ -119,8 +119,7 @@ pub fn buffered_input(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     out.extend_from_slice(&line);
     out.push(b'\r');
     if max > 0 {
-        uc.write_seg(ds, dx.wrapping_add(1), &out)
-            .map_err(|e| Stop::Error(e.to_string()))?;
+        super::write_wrapping(uc, "DS", ds, dx.wrapping_add(1), &out)?;
     }
     Ok(())
 }

@@ -49,8 +49,7 @@ pub fn info(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     }
     let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
     if dx != 0xFFFF {
-        uc.write_seg(ds, dx, &country_info())
-            .map_err(|e| Stop::Error(e.to_string()))?;
+        super::write_wrapping(uc, "DS", ds, dx, &country_info())?;
     }
     set(uc, R::BX, COUNTRY)?;
     set(uc, R::AX, COUNTRY)?;
@@ -82,8 +81,7 @@ fn table_pointer(uc: &mut Uc<'_>, id: u8, off: u16) -> Result<(), Stop> {
     let mut b = [id, 0, 0, 0, 0];
     b[1..3].copy_from_slice(&off.to_le_bytes());
     b[3..5].copy_from_slice(&data::SEG.to_le_bytes());
-    uc.write_seg(es, di, &b)
-        .map_err(|e| Stop::Error(e.to_string()))?;
+    super::write_wrapping(uc, "ES", es, di, &b)?;
     set(uc, R::CX, 5)
 }
 
@@ -115,8 +113,7 @@ pub fn extended(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             b.extend_from_slice(&country_info());
             b.truncate(usize::from(cx));
             let (es, di) = (uc.reg(R::ES), uc.reg(R::DI));
-            uc.write_seg(es, di, &b)
-                .map_err(|e| Stop::Error(e.to_string()))?;
+            super::write_wrapping(uc, "ES", es, di, &b)?;
             set(uc, R::CX, b.len() as u16)?;
         }
         0x02 => table_pointer(uc, 2, data::UPPERCASE_TABLE)?,

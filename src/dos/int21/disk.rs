@@ -171,13 +171,11 @@ pub fn serial(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
     if al == 1 {
         let mut b = [0u8; 4];
-        uc.read_seg(ds, dx.wrapping_add(2), &mut b)
-            .map_err(|e| Stop::Error(e.to_string()))?;
+        super::read_wrapping(uc, "DS", ds, dx.wrapping_add(2), &mut b)?;
         env.dos.volume_serial = Some(u32::from_le_bytes(b));
         return ok(uc);
     }
-    uc.write_seg(ds, dx, &media_id(env))
-        .map_err(|e| Stop::Error(e.to_string()))?;
+    super::write_wrapping(uc, "DS", ds, dx, &media_id(env))?;
     set_carry(uc, false)
 }
 

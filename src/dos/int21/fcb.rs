@@ -36,8 +36,16 @@ pub fn serves(ah: u8) -> bool {
     matches!(ah, 0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28)
 }
 
-fn mem(e: crate::walk::MemError) -> Stop {
-    Stop::Error(format!("FCB: {e}"))
+/// Records of `rs` bytes at offset `off` that fit before the segment's end:
+/// DOS cuts an FCB transfer there (MS-DOS 2.0's SETUP, DISK.ASM, "see if
+/// it will fit in one segment"; a DTA at offset 0 has FFFFh bytes).
+fn records_that_fit(off: u16, rs: u32) -> u32 {
+    let room = if off == 0 {
+        0xFFFF
+    } else {
+        0x1_0000 - u32::from(off)
+    };
+    room / rs.max(1)
 }
 
 /// The name an FCB holds, as a DOS path (`NAME.EXT`).
@@ -150,14 +158,14 @@ fn on_c(f: &[u8]) -> bool {
 fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
     let (ds, mut dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
     let mut first = [0u8; 7];
-    uc.read_seg(ds, dx, &mut first).map_err(mem)?;
+    super::read_wrapping(uc, "DS", ds, dx, &mut first)?;
     let extended = first[0] == 0xFF;
     let ext_attr = if extended { first[6] } else { 0 };
     if extended {
         dx = dx.wrapping_add(7);
     }
     let mut f = [0u8; FCB_LEN];
-    uc.read_seg(ds, dx, &mut f).map_err(mem)?;
+    super::read_wrapping(uc, "DS", ds, dx, &mut f)?;
     let (dta_seg, dta_off) = env.dos.dta;
     if !on_c(&f) {
         record(env, DosError::INVALID_DRIVE.0);
@@ -230,7 +238,7 @@ fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     }
                     out.push(3);
                     out.extend_from_slice(&dir_entry(&found));
-                    uc.write_seg(dta_seg, dta_off, &out).map_err(mem)?;
+                    super::write_wrapping(uc, "DS", dta_seg, dta_off, &out)?;
                     0
                 }
                 Ok(None) => {
@@ -275,11 +283,20 @@ fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
             } else {
                 get32(&f, 0x21) & if rs < 64 { 0xFFFF_FFFF } else { 0x00FF_FFFF }
             };
-            let count = if matches!(ah, 0x27 | 0x28) {
+            let asked = if matches!(ah, 0x27 | 0x28) {
                 u32::from(cx)
             } else {
                 1
             };
+            let count = asked.min(records_that_fit(dta_off, rs));
+            // AL=02h: the DTA's segment could not hold the transfer.
+            let trimmed = count < asked;
+            if trimmed && count == 0 {
+                if matches!(ah, 0x27 | 0x28) {
+                    uc.set_reg(R::CX, 0).map_err(host)?;
+                }
+                return finish(uc, ds, dx, &f, 2);
+            }
             let write = matches!(ah, 0x15 | 0x22 | 0x28);
             let pos = record.saturating_mul(rs);
             if drive.seek(h, pos as i32, 0).is_err() {
@@ -295,7 +312,7 @@ fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     result = 0;
                 } else {
                     let mut buf = vec![0u8; bytes as usize];
-                    uc.read_seg(dta_seg, dta_off, &mut buf).map_err(mem)?;
+                    super::read_wrapping(uc, "DS", dta_seg, dta_off, &mut buf)?;
                     result = match drive.write(h, &buf) {
                         Ok(n) => {
                             done_records = n as u32 / rs;
@@ -316,7 +333,7 @@ fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     let partial = buf.len() as u32 % rs != 0;
                     let padded = buf.len().div_ceil(rs as usize) * rs as usize;
                     buf.resize(padded, 0);
-                    uc.write_seg(dta_seg, dta_off, &buf).map_err(mem)?;
+                    super::write_wrapping(uc, "DS", dta_seg, dta_off, &buf)?;
                     done_records = padded as u32 / rs;
                     result = if partial {
                         3
@@ -327,6 +344,7 @@ fn call(env: &mut Env, uc: &mut Uc<'_>, ah: u8) -> Result<(), Stop> {
                     };
                 }
             }
+            let result = if result == 0 && trimmed { 2 } else { result };
             if sequential {
                 let next = record + done_records.max(u32::from(result == 0));
                 put16(&mut f, 0x0C, (next / 128) as u16);
@@ -544,14 +562,13 @@ pub fn parse_name(_env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     } else {
         fcb[9..12].copy_from_slice(b"   ");
     }
-    uc.write_seg(es, di, &fcb)
-        .map_err(|e| Stop::Error(e.to_string()))?;
+    super::write_wrapping(uc, "ES", es, di, &fcb)?;
     uc.set_reg(R::SI, si).map_err(host)?;
     set_al(uc, result)
 }
 
 fn finish(uc: &mut Uc<'_>, ds: u16, dx: u16, f: &[u8; FCB_LEN], al: u8) -> Result<(), Stop> {
-    uc.write_seg(ds, dx, f).map_err(mem)?;
+    super::write_wrapping(uc, "DS", ds, dx, f)?;
     set_al(uc, al)
 }
 

@@ -89,7 +89,7 @@ pub fn read(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(None) => {}
     }
     with_drive(env, uc, |d, uc, _| {
-        let data = d.read(bx, cx)?;
+        let data = d.read(bx, super::transfer_len(uc, ds, dx, cx)?)?;
         uc.write_seg(ds, dx, &data)
             .map_err(|_| DosError::ACCESS_DENIED)?;
         uc.set_reg(R::AX, data.len() as u16).ok();
@@ -107,7 +107,7 @@ pub fn write(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         Ok(None) => {}
     }
     with_drive(env, uc, |d, uc, _| {
-        let mut buf = vec![0u8; usize::from(cx)];
+        let mut buf = vec![0u8; usize::from(super::transfer_len(uc, ds, dx, cx)?)];
         uc.read_seg(ds, dx, &mut buf)
             .map_err(|_| DosError::ACCESS_DENIED)?;
         let n = d.write(bx, &buf)?;
@@ -119,7 +119,11 @@ pub fn write(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
 /// Reads and writes on a device handle: CON is standard input and the
 /// console; NUL, AUX, PRN and the rest swallow writes and read nothing.
 fn device_io(env: &mut Env, uc: &mut Uc<'_>, write: bool, dev: &str) -> Result<(), Stop> {
-    let (ds, dx, cx) = (uc.reg(R::DS), uc.reg(R::DX), uc.reg(R::CX));
+    let (ds, dx) = (uc.reg(R::DS), uc.reg(R::DX));
+    let cx = match super::transfer_len(uc, ds, dx, uc.reg(R::CX)) {
+        Ok(n) => n,
+        Err(e) => return fail(env, uc, e.0),
+    };
     if write {
         let mut buf = vec![0u8; usize::from(cx)];
         if uc.read_seg(ds, dx, &mut buf).is_err() {
@@ -200,25 +204,7 @@ pub fn date_time(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
 pub fn create_temp(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let (_, cx, dx, ds, _) = regs(uc);
     with_drive(env, uc, |d, uc, dos| {
-        let dir = path_at(uc, ds, dx);
-        let mut made = None;
-        for n in 0..0x1000u32 {
-            let name = format!("TMP{n:05X}");
-            let mut p = dir.clone();
-            if !p.is_empty() && !p.ends_with(b"\\") && !p.ends_with(b"/") && !p.ends_with(b":") {
-                p.push(b'\\');
-            }
-            p.extend_from_slice(name.as_bytes());
-            match d.create_new(&p, cx as u8) {
-                Ok(h) => {
-                    made = Some((h, p));
-                    break;
-                }
-                Err(DosError::FILE_EXISTS) => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        let (h, mut p) = made.ok_or(DosError::ACCESS_DENIED)?;
+        let (h, mut p) = d.create_temp(&path_at(uc, ds, dx), cx as u8)?;
         note_inheritance(dos, d, h, 0);
         p.push(0);
         uc.write_seg(ds, dx, &p)

@@ -257,6 +257,76 @@ pub fn path_at(uc: &Uc<'_>, seg: u16, off: u16) -> Vec<u8> {
     super::read_until(uc, seg, off, 0, 128)
 }
 
+/// Guest memory as DOS reaches it (`reg` names the segment register the
+/// program passed it in): its 16-bit offsets wrap past FFFFh to the start
+/// of the same segment (real mode), as the 8086's address arithmetic does.
+/// A protected-mode segment that ends before is a general-protection fault
+/// at the caller (the INT 21h).
+pub(crate) fn read_wrapping(
+    uc: &Uc<'_>,
+    reg: &'static str,
+    seg: u16,
+    off: u16,
+    buf: &mut [u8],
+) -> Result<(), Stop> {
+    let first = buf.len().min(0x1_0000 - usize::from(off));
+    let (a, b) = buf.split_at_mut(first);
+    uc.read_seg(seg, off, a)
+        .and_then(|()| uc.read_seg(seg, 0, b))
+        .map_err(|_| access_fault(uc, reg, seg, off, false))
+}
+
+/// [`read_wrapping`] for writing.
+pub(crate) fn write_wrapping(
+    uc: &mut Uc<'_>,
+    reg: &'static str,
+    seg: u16,
+    off: u16,
+    data: &[u8],
+) -> Result<(), Stop> {
+    let first = data.len().min(0x1_0000 - usize::from(off));
+    let (a, b) = data.split_at(first);
+    uc.write_seg(seg, off, a)
+        .and_then(|()| uc.write_seg(seg, 0, b))
+        .map_err(|_| access_fault(uc, reg, seg, off, true))
+}
+
+fn access_fault(uc: &Uc<'_>, reg: &'static str, seg: u16, off: u16, write: bool) -> Stop {
+    let regs = uc.regs();
+    let mut r = regs;
+    r.ip = regs.ip.wrapping_sub(2);
+    let d = uc.descriptor_of(seg);
+    Stop::Fault(crate::machine::Fault::with_cause(
+        13,
+        r,
+        crate::machine::Cause::Access {
+            segment: reg,
+            selector: seg,
+            offset: off,
+            size: 1,
+            write,
+            limit: d.map(|d| d.limit),
+            linear: d.map(|d| d.base.wrapping_add(u32::from(off))),
+        },
+    ))
+}
+
+/// How many of `cx` bytes at `seg:off` a handle read or write transfers.
+/// DOS cuts a transfer that would run past the end of its buffer's segment
+/// at that end (MS-DOS 2.0's SETUP, DISK.ASM: "see if it will fit in one
+/// segment"; a buffer at offset 0 gets at most FFFFh bytes) and returns
+/// the shorter count, with no error. A protected-mode segment ends at its
+/// limit; a selector that is no segment is error 5.
+fn transfer_len(uc: &Uc<'_>, seg: u16, off: u16, cx: u16) -> Result<u16, DosError> {
+    let d = uc.descriptor_of(seg).ok_or(DosError::ACCESS_DENIED)?;
+    let end = if d.limit >= 0xFFFF && off == 0 {
+        0xFFFF
+    } else {
+        (d.limit + 1).saturating_sub(u32::from(off))
+    };
+    Ok(cx.min(end.min(0xFFFF) as u16))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,71 +64,164 @@ fn dc_loc(gdi: &mut Gdi, hdc: u16) -> Option<(Loc, Point)> {
     Some((loc, d.origin))
 }
 
-/// Copy a rectangle (surface coordinates) of pixels from `loc`, or from
-/// `cv`'s surface when it is the same. Pixels outside the surface are
-/// None.
-fn read_pixels(gdi: &mut Gdi, cv: &Canvas, loc: Loc, r: Rect) -> (Format, Vec<Option<u32>>) {
-    let take = |s: &Surface| {
-        let mut v = Vec::with_capacity((r.width().max(0) * r.height().max(0)) as usize);
-        for y in r.top..r.bottom {
-            for x in r.left..r.right {
-                v.push(s.get(x, y));
-            }
+/// The source of a transfer: its rectangle (`w`×`h`), of which the part
+/// inside the source surface is copied (the rest reads as nothing).
+pub struct SrcPixels {
+    w: i32,
+    h: i32,
+    /// The copied part, relative to the rectangle's corner.
+    avail: Rect,
+    data: Vec<u32>,
+    fmt: Format,
+    /// The source DC's background colour as a source pixel.
+    bk: u32,
+}
+
+impl SrcPixels {
+    /// Rectangle `r` (surface coordinates) of `s`.
+    fn from_surface(s: &Surface, r: Rect) -> SrcPixels {
+        let inside = r
+            .intersect(&Rect::new(0, 0, s.width, s.height))
+            .unwrap_or_default();
+        let mut data =
+            Vec::with_capacity((inside.width().max(0) * inside.height().max(0)) as usize);
+        for y in inside.top..inside.bottom {
+            data.extend_from_slice(&s.row(y)[inside.left as usize..inside.right as usize]);
         }
-        (s.format, v)
-    };
+        SrcPixels {
+            w: r.width(),
+            h: r.height(),
+            avail: inside.offset(-r.left, -r.top),
+            data,
+            fmt: s.format,
+            bk: 0,
+        }
+    }
+
+    /// The pixel at (x, y) of the rectangle.
+    fn get(&self, x: i32, y: i32) -> Option<u32> {
+        let a = &self.avail;
+        (x >= a.left && x < a.right && y >= a.top && y < a.bottom)
+            .then(|| self.data[((y - a.top) * a.width() + (x - a.left)) as usize])
+    }
+}
+
+/// Copy rectangle `r` (surface coordinates) of the pixels at `loc`, or of
+/// `cv`'s surface when it is the same.
+fn read_pixels(gdi: &mut Gdi, cv: &Canvas, loc: Loc, r: Rect) -> SrcPixels {
     if loc == cv.loc {
-        return take(&cv.surf);
+        return SrcPixels::from_surface(&cv.surf, r);
     }
     match loc {
         Loc::Screen => {
             let s = gdi.take_screen();
-            let out = take(&s);
+            let out = SrcPixels::from_surface(&s, r);
             gdi.put_screen(s);
             out
         }
         Loc::Bitmap(h) => match gdi.objects.bitmap(h) {
-            Some(b) => take(&b.surface),
-            None => (
-                Format::Mono,
-                vec![None; (r.width() * r.height()).max(0) as usize],
-            ),
+            Some(b) => SrcPixels::from_surface(&b.surface, r),
+            None => SrcPixels::from_surface(&empty(), r),
         },
         Loc::Page(h) => match gdi.dc_mut(h).and_then(|d| d.page.as_ref()) {
-            Some(p) => take(p),
+            Some(p) => SrcPixels::from_surface(p, r),
             None => {
+                // A page nothing drew on is white.
                 let (w, hh) = super::devcaps::PRINTER_PAGE;
-                let v = (r.top..r.bottom)
-                    .flat_map(|y| {
-                        (r.left..r.right)
-                            .map(move |x| (x >= 0 && y >= 0 && x < w && y < hh).then_some(1))
-                    })
-                    .collect();
-                (Format::Mono, v)
+                let inside = r.intersect(&Rect::new(0, 0, w, hh)).unwrap_or_default();
+                SrcPixels {
+                    w: r.width(),
+                    h: r.height(),
+                    avail: inside.offset(-r.left, -r.top),
+                    data: vec![1; (inside.width().max(0) * inside.height().max(0)) as usize],
+                    fmt: Format::Mono,
+                    bk: 0,
+                }
             }
         },
     }
 }
 
-/// Convert a source pixel of `from` to the canvas's format (module doc).
-fn convert(cv: &Canvas, from: Format, from_vga: bool, src_bk: u32, v: u32) -> u32 {
-    let to = cv.surf.format;
-    if from == to {
-        return v;
+fn empty() -> Surface {
+    Surface {
+        width: 0,
+        height: 0,
+        format: Format::Mono,
+        px: Vec::new(),
     }
-    let colors = cv.colors();
-    if from == Format::Mono {
-        return if v & 1 != 0 {
-            colors.solid(cv.state.bk_color)
-        } else {
-            colors.solid(cv.state.text_color)
-        };
+}
+
+/// How source pixels become the canvas's (module doc): worked out once
+/// per transfer.
+enum Converter {
+    Same,
+    /// A monochrome source: (0 → text colour, 1 → background colour).
+    FromMono(u32, u32),
+    /// Onto a monochrome surface: the source background pixel is white.
+    ToMono(u32),
+    /// Through a table (sources of 16 or 256 colours).
+    Table(Vec<u32>),
+    /// A true-colour source: each colour matched (remembered).
+    Matched(std::collections::HashMap<u32, u32>, Format),
+}
+
+impl Converter {
+    fn new(cv: &Canvas, from: Format, src_bk: u32) -> Converter {
+        let to = cv.surf.format;
+        if from == to {
+            return Converter::Same;
+        }
+        let colors = cv.colors();
+        if from == Format::Mono {
+            return Converter::FromMono(
+                colors.solid(cv.state.text_color),
+                colors.solid(cv.state.bk_color),
+            );
+        }
+        if to == Format::Mono {
+            return Converter::ToMono(src_bk);
+        }
+        match from {
+            Format::Vga16 | Format::Pal8 => Converter::Table(
+                (0..=from.mask())
+                    .map(|v| convert_pixel(from, v, &colors))
+                    .collect(),
+            ),
+            _ => Converter::Matched(std::collections::HashMap::new(), from),
+        }
     }
-    if to == Format::Mono {
-        return u32::from(v == src_bk);
+
+    fn convert(&mut self, cv: &Canvas, v: u32) -> u32 {
+        match self {
+            Converter::Same => v,
+            Converter::FromMono(t, b) => {
+                if v & 1 != 0 {
+                    *b
+                } else {
+                    *t
+                }
+            }
+            Converter::ToMono(bk) => u32::from(v == *bk),
+            Converter::Table(t) => t[v as usize & (t.len() - 1)],
+            Converter::Matched(cache, from) => {
+                let from = *from;
+                *cache
+                    .entry(v)
+                    .or_insert_with(|| convert_pixel(from, v, &cv.colors()))
+            }
+        }
     }
-    let _ = from_vga;
-    convert_pixel(from, v, &colors)
+}
+
+/// The ROP2 mode of a ternary operation that does not read the source.
+fn rop2_of(rop: u8) -> u16 {
+    let mut t = 0u16;
+    for (k, (p, d)) in [(0u8, 0u8), (0, 1), (1, 0), (1, 1)].into_iter().enumerate() {
+        if rop >> ((p << 2) | d) & 1 != 0 {
+            t |= 1 << k;
+        }
+    }
+    t + 1
 }
 
 /// The per-axis source ranges of a stretch: for each destination index,
@@ -149,79 +242,105 @@ fn axis_map(src_len: i32, dst_len: i32, mirror: bool) -> Vec<(i32, i32)> {
         .collect()
 }
 
-/// Source pixels for [`transfer`]: the pixels (None outside the source),
-/// width, height, format and the source DC's background pixel.
-type SrcBlock<'a> = (&'a [Option<u32>], i32, i32, Format, u32);
-
 /// The transfer: destination `dst` (surface coordinates of the canvas)
-/// from source pixels `src` (w×h, format `sfmt`, None outside), stretched
-/// as needed, with `rop`. `mirror` flips the source horizontally,
-/// vertically.
-#[allow(clippy::too_many_arguments)]
+/// from source pixels `src`, stretched as needed, with `rop`. `mirror`
+/// flips the source horizontally, vertically.
 fn transfer(
     cv: &mut Canvas,
     dst: Rect,
-    src: Option<SrcBlock<'_>>,
+    src: Option<&SrcPixels>,
     mirror: (bool, bool),
     rop: u8,
     stretch_mode: u16,
-    src_vga: bool,
 ) {
     let (uses_p, uses_s, _) = rop3_uses(rop);
-    let brush: Option<Paint> = if uses_p { cv.brush.clone() } else { None };
-    if uses_p && brush.is_none() {
+    if uses_p && cv.brush.is_none() {
         return;
     }
-    let mask = cv.surf.format.mask();
-    let (xmap, ymap) = match &src {
-        Some((_, w, h, _, _)) if uses_s => (
-            axis_map(*w, dst.width(), mirror.0),
-            axis_map(*h, dst.height(), mirror.1),
-        ),
-        _ => (Vec::new(), Vec::new()),
+    if !uses_s {
+        // Pattern and destination only: a ROP2 fill.
+        let r2 = rop2_of(rop);
+        let paint = match (&cv.brush, uses_p) {
+            (Some(b), true) => Paint {
+                rop2: r2,
+                ..b.clone()
+            },
+            _ => Paint::solid(0, r2),
+        };
+        cv.fill_region(&crate::win16::geom::Region::rect(dst), &paint);
+        return;
+    }
+    let Some(src) = src else {
+        return;
     };
+    let (w, h) = (src.w, src.h);
+    if w <= 0 || h <= 0 {
+        return;
+    }
+    let brush: Option<Paint> = if uses_p { cv.brush.clone() } else { None };
+    let mask = cv.surf.format.mask();
+    let mut conv = Converter::new(cv, src.fmt, src.bk);
     let clip = cv.clip.intersect(&crate::win16::geom::Region::rect(dst));
-    for r in clip.rects().collect::<Vec<_>>() {
+    let rects: Vec<Rect> = clip.rects().collect();
+    let plain = w == dst.width() && h == dst.height() && !mirror.0 && !mirror.1;
+    let (xmap, ymap) = if plain {
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            axis_map(w, dst.width(), mirror.0),
+            axis_map(h, dst.height(), mirror.1),
+        )
+    };
+    let merge = stretch_mode == BLACKONWHITE || stretch_mode == WHITEONBLACK;
+    let combine = |a: Option<u32>, v: u32| match a {
+        None => v,
+        Some(a) if stretch_mode == BLACKONWHITE => a & v,
+        Some(a) => a | v,
+    };
+    // A stretched source row: the rows `sy..sy+ny` merged per the stretch
+    // mode (only their first with COLORONCOLOR), over the copied columns.
+    let av = src.avail;
+    let mut merged: Vec<Option<u32>> = vec![None; av.width().max(0) as usize];
+    let mut merged_for: Option<(i32, i32)> = None;
+    for r in rects {
         for y in r.top..r.bottom {
-            for x in r.left..r.right {
-                let s = if uses_s {
-                    let Some((px, w, _, fmt, bk)) = &src else {
-                        continue;
-                    };
-                    let (sy, ny) = ymap[(y - dst.top) as usize];
-                    let (sx, nx) = xmap[(x - dst.left) as usize];
-                    // Merge the source block per the stretch mode.
-                    let mut acc: Option<u32> = None;
-                    'outer: for yy in sy..sy + ny {
-                        for xx in sx..sx + nx {
-                            let Some(v) = px[(yy * w + xx) as usize] else {
-                                continue;
-                            };
-                            acc = Some(match (acc, stretch_mode) {
-                                (None, _) => v,
-                                (Some(a), BLACKONWHITE) => a & v,
-                                (Some(a), WHITEONBLACK) => a | v,
-                                (Some(a), _) => {
-                                    let _ = a;
-                                    break 'outer;
-                                }
-                            });
-                            if stretch_mode != BLACKONWHITE && stretch_mode != WHITEONBLACK {
-                                break 'outer;
+            if !plain {
+                let (sy, ny) = ymap[(y - dst.top) as usize];
+                if merged_for != Some((sy, ny)) {
+                    merged_for = Some((sy, ny));
+                    merged.iter_mut().for_each(|m| *m = None);
+                    let rows = sy.max(av.top)..(sy + if merge { ny } else { 1 }).min(av.bottom);
+                    for yy in rows {
+                        for (k, m) in merged.iter_mut().enumerate() {
+                            if let Some(v) = src.get(av.left + k as i32, yy) {
+                                *m = Some(combine(*m, v));
                             }
                         }
                     }
-                    let Some(v) = acc else {
-                        continue;
-                    };
-                    convert(cv, *fmt, src_vga, *bk, v)
+                }
+            }
+            for x in r.left..r.right {
+                let v = if plain {
+                    src.get(x - dst.left, y - dst.top)
                 } else {
-                    0
+                    let (sx, nx) = xmap[(x - dst.left) as usize];
+                    let cols = sx.max(av.left)..(sx + if merge { nx } else { 1 }).min(av.right);
+                    let mut acc = None;
+                    for xx in cols {
+                        if let Some(v) = merged[(xx - av.left) as usize] {
+                            acc = Some(combine(acc, v));
+                        }
+                    }
+                    acc
                 };
+                let Some(v) = v else {
+                    continue;
+                };
+                let s = conv.convert(cv, v);
                 let p = brush.as_ref().and_then(|b| b.at(x, y)).unwrap_or(0);
-                let d = cv.surf.get(x, y).unwrap_or(0);
-                let v = rop3(rop, p & mask, s & mask, d, mask);
-                cv.surf.set(x, y, v);
+                let row = cv.surf.row_mut(y);
+                let d = &mut row[x as usize];
+                *d = rop3(rop, p & mask, s & mask, *d, mask);
             }
         }
     }
@@ -255,7 +374,7 @@ fn stretch(
     let (_, uses_s, _) = rop3_uses(rop);
     let mode = cv.state.stretch_mode;
     if !uses_s {
-        transfer(&mut cv, dst, None, (false, false), rop, mode, false);
+        transfer(&mut cv, dst, None, (false, false), rop, mode);
         cv.close(gdi);
         return true;
     }
@@ -277,9 +396,10 @@ fn stretch(
     let srect = Rect::new(sp.x + sorg.x, sp.y + sorg.y, sq.x + sorg.x, sq.y + sorg.y);
     let (sx_flip, sy_flip) = (srect.right < srect.left, srect.bottom < srect.top);
     let srect = srect.normalized();
-    let (fmt, px) = read_pixels(gdi, &cv, loc, srect);
+    let mut px = read_pixels(gdi, &cv, loc, srect);
+    let fmt = px.fmt;
     // The source DC's background colour as a source pixel.
-    let bk = {
+    px.bk = {
         let syspal = gdi.syspal;
         let logpal = gdi.objects.palette(src_pal).cloned();
         Colors {
@@ -292,15 +412,7 @@ fn stretch(
     };
     let mirror = (fx != sx_flip, fy != sy_flip);
     let _ = force_stretch;
-    transfer(
-        &mut cv,
-        dst,
-        Some((&px, srect.width(), srect.height(), fmt, bk)),
-        mirror,
-        rop,
-        mode,
-        src_vga,
-    );
+    transfer(&mut cv, dst, Some(&px), mirror, rop, mode);
     cv.close(gdi);
     true
 }
@@ -315,7 +427,7 @@ fn pat_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     };
     let (dst, _, _) = map_rect(&cv, arg_i(a[1]), arg_i(a[2]), arg_i(a[3]), arg_i(a[4]));
     let mode = cv.state.stretch_mode;
-    transfer(&mut cv, dst, None, (false, false), rop, mode, false);
+    transfer(&mut cv, dst, None, (false, false), rop, mode);
     cv.close(gdi);
     Ok(1)
 }
@@ -625,6 +737,33 @@ fn create_dibitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(h)
 }
 
+/// A device-dependent bitmap made from a packed DIB (a BITMAPINFOHEADER
+/// or BITMAPCOREHEADER, its colour table, then the bits), as LoadBitmap
+/// makes one from an RT_BITMAP resource: the screen's format, or
+/// monochrome when the DIB is 1 bpp with a black-then-white table (the
+/// rule CreateDIBitmap follows above). The new bitmap's handle, 0 when the
+/// bytes are no DIB. For USER's LoadBitmap (resource.rs).
+pub fn bitmap_from_packed_dib(env: &mut Env, packed: &[u8]) -> u16 {
+    let Ok(head) = DibHeader::parse(packed, bitmap::DIB_RGB_COLORS) else {
+        return 0;
+    };
+    let mono = head.bit_count == 1 && head.colors.as_slice() == [0, 0x00FF_FFFF];
+    let fmt = if mono {
+        Format::Mono
+    } else {
+        env.win16.gdi.display.format()
+    };
+    let h = bitmap::create(env, head.width, head.height, fmt, None) as u16;
+    if h == 0 {
+        return 0;
+    }
+    let bits = packed.get(head.info_size()..).unwrap_or(&[]);
+    if let Ok(px) = decode_dib(&head, bits, 0, head.height as u32) {
+        set_dib_rows(&mut env.win16.gdi, 0, h, &head, &px, 0);
+    }
+    h
+}
+
 /// A DIB as a surface of the canvas's format (its colours matched).
 fn dib_surface(cv: &Canvas, h: &DibHeader, px: &bitmap::DibPixels) -> Option<Surface> {
     let colors = cv.colors();
@@ -664,14 +803,17 @@ fn set_dibits_to_device(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     // Destination row j (0 = top of the rectangle) shows DIB row
     // ys + cy − 1 − j; band row k (0 = top) is DIB row start + n − 1 − k.
     let clip = cv.clip.clone();
-    for j in 0..cy.max(0) {
+    let view = clip.bbox();
+    let (j0, j1) = ((view.top - org.y).max(0), (view.bottom - org.y).min(cy));
+    let (i0, i1) = ((view.left - org.x).max(0), (view.right - org.x).min(cx));
+    for j in j0..j1 {
         let dib_row = ys + cy - 1 - j;
         let k = start as i32 + n - 1 - dib_row;
         if k < 0 || k >= n {
             continue;
         }
         let y = org.y + j;
-        for i in 0..cx.max(0) {
+        for i in i0..i1 {
             let sx = xs + i;
             if sx < 0 || sx >= band.width {
                 continue;
@@ -713,25 +855,11 @@ fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     let (x0, w) = if ws < 0 { (xs + ws, -ws) } else { (xs, ws) };
     let (y0, hh) = if hs < 0 { (ys + hs, -hs) } else { (ys, hs) };
     let top = img.height - y0 - hh;
-    let mut src = Vec::with_capacity((w.max(0) * hh.max(0)) as usize);
-    for y in top..top + hh {
-        for x in x0..x0 + w {
-            src.push(img.get(x, y));
-        }
-    }
+    let src = SrcPixels::from_surface(&img, Rect::new(x0, top, x0 + w, top + hh));
     let (dst, fx, fy) = map_rect(&cv, d.0, d.1, d.2, d.3);
     let mirror = (fx != (ws < 0), fy != (hs < 0));
-    let fmt = cv.surf.format;
     let mode = cv.state.stretch_mode;
-    transfer(
-        &mut cv,
-        dst,
-        Some((&src, w, hh, fmt, 0)),
-        mirror,
-        (a[12] >> 16) as u8,
-        mode,
-        false,
-    );
+    transfer(&mut cv, dst, Some(&src), mirror, (a[12] >> 16) as u8, mode);
     cv.close(gdi);
     Ok(h.height as u32)
 }
@@ -858,5 +986,50 @@ mod tests {
         assert_eq!(axis_map(3, 2, false), [(0, 1), (1, 2)]);
         // Mirrored: the first destination pixel takes the last source.
         assert_eq!(axis_map(4, 4, true), [(3, 1), (2, 1), (1, 1), (0, 1)]);
+    }
+
+    /// A packed DIB: 40-byte header, `table`, then `bits` (bottom row
+    /// first).
+    fn packed(w: i32, h: i32, bpp: u16, table: &[u32], bits: &[u8]) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&40u32.to_le_bytes());
+        b.extend_from_slice(&w.to_le_bytes());
+        b.extend_from_slice(&h.to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&bpp.to_le_bytes());
+        b.extend_from_slice(&[0; 24]);
+        for c in table {
+            // RGBQUAD: blue, green, red, 0.
+            b.extend_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, *c as u8, 0]);
+        }
+        b.extend_from_slice(bits);
+        b
+    }
+
+    #[test]
+    fn load_bitmap_format_is_mono_for_black_and_white_dibs() {
+        let mut env = Env::new(false);
+        // 1 bpp, black then white: monochrome; bottom row 10000000,
+        // top row 01000000.
+        let p = packed(8, 2, 1, &[0, 0xFF_FFFF], &[0x80, 0, 0, 0, 0x40, 0, 0, 0]);
+        let h = bitmap_from_packed_dib(&mut env, &p);
+        let bm = env.win16.gdi.objects.bitmap(h).unwrap();
+        assert_eq!(bm.surface.format, Format::Mono);
+        // Mono surfaces hold 1 for white.
+        assert_eq!(bm.surface.get(1, 0), Some(1));
+        assert_eq!(bm.surface.get(0, 0), Some(0));
+        assert_eq!(bm.surface.get(0, 1), Some(1));
+        assert_eq!(bm.surface.get(1, 1), Some(0));
+        // 1 bpp red and blue: a screen bitmap, red where bits are 0.
+        let p = packed(8, 1, 1, &[0xFF, 0xFF_0000], &[0x7F, 0, 0, 0]);
+        let h = bitmap_from_packed_dib(&mut env, &p);
+        let bm = env.win16.gdi.objects.bitmap(h).unwrap();
+        assert_eq!(bm.surface.format, Format::Vga16);
+        assert_eq!(bm.surface.get(0, 0), Some(9));
+        assert_eq!(bm.surface.get(1, 0), Some(12));
+        // Not a DIB, or bits missing: no bitmap, or a blank one.
+        assert_eq!(bitmap_from_packed_dib(&mut env, &[1, 2, 3]), 0);
+        let p = packed(8, 1, 4, &[0; 16], &[]);
+        assert_ne!(bitmap_from_packed_dib(&mut env, &p), 0);
     }
 }

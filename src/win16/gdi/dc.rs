@@ -229,10 +229,12 @@ impl Dc {
         self.device.caps()
     }
 
-    /// A logical point as a surface point.
+    /// A logical point as a surface point (clamped as
+    /// [`Canvas::lp_to_sp`] does).
     pub fn lp_to_sp(&self, p: Point) -> Point {
         let d = self.state.map.lp_to_dp(p);
-        Point::new(d.x + self.origin.x, d.y + self.origin.y)
+        let c = |v: i32, o: i32| v.saturating_add(o).clamp(-(1 << 28), 1 << 28);
+        Point::new(c(d.x, self.origin.x), c(d.y, self.origin.y))
     }
 
     /// The region drawing may touch, surface coordinates.
@@ -495,10 +497,12 @@ impl Canvas {
         }
     }
 
-    /// A logical point on the surface.
+    /// A logical point on the surface (clamped to ±2^28: far beyond any
+    /// surface, near enough that arithmetic on it never overflows).
     pub fn lp_to_sp(&self, p: Point) -> Point {
         let d = self.state.map.lp_to_dp(p);
-        Point::new(d.x + self.origin.x, d.y + self.origin.y)
+        let c = |v: i32, o: i32| v.saturating_add(o).clamp(-(1 << 28), 1 << 28);
+        Point::new(c(d.x, self.origin.x), c(d.y, self.origin.y))
     }
 
     /// A surface point as a logical point.
@@ -704,7 +708,7 @@ fn select_bitmap(gdi: &mut Gdi, hdc: u16, h: u16) -> Option<u16> {
 // ---------------------------------------------------------------------
 // The calls.
 
-fn make_dc(env: &mut Env, kind: DcKind, device: Device) -> u32 {
+pub(crate) fn make_dc(env: &mut Env, kind: DcKind, device: Device) -> u32 {
     let gdi = &mut env.win16.gdi;
     let d = Dc::new(kind, device, &gdi.objects);
     gdi.objects

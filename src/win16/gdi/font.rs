@@ -60,6 +60,17 @@
 //!   second row below the baseline (the first when the font has only one
 //!   row of descent), the strike-out a third of the way from the baseline
 //!   up to the top of the capitals (tmAscent - tmInternalLeading).
+//!
+//! # The functions here
+//!
+//! AddFontResource/RemoveFontResource (a `.FON` of the program's
+//! sandbox, counted as Windows counted additions), EnumFonts and
+//! EnumFontFamilies (callbacks with LOGFONT + TEXTMETRIC or ENUMLOGFONT +
+//! NEWTEXTMETRIC copies on the stack, RASTER_FONTTYPE), and Windows 3.1's
+//! TrueType queries answered as for a system of raster fonts only
+//! (GetRasterizerCaps: no TrueType; GetOutlineTextMetrics,
+//! GetCharABCWidths, GetKerningPairs, GetFontData: none), with
+//! SetMapperFlags/GetAspectRatioFilter.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -110,107 +121,11 @@ pub const LF_FACESIZE: usize = 32;
 // ---------------------------------------------------------------------
 // Structures in emulated memory.
 
-/// LOGFONT (Win16): 50 bytes.
-///
-/// ```text
-///  0 lfHeight  2 lfWidth  4 lfEscapement  6 lfOrientation  8 lfWeight
-///     (ints)
-/// 10 lfItalic 11 lfUnderline 12 lfStrikeOut 13 lfCharSet
-/// 14 lfOutPrecision 15 lfClipPrecision 16 lfQuality 17 lfPitchAndFamily
-/// 18 lfFaceName[32]
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LogFont {
-    pub height: i16,
-    pub width: i16,
-    pub escapement: i16,
-    pub orientation: i16,
-    pub weight: i16,
-    pub italic: u8,
-    pub underline: u8,
-    pub strike_out: u8,
-    pub char_set: u8,
-    pub out_precision: u8,
-    pub clip_precision: u8,
-    pub quality: u8,
-    pub pitch_and_family: u8,
-    /// The face name, without its NUL (at most 31 bytes).
-    pub face: Vec<u8>,
-}
+/// LOGFONT (Win16, 50 bytes): the GDI object's record (logfont.rs).
+pub use super::logfont::LogFont;
 
-pub const LOGFONT_SIZE: usize = 50;
-
-impl LogFont {
-    pub fn to_bytes(&self) -> [u8; LOGFONT_SIZE] {
-        let mut b = [0u8; LOGFONT_SIZE];
-        for (i, v) in [
-            self.height,
-            self.width,
-            self.escapement,
-            self.orientation,
-            self.weight,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            b[i * 2..i * 2 + 2].copy_from_slice(&v.to_le_bytes());
-        }
-        b[10] = self.italic;
-        b[11] = self.underline;
-        b[12] = self.strike_out;
-        b[13] = self.char_set;
-        b[14] = self.out_precision;
-        b[15] = self.clip_precision;
-        b[16] = self.quality;
-        b[17] = self.pitch_and_family;
-        let n = self.face.len().min(LF_FACESIZE - 1);
-        b[18..18 + n].copy_from_slice(&self.face[..n]);
-        b
-    }
-
-    /// A LOGFONT from its bytes (missing bytes read as 0; the face name
-    /// ends at its NUL or after 31 bytes).
-    pub fn from_bytes(src: &[u8]) -> LogFont {
-        let mut b = [0u8; LOGFONT_SIZE];
-        let n = src.len().min(LOGFONT_SIZE);
-        b[..n].copy_from_slice(&src[..n]);
-        let w = |o: usize| i16::from_le_bytes([b[o], b[o + 1]]);
-        let face = &b[18..18 + LF_FACESIZE - 1];
-        let end = face.iter().position(|&c| c == 0).unwrap_or(face.len());
-        LogFont {
-            height: w(0),
-            width: w(2),
-            escapement: w(4),
-            orientation: w(6),
-            weight: w(8),
-            italic: b[10],
-            underline: b[11],
-            strike_out: b[12],
-            char_set: b[13],
-            out_precision: b[14],
-            clip_precision: b[15],
-            quality: b[16],
-            pitch_and_family: b[17],
-            face: face[..end].to_vec(),
-        }
-    }
-
-    /// The face name as text.
-    pub fn face_name(&self) -> String {
-        crate::loader::latin1(&self.face)
-    }
-
-    /// A LOGFONT naming `face` with the given height and weight, all else
-    /// zero.
-    pub fn named(face: &str, height: i16, weight: u16) -> LogFont {
-        LogFont {
-            height,
-            weight: weight as i16,
-            face: face.as_bytes().to_vec(),
-            ..LogFont::default()
-        }
-    }
-}
+/// Bytes of a LOGFONT.
+pub const LOGFONT_SIZE: usize = LogFont::SIZE;
 
 /// TEXTMETRIC (Win16): 31 bytes.
 ///
@@ -519,9 +434,16 @@ pub fn parse_fon(bytes: &[u8], file: Option<&Path>) -> Result<FonFile, LoadError
 
 /// Read and parse a `.FON` file.
 pub fn read_fon(path: &Path) -> Result<FonFile, FontFileError> {
-    let bytes = std::fs::read(path).map_err(|e| FontFileError {
-        file: path.to_path_buf(),
-        error: LoadError::whole("file", e.to_string()),
+    let bytes = crate::loader::read_capped(path, MAX_FON_BYTES, "a font file").map_err(|e| {
+        FontFileError {
+            file: path.to_path_buf(),
+            error: LoadError::whole(
+                "file",
+                e.strip_prefix(&format!("{}: ", path.display()))
+                    .unwrap_or(&e)
+                    .to_string(),
+            ),
+        }
     })?;
     parse_fon(&bytes, Some(path)).map_err(|error| FontFileError {
         file: path.to_path_buf(),
@@ -599,10 +521,14 @@ impl FontCatalogue {
             .collect::<Vec<_>>()
             .join(", ");
         if !missing.is_empty() {
+            let hint = if Path::new(WINE_FONTS).join("vgasys.fon").is_file() {
+                "fonts-wine does not ship them; give --fonts DIR with Windows' own files"
+            } else {
+                "install Debian's fonts-wine, or give --fonts DIR or TOOLHELP16_FONTS"
+            };
             warnings.push(format!(
                 "Windows 3.1 font files not found in [{dirs}]: {}; requests for those faces map \
-                 to the nearest font present (install Debian's fonts-wine, or give --fonts DIR \
-                 or {FONTS_ENV})",
+                 to the nearest font present ({hint})",
                 missing.join(", ")
             ));
         }
@@ -710,6 +636,11 @@ pub struct FontState {
     /// Fonts realised so far, by the LOGFONT (device units) they were
     /// mapped from.
     cache: std::collections::HashMap<[u8; LOGFONT_SIZE], PhysFont>,
+    /// SetMapperFlags' flags, by DC.
+    mapper_flags: std::collections::HashMap<u16, u32>,
+    /// Have the stock font objects been given their faces' LOGFONTs
+    /// (text.rs, settle_stock_fonts)?
+    pub stock_settled: bool,
 }
 
 impl Default for FontState {
@@ -727,7 +658,22 @@ impl FontState {
             catalogue: None,
             warnings: Default::default(),
             cache: Default::default(),
+            mapper_flags: Default::default(),
+            stock_settled: false,
         }
+    }
+
+    /// SetMapperFlags: the previous flags of DC `hdc`.
+    pub fn set_mapper_flags(&mut self, hdc: u16, flags: u32) -> u32 {
+        if self.mapper_flags.len() >= 4096 && !self.mapper_flags.contains_key(&hdc) {
+            return 0;
+        }
+        self.mapper_flags.insert(hdc, flags).unwrap_or(0)
+    }
+
+    /// The mapper flags of DC `hdc` (0 unless set).
+    pub fn mapper_flags(&self, hdc: u16) -> u32 {
+        self.mapper_flags.get(&hdc).copied().unwrap_or(0)
     }
 
     /// The catalogue, loaded on first use.
@@ -870,9 +816,9 @@ impl PhysFont {
     /// TEXTMETRIC, in device units.
     pub fn metrics(&self) -> TextMetric {
         let h = self.h();
-        let sy = i16::from(self.scale_y as u8);
-        let sx = i16::from(self.scale_x as u8);
-        let (sy, sx) = (sy.max(1), sx.max(1));
+        // The factors are at most fontmap::MAX_SCALE.
+        let sy = self.scale_y.clamp(1, 64) as i16;
+        let sx = self.scale_x.clamp(1, 64) as i16;
         let height = h.pix_height as i16 * sy;
         let ascent = h.ascent as i16 * sy;
         let weight = if self.bold { FW_BOLD } else { h.weight };
@@ -1054,12 +1000,8 @@ fn gdi_cs(env: &Env) -> Result<u16, Stop> {
 fn read_sandbox_file(env: &Env, name: &[u8]) -> Option<(String, Vec<u8>)> {
     let drive = env.drive.as_ref()?;
     match drive.resolve(name).ok()? {
-        crate::dos::fs::HostPath::File { host, dos } => {
-            let len = std::fs::metadata(&host).ok()?.len();
-            if len > MAX_FON_BYTES {
-                return None;
-            }
-            Some((dos, std::fs::read(&host).ok()?))
+        crate::dos::fs::HostPath::File { dos, .. } => {
+            Some((dos, drive.read_file(name, MAX_FON_BYTES).ok()?))
         }
         _ => None,
     }
@@ -1204,6 +1146,82 @@ fn enum_font_families(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     enumerate(env, uc, a[1], a[2], a[3], true)
 }
 
+// The TrueType functions of Windows 3.1, answered as Windows answered
+// them for raster fonts on a system without TrueType (this catalogue has
+// only raster fonts): no rasterizer, no outlines, no ABC widths, no
+// kerning pairs, no font data.
+
+/// GDI.313 GetRasterizerCaps(lpraststat, cb) -> TRUE: RASTERIZER_STATUS
+/// {nSize, wFlags, nLanguageID} with wFlags 0 (TrueType neither
+/// available nor enabled).
+fn get_rasterizer_caps(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let n = usize::from(a[1] as u16).min(6);
+    let mut b = [0u8; 6];
+    b[0..2].copy_from_slice(&6u16.to_le_bytes());
+    if n > 0 && a[0] != 0 && !farptr::write_bytes(uc, a[0], &b[..n]) {
+        return Ok(0);
+    }
+    Ok(1)
+}
+
+/// GDI.308 GetOutlineTextMetrics(hdc, cbData, lpotm) -> 0: the font is not
+/// a TrueType font.
+fn get_outline_text_metrics(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.307 GetCharABCWidths(hdc, uFirstChar, uLastChar, lpabc) -> FALSE:
+/// ABC widths exist for TrueType fonts only (the SDK).
+fn get_char_abc_widths(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.332 GetKerningPairs(hdc, cPairs, lpkrnpair) -> 0 pairs: raster
+/// fonts have none.
+fn get_kerning_pairs(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.311 GetFontData(hdc, dwTable, dwOffset, lpvBuffer, cbData) ->
+/// GDI_ERROR (-1): there is no TrueType font data.
+fn get_font_data(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0xFFFF_FFFF)
+}
+
+/// GDI.310 CreateScalableFontResource(fHidden, lpszResourceFile,
+/// lpszFontFile, lpszCurrentPath) -> FALSE: no TrueType rasterizer.
+fn create_scalable_font_resource(
+    _env: &mut Env,
+    _uc: &mut Uc<'_>,
+    _a: &[u32],
+) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// GDI.349 SetMapperFlags(hdc, dwFlag) -> the previous flags. ASPECT_
+/// FILTERING (1) makes the mapper take only fonts designed for the
+/// device's aspect ratio: every font here is a 96 × 96 dpi one, so it
+/// changes no choice.
+fn set_mapper_flags(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    if env.win16.gdi.dc_mut(hdc).is_none() {
+        return Ok(0xFFFF_FFFF);
+    }
+    Ok(env.win16.gdi.fonts.set_mapper_flags(hdc, a[1]))
+}
+
+/// GDI.353 GetAspectRatioFilter(hdc) -> the aspect ratio the filter keeps
+/// (x in the low word, y in the high): the device's 96 × 96 with
+/// ASPECT_FILTERING set, 0 without.
+fn get_aspect_ratio_filter(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    Ok(if env.win16.gdi.fonts.mapper_flags(hdc) & 1 != 0 {
+        u32::from(VGA_DPI) << 16 | u32::from(VGA_DPI)
+    } else {
+        0
+    })
+}
+
 /// The functions of this file.
 pub static APIS: &[Api] = &[
     Api::new(
@@ -1220,6 +1238,62 @@ pub static APIS: &[Api] = &[
         "REMOVEFONTRESOURCE",
         &[Arg::L],
         remove_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        307,
+        "GETCHARABCWIDTHS",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        get_char_abc_widths,
+    ),
+    Api::new(
+        "GDI",
+        308,
+        "GETOUTLINETEXTMETRICS",
+        &[Arg::W, Arg::W, Arg::L],
+        get_outline_text_metrics,
+    ),
+    Api::new(
+        "GDI",
+        310,
+        "CREATESCALABLEFONTRESOURCE",
+        &[Arg::W, Arg::L, Arg::L, Arg::L],
+        create_scalable_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        311,
+        "GETFONTDATA",
+        &[Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
+        get_font_data,
+    ),
+    Api::new(
+        "GDI",
+        313,
+        "GETRASTERIZERCAPS",
+        &[Arg::L, Arg::W],
+        get_rasterizer_caps,
+    ),
+    Api::new(
+        "GDI",
+        332,
+        "GETKERNINGPAIRS",
+        &[Arg::W, Arg::W, Arg::L],
+        get_kerning_pairs,
+    ),
+    Api::new(
+        "GDI",
+        349,
+        "SETMAPPERFLAGS",
+        &[Arg::W, Arg::L],
+        set_mapper_flags,
+    ),
+    Api::new(
+        "GDI",
+        353,
+        "GETASPECTRATIOFILTER",
+        &[Arg::W],
+        get_aspect_ratio_filter,
     ),
     Api::new(
         "GDI",

@@ -463,4 +463,27 @@ pub(crate) mod tests {
         assert_eq!((tm.italic, tm.underlined, tm.struck_out), (1, 1, 1));
         assert_eq!(tm.overhang, (13 - 1) / 4);
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// Any LOGFONT maps to a font of the catalogue, scaled by a whole
+        /// factor within the limit, and the best penalty is no more than
+        /// any candidate's.
+        #[test]
+        fn any_logfont_maps(bytes in proptest::collection::vec(any::<u8>(), 50)) {
+            let cat = vga_catalogue();
+            let lf = LogFont::from_bytes(&bytes[..50].try_into().unwrap());
+            let s = best(&cat, &lf);
+            prop_assert!(cat.fonts.iter().any(|f| Rc::ptr_eq(f, &s.font.res)));
+            prop_assert!((1..=MAX_SCALE).contains(&s.font.scale_x));
+            prop_assert!((1..=MAX_SCALE).contains(&s.font.scale_y));
+            for f in &cat.fonts {
+                prop_assert!(s.penalty <= score(f, &lf).penalty);
+            }
+            let _ = s.font.metrics();
+        }
+    }
 }

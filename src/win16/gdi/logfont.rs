@@ -12,7 +12,7 @@ use super::{Env, Stop, Uc, arg_i, read_struct};
 use crate::win16::api::{Api, Arg};
 
 /// A LOGFONT.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogFont {
     pub height: i16,
     pub width: i16,

@@ -84,13 +84,25 @@ impl Mapping {
     pub fn lp_to_dp(&self, p: Point) -> Point {
         if self.is_identity_scale() {
             return Point::new(
-                p.x - self.win_org.x + self.vp_org.x,
-                p.y - self.win_org.y + self.vp_org.y,
+                p.x.saturating_sub(self.win_org.x)
+                    .saturating_add(self.vp_org.x),
+                p.y.saturating_sub(self.win_org.y)
+                    .saturating_add(self.vp_org.y),
             );
         }
         Point::new(
-            mul_div(p.x - self.win_org.x, self.vp_ext.0, self.win_ext.0) + self.vp_org.x,
-            mul_div(p.y - self.win_org.y, self.vp_ext.1, self.win_ext.1) + self.vp_org.y,
+            mul_div(
+                p.x.saturating_sub(self.win_org.x),
+                self.vp_ext.0,
+                self.win_ext.0,
+            )
+            .saturating_add(self.vp_org.x),
+            mul_div(
+                p.y.saturating_sub(self.win_org.y),
+                self.vp_ext.1,
+                self.win_ext.1,
+            )
+            .saturating_add(self.vp_org.y),
         )
     }
 
@@ -98,13 +110,25 @@ impl Mapping {
     pub fn dp_to_lp(&self, p: Point) -> Point {
         if self.is_identity_scale() {
             return Point::new(
-                p.x - self.vp_org.x + self.win_org.x,
-                p.y - self.vp_org.y + self.win_org.y,
+                p.x.saturating_sub(self.vp_org.x)
+                    .saturating_add(self.win_org.x),
+                p.y.saturating_sub(self.vp_org.y)
+                    .saturating_add(self.win_org.y),
             );
         }
         Point::new(
-            mul_div(p.x - self.vp_org.x, self.win_ext.0, self.vp_ext.0) + self.win_org.x,
-            mul_div(p.y - self.vp_org.y, self.win_ext.1, self.vp_ext.1) + self.win_org.y,
+            mul_div(
+                p.x.saturating_sub(self.vp_org.x),
+                self.win_ext.0,
+                self.vp_ext.0,
+            )
+            .saturating_add(self.win_org.x),
+            mul_div(
+                p.y.saturating_sub(self.vp_org.y),
+                self.win_ext.1,
+                self.vp_ext.1,
+            )
+            .saturating_add(self.win_org.y),
         )
     }
 
@@ -338,7 +362,9 @@ fn offset_which(m: &mut Mapping, w: Which, dx: i32, dy: i32) -> (i32, i32) {
         &mut m.vp_org
     };
     let prev = (o.x, o.y);
-    *o = Point::new(o.x + dx, o.y + dy);
+    // Origins are 16-bit in Windows 3.1: keep them in range.
+    let c = |v: i32, d: i32| v.saturating_add(d).clamp(-32768, 32767);
+    *o = Point::new(c(o.x, dx), c(o.y, dy));
     prev
 }
 
@@ -361,8 +387,10 @@ fn scale_which(
     if xd == 0 || yd == 0 {
         return None;
     }
-    let x = prev.0 * xn / xd;
-    let y = prev.1 * yn / yd;
+    // Extents are 16-bit in Windows 3.1: the product in 32 bits, the
+    // result kept in range.
+    let x = (i64::from(prev.0) * i64::from(xn) / i64::from(xd)).clamp(-32768, 32767) as i32;
+    let y = (i64::from(prev.1) * i64::from(yn) / i64::from(yd)).clamp(-32768, 32767) as i32;
     if x == 0 || y == 0 {
         return None;
     }

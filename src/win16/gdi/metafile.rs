@@ -450,6 +450,9 @@ pub struct Recorder {
     /// For a disk metafile, the file it is written to at CloseMetaFile
     /// (as the program named it) — None for a memory metafile.
     pub file: Option<String>,
+    /// The pen, brush and font last selected (0: the stock defaults), for
+    /// SelectObject's result.
+    pub selected: [u16; 3],
 }
 
 impl Recorder {
@@ -716,24 +719,15 @@ pub fn new_handle(env: &mut Env, uc: &mut Uc<'_>, bits: &[u8]) -> u16 {
     global::alloc_block(env, uc, gmem::MOVEABLE, bits.len() as u32, bits, owner)
 }
 
-/// A file in the sandbox the program names: its host path, existing or
-/// not (None outside the sandbox or without a drive).
-fn sandbox_path(env: &Env, name: &[u8]) -> Option<std::path::PathBuf> {
-    match env.drive.as_ref()?.resolve(name).ok()? {
-        crate::dos::fs::HostPath::File { host, .. } => Some(host),
-        crate::dos::fs::HostPath::Missing { host, .. } => Some(host),
-        _ => None,
-    }
-}
-
-/// Write a metafile's bits to a file of the sandbox, as a disk metafile.
-pub fn write_file(env: &Env, name: &[u8], m: &Metafile) -> bool {
-    let Some(host) = sandbox_path(env, name) else {
+/// Write a metafile's bits to a file of the sandbox, as a disk metafile
+/// (through the drive: copy-on-write and the quota hold).
+pub fn write_file(env: &mut Env, name: &[u8], m: &Metafile) -> bool {
+    let Some(d) = env.drive.as_mut() else {
         return false;
     };
     let mut m = m.clone();
     m.header.kind = DISK_METAFILE;
-    std::fs::write(host, m.to_bytes()).is_ok()
+    d.write_file(name, &m.to_bytes()).is_ok()
 }
 
 /// GDI.124 GetMetaFile(lpFilename) -> a handle of the disk metafile, or 0.
@@ -741,11 +735,11 @@ fn get_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
         return Ok(0);
     };
-    let Some(host) = sandbox_path(env, &name) else {
-        return Ok(0);
-    };
-    let ok = std::fs::metadata(&host).is_ok_and(|m| m.is_file() && m.len() <= MAX_METAFILE_BYTES);
-    let Some(bytes) = ok.then(|| std::fs::read(&host).ok()).flatten() else {
+    let read = env
+        .drive
+        .as_ref()
+        .map(|d| d.read_file(&name, MAX_METAFILE_BYTES));
+    let Some(Ok(bytes)) = read else {
         return Ok(0);
     };
     let Ok(m) = Metafile::parse(&bytes) else {
@@ -801,8 +795,1041 @@ fn set_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     get_meta_file_bits(env, uc, a)
 }
 
-/// The metafile functions that need no device context.
+// ---------------------------------------------------------------------
+// Metafile DCs: recording.
+//
+// CreateMetaFile makes an information DC of the display (it answers
+// GetTextMetrics, GetDeviceCaps and the like as the display would, and
+// draws nothing) and a recorder for it. Every GDI call on that DC passes
+// through [`intercept`] before its function runs (win16/mod.rs,
+// call_api): the calls a metafile holds are recorded and return TRUE
+// (SelectObject: the object of that kind selected before), the others
+// run on the information DC. What is recorded: the attribute and
+// mapping calls, the drawing calls (lines, shapes, PatBlt, pixels, flood
+// fills, text), SaveDC/RestoreDC, clip rectangles, the pens, brushes and
+// fonts selected (their creation records, then SELECTOBJECT), and the
+// blits: BitBlt and StretchBlt as DIBBITBLT and DIBSTRETCHBLT carrying
+// the source rectangle as a packed DIB of the source's depth (without
+// one when the raster operation takes no source), StretchDIBits and
+// SetDIBitsToDevice as STRETCHDIB and SETDIBTODEV with the program's DIB.
+// Not recorded (the call returns TRUE and a `metafile: ... not recorded`
+// event says so): regions, palettes, escapes, and DIBs over 64 KB.
+
+/// Metafile DCs being recorded: DC handle -> recorder.
+#[derive(Debug, Default)]
+pub struct Recording {
+    dcs: std::collections::HashMap<u16, Recorder>,
+}
+
+impl Recording {
+    /// Is `hdc` a metafile DC?
+    pub fn is_metafile(&self, hdc: u16) -> bool {
+        self.dcs.contains_key(&hdc)
+    }
+
+    /// The recorder of metafile DC `hdc`.
+    pub fn recorder(&mut self, hdc: u16) -> Option<&mut Recorder> {
+        self.dcs.get_mut(&hdc)
+    }
+}
+
+/// GDI calls recorded as the image of their arguments after the hDC:
+/// (GDI ordinal, META_ function).
+pub const STACK_RECORDS: &[(u16, u16)] = &[
+    (1, META_SETBKCOLOR),
+    (2, META_SETBKMODE),
+    (3, META_SETMAPMODE),
+    (4, META_SETROP2),
+    (5, META_SETRELABS),
+    (6, META_SETPOLYFILLMODE),
+    (7, META_SETSTRETCHBLTMODE),
+    (8, META_SETTEXTCHAREXTRA),
+    (9, META_SETTEXTCOLOR),
+    (10, META_SETTEXTJUSTIFICATION),
+    (11, META_SETWINDOWORG),
+    (12, META_SETWINDOWEXT),
+    (13, META_SETVIEWPORTORG),
+    (14, META_SETVIEWPORTEXT),
+    (15, META_OFFSETWINDOWORG),
+    (16, META_SCALEWINDOWEXT),
+    (17, META_OFFSETVIEWPORTORG),
+    (18, META_SCALEVIEWPORTEXT),
+    (19, META_LINETO),
+    (20, META_MOVETO),
+    (21, META_EXCLUDECLIPRECT),
+    (22, META_INTERSECTCLIPRECT),
+    (23, META_ARC),
+    (24, META_ELLIPSE),
+    (25, META_FLOODFILL),
+    (26, META_PIE),
+    (27, META_RECTANGLE),
+    (28, META_ROUNDRECT),
+    (29, META_PATBLT),
+    (30, META_SAVEDC),
+    (31, META_SETPIXEL),
+    (32, META_OFFSETCLIPRGN),
+    (39, META_RESTOREDC),
+    (46, META_SETTEXTALIGN),
+    (48, META_CHORD),
+    (349, META_SETMAPPERFLAGS),
+    (372, META_EXTFLOODFILL),
+];
+
+/// Calls a metafile DC accepts without recording them (module notes).
+const NOT_RECORDED: &[u16] = &[38, 40, 41, 42, 43, 44];
+
+const ORD_PATBLT: u16 = 29;
+const ORD_BITBLT: u16 = 34;
+const ORD_STRETCHBLT: u16 = 35;
+const ORD_CREATECOMPATIBLEBITMAP: u16 = 51;
+const ORD_CREATECOMPATIBLEDC: u16 = 52;
+const ORD_STRETCHDIBITS: u16 = 439;
+const ORD_GETDIBITS: u16 = 441;
+const ORD_SETDIBITSTODEVICE: u16 = 443;
+const SRCCOPY: u32 = 0x00CC_0020;
+/// The largest DIB a record here carries (one scratch segment).
+const MAX_DIB: usize = 0xFF00;
+
+/// The lengths of a packed DIB's parts from its header's first bytes
+/// (BITMAPINFOHEADER or BITMAPCOREHEADER) and the colour usage
+/// (DIB_RGB_COLORS 0: RGBQUADs, or RGBTRIPLEs after a core header;
+/// DIB_PAL_COLORS 1: WORD indices): (header + colour table, bits for
+/// `lines` scan lines, or all of them for None).
+pub fn dib_parts(head: &[u8], usage: u16, lines: Option<u32>) -> Option<(usize, usize)> {
+    let d = |o: usize| {
+        head.get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+    };
+    let w16 = |o: usize| head.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let size = d(0)?;
+    let (width, height, bits, compression, size_image, used) = match size {
+        12 => (u32::from(w16(4)?), u32::from(w16(6)?), w16(10)?, 0, 0, 0),
+        40.. => (
+            d(4)?,
+            (d(8)? as i32).unsigned_abs(),
+            w16(14)?,
+            d(16)?,
+            d(20)?,
+            d(32)?,
+        ),
+        _ => return None,
+    };
+    if !matches!(bits, 1 | 4 | 8 | 24) || width > 0x8000 || height > 0x8000 {
+        return None;
+    }
+    let colors = if bits <= 8 {
+        if used != 0 && size != 12 {
+            used.min(1 << bits)
+        } else {
+            1 << bits
+        }
+    } else {
+        0
+    };
+    let entry = match (usage, size) {
+        (1, _) => 2,
+        (_, 12) => 3,
+        _ => 4,
+    };
+    let table = size as usize + colors as usize * entry;
+    let stride = (width as usize * usize::from(bits)).div_ceil(32) * 4;
+    let data = if compression != 0 {
+        size_image as usize
+    } else {
+        stride * lines.unwrap_or(height).min(height) as usize
+    };
+    (table + data <= MAX_DIB).then_some((table, data))
+}
+
+/// The source rectangle of a blit as a packed DIB of its own (xSrc = ySrc
+/// = 0), in the source's colour depth, as a metafile's DIBBITBLT and
+/// DIBSTRETCHBLT records carry it: copied into a compatible bitmap, then
+/// read with GetDIBits. None when it cannot be made or is too big.
+fn capture(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    src: u32,
+    xs: u32,
+    ys: u32,
+    ws: i32,
+    hs: i32,
+) -> Result<Option<Vec<u8>>, Stop> {
+    if ws <= 0 || hs <= 0 || ws > 0x2000 || hs > 0x2000 {
+        return Ok(None);
+    }
+    let depth = match super::dc::surface_format(&mut env.win16.gdi, src as u16) {
+        Some(f) => f.depth(),
+        None => return Ok(None),
+    };
+    let colors = if depth <= 8 { 1usize << depth } else { 0 };
+    let stride = (ws as usize * depth as usize).div_ceil(32) * 4;
+    let bits_len = stride * hs as usize;
+    if 40 + colors * 4 + bits_len > MAX_DIB {
+        return Ok(None);
+    }
+    let mem = call_gdi(env, uc, ORD_CREATECOMPATIBLEDC, &[src])?;
+    let bm = call_gdi(
+        env,
+        uc,
+        ORD_CREATECOMPATIBLEBITMAP,
+        &[src, ws as u32, hs as u32],
+    )?;
+    let mut out = None;
+    if mem != 0 && bm != 0 {
+        let old = call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, bm])?;
+        call_gdi(
+            env,
+            uc,
+            ORD_BITBLT,
+            &[mem, 0, 0, ws as u32, hs as u32, src, xs, ys, SRCCOPY],
+        )?;
+        call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, old])?;
+        let mut head = vec![0u8; 40 + colors * 4];
+        head[0..4].copy_from_slice(&40u32.to_le_bytes());
+        head[4..8].copy_from_slice(&(ws as u32).to_le_bytes());
+        head[8..12].copy_from_slice(&(hs as u32).to_le_bytes());
+        head[12..14].copy_from_slice(&1u16.to_le_bytes());
+        head[14..16].copy_from_slice(&(depth as u16).to_le_bytes());
+        let mut data = head.clone();
+        data.resize(head.len() + bits_len, 0);
+        if let Some((p, blk)) = scratch(env, uc, &data) {
+            let lines = call_gdi(
+                env,
+                uc,
+                ORD_GETDIBITS,
+                &[mem, bm, 0, hs as u32, farptr::add(p, head.len()), p, 0],
+            )?;
+            if lines != 0 {
+                out = farptr::read_bytes(uc, p, data.len());
+            }
+            global::free_block(env, uc, blk);
+        }
+    }
+    if mem != 0 {
+        call_gdi(env, uc, ORD_DELETEDC, &[mem])?;
+    }
+    if bm != 0 {
+        call_gdi(env, uc, ORD_DELETEOBJECT, &[bm])?;
+    }
+    Ok(out)
+}
+
+/// A packed DIB a program passed (header and colour table at `bmi`, bits
+/// at `bits`), for `lines` scan lines (None: all).
+fn program_dib(
+    uc: &Uc<'_>,
+    bmi: u32,
+    bits: u32,
+    usage: u16,
+    lines: Option<u32>,
+) -> Option<Vec<u8>> {
+    let head = farptr::read_bytes(uc, bmi, 40).or_else(|| farptr::read_bytes(uc, bmi, 12))?;
+    let (table, data) = dib_parts(&head, usage, lines)?;
+    let mut out = farptr::read_bytes(uc, bmi, table)?;
+    out.extend(farptr::read_bytes(uc, bits, data)?);
+    Some(out)
+}
+
+/// Record a blit on metafile DC `hdc`: BitBlt's or StretchBlt's arguments
+/// after the hDC as (x, y, w, h, hdcSrc, xSrc, ySrc, wSrc, hSrc, rop).
+#[allow(clippy::too_many_arguments)]
+fn record_blit(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hdc: u16,
+    stretch: bool,
+    d: [u32; 4],
+    src: u32,
+    s: [u32; 4],
+    rop: u32,
+) -> Result<(), Stop> {
+    let w = |v: u32| v as u16;
+    let uses_source = super::raster::rop3_uses((rop >> 16) as u8).1;
+    let mut p = vec![rop as u16, (rop >> 16) as u16];
+    let dib = if uses_source {
+        match capture(
+            env,
+            uc,
+            src,
+            s[0],
+            s[1],
+            s[2] as i16 as i32,
+            s[3] as i16 as i32,
+        )? {
+            Some(dib) => Some(dib),
+            None => {
+                crate::machine::record_event(
+                    uc,
+                    format!("metafile {hdc:04X}: a blit's source could not be recorded"),
+                );
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
+    if stretch {
+        p.extend([w(s[3]), w(s[2])]);
+    }
+    if dib.is_some() {
+        p.extend([0, 0]);
+    } else {
+        p.extend([w(s[1]), w(s[0]), 0]);
+    }
+    p.extend([w(d[3]), w(d[2]), w(d[1]), w(d[0])]);
+    if let Some(dib) = dib {
+        p.extend(words_of(&dib));
+    }
+    let f = if stretch {
+        META_DIBSTRETCHBLT
+    } else {
+        META_DIBBITBLT
+    };
+    if let Some(r) = env.win16.gdi.metafiles.recorder(hdc) {
+        r.record(f, p);
+    }
+    Ok(())
+}
+
+const ORD_SELECTOBJECT: u16 = 45;
+const ORD_DELETEDC: u16 = 68;
+const ORD_DELETEOBJECT: u16 = 69;
+const ORD_TEXTOUT: u16 = 33;
+const ORD_EXTTEXTOUT: u16 = 351;
+const ORD_POLYGON: u16 = 36;
+const ORD_POLYLINE: u16 = 37;
+const ORD_POLYPOLYGON: u16 = 450;
+const ORD_CREATEPENINDIRECT: u16 = 62;
+const ORD_CREATEBRUSHINDIRECT: u16 = 50;
+const ORD_CREATEFONTINDIRECT: u16 = 57;
+
+/// The most points or characters a recorded call reads.
+const MAX_ITEMS: usize = 0x2000;
+
+fn read_points(uc: &Uc<'_>, p: u32, n: usize) -> Option<Vec<(i16, i16)>> {
+    let b = farptr::read_bytes(uc, p, n.min(MAX_ITEMS) * 4)?;
+    Some(
+        b.chunks(4)
+            .map(|c| {
+                (
+                    i16::from_le_bytes([c[0], c[1]]),
+                    i16::from_le_bytes([c[2], c[3]]),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Record SelectObject(hdc, h) on a metafile DC: the object's creation
+/// record the first time this metafile sees it, then SELECTOBJECT of its
+/// slot. Returns the object of the same kind selected before (the stock
+/// default at first), or 0 for an object it cannot record.
+fn record_select(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, h: u16) -> u32 {
+    use super::objects::{Obj, stock};
+    let g = &mut env.win16.gdi;
+    let (kind, create) = match g.objects.get(h) {
+        Some(Obj::Pen(_)) => (0usize, META_CREATEPENINDIRECT),
+        Some(Obj::Brush(_)) => (1, META_CREATEBRUSHINDIRECT),
+        Some(Obj::Font(_)) => (2, META_CREATEFONTINDIRECT),
+        _ => {
+            crate::machine::record_event(
+                uc,
+                format!("metafile {hdc:04X}: SelectObject {h:04X} not recorded"),
+            );
+            return 0;
+        }
+    };
+    let Some(bytes) = super::objects::object_bytes(g, h) else {
+        return 0;
+    };
+    let defaults = [
+        g.objects.stock(stock::BLACK_PEN),
+        g.objects.stock(stock::WHITE_BRUSH),
+        g.objects.stock(stock::SYSTEM_FONT),
+    ];
+    let Some(r) = g.metafiles.recorder(hdc) else {
+        return 0;
+    };
+    let slot = match r.slot_of(h) {
+        Some(s) => s,
+        None => {
+            r.record(create, words_of(&bytes));
+            r.add_object(h)
+        }
+    };
+    r.record(META_SELECTOBJECT, vec![slot]);
+    let prev = r.selected[kind];
+    r.selected[kind] = h;
+    u32::from(if prev == 0 { defaults[kind] } else { prev })
+}
+
+/// The hook every GDI call passes through (win16/mod.rs, call_api): for a
+/// call on a metafile DC, its record and result; None to run the
+/// function as usual.
+pub fn intercept(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    api: &Api,
+    args: &[u32],
+) -> Result<Option<u32>, Stop> {
+    if !api.module.eq_ignore_ascii_case("GDI") || env.win16.gdi.metafiles.dcs.is_empty() {
+        return Ok(None);
+    }
+    if api.ordinal == ORD_DELETEOBJECT {
+        // An object a metafile uses: its deletion is recorded.
+        let h = args.first().copied().unwrap_or(0) as u16;
+        for r in env.win16.gdi.metafiles.dcs.values_mut() {
+            if let Some(slot) = r.remove_object(h) {
+                r.record(META_DELETEOBJECT, vec![slot]);
+                for s in &mut r.selected {
+                    if *s == h {
+                        *s = 0;
+                    }
+                }
+            }
+        }
+        return Ok(None);
+    }
+    if api.args.first() != Some(&Arg::W) {
+        return Ok(None);
+    }
+    let hdc = args[0] as u16;
+    if !env.win16.gdi.metafiles.is_metafile(hdc) {
+        return Ok(None);
+    }
+    let o = api.ordinal;
+    if o == ORD_DELETEDC {
+        env.win16.gdi.metafiles.dcs.remove(&hdc);
+        return Ok(None);
+    }
+    let record = |env: &mut Env, rec: MetaRecord| {
+        if let Some(r) = env.win16.gdi.metafiles.recorder(hdc) {
+            r.records.push(rec);
+        }
+    };
+    if let Some(&(_, f)) = STACK_RECORDS.iter().find(|e| e.0 == o) {
+        let pairs: Vec<(bool, u32)> = api.args[1..]
+            .iter()
+            .zip(&args[1..])
+            .map(|(a, &v)| (*a == Arg::L, v))
+            .collect();
+        record(env, MetaRecord::new(f, stack_params(&pairs)));
+        return Ok(Some(1));
+    }
+    let n = |v: u32| (v as u16 as i16).max(0) as usize;
+    match o {
+        ORD_SELECTOBJECT => Ok(Some(record_select(env, uc, hdc, args[1] as u16))),
+        ORD_TEXTOUT => {
+            let text =
+                farptr::read_bytes(uc, args[3], n(args[4]).min(MAX_ITEMS)).unwrap_or_default();
+            record(env, text_out(args[1] as i16, args[2] as i16, &text));
+            Ok(Some(1))
+        }
+        ORD_EXTTEXTOUT => {
+            let count = n(args[6]).min(MAX_ITEMS);
+            let text = farptr::read_bytes(uc, args[5], count).unwrap_or_default();
+            let options = args[3] as u16;
+            let rect = if options & (ETO_OPAQUE | ETO_CLIPPED) != 0 && args[4] != 0 {
+                farptr::read_bytes(uc, args[4], 8).map(|b| {
+                    let w = |k: usize| i16::from_le_bytes([b[k], b[k + 1]]);
+                    [w(0), w(2), w(4), w(6)]
+                })
+            } else {
+                None
+            };
+            let dx: Option<Vec<i16>> = (args[7] != 0)
+                .then(|| farptr::read_bytes(uc, args[7], text.len() * 2))
+                .flatten()
+                .map(|b| {
+                    b.chunks(2)
+                        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                        .collect()
+                });
+            let options = if rect.is_some() {
+                options
+            } else {
+                options & !(ETO_OPAQUE | ETO_CLIPPED)
+            };
+            record(
+                env,
+                ext_text_out(
+                    args[1] as i16,
+                    args[2] as i16,
+                    options,
+                    rect,
+                    &text,
+                    dx.as_deref(),
+                ),
+            );
+            Ok(Some(1))
+        }
+        ORD_POLYGON | ORD_POLYLINE => {
+            let pts = read_points(uc, args[1], n(args[2])).unwrap_or_default();
+            let f = if o == ORD_POLYGON {
+                META_POLYGON
+            } else {
+                META_POLYLINE
+            };
+            record(env, poly(f, &pts));
+            Ok(Some(1))
+        }
+        ORD_POLYPOLYGON => {
+            let k = n(args[3]).min(MAX_ITEMS);
+            let counts = farptr::read_bytes(uc, args[2], k * 2).unwrap_or_default();
+            let counts: Vec<usize> = counts
+                .chunks(2)
+                .map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])))
+                .collect();
+            let total: usize = counts.iter().sum::<usize>().min(MAX_ITEMS);
+            let pts = read_points(uc, args[1], total).unwrap_or_default();
+            let mut polys = Vec::new();
+            let mut at = 0;
+            for c in counts {
+                let end = (at + c).min(pts.len());
+                polys.push(pts[at..end].to_vec());
+                at = end;
+            }
+            record(env, poly_polygon(&polys));
+            Ok(Some(1))
+        }
+        ORD_BITBLT => {
+            let d = [args[1], args[2], args[3], args[4]];
+            let s = [args[6], args[7], args[3], args[4]];
+            record_blit(env, uc, hdc, false, d, args[5], s, args[8])?;
+            Ok(Some(1))
+        }
+        ORD_STRETCHBLT => {
+            let d = [args[1], args[2], args[3], args[4]];
+            let s = [args[6], args[7], args[8], args[9]];
+            record_blit(env, uc, hdc, true, d, args[5], s, args[10])?;
+            Ok(Some(1))
+        }
+        ORD_STRETCHDIBITS => {
+            let usage = args[11] as u16;
+            if let Some(dib) = program_dib(uc, args[10], args[9], usage, None) {
+                let rop = args[12];
+                let mut p = vec![rop as u16, (rop >> 16) as u16, usage];
+                for k in [8, 7, 6, 5, 4, 3, 2, 1] {
+                    p.push(args[k] as u16);
+                }
+                p.extend(words_of(&dib));
+                record(env, MetaRecord::new(META_STRETCHDIB, p));
+            }
+            Ok(Some(1))
+        }
+        ORD_SETDIBITSTODEVICE => {
+            let usage = args[11] as u16;
+            let lines = args[8] as u16 as u32;
+            if let Some(dib) = program_dib(uc, args[10], args[9], usage, Some(lines)) {
+                let mut p = vec![usage];
+                for k in [8, 7, 6, 5, 4, 3, 2, 1] {
+                    p.push(args[k] as u16);
+                }
+                p.extend(words_of(&dib));
+                record(env, MetaRecord::new(META_SETDIBTODEV, p));
+            }
+            Ok(Some(lines.max(1)))
+        }
+        _ if NOT_RECORDED.contains(&o) => {
+            crate::machine::record_event(
+                uc,
+                format!("metafile {hdc:04X}: {} not recorded", api.name),
+            );
+            Ok(Some(1))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// GDI.125 CreateMetaFile(lpFilename) -> a metafile DC: recording into
+/// memory (NULL) or into a file of the sandbox, written at CloseMetaFile.
+fn create_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let file = if a[0] == 0 {
+        None
+    } else {
+        let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
+            return Ok(0);
+        };
+        // The name must be one the drive can create (a file or a missing
+        // name in an existing directory); the file is written at
+        // CloseMetaFile, through the drive.
+        let creatable = env.drive.as_ref().is_some_and(|d| {
+            matches!(
+                d.resolve(&name),
+                Ok(crate::dos::fs::HostPath::File { .. }
+                    | crate::dos::fs::HostPath::Missing { .. })
+            )
+        });
+        if !creatable {
+            return Ok(0);
+        }
+        Some(crate::loader::latin1(&name))
+    };
+    let device = super::devcaps::Device::Display(env.win16.gdi.display);
+    let h = super::dc::make_dc(env, super::dc::DcKind::Info, device) as u16;
+    if h != 0 {
+        env.win16.gdi.metafiles.dcs.insert(h, Recorder::new(file));
+    }
+    Ok(u32::from(h))
+}
+
+/// GDI.126 CloseMetaFile(hDC) -> the metafile's handle (the DC is
+/// deleted), or 0.
+fn close_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    let Some(r) = env.win16.gdi.metafiles.dcs.remove(&hdc) else {
+        return Ok(0);
+    };
+    if let Some(super::objects::Obj::Dc(_)) = env.win16.gdi.objects.get(hdc) {
+        env.win16.gdi.objects.remove(hdc);
+    }
+    let m = r.finish();
+    if let Some(f) = &r.file
+        && !write_file(env, f.as_bytes(), &m)
+    {
+        return Ok(0);
+    }
+    Ok(u32::from(new_handle(env, uc, &m.to_bytes())))
+}
+
+// ---------------------------------------------------------------------
+// Playing.
+
+/// GDI calls a record plays by name: (META_ function, GDI ordinal) of the
+/// stack-image records, and the others by their shape.
+fn call_gdi(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16, args: &[u32]) -> Result<u32, Stop> {
+    match crate::win16::api::find("GDI", ordinal) {
+        Some(f) if f.args.len() == args.len() => (f.func)(env, uc, args),
+        _ => Ok(0),
+    }
+}
+
+/// A scratch block holding `data` for the duration of one call: its far
+/// pointer and handle.
+fn scratch(env: &mut Env, uc: &mut Uc<'_>, data: &[u8]) -> Option<(u32, u16)> {
+    let owner = global::task_owner(env, uc, 0);
+    let h = global::alloc_block(env, uc, 0, data.len().max(2) as u32, data, owner);
+    let sel = env.win16.global.find(h)?.selector;
+    Some((farptr::make(sel, 0), h))
+}
+
+/// Play one record on `hdc` with the handle table `table` (the objects the
+/// metafile created, by slot). Unknown and unplayable records are skipped,
+/// as GDI skipped them.
+pub fn play_record(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hdc: u16,
+    table: &mut [u16],
+    r: &MetaRecord,
+) -> Result<(), Stop> {
+    let h = u32::from(hdc);
+    if let Some(&(ord, _)) = STACK_RECORDS.iter().find(|e| e.1 == r.function) {
+        let Some(f) = crate::win16::api::find("GDI", ord) else {
+            return Ok(());
+        };
+        // The parameters are the arguments after the hDC, last first.
+        let mut vals = Vec::new();
+        let mut k = 0usize;
+        for a in f.args[1..].iter().rev() {
+            let v = match a {
+                Arg::W => u32::from(r.params.get(k).copied().unwrap_or(0)),
+                Arg::L => r.dword(k),
+            };
+            k += if *a == Arg::L { 2 } else { 1 };
+            vals.push(v);
+        }
+        vals.push(h);
+        vals.reverse();
+        (f.func)(env, uc, &vals)?;
+        return Ok(());
+    }
+    let with_scratch = |env: &mut Env,
+                        uc: &mut Uc<'_>,
+                        data: &[u8],
+                        call: &mut dyn FnMut(&mut Env, &mut Uc<'_>, u32) -> Result<u32, Stop>|
+     -> Result<u32, Stop> {
+        let Some((p, blk)) = scratch(env, uc, data) else {
+            return Ok(0);
+        };
+        let v = call(env, uc, p);
+        global::free_block(env, uc, blk);
+        v
+    };
+    match r.function {
+        META_TEXTOUT => {
+            if let Some((x, y, text)) = parse_text_out(r) {
+                let n = text.len() as u32;
+                with_scratch(env, uc, &text, &mut |env, uc, p| {
+                    call_gdi(
+                        env,
+                        uc,
+                        ORD_TEXTOUT,
+                        &[h, x as u16 as u32, y as u16 as u32, p, n],
+                    )
+                })?;
+            }
+        }
+        META_EXTTEXTOUT => {
+            if let Some(e) = parse_ext_text_out(r) {
+                let mut data = Vec::new();
+                for v in e.rect.unwrap_or_default() {
+                    data.extend_from_slice(&v.to_le_bytes());
+                }
+                let text_at = data.len();
+                data.extend_from_slice(&e.text);
+                if data.len() % 2 == 1 {
+                    data.push(0);
+                }
+                let dx_at = data.len();
+                if let Some(dx) = &e.dx {
+                    for v in dx {
+                        data.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+                let n = e.text.len() as u32;
+                let has_rect = e.rect.is_some();
+                let has_dx = e.dx.is_some();
+                with_scratch(env, uc, &data, &mut |env, uc, p| {
+                    let rect = if has_rect { p } else { 0 };
+                    let dx = if has_dx { farptr::add(p, dx_at) } else { 0 };
+                    let args = [
+                        h,
+                        e.x as u16 as u32,
+                        e.y as u16 as u32,
+                        u32::from(e.options),
+                        rect,
+                        farptr::add(p, text_at),
+                        n,
+                        dx,
+                    ];
+                    call_gdi(env, uc, ORD_EXTTEXTOUT, &args)
+                })?;
+            }
+        }
+        META_POLYGON | META_POLYLINE => {
+            if let Some(pts) = parse_poly(r) {
+                let data: Vec<u8> = pts
+                    .iter()
+                    .flat_map(|&(x, y)| [x.to_le_bytes(), y.to_le_bytes()].concat())
+                    .collect();
+                let ord = if r.function == META_POLYGON {
+                    ORD_POLYGON
+                } else {
+                    ORD_POLYLINE
+                };
+                let n = pts.len() as u32;
+                with_scratch(env, uc, &data, &mut |env, uc, p| {
+                    call_gdi(env, uc, ord, &[h, p, n])
+                })?;
+            }
+        }
+        META_POLYPOLYGON => {
+            if let Some(polys) = parse_poly_polygon(r) {
+                let mut data = Vec::new();
+                for q in &polys {
+                    for &(x, y) in q {
+                        data.extend_from_slice(&x.to_le_bytes());
+                        data.extend_from_slice(&y.to_le_bytes());
+                    }
+                }
+                let counts_at = data.len();
+                for q in &polys {
+                    data.extend_from_slice(&(q.len() as u16).to_le_bytes());
+                }
+                let n = polys.len() as u32;
+                with_scratch(env, uc, &data, &mut |env, uc, p| {
+                    call_gdi(
+                        env,
+                        uc,
+                        ORD_POLYPOLYGON,
+                        &[h, p, farptr::add(p, counts_at), n],
+                    )
+                })?;
+            }
+        }
+        META_CREATEPENINDIRECT | META_CREATEBRUSHINDIRECT | META_CREATEFONTINDIRECT => {
+            let (ord, len) = match r.function {
+                META_CREATEPENINDIRECT => (ORD_CREATEPENINDIRECT, 10),
+                META_CREATEBRUSHINDIRECT => (ORD_CREATEBRUSHINDIRECT, 8),
+                _ => (ORD_CREATEFONTINDIRECT, 50),
+            };
+            let mut data = r.bytes_from(0);
+            data.resize(len, 0);
+            let obj = with_scratch(env, uc, &data, &mut |env, uc, p| {
+                call_gdi(env, uc, ord, &[p])
+            })?;
+            // The lowest free slot holds it.
+            if let Some(slot) = table.iter_mut().find(|s| **s == 0) {
+                *slot = obj as u16;
+            } else if obj != 0 {
+                call_gdi(env, uc, ORD_DELETEOBJECT, &[obj])?;
+            }
+        }
+        META_DIBBITBLT | META_DIBSTRETCHBLT | META_STRETCHDIB | META_SETDIBTODEV => {
+            play_dib(env, uc, h, r)?;
+        }
+        META_SELECTOBJECT => {
+            let slot = usize::from(r.params.first().copied().unwrap_or(u16::MAX));
+            if let Some(&o) = table.get(slot).filter(|&&o| o != 0) {
+                call_gdi(env, uc, ORD_SELECTOBJECT, &[h, u32::from(o)])?;
+            }
+        }
+        META_DELETEOBJECT => {
+            let slot = usize::from(r.params.first().copied().unwrap_or(u16::MAX));
+            if let Some(o) = table.get_mut(slot).filter(|o| **o != 0) {
+                let obj = std::mem::take(o);
+                call_gdi(env, uc, ORD_DELETEOBJECT, &[u32::from(obj)])?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Play one of the DIB records (module notes): a blit without a DIB is a
+/// PatBlt; with one, StretchDIBits (SetDIBitsToDevice for SETDIBTODEV)
+/// from the record's packed DIB.
+fn play_dib(env: &mut Env, uc: &mut Uc<'_>, h: u32, r: &MetaRecord) -> Result<(), Stop> {
+    let p = &r.params;
+    let v = |k: usize| u32::from(p.get(k).copied().unwrap_or(0));
+    let rop = r.dword(0);
+    // (destination x, y, w, h; source x, y, w, h; usage; the DIB's start)
+    let (dst, src, usage, dib_at) = match r.function {
+        META_DIBBITBLT if p.len() == 9 => {
+            call_gdi(env, uc, ORD_PATBLT, &[h, v(8), v(7), v(6), v(5), rop])?;
+            return Ok(());
+        }
+        META_DIBSTRETCHBLT if p.len() == 11 => {
+            call_gdi(env, uc, ORD_PATBLT, &[h, v(10), v(9), v(8), v(7), rop])?;
+            return Ok(());
+        }
+        META_DIBBITBLT => ([v(7), v(6), v(5), v(4)], [v(3), v(2), v(5), v(4)], 0, 8),
+        META_DIBSTRETCHBLT => ([v(9), v(8), v(7), v(6)], [v(5), v(4), v(3), v(2)], 0, 10),
+        META_STRETCHDIB => (
+            [v(10), v(9), v(8), v(7)],
+            [v(6), v(5), v(4), v(3)],
+            v(2),
+            11,
+        ),
+        _ => {
+            // META_SETDIBTODEV: usage, scan count, start scan, yDib, xDib,
+            // height, width, yDest, xDest.
+            let dib = r.bytes_from(9);
+            let Some((table, _)) = dib_parts(&dib, p.first().copied().unwrap_or(0), Some(v(1)))
+            else {
+                return Ok(());
+            };
+            let Some((ptr, blk)) = scratch(env, uc, &dib) else {
+                return Ok(());
+            };
+            let args = [
+                h,
+                v(8),
+                v(7),
+                v(6),
+                v(5),
+                v(4),
+                v(3),
+                v(2),
+                v(1),
+                farptr::add(ptr, table),
+                ptr,
+                v(0),
+            ];
+            let _ = call_gdi(env, uc, ORD_SETDIBITSTODEVICE, &args);
+            global::free_block(env, uc, blk);
+            return Ok(());
+        }
+    };
+    let dib = r.bytes_from(dib_at);
+    let Some((table, _)) = dib_parts(&dib, usage as u16, None) else {
+        return Ok(());
+    };
+    let Some((ptr, blk)) = scratch(env, uc, &dib) else {
+        return Ok(());
+    };
+    let args = [
+        h,
+        dst[0],
+        dst[1],
+        dst[2],
+        dst[3],
+        src[0],
+        src[1],
+        src[2],
+        src[3],
+        farptr::add(ptr, table),
+        ptr,
+        usage,
+        rop,
+    ];
+    let res = call_gdi(env, uc, ORD_STRETCHDIBITS, &args);
+    global::free_block(env, uc, blk);
+    res.map(|_| ())
+}
+
+/// The handle table of `n` slots at `p` in emulated memory.
+fn read_table(uc: &Uc<'_>, p: u32, n: usize) -> Option<Vec<u16>> {
+    let b = farptr::read_bytes(uc, p, n * 2)?;
+    Some(
+        b.chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect(),
+    )
+}
+
+fn write_table(uc: &mut Uc<'_>, p: u32, t: &[u16]) {
+    let b: Vec<u8> = t.iter().flat_map(|v| v.to_le_bytes()).collect();
+    farptr::write_bytes(uc, p, &b);
+}
+
+/// The record at `p` in emulated memory (bounded by 64 KiB).
+fn read_record(uc: &Uc<'_>, p: u32) -> Option<MetaRecord> {
+    let head = farptr::read_bytes(uc, p, 6)?;
+    let words = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    if !(3..0x8000).contains(&words) {
+        return None;
+    }
+    let body = farptr::read_bytes(uc, farptr::add(p, 6), (words as usize - 3) * 2)?;
+    Some(MetaRecord::new(
+        u16::from_le_bytes([head[4], head[5]]),
+        words_of(&body),
+    ))
+}
+
+/// GDI.176 PlayMetaFileRecord(hDC, lpHandletable, lpMetaRecord,
+/// nHandles).
+fn play_meta_file_record(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let n = usize::from(a[3] as u16).min(0x4000);
+    let Some(rec) = read_record(uc, a[2]) else {
+        return Ok(0);
+    };
+    let mut table = read_table(uc, a[1], n).unwrap_or_default();
+    play_record(env, uc, a[0] as u16, &mut table, &rec)?;
+    if !table.is_empty() {
+        write_table(uc, a[1], &table);
+    }
+    Ok(1)
+}
+
+/// The DC's selected pen, brush and font, to put back after playing.
+fn selected(env: &mut Env, hdc: u16) -> Vec<u16> {
+    env.win16
+        .gdi
+        .dc_mut(hdc)
+        .map(|d| vec![d.state.pen, d.state.brush, d.state.font])
+        .unwrap_or_default()
+}
+
+/// After playing: the DC's own objects selected again, and the objects the
+/// metafile created and left deleted.
+fn tidy(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hdc: u16,
+    saved: &[u16],
+    table: &[u16],
+) -> Result<(), Stop> {
+    for &o in saved {
+        call_gdi(env, uc, ORD_SELECTOBJECT, &[u32::from(hdc), u32::from(o)])?;
+    }
+    for &o in table.iter().filter(|&&o| o != 0) {
+        call_gdi(env, uc, ORD_DELETEOBJECT, &[u32::from(o)])?;
+    }
+    Ok(())
+}
+
+/// GDI.123 PlayMetaFile(hDC, hMF) -> BOOL: every record in order, with a
+/// handle table of mtNoObjects slots; afterwards the DC's pen, brush and
+/// font are selected again and the objects the metafile left are deleted.
+fn play_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = a[0] as u16;
+    let Some((_, m)) = read_handle(env, uc, a[1] as u16) else {
+        return Ok(0);
+    };
+    let saved = selected(env, hdc);
+    let mut table = vec![0u16; usize::from(m.header.objects)];
+    for r in &m.records {
+        play_record(env, uc, hdc, &mut table, r)?;
+    }
+    tidy(env, uc, hdc, &saved, &table)?;
+    Ok(1)
+}
+
+/// GDI.175 EnumMetaFile(hDC, hMF, lpCallbackFunc, lpClientData) -> BOOL:
+/// `EnumMetaFileProc(hDC, lpHTable, lpMFR, nObj, lpClientData)` for every
+/// record but META_EOF, the record in the metafile's own memory and the
+/// handle table in a block of its own, until the callback returns 0
+/// (then FALSE).
+fn enum_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    use crate::win16::callback::{CallArg, call_far};
+    let (hdc, hmf) = (a[0] as u16, a[1] as u16);
+    let Some((_, m)) = read_handle(env, uc, hmf) else {
+        return Ok(0);
+    };
+    let Some(sel) = env.win16.global.find(hmf).map(|b| b.selector) else {
+        return Ok(0);
+    };
+    let cs = env
+        .win16
+        .module_by_name("GDI")
+        .and_then(|m| m.segments.first().copied())
+        .ok_or_else(|| Stop::Error("GDI is not loaded".into()))?;
+    let n = usize::from(m.header.objects);
+    let Some((tp, tblk)) = scratch(env, uc, &vec![0u8; n * 2]) else {
+        return Ok(0);
+    };
+    let ds = uc.reg(crate::machine::R::DS);
+    let saved = selected(env, hdc);
+    let mut ok = 1;
+    let mut off = HEADER_SIZE as u32;
+    for r in &m.records {
+        let args = [
+            CallArg::W(hdc),
+            CallArg::L(tp),
+            CallArg::L(farptr::make(sel, off as u16)),
+            CallArg::W(n as u16),
+            CallArg::L(a[3]),
+        ];
+        let res = call_far(env, uc, cs, farptr::split(a[2]), ds, &[], &args)?;
+        off += r.size_words() * 2;
+        if res.value & 0xFFFF == 0 {
+            ok = 0;
+            break;
+        }
+    }
+    let table = read_table(uc, tp, n).unwrap_or_default();
+    tidy(env, uc, hdc, &saved, &table)?;
+    global::free_block(env, uc, tblk);
+    Ok(ok)
+}
+
+/// The metafile functions.
 pub static APIS: &[Api] = &[
+    Api::new(
+        "GDI",
+        123,
+        "PLAYMETAFILE",
+        &[Arg::W, Arg::W],
+        play_meta_file,
+    ),
+    Api::new("GDI", 125, "CREATEMETAFILE", &[Arg::L], create_meta_file),
+    Api::new("GDI", 126, "CLOSEMETAFILE", &[Arg::W], close_meta_file),
+    Api::new(
+        "GDI",
+        175,
+        "ENUMMETAFILE",
+        &[Arg::W, Arg::W, Arg::L, Arg::L],
+        enum_meta_file,
+    ),
+    Api::new(
+        "GDI",
+        176,
+        "PLAYMETAFILERECORD",
+        &[Arg::W, Arg::L, Arg::L, Arg::W],
+        play_meta_file_record,
+    ),
     Api::new("GDI", 124, "GETMETAFILE", &[Arg::L], get_meta_file),
     Api::new("GDI", 127, "DELETEMETAFILE", &[Arg::W], delete_meta_file),
     Api::new(

@@ -49,7 +49,7 @@ pub mod shapes;
 pub mod surface;
 pub mod text;
 
-use crate::win16::api::{Api, Arg};
+use crate::win16::api::Api;
 use crate::win16::farptr;
 use crate::win16::geom::{Point, Rect};
 
@@ -73,9 +73,31 @@ pub static TABLES: &[&[Api]] = &[
     fill::APIS,
     printer::APIS,
     font::APIS,
+    text::APIS,
     metafile::APIS,
-    LEGACY_TEXT,
 ];
+
+/// What runs before every system function (win16/mod.rs, call_api): a
+/// GetObject or SelectObject of a stock font gives the stock fonts their
+/// faces' LOGFONTs first (text.rs, settle_stock_fonts); a call on a
+/// metafile DC is recorded instead of run (metafile.rs) — its result then.
+pub fn before_call(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    api: &Api,
+    args: &[u32],
+) -> Result<Option<u32>, Stop> {
+    if api.module == "GDI"
+        && (api.ordinal == 82 || api.ordinal == 45)
+        && !env.win16.gdi.fonts.stock_settled
+    {
+        let h = if api.ordinal == 82 { args[0] } else { args[1] } as u16;
+        if text::is_stock_font(env, h) {
+            text::settle_stock_fonts(env);
+        }
+    }
+    metafile::intercept(env, uc, api, args)
+}
 
 /// The most host memory all bitmaps, pages and the screen may take.
 pub const MAX_BYTES: usize = 512 * 1024 * 1024;
@@ -103,6 +125,8 @@ pub struct Gdi {
     pub sys_colors: [u32; 21],
     /// The fonts (font.rs): the catalogue, loaded when first needed.
     pub fonts: font::FontState,
+    /// Metafile DCs being recorded (metafile.rs).
+    pub metafiles: metafile::Recording,
     /// Bytes of pixels allocated.
     bytes_used: usize,
 }
@@ -121,6 +145,7 @@ impl Default for Gdi {
             shots: screen::Shots::default(),
             sys_colors: dc::DEFAULT_SYS_COLORS,
             fonts: font::FontState::default(),
+            metafiles: metafile::Recording::default(),
             bytes_used: 0,
         }
     }
@@ -269,63 +294,75 @@ pub fn pack_point(p: Point) -> u32 {
     u32::from(p.x as u16) | u32::from(p.y as u16) << 16
 }
 
-// ---------------------------------------------------------------------
-// Until the text engine (font.rs, text.rs) lands: TextOut and DrawText
-// are recorded as drawing events, as before, so programs and their tests
-// keep running. text.rs replaces this table.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::{Machine, SegKind};
+    use crate::win16::api::Arg;
 
-fn text_arg(uc: &Uc<'_>, p: u32, count: u16) -> String {
-    let bytes = if count == 0xFFFF {
-        farptr::read_cstr(uc, p, 1024).unwrap_or_default()
-    } else {
-        farptr::read_bytes(uc, p, usize::from(count.min(1024))).unwrap_or_default()
-    };
-    String::from_utf8_lossy(&bytes).into_owned()
+    /// Every GDI function called with arguments a bad program could pass:
+    /// handles of live, deleted and made-up objects, pointers to random
+    /// bytes and to nothing, extreme numbers. Nothing panics, nothing
+    /// hangs, and what it allocates stays bounded. (Functions that call
+    /// back into the program are left out: they need a running task.)
+    #[test]
+    fn no_call_panics_on_hostile_arguments() {
+        let mut m = Machine::new_protected().unwrap();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let bytes: Vec<u8> = (0..0x1000).map(|_| next() as u8).collect();
+        let data = m.alloc_segment(SegKind::Data, 0x1000, &bytes).unwrap();
+        let mut env = Env::new(false);
+        let callbacks = [
+            ("GDI", 38),
+            ("GDI", 71),
+            ("GDI", 100),
+            ("GDI", 155),
+            ("GDI", 380),
+            ("GDI", 381),
+        ];
+        let apis: Vec<&Api> = TABLES
+            .iter()
+            .flat_map(|t| t.iter())
+            .filter(|a| !callbacks.contains(&(a.module, a.ordinal)))
+            .collect();
+        let mut handles: Vec<u32> = vec![0, 1, 0x100, 0x5001, 0xFFFF];
+        let start = std::time::Instant::now();
+        for round in 0..6000 {
+            let api = apis[(next() as usize) % apis.len()];
+            let args: Vec<u32> = api
+                .args
+                .iter()
+                .map(|a| {
+                    let r = next();
+                    match (a, r % 8) {
+                        (Arg::W, 0..=2) => handles[(r >> 8) as usize % handles.len()],
+                        (Arg::W, 3) => (r >> 8) as u32 & 0xFFFF,
+                        (Arg::W, 4) => 0x8000 | (r >> 8) as u32 & 0x7FFF,
+                        (Arg::W, _) => (r >> 8) as u32 % 700,
+                        (Arg::L, 0) => 0,
+                        (Arg::L, 1) => (r >> 8) as u32,
+                        (Arg::L, 2) => 0x00FF_FFFF & (r >> 8) as u32,
+                        (Arg::L, _) => u32::from(data) << 16 | ((r >> 8) as u32 % 0x1000),
+                    }
+                })
+                .collect();
+            if let Ok(v) = (api.func)(&mut env, &mut m, &args) {
+                if (0x100..0x5000).contains(&(v & 0xFFFF)) && handles.len() < 64 {
+                    handles.push(v & 0xFFFF);
+                }
+            }
+            assert!(
+                start.elapsed().as_secs() < 120,
+                "round {round}: {} took too long",
+                api.name
+            );
+        }
+        assert!(env.win16.gdi.objects.len() <= objects::MAX_OBJECTS);
+    }
 }
-
-/// GDI.33 TextOut(hDC, x, y, lpString, nCount): recorded only.
-fn text_out(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let t = text_arg(uc, a[3], a[4] as u16);
-    crate::machine::record_event(
-        uc,
-        format!(
-            "draw TextOut {:04X} ({}, {}) {t:?}",
-            a[0],
-            arg_i(a[1]),
-            arg_i(a[2])
-        ),
-    );
-    Ok(1)
-}
-
-/// USER.85 DrawText(hDC, lpString, nCount, lpRect, wFormat) -> height:
-/// recorded only.
-fn draw_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let t = text_arg(uc, a[1], a[2] as u16);
-    let r = read_rect(uc, a[3]).unwrap_or_default();
-    crate::machine::record_event(
-        uc,
-        format!(
-            "draw DrawText {:04X} ({}, {}, {}, {}) {t:?} format {:04X}",
-            a[0], r.left, r.top, r.right, r.bottom, a[4]
-        ),
-    );
-    Ok(16)
-}
-
-static LEGACY_TEXT: &[Api] = &[
-    Api::new(
-        "GDI",
-        33,
-        "TEXTOUT",
-        &[Arg::W, Arg::W, Arg::W, Arg::L, Arg::W],
-        text_out,
-    ),
-    Api::new(
-        "USER",
-        85,
-        "DRAWTEXT",
-        &[Arg::W, Arg::L, Arg::W, Arg::L, Arg::W],
-        draw_text,
-    ),
-];

@@ -432,8 +432,97 @@ fn make_object_private(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u
     Ok(0)
 }
 
+/// The objects EnumObjects lists for a device: its pure colours (2 for a
+/// monochrome device, the 20 static colours of a palette display, else
+/// the VGA's 16), pens as each of the five styles (PS_SOLID to
+/// PS_DASHDOTDOT) in each colour — the VGA's 80, as NUMPENS says — and
+/// brushes as a solid brush in each colour, then each of the six hatches
+/// in each colour. The order is this project's: the display driver's own
+/// enumeration (its EnumObj) is not in the material at hand.
+pub fn enumerated(colors: &[u32], pens: bool) -> Vec<Vec<u8>> {
+    use super::brush::LogBrush;
+    use super::pen::LogPen;
+    let mut out = Vec::new();
+    if pens {
+        for style in 0..5u16 {
+            for &color in colors {
+                let p = LogPen {
+                    style,
+                    width: (1, 0),
+                    color,
+                };
+                out.push(p.to_bytes().to_vec());
+            }
+        }
+    } else {
+        for &color in colors {
+            let b = LogBrush {
+                style: 0,
+                color,
+                hatch: 0,
+            };
+            out.push(b.to_bytes().to_vec());
+        }
+        for hatch in 0..6i16 {
+            for &color in colors {
+                let b = LogBrush {
+                    style: 2,
+                    color,
+                    hatch,
+                };
+                out.push(b.to_bytes().to_vec());
+            }
+        }
+    }
+    out
+}
+
+/// GDI.71 EnumObjects(hDC, nObjectType, lpObjectFunc, lpData): calls
+/// `lpObjectFunc(LPLOGPEN or LPLOGBRUSH, lpData)` for each pen
+/// (OBJ_PEN 1) or brush (OBJ_BRUSH 2) of the device until it returns 0;
+/// returns the callback's last value (0 for an unknown DC or type).
+fn enum_objects(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    use crate::win16::callback::{CallArg, call_far};
+    let kind = a[1] as u16;
+    let Some(d) = env.win16.gdi.dc_mut(arg_h(a[0])) else {
+        return Ok(0);
+    };
+    if kind != 1 && kind != 2 {
+        return Ok(0);
+    }
+    let caps = d.caps();
+    let colors: Vec<u32> = match caps.get(super::devcaps::idx::NUMCOLORS) {
+        2 => vec![0, 0x00FF_FFFF],
+        20 => super::color::STATIC_COLORS.to_vec(),
+        _ => super::color::VGA_COLORS.to_vec(),
+    };
+    let cs = env
+        .win16
+        .module_by_name("GDI")
+        .and_then(|m| m.segments.first().copied())
+        .ok_or_else(|| Stop::Error("GDI's thunk segment is missing".into()))?;
+    let ds = crate::machine::Cpu::reg(uc, crate::machine::R::DS);
+    let func = crate::win16::farptr::split(a[2]);
+    let mut last = 0;
+    for rec in enumerated(&colors, kind == 1) {
+        let args = [CallArg::Scratch, CallArg::L(a[3])];
+        last = call_far(env, uc, cs, func, ds, &rec, &args)?.value & 0xFFFF;
+        if last == 0 {
+            break;
+        }
+    }
+    Ok(last)
+}
+
 pub static APIS: &[Api] = &[
     Api::new("GDI", 45, "SELECTOBJECT", &[Arg::W, Arg::W], select_object),
+    Api::new(
+        "GDI",
+        71,
+        "ENUMOBJECTS",
+        &[Arg::W, Arg::W, Arg::L, Arg::L],
+        enum_objects,
+    ),
     Api::new("GDI", 69, "DELETEOBJECT", &[Arg::W], delete_object),
     Api::new(
         "GDI",
@@ -486,5 +575,17 @@ mod tests {
             assert!(t.insert(Obj::Region(Region::empty())).unwrap() < HANDLE_LIMIT);
         }
         assert_eq!(t.insert(Obj::Region(Region::empty())), None);
+    }
+
+    #[test]
+    fn the_vga_enumerates_numpens_pens() {
+        let c = super::super::color::VGA_COLORS;
+        let pens = enumerated(&c, true);
+        assert_eq!(pens.len(), 80);
+        // The first: a solid black pen one pixel wide.
+        assert_eq!(pens[0], [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(enumerated(&c, false).len(), 16 * 7);
+        let last = enumerated(&[0, 0xFF_FFFF], false).pop().unwrap();
+        assert_eq!(last, [2, 0, 0xFF, 0xFF, 0xFF, 0, 5, 0]);
     }
 }

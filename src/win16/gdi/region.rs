@@ -17,7 +17,9 @@
 //! ∩ the clip region). PtVisible, RectVisible and GetClipBox (logical
 //! coordinates) ask about that same area.
 
-use super::shapes::{ellipse_shape, polygon_shape, roundrect_shape};
+use super::shapes::{
+    MAX_REGION_SPANS, ellipse_shape, polygon_shape_capped, region_view, roundrect_shape,
+};
 use super::{Env, Gdi, Stop, Uc, arg_h, arg_i, read_points, read_rect, write_rect};
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::{Point, Rect, Region, RegionKind, region::Op};
@@ -71,7 +73,7 @@ fn create_rect_rgn_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 fn create_elliptic_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(new_region(
         &mut env.win16.gdi,
-        ellipse_shape(rect_args(a, 0)),
+        ellipse_shape(rect_args(a, 0), region_view()),
     ))
 }
 
@@ -82,13 +84,18 @@ fn create_elliptic_rgn_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Re
     };
     Ok(new_region(
         &mut env.win16.gdi,
-        ellipse_shape(r.normalized()),
+        ellipse_shape(r.normalized(), region_view()),
     ))
 }
 
 /// GDI.444 CreateRoundRectRgn(left, top, right, bottom, nWidth, nHeight).
 fn create_round_rect_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let r = roundrect_shape(rect_args(a, 0), arg_i(a[4]).abs(), arg_i(a[5]).abs());
+    let r = roundrect_shape(
+        rect_args(a, 0),
+        arg_i(a[4]).abs(),
+        arg_i(a[5]).abs(),
+        region_view(),
+    );
     Ok(new_region(&mut env.win16.gdi, r))
 }
 
@@ -101,8 +108,13 @@ fn create_polygon_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let Some(pts) = read_points(uc, a[0], n as usize) else {
         return Ok(0);
     };
-    let r = polygon_shape(&[pts], a[2] as u16 == super::dc::WINDING, bound());
-    Ok(new_region(&mut env.win16.gdi, r))
+    let winding = a[2] as u16 == super::dc::WINDING;
+    Ok(
+        match polygon_shape_capped(&[pts], winding, bound(), MAX_REGION_SPANS) {
+            Some(r) => new_region(&mut env.win16.gdi, r),
+            None => 0,
+        },
+    )
 }
 
 /// GDI.451 CreatePolyPolygonRgn(lpPoints, lpPolyCounts, nCount,
@@ -111,8 +123,13 @@ fn create_poly_polygon_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     let Some(polys) = super::shapes::read_polys(uc, a[0], a[1], arg_i(a[2])) else {
         return Ok(0);
     };
-    let r = polygon_shape(&polys, a[3] as u16 == super::dc::WINDING, bound());
-    Ok(new_region(&mut env.win16.gdi, r))
+    let winding = a[3] as u16 == super::dc::WINDING;
+    Ok(
+        match polygon_shape_capped(&polys, winding, bound(), MAX_REGION_SPANS) {
+            Some(r) => new_region(&mut env.win16.gdi, r),
+            None => 0,
+        },
+    )
 }
 
 /// GDI.47 CombineRgn(hrgnDest, hrgnSrc1, hrgnSrc2, fnCombineMode) -> the

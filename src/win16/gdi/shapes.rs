@@ -53,15 +53,23 @@ use super::{Env, Gdi, Stop, Uc, arg_h, arg_i, read_points, read_rect};
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::{Point, Rect, Region};
 
-/// The pixels of a rectangle box.
-pub fn rect_shape(b: Rect) -> Region {
-    Region::rect(b)
+/// The pixels of a rectangle box in `view`.
+pub fn rect_shape(b: Rect, view: Rect) -> Region {
+    b.intersect(&view).map(Region::rect).unwrap_or_default()
 }
 
-/// The pixels of the ellipse of box `b` (module doc): each row's span
-/// from the midpoint rule.
-pub fn ellipse_shape(b: Rect) -> Region {
-    if b.is_empty() {
+/// The region functions' bounds: coordinates of 16-bit GDI, with room.
+pub const SHAPE_LIMIT: i32 = 1 << 17;
+
+/// The bounds region functions rasterize within.
+pub fn region_view() -> Rect {
+    Rect::new(-SHAPE_LIMIT, -SHAPE_LIMIT, SHAPE_LIMIT, SHAPE_LIMIT)
+}
+
+/// The pixels of the ellipse of box `b` (module doc) that lie in `view`:
+/// each row's span from the midpoint rule.
+pub fn ellipse_shape(b: Rect, view: Rect) -> Region {
+    if b.is_empty() || view.is_empty() {
         return Region::empty();
     }
     let a = f64::from(b.width() - 1) / 2.0;
@@ -70,57 +78,87 @@ pub fn ellipse_shape(b: Rect) -> Region {
     let cx2 = i64::from(b.left) + i64::from(b.right) - 1;
     let cy2 = i64::from(b.top) + i64::from(b.bottom) - 1;
     let (cx, cy) = (cx2 as f64 / 2.0, cy2 as f64 / 2.0);
+    let (vl, vr) = (i64::from(view.left), i64::from(view.right));
+    let (vt, vb) = (i64::from(view.top), i64::from(view.bottom));
+    let clamp_span = |x0: i64, x1: i64| -> Option<(i32, i32)> {
+        let (x0, x1) = (x0.max(vl), (x1 + 1).min(vr));
+        (x0 < x1).then_some((x0 as i32, x1 as i32))
+    };
     if a == 0.0 || bb == 0.0 {
-        return Region::rect(b);
+        return Region::rect(b).intersect(&Region::rect(view));
     }
     let diag = (a * a + bb * bb).sqrt();
     let (x45, y45) = (a * a / diag, bb * bb / diag);
     let round = |v: f64| (v + 0.5).floor() as i64;
     let mut rows = Vec::new();
-    // The top half (and the middle row); the bottom mirrors it.
+    // The top half (and the middle row) makes the bottom by mirroring:
+    // only rows whose own or mirrored row lies in the view are made.
     let last_top = cy2.div_euclid(2);
-    for y in i64::from(b.top)..=last_top {
-        let yy = y as f64 - cy;
-        let x1 = if yy.abs() <= y45 + 1e-9 {
-            // Steep part: the nearest column to the curve.
-            let xc = a * (1.0 - (yy / bb).powi(2)).max(0.0).sqrt();
-            round(cx + xc)
-        } else {
-            // Flat part: the columns whose nearest row to the curve is at
-            // or above this one.
-            let d = cy - y as f64 - 0.5;
-            let xm = a * (1.0 - (d / bb).powi(2)).max(0.0).sqrt();
-            let strict = (cx + xm).ceil() as i64 - 1;
-            strict.min((cx + x45 + 1e-9).floor() as i64)
-        };
-        let x0 = cx2 - x1;
-        if x0 <= x1 {
-            let span = vec![(x0 as i32, (x1 + 1) as i32)];
-            rows.push((y as i32, span.clone()));
-            let my = cy2 - y;
-            if my != y {
-                rows.push((my as i32, span));
+    let top = i64::from(b.top);
+    let mut ranges: Vec<(i64, i64)> = Vec::new();
+    for (lo, hi) in [(vt, vb - 1), (cy2 - (vb - 1), cy2 - vt)] {
+        let (lo, hi) = (lo.max(top), hi.min(last_top));
+        if lo <= hi {
+            ranges.push((lo, hi));
+        }
+    }
+    ranges.sort_unstable();
+    let mut seen_to = i64::MIN;
+    for (lo, hi) in ranges {
+        for y in lo.max(seen_to.saturating_add(1))..=hi {
+            let yy = y as f64 - cy;
+            let x1 = if yy.abs() <= y45 + 1e-9 {
+                // Steep part: the nearest column to the curve.
+                let xc = a * (1.0 - (yy / bb).powi(2)).max(0.0).sqrt();
+                round(cx + xc)
+            } else {
+                // Flat part: the columns whose nearest row to the curve is
+                // at or above this one.
+                let d = cy - y as f64 - 0.5;
+                let xm = a * (1.0 - (d / bb).powi(2)).max(0.0).sqrt();
+                let strict = (cx + xm).ceil() as i64 - 1;
+                strict.min((cx + x45 + 1e-9).floor() as i64)
+            };
+            let x0 = cx2 - x1;
+            if x0 <= x1 {
+                if let Some(span) = clamp_span(x0, x1) {
+                    if (vt..vb).contains(&y) {
+                        rows.push((y as i32, vec![span]));
+                    }
+                    let my = cy2 - y;
+                    if my != y && (vt..vb).contains(&my) {
+                        rows.push((my as i32, vec![span]));
+                    }
+                }
             }
         }
+        seen_to = seen_to.max(hi);
     }
     Region::from_rows(rows)
 }
 
-/// The pixels of a rounded rectangle: box `b`, corner ellipse `cw`×`ch`.
-pub fn roundrect_shape(b: Rect, cw: i32, ch: i32) -> Region {
+/// The pixels of a rounded rectangle in `view`: box `b`, corner ellipse
+/// `cw`×`ch`.
+pub fn roundrect_shape(b: Rect, cw: i32, ch: i32, view: Rect) -> Region {
     if b.is_empty() {
         return Region::empty();
     }
     let cw = cw.clamp(0, b.width());
     let ch = ch.clamp(0, b.height());
     if cw < 2 || ch < 2 {
-        return Region::rect(b);
+        return rect_shape(b, view);
     }
     let corners = [
-        ellipse_shape(Rect::new(b.left, b.top, b.left + cw, b.top + ch)),
-        ellipse_shape(Rect::new(b.right - cw, b.top, b.right, b.top + ch)),
-        ellipse_shape(Rect::new(b.left, b.bottom - ch, b.left + cw, b.bottom)),
-        ellipse_shape(Rect::new(b.right - cw, b.bottom - ch, b.right, b.bottom)),
+        ellipse_shape(Rect::new(b.left, b.top, b.left + cw, b.top + ch), view),
+        ellipse_shape(Rect::new(b.right - cw, b.top, b.right, b.top + ch), view),
+        ellipse_shape(
+            Rect::new(b.left, b.bottom - ch, b.left + cw, b.bottom),
+            view,
+        ),
+        ellipse_shape(
+            Rect::new(b.right - cw, b.bottom - ch, b.right, b.bottom),
+            view,
+        ),
     ];
     // The box minus the four corner squares, plus the corner ellipses.
     let hw = cw / 2;
@@ -131,7 +169,7 @@ pub fn roundrect_shape(b: Rect, cw: i32, ch: i32) -> Region {
         Rect::new(b.left, b.bottom - hh, b.left + hw, b.bottom),
         Rect::new(b.right - hw, b.bottom - hh, b.right, b.bottom),
     ]);
-    let mut r = Region::rect(b).subtract(&cut);
+    let mut r = rect_shape(b, view).subtract(&cut);
     for c in corners {
         r = r.union(&c.intersect(&cut));
     }
@@ -140,6 +178,20 @@ pub fn roundrect_shape(b: Rect, cw: i32, ch: i32) -> Region {
 
 /// The pixels of a polygon (module doc); `winding` selects WINDING.
 pub fn polygon_shape(polys: &[Vec<Point>], winding: bool, limit: Rect) -> Region {
+    polygon_shape_capped(polys, winding, limit, usize::MAX).unwrap_or_default()
+}
+
+/// The most rectangles a polygon region may have (GDI kept regions in its
+/// 64 KiB heap; a region past this fails to be made, as there).
+pub const MAX_REGION_SPANS: usize = 1 << 15;
+
+/// [`polygon_shape`], None when it would hold more than `cap` spans.
+pub fn polygon_shape_capped(
+    polys: &[Vec<Point>],
+    winding: bool,
+    limit: Rect,
+    cap: usize,
+) -> Option<Region> {
     let mut edges: Vec<(i64, i64, i64, i64, i32)> = Vec::new();
     let (mut ymin, mut ymax) = (i64::MAX, i64::MIN);
     for poly in polys {
@@ -165,15 +217,26 @@ pub fn polygon_shape(polys: &[Vec<Point>], winding: bool, limit: Rect) -> Region
         }
     }
     if edges.is_empty() {
-        return Region::empty();
+        return Some(Region::empty());
     }
+    let mut total = 0usize;
     let y0 = ymin.max(i64::from(limit.top));
     let y1 = ymax.min(i64::from(limit.bottom));
+    // An active edge list: edges by their top, entering as the scan
+    // reaches them and leaving below their bottom.
+    edges.sort_unstable_by_key(|e| e.1);
+    let mut next_edge = 0;
+    let mut active: Vec<(i64, i64, i64, i64, i32)> = Vec::new();
     let mut rows = Vec::new();
     let mut xs: Vec<(i64, i32)> = Vec::new();
     for y in y0..y1 {
+        while next_edge < edges.len() && edges[next_edge].1 <= y {
+            active.push(edges[next_edge]);
+            next_edge += 1;
+        }
+        active.retain(|e| e.3 > y);
         xs.clear();
-        for &(x0, ey0, x1, ey1, dir) in &edges {
+        for &(x0, ey0, x1, ey1, dir) in &active {
             if ey0 <= y && y < ey1 {
                 // The crossing's x, as the first pixel column at or right
                 // of it: ceil(x0 + (y − y0)(x1 − x0)/(y1 − y0)).
@@ -215,10 +278,14 @@ pub fn polygon_shape(polys: &[Vec<Point>], winding: bool, limit: Rect) -> Region
             })
             .collect();
         if !spans.is_empty() {
+            total += spans.len();
+            if total > cap {
+                return None;
+            }
             rows.push((y as i32, spans));
         }
     }
-    Region::from_rows(rows)
+    Some(Region::from_rows(rows))
 }
 
 /// The shape's pixels that have no 4-neighbour outside it.
@@ -348,6 +415,13 @@ fn surface_box(cv: &Canvas, l: i32, t: i32, r: i32, b: i32) -> Rect {
     Rect::new(p.x, p.y, q.x, q.y).normalized()
 }
 
+/// What can show of a canvas, with room for a pen of width `w` and the
+/// neighbours erosion looks at.
+fn view_of(cv: &Canvas) -> Rect {
+    let grow = cv.pen.as_ref().map_or(0, |p| p.width) + 3;
+    cv.clip.bbox().inflate(grow, grow)
+}
+
 /// Draw a closed shape: brush inside, pen on the ring.
 fn draw_closed(cv: &mut Canvas, b: Rect, make: &dyn Fn(Rect) -> Region) {
     let pen = cv.pen.clone();
@@ -386,7 +460,8 @@ fn rectangle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         {
             // A styled border runs around the corners as a polyline does.
             let pen = cv.pen.clone().expect("checked");
-            let (inside, _) = closed_areas(Some(&pen), b, &rect_shape);
+            let view = view_of(cv);
+            let (inside, _) = closed_areas(Some(&pen), b, &|r| rect_shape(r, view));
             if let Some(brush) = cv.brush.clone() {
                 cv.fill_region(&inside, &brush);
             }
@@ -398,7 +473,8 @@ fn rectangle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             ];
             lines::stroke(cv, &pen, &pts, true);
         } else {
-            draw_closed(cv, b, &rect_shape);
+            let view = view_of(cv);
+            draw_closed(cv, b, &|r| rect_shape(r, view));
         }
     }))
 }
@@ -408,7 +484,8 @@ fn ellipse(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let c = |k: usize| arg_i(a[k]);
     Ok(with_canvas(env, arg_h(a[0]), |cv| {
         let b = surface_box(cv, c(1), c(2), c(3), c(4));
-        draw_closed(cv, b, &ellipse_shape);
+        let view = view_of(cv);
+        draw_closed(cv, b, &|r| ellipse_shape(r, view));
     }))
 }
 
@@ -420,7 +497,8 @@ fn round_rect(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         let b = surface_box(cv, c(1), c(2), c(3), c(4));
         let cw = cv.state.map.width_to_device(c(5));
         let ch = cv.state.map.height_to_device(c(6));
-        draw_closed(cv, b, &|bx| roundrect_shape(bx, cw, ch));
+        let view = view_of(cv);
+        draw_closed(cv, b, &|bx| roundrect_shape(bx, cw, ch, view));
     }))
 }
 
@@ -460,7 +538,10 @@ fn draw_curve(cv: &mut Canvas, b: Rect, p1: Point, p2: Point, kind: Curve) {
     let (s, e) = (angle(c, p1), angle(c, p2));
     let (ps, pe) = (radial_end(b, p1), radial_end(b, p2));
     let pen = cv.pen.clone();
-    let full = ellipse_shape(b);
+    // Only what can show matters: the clip area, with room for the pen.
+    let vr = view_of(cv);
+    let view = Region::rect(vr);
+    let full = ellipse_shape(b, vr);
     let border = full.subtract(&erode(&full));
     let keep = |r: &Region| -> Region {
         let mut rows: Vec<(i32, Vec<(i32, i32)>)> = Vec::new();
@@ -480,53 +561,70 @@ fn draw_curve(cv: &mut Canvas, b: Rect, p1: Point, p2: Point, kind: Curve) {
     // The pen's arc: the border (or the wide ring) on the arc.
     let arc_ring = match &pen {
         Some(p) if p.width > 1 => {
-            let (_, ring) = closed_areas(Some(p), b, &ellipse_shape);
-            keep(&ring)
+            let (_, ring) = closed_areas(Some(p), b, &|r| ellipse_shape(r, vr));
+            keep(&ring.intersect(&view))
         }
         _ => keep(&border),
     };
     if kind != Curve::Arc {
-        // The filled part.
-        let area = match kind {
-            Curve::Pie => keep(&full),
-            _ => {
-                // The ellipse on the arc's side of the chord.
-                let mid = s + (e - s).rem_euclid(std::f64::consts::TAU) / 2.0;
-                let m = (c.0 + mid.cos() * 1000.0, c.1 - mid.sin() * 1000.0);
-                let (ex, ey) = (f64::from(pe.x - ps.x), f64::from(pe.y - ps.y));
-                let side =
-                    |px: f64, py: f64| ex * (py - f64::from(ps.y)) - ey * (px - f64::from(ps.x));
-                let want = side(m.0, m.1).signum();
-                let mut rows = Vec::new();
-                for rect in full.rects() {
-                    for y in rect.top..rect.bottom {
-                        let mut spans = Vec::new();
-                        for x in rect.left..rect.right {
-                            let v = side(f64::from(x), f64::from(y));
-                            if v == 0.0 || v.signum() == want || (ex == 0.0 && ey == 0.0) {
-                                spans.push((x, x + 1));
-                            }
-                        }
-                        rows.push((y, spans));
+        // The filled part: the ellipse within the pie's wedge, or on the
+        // arc's side of the chord (polygons far larger than the ellipse).
+        let big = f64::from(b.width().max(b.height())) * 2.0 + 64.0;
+        let tau = std::f64::consts::TAU;
+        let span = (e - s).rem_euclid(tau);
+        let ctr = Point::new(c.0.floor() as i32, c.1.floor() as i32);
+        let at = |th: f64, r: f64| {
+            Point::new(
+                (c.0 + th.cos() * r).round() as i32,
+                (c.1 - th.sin() * r).round() as i32,
+            )
+        };
+        let area = if span == 0.0 {
+            full.clone()
+        } else {
+            let poly = match kind {
+                Curve::Pie => {
+                    let mut pts = vec![ctr];
+                    let steps = (span / (tau / 8.0)).ceil().max(1.0) as usize;
+                    for k in 0..=steps {
+                        pts.push(at(s + span * k as f64 / steps as f64, big));
                     }
+                    pts
                 }
-                Region::from_rows(rows)
-            }
+                _ => {
+                    // The half-plane on the arc's side of ps–pe.
+                    let mid = at(s + span / 2.0, big);
+                    let (dx, dy) = (f64::from(pe.x - ps.x), f64::from(pe.y - ps.y));
+                    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+                    let (ux, uy) = (dx / len, dy / len);
+                    let (mut nx, mut ny) = (-uy, ux);
+                    let side = nx * f64::from(mid.x - ps.x) + ny * f64::from(mid.y - ps.y);
+                    if side < 0.0 {
+                        (nx, ny) = (-nx, -ny);
+                    }
+                    let p = |x: f64, y: f64| Point::new(x.round() as i32, y.round() as i32);
+                    let (ax, ay) = (f64::from(ps.x) - ux * big, f64::from(ps.y) - uy * big);
+                    let (bx, by) = (f64::from(pe.x) + ux * big, f64::from(pe.y) + uy * big);
+                    vec![
+                        p(ax, ay),
+                        p(bx, by),
+                        p(bx + nx * big, by + ny * big),
+                        p(ax + nx * big, ay + ny * big),
+                    ]
+                }
+            };
+            full.intersect(&polygon_shape(&[poly], true, vr))
         };
         // The straight edges.
         let mut edges = Region::empty();
         let mut add_line = |a: Point, z: Point| {
             let mut v = Vec::new();
-            lines::line_pixels(
-                a,
-                z,
-                Rect::new(-0x4000_0000, -0x4000_0000, 0x4000_0000, 0x4000_0000),
-                |p, _| v.push(Rect::with_size(p.x, p.y, 1, 1)),
-            );
-            v.push(Rect::with_size(z.x, z.y, 1, 1));
-            edges = edges.union(&Region::from_rects(v));
+            lines::line_pixels(a, z, vr, |p, _| v.push((p.y, vec![(p.x, p.x + 1)])));
+            if vr.contains(z) {
+                v.push((z.y, vec![(z.x, z.x + 1)]));
+            }
+            edges = edges.union(&Region::from_rows(v));
         };
-        let ctr = Point::new(c.0.floor() as i32, c.1.floor() as i32);
         match kind {
             Curve::Pie => {
                 add_line(ctr, ps);
@@ -974,22 +1072,22 @@ mod tests {
         // A 5×5 circle: centre 2, radius 2; the midpoint rule gives what
         // the midpoint circle algorithm plots for r = 2: (0,2) (1,2) (2,1).
         assert_eq!(
-            art(&ellipse_shape(Rect::new(0, 0, 5, 5)), 5, 5),
+            art(&ellipse_shape(Rect::new(0, 0, 5, 5), region_view()), 5, 5),
             [".###.", "#####", "#####", "#####", ".###."]
         );
         // 3×3: radius 1: corners at distance √2 are out.
         assert_eq!(
-            art(&ellipse_shape(Rect::new(0, 0, 3, 3)), 3, 3),
+            art(&ellipse_shape(Rect::new(0, 0, 3, 3), region_view()), 3, 3),
             [".#.", "###", ".#."]
         );
         // An even box: the centre between pixels, the shape symmetric.
         assert_eq!(
-            art(&ellipse_shape(Rect::new(0, 0, 6, 4)), 6, 4),
+            art(&ellipse_shape(Rect::new(0, 0, 6, 4), region_view()), 6, 4),
             [".####.", "######", "######", ".####."]
         );
         // A flat box is a line.
         assert_eq!(
-            art(&ellipse_shape(Rect::new(0, 1, 4, 2)), 4, 3),
+            art(&ellipse_shape(Rect::new(0, 1, 4, 2), region_view()), 4, 3),
             ["....", "####", "...."]
         );
     }
@@ -1034,7 +1132,11 @@ mod tests {
     #[test]
     fn roundrect_corners() {
         assert_eq!(
-            art(&roundrect_shape(Rect::new(0, 0, 7, 5), 5, 5), 7, 5),
+            art(
+                &roundrect_shape(Rect::new(0, 0, 7, 5), 5, 5, region_view()),
+                7,
+                5
+            ),
             [".#####.", "#######", "#######", "#######", ".#####."]
         );
     }

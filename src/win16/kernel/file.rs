@@ -397,7 +397,14 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     };
     let fail = |uc: &mut Uc<'_>, e: DosError, path: &str| {
         farptr::write_bytes(uc, buf, &ofstruct(e.0, (0, 0), path));
-        crate::machine::record_event(uc, format!("OpenFile {path:?}: DOS error {}", e.0));
+        crate::machine::record_event(
+            uc,
+            format!(
+                "OpenFile {}: DOS error {}",
+                crate::escape::quoted(path),
+                e.0
+            ),
+        );
         Ok(HFILE_ERROR)
     };
     let Some(name) = name.filter(|n| !n.is_empty()) else {

@@ -332,13 +332,22 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
         );
     }
     let Some(file) = find_library(env, uc, &path, &stem) else {
-        crate::machine::record_event(uc, format!("LoadLibrary {name:?}: no file {path}"));
+        crate::machine::record_event(
+            uc,
+            format!(
+                "LoadLibrary {}: no file {path}",
+                crate::escape::quoted(name)
+            ),
+        );
         return Ok(ERROR_FILE_NOT_FOUND);
     };
     let idx = match crate::win16::load_dll(uc, &mut env.win16, &file, 1) {
         Ok(i) => i,
         Err(Win16LoadError(why)) => {
-            crate::machine::record_event(uc, format!("LoadLibrary {name:?}: {why}"));
+            crate::machine::record_event(
+                uc,
+                format!("LoadLibrary {}: {why}", crate::escape::quoted(name)),
+            );
             return Ok(ERROR_BAD_FORMAT);
         }
     };
@@ -472,10 +481,9 @@ fn program_file(env: &Env, name: &str) -> Option<bool> {
         path.push_str(".EXE");
     }
     let d = env.drive.as_ref()?;
-    let crate::dos::fs::HostPath::File { host, .. } = d.resolve(path.as_bytes()).ok()? else {
-        return None;
-    };
-    let bytes = std::fs::read(host).ok()?;
+    let bytes = d
+        .read_file(path.as_bytes(), crate::loader::MAX_EXECUTABLE_BYTES)
+        .ok()?;
     let ne = crate::loader::ne::NeImage::parse(&bytes).ok()?;
     Some(!ne.header.is_library())
 }

@@ -169,8 +169,7 @@ pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     let p = a.first().copied().unwrap_or(0);
     let (seg, off) = super::farptr::split(p);
     let s = crate::dos::read_until(uc, seg, off, 0, 0x1000);
-    env.debug_output
-        .push(String::from_utf8_lossy(&s).into_owned());
+    env.debug_string(String::from_utf8_lossy(&s).into_owned());
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 

@@ -307,13 +307,7 @@ fn file<'a>(env: &'a mut Env, key: &str) -> Option<&'a mut IniFile> {
         let text = env
             .drive
             .as_ref()
-            .and_then(|d| match d.resolve(key.as_bytes()).ok()? {
-                crate::dos::fs::HostPath::File { host, .. } => {
-                    let bytes = std::fs::read(host).ok()?;
-                    Some(bytes[..bytes.len().min(MAX_FILE_BYTES)].to_vec())
-                }
-                _ => None,
-            })
+            .and_then(|d| d.read_head(key.as_bytes(), MAX_FILE_BYTES as u64).ok())
             .unwrap_or_default();
         env.win16
             .profiles

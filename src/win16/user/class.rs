@@ -25,39 +25,6 @@ pub const WNDCLASS_SIZE: usize = 0x1A;
 /// The most extra bytes a class or window gets.
 const MAX_EXTRA: u16 = 1024;
 
-/// USER's own classes: name, class style, window extra bytes, and the
-/// ordinals of the USER procedures that may handle them (the first one
-/// USER implements is used; DefWindowProc when none is).
-const SYSTEM_CLASSES: &[(&str, u16, u16, &[u16])] = &[
-    (
-        "BUTTON",
-        CS_DBLCLKS | CS_PARENTDC | CS_HREDRAW | CS_VREDRAW,
-        2,
-        &[303],
-    ),
-    ("EDIT", CS_DBLCLKS | CS_PARENTDC, 6, &[]),
-    ("STATIC", CS_PARENTDC, 2, &[302]),
-    ("LISTBOX", CS_DBLCLKS | CS_PARENTDC, 2, &[307]),
-    (
-        "COMBOBOX",
-        CS_DBLCLKS | CS_PARENTDC | CS_HREDRAW | CS_VREDRAW,
-        2,
-        &[],
-    ),
-    (
-        "SCROLLBAR",
-        CS_DBLCLKS | CS_PARENTDC | CS_HREDRAW | CS_VREDRAW,
-        2,
-        &[304],
-    ),
-    ("MDICLIENT", 0, 2, &[]),
-    // The dialog class: DLGWINDOWEXTRA (30) extra bytes.
-    ("#32770", CS_SAVEBITS_DLG, 30, &[308]),
-];
-
-/// CS_SAVEBITS: the dialog class keeps the screen under it.
-const CS_SAVEBITS_DLG: u16 = 0x0800;
-
 /// The module of an instance handle (0 for none).
 fn module_of(env: &Env, hinstance: u16) -> u16 {
     env.win16
@@ -65,45 +32,25 @@ fn module_of(env: &Env, hinstance: u16) -> u16 {
         .map_or(0, |i| env.win16.modules[i].hmodule)
 }
 
-/// Register USER's own classes, once (their procedures are USER's thunks).
+/// USER's own classes are registered at start-up (controls/mod.rs); the
+/// first time the window manager needs them they get their cursors: the
+/// I-beam for EDIT, the arrow for the others.
 pub fn ensure_system_classes(env: &mut Env, uc: &mut Uc<'_>) {
-    if env.win16.user.classes.iter().any(|c| c.hmodule == 0) {
+    if !env
+        .win16
+        .user
+        .classes
+        .iter()
+        .any(|c| c.hmodule == 0 && c.hcursor == 0)
+    {
         return;
     }
-    for &(name, style, extra, procs) in SYSTEM_CLASSES {
-        let ordinal = procs
-            .iter()
-            .copied()
-            .find(|&o| crate::win16::api::find("USER", o).is_some())
-            .unwrap_or(107);
-        let wndproc = super::message::user_proc(env, uc, ordinal);
-        let atom = if let Some(n) = name.strip_prefix('#') {
-            n.parse().unwrap_or(0)
-        } else {
-            env.win16
-                .atoms
-                .global
-                .add(NameArg::Str(name.as_bytes().to_vec()))
-        };
-        let hcursor = super::cursor::stock_cursor(env, uc, super::cursor::IDC_ARROW);
-        let hinstance = env.win16.module_by_name("USER").map_or(0, |m| m.hmodule);
-        env.win16.user.classes.push(WndClass {
-            name: name.to_string(),
-            atom,
-            style: style | CS_GLOBALCLASS,
-            wndproc,
-            cls_extra: 0,
-            wnd_extra: extra,
-            hinstance,
-            hicon: 0,
-            hcursor,
-            hbrush: 0,
-            menu: None,
-            menu_ptr: 0,
-            extra: Vec::new(),
-            hmodule: 0,
-            global: true,
-        });
+    let arrow = super::cursor::stock_cursor(env, uc, super::cursor::IDC_ARROW);
+    let ibeam = super::cursor::stock_cursor(env, uc, super::cursor::IDC_IBEAM);
+    for c in env.win16.user.classes.iter_mut() {
+        if c.hmodule == 0 && c.hcursor == 0 {
+            c.hcursor = if c.name == "EDIT" { ibeam } else { arrow };
+        }
     }
 }
 

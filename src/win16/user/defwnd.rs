@@ -285,6 +285,9 @@ pub fn def_window_proc(
     if env.win16.user.app_window(hwnd).is_none() {
         return Ok(0);
     }
+    if let Some(r) = super::menu::track::def_window_proc(env, uc, hwnd, msg, wparam, lparam)? {
+        return Ok(r);
+    }
     Ok(match msg {
         WM_NCCREATE => 1,
         WM_NCCALCSIZE => {

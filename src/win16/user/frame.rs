@@ -16,16 +16,17 @@
 //!   system-menu box (SM_CXSIZE wide, a bar in it) at its left and the
 //!   minimize and maximize boxes (button faces with their arrows) at its
 //!   right, each with a COLOR_WINDOWFRAME line on its inner side;
-//! - the menu bar is COLOR_MENU with a COLOR_WINDOWFRAME line under it
-//!   (its items are the menu code's to draw);
+//! - the menu bar is COLOR_MENU with a COLOR_WINDOWFRAME line under it,
+//!   its items drawn by the menu code (menu/draw.rs);
 //! - a scroll bar is COLOR_SCROLLBAR between two arrow boxes (button faces
 //!   with arrows, square), with its thumb box (a button face) at the
 //!   position when the range is not empty, and a COLOR_WINDOWFRAME line
 //!   along its inner edge; the corner between two scroll bars is
 //!   COLOR_BTNFACE.
 //!
-//! The caption's text is asked for with WM_GETTEXT (as Windows does); it is
-//! not drawn until GDI's text engine can draw the system font here.
+//! The caption's text is asked for with WM_GETTEXT (as Windows does) and
+//! drawn centred between the boxes in the system font, COLOR_CAPTIONTEXT
+//! (COLOR_INACTIVECAPTIONTEXT).
 
 use super::message::send_struct;
 use super::metrics::{SM_CXSIZE, SM_CYSIZE, SM_CYVTHUMB, fixed};
@@ -40,6 +41,8 @@ const COLOR_ACTIVECAPTION: usize = 2;
 const COLOR_INACTIVECAPTION: usize = 3;
 const COLOR_MENU: usize = 4;
 const COLOR_WINDOWFRAME: usize = 6;
+const COLOR_CAPTIONTEXT: usize = 9;
+const COLOR_INACTIVECAPTIONTEXT: usize = 19;
 const COLOR_ACTIVEBORDER: usize = 10;
 const COLOR_INACTIVEBORDER: usize = 11;
 const COLOR_BTNFACE: usize = 15;
@@ -138,8 +141,11 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         scroll::bar(env, hwnd, SB_HORZ).unwrap_or_default(),
         scroll::bar(env, hwnd, SB_VERT).unwrap_or_default(),
     );
+    let mut title = Vec::new();
     if style & WS_CAPTION == WS_CAPTION && !iconic {
-        send_struct(env, uc, hwnd, WM_GETTEXT, 80, &[0u8; 80])?;
+        let (n, b) = send_struct(env, uc, hwnd, WM_GETTEXT, 80, &[0u8; 80])?;
+        let n = (n as usize).min(b.len());
+        title = b[..n].split(|&c| c == 0).next().unwrap_or(&[]).to_vec();
     }
     let Some(parts) = nc_parts(env, hwnd) else {
         return Ok(());
@@ -260,7 +266,14 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
             p.arrow(face, 1);
             right = b.left;
         }
-        let _ = (left, right);
+        // The text, centred in what the boxes leave, in the system font.
+        let text_color = if active {
+            COLOR_CAPTIONTEXT
+        } else {
+            COLOR_INACTIVECAPTIONTEXT
+        };
+        let area = Rect::new(left, bar.top, right, bar.bottom);
+        caption_text(&mut p, area, &title, text_color);
     }
     if let Some(m) = parts.menu {
         p.fill(Rect::new(m.left, m.top, m.right, m.bottom - 1), COLOR_MENU);
@@ -285,7 +298,46 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         );
     }
     release_window_dc(p.env, hdc);
+    if parts.menu.is_some() {
+        // The items are the menu code's to draw (menu/draw.rs).
+        super::menu::draw::redraw_bar(env, uc, hwnd)?;
+    }
     Ok(())
+}
+
+/// The caption's text in `area` (window coordinates), centred, clipped to
+/// the area.
+fn caption_text(p: &mut Pen<'_>, area: Rect, text: &[u8], color: usize) {
+    use crate::win16::gdi::dc::Canvas;
+    use crate::win16::gdi::font::PhysFont;
+    use crate::win16::gdi::raster::Paint;
+    if text.is_empty() || area.is_empty() {
+        return;
+    }
+    let font = PhysFont::plain(p.env.win16.gdi.fonts.catalogue().system());
+    let rgb = p.color(color);
+    let gdi = &mut p.env.win16.gdi;
+    let Some(mut cv) = Canvas::open(gdi, p.hdc) else {
+        return;
+    };
+    let adv: Vec<i32> = text.iter().map(|&c| font.advance(c)).collect();
+    let width: i32 = adv.iter().sum();
+    let x = area.left + (area.width() - width).max(0) / 2;
+    let y = area.top + (area.height() - font.height()) / 2;
+    let o = cv.lp_to_sp(Point::new(x, y));
+    let a = cv.lp_to_sp(Point::new(area.left, area.top));
+    let b = cv.lp_to_sp(Point::new(area.right, area.bottom));
+    let ink = Paint::solid(cv.colors().solid(rgb), 13);
+    let mut spans = Vec::new();
+    crate::win16::gdi::text::string_ink(&font, text, &adv, o.x, o.y, |y, x1, x2| {
+        spans.push((y, x1, x2));
+    });
+    for (y, x1, x2) in spans {
+        if (a.y..b.y).contains(&y) {
+            cv.span(y, x1.max(a.x), x2.min(b.x), &ink);
+        }
+    }
+    cv.close(gdi);
 }
 
 /// A window scroll bar in `r` (its lines included).

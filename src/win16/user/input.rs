@@ -97,23 +97,66 @@ pub fn keyboard_target(env: &Env, main: u16) -> u16 {
         .unwrap_or(main)
 }
 
-/// The messages of one scripted key press (module doc).
+/// The messages of one scripted key press, to the window with the focus
+/// (the active window when none has it): its modifiers go down first and
+/// up last (Ctrl, Shift, Alt); with Alt down (and not Ctrl) a key is a
+/// system key (WM_SYSKEYDOWN / WM_SYSKEYUP, lParam bit 29 set), and so is
+/// F10 always; Alt released after another key is WM_KEYUP, Alt pressed
+/// alone WM_SYSKEYDOWN then WM_SYSKEYUP (SDK, WM_SYSKEYDOWN). With no
+/// window having the focus every key is a system key (SDK, WM_SYSKEYDOWN:
+/// "when no window has the input focus ... the message is sent to the
+/// active window").
 pub fn key_messages(env: &Env, main: u16, k: Key) -> Vec<Msg> {
-    let u = &env.win16.user;
+    use crate::win16::script::{MOD_ALT, MOD_CTRL, MOD_SHIFT, key_by_name};
+    const ALT_BIT: u32 = 1 << 29;
     let to = keyboard_target(env, main);
-    let sys = k.vk == VK_F10 || k.vk == VK_MENU || u.focus == 0;
+    let no_focus = env.win16.user.focus == 0;
+    let mods: Vec<Key> = [(MOD_CTRL, "ctrl"), (MOD_SHIFT, "shift"), (MOD_ALT, "alt")]
+        .iter()
+        .filter(|(m, _)| k.mods & m != 0)
+        .filter_map(|(_, n)| key_by_name(n))
+        .collect();
+    let alt = k.mods & MOD_ALT != 0;
+    let ctrl = k.mods & MOD_CTRL != 0;
+    let mut out = Vec::new();
+    let mut alt_down = false;
+    for m in &mods {
+        let is_alt = m.vk == VK_MENU;
+        let (msg, bits) = if is_alt || (alt_down && !ctrl) || no_focus {
+            (WM_SYSKEYDOWN, if is_alt || alt_down { ALT_BIT } else { 0 })
+        } else {
+            (WM_KEYDOWN, if alt_down { ALT_BIT } else { 0 })
+        };
+        out.push(Msg::new(to, msg, m.vk, m.lparam_down() | bits));
+        alt_down |= is_alt;
+    }
+    let alone_alt = k.vk == VK_MENU && mods.is_empty();
+    let sys = (alt && !ctrl) || k.vk == VK_F10 || alone_alt || no_focus;
+    let bits = if alt || alone_alt { ALT_BIT } else { 0 };
     let (down, up) = if sys {
         (WM_SYSKEYDOWN, WM_SYSKEYUP)
     } else {
         (WM_KEYDOWN, WM_KEYUP)
     };
-    // Bit 29, the context code: Alt is down (for Alt itself as it goes
-    // down).
-    let alt = if k.vk == VK_MENU { 0x2000_0000 } else { 0 };
-    vec![
-        Msg::new(to, down, k.vk, k.lparam_down() | alt),
-        Msg::new(to, up, k.vk, k.lparam_up()),
-    ]
+    out.push(Msg::new(to, down, k.vk, k.lparam_down() | bits));
+    out.push(Msg::new(
+        to,
+        up,
+        k.vk,
+        k.lparam_up() | if alone_alt { ALT_BIT } else { bits },
+    ));
+    for m in mods.iter().rev() {
+        let is_alt = m.vk == VK_MENU;
+        let (msg, bits) = if is_alt {
+            (WM_KEYUP, 0)
+        } else if (alt && !ctrl) || no_focus {
+            (WM_SYSKEYUP, if alt { ALT_BIT } else { 0 })
+        } else {
+            (WM_KEYUP, if alt { ALT_BIT } else { 0 })
+        };
+        out.push(Msg::new(to, msg, m.vk, m.lparam_up() | bits));
+    }
+    out
 }
 
 /// The character a key types with the keyboard state (US layout): letters

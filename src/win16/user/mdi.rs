@@ -60,6 +60,13 @@ const MDI_CHILD_STYLE: u32 = WS_CHILD
     | WS_MAXIMIZEBOX
     | WS_VISIBLE;
 
+/// The private ordinal of the MDICLIENT class's window procedure
+/// (api.rs, INTERNAL: Windows 3.1 did not export it).
+pub const ORD_MDICLIENT: u16 = 0xF002;
+
+/// COLOR_APPWORKSPACE: the MDI client's background.
+pub const COLOR_APPWORKSPACE: u16 = 12;
+
 /// Is this window an MDICLIENT?
 pub fn is_client(env: &Env, hwnd: u16) -> bool {
     env.win16
@@ -67,6 +74,20 @@ pub fn is_client(env: &Env, hwnd: u16) -> bool {
         .window(hwnd)
         .is_some_and(|w| w.class.eq_ignore_ascii_case("MDICLIENT"))
 }
+
+/// The MDICLIENT class's window procedure, as USER's thunk calls it.
+fn client_proc_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    client_proc(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])
+}
+
+/// The procedure Windows 3.1 did not export (api.rs, INTERNAL).
+pub static INTERNAL: &[Api] = &[Api::new(
+    "USER",
+    ORD_MDICLIENT,
+    "MDICLIENTWNDPROC",
+    &[Arg::W, Arg::W, Arg::W, Arg::L],
+    client_proc_api,
+)];
 
 /// The MDI client a child belongs to (its parent), if it is one.
 fn client_of(env: &Env, child: u16) -> Option<u16> {
@@ -572,34 +593,6 @@ fn def_mdi_child_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     }
 }
 
-/// USER.451 TranslateMDISysAccel(hWndClient, lpMsg) -> BOOL: Ctrl+F4
-/// closes the active child, Ctrl+F6 and Ctrl+Tab go to the next one
-/// (Shift: the one before), as system commands to the active child.
-fn translate_mdi_sys_accel(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let client = a[0] as u16;
-    let Some(m) = super::message::read_msg(uc, a[1]) else {
-        return Ok(0);
-    };
-    if m.message != WM_KEYDOWN && m.message != WM_SYSKEYDOWN {
-        return Ok(0);
-    }
-    let active = env.win16.user.mdi.get(&client).map_or(0, |c| c.active);
-    if active == 0 || !env.win16.user.keys.down(VK_CONTROL) {
-        return Ok(0);
-    }
-    const VK_TAB: u16 = 0x09;
-    const VK_F6: u16 = 0x75;
-    let shift = env.win16.user.keys.down(VK_SHIFT);
-    let sc = match m.wparam {
-        VK_F4 => SC_CLOSE,
-        VK_F6 | VK_TAB if shift => SC_PREVWINDOW,
-        VK_F6 | VK_TAB => SC_NEXTWINDOW,
-        _ => return Ok(0),
-    };
-    send(env, uc, active, WM_SYSCOMMAND, sc, 0)?;
-    Ok(1)
-}
-
 /// USER.198 CascadeChildWindows(hwndParent, wFlags) and USER.199
 /// TileChildWindows(hwndParent, wFlags): the parent's visible children
 /// that are not minimized (nor disabled, with MDITILE_SKIPDISABLED 2) are
@@ -760,13 +753,6 @@ pub static APIS: &[Api] = &[
         "DEFMDICHILDPROC",
         &[Arg::W, Arg::W, Arg::W, Arg::L],
         def_mdi_child_proc,
-    ),
-    Api::new(
-        "USER",
-        451,
-        "TRANSLATEMDISYSACCEL",
-        &[Arg::W, Arg::L],
-        translate_mdi_sys_accel,
     ),
 ];
 

@@ -167,17 +167,21 @@ pub fn call_proc(
     lparam: u32,
 ) -> Result<u32, Stop> {
     if is_def_window_proc(env, proc_) {
-        // USER's MDICLIENT class has DefWindowProc's thunk for its
-        // procedure; its windows' messages are MDI's (mdi.rs).
-        if super::mdi::is_client(env, hwnd) {
-            return super::mdi::client_proc(env, uc, hwnd, msg, wparam, lparam);
-        }
         return super::defwnd::def_window_proc(env, uc, hwnd, msg, wparam, lparam);
     }
     if proc_.0 == 0 {
         // A null procedure (a program that subclassed with 0): nothing
         // runs.
         return Ok(0);
+    }
+    // Another of USER's window procedures (a control class's, DefDlgProc):
+    // its Rust function, called directly (controls/mod.rs).
+    if let Some(api) = super::controls::native_proc(env, proc_) {
+        return (api.func)(
+            env,
+            uc,
+            &[u32::from(hwnd), u32::from(msg), u32::from(wparam), lparam],
+        );
     }
     let cs = user_cs(env)?;
     let r = call_far(
@@ -473,7 +477,7 @@ pub(crate) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
 
 /// Deliver task `htask`'s next script input line: true when it queued a
 /// message.
-fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
+pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
     let main = q.main_window;
@@ -481,6 +485,8 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
         return Ok(false);
     };
     let (number, action) = (line.number, line.action);
+    let line_copy = matches!(action, Action::Menu | Action::SysMenu).then(|| line.clone());
+    let args = line.args.clone();
     // A `timer N` line stays first until its N ticks are out.
     match &mut line.action {
         Action::Timer(n) if *n > 1 => *n -= 1,
@@ -523,15 +529,13 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
             v
         }
         Action::Command(id) => {
-            let menu = env.win16.user.window(main).map_or(0, |w| w.id);
-            let state = env
-                .win16
-                .user
-                .menu_states
-                .get(&(menu, id, false))
-                .copied()
-                .unwrap_or(0);
-            if menu != 0 && state & (super::menu::MF_GRAYED | super::menu::MF_DISABLED) != 0 {
+            let menu = super::menu::window_menu(env, main);
+            let m = &env.win16.user.menus;
+            let state = m
+                .locate(menu, id, false)
+                .and_then(|(h, i)| m.item(h, i))
+                .map_or(0, |it| it.flags);
+            if state & super::menu::MF_ENABLE_MASK != 0 {
                 event(
                     uc,
                     format!("script line {number}: menu item {id} is disabled"),
@@ -556,7 +560,16 @@ fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop
             return Ok(false);
         }
         Action::Close => vec![Msg::new(main, WM_CLOSE, 0, 0)],
-        Action::MsgBox(_) | Action::Dialog(_) => Vec::new(),
+        Action::Menu | Action::SysMenu => {
+            let line = line_copy.expect("a menu line");
+            super::menu::track::script_click(env, uc, main, &line)
+                .into_iter()
+                .collect()
+        }
+        Action::Type(_) | Action::ClickId(_) | Action::Select(..) => {
+            return super::dialog::input::deliver(env, uc, htask, number, action, &args);
+        }
+        Action::MsgBox(_) | Action::Dialog(_) | Action::Popup => Vec::new(),
     };
     let mut queued = false;
     for m in msgs {
@@ -580,6 +593,17 @@ fn feed(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     }
     super::timer::fire_timer(env, uc, htask, true);
     Ok(())
+}
+
+/// The keyboard state follows a key message taken from the queue (the
+/// menu loop takes its messages itself).
+pub(crate) fn note_key_state(env: &mut Env, m: &Msg) {
+    super::input::retrieved(env, m);
+}
+
+/// Is virtual key `vk` down in the keyboard state the task has seen?
+pub(crate) fn key_down(env: &Env, vk: u16) -> bool {
+    env.win16.user.keys.down(vk)
 }
 
 /// GetMessage's and PeekMessage's filter: a window (0: any of the task's)
@@ -676,7 +700,7 @@ fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Opti
 /// MSG (16-bit): hwnd, message, wParam, lParam, time, pt; 18 bytes.
 pub const MSG_SIZE: usize = 18;
 
-fn msg_bytes(m: &Msg) -> [u8; MSG_SIZE] {
+pub(crate) fn msg_bytes(m: &Msg) -> [u8; MSG_SIZE] {
     let mut b = [0u8; MSG_SIZE];
     put(&mut b, 0, m.hwnd);
     put(&mut b, 2, m.message);
@@ -751,6 +775,73 @@ fn retrieve(
         return Ok(Some(m));
     }
     Ok(None)
+}
+
+/// SendMessage with lParam as a [`CallArg`]: a value, or (`Scratch`,
+/// `ScratchAt(n)`) a pointer to `scratch` (at offset n) copied onto the
+/// stack; the result and the scratch data as the procedure left it.
+pub fn call_wndproc(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: CallArg,
+    scratch: &[u8],
+) -> Result<(u32, Vec<u8>), Stop> {
+    match lparam {
+        CallArg::L(l) => Ok((send(env, uc, hwnd, msg, wparam, l)?, scratch.to_vec())),
+        CallArg::W(w) => Ok((
+            send(env, uc, hwnd, msg, wparam, u32::from(w))?,
+            scratch.to_vec(),
+        )),
+        CallArg::Scratch => send_struct(env, uc, hwnd, msg, wparam, scratch),
+        CallArg::ScratchAt(n) => with_stack_data(
+            env,
+            uc,
+            scratch,
+            |_, _| {},
+            |env, uc, p| {
+                let p = crate::win16::farptr::add(p, usize::from(n));
+                send(env, uc, hwnd, msg, wparam, p)
+            },
+        ),
+    }
+}
+
+/// For a modal loop of USER's own (DialogBox's): the next posted
+/// message, else the next input message, taken as GetMessage takes them
+/// (the input hooks may discard one; the keyboard state follows), without
+/// the session's feed, WM_QUIT or the default WM_CLOSE.
+pub(crate) fn take_queued(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<Option<Msg>, Stop> {
+    for _ in 0..MAX_QUEUE {
+        let q = env.win16.user.queue(htask);
+        if let Some(m) = q.msgs.pop_front() {
+            return Ok(Some(m));
+        }
+        let Some(m) = q.input.pop_front() else {
+            return Ok(None);
+        };
+        if super::hook::input_hooks_discard(env, uc, htask, &m, true)? {
+            continue;
+        }
+        super::input::retrieved(env, &m);
+        let q = env.win16.user.queue(htask);
+        q.last_time = m.time;
+        q.last_pos = m.pt;
+        return Ok(Some(m));
+    }
+    Ok(None)
+}
+
+/// For a modal loop: a window of the task that waits for WM_PAINT.
+pub(crate) fn take_paint(env: &Env, htask: u16) -> Option<u16> {
+    let all = Filter {
+        hwnd: 0,
+        min: 0,
+        max: 0,
+    };
+    window_to_paint(&env.win16.user, htask, &all)
 }
 
 // ------------------------------------------------------- the functions

@@ -18,7 +18,12 @@
 //! | `clipboard.rs`, `hook.rs`, `prop.rs` | the clipboard, window hooks, window properties |
 //! | `mdi.rs` | the multiple-document interface |
 //! | `rect.rs` | SetRect and the other rectangle functions |
-//! | `timer.rs`, `msgbox.rs`, `dialog.rs`, `menu.rs`, `metrics.rs` | timers, message boxes, dialog boxes, menus, system metrics and colours |
+//! | `timer.rs`, `msgbox.rs`, `metrics.rs` | timers, message boxes, system metrics and colours |
+//! | `dialog.rs` (and `dialog/`) | dialog boxes: templates, the dialog manager, navigation |
+//! | `controls/` | the predefined control classes |
+//! | `menu.rs` (and `menu/`) | menus: templates, layout, the system menu, the menu loop |
+//! | `accel.rs` | accelerators |
+//! | `system.rs`, `draw.rs`, `frame.rs` | system services; icons and the focus rectangle; the frame's drawing |
 //!
 //! This file keeps USER's state ([`User`]): the window records, the
 //! classes, the queues, and what the files share.
@@ -40,10 +45,12 @@
 //! through the far pointer GetWindowLong(GWL_WNDPROC) returns, and USER
 //! calls them in Rust directly.
 
+pub mod accel;
 pub mod caret;
 pub mod class;
 pub mod clipboard;
 pub mod consts;
+pub mod controls;
 pub mod cursor;
 pub mod defwnd;
 pub mod dialog;
@@ -69,7 +76,7 @@ pub mod winpos;
 use std::collections::{BTreeMap, VecDeque};
 
 pub use consts::*;
-pub use message::{Msg, post, send};
+pub use message::{Msg, call_wndproc, post, send};
 pub use metrics::SCREEN;
 pub use timer::{IDLE_TICKS, Timer};
 
@@ -356,10 +363,12 @@ pub struct User {
     pub timers: Vec<Timer>,
     /// Script lines no task has taken yet (see [`User::set_script`]).
     pub unclaimed: Vec<Line>,
-    /// Menus made by CreateMenu / CreatePopupMenu so far.
-    pub menus_created: u16,
-    /// Check and enable flags of menu items by (hMenu, item, by position).
-    pub menu_states: BTreeMap<(u16, u16, bool), u16>,
+    /// Every menu and the menu loop's state (menu.rs).
+    pub menus: menu::Menus,
+    /// The predefined control classes and each control's state.
+    pub controls: controls::Controls,
+    /// Each dialog box's state (dialog.rs).
+    pub dialogs: dialog::Dialogs,
     /// Metrics settings, colours, SystemParametersInfo.
     pub sys: metrics::SysParams,
     /// The active window, the one active before it, the focus, the
@@ -432,8 +441,9 @@ impl Default for User {
             queues: BTreeMap::new(),
             timers: Vec::new(),
             unclaimed: Vec::new(),
-            menus_created: 0,
-            menu_states: BTreeMap::new(),
+            menus: menu::Menus::default(),
+            controls: controls::Controls::default(),
+            dialogs: dialog::Dialogs::default(),
             sys: metrics::SysParams::default(),
             active: 0,
             prev_active: 0,

@@ -35,7 +35,11 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     };
     event(
         uc,
-        format!("message box {caption:?}: {text:?} answered {answer}{by}"),
+        format!(
+            "message box {}: {} answered {answer}{by}",
+            crate::escape::quoted(&caption),
+            crate::escape::quoted(&text)
+        ),
     );
     // The box's modal loop lets the other tasks run.
     scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer))?;

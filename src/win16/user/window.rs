@@ -136,7 +136,13 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     super::paint::show_desktop(env);
     let class_name = string_arg(uc, a.class);
     let Some(class) = super::class::find_class(env, uc, a.class, a.hinstance).cloned() else {
-        event(uc, format!("CreateWindow: no class {class_name:?}"));
+        event(
+            uc,
+            format!(
+                "CreateWindow: no class {}",
+                crate::escape::quoted(&class_name)
+            ),
+        );
         return Ok(0);
     };
     let mut style = a.style;
@@ -243,7 +249,7 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
                 Some(Ok(n)) => NameArg::Int(n),
                 _ => NameArg::Str(name.as_bytes().to_vec()),
             };
-            let m = crate::win16::resource::menu_handle(env, a.hinstance, &name);
+            let m = super::menu::template::load_resource(env, uc, a.hinstance, &name);
             if let Some(w) = env.win16.user.window_mut(hwnd) {
                 w.id = m;
             }
@@ -252,8 +258,9 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     event(
         uc,
         format!(
-            "window {hwnd:04X} created: class {} title {title:?}",
-            class.name
+            "window {hwnd:04X} created: class {} title {}",
+            class.name,
+            crate::escape::quoted(&title)
         ),
     );
     // WM_GETMINMAXINFO keeps the size within the tracking limits.
@@ -483,6 +490,7 @@ fn free_tree(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
         return Ok(());
     }
     send(env, uc, hwnd, WM_NCDESTROY, 0, 0)?;
+    super::menu::window_destroyed(env, uc, hwnd);
     free_record(env, hwnd);
     event(uc, format!("window {hwnd:04X} destroyed"));
     Ok(())
@@ -615,8 +623,11 @@ fn is_window_enabled(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 }
 
 /// USER.34 EnableWindow(hWnd, bEnable) -> whether it was disabled. A
-/// window being disabled loses the focus and the capture (its own or a
-/// child's); WM_ENABLE follows the change (Wine's 3.1-era EnableWindow).
+/// window being disabled loses the focus when it has it itself (a child
+/// keeps it: DialogBox disables its owner while a button of the owner has
+/// the focus, and the owner's dialog manager finds that button again when
+/// it is activated after) and the capture when it or a child has it;
+/// WM_ENABLE follows the change (Wine's EnableWindow).
 pub fn enable_window(
     env: &mut Env,
     uc: &mut Uc<'_>,
@@ -638,7 +649,7 @@ pub fn enable_window(
         }
         let u = &env.win16.user;
         let (f, c) = (u.focus, u.capture);
-        if f != 0 && (f == hwnd || u.is_descendant(hwnd, f)) {
+        if f != 0 && f == hwnd {
             focus::set_focus(env, uc, 0)?;
         }
         let u = &env.win16.user;
@@ -785,17 +796,6 @@ fn get_desktop_window(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u3
 fn get_window_task(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(
         env.win16.user.app_window(w16(a[0])).map_or(0, |w| w.htask),
-    ))
-}
-
-/// USER.277 GetDlgCtrlID(hWnd): a child window's id.
-fn get_dlg_ctrl_id(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(
-        env.win16
-            .user
-            .app_window(w16(a[0]))
-            .filter(|w| w.is_child())
-            .map_or(0, |w| w.id),
     ))
 }
 
@@ -1158,7 +1158,6 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("USER", 233, "SETPARENT", &[Arg::W, Arg::W], set_parent),
     Api::new("USER", 262, "GETWINDOW", &[Arg::W, Arg::W], get_window_api),
-    Api::new("USER", 277, "GETDLGCTRLID", &[Arg::W], get_dlg_ctrl_id),
     Api::new("USER", 278, "GETDESKTOPHWND", &[], get_desktop_window),
     Api::new("USER", 286, "GETDESKTOPWINDOW", &[], get_desktop_window),
     Api::new(

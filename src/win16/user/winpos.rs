@@ -99,9 +99,20 @@ pub fn adjust_window_rect(r: Rect, style: u32, menu: bool, ex: u32) -> Rect {
     adjust(r, style, menu, ex)
 }
 
-/// The height of a window's menu bar, the line under it included.
-pub fn menu_bar_height(_env: &Env, _hwnd: u16) -> i32 {
-    fixed(SM_CYMENU) + fixed(SM_CYBORDER)
+/// The height of a window's menu bar, the line under it included: as the
+/// menu code laid it out (menu/layout.rs: more than one line when its
+/// items do not fit the width), one line (SM_CYMENU) until then.
+pub fn menu_bar_height(env: &Env, hwnd: u16) -> i32 {
+    let bar = env
+        .win16
+        .user
+        .menus
+        .bar_heights
+        .get(&hwnd)
+        .copied()
+        .filter(|&h| h > 0)
+        .unwrap_or(fixed(SM_CYMENU));
+    bar + fixed(SM_CYBORDER)
 }
 
 /// DefWindowProc's WM_NCCALCSIZE: the client rectangle of window `hwnd`

@@ -1,0 +1,692 @@
+//! How the controls paint themselves: the Windows 3.1 look, drawn through
+//! GDI's and USER's own functions (FillRect, FrameRect, TextOut, DrawText,
+//! Ellipse, MoveTo/LineTo, SelectObject...) called from Rust as a control's
+//! WM_PAINT in USER called them, in the DC BeginPaint gave it.
+//!
+//! Before painting, a control asks its parent for its colours with
+//! WM_CTLCOLOR (wParam the DC, lParam MAKELONG(hwnd, CTLCOLOR_x)); the
+//! parent's answer is the background brush, and it may set the DC's text
+//! and background colours. When the parent answers 0 (DefWindowProc did
+//! not choose), the control uses DefWindowProc's Windows 3.1 choice: the
+//! window colour (COLOR_WINDOW) behind the window text colour
+//! (COLOR_WINDOWTEXT), the scroll bar colour for scroll bars.
+//!
+//! The pieces (SDK "Button Styles", the Windows 3.1 User's Guide's
+//! pictures; sizes for a VGA):
+//!
+//! - push button: a black frame with its corner pixels left out (two
+//!   pixels wide for the default button), the face in COLOR_BTNFACE, a
+//!   one-pixel COLOR_BTNHIGHLIGHT edge at the top and left and a two-pixel
+//!   COLOR_BTNSHADOW edge at the bottom and right — pushed, one pixel of
+//!   shadow at the top and left and the text a pixel lower and to the
+//!   right; the text centred on one line;
+//! - check box: a 13 × 13 box (white, black frame) with an X when checked,
+//!   grey inside when indeterminate, the text to its right (left with
+//!   BS_LEFTTEXT); radio button: a 12 × 12 circle with a black dot;
+//! - group box: a black frame from half the font's height down, the text
+//!   over it at 8 pixels from the left;
+//! - static: the text with DrawText (SS_LEFT/CENTER/RIGHT word-wrapped,
+//!   SS_SIMPLE and SS_LEFTNOWORDWRAP on one line, DT_NOPREFIX for
+//!   SS_NOPREFIX), or a rectangle or frame in COLOR_WINDOWFRAME
+//!   (black), COLOR_BACKGROUND (gray) or COLOR_WINDOW (white);
+//! - edit control: the visible lines, the selection inverted while it has
+//!   the focus (or with ES_NOHIDESEL), an ES_PASSWORD control's characters
+//!   as its password character;
+//! - list box: the visible items from 2 pixels in, the selected ones in
+//!   COLOR_HIGHLIGHTTEXT on COLOR_HIGHLIGHT;
+//! - disabled text in COLOR_GRAYTEXT.
+
+use super::wm;
+use crate::env::Env;
+use crate::machine::{Stop, Uc};
+use crate::win16::api;
+
+pub const COLOR_SCROLLBAR: u16 = 0;
+pub const COLOR_BACKGROUND: u16 = 1;
+pub const COLOR_WINDOW: u16 = 5;
+pub const COLOR_WINDOWFRAME: u16 = 6;
+pub const COLOR_WINDOWTEXT: u16 = 8;
+pub const COLOR_HIGHLIGHT: u16 = 13;
+pub const COLOR_HIGHLIGHTTEXT: u16 = 14;
+pub const COLOR_BTNFACE: u16 = 15;
+pub const COLOR_BTNSHADOW: u16 = 16;
+pub const COLOR_GRAYTEXT: u16 = 17;
+pub const COLOR_BTNTEXT: u16 = 18;
+pub const COLOR_BTNHIGHLIGHT: u16 = 20;
+
+pub const CTLCOLOR_EDIT: u16 = 1;
+pub const CTLCOLOR_LISTBOX: u16 = 2;
+pub const CTLCOLOR_BTN: u16 = 3;
+pub const CTLCOLOR_SCROLLBAR: u16 = 5;
+pub const CTLCOLOR_STATIC: u16 = 6;
+
+pub const DT_LEFT: u16 = 0x0000;
+pub const DT_CENTER: u16 = 0x0001;
+pub const DT_RIGHT: u16 = 0x0002;
+pub const DT_VCENTER: u16 = 0x0004;
+pub const DT_WORDBREAK: u16 = 0x0010;
+pub const DT_SINGLELINE: u16 = 0x0020;
+pub const DT_EXPANDTABS: u16 = 0x0040;
+pub const DT_NOCLIP: u16 = 0x0100;
+pub const DT_NOPREFIX: u16 = 0x0800;
+
+const TRANSPARENT: u16 = 1;
+const OPAQUE: u16 = 2;
+const WHITE_BRUSH: u16 = 0;
+const BLACK_BRUSH: u16 = 4;
+const NULL_BRUSH: u16 = 5;
+const BLACK_PEN: u16 = 7;
+
+/// A rectangle (left, top, right, bottom).
+pub type R = (i16, i16, i16, i16);
+
+/// Painting into one DC.
+pub struct Painter {
+    pub hdc: u16,
+    /// The brush WM_CTLCOLOR gave (or the default).
+    pub background: u16,
+}
+
+/// The brush handle FillRect takes for system colour `i` (COLOR_x + 1).
+pub fn sys_brush(i: u16) -> u16 {
+    i + 1
+}
+
+/// System colour `i` (GetSysColor).
+pub fn sys_color(env: &Env, i: u16) -> u32 {
+    env.win16
+        .gdi
+        .sys_colors
+        .get(usize::from(i))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Call `module`.`ordinal` as a program would (nothing when it is not
+/// implemented).
+fn call(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    module: &str,
+    ordinal: u16,
+    args: &[u32],
+) -> Result<u32, Stop> {
+    match api::find(module, ordinal) {
+        Some(a) => (a.func)(env, uc, args),
+        None => Ok(0),
+    }
+}
+
+fn rect_bytes(r: R) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    for (i, v) in [r.0, r.1, r.2, r.3].iter().enumerate() {
+        b[i * 2..i * 2 + 2].copy_from_slice(&v.to_le_bytes());
+    }
+    b
+}
+
+impl Painter {
+    /// Ask the parent of `hwnd` for its colours (WM_CTLCOLOR, module doc).
+    pub fn new(
+        env: &mut Env,
+        uc: &mut Uc<'_>,
+        hwnd: u16,
+        hdc: u16,
+        kind: u16,
+    ) -> Result<Painter, Stop> {
+        let parent = wm::parent(env, hwnd);
+        let mut brush = 0;
+        if parent != 0 {
+            brush = wm::send(
+                env,
+                uc,
+                parent,
+                wm::WM_CTLCOLOR,
+                hdc,
+                u32::from(kind) << 16 | u32::from(hwnd),
+            )? as u16;
+        }
+        let p = Painter {
+            hdc,
+            background: brush,
+        };
+        if brush == 0 {
+            let (bk, text) = if kind == CTLCOLOR_SCROLLBAR {
+                (COLOR_SCROLLBAR, COLOR_WINDOWTEXT)
+            } else {
+                (COLOR_WINDOW, COLOR_WINDOWTEXT)
+            };
+            p.bk_color(env, uc, sys_color(env, bk))?;
+            p.text_color(env, uc, sys_color(env, text))?;
+            return Ok(Painter {
+                hdc,
+                background: sys_brush(bk),
+            });
+        }
+        Ok(p)
+    }
+
+    pub fn fill(&self, env: &mut Env, uc: &mut Uc<'_>, r: R, brush: u16) -> Result<(), Stop> {
+        if r.2 <= r.0 || r.3 <= r.1 {
+            return Ok(());
+        }
+        let hdc = self.hdc;
+        super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
+            call(env, uc, "USER", 81, &[u32::from(hdc), p, u32::from(brush)])
+        })?;
+        Ok(())
+    }
+
+    pub fn frame(&self, env: &mut Env, uc: &mut Uc<'_>, r: R, brush: u16) -> Result<(), Stop> {
+        let hdc = self.hdc;
+        super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
+            call(env, uc, "USER", 83, &[u32::from(hdc), p, u32::from(brush)])
+        })?;
+        Ok(())
+    }
+
+    pub fn invert(&self, env: &mut Env, uc: &mut Uc<'_>, r: R) -> Result<(), Stop> {
+        if r.2 <= r.0 || r.3 <= r.1 {
+            return Ok(());
+        }
+        let hdc = self.hdc;
+        super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
+            call(env, uc, "USER", 82, &[u32::from(hdc), p])
+        })?;
+        Ok(())
+    }
+
+    pub fn text_color(&self, env: &mut Env, uc: &mut Uc<'_>, c: u32) -> Result<u32, Stop> {
+        call(env, uc, "GDI", 9, &[u32::from(self.hdc), c])
+    }
+
+    pub fn bk_color(&self, env: &mut Env, uc: &mut Uc<'_>, c: u32) -> Result<u32, Stop> {
+        call(env, uc, "GDI", 1, &[u32::from(self.hdc), c])
+    }
+
+    pub fn bk_mode(&self, env: &mut Env, uc: &mut Uc<'_>, mode: u16) -> Result<u32, Stop> {
+        call(env, uc, "GDI", 2, &[u32::from(self.hdc), u32::from(mode)])
+    }
+
+    /// SelectObject: the object it replaced (0 for none given).
+    pub fn select(&self, env: &mut Env, uc: &mut Uc<'_>, h: u16) -> Result<u16, Stop> {
+        if h == 0 {
+            return Ok(0);
+        }
+        Ok(call(env, uc, "GDI", 45, &[u32::from(self.hdc), u32::from(h)])? as u16)
+    }
+
+    pub fn stock(&self, env: &mut Env, uc: &mut Uc<'_>, i: u16) -> Result<u16, Stop> {
+        Ok(call(env, uc, "GDI", 87, &[u32::from(i)])? as u16)
+    }
+
+    pub fn text_out(
+        &self,
+        env: &mut Env,
+        uc: &mut Uc<'_>,
+        x: i16,
+        y: i16,
+        t: &[u8],
+    ) -> Result<(), Stop> {
+        if t.is_empty() {
+            return Ok(());
+        }
+        let hdc = self.hdc;
+        let n = t.len().min(0x7FFF) as u32;
+        super::with_data(env, uc, t, |env, uc, p| {
+            call(
+                env,
+                uc,
+                "GDI",
+                33,
+                &[
+                    u32::from(hdc),
+                    u32::from(x as u16),
+                    u32::from(y as u16),
+                    p,
+                    n,
+                ],
+            )
+        })?;
+        Ok(())
+    }
+
+    pub fn draw_text(
+        &self,
+        env: &mut Env,
+        uc: &mut Uc<'_>,
+        t: &[u8],
+        r: R,
+        format: u16,
+    ) -> Result<(), Stop> {
+        let hdc = self.hdc;
+        let mut data = rect_bytes(r).to_vec();
+        data.extend_from_slice(t);
+        let n = t.len().min(0x7FFF) as u32;
+        super::with_data(env, uc, &data, |env, uc, p| {
+            let text = crate::win16::farptr::add(p, 8);
+            call(
+                env,
+                uc,
+                "USER",
+                85,
+                &[u32::from(hdc), text, n, p, u32::from(format)],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// An ellipse in the bounding rectangle with the stock brush and pen.
+    pub fn ellipse(&self, env: &mut Env, uc: &mut Uc<'_>, r: R, brush: u16) -> Result<(), Stop> {
+        let b = self.stock(env, uc, brush)?;
+        let p = self.stock(env, uc, BLACK_PEN)?;
+        let ob = self.select(env, uc, b)?;
+        let op = self.select(env, uc, p)?;
+        let args = [
+            u32::from(self.hdc),
+            u32::from(r.0 as u16),
+            u32::from(r.1 as u16),
+            u32::from(r.2 as u16),
+            u32::from(r.3 as u16),
+        ];
+        call(env, uc, "GDI", 24, &args)?;
+        self.select(env, uc, ob)?;
+        self.select(env, uc, op)?;
+        Ok(())
+    }
+
+    /// A one-pixel line from (x1, y1) to (x2, y2) (the end pixel excluded)
+    /// in the stock black pen.
+    pub fn line(
+        &self,
+        env: &mut Env,
+        uc: &mut Uc<'_>,
+        a: (i16, i16),
+        b: (i16, i16),
+    ) -> Result<(), Stop> {
+        let p = self.stock(env, uc, BLACK_PEN)?;
+        let op = self.select(env, uc, p)?;
+        let hdc = u32::from(self.hdc);
+        call(
+            env,
+            uc,
+            "GDI",
+            20,
+            &[hdc, u32::from(a.0 as u16), u32::from(a.1 as u16)],
+        )?;
+        call(
+            env,
+            uc,
+            "GDI",
+            19,
+            &[hdc, u32::from(b.0 as u16), u32::from(b.1 as u16)],
+        )?;
+        self.select(env, uc, op)?;
+        Ok(())
+    }
+}
+
+/// The text colour of a control's text: grey when disabled.
+fn text_for(env: &Env, hwnd: u16, normal: u16) -> u32 {
+    if wm::is_enabled(env, hwnd) {
+        sys_color(env, normal)
+    } else {
+        sys_color(env, COLOR_GRAYTEXT)
+    }
+}
+
+/// A push button (module doc).
+pub fn push_button(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    hdc: u16,
+    font: u16,
+    pushed: bool,
+    default: bool,
+) -> Result<(), Stop> {
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    let frame = sys_brush(COLOR_WINDOWFRAME);
+    p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    // The frame without its corners.
+    p.fill(env, uc, (1, 0, cx - 1, 1), frame)?;
+    p.fill(env, uc, (1, cy - 1, cx - 1, cy), frame)?;
+    p.fill(env, uc, (0, 1, 1, cy - 1), frame)?;
+    p.fill(env, uc, (cx - 1, 1, cx, cy - 1), frame)?;
+    let mut inner = (1, 1, cx - 1, cy - 1);
+    if default {
+        p.frame(env, uc, inner, frame)?;
+        inner = (2, 2, cx - 2, cy - 2);
+    }
+    p.fill(env, uc, inner, sys_brush(COLOR_BTNFACE))?;
+    let (l, t, r, b) = inner;
+    let shadow = sys_brush(COLOR_BTNSHADOW);
+    if pushed {
+        p.fill(env, uc, (l, t, r, t + 1), shadow)?;
+        p.fill(env, uc, (l, t, l + 1, b), shadow)?;
+    } else {
+        let light = sys_brush(COLOR_BTNHIGHLIGHT);
+        p.fill(env, uc, (l, t, r - 1, t + 1), light)?;
+        p.fill(env, uc, (l, t, l + 1, b - 1), light)?;
+        p.fill(env, uc, (r - 2, t + 1, r, b), shadow)?;
+        p.fill(env, uc, (l + 1, b - 2, r, b), shadow)?;
+    }
+    let shift = i16::from(pushed);
+    let color = text_for(env, hwnd, COLOR_BTNTEXT);
+    p.text_color(env, uc, color)?;
+    p.bk_mode(env, uc, TRANSPARENT)?;
+    let old = p.select(env, uc, font)?;
+    let text = wm::title(env, hwnd);
+    p.draw_text(
+        env,
+        uc,
+        &text,
+        (l + shift, t + shift, r + shift, b + shift),
+        DT_CENTER | DT_VCENTER | DT_SINGLELINE,
+    )?;
+    p.select(env, uc, old)?;
+    Ok(())
+}
+
+/// A check box or radio button (module doc): `check` 0, 1 or 2.
+#[allow(clippy::too_many_arguments)]
+pub fn check_box(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    hdc: u16,
+    font: u16,
+    radio: bool,
+    check: u16,
+    pushed: bool,
+    left_text: bool,
+) -> Result<(), Stop> {
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    let size: i16 = if radio { 12 } else { 13 };
+    let x = if left_text { cx - size } else { 0 };
+    let y = (cy - size) / 2;
+    let bx = (x, y, x + size, y + size);
+    if radio {
+        p.ellipse(env, uc, bx, WHITE_BRUSH)?;
+        if check != 0 {
+            p.ellipse(
+                env,
+                uc,
+                (x + 3, y + 3, x + size - 3, y + size - 3),
+                BLACK_BRUSH,
+            )?;
+        }
+        if pushed {
+            p.ellipse(
+                env,
+                uc,
+                (x + 1, y + 1, x + size - 1, y + size - 1),
+                NULL_BRUSH,
+            )?;
+        }
+    } else {
+        let frame = sys_brush(COLOR_WINDOWFRAME);
+        let inside = if check == 2 {
+            sys_brush(COLOR_BTNFACE)
+        } else {
+            sys_brush(COLOR_WINDOW)
+        };
+        p.fill(env, uc, bx, inside)?;
+        p.frame(env, uc, bx, frame)?;
+        if pushed {
+            p.frame(env, uc, (x + 1, y + 1, x + size - 1, y + size - 1), frame)?;
+        }
+        if check != 0 {
+            p.line(env, uc, (x + 2, y + 2), (x + size - 2, y + size - 2))?;
+            p.line(env, uc, (x + size - 3, y + 2), (x + 1, y + size - 2))?;
+        }
+    }
+    let color = text_for(env, hwnd, COLOR_WINDOWTEXT);
+    p.text_color(env, uc, color)?;
+    p.bk_mode(env, uc, TRANSPARENT)?;
+    let old = p.select(env, uc, font)?;
+    let text = wm::title(env, hwnd);
+    let tr = if left_text {
+        (0, 0, cx - size - 4, cy)
+    } else {
+        (size + 4, 0, cx, cy)
+    };
+    let align = if left_text { DT_RIGHT } else { DT_LEFT };
+    p.draw_text(env, uc, &text, tr, align | DT_VCENTER | DT_SINGLELINE)?;
+    p.select(env, uc, old)?;
+    Ok(())
+}
+
+/// A group box (module doc).
+pub fn group_box(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    hdc: u16,
+    font: u16,
+) -> Result<(), Stop> {
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    let h = super::font_of(env, font).height() as i16;
+    p.frame(env, uc, (0, h / 2, cx, cy), sys_brush(COLOR_WINDOWFRAME))?;
+    let text = wm::title(env, hwnd);
+    if !text.is_empty() {
+        let color = text_for(env, hwnd, COLOR_WINDOWTEXT);
+        p.text_color(env, uc, color)?;
+        p.bk_mode(env, uc, OPAQUE)?;
+        let old = p.select(env, uc, font)?;
+        p.draw_text(env, uc, &text, (8, 0, cx - 8, h), DT_LEFT | DT_SINGLELINE)?;
+        p.select(env, uc, old)?;
+    }
+    Ok(())
+}
+
+/// A static control (module doc).
+pub fn static_control(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    hdc: u16,
+    font: u16,
+) -> Result<(), Stop> {
+    use super::r#static::*;
+    let style = wm::style(env, hwnd);
+    let (cx, cy) = wm::client_size(env, hwnd);
+    let kind = style & 0x0F;
+    let color = match kind {
+        SS_BLACKRECT | SS_BLACKFRAME => Some(COLOR_WINDOWFRAME),
+        SS_GRAYRECT | SS_GRAYFRAME => Some(COLOR_BACKGROUND),
+        SS_WHITERECT | SS_WHITEFRAME => Some(COLOR_WINDOW),
+        _ => None,
+    };
+    if let Some(c) = color {
+        let p = Painter { hdc, background: 0 };
+        if matches!(kind, SS_BLACKRECT | SS_GRAYRECT | SS_WHITERECT) {
+            p.fill(env, uc, (0, 0, cx, cy), sys_brush(c))?;
+        } else {
+            p.frame(env, uc, (0, 0, cx, cy), sys_brush(c))?;
+        }
+        return Ok(());
+    }
+    if kind == SS_ICON {
+        // DrawIcon (USER.84) where USER has it.
+        let icon = match env.win16.user.controls.state.get(&hwnd) {
+            Some(super::Control::Static(s)) => s.icon,
+            _ => 0,
+        };
+        if icon != 0 {
+            call(
+                env,
+                uc,
+                "USER",
+                84,
+                &[u32::from(hdc), 0, 0, u32::from(icon)],
+            )?;
+        }
+        return Ok(());
+    }
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_STATIC)?;
+    if kind != SS_SIMPLE {
+        p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    }
+    let mut format = match kind {
+        SS_CENTER => DT_CENTER | DT_WORDBREAK,
+        SS_RIGHT => DT_RIGHT | DT_WORDBREAK,
+        SS_SIMPLE | SS_LEFTNOWORDWRAP => DT_LEFT | DT_SINGLELINE,
+        _ => DT_LEFT | DT_WORDBREAK,
+    } | DT_EXPANDTABS;
+    if style & SS_NOPREFIX != 0 {
+        format |= DT_NOPREFIX;
+    }
+    let color = text_for(env, hwnd, COLOR_WINDOWTEXT);
+    p.text_color(env, uc, color)?;
+    p.bk_mode(env, uc, TRANSPARENT)?;
+    let old = p.select(env, uc, font)?;
+    let text = wm::title(env, hwnd);
+    p.draw_text(env, uc, &text, (0, 0, cx, cy), format)?;
+    p.select(env, uc, old)?;
+    Ok(())
+}
+
+/// The dotted focus rectangle (DrawFocusRect, where USER has it).
+pub fn focus_rect(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, r: R) -> Result<(), Stop> {
+    if api::find("USER", 466).is_none() {
+        return Ok(());
+    }
+    super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
+        call(env, uc, "USER", 466, &[u32::from(hdc), p])
+    })?;
+    Ok(())
+}
+
+/// A scroll bar's arrow box or thumb: a button face in a black frame.
+fn face_box(env: &mut Env, uc: &mut Uc<'_>, p: &Painter, r: R) -> Result<(), Stop> {
+    p.fill(env, uc, r, sys_brush(COLOR_BTNFACE))?;
+    p.frame(env, uc, r, sys_brush(COLOR_WINDOWFRAME))?;
+    let light = sys_brush(COLOR_BTNHIGHLIGHT);
+    let shadow = sys_brush(COLOR_BTNSHADOW);
+    p.fill(env, uc, (r.0 + 1, r.1 + 1, r.2 - 1, r.1 + 2), light)?;
+    p.fill(env, uc, (r.0 + 1, r.1 + 1, r.0 + 2, r.3 - 1), light)?;
+    p.fill(env, uc, (r.0 + 1, r.3 - 2, r.2 - 1, r.3 - 1), shadow)?;
+    p.fill(env, uc, (r.2 - 2, r.1 + 1, r.2 - 1, r.3 - 1), shadow)?;
+    Ok(())
+}
+
+/// An arrow in box `r` pointing `dir` (0 up, 1 down, 2 left, 3 right): a
+/// small filled triangle of lines.
+fn arrow(env: &mut Env, uc: &mut Uc<'_>, p: &Painter, r: R, dir: u8) -> Result<(), Stop> {
+    let (cx, cy) = ((r.0 + r.2) / 2, (r.1 + r.3) / 2);
+    for k in 0..4i16 {
+        match dir {
+            0 => p.line(env, uc, (cx - k, cy - 2 + k), (cx + k + 1, cy - 2 + k))?,
+            1 => p.line(env, uc, (cx - k, cy + 1 - k), (cx + k + 1, cy + 1 - k))?,
+            2 => p.line(env, uc, (cx - 2 + k, cy - k), (cx - 2 + k, cy + k + 1))?,
+            _ => p.line(env, uc, (cx + 1 - k, cy - k), (cx + 1 - k, cy + k + 1))?,
+        }
+    }
+    Ok(())
+}
+
+/// A scroll bar control: its arrows, shaft and thumb.
+pub fn scroll_bar(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    hdc: u16,
+    vertical: bool,
+    thumb: Option<(i16, i16)>,
+) -> Result<(), Stop> {
+    let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_SCROLLBAR)?;
+    let (cx, cy) = wm::client_size(env, hwnd);
+    p.fill(env, uc, (0, 0, cx, cy), p.background)?;
+    p.frame(env, uc, (0, 0, cx, cy), sys_brush(COLOR_WINDOWFRAME))?;
+    let (a, b) = if vertical {
+        let s = cx.min(cy / 2);
+        ((0, 0, cx, s), (0, cy - s, cx, cy))
+    } else {
+        let s = cy.min(cx / 2);
+        ((0, 0, s, cy), (cx - s, 0, cx, cy))
+    };
+    face_box(env, uc, &p, a)?;
+    face_box(env, uc, &p, b)?;
+    arrow(env, uc, &p, a, if vertical { 0 } else { 2 })?;
+    arrow(env, uc, &p, b, if vertical { 1 } else { 3 })?;
+    if let Some((from, to)) = thumb {
+        let r = if vertical {
+            (0, from, cx, to)
+        } else {
+            (from, 0, to, cy)
+        };
+        face_box(env, uc, &p, r)?;
+    }
+    Ok(())
+}
+
+/// A combo box's drop-down button at the right of `r`.
+pub fn drop_button(env: &mut Env, uc: &mut Uc<'_>, p: &Painter, r: R) -> Result<(), Stop> {
+    face_box(env, uc, p, r)?;
+    arrow(env, uc, p, r, 1)
+}
+
+/// Draw `text` at (x, y), its tabs moving to the next stop: `stops`
+/// (pixels from `x`, ascending), then every `every` pixels.
+#[allow(clippy::too_many_arguments)]
+pub fn tabbed_text(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    p: &Painter,
+    font: &crate::win16::gdi::font::PhysFont,
+    x: i16,
+    y: i16,
+    text: &[u8],
+    stops: &[i32],
+    every: i32,
+) -> Result<(), Stop> {
+    let mut at = 0i32;
+    for (k, seg) in text.split(|&c| c == b'\t').enumerate() {
+        if k > 0 {
+            at = stops
+                .iter()
+                .copied()
+                .find(|&s| s > at)
+                .unwrap_or_else(|| (at / every.max(1) + 1) * every.max(1));
+        }
+        p.text_out(
+            env,
+            uc,
+            (i32::from(x) + at).clamp(-32768, 32767) as i16,
+            y,
+            seg,
+        )?;
+        at += seg.iter().map(|&c| font.advance(c)).sum::<i32>();
+    }
+    Ok(())
+}
+
+/// One line of a list box or edit control: its text at (x, y), inverted
+/// colours when `selected`.
+#[allow(clippy::too_many_arguments)]
+pub fn item_line(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    p: &Painter,
+    hwnd: u16,
+    r: R,
+    x: i16,
+    text: &[u8],
+    selected: bool,
+) -> Result<(), Stop> {
+    if selected {
+        p.fill(env, uc, r, sys_brush(COLOR_HIGHLIGHT))?;
+        let c = sys_color(env, COLOR_HIGHLIGHTTEXT);
+        p.text_color(env, uc, c)?;
+    } else {
+        let c = text_for(env, hwnd, COLOR_WINDOWTEXT);
+        p.text_color(env, uc, c)?;
+    }
+    p.bk_mode(env, uc, TRANSPARENT)?;
+    p.text_out(env, uc, x, r.1, text)
+}
