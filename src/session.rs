@@ -267,6 +267,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
     if let Some(d) = opts.display {
         env.win16.gdi.display = d;
+        env.win16.user.set_screen(d.width, d.height);
     }
     if let Some(dir) = &opts.dir {
         use crate::dos::fs::Drive;
@@ -303,6 +304,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                 env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
+            crate::win16::user::paint::show_desktop(&mut env);
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })
         }

@@ -118,10 +118,10 @@ pub struct RunOpts {
     #[arg(long)]
     pub events: bool,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
-    /// `click X Y [right]`, `command ID`, `timer [N]`, `close`, `msgbox
-    /// ANSWER`, `dialog ANSWER`, `type ID TEXT`, `click-id ID`, `select ID
-    /// ITEM`, `# comment`, each optionally prefixed `@MODULE` (README,
-    /// "Windows, messages and scripted input").
+    /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
+    /// `timer [N]`, `close`, `msgbox ANSWER`, `dialog ANSWER`, `type ID
+    /// TEXT`, `click-id ID`, `select ID ITEM`, `# comment`, each optionally
+    /// prefixed `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]
     pub messages: Option<PathBuf>,
     /// Write an invalid opcode (UD2) over the instruction at LOC once the
