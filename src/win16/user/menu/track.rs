@@ -493,7 +493,19 @@ impl Track {
     /// Close the menu: selections lose MF_HILITE, the closing
     /// WM_MENUSELECT, then the chosen item's command is posted.
     fn finish(&mut self, env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-        self.close_below(env, uc, 0)?;
+        // The pop-ups under the top menu close with their items deselected
+        // (drawn again); a top menu that is a pop-up (TrackPopupMenu) goes
+        // with its window first, so its item is not drawn again.
+        self.close_below(env, uc, 1)?;
+        if let Some(top) = self.open.pop()
+            && let Some(s) = top.sel
+        {
+            if top.bar {
+                self.set_hilite(env, uc, top, s, false)?;
+            } else {
+                Self::hilite(env, top, s, false);
+            }
+        }
         if env.win16.user.window(self.hwnd).is_some() {
             send(env, uc, self.hwnd, WM_MENUSELECT, 0, lparam(0xFFFF, 0))?;
         }
