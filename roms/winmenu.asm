@@ -22,8 +22,9 @@
 ; CtlID itemID itemData, answering 30 x 20; WM_DRAWITEM: CtlType itemID
 ; itemAction itemState hwndItem itemData). WM_MENUCHAR is answered 1
 ; (close) for 'q', 2 with position 1 (choose) for 'x', else 0; the Help
-; pop-up's WM_INITMENUPOPUP calls EndMenu. A right click opens the Edit
-; menu with TrackPopupMenu and prints `TRACKPOPUPMENU n`. Its message loop
+; pop-up's WM_INITMENUPOPUP calls EndMenu. A right click opens a pop-up
+; of its own (Copy and an owner-drawn item) with TrackPopupMenu and prints
+; `TRACKPOPUPMENU n`. Its message loop
 ; calls TranslateAccelerator with the KEYS table before TranslateMessage.
 ; WM_DESTROY posts WM_QUIT 0.
 
@@ -338,6 +339,12 @@ Tests:
         T setmenubad, 158, word [hwnd], 0x1234
         T ownerdraw, 411, word [hmain], MF_OWNERDRAW, 500, 0x1234, 0x5678
         USERCALL 160, word [hwnd]       ; DrawMenuBar
+        ; The pop-up a right click tracks: Copy and an owner-drawn item.
+        USERCALL 415                    ; CreatePopupMenu
+        mov [htrack], ax
+        USERCALL 411, word [htrack], 0, 600, ds, s_copy
+        USERCALL 411, word [htrack], MF_OWNERDRAW, 601, 0xAABB, 0xCCDD
+        SAY fmt_track, word [htrack]
         NEAR_EPILOGUE
 
 ; WndProc(hwnd, msg, wParam, lParam), far pascal, exported:
@@ -412,8 +419,8 @@ WndProc:
         xor dx, dx
         jmp .out
 .track:
-        ; TrackPopupMenu(Edit, 0, x, y, 0, hwnd, NULL)
-        USERCALL 416, word [hedit], 0, word [bp+6], word [bp+8], 0, word [bp+0x0E], 0, 0
+        ; TrackPopupMenu(the tracked pop-up, 0, x, y, 0, hwnd, NULL)
+        USERCALL 416, word [htrack], 0, word [bp+6], word [bp+8], 0, word [bp+0x0E], 0, 0
         mov [r], ax
         SAY fmt_eq, name_track, ds, word [r]
         jmp .zero
@@ -444,6 +451,7 @@ hnew:    dw 0
 hpop:    dw 0
 hind:    dw 0
 hsys:    dw 0
+htrack:  dw 0
 r:       dw 0
 r2:      dw 0
 ready:   db 0, 0
@@ -476,6 +484,7 @@ fmt_accel:   db 'accelerators loaded, again the same: %d', 0
 fmt_handles: db 'handles main=%04X file=%04X recent=%04X edit=%04X help=%04X', 0
 fmt_tree:    db 'tree %s', 0
 fmt_sys:     db 'handles system=%04X', 0
+fmt_track:   db 'handles track=%04X', 0
 fmt_count:   db 'menu %d: count %d', 0
 fmt_item:    db 'item %d.%d state=%04X id=%04X "%s"', 0
 class_name:  db 'WinMenu', 0
@@ -494,6 +503,7 @@ s_appended:  db 'Appended', 0
 s_changed:   db 'Changed', 0
 s_ins:       db 'Ins', 0
 s_custom:    db '&Custom', 0
+s_copy:      db '&Copy', 0
 name_mainmenu:   db 'MAINMENU', 0
 name_menu2:      db 'LoadMenu #2', 0
 name_loadagain:  db 'LoadMenu again is another menu', 0

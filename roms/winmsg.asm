@@ -6,13 +6,16 @@
 ; no-walk-expectation: the walk through USER's callback frame is checked by tests/win16.rs (USER's selector is not a segment of this file)
 ; Part of toolhelp16 (GPL-2.0-or-later).
 ;
-; Under the default headless session (src/win16/user.rs) it gets, in this
-; order: WM_GETMINMAXINFO, WM_NCCREATE, WM_NCCALCSIZE, WM_CREATE, WM_SIZE,
-; WM_MOVE (inside CreateWindow); WM_SHOWWINDOW, WM_ACTIVATE, WM_SETFOCUS
-; (ShowWindow); WM_PAINT (UpdateWindow); then, from the loop, WM_CLOSE,
-; which DefWindowProc turns into DestroyWindow: WM_DESTROY (PostQuitMessage
-; with 7) and WM_NCDESTROY. GetMessage then returns WM_QUIT and the
-; program exits with its wParam: exit code 7.
+; Under the default headless session (src/win16/user/) it gets, in this
+; order: WM_GETMINMAXINFO, WM_NCCREATE, WM_NCCALCSIZE, WM_CREATE (inside
+; CreateWindow); WM_SHOWWINDOW, WM_WINDOWPOSCHANGING, the activation
+; (WM_ACTIVATEAPP, WM_NCACTIVATE, WM_ACTIVATE, WM_SETFOCUS), WM_NCPAINT,
+; WM_ERASEBKGND, WM_WINDOWPOSCHANGED, WM_SIZE, WM_MOVE (ShowWindow);
+; WM_PAINT (UpdateWindow); then, from the loop, WM_CLOSE, which
+; DefWindowProc turns into DestroyWindow: the window is hidden and
+; deactivated, WM_DESTROY (PostQuitMessage with 7) and WM_NCDESTROY.
+; GetMessage then returns WM_QUIT and the program exits with its wParam:
+; exit code 7.
 ;
 ; The walk at paint_here (OnPaint, during UpdateWindow's WM_PAINT), frame by
 ; frame:

@@ -19,6 +19,11 @@ pub struct Env {
     pub console_dropped: u64,
     /// Echo console output to the host's stdout as it is written.
     pub echo: bool,
+    /// The host's stdout is a terminal: the echo shows the console's
+    /// bytes as the screen would (code page 437 glyphs, no raw control
+    /// bytes: [`crate::dos::screen::terminal_text`]); otherwise it writes
+    /// them as they are, as DOS writes redirected output.
+    pub echo_terminal: bool,
     /// Strings passed to OutputDebugString: the first
     /// [`MAX_DEBUG_STRINGS`].
     pub debug_output: Vec<String>,
@@ -72,6 +77,7 @@ impl Env {
             console: Vec::new(),
             console_dropped: 0,
             echo,
+            echo_terminal: echo && std::io::IsTerminal::is_terminal(&std::io::stdout()),
             debug_output: Vec::new(),
             debug_output_dropped: 0,
             drive: None,
@@ -89,7 +95,11 @@ impl Env {
         self.console_dropped += (bytes.len() - kept) as u64;
         if self.echo {
             let mut out = std::io::stdout().lock();
-            let _ = out.write_all(bytes);
+            if self.echo_terminal {
+                let _ = out.write_all(crate::dos::screen::terminal_text(bytes).as_bytes());
+            } else {
+                let _ = out.write_all(bytes);
+            }
             let _ = out.flush();
         }
     }
@@ -190,20 +200,24 @@ impl Env {
         match intno {
             // INT 20h ends the program; INT 27h ends it resident with DX
             // bytes (DOS's own rules, dos::process).
-            0x20 => crate::dos::process::terminate(self, uc, 0, None),
-            0x27 => {
+            0x20 => crate::dos::log::logged(self, uc, intno, None, |env, uc| {
+                crate::dos::process::terminate(env, uc, 0, None)
+            }),
+            0x27 => crate::dos::log::logged(self, uc, intno, None, |env, uc| {
                 let paras = u32::from(uc.reg(R::DX)).div_ceil(16);
-                crate::dos::process::terminate(self, uc, 0, Some(paras as u16))
-            }
+                crate::dos::process::terminate(env, uc, 0, Some(paras as u16))
+            }),
             // DOS's CP/M-style entry, reached from PSP:05 (its vector slot
             // holds the jump there).
             crate::dos::CPM_VECTOR if uc.mode() == crate::walk::CpuMode::Real => {
                 crate::dos::int21::process::cpm_entry(self, uc)
             }
             n if crate::dos::is_hardware_vector(n) => crate::dos::hardware::bios_irq(self, uc, n),
-            0x21 => crate::dos::int21(self, uc),
+            0x21 => crate::dos::log::logged(self, uc, intno, None, crate::dos::int21),
             0x10 | 0x11 | 0x12 | 0x13 | 0x15 | 0x16 | 0x1A | 0x2F | 0x33 => {
-                crate::dos::bios(self, uc, intno)
+                crate::dos::log::logged(self, uc, intno, None, |env, uc| {
+                    crate::dos::bios(env, uc, intno)
+                })
             }
             // DOS idle and fast console output.
             0x28 => Ok(()),

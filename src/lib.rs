@@ -11,10 +11,13 @@
 //!       SVG and HTML pictures: src/report/)
 //! ```
 //!
-//! The behavioural contracts live in `../shared/spec/` (toolhelp.md,
-//! win16.md, dbghelp.md); doc comments cite them where a rule comes from.
+//! The rules the tool follows are written down in the repository's
+//! `docs/`: the stack walk (`docs/walk.md`), Win16 tasks and NE files
+//! (`docs/win16.md`), STACKFRAME and ADDRESS modes (`docs/stackframe.md`)
+//! and DOS (`docs/dos.md`). Doc comments cite where each fact comes from.
 
 pub mod cli;
+pub mod disasm;
 pub mod dos;
 pub mod env;
 pub mod escape;

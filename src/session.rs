@@ -92,6 +92,9 @@ pub struct LoadOptions {
     /// The display Win16 programs draw on (`--display WxHxBPP`; the VGA's
     /// 640×480×16 when None).
     pub display: Option<crate::win16::gdi::devcaps::DisplayMode>,
+    /// Log each DOS and BIOS service call as an event (`--events`,
+    /// dos/log.rs).
+    pub log_calls: bool,
 }
 
 impl Default for LoadOptions {
@@ -114,6 +117,7 @@ impl Default for LoadOptions {
             symbols_beside: true,
             fonts: None,
             display: None,
+            log_calls: false,
         }
     }
 }
@@ -221,6 +225,16 @@ pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFail
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
+    // An OS/2 bound program runs as DOS runs it: its real-mode part
+    // (loader/ne.rs, `bound_dos_program`).
+    let bound = match &image {
+        Image::Ne(ne) => ne.bound_dos_program().cloned(),
+        _ => None,
+    };
+    let image = match bound {
+        Some(mz) => Image::Mz(mz),
+        None => image,
+    };
     let script = match &opts.messages {
         Some(p) if !matches!(image, Image::Ne(_)) => {
             return Err(LoadFailure(format!(
@@ -241,6 +255,9 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
+    env.dos.log_calls = opts.log_calls;
+    // Keys without --stdin: standard input is the console's keyboard.
+    env.dos.console_keyboard = opts.stdin.is_none() && !opts.keys.is_empty();
     env.dos.clock = opts.clock;
     env.win16.gdi.fonts = crate::win16::gdi::font::FontState::new(
         crate::win16::gdi::font::FontSearch::standard(opts.fonts.as_deref()),
@@ -250,6 +267,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         .map(|s| s.to_string_lossy().to_ascii_uppercase());
     if let Some(d) = opts.display {
         env.win16.gdi.display = d;
+        env.win16.user.set_screen(d.width, d.height);
     }
     if let Some(dir) = &opts.dir {
         use crate::dos::fs::Drive;
@@ -286,6 +304,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                 env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
+            crate::win16::user::paint::show_desktop(&mut env);
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })
         }

@@ -34,7 +34,15 @@ fn info_json_reads_every_corpus_executable_and_refuses_the_non_win16_ones() {
             let out = bin().args(["info", "--json"]).arg(&p).output().unwrap();
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             match name.as_str() {
-                "os2lib.exe" | "helloo16.exe" => {
+                // A bound OS/2 program runs its real-mode part, so `info`
+                // describes it (tests/dos.rs checks it runs).
+                "os2lib.exe" => {
+                    assert!(out.status.success(), "{name}");
+                    let v = json(&out);
+                    assert_eq!(v["os2_bound"], true, "{name}");
+                    assert!(v["refusal"].as_str().unwrap().contains("OS/2"), "{name}");
+                }
+                "helloo16.exe" => {
                     assert_eq!(out.status.code(), Some(120), "{name} must be refused");
                     let err = String::from_utf8_lossy(&out.stderr);
                     assert!(err.contains("OS/2") && err.contains(&name), "{name}: {err}");
@@ -263,4 +271,68 @@ fn stack_at_exported_name_ordinal_and_instruction_count() {
         ips[0].0, ips[1].0,
         "+1 must have left the program's segment"
     );
+}
+
+/// `info` shows decorated (Microsoft C++) entry names demangled, as frames
+/// do, and keeps the raw spelling in JSON's `name_raw`: roms/demo.exe with
+/// its export MAINWNDPROC renamed in place to the C++ name of a far
+/// __cdecl `Foo(void)` (`?Foo@@ZAXXZ`, the same 11 bytes).
+#[test]
+fn info_demangles_entry_names() {
+    let mut f = std::fs::read(root().join("roms/demo.exe")).unwrap();
+    let at = f
+        .windows(12)
+        .position(|w| w == b"\x0bMAINWNDPROC")
+        .expect("demo.exe names MAINWNDPROC");
+    f[at + 1..at + 12].copy_from_slice(b"?Foo@@ZAXXZ");
+    let dir = std::env::temp_dir().join(format!("th16-demangle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("MANGLED.EXE");
+    std::fs::write(&exe, &f).unwrap();
+    let text = bin().arg("info").arg(&exe).output().unwrap();
+    let j = bin().args(["info", "--json"]).arg(&exe).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("exported Foo(void)"), "{text}");
+    assert!(!text.contains("?Foo@@"), "{text}");
+    let v = json(&j);
+    let e = v["exports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name_raw"] == "?Foo@@ZAXXZ")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(e["name"], "Foo(void)");
+}
+
+/// A malformed option value is a usage error, as clap reports a malformed
+/// number: exit status 2 and clap's message naming the option, not 120
+/// ("cannot load"), which is for files.
+#[test]
+fn malformed_option_values_are_usage_errors() {
+    let dos21 = root().join("roms/dos21.com");
+    for (opt, value) in [
+        ("--clock", "yesterday"),
+        ("--keys", "{nope}"),
+        ("--env", "NOEQUALS"),
+        ("--env", "=value"),
+        ("--mouse", "jump 1 2"),
+        ("--display", "640x480x5"),
+    ] {
+        for cmd in ["run", "trace"] {
+            let out = bin().args([cmd, opt, value]).arg(&dos21).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd} {opt} {value}: {err}");
+            assert!(
+                err.contains("invalid value") && err.contains(opt),
+                "{cmd} {opt} {value}: {err}"
+            );
+        }
+    }
+    let out = bin()
+        .args(["run", "--load", "12345:0", "--entry", "0:0"])
+        .arg(&dos21)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -243,13 +243,18 @@ fn port_io_reads_ff_and_is_logged() {
         .iter()
         .map(|e| e.as_str().unwrap())
         .collect();
-    assert_eq!(ev.len(), 2, "{ev:?}");
+    // The two port accesses, then the DOS call that ends the program.
+    assert_eq!(ev.len(), 3, "{ev:?}");
     assert!(
         ev[0].contains("in  port 0040") && ev[0].ends_with("-> FF"),
         "{ev:?}"
     );
     assert!(
         ev[1].contains("out port 0061") && ev[1].ends_with("<- FF"),
+        "{ev:?}"
+    );
+    assert!(
+        ev[2].contains("INT 21h AH=4Ch") && ev[2].ends_with("exit code 255"),
         "{ev:?}"
     );
     std::fs::remove_dir_all(&d).ok();
@@ -950,6 +955,283 @@ fn without_mouse_there_is_no_driver() {
         .arg(rom("dosmouse.com"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(120));
+    // A malformed option value is a usage error (clap's exit status 2).
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`press middle`"));
+}
+
+/// `--keys` without `--stdin` makes standard input the console, and DOS's
+/// console reads take the keys (MS-DOS reads the console device, which
+/// reads the keyboard through the BIOS, unless standard input was
+/// redirected). roms/doskeys.asm's header lists what each function returns:
+/// 0Bh status, 01h with echo, 08h without, 07h's extended key as 00h then
+/// its scan code, 06h DL=FFh with ZF, 0Ah with Backspace editing, 0Ch, a
+/// handle read of the console (a whole line and CR LF), and the waiting
+/// read that stops the run when the script is used up (exit 126).
+#[test]
+fn keys_reach_dos_console_reads() {
+    let out = bin()
+        .args(["run", "--json", "--keys", "a{esc}{f1}xab{bs}c\\rYhi\\r"])
+        .arg(rom("doskeys.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126));
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "no-input", "{v}");
+    assert!(
+        v["exit"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("INT 21h AH=01h"),
+        "{v}"
+    );
+    let want = [
+        "0B FF",
+        "a01 61",
+        "08 1B",
+        "07 00 3B",
+        "06 78 0",
+        "ab\u{8} \u{8}c\r0A 02 ac",
+        "0C 59",
+        "hi",
+        "3F 0004 hi^M^J",
+        "06 00 1",
+        "0B 00",
+        "",
+    ];
+    assert_eq!(v["output"], want.join("\r\n"), "{v}");
+    // With --stdin as well, standard input is that file: the keys stay
+    // with INT 16h, and DOS's reads take the file's bytes.
+    let d = temp("keys-stdin");
+    let f = d.join("in.txt");
+    std::fs::write(&f, "one\ntwo\nsix\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--keys", "q", "--stdin"])
+        .arg(&f)
+        .arg(rom("dosread.com"))
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["output"], "bytes=000C lines=0003\r\n");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// MS-DOS 1.25's EDLIN edits a file with the keys of `--keys`: it reads
+/// its commands and the inserted lines through INT 21h's console input,
+/// which ignored the script before. The file it writes back has the new
+/// line and EDLIN's Ctrl-Z end-of-file mark; the screen is EDLIN's.
+#[test]
+fn edlin_takes_its_commands_from_keys() {
+    let Some(c) = corpus_dos("EDLIN.COM") else {
+        return;
+    };
+    let d = temp("edlin");
+    std::fs::write(d.join("T.TXT"), "one\r\ntwo\r\n").unwrap();
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--keys",
+            "1l\\r3i\\rthree\\r{ctrl-z}\\re\\r",
+            "--dir",
+        ])
+        .arg(&d)
+        .arg(c.join("msdos125/EDLIN.COM"))
+        .args(["--", "T.TXT"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        "End of input file\r\n*1l\r\n     1:*one\r\n     2: two\r\n*3i\r\n     3:*three\r\n     \
+         4:*^Z\r\n*e\r\n"
+    );
+    assert_eq!(
+        std::fs::read(d.join("T.TXT")).unwrap(),
+        b"one\r\ntwo\r\nthree\r\n\x1a"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The text screen is code page 437, as the VGA's font draws it: POST's
+/// box (C9h, CDh, BBh ...) reads as ╔═╗, not as Latin-1's É Í », and its
+/// tabs were expanded to spaces by DOS's console output, as DOS does.
+/// TESTANSI writes ANSI escape sequences, which without ANSI.SYS DOS shows
+/// as they are, ESC as its glyph ←: the screen text holds no ESC or any
+/// other control byte, so `--screen` cannot drive the user's terminal.
+#[test]
+fn the_text_screen_is_code_page_437_without_control_bytes() {
+    let Some(c) = corpus_dos("POST.COM and TESTANSI.EXE") else {
+        return;
+    };
+    let screen = |prog: &str| {
+        let out = bin()
+            .args(["run", "--json", "--stdin", "/dev/null", "--screen"])
+            .arg(c.join(prog))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        let s = v["screen"].as_str().unwrap().to_string();
+        assert!(
+            !s.chars().any(|c| c.is_control() && c != '\n'),
+            "{prog}: a control character on the screen: {s:?}"
+        );
+        s
+    };
+    let post = screen("tp7/POST.COM");
+    assert!(post.contains("        ╔═════"), "{post}");
+    assert!(post.contains("║  POST version 2.10a"), "{post}");
+    assert!(post.contains("═╝"), "{post}");
+    let ansi = screen("tp7/TESTANSI.EXE");
+    assert!(ansi.contains("←[33;44m╔═══"), "{ansi}");
+}
+
+/// An OS/2 bound program (Microsoft LIB 3.10 of MS-DOS 4.0: target OS 1,
+/// whose DOS part is BIND's stub loader and Family API library) runs as
+/// DOS runs it: the loader opens its own file (C:\LIB.EXE, the name DOS
+/// gives it after its environment), loads the OS/2 segments in real mode
+/// and runs LIB, which makes an empty library: an OMF library header
+/// record (F0h) and the end record (F1h). `info` describes it and says it
+/// is bound. An OS/2 program whose DOS part is only a message stub
+/// (helloo16.exe) is still refused, as it was.
+#[test]
+fn a_bound_os2_program_runs_its_dos_part() {
+    let Some(c) = corpus_dos("ne/os2lib.exe") else {
+        return;
+    };
+    let os2lib = c.join("../ne/os2lib.exe");
+    let d = temp("bound");
+    std::fs::copy(&os2lib, d.join("LIB.EXE")).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .arg(&d)
+        .arg(d.join("LIB.EXE"))
+        .args(["--", "NEW.LIB;"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert!(
+        v["output"]
+            .as_str()
+            .unwrap()
+            .contains("Microsoft (R) Library Manager  Version 3.10"),
+        "{v}"
+    );
+    let lib = std::fs::read(d.join("NEW.LIB")).expect("LIB wrote NEW.LIB");
+    assert_eq!(lib[0], 0xF0, "an OMF library header record");
+    assert!(lib.contains(&0xF1), "the library's end record");
+    let info = bin()
+        .args(["info", "--json"])
+        .arg(&os2lib)
+        .output()
+        .unwrap();
+    assert!(info.status.success());
+    let i = json(&info);
+    assert_eq!(i["format"], "NE");
+    assert_eq!(i["target_os"], 1);
+    assert_eq!(i["os2_bound"], true);
+    let text = bin().args(["info"]).arg(&os2lib).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("OS/2 bound (Family API) program"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
+    let out = bin()
+        .args(["run", "--stdin", "/dev/null"])
+        .arg(c.join("../ne/helloo16.exe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(120));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("OS/2"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// `run --events` logs each DOS and BIOS call as the relay log logs Win16
+/// API calls: the function (AH, its name), the registers passed and the
+/// string a pointer points at, then CF, AX and what else changed. The
+/// values are DOS 5's: roms/dosfile.asm creates TEST.TXT (handle 5, the
+/// first after the five standard handles), writes its 16 bytes, and its
+/// escape from the sandbox fails with 0003 (path not found) and CF set;
+/// dosirq's INT 16h read gets `q` (scan 10h, ASCII 71h); demo.exe, a Win16
+/// program, prints with INT 21h AH=09h.
+#[test]
+fn events_log_dos_and_bios_calls() {
+    let d = temp("events");
+    let run = |args: &[&str], prog: &str| {
+        let out = bin()
+            .args(["run", "--json", "--events", "--stdin", "/dev/null", "--dir"])
+            .arg(&d)
+            .args(args)
+            .arg(rom(prog))
+            .output()
+            .unwrap();
+        let v = json(&out);
+        v["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|e| e.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let has = |events: &[String], want: &str| {
+        assert!(
+            events.iter().any(|e| e.contains(want)),
+            "no event with {want:?}:\n{}",
+            events.join("\n")
+        );
+    };
+    let ev = run(&[], "dosfile.com");
+    has(
+        &ev,
+        "INT 21h AH=3Ch create file: AX=3C00 BX=0089 CX=0000 DX=0411 DS:DX \"TEST.TXT\" -> CF=0 AX=0005",
+    );
+    has(&ev, "INT 21h AH=40h write: AX=4005 BX=0005 CX=0010");
+    has(&ev, "DS:DX \"hello, sandbox\\x0D\\x0A\" -> CF=0 AX=0010");
+    has(&ev, "DS:DX \"..\\ESCAPE.TXT\" -> CF=1 AX=0003");
+    has(&ev, "INT 21h AH=4Ch terminate with return code: AX=4C2A");
+    has(&ev, "ends the program with exit code 42");
+    let ev = run(&["--keys", "q"], "dosirq.com");
+    has(&ev, "INT 16h AH=00h read key");
+    has(&ev, "-> AX=1071");
+    let ev = run(&[], "demo.exe");
+    has(
+        &ev,
+        "INT 21h AH=09h display string: AX=0901 BX=0081 CX=0200 DX=0010 DS:DX \"toolhelp16 demo: hello from a Win16 task\\x0D\\x0A\"",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Without `--events` no interrupt call is logged (the log costs a flag
+/// test per call, nothing more).
+#[test]
+fn without_events_no_interrupt_call_is_logged() {
+    for log_calls in [false, true] {
+        let opts = toolhelp16::session::LoadOptions {
+            stdin: Some(Vec::new()),
+            log_calls,
+            ..Default::default()
+        };
+        let mut p = toolhelp16::session::load(&rom("dos21.com"), &opts).unwrap();
+        p.run(
+            toolhelp16::machine::RunLimits {
+                max_insns: 10_000_000,
+                timeout: std::time::Duration::from_secs(20),
+            },
+            None,
+        )
+        .unwrap();
+        let logged = p
+            .machine
+            .get_data()
+            .events
+            .iter()
+            .filter(|e| e.contains("INT 21h"))
+            .count();
+        assert_eq!(
+            logged > 0,
+            log_calls,
+            "log_calls {log_calls}: {logged} events"
+        );
+    }
 }

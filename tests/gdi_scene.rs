@@ -246,13 +246,13 @@ fn screenshots_at_stops_in_pages_and_in_series() {
         .read_info()
         .unwrap();
     assert_eq!((info.info().width, info.info().height), (800, 600));
-    // A bad --display is refused with the reason.
+    // A bad --display is refused with the reason, as a usage error.
     let out = bin()
         .args(["run", "--display", "800x600x16"])
         .arg(rom("gdiscene.exe"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(120));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--display 800x600x16"));
     // A DOS program has no picture.
     let out = bin()

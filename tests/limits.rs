@@ -146,9 +146,10 @@ fn a_bad_pointer_given_to_a_system_function_is_a_fault() {
         max_insns: 1_000_000,
         ..Default::default()
     };
-    // The first GetMessage call is the 360th instruction the program runs
-    // (`toolhelp16 trace roms/winmsg.exe`, line 360).
-    let stop = p.run(limits, Some(&Loc::After(359))).unwrap();
+    // The first GetMessage call is the 640th instruction the program runs
+    // (`toolhelp16 trace roms/winmsg.exe`, line 640: after the messages
+    // CreateWindow, ShowWindow and UpdateWindow send).
+    let stop = p.run(limits, Some(&Loc::After(639))).unwrap();
     assert_eq!(stop, Stop::Budget);
     assert_eq!((p.machine.reg(R::CS), p.machine.reg(R::IP)), call);
     let (ss, sp) = (p.machine.reg(R::SS), p.machine.reg(R::SP));

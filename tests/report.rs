@@ -632,3 +632,127 @@ fn the_readme_picture_is_current() {
         "the README shows the picture"
     );
 }
+
+/// A DOS program stopped with BP = 0 (roms/dos21.com one instruction in:
+/// DOS starts a .COM program with BP = 0) has no frame chain. SS:0000 is
+/// its PSP, whose INT 20h (CD 20) StackTraceNext would take for an odd
+/// saved BP 20CD and make a far frame 9A00:A000 of the next words. The
+/// walk stops after frame 0 by toolhelp16's real-mode rule (there is no
+/// TOOLHELP rule for DOS; docs/walk.md), and says so, in `stack`, the
+/// narration, the pictures and every trace page.
+#[test]
+fn a_dos_program_stopped_with_bp_0_gets_no_invented_frame() {
+    let dir = tmp("bp0");
+    let svg = dir.join("s.svg");
+    let html = dir.join("s.html");
+    let out = succeed(
+        bin()
+            .current_dir(root())
+            .args([
+                "stack",
+                "--json",
+                "--explain",
+                "--at",
+                "+1",
+                "roms/dos21.com",
+            ])
+            .arg("--svg")
+            .arg(&svg)
+            .arg("--html")
+            .arg(&html),
+    );
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1, "{v}");
+    assert_eq!(frames[0]["wBP"], 0);
+    let end = v["walk_end"].as_str().unwrap();
+    assert!(end.contains("no frame chain"), "{end}");
+    let told = v["explain"].to_string();
+    assert!(told.contains("toolhelp16's rule"), "{told}");
+    assert!(
+        !told.contains("step 1: dwSize"),
+        "StackTraceNext ran: {told}"
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = parse(&text);
+    assert_eq!(with_class(&doc, "frame-band").len(), 1);
+    assert_eq!(with_class(&doc, "chain-arrow").len(), 0);
+    assert!(!text.contains("9A00:A000"), "an invented frame is drawn");
+    assert!(
+        !text.contains("saved BP 20CD"),
+        "the PSP's word read as a BP"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(with_class(&parse(&page), "frame").len(), 1);
+    assert!(!page.contains("9A00:A000"));
+    // Every step of a trace page walks from its registers the same way.
+    let tp = dir.join("t.html");
+    let out = bin()
+        .current_dir(root())
+        .args(["trace", "--max", "3", "roms/dos21.com", "--html"])
+        .arg(&tp)
+        .output()
+        .unwrap();
+    assert!(tp.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(&tp).unwrap();
+    assert!(!page.contains("9A00:A000"), "a trace step invents a frame");
+    assert!(page.contains("no frame chain"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the tool shows a user points at the documentation inside the
+/// repository (docs/), never at files a user does not have: the narration,
+/// the HTML page, `--help`, the README and the docs themselves. Every
+/// docs/ page the README links to exists.
+#[test]
+fn user_visible_text_points_at_docs_in_the_repository() {
+    let dir = tmp("docs");
+    let html = dir.join("p.html");
+    let out = succeed(
+        bin()
+            .current_dir(root())
+            .args([
+                "stack",
+                "--explain",
+                "--at",
+                "DEMO:1:3A",
+                "roms/demo.exe",
+                "--html",
+            ])
+            .arg(&html),
+    );
+    let told = String::from_utf8_lossy(&out.stdout).into_owned();
+    let page = std::fs::read_to_string(&html).unwrap();
+    let help = bin().args(["stack", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut texts = vec![
+        ("stack --explain", told.clone()),
+        ("the HTML page", page.clone()),
+        ("stack --help", help),
+        ("README.md", readme.clone()),
+    ];
+    for e in std::fs::read_dir(root().join("docs")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            texts.push(("a docs/ page", std::fs::read_to_string(e.path()).unwrap()));
+        }
+    }
+    for (what, text) in &texts {
+        for bad in ["shared/spec", "toolhelp.md", "dbghelp.md", "spec/win16.md"] {
+            assert!(!text.contains(bad), "{what} mentions {bad}");
+        }
+    }
+    assert!(told.contains("docs/walk.md"), "{told}");
+    assert!(page.contains("docs/walk.md"));
+    let mut linked = 0;
+    for part in readme.split("](docs/").skip(1) {
+        let name = part.split(')').next().unwrap();
+        assert!(
+            root().join("docs").join(name).exists(),
+            "README links docs/{name}"
+        );
+        linked += 1;
+    }
+    assert!(linked >= 5, "README links {linked} docs pages");
+    let _ = std::fs::remove_dir_all(&dir);
+}

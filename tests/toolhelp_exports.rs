@@ -758,7 +758,7 @@ fn classes_are_listed_with_class_first_and_class_next() {
         let name = w.get(p + 6, 16);
         let n = name.iter().position(|&c| c == 0).unwrap();
         seen.push((String::from_utf8(name[..n].to_vec()).unwrap(), w.w(p, 4)));
-        assert!(seen.len() <= 12, "ClassNext does not end");
+        assert!(seen.len() <= 16, "ClassNext does not end");
         ok = w.api("TOOLHELP", 70, &[p]);
     }
     let mut want: Vec<(String, u16)> = [
@@ -770,6 +770,7 @@ fn classes_are_listed_with_class_first_and_class_next() {
         "COMBOBOX",
         "COMBOLBOX",
         "#32770",
+        "MDICLIENT",
     ]
     .iter()
     .map(|n| (n.to_string(), user))

@@ -226,7 +226,16 @@ fn the_profile_gives_the_hot_function_its_share() {
 #[test]
 fn bench_prints_every_figure_with_its_ratio() {
     // Structure only: speed is read from the figures, never asserted.
-    let out = bin().args(["bench", "--quick"]).output().unwrap();
+    // Run from a directory that is not the repository: the programs it
+    // runs are inside the binary.
+    let away = std::env::temp_dir().join(format!("th16-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&away).unwrap();
+    let out = bin()
+        .current_dir(&away)
+        .args(["bench", "--quick"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&away);
     assert!(
         out.status.success(),
         "{}",
@@ -242,9 +251,26 @@ fn bench_prints_every_figure_with_its_ratio() {
         "trace, text to a file",
         "target >= 0.25",
         "StackTraceNext",
-        "loading",
+        // recurse.asm: 100 calls deep, the start's frame, 101 frames.
+        "walking (roms/recurse.exe, 101 frames a walk",
+        "loading (roms/winmenu.exe, bundled",
     ] {
         assert!(text.contains(want), "{want} missing:\n{text}");
+    }
+}
+
+/// `bench` carries the programs it runs: the bytes of roms/recurse.exe and
+/// roms/winmenu.exe are in the binary itself, so an installed binary
+/// benches without the source tree it was built from.
+#[test]
+fn bench_programs_are_inside_the_binary() {
+    let exe = std::fs::read(env!("CARGO_BIN_EXE_toolhelp16")).unwrap();
+    for name in ["recurse.exe", "winmenu.exe"] {
+        let prog = std::fs::read(rom(name)).unwrap();
+        assert!(
+            exe.windows(prog.len()).any(|w| w == prog.as_slice()),
+            "{name} is not inside the binary"
+        );
     }
 }
 

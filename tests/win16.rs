@@ -30,6 +30,12 @@ fn a_window_lives_its_whole_life_under_the_default_session() {
     // PostQuitMessage(7) in WM_DESTROY; WM_QUIT's wParam is the exit code.
     assert_eq!(out.status.code(), Some(7));
     let ev = events(&v);
+    // The order Windows sends them (Wine's tested notes,
+    // documentation/gui: "CreateWindow (for overlapped window, not
+    // initially visible)", "ShowWindow (for overlapped window)",
+    // "DestroyWindow (for overlapped window)"; DefWindowProc asks for the
+    // caption's text with WM_GETTEXT when it draws the frame). The class has
+    // no brush, so WM_ERASEBKGND is left to the window again at BeginPaint.
     assert_eq!(
         messages(&ev),
         [
@@ -37,20 +43,41 @@ fn a_window_lives_its_whole_life_under_the_default_session() {
             "WM_NCCREATE",
             "WM_NCCALCSIZE",
             "WM_CREATE",
-            "WM_SIZE",
-            "WM_MOVE",
+            // ShowWindow
             "WM_SHOWWINDOW",
+            "WM_WINDOWPOSCHANGING",
+            "WM_WINDOWPOSCHANGING",
+            "WM_ACTIVATEAPP",
+            "WM_NCACTIVATE",
+            "WM_GETTEXT",
             "WM_ACTIVATE",
             "WM_SETFOCUS",
+            "WM_NCPAINT",
+            "WM_GETTEXT",
+            "WM_ERASEBKGND",
+            "WM_WINDOWPOSCHANGED",
+            "WM_SIZE",
+            "WM_MOVE",
+            // UpdateWindow
             "WM_PAINT",
+            "WM_ERASEBKGND",
+            // the default session
             "WM_CLOSE",
+            // DestroyWindow
+            "WM_WINDOWPOSCHANGING",
+            "WM_WINDOWPOSCHANGED",
+            "WM_NCACTIVATE",
+            "WM_ACTIVATE",
+            "WM_ACTIVATEAPP",
+            "WM_KILLFOCUS",
             "WM_DESTROY",
             "WM_NCDESTROY",
         ]
     );
     assert!(
-        ev.iter()
-            .any(|e| e.ends_with("draw TextOut 5000 (10, 20) \"Hello from WM_PAINT\"")),
+        ev.iter().any(
+            |e| e.contains("draw TextOut ") && e.ends_with(" (10, 20) \"Hello from WM_PAINT\"")
+        ),
         "{ev:#?}"
     );
     // The relay log names each call with its arguments and result.
@@ -59,10 +86,19 @@ fn a_window_lives_its_whole_life_under_the_default_session() {
             .any(|e| e.contains("call USER.POSTQUITMESSAGE(0007) -> 0000:0000")),
         "{ev:#?}"
     );
-    // WM_SIZE carries the client size of a 480x360 default window.
+    // WM_SIZE carries the client size of a 480x360 default window: the
+    // sizing frame (SM_CXFRAME 4) and the border (1) on each side, the
+    // caption (SM_CYCAPTION 20, less the line it shares with the frame) on
+    // top: 470x331. WM_MOVE the client area's corner: the default window
+    // at (16, 16) plus (5, 24).
     assert!(
         ev.iter()
-            .any(|e| e.contains("message 3000 WM_SIZE(0000, 014D:01D8)")),
+            .any(|e| e.contains("message 3000 WM_SIZE(0000, 014B:01D6)")),
+        "{ev:#?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("message 3000 WM_MOVE(0000, 0028:0015)")),
         "{ev:#?}"
     );
 }

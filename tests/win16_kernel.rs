@@ -74,3 +74,42 @@ fn an_imported_dll_is_initialized_before_the_program_runs() {
         "libentry calls 1 di=hinst 1 ds=data 1 heap 0200\r\n"
     );
 }
+
+/// A program named without a directory (`run LIBUSER.EXE` in its own
+/// directory) finds the DLL beside it, as `run ./LIBUSER.EXE` does: the
+/// loader looks in the directory the program is in (Windows 3.1 searched
+/// the program's directory before the others), and a bare name's
+/// directory is the current one. `info` says the same. The drive (`--dir`)
+/// is an empty directory, so only the program's directory can hold it.
+#[test]
+fn a_dll_beside_a_program_named_without_a_directory_is_found() {
+    let empty = std::env::temp_dir().join(format!("th16-bare-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = bin()
+        .current_dir(rom(""))
+        .args(["run", "--json", "--dir"])
+        .arg(&empty)
+        .arg("libuser.exe")
+        .output()
+        .unwrap();
+    let info = bin()
+        .current_dir(rom(""))
+        .args(["info", "--json", "libuser.exe"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        "libentry calls 1 di=hinst 1 ds=data 1 heap 0200\r\n"
+    );
+    let i = json(&info);
+    let lib = i["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["module"] == "LIBDEMO")
+        .unwrap_or_else(|| panic!("{i}"));
+    assert_eq!(lib["source"], "dll", "{i}");
+}

@@ -122,7 +122,7 @@ fn trees_and_return_values_are_the_sdks() {
     let (code, out, _) = run(None);
     assert_eq!(code, Some(0), "{out:#?}");
     let h = handles(&out);
-    for k in ["main", "file", "recent", "edit", "help", "system"] {
+    for k in ["main", "file", "recent", "edit", "help", "system", "track"] {
         assert!(h.contains_key(k), "{k}: {out:#?}");
     }
     // The class menu MAINMENU, loaded by CreateWindow: a pop-up item's
@@ -336,6 +336,7 @@ fn trees_and_return_values_are_the_sdks() {
             // ... and drawn by its owner: WM_DRAWITEM (ODT_MENU, itemID,
             // ODA_DRAWENTIRE, no state, hwndItem the menu, itemData).
             "DRAWITEM 1 01F4 1 0000 {main} 12345678",
+            "handles track={track}",
             // LoadAccelerators gives the loaded resource's handle: the same
             // one again.
             "accelerators loaded, again the same: 1",
@@ -583,26 +584,42 @@ fn accelerators_send_commands_as_the_sdk_says() {
 #[test]
 fn track_popup_menu_the_system_menu_and_commands() {
     let (code, out, _) = run(Some(
-        "click 50 50 right\npopup \"Cu&t\"\nclick 50 50 right\n\
-         command 100\ncommand 102\nsysmenu close\n",
+        "click 50 50 right\npopup #1\nclick 50 50 right\npopup \"&Copy\"\n\
+         click 50 50 right\ncommand 100\ncommand 102\nsysmenu close\n",
     ));
     assert_eq!(code, Some(0));
     assert_after(
         &out,
         "accelerators loaded",
         &[
-            // TrackPopupMenu(Edit): WM_INITMENU and WM_INITMENUPOPUP for
-            // it, the script's `popup` chooses Cut as the mouse does;
-            // TRUE, and the WM_COMMAND comes after it returns.
-            "INITMENU {edit} 0000 0000",
-            "INITMENUPOPUP {edit} 0000 0000",
-            "MENUSELECT 00C9 8080 {edit}",
+            // TrackPopupMenu of a pop-up with Copy and an owner-drawn item:
+            // WM_INITMENU and WM_INITMENUPOPUP for it; as it opens the
+            // first time its owner-drawn item is measured, then drawn
+            // (ODA_DRAWENTIRE); the script's `popup #1` chooses it as the
+            // mouse does: drawn selected (ODA_SELECT, ODS_SELECTED), then
+            // WM_MENUSELECT (MF_OWNERDRAW 100h in the flags). TRUE, and
+            // the WM_COMMAND comes after TrackPopupMenu returns.
+            "INITMENU {track} 0000 0000",
+            "INITMENUPOPUP {track} 0000 0000",
+            "MEASUREITEM 1 0 0259 AABBCCDD",
+            "DRAWITEM 1 0259 1 0000 {track} AABBCCDD",
+            "DRAWITEM 1 0259 2 0001 {track} AABBCCDD",
+            "MENUSELECT 0259 8180 {track}",
             "MENUSELECT 0000 FFFF 0000",
             "TRACKPOPUPMENU = 0001",
-            "COMMAND 00C9 0000 0000",
+            "COMMAND 0259 0000 0000",
+            // Again, Copy: measured already, only drawn.
+            "INITMENU {track} 0000 0000",
+            "INITMENUPOPUP {track} 0000 0000",
+            "DRAWITEM 1 0259 1 0000 {track} AABBCCDD",
+            "MENUSELECT 0258 8080 {track}",
+            "MENUSELECT 0000 FFFF 0000",
+            "TRACKPOPUPMENU = 0001",
+            "COMMAND 0258 0000 0000",
             // No `popup` line left: cancelled, FALSE.
-            "INITMENU {edit} 0000 0000",
-            "INITMENUPOPUP {edit} 0000 0000",
+            "INITMENU {track} 0000 0000",
+            "INITMENUPOPUP {track} 0000 0000",
+            "DRAWITEM 1 0259 1 0000 {track} AABBCCDD",
             "MENUSELECT 0000 FFFF 0000",
             "TRACKPOPUPMENU = 0000",
             // `command 100`: WM_INITMENU then the WM_COMMAND; `command

@@ -10,9 +10,10 @@
 //!   The target: a trace to a file at no less than a quarter of the
 //!   untraced speed.
 //! * **Walking.** StackTraceNext frames per second over roms/recurse.exe's
-//!   chain.
-//! * **Loading.** The largest program of ../shared/corpus (skipped when
-//!   absent).
+//!   chain (bundled in the binary).
+//! * **Loading.** roms/winmenu.exe (bundled), and the largest program of
+//!   the shared corpus when it is there (`TOOLHELP16_CORPUS`, else
+//!   `../shared/corpus` from the current directory).
 //! * **Drawing.** GDI on the VGA screen (a display DC): pixels per second
 //!   of solid and dithered PatBlt fills, filled rectangles and ellipses,
 //!   SRCCOPY and general-ROP BitBlts and a monochrome-to-colour blit, each
@@ -323,9 +324,45 @@ fn draw_bench(quick: bool) -> Result<String, String> {
     Ok(out)
 }
 
+/// The programs `bench` runs, inside the binary: an installed tool benches
+/// from any directory, with no source tree beside it.
+const RECURSE_EXE: &[u8] = include_bytes!("../../roms/recurse.exe");
+/// The largest NE program of roms/, for the load figure.
+const WINMENU_EXE: &[u8] = include_bytes!("../../roms/winmenu.exe");
+
+/// A bundled program written into a fresh temporary directory (the
+/// loader reads files), removed when dropped.
+struct Bundled {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl Bundled {
+    fn new(name: &str, bytes: &[u8]) -> Result<Bundled, String> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "toolhelp16-bench-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let path = dir.join(name);
+        std::fs::create_dir_all(&dir)
+            .and_then(|_| std::fs::write(&path, bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Bundled { dir, path })
+    }
+}
+
+impl Drop for Bundled {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 fn walk_bench(n: usize) -> Result<String, String> {
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("roms/recurse.exe");
-    let mut p = session::load(&file, &LoadOptions::default()).map_err(|e| e.0)?;
+    let file = Bundled::new("recurse.exe", RECURSE_EXE)?;
+    let mut p = session::load(&file.path, &LoadOptions::default()).map_err(|e| e.0)?;
     let loc: Loc = "RECURSE:1:0033".parse()?;
     let stop = p.run(RunLimits::default(), Some(&loc))?;
     let t = Instant::now();
@@ -393,8 +430,44 @@ fn text_bench(lines: usize) -> String {
     }
 }
 
+/// The best of five loads of `path`, or None when it does not load.
+fn best_load(path: &Path) -> Option<Duration> {
+    session::load(path, &LoadOptions::default()).ok()?;
+    let mut best = Duration::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        if session::load(path, &LoadOptions::default()).is_ok() {
+            best = best.min(t.elapsed());
+        }
+    }
+    Some(best)
+}
+
+/// Loading: the bundled roms/winmenu.exe always; the largest program of
+/// the shared corpus too when it is there (`TOOLHELP16_CORPUS`, else
+/// `../shared/corpus` from the current directory, as from a checkout's
+/// root).
 fn load_bench() -> String {
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut s = String::new();
+    match Bundled::new("winmenu.exe", WINMENU_EXE)
+        .ok()
+        .and_then(|b| best_load(&b.path))
+    {
+        Some(d) => s.push_str(&format!(
+            "loading (roms/winmenu.exe, bundled, {} bytes)\n  load                    {:10.2} ms\n",
+            WINMENU_EXE.len(),
+            d.as_secs_f64() * 1e3
+        )),
+        None => s.push_str("loading\n  the bundled roms/winmenu.exe does not load\n"),
+    }
+    s.push_str(&corpus_load_bench());
+    s
+}
+
+fn corpus_load_bench() -> String {
+    let corpus = std::env::var_os("TOOLHELP16_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/corpus"));
     let mut files: Vec<(u64, PathBuf)> = Vec::new();
     for sub in ["ne", "dos"] {
         let Ok(rd) = std::fs::read_dir(corpus.join(sub)) else {
@@ -405,22 +478,18 @@ fn load_bench() -> String {
         }
     }
     if files.is_empty() {
-        return "loading\n  SKIPPED: ../shared/corpus is absent\n".into();
+        return format!(
+            "  (the shared corpus is not at {}: set TOOLHELP16_CORPUS for its figure)\n",
+            corpus.display()
+        );
     }
     // The largest program this tool loads (the corpus also holds OS/2 and
     // other programs it refuses, by design).
     files.sort_by(|a, b| b.cmp(a));
     for (len, path) in files {
-        if session::load(&path, &LoadOptions::default()).is_err() {
+        let Some(best) = best_load(&path) else {
             continue;
-        }
-        let mut best = Duration::MAX;
-        for _ in 0..5 {
-            let t = Instant::now();
-            if session::load(&path, &LoadOptions::default()).is_ok() {
-                best = best.min(t.elapsed());
-            }
-        }
+        };
         return format!(
             "loading (the largest corpus program it loads, {}, {len} bytes)\n  load                    {:10.2} ms\n",
             path.file_name()

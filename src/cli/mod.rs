@@ -16,6 +16,7 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+pub mod disasm;
 pub mod output;
 pub mod tracecmd;
 
@@ -79,10 +80,10 @@ pub struct RunOpts {
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
     /// Load a raw image at SEG:OFF (hex) instead of detecting the format.
-    #[arg(long, value_name = "SEG:OFF", requires = "entry")]
+    #[arg(long, value_name = "SEG:OFF", requires = "entry", value_parser = checked(parse_segoff))]
     pub load: Option<String>,
     /// Entry point SEG:OFF (hex) of a raw image.
-    #[arg(long, value_name = "SEG:OFF", requires = "load")]
+    #[arg(long, value_name = "SEG:OFF", requires = "load", value_parser = checked(parse_segoff))]
     pub entry: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -91,35 +92,38 @@ pub struct RunOpts {
     /// process's standard input, read when the program first asks).
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
-    /// Keys for INT 16h: text, with {enter}, {esc}, {tab}, {bs}, {up},
-    /// {down}, {left}, {right}, {f1}..{f10}. When used up, a program waiting
-    /// for a key stops (exit 126) instead of hanging.
-    #[arg(long, value_name = "SCRIPT", default_value = "")]
+    /// Keys typed on the keyboard, for INT 16h and (without --stdin) DOS's
+    /// console reads: text, with {enter}, {esc}, {tab}, {bs}, {up}, {down},
+    /// {left}, {right}, {f1}..{f10}, {ctrl-a}..{ctrl-z}. When used up, a
+    /// program waiting for a key stops (exit 126) instead of hanging.
+    #[arg(long, value_name = "SCRIPT", default_value = "", value_parser = checked(crate::dos::parse_keys))]
     pub keys: String,
     /// Install a mouse driver (INT 33h) for a DOS program and move its
     /// mouse: `move X Y` (virtual screen, 8 pixels a text cell), `press`,
     /// `release` or `click` `left`/`right`, `wait TICKS`; separated by `;`
     /// or newlines, one step per timer tick. Without it there is no driver.
-    #[arg(long, value_name = "SCRIPT")]
+    #[arg(long, value_name = "SCRIPT", value_parser = checked(crate::dos::mouse::parse_script))]
     pub mouse: Option<String>,
     /// A fixed clock, "YYYY-MM-DD HH:MM:SS", for reproducible runs (default:
     /// the host's clock, UTC).
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_parser = checked(crate::dos::clock::DateTime::parse))]
     pub clock: Option<String>,
     /// Add NAME=VALUE to the DOS environment (repeatable).
-    #[arg(long = "env", value_name = "NAME=VALUE")]
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = checked(env_pair))]
     pub env: Vec<String>,
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
-    /// Print the port I/O the program did (ports read FFh), after the run.
+    /// Print what the program did, after the run: the Win16 API calls
+    /// (relay log), messages and boxes, the DOS and BIOS interrupt calls
+    /// with their registers and results, and port I/O (ports read FFh).
     #[arg(long)]
     pub events: bool,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
-    /// `click X Y [right]`, `command ID`, `timer [N]`, `close`, `msgbox
-    /// ANSWER`, `dialog ANSWER`, `type ID TEXT`, `click-id ID`, `select ID
-    /// ITEM`, `# comment`, each optionally prefixed `@MODULE` (README,
-    /// "Windows, messages and scripted input").
+    /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
+    /// `timer [N]`, `close`, `msgbox ANSWER`, `dialog ANSWER`, `type ID
+    /// TEXT`, `click-id ID`, `select ID ITEM`, `# comment`, each optionally
+    /// prefixed `@MODULE` (README, "Windows, messages and scripted input").
     #[arg(long, value_name = "FILE")]
     pub messages: Option<PathBuf>,
     /// Write an invalid opcode (UD2) over the instruction at LOC once the
@@ -165,7 +169,7 @@ pub struct RunOpts {
     /// The display Win16 programs draw on: WIDTHxHEIGHTxBPP with 4 (16
     /// colours, VGA), 8 (256, palette) or 24 (true colour) bits per pixel
     /// (default 640x480x4, the standard VGA).
-    #[arg(long, value_name = "WxHxBPP")]
+    #[arg(long, value_name = "WxHxBPP", value_parser = checked(crate::win16::gdi::devcaps::DisplayMode::parse))]
     pub display: Option<String>,
 }
 
@@ -229,7 +233,7 @@ pub enum Command {
         /// Back trace: the most addresses to capture (default: all).
         #[arg(long, value_name = "N")]
         max: Option<usize>,
-        /// Narrate the walk rule by rule as toolhelp.md gives the rules,
+        /// Narrate the walk rule by rule as docs/walk.md gives the rules,
         /// with the values each rule saw, and where and why it stopped.
         #[arg(long)]
         explain: bool,
@@ -355,11 +359,67 @@ pub enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// List a module's code without running it: each instruction with its
+    /// bytes, symbols and entry points marked, relocations resolved to
+    /// their targets (`call far USER.MessageBox`, `seg DGROUP`). NE: every
+    /// code segment, or --segment N; MZ: from the entry to the end of its
+    /// segment; COM: from 0100h.
+    Disasm {
+        file: PathBuf,
+        /// One segment: its number in the NE segment table, or a DOS
+        /// program's segment as the listing's heading numbers them.
+        #[arg(long, value_name = "N", conflicts_with = "at")]
+        segment: Option<u16>,
+        /// List from LOC instead: MODULE:SEG:OFF or SEG:OFF (an NE segment
+        /// number, or a DOS program's paragraph from its load image),
+        /// MODULE!NAME, MODULE!#N.
+        #[arg(long, value_name = "LOC")]
+        at: Option<String>,
+        /// Instructions to list from --at (default 20).
+        #[arg(long, value_name = "N", requires = "at")]
+        count: Option<usize>,
+        /// Disassembly syntax.
+        #[arg(long, value_enum, default_value_t)]
+        syntax: crate::trace::Syntax,
+        /// JSON lines: one object per instruction.
+        #[arg(long)]
+        json: bool,
+        /// A linker map naming the code (as for run).
+        #[arg(long = "map", value_name = "[MODULE=]FILE")]
+        maps: Vec<String>,
+        /// A MAPSYM .SYM file (as for run).
+        #[arg(long = "sym", value_name = "[MODULE=]FILE")]
+        syms: Vec<String>,
+        /// Do not look for STEM.map / STEM.sym beside the file.
+        #[arg(long)]
+        no_symbol_search: bool,
+    },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A value parser for clap that checks an option's value with `parse` and
+/// keeps its text: a malformed value is a usage error (clap's exit status
+/// 2, with the usage line), like a malformed number, and not a load
+/// failure.
+fn checked<T: 'static>(
+    parse: fn(&str) -> Result<T, String>,
+) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync + 'static {
+    move |s: &str| parse(s).map(|_| s.to_string())
+}
+
+/// `--env NAME=VALUE`: the name and the value.
+fn env_pair(kv: &str) -> Result<(String, String), String> {
+    let (k, v) = kv
+        .split_once('=')
+        .ok_or_else(|| format!("--env {kv}: expected NAME=VALUE"))?;
+    if k.is_empty() {
+        return Err(format!("--env {kv}: the name is empty"));
+    }
+    Ok((k.to_string(), v.to_string()))
 }
 
 fn parse_segoff(s: &str) -> Result<(u16, u16), String> {
@@ -435,13 +495,7 @@ fn load_opts(
     };
     let mut env = Vec::new();
     for kv in &o.env {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("--env {kv}: expected NAME=VALUE"))?;
-        if k.is_empty() {
-            return Err(format!("--env {kv}: the name is empty"));
-        }
-        env.push((k.to_string(), v.to_string()));
+        env.push(env_pair(kv)?);
     }
     Ok(LoadOptions {
         kind,
@@ -468,6 +522,7 @@ fn load_opts(
             Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
             None => None,
         },
+        log_calls: o.events,
     })
 }
 
@@ -592,14 +647,18 @@ pub fn main_with(cli: Cli) -> i32 {
                 // The rule for `info`: OS/2 modules and zero-segment
                 // (resource-only) modules are refused with the reason.
                 if let crate::loader::Image::Ne(ne) = &image {
-                    let not_win16 = ne.header.target_os == 1
+                    // A bound OS/2 program runs (its real-mode part), so
+                    // it is described.
+                    let not_win16 = (ne.header.target_os == 1
                         || ne.segments.is_empty()
-                        || !ne.os2_imports().is_empty();
+                        || !ne.os2_imports().is_empty())
+                        && ne.bound_dos_program().is_none();
                     if let (true, Err(e)) = (not_win16, ne.check_runnable(true)) {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
                     }
                 }
                 let mut info = crate::loader::info::info(&image);
+                info.demangle_names(&crate::symbols::demangle::demangle);
                 // Where each imported module comes from, as a run finds it.
                 let dirs: Vec<PathBuf> = dir.into_iter().collect();
                 let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
@@ -876,6 +935,26 @@ pub fn main_with(cli: Cli) -> i32 {
             json,
         } => walk(&snapshot, init, json),
         Command::Mapsym { map, output } => mapsym(&map, output),
+        Command::Disasm {
+            file,
+            segment,
+            at,
+            count,
+            syntax,
+            json,
+            maps,
+            syms,
+            no_symbol_search,
+        } => disasm::disasm(disasm::DisasmArgs {
+            file,
+            segment,
+            at,
+            count,
+            syntax,
+            json,
+            maps: syms.into_iter().chain(maps).collect(),
+            no_symbol_search,
+        }),
         Command::Demo { json } => output::demo(json),
     }
 }

@@ -17,6 +17,7 @@ pub mod data;
 pub mod fs;
 pub mod hardware;
 pub mod int21;
+pub mod log;
 pub mod memory;
 pub mod mouse;
 pub mod process;
@@ -60,6 +61,18 @@ pub struct Dos {
     pub input_pos: usize,
     /// Scripted keys not typed yet (`--keys`), as (scan code, ASCII).
     pub keys: std::collections::VecDeque<(u8, u8)>,
+    /// Log each DOS and BIOS service call as an event (`run --events`,
+    /// log.rs).
+    pub log_calls: bool,
+    /// Standard input is the console's keyboard (`--keys` without
+    /// `--stdin`): DOS's console reads take the keys (int21/console.rs).
+    pub console_keyboard: bool,
+    /// The scan code of an extended key whose 00h a console read returned:
+    /// the next read returns it.
+    pub console_scan: Option<u8>,
+    /// What is left of a line a handle read took from the keyboard (CON
+    /// in cooked mode reads a whole line).
+    pub console_line: std::collections::VecDeque<u8>,
     /// The keyboard controller: port 60h and keys in flight.
     pub keyboard: hardware::Keyboard,
     /// The clock.
@@ -139,7 +152,8 @@ impl Dos {
 
 /// Parse a `--keys` script: characters stand for themselves; a newline,
 /// `\r`, `\n` or `{enter}` is Enter, `\t` Tab, `\e` Esc, `\\` a backslash, `{esc}`, `{tab}`, `{bs}`, `{up}`, `{down}`, `{left}`,
-/// `{right}`, `{f1}`..`{f10}` name keys.
+/// `{right}`, `{f1}`..`{f10}` name keys, and `{ctrl-a}`..`{ctrl-z}` (or
+/// `{ctrl+z}`) type a letter with Ctrl held (ASCII 01h-1Ah).
 pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
     let mut out = Vec::new();
     let mut chars = script.chars().peekable();
@@ -156,6 +170,13 @@ pub fn parse_keys(script: &str) -> Result<Vec<(u8, u8)>, String> {
                 "down" => (0x50, 0),
                 "left" => (0x4B, 0),
                 "right" => (0x4D, 0),
+                c if (c.starts_with("ctrl-") || c.starts_with("ctrl+"))
+                    && c.len() == 6
+                    && c.as_bytes()[5].is_ascii_lowercase() =>
+                {
+                    let l = c.as_bytes()[5];
+                    (scan_code(l), l - b'a' + 1)
+                }
                 f if f.starts_with('f')
                     && f[1..].parse::<u8>().is_ok_and(|n| (1..=10).contains(&n)) =>
                 {
@@ -289,7 +310,19 @@ pub fn console_out(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8]) {
     env.write_console(bytes);
     if uc.mode() == crate::walk::CpuMode::Real {
         for &b in bytes {
-            screen::teletype(uc, b);
+            if b == b'\t' {
+                // DOS's console output expands a tab to spaces up to the
+                // next column that is a multiple of 8 (the BIOS teletype
+                // would show it as the glyph 09h).
+                loop {
+                    screen::teletype(uc, b' ');
+                    if screen::cursor(uc).0 % 8 == 0 {
+                        break;
+                    }
+                }
+            } else {
+                screen::teletype(uc, b);
+            }
         }
     }
 }
@@ -710,6 +743,11 @@ mod tests {
             vec![(0x1E, b'a'), (0x1C, 0x0D), (0x3B, 0)]
         );
         assert!(parse_keys("{nope}").is_err());
+        assert_eq!(
+            parse_keys("{ctrl-z}{Ctrl+C}").unwrap(),
+            [(0x2C, 0x1A), (0x2E, 0x03)]
+        );
+        assert!(parse_keys("{ctrl-1}").is_err());
         assert_eq!(
             parse_keys("ok\\r").unwrap(),
             vec![(0x18, b'o'), (0x25, b'k'), (0x1C, 0x0D)]

@@ -99,18 +99,31 @@ pub fn teletype(uc: &mut Uc<'_>, ch: u8) {
     set_cursor(uc, col, row);
 }
 
-/// The screen as 25 lines of text (trailing blanks trimmed; NUL shown as a
-/// space; other characters as Latin-1).
+/// What a cell holding byte `b` shows, as Unicode: the VGA's text font is
+/// code page 437, so every byte is a glyph — 01h-1Fh are the pictures
+/// (☺ ♥ ♪ ← ...), 7Fh is ⌂, 80h-FFh the accented letters and the line
+/// and block drawing — and none is a control character. NUL shows as a
+/// blank, as the font draws it. The table is the `codepage-437` crate's
+/// (its dialect that decodes the low range as glyphs).
+pub fn glyph(b: u8) -> char {
+    if b == 0 {
+        ' '
+    } else {
+        codepage_437::CP437_WINGDINGS.decode(b)
+    }
+}
+
+/// The screen as 25 lines of text, each cell's byte as its code page 437
+/// glyph ([`glyph`]), trailing blanks trimmed. Nothing in it is a control
+/// character but the line ends, so printing it cannot move a terminal's
+/// cursor or send it an escape sequence.
 pub fn text(uc: &Uc<'_>) -> String {
     let mut buf = vec![0u8; usize::from(COLS * ROWS) * 2];
     let _ = uc.mem_read(VRAM, &mut buf);
     let mut out = String::new();
     for row in 0..usize::from(ROWS) {
         let line: String = (0..usize::from(COLS))
-            .map(|c| {
-                let b = buf[(row * usize::from(COLS) + c) * 2];
-                if b == 0 { ' ' } else { char::from(b) }
-            })
+            .map(|c| glyph(buf[(row * usize::from(COLS) + c) * 2]))
             .collect();
         out.push_str(line.trim_end());
         out.push('\n');
@@ -167,3 +180,59 @@ pub fn teletype_attr(uc: &mut Uc<'_>, ch: u8, attr: u8) {
 
 /// Columns and rows of the text screen.
 pub const SIZE: (u16, u16) = (COLS, ROWS);
+
+/// Console output as a terminal should show it: what the BIOS teletype
+/// acts on (CR, LF, Backspace, Tab) stays, BEL is dropped (the teletype
+/// beeps and shows nothing), and every other byte is its code page 437
+/// glyph ([`glyph`]), ESC included (without ANSI.SYS, DOS shows ESC as
+/// ←). So a program's output cannot send a terminal escape sequence or a
+/// control character to the user's terminal.
+pub fn terminal_text(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .filter(|&&b| b != 0x07)
+        .map(|&b| match b {
+            b'\r' | b'\n' | b'\t' | 0x08 => char::from(b),
+            _ => glyph(b),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{glyph, terminal_text};
+
+    #[test]
+    fn console_output_reaches_a_terminal_without_raw_control_bytes() {
+        let t = terminal_text(b"\x1b[31mred\x07\r\n\xc9\xcd\xbb\tx\x08\x00");
+        assert_eq!(t, "\u{2190}[31mred\r\n\u{2554}\u{2550}\u{2557}\tx\x08 ");
+        assert!(
+            !t.chars()
+                .any(|c| c.is_control() && !matches!(c, '\r' | '\n' | '\t' | '\x08'))
+        );
+    }
+
+    #[test]
+    fn cells_decode_as_code_page_437_glyphs() {
+        // The low range is pictures, not control characters.
+        assert_eq!(glyph(0x01), '\u{263A}'); // ☺
+        assert_eq!(glyph(0x07), '\u{2022}'); // •
+        assert_eq!(glyph(0x0D), '\u{266A}'); // ♪
+        assert_eq!(glyph(0x1B), '\u{2190}'); // ←
+        assert_eq!(glyph(0x7F), '\u{2302}'); // ⌂
+        // Line drawing and letters above 80h (Latin-1 would give É, Í, »).
+        assert_eq!(glyph(0xC9), '\u{2554}'); // ╔
+        assert_eq!(glyph(0xCD), '\u{2550}'); // ═
+        assert_eq!(glyph(0xBB), '\u{2557}'); // ╗
+        assert_eq!(glyph(0x82), '\u{E9}'); // é
+        assert_eq!(glyph(0xDB), '\u{2588}'); // █
+        assert_eq!(glyph(b'A'), 'A');
+        assert_eq!(glyph(0), ' ');
+        for b in 0..=255u8 {
+            assert!(
+                !glyph(b).is_control(),
+                "{b:#04X} decodes to a control character"
+            );
+        }
+    }
+}

@@ -24,17 +24,22 @@
 //!   (count), truncated (bool)}` (lengths with 0 = 64 KiB already applied);
 //! - `imports`: list of `{module, functions}` in module-reference-table
 //!   order (modules no relocation uses are listed too, with no functions);
-//!   `functions` lists `{ordinal (number or null), name (string or null)}`
+//!   `functions` lists `{ordinal (number or null), name (string or null),
+//!   name_raw}` (`name` demangled for display, `name_raw` as spelt)
 //!   made from the relocation records, deduplicated and sorted by ordinal,
 //!   then name; names of ordinal imports and ordinals of named imports come
 //!   from [`super::ordnames`] when it knows them;
-//! - `exports`: the entry table, list of `{ordinal, name (string or null),
+//! - `exports`: the entry table, list of `{ordinal, name (string or null:
+//!   demangled for display), name_raw (as the names table spells it),
 //!   segment (254 = constant), offset, movable, exported}`;
 //! - `resources`: list of `{type, resources: [{id, file_offset, length,
 //!   flags}]}` with `type` and `id` as strings (`"#8"`-style for integer
 //!   ids; `type_name` adds the RT_ name of a standard integer type or null);
 //! - `refusal`: null, or the message [`super::NeImage::check_runnable`] gives
-//!   (as a program for an EXE, as a library for a DLL).
+//!   (as a program for an EXE, as a library for a DLL);
+//! - `os2_bound` (bool): an OS/2 bound (Family API) program, whose
+//!   real-mode part DOS runs, and `run` with it
+//!   ([`super::NeImage::bound_dos_program`]).
 //!
 //! `"MZ"` adds `cs`, `ip`, `ss`, `sp`, `min_alloc`, `max_alloc` (paragraphs),
 //! `header_paragraphs`, `relocations` (count), `image_offset` and
@@ -83,6 +88,32 @@ impl Info {
         match &self.detail {
             Detail::Ne(n) => n.imports.iter().map(|m| m.module.clone()).collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// Show decorated names readably: every export's and import's `name`
+    /// becomes what `demangle` makes of it (Microsoft C++ names, as
+    /// frames show them: symbols/demangle.rs), `name_raw` keeping the
+    /// file's spelling. The loader does not know C++; the caller passes
+    /// the demangler.
+    pub fn demangle_names(&mut self, demangle: &dyn Fn(&str) -> Option<String>) {
+        let Detail::Ne(n) = &mut self.detail else {
+            return;
+        };
+        let names = n
+            .exports
+            .iter_mut()
+            .map(|e| (&e.name_raw, &mut e.name))
+            .chain(
+                n.imports
+                    .iter_mut()
+                    .flat_map(|m| m.functions.iter_mut())
+                    .map(|f| (&f.name_raw, &mut f.name)),
+            );
+        for (raw, shown) in names {
+            if let Some(d) = raw.as_deref().and_then(demangle) {
+                *shown = Some(d);
+            }
         }
     }
 
@@ -136,6 +167,7 @@ pub struct NeInfo {
     pub exports: Vec<ExportInfo>,
     pub resources: Vec<ResourceTypeInfo>,
     pub refusal: Option<String>,
+    pub os2_bound: bool,
 }
 
 /// One NE segment.
@@ -173,14 +205,21 @@ pub struct ImportModule {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct ImportFunction {
     pub ordinal: Option<u16>,
+    /// The name as shown: demangled when [`Info::demangle_names`] was
+    /// given a demangler that reads it.
     pub name: Option<String>,
+    /// The name as the file (or the ordinal table) spells it.
+    pub name_raw: Option<String>,
 }
 
 /// One entry table entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExportInfo {
     pub ordinal: u16,
+    /// The name as shown (see [`ImportFunction::name`]).
     pub name: Option<String>,
+    /// The name as the names table spells it.
+    pub name_raw: Option<String>,
     pub segment: u8,
     pub offset: u16,
     pub movable: bool,
@@ -303,6 +342,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
                     ImportFunction {
                         ordinal: Some(*ordinal),
                         name: name.map(str::to_string),
+                        name_raw: name.map(str::to_string),
                     },
                 )
             }
@@ -315,6 +355,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
                     ImportFunction {
                         ordinal: ord,
                         name: Some(name.clone()),
+                        name_raw: Some(name.clone()),
                     },
                 )
             }
@@ -354,6 +395,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
         .map(|e| ExportInfo {
             ordinal: e.ordinal,
             name: ne.export_name(e.ordinal).map(str::to_string),
+            name_raw: ne.export_name(e.ordinal).map(str::to_string),
             segment: e.segment,
             offset: e.offset,
             movable: e.movable,
@@ -410,6 +452,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
             .check_runnable(!h.is_library())
             .err()
             .map(|e| e.to_string()),
+        os2_bound: ne.bound_dos_program().is_some(),
     }
 }
 
@@ -586,8 +629,18 @@ fn render_ne(s: &mut String, n: &NeInfo) {
         n.heap,
         n.alignment_shift
     );
-    if let Some(r) = &n.refusal {
-        let _ = writeln!(s, "NOT RUNNABLE: {r}");
+    match &n.refusal {
+        Some(r) if n.os2_bound => {
+            let _ = writeln!(
+                s,
+                "not a Windows program ({r}); an OS/2 bound (Family API) program: DOS runs its \
+                 real-mode part (BIND's loader), and so does `run`"
+            );
+        }
+        Some(r) => {
+            let _ = writeln!(s, "NOT RUNNABLE: {r}");
+        }
+        None => {}
     }
     let _ = writeln!(s, "segments ({}):", n.segments.len());
     for g in &n.segments {

@@ -209,6 +209,16 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The directory a file named `path` is in, for looking beside it: its
+/// parent, or `.` when the name has no directory part (`CHIPS.EXE`, whose
+/// `Path::parent` is the empty path, which names no directory).
+pub fn directory_of(path: &std::path::Path) -> std::path::PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    }
+}
+
 /// Bytes to a String, one char per byte (Latin-1); never fails.
 pub fn latin1(b: &[u8]) -> String {
     b.iter().map(|&c| c as char).collect()
@@ -274,7 +284,9 @@ pub fn parse(bytes: &[u8], kind_hint: KindHint) -> Result<Image, LoadError> {
             if mz::has_mz_signature(bytes) {
                 let mz = MzImage::parse(bytes)?;
                 if let Some(ne_off) = mz.ne_offset {
-                    return Ok(Image::Ne(NeImage::parse_at(bytes, ne_off as u64)?));
+                    let mut ne = NeImage::parse_at(bytes, ne_off as u64)?;
+                    ne.stub = Some(Box::new(mz));
+                    return Ok(Image::Ne(ne));
                 }
                 return Ok(Image::Mz(mz));
             }
@@ -311,6 +323,18 @@ mod tests {
         assert!(r.u32(u64::MAX - 1, "y").is_err());
         assert!(r.bytes(0, u64::MAX, "z").is_err());
         assert_eq!(r.bytes(3, 0, "z").unwrap(), &[] as &[u8]);
+    }
+
+    #[test]
+    fn a_bare_file_name_is_in_the_current_directory() {
+        use std::path::{Path, PathBuf};
+        assert_eq!(directory_of(Path::new("CHIPS.EXE")), PathBuf::from("."));
+        assert_eq!(directory_of(Path::new("./CHIPS.EXE")), PathBuf::from("."));
+        assert_eq!(
+            directory_of(Path::new("a/b/CHIPS.EXE")),
+            PathBuf::from("a/b")
+        );
+        assert_eq!(directory_of(Path::new("/CHIPS.EXE")), PathBuf::from("/"));
     }
 
     #[test]

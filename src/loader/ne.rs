@@ -829,6 +829,34 @@ impl NeImage {
             .map(|(s, _)| s.as_str())
     }
 
+    /// Is this an OS/2 1.x module: target OS 1, or target OS 0 (unknown)
+    /// with imports from OS/2's system modules ([`OS2_MODULES`])?
+    pub fn is_os2(&self) -> bool {
+        self.header.target_os == 1 || (self.header.target_os == 0 && !self.os2_imports().is_empty())
+    }
+
+    /// The real-mode program of an OS/2 *bound* (Family API) program, when
+    /// this is one: the DOS part of the file, which DOS runs while OS/2
+    /// runs the NE part.
+    ///
+    /// Microsoft's BIND links the OS/2 program's imports against API.LIB,
+    /// whose stub loader and emulation of the Family API become the DOS
+    /// part; run under DOS, that loader opens its own file, reads the NE
+    /// segments and runs them in real mode (bind.hlp, "Internal Layout of
+    /// a Bound Program"). Every NE file has a DOS part, but an ordinary
+    /// OS/2 program's is a message stub ("This program cannot be run in
+    /// DOS mode": a few hundred bytes, no relocations), which Windows and
+    /// this tool refuse to run in its stead. No header flag marks a bound
+    /// program, so this is toolhelp16's rule: an OS/2 module whose DOS
+    /// part has segment relocations or a load module of more than 1 KiB is
+    /// a real-mode program of its own, bound (Microsoft LIB of MS-DOS 4.0,
+    /// corpus `ne/os2lib.exe`: 11 KiB and 79 relocations).
+    pub fn bound_dos_program(&self) -> Option<&MzImage> {
+        let stub = self.stub.as_deref()?;
+        let program = !stub.relocs.is_empty() || stub.image.len() > 0x400;
+        (self.is_os2() && program).then_some(stub)
+    }
+
     /// The OS/2 system modules this module imports from, if any.
     pub fn os2_imports(&self) -> Vec<&str> {
         self.module_refs
@@ -1259,7 +1287,7 @@ pub fn apply_relocations(
     relocs: &[NeReloc],
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
-    relocate(data, relocs, None, resolve)
+    relocate(data, relocs, None, resolve, &mut |_, _| {})
 }
 
 /// [`apply_relocations`] for a segment parsed from a file: its errors
@@ -1271,7 +1299,32 @@ pub fn apply_segment_relocations(
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
 ) -> Result<(), LoadError> {
     let table = seg.file_offset + u64::from(seg.file_length());
-    relocate(data, &seg.relocs, Some(table), resolve)
+    relocate(data, &seg.relocs, Some(table), resolve, &mut |_, _| {})
+}
+
+/// Where a segment's relocation records patch it, as [`apply_relocations`]
+/// walks them (the same rules: OS fixups patch nothing, an additive record
+/// one location, any other a chain): each location's offset in the
+/// segment and the index of the record in [`NeSegment::relocs`], in the
+/// order they are patched. For a static listing (`disasm`), which shows
+/// what each patched place will hold. Errors as for loading.
+pub fn relocation_sites(seg: &NeSegment) -> Result<Vec<(u16, usize)>, LoadError> {
+    let table = seg.file_offset + u64::from(seg.file_length());
+    let mut data = seg.data.clone();
+    let mut sites = Vec::new();
+    relocate(
+        &mut data,
+        &seg.relocs,
+        Some(table),
+        &mut |_| {
+            Ok(FarPtr {
+                selector: 0,
+                offset: 0,
+            })
+        },
+        &mut |at, record| sites.push((at as u16, record)),
+    )?;
+    Ok(sites)
 }
 
 fn relocate(
@@ -1279,6 +1332,7 @@ fn relocate(
     relocs: &[NeReloc],
     table: Option<u64>,
     resolve: &mut dyn FnMut(&RelocTarget) -> Result<FarPtr, String>,
+    on_site: &mut dyn FnMut(usize, usize),
 ) -> Result<(), LoadError> {
     // seen[o] == i + 1 when record i's chain has visited offset o.
     let mut seen: Vec<usize> = Vec::new();
@@ -1312,6 +1366,7 @@ fn relocate(
                 )));
             }
             patch(data, at, r.src_type, target, true);
+            on_site(at, i);
             continue;
         }
         if seen.len() != data.len() {
@@ -1348,6 +1403,7 @@ fn relocate(
             }
             let next = get_word(data, at).unwrap_or(0xFFFF);
             patch(data, at, r.src_type, target, false);
+            on_site(at, i);
             if next == 0xFFFF {
                 break;
             }
@@ -1641,6 +1697,34 @@ pub(crate) mod tests {
                 .contains("e_lfanew 0x1F400 points past the end"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_bound_os2_program_is_one_whose_dos_part_is_a_program() {
+        let f = build_ne();
+        let mut ne = NeImage::parse(&f).unwrap();
+        // A Windows module: never bound, whatever its stub.
+        assert!(!ne.is_os2());
+        assert!(ne.bound_dos_program().is_none());
+        // OS/2 with a message stub (no relocations, a few bytes): not bound.
+        ne.header.target_os = 1;
+        assert!(ne.is_os2());
+        let stub = ne.stub.as_deref().unwrap().clone();
+        assert!(stub.relocs.is_empty() && stub.image.len() <= 0x400);
+        assert!(ne.bound_dos_program().is_none());
+        // A DOS part with segment relocations is a program of its own.
+        let mut program = stub.clone();
+        program.relocs.push((0x0010, 0x0000));
+        ne.stub = Some(Box::new(program));
+        assert!(ne.bound_dos_program().is_some());
+        // So is one of more than 1 KiB.
+        let mut big = stub;
+        big.image.resize(0x401, 0x90);
+        ne.stub = Some(Box::new(big));
+        assert!(ne.bound_dos_program().is_some());
+        // Without the stub (a module parsed from its NE header alone).
+        ne.stub = None;
+        assert!(ne.bound_dos_program().is_none());
     }
 
     #[test]

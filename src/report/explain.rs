@@ -1,5 +1,5 @@
 //! `stack --explain`: the walk at a stop told rule by rule, in the order
-//! toolhelp.md gives the rules — StackTraceCSIPFirst, then each
+//! docs/walk.md (after toolhelp.md) gives the rules — StackTraceCSIPFirst, then each
 //! StackTraceNext's steps 1 to 6 — with the values each rule saw, and where
 //! and why the walk stopped.
 //!
@@ -127,6 +127,10 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
                 };
                 out.push(top(format!("{whose} ends with {kept} frame(s): {stop}")));
             }
+            Rule::NoChain { .. } => {
+                in_call = false;
+                out.push(top(r.to_string()));
+            }
             Rule::Dispatch { index, .. } => {
                 next_index = index + 1;
                 kept = next_index;
@@ -175,7 +179,7 @@ pub fn lines(mem: &dyn WalkMemory, names: &dyn Namer, e: &Explained) -> Vec<Line
 /// The narration as text, steps indented, with a heading.
 pub fn text(lines: &[Line]) -> String {
     let mut s = String::from(
-        "\nthe walk, rule by rule (../shared/spec/toolhelp.md: StackTraceCSIPFirst, then StackTraceNext steps 1-6 until one fails):\n",
+        "\nthe walk, rule by rule (docs/walk.md: StackTraceCSIPFirst, then StackTraceNext steps 1-6 until one fails):\n",
     );
     for l in lines {
         s.push_str(&"    ".repeat(usize::from(l.depth) + 1));

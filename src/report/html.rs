@@ -55,7 +55,7 @@ pub fn page_with_screen(
     let r = &pic.regs;
     let _ = writeln!(
         s,
-        "<p>Registers at the stop: <code>SS:SP {:04X}:{:04X}</code>, <code>BP {:04X}</code>, <code>CS:IP {:04X}:{:04X}</code>. The walk: StackTraceCSIPFirst from these registers, then StackTraceNext until it fails (the rules: <code>../shared/spec/toolhelp.md</code>).</p>",
+        "<p>Registers at the stop: <code>SS:SP {:04X}:{:04X}</code>, <code>BP {:04X}</code>, <code>CS:IP {:04X}:{:04X}</code>. The walk: StackTraceCSIPFirst from these registers, then StackTraceNext until it fails (the rules: <code>docs/walk.md</code> in toolhelp16's repository).</p>",
         r.ss, r.sp, r.bp, r.cs, r.ip
     );
 

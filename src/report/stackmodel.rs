@@ -23,7 +23,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Namer, Place};
 use crate::machine::Regs;
-use crate::walk::{CpuMode, Descriptor, StackTraceEntry, Walk, WalkMemory, stack_bounds};
+use crate::walk::{
+    CpuMode, Descriptor, StackTraceEntry, StopReason, Walk, WalkMemory, stack_bounds,
+};
 
 /// How much of the stack a picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -439,6 +441,27 @@ pub fn build(input: &Input, limits: Limits) -> Picture {
     for (i, f) in frames.iter().enumerate() {
         if !f.on_stack {
             prev_bp = None;
+            continue;
+        }
+        if i == 0 && matches!(walk.stop, StopReason::NoChain) {
+            // Real mode with BP = 0: no chain (walk/toolhelp.rs, "Real
+            // mode"). The words at SS:0000 are no frame's; the frame is
+            // the words from SP, and nothing is known of its extent.
+            if let Some(sp) = sp {
+                bands.push(Band {
+                    frame: 0,
+                    lo: sp,
+                    hi: sp + 2,
+                    far: f.far,
+                    virtual_frame: false,
+                });
+                labels.entry(sp).or_default().set(
+                    WordKind::Other,
+                    "frame 0: BP is 0 in real mode, so there is no frame chain to follow"
+                        .to_string(),
+                );
+                lo = sp + 2;
+            }
             continue;
         }
         let bp = f.entry.w_bp;

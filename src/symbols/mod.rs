@@ -575,10 +575,7 @@ impl Given {
 /// Files beside `exe` with its stem and extension `ext`, any case.
 pub fn beside(exe: &Path, ext: &str) -> Option<PathBuf> {
     let stem = exe.file_stem()?.to_string_lossy().to_string();
-    let dir = match exe.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = crate::loader::directory_of(exe);
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .ok()?
         .filter_map(|e| e.ok())

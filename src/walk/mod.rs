@@ -14,7 +14,7 @@ pub use memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, Walk
 pub use testmem::{StackCursor, TestMemory};
 pub use toolhelp::{
     FirstFailure, FrameKind, Narrator, NextFailure, Rule, StackTraceEntry, StopReason, Walk,
-    stack_bounds, stack_trace_csip_first, stack_trace_first, stack_trace_first_explained,
-    stack_trace_info, stack_trace_next, stack_trace_next_explained, stack_trace_next_narrated,
-    walk_from_csip, walk_from_csip_narrated, walk_task,
+    no_chain_at_start, stack_bounds, stack_trace_csip_first, stack_trace_first,
+    stack_trace_first_explained, stack_trace_info, stack_trace_next, stack_trace_next_explained,
+    stack_trace_next_narrated, walk_from_csip, walk_from_csip_narrated, walk_task,
 };

@@ -39,7 +39,10 @@
 //!   For the last frame, where the walk ends, it is the return address the
 //!   frame itself holds (IP = [BP+2], CS = [BP+4] when the frame is far,
 //!   else this frame's CS) when StackTraceNext's three words [BP], [BP+2],
-//!   [BP+4] can be read; otherwise Offset and Segment are 0.
+//!   [BP+4] can be read; otherwise Offset and Segment are 0. A real-mode
+//!   walk that starts with BP = 0 has no chain (toolhelp16's rule,
+//!   [`super::toolhelp::no_chain_at_start`]): its one frame has
+//!   AddrReturn 0, Far FALSE and Params 0.
 //! - **AddrFrame**: SS:BP.
 //! - **AddrStack**: SS:SP — for frame 0 the translated start; for a frame
 //!   reached by StackTraceNext, the SP just after the return that leads to
@@ -83,7 +86,7 @@ use serde::{Deserialize, Serialize};
 
 use super::memory::{CpuMode, Descriptor, WalkMemory};
 use super::toolhelp::{
-    StackTraceEntry, StopReason, even_frame_is_far, stack_trace_csip_first,
+    StackTraceEntry, StopReason, even_frame_is_far, no_chain_at_start, stack_trace_csip_first,
     stack_trace_next_explained,
 };
 
@@ -1005,7 +1008,11 @@ impl StackWalker {
         let mut virtual_frame = false;
         let dispatch = self.dispatch_continuation(mem, &p);
         let dispatch_off = p.dispatch_off || matches!(dispatch, Dispatch::Unreadable);
+        let no_chain = p.since_start == 0 && p.prev_bp.is_none() && no_chain_at_start(mem, &e);
         let next: Result<Pending, StopReason> = match dispatch {
+            // toolhelp16's real-mode rule (walk/toolhelp.rs, "Real mode"),
+            // as the ToolHelp walk applies it.
+            _ if no_chain => Err(StopReason::NoChain),
             Dispatch::Through(cont) => {
                 virtual_frame = true;
                 Ok(cont)
@@ -1035,6 +1042,7 @@ impl StackWalker {
                 n.entry.w_flags == StackTraceEntry::FRAME_FAR,
                 Some((n.entry.w_cs, n.entry.w_ip)),
             ),
+            Err(_) if no_chain => (false, None),
             Err(_) => match return_words(mem, &e) {
                 Some((far, cs, ip)) => (far, Some((cs, ip))),
                 None => (false, None),
@@ -1042,7 +1050,7 @@ impl StackWalker {
         };
         let mut params = [0u64; 4];
         let first = u32::from(e.w_bp) + if far { 6 } else { 4 };
-        for (k, p) in params.iter_mut().enumerate() {
+        for (k, p) in params.iter_mut().enumerate().filter(|_| !no_chain) {
             let off = first + 2 * k as u32;
             if let Ok(off) = u16::try_from(off) {
                 *p = mem.read_u16(ss, off).map_or(0, u64::from);
@@ -1660,6 +1668,33 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn real_mode_bp_0_ends_as_the_toolhelp_walk_ends() {
+        // SS:0000 holds a PSP's INT 20h: an odd "saved BP" 20CD that
+        // StackTraceNext would follow. toolhelp16's rule: no chain.
+        let mut m = TestMemory::real();
+        let ss = 0x2000;
+        m.map_linear(0x2_0000, 0x1_0000);
+        m.write_linear(0x2_0000, &[0xCD, 0x20, 0x00, 0xA0, 0x00, 0x9A]);
+        let ctx = WalkContext {
+            cs: ss,
+            ip: 0x0103,
+            ss,
+            sp: 0xFFFE,
+            bp: 0,
+        };
+        let th = walk_from_csip(&m, ss, ss, 0x0103, 0, 100);
+        for start in [Start::Native, Start::Flat] {
+            let w = walk_with_start(&m, ctx, start, None, 100);
+            assert_eq!(w.entries, th.frames);
+            assert_eq!(w.end, StepError::End(StopReason::NoChain));
+            assert_eq!(w.frames.len(), 1);
+            assert_eq!(w.frames[0].far, 0, "no caller, so not known to be far");
+            assert_eq!(w.frames[0].addr_return.offset, 0);
+            assert_eq!(w.frames[0].params, [0; 4]);
+        }
     }
 
     #[test]

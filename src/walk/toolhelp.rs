@@ -24,6 +24,17 @@
 //!   DOS MCB owner, the real-mode analogue of the global arena owner), as
 //!   [`WalkMemory::code_owner`] reports it; wSegment is left untouched
 //!   because there is no NE segment table (`CodeOwner::segment` is `None`).
+//! - BP = 0 at the start means there is no frame chain: the walk from
+//!   registers stops after StackTraceCSIPFirst's frame and StackTraceNext
+//!   is not called ([`StopReason::NoChain`], [`no_chain_at_start`]). This
+//!   is toolhelp16's own rule, not TOOLHELP's: TOOLHELP.DLL ran only in
+//!   protected mode, where SS:0000 is the instance data's first word (0,
+//!   so StackTraceNext ends the chain by itself), whereas in real mode
+//!   SS:0000 is whatever the segment begins with (a `.COM` program's PSP,
+//!   whose INT 20h reads as the odd saved BP 20CD) and would be read as an
+//!   invented far frame. BP is 0 when a program starts here (dos/process.rs
+//!   gives every program BP = 0) and stays 0 in code that never sets up a
+//!   frame (docs/walk.md, "DOS and real mode").
 
 use std::fmt;
 
@@ -189,6 +200,14 @@ pub fn stack_trace_info(mem: &dyn WalkMemory, ste: &mut StackTraceEntry) {
             ste.w_segment = seg;
         }
     }
+}
+
+/// toolhelp16's rule for real mode (module documentation, "Real mode"; not
+/// a TOOLHELP rule): a walk whose first frame has BP = 0 in real mode has
+/// no frame chain, and StackTraceNext is not called for it. Protected-mode
+/// walks are untouched: there StackTraceNext's own rules decide.
+pub fn no_chain_at_start(mem: &dyn WalkMemory, first: &StackTraceEntry) -> bool {
+    mem.mode() == CpuMode::Real && first.w_bp == 0
 }
 
 /// Why StackTraceFirst failed (toolhelp.md, StackTraceFirst steps 1-5).
@@ -744,6 +763,10 @@ pub enum Rule {
     NextDone { entry: StackTraceEntry },
     /// StackTraceNext failed on this rule; the structure is untouched.
     NextFails(NextFailure),
+    /// toolhelp16's real-mode rule ([`no_chain_at_start`]): the first
+    /// frame's BP is 0, so there is no chain and StackTraceNext is not
+    /// called; `word` is what SS:0000 holds (what it would have read).
+    NoChain { word: Option<u16> },
     /// The walk ended with `frames` frames, for `stop`.
     WalkEnds { frames: usize, stop: StopReason },
     /// Frame `index` is TOOLHELP's fault dispatch frame (walk/dispatch.rs):
@@ -880,6 +903,23 @@ impl fmt::Display for Rule {
                 "step {} FAILS: {e}; StackTraceNext returns FALSE and leaves the structure untouched",
                 e.step()
             ),
+            Rule::NoChain { word } => {
+                write!(
+                    f,
+                    "real mode and BP is 0: no frame chain, so StackTraceNext is not called. This \
+                     is toolhelp16's rule for DOS, not TOOLHELP's (TOOLHELP ran only in protected \
+                     mode, where SS:0000 is 0 and ends the chain by itself; docs/walk.md, \
+                     \"DOS and real mode\"): a program starts with BP = 0, and code that builds no \
+                     frame keeps it"
+                )?;
+                match word {
+                    Some(w) => write!(
+                        f,
+                        ", and SS:0000 = {w:04X} is the start of the segment, not a saved BP"
+                    ),
+                    None => Ok(()),
+                }
+            }
             Rule::WalkEnds { frames, stop } => {
                 write!(f, "the walk ends with {frames} frame(s): {stop}")
             }
@@ -924,6 +964,9 @@ pub enum StopReason {
     /// walk stops. Not a StackTraceNext failure; see
     /// [`stack_trace_next_explained`].
     Stalled { bp: u16 },
+    /// Real mode, BP = 0 at the start: no frame chain (toolhelp16's rule,
+    /// [`no_chain_at_start`]; StackTraceNext was not called).
+    NoChain,
 }
 
 impl StopReason {
@@ -931,8 +974,8 @@ impl StopReason {
     /// files and the snapshot `expect.end` member write it:
     /// `end-of-chain`, `not-climbing`, `out-of-bounds`, `no-bounds`,
     /// `beyond-limit`, `bp-wraps`, `unreadable`, `bad-size` (StackTraceNext
-    /// steps 1-4), `stalled`, `frame-cap`, or `no-task` (StackTraceFirst
-    /// refused the task).
+    /// steps 1-4), `stalled`, `frame-cap`, `no-task` (StackTraceFirst
+    /// refused the task), or `no-chain` (real mode, BP = 0 at the start).
     pub fn kind(&self) -> &'static str {
         match self {
             StopReason::First(_) => "no-task",
@@ -948,6 +991,7 @@ impl StopReason {
             },
             StopReason::FrameCap { .. } => "frame-cap",
             StopReason::Stalled { .. } => "stalled",
+            StopReason::NoChain => "no-chain",
         }
     }
 }
@@ -966,6 +1010,11 @@ impl fmt::Display for StopReason {
                 "saved BP at SS:{bp:04X} is {:04X}, an odd far marker for this same frame: StackTraceNext would \
                  return this frame forever",
                 bp | 1
+            ),
+            StopReason::NoChain => write!(
+                f,
+                "BP is 0 in real mode: no frame chain (toolhelp16's rule for DOS; StackTraceNext \
+                 is not called)"
             ),
         }
     }
@@ -1040,6 +1089,20 @@ pub fn walk_from_csip_narrated<N: Narrator + ?Sized>(
     // Cannot fail: dwSize is 0x14 by construction.
     stack_trace_csip_first(mem, &mut ste, ss, cs, ip, bp);
     narrator.rule(Rule::CsipFirst { entry: ste });
+    if no_chain_at_start(mem, &ste) && max_frames > 0 {
+        narrator.rule(Rule::NoChain {
+            word: mem.read_u16(ss, 0).ok(),
+        });
+        narrator.rule(Rule::WalkEnds {
+            frames: 1,
+            stop: StopReason::NoChain,
+        });
+        return Walk {
+            frames: vec![ste],
+            stop: StopReason::NoChain,
+            virtual_frames: Vec::new(),
+        };
+    }
     walk_on(mem, ste, max_frames, narrator)
 }
 
@@ -2241,19 +2304,63 @@ mod tests {
 
     #[test]
     fn walk_longest_possible_chain_is_bounded() {
-        // Real mode, every word links to the next: BP 0, 2, 4, ... FFFA,
-        // then FFFA + 6 wraps.
+        // Real mode, every word links to the next: BP 2, 4, ... FFFA,
+        // then FFFA + 6 wraps. (From BP 0 there would be no chain at all:
+        // see real_mode_bp_0_at_the_start_has_no_chain.)
         let mut m = TestMemory::real();
         let bytes: Vec<u8> = (0..0x8000u32)
             .flat_map(|i| ((2 * i + 2) as u16).to_le_bytes())
             .collect();
         m.write_linear(u32::from(RSS) << 4, &bytes);
-        let w = walk_from_csip(&m, RSS, RCS, 0, 0, 40_000);
-        assert_eq!(w.frames.len(), 0x7FFE);
+        let w = walk_from_csip(&m, RSS, RCS, 0, 2, 40_000);
+        assert_eq!(w.frames.len(), 0x7FFD);
         assert_eq!(
             w.stop,
             StopReason::Next(NextFailure::BpWraps { bp: 0xFFFA })
         );
+    }
+
+    #[test]
+    fn real_mode_bp_0_at_the_start_has_no_chain() {
+        // A .COM program's segment: the PSP's INT 20h (CD 20) at SS:0000
+        // would read as the odd saved BP 20CD, a far frame 9A00:A000 made
+        // of the PSP's next words. toolhelp16's real-mode rule: no chain.
+        let mut m = TestMemory::real();
+        m.write_linear(u32::from(RSS) << 4, &[0xCD, 0x20, 0x00, 0xA0, 0x00, 0x9A]);
+        let mut rules = Vec::new();
+        let w = walk_from_csip_narrated(&m, RSS, RCS, 0x0103, 0, 100, &mut rules);
+        assert_eq!(w.frames.len(), 1);
+        assert_eq!(w.stop, StopReason::NoChain);
+        assert_eq!(w.stop.kind(), "no-chain");
+        assert_eq!((w.frames[0].w_cs, w.frames[0].w_ip), (RCS, 0x0103));
+        assert_eq!(rules.get(1), Some(&Rule::NoChain { word: Some(0x20CD) }));
+        assert!(
+            !rules.iter().any(|r| matches!(r, Rule::NextSize)),
+            "StackTraceNext was called: {rules:?}"
+        );
+        assert!(rules[1].to_string().contains("toolhelp16's rule"));
+        // StackTraceNext itself keeps TOOLHELP's rules: from BP 0 it reads
+        // SS:0000 as a saved BP, as it always did.
+        let mut e = StackTraceEntry {
+            w_ss: RSS,
+            w_cs: RCS,
+            ..StackTraceEntry::default()
+        };
+        assert_eq!(stack_trace_next_explained(&m, &mut e), Ok(()));
+        assert_eq!((e.w_bp, e.w_cs, e.w_ip), (0x20CC, 0x9A00, 0xA000));
+        // A BP other than 0 walks as before.
+        let w = walk_from_csip(&m, RSS, RCS, 0x0103, 2, 100);
+        assert!(matches!(w.stop, StopReason::Next(_)), "{:?}", w.stop);
+    }
+
+    #[test]
+    fn protected_mode_bp_0_is_left_to_stack_trace_next() {
+        // In protected mode SS:0000 is the instance data's word 0 (always
+        // 0): StackTraceNext ends the chain by its own step 4.
+        let m = machine();
+        let w = walk_from_csip(&m, SS, CS1, 0x0100, 0, 100);
+        assert_eq!(w.frames.len(), 1);
+        assert_eq!(w.stop, StopReason::Next(NextFailure::EndOfChain { bp: 0 }));
     }
 
     // ---- Narration (stack --explain) -----------------------------------
@@ -2272,6 +2379,7 @@ mod tests {
                 Rule::NextDone { .. } => "6",
                 Rule::NextFails(_) => "fails",
                 Rule::WalkEnds { .. } => "ends",
+                Rule::NoChain { .. } => "no-chain",
                 Rule::Dispatch { .. } => "dispatch",
             })
             .collect()

@@ -132,21 +132,34 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::APIS,
     super::global::APIS,
     super::toolhelp::APIS,
+    super::user::caret::APIS,
     super::user::class::APIS,
-    super::user::window::APIS,
+    super::user::clipboard::APIS,
+    super::user::cursor::APIS,
     super::user::defwnd::APIS,
-    super::user::message::APIS,
-    super::user::paint::APIS,
-    super::user::timer::APIS,
-    super::user::msgbox::APIS,
     super::user::dialog::APIS,
+    super::user::draw::APIS,
+    super::user::focus::APIS,
+    super::user::hook::APIS,
+    super::user::input::APIS,
+    super::user::mdi::APIS,
     super::user::controls::APIS,
     super::user::menu::APIS,
     super::user::menu::template::APIS,
     super::user::menu::sysmenu::APIS,
     super::user::menu::track::APIS,
     super::user::accel::APIS,
+    super::user::message::APIS,
     super::user::metrics::APIS,
+    super::user::msgbox::APIS,
+    super::user::paint::APIS,
+    super::user::prop::APIS,
+    super::user::rect::APIS,
+    super::user::scroll::APIS,
+    super::user::system::APIS,
+    super::user::timer::APIS,
+    super::user::window::APIS,
+    super::user::winpos::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,
@@ -190,7 +203,7 @@ pub fn all() -> impl Iterator<Item = &'static Api> {
 /// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
 /// thunk finds them here by their private ordinals (0xF000 and up, far
 /// above any export and any unknown-name import).
-pub static INTERNAL: &[&[Api]] = &[super::user::controls::INTERNAL];
+pub static INTERNAL: &[&[Api]] = &[super::user::controls::INTERNAL, super::user::mdi::INTERNAL];
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
 /// check their own table with this.)

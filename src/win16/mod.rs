@@ -235,6 +235,17 @@ impl Win16 {
         Some((name, ip % THUNK_SIZE))
     }
 
+    /// The built-in function whose thunk starts at `cs:ip`: its module and
+    /// ordinal (USER calls its own window procedures this way).
+    pub fn thunk_target(&self, cs: u16, ip: u16) -> Option<(&str, u16)> {
+        let m = &self.modules[*self.thunk_segments.get(&cs)?];
+        if ip % THUNK_SIZE != 0 {
+            return None;
+        }
+        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
+        Some((m.name.as_str(), t.ordinal))
+    }
+
     /// The system function whose thunk is at `cs:ip` exactly, if it is
     /// implemented (USER calls a window procedure that is one of its own
     /// functions directly, without emulating the thunk).
@@ -818,10 +829,7 @@ fn import(
 /// found (`NAME.DLL` in any case), or the text of where it was looked for.
 pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
     let wanted = format!("{name}.DLL");
-    let beside = match importer.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let beside = crate::loader::directory_of(importer);
     let mut dirs = vec![beside];
     for d in &w.dll_dirs {
         if !dirs.contains(d) {

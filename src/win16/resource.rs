@@ -138,6 +138,45 @@ impl ResourceHandles {
     }
 }
 
+/// What a handle from LoadIcon, LoadCursor, LoadBitmap, LoadMenu or
+/// LoadAccelerators stands for, for the code that draws or reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadedResource {
+    /// Resource `hrsrc` (its entry's offset) of module `hmodule`.
+    Module { hmodule: u16, hrsrc: u16 },
+    /// A predefined object: its resource type and id (IDI_, IDC_, OBM_).
+    Stock { rt: u16, id: u16 },
+}
+
+/// The resource a loaded-resource handle stands for (None for other
+/// handles).
+pub fn loaded(env: &Env, h: u16) -> Option<LoadedResource> {
+    if h & 7 != 6 {
+        return None;
+    }
+    let i = usize::from(h >> 3).checked_sub(1)?;
+    Some(match env.win16.resources.loaded.get(i)? {
+        Loaded::Module { hmodule, hrsrc } => LoadedResource::Module {
+            hmodule: *hmodule,
+            hrsrc: *hrsrc,
+        },
+        Loaded::Stock { rt, id } => LoadedResource::Stock { rt: *rt, id: *id },
+    })
+}
+
+/// The bytes of resource `hrsrc` of module `hmodule`.
+pub fn resource_bytes(env: &Env, hmodule: u16, hrsrc: u16) -> Option<&[u8]> {
+    let (_, ne) = image(env, hmodule)?;
+    by_handle(ne, hrsrc).map(|r| r.data.as_slice())
+}
+
+/// The bytes of the resource of type `rt` with the numeric id `id` in
+/// module `hmodule` (an icon or cursor image a group names).
+pub fn resource_by_id(env: &Env, hmodule: u16, rt: u16, id: u16) -> Option<&[u8]> {
+    let (_, ne) = image(env, hmodule)?;
+    find(ne, &NameArg::Int(id), &NameArg::Int(rt)).map(|(_, r)| r.data.as_slice())
+}
+
 fn matches(id: &ResourceId, want: &NameArg) -> bool {
     match (id, want) {
         (ResourceId::Int(a), NameArg::Int(b)) => a == b,

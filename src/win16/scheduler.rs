@@ -342,26 +342,12 @@ fn switch_to(
 /// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
 /// signature (TaskFindHandle and StackTraceFirst then refuse it).
 pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
+    super::user::forget_task(env, htask);
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);
     w.scheduler.suspended.remove(&htask);
     w.toolhelp.notify.retain(|c| c.htask != htask);
     w.toolhelp.interrupt.retain(|c| c.htask != htask);
-    let gone: Vec<u16> = w
-        .user
-        .windows
-        .iter()
-        .filter(|x| x.htask == htask && !x.destroyed)
-        .map(|x| x.hwnd)
-        .collect();
-    for x in w.user.windows.iter_mut() {
-        if gone.contains(&x.hwnd) {
-            x.destroyed = true;
-            x.visible = false;
-        }
-    }
-    w.user.timers.retain(|t| !gone.contains(&t.hwnd));
-    w.user.queues.remove(&htask);
     let _ = uc.write_u16_at(htask, off::SIGNATURE, 0);
 }
 

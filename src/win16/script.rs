@@ -13,6 +13,7 @@
 //! | `char C` | WM_CHAR for one character: `C` itself when it is one character, else a number 0..255 |
 //! | `click X Y [left\|right]` | WM_LBUTTONDOWN then WM_LBUTTONUP (or the R pair) at client point (X, Y): lParam = MAKELONG(X, Y), wParam MK_LBUTTON (MK_RBUTTON) on the down message and 0 on the up |
 //! | `command ID` | WM_INITMENU (sent, wParam = the window's menu) then WM_COMMAND posted with wParam = ID, lParam = 0, as a menu choice |
+//! | `scroll vert\|horz CODE [N]` | WM_VSCROLL (WM_HSCROLL) to the main window as its scroll bar sends them: the SB_ code (`lineUp`, `lineDown`, `pageUp`, `pageDown`, `top`, `bottom`; `thumb N` sends SB_THUMBTRACK then SB_THUMBPOSITION with position N, `track N` SB_THUMBTRACK), then SB_ENDSCROLL |
 //! | `menu ITEM...` | a mouse choice from the menu bar: ITEM is an item's text (a word, or `"quoted text"`), matched without regard to case and with or without its `&` (compared with the `&` when ITEM has one), the part after a tab left out; or `#N`, the item at position N. The first ITEM is on the bar, each next one in the pop-up the previous opened. WM_NCLBUTTONDOWN (HTMENU) is posted at the first item; DefWindowProc's menu loop then sends WM_INITMENU, WM_MENUSELECT, WM_INITMENUPOPUP ... and posts the chosen item's WM_COMMAND (user/menu/track.rs) |
 //! | `sysmenu ITEM...` | the same from the system menu (a click on its box, HTSYSMENU): `sysmenu close` chooses Close and the window gets WM_SYSCOMMAND SC_CLOSE |
 //! | `popup ITEM...` or `popup cancel` | the answer of the next TrackPopupMenu: the items chosen in the pop-up, or none (the menu is cancelled, as it is without a `popup` line) |
@@ -218,6 +219,13 @@ pub enum Action {
         right: bool,
     },
     Command(u16),
+    /// WM_VSCROLL (`vertical`) or WM_HSCROLL with an SB_ code, and the
+    /// position for SB_THUMBPOSITION and SB_THUMBTRACK.
+    Scroll {
+        vertical: bool,
+        code: u16,
+        pos: u16,
+    },
     /// Ticks still to deliver.
     Timer(u32),
     Close,
@@ -269,6 +277,18 @@ impl fmt::Display for Action {
                 write!(f, "click {x} {y} {b}")
             }
             Action::Command(id) => write!(f, "command {id}"),
+            Action::Scroll {
+                vertical,
+                code,
+                pos,
+            } => {
+                let bar = if vertical { "vert" } else { "horz" };
+                let name = SCROLL_CODES
+                    .iter()
+                    .find(|c| c.1 == code)
+                    .map_or("?", |c| c.0);
+                write!(f, "scroll {bar} {name} {pos}")
+            }
             Action::Timer(n) => write!(f, "timer {n}"),
             Action::Close => f.write_str("close"),
             Action::MsgBox(a) => write!(f, "msgbox {a}"),
@@ -438,6 +458,39 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             };
             Ok(Action::Timer(n))
         }
+        "scroll" => {
+            want(
+                2..=3,
+                "scroll vert|horz lineUp|lineDown|pageUp|pageDown|top|bottom|thumb N|track N",
+            )?;
+            let vertical = match args[0].to_ascii_lowercase().as_str() {
+                "vert" | "v" => true,
+                "horz" | "h" => false,
+                b => return Err(format!("scroll bar {b:?} is not vert or horz")),
+            };
+            let name = args[1].to_ascii_lowercase();
+            let Some(&(_, code)) = SCROLL_CODES
+                .iter()
+                .find(|c| c.0.eq_ignore_ascii_case(&name))
+            else {
+                return Err(format!(
+                    "scroll code {:?} is not lineUp, lineDown, pageUp, pageDown, top, bottom, thumb or track",
+                    args[1]
+                ));
+            };
+            let thumb = code == 4 || code == 5;
+            let pos = match (thumb, args.get(2)) {
+                (true, Some(n)) => ranged(n, -32768, 32767, "the position")? as u16,
+                (true, None) => return Err(format!("scroll {name} needs a position")),
+                (false, None) => 0,
+                (false, Some(_)) => return Err(format!("scroll {name} takes no position")),
+            };
+            Ok(Action::Scroll {
+                vertical,
+                code,
+                pos,
+            })
+        }
         "close" => {
             want(0..=0, "close")?;
             Ok(Action::Close)
@@ -455,12 +508,24 @@ fn parse_action(words: &[&str]) -> Result<Action, String> {
             Ok(Action::Dialog(answer(args[0])?))
         }
         _ => Err(format!(
-            "unknown command {} (key, char, click, command, menu, sysmenu, popup, timer, \
+            "unknown command {} (key, char, click, command, scroll, menu, sysmenu, popup, timer, \
              close, msgbox, dialog, file, type, click-id, select)",
             crate::escape::quoted(&verb)
         )),
     }
 }
+
+/// The `scroll` line's codes and their SB_ numbers.
+const SCROLL_CODES: &[(&str, u16)] = &[
+    ("lineUp", 0),
+    ("lineDown", 1),
+    ("pageUp", 2),
+    ("pageDown", 3),
+    ("thumb", 4),
+    ("track", 5),
+    ("top", 6),
+    ("bottom", 7),
+];
 
 /// The words of `s`: blank-separated, or `"quoted"` (a quoted word may
 /// hold blanks and `#`; it cannot hold a `"`). Each with whether it was

@@ -136,7 +136,9 @@ fn device_io(env: &mut Env, uc: &mut Uc<'_>, write: bool, dev: &str) -> Result<(
         return ok(uc);
     }
     let mut buf = Vec::new();
-    if dev == "CON" {
+    if dev == "CON" && env.dos.console_keyboard {
+        buf = super::console::read_console_handle(env, uc, usize::from(cx))?;
+    } else if dev == "CON" {
         while buf.len() < usize::from(cx) {
             match env.dos.read_input() {
                 Some(b) => buf.push(b),

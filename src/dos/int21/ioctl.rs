@@ -49,7 +49,7 @@ pub fn run(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             }
             (0x01, Some(_)) => ok(uc),
             (0x06, Some(_)) => {
-                let r = if bx != 0 || env.dos.input_ready() {
+                let r = if bx != 0 || super::console::console_ready(env, uc) {
                     0xFF
                 } else {
                     0
@@ -69,7 +69,7 @@ pub fn run(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         0x00..=0x03 | 0x06 | 0x07 | 0x0A | 0x0C | 0x10 => {}
         _ => return drive_ioctl(env, uc, sub, bl, cx, dx),
     }
-    let input_waiting = env.dos.input_ready();
+    let input_waiting = super::console::console_ready(env, uc);
     with_drive(env, uc, |d, uc, _| {
         let info = d.ioctl_info(bx)?;
         let device = info & 0x80 != 0;

@@ -159,7 +159,7 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
 /// KERNEL.101 NoHookDosCall, the same call past any hook: none is set
 /// here).
 pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    crate::dos::int21(env, uc)?;
+    crate::dos::log::logged(env, uc, 0x21, Some("KERNEL.DOS3Call"), crate::dos::int21)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 

@@ -852,12 +852,11 @@ fn draw_menu_bar(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 /// owner-drawn items, lay it out for the window's width, and let the
 /// window manager recompute the frame (Windows: SetWindowPos with
 /// SWP_FRAMECHANGED, which sends WM_NCCALCSIZE and, when the client size
-/// changes, WM_SIZE).
+/// changes, WM_SIZE; then WM_NCPAINT, whose DefWindowProc draws the bar).
 pub fn bar_changed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     let h = window_menu(env, hwnd);
     layout::measure_owner_drawn(env, uc, hwnd, h)?;
-    layout::frame_changed(env, uc, hwnd)?;
-    draw::redraw_bar(env, uc, hwnd)
+    layout::frame_changed(env, uc, hwnd)
 }
 
 /// Window `hwnd` is being destroyed: its menu bar and its system menu

@@ -1,22 +1,35 @@
-//! The message queue and loop: GetMessage, PeekMessage, PostMessage,
-//! SendMessage, DispatchMessage, TranslateMessage, and the headless session
-//! that feeds an empty queue.
+//! Messages: the task queues and GetMessage, PeekMessage, PostMessage,
+//! SendMessage, DispatchMessage, TranslateMessage and their relatives, and
+//! the headless session that feeds an empty queue.
+//!
+//! **Which message comes next.** GetMessage and PeekMessage look, in this
+//! order, at the messages posted to the task (PostMessage, PostAppMessage,
+//! TranslateMessage's WM_CHAR), WM_QUIT once PostQuitMessage was called,
+//! the input (the scripted keyboard and mouse, timer ticks), then — only
+//! when nothing else is there, as Windows generates it — WM_PAINT for the
+//! first visible window of the task (parent before children, in z-order)
+//! whose update region is not empty. A WM_PAINT is not removed from the
+//! queue: it comes again until the window is validated (BeginPaint,
+//! ValidateRect, DefWindowProc). The default queue holds 8 posted messages
+//! (SDK, SetMessageQueue); PostMessage fails when it is full.
 //!
 //! **The headless session.** Each time a task's queue runs empty in
 //! GetMessage or PeekMessage (no posted message, no WM_QUIT, no window to
 //! paint), the session gives it, in this order:
 //!
 //! 1. the next input line of its `--messages` script (script.rs), once its
-//!    main window (its first top-level window) is shown: the line's
-//!    messages are posted to the main window, one line per empty queue;
-//! 2. a tick of its timers (SetTimer): the timer due soonest posts
+//!    main window (its first top-level window) is shown: keys go to the
+//!    focus window (the active window when none has it), clicks to the
+//!    window under the point (input.rs), scroll-bar lines to the main
+//!    window; one line per empty queue;
+//! 2. a tick of its timers (SetTimer): the timer due soonest gives
 //!    WM_TIMER (hWnd, wParam = the id, lParam = its TimerProc or 0, which
 //!    DispatchMessage calls). A timer fires when its elapse has passed on
 //!    the emulated clock (system.rs); when it has not yet, the machine
 //!    waits idle until it has: the clock skips ahead to its due time. So
 //!    that a headless run ends, each timer fires this way at most
-//!    [`IDLE_TICKS`](super::IDLE_TICKS) times after the task's last script input line (a
-//!    `timer N` line fires them regardless);
+//!    [`IDLE_TICKS`](super::IDLE_TICKS) times after the task's last script
+//!    input line (a `timer N` line fires them regardless);
 //! 3. the default session's WM_CLOSE, once, to the main window: a
 //!    well-behaved program destroys it, posts WM_QUIT and leaves its
 //!    message loop. A queue that runs empty again afterwards can never be
@@ -25,39 +38,393 @@
 //! Pending script input counts as input for the scheduler
 //! ([`User::has_input`]); timers and the default WM_CLOSE do not, so other
 //! tasks that can run go first.
+//!
+//! **SendMessage** calls the window procedure at once, after the WH_CALLWNDPROC
+//! hooks. A window of another task has its procedure run in that task's
+//! context, as Windows does: on the receiving task's own stack, with
+//! GetCurrentTask() the receiver, InSendMessage() TRUE, ReplyMessage
+//! giving the sender its answer early.
 
-use super::menu::track::{WM_SYSCHAR, WM_SYSKEYDOWN, WM_SYSKEYUP};
-use super::timer::fire_timer;
-use super::{
-    MAX_QUEUE, Msg, WM_CHAR, WM_CLOSE, WM_COMMAND, WM_INITMENU, WM_KEYDOWN, WM_KEYUP,
-    WM_LBUTTONDOWN, WM_LBUTTONUP, WM_PAINT, WM_QUIT, WM_RBUTTONDOWN, WM_RBUTTONUP, WM_TIMER, event,
-    get, instance_ds, post, put, send, user_cs,
-};
-use crate::env::Env;
-use crate::machine::{Cpu, R, Stop, Uc};
+use std::collections::VecDeque;
+
+use super::*;
+use crate::machine::R;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
-use crate::win16::farptr::split;
-use crate::win16::scheduler;
-use crate::win16::scheduler::{Resume, Wait};
-use crate::win16::script::{Action, Line};
+use crate::win16::farptr::make;
+use crate::win16::scheduler::{self, Resume, Wait};
+use crate::win16::script::Action;
 
-const MK_LBUTTON: u16 = 0x0001;
-const MK_RBUTTON: u16 = 0x0002;
-
-/// Write a MSG (hwnd, message, wParam, lParam, time, pt) at `p`.
-fn write_msg(env: &mut Env, uc: &mut Uc<'_>, p: u32, m: Msg) -> Result<(), Stop> {
-    env.win16.user.msg_time = env.win16.user.msg_time.wrapping_add(55);
-    let mut b = [0u8; 18];
-    put(&mut b, 0, m.hwnd);
-    put(&mut b, 2, m.message);
-    put(&mut b, 4, m.wparam);
-    b[6..10].copy_from_slice(&m.lparam.to_le_bytes());
-    b[10..14].copy_from_slice(&env.win16.user.msg_time.to_le_bytes());
-    let (seg, off) = split(p);
-    uc.write_seg(seg, off, &b)
-        .map_err(|e| Stop::Error(format!("MSG at {seg:04X}:{off:04X}: {e}")))
+/// A message in a queue: MSG without its time and point until retrieved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Msg {
+    pub hwnd: u16,
+    pub message: u16,
+    pub wparam: u16,
+    pub lparam: u32,
+    /// GetTickCount when it was queued.
+    pub time: u32,
+    /// The cursor position (screen) when it was queued.
+    pub pt: Point,
 }
+
+impl Msg {
+    pub fn new(hwnd: u16, message: u16, wparam: u16, lparam: u32) -> Msg {
+        Msg {
+            hwnd,
+            message,
+            wparam,
+            lparam,
+            time: 0,
+            pt: Point::default(),
+        }
+    }
+}
+
+/// The QS_ bit of a message (GetQueueStatus).
+fn qs_bit(m: u16, input: bool) -> u16 {
+    match m {
+        WM_KEYDOWN..=WM_SYSDEADCHAR => QS_KEY,
+        WM_MOUSEMOVE | WM_NCMOUSEMOVE => QS_MOUSEMOVE,
+        WM_LBUTTONDOWN..=WM_MBUTTONDBLCLK | WM_NCLBUTTONDOWN..=0x00A9 => QS_MOUSEBUTTON,
+        WM_TIMER if input => QS_TIMER,
+        _ => QS_POSTMESSAGE,
+    }
+}
+
+/// The emulated clock in milliseconds (GetTickCount).
+pub(crate) fn now_ms(env: &mut Env, uc: &Uc<'_>) -> u32 {
+    env.win16.system.tick_ms(uc.get_data().insns)
+}
+
+/// Post a message to the queue of the task that owns its window (the
+/// current task's for hWnd 0): false when the queue is full.
+pub fn post(env: &mut Env, uc: &Uc<'_>, m: Msg) -> bool {
+    let htask = env
+        .win16
+        .user
+        .window(m.hwnd)
+        .filter(|w| w.hwnd != DESKTOP)
+        .map_or(uc.get_data().current_task, |w| w.htask);
+    post_to(env, uc, htask, m, false)
+}
+
+/// Queue a message for a task: posted, or (`input`) as input.
+pub(crate) fn post_to(env: &mut Env, uc: &Uc<'_>, htask: u16, m: Msg, input: bool) -> bool {
+    let time = now_ms(env, uc);
+    let pt = env.win16.user.cursor.pos;
+    let q = env.win16.user.queue(htask);
+    let m = Msg { time, pt, ..m };
+    if input {
+        if q.input.len() >= MAX_QUEUE {
+            return false;
+        }
+        q.input.push_back(m);
+    } else {
+        if q.msgs.len() >= q.size {
+            return false;
+        }
+        q.msgs.push_back(m);
+    }
+    q.new_bits |= qs_bit(m.message, input);
+    true
+}
+
+// ------------------------------------------------------------------ send
+
+/// Most SendMessage calls nested in Rust at once.
+const MAX_SEND_DEPTH: u32 = 256;
+
+/// Is `p` USER's DefWindowProc (its thunk, or the desktop's stand-in)?
+fn is_def_window_proc(env: &Env, p: (u16, u16)) -> bool {
+    p == DEFWINDOWPROC || env.win16.thunk_target(p.0, p.1) == Some(("USER", 107))
+}
+
+/// The far address of USER.ordinal's thunk (a window procedure of USER's
+/// own classes: GetWindowLong(GWL_WNDPROC) gives it to the program).
+pub fn user_proc(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16) -> (u16, u16) {
+    let Some(idx) = env.win16.modules.iter().position(|m| m.name == "USER") else {
+        return DEFWINDOWPROC;
+    };
+    match crate::win16::thunk_for(uc, &mut env.win16, idx, ordinal, None) {
+        Ok(p) => (p.selector, p.offset),
+        Err(_) => DEFWINDOWPROC,
+    }
+}
+
+/// Call a window procedure with (hWnd, msg, wParam, lParam): DefWindowProc
+/// in Rust, anything else in emulated code (USER's other procedures run
+/// there through their thunks) with DS = AX = `ds`.
+#[allow(clippy::too_many_arguments)]
+pub fn call_proc(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    proc_: (u16, u16),
+    ds: u16,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: u32,
+) -> Result<u32, Stop> {
+    if is_def_window_proc(env, proc_) {
+        return super::defwnd::def_window_proc(env, uc, hwnd, msg, wparam, lparam);
+    }
+    if proc_.0 == 0 {
+        // A null procedure (a program that subclassed with 0): nothing
+        // runs.
+        return Ok(0);
+    }
+    // Another of USER's window procedures (a control class's, DefDlgProc):
+    // its Rust function, called directly (controls/mod.rs).
+    if let Some(api) = super::controls::native_proc(env, proc_) {
+        return (api.func)(
+            env,
+            uc,
+            &[u32::from(hwnd), u32::from(msg), u32::from(wparam), lparam],
+        );
+    }
+    let cs = user_cs(env)?;
+    let r = call_far(
+        env,
+        uc,
+        cs,
+        proc_,
+        ds,
+        &[],
+        &[
+            CallArg::W(hwnd),
+            CallArg::W(msg),
+            CallArg::W(wparam),
+            CallArg::L(lparam),
+        ],
+    )?;
+    Ok(r.value)
+}
+
+/// Deliver a message to a window's procedure now (DispatchMessage, and
+/// SendMessage after its hooks), recording it.
+fn deliver(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: u32,
+) -> Result<u32, Stop> {
+    let Some(w) = env.win16.user.window(hwnd) else {
+        return Ok(0);
+    };
+    let (proc_, ds) = (w.wndproc, instance_ds(w.hinstance));
+    event(
+        uc,
+        format!(
+            "message {hwnd:04X} {}({wparam:04X}, {:04X}:{:04X})",
+            message_name(msg),
+            lparam >> 16,
+            lparam & 0xFFFF
+        ),
+    );
+    let u = &mut env.win16.user;
+    if u.send_depth >= MAX_SEND_DEPTH {
+        event(
+            uc,
+            format!("message {hwnd:04X}: sends nested too deep, dropped"),
+        );
+        return Ok(0);
+    }
+    u.send_depth += 1;
+    let r = call_proc(env, uc, proc_, ds, hwnd, msg, wparam, lparam);
+    env.win16.user.send_depth -= 1;
+    r
+}
+
+/// HWND_BROADCAST: SendMessage and PostMessage to every top-level window.
+pub const HWND_BROADCAST: u16 = 0xFFFF;
+
+/// SendMessage: the window procedure runs now (module doc).
+pub fn send(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: u32,
+) -> Result<u32, Stop> {
+    if hwnd == HWND_BROADCAST {
+        for h in top_level_windows(env) {
+            send(env, uc, h, msg, wparam, lparam)?;
+        }
+        return Ok(0);
+    }
+    let Some(w) = env.win16.user.window(hwnd) else {
+        return Ok(0);
+    };
+    let receiver = w.htask;
+    let (mut msg, mut wparam, mut lparam) = (msg, wparam, lparam);
+    let current = uc.get_data().current_task;
+    if super::hook::installed(env, WH_CALLWNDPROC, receiver) {
+        // The hook sees SendMessage's arguments as they lie on the stack:
+        // lParam, wParam, msg, hWnd.
+        let mut cwp = [0u8; 10];
+        cwp[0..4].copy_from_slice(&lparam.to_le_bytes());
+        put(&mut cwp, 4, wparam);
+        put(&mut cwp, 6, msg);
+        put(&mut cwp, 8, hwnd);
+        let b = super::hook::call_with_struct(
+            env,
+            uc,
+            WH_CALLWNDPROC,
+            receiver,
+            HC_ACTION,
+            u16::from(receiver == current),
+            &cwp,
+        )?;
+        if b.len() == 10 {
+            lparam = get32(&b, 0);
+            wparam = get(&b, 4);
+            msg = get(&b, 6);
+        }
+    }
+    if receiver != 0 && receiver != current && env.win16.task(receiver).is_some() {
+        return send_other_task(env, uc, hwnd, receiver, msg, wparam, lparam);
+    }
+    deliver(env, uc, hwnd, msg, wparam, lparam)
+}
+
+/// SendMessage to a window of another task: its procedure runs as that
+/// task, on that task's stack when it is waiting in the scheduler (module
+/// doc).
+fn send_other_task(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    receiver: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: u32,
+) -> Result<u32, Stop> {
+    let sender = uc.get_data().current_task;
+    let saved = uc.regs();
+    let saved_psp = env.dos.psp;
+    if env.win16.scheduler.suspended.contains_key(&receiver) {
+        // Its stack as the scheduler left it: SS:SP in its TDB, at the
+        // switch frame (tdb.rs, SwitchFrame: ..., the odd BP of the system
+        // function it waits in, and the far return into that function's
+        // thunk). Below it goes a copy of that return address, and BP is
+        // that function's frame: the frame USER's callback pushes links
+        // through the thunk into the receiver's own frames, so a walk from
+        // its window procedure shows the receiver's stack.
+        use crate::win16::tdb::off;
+        let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
+        let sp = uc.read_u16_at(receiver, off::SP).unwrap_or(saved.sp);
+        let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
+        let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
+        let below = sp.wrapping_sub(4);
+        let mut ret = [0u8; 4];
+        ret[0..2].copy_from_slice(&ip.to_le_bytes());
+        ret[2..4].copy_from_slice(&cs.to_le_bytes());
+        uc.write_seg(ss, below, &ret).map_err(|e| {
+            Stop::Error(format!(
+                "task {receiver:04X}: no room on its stack for a sent message: {e}"
+            ))
+        })?;
+        for (r, v) in [(R::SS, ss), (R::SP, below), (R::BP, bp & !1)] {
+            uc.set_reg(r, v).map_err(crate::dos::host)?;
+        }
+    }
+    uc.get_data_mut().current_task = receiver;
+    if let Some(t) = env.win16.task(receiver) {
+        env.dos.psp = t.psp;
+    }
+    env.win16.user.in_send.push(InSend {
+        sender,
+        receiver,
+        reply: None,
+    });
+    event(
+        uc,
+        format!("task {sender:04X} sends to task {receiver:04X}"),
+    );
+    // A stop inside (a breakpoint, a fault) leaves the machine as it is,
+    // in the receiver, for the report (as call_far does).
+    let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
+    let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
+    uc.get_data_mut().current_task = sender;
+    env.dos.psp = saved_psp;
+    uc.set_regs(&saved).map_err(crate::dos::host)?;
+    Ok(reply.unwrap_or(r))
+}
+
+/// Put `data` on the stack below SP, run `f` with a far pointer to it,
+/// and read the data back as `f` left it.
+pub(crate) fn with_stack_data<T>(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    data: &[u8],
+    fixup: impl FnOnce(u32, &mut Vec<u8>),
+    f: impl FnOnce(&mut Env, &mut Uc<'_>, u32) -> Result<T, Stop>,
+) -> Result<(T, Vec<u8>), Stop> {
+    // SS:SP holds the far return into the program that called the system
+    // function (or the copy of it an outer call of this function left): it
+    // is copied again below the data, so that the frame a callback pushes
+    // next has that return address above its saved BP and a walk from
+    // inside the callback climbs into the program (callback.rs).
+    let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let mut ret = [0u8; 4];
+    let _ = uc.read_seg(ss, sp, &mut ret);
+    let len = (data.len() as u16 + 1) & !1;
+    let at = sp.wrapping_sub(len);
+    let copy_at = at.wrapping_sub(4);
+    let ptr = make(ss, at);
+    let mut bytes = data.to_vec();
+    fixup(ptr, &mut bytes);
+    bytes.resize(usize::from(len), 0);
+    bytes.splice(0..0, ret);
+    uc.write_seg(ss, copy_at, &bytes).map_err(|e| {
+        Stop::Error(format!(
+            "no room on the stack {ss:04X}:{sp:04X} for a message's data: {e}"
+        ))
+    })?;
+    uc.set_reg(R::SP, copy_at).map_err(crate::dos::host)?;
+    let r = f(env, uc, ptr);
+    // The registers are this task's again once the procedure returned.
+    let _ = uc.set_reg(R::SP, sp);
+    let r = r?;
+    let mut out = vec![0u8; data.len()];
+    let _ = uc.read_seg(ss, at, &mut out);
+    Ok((r, out))
+}
+
+/// SendMessage with lParam pointing at a copy of `data` (a CREATESTRUCT,
+/// a RECT...): the result and the data as the procedure left it.
+pub fn send_struct(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    data: &[u8],
+) -> Result<(u32, Vec<u8>), Stop> {
+    send_struct_with(env, uc, hwnd, msg, wparam, data, |_, _| {})
+}
+
+/// [`send_struct`] with a chance to write pointers into the data once its
+/// address is known.
+pub fn send_struct_with(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    data: &[u8],
+    fixup: impl FnOnce(u32, &mut Vec<u8>),
+) -> Result<(u32, Vec<u8>), Stop> {
+    with_stack_data(env, uc, data, fixup, |env, uc, p| {
+        send(env, uc, hwnd, msg, wparam, p)
+    })
+}
+
+// ------------------------------------------------------- the session
 
 /// Give task `htask` the script lines meant for it (script.rs, "Which
 /// task"), the first time it asks for messages or opens a box.
@@ -92,7 +459,7 @@ pub(crate) fn claim_script(env: &mut Env, htask: u16) {
 
 /// Take the first of task `htask`'s `msgbox` or `dialog` lines (`dialog`
 /// says which): its line number and answer.
-pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
+pub(crate) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
     claim_script(env, htask);
     let q = env.win16.user.queue(htask);
     let i = q.answers.iter().position(|l| {
@@ -108,8 +475,8 @@ pub(super) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(us
     }
 }
 
-/// Deliver task `htask`'s next script input line to its main window:
-/// true when it posted a message.
+/// Deliver task `htask`'s next script input line: true when it queued a
+/// message.
 pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<bool, Stop> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
@@ -129,44 +496,37 @@ pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
     }
     q.idle_fired.clear();
     event(uc, format!("script line {number}: {action}"));
-    // Keyboard input goes to the focus window when the task has it.
-    let focus = super::controls::wm::focus(env, uc)?;
-    let keys_to = if focus != 0 && super::controls::wm::task(env, focus) == htask {
-        focus
-    } else {
-        main
-    };
-    let msg = |message, wparam, lparam| Msg {
-        hwnd: if matches!(
-            message,
-            WM_KEYDOWN | WM_KEYUP | WM_CHAR | WM_SYSKEYDOWN | WM_SYSKEYUP | WM_SYSCHAR
-        ) {
-            keys_to
-        } else {
-            main
-        },
-        message,
-        wparam,
-        lparam,
-    };
     let msgs = match action {
-        Action::Key(k) => key_messages(k)
-            .into_iter()
-            .map(|(m, w, l)| msg(m, w, l))
-            .collect(),
-        Action::Char(c) => vec![msg(
-            WM_CHAR,
-            u16::from(c),
-            1 | u32::from(crate::win16::script::scan_of_char(c)) << 16,
-        )],
-        Action::Click { x, y, right } => {
-            let lp = u32::from(y as u16) << 16 | u32::from(x as u16);
-            let (down, up, mk) = if right {
-                (WM_RBUTTONDOWN, WM_RBUTTONUP, MK_RBUTTON)
-            } else {
-                (WM_LBUTTONDOWN, WM_LBUTTONUP, MK_LBUTTON)
-            };
-            vec![msg(down, mk, lp), msg(up, 0, lp)]
+        Action::Key(k) => super::input::key_messages(env, main, k),
+        Action::Char(c) => {
+            let to = super::input::keyboard_target(env, main);
+            vec![Msg::new(
+                to,
+                WM_CHAR,
+                u16::from(c),
+                1 | u32::from(crate::win16::script::scan_of_char(c)) << 16,
+            )]
+        }
+        Action::Click { x, y, right } => super::input::click_messages(
+            env,
+            uc,
+            main,
+            Point::new(i32::from(x), i32::from(y)),
+            right,
+        )?,
+        Action::Scroll {
+            vertical,
+            code,
+            pos,
+        } => {
+            let m = if vertical { WM_VSCROLL } else { WM_HSCROLL };
+            let mut v = Vec::new();
+            if code == SB_THUMBPOSITION {
+                v.push(Msg::new(main, m, SB_THUMBTRACK, u32::from(pos)));
+            }
+            v.push(Msg::new(main, m, code, u32::from(pos)));
+            v.push(Msg::new(main, m, SB_ENDSCROLL, 0));
+            v
         }
         Action::Command(id) => {
             let menu = super::menu::window_menu(env, main);
@@ -185,10 +545,11 @@ pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
             if menu != 0 {
                 send(env, uc, main, WM_INITMENU, menu, 0)?;
             }
-            vec![msg(WM_COMMAND, id, 0)]
+            let posted = post(env, uc, Msg::new(main, WM_COMMAND, id, 0));
+            return Ok(posted);
         }
         Action::Timer(_) => {
-            if fire_timer(env, uc, htask, false) {
+            if super::timer::fire_timer(env, uc, htask, false) {
                 return Ok(true);
             }
             event(uc, format!("script line {number}: the task has no timer"));
@@ -198,7 +559,7 @@ pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
             }
             return Ok(false);
         }
-        Action::Close => vec![msg(WM_CLOSE, 0, 0)],
+        Action::Close => vec![Msg::new(main, WM_CLOSE, 0, 0)],
         Action::Menu | Action::SysMenu => {
             let line = line_copy.expect("a menu line");
             super::menu::track::script_click(env, uc, main, &line)
@@ -210,75 +571,16 @@ pub(crate) fn deliver_line(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result
         }
         Action::MsgBox(_) | Action::Dialog(_) | Action::Popup => Vec::new(),
     };
-    let mut posted = false;
+    let mut queued = false;
     for m in msgs {
-        posted |= post(env, htask, m);
+        queued |= post_to(env, uc, htask, m, true);
     }
-    Ok(posted)
-}
-
-/// The messages of one scripted key press: its modifiers go down first
-/// and up last (Ctrl, Shift, Alt); with Alt down (and not Ctrl) a key is a
-/// system key (WM_SYSKEYDOWN / WM_SYSKEYUP, lParam bit 29 set), and so is
-/// F10 always; Alt released after another key is WM_KEYUP, Alt pressed
-/// alone WM_SYSKEYDOWN then WM_SYSKEYUP (SDK, WM_SYSKEYDOWN).
-fn key_messages(k: crate::win16::script::Key) -> Vec<(u16, u16, u32)> {
-    use crate::win16::script::{MOD_ALT, MOD_CTRL, MOD_SHIFT, key_by_name};
-    const ALT_BIT: u32 = 1 << 29;
-    let mods: Vec<crate::win16::script::Key> =
-        [(MOD_CTRL, "ctrl"), (MOD_SHIFT, "shift"), (MOD_ALT, "alt")]
-            .iter()
-            .filter(|(m, _)| k.mods & m != 0)
-            .filter_map(|(_, n)| key_by_name(n))
-            .collect();
-    let alt = k.mods & MOD_ALT != 0;
-    let ctrl = k.mods & MOD_CTRL != 0;
-    let mut out = Vec::new();
-    // Modifiers down.
-    let mut alt_down = false;
-    for m in &mods {
-        let is_alt = m.vk == 0x12;
-        let (msg, bits) = if is_alt || (alt_down && !ctrl) {
-            (WM_SYSKEYDOWN, ALT_BIT)
-        } else {
-            (WM_KEYDOWN, if alt_down { ALT_BIT } else { 0 })
-        };
-        out.push((msg, m.vk, m.lparam_down() | bits));
-        alt_down |= is_alt;
-    }
-    // The key.
-    let key_alone_alt = k.vk == 0x12 && mods.is_empty();
-    let sys = (alt && !ctrl) || k.vk == 0x79 || key_alone_alt;
-    let bits = if alt || key_alone_alt { ALT_BIT } else { 0 };
-    let (down, up) = if sys {
-        (WM_SYSKEYDOWN, WM_SYSKEYUP)
-    } else {
-        (WM_KEYDOWN, WM_KEYUP)
-    };
-    out.push((down, k.vk, k.lparam_down() | bits));
-    out.push((
-        up,
-        k.vk,
-        k.lparam_up() | if key_alone_alt { ALT_BIT } else { bits },
-    ));
-    // Modifiers up, last first: Alt comes up as WM_KEYUP after a key.
-    for m in mods.iter().rev() {
-        let is_alt = m.vk == 0x12;
-        let (msg, bits) = if is_alt {
-            (WM_KEYUP, 0)
-        } else if alt && !ctrl {
-            (WM_SYSKEYUP, ALT_BIT)
-        } else {
-            (WM_KEYUP, if alt { ALT_BIT } else { 0 })
-        };
-        out.push((msg, m.vk, m.lparam_up() | bits));
-    }
-    out
+    Ok(queued)
 }
 
 /// When task `htask`'s queue is empty, fill it from the headless session
 /// (module doc): its next script line, else a timer tick. The default
-/// WM_CLOSE comes from [`next_message`] when this posted nothing.
+/// WM_CLOSE comes from [`next_message`] when this queued nothing.
 fn feed(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     claim_script(env, htask);
     if env.win16.user.has_queued(htask) {
@@ -289,65 +591,260 @@ fn feed(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
             return Ok(());
         }
     }
-    fire_timer(env, uc, htask, true);
+    super::timer::fire_timer(env, uc, htask, true);
     Ok(())
 }
 
-/// The next message for task `htask`, as GetMessage and PeekMessage find
-/// it: posted messages (with what [`feed`] posted), then WM_QUIT, then
-/// WM_PAINT, then the default session's WM_CLOSE. None when nothing is
-/// there.
-fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
+/// The keyboard state follows a key message taken from the queue (the
+/// menu loop takes its messages itself).
+pub(crate) fn note_key_state(env: &mut Env, m: &Msg) {
+    super::input::retrieved(env, m);
+}
+
+/// Is virtual key `vk` down in the keyboard state the task has seen?
+pub(crate) fn key_down(env: &Env, vk: u16) -> bool {
+    env.win16.user.keys.down(vk)
+}
+
+/// GetMessage's and PeekMessage's filter: a window (0: any of the task's)
+/// and a range of messages (0, 0: all).
+#[derive(Debug, Clone, Copy)]
+pub struct Filter {
+    pub hwnd: u16,
+    pub min: u16,
+    pub max: u16,
+}
+
+impl Filter {
+    fn accepts(&self, m: &Msg) -> bool {
+        (self.hwnd == 0 || m.hwnd == self.hwnd)
+            && (self.min == 0 && self.max == 0 || (self.min..=self.max).contains(&m.message))
+    }
+}
+
+/// The first window of a task that waits for WM_PAINT: visible, in tree
+/// order (a parent before its children, siblings in z-order).
+fn window_to_paint(u: &User, htask: u16, filter: &Filter) -> Option<u16> {
+    let mut stack: Vec<u16> = u.children(DESKTOP).into_iter().rev().collect();
+    while let Some(h) = stack.pop() {
+        let Some(w) = u.window(h) else { continue };
+        if !w.visible() {
+            continue;
+        }
+        if w.htask == htask && w.needs_paint() && (filter.hwnd == 0 || filter.hwnd == h) {
+            return Some(h);
+        }
+        stack.extend(w.children.iter().rev());
+    }
+    None
+}
+
+/// The next message for task `htask` (module doc), removed from its queue
+/// with `remove` (WM_PAINT never is). None when nothing is there.
+fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Option<(Msg, bool)> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
-    if let Some(&m) = q.msgs.front() {
+    let take = |v: &mut VecDeque<Msg>| {
+        let i = v.iter().position(|m| filter.accepts(m))?;
         if remove {
-            q.msgs.pop_front();
-            note_key_state(u, &m);
+            v.remove(i)
+        } else {
+            v.get(i).copied()
         }
-        return Some(m);
+    };
+    if let Some(m) = take(&mut q.msgs) {
+        return Some((m, false));
     }
-    if let Some(code) = q.quit {
-        return Some(Msg {
-            hwnd: 0,
-            message: WM_QUIT,
-            wparam: code,
-            lparam: 0,
-        });
-    }
-    if let Some(w) = u
-        .windows
-        .iter()
-        .find(|w| w.htask == htask && w.needs_paint && w.visible && !w.destroyed)
+    if let Some(code) = q.quit
+        && filter.hwnd == 0
     {
-        return Some(Msg {
-            hwnd: w.hwnd,
-            message: WM_PAINT,
-            wparam: 0,
-            lparam: 0,
-        });
+        return Some((Msg::new(0, WM_QUIT, code, 0), false));
+    }
+    let (last_time, last_pos) = (q.last_time, q.last_pos);
+    if let Some(m) = take(&mut q.input) {
+        return Some((m, true));
+    }
+    if filter.accepts(&Msg::new(filter.hwnd, WM_PAINT, 0, 0))
+        && let Some(h) = window_to_paint(u, htask, &filter)
+    {
+        return Some((
+            Msg {
+                time: last_time,
+                pt: last_pos,
+                ..Msg::new(h, WM_PAINT, 0, 0)
+            },
+            false,
+        ));
     }
     let main = u.queue(htask).main_window;
     let alive = u.window(main).is_some();
-    if !u.queue(htask).close_sent && main != 0 && alive {
+    if !u.queue(htask).close_sent
+        && main != 0
+        && alive
+        && filter.accepts(&Msg::new(main, WM_CLOSE, 0, 0))
+    {
         // About to send the default WM_CLOSE: the screen as the program
         // last showed it (gdi/screen.rs).
         crate::win16::gdi::screen::before_default_close(env);
         let q = env.win16.user.queue(htask);
         q.close_sent = true;
-        let m = Msg {
-            hwnd: main,
-            message: WM_CLOSE,
-            wparam: 0,
-            lparam: 0,
-        };
+        let m = Msg::new(main, WM_CLOSE, 0, 0);
         if !remove {
             q.msgs.push_back(m);
         }
-        return Some(m);
+        return Some((m, false));
     }
     None
 }
+
+/// MSG (16-bit): hwnd, message, wParam, lParam, time, pt; 18 bytes.
+pub const MSG_SIZE: usize = 18;
+
+pub(crate) fn msg_bytes(m: &Msg) -> [u8; MSG_SIZE] {
+    let mut b = [0u8; MSG_SIZE];
+    put(&mut b, 0, m.hwnd);
+    put(&mut b, 2, m.message);
+    put(&mut b, 4, m.wparam);
+    b[6..10].copy_from_slice(&m.lparam.to_le_bytes());
+    b[10..14].copy_from_slice(&m.time.to_le_bytes());
+    b[14..18].copy_from_slice(&m.pt.to_bytes());
+    b
+}
+
+/// A MSG from its bytes.
+pub fn msg_from(b: &[u8]) -> Msg {
+    Msg {
+        hwnd: get(b, 0),
+        message: get(b, 2),
+        wparam: get(b, 4),
+        lparam: get32(b, 6),
+        time: get32(b, 10),
+        pt: Point::from_bytes(&b[14..18]),
+    }
+}
+
+/// Read a MSG at a far pointer.
+pub fn read_msg(uc: &Uc<'_>, p: u32) -> Option<Msg> {
+    let b = crate::win16::farptr::read_bytes(uc, p, MSG_SIZE)?;
+    Some(msg_from(&b))
+}
+
+/// Write a MSG at `p`.
+fn write_msg(uc: &mut Uc<'_>, p: u32, m: &Msg) -> Result<(), Stop> {
+    let (seg, off) = split(p);
+    uc.write_seg(seg, off, &msg_bytes(m))
+        .map_err(|e| Stop::Error(format!("MSG at {seg:04X}:{off:04X}: {e}")))
+}
+
+/// Retrieve the next message for the task into `p` after the hooks that
+/// see it (WH_KEYBOARD and WH_MOUSE may discard input; WH_GETMESSAGE may
+/// change it): None when nothing is there.
+fn retrieve(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    htask: u16,
+    filter: Filter,
+    remove: bool,
+    p: u32,
+) -> Result<Option<Msg>, Stop> {
+    for _ in 0..MAX_QUEUE {
+        let Some((m, input)) = next_message(env, htask, filter, remove) else {
+            return Ok(None);
+        };
+        if super::hook::input_hooks_discard(env, uc, htask, &m, remove)? {
+            if !remove {
+                // A discarded input message goes even from PeekMessage.
+                let q = env.win16.user.queue(htask);
+                if let Some(i) = q.input.iter().position(|x| *x == m) {
+                    q.input.remove(i);
+                }
+            }
+            continue;
+        }
+        if remove && input {
+            super::input::retrieved(env, &m);
+        }
+        let q = env.win16.user.queue(htask);
+        q.last_time = m.time;
+        q.last_pos = m.pt;
+        write_msg(uc, p, &m)?;
+        if super::hook::installed(env, WH_GETMESSAGE, htask) {
+            super::hook::call(env, uc, WH_GETMESSAGE, htask, HC_ACTION, 0, p)?;
+            return Ok(read_msg(uc, p).or(Some(m)));
+        }
+        return Ok(Some(m));
+    }
+    Ok(None)
+}
+
+/// SendMessage with lParam as a [`CallArg`]: a value, or (`Scratch`,
+/// `ScratchAt(n)`) a pointer to `scratch` (at offset n) copied onto the
+/// stack; the result and the scratch data as the procedure left it.
+pub fn call_wndproc(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: CallArg,
+    scratch: &[u8],
+) -> Result<(u32, Vec<u8>), Stop> {
+    match lparam {
+        CallArg::L(l) => Ok((send(env, uc, hwnd, msg, wparam, l)?, scratch.to_vec())),
+        CallArg::W(w) => Ok((
+            send(env, uc, hwnd, msg, wparam, u32::from(w))?,
+            scratch.to_vec(),
+        )),
+        CallArg::Scratch => send_struct(env, uc, hwnd, msg, wparam, scratch),
+        CallArg::ScratchAt(n) => with_stack_data(
+            env,
+            uc,
+            scratch,
+            |_, _| {},
+            |env, uc, p| {
+                let p = crate::win16::farptr::add(p, usize::from(n));
+                send(env, uc, hwnd, msg, wparam, p)
+            },
+        ),
+    }
+}
+
+/// For a modal loop of USER's own (DialogBox's): the next posted
+/// message, else the next input message, taken as GetMessage takes them
+/// (the input hooks may discard one; the keyboard state follows), without
+/// the session's feed, WM_QUIT or the default WM_CLOSE.
+pub(crate) fn take_queued(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<Option<Msg>, Stop> {
+    for _ in 0..MAX_QUEUE {
+        let q = env.win16.user.queue(htask);
+        if let Some(m) = q.msgs.pop_front() {
+            return Ok(Some(m));
+        }
+        let Some(m) = q.input.pop_front() else {
+            return Ok(None);
+        };
+        if super::hook::input_hooks_discard(env, uc, htask, &m, true)? {
+            continue;
+        }
+        super::input::retrieved(env, &m);
+        let q = env.win16.user.queue(htask);
+        q.last_time = m.time;
+        q.last_pos = m.pt;
+        return Ok(Some(m));
+    }
+    Ok(None)
+}
+
+/// For a modal loop: a window of the task that waits for WM_PAINT.
+pub(crate) fn take_paint(env: &Env, htask: u16) -> Option<u16> {
+    let all = Filter {
+        hwnd: 0,
+        min: 0,
+        max: 0,
+    };
+    window_to_paint(&env.win16.user, htask, &all)
+}
+
+// ------------------------------------------------------- the functions
 
 /// USER.108 GetMessage(lpMsg, hWnd, wMsgFilterMin, wMsgFilterMax) -> BOOL:
 /// FALSE for WM_QUIT.
@@ -358,6 +855,11 @@ fn next_message(env: &mut Env, htask: u16, remove: bool) -> Option<Msg> {
 /// goes first; with none left the run stops ([`Stop::NoInput`]).
 fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
+    let filter = Filter {
+        hwnd: a[1] as u16,
+        min: a[2] as u16,
+        max: a[3] as u16,
+    };
     claim_script(env, htask);
     if !env.win16.user.has_input(htask)
         && scheduler::yield_now(env, uc, Wait::Input, Resume::Retry)?
@@ -365,11 +867,8 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         return Ok(0);
     }
     feed(env, uc, htask)?;
-    match next_message(env, htask, true) {
-        Some(m) => {
-            write_msg(env, uc, a[0], m)?;
-            Ok(u32::from(m.message != WM_QUIT))
-        }
+    match retrieve(env, uc, htask, filter, true, a[0])? {
+        Some(m) => Ok(u32::from(m.message != WM_QUIT)),
         None if scheduler::yield_stuck(env, uc)? => Ok(0),
         None => Err(Stop::NoInput {
             what: "GetMessage waits on an empty queue and the session has no more input".into(),
@@ -382,10 +881,13 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// returns FALSE when the task resumes; when no other task can run, the
 /// default session's WM_CLOSE comes as for GetMessage.
 fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    const PM_REMOVE: u16 = 0x0001;
-    const PM_NOYIELD: u16 = 0x0002;
     let flags = a[4] as u16;
     let remove = flags & PM_REMOVE != 0;
+    let filter = Filter {
+        hwnd: a[1] as u16,
+        min: a[2] as u16,
+        max: a[3] as u16,
+    };
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
     if !env.win16.user.has_input(htask)
@@ -395,119 +897,107 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
         return Ok(0);
     }
     feed(env, uc, htask)?;
-    match next_message(env, htask, remove) {
-        Some(m) => {
-            write_msg(env, uc, a[0], m)?;
-            Ok(1)
-        }
-        None => Ok(0),
-    }
+    Ok(u32::from(
+        retrieve(env, uc, htask, filter, remove, a[0])?.is_some(),
+    ))
 }
 
-/// The keyboard state follows a key message the task took from its
-/// queue (User::key_state).
-pub(crate) fn note_key_state(u: &mut super::User, m: &Msg) {
-    if u.key_state.len() < 256 {
-        u.key_state.resize(256, 0);
+/// USER.112 WaitMessage(): returns when the task has a message (giving up
+/// the CPU until then, the session feeding an empty queue).
+fn wait_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let htask = uc.get_data().current_task;
+    claim_script(env, htask);
+    if !env.win16.user.has_input(htask)
+        && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
+    {
+        return Ok(0);
     }
-    let k = &mut u.key_state[usize::from(m.wparam as u8)];
-    match m.message {
-        WM_KEYDOWN | WM_SYSKEYDOWN => *k |= 0x80,
-        WM_KEYUP | WM_SYSKEYUP => *k &= !0x80,
-        _ => {}
-    }
-}
-
-/// Is virtual key `vk` down in the keyboard state the task has seen?
-pub(crate) fn key_down(env: &Env, vk: u16) -> bool {
-    env.win16
-        .user
-        .key_state
-        .get(usize::from(vk as u8))
-        .is_some_and(|s| s & 0x80 != 0)
+    feed(env, uc, htask)?;
+    Ok(0)
 }
 
 /// USER.113 TranslateMessage(lpMsg) -> BOOL: a WM_KEYDOWN (WM_SYSKEYDOWN)
-/// of a key that types a character (script.rs's keyboard) posts its
-/// WM_CHAR (WM_SYSCHAR) — a letter upper case with Shift, a control
-/// character with Ctrl — ahead of the queued input as Windows' posted
-/// messages come before input.
+/// of a key that types a character posts its WM_CHAR (WM_SYSCHAR), with
+/// Shift and Caps Lock as the keyboard state has them.
 fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (seg, off) = split(a[0]);
-    let mut b = [0u8; 10];
-    if uc.read_seg(seg, off, &mut b).is_err() {
+    let Some(m) = read_msg(uc, a[0]) else {
         return Ok(0);
-    }
-    let (hwnd, msg, wparam) = (get(&b, 0), get(&b, 2), get(&b, 4));
-    let lparam = u32::from_le_bytes([b[6], b[7], b[8], b[9]]);
-    let out = match msg {
-        WM_KEYDOWN => WM_CHAR,
-        WM_SYSKEYDOWN => WM_SYSCHAR,
+    };
+    let sys = match m.message {
+        WM_KEYDOWN => false,
+        WM_SYSKEYDOWN => true,
         _ => return Ok(0),
     };
-    let ch = match wparam {
-        0x41..=0x5A if key_down(env, 0x11) => Some(wparam as u8 - 0x40),
-        0x41..=0x5A if key_down(env, 0x10) => Some(wparam as u8),
-        0x41..=0x5A => Some(wparam as u8 + 0x20),
-        0x30..=0x39 | 0x08 | 0x09 | 0x0D | 0x1B | 0x20 => Some(wparam as u8),
-        _ => None,
-    };
-    let Some(ch) = ch else {
+    let Some(ch) = super::input::char_of_key(env, m.wparam) else {
         return Ok(0);
     };
-    let htask = env
-        .win16
-        .user
-        .window(hwnd)
-        .map_or(uc.get_data().current_task, |w| w.htask);
-    let q = env.win16.user.queue(htask);
-    if q.msgs.len() >= MAX_QUEUE {
-        return Ok(0);
-    }
-    q.msgs.push_front(Msg {
-        hwnd,
-        message: out,
-        wparam: u16::from(ch),
-        lparam,
-    });
-    Ok(1)
+    let msg = if sys { WM_SYSCHAR } else { WM_CHAR };
+    Ok(u32::from(post(
+        env,
+        uc,
+        Msg::new(m.hwnd, msg, u16::from(ch), m.lparam),
+    )))
 }
 
 /// USER.114 DispatchMessage(lpMsg) -> the window procedure's result.
+/// WM_TIMER with a TimerProc calls it (hWnd, WM_TIMER, id, the time); a
+/// WM_PAINT the procedure did not validate is validated afterwards.
 fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (seg, off) = split(a[0]);
-    let mut b = [0u8; 10];
-    if uc.read_seg(seg, off, &mut b).is_err() {
+    let Some(m) = read_msg(uc, a[0]) else {
         return Ok(0);
-    }
-    let (hwnd, msg, wparam) = (get(&b, 0), get(&b, 2), get(&b, 4));
-    let lparam = u32::from_le_bytes([b[6], b[7], b[8], b[9]]);
-    if msg == WM_TIMER && lparam != 0 {
-        // A timer with its own procedure: TimerProc(hwnd, msg, id, time).
+    };
+    if m.message == WM_TIMER && m.lparam != 0 {
         let ds = env
             .win16
             .user
-            .window(hwnd)
+            .window(m.hwnd)
             .map(|w| instance_ds(w.hinstance))
             .unwrap_or(uc.reg(R::DS));
-        let cs = user_cs(env)?;
-        let r = call_far(
+        let time = now_ms(env, uc);
+        return callback(
             env,
             uc,
-            cs,
-            split(lparam),
+            m.lparam,
             ds,
-            &[],
             &[
-                CallArg::W(hwnd),
-                CallArg::W(msg),
-                CallArg::W(wparam),
-                CallArg::L(env.win16.user.msg_time),
+                CallArg::W(m.hwnd),
+                CallArg::W(m.message),
+                CallArg::W(m.wparam),
+                CallArg::L(time),
             ],
-        )?;
-        return Ok(r.value);
+        );
     }
-    send(env, uc, hwnd, msg, wparam, lparam)
+    let Some(w) = env.win16.user.window(m.hwnd) else {
+        return Ok(0);
+    };
+    let other = w.htask != uc.get_data().current_task;
+    let r = if other {
+        send(env, uc, m.hwnd, m.message, m.wparam, m.lparam)?
+    } else {
+        deliver(env, uc, m.hwnd, m.message, m.wparam, m.lparam)?
+    };
+    if m.message == WM_PAINT
+        && env
+            .win16
+            .user
+            .window(m.hwnd)
+            .is_some_and(|w| w.needs_paint())
+    {
+        event(
+            uc,
+            format!(
+                "window {:04X} did not validate on WM_PAINT: validated",
+                m.hwnd
+            ),
+        );
+        super::paint::redraw(
+            env,
+            m.hwnd,
+            None,
+            RDW_VALIDATE | RDW_NOCHILDREN | RDW_NOFRAME | RDW_NOINTERNALPAINT,
+        );
+    }
+    Ok(r)
 }
 
 /// USER.111 SendMessage(hWnd, msg, wParam, lParam).
@@ -515,17 +1005,39 @@ fn send_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     send(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])
 }
 
-/// USER.110 PostMessage(hWnd, msg, wParam, lParam) -> BOOL.
+/// USER.110 PostMessage(hWnd, msg, wParam, lParam) -> BOOL: FALSE when the
+/// window does not exist or its queue is full. HWND_BROADCAST posts to
+/// every top-level window.
 fn post_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hwnd, msg, wparam, lparam) = (a[0] as u16, a[1] as u16, a[2] as u16, a[3]);
+    if hwnd == HWND_BROADCAST {
+        for h in top_level_windows(env) {
+            post(env, uc, Msg::new(h, msg, wparam, lparam));
+        }
+        return Ok(1);
+    }
+    if hwnd != 0 && env.win16.user.app_window(hwnd).is_none() {
+        return Ok(0);
+    }
     Ok(u32::from(post(
         env,
-        uc.get_data().current_task,
-        Msg {
-            hwnd: a[0] as u16,
-            message: a[1] as u16,
-            wparam: a[2] as u16,
-            lparam: a[3],
-        },
+        uc,
+        Msg::new(hwnd, msg, wparam, lparam),
+    )))
+}
+
+/// USER.116 PostAppMessage(hTask, msg, wParam, lParam) -> BOOL: a message
+/// with hWnd 0 in the task's queue.
+fn post_app_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(htask) = env.win16.task_arg(uc, a[0] as u16) else {
+        return Ok(0);
+    };
+    Ok(u32::from(post_to(
+        env,
+        uc,
+        htask,
+        Msg::new(0, a[1] as u16, a[2] as u16, a[3]),
+        false,
     )))
 }
 
@@ -533,6 +1045,113 @@ fn post_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
 fn post_quit_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     env.win16.user.queue(uc.get_data().current_task).quit = Some(a[0] as u16);
     Ok(0)
+}
+
+/// USER.115 ReplyMessage(lResult): the sender of the message being handled
+/// (from another task) gets this result.
+fn reply_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let current = uc.get_data().current_task;
+    if let Some(s) = env.win16.user.in_send.last_mut()
+        && s.receiver == current
+        && s.reply.is_none()
+    {
+        s.reply = Some(a[0]);
+    }
+    Ok(0)
+}
+
+/// USER.192 InSendMessage(): is the current task handling a message
+/// another task sent?
+fn in_send_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let current = uc.get_data().current_task;
+    Ok(u32::from(
+        env.win16
+            .user
+            .in_send
+            .last()
+            .is_some_and(|s| s.receiver == current),
+    ))
+}
+
+/// USER.119 GetMessagePos(): the cursor position (screen) of the last
+/// message retrieved.
+fn get_message_pos(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let p = env.win16.user.queue(uc.get_data().current_task).last_pos;
+    Ok(point_lparam(p))
+}
+
+/// USER.120 GetMessageTime(): the time (GetTickCount) of the last message
+/// retrieved.
+fn get_message_time(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(env.win16.user.queue(uc.get_data().current_task).last_time)
+}
+
+/// The QS_ bits of what a task's queue holds now.
+fn queue_bits(env: &Env, htask: u16) -> u16 {
+    let u = &env.win16.user;
+    let mut bits = 0;
+    if let Some(q) = u.queues.get(&htask) {
+        for m in &q.msgs {
+            bits |= qs_bit(m.message, false);
+        }
+        for m in &q.input {
+            bits |= qs_bit(m.message, true);
+        }
+    }
+    if u.paint_pending(htask) {
+        bits |= QS_PAINT;
+    }
+    bits
+}
+
+/// USER.334 GetQueueStatus(fuFlags) -> DWORD: the high word what the
+/// queue holds now, the low word what arrived since the last call (both
+/// masked by fuFlags); the second is cleared.
+fn get_queue_status(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let flags = a[0] as u16;
+    let htask = uc.get_data().current_task;
+    let now = queue_bits(env, htask) & flags;
+    let q = env.win16.user.queue(htask);
+    let new = q.new_bits & flags;
+    q.new_bits &= !flags;
+    Ok(makelong(new, now))
+}
+
+/// USER.335 GetInputState() -> whether mouse or keyboard input waits.
+fn get_input_state(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let bits = queue_bits(env, uc.get_data().current_task);
+    Ok(u32::from(
+        bits & (QS_KEY | QS_MOUSEBUTTON | QS_MOUSEMOVE) != 0,
+    ))
+}
+
+/// USER.266 SetMessageQueue(cMsg) -> BOOL: a new queue of that many posted
+/// messages (the old one's messages are lost).
+fn set_message_queue(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let n = usize::from(a[0] as u16);
+    if n == 0 {
+        return Ok(0);
+    }
+    let q = env.win16.user.queue(uc.get_data().current_task);
+    q.msgs.clear();
+    q.size = n.min(MAX_QUEUE);
+    Ok(1)
+}
+
+/// USER.118 RegisterWindowMessage(lpString) -> a message number from
+/// 0xC000 (a global atom: the same string always gives the same number,
+/// and RegisterClipboardFormat gives it too).
+fn register_window_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let name = bytes_arg(uc, a[0], 255);
+    if name.is_empty() {
+        return Ok(0);
+    }
+    Ok(u32::from(
+        env.win16
+            .atoms
+            .global
+            .add(crate::win16::farptr::NameArg::Str(name)),
+    ))
 }
 
 /// USER.122 CallWindowProc(lpPrevWndFunc, hWnd, msg, wParam, lParam).
@@ -544,22 +1163,16 @@ fn call_window_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         .window(hwnd)
         .map(|w| instance_ds(w.hinstance))
         .unwrap_or(uc.reg(R::DS));
-    let cs = user_cs(env)?;
-    let r = call_far(
+    call_proc(
         env,
         uc,
-        cs,
         split(a[0]),
         ds,
-        &[],
-        &[
-            CallArg::W(hwnd),
-            CallArg::W(a[2] as u16),
-            CallArg::W(a[3] as u16),
-            CallArg::L(a[4]),
-        ],
-    )?;
-    Ok(r.value)
+        hwnd,
+        a[2] as u16,
+        a[3] as u16,
+        a[4],
+    )
 }
 
 /// The functions this file implements.
@@ -593,6 +1206,7 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W, Arg::W, Arg::L],
         send_message,
     ),
+    Api::new("USER", 112, "WAITMESSAGE", &[], wait_message),
     Api::new(
         "USER",
         113,
@@ -601,6 +1215,23 @@ pub static APIS: &[Api] = &[
         translate_message,
     ),
     Api::new("USER", 114, "DISPATCHMESSAGE", &[Arg::L], dispatch_message),
+    Api::new("USER", 115, "REPLYMESSAGE", &[Arg::L], reply_message),
+    Api::new(
+        "USER",
+        116,
+        "POSTAPPMESSAGE",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        post_app_message,
+    ),
+    Api::new(
+        "USER",
+        118,
+        "REGISTERWINDOWMESSAGE",
+        &[Arg::L],
+        register_window_message,
+    ),
+    Api::new("USER", 119, "GETMESSAGEPOS", &[], get_message_pos),
+    Api::new("USER", 120, "GETMESSAGETIME", &[], get_message_time),
     Api::new(
         "USER",
         122,
@@ -608,11 +1239,20 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::W, Arg::W, Arg::W, Arg::L],
         call_window_proc,
     ),
+    Api::new("USER", 192, "INSENDMESSAGE", &[], in_send_message),
+    Api::new("USER", 266, "SETMESSAGEQUEUE", &[Arg::W], set_message_queue),
+    Api::new("USER", 334, "GETQUEUESTATUS", &[Arg::W], get_queue_status),
+    Api::new("USER", 335, "GETINPUTSTATE", &[], get_input_state),
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_registered() {
+        assert!(crate::win16::api::is_registered(APIS));
+    }
 
     #[test]
     fn script_lines_go_to_their_tasks_and_answers_apart() {
@@ -634,4 +1274,31 @@ mod tests {
         // Not deliverable without a main window: not input yet.
         assert!(!env.win16.user.has_input(0x100));
     }
+
+    #[test]
+    fn msg_layout_and_filters() {
+        let m = Msg {
+            hwnd: 0x3000,
+            message: WM_KEYDOWN,
+            wparam: 0x41,
+            lparam: 0x001E_0001,
+            time: 0x1234_5678,
+            pt: Point::new(-1, 300),
+        };
+        let b = msg_bytes(&m);
+        assert_eq!(msg_from(&b), m);
+        assert_eq!(&b[10..14], &[0x78, 0x56, 0x34, 0x12]);
+        let f = Filter {
+            hwnd: 0,
+            min: WM_KEYFIRST,
+            max: WM_KEYLAST,
+        };
+        assert!(f.accepts(&m));
+        assert!(!f.accepts(&Msg::new(0x3000, WM_PAINT, 0, 0)));
+        assert_eq!(qs_bit(WM_KEYUP, true), QS_KEY);
+        assert_eq!(qs_bit(WM_TIMER, true), QS_TIMER);
+    }
+
+    const WM_KEYFIRST: u16 = WM_KEYDOWN;
+    const WM_KEYLAST: u16 = 0x0108;
 }

@@ -1,7 +1,7 @@
 //! Timers: SetTimer, KillTimer, and their ticks on the emulated clock (the
 //! headless session's step 2, message.rs).
 
-use super::{MAX_QUEUE, Msg, WM_TIMER, event};
+use super::{MAX_QUEUE, Msg, QS_TIMER, WM_TIMER, event};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
@@ -59,7 +59,7 @@ pub(super) fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool)
     };
     if u.queues
         .get(&htask)
-        .is_some_and(|q| q.msgs.len() >= MAX_QUEUE)
+        .is_some_and(|q| q.input.len() >= MAX_QUEUE)
     {
         return false;
     }
@@ -68,17 +68,22 @@ pub(super) fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool)
     t.due = at + u64::from(t.elapse.max(1));
     let key = (t.hwnd, t.id);
     let m = Msg {
-        hwnd: t.hwnd,
-        message: WM_TIMER,
-        wparam: t.id,
-        lparam: u32::from(t.proc_.0) << 16 | u32::from(t.proc_.1),
+        time: at as u32,
+        pt: env.win16.user.cursor.pos,
+        ..Msg::new(
+            t.hwnd,
+            WM_TIMER,
+            t.id,
+            u32::from(t.proc_.0) << 16 | u32::from(t.proc_.1),
+        )
     };
     env.win16.system.idle_ms += at - now;
     let q = env.win16.user.queue(htask);
     if idle {
         *q.idle_fired.entry(key).or_default() += 1;
     }
-    q.msgs.push_back(m);
+    q.input.push_back(m);
+    q.new_bits |= QS_TIMER;
     event(
         uc,
         format!("timer {:04X} #{} fires at {at} ms", m.hwnd, m.wparam),

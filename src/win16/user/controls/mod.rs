@@ -139,6 +139,13 @@ const CLASSES: &[SystemClass] = &[
         style: CS_SAVEBITS | CS_DBLCLKS,
         wnd_extra: DLGWINDOWEXTRA,
     },
+    // The MDI client (mdi.rs): its background is COLOR_APPWORKSPACE.
+    SystemClass {
+        name: "MDICLIENT",
+        ordinal: super::mdi::ORD_MDICLIENT,
+        style: 0,
+        wnd_extra: 2,
+    },
 ];
 
 /// The class name of a dialog item's predefined-class byte (0x80..0x85).
@@ -199,7 +206,7 @@ pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win1
     if w.user
         .classes
         .iter()
-        .any(|c| c.name == CLASSES[0].name && c.hinstance != 0)
+        .any(|c| c.name == CLASSES[0].name && c.hmodule == 0)
     {
         return Ok(());
     }
@@ -210,17 +217,33 @@ pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win1
         let atom = if c.name == "#32770" {
             DIALOG_ATOM
         } else {
-            0xC000 + w.user.classes.len() as u16
+            w.atoms.global.add(crate::win16::farptr::NameArg::Str(
+                c.name.as_bytes().to_vec(),
+            ))
         };
         w.user.classes.push(WndClass {
             name: c.name.to_string(),
             atom,
-            style: c.style,
+            // USER's classes are global (CS_GLOBALCLASS).
+            style: c.style | 0x4000,
             wndproc: (p.selector, p.offset),
             cls_extra: 0,
             wnd_extra: c.wnd_extra,
             hinstance: hmodule,
+            hicon: 0,
+            // The cursor is set when the window manager first needs the
+            // classes (class.rs, ensure_system_classes).
+            hcursor: 0,
+            hbrush: if c.name == "MDICLIENT" {
+                super::mdi::COLOR_APPWORKSPACE + 1
+            } else {
+                0
+            },
             menu: None,
+            menu_ptr: 0,
+            extra: Vec::new(),
+            hmodule: 0,
+            global: true,
         });
     }
     Ok(())

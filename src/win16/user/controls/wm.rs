@@ -3,21 +3,15 @@
 //! enable state and the focus; creating, showing, moving and destroying
 //! windows; sending and posting messages.
 //!
-//! Where USER has the Windows function (SetFocus, EnableWindow,
-//! GetWindow...), these call it through its table entry, as a program
-//! would, so they follow the window manager's own rules and events. Where
-//! it does not yet, they keep the minimum themselves, as Windows defines
-//! it: the focus window (SetFocus sends WM_KILLFOCUS to the old focus, then
-//! WM_SETFOCUS to the new one), the enable state as the WS_DISABLED style
-//! bit (EnableWindow sends WM_ENABLE), WM_SETTEXT / WM_GETTEXT /
-//! WM_GETTEXTLENGTH in the default procedure.
+//! Each is the window manager's own function (window.rs, winpos.rs,
+//! focus.rs, message.rs, paint.rs), so the controls and dialogs follow its
+//! rules, messages and events; the rest call USER's functions through their
+//! table entries, as a program would.
 
-use super::super::defwnd::def_window_proc_impl;
-use super::super::{Msg, Window, call_wndproc, post as post_msg, send as send_msg};
+use super::super::{Msg, Window};
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::api;
-use crate::win16::callback::CallArg;
 use crate::win16::farptr;
 
 pub const WS_CHILD: u32 = 0x4000_0000;
@@ -70,14 +64,9 @@ pub fn user_call(
     Some((a.func)(env, uc, args))
 }
 
-/// Does USER have function `ordinal`?
-fn has(ordinal: u16) -> bool {
-    api::all().any(|a| a.module == "USER" && a.ordinal == ordinal)
-}
-
 /// The window, if it exists.
 pub fn window(env: &Env, hwnd: u16) -> Option<&Window> {
-    env.win16.user.window(hwnd)
+    env.win16.user.app_window(hwnd)
 }
 
 /// Is `hwnd` a window?
@@ -96,7 +85,7 @@ pub fn parent(env: &Env, hwnd: u16) -> u16 {
 pub fn owner(env: &Env, hwnd: u16) -> u16 {
     window(env, hwnd)
         .filter(|w| w.style & WS_CHILD == 0)
-        .map_or(0, |w| w.parent)
+        .map_or(0, |w| w.owner)
 }
 
 /// A child window's id (its hMenu argument).
@@ -127,35 +116,24 @@ pub fn task(env: &Env, hwnd: u16) -> u16 {
 
 /// The child windows of `hwnd`, first to last in z-order (GetWindow
 /// GW_CHILD, then GW_HWNDNEXT): for a dialog, its controls in template
-/// order.
+/// order (each new child goes to the bottom).
 pub fn children(env: &Env, hwnd: u16) -> Vec<u16> {
-    env.win16
-        .user
-        .windows
-        .iter()
-        .filter(|w| w.parent == hwnd && !w.destroyed && w.style & WS_CHILD != 0)
-        .map(|w| w.hwnd)
+    let u = &env.win16.user;
+    u.children(hwnd)
+        .into_iter()
+        .filter(|&h| u.app_window(h).is_some_and(|w| w.style & WS_CHILD != 0))
         .collect()
 }
 
 /// Is `child` a descendant of `ancestor` (IsChild)?
 pub fn is_descendant(env: &Env, ancestor: u16, child: u16) -> bool {
-    let mut h = child;
-    for _ in 0..64 {
-        let p = parent(env, h);
-        if p == 0 {
-            return false;
-        }
-        if p == ancestor {
-            return true;
-        }
-        h = p;
-    }
-    false
+    env.win16.user.is_descendant(ancestor, child)
 }
 
+/// The window's own WS_VISIBLE (its parents aside: the dialog manager's
+/// tests, as Windows' GetNextDlgTabItem's, look at the style).
 pub fn is_visible(env: &Env, hwnd: u16) -> bool {
-    window(env, hwnd).is_some_and(|w| w.visible)
+    window(env, hwnd).is_some_and(|w| w.visible())
 }
 
 pub fn is_enabled(env: &Env, hwnd: u16) -> bool {
@@ -164,130 +142,69 @@ pub fn is_enabled(env: &Env, hwnd: u16) -> bool {
 
 /// EnableWindow: returns whether the window was disabled before.
 pub fn enable(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, on: bool) -> Result<bool, Stop> {
-    if let Some(r) = user_call(env, uc, 34, &[u32::from(hwnd), u32::from(on)]) {
-        return Ok(r? != 0);
-    }
-    let Some(w) = env.win16.user.window_mut(hwnd) else {
-        return Ok(false);
-    };
-    let was_disabled = w.style & WS_DISABLED != 0;
-    if was_disabled != on {
-        return Ok(was_disabled);
-    }
-    if on {
-        w.style &= !WS_DISABLED;
-    } else {
-        w.style |= WS_DISABLED;
-    }
-    send(env, uc, hwnd, WM_ENABLE, u16::from(on), 0)?;
-    if !on && focus(env, uc)? == hwnd {
-        set_focus(env, uc, 0)?;
-    }
-    Ok(was_disabled)
+    super::super::window::enable_window(env, uc, hwnd, on)
 }
 
 /// GetFocus.
-pub fn focus(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
-    if let Some(r) = user_call(env, uc, 23, &[]) {
-        return Ok(r? as u16);
-    }
-    let f = env.win16.user.controls.interim_focus;
+pub fn focus(env: &mut Env, _uc: &mut Uc<'_>) -> Result<u16, Stop> {
+    let f = env.win16.user.focus;
     Ok(if exists(env, f) { f } else { 0 })
 }
 
 /// SetFocus: the previous focus window.
 pub fn set_focus(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<u16, Stop> {
-    if let Some(r) = user_call(env, uc, 22, &[u32::from(hwnd)]) {
-        return Ok(r? as u16);
-    }
-    let old = focus(env, uc)?;
-    if hwnd != 0 && !exists(env, hwnd) {
-        return Ok(0);
-    }
-    if old == hwnd {
-        return Ok(old);
-    }
-    env.win16.user.controls.interim_focus = hwnd;
-    if old != 0 {
-        send(env, uc, old, WM_KILLFOCUS, hwnd, 0)?;
-    }
-    if hwnd != 0 && env.win16.user.controls.interim_focus == hwnd {
-        send(env, uc, hwnd, super::super::WM_SETFOCUS, old, 0)?;
-    }
-    Ok(old)
+    super::super::focus::set_focus(env, uc, hwnd)
 }
 
 /// The window's text as DefWindowProc keeps it.
 pub fn title(env: &Env, hwnd: u16) -> Vec<u8> {
-    window(env, hwnd).map_or_else(Vec::new, |w| latin1(&w.title))
+    window(env, hwnd).map_or_else(Vec::new, |w| w.text.clone())
 }
 
 /// Replace the text DefWindowProc keeps (no message).
 pub fn set_title(env: &mut Env, hwnd: u16, text: &[u8]) {
-    if let Some(w) = env.win16.user.window_mut(hwnd) {
-        w.title = text.iter().map(|&b| char::from(b)).collect();
-    }
-}
-
-/// A window's text as bytes: the titles keep one character per byte.
-fn latin1(s: &str) -> Vec<u8> {
-    s.chars()
-        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
-        .collect()
+    super::super::window::store_text(env, hwnd, text.to_vec());
 }
 
 /// The client area's size.
 pub fn client_size(env: &Env, hwnd: u16) -> (i16, i16) {
     window(env, hwnd).map_or((0, 0), |w| {
-        let has_menu = w.style & WS_CHILD == 0 && w.id != 0;
-        super::super::client_size(w, has_menu)
+        (w.client.width() as i16, w.client.height() as i16)
     })
 }
 
 /// The window rectangle (for a child window, in its parent's client
 /// coordinates).
 pub fn rect(env: &Env, hwnd: u16) -> (i16, i16, i16, i16) {
-    window(env, hwnd).map_or((0, 0, 0, 0), |w| w.rect)
+    window(env, hwnd).map_or((0, 0, 0, 0), |w| {
+        let r = w.rect;
+        (r.left as i16, r.top as i16, r.right as i16, r.bottom as i16)
+    })
 }
 
-/// MoveWindow(hwnd, x, y, cx, cy, repaint).
+/// MoveWindow(hwnd, x, y, cx, cy, TRUE).
 pub fn move_window(
     env: &mut Env,
     uc: &mut Uc<'_>,
     hwnd: u16,
     r: (i16, i16, i16, i16),
 ) -> Result<(), Stop> {
-    let args = [r.0, r.1, r.2 - r.0, r.3 - r.1].map(|v| u32::from(v as u16));
-    if let Some(res) = user_call(
-        env,
-        uc,
-        56,
-        &[u32::from(hwnd), args[0], args[1], args[2], args[3], 1],
-    ) {
-        res?;
-        return Ok(());
-    }
-    let Some(w) = env.win16.user.window_mut(hwnd) else {
-        return Ok(());
-    };
-    w.rect = r;
-    w.needs_paint = true;
-    let (cx, cy) = client_size(env, hwnd);
-    send(
+    let (l, t, rt, b) = (
+        i32::from(r.0),
+        i32::from(r.1),
+        i32::from(r.2),
+        i32::from(r.3),
+    );
+    super::super::winpos::set_window_pos(
         env,
         uc,
         hwnd,
-        super::super::WM_SIZE,
         0,
-        u32::from(cy as u16) << 16 | u32::from(cx as u16),
-    )?;
-    send(
-        env,
-        uc,
-        hwnd,
-        super::super::WM_MOVE,
-        0,
-        u32::from(r.1 as u16) << 16 | u32::from(r.0 as u16),
+        l,
+        t,
+        rt - l,
+        b - t,
+        super::super::SWP_NOZORDER | super::super::SWP_NOACTIVATE,
     )?;
     Ok(())
 }
@@ -301,7 +218,7 @@ pub fn send(
     wparam: u16,
     lparam: u32,
 ) -> Result<u32, Stop> {
-    send_msg(env, uc, hwnd, msg, wparam, lparam)
+    super::super::message::send(env, uc, hwnd, msg, wparam, lparam)
 }
 
 /// SendMessage with lParam pointing at `data` (on the stack, as USER's
@@ -315,24 +232,16 @@ pub fn send_data(
     wparam: u16,
     data: &[u8],
 ) -> Result<(u32, Vec<u8>), Stop> {
-    call_wndproc(env, uc, hwnd, msg, wparam, CallArg::Scratch, data)
+    super::super::message::send_struct(env, uc, hwnd, msg, wparam, data)
 }
 
-/// PostMessage.
+/// PostMessage (to the window's task).
 pub fn post(env: &mut Env, uc: &Uc<'_>, hwnd: u16, msg: u16, wparam: u16, lparam: u32) -> bool {
-    post_msg(
-        env,
-        uc.get_data().current_task,
-        Msg {
-            hwnd,
-            message: msg,
-            wparam,
-            lparam,
-        },
-    )
+    super::super::message::post(env, uc, Msg::new(hwnd, msg, wparam, lparam))
 }
 
-/// DefWindowProc, with the window text messages.
+/// DefWindowProc (it keeps the window text: WM_SETTEXT, WM_GETTEXT,
+/// WM_GETTEXTLENGTH).
 pub fn def_proc(
     env: &mut Env,
     uc: &mut Uc<'_>,
@@ -341,26 +250,7 @@ pub fn def_proc(
     wparam: u16,
     lparam: u32,
 ) -> Result<u32, Stop> {
-    match msg {
-        WM_SETTEXT => {
-            let text = if lparam == 0 {
-                Vec::new()
-            } else {
-                farptr::read_cstr(uc, lparam, farptr::MAX_STRING).unwrap_or_default()
-            };
-            set_title(env, hwnd, &text);
-            Ok(1)
-        }
-        WM_GETTEXT => {
-            let t = title(env, hwnd);
-            Ok(
-                farptr::write_cstr_truncated(uc, lparam, &t, usize::from(wparam)).unwrap_or(0)
-                    as u32,
-            )
-        }
-        WM_GETTEXTLENGTH => Ok(title(env, hwnd).len() as u32),
-        _ => def_window_proc_impl(env, uc, hwnd, msg, wparam, lparam),
-    }
+    super::super::defwnd::def_window_proc(env, uc, hwnd, msg, wparam, lparam)
 }
 
 /// CreateWindow(class, text, style, x, y, cx, cy, parent, id, hInstance,
@@ -399,7 +289,7 @@ pub fn create(
 
 /// DestroyWindow.
 pub fn destroy(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool, Stop> {
-    super::super::window::destroy(env, uc, hwnd)
+    super::super::window::destroy_window(env, uc, hwnd)
 }
 
 /// ShowWindow(hwnd, nCmdShow): whether it was visible.
@@ -450,13 +340,9 @@ pub fn invalidate(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop>
     Ok(())
 }
 
-/// MessageBeep(0), if USER has it (a beep is an event there).
+/// MessageBeep(0) (a beep is an event).
 pub fn beep(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-    if has(104) {
-        user_call(env, uc, 104, &[0]).transpose()?;
-    } else {
-        super::super::event(uc, "message beep".into());
-    }
+    user_call(env, uc, 104, &[0]).transpose()?;
     Ok(())
 }
 

@@ -15,9 +15,9 @@
 //! LBS_NOTIFY) or a drop-down combo box's CBN_DROPDOWN, CBN_SELCHANGE,
 //! CBN_SELENDOK, CBN_CLOSEUP follow.
 
-use super::super::message::{claim_script, deliver_line, take_answer};
+use super::super::message::{claim_script, deliver_line, take_answer, take_paint, take_queued};
 use super::super::timer::fire_timer;
-use super::super::{MAX_QUEUE, Msg, WM_PAINT, event};
+use super::super::{Msg, WM_PAINT, event};
 use super::{IDCANCEL, dialog, end, ended, item, navigate};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
@@ -28,15 +28,8 @@ use crate::win16::user::{WM_CHAR, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};
 const MK_LBUTTON: u16 = 0x0001;
 
 /// A MSG (18 bytes: hwnd, message, wParam, lParam, time, pt).
-fn msg_bytes(env: &mut Env, m: Msg) -> [u8; 18] {
-    env.win16.user.msg_time = env.win16.user.msg_time.wrapping_add(55);
-    let mut b = [0u8; 18];
-    b[0..2].copy_from_slice(&m.hwnd.to_le_bytes());
-    b[2..4].copy_from_slice(&m.message.to_le_bytes());
-    b[4..6].copy_from_slice(&m.wparam.to_le_bytes());
-    b[6..10].copy_from_slice(&m.lparam.to_le_bytes());
-    b[10..14].copy_from_slice(&env.win16.user.msg_time.to_le_bytes());
-    b
+fn msg_bytes(_env: &mut Env, m: Msg) -> [u8; 18] {
+    super::super::message::msg_bytes(&m)
 }
 
 /// One turn of the modal loop for message `m`: CallMsgFilter
@@ -127,8 +120,8 @@ pub fn modal_loop(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, htask: u16) -> Resu
             return Ok(0xFFFF);
         }
         claim_script(env, htask);
-        // Posted messages.
-        if let Some(m) = env.win16.user.queue(htask).msgs.pop_front() {
+        // Posted messages, then input.
+        if let Some(m) = take_queued(env, uc, htask)? {
             dispatch(env, uc, hdlg, m)?;
             idle_told = false;
             continue;
@@ -141,31 +134,10 @@ pub fn modal_loop(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, htask: u16) -> Resu
             end(env, hdlg, IDCANCEL);
             continue;
         }
-        // Windows to paint.
-        let paint = env
-            .win16
-            .user
-            .windows
-            .iter()
-            .find(|w| w.htask == htask && w.needs_paint && w.visible && !w.destroyed)
-            .map(|w| w.hwnd);
-        if let Some(h) = paint {
-            dispatch(
-                env,
-                uc,
-                hdlg,
-                Msg {
-                    hwnd: h,
-                    message: WM_PAINT,
-                    wparam: 0,
-                    lparam: 0,
-                },
-            )?;
-            // A procedure that never validates would be painted forever;
-            // one WM_PAINT per invalidation here.
-            if let Some(w) = env.win16.user.window_mut(h) {
-                w.needs_paint = false;
-            }
+        // Windows to paint (DispatchMessage validates what the procedure
+        // did not).
+        if let Some(h) = take_paint(env, htask) {
+            dispatch(env, uc, hdlg, Msg::new(h, WM_PAINT, 0, 0))?;
             continue;
         }
         // The script.
@@ -248,19 +220,23 @@ fn find_control(env: &Env, htask: u16, id: u16) -> Option<u16> {
     })
 }
 
-/// Post a message for the script.
-fn post(env: &mut Env, htask: u16, hwnd: u16, message: u16, wparam: u16, lparam: u32) -> bool {
-    let q = env.win16.user.queue(htask);
-    if q.msgs.len() >= MAX_QUEUE {
-        return false;
-    }
-    q.msgs.push_back(Msg {
-        hwnd,
-        message,
-        wparam,
-        lparam,
-    });
-    true
+/// Queue a script input message (keyboard or mouse input) for the task.
+fn post(
+    env: &mut Env,
+    uc: &Uc<'_>,
+    htask: u16,
+    hwnd: u16,
+    message: u16,
+    wparam: u16,
+    lparam: u32,
+) -> bool {
+    super::super::message::post_to(
+        env,
+        uc,
+        htask,
+        Msg::new(hwnd, message, wparam, lparam),
+        true,
+    )
 }
 
 /// Give `h` the focus as the Tab key would (the dialog manager's rules
@@ -312,6 +288,7 @@ pub fn deliver(
                 let scan = crate::win16::script::scan_of_char(c);
                 posted |= post(
                     env,
+                    uc,
                     htask,
                     h,
                     WM_CHAR,
@@ -324,8 +301,8 @@ pub fn deliver(
         Action::ClickId(_) => {
             let (cx, cy) = wm::client_size(env, h);
             let lp = u32::from((cy / 2) as u16) << 16 | u32::from((cx / 2) as u16);
-            let a = post(env, htask, h, WM_LBUTTONDOWN, MK_LBUTTON, lp);
-            let b = post(env, htask, h, WM_LBUTTONUP, 0, lp);
+            let a = post(env, uc, htask, h, WM_LBUTTONDOWN, MK_LBUTTON, lp);
+            let b = post(env, uc, htask, h, WM_LBUTTONUP, 0, lp);
             Ok(a && b)
         }
         Action::Select(_, index) => {

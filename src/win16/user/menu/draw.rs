@@ -295,32 +295,27 @@ pub fn draw_bar_item(
 }
 
 /// A DC on window `hwnd`'s whole area (its top left is (0, 0)), for the
-/// menu bar; release it with [`Gdi::release_dc`](crate::win16::gdi::Gdi).
+/// menu bar: the window manager's GetWindowDC (paint.rs); release it with
+/// [`paint::release_window_dc`](crate::win16::user::paint::release_window_dc).
 fn window_dc(env: &mut Env, hwnd: u16) -> Option<u16> {
-    let w = env.win16.user.window(hwnd)?;
-    if !w.visible {
+    use crate::win16::user::paint;
+    if !env.win16.user.shown(hwnd) {
         return None;
     }
-    let r = Rect::new(
-        i32::from(w.rect.0),
-        i32::from(w.rect.1),
-        i32::from(w.rect.2),
-        i32::from(w.rect.3),
-    );
-    env.win16
-        .gdi
-        .create_window_dc(hwnd, Point::new(r.left, r.top), Region::rect(r))
+    match paint::window_dc(env, hwnd, paint::DcKind::Window, None) {
+        0 => None,
+        h => Some(h),
+    }
 }
 
-/// Where window `hwnd`'s menu bar lies in the window's own coordinates.
+/// Where window `hwnd`'s menu bar lies in the window's own coordinates
+/// (the window manager's non-client layout, without the line under it).
 fn bar_rect(env: &Env, hwnd: u16) -> Rect {
-    let Some(w) = env.win16.user.window(hwnd) else {
-        return Rect::default();
-    };
-    let (x, y) = super::track::bar_origin(env, hwnd);
-    let (left, top) = (x - i32::from(w.rect.0), y - i32::from(w.rect.1));
-    let width = i32::from(crate::win16::user::client_size(w, false).0);
-    Rect::new(left, top, left + width, top + layout::SM_CYMENU)
+    crate::win16::user::winpos::nc_parts(env, hwnd)
+        .and_then(|p| p.menu)
+        .map_or(Rect::default(), |m| {
+            Rect::new(m.left, m.top, m.right, m.bottom - layout::SM_CYBORDER)
+        })
 }
 
 /// Draw window `hwnd`'s menu bar, if it is visible (DrawMenuBar, SetMenu;
@@ -335,7 +330,7 @@ pub fn redraw_bar(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop>
     };
     let rect = bar_rect(env, hwnd);
     let r = draw_menu_bar(env, uc, hdc, rect, bar, hwnd);
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::user::paint::release_window_dc(env, hdc);
     r.map(|_| ())
 }
 

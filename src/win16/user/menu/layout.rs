@@ -67,7 +67,7 @@ use crate::machine::{Stop, Uc};
 use crate::win16::callback::CallArg;
 use crate::win16::gdi::font::{FontCatalogue, FontResource, FontSearch, PhysFont};
 use crate::win16::geom::Rect;
-use crate::win16::user::{WM_NCCALCSIZE, WM_SIZE, call_wndproc, client_size, send};
+use crate::win16::user::call_wndproc;
 
 /// SM_CYMENU on a VGA display: the height of a one-line menu bar without
 /// the line under it.
@@ -427,54 +427,39 @@ pub fn measure_owner_drawn(
 /// The bar's width for window `hwnd`: the window's width inside its
 /// frame.
 fn bar_width(env: &Env, hwnd: u16) -> i32 {
-    env.win16
-        .user
-        .window(hwnd)
-        .map_or(0, |w| i32::from(client_size(w, false).0))
+    crate::win16::user::winpos::nc_parts(env, hwnd).map_or(0, |p| p.inside.width())
 }
 
 /// The frame of `hwnd` changed with its menu bar (SetMenu, DrawMenuBar):
-/// WM_NCCALCSIZE, then WM_SIZE when the client area's height changed with
-/// the bar's (SetWindowPos with SWP_FRAMECHANGED does this on Windows).
+/// the bar is laid out again for the window's width and the window manager
+/// recalculates the frame (SetWindowPos with SWP_FRAMECHANGED: WM_NCCALCSIZE,
+/// then WM_SIZE when the client area's height changed with the bar's).
 pub fn frame_changed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     let Some(w) = env.win16.user.window(hwnd) else {
         return Ok(());
     };
-    let (rect, bar) = (w.rect, w.id);
-    let (cx, cy) = client_size(w, false);
+    let bar = w.id;
     let width = bar_width(env, hwnd);
-    let height = if bar == 0 {
+    let height = if bar == 0 || w.style & crate::win16::user::WS_CHILD != 0 {
         0
     } else {
         lay_out_window_bar(env, bar, width)
     };
-    let old = env.win16.user.menus.bar_heights.insert(hwnd, height);
-    let r = Rect::new(
-        i32::from(rect.0),
-        i32::from(rect.1),
-        i32::from(rect.2),
-        i32::from(rect.3),
-    );
-    call_wndproc(
+    env.win16.user.menus.bar_heights.insert(hwnd, height);
+    use crate::win16::user::{
+        SWP_FRAMECHANGED, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SWP_NOZORDER,
+    };
+    crate::win16::user::winpos::set_window_pos(
         env,
         uc,
         hwnd,
-        WM_NCCALCSIZE,
         0,
-        CallArg::Scratch,
-        &r.to_bytes(),
+        0,
+        0,
+        0,
+        0,
+        SWP_FRAMECHANGED | SWP_NOMOVE | SWP_NOSIZE | SWP_NOZORDER | SWP_NOACTIVATE,
     )?;
-    if old != Some(height) {
-        let cy = (i32::from(cy) - height).max(0) as u16;
-        send(
-            env,
-            uc,
-            hwnd,
-            WM_SIZE,
-            0,
-            u32::from(cy) << 16 | u32::from(cx as u16),
-        )?;
-    }
     Ok(())
 }
 

@@ -493,26 +493,28 @@ impl Track {
     /// Close the menu: selections lose MF_HILITE, the closing
     /// WM_MENUSELECT, then the chosen item's command is posted.
     fn finish(&mut self, env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-        self.close_below(env, uc, 0)?;
+        // The pop-ups under the top menu close with their items deselected
+        // (drawn again); a top menu that is a pop-up (TrackPopupMenu) goes
+        // with its window first, so its item is not drawn again.
+        self.close_below(env, uc, 1)?;
+        if let Some(top) = self.open.pop()
+            && let Some(s) = top.sel
+        {
+            if top.bar {
+                self.set_hilite(env, uc, top, s, false)?;
+            } else {
+                Self::hilite(env, top, s, false);
+            }
+        }
         if env.win16.user.window(self.hwnd).is_some() {
             send(env, uc, self.hwnd, WM_MENUSELECT, 0, lparam(0xFFFF, 0))?;
         }
         if let Some((menu, id)) = self.chosen {
             let system = env.win16.user.menus.get(menu).is_some_and(|m| m.system);
             let m = if system {
-                Msg {
-                    hwnd: self.hwnd,
-                    message: WM_SYSCOMMAND,
-                    wparam: id,
-                    lparam: self.point,
-                }
+                Msg::new(self.hwnd, WM_SYSCOMMAND, id, self.point)
             } else {
-                Msg {
-                    hwnd: self.hwnd,
-                    message: WM_COMMAND,
-                    wparam: id,
-                    lparam: 0,
-                }
+                Msg::new(self.hwnd, WM_COMMAND, id, 0)
             };
             event(
                 uc,
@@ -521,7 +523,7 @@ impl Track {
                     crate::win16::user::message_name(m.message)
                 ),
             );
-            post(env, self.htask, m);
+            crate::win16::user::message::post_to(env, uc, self.htask, m, false);
         } else {
             event(uc, "menu: closed without a choice".into());
         }
@@ -721,29 +723,44 @@ fn find_slot(env: &Env, level: Level, name: &str) -> Option<Slot> {
 }
 
 /// The keyboard loop's next input (module doc): a key message waiting in
-/// the task's queue, else its next script line if that is a `key` or
-/// `char` line.
+/// the task's queue (posted, as TranslateMessage's characters are, or
+/// input), else its next script line if that is a `key` or `char` line.
 fn next_input(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Option<Input> {
-    let u = &mut env.win16.user;
-    while let Some(m) = u.queue(htask).msgs.front().copied() {
+    let is_key = |m: &Msg| {
+        matches!(
+            m.message,
+            WM_KEYDOWN | WM_SYSKEYDOWN | WM_CHAR | WM_SYSCHAR | WM_KEYUP | WM_SYSKEYUP
+        )
+    };
+    loop {
+        let q = env.win16.user.queue(htask);
+        let m = match (q.msgs.front().copied(), q.input.front().copied()) {
+            (Some(m), _) if is_key(&m) => {
+                q.msgs.pop_front();
+                m
+            }
+            (None, Some(m)) if is_key(&m) => {
+                q.input.pop_front();
+                m
+            }
+            _ => break,
+        };
         let input = match m.message {
             WM_KEYDOWN | WM_SYSKEYDOWN => Some(match key_char(m.wparam) {
                 Some(c) => Input::Char(c),
                 None => Input::Key(m.wparam),
             }),
             WM_CHAR | WM_SYSCHAR => Some(Input::Char(m.wparam as u8)),
-            WM_KEYUP | WM_SYSKEYUP => None,
-            _ => break,
+            _ => None,
         };
         // Taken from the queue as GetMessage takes it: the keyboard state
         // follows.
-        u.queue(htask).msgs.pop_front();
-        crate::win16::user::message::note_key_state(u, &m);
+        crate::win16::user::message::note_key_state(env, &m);
         if input.is_some() {
             return input;
         }
     }
-    let q = u.queue(htask);
+    let q = env.win16.user.queue(htask);
     let line = q.script.front()?;
     let input = match line.action {
         Action::Key(k) => match k.ch.filter(|c| c.is_ascii_alphanumeric()) {
@@ -945,11 +962,39 @@ pub fn track_keys(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, ch: u16) -> Result<
 }
 
 /// Where window `hwnd`'s menu bar starts, in screen coordinates: inside
-/// its frame (4 pixels) and below its caption (19).
+/// its frame and below its caption (the window manager's non-client
+/// layout, winpos.rs).
 pub fn bar_origin(env: &Env, hwnd: u16) -> (i32, i32) {
-    env.win16.user.window(hwnd).map_or((0, 0), |w| {
-        (i32::from(w.rect.0) + 4, i32::from(w.rect.1) + 4 + 19)
-    })
+    let u = &env.win16.user;
+    let (Some(parts), Some(wr)) = (
+        crate::win16::user::winpos::nc_parts(env, hwnd),
+        u.window_rect_screen(hwnd),
+    ) else {
+        return (0, 0);
+    };
+    let at = parts.menu.unwrap_or(crate::win16::geom::Rect::new(
+        parts.inside.left,
+        parts.client.top,
+        parts.inside.right,
+        parts.client.top,
+    ));
+    (wr.left + at.left, wr.top + at.top)
+}
+
+/// The centre of window `hwnd`'s system-menu box, in screen coordinates.
+fn sysmenu_point(env: &Env, hwnd: u16) -> (i32, i32) {
+    use crate::win16::user::metrics::{SM_CXSIZE, SM_CYSIZE, fixed};
+    let u = &env.win16.user;
+    match (
+        crate::win16::user::winpos::nc_parts(env, hwnd).and_then(|p| p.caption),
+        u.window_rect_screen(hwnd),
+    ) {
+        (Some(c), Some(wr)) => (
+            wr.left + c.left + fixed(SM_CXSIZE) / 2,
+            wr.top + c.top + fixed(SM_CYSIZE) / 2,
+        ),
+        _ => (0, 0),
+    }
 }
 
 /// A script `menu` or `sysmenu` line for main window `hwnd`: the click
@@ -968,7 +1013,8 @@ pub fn script_click(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, line: &Line) -> O
             );
             return None;
         }
-        (HTSYSMENU, x0 + 9, y0 - 10)
+        let (x, y) = sysmenu_point(env, hwnd);
+        (HTSYSMENU, x, y)
     } else {
         let bar = window_menu(env, hwnd);
         if !env.win16.user.menus.exists(bar) {
@@ -978,9 +1024,7 @@ pub fn script_click(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, line: &Line) -> O
             );
             return None;
         }
-        let width = env.win16.user.window(hwnd).map_or(0, |w| {
-            i32::from(crate::win16::user::client_size(w, false).0)
-        });
+        let width = crate::win16::user::winpos::nc_parts(env, hwnd).map_or(0, |p| p.inside.width());
         layout::lay_out_window_bar(env, bar, width);
         let level = Level {
             menu: bar,
@@ -1007,12 +1051,12 @@ pub fn script_click(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, line: &Line) -> O
         path: line.args.clone(),
         line: line.number,
     });
-    Some(Msg {
+    Some(Msg::new(
         hwnd,
-        message: WM_NCLBUTTONDOWN,
+        WM_NCLBUTTONDOWN,
         wparam,
-        lparam: lparam(x as u16, y as u16),
-    })
+        lparam(x as u16, y as u16),
+    ))
 }
 
 /// DefWindowProc's menu work (module doc, "How a menu is entered"): the
@@ -1046,16 +1090,7 @@ pub fn def_window_proc(
                 keys.pending = (wparam == VK_MENU && keys.pending.is_none()).then_some(VK_MENU);
                 if wparam == VK_F4 {
                     let top = top_level(env, hwnd);
-                    post(
-                        env,
-                        uc.get_data().current_task,
-                        Msg {
-                            hwnd: top,
-                            message: WM_SYSCOMMAND,
-                            wparam: SC_CLOSE,
-                            lparam: 0,
-                        },
-                    );
+                    post(env, uc, Msg::new(top, WM_SYSCOMMAND, SC_CLOSE, 0));
                 }
             } else {
                 keys.pending = (wparam == VK_F10).then_some(VK_F10);

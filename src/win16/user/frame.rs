@@ -1,0 +1,412 @@
+//! Drawing the non-client area: what DefWindowProc's WM_NCPAINT and
+//! WM_NCACTIVATE put on the screen around the client area.
+//!
+//! The Windows 3.1 look, in the system colours (Wine's 3.1-era nonclient.c,
+//! NC_DoNCPaint / NC_DrawFrame / NC_DrawCaption / NC_DrawSysButton, which
+//! copies it; the layout is winpos.rs's):
+//! - a window with a border has a one-pixel COLOR_WINDOWFRAME line round
+//!   it;
+//! - a sizing frame is a band of COLOR_ACTIVEBORDER (COLOR_INACTIVEBORDER
+//!   when not active) with a COLOR_WINDOWFRAME line inside it;
+//! - a dialog frame (WS_DLGFRAME without WS_BORDER, or
+//!   WS_EX_DLGMODALFRAME) is a band of COLOR_ACTIVECAPTION
+//!   (COLOR_INACTIVECAPTION);
+//! - the caption is SM_CYSIZE pixels of COLOR_ACTIVECAPTION
+//!   (COLOR_INACTIVECAPTION) with a COLOR_WINDOWFRAME line under it; the
+//!   system-menu box (SM_CXSIZE wide, a bar in it) at its left and the
+//!   minimize and maximize boxes (button faces with their arrows) at its
+//!   right, each with a COLOR_WINDOWFRAME line on its inner side;
+//! - the menu bar is COLOR_MENU with a COLOR_WINDOWFRAME line under it,
+//!   its items drawn by the menu code (menu/draw.rs);
+//! - a scroll bar is COLOR_SCROLLBAR between two arrow boxes (button faces
+//!   with arrows, square), with its thumb box (a button face) at the
+//!   position when the range is not empty, and a COLOR_WINDOWFRAME line
+//!   along its inner edge; the corner between two scroll bars is
+//!   COLOR_BTNFACE.
+//!
+//! The caption's text is asked for with WM_GETTEXT (as Windows does) and
+//! drawn centred between the boxes in the system font, COLOR_CAPTIONTEXT
+//! (COLOR_INACTIVECAPTIONTEXT).
+
+use super::message::send_struct;
+use super::metrics::{SM_CXSIZE, SM_CYSIZE, SM_CYVTHUMB, fixed};
+use super::paint::{DcKind, release_window_dc, window_dc};
+use super::winpos::{has_dlgframe, has_thickframe, nc_parts};
+use super::*;
+use crate::win16::gdi::dc::Fill;
+
+// The system colours the frame uses (COLOR_ indices).
+const COLOR_SCROLLBAR: usize = 0;
+const COLOR_ACTIVECAPTION: usize = 2;
+const COLOR_INACTIVECAPTION: usize = 3;
+const COLOR_MENU: usize = 4;
+const COLOR_WINDOWFRAME: usize = 6;
+const COLOR_CAPTIONTEXT: usize = 9;
+const COLOR_INACTIVECAPTIONTEXT: usize = 19;
+const COLOR_ACTIVEBORDER: usize = 10;
+const COLOR_INACTIVEBORDER: usize = 11;
+const COLOR_BTNFACE: usize = 15;
+const COLOR_BTNSHADOW: usize = 16;
+const COLOR_BTNTEXT: usize = 18;
+const COLOR_BTNHIGHLIGHT: usize = 20;
+
+/// A window DC being drawn on.
+struct Pen<'a> {
+    env: &'a mut Env,
+    hdc: u16,
+}
+
+impl Pen<'_> {
+    fn color(&self, index: usize) -> u32 {
+        self.env.win16.user.sys.colors[index]
+    }
+
+    fn fill(&mut self, r: Rect, index: usize) {
+        if !r.is_empty() {
+            let c = self.color(index);
+            self.env.win16.gdi.fill_rect(self.hdc, r, Fill::Color(c));
+        }
+    }
+
+    /// A one-pixel line round `r`, inside it.
+    fn frame(&mut self, r: Rect, index: usize) {
+        self.fill(Rect::new(r.left, r.top, r.right, r.top + 1), index);
+        self.fill(Rect::new(r.left, r.bottom - 1, r.right, r.bottom), index);
+        self.fill(Rect::new(r.left, r.top, r.left + 1, r.bottom), index);
+        self.fill(Rect::new(r.right - 1, r.top, r.right, r.bottom), index);
+    }
+
+    /// A band `w`×`h` wide just inside `r`.
+    fn band(&mut self, r: Rect, w: i32, h: i32, index: usize) {
+        self.fill(Rect::new(r.left, r.top, r.right, r.top + h), index);
+        self.fill(Rect::new(r.left, r.bottom - h, r.right, r.bottom), index);
+        self.fill(Rect::new(r.left, r.top, r.left + w, r.bottom), index);
+        self.fill(Rect::new(r.right - w, r.top, r.right, r.bottom), index);
+    }
+
+    /// A raised button face: COLOR_BTNFACE with a highlight on its top and
+    /// left and a shadow on its bottom and right.
+    fn button(&mut self, r: Rect) {
+        if r.is_empty() {
+            return;
+        }
+        self.fill(r, COLOR_BTNFACE);
+        self.fill(
+            Rect::new(r.left, r.top, r.right - 1, r.top + 1),
+            COLOR_BTNHIGHLIGHT,
+        );
+        self.fill(
+            Rect::new(r.left, r.top, r.left + 1, r.bottom - 1),
+            COLOR_BTNHIGHLIGHT,
+        );
+        self.fill(
+            Rect::new(r.left, r.bottom - 1, r.right, r.bottom),
+            COLOR_BTNSHADOW,
+        );
+        self.fill(
+            Rect::new(r.right - 1, r.top, r.right, r.bottom),
+            COLOR_BTNSHADOW,
+        );
+    }
+
+    /// A solid arrow in COLOR_BTNTEXT centred in `r`, pointing `dir`
+    /// (0 up, 1 down, 2 left, 3 right).
+    fn arrow(&mut self, r: Rect, dir: u8) {
+        let (cx, cy) = ((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        let n = (r.width().min(r.height()) / 4).max(1);
+        for i in 0..n {
+            let half = i;
+            let row = match dir {
+                0 => Rect::new(cx - half, cy - n / 2 + i, cx + half + 1, cy - n / 2 + i + 1),
+                1 => Rect::new(cx - half, cy + n / 2 - i, cx + half + 1, cy + n / 2 - i + 1),
+                2 => Rect::new(cx - n / 2 + i, cy - half, cx - n / 2 + i + 1, cy + half + 1),
+                _ => Rect::new(cx + n / 2 - i, cy - half, cx + n / 2 - i + 1, cy + half + 1),
+            };
+            self.fill(row, COLOR_BTNTEXT);
+        }
+    }
+}
+
+/// Draw window `hwnd`'s frame (`active`: in the active colours). The
+/// caption's text is asked for with WM_GETTEXT.
+pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(), Stop> {
+    let Some(w) = env.win16.user.app_window(hwnd) else {
+        return Ok(());
+    };
+    if !env.win16.user.shown(hwnd) {
+        return Ok(());
+    }
+    let (style, ex, iconic) = (w.style, w.ex_style, w.iconic());
+    let bars = (
+        scroll::bar(env, hwnd, SB_HORZ).unwrap_or_default(),
+        scroll::bar(env, hwnd, SB_VERT).unwrap_or_default(),
+    );
+    let mut title = Vec::new();
+    if style & WS_CAPTION == WS_CAPTION && !iconic {
+        let (n, b) = send_struct(env, uc, hwnd, WM_GETTEXT, 80, &[0u8; 80])?;
+        let n = (n as usize).min(b.len());
+        title = b[..n].split(|&c| c == 0).next().unwrap_or(&[]).to_vec();
+    }
+    let Some(parts) = nc_parts(env, hwnd) else {
+        return Ok(());
+    };
+    if iconic || parts.client == parts.window {
+        return Ok(());
+    }
+    let hdc = window_dc(env, hwnd, DcKind::Window, None);
+    if hdc == 0 {
+        return Ok(());
+    }
+    // Not over the client area.
+    let client = parts.client;
+    let o = super::paint::dc_origin(env, hwnd, DcKind::Window);
+    if let Some(d) = env.win16.gdi.dc_mut(hdc) {
+        d.vis = d.vis.subtract(&Region::rect(client.offset(o.x, o.y)));
+    }
+    let mut p = Pen { env, hdc };
+    let mut r = parts.window;
+    let _ = &mut r;
+    let bordered =
+        style & (WS_BORDER | WS_DLGFRAME | WS_THICKFRAME) != 0 || ex & WS_EX_DLGMODALFRAME != 0;
+    if has_dlgframe(style, ex) {
+        let (cx, cy) = (r.left - parts.inside.left, r.top - parts.inside.top);
+        let (cx, cy) = (-cx, -cy);
+        p.frame(r, COLOR_WINDOWFRAME);
+        let band = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
+        let c = if active {
+            COLOR_ACTIVECAPTION
+        } else {
+            COLOR_INACTIVECAPTION
+        };
+        p.band(band, cx - 1, cy - 1, c);
+    } else {
+        if bordered {
+            p.frame(r, COLOR_WINDOWFRAME);
+            r = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
+        }
+        if has_thickframe(style) {
+            // What is left of the frame inside the outer line: a band and
+            // the inner line.
+            let (fx, fy) = (parts.inside.left - r.left, parts.inside.top - r.top);
+            let c = if active {
+                COLOR_ACTIVEBORDER
+            } else {
+                COLOR_INACTIVEBORDER
+            };
+            p.band(r, fx - 1, fy - 1, c);
+            let inner = Rect::new(
+                r.left + fx - 1,
+                r.top + fy - 1,
+                r.right - fx + 1,
+                r.bottom - fy + 1,
+            );
+            p.frame(inner, COLOR_WINDOWFRAME);
+        }
+    }
+    if let Some(cap) = parts.caption {
+        let c = if active {
+            COLOR_ACTIVECAPTION
+        } else {
+            COLOR_INACTIVECAPTION
+        };
+        let bar = Rect::new(cap.left, cap.top, cap.right, cap.bottom - 1);
+        p.fill(bar, c);
+        p.fill(
+            Rect::new(cap.left, cap.bottom - 1, cap.right, cap.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        let (bw, bh) = (fixed(SM_CXSIZE), fixed(SM_CYSIZE).min(bar.height()));
+        let mut left = bar.left;
+        let mut right = bar.right;
+        if style & WS_SYSMENU != 0 {
+            let b = Rect::new(left, bar.top, left + bw, bar.top + bh);
+            p.fill(b, COLOR_BTNFACE);
+            // The bar: white with a dark outline.
+            let (cx, cy) = ((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+            p.fill(Rect::new(cx - 6, cy - 2, cx + 6, cy + 2), COLOR_BTNSHADOW);
+            p.fill(
+                Rect::new(cx - 5, cy - 1, cx + 5, cy + 1),
+                COLOR_BTNHIGHLIGHT,
+            );
+            p.fill(
+                Rect::new(b.right, bar.top, b.right + 1, bar.bottom),
+                COLOR_WINDOWFRAME,
+            );
+            left = b.right + 1;
+        }
+        if style & WS_MAXIMIZEBOX != 0 {
+            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+            p.fill(
+                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+                COLOR_WINDOWFRAME,
+            );
+            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+            p.button(face);
+            let zoomed = style & WS_MAXIMIZE != 0;
+            if zoomed {
+                let h = face.height() / 2;
+                p.arrow(Rect::new(face.left, face.top, face.right, face.top + h), 0);
+                p.arrow(
+                    Rect::new(face.left, face.top + h, face.right, face.bottom),
+                    1,
+                );
+            } else {
+                p.arrow(face, 0);
+            }
+            right = b.left;
+        }
+        if style & WS_MINIMIZEBOX != 0 {
+            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+            p.fill(
+                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+                COLOR_WINDOWFRAME,
+            );
+            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+            p.button(face);
+            p.arrow(face, 1);
+            right = b.left;
+        }
+        // The text, centred in what the boxes leave, in the system font.
+        let text_color = if active {
+            COLOR_CAPTIONTEXT
+        } else {
+            COLOR_INACTIVECAPTIONTEXT
+        };
+        let area = Rect::new(left, bar.top, right, bar.bottom);
+        caption_text(&mut p, area, &title, text_color);
+    }
+    if let Some(m) = parts.menu {
+        p.fill(Rect::new(m.left, m.top, m.right, m.bottom - 1), COLOR_MENU);
+        p.fill(
+            Rect::new(m.left, m.bottom - 1, m.right, m.bottom),
+            COLOR_WINDOWFRAME,
+        );
+    }
+    if let Some(v) = parts.vscroll {
+        // Its inner line is at the client area's right edge.
+        let r = Rect::new(v.left, v.top - 1, v.right, v.bottom + 1);
+        scroll_bar(&mut p, r, true, bars.1);
+    }
+    if let Some(h) = parts.hscroll {
+        let r = Rect::new(h.left - 1, h.top, h.right + 1, h.bottom);
+        scroll_bar(&mut p, r, false, bars.0);
+    }
+    if let (Some(v), Some(h)) = (parts.vscroll, parts.hscroll) {
+        p.fill(
+            Rect::new(v.left + 1, h.top + 1, v.right, h.bottom),
+            COLOR_BTNFACE,
+        );
+    }
+    release_window_dc(p.env, hdc);
+    if parts.menu.is_some() {
+        // The items are the menu code's to draw (menu/draw.rs).
+        super::menu::draw::redraw_bar(env, uc, hwnd)?;
+    }
+    Ok(())
+}
+
+/// The caption's text in `area` (window coordinates), centred, clipped to
+/// the area.
+fn caption_text(p: &mut Pen<'_>, area: Rect, text: &[u8], color: usize) {
+    use crate::win16::gdi::dc::Canvas;
+    use crate::win16::gdi::font::PhysFont;
+    use crate::win16::gdi::raster::Paint;
+    if text.is_empty() || area.is_empty() {
+        return;
+    }
+    let font = PhysFont::plain(p.env.win16.gdi.fonts.catalogue().system());
+    let rgb = p.color(color);
+    let gdi = &mut p.env.win16.gdi;
+    let Some(mut cv) = Canvas::open(gdi, p.hdc) else {
+        return;
+    };
+    let adv: Vec<i32> = text.iter().map(|&c| font.advance(c)).collect();
+    let width: i32 = adv.iter().sum();
+    let x = area.left + (area.width() - width).max(0) / 2;
+    let y = area.top + (area.height() - font.height()) / 2;
+    let o = cv.lp_to_sp(Point::new(x, y));
+    let a = cv.lp_to_sp(Point::new(area.left, area.top));
+    let b = cv.lp_to_sp(Point::new(area.right, area.bottom));
+    let ink = Paint::solid(cv.colors().solid(rgb), 13);
+    let mut spans = Vec::new();
+    crate::win16::gdi::text::string_ink(&font, text, &adv, o.x, o.y, |y, x1, x2| {
+        spans.push((y, x1, x2));
+    });
+    for (y, x1, x2) in spans {
+        if (a.y..b.y).contains(&y) {
+            cv.span(y, x1.max(a.x), x2.min(b.x), &ink);
+        }
+    }
+    cv.close(gdi);
+}
+
+/// A window scroll bar in `r` (its lines included).
+fn scroll_bar(p: &mut Pen<'_>, r: Rect, vertical: bool, bar: ScrollBar) {
+    p.frame(r, COLOR_WINDOWFRAME);
+    let inner = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
+    p.fill(inner, COLOR_SCROLLBAR);
+    // Square arrow boxes at both ends, a line between each and the shaft.
+    let side = if vertical {
+        inner.width()
+    } else {
+        inner.height()
+    };
+    let len = if vertical {
+        inner.height()
+    } else {
+        inner.width()
+    };
+    let arrow = side.min(len / 2);
+    let (a, b, shaft) = if vertical {
+        (
+            Rect::new(inner.left, inner.top, inner.right, inner.top + arrow),
+            Rect::new(inner.left, inner.bottom - arrow, inner.right, inner.bottom),
+            (inner.top + arrow + 1, inner.bottom - arrow - 1),
+        )
+    } else {
+        (
+            Rect::new(inner.left, inner.top, inner.left + arrow, inner.bottom),
+            Rect::new(inner.right - arrow, inner.top, inner.right, inner.bottom),
+            (inner.left + arrow + 1, inner.right - arrow - 1),
+        )
+    };
+    for (box_, dir) in [
+        (a, if vertical { 0 } else { 2 }),
+        (b, if vertical { 1 } else { 3 }),
+    ] {
+        p.button(box_);
+        p.arrow(box_, dir);
+    }
+    if vertical {
+        p.fill(
+            Rect::new(inner.left, a.bottom, inner.right, a.bottom + 1),
+            COLOR_WINDOWFRAME,
+        );
+        p.fill(
+            Rect::new(inner.left, b.top - 1, inner.right, b.top),
+            COLOR_WINDOWFRAME,
+        );
+    } else {
+        p.fill(
+            Rect::new(a.right, inner.top, a.right + 1, inner.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        p.fill(
+            Rect::new(b.left - 1, inner.top, b.left, inner.bottom),
+            COLOR_WINDOWFRAME,
+        );
+    }
+    // The thumb, when there is a range.
+    let thumb = fixed(SM_CYVTHUMB);
+    let room = shaft.1 - shaft.0 - thumb;
+    if bar.max > bar.min && room >= 0 {
+        let span = i32::from(bar.max) - i32::from(bar.min);
+        let at = shaft.0 + room * (i32::from(bar.pos) - i32::from(bar.min)) / span;
+        let t = if vertical {
+            Rect::new(inner.left, at, inner.right, at + thumb)
+        } else {
+            Rect::new(at, inner.top, at + thumb, inner.bottom)
+        };
+        p.button(t);
+    }
+}
