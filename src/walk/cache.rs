@@ -19,12 +19,17 @@ const CHUNKS: usize = 16;
 /// Descriptors kept (direct-mapped by selector index).
 const DESCRIPTORS: usize = 16;
 
+/// One cached chunk: its linear base, whether it holds data, its bytes.
+type Chunk = (u32, bool, [u8; CHUNK as usize]);
+/// One cached descriptor slot: the selector and what it decoded to.
+type DescriptorSlot = Cell<Option<(u16, Option<Descriptor>)>>;
+
 /// A walk's cache over `inner` (module notes).
 pub struct Cached<'a> {
     inner: &'a dyn WalkMemory,
     mode: CpuMode,
-    chunks: RefCell<Box<[(u32, bool, [u8; CHUNK as usize]); CHUNKS]>>,
-    descriptors: [Cell<Option<(u16, Option<Descriptor>)>>; DESCRIPTORS],
+    chunks: RefCell<Box<[Chunk; CHUNKS]>>,
+    descriptors: [DescriptorSlot; DESCRIPTORS],
     owner: Cell<Option<(u16, Option<CodeOwner>)>>,
 }
 
@@ -42,7 +47,7 @@ impl<'a> Cached<'a> {
 
     /// Copy `buf.len()` bytes at `linear` from the cached chunks, loading
     /// them; false when a chunk cannot be read whole.
-    fn from_chunks(&self, linear: u32, buf: &mut [u8]) -> bool {
+    fn read_chunks(&self, linear: u32, buf: &mut [u8]) -> bool {
         let mut chunks = self.chunks.borrow_mut();
         let mut done = 0usize;
         while done < buf.len() {
@@ -87,7 +92,7 @@ impl WalkMemory for Cached<'_> {
     }
 
     fn read_linear(&self, linear: u32, buf: &mut [u8]) -> Result<(), MemError> {
-        if self.from_chunks(linear, buf) {
+        if self.read_chunks(linear, buf) {
             return Ok(());
         }
         self.inner.read_linear(linear, buf)
