@@ -188,7 +188,7 @@ pub fn bench(quick: bool) -> Result<String, String> {
 
 fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     let mut s = String::new();
-    let (outer, traced_outer) = if quick { (50, 5) } else { (4500, 90) };
+    let (outer, traced_outer) = if quick { (50, 5) } else { (40_000, 90) };
     let inner = 1000;
     let big = dir.join("loop.com");
     std::fs::write(&big, loop_com(outer, inner)).map_err(|e| e.to_string())?;

@@ -120,6 +120,82 @@ impl WalkMemory for Cached<'_> {
     fn cacheable(&self) -> bool {
         false
     }
+
+    /// [`WalkMemory::read`] with the same checks in the same order, the
+    /// descriptor from the cache, and a read inside one cached chunk
+    /// copied straight out of it.
+    fn read(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {
+        let d = self.descriptor(seg).ok_or(MemError::BadSelector(seg))?;
+        if self.mode == CpuMode::Protected && (!d.present() || !d.is_segment()) {
+            return Err(MemError::BadSelector(seg));
+        }
+        let len = buf.len() as u32;
+        let end = u32::from(off) + len;
+        if len > 0 && end - 1 > d.limit {
+            return Err(MemError::BeyondLimit {
+                seg,
+                off: off.into(),
+                len,
+                limit: d.limit,
+            });
+        }
+        let linear = d.base.wrapping_add(off.into());
+        if self.read_within_chunk(linear, buf) {
+            return Ok(());
+        }
+        self.read_linear(linear, buf)
+    }
+
+    /// [`WalkMemory::read_u16`] through [`Cached::read`]: the walkers'
+    /// read, a few per frame.
+    fn read_u16(&self, seg: u16, off: u16) -> Result<u16, MemError> {
+        if let Some(d) = self.descriptor(seg)
+            && (self.mode == CpuMode::Real || (d.present() && d.is_segment()))
+            && u32::from(off) + 1 <= d.limit
+        {
+            // The checks of `read` passed: the word from its chunk when
+            // that is cached.
+            let linear = d.base.wrapping_add(off.into());
+            let base = linear & !(CHUNK - 1);
+            let at = (linear - base) as usize;
+            if at + 2 <= CHUNK as usize {
+                let chunks = self.chunks.borrow();
+                let slot = &chunks[(base / CHUNK) as usize % CHUNKS];
+                if slot.1 && slot.0 == base {
+                    return Ok(u16::from_le_bytes([slot.2[at], slot.2[at + 1]]));
+                }
+            }
+        }
+        let mut b = [0u8; 2];
+        self.read(seg, off, &mut b)?;
+        Ok(u16::from_le_bytes(b))
+    }
+}
+
+impl Cached<'_> {
+    /// Copy `buf` out of the chunk holding all of it, when that chunk is
+    /// cached; false otherwise (the caller then reads as usual).
+    #[inline]
+    fn read_within_chunk(&self, linear: u32, buf: &mut [u8]) -> bool {
+        let base = linear & !(CHUNK - 1);
+        let off = (linear - base) as usize;
+        if off + buf.len() > CHUNK as usize {
+            return false;
+        }
+        let chunks = self.chunks.borrow();
+        let slot = &chunks[(base / CHUNK) as usize % CHUNKS];
+        if !(slot.1 && slot.0 == base) {
+            return false;
+        }
+        match buf.len() {
+            2 => {
+                buf[0] = slot.2[off];
+                buf[1] = slot.2[off + 1];
+            }
+            n => buf.copy_from_slice(&slot.2[off..off + n]),
+        }
+        true
+    }
 }
 
 #[cfg(test)]
