@@ -51,20 +51,20 @@ struct Slot {
 }
 
 /// Instruction counts of translated blocks (module notes). Shared with
-/// unicorn's edge-generation hook through a raw pointer, hence cells.
+/// unicorn's edge-generation hook through a raw pointer, hence cells. The
+/// slots are held in place (the state boxes the table once), so the hook
+/// reaches a slot in one step from the state, with no bounds check.
 pub struct TbCounts {
-    slots: Box<[Slot]>,
+    slots: [Slot; SLOTS],
 }
 
 impl Default for TbCounts {
     fn default() -> Self {
         TbCounts {
-            slots: (0..SLOTS)
-                .map(|_| Slot {
-                    key: Cell::new(u64::MAX),
-                    n: Cell::new(0),
-                })
-                .collect(),
+            slots: std::array::from_fn(|_| Slot {
+                key: Cell::new(u64::MAX),
+                n: Cell::new(0),
+            }),
         }
     }
 }
