@@ -307,3 +307,51 @@ fn self_modifying_code_stops_after_exactly_n_instructions() {
         );
     }
 }
+
+/// The hook API a debugger uses (machine/mod.rs, `add_breakpoint`): a
+/// breakpoint stops before its instruction; `resume` goes on from it and
+/// stops there again one round of the loop later (CX one less: one `dec
+/// cx` ran); `step(1)` runs one instruction at a time along the loop's
+/// path, over a breakpoint it stands on; a removed breakpoint no longer
+/// stops the run.
+#[test]
+fn breakpoints_resume_and_single_steps() {
+    let (outer, inner) = (2u16, 3u16);
+    let path = loop_path(outer, inner);
+    let mut p = load_com("hook-api", &loop_com(outer, inner));
+    let cs = p.machine.reg(R::CS);
+    let start = (p.machine.reg(R::CX), p.machine.reg(R::DX));
+    let t = Duration::from_secs(10);
+    // Single steps from the start, checked against the path by hand.
+    for n in 1..=30 {
+        assert_eq!(p.machine.step(1, t), Stop::Budget, "step {n}");
+        let want = loop_state(&path, start, outer, inner, n);
+        let m = &p.machine;
+        assert_eq!(
+            (m.reg(R::IP), m.reg(R::CX), m.reg(R::DX)),
+            want,
+            "after {n} single steps"
+        );
+    }
+    // A breakpoint at the inner loop's head (0106h).
+    let mut p = load_com("hook-api", &loop_com(outer, inner));
+    p.machine.add_breakpoint(cs, 0x106).unwrap();
+    p.machine.add_breakpoint(cs, 0x106).unwrap();
+    let lim = RunLimits {
+        max_insns: 0,
+        timeout: t,
+    };
+    assert_eq!(p.machine.run(lim), Stop::Breakpoint { cs, ip: 0x106 });
+    assert_eq!(p.machine.reg(R::CX), inner);
+    // run() from a breakpoint stops on it at once; resume() goes on.
+    assert_eq!(p.machine.run(lim), Stop::Breakpoint { cs, ip: 0x106 });
+    assert_eq!(p.machine.reg(R::CX), inner);
+    assert_eq!(p.machine.resume(lim), Stop::Breakpoint { cs, ip: 0x106 });
+    assert_eq!(p.machine.reg(R::CX), inner - 1);
+    // A single step off the breakpoint: the `add ax,bx` at 0106h ran.
+    assert_eq!(p.machine.step(1, t), Stop::Budget);
+    assert_eq!(p.machine.reg(R::IP), 0x108);
+    assert!(p.machine.remove_breakpoint(cs, 0x106).unwrap());
+    assert!(!p.machine.remove_breakpoint(cs, 0x106).unwrap());
+    assert_eq!(p.machine.run(lim), Stop::Exited { code: 0 });
+}

@@ -151,7 +151,7 @@ impl WalkMemory for Cached<'_> {
     fn read_u16(&self, seg: u16, off: u16) -> Result<u16, MemError> {
         if let Some(d) = self.descriptor(seg)
             && (self.mode == CpuMode::Real || (d.present() && d.is_segment()))
-            && u32::from(off) + 1 <= d.limit
+            && u32::from(off) < d.limit
         {
             // The checks of `read` passed: the word from its chunk when
             // that is cached.
@@ -223,5 +223,40 @@ mod tests {
         for (seg, off) in [(0x1000u16, 0xF80u16), (0x10F8, 0x7), (0x1000, 0xFFFF)] {
             assert_eq!(c.read_u16(seg, off), m.read_u16(seg, off));
         }
+    }
+
+    /// Protected mode: the cached word reads refuse what the trait's own
+    /// `read` refuses (a word reaching past the limit, a data read of a
+    /// missing or not-present segment) with the same error, and agree on
+    /// every word they answer, cached chunk or not.
+    #[test]
+    fn cached_word_reads_keep_the_segment_checks() {
+        let m = TestMemory::protected()
+            .with_segment(0x1017, 0x1_0000, (0..=255u8).collect(), 0xFF, 0xF2)
+            .with_segment(0x101F, 0x1_0100, vec![7; 0x10], 0x0F, 0x72);
+        let c = Cached::new(&m);
+        for _ in 0..2 {
+            for (seg, off) in [
+                (0x1017u16, 0u16),
+                (0x1017, 0xFD),
+                (0x1017, 0xFE),
+                (0x1017, 0xFF),
+                (0x1017, 0xFFFF),
+                (0x101F, 0),
+                (0x1027, 0),
+                (0, 0),
+            ] {
+                assert_eq!(
+                    c.read_u16(seg, off),
+                    m.read_u16(seg, off),
+                    "{seg:04X}:{off:04X}"
+                );
+            }
+        }
+        assert!(matches!(
+            c.read_u16(0x1017, 0xFF),
+            Err(MemError::BeyondLimit { limit: 0xFF, .. })
+        ));
+        assert_eq!(c.read_u16(0x1017, 0xFE), Ok(0xFFFE));
     }
 }
