@@ -40,6 +40,7 @@ const COLOR_SCROLLBAR: usize = 0;
 const COLOR_ACTIVECAPTION: usize = 2;
 const COLOR_INACTIVECAPTION: usize = 3;
 const COLOR_MENU: usize = 4;
+const COLOR_WINDOW: usize = 5;
 const COLOR_WINDOWFRAME: usize = 6;
 const COLOR_CAPTIONTEXT: usize = 9;
 const COLOR_INACTIVECAPTIONTEXT: usize = 19;
@@ -171,8 +172,14 @@ impl Pen<'_> {
 pub fn relief_fills(r: Rect, light: i32, dark: i32, out: &mut dyn FnMut(Rect, bool)) {
     let (w, h) = (r.width(), r.height());
     for i in 0..light.min(w).min(h) {
-        out(Rect::new(r.left + i, r.top, r.left + i + 1, r.bottom - i), false);
-        out(Rect::new(r.left, r.top + i, r.right - i, r.top + i + 1), false);
+        out(
+            Rect::new(r.left + i, r.top, r.left + i + 1, r.bottom - i),
+            false,
+        );
+        out(
+            Rect::new(r.left, r.top + i, r.right - i, r.top + i + 1),
+            false,
+        );
     }
     for i in 0..dark.min(w).min(h) {
         out(
@@ -260,14 +267,20 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
             let dx = fixed(SM_CXFRAME) + fixed(SM_CXSIZE) - 1;
             if r.height() > 2 * dy && r.width() > 2 * dx {
                 for y in [r.top + dy, r.bottom - dy] {
-                    p.fill(Rect::new(r.left, y, r.left + fx - 1, y + 1), COLOR_WINDOWFRAME);
+                    p.fill(
+                        Rect::new(r.left, y, r.left + fx - 1, y + 1),
+                        COLOR_WINDOWFRAME,
+                    );
                     p.fill(
                         Rect::new(r.right - fx + 1, y, r.right, y + 1),
                         COLOR_WINDOWFRAME,
                     );
                 }
                 for x in [r.left + dx, r.right - dx] {
-                    p.fill(Rect::new(x, r.top, x + 1, r.top + fy - 1), COLOR_WINDOWFRAME);
+                    p.fill(
+                        Rect::new(x, r.top, x + 1, r.top + fy - 1),
+                        COLOR_WINDOWFRAME,
+                    );
                     p.fill(
                         Rect::new(x, r.bottom - fy + 1, x + 1, r.bottom),
                         COLOR_WINDOWFRAME,
@@ -284,67 +297,7 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         }
     }
     if let Some(cap) = parts.caption {
-        let c = if active {
-            COLOR_ACTIVECAPTION
-        } else {
-            COLOR_INACTIVECAPTION
-        };
-        let bar = Rect::new(cap.left, cap.top, cap.right, cap.bottom - 1);
-        p.fill(bar, c);
-        p.fill(
-            Rect::new(cap.left, cap.bottom - 1, cap.right, cap.bottom),
-            COLOR_WINDOWFRAME,
-        );
-        let (bw, bh) = (fixed(SM_CXSIZE), fixed(SM_CYSIZE).min(bar.height()));
-        let mut left = bar.left;
-        let mut right = bar.right;
-        if style & WS_SYSMENU != 0 {
-            let b = Rect::new(left, bar.top, left + bw, bar.top + bh);
-            sysmenu_box(&mut p, b);
-            p.fill(
-                Rect::new(b.right, bar.top, b.right + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            left = b.right + 1;
-        }
-        if style & WS_MAXIMIZEBOX != 0 {
-            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
-            p.fill(
-                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
-            p.button(face);
-            // OBM_ZOOM: an up triangle with its base a row below the
-            // centre; OBM_RESTORE: an up and a down triangle.
-            if style & WS_MAXIMIZE != 0 {
-                p.caption_arrow(face, true, -1);
-                p.caption_arrow(face, false, 2);
-            } else {
-                p.caption_arrow(face, true, 1);
-            }
-            right = b.left;
-        }
-        if style & WS_MINIMIZEBOX != 0 {
-            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
-            p.fill(
-                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
-            p.button(face);
-            // OBM_REDUCE: a down triangle, its base a row above the centre.
-            p.caption_arrow(face, false, -1);
-            right = b.left;
-        }
-        // The text, centred in what the boxes leave, in the system font.
-        let text_color = if active {
-            COLOR_CAPTIONTEXT
-        } else {
-            COLOR_INACTIVECAPTIONTEXT
-        };
-        let area = Rect::new(left, bar.top, right, bar.bottom);
-        caption_text(&mut p, area, &title, text_color);
+        caption(&mut p, cap, style, ex, active, &title);
     }
     if let Some(m) = parts.menu {
         p.fill(Rect::new(m.left, m.top, m.right, m.bottom - 1), COLOR_MENU);
@@ -374,6 +327,125 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         super::menu::draw::redraw_bar(env, uc, hwnd)?;
     }
     Ok(())
+}
+
+/// A popup with a dialog frame, a caption and a system-menu box (what a
+/// message box is: WS_POPUP | WS_CAPTION | WS_SYSMENU with
+/// WS_EX_DLGMODALFRAME) at `r` on DC `hdc`, as [`draw`] paints such a
+/// window: its client rectangle.
+pub fn draw_dialog_popup(env: &mut Env, hdc: u16, r: Rect, title: &[u8], active: bool) -> Rect {
+    use super::metrics::{SM_CXDLGFRAME, SM_CYBORDER, SM_CYCAPTION, SM_CYDLGFRAME};
+    let mut p = Pen { env, hdc };
+    let (fx, fy) = (fixed(SM_CXDLGFRAME), fixed(SM_CYDLGFRAME));
+    p.frame(r, COLOR_WINDOWFRAME);
+    let band = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
+    let c = if active {
+        COLOR_ACTIVECAPTION
+    } else {
+        COLOR_INACTIVECAPTION
+    };
+    p.band(band, fx - 1, fy - 1, c);
+    let inside = Rect::new(r.left + fx, r.top + fy, r.right - fx, r.bottom - fy);
+    let cap = Rect::new(
+        inside.left,
+        inside.top,
+        inside.right,
+        inside.top + fixed(SM_CYCAPTION) - fixed(SM_CYBORDER),
+    );
+    caption(
+        &mut p,
+        cap,
+        WS_POPUP | WS_CAPTION | WS_SYSMENU,
+        WS_EX_DLGMODALFRAME,
+        active,
+        title,
+    );
+    Rect::new(inside.left, cap.bottom, inside.right, inside.bottom)
+}
+
+/// The caption `cap` (window coordinates, its line underneath included):
+/// the bar, the system-menu box, the minimize and maximize boxes, the
+/// title. A WS_EX_DLGMODALFRAME window's caption has a COLOR_WINDOW line
+/// on its left, right and above it, inside the frame (Wine's 3.1-era
+/// NC_DrawCaption).
+fn caption(p: &mut Pen<'_>, cap: Rect, style: u32, ex: u32, active: bool, title: &[u8]) {
+    let c = if active {
+        COLOR_ACTIVECAPTION
+    } else {
+        COLOR_INACTIVECAPTION
+    };
+    let mut cap = cap;
+    if ex & WS_EX_DLGMODALFRAME != 0 {
+        p.fill(
+            Rect::new(cap.left, cap.top - 1, cap.right, cap.top),
+            COLOR_WINDOW,
+        );
+        p.fill(
+            Rect::new(cap.left, cap.top, cap.left + 1, cap.bottom),
+            COLOR_WINDOW,
+        );
+        p.fill(
+            Rect::new(cap.right - 1, cap.top, cap.right, cap.bottom),
+            COLOR_WINDOW,
+        );
+        cap = Rect::new(cap.left + 1, cap.top, cap.right - 1, cap.bottom);
+    }
+    let bar = Rect::new(cap.left, cap.top, cap.right, cap.bottom - 1);
+    p.fill(bar, c);
+    p.fill(
+        Rect::new(cap.left, cap.bottom - 1, cap.right, cap.bottom),
+        COLOR_WINDOWFRAME,
+    );
+    let (bw, bh) = (fixed(SM_CXSIZE), fixed(SM_CYSIZE).min(bar.height()));
+    let mut left = bar.left;
+    let mut right = bar.right;
+    if style & WS_SYSMENU != 0 {
+        let b = Rect::new(left, bar.top, left + bw, bar.top + bh);
+        sysmenu_box(p, b);
+        p.fill(
+            Rect::new(b.right, bar.top, b.right + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        left = b.right + 1;
+    }
+    if style & WS_MAXIMIZEBOX != 0 {
+        let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+        p.fill(
+            Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+        p.button(face);
+        // OBM_ZOOM: an up triangle with its base a row below the
+        // centre; OBM_RESTORE: an up and a down triangle.
+        if style & WS_MAXIMIZE != 0 {
+            p.caption_arrow(face, true, -1);
+            p.caption_arrow(face, false, 2);
+        } else {
+            p.caption_arrow(face, true, 1);
+        }
+        right = b.left;
+    }
+    if style & WS_MINIMIZEBOX != 0 {
+        let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+        p.fill(
+            Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+        p.button(face);
+        // OBM_REDUCE: a down triangle, its base a row above the centre.
+        p.caption_arrow(face, false, -1);
+        right = b.left;
+    }
+    // The text, centred in what the boxes leave, in the system font.
+    let text_color = if active {
+        COLOR_CAPTIONTEXT
+    } else {
+        COLOR_INACTIVECAPTIONTEXT
+    };
+    let area = Rect::new(left, bar.top, right, bar.bottom);
+    caption_text(p, area, title, text_color);
 }
 
 /// The caption's text in `area` (window coordinates), centred, clipped to
