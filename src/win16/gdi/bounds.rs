@@ -137,3 +137,73 @@ pub static APIS: &[Api] = &[
         get_bounds_rect,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::win16::gdi::dc::Fill;
+    use crate::win16::geom::Region;
+
+    fn screen_dc(env: &mut Env, origin: Point) -> u16 {
+        let r = env.win16.gdi.screen_rect();
+        env.win16
+            .gdi
+            .create_window_dc(1, origin, Region::rect(r))
+            .unwrap()
+    }
+
+    #[test]
+    fn bounds_are_off_until_enabled_and_gather_what_was_drawn() {
+        let mut env = Env::new(false);
+        let hdc = screen_dc(&mut env, Point::new(100, 50));
+        let gdi = &mut env.win16.gdi;
+        // Off and empty when the DC is made (SDK: "disabled by default").
+        assert_eq!(
+            get_bounds(gdi.dc_mut(hdc).unwrap(), 0),
+            (DCB_DISABLE | DCB_RESET, Rect::default())
+        );
+        // Drawing while off adds nothing.
+        gdi.fill_rect(hdc, Rect::new(0, 0, 10, 10), Fill::Color(0));
+        assert_eq!(get_bounds(gdi.dc_mut(hdc).unwrap(), 0).1, Rect::default());
+        // Enabled: the previous state comes back.
+        let st = set_bounds(gdi.dc_mut(hdc).unwrap(), None, DCB_ENABLE);
+        assert_eq!(st, DCB_DISABLE | DCB_RESET);
+        gdi.fill_rect(hdc, Rect::new(5, 6, 20, 30), Fill::Color(0));
+        gdi.fill_rect(hdc, Rect::new(40, 2, 41, 3), Fill::Color(0));
+        // The union of the two fills, in the DC's coordinates (not the
+        // screen's: the origin is taken off), right and bottom excluded as
+        // FillRect excludes them.
+        let (st, r) = get_bounds(gdi.dc_mut(hdc).unwrap(), DCB_RESET);
+        assert_eq!(st, DCB_ENABLE | DCB_SET);
+        assert_eq!(r, Rect::new(5, 2, 41, 30));
+        // DCB_RESET in GetBoundsRect emptied them.
+        assert_eq!(
+            get_bounds(gdi.dc_mut(hdc).unwrap(), 0),
+            (DCB_ENABLE | DCB_RESET, Rect::default())
+        );
+        // DCB_SET: the bounds become the rectangle; DCB_ACCUMULATE adds.
+        let d = gdi.dc_mut(hdc).unwrap();
+        set_bounds(d, Some(Rect::new(1, 1, 2, 2)), DCB_SET);
+        set_bounds(d, Some(Rect::new(10, 0, 12, 4)), DCB_ACCUMULATE);
+        assert_eq!(get_bounds(d, 0).1, Rect::new(1, 0, 12, 4));
+        // Disabled: drawing no longer adds, the bounds stay.
+        set_bounds(d, None, DCB_DISABLE);
+        gdi.fill_rect(hdc, Rect::new(0, 0, 100, 100), Fill::Color(0));
+        let (st, r) = get_bounds(gdi.dc_mut(hdc).unwrap(), 0);
+        assert_eq!((st, r), (DCB_DISABLE | DCB_SET, Rect::new(1, 0, 12, 4)));
+    }
+
+    #[test]
+    fn clipped_drawing_adds_only_what_it_changed() {
+        let mut env = Env::new(false);
+        let hdc = screen_dc(&mut env, Point::new(0, 0));
+        let gdi = &mut env.win16.gdi;
+        gdi.dc_mut(hdc).unwrap().vis = Region::rect(Rect::new(0, 0, 8, 8));
+        set_bounds(gdi.dc_mut(hdc).unwrap(), None, DCB_ENABLE);
+        gdi.fill_rect(hdc, Rect::new(4, 4, 50, 50), Fill::Color(0));
+        assert_eq!(
+            get_bounds(gdi.dc_mut(hdc).unwrap(), 0).1,
+            Rect::new(4, 4, 8, 8)
+        );
+    }
+}
