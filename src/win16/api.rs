@@ -160,6 +160,8 @@ pub static TABLES: &[&[Api]] = &[
     super::user::timer::APIS,
     super::user::window::APIS,
     super::user::winpos::APIS,
+    super::user::comm::APIS,
+    super::user::wnet::APIS,
     super::strings::APIS,
     super::atom::APIS,
     super::profile::APIS,

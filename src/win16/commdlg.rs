@@ -25,7 +25,6 @@ use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
-use crate::win16::script::{Action, Line};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -87,57 +86,17 @@ pub struct CommDlgState {
     pub files: BTreeMap<usize, String>,
 }
 
-/// Give task `htask` its script lines (as USER does when the task first
-/// asks for messages or opens a box: script.rs, "Which task").
-fn claim_script(env: &mut Env, htask: u16) {
-    if env.win16.user.unclaimed.is_empty() {
-        return;
-    }
-    let first = env.win16.scheduler.first.is_none_or(|f| f == htask);
-    let module = env
-        .win16
-        .task(htask)
-        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
-        .map(|m| m.name.clone())
-        .unwrap_or_default();
-    let u = &mut env.win16.user;
-    let (mine, rest): (Vec<Line>, Vec<Line>) = std::mem::take(&mut u.unclaimed)
-        .into_iter()
-        .partition(|l| match &l.module {
-            None => first,
-            Some(m) => m.eq_ignore_ascii_case(&module),
-        });
-    u.unclaimed = rest;
-    let q = u.queue(htask);
-    for l in mine {
-        if l.action.is_answer() {
-            q.answers.push_back(l);
-        } else {
-            q.script.push_back(l);
-        }
-    }
-}
-
 /// The answer a common dialog takes (module notes): OK with the `file`
 /// line's name if any, or cancelled. None when no line is left.
 fn take_answer(env: &mut Env, uc: &mut Uc<'_>, what: &str) -> Option<(bool, Option<String>)> {
     let htask = uc.get_data().current_task;
-    claim_script(env, htask);
-    let q = env.win16.user.queue(htask);
-    let i = q
-        .answers
-        .iter()
-        .position(|l| matches!(l.action, Action::Dialog(_)))?;
-    let l = q.answers.remove(i)?;
-    let Action::Dialog(a) = l.action else {
-        return None;
-    };
-    let file = env.win16.commdlg.files.remove(&l.number);
+    let (number, a) = crate::win16::user::message::take_answer(env, htask, true)?;
+    let file = env.win16.commdlg.files.remove(&number);
     crate::machine::record_event(
         uc,
         format!(
             "script line {}: {what} answered {}",
-            l.number,
+            number,
             file.as_deref()
                 .unwrap_or(if a == 1 { "ok" } else { "cancel" })
         ),
