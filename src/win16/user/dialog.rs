@@ -781,6 +781,28 @@ fn create_dialog_common(
     )?))
 }
 
+/// A modeless dialog for another system module (COMMDLG's Find and
+/// Replace): from the template at `tp` (`name` when it is a resource name
+/// of `hinst`'s module, read with LoadResource as CreateDialogParam does),
+/// its procedure `proc_`, WM_INITDIALOG's lParam `param`. The window, or 0.
+#[allow(clippy::too_many_arguments)]
+pub fn create_modeless(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hinst: u16,
+    tp: Option<u32>,
+    name: Option<u32>,
+    parent: u16,
+    proc_: u32,
+    param: u32,
+) -> Result<u16, Stop> {
+    let (tp, shown) = match name {
+        Some(n) => (load_template(env, uc, hinst, n)?, template_name(uc, n)),
+        None => (tp, "(indirect)".into()),
+    };
+    Ok(create_dialog_common(env, uc, hinst, tp, shown, parent, proc_, param)? as u16)
+}
+
 /// USER.89 CreateDialog(hInstance, lpTemplateName, hWndParent, lpDialogFunc).
 fn create_dialog(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hinst = a[0] as u16;
