@@ -177,6 +177,7 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::memory::APIS,
     super::kernel::error::APIS,
     super::kernel::task::APIS,
+    super::kernel::stack::APIS,
     super::win87em::APIS,
     super::commdlg::APIS,
     super::shell::APIS,
