@@ -6,7 +6,7 @@
 //! are the Windows 3.1 SDK's.
 
 mod common;
-use common::{bin, json, rom};
+use common::{bin, json, rom, strings};
 
 #[test]
 fn system_dlls_answer_as_windows_does_without_devices() {
@@ -56,4 +56,36 @@ fn system_dlls_answer_as_windows_does_without_devices() {
         events.contains("script line 2: GetOpenFileName answered notes"),
         "{events}"
     );
+}
+
+/// roms/poppad.exe, a POPPAD-like editor run with no script: its own
+/// checks (the common dialogs, FindText and ReplaceText as modeless
+/// dialogs sending FINDMSGSTRING, PrintDlg with no printer, the
+/// communications and network functions with no device, keybd_event and
+/// mouse_event, AccessResource, ExtractIcon, SwitchStackTo) all pass, and
+/// it runs to a clean exit when the session closes its window.
+#[test]
+fn a_poppad_like_program_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    // OutputDebugString: `checks N fails 0` and nothing else (a FAIL line
+    // names the check).
+    let lines = strings(&v["debug_output"]);
+    assert_eq!(lines, ["checks 72 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+    let events = v["events"].to_string();
+    for want in [
+        "FindText: dialog",
+        "ReplaceText: error 4001",
+        "OpenComm \\\"COM1\\\": -10",
+        "SwitchStackTo",
+        "SwitchStackBack to",
+    ] {
+        assert!(events.contains(want), "{want}: {events}");
+    }
 }

@@ -57,7 +57,13 @@ pub static APIS: &[Api] = &[
     Api::new("KERNEL", 11, "LOCALHANDLE", &[Arg::W], local_handle),
     Api::new("KERNEL", 12, "LOCALFLAGS", &[Arg::W], local_flags),
     Api::new("KERNEL", 13, "LOCALCOMPACT", &[Arg::W], local_compact),
-    Api::new("KERNEL", 121, "LOCALSHRINK", &[Arg::W, Arg::W], local_shrink),
+    Api::new(
+        "KERNEL",
+        121,
+        "LOCALSHRINK",
+        &[Arg::W, Arg::W],
+        local_shrink,
+    ),
 ];
 
 pub const LMEM_FIXED: u16 = 0x0000;

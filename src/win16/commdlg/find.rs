@@ -239,8 +239,7 @@ pub fn template(replace: bool) -> Vec<u8> {
     } else {
         (FIND_ITEMS, "Find", (236, 62))
     };
-    let style =
-        WS_POPUP | WS_VISIBLE | WS_CAPTION | WS_SYSMENU | DS_MODALFRAME | DS_SETFONT;
+    let style = WS_POPUP | WS_VISIBLE | WS_CAPTION | WS_SYSMENU | DS_MODALFRAME | DS_SETFONT;
     let mut b = Vec::with_capacity(512);
     b.extend_from_slice(&style.to_le_bytes());
     b.push(items.len() as u8);
@@ -363,13 +362,14 @@ pub fn open(env: &mut Env, uc: &mut Uc<'_>, lpfr: u32, replace: bool) -> Result<
             f.hinstance,
             None,
             Some(f.template),
+            what,
             f.owner,
             proc_,
             lpfr,
         )?
     } else if f.flags & fr::ENABLETEMPLATEHANDLE != 0 {
         let p = crate::win16::global::global_lock(env, uc, &[u32::from(f.hinstance)])?;
-        dialog::create_modeless(env, uc, hinst, Some(p), None, f.owner, proc_, lpfr)?
+        dialog::create_modeless(env, uc, hinst, Some(p), None, what, f.owner, proc_, lpfr)?
     } else {
         let t = template(replace);
         // The template on the stack, as USER's own structures are.
@@ -382,7 +382,7 @@ pub fn open(env: &mut Env, uc: &mut Uc<'_>, lpfr: u32, replace: bool) -> Result<
                 owner: f.owner,
                 hook,
             });
-            dialog::create_modeless(env, uc, hinst, Some(p), None, f.owner, proc_, lpfr)
+            dialog::create_modeless(env, uc, hinst, Some(p), None, what, f.owner, proc_, lpfr)
         })?;
         h
     };
@@ -470,8 +470,22 @@ fn init(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, d: FindDialog) -> Result<(), 
     set_check(env, uc, hdlg, id::RAD1, !down)?;
     set_check(env, uc, hdlg, id::RAD2, down)?;
     let (fl, hide_dir) = (f.flags, f.flags & fr::HIDEUPDOWN != 0);
-    restrict(env, uc, hdlg, id::CHX1, fl & fr::HIDEWHOLEWORD != 0, fl & fr::NOWHOLEWORD != 0)?;
-    restrict(env, uc, hdlg, id::CHX2, fl & fr::HIDEMATCHCASE != 0, fl & fr::NOMATCHCASE != 0)?;
+    restrict(
+        env,
+        uc,
+        hdlg,
+        id::CHX1,
+        fl & fr::HIDEWHOLEWORD != 0,
+        fl & fr::NOWHOLEWORD != 0,
+    )?;
+    restrict(
+        env,
+        uc,
+        hdlg,
+        id::CHX2,
+        fl & fr::HIDEMATCHCASE != 0,
+        fl & fr::NOMATCHCASE != 0,
+    )?;
     for i in [id::RAD1, id::RAD2, id::GRP1] {
         restrict(env, uc, hdlg, i, hide_dir, fl & fr::NOUPDOWN != 0)?;
     }
@@ -481,12 +495,17 @@ fn init(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, d: FindDialog) -> Result<(), 
 
 /// Copy the dialog's state into the structure and tell the owner
 /// (`action` is FR_FINDNEXT, FR_REPLACE, FR_REPLACEALL or FR_DIALOGTERM).
-fn notify(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, d: FindDialog, action: u32) -> Result<(), Stop> {
+fn notify(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hdlg: u16,
+    d: FindDialog,
+    action: u32,
+) -> Result<(), Stop> {
     let Some(f) = read_fr(uc, d.lpfr) else {
         return Ok(());
     };
-    let mut flags = f.flags
-        & !(fr::FINDNEXT | fr::REPLACE | fr::REPLACEALL | fr::DIALOGTERM);
+    let mut flags = f.flags & !(fr::FINDNEXT | fr::REPLACE | fr::REPLACEALL | fr::DIALOGTERM);
     if action != fr::DIALOGTERM {
         for (eid, p, len) in [
             (id::EDT1, f.find, f.find_len),
@@ -545,7 +564,9 @@ pub fn dlg_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
         init(env, uc, hdlg, d)?;
         if let Some(h) = d.hook {
             let ds = wm::hinstance(env, d.owner);
-            return crate::win16::user::message::call_proc(env, uc, h, ds, hdlg, msg, wparam, lparam);
+            return crate::win16::user::message::call_proc(
+                env, uc, h, ds, hdlg, msg, wparam, lparam,
+            );
         }
         return Ok(1);
     }
@@ -601,8 +622,16 @@ mod tests {
     #[test]
     fn the_templates_parse_with_commdlgs_controls() {
         for (replace, n, ids) in [
-            (false, 10, &[id::EDT1, id::CHX1, id::CHX2, id::RAD1, id::RAD2, id::IDOK][..]),
-            (true, 11, &[id::EDT1, id::EDT2, id::PSH1, id::PSH2, id::IDCANCEL][..]),
+            (
+                false,
+                10,
+                &[id::EDT1, id::CHX1, id::CHX2, id::RAD1, id::RAD2, id::IDOK][..],
+            ),
+            (
+                true,
+                11,
+                &[id::EDT1, id::EDT2, id::PSH1, id::PSH2, id::IDCANCEL][..],
+            ),
         ] {
             let t = crate::win16::user::dialog::template::parse(&template(replace)).unwrap();
             assert_eq!(t.items.len(), n);

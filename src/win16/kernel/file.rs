@@ -140,7 +140,10 @@ pub fn access_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
         Some((path, r.file_offset))
     });
     let Some((path, offset)) = found else {
-        crate::machine::record_event(uc, format!("AccessResource {hinst:04X} {hrsrc:04X}: no such resource"));
+        crate::machine::record_event(
+            uc,
+            format!("AccessResource {hinst:04X} {hrsrc:04X}: no such resource"),
+        );
         return Ok(HFILE_ERROR);
     };
     let Some(d) = env.drive.as_mut() else {

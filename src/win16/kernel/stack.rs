@@ -36,7 +36,13 @@ use crate::win16::api::{Api, Arg};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
-    Api::new("KERNEL", 108, "STO", &[Arg::W, Arg::W, Arg::W], switch_stack_to),
+    Api::new(
+        "KERNEL",
+        108,
+        "STO",
+        &[Arg::W, Arg::W, Arg::W],
+        switch_stack_to,
+    ),
     Api::new("KERNEL", 109, "SBACK", &[], switch_stack_back),
 ];
 
@@ -132,7 +138,10 @@ fn switch_stack_back(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32,
         return Ok(keep);
     };
     if uc.write_seg(old_ss, back_sp, &ret).is_err() {
-        record_event(uc, "SwitchStackBack: the old stack cannot be written".into());
+        record_event(
+            uc,
+            "SwitchStackBack: the old stack cannot be written".into(),
+        );
         return Ok(keep);
     }
     put(uc, ss, OLD_SS_SP, 0);
@@ -142,7 +151,10 @@ fn switch_stack_back(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32,
     uc.set_reg(R::BP, bp).map_err(host)?;
     record_event(
         uc,
-        format!("SwitchStackBack to {old_ss:04X}:{:04X}", off.wrapping_add(2)),
+        format!(
+            "SwitchStackBack to {old_ss:04X}:{:04X}",
+            off.wrapping_add(2)
+        ),
     );
     Ok(keep)
 }

@@ -9,7 +9,7 @@
 //! | call | answer |
 //! | --- | --- |
 //! | OpenComm("COM1".."COM9" or "LPT1".."LPT3", an optional `:`) | IE_HARDWARE (-10): the device is not there |
-//! | OpenComm(any other name, or a queue size 0 for a COM port) | IE_BADID (-1); IE_MEMORY (-4) for the queue |
+//! | OpenComm(any other name) | IE_BADID (-1) |
 //! | BuildCommDCB(lpDef, lpDCB) | the string parsed as the MS-DOS MODE command's (`COM1:96,n,8,1`, see [`build_dcb`]): 0, or -1 for a string it cannot read |
 //! | GetCommError(nCid, lpStat) | CE_MODE (0x8000): the id is not an open device; the COMSTAT is zeroed |
 //! | SetCommEventMask | NULL; GetCommEventMask 0; EnableCommNotification FALSE |
@@ -24,12 +24,42 @@ use crate::win16::farptr::{self, MAX_STRING};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
-    Api::new("USER", 200, "OPENCOMM", &[Arg::L, Arg::W, Arg::W], open_comm),
+    Api::new(
+        "USER",
+        200,
+        "OPENCOMM",
+        &[Arg::L, Arg::W, Arg::W],
+        open_comm,
+    ),
     Api::new("USER", 201, "SETCOMMSTATE", &[Arg::L], set_comm_state),
-    Api::new("USER", 202, "GETCOMMSTATE", &[Arg::W, Arg::L], get_comm_state),
-    Api::new("USER", 203, "GETCOMMERROR", &[Arg::W, Arg::L], get_comm_error),
-    Api::new("USER", 204, "READCOMM", &[Arg::W, Arg::L, Arg::W], read_comm),
-    Api::new("USER", 205, "WRITECOMM", &[Arg::W, Arg::L, Arg::W], write_comm),
+    Api::new(
+        "USER",
+        202,
+        "GETCOMMSTATE",
+        &[Arg::W, Arg::L],
+        get_comm_state,
+    ),
+    Api::new(
+        "USER",
+        203,
+        "GETCOMMERROR",
+        &[Arg::W, Arg::L],
+        get_comm_error,
+    ),
+    Api::new(
+        "USER",
+        204,
+        "READCOMM",
+        &[Arg::W, Arg::L, Arg::W],
+        read_comm,
+    ),
+    Api::new(
+        "USER",
+        205,
+        "WRITECOMM",
+        &[Arg::W, Arg::L, Arg::W],
+        write_comm,
+    ),
     Api::new(
         "USER",
         206,
@@ -61,7 +91,13 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W],
         unget_comm_char,
     ),
-    Api::new("USER", 213, "BUILDCOMMDCB", &[Arg::L, Arg::L], build_comm_dcb),
+    Api::new(
+        "USER",
+        213,
+        "BUILDCOMMDCB",
+        &[Arg::L, Arg::L],
+        build_comm_dcb,
+    ),
     Api::new(
         "USER",
         214,
@@ -81,7 +117,6 @@ pub static APIS: &[Api] = &[
 
 /// OpenComm's and the others' error codes (WINDOWS.H).
 pub const IE_BADID: i16 = -1;
-pub const IE_MEMORY: i16 = -4;
 pub const IE_HARDWARE: i16 = -10;
 /// GetCommError: the id is not an open device.
 pub const CE_MODE: u16 = 0x8000;
@@ -135,8 +170,6 @@ fn open_comm(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let shown = String::from_utf8_lossy(&name).into_owned();
     let r = match device_id(dev) {
         None => IE_BADID,
-        // A serial port's queues are allocated first.
-        Some(id) if id & LPTX == 0 && (a[1] as u16 == 0 || a[2] as u16 == 0) => IE_MEMORY,
         Some(_) => IE_HARDWARE,
     };
     event(uc, format!("OpenComm {shown:?}: {r} (no such port)"));
@@ -246,7 +279,10 @@ fn build_comm_dcb(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             Ok(0)
         }
         _ => {
-            event(uc, format!("BuildCommDCB {shown:?}: not a device definition"));
+            event(
+                uc,
+                format!("BuildCommDCB {shown:?}: not a device definition"),
+            );
             Ok(ret(-1))
         }
     }
@@ -293,7 +329,9 @@ pub fn build_dcb(def: &[u8]) -> Option<[u8; DCB_SIZE]> {
     let Some(rate) = fields.first() else {
         return Some(dcb);
     };
-    let two = rate.get(..2).filter(|t| t.bytes().all(|c| c.is_ascii_digit()))?;
+    let two = rate
+        .get(..2)
+        .filter(|t| t.bytes().all(|c| c.is_ascii_digit()))?;
     if !rate.bytes().all(|c| c.is_ascii_digit()) {
         return None;
     }

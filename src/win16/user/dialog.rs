@@ -783,8 +783,9 @@ fn create_dialog_common(
 
 /// A modeless dialog for another system module (COMMDLG's Find and
 /// Replace): from the template at `tp` (`name` when it is a resource name
-/// of `hinst`'s module, read with LoadResource as CreateDialogParam does),
-/// its procedure `proc_`, WM_INITDIALOG's lParam `param`. The window, or 0.
+/// of `hinst`'s module, read with LoadResource as CreateDialogParam does;
+/// events call a template in memory `label`), its procedure `proc_`,
+/// WM_INITDIALOG's lParam `param`. The window, or 0.
 #[allow(clippy::too_many_arguments)]
 pub fn create_modeless(
     env: &mut Env,
@@ -792,13 +793,14 @@ pub fn create_modeless(
     hinst: u16,
     tp: Option<u32>,
     name: Option<u32>,
+    label: &str,
     parent: u16,
     proc_: u32,
     param: u32,
 ) -> Result<u16, Stop> {
     let (tp, shown) = match name {
         Some(n) => (load_template(env, uc, hinst, n)?, template_name(uc, n)),
-        None => (tp, "(indirect)".into()),
+        None => (tp, label.to_string()),
     };
     Ok(create_dialog_common(env, uc, hinst, tp, shown, parent, proc_, param)? as u16)
 }

@@ -341,7 +341,10 @@ fn keybd_event(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> 
     let main = env.win16.user.queue(uc.get_data().current_task).main_window;
     let to = keyboard_target(env, main);
     if env.win16.user.app_window(to).is_none() {
-        event(uc, format!("keybd_event VK {vk:02X}: no window has the keyboard"));
+        event(
+            uc,
+            format!("keybd_event VK {vk:02X}: no window has the keyboard"),
+        );
         return Ok(0);
     }
     let k = &env.win16.user.keys;
@@ -413,14 +416,21 @@ fn mouse_event(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> 
         if t == DESKTOP || env.win16.user.app_window(t).is_none() {
             return Ok(0);
         }
-        (t, send(env, uc, t, WM_NCHITTEST, 0, point_lparam(pt))? as u16)
+        (
+            t,
+            send(env, uc, t, WM_NCHITTEST, 0, point_lparam(pt))? as u16,
+        )
     };
     let o = env.win16.user.client_origin(target);
     let client = point_lparam(Point::new(pt.x - o.x, pt.y - o.y));
-    let held = [(VK_LBUTTON, MK_LBUTTON), (VK_RBUTTON, MK_RBUTTON), (VK_MBUTTON, MK_MBUTTON)]
-        .iter()
-        .filter(|(vk, _)| env.win16.user.keys.down(*vk))
-        .fold(0, |m, (_, mk)| m | mk);
+    let held = [
+        (VK_LBUTTON, MK_LBUTTON),
+        (VK_RBUTTON, MK_RBUTTON),
+        (VK_MBUTTON, MK_MBUTTON),
+    ]
+    .iter()
+    .filter(|(vk, _)| env.win16.user.keys.down(*vk))
+    .fold(0, |m, (_, mk)| m | mk);
     let mut msgs = Vec::new();
     if flags & SF_MOVEMENT != 0 {
         msgs.push(if ht == HTCLIENT {

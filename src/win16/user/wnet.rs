@@ -44,10 +44,22 @@ pub static APIS: &[Api] = &[
     Api::new("USER", 526, "WNETDISCONNECTDIALOG", &[W, W], no_network),
     Api::new("USER", 527, "WNETCONNECTIONDIALOG", &[W, W], no_network),
     Api::new("USER", 528, "WNETVIEWQUEUEDIALOG", &[W, L], no_network),
-    Api::new("USER", 529, "WNETPROPERTYDIALOG", &[W, W, W, L, W], no_network),
+    Api::new(
+        "USER",
+        529,
+        "WNETPROPERTYDIALOG",
+        &[W, W, W, L, W],
+        no_network,
+    ),
     Api::new("USER", 530, "WNETGETDIRECTORYTYPE", &[L, L], no_network),
     Api::new("USER", 531, "WNETDIRECTORYNOTIFY", &[W, L, W], no_network),
-    Api::new("USER", 532, "WNETGETPROPERTYTEXT", &[W, W, L, L, W, W], no_network),
+    Api::new(
+        "USER",
+        532,
+        "WNETGETPROPERTYTEXT",
+        &[W, W, L, L, W, W],
+        no_network,
+    ),
 ];
 
 /// Any WNet function but WNetGetCaps: WN_NOT_SUPPORTED.
