@@ -4,14 +4,12 @@
 //! windows; sending and posting messages.
 //!
 //! Each is the window manager's own function (window.rs, winpos.rs,
-//! focus.rs, message.rs, paint.rs), so the controls and dialogs follow its
-//! rules, messages and events; the rest call USER's functions through their
-//! table entries, as a program would.
+//! focus.rs, message.rs, paint.rs, input.rs), called directly, so the
+//! controls and dialogs follow its rules, messages and events.
 
 use super::super::{Msg, Window, paint};
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
-use crate::win16::api;
 use crate::win16::farptr;
 
 pub const WS_CHILD: u32 = 0x4000_0000;
@@ -52,17 +50,6 @@ pub const WM_COPY: u16 = 0x0301;
 pub const WM_PASTE: u16 = 0x0302;
 pub const WM_CLEAR: u16 = 0x0303;
 pub const WM_UNDO: u16 = 0x0304;
-
-/// USER's function `ordinal` called as a program would, if USER has it.
-pub fn user_call(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    ordinal: u16,
-    args: &[u32],
-) -> Option<Result<u32, Stop>> {
-    let a = api::all().find(|a| a.module == "USER" && a.ordinal == ordinal)?;
-    Some((a.func)(env, uc, args))
-}
 
 /// The window, if it exists.
 pub fn window(env: &Env, hwnd: u16) -> Option<&Window> {
