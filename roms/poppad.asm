@@ -4,7 +4,8 @@
 ; FindText and ReplaceText dialogs run through IsDialogMessage), and the
 ; rest of Windows 3.1 such a program meets without any device: the
 ; communications functions (no serial port), the network functions (no
-; network), keybd_event and mouse_event, ExtractIcon, AccessResource,
+; network), keybd_event and mouse_event, ExtractIcon and
+; ExtractAssociatedIcon, AccessResource,
 ; GetLPErrMode, LocalShrink, and SwitchStackTo / SwitchStackBack. Every
 ; answer is checked against the SDK (inc/checks.inc); the program prints
 ; `checks N fails M`, then waits in its message loop until the session
@@ -40,7 +41,9 @@
 ;   middle of the 640 x 480 screen.
 ; - GetLPErrMode answers SetErrorMode's mode. AccessResource opens the
 ;   module's file at the resource's bytes. ExtractIcon: 0 icons in a
-;   program without any, 1 for a file that is no executable.
+;   program without any, 1 for a file that is no executable;
+;   ExtractAssociatedIcon of a file with neither icon nor association:
+;   the default icon.
 ; - SwitchStackTo(seg, ptr, top): the caller runs on seg with its locals,
 ;   BP = ptr, [ptr] = 0, pStackTop = top and pStackMin = pStackBot = ptr
 ;   in seg's instance data; SwitchStackBack restores SS, SP and BP.
@@ -486,6 +489,19 @@ kernel_services:
         push 0
         FAR_CALL_IMPORT SHELL, 34
         CHECK 1, 'ExtractIcon: not an executable'
+        push 0
+        PL 32512
+        FAR_CALL_IMPORT USER, 174       ; LoadIcon(NULL, IDI_APPLICATION)
+        mov [hicon], ax
+        push word [hinst]
+        PSTR iconpath
+        PSTR iconidx
+        FAR_CALL_IMPORT SHELL, 36       ; ExtractAssociatedIcon
+        cmp ax, [hicon]
+        mov ax, 0
+        jne .ai
+        inc ax
+.ai:    CHECK 1, 'ExtractAssociatedIcon: no icon, no association: IDI_APPLICATION'
         ret
 
 ; ---------------------------------------------------------------- STO, SBACK
@@ -683,6 +699,10 @@ old_ss:     dw 0
 old_bp:     dw 0
 old_sp:     dw 0
 pt:         dw 0, 0
+hicon:      dw 0
+iconidx:    dw 0
+iconpath:   db 'POPPAD.ASM', 0
+            times 128 - 11 db 0
 wc:         times 0x1A db 0             ; WNDCLASS
 msg:        times 18 db 0               ; MSG
 ofn:        dd 72                       ; OPENFILENAME: lStructSize,

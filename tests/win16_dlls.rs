@@ -76,7 +76,7 @@ fn a_poppad_like_program_runs_to_a_clean_exit_without_a_script() {
     // OutputDebugString: `checks N fails 0` and nothing else (a FAIL line
     // names the check).
     let lines = strings(&v["debug_output"]);
-    assert_eq!(lines, ["checks 72 fails 0"], "{v}");
+    assert_eq!(lines, ["checks 73 fails 0"], "{v}");
     assert_eq!(out.status.code(), Some(0));
     let events = v["events"].to_string();
     for want in [

@@ -26,6 +26,8 @@
 //! loaded), so DrawIcon draws its picture, else a new icon handle as
 //! CreateIcon gives. 1 for a file that is no executable, DLL or icon file;
 //! NULL for a file with no such icon, or no such file.
+//! ExtractAssociatedIcon falls back on the associated program's first
+//! icon, then on IDI_APPLICATION.
 //!
 //! # Drag and drop, ShellExecute
 //!
@@ -96,6 +98,13 @@ pub static APIS: &[Api] = &[
         "EXTRACTICON",
         &[Arg::W, Arg::L, Arg::W],
         extract_icon,
+    ),
+    Api::new(
+        "SHELL",
+        36,
+        "EXTRACTASSOCIATEDICON",
+        &[Arg::W, Arg::L, Arg::L],
+        extract_associated_icon,
     ),
     Api::new(
         "SHELL",
@@ -438,11 +447,16 @@ const MAX_ICON_FILE: u64 = 16 << 20;
 /// SHELL.34 ExtractIcon(hInst, lpszExeFileName, nIconIndex) (module
 /// notes).
 pub fn extract_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    use crate::loader::ne::ResourceId;
     let Some(name) = farptr::read_cstr(uc, a[1], MAX_STRING) else {
         return Ok(0);
     };
-    let index = a[2] as u16;
+    extract(env, uc, &name, a[2] as u16)
+}
+
+/// ExtractIcon's work for the file `name` (module notes).
+fn extract(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], index: u16) -> Result<u32, Stop> {
+    use crate::loader::ne::ResourceId;
+    let name = name.to_vec();
     let Some(d) = env.drive.as_ref() else {
         return Ok(0);
     };
@@ -492,6 +506,38 @@ pub fn extract_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         return Ok(h & 0xFFFF);
     }
     Ok(crate::win16::user::cursor::make(env, true))
+}
+
+/// SHELL.36 ExtractAssociatedIcon(hInst, lpIconPath, lpiIcon) (SDK): the
+/// icon *lpiIcon of the file itself when it has one (ExtractIcon's);
+/// else the first icon of the program associated with its extension (the
+/// registration database's or WIN.INI's, as ShellExecute finds it), the
+/// program's path written over lpIconPath (at most 128 bytes, the SDK's
+/// path buffer) and 0 in *lpiIcon; else the default icon,
+/// IDI_APPLICATION.
+pub fn extract_associated_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let name = farptr::read_cstr(uc, a[1], MAX_STRING).unwrap_or_default();
+    let index = farptr::read_bytes(uc, a[2], 2).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]));
+    let own = extract(env, uc, &name, index)?;
+    if own > 1 {
+        return Ok(own);
+    }
+    let file = String::from_utf8_lossy(&name).into_owned();
+    let program = association(env, uc, &file, "open")
+        .and_then(|c| c.split_whitespace().next().map(str::to_string));
+    if let Some(p) = program {
+        let h = extract(env, uc, p.as_bytes(), 0)?;
+        if h > 1 {
+            farptr::write_cstr_truncated(uc, a[1], p.as_bytes(), 128);
+            farptr::write_bytes(uc, a[2], &[0, 0]);
+            return Ok(h);
+        }
+    }
+    Ok(u32::from(crate::win16::user::cursor::stock_icon(
+        env,
+        uc,
+        crate::win16::user::cursor::IDI_APPLICATION,
+    )))
 }
 
 /// SHELL.8 WEP(nExitType): 1.
