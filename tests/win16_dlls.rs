@@ -89,3 +89,21 @@ fn a_poppad_like_program_runs_to_a_clean_exit_without_a_script() {
         assert!(events.contains(want), "{want}: {events}");
     }
 }
+
+/// roms/colors.exe, a COLORS-like program run with no script: scroll bar
+/// controls subclassed through SetWindowLong(GWL_WNDPROC), WM_VSCROLL
+/// from the keyboard, SetDlgItemInt on a plain parent, SetClassWord of the
+/// class brush, WM_CTLCOLOR, and a DDE initiate nobody answers; its checks
+/// pass and it runs to a clean exit.
+#[test]
+fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("colors.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 18 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
