@@ -8,8 +8,11 @@
 ; ExtractAssociatedIcon, AccessResource,
 ; GetLPErrMode, LocalShrink, and SwitchStackTo / SwitchStackBack. Every
 ; answer is checked against the SDK (inc/checks.inc); the program prints
-; `checks N fails M`, then waits in its message loop until the session
-; closes its window, and exits with the number of failures.
+; `checks N fails M`, opens the Find dialog once more and waits in its
+; message loop until the session closes its window (the owned dialog goes
+; with it), and exits with the number of failures. A `--messages` script
+; can use that dialog: `type 0x480 TEXT` and `click-id 1` make the
+; program find TEXT and print `found START END`.
 ; output: poppad.exe
 ; no-walk-expectation: a test of COMMDLG, USER and KERNEL as a textbook program uses them, checked by tests/win16_dlls.rs
 ; Part of toolhelp16 (GPL-2.0-or-later).
@@ -154,6 +157,10 @@ WinMain:
         call kernel_services
         call stack_switch
         CHECKS_REPORT
+        mov word [final], 1             ; a Find dialog left open for the
+        PSTR fr                         ; session (a script may use it)
+        FAR_CALL_IMPORT COMMDLG, 11
+        mov [hfind], ax
 .loop:
         PSTR msg
         push 0
@@ -639,7 +646,17 @@ WndProc:
         push 0
         push dx
         push ax
-        FAR_CALL_IMPORT USER, 111
+        cmp word [final], 0
+        je .sel
+        push dx                         ; the last dialog's finds are
+        push ax                         ; printed: `found START END`
+        PSTR fmt_found
+        PSTR outbuf
+        FAR_CALL_IMPORT USER, 420
+        add sp, 12
+        PSTR outbuf
+        FAR_CALL_IMPORT KERNEL, 115
+.sel:   FAR_CALL_IMPORT USER, 111
         jmp .zero
 .destroy:
         push word [fails]
@@ -691,6 +708,7 @@ hwnd:       dw 0
 hedit:      dw 0
 hfind:      dw 0
 hfind_made: dw 0
+final:      dw 0
 msg_find:   dw 0xFFFF
 hrsrc:      dw 0
 hfile:      dw 0
@@ -738,6 +756,7 @@ text:       times 64 db 0
 class_name: db 'PopPad', 0
 s_findmsg:  db 'commdlg_FindReplace', 0
 s_text:     db 'The quick brown fox', 0
+fmt_found:  db 'found %d %d', 0
         CHECKS_DATA
         PAD_TO PD_DATA_SIZE
         NE_SEGMENT_END

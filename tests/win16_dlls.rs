@@ -107,3 +107,27 @@ fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
     assert_eq!(strings(&v["debug_output"]), ["checks 18 fails 0"], "{v}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// The Find dialog poppad.exe leaves open, driven by a `--messages`
+/// script: `type` puts the text in its edit control (edt1, 0x480) and
+/// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the
+/// text and selects "quick" (characters 4 to 9 of "The quick brown fox").
+#[test]
+fn a_script_drives_the_modeless_find_dialog() {
+    let script = std::env::temp_dir().join(format!("th16-poppad-{}.msg", std::process::id()));
+    std::fs::write(&script, "type 0x480 quick\nclick-id 1\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--messages"])
+        .arg(&script)
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    std::fs::remove_file(&script).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(
+        strings(&v["debug_output"]),
+        ["checks 73 fails 0", "found 4 9"],
+        "{v}"
+    );
+}
