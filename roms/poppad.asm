@@ -529,6 +529,7 @@ stack_switch:
         push 0x03FE
         push 0x0100
         FAR_CALL_IMPORT KERNEL, 108     ; SwitchStackTo(seg, 3FEh, 100h)
+on_new_stack:                           ; tests/win16_dlls.rs walks here
         mov ax, ss
         cmp ax, [stackseg]
         mov ax, 0

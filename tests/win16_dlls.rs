@@ -131,3 +131,35 @@ fn a_script_drives_the_modeless_find_dialog() {
         "{v}"
     );
 }
+
+/// A walk on the stack SwitchStackTo moved to (poppad.exe's
+/// `on_new_stack`, just after the call): the frame is on the new segment
+/// with BP = wStackPointer (3FEh), and the chain ends there, as the
+/// caller's saved BP was replaced by 0 at the new stack's bottom
+/// (kernel/stack.rs).
+#[test]
+fn the_walk_follows_switch_stack_to() {
+    let out = bin()
+        .args(["stack", "--json", "--at", "POPPAD!on_new_stack"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1, "{v}");
+    assert_eq!(frames[0]["symbol"], "on_new_stack");
+    assert_eq!(frames[0]["wBP"], 0x3FE);
+    // Not the program's DGROUP: the segment GlobalAlloc gave.
+    let dgroup_ss = frames[0]["wSS"].as_u64().unwrap();
+    let ds = bin()
+        .args(["stack", "--json", "--at", "POPPAD!stack_switch"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let before = json(&ds);
+    assert_ne!(
+        before["frames"][0]["wSS"].as_u64().unwrap(),
+        dgroup_ss,
+        "{before}"
+    );
+}
