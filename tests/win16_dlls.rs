@@ -150,7 +150,7 @@ fn the_walk_follows_switch_stack_to() {
     assert_eq!(frames[0]["symbol"], "on_new_stack");
     assert_eq!(frames[0]["wBP"], 0x3FE);
     // Not the program's DGROUP: the segment GlobalAlloc gave.
-    let dgroup_ss = frames[0]["wSS"].as_u64().unwrap();
+    let new_ss = frames[0]["wSS"].as_u64().unwrap();
     let ds = bin()
         .args(["stack", "--json", "--at", "POPPAD!stack_switch"])
         .arg(rom("poppad.exe"))
