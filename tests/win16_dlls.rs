@@ -159,7 +159,7 @@ fn the_walk_follows_switch_stack_to() {
     let before = json(&ds);
     assert_ne!(
         before["frames"][0]["wSS"].as_u64().unwrap(),
-        dgroup_ss,
+        new_ss,
         "{before}"
     );
 }
