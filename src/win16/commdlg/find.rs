@@ -351,7 +351,7 @@ pub fn open(env: &mut Env, uc: &mut Uc<'_>, lpfr: u32, replace: bool) -> Result<
         return fail(env, uc, CDERR_DIALOGFAILURE);
     };
     let hook = (f.flags & fr::ENABLEHOOK != 0 && f.hook != 0)
-        .then(|| ((f.hook >> 16) as u16, f.hook as u16));
+        .then_some(((f.hook >> 16) as u16, f.hook as u16));
     // The edit controls keep their text in the local heap of the
     // dialog's instance: the owner's.
     let hinst = wm::hinstance(env, f.owner);
@@ -554,7 +554,7 @@ pub fn dlg_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
                     replace: dialog::item(env, hdlg, id::EDT2) != 0,
                     owner: f.owner,
                     hook: (f.flags & fr::ENABLEHOOK != 0 && f.hook != 0)
-                        .then(|| ((f.hook >> 16) as u16, f.hook as u16)),
+                        .then_some(((f.hook >> 16) as u16, f.hook as u16)),
                 })
             });
         let Some(d) = d else {

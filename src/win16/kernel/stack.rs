@@ -69,13 +69,13 @@ fn switch_stack_to(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     let (ss, sp, bp) = (uc.reg(R::SS), uc.reg(R::SP), uc.reg(R::BP));
     // SS:SP holds the far return address, then 6 bytes of arguments.
     let after = sp.wrapping_add(10);
-    let locals = if bp > after { bp - after } else { 0 };
+    let locals = bp.saturating_sub(after);
     let mut ret = [0u8; 4];
     let mut saved = vec![0u8; usize::from(locals)];
     let new_sp = ptr.checked_sub(locals).and_then(|s| s.checked_sub(10));
     let writable = uc
         .descriptor_of(seg)
-        .is_some_and(|d| u32::from(ptr) + 1 <= d.limit && d.limit >= u32::from(P_STACK_BOT) + 1);
+        .is_some_and(|d| u32::from(ptr) < d.limit && d.limit > u32::from(P_STACK_BOT));
     let Some(new_sp) = new_sp.filter(|_| {
         writable
             && locals <= MAX_LOCALS
