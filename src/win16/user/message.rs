@@ -459,7 +459,7 @@ pub(crate) fn claim_script(env: &mut Env, htask: u16) {
 
 /// Take the first of task `htask`'s `msgbox` or `dialog` lines (`dialog`
 /// says which): its line number and answer. Message boxes, dialog boxes
-/// and the common dialogs (commdlg.rs) all take their answers here.
+/// and the common dialogs (commdlg/) all take their answers here.
 pub fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
     claim_script(env, htask);
     let q = env.win16.user.queue(htask);
