@@ -6,7 +6,8 @@
 ; communications functions (no serial port), the network functions (no
 ; network), keybd_event and mouse_event, ExtractIcon and
 ; ExtractAssociatedIcon, AccessResource,
-; GetLPErrMode, LocalShrink, and SwitchStackTo / SwitchStackBack. Every
+; GetLPErrMode, GlobalFreeAll, LocalShrink, and SwitchStackTo /
+; SwitchStackBack. Every
 ; answer is checked against the SDK (inc/checks.inc); the program prints
 ; `checks N fails M`, opens the Find dialog once more and waits in its
 ; message loop until the session closes its window (the owned dialog goes
@@ -42,7 +43,8 @@
 ;   the scan code, bits 30 and 31 on the release. mouse_event with
 ;   SF_ABSOLUTE | SF_MOVEMENT at (8000h, 8000h) puts the cursor in the
 ;   middle of the 640 x 480 screen.
-; - GetLPErrMode answers SetErrorMode's mode. AccessResource opens the
+; - GetLPErrMode answers SetErrorMode's mode. GlobalFreeAll frees the
+;   task's GlobalAlloc blocks (GlobalSize 0 after). AccessResource opens the
 ;   module's file at the resource's bytes. ExtractIcon: 0 icons in a
 ;   program without any, 1 for a file that is no executable;
 ;   ExtractAssociatedIcon of a file with neither icon nor association:
@@ -457,6 +459,18 @@ kernel_services:
         CHECK 1, 'GetLPErrMode'
         push 0
         FAR_CALL_IMPORT KERNEL, 107
+        push 2
+        PL 16
+        FAR_CALL_IMPORT KERNEL, 15      ; GlobalAlloc(GMEM_MOVEABLE, 16)
+        mov [hmem], ax
+        push word [hmem]
+        FAR_CALL_IMPORT KERNEL, 20      ; GlobalSize
+        CHECK32 32, 'GlobalSize: 16 bytes round up to 32'
+        push 0
+        FAR_CALL_IMPORT KERNEL, 26      ; GlobalFreeAll(the caller's PDB)
+        push word [hmem]
+        FAR_CALL_IMPORT KERNEL, 20
+        CHECK32 0, 'GlobalFreeAll freed the block'
         push 0
         push 0
         FAR_CALL_IMPORT KERNEL, 121     ; LocalShrink(DS, 0)
@@ -713,6 +727,7 @@ final:      dw 0
 msg_find:   dw 0xFFFF
 hrsrc:      dw 0
 hfile:      dw 0
+hmem:       dw 0
 stackseg:   dw 0
 old_ss:     dw 0
 old_bp:     dw 0

@@ -76,7 +76,7 @@ fn a_poppad_like_program_runs_to_a_clean_exit_without_a_script() {
     // OutputDebugString: `checks N fails 0` and nothing else (a FAIL line
     // names the check).
     let lines = strings(&v["debug_output"]);
-    assert_eq!(lines, ["checks 73 fails 0"], "{v}");
+    assert_eq!(lines, ["checks 75 fails 0"], "{v}");
     assert_eq!(out.status.code(), Some(0));
     let events = v["events"].to_string();
     for want in [
@@ -127,7 +127,7 @@ fn a_script_drives_the_modeless_find_dialog() {
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(
         strings(&v["debug_output"]),
-        ["checks 73 fails 0", "found 4 9"],
+        ["checks 75 fails 0", "found 4 9"],
         "{v}"
     );
 }
