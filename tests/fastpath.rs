@@ -355,3 +355,38 @@ fn breakpoints_resume_and_single_steps() {
     assert!(!p.machine.remove_breakpoint(cs, 0x106).unwrap());
     assert_eq!(p.machine.run(lim), Stop::Exited { code: 0 });
 }
+
+/// `--events` names each port instruction at its own CS:IP, also the
+/// second of a block and in a block entered again: `mov cx,2` (0100h),
+/// `in al,40h` (0103h), `out 61h,al` (0105h), `loop` (0107h), then `mov
+/// ah,4Ch; int 21h` (0109h, 010Bh). The events' IPs are the instructions'
+/// offsets, worked out from their lengths.
+#[test]
+fn port_events_name_each_port_instruction() {
+    let d = scratch("port-sites");
+    let file = d.join("P.COM");
+    std::fs::write(
+        &file,
+        [
+            0xB9, 2, 0, 0xE4, 0x40, 0xE6, 0x61, 0xE2, 0xFA, 0xB4, 0x4C, 0xCD, 0x21,
+        ],
+    )
+    .unwrap();
+    let out = common::bin()
+        .args(["run", "--json", "--events", "--dir"])
+        .arg(&d)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v = common::json(&out);
+    let ips: Vec<String> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            let e = e.as_str()?;
+            e.contains("port").then(|| e[5..9].to_string())
+        })
+        .collect();
+    assert_eq!(ips, ["0103", "0105", "0103", "0105"], "{v}");
+}

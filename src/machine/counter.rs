@@ -349,10 +349,33 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
     }
 }
 
-/// The block hook (module notes). Its common path (no tick due, the
-/// count in the table, the budget not reached, no observer) is a table
-/// look-up and two additions; everything else is out of line.
+/// The block hook (module notes). Its common path — no stop asked for,
+/// no timed run, no budget stop armed, no observer, the block's count in
+/// the table, the budget not reached, the last block not cut short — is a
+/// table look-up, an addition and a store; everything else is
+/// [`on_block_full`], out of line.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let st = uc.get_data_mut();
+    let quiet = st.stop.is_none() && !st.timed && st.tail.is_none() && st.observers.is_empty();
+    if quiet && let Some(n) = st.tb_counts.get(addr, size) {
+        let n = u64::from(n);
+        let (last, last_size, last_counted) = st.last_block;
+        let cut_short = last_counted != 0
+            && addr.wrapping_sub(last) < u64::from(last_size)
+            && addr + u64::from(size) < last + u64::from(last_size);
+        let within = st.max_insns == 0 || st.executed.saturating_add(n) <= st.max_insns;
+        if within && !cut_short {
+            st.executed += n;
+            st.last_block = (addr, size, n);
+            return;
+        }
+    }
+    on_block_full(uc, addr, size);
+}
+
+/// The block hook's every case (module notes).
+#[inline(never)]
+fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) {
     let st = uc.get_data();
     if st.stop.is_some() {
         return;
@@ -386,7 +409,6 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
         super::time::advance(st, n);
     }
     st.last_block = (addr, size, counted);
-    st.port_seq = 0;
     if !st.observers.is_empty() {
         observe_block(uc, addr, size);
     }

@@ -340,8 +340,10 @@ pub struct State {
     page0: Option<std::rc::Rc<page0::Page0>>,
     /// The first page is to become plain memory (page0.rs).
     page0_to_ram: bool,
-    /// Port accesses since the last block was entered.
-    port_seq: u32,
+    /// Port accesses since the last block was entered: their number,
+    /// and the count of executed instructions when the first was made (a
+    /// new block entered changes the count, which starts them again).
+    port_seq: (u32, u64),
     env: Option<Box<dyn Environment>>,
     /// Which module owns each code segment (for hModule / wSegment).
     pub owners: HashMap<u16, CodeOwner>,
@@ -893,7 +895,7 @@ fn new_state(mode: CpuMode) -> State {
         pages: tlb::Pages::default(),
         page0: None,
         page0_to_ram: false,
-        port_seq: 0,
+        port_seq: (0, 0),
         env: None,
         owners: HashMap::new(),
         real_owner: None,
@@ -1896,8 +1898,11 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
 fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
     let st = uc.get_data_mut();
-    let seq = st.port_seq;
-    st.port_seq += 1;
+    if st.port_seq.1 != st.executed {
+        st.port_seq = (0, st.executed);
+    }
+    let seq = st.port_seq.0;
+    st.port_seq.0 += 1;
     if !st.counting {
         return (cs, ip);
     }
