@@ -249,6 +249,10 @@ pub struct GdbServer {
     /// The end's stop was reported as a stop; the next resume reports it
     /// as the end.
     end_shown: bool,
+    /// The breakpoints gdb set (Z0, Z1), by linear address.
+    gdb_breaks: std::collections::BTreeSet<u64>,
+    /// Log the packets on stderr (TOOLHELP16_GDB_LOG set).
+    log: bool,
 }
 
 impl GdbServer {
@@ -263,6 +267,8 @@ impl GdbServer {
             gone: false,
             reported_end: false,
             end_shown: false,
+            gdb_breaks: Default::default(),
+            log: std::env::var_os("TOOLHELP16_GDB_LOG").is_some(),
         }
     }
 
@@ -295,6 +301,9 @@ impl GdbServer {
     }
 
     fn send(&mut self, body: &[u8]) {
+        if self.log {
+            eprintln!("gdb <- {}", crate::escape::name(&String::from_utf8_lossy(body)));
+        }
         let framed = rsp::frame(body);
         if self.stream.write_all(&framed).is_err() {
             self.gone = true;
@@ -329,7 +338,9 @@ impl GdbServer {
             Why::Watch { kind, addr } => {
                 format!("T05{}:{addr:x};", kind.gdb_name())
             }
-            Why::Breakpoint => "T05swbreak:;".into(),
+            // gdb resumes silently at a `swbreak` where it set no
+            // breakpoint: a `monitor break` stops as a plain SIGTRAP.
+            Why::Breakpoint if self.gdb_breaks.contains(&h.pc()) => "T05swbreak:;".into(),
             Why::HistoryStart => "T05replaylog:begin;".into(),
             w => format!("T{:02x}", signal_of(w)),
         }
@@ -524,10 +535,12 @@ impl GdbServer {
         let res = match (kind, insert) {
             (0 | 1, true) => {
                 h.add_breakpoint(addr);
+                self.gdb_breaks.insert(addr);
                 Ok(())
             }
             (0 | 1, false) => {
                 h.remove_breakpoint(addr);
+                self.gdb_breaks.remove(&addr);
                 Ok(())
             }
             (2..=4, _) => {
@@ -653,6 +666,9 @@ impl Frontend for GdbServer {
             };
             match ev {
                 Event::Packet(p) => {
+                    if self.log {
+                        eprintln!("gdb -> {}", crate::escape::name(&String::from_utf8_lossy(&p)));
+                    }
                     self.ack(true);
                     if let Some(r) = self.packet(h, &p) {
                         return r;

@@ -100,6 +100,15 @@ pub enum WatchKind {
 }
 
 impl WatchKind {
+    /// `write`, `read`, `access`.
+    pub fn word(self) -> &'static str {
+        match self {
+            WatchKind::Write => "write",
+            WatchKind::Read => "read",
+            WatchKind::Access => "access",
+        }
+    }
+
     /// gdb's name of the stop reason (`watch`, `rwatch`, `awatch`).
     pub fn gdb_name(self) -> &'static str {
         match self {
@@ -456,6 +465,12 @@ fn install_watch(
         true
     })
     .map_err(|e| format!("watchpoint: {}", crate::machine::uc_words(e)))
+    .inspect(|_| {
+        // Memory hooks are called from the slow path of an access, which
+        // the TLB's entries made before the hook skip: drop them, so the
+        // next access (even in the block running now) sees the hook.
+        let _ = uc.ctl_flush_tlb();
+    })
 }
 
 /// The exception's signal, as gdb numbers signals (gdb/signals.def):

@@ -177,7 +177,7 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
             })?;
             format!(
                 "{} watchpoint on {len} bytes at {seg:04X}:{off:04X} (linear {lin:#x})\n",
-                kind.gdb_name()
+                kind.word()
             )
         }
         "breakpoints" | "info" => {
@@ -188,7 +188,7 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
             for w in h.watches() {
                 s.push_str(&format!(
                     "{} watchpoint on {} bytes at linear {:#x}\n",
-                    w.kind.gdb_name(),
+                    w.kind.word(),
                     w.len,
                     w.addr
                 ));

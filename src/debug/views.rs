@@ -53,11 +53,7 @@ pub fn describe(h: &Here<'_, '_>) -> String {
         Why::Breakpoint => format!("breakpoint at {at}"),
         Why::Watch { kind, addr } => format!(
             "{} watchpoint: linear {addr:#x} was {}; stopped at {at}, after the instruction",
-            match kind {
-                super::WatchKind::Write => "write",
-                super::WatchKind::Read => "read",
-                super::WatchKind::Access => "access",
-            },
+            kind.word(),
             match kind {
                 super::WatchKind::Write => "written",
                 super::WatchKind::Read => "read",

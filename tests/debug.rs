@@ -1,0 +1,462 @@
+//! The debugger (src/debug/): the gdb remote stub driven by the real gdb
+//! in batch mode (skipped, loudly, without a `gdb` on PATH: `./x test`
+//! installs Debian's), the `debug --commands` session, and the stub's
+//! packet handling fed arbitrary bytes.
+//!
+//! Expected values come from the programs' own documentation: roms/demo.asm
+//! and roms/demo.expect give the call chain, the stack words and the
+//! frames at PaintLine; roms/faults.asm the divide error in `div_site`;
+//! the .map files the symbols' offsets.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_toolhelp16")
+}
+
+fn rom(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("roms").join(name)
+}
+
+fn have_gdb() -> bool {
+    let ok = Command::new("gdb")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+    }
+    ok
+}
+
+/// A gdbserver on a free loopback port: the process and its address.
+fn gdbserver(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(exe())
+        .arg("gdbserver")
+        .args(["--listen", "0"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gdbserver");
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            panic!("gdbserver ended before listening");
+        }
+        if let Some(i) = line.find("listening on ") {
+            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
+            // Keep draining stderr so the server never blocks on it.
+            std::thread::spawn(move || {
+                let mut sink = String::new();
+                while err.read_line(&mut sink).unwrap_or(0) > 0 {
+                    sink.clear();
+                }
+            });
+            return (child, addr);
+        }
+    }
+}
+
+/// Wait for a process to end, at most `secs`; its exit status, or None
+/// (and it is killed) when it did not end.
+fn wait_for(child: &mut Child, secs: u64) -> Option<std::process::ExitStatus> {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < until {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Run gdb in batch mode against a fresh server for `program`; gdb's
+/// output and the server's exit status.
+fn gdb_session(program: &[&str], commands: &[&str]) -> (String, Option<std::process::ExitStatus>) {
+    let (mut server, addr) = gdbserver(program);
+    let mut args = vec![
+        "-batch".to_string(),
+        "-nx".into(),
+        "-ex".into(),
+        "set pagination off".into(),
+        "-ex".into(),
+        format!("target remote {addr}"),
+    ];
+    for c in commands {
+        args.push("-ex".into());
+        args.push((*c).into());
+    }
+    let mut gdb = Command::new("gdb")
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gdb");
+    let until = Instant::now() + Duration::from_secs(60);
+    while gdb.try_wait().ok().flatten().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = gdb.kill();
+    let out = gdb.wait_with_output().expect("gdb output");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = wait_for(&mut server, 10);
+    (text, status)
+}
+
+/// The value gdb printed for `p/x EXPR` as the N-th `$N = 0x...` line.
+fn printed(out: &str, n: usize) -> u64 {
+    let tag = format!("${n} = 0x");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(&tag))
+        .unwrap_or_else(|| panic!("no {tag} in gdb's output:\n{out}"));
+    u64::from_str_radix(line[tag.len()..].trim(), 16).unwrap()
+}
+
+/// A symbol's offset from a .map file (`0001:0030       PaintLine`).
+fn map_offset(map: &str, name: &str) -> u16 {
+    let text = std::fs::read_to_string(rom(map)).unwrap();
+    for l in text.lines() {
+        let mut w = l.split_whitespace();
+        if let (Some(at), Some(n)) = (w.next(), w.next())
+            && n == name
+            && let Some((_, off)) = at.split_once(':')
+        {
+            return u16::from_str_radix(off, 16).unwrap();
+        }
+    }
+    panic!("{name} is not in {map}");
+}
+
+#[test]
+fn gdb_breaks_at_a_symbol_and_reads_registers_and_the_stack() {
+    if !have_gdb() {
+        return;
+    }
+    let demo = rom("demo.exe");
+    let (out, status) = gdb_session(
+        &[demo.to_str().unwrap()],
+        &[
+            "monitor break DEMO!PaintLine",
+            "continue",
+            "info registers",
+            "p/x $ip",
+            "p/x $pc - $csbase",
+            "x/8xh $ssbase + $sp",
+            "kill",
+        ],
+    );
+    assert!(
+        out.contains("Program received signal SIGTRAP"),
+        "the breakpoint stops as SIGTRAP:\n{out}"
+    );
+    let paint = u64::from(map_offset("demo.map", "PaintLine"));
+    // IP is PaintLine's offset, and $pc is linear: CS's base plus IP.
+    assert_eq!(printed(&out, 1), paint, "{out}");
+    assert_eq!(printed(&out, 2), paint, "{out}");
+    for reg in ["eax", "esp", "eip", "eflags", "cs", "ss", "ds", "ip", "csbase", "ssbase"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(reg) && l.contains("0x")),
+            "info registers shows {reg}:\n{out}"
+        );
+    }
+    // demo.expect: at PaintLine's entry SP = 9E2 and the words from it
+    // are the return IP 0027, sel(s2), the argument 0020, WinMain's...
+    // OnEraseBkgnd's BP 09F0, the near return 0010, 0014, DS, 09F9.
+    let words = out
+        .lines()
+        .find(|l| l.contains("0x0027"))
+        .unwrap_or_else(|| panic!("x/8xh shows the stack:\n{out}"));
+    let w: Vec<&str> = words.split_whitespace().skip(1).collect();
+    assert_eq!(w.len(), 8, "{words}");
+    assert_eq!(w[0], "0x0027");
+    assert_eq!(w[2], "0x0020");
+    assert_eq!(w[3], "0x09f0");
+    assert_eq!(w[4], "0x0010");
+    assert_eq!(w[5], "0x0014");
+    assert_eq!(w[7], "0x09f9");
+    assert!(status.is_some(), "the server ends when gdb kills the program");
+}
+
+#[test]
+fn gdb_breakpoint_at_a_linear_address_and_monitor_stack_match_stack_json() {
+    if !have_gdb() {
+        return;
+    }
+    let demo = rom("demo.exe");
+    let stop = map_offset("demo.map", "paint_stop");
+    let brk = format!("break *($csbase + {stop:#x})");
+    // At the start CS is segment 1, paint_stop's segment (demo.map).
+    let (out, _) = gdb_session(
+        &[demo.to_str().unwrap()],
+        &[&brk, "continue", "p/x $ip", "monitor stack", "kill"],
+    );
+    assert!(out.contains("Breakpoint 1"), "{out}");
+    assert_eq!(printed(&out, 1), u64::from(stop), "{out}");
+    // `stack --json` at the same place.
+    let json = Command::new(exe())
+        .args(["stack", "--json", "--at", "DEMO!paint_stop"])
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 4, "demo.expect has four frames");
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.split_whitespace()
+                .next()
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+                && l.contains(':')
+        })
+        .collect();
+    assert_eq!(rows.len(), frames.len(), "monitor stack:\n{out}");
+    for (row, f) in rows.iter().zip(frames) {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let bp = format!(
+            "{:04X}:{:04X}",
+            f["wSS"].as_u64().unwrap(),
+            f["wBP"].as_u64().unwrap()
+        );
+        let csip = format!(
+            "{:04X}:{:04X}",
+            f["wCS"].as_u64().unwrap(),
+            f["wIP"].as_u64().unwrap()
+        );
+        assert_eq!(cols[2], bp, "{row}");
+        assert_eq!(cols[3], csip, "{row}");
+        assert_eq!(Some(cols[4]), f["module"].as_str(), "{row}");
+        let sym = f["symbol"].as_str().unwrap_or("-");
+        assert_eq!(*cols.last().unwrap(), sym, "{row}");
+    }
+}
+
+#[test]
+fn gdb_write_watchpoint_stops_after_the_writing_instruction() {
+    if !have_gdb() {
+        return;
+    }
+    let demo = rom("demo.exe");
+    // demo.expect: WinMain's `push 0x14` (WM_ERASEBKGND) writes SS:09F6.
+    let winmain = map_offset("demo.map", "WinMain");
+    let (out, _) = gdb_session(
+        &[demo.to_str().unwrap()],
+        &[
+            "watch -l *(short *)($ssbase + 0x9f6)",
+            "continue",
+            "p/x $ip",
+            "p/x $sp",
+            "kill",
+        ],
+    );
+    assert!(out.contains("Hardware watchpoint 1"), "{out}");
+    assert!(out.contains("New value = 20"), "0x14 was written:\n{out}");
+    // WinMain: push bp (1 byte), mov bp,sp (2), push 0x14 (2): the stop is
+    // at the instruction after the push, SP = 09F6.
+    assert_eq!(printed(&out, 1), u64::from(winmain) + 5, "{out}");
+    assert_eq!(printed(&out, 2), 0x9f6, "{out}");
+}
+
+#[test]
+fn gdb_reverse_stepi_returns_to_the_previous_instruction_and_registers() {
+    if !have_gdb() {
+        return;
+    }
+    let demo = rom("demo.exe");
+    let (out, _) = gdb_session(
+        &[demo.to_str().unwrap()],
+        &[
+            "monitor break DEMO!WinMain",
+            "continue",
+            "p/x $ip",
+            "p/x $sp",
+            "p/x $bp",
+            "stepi",
+            "stepi",
+            "p/x $ip",
+            "p/x $sp",
+            "p/x $bp",
+            "reverse-stepi",
+            "p/x $ip",
+            "p/x $sp",
+            "p/x $bp",
+            "reverse-stepi",
+            "p/x $ip",
+            "p/x $sp",
+            "p/x $bp",
+            "kill",
+        ],
+    );
+    let winmain = u64::from(map_offset("demo.map", "WinMain"));
+    // WinMain: push bp; mov bp,sp (demo.asm's NEAR_PROLOGUE).
+    let (ip0, sp0, bp0) = (printed(&out, 1), printed(&out, 2), printed(&out, 3));
+    assert_eq!(ip0, winmain, "{out}");
+    let (ip2, sp2, bp2) = (printed(&out, 4), printed(&out, 5), printed(&out, 6));
+    assert_eq!((ip2, sp2, bp2), (winmain + 3, sp0 - 2, sp0 - 2), "{out}");
+    // One back: after push bp, before mov bp,sp.
+    let (ip1, sp1, bp1) = (printed(&out, 7), printed(&out, 8), printed(&out, 9));
+    assert_eq!((ip1, sp1, bp1), (winmain + 1, sp0 - 2, bp0), "{out}");
+    // Two back: where the breakpoint stopped.
+    let back = (printed(&out, 10), printed(&out, 11), printed(&out, 12));
+    assert_eq!(back, (ip0, sp0, bp0), "{out}");
+}
+
+#[test]
+fn gdb_sees_a_fault_as_a_signal_at_the_faulting_instruction() {
+    if !have_gdb() {
+        return;
+    }
+    let faults = rom("faults.exe");
+    let (out, _) = gdb_session(
+        &[faults.to_str().unwrap(), "--", "d"],
+        &["continue", "p/x $ip", "monitor where", "continue"],
+    );
+    assert!(
+        out.contains("Program received signal SIGFPE"),
+        "a divide error is SIGFPE:\n{out}"
+    );
+    let site = u64::from(map_offset("faults.map", "div_site"));
+    assert_eq!(printed(&out, 1), site, "{out}");
+    assert!(out.contains("div_site"), "monitor where names it:\n{out}");
+    // Continuing lets the default action end the program.
+    assert!(
+        out.contains("terminated with signal SIGFPE"),
+        "the unhandled fault ends the program:\n{out}"
+    );
+}
+
+#[test]
+fn a_client_that_goes_away_leaves_no_server_behind() {
+    // At the first stop.
+    let demo = rom("demo.exe");
+    let (mut server, addr) = gdbserver(&[demo.to_str().unwrap()]);
+    let s = TcpStream::connect(&addr).unwrap();
+    drop(s);
+    assert!(
+        wait_for(&mut server, 10).is_some(),
+        "the server ends when its client disconnects"
+    );
+    // While the program runs (dosirq.com polls for a key forever).
+    let (mut server, addr) = gdbserver(&[rom("dosirq.com").to_str().unwrap()]);
+    let mut s = TcpStream::connect(&addr).unwrap();
+    let sum = |b: &str| b.bytes().fold(0u8, |s, c| s.wrapping_add(c));
+    s.write_all(format!("$c#{:02x}", sum("c")).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        server.try_wait().unwrap().is_none(),
+        "the program is running"
+    );
+    drop(s);
+    assert!(
+        wait_for(&mut server, 10).is_some(),
+        "the server ends when its client disconnects while the program runs"
+    );
+}
+
+#[test]
+fn the_server_listens_on_the_loopback_address_unless_told_otherwise() {
+    let demo = rom("demo.exe");
+    let (mut server, addr) = gdbserver(&[demo.to_str().unwrap()]);
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    drop(TcpStream::connect(&addr).unwrap());
+    wait_for(&mut server, 10);
+    // A host name is not an address named explicitly.
+    let out = Command::new(exe())
+        .args(["gdbserver", "--listen", "example.com:1234"])
+        .arg(&demo)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--listen"));
+}
+
+fn debug_session(program: &[&str], commands: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("th16-debug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{:x}.txt", commands.len() ^ commands.bytes().map(usize::from).sum::<usize>()));
+    std::fs::write(&file, commands).unwrap();
+    let out = Command::new(exe())
+        .arg("debug")
+        .arg("--commands")
+        .arg(&file)
+        .args(program)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn debug_session_breaks_steps_walks_and_steps_back() {
+    let demo = rom("demo.exe");
+    let out = debug_session(
+        &[demo.to_str().unwrap()],
+        "break DEMO!PaintLine\ncontinue\nbt\nregs\nstepi\nregs\nreverse-stepi\nregs\nx/8 SS:SP\nposition\n",
+    );
+    // demo.expect's frames, from PaintLine's entry (before its prologue,
+    // BP is still OnEraseBkgnd's 09E8).
+    assert!(out.contains("breakpoint at"), "{out}");
+    let bt: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("walk by StackTraceCSIPFirst"))
+        .take_while(|l| !l.starts_with("walk ended"))
+        .collect();
+    assert!(bt.iter().any(|l| l.contains("PaintLine")), "{out}");
+    let regs: Vec<&str> = out.lines().filter(|l| l.starts_with("AX=")).collect();
+    assert_eq!(regs.len(), 3, "{out}");
+    // stepi ran PaintLine's first instruction; reverse-stepi undid it.
+    assert_ne!(regs[0], regs[1], "{out}");
+    assert_eq!(regs[0], regs[2], "{out}");
+    let ip_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("CS=")).collect();
+    let paint = format!("IP={:04X}", map_offset("demo.map", "PaintLine"));
+    assert!(ip_lines[0].contains(&paint) && ip_lines[2].contains(&paint), "{out}");
+    assert!(out.contains("0027"), "the return IP is on the stack:\n{out}");
+}
+
+#[test]
+fn debug_session_next_finish_watch_and_the_end() {
+    let demo = rom("demo.exe");
+    let out = debug_session(
+        &[demo.to_str().unwrap()],
+        "break DEMO!WinMain\ncontinue\nnext\nnext\nwhere\nwatch SS:09F6\ncontinue\nwhere\ndelete DEMO!WinMain\ncontinue\ncontinue\nreverse-stepi\nwhere\n",
+    );
+    // `next` twice: over push bp and mov bp,sp, to WinMain+3.
+    assert!(out.contains("= DEMO:1:0021 WinMain+0x3"), "{out}");
+    assert!(out.contains("write watchpoint"), "{out}");
+    assert!(out.contains("= DEMO:1:0023 WinMain+0x5"), "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    assert!(
+        out.contains("error: the program has ended"),
+        "continue after the end is refused:\n{out}"
+    );
+    // Back from the end: the last instruction (INT 21h AH=4Ch in start).
+    assert!(out.lines().any(|l| l.contains("int 21h")), "{out}");
+}
+
+#[test]
+fn debug_session_stops_at_a_fault_before_the_default_action() {
+    let faults = rom("faults.exe");
+    let out = debug_session(
+        &[faults.to_str().unwrap(), "--", "d"],
+        "continue\nbt\ncontinue\n",
+    );
+    assert!(out.contains("divide error (exception 0)"), "{out}");
+    assert!(out.contains("div_site"), "{out}");
+    assert!(out.contains("the program has ended"), "{out}");
+}
