@@ -579,7 +579,6 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
             Loc::After(_) => Err("+N is not an address".into()),
         }
     }
-
 }
 
 impl Program {

@@ -19,7 +19,9 @@ fn exe() -> &'static str {
 }
 
 fn rom(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("roms").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("roms")
+        .join(name)
 }
 
 fn have_gdb() -> bool {
@@ -36,6 +38,8 @@ fn have_gdb() -> bool {
 }
 
 /// A gdbserver on a free loopback port: the process and its address.
+/// The caller waits for the process (`wait_for`).
+#[allow(clippy::zombie_processes)]
 fn gdbserver(args: &[&str]) -> (Child, String) {
     let mut child = Command::new(exe())
         .arg("gdbserver")
@@ -50,6 +54,8 @@ fn gdbserver(args: &[&str]) -> (Child, String) {
     loop {
         line.clear();
         if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
             panic!("gdbserver ended before listening");
         }
         if let Some(i) = line.find("listening on ") {
@@ -169,7 +175,9 @@ fn gdb_breaks_at_a_symbol_and_reads_registers_and_the_stack() {
     // IP is PaintLine's offset, and $pc is linear: CS's base plus IP.
     assert_eq!(printed(&out, 1), paint, "{out}");
     assert_eq!(printed(&out, 2), paint, "{out}");
-    for reg in ["eax", "esp", "eip", "eflags", "cs", "ss", "ds", "ip", "csbase", "ssbase"] {
+    for reg in [
+        "eax", "esp", "eip", "eflags", "cs", "ss", "ds", "ip", "csbase", "ssbase",
+    ] {
         assert!(
             out.lines().any(|l| l.starts_with(reg) && l.contains("0x")),
             "info registers shows {reg}:\n{out}"
@@ -190,7 +198,10 @@ fn gdb_breaks_at_a_symbol_and_reads_registers_and_the_stack() {
     assert_eq!(w[4], "0x0010");
     assert_eq!(w[5], "0x0014");
     assert_eq!(w[7], "0x09f9");
-    assert!(status.is_some(), "the server ends when gdb kills the program");
+    assert!(
+        status.is_some(),
+        "the server ends when gdb kills the program"
+    );
 }
 
 #[test]
@@ -357,7 +368,8 @@ fn a_client_that_goes_away_leaves_no_server_behind() {
     let (mut server, addr) = gdbserver(&[rom("dosirq.com").to_str().unwrap()]);
     let mut s = TcpStream::connect(&addr).unwrap();
     let sum = |b: &str| b.bytes().fold(0u8, |s, c| s.wrapping_add(c));
-    s.write_all(format!("$c#{:02x}", sum("c")).as_bytes()).unwrap();
+    s.write_all(format!("$c#{:02x}", sum("c")).as_bytes())
+        .unwrap();
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         server.try_wait().unwrap().is_none(),
@@ -368,6 +380,19 @@ fn a_client_that_goes_away_leaves_no_server_behind() {
         wait_for(&mut server, 10).is_some(),
         "the server ends when its client disconnects while the program runs"
     );
+    // Ctrl-C (the byte 0x03) stops the running program: SIGINT.
+    let (mut server, addr) = gdbserver(&[rom("dosirq.com").to_str().unwrap()]);
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.write_all(&framed(b"c")).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    s.write_all(&[0x03]).unwrap();
+    assert_eq!(
+        reply(&mut s),
+        "T02",
+        "an interrupted program stops with SIGINT"
+    );
+    s.write_all(&framed(b"k")).unwrap();
+    assert!(wait_for(&mut server, 10).is_some(), "k ends the server");
 }
 
 #[test]
@@ -390,7 +415,10 @@ fn the_server_listens_on_the_loopback_address_unless_told_otherwise() {
 fn debug_session(program: &[&str], commands: &str) -> String {
     let dir = std::env::temp_dir().join(format!("th16-debug-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{:x}.txt", commands.len() ^ commands.bytes().map(usize::from).sum::<usize>()));
+    let file = dir.join(format!(
+        "{:x}.txt",
+        commands.len() ^ commands.bytes().map(usize::from).sum::<usize>()
+    ));
     std::fs::write(&file, commands).unwrap();
     let out = Command::new(exe())
         .arg("debug")
@@ -425,8 +453,14 @@ fn debug_session_breaks_steps_walks_and_steps_back() {
     assert_eq!(regs[0], regs[2], "{out}");
     let ip_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("CS=")).collect();
     let paint = format!("IP={:04X}", map_offset("demo.map", "PaintLine"));
-    assert!(ip_lines[0].contains(&paint) && ip_lines[2].contains(&paint), "{out}");
-    assert!(out.contains("0027"), "the return IP is on the stack:\n{out}");
+    assert!(
+        ip_lines[0].contains(&paint) && ip_lines[2].contains(&paint),
+        "{out}"
+    );
+    assert!(
+        out.contains("0027"),
+        "the return IP is on the stack:\n{out}"
+    );
 }
 
 #[test]
@@ -459,4 +493,108 @@ fn debug_session_stops_at_a_fault_before_the_default_action() {
     assert!(out.contains("divide error (exception 0)"), "{out}");
     assert!(out.contains("div_site"), "{out}");
     assert!(out.contains("the program has ended"), "{out}");
+}
+
+/// A session of the library's gdb stub on demo.exe in a thread, served
+/// on a fresh loopback port: the port, and a receiver that hears when
+/// the session ended.
+fn stub_in_thread() -> (String, std::sync::mpsc::Receiver<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let server = toolhelp16::debug::gdb::GdbServer::new(stream);
+        let opts = toolhelp16::session::LoadOptions {
+            stdin: Some(Vec::new()),
+            echo: false,
+            ..Default::default()
+        };
+        let mut load = || toolhelp16::session::load(&rom("demo.exe"), &opts).map_err(|e| e.0);
+        let _ = toolhelp16::debug::run_session(&mut load, Box::new(server));
+        let _ = tx.send(());
+    });
+    (addr, rx)
+}
+
+fn framed(body: &[u8]) -> Vec<u8> {
+    toolhelp16::debug::rsp::frame(body)
+}
+
+/// Read the replies until one packet (not an O packet) arrives.
+fn reply(s: &mut TcpStream) -> String {
+    use std::io::Read;
+    let mut dec = toolhelp16::debug::rsp::Decoder::default();
+    let mut b = [0u8; 1];
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    loop {
+        s.read_exact(&mut b).expect("a reply");
+        if let Some(toolhelp16::debug::rsp::Event::Packet(p)) = dec.feed(b[0])
+            && !(p.starts_with(b"O") && p.len() > 1)
+        {
+            return String::from_utf8_lossy(&p).into_owned();
+        }
+    }
+}
+
+#[test]
+fn malformed_packets_get_error_replies() {
+    let (addr, done) = stub_in_thread();
+    let mut s = TcpStream::connect(&addr).unwrap();
+    for bad in [
+        &b"mzz,4"[..],
+        b"m10,zz",
+        b"P99=00",
+        b"pzz",
+        b"Gxyz",
+        b"Z0,zz,1",
+        b"X1,2:a",
+    ] {
+        s.write_all(&framed(bad)).unwrap();
+        let r = reply(&mut s);
+        assert!(r.starts_with('E'), "{}: {r}", String::from_utf8_lossy(bad));
+    }
+    // A bad checksum is answered `-`.
+    s.write_all(b"$g#00").unwrap();
+    let mut b = [0u8; 1];
+    use std::io::Read;
+    loop {
+        s.read_exact(&mut b).unwrap();
+        if b[0] == b'-' {
+            break;
+        }
+    }
+    // The server still answers.
+    s.write_all(&framed(b"qAttached")).unwrap();
+    assert_eq!(reply(&mut s), "1");
+    drop(s);
+    done.recv_timeout(Duration::from_secs(20))
+        .expect("the session ends when the client goes away");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Arbitrary bytes and arbitrary well-framed packets: no panic, and
+    /// the session ends when the client goes away.
+    #[test]
+    fn the_stub_survives_arbitrary_input(
+        noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+        packets in proptest::collection::vec(
+            proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40), 0..12),
+        heads in proptest::collection::vec(0usize..12, 0..12),
+    ) {
+        let (addr, done) = stub_in_thread();
+        let mut s = TcpStream::connect(&addr).unwrap();
+        let _ = s.write_all(&noise);
+        // Packets that start like real ones, with random rest.
+        let starts = [&b"m"[..], b"M", b"X", b"g", b"G", b"p", b"P", b"Z2,", b"z0,", b"qXfer:features:read:target.xml:", b"qRcmd,", b"vCont;"];
+        for (p, h) in packets.iter().zip(heads.iter().chain(std::iter::repeat(&0))) {
+            let mut body = starts[*h % starts.len()].to_vec();
+            body.extend_from_slice(p);
+            let _ = s.write_all(&framed(&body));
+        }
+        drop(s);
+        proptest::prop_assert!(done.recv_timeout(Duration::from_secs(30)).is_ok(), "the session hung");
+    }
 }

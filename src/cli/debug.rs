@@ -262,7 +262,9 @@ impl Frontend for Session {
             };
             match resume {
                 Some(Resume::Continue | Resume::Step) if ended => {
-                    say("error: the program has ended; reverse-stepi, reverse-continue or goto go back\n");
+                    say(
+                        "error: the program has ended; reverse-stepi, reverse-continue or goto go back\n",
+                    );
                 }
                 Some(r) => return r,
                 None => {}

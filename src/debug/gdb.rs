@@ -36,8 +36,8 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use unicorn_engine::RegisterX86;
 
 use super::rsp::{self, Decoder, Event};
-use crate::machine::Cpu;
 use super::{Frontend, Here, Resume, Watch, WatchKind, Why, monitor};
+use crate::machine::Cpu;
 use crate::machine::Stop;
 
 /// The target description (module notes).
@@ -228,9 +228,9 @@ fn signal_of(why: &Why) -> u8 {
         Why::Interrupted => 2,
         Why::Ended(s) => match s {
             Stop::Fault(f) => super::fault_signal(f.number),
-            Stop::Unimplemented { .. } => 12, // SIGSYS
+            Stop::Unimplemented { .. } => 12,   // SIGSYS
             Stop::Budget | Stop::Timeout => 24, // SIGXCPU
-            _ => 6,                           // SIGABRT
+            _ => 6,                             // SIGABRT
         },
         _ => 5,
     }
@@ -302,7 +302,10 @@ impl GdbServer {
 
     fn send(&mut self, body: &[u8]) {
         if self.log {
-            eprintln!("gdb <- {}", crate::escape::name(&String::from_utf8_lossy(body)));
+            eprintln!(
+                "gdb <- {}",
+                crate::escape::name(&String::from_utf8_lossy(body))
+            );
         }
         let framed = rsp::frame(body);
         if self.stream.write_all(&framed).is_err() {
@@ -317,7 +320,12 @@ impl GdbServer {
     }
 
     fn ack(&mut self, good: bool) {
-        if !self.no_ack && self.stream.write_all(if good { b"+" } else { b"-" }).is_err() {
+        if !self.no_ack
+            && self
+                .stream
+                .write_all(if good { b"+" } else { b"-" })
+                .is_err()
+        {
             self.gone = true;
         }
     }
@@ -527,11 +535,7 @@ impl GdbServer {
         ) else {
             return "E01".into();
         };
-        let watch = |k| Watch {
-            kind: k,
-            addr,
-            len,
-        };
+        let watch = |k| Watch { kind: k, addr, len };
         let res = match (kind, insert) {
             (0 | 1, true) => {
                 h.add_breakpoint(addr);
@@ -631,7 +635,10 @@ impl GdbServer {
 /// `ADDR,LEN` in hexadecimal.
 fn addr_len(text: &[u8]) -> Option<(u64, u64)> {
     let i = text.iter().position(|&b| b == b',')?;
-    Some((rsp::hex_number(&text[..i])?, rsp::hex_number(&text[i + 1..])?))
+    Some((
+        rsp::hex_number(&text[..i])?,
+        rsp::hex_number(&text[i + 1..])?,
+    ))
 }
 
 /// A read that failed whole: the bytes that can be read from its start
@@ -667,7 +674,10 @@ impl Frontend for GdbServer {
             match ev {
                 Event::Packet(p) => {
                     if self.log {
-                        eprintln!("gdb -> {}", crate::escape::name(&String::from_utf8_lossy(&p)));
+                        eprintln!(
+                            "gdb -> {}",
+                            crate::escape::name(&String::from_utf8_lossy(&p))
+                        );
                     }
                     self.ack(true);
                     if let Some(r) = self.packet(h, &p) {

@@ -541,9 +541,9 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
         }
         return;
     }
-    let temp_hit = c.temp.is_some_and(|t| {
-        t.addr == addr && uc.reg(R::SS) == t.ss && uc.reg(R::SP) >= t.min_sp
-    });
+    let temp_hit = c
+        .temp
+        .is_some_and(|t| t.addr == addr && uc.reg(R::SS) == t.ss && uc.reg(R::SP) >= t.min_sp);
     let why = if let Some((kind, a)) = watched {
         Why::Watch { kind, addr: a }
     } else if c.stepping {
@@ -705,7 +705,13 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
         // gone back in.
         let pos = c.count;
         c.replay = None;
-        stop(sh.as_ref(), c, UcRef::Mut(&mut prog.machine), Why::Ended(s.clone()), pos);
+        stop(
+            sh.as_ref(),
+            c,
+            UcRef::Mut(&mut prog.machine),
+            Why::Ended(s.clone()),
+            pos,
+        );
         let mut c = sh.ctl.borrow_mut();
         if let Some(r) = c.restart.take() {
             drop(c);
@@ -750,7 +756,12 @@ fn install(prog: &mut Program, sh: &Rc<Shared>) -> Result<(), String> {
     let hook_sh = sh.clone();
     prog.machine
         .add_code_hook(1, 0, move |uc, addr, _size| on_insn(&hook_sh, uc, addr))
-        .map_err(|e| format!("the debugger's instruction hook: {}", crate::machine::uc_words(e)))?;
+        .map_err(|e| {
+            format!(
+                "the debugger's instruction hook: {}",
+                crate::machine::uc_words(e)
+            )
+        })?;
     prog.machine.add_observer(Box::new(FaultWatch(sh.clone())));
     let mut c = sh.ctl.borrow_mut();
     for w in &mut c.watches {

@@ -33,8 +33,9 @@ pub fn seg_off(h: &Here<'_, '_>, text: &str) -> Result<(u16, u16), String> {
                 Some(v) => Ok(v),
                 None => {
                     let t = t.trim_start_matches("0x").trim_start_matches("0X");
-                    u16::from_str_radix(t, 16)
-                        .map_err(|_| format!("'{t}' is neither a register nor a hexadecimal number"))
+                    u16::from_str_radix(t, 16).map_err(|_| {
+                        format!("'{t}' is neither a register nor a hexadecimal number")
+                    })
                 }
             }
         };

@@ -199,10 +199,10 @@ mod tests {
     #[test]
     fn a_packet_with_its_checksum() {
         // "g" sums to 0x67.
-        assert_eq!(decode_all(b"+$g#67"), vec![
-            Event::Ack(true),
-            Event::Packet(b"g".to_vec())
-        ]);
+        assert_eq!(
+            decode_all(b"+$g#67"),
+            vec![Event::Ack(true), Event::Packet(b"g".to_vec())]
+        );
         assert_eq!(decode_all(b"$g#68"), vec![Event::Bad]);
         assert_eq!(decode_all(b"\x03"), vec![Event::Interrupt]);
     }

@@ -70,10 +70,7 @@ pub fn describe(h: &Here<'_, '_>) -> String {
         ),
         Why::Interrupted => format!("interrupted at {at}"),
         Why::HistoryStart => format!("at the start of the recorded history, {at}"),
-        Why::Ended(s) => format!(
-            "the program has ended: {}",
-            crate::cli::output::describe(s)
-        ),
+        Why::Ended(s) => format!("the program has ended: {}", crate::cli::output::describe(s)),
     }
 }
 
@@ -95,7 +92,21 @@ pub fn regs_text(r: &Regs) -> String {
     format!(
         "AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X}\n\
          CS={:04X} IP={:04X} DS={:04X} ES={:04X} SS={:04X} FS={:04X} GS={:04X} FLAGS={:04X} {flags}\n",
-        r.ax, r.bx, r.cx, r.dx, r.si, r.di, r.bp, r.sp, r.cs, r.ip, r.ds, r.es, r.ss, r.fs, r.gs,
+        r.ax,
+        r.bx,
+        r.cx,
+        r.dx,
+        r.si,
+        r.di,
+        r.bp,
+        r.sp,
+        r.cs,
+        r.ip,
+        r.ds,
+        r.es,
+        r.ss,
+        r.fs,
+        r.gs,
         r.flags
     )
 }
@@ -172,7 +183,8 @@ pub fn explain_text(h: &Here<'_, '_>) -> String {
     let r = h.regs();
     let mem = h.uc() as &dyn WalkMemory;
     let mut rules = Vec::new();
-    let w = crate::walk::walk_from_csip_narrated(mem, r.ss, r.cs, r.ip, r.bp, MAX_FRAMES, &mut rules);
+    let w =
+        crate::walk::walk_from_csip_narrated(mem, r.ss, r.cs, r.ip, r.bp, MAX_FRAMES, &mut rules);
     let w = match h.env().and_then(crate::win16::fault::pass_on_address) {
         Some(d) => {
             crate::walk::dispatch::through_dispatch_narrated(mem, w, d, MAX_FRAMES, &mut rules)
@@ -228,7 +240,11 @@ pub fn tasks_text(h: &Here<'_, '_>) -> String {
     let mut s = String::from("hTask  hModule  hInst  SS:SP      module    current\n");
     let current = h.uc().get_data().current_task;
     for t in tasks {
-        let n = t.sz_module.iter().position(|&c| c == 0).unwrap_or(t.sz_module.len());
+        let n = t
+            .sz_module
+            .iter()
+            .position(|&c| c == 0)
+            .unwrap_or(t.sz_module.len());
         let name = String::from_utf8_lossy(&t.sz_module[..n]).into_owned();
         s.push_str(&format!(
             "{:04X}   {:04X}     {:04X}   {:04X}:{:04X}  {:<8}  {}\n",
@@ -286,7 +302,10 @@ pub fn selector_text(h: &Here<'_, '_>, sel: u16) -> String {
     match h.uc().descriptor_of(sel) {
         None => format!("{sel:04X}: no such selector (not present in the GDT or LDT)\n"),
         Some(d) if h.mode() == CpuMode::Real => {
-            format!("{sel:04X}: real-mode segment, base {:#07x}, limit FFFF\n", d.base)
+            format!(
+                "{sel:04X}: real-mode segment, base {:#07x}, limit FFFF\n",
+                d.base
+            )
         }
         Some(d) => {
             let kind = if d.access & 0x10 == 0 {
