@@ -598,3 +598,175 @@ proptest::proptest! {
         proptest::prop_assert!(done.recv_timeout(Duration::from_secs(30)).is_ok(), "the session hung");
     }
 }
+
+#[test]
+fn gdb_reverse_continue_goes_back_to_the_last_breakpoint() {
+    if !have_gdb() {
+        return;
+    }
+    let demo = rom("demo.exe");
+    let winmain = map_offset("demo.map", "WinMain");
+    let brk = format!("break *($csbase + {winmain:#x})");
+    let (out, _) = gdb_session(
+        &[demo.to_str().unwrap()],
+        &[
+            &brk,
+            "monitor break DEMO!PaintLine",
+            "continue",
+            "continue",
+            "p/x $ip",
+            "reverse-continue",
+            "p/x $ip",
+            "p/x $sp",
+            "reverse-continue",
+            "p/x $ip",
+            "kill",
+        ],
+    );
+    let paint = u64::from(map_offset("demo.map", "PaintLine"));
+    assert_eq!(printed(&out, 1), paint, "{out}");
+    // Back at WinMain's breakpoint, with WinMain's stack (demo.expect:
+    // SP = 09FA after `call WinMain`).
+    assert_eq!(printed(&out, 2), u64::from(winmain), "{out}");
+    assert_eq!(printed(&out, 3), 0x9fa, "{out}");
+    // Before it, no breakpoint: the start of the history.
+    assert!(out.contains("No more reverse-execution history"), "{out}");
+    assert_eq!(
+        printed(&out, 4),
+        0,
+        "the program's entry, start = 0:\n{out}"
+    );
+}
+
+#[test]
+fn gdb_in_real_mode_pc_is_segment_times_16_plus_ip() {
+    if !have_gdb() {
+        return;
+    }
+    let mzfar = rom("mzfar.exe");
+    let leaf = map_offset("mzfar.map", "Leaf");
+    let (out, _) = gdb_session(
+        &[mzfar.to_str().unwrap()],
+        &[
+            "monitor break MZFAR!Leaf",
+            "continue",
+            "p/x $ip",
+            "p/x $pc - ($cs * 16 + $ip)",
+            "p/x $csbase - $cs * 16",
+            "monitor stack",
+            "kill",
+        ],
+    );
+    assert_eq!(printed(&out, 1), u64::from(leaf), "{out}");
+    assert_eq!(printed(&out, 2), 0, "{out}");
+    assert_eq!(printed(&out, 3), 0, "{out}");
+    assert!(out.contains("Leaf"), "{out}");
+}
+
+#[test]
+fn run_gdb_port_serves_the_program() {
+    if !have_gdb() {
+        return;
+    }
+    // A free port, released for the server to take.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = Command::new(exe())
+        .args(["run", "--gdb", &port.to_string()])
+        .arg(rom("demo.exe"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let until = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(&addr).is_err() {
+        assert!(Instant::now() < until, "run --gdb listens");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // That probe was the server's one client; it went away: the server
+    // ends.
+    assert!(wait_for(&mut server, 10).is_some());
+    let mut server = Command::new(exe())
+        .args(["run", "--gdb", &port.to_string()])
+        .arg(rom("demo.exe"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let out = Command::new("gdb")
+        .args([
+            "-batch",
+            "-nx",
+            "-ex",
+            &format!("target remote {addr}"),
+            "-ex",
+            "continue",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("exited normally"), "{text}");
+    let status = wait_for(&mut server, 10).expect("the server ends with the program");
+    assert_eq!(status.code(), Some(0), "the program's exit code");
+}
+
+#[test]
+fn gdb_sees_an_unimplemented_function_as_sigsys() {
+    if !have_gdb() {
+        return;
+    }
+    let (out, status) = gdb_session(
+        &[rom("unimpl.exe").to_str().unwrap()],
+        &["continue", "monitor stack", "continue"],
+    );
+    assert!(out.contains("Program received signal SIGSYS"), "{out}");
+    assert!(
+        out.contains("SwapRecording"),
+        "the console says what:\n{out}"
+    );
+    assert!(out.contains("main+0xa"), "the caller's walk:\n{out}");
+    assert!(out.contains("terminated with signal SIGSYS"), "{out}");
+    assert!(status.is_some());
+}
+
+#[test]
+fn debug_session_views() {
+    let demo = rom("demo.exe");
+    let out = debug_session(
+        &[demo.to_str().unwrap()],
+        "break DEMO!paint_stop\ncontinue\nmodules\ntasks\nselector CS\nselector 0\nstack --explain\ndisasm 2\nx/4b DS:0010\nhelp\nbogus\n",
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("DEMO") && l.contains("1=") && l.contains("2=")),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.contains("DEMO") && l.ends_with('*')),
+        "the current task:\n{out}"
+    );
+    // A ring-3 LDT code selector (win16.md: program selectors are LDT
+    // selectors with RPL 3).
+    assert!(
+        out.contains(": LDT index") && out.contains("RPL 3") && out.contains("code"),
+        "{out}"
+    );
+    assert!(out.contains("0000: no such selector"), "{out}");
+    assert!(
+        out.contains("step 5: saved BP 09E9 is odd"),
+        "demo.expect's first far frame:\n{out}"
+    );
+    assert!(out.contains("=> ") && out.contains("paint_stop:"), "{out}");
+    // demo.asm's msg_hello at DS:0010 begins "tool".
+    assert!(out.contains(" 74 6F 6F 6C"), "{out}");
+    assert!(
+        out.contains("reverse-stepi"),
+        "help lists the commands:\n{out}"
+    );
+    assert!(out.contains("error: unknown command 'bogus'"), "{out}");
+}

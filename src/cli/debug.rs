@@ -30,14 +30,8 @@ fn loader<'a>(
         lo.stdin = Some(Vec::new());
     }
     let inject = opts.inject_fault.clone();
-    let mut first = true;
     Ok(move || {
-        let mut o = lo.clone();
-        // The program's output is shown as it first runs, not again by
-        // the replays of reverse execution.
-        o.echo = first && o.echo;
-        first = false;
-        let mut prog = session::load(file, &o).map_err(|e| e.0)?;
+        let mut prog = session::load(file, &lo).map_err(|e| e.0)?;
         if let Some(text) = &inject {
             let loc: session::Loc = text
                 .parse()

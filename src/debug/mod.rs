@@ -184,8 +184,11 @@ pub struct Control {
     restart: Option<Replay>,
     killed: bool,
     detached: bool,
-    /// The positions of the replay's edits, checked in order.
+    /// The position of the last stop.
     last_stop_pos: u64,
+    /// The program's console echo, as the first load set it (replays
+    /// keep it off until they reach their target).
+    echo: bool,
 }
 
 /// What a watchpoint's memory hook saw last: the kind and address, for
@@ -253,15 +256,25 @@ impl<'b> Here<'_, 'b> {
 
     /// The 16-bit registers at the stop (at a fault: as before the
     /// faulting instruction).
+    /// At the end: the registers the run's report walks from (as
+    /// `Program::registers_at_stop`): an unimplemented or fatal
+    /// function's caller, an unhandled fault's context.
     pub fn regs(&self) -> Regs {
+        let mut r = self.uc().regs();
         match &self.why {
-            Why::Fault(f) => {
-                let mut r = f.regs;
+            Why::Fault(f) | Why::Ended(Stop::Fault(f)) => {
+                r = f.regs;
                 (r.cs, r.ip) = (f.cs, f.ip);
-                r
             }
-            _ => self.uc().regs(),
+            Why::Ended(Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. }) => {
+                (r.cs, r.ip, r.bp) = *caller;
+            }
+            Why::Ended(Stop::Hung { cs, ip } | Stop::Breakpoint { cs, ip }) => {
+                (r.cs, r.ip) = (*cs, *ip);
+            }
+            _ => {}
         }
+        r
     }
 
     /// A register of the 32-bit register file (the high words of the
@@ -521,6 +534,10 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
         match r {
             Replay::To(t, why) if pos == t => {
                 c.replay = None;
+                // The program's output from here on is new to the user.
+                if let Some(env) = crate::machine::debug::environment_mut::<Env>(uc) {
+                    env.echo = c.echo;
+                }
                 stop(sh, c, UcRef::Mut(uc), why, pos);
             }
             Replay::To(..) => {}
@@ -665,9 +682,11 @@ pub type Loader<'a> = dyn FnMut() -> Result<Program, String> + 'a;
 /// (module notes, "Reverse execution").
 pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Outcome, String> {
     let mut prog = load()?;
+    let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
     let sh = Rc::new(Shared {
         ctl: RefCell::new(Control {
             replay: Some(Replay::To(0, Why::Start)),
+            echo,
             ..Control::default()
         }),
         front: RefCell::new(front),
@@ -727,8 +746,12 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
 
 /// A fresh load of the program, to replay to `r`.
 fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, String> {
-    let prog = load()?;
+    let mut prog = load()?;
     let mut c = sh.ctl.borrow_mut();
+    // What the program writes on the way was shown when it first ran.
+    if let Some(env) = prog.machine.environment_mut::<Env>() {
+        env.echo = false;
+    }
     let target = match &r {
         Replay::To(t, _) => *t,
         Replay::Search { limit, .. } => *limit,

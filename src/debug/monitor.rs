@@ -113,8 +113,12 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         "position" => format!("{}\n", h.pos),
         "selector" => {
             let s = args.first().ok_or("selector SEL: which selector?")?;
-            let sel = u16::from_str_radix(s.trim_start_matches("0x"), 16)
-                .map_err(|_| format!("'{s}' is not a hexadecimal selector"))?;
+            let sel = match reg_value(h, s) {
+                Some(v) => v,
+                None => u16::from_str_radix(s.trim_start_matches("0x"), 16).map_err(|_| {
+                    format!("'{s}' is neither a segment register nor a hexadecimal selector")
+                })?,
+            };
             views::selector_text(h, sel)
         }
         c if c == "x" || c.starts_with("x/") => {
