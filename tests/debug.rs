@@ -770,3 +770,74 @@ fn debug_session_views() {
     );
     assert!(out.contains("error: unknown command 'bogus'"), "{out}");
 }
+
+#[test]
+fn debug_session_in_a_window_procedure_goes_on_to_the_programs_end() {
+    // WndProc runs inside USER's DispatchMessage (a nested emulation):
+    // the stop there, `finish` back into WndProc and `continue` must let
+    // USER's code go on, so the run ends as a plain run does.
+    let winmsg = rom("winmsg.exe");
+    let plain = Command::new(exe())
+        .arg("run")
+        .arg(&winmsg)
+        .output()
+        .unwrap();
+    let out = Command::new(exe())
+        .args(["debug", "--commands", "/dev/stdin"])
+        .arg(&winmsg)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"break WINMSG!paint_here\ncontinue\nbt\nfinish\nwhere\ncontinue\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let bt: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("walk by"))
+        .take_while(|l| !l.starts_with("walk ended"))
+        .collect();
+    assert!(bt.iter().any(|l| l.contains("paint_here")), "{text}");
+    assert!(bt.iter().any(|l| l.contains("WndProc+")), "{text}");
+    assert!(
+        bt.iter().any(|l| l.contains("USER")),
+        "called from USER:\n{text}"
+    );
+    assert!(
+        text.contains("WndProc+0x"),
+        "finish returns into WndProc:\n{text}"
+    );
+    let code = plain.status.code().unwrap();
+    assert!(
+        text.contains(&format!("exited with code {code}")),
+        "the debugged run ends as the plain run (code {code}):\n{text}"
+    );
+}
+
+#[test]
+fn debug_session_position_breakpoints_and_reverse_continue_from_the_end() {
+    let demo = rom("demo.exe");
+    let out = debug_session(
+        &[demo.to_str().unwrap()],
+        "break +30\ncontinue\nposition\ncontinue\nreverse-continue\nposition\nreverse-continue\nposition\n",
+    );
+    let after: Vec<String> = out
+        .lines()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "(debug) position")
+        .map(|w| w[1].to_string())
+        .collect();
+    assert_eq!(after, ["30", "30", "0"], "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    assert!(
+        out.contains("at the start of the recorded history"),
+        "{out}"
+    );
+}

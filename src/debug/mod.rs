@@ -175,6 +175,9 @@ pub struct Control {
     count: u64,
     /// Breakpoints, by linear address.
     pub breakpoints: BTreeSet<u64>,
+    /// Breakpoints at positions (`+N`: before the instruction at
+    /// position N).
+    pub position_breaks: BTreeSet<u64>,
     pub temp: Option<TempBreak>,
     watches: Vec<(Watch, Option<unicorn_engine::UcHookId>)>,
     stepping: bool,
@@ -362,6 +365,21 @@ impl<'b> Here<'_, 'b> {
         self.ctl.breakpoints.remove(&addr)
     }
 
+    /// Stop before the instruction at position `n` (`+N`).
+    pub fn add_position_break(&mut self, n: u64) {
+        self.ctl.position_breaks.insert(n);
+    }
+
+    /// The breakpoints at positions.
+    pub fn position_breaks(&self) -> Vec<u64> {
+        self.ctl.position_breaks.iter().copied().collect()
+    }
+
+    /// Remove a breakpoint at a position; false when there was none.
+    pub fn remove_position_break(&mut self, n: u64) -> bool {
+        self.ctl.position_breaks.remove(&n)
+    }
+
     /// The breakpoints, by linear address.
     pub fn breakpoints(&self) -> Vec<u64> {
         self.ctl.breakpoints.iter().copied().collect()
@@ -542,7 +560,9 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
             }
             Replay::To(..) => {}
             Replay::Search { limit, found } => {
-                let hit = watched.is_some() || c.breakpoints.contains(&addr);
+                let hit = watched.is_some()
+                    || c.breakpoints.contains(&addr)
+                    || c.position_breaks.contains(&pos);
                 let found = if hit && pos < limit { Some(pos) } else { found };
                 if pos >= limit {
                     c.replay = None;
@@ -565,7 +585,7 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
         Why::Watch { kind, addr: a }
     } else if c.stepping {
         Why::Step
-    } else if c.breakpoints.contains(&addr) || temp_hit {
+    } else if c.breakpoints.contains(&addr) || temp_hit || c.position_breaks.contains(&pos) {
         Why::Breakpoint
     } else if pos & 0xFFFF == 0 && pos != 0 && sh.front.borrow_mut().interrupted() {
         Why::Interrupted
@@ -710,6 +730,17 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
             });
         }
         if let Some(r) = c.restart.take() {
+            drop(c);
+            prog = replay(load, &sh, r)?;
+            continue;
+        }
+        // A search back from the end reaches the end again: go to what
+        // it found.
+        if let Some(Replay::Search { found, .. }) = c.replay.take() {
+            let r = match found {
+                Some(p) => Replay::To(p, Why::Breakpoint),
+                None => Replay::To(0, Why::HistoryStart),
+            };
             drop(c);
             prog = replay(load, &sh, r)?;
             continue;

@@ -7,7 +7,8 @@ use super::{Here, Watch, WatchKind, views};
 
 /// The commands, for `monitor help`.
 pub const HELP: &str = "\
-monitor commands (LOC is SEG:OFF, MODULE:SEG:OFF, MODULE!NAME or MODULE!#N):
+monitor commands (LOC is SEG:OFF, MODULE:SEG:OFF, MODULE!NAME or MODULE!#N;
+break and delete also take +N, the instruction at position N):
   stack [--explain]   the ToolHelp walk at the stop (StackTraceCSIPFirst, StackTraceNext)
   where               CS:IP, its MODULE:SEG:OFF and symbol, the linear address, the position
   regs                the 16-bit registers
@@ -90,6 +91,13 @@ fn x_format(cmd: &str) -> Result<(usize, usize), String> {
     Ok((count.min(4096), unit))
 }
 
+/// `+N`: a position.
+fn position(text: &str) -> Result<u64, String> {
+    text.strip_prefix('+')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("'{text}': +N needs a decimal instruction count"))
+}
+
 /// Run one view command; Ok(None) when `line` is not one.
 pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -139,6 +147,23 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
             }
             views::disasm_text(h, at.0, at.1, count)
         }
+        "break" | "b" if args.first().is_some_and(|a| a.starts_with('+')) => {
+            let n = position(args[0])?;
+            h.add_position_break(n);
+            let when = if n <= h.pos {
+                "; it is behind: reverse-continue goes back to it"
+            } else {
+                ""
+            };
+            format!("breakpoint at position {n}{when}\n")
+        }
+        "delete" if args.first().is_some_and(|a| a.starts_with('+')) => {
+            let n = position(args[0])?;
+            if !h.remove_position_break(n) {
+                return Err(format!("no breakpoint at position {n}"));
+            }
+            format!("deleted the breakpoint at position {n}\n")
+        }
         "break" | "b" => {
             let at = args.first().ok_or("break LOC: where?")?;
             let (seg, off) = seg_off(h, at)?;
@@ -187,6 +212,9 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         }
         "breakpoints" | "info" => {
             let mut s = String::new();
+            for n in h.position_breaks() {
+                s.push_str(&format!("breakpoint at position {n}\n"));
+            }
             for b in h.breakpoints() {
                 s.push_str(&format!("breakpoint at linear {b:#x}\n"));
             }
