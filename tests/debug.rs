@@ -841,3 +841,40 @@ fn debug_session_position_breakpoints_and_reverse_continue_from_the_end() {
         "{out}"
     );
 }
+
+#[test]
+fn a_replay_reaches_the_same_state_through_timer_interrupts() {
+    // dosirq.com takes the timer's and the keyboard's interrupts (its
+    // header): a position past several ticks, reached forward, then again
+    // after going back by replay, has the same registers, stack and BIOS
+    // tick count (0040:006C).
+    let out = debug_session(
+        &["--keys", "q", rom("dosirq.com").to_str().unwrap()],
+        "break +800000\ncontinue\nregs\nx/8 SS:SP\nx/2 0040:006C\ngoto 700000\nposition\ncontinue\nregs\nx/8 SS:SP\nx/2 0040:006C\nposition\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let after = |cmd: &str| -> Vec<&str> {
+        lines
+            .windows(2)
+            .filter(|w| w[0] == format!("(debug) {cmd}"))
+            .map(|w| w[1])
+            .collect()
+    };
+    let ticks = after("x/2 0040:006C");
+    assert_eq!(ticks.len(), 2, "{out}");
+    assert_eq!(ticks[0], ticks[1], "{out}");
+    assert_ne!(
+        ticks[0], "0040:006C  0000 0000",
+        "ticks have passed:\n{out}"
+    );
+    let stack = after("x/8 SS:SP");
+    assert_eq!(stack[0], stack[1], "{out}");
+    assert_eq!(after("position"), ["700000", "800000"], "{out}");
+    let regs: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("AX=") || l.starts_with("CS="))
+        .copied()
+        .collect();
+    assert_eq!(regs.len(), 4, "{out}");
+    assert_eq!(regs[0..2], regs[2..4], "{out}");
+}

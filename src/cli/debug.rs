@@ -201,7 +201,47 @@ impl Session {
     }
 }
 
+/// Ctrl-C while the program runs in an interactive session: the handler
+/// notes it, and the session stops the program at the next check (every
+/// 65536 instructions). At the prompt the line editor reads Ctrl-C as a
+/// key.
+#[cfg(unix)]
+mod sigint {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static HIT: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_sigint(_: libc::c_int) {
+        HIT.store(true, Ordering::Relaxed);
+    }
+
+    pub fn install() {
+        let handler: extern "C" fn(libc::c_int) = on_sigint;
+        // SAFETY: `signal` is the C library's; the handler only stores
+        // to an atomic flag, which is async-signal-safe.
+        unsafe {
+            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        }
+    }
+
+    pub fn take() -> bool {
+        HIT.swap(false, Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(unix))]
+mod sigint {
+    pub fn install() {}
+    pub fn take() -> bool {
+        false
+    }
+}
+
 impl Frontend for Session {
+    fn interrupted(&mut self) -> bool {
+        matches!(self.input, Input::Interactive(_)) && sigint::take()
+    }
+
     fn stopped(&mut self, h: &mut Here<'_, '_>) -> Resume {
         say(&format!("{}\n", views::describe(h)));
         if !matches!(h.why, Why::Ended(Stop::Exited { .. })) {
@@ -280,7 +320,10 @@ pub fn debug(
             Err(e) => return fail(EXIT_LOAD, &format!("--commands {}: {e}", p.display())),
         },
         None => match rustyline::DefaultEditor::new() {
-            Ok(ed) => Input::Interactive(Box::new(ed)),
+            Ok(ed) => {
+                sigint::install();
+                Input::Interactive(Box::new(ed))
+            }
             Err(e) => return fail(EXIT_LOAD, &format!("the line editor: {e}")),
         },
     };
