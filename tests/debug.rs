@@ -878,3 +878,46 @@ fn a_replay_reaches_the_same_state_through_timer_interrupts() {
     assert_eq!(regs.len(), 4, "{out}");
     assert_eq!(regs[0..2], regs[2..4], "{out}");
 }
+
+#[test]
+fn debug_session_read_watchpoint_and_screenshot() {
+    // demo.asm: paint_stop is `mov cx, [bp+6]`, reading PaintLine's
+    // argument at SS:09E6 (demo.expect: BP = 09E0).
+    let png = std::env::temp_dir().join(format!("th16-debug-shot-{}.png", std::process::id()));
+    let out = debug_session(
+        &[rom("demo.exe").to_str().unwrap()],
+        &format!(
+            "rwatch SS:09E6\ncontinue\nwhere\nscreenshot {}\n",
+            png.display()
+        ),
+    );
+    let stop = map_offset("demo.map", "paint_stop");
+    assert!(out.contains("read watchpoint: linear"), "{out}");
+    assert!(
+        out.contains(&format!("= DEMO:1:{:04X} paint_stop+0x3", stop + 3)),
+        "the stop follows the reading instruction:\n{out}"
+    );
+    let bytes = std::fs::read(&png).unwrap_or_default();
+    let _ = std::fs::remove_file(&png);
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{out}");
+}
+
+#[test]
+fn gdb_detach_lets_the_program_run_to_its_end() {
+    if !have_gdb() {
+        return;
+    }
+    let winmsg = rom("winmsg.exe");
+    let plain = Command::new(exe())
+        .arg("run")
+        .arg(&winmsg)
+        .output()
+        .unwrap();
+    let (out, status) = gdb_session(&[winmsg.to_str().unwrap()], &["detach"]);
+    assert!(out.contains("detached"), "{out}");
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        plain.status.code(),
+        "the detached program ends as a plain run:\n{out}"
+    );
+}

@@ -45,6 +45,7 @@ pub const TARGET_XML: &str = r#"<?xml version="1.0"?>
 <!DOCTYPE target SYSTEM "gdb-target.dtd">
 <target version="1.0">
   <architecture>i8086</architecture>
+  <osabi>none</osabi>
   <feature name="org.gnu.gdb.i386.core">
     <flags id="i386_eflags" size="4">
       <field name="CF" start="0" end="0"/>
