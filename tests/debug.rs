@@ -549,6 +549,9 @@ fn malformed_packets_get_error_replies() {
         b"Gxyz",
         b"Z0,zz,1",
         b"X1,2:a",
+        b"Z2,ffffffffffffffff,2",
+        b"Z3,0,0",
+        b"M0,1:00",
     ] {
         s.write_all(&framed(bad)).unwrap();
         let r = reply(&mut s);

@@ -187,8 +187,6 @@ pub struct Control {
     restart: Option<Replay>,
     killed: bool,
     detached: bool,
-    /// The position of the last stop.
-    last_stop_pos: u64,
     /// The program's console echo, as the first load set it (replays
     /// keep it off until they reach their target).
     echo: bool,
@@ -392,8 +390,11 @@ impl<'b> Here<'_, 'b> {
 
     /// Add a watchpoint (a memory hook on its bytes).
     pub fn add_watch(&mut self, w: Watch) -> Result<(), String> {
-        if w.len == 0 || w.len > 0x1_0000 {
-            return Err(format!("a watchpoint of {} bytes", w.len));
+        if w.len == 0 || w.len > 0x1_0000 || w.addr.checked_add(w.len).is_none() {
+            return Err(format!(
+                "a watchpoint of {} bytes at {:#x}: 1 to 65536 bytes of memory",
+                w.len, w.addr
+            ));
         }
         if self.ctl.watches.iter().any(|(x, _)| *x == w) {
             return Ok(());
@@ -484,7 +485,7 @@ fn install_watch(
     };
     let end = w.addr + w.len - 1;
     uc.add_mem_hook(ty, w.addr, end, move |_uc, t, addr, size, _v| {
-        let hit = u64::from(addr as u32) <= end && addr + size as u64 > w.addr;
+        let hit = addr <= end && addr.saturating_add(size as u64) > w.addr;
         let kind_ok = match w.kind {
             WatchKind::Write => t == MemType::WRITE,
             WatchKind::Read => t == MemType::READ,
@@ -599,7 +600,6 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
 fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, why: Why, pos: u64) {
     c.temp = None;
     c.stepping = false;
-    c.last_stop_pos = pos;
     let mut here = Here {
         uc,
         ctl: &mut c,
@@ -723,6 +723,12 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
         };
         let s = prog.run(limits, None)?;
         let mut c = sh.ctl.borrow_mut();
+        if c.detached && !c.killed {
+            return Ok(Outcome {
+                stop: Some(s),
+                position: c.count,
+            });
+        }
         if c.killed || sh.front.borrow().gone() {
             return Ok(Outcome {
                 stop: None,
@@ -744,12 +750,6 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
             drop(c);
             prog = replay(load, &sh, r)?;
             continue;
-        }
-        if c.detached {
-            return Ok(Outcome {
-                stop: Some(s),
-                position: c.count,
-            });
         }
         // The end: the program cannot go on, but can be looked at, and
         // gone back in.
@@ -783,10 +783,6 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     if let Some(env) = prog.machine.environment_mut::<Env>() {
         env.echo = false;
     }
-    let target = match &r {
-        Replay::To(t, _) => *t,
-        Replay::Search { limit, .. } => *limit,
-    };
     // Changes made after the target are history no longer.
     if let Replay::To(t, _) = r {
         c.edits.retain(|(p, _)| *p <= t);
@@ -801,7 +797,6 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     for w in &mut c.watches {
         w.1 = None;
     }
-    let _ = target;
     Ok(prog)
 }
 
