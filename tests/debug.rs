@@ -924,3 +924,44 @@ fn gdb_detach_lets_the_program_run_to_its_end() {
         "the detached program ends as a plain run:\n{out}"
     );
 }
+
+#[test]
+fn a_fault_stops_once_before_its_callbacks_and_again_only_when_it_happens_again() {
+    // faultwalk.asm: its InterruptRegister callback walks and passes the
+    // #GP at gp_here on (tail: none of its letters), or resumes into the
+    // same fault every time (tail `f`).
+    let fw = rom("faultwalk.exe");
+    let once = debug_session(&[fw.to_str().unwrap(), "--", "g"], "continue\ncontinue\n");
+    let faults = once
+        .lines()
+        .filter(|l| l.starts_with("general protection fault"))
+        .count();
+    assert_eq!(faults, 1, "one stop, then the end:\n{once}");
+    assert!(
+        once.contains("the program has ended: general protection fault"),
+        "{once}"
+    );
+    let again = debug_session(
+        &[fw.to_str().unwrap(), "--", "f"],
+        "continue\nposition\ncontinue\nposition\ncontinue\nposition\n",
+    );
+    let lines: Vec<&str> = again.lines().collect();
+    let positions: Vec<u64> = lines
+        .windows(2)
+        .filter(|w| w[0] == "(debug) position")
+        .map(|w| w[1].parse().unwrap())
+        .collect();
+    assert_eq!(positions.len(), 3, "{again}");
+    assert!(
+        positions[0] < positions[1] && positions[1] < positions[2],
+        "each stop is the fault happening again, later:\n{again}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("general protection fault"))
+            .count(),
+        3,
+        "{again}"
+    );
+}

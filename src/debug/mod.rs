@@ -187,6 +187,12 @@ pub struct Control {
     restart: Option<Replay>,
     killed: bool,
     detached: bool,
+    /// The last fault reported, its linear CS:IP, and whether that
+    /// instruction ran again since: the machine offers a fault once more
+    /// on its way out of a nested emulation (win16/fault.rs,
+    /// `final_stop`), which is not a new fault.
+    last_fault: Option<(Fault, u64)>,
+    fault_refired: bool,
     /// The program's console echo, as the first load set it (replays
     /// keep it off until they reach their target).
     echo: bool,
@@ -539,6 +545,9 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     }
     let pos = c.count;
     c.count += 1;
+    if c.last_fault.as_ref().is_some_and(|(_, lin)| *lin == addr) {
+        c.fault_refired = true;
+    }
     let watched = sh.pending.take();
     if let Some(r) = c.replay.clone() {
         while let Some((p, e)) = c.edits.get(c.next_edit).cloned() {
@@ -680,6 +689,17 @@ impl crate::machine::Observer for FaultWatch {
         if c.replay.is_some() {
             return;
         }
+        let again = c.last_fault.as_ref().is_some_and(|(f, _)| {
+            (f.number, f.cs, f.ip, f.regs) == (fault.number, fault.cs, fault.ip, fault.regs)
+        });
+        if again && !c.fault_refired {
+            return;
+        }
+        let lin = uc
+            .descriptor_of(fault.cs)
+            .map_or(0, |d| u64::from(d.base) + u64::from(fault.ip));
+        c.last_fault = Some((fault.clone(), lin));
+        c.fault_refired = false;
         stop(sh, c, UcRef::Ref(uc), Why::Fault(fault.clone()), pos);
     }
 }
@@ -789,6 +809,7 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     }
     c.count = 0;
     c.next_edit = 0;
+    c.last_fault = None;
     c.replay = Some(r);
     c.stepping = false;
     c.temp = None;
