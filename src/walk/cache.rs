@@ -31,6 +31,10 @@ pub struct Cached<'a> {
     chunks: RefCell<Box<[Chunk; CHUNKS]>>,
     descriptors: [DescriptorSlot; DESCRIPTORS],
     owner: Cell<Option<(u16, Option<CodeOwner>)>>,
+    /// The segment of the last word read that passed `read`'s checks:
+    /// selector + 1 (0: none yet), base, limit. The walk reads most
+    /// words from one stack segment.
+    word_seg: Cell<(u32, u32, u32)>,
 }
 
 impl<'a> Cached<'a> {
@@ -42,6 +46,7 @@ impl<'a> Cached<'a> {
             chunks: RefCell::new(Box::new([(0, false, [0; CHUNK as usize]); CHUNKS])),
             descriptors: Default::default(),
             owner: Cell::new(None),
+            word_seg: Cell::new((0, 0, 0)),
         }
     }
 
@@ -149,13 +154,24 @@ impl WalkMemory for Cached<'_> {
     /// [`WalkMemory::read_u16`] through [`Cached::read`]: the walkers'
     /// read, a few per frame.
     fn read_u16(&self, seg: u16, off: u16) -> Result<u16, MemError> {
-        if let Some(d) = self.descriptor(seg)
-            && (self.mode == CpuMode::Real || (d.present() && d.is_segment()))
-            && u32::from(off) < d.limit
-        {
+        let (s, mut base, mut limit) = self.word_seg.get();
+        if s != u32::from(seg) + 1 {
+            match self.descriptor(seg) {
+                Some(d) if self.mode == CpuMode::Real || (d.present() && d.is_segment()) => {
+                    (base, limit) = (d.base, d.limit);
+                    self.word_seg.set((u32::from(seg) + 1, base, limit));
+                }
+                _ => {
+                    let mut b = [0u8; 2];
+                    self.read(seg, off, &mut b)?;
+                    return Ok(u16::from_le_bytes(b));
+                }
+            }
+        }
+        if u32::from(off) < limit {
             // The checks of `read` passed: the word from its chunk when
             // that is cached.
-            let linear = d.base.wrapping_add(off.into());
+            let linear = base.wrapping_add(off.into());
             let base = linear & !(CHUNK - 1);
             let at = (linear - base) as usize;
             if at + 2 <= CHUNK as usize {
