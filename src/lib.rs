@@ -16,7 +16,6 @@
 //! (`docs/win16.md`), STACKFRAME and ADDRESS modes (`docs/stackframe.md`)
 //! and DOS (`docs/dos.md`). Doc comments cite where each fact comes from.
 
-pub mod cli;
 pub mod disasm;
 pub mod dos;
 pub mod env;

@@ -777,6 +777,16 @@ impl Program {
         self.symbol_ref(cs, ip).map(|s| s.to_string())
     }
 
+    /// The symbol of frame `i` of a walk: the first frame and a fault
+    /// dispatch's frame hold the exact CS:IP, the others return addresses,
+    /// named from the byte before them (Env::frame_symbol). None past the
+    /// walk's end or when no symbol source names the address.
+    pub fn frame_symbol(&self, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
+        let f = w.frames.get(i)?;
+        self.env()
+            .frame_symbol(&*self.machine, f.w_cs, f.w_ip, w.exact_at(i))
+    }
+
     /// [`Program::symbol_at`] with the raw (undemangled) name and source.
     pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.env().symbol_at(&*self.machine, cs, ip)

@@ -639,6 +639,19 @@ pub(crate) fn tell(s: &str) {
         .write_all(crate::escape::text(s).as_bytes());
 }
 
+/// Parse the command line and run it; returns the process exit status.
+/// A usage error exits 2 (clap's status), `--help` and `--version` 0.
+pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    main_with(cli)
+}
+
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {

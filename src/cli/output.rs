@@ -85,9 +85,7 @@ fn walk_frames_json(p: &Program, w: &Walk) -> Value {
 /// dispatch's frame hold the exact CS:IP, the others return addresses
 /// (Env::frame_symbol).
 pub fn frame_symbol(p: &Program, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
-    let f = &w.frames[i];
-    p.env()
-        .frame_symbol(&*p.machine, f.w_cs, f.w_ip, w.exact_at(i))
+    p.frame_symbol(w, i)
 }
 
 fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {
