@@ -84,7 +84,7 @@ pub struct Options {
 }
 
 /// A relocated location, as the listing shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Fixup {
     /// Offset of the patched location in its segment.
     pub at: u16,
@@ -100,7 +100,7 @@ pub struct Fixup {
 }
 
 /// An imported function a fixup names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportRef {
     pub module: String,
     pub ordinal: Option<u16>,
@@ -108,7 +108,7 @@ pub struct ImportRef {
 }
 
 /// One line of a listing: an instruction (or `db` bytes).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Line {
     /// The module (NE module name, or the DOS program's file stem).
     pub module: String,

@@ -16,6 +16,11 @@
 //! (`docs/win16.md`), STACKFRAME and ADDRESS modes (`docs/stackframe.md`)
 //! and DOS (`docs/dos.md`). Doc comments cite where each fact comes from.
 
+/// The version of the JSON every `--json` output carries in its
+/// `version` member (docs/schema/): raised when a member changes meaning
+/// or goes away, not when one is added.
+pub const JSON_VERSION: u32 = 1;
+
 pub mod disasm;
 pub mod dos;
 pub mod env;

@@ -62,7 +62,7 @@ use super::ordnames::{ordinal_name, ordinal_of};
 use super::{ComImage, Image, MzImage, RawImage, latin1};
 
 /// A segment:offset pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SegOff {
     /// Segment (number, paragraph or selector, per context).
     pub segment: u16,
@@ -71,7 +71,7 @@ pub struct SegOff {
 }
 
 /// Everything [`info`] reports about a file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Info {
     /// `"NE"`, `"MZ"`, `"COM"` or `"raw"`.
     pub format: &'static str,
@@ -131,7 +131,7 @@ impl Info {
 }
 
 /// The format-specific part of [`Info`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Detail {
     /// An NE module.
@@ -145,7 +145,7 @@ pub enum Detail {
 }
 
 /// NE fields; see the module documentation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NeInfo {
     pub module: String,
     pub description: Option<String>,
@@ -171,7 +171,7 @@ pub struct NeInfo {
 }
 
 /// One NE segment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SegmentInfo {
     pub number: u16,
     pub kind: &'static str,
@@ -186,7 +186,7 @@ pub struct SegmentInfo {
 }
 
 /// The functions imported from one module.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportModule {
     pub module: String,
     pub functions: Vec<ImportFunction>,
@@ -202,7 +202,7 @@ pub struct ImportModule {
 }
 
 /// One imported function: by ordinal, by name, or both when known.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 pub struct ImportFunction {
     pub ordinal: Option<u16>,
     /// The name as shown: demangled when [`Info::demangle_names`] was
@@ -213,7 +213,7 @@ pub struct ImportFunction {
 }
 
 /// One entry table entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExportInfo {
     pub ordinal: u16,
     /// The name as shown (see [`ImportFunction::name`]).
@@ -227,7 +227,7 @@ pub struct ExportInfo {
 }
 
 /// Resources of one type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ResourceTypeInfo {
     #[serde(rename = "type")]
     pub type_id: String,
@@ -236,7 +236,7 @@ pub struct ResourceTypeInfo {
 }
 
 /// One resource.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ResourceInfo {
     pub id: String,
     pub file_offset: u64,
@@ -245,7 +245,7 @@ pub struct ResourceInfo {
 }
 
 /// MZ fields; see the module documentation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct MzInfo {
     pub cs: u16,
     pub ip: u16,
@@ -268,14 +268,14 @@ pub struct MzInfo {
 }
 
 /// `.COM` fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ComInfo {
     pub load: u16,
     pub entry: u16,
 }
 
 /// Raw image fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RawInfo {
     pub load: SegOff,
     pub entry: SegOff,

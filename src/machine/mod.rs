@@ -65,7 +65,7 @@ const PAGE: u64 = 0x1000;
 const CODE_PAD: u64 = 2 * PAGE;
 
 /// The 16-bit register file, as a report or a walk needs it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Regs {
     pub ax: u16,
     pub bx: u16,

@@ -47,8 +47,9 @@ pub struct TraceOptions {
     pub max: Option<u64>,
     /// Append the registers each instruction changed (`--regs`).
     pub regs: bool,
-    /// Report progress on stderr.
-    pub progress: bool,
+    /// Count the instructions written on this progress bar (the CLI
+    /// gives one on a terminal only; indicatif draws it).
+    pub progress: Option<indicatif::ProgressBar>,
 }
 
 /// Where an instruction's code belongs: module name and NE segment number.
@@ -137,15 +138,19 @@ impl Tracer {
         let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
         let text = self.format(&i.insn);
         if self.opts.json {
-            let mut v = serde_json::json!({
-                "cs": b.cs, "ip": i.ip, "bytes": hex.join(" "), "text": text,
-                "module": place.module, "symbol": symbol,
-            });
-            if let Some(seg) = place.segment {
-                v["segment"] = seg.into();
-                v["offset"] = i.ip.into();
-            }
-            v.to_string()
+            let line = TraceLine {
+                version: crate::JSON_VERSION,
+                cs: b.cs,
+                ip: i.ip,
+                bytes: hex.join(" "),
+                text,
+                module: place.module.clone(),
+                symbol,
+                segment: place.segment,
+                offset: place.segment.map(|_| i.ip),
+                changed: None,
+            };
+            serde_json::to_string(&line).unwrap_or_default()
         } else {
             let loc = match (&place.module, place.segment) {
                 (Some(m), Some(s)) => format!("{}:{s}:{:04X}", crate::escape::name(m), i.ip),
@@ -222,9 +227,11 @@ impl Tracer {
             }
         }
         self.written += lines;
-        if self.opts.progress && self.written - self.last_progress >= 1_000_000 {
-            self.last_progress = self.written;
-            eprint!("\rtrace: {} instructions", self.written);
+        if let Some(bar) = &self.opts.progress {
+            if self.written - self.last_progress >= 65_536 {
+                self.last_progress = self.written;
+                bar.set_position(self.written);
+            }
         }
     }
 
@@ -258,8 +265,8 @@ impl Tracer {
         if let Some((line, _)) = self.prev.take() {
             let _ = writeln!(self.out, "{line}");
         }
-        if self.opts.progress && self.last_progress > 0 {
-            eprintln!();
+        if let Some(bar) = &self.opts.progress {
+            bar.finish_and_clear();
         }
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -273,14 +280,15 @@ impl Tracer {
     fn with_changed(&self, line: &str, before: &Regs, after: &Regs) -> String {
         let pairs = Self::changed(before, after);
         if self.opts.json {
-            match serde_json::from_str::<serde_json::Value>(line) {
+            match serde_json::from_str::<TraceLine>(line) {
                 Ok(mut v) => {
-                    v["changed"] = pairs
-                        .iter()
-                        .map(|(n, x)| ((*n).to_string(), serde_json::Value::from(*x)))
-                        .collect::<serde_json::Map<_, _>>()
-                        .into();
-                    v.to_string()
+                    v.changed = Some(
+                        pairs
+                            .iter()
+                            .map(|(n, x)| ((*n).to_string(), *x))
+                            .collect(),
+                    );
+                    serde_json::to_string(&v).unwrap_or_default()
                 }
                 Err(_) => line.to_string(),
             }
@@ -384,3 +392,34 @@ impl Observer for Tracer {
         self.prev = Some((line, regs));
     }
 }
+
+/// One line of `trace --json`: an executed instruction (the schema is
+/// docs/schema/trace.json).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct TraceLine {
+    /// The JSON output's version ([`crate::JSON_VERSION`]).
+    pub version: u32,
+    /// CS when it executed (a selector in protected mode, a paragraph in
+    /// real mode).
+    pub cs: u16,
+    /// IP when it executed.
+    pub ip: u16,
+    /// Its bytes in hex, separated by spaces.
+    pub bytes: String,
+    /// Its disassembly in the chosen syntax.
+    pub text: String,
+    /// The module whose code it is, or null.
+    pub module: Option<String>,
+    /// The symbol naming its address (`NAME+0x12`), or null.
+    pub symbol: Option<String>,
+    /// The NE segment number, when the code belongs to a module's segment.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub segment: Option<u16>,
+    /// The offset in that segment (= `ip`), with `segment`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub offset: Option<u16>,
+    /// `--regs`: the registers the instruction changed, by name.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub changed: Option<std::collections::BTreeMap<String, u16>>,
+}
+

@@ -28,7 +28,7 @@ pub type Call = ((u16, u16), (u16, u16));
 use crate::walk::{NextFailure, StopReason, Walk};
 
 /// One disagreement.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Disagreement {
     /// The walk passed over these activations (entry CS:IP, return CS:IP).

@@ -97,7 +97,7 @@ pub const MAX_EXPECTED_FRAMES: usize = 0x10000;
 const ROW: usize = 32;
 
 /// Where a snapshot was taken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// The program file.

@@ -164,7 +164,7 @@ pub fn mode_name(v: u32) -> String {
 /// 16 bytes. Mode is kept as the raw value so that any structure, also one
 /// with a Mode that is no ADDRESS_MODE, can be represented and refused.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Address64 {
     #[serde(rename = "Offset")]
@@ -356,9 +356,9 @@ impl StackFrame64 {
 /// `{"Offset", "Segment", "Mode"}` integers, Far and Virtual as booleans.
 /// The members that are always 0 here (FuncTableEntry, AddrBStore,
 /// Reserved, KdHelp) are left out.
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Serialize, Deserialize, Clone, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct FrameJson {
+pub struct FrameJson {
     #[serde(rename = "AddrPC")]
     addr_pc: Address64,
     #[serde(rename = "AddrReturn")]
@@ -373,6 +373,17 @@ struct FrameJson {
     far: bool,
     #[serde(rename = "Virtual")]
     virtual_frame: bool,
+}
+
+/// A STACKFRAME64's JSON Schema is its JSON form's.
+impl schemars::JsonSchema for StackFrame64 {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StackFrame64".into()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        FrameJson::json_schema(g)
+    }
 }
 
 impl From<StackFrame64> for FrameJson {
