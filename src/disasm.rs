@@ -95,7 +95,7 @@ pub struct Fixup {
     /// `seg DGROUP`, `DEMO:2:0010`).
     pub target: String,
     /// For an import: the module, the ordinal and the name, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub import: Option<ImportRef>,
 }
 
@@ -116,7 +116,7 @@ pub struct Line {
     pub segment: u16,
     /// A DOS program's segment as a paragraph counted from the load image
     /// (a .COM program's PSP is paragraph 0); None for NE.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub paragraph: Option<u16>,
     pub offset: u16,
     /// `DEMO:1:0010` (NE), `0001:002A` (DOS: paragraph:offset).
@@ -128,14 +128,14 @@ pub struct Line {
     /// The symbol naming the address (`NAME` or `NAME+0x12`).
     pub symbol: Option<String>,
     /// What starts here: symbols, exported entries, the program's entry.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub labels: Vec<String>,
     /// The relocated locations in this instruction's bytes.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub fixups: Vec<Fixup>,
     /// Said after the instruction: an ordinal kept, a fixup that is not an
     /// operand.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub notes: Vec<String>,
 }
 

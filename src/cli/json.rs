@@ -176,18 +176,18 @@ pub struct Fault {
     /// The linear address of the faulting instruction, or null.
     pub linear: Option<u32>,
     /// The faulting instruction, when it can be read.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub instruction: Option<Instruction>,
     /// Win16: the line of Windows 3.1's Application Error box.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub application_error: Option<String>,
     /// Win16, unhandled: Dr. Watson's failure report, a string a line.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub drwatson: Option<Vec<String>>,
     /// CS, DS, ES and SS with their descriptors.
     pub segments: BTreeMap<String, SegmentRegister>,
     /// The stack bounds (protected mode, when known).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub stack: Option<StackBounds>,
 }
 
@@ -202,7 +202,7 @@ pub struct TaskExit {
     /// Its exit code.
     pub code: u8,
     /// The unhandled fault that ended it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub fault: Option<Fault>,
 }
 
@@ -240,40 +240,40 @@ pub struct Run {
     /// OutputDebugString strings.
     pub debug_output: Vec<String>,
     /// The fault, for `fault`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub fault: Option<Fault>,
     /// The function's name, for `unimplemented`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub unimplemented: Option<String>,
     /// Why a run that ran out of budget or time may have been waiting
     /// for a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub note: Option<String>,
     /// Console bytes past what a run keeps.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub output_dropped: Option<u64>,
     /// OutputDebugString strings past what a run keeps.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub debug_output_dropped: Option<u64>,
     /// Drive C: (null without one).
     pub drive: Option<Drive>,
     /// Win16: every task that ended, in order.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub task_exits: Option<Vec<TaskExit>>,
     /// When it stopped other than by exiting: the walk there.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub frames: Option<Vec<Frame>>,
     /// Why the walk's StackTraceNext failed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub walk_end: Option<String>,
     /// `--screen`: the 80x25 text screen, decoded as code page 437.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub screen: Option<String>,
     /// `--events`: what the program did (API calls, interrupts, port I/O).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub events: Option<Vec<String>>,
     /// `--events`: events past what a run keeps.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub events_dropped: Option<u64>,
 }
 
@@ -377,25 +377,25 @@ pub struct Stack {
     /// Why StackTraceNext failed, or null.
     pub walk_end: Option<String>,
     /// The back trace (`--skip`, `--max`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub backtrace: Option<BackTrace>,
     /// `--all-tasks`: every task.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tasks: Option<Vec<Task>>,
     /// `--explain`: the narration, a line each, indented by depth.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub explain: Option<Vec<String>>,
     /// `--verify`: the verdict.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub verify: Option<Verify>,
     /// `--screen`: the text screen at the stop (code page 437).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub screen: Option<String>,
     /// `--events`: what the program did up to the stop.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub events: Option<Vec<String>>,
     /// `--events`: events past what a run keeps.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub events_dropped: Option<u64>,
 }
 
@@ -550,7 +550,7 @@ pub struct Mapsym {
 /// The schema of each command's JSON, by file name under docs/schema/.
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
     use schemars::schema_for;
-    vec![
+    let mut all = vec![
         ("bench.json", schema_for!(Doc<Bench>)),
         ("demo.json", schema_for!(Doc<Stack>)),
         ("disasm.json", schema_for!(Versioned<DisasmLine>)),
@@ -563,5 +563,23 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("stack.json", schema_for!(Doc<Stack>)),
         ("trace.json", schema_for!(TraceLine)),
         ("walk.json", schema_for!(Doc<Walk>)),
-    ]
+    ];
+    for (name, schema) in &mut all {
+        let command = name.trim_end_matches(".json");
+        let title = match command {
+            "error" => "toolhelp16: an error under --json".to_string(),
+            "trace" | "disasm" => format!("toolhelp16 {command} --json: one line"),
+            _ => format!("toolhelp16 {command} --json"),
+        };
+        schema.insert("title".into(), title.into());
+        // The version this build prints, exactly.
+        if let Some(v) = schema
+            .get_mut("properties")
+            .and_then(|p| p.get_mut("version"))
+            .and_then(|v| v.as_object_mut())
+        {
+            v.insert("const".into(), toolhelp16::JSON_VERSION.into());
+        }
+    }
+    all
 }

@@ -619,11 +619,10 @@ pub(crate) fn load_and_run_with(
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let stop = stop
-        .map_err(|e| {
-            let text = at.map(|(_, t)| t).unwrap_or("");
-            fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
-        })?;
+    let stop = stop.map_err(|e| {
+        let text = at.map(|(_, t)| t).unwrap_or("");
+        fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
+    })?;
     warn_symbols(&prog);
     Ok((prog, stop))
 }
@@ -718,8 +717,7 @@ static SPINNER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::n
 /// redirected, `--json`), so that no output but a terminal's sees it.
 pub(crate) fn progress(template: &str) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
-    if JSON_ERRORS.load(std::sync::atomic::Ordering::Relaxed) || !std::io::stderr().is_terminal()
-    {
+    if JSON_ERRORS.load(std::sync::atomic::Ordering::Relaxed) || !std::io::stderr().is_terminal() {
         return None;
     }
     let style = indicatif::ProgressStyle::with_template(template).ok()?;
@@ -791,7 +789,11 @@ pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 
             if code != 0 && wants_json {
                 JSON_ERRORS.store(true, std::sync::atomic::Ordering::Relaxed);
                 let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or("").trim_start_matches("error: ");
+                let first = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ");
                 return fail(code, first);
             }
             let _ = e.print();
@@ -805,9 +807,9 @@ pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 
 /// whether it may show a spinner while its program runs.
 fn json_and_spinner(c: &Command) -> (bool, bool) {
     match c {
-        Command::Run { opts, .. } | Command::Stack { opts, .. } | Command::Snapshot { opts, .. } => {
-            (opts.json, true)
-        }
+        Command::Run { opts, .. }
+        | Command::Stack { opts, .. }
+        | Command::Snapshot { opts, .. } => (opts.json, true),
         Command::Profile { opts, .. } => (opts.json, true),
         Command::Trace { opts, .. } => (opts.json, false),
         Command::Info { json, .. }
@@ -1356,7 +1358,10 @@ fn snapshot(
         return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
     if opts.json {
-        print_json(&json::Doc::new("snapshot", output::snapshot_json(out, &snap)));
+        print_json(&json::Doc::new(
+            "snapshot",
+            output::snapshot_json(out, &snap),
+        ));
     } else {
         tell(&output::snapshot_summary(out, &snap));
         tell_events(&prog, opts);

@@ -805,10 +805,7 @@ pub fn snapshot_summary(out: &std::path::Path, snap: &crate::walk::snapshot::Sna
 }
 
 /// `snapshot --json`: what was written.
-pub fn snapshot_json(
-    out: &std::path::Path,
-    snap: &crate::walk::snapshot::Snapshot,
-) -> j::Snapshot {
+pub fn snapshot_json(out: &std::path::Path, snap: &crate::walk::snapshot::Snapshot) -> j::Snapshot {
     let (expected_frames, walk_end) = snap
         .expect
         .as_ref()

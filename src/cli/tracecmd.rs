@@ -68,7 +68,9 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
             max: t.max,
             regs: t.regs,
             progress: (t.output.is_some() || !std::io::stdout().is_terminal())
-                .then(|| super::progress("{spinner} trace: {human_pos} instructions written, {elapsed}"))
+                .then(|| {
+                    super::progress("{spinner} trace: {human_pos} instructions written, {elapsed}")
+                })
                 .flatten(),
         };
         let tracer = Tracer::new(o, out.take().ok_or("the output is taken")?);

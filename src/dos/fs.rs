@@ -664,7 +664,7 @@ pub struct Change {
     pub kind: ChangeKind,
     pub path: String,
     /// The new name of a rename.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub to: Option<String>,
 }
 

@@ -193,11 +193,11 @@ pub struct ImportModule {
     /// Where the module comes from when the program runs, when the caller
     /// knows ([`Info::set_import_sources`]): `"built-in"`, `"dll"` or
     /// `"absent"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub source: Option<&'static str>,
     /// The DLL's file for `"dll"`; where it was looked for, for
     /// `"absent"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub detail: Option<String>,
 }
 
@@ -259,11 +259,11 @@ pub struct MzInfo {
     pub image_size: u64,
     pub checksum: u16,
     pub overlay: u16,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub new_exe_offset: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub new_exe_signature: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ne_offset: Option<u32>,
 }
 

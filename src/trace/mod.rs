@@ -282,12 +282,7 @@ impl Tracer {
         if self.opts.json {
             match serde_json::from_str::<TraceLine>(line) {
                 Ok(mut v) => {
-                    v.changed = Some(
-                        pairs
-                            .iter()
-                            .map(|(n, x)| ((*n).to_string(), *x))
-                            .collect(),
-                    );
+                    v.changed = Some(pairs.iter().map(|(n, x)| ((*n).to_string(), *x)).collect());
                     serde_json::to_string(&v).unwrap_or_default()
                 }
                 Err(_) => line.to_string(),
@@ -422,4 +417,3 @@ pub struct TraceLine {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub changed: Option<std::collections::BTreeMap<String, u16>>,
 }
-

@@ -4,7 +4,9 @@ use std::fmt;
 
 /// Whether segment values are real-mode paragraphs or protected-mode
 /// selectors (win16.md, "The CPU the programs expect").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum CpuMode {
     /// Real mode: linear = seg * 16 + off, every segment 64 KiB.

@@ -164,7 +164,9 @@ pub fn mode_name(v: u32) -> String {
 /// 16 bytes. Mode is kept as the raw value so that any structure, also one
 /// with a Mode that is no ADDRESS_MODE, can be represented and refused.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Address64 {
     #[serde(rename = "Offset")]
