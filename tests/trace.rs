@@ -319,3 +319,26 @@ fn regs_in_json_are_a_changed_member_and_max_counts_them() {
     assert_eq!(lines[0]["symbol"], "start");
     assert_eq!(lines[1]["symbol"], "INITTASK");
 }
+
+/// `trace --max N` ends the trace and the run with it, the same with and
+/// without `--regs`: a stop where it was asked for (exit 0, "stopped at"),
+/// not an instruction budget that ran out (122).
+#[test]
+fn trace_max_stops_the_run_the_same_with_and_without_regs() {
+    for regs in [false, true] {
+        let mut args = vec!["trace", "--max", "5"];
+        if regs {
+            args.push("--regs");
+        }
+        let out = common::bin()
+            .args(&args)
+            .arg(common::rom("demo.exe"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "--regs {regs}: {err}");
+        assert!(err.contains(": stopped at "), "--regs {regs}: {err}");
+        assert!(!err.contains("budget"), "--regs {regs}: {err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5);
+    }
+}

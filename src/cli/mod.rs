@@ -62,12 +62,36 @@ pub const EXIT_WALK_FAILED: i32 = 119;
 #[command(
     name = "toolhelp16",
     version,
-    about = "Run 16-bit x86 programs and walk their stacks as Windows 3.1 TOOLHELP.DLL did"
+    about = "Run 16-bit x86 programs and walk their stacks as Windows 3.1 TOOLHELP.DLL did",
+    after_help = EXIT_STATUS_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The exit statuses, as `--help` and the man page list them (README,
+/// "Exit status", has the same rows: tests/help.rs).
+const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    done: the program exited with 0, LOC was reached, the walk agrees
+  N    run: the program's own exit code
+  1    stack --verify disagrees; stack, snapshot: LOC not reached, the program exited with 0
+  2    a usage error (an unknown option, a malformed value)
+  117  the program halted with interrupts disabled (cli; hlt)
+  118  walk: the walk disagrees with the snapshot's expected frames
+  119  walk: the first step fails
+  120  a file cannot be loaded or written, or a LOC cannot be resolved
+  121  a fault ended the program
+  122  the instruction budget (--max-insns) ran out
+  123  the wall-clock limit (--timeout) ran out
+  124  the program called something not implemented
+  125  a bug in toolhelp16 itself
+  126  the program waits for input the run does not have
+  127  the program ended itself with a fatal error (FatalExit, FatalAppExit)
+
+With --json, an error is a JSON object on stdout (docs/schema/error.json).
+Documentation: README.md and docs/ in the source repository.";
 
 /// Options shared by the commands that run a program.
 #[derive(clap::Args, Debug, Clone)]
@@ -231,8 +255,10 @@ pub enum Command {
         /// innermost.
         #[arg(long, value_name = "N", default_value_t = 0)]
         skip: usize,
-        /// Back trace: the most addresses to capture (default: all).
-        #[arg(long, value_name = "N")]
+        /// Back trace: the most addresses to capture, FramesToCapture
+        /// (default: all). (`trace --max` counts instructions; this counts
+        /// frames, hence its own name.)
+        #[arg(long = "max-frames", value_name = "N")]
         max: Option<usize>,
         /// Narrate the walk rule by rule as docs/walk.md gives the rules,
         /// with the values each rule saw, and where and why it stopped.

@@ -86,7 +86,13 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         Err(code) => return code,
     };
     let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
+    let mut stop = stop;
     if let Some(mut tracer) = prog.machine.take_observer::<Tracer>() {
+        // `--max N` ends the trace and the run with it: a stop where it was
+        // asked for (exit 0), not a budget that ran out.
+        if tracer.full() && matches!(stop, crate::machine::Stop::Budget) {
+            stop = crate::machine::Stop::Breakpoint { cs, ip };
+        }
         match tracer.finish(cs, ip) {
             // The reader stopped reading (`| head`): not an error of ours.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return exit_code(&stop),
@@ -102,9 +108,6 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
     super::tell_events(&prog, opts);
     if opts.screen {
         super::tell(&prog.screen_text());
-    }
-    if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
-        return 0;
     }
     exit_code(&stop)
 }

@@ -254,7 +254,8 @@ impl Tracer {
         self.write_block(k, skip, n);
     }
 
-    fn full(&self) -> bool {
+    /// The trace has written `--max` instructions (the run stops).
+    pub fn full(&self) -> bool {
         self.opts.max.is_some_and(|m| self.written >= m)
     }
 
@@ -320,7 +321,9 @@ impl Tracer {
 impl Observer for Tracer {
     fn on_block(&mut self, uc: &Uc<'_>, addr: u64, size: u32, cs: u16, ip: u16) -> Option<Stop> {
         if self.opts.regs {
-            return None;
+            // --regs writes from the instruction hook; the run stops at
+            // the first block after the trace is full, as without it.
+            return self.full().then_some(Stop::Budget);
         }
         self.flush_pending(None);
         if self.full() {
