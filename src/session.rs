@@ -137,15 +137,26 @@ pub enum Writes {
 
 /// A file that could not be loaded: the message names the file, and the
 /// offset and field where the loader knows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadFailure(pub String);
-
-impl std::fmt::Display for LoadFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadFailure {
+    /// The bytes are not a program this tool loads, or are malformed: the
+    /// file (or the name given to [`load_bytes`]) and where and why
+    /// (offset, field, what was wrong).
+    #[error("{file}: {error}")]
+    Format {
+        /// The file's path or name.
+        file: String,
+        /// What the loader found wrong.
+        #[source]
+        error: loader::LoadError,
+    },
+    /// Anything else: a file that cannot be read, an option that does not
+    /// fit the program, a DLL or a symbol file that does not load, the
+    /// machine refusing it. The message names the file and what.
+    #[error("{0}")]
+    Other(String),
 }
-impl std::error::Error for LoadFailure {}
 
 /// What kind of program is loaded, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,7 +180,7 @@ pub struct Program {
 /// Read and parse a file, naming it in any error.
 pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
     let bytes = loader::read_capped(path, loader::MAX_EXECUTABLE_BYTES, "an executable")
-        .map_err(LoadFailure)?;
+        .map_err(LoadFailure::Other)?;
     let kind = match kind {
         KindHint::Auto
             if path
@@ -182,7 +193,10 @@ pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
         }
         k => k,
     };
-    loader::parse(&bytes, kind).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))
+    loader::parse(&bytes, kind).map_err(|error| LoadFailure::Format {
+        file: path.display().to_string(),
+        error,
+    })
 }
 
 /// How DOS starts this program: its tail, environment and DOS path.
@@ -208,7 +222,7 @@ fn dos_start(path: &Path, opts: &LoadOptions) -> crate::dos::DosStart {
 /// line (`FILE:LINE: what`).
 pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFailure> {
     use crate::win16::script;
-    let fail = |what: String| LoadFailure(format!("--messages {}{what}", path.display()));
+    let fail = |what: String| LoadFailure::Other(format!("--messages {}{what}", path.display()));
     let file = std::fs::File::open(path).map_err(|e| fail(format!(": {e}")))?;
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(
@@ -225,6 +239,49 @@ pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFail
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
+    load_image(path, image, opts)
+}
+
+/// Load a program from its bytes, named `name` (`CHIPS.EXE`): as
+/// [`load`] loads a file of that name in `opts.dir` (the current
+/// directory without it), which is where DLLs, `STEM.map` and `STEM.sym`
+/// are looked for and what DOS is told the program is. A `.COM` name
+/// without an MZ signature loads as a .COM, as a file would. The bytes are
+/// checked as a file's are: at most [`loader::MAX_EXECUTABLE_BYTES`], and
+/// a malformed program is a [`LoadFailure::Format`] naming `name`.
+pub fn load_bytes(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadFailure> {
+    if bytes.len() as u64 > loader::MAX_EXECUTABLE_BYTES {
+        return Err(LoadFailure::Other(format!(
+            "{name}: {} bytes is more than an executable this tool loads ({} bytes)",
+            bytes.len(),
+            loader::MAX_EXECUTABLE_BYTES
+        )));
+    }
+    let path = match &opts.dir {
+        Some(d) => d.join(name),
+        None => PathBuf::from(name),
+    };
+    let kind = match opts.kind {
+        KindHint::Auto
+            if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("com"))
+                && !bytes.starts_with(b"MZ")
+                && !bytes.starts_with(b"ZM") =>
+        {
+            KindHint::Com
+        }
+        k => k,
+    };
+    let image = loader::parse(bytes, kind).map_err(|error| LoadFailure::Format {
+        file: name.to_string(),
+        error,
+    })?;
+    load_image(&path, image, opts)
+}
+
+/// Load a parsed program, read from `path`, into a new machine.
+fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     // An OS/2 bound program runs as DOS runs it: its real-mode part
     // (loader/ne.rs, `bound_dos_program`).
     let bound = match &image {
@@ -237,7 +294,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     };
     let script = match &opts.messages {
         Some(p) if !matches!(image, Image::Ne(_)) => {
-            return Err(LoadFailure(format!(
+            return Err(LoadFailure::Other(format!(
                 "--messages {}: only Win16 programs get window messages",
                 p.display()
             )));
@@ -246,12 +303,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         None => None,
     };
     if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
-        return Err(LoadFailure(format!(
+        return Err(LoadFailure::Other(format!(
             "{}: --mouse: only DOS programs get a mouse driver",
             path.display()
         )));
     }
-    let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
+    let fail = |e: &dyn std::fmt::Display| LoadFailure::Other(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
@@ -280,7 +337,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                 })
             }
         }
-        .map_err(|e| LoadFailure(format!("drive C: {}: {e}", dir.display())))?;
+        .map_err(|e| LoadFailure::Other(format!("drive C: {}: {e}", dir.display())))?;
         drive.set_quota(opts.disk_quota);
         env.drive = Some(drive);
     }
@@ -289,16 +346,16 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
             env.win16.environment = dos_start(path, opts).env;
             let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
-                .map_err(|e| LoadFailure(e.0))?;
+                .map_err(|e| LoadFailure::Other(e.0))?;
             for other in &opts.more {
                 let Image::Ne(ne) = parse_file(other, KindHint::Auto)? else {
-                    return Err(LoadFailure(format!(
+                    return Err(LoadFailure::Other(format!(
                         "{}: only Win16 programs run as further tasks",
                         other.display()
                     )));
                 };
                 crate::win16::load_program(&mut m, &mut env, &ne, other, "")
-                    .map_err(|e| LoadFailure(e.0))?;
+                    .map_err(|e| LoadFailure::Other(e.0))?;
             }
             if let Some(script) = script {
                 env.win16.commdlg.files = script.files.clone();
@@ -347,7 +404,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     };
     let mut given = Vec::new();
     for arg in &opts.symbol_files {
-        given.push(crate::symbols::Given::read(arg).map_err(LoadFailure)?);
+        given.push(crate::symbols::Given::read(arg).map_err(LoadFailure::Other)?);
     }
     env.symbols = crate::symbols::Registry::new(given, opts.symbols_beside);
     env.dos_program = match (&image, loaded) {
@@ -392,11 +449,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
 fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
     let mut names = Vec::new();
     for m in env.win16.modules.iter().filter(|m| !m.builtin) {
-        env.symbol_table(Some(m.hmodule)).map_err(LoadFailure)?;
+        env.symbol_table(Some(m.hmodule))
+            .map_err(LoadFailure::Other)?;
         names.push(m.name.clone());
     }
     if env.dos_program.is_some() {
-        env.symbol_table(None).map_err(LoadFailure)?;
+        env.symbol_table(None).map_err(LoadFailure::Other)?;
         names.extend(env.program_name.clone());
     }
     for g in &env.symbols.given {

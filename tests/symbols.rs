@@ -146,7 +146,7 @@ fn load_with(
     let mut o = common::scenario_options(sc);
     o.symbol_files = symbol_files;
     o.symbols_beside = beside;
-    let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.0)?;
+    let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.to_string())?;
     let loc = common::scenario_loc(&p, sc);
     common::run_to(&mut p, sc, &loc);
     Ok(p)

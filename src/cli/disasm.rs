@@ -25,7 +25,7 @@ pub fn disasm(a: DisasmArgs) -> i32 {
     let file = &a.file;
     let image = match session::parse_file(file, KindHint::Auto) {
         Ok(i) => i,
-        Err(e) => return fail(EXIT_LOAD, &e.0),
+        Err(e) => return fail(EXIT_LOAD, &e.to_string()),
     };
     let at: Option<Loc> = match a.at.as_deref().map(str::parse).transpose() {
         Ok(l) => l,

@@ -621,7 +621,7 @@ pub(crate) fn load_and_run_with(
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
-    let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
+    let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.to_string()))?;
     warn_symbols(&prog);
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
@@ -891,7 +891,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 0
             }
-            Err(e) => fail(EXIT_LOAD, &e.0),
+            Err(e) => fail(EXIT_LOAD, &e.to_string()),
         },
         Command::Run {
             opts,

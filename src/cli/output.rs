@@ -706,7 +706,7 @@ pub fn demo(json_out: bool) -> i32 {
     }
     let result = (|| -> Result<String, String> {
         let mut prog = crate::session::load(&path, &crate::session::LoadOptions::default())
-            .map_err(|e| e.0)?;
+            .map_err(|e| e.to_string())?;
         let loc = crate::session::Loc::ModuleSeg {
             module: "DEMO".into(),
             segment: 1,
