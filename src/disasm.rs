@@ -73,6 +73,7 @@ pub const MAX_LINES: usize = 1 << 20;
 /// What to list.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    /// Disassembly syntax.
     pub syntax: Syntax,
     /// One segment: the NE segment number, or the number of a DOS
     /// program's segment (module documentation).
@@ -102,8 +103,11 @@ pub struct Fixup {
 /// An imported function a fixup names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportRef {
+    /// The imported module.
     pub module: String,
+    /// The ordinal imported, when known.
     pub ordinal: Option<u16>,
+    /// The name imported, when known.
     pub name: Option<String>,
 }
 
@@ -118,6 +122,7 @@ pub struct Line {
     /// (a .COM program's PSP is paragraph 0); None for NE.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub paragraph: Option<u16>,
+    /// Offset of the instruction in its segment.
     pub offset: u16,
     /// `DEMO:1:0010` (NE), `0001:002A` (DOS: paragraph:offset).
     pub address: String,
@@ -142,13 +147,16 @@ pub struct Line {
 /// A segment's part of a listing: a heading and its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
+    /// The section's heading (the segment, its kind and size).
     pub heading: String,
+    /// The instructions, in order.
     pub lines: Vec<Line>,
 }
 
 /// A whole listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
+    /// One section per segment listed.
     pub sections: Vec<Section>,
     /// Said once (a relocation table that could not be walked).
     pub notes: Vec<String>,

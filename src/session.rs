@@ -51,6 +51,7 @@ impl crate::machine::Observer for ScreenSeries {
 /// How to load a file.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
+    /// How to read the file (detected, or a raw image's place).
     pub kind: KindHint,
     /// The command tail (everything after `--`).
     pub tail: String,
@@ -162,18 +163,33 @@ pub enum LoadFailure {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loaded {
     /// A Win16 task.
-    Ne { htask: u16 },
+    Ne {
+        /// The task handle.
+        htask: u16,
+    },
     /// A DOS program with its PSP and load segment.
-    Dos { psp: u16, load_seg: u16 },
+    Dos {
+        /// The PSP segment.
+        psp: u16,
+        /// The segment the image is loaded at.
+        load_seg: u16,
+    },
     /// A raw image or boot sector.
-    Raw { load_seg: u16 },
+    Raw {
+        /// The segment the image is loaded at.
+        load_seg: u16,
+    },
 }
 
 /// A loaded program.
 pub struct Program {
+    /// The machine it runs on (its environment inside).
     pub machine: Machine,
+    /// The program's file.
     pub path: PathBuf,
+    /// The parsed executable.
     pub image: Image,
+    /// What kind of program it is, and where.
     pub loaded: Loaded,
 }
 
@@ -482,17 +498,35 @@ fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
 pub enum Loc {
     /// `MODULE:SEG:OFF`: NE segment number and offset in a module.
     ModuleSeg {
+        /// The module name.
         module: String,
+        /// The NE segment number.
         segment: u16,
+        /// The offset (hex).
         offset: u16,
     },
     /// `SEG:OFF`: a raw segment or selector.
-    SegOff { seg: u16, offset: u16 },
+    SegOff {
+        /// The segment (hex).
+        seg: u16,
+        /// The offset (hex).
+        offset: u16,
+    },
     /// `MODULE!NAME`: a name from any symbol source (NE names tables,
     /// `.MAP`, `.SYM`).
-    Export { module: String, name: String },
+    Export {
+        /// The module name.
+        module: String,
+        /// The name.
+        name: String,
+    },
     /// `MODULE!#N`: entry ordinal N.
-    Ordinal { module: String, ordinal: u16 },
+    Ordinal {
+        /// The module name.
+        module: String,
+        /// The entry ordinal.
+        ordinal: u16,
+    },
     /// `+N`: after N instructions.
     After(u64),
 }
@@ -918,6 +952,7 @@ impl Program {
         }
     }
 
+    /// The name of the module a frame's hModule names, or None.
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {
             CpuMode::Protected => self

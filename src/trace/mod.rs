@@ -27,15 +27,20 @@ use blocks::{Block, Blocks, Insn};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Syntax {
     #[default]
+    /// NASM syntax.
     Nasm,
+    /// MASM syntax.
     Masm,
+    /// Intel (XED) syntax.
     Intel,
+    /// GNU as (AT&T) syntax.
     Gas,
 }
 
 /// What to trace and how.
 #[derive(Debug, Clone, Default)]
 pub struct TraceOptions {
+    /// Disassembly syntax.
     pub syntax: Syntax,
     /// JSON lines instead of text.
     pub json: bool,
@@ -95,6 +100,7 @@ pub struct Tracer {
 }
 
 impl Tracer {
+    /// A tracer writing to `out`.
     pub fn new(opts: TraceOptions, out: Box<dyn Write>) -> Tracer {
         Tracer {
             active: opts.from.is_none(),
