@@ -169,3 +169,33 @@ fn completions_and_man_page_are_generated() {
     );
     assert!(text.contains("stack"), "the man page names the commands");
 }
+
+/// What an installed binary has: `demo`, `bench --quick` and `man` work
+/// from any directory, without the source tree (their programs are inside
+/// the binary). (`cargo install --path . --root DIR` gives this binary.)
+#[test]
+fn demo_bench_and_man_work_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-anywhere-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for args in [&["demo"][..], &["bench", "--quick"], &["man"]] {
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .env_remove("CARGO_MANIFEST_DIR")
+            .env_remove("TOOLHELP16_CORPUS")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?} from {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
+    }
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "they left files in the current directory"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
