@@ -401,3 +401,48 @@ fn screen_and_events_work_on_every_command_that_runs_a_program() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A long run shows indicatif's spinner on a terminal, and nothing of it
+/// when stderr is piped or the output is JSON.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // `jmp $`: runs until the wall-clock limit.
+    let lp = dir.join("loop.com");
+    std::fs::write(&lp, [0xEB, 0xFE]).unwrap();
+    let out = bin()
+        .args(["profile", "--timeout", "1.5", "--folded", "/dev/null"])
+        .arg(&lp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("running") && !err.contains('\x1b'),
+        "piped: {err:?}"
+    );
+    // On a terminal (util-linux `script` gives the command a pty).
+    let script = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if script.is_err() {
+        eprintln!("SKIP: `script` (util-linux) is absent; the terminal half is not run");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let cmd = format!(
+        "{} profile --timeout 1.5 --folded /dev/null {}",
+        env!("CARGO_BIN_EXE_toolhelp16"),
+        lp.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qc", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        tty.contains(&format!("running {}", lp.display())),
+        "no spinner on a terminal: {tty:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -747,8 +747,19 @@ pub(crate) fn progress(template: &str) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let style = indicatif::ProgressStyle::with_template(template).ok()?;
-    let bar = indicatif::ProgressBar::new_spinner().with_style(style);
+    // Drawn only once the run has lasted a moment: a short run shows no
+    // flicker.
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden())
+            .with_style(style);
     bar.enable_steady_tick(Duration::from_millis(120));
+    let shown = bar.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        if !shown.is_finished() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+    });
     Some(bar)
 }
 
