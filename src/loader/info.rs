@@ -1,7 +1,7 @@
 //! What a reader of a file needs to know about it, as a stable JSON schema
 //! (`serde`) and as text.
 //!
-//! # JSON schema (stable)
+//! # JSON (`info --json`; the schema is docs/schema/info.json)
 //!
 //! Numbers are JSON numbers (not hex strings). Every object has:
 //!
