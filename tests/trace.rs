@@ -342,3 +342,35 @@ fn trace_max_stops_the_run_the_same_with_and_without_regs() {
         assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5);
     }
 }
+
+/// `trace | head`: when the reader goes away the run stops with it (there
+/// is nothing more to write), quietly and with status 0, instead of
+/// emulating on to the program's end or the wall-clock limit.
+#[test]
+fn a_closed_pipe_ends_the_trace_and_the_run() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("toolhelp16-trace-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lp = dir.join("loop.com");
+    std::fs::write(&lp, [0xEB, 0xFE]).unwrap(); // jmp $
+    for regs in [false, true] {
+        let mut cmd = bin();
+        cmd.args(["trace", "--timeout", "20"]);
+        if regs {
+            cmd.arg("--regs");
+        }
+        let mut child = cmd
+            .arg(&lp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "--regs {regs}: {err}");
+        assert!(!err.contains("wall-clock"), "--regs {regs}: ran on: {err}");
+        assert!(!err.contains("panicked"), "--regs {regs}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

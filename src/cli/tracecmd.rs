@@ -94,8 +94,15 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
             stop = crate::machine::Stop::Breakpoint { cs, ip };
         }
         match tracer.finish(cs, ip) {
-            // The reader stopped reading (`| head`): not an error of ours.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return exit_code(&stop),
+            // The reader stopped reading (`| head`), and the run stopped
+            // with it: not an error, and not the program's status.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                return if matches!(stop, crate::machine::Stop::Budget) {
+                    0
+                } else {
+                    exit_code(&stop)
+                };
+            }
             Err(e) => return fail(EXIT_LOAD, &format!("writing the trace: {e}")),
             Ok(()) => {}
         }

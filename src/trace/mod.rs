@@ -260,6 +260,12 @@ impl Tracer {
         self.write_block(k, skip, n);
     }
 
+    /// The output failed (a closed pipe: `trace | head`): the run stops
+    /// at the next block, since nothing more can be written.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
     /// The trace has written `--max` instructions (the run stops).
     pub fn full(&self) -> bool {
         self.opts.max.is_some_and(|m| self.written >= m)
@@ -329,10 +335,10 @@ impl Observer for Tracer {
         if self.opts.regs {
             // --regs writes from the instruction hook; the run stops at
             // the first block after the trace is full, as without it.
-            return self.full().then_some(Stop::Budget);
+            return (self.full() || self.failed()).then_some(Stop::Budget);
         }
         self.flush_pending(None);
-        if self.full() {
+        if self.full() || self.failed() {
             return Some(Stop::Budget);
         }
         let k = self.blocks.enter(uc, addr, size, cs, ip)?;
@@ -367,7 +373,11 @@ impl Observer for Tracer {
         let regs = uc.regs();
         if let Some((line, before)) = self.prev.take() {
             let text = self.with_changed(&line, &before, &regs);
-            let _ = writeln!(self.out, "{text}");
+            if self.error.is_none() {
+                if let Err(e) = writeln!(self.out, "{text}") {
+                    self.error = Some(e);
+                }
+            }
             self.written += 1;
             if self.full() {
                 return;
