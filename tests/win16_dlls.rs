@@ -6,7 +6,7 @@
 //! are the Windows 3.1 SDK's.
 
 mod common;
-use common::{bin, json, rom};
+use common::{bin, json, rom, strings};
 
 #[test]
 fn system_dlls_answer_as_windows_does_without_devices() {
@@ -55,5 +55,111 @@ fn system_dlls_answer_as_windows_does_without_devices() {
     assert!(
         events.contains("script line 2: GetOpenFileName answered notes"),
         "{events}"
+    );
+}
+
+/// roms/poppad.exe, a POPPAD-like editor run with no script: its own
+/// checks (the common dialogs, FindText and ReplaceText as modeless
+/// dialogs sending FINDMSGSTRING, PrintDlg with no printer, the
+/// communications and network functions with no device, keybd_event and
+/// mouse_event, AccessResource, ExtractIcon, SwitchStackTo) all pass, and
+/// it runs to a clean exit when the session closes its window.
+#[test]
+fn a_poppad_like_program_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json", "--events"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    // OutputDebugString: `checks N fails 0` and nothing else (a FAIL line
+    // names the check).
+    let lines = strings(&v["debug_output"]);
+    assert_eq!(lines, ["checks 75 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+    let events = v["events"].to_string();
+    for want in [
+        "FindText: dialog",
+        "ReplaceText: error 4001",
+        "OpenComm \\\"COM1\\\": -10",
+        "SwitchStackTo",
+        "SwitchStackBack to",
+    ] {
+        assert!(events.contains(want), "{want}: {events}");
+    }
+}
+
+/// roms/colors.exe, a COLORS-like program run with no script: scroll bar
+/// controls subclassed through SetWindowLong(GWL_WNDPROC), WM_VSCROLL
+/// from the keyboard, SetDlgItemInt on a plain parent, SetClassWord of the
+/// class brush, WM_CTLCOLOR, and a DDE initiate nobody answers; its checks
+/// pass and it runs to a clean exit.
+#[test]
+fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("colors.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 18 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// The Find dialog poppad.exe leaves open, driven by a `--messages`
+/// script: `type` puts the text in its edit control (edt1, 0x480) and
+/// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the
+/// text and selects "quick" (characters 4 to 9 of "The quick brown fox").
+#[test]
+fn a_script_drives_the_modeless_find_dialog() {
+    let script = std::env::temp_dir().join(format!("th16-poppad-{}.msg", std::process::id()));
+    std::fs::write(&script, "type 0x480 quick\nclick-id 1\n").unwrap();
+    let out = bin()
+        .args(["run", "--json", "--messages"])
+        .arg(&script)
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    std::fs::remove_file(&script).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(
+        strings(&v["debug_output"]),
+        ["checks 75 fails 0", "found 4 9"],
+        "{v}"
+    );
+}
+
+/// A walk on the stack SwitchStackTo moved to (poppad.exe's
+/// `on_new_stack`, just after the call): the frame is on the new segment
+/// with BP = wStackPointer (3FEh), and the chain ends there, as the
+/// caller's saved BP was replaced by 0 at the new stack's bottom
+/// (kernel/stack.rs).
+#[test]
+fn the_walk_follows_switch_stack_to() {
+    let out = bin()
+        .args(["stack", "--json", "--at", "POPPAD!on_new_stack"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1, "{v}");
+    assert_eq!(frames[0]["symbol"], "on_new_stack");
+    assert_eq!(frames[0]["wBP"], 0x3FE);
+    // Not the program's DGROUP: the segment GlobalAlloc gave.
+    let new_ss = frames[0]["wSS"].as_u64().unwrap();
+    let ds = bin()
+        .args(["stack", "--json", "--at", "POPPAD!stack_switch"])
+        .arg(rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let before = json(&ds);
+    assert_ne!(
+        before["frames"][0]["wSS"].as_u64().unwrap(),
+        new_ss,
+        "{before}"
     );
 }

@@ -57,6 +57,13 @@ pub static APIS: &[Api] = &[
     Api::new("KERNEL", 11, "LOCALHANDLE", &[Arg::W], local_handle),
     Api::new("KERNEL", 12, "LOCALFLAGS", &[Arg::W], local_flags),
     Api::new("KERNEL", 13, "LOCALCOMPACT", &[Arg::W], local_compact),
+    Api::new(
+        "KERNEL",
+        121,
+        "LOCALSHRINK",
+        &[Arg::W, Arg::W],
+        local_shrink,
+    ),
 ];
 
 pub const LMEM_FIXED: u16 = 0x0000;
@@ -537,6 +544,23 @@ impl LocalHeap {
 
     /// LocalCompact: compact, discard if still short of `min_free`, and
     /// return the largest free block.
+    /// LocalShrink(hSeg, wSize): the moveable blocks slide down, and the
+    /// heap's size is the larger of `size` and what its blocks reach.
+    /// Windows then gives the rest of the segment back; a heap here never
+    /// grows again (module notes), so it keeps its room and only reports
+    /// the size it shrank to.
+    pub fn shrink(&mut self, uc: &mut Uc<'_>, ds: u16, size: u16) -> u16 {
+        self.compact(uc, ds, None);
+        let reach = self
+            .blocks
+            .iter()
+            .map(|(&d, b)| u32::from(d) + u32::from(b.size))
+            .max()
+            .unwrap_or(self.start);
+        let want = round(size).max(reach - self.start).max(MIN_HEAP);
+        want.min(self.end - self.start).min(0xFFFF) as u16
+    }
+
     pub fn compact_for(&mut self, uc: &mut Uc<'_>, ds: u16, min_free: u16) -> u16 {
         self.compact(uc, ds, None);
         if self.largest_free() < u32::from(min_free) {
@@ -703,6 +727,20 @@ pub fn local_compact(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     Ok(with_heap(env, uc, 0, |h, uc, ds| {
         u32::from(h.compact_for(uc, ds, a[0] as u16))
     }))
+}
+
+/// KERNEL.121 LocalShrink(hSeg, wSize): the heap of segment hSeg (0:
+/// DS) shrunk as far as its blocks let it ([`LocalHeap::shrink`]); 0 when
+/// the segment has no heap.
+pub fn local_shrink(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let ds = match a[0] as u16 {
+        0 => uc.reg(R::DS),
+        s => s,
+    };
+    Ok(match env.win16.local_heaps.heaps.get_mut(&ds) {
+        Some(h) => u32::from(h.shrink(uc, ds, a[1] as u16)),
+        None => 0,
+    })
 }
 
 #[cfg(test)]

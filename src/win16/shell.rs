@@ -15,6 +15,20 @@
 //! frees a handle. Names compare without regard to case; a handle of 0
 //! means HKEY_CLASSES_ROOT.
 //!
+//! # ExtractIcon
+//!
+//! ExtractIcon(hInst, lpszExeFileName, nIconIndex) reads the file on the
+//! drive (SDK, ExtractIcon): for an NE executable or DLL its icons are its
+//! RT_GROUP_ICON resources in resource-table order, for an .ICO file the
+//! entries of its directory. nIconIndex -1 answers how many there are;
+//! another index the icon's handle: LoadIcon's handle of that group when
+//! the file is a module that is loaded (the program itself, a DLL it
+//! loaded), so DrawIcon draws its picture, else a new icon handle as
+//! CreateIcon gives. 1 for a file that is no executable, DLL or icon file;
+//! NULL for a file with no such icon, or no such file.
+//! ExtractAssociatedIcon falls back on the associated program's first
+//! icon, then on IDI_APPLICATION.
+//!
 //! # Drag and drop, ShellExecute
 //!
 //! DragAcceptFiles records which windows accept files; nothing is ever
@@ -78,6 +92,20 @@ pub static APIS: &[Api] = &[
         reg_enum_key,
     ),
     Api::new("SHELL", 8, "WEP", &[Arg::W], wep),
+    Api::new(
+        "SHELL",
+        34,
+        "EXTRACTICON",
+        &[Arg::W, Arg::L, Arg::W],
+        extract_icon,
+    ),
+    Api::new(
+        "SHELL",
+        36,
+        "EXTRACTASSOCIATEDICON",
+        &[Arg::W, Arg::L, Arg::L],
+        extract_associated_icon,
+    ),
     Api::new(
         "SHELL",
         9,
@@ -387,6 +415,129 @@ pub fn reg_enum_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     };
     farptr::write_cstr_truncated(uc, a[2], name.as_bytes(), a[3] as usize);
     Ok(ERROR_SUCCESS)
+}
+
+/// The icons of a file's bytes: the RT_GROUP_ICON resources of an NE
+/// file (their ids), or an .ICO file's count; None when it is neither.
+enum Icons {
+    Ne(Vec<crate::loader::ne::ResourceId>),
+    Ico(u16),
+}
+
+fn icons_of(bytes: &[u8]) -> Option<Icons> {
+    if bytes.len() >= 6 && bytes[..4] == [0, 0, 1, 0] {
+        return Some(Icons::Ico(u16::from_le_bytes([bytes[4], bytes[5]])));
+    }
+    if bytes.get(..2) != Some(b"MZ") {
+        return None;
+    }
+    let ne = crate::loader::ne::NeImage::parse(bytes).ok()?;
+    Some(Icons::Ne(
+        ne.resources
+            .iter()
+            .filter(|t| t.type_id == crate::loader::ne::ResourceId::Int(14))
+            .flat_map(|t| t.resources.iter().map(|r| r.id.clone()))
+            .collect(),
+    ))
+}
+
+/// The most bytes ExtractIcon reads of a file.
+const MAX_ICON_FILE: u64 = 16 << 20;
+
+/// SHELL.34 ExtractIcon(hInst, lpszExeFileName, nIconIndex) (module
+/// notes).
+pub fn extract_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(name) = farptr::read_cstr(uc, a[1], MAX_STRING) else {
+        return Ok(0);
+    };
+    extract(env, uc, &name, a[2] as u16)
+}
+
+/// ExtractIcon's work for the file `name` (module notes).
+fn extract(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], index: u16) -> Result<u32, Stop> {
+    use crate::loader::ne::ResourceId;
+    let name = name.to_vec();
+    let Some(d) = env.drive.as_ref() else {
+        return Ok(0);
+    };
+    let host = match d.resolve(&name) {
+        Ok(crate::dos::fs::HostPath::File { host, .. }) => host,
+        _ => return Ok(0),
+    };
+    let Ok(bytes) = d.read_file(&name, MAX_ICON_FILE) else {
+        return Ok(0);
+    };
+    let Some(icons) = icons_of(&bytes) else {
+        return Ok(1);
+    };
+    let count = match &icons {
+        Icons::Ne(ids) => ids.len(),
+        Icons::Ico(n) => usize::from(*n),
+    };
+    if index == 0xFFFF {
+        return Ok(count as u32);
+    }
+    if usize::from(index) >= count {
+        return Ok(0);
+    }
+    // A loaded module's icon: LoadIcon's handle.
+    let canon = std::fs::canonicalize(&host).ok();
+    let loaded = env.win16.modules.iter().find(|m| {
+        m.path
+            .as_deref()
+            .and_then(|p| std::fs::canonicalize(p).ok())
+            .is_some_and(|p| Some(p) == canon)
+    });
+    if let (Icons::Ne(ids), Some(m)) = (&icons, loaded) {
+        let hmodule = m.hmodule;
+        let h = match &ids[usize::from(index)] {
+            ResourceId::Int(id) => {
+                crate::win16::resource::load_icon(env, uc, &[u32::from(hmodule), u32::from(*id)])?
+            }
+            ResourceId::Name(n) => {
+                let mut b = n.clone().into_bytes();
+                b.push(0);
+                crate::win16::user::controls::with_data(env, uc, &b, |env, uc, p| {
+                    crate::win16::resource::load_icon(env, uc, &[u32::from(hmodule), p])
+                })?
+                .0
+            }
+        };
+        return Ok(h & 0xFFFF);
+    }
+    Ok(crate::win16::user::cursor::make(env, true))
+}
+
+/// SHELL.36 ExtractAssociatedIcon(hInst, lpIconPath, lpiIcon) (SDK): the
+/// icon *lpiIcon of the file itself when it has one (ExtractIcon's);
+/// else the first icon of the program associated with its extension (the
+/// registration database's or WIN.INI's, as ShellExecute finds it), the
+/// program's path written over lpIconPath (at most 128 bytes, the SDK's
+/// path buffer) and 0 in *lpiIcon; else the default icon,
+/// IDI_APPLICATION.
+pub fn extract_associated_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let name = farptr::read_cstr(uc, a[1], MAX_STRING).unwrap_or_default();
+    let index = farptr::read_bytes(uc, a[2], 2).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]));
+    let own = extract(env, uc, &name, index)?;
+    if own > 1 {
+        return Ok(own);
+    }
+    let file = String::from_utf8_lossy(&name).into_owned();
+    let program = association(env, uc, &file, "open")
+        .and_then(|c| c.split_whitespace().next().map(str::to_string));
+    if let Some(p) = program {
+        let h = extract(env, uc, p.as_bytes(), 0)?;
+        if h > 1 {
+            farptr::write_cstr_truncated(uc, a[1], p.as_bytes(), 128);
+            farptr::write_bytes(uc, a[2], &[0, 0]);
+            return Ok(h);
+        }
+    }
+    Ok(u32::from(crate::win16::user::cursor::stock_icon(
+        env,
+        uc,
+        crate::win16::user::cursor::IDI_APPLICATION,
+    )))
 }
 
 /// SHELL.8 WEP(nExitType): 1.

@@ -54,6 +54,13 @@ pub static APIS: &[Api] = &[
         open_file,
     ),
     Api::new("KERNEL", 81, "_LCLOSE", &[Arg::W], lclose),
+    Api::new(
+        "KERNEL",
+        64,
+        "ACCESSRESOURCE",
+        &[Arg::W, Arg::W],
+        access_resource,
+    ),
     Api::new("KERNEL", 82, "_LREAD", &[Arg::W, Arg::L, Arg::W], lread),
     Api::new("KERNEL", 83, "_LCREAT", &[Arg::L, Arg::W], lcreat),
     Api::new("KERNEL", 84, "_LLSEEK", &[Arg::W, Arg::L, Arg::W], llseek),
@@ -114,6 +121,46 @@ pub fn lopen(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         Ok(h) => Ok(u32::from(h)),
         Err(e) => {
             error("_lopen", uc, e);
+            Ok(HFILE_ERROR)
+        }
+    }
+}
+
+/// KERNEL.64 AccessResource(hInstance, hResInfo): the module's file
+/// opened for reading, its pointer at the resource's first byte (SDK,
+/// AccessResource); -1 when the module has no such resource or its file is
+/// not on the drive. The program reads the resource with `_lread` and
+/// closes the handle with `_lclose`.
+pub fn access_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hinst, hrsrc) = (a[0] as u16, a[1] as u16);
+    let found = env.win16.module_for_handle(hinst).and_then(|i| {
+        let m = &env.win16.modules[i];
+        let r = crate::win16::resource::by_handle(m.image.as_deref()?, hrsrc)?;
+        let path = super::module::dos_path(env, m.path.as_deref(), &m.name);
+        Some((path, r.file_offset))
+    });
+    let Some((path, offset)) = found else {
+        crate::machine::record_event(
+            uc,
+            format!("AccessResource {hinst:04X} {hrsrc:04X}: no such resource"),
+        );
+        return Ok(HFILE_ERROR);
+    };
+    let Some(d) = env.drive.as_mut() else {
+        return Ok(HFILE_ERROR);
+    };
+    let h = match d.open(path.as_bytes(), 0) {
+        Ok(h) => h,
+        Err(e) => {
+            error("AccessResource", uc, e);
+            return Ok(HFILE_ERROR);
+        }
+    };
+    match d.seek(h, offset.min(0x7FFF_FFFF) as i32, 0) {
+        Ok(_) => Ok(u32::from(h)),
+        Err(e) => {
+            let _ = d.close(h);
+            error("AccessResource", uc, e);
             Ok(HFILE_ERROR)
         }
     }

@@ -26,9 +26,41 @@ use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 
+/// KERNEL.26 GlobalFreeAll(wOwner): every block GlobalAlloc made for
+/// owner wOwner (a task's PDB, or a module for GMEM_DDESHARE blocks)
+/// is freed, as KERNEL does when a task ends (Wine's notes; the SDK does
+/// not document it). 0 names the calling task's PDB. The blocks the
+/// loader made and the block that is the stack stay (GlobalFree's
+/// rules, global.rs). Answers 0.
+pub fn global_free_all(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let owner = match a[0] as u16 {
+        0 => env
+            .win16
+            .task(uc.get_data().current_task)
+            .map_or(0, |t| t.psp),
+        o => o,
+    };
+    if owner == 0 {
+        return Ok(0);
+    }
+    let mine: Vec<u16> = env
+        .win16
+        .global
+        .blocks()
+        .iter()
+        .filter(|b| b.dynamic && b.owner == owner)
+        .map(|b| b.selector)
+        .collect();
+    for sel in mine {
+        crate::win16::global::free_block(env, uc, sel);
+    }
+    Ok(0)
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("KERNEL", 14, "LOCALNOTIFY", &[Arg::L], local_notify),
+    Api::new("KERNEL", 26, "GLOBALFREEALL", &[Arg::W], global_free_all),
     Api::new(
         "KERNEL",
         67,

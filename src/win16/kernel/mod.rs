@@ -18,7 +18,9 @@
 //!   DebugBreak;
 //! - [`task`]: task queues, priorities and the other task queries;
 //! - [`profile`]: WIN.INI and private initialization files;
-//! - [`system`]: the clock, Catch/Throw, the error mode, fatal exits.
+//! - [`system`]: the clock, Catch/Throw, the error mode, fatal exits,
+//!   NetBIOSCall;
+//! - [`stack`]: SwitchStackTo and SwitchStackBack.
 //!
 //! Global and local memory, atoms, resources, strings and the scheduler
 //! have their own files beside this folder (`win16/global.rs`, ...).
@@ -31,6 +33,7 @@ pub mod memory;
 pub mod module;
 pub mod profile;
 pub mod selector;
+pub mod stack;
 pub mod system;
 pub mod task;
 

@@ -30,6 +30,8 @@ pub static APIS: &[Api] = &[
     Api::new("KERNEL", 55, "CATCH", &[Arg::L], catch),
     Api::new("KERNEL", 56, "THROW", &[Arg::L, Arg::W], throw),
     Api::new("KERNEL", 107, "SETERRORMODE", &[Arg::W], set_error_mode),
+    Api::new("KERNEL", 99, "GETLPERRMODE", &[], get_lp_err_mode),
+    Api::new("KERNEL", 103, "NETBIOSCALL", &[], netbios_call),
     Api::new("KERNEL", 131, "GETDOSENVIRONMENT", &[], get_dos_environment),
     Api::new("KERNEL", 132, "GETWINFLAGS", &[], get_win_flags),
     Api::new(
@@ -151,6 +153,23 @@ pub fn set_error_mode(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let old = env.win16.system.error_mode;
     env.win16.system.error_mode = a[0] as u16;
     Ok(u32::from(old))
+}
+
+/// KERNEL.99 GetLPErrMode(): the error mode SetErrorMode set (the word
+/// KERNEL keeps for its error boxes; undocumented, Wine's notes).
+pub fn get_lp_err_mode(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(env.win16.system.error_mode))
+}
+
+/// KERNEL.103 NetBIOSCall: INT 5Ch with the NCB at ES:BX, registers in
+/// and out. With no network there is no NetBIOS: the interrupt does
+/// nothing, so every register, and the NCB, stays as it was (how programs
+/// tell that NetBIOS is absent: an invalid command 7Fh comes back with AL
+/// unchanged instead of 03h, "invalid command").
+pub fn netbios_call(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let (ax, dx, es, bx) = (uc.reg(R::AX), uc.reg(R::DX), uc.reg(R::ES), uc.reg(R::BX));
+    crate::machine::record_event(uc, format!("NetBIOSCall NCB {es:04X}:{bx:04X}: no NetBIOS"));
+    Ok(u32::from(ax) | u32::from(dx) << 16)
 }
 
 /// KERNEL.152 GetNumTasks().

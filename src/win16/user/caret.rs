@@ -76,7 +76,7 @@ pub fn show_after_paint(env: &mut Env, hwnd: u16) {
 }
 
 /// USER.163 CreateCaret(hWnd, hBitmap, nWidth, nHeight).
-fn create_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn create_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hwnd = a[0] as u16;
     if env.win16.user.app_window(hwnd).is_none() {
         return Ok(0);
@@ -97,7 +97,7 @@ fn create_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
 }
 
 /// USER.164 DestroyCaret().
-fn destroy_caret(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn destroy_caret(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     destroy_caret_now(env, uc);
     Ok(0)
 }
@@ -120,7 +120,7 @@ fn owns(env: &Env, uc: &Uc<'_>, hwnd: u16) -> bool {
 }
 
 /// USER.167 ShowCaret(hWnd).
-fn show_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn show_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if owns(env, uc, a[0] as u16) {
         let c = &mut env.win16.user.caret;
         c.hidden = c.hidden.saturating_sub(1);
@@ -138,7 +138,7 @@ fn hide_caret(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.165 SetCaretPos(X, Y).
-fn set_caret_pos(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn set_caret_pos(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let c = &mut env.win16.user.caret;
     if c.hwnd != 0 {
         c.pos = Point::new(i32::from(a[0] as u16 as i16), i32::from(a[1] as u16 as i16));

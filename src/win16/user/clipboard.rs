@@ -160,7 +160,7 @@ pub fn owner_destroyed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), 
 
 /// USER.137 OpenClipboard(hWnd) -> BOOL: FALSE while another window has it
 /// open.
-fn open_clipboard(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn open_clipboard(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hwnd = a[0] as u16;
     let task = uc.get_data().current_task;
     let c = &mut env.win16.user.clipboard;
@@ -173,7 +173,7 @@ fn open_clipboard(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 }
 
 /// USER.138 CloseClipboard() -> BOOL; the viewers hear of a change.
-fn close_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn close_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let task = uc.get_data().current_task;
     let c = &mut env.win16.user.clipboard;
     if c.open.is_none_or(|(_, t)| t != task) {
@@ -188,7 +188,7 @@ fn close_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, St
 }
 
 /// USER.139 EmptyClipboard() -> BOOL.
-fn empty_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn empty_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     if !usable(env, uc) {
         return Ok(0);
     }
@@ -209,7 +209,7 @@ fn empty_clipboard(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, St
 
 /// USER.141 SetClipboardData(wFormat, hMem) -> hMem (0 on failure): the
 /// data replace the format's; a NULL handle promises the format.
-fn set_clipboard_data(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn set_clipboard_data(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (fmt, h) = (a[0] as u16, a[1] as u16);
     if !usable(env, uc) || fmt == 0 {
         return Ok(0);
@@ -248,7 +248,7 @@ fn block_text(env: &Env, uc: &Uc<'_>, h: u16) -> Option<Vec<u8>> {
 /// USER.142 GetClipboardData(wFormat) -> the handle (0 when the format is
 /// not there or the clipboard is not open). A promised format is asked of
 /// the owner; CF_TEXT and CF_OEMTEXT are made from each other.
-fn get_clipboard_data(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn get_clipboard_data(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let fmt = a[0] as u16;
     if !usable(env, uc) {
         return Ok(0);

@@ -145,7 +145,9 @@ fn get_clip_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// A new cursor or icon handle (CreateCursor, CreateIcon, CopyCursor,
 /// CopyIcon): 0 past 256 of them.
-fn make(env: &mut Env, icon: bool) -> u32 {
+/// A new cursor or icon handle (CreateCursor's, CreateIcon's), or 0
+/// when too many were made.
+pub fn make(env: &mut Env, icon: bool) -> u32 {
     let c = &mut env.win16.user.cursor;
     if c.made.len() >= 256 {
         return 0;

@@ -466,64 +466,29 @@ fn make_font(
 
 /// Where `hwnd`'s client area starts, in screen coordinates (ClientToScreen
 /// of (0, 0)).
-fn client_origin(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(i16, i16), Stop> {
+fn client_origin(env: &Env, hwnd: u16) -> (i16, i16) {
     if hwnd == 0 || !wm::exists(env, hwnd) {
-        return Ok((0, 0));
+        return (0, 0);
     }
-    if crate::win16::api::find("USER", 28).is_some() {
-        let (_, pt) = controls::with_stack(env, uc, 4, |env, uc, p| {
-            wm::user_call(env, uc, 28, &[u32::from(hwnd), p]).transpose()
-        })?;
-        return Ok((
-            i16::from_le_bytes([pt[0], pt[1]]),
-            i16::from_le_bytes([pt[2], pt[3]]),
-        ));
-    }
-    // The window manager's frame: a child's client area is its window;
-    // a top-level window has a 4-pixel frame, a 19-pixel caption and an
-    // 18-pixel menu bar (mod.rs, client_size).
-    let r = wm::rect(env, hwnd);
-    let style = wm::style(env, hwnd);
-    let (mut x, mut y) = if style & wm::WS_CHILD != 0 {
-        (r.0, r.1)
-    } else {
-        let w = wm::window(env, hwnd);
-        let menu = if w.is_some_and(|w| w.id != 0) { 18 } else { 0 };
-        (r.0 + 4, r.1 + 4 + 19 + menu)
-    };
-    if style & wm::WS_CHILD != 0 {
-        let (px, py) = client_origin(env, uc, wm::parent(env, hwnd))?;
-        x += px;
-        y += py;
-    }
-    Ok((x, y))
+    let p = env.win16.user.client_origin(hwnd);
+    (p.x as i16, p.y as i16)
 }
 
 /// The window rectangle for client rectangle `r` of a window of `style`
-/// (AdjustWindowRect).
-fn adjust(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    r: (i16, i16, i16, i16),
-    style: u32,
-    menu: bool,
-) -> Result<(i16, i16, i16, i16), Stop> {
-    if crate::win16::api::find("USER", 102).is_some() {
-        let mut b = [0u8; 8];
-        for (i, v) in [r.0, r.1, r.2, r.3].iter().enumerate() {
-            b[i * 2..i * 2 + 2].copy_from_slice(&v.to_le_bytes());
-        }
-        let (_, out) = controls::with_data(env, uc, &b, |env, uc, p| {
-            wm::user_call(env, uc, 102, &[p, style, u32::from(menu)]).transpose()
-        })?;
-        let w = |i: usize| i16::from_le_bytes([out[i], out[i + 1]]);
-        return Ok((w(0), w(2), w(4), w(6)));
-    }
-    if style & wm::WS_CHILD != 0 {
-        return Ok(r);
-    }
-    let m = if menu { 18 } else { 0 };
-    Ok((r.0 - 4, r.1 - 4 - 19 - m, r.2 + 4, r.3 + 4))
+/// and `ex_style` (AdjustWindowRectEx, winpos.rs).
+fn adjust(r: (i16, i16, i16, i16), style: u32, menu: bool, ex_style: u32) -> (i16, i16, i16, i16) {
+    let r = super::winpos::adjust_window_rect(
+        crate::win16::geom::Rect::new(
+            i32::from(r.0),
+            i32::from(r.1),
+            i32::from(r.2),
+            i32::from(r.3),
+        ),
+        style,
+        menu,
+        ex_style,
+    );
+    (r.left as i16, r.top as i16, r.right as i16, r.bottom as i16)
 }
 
 /// Build a dialog from the template at `tp` (module doc): its window, or 0.
@@ -590,20 +555,34 @@ fn create(
     let (ox, oy) = if style & wm::WS_CHILD != 0 || style & DS_ABSALIGN != 0 {
         (0, 0)
     } else {
-        client_origin(env, uc, parent)?
+        client_origin(env, parent)
     };
     let client = (client.0 + ox, client.1 + oy, client.2 + ox, client.3 + oy);
     // The menu.
     let menu = match &t.menu {
         Name::Str { text, .. } if text.is_empty() => 0,
-        Name::Str { offset, .. } => wm::user_call(env, uc, 150, &[u32::from(hinst), at(*offset)])
-            .transpose()?
-            .unwrap_or(0) as u16,
-        Name::Ord { id, .. } => wm::user_call(env, uc, 150, &[u32::from(hinst), u32::from(*id)])
-            .transpose()?
-            .unwrap_or(0) as u16,
+        Name::Str { text, .. } => super::menu::template::load_resource(
+            env,
+            uc,
+            hinst,
+            &crate::win16::farptr::NameArg::parse(text.clone()),
+        ),
+        Name::Ord { id, .. } => super::menu::template::load_resource(
+            env,
+            uc,
+            hinst,
+            &crate::win16::farptr::NameArg::Int(*id),
+        ),
     };
-    let r = adjust(env, uc, client, style, menu != 0)?;
+    // A DS_MODALFRAME dialog has the dialog frame, WS_EX_DLGMODALFRAME
+    // (Wine's DIALOG_CreateIndirect: the extended style, then
+    // AdjustWindowRectEx with it).
+    let ex_style = if style & DS_MODALFRAME != 0 {
+        super::WS_EX_DLGMODALFRAME
+    } else {
+        0
+    };
+    let r = adjust(client, style, menu != 0, ex_style);
     let class = match &t.class {
         Name::Str { text, .. } if text.is_empty() => u32::from(DIALOG_ATOM),
         Name::Str { offset, .. } => at(*offset),
@@ -613,9 +592,10 @@ fn create(
         Name::Str { offset, .. } => at(*offset),
         Name::Ord { .. } => 0,
     };
-    let hdlg = wm::create(
+    let hdlg = wm::create_ex(
         env,
         uc,
+        ex_style,
         class,
         caption,
         style & !wm::WS_VISIBLE,
@@ -799,6 +779,30 @@ fn create_dialog_common(
     Ok(u32::from(create(
         env, uc, hinst, tp, parent, proc_, param, false, name,
     )?))
+}
+
+/// A modeless dialog for another system module (COMMDLG's Find and
+/// Replace): from the template at `tp` (`name` when it is a resource name
+/// of `hinst`'s module, read with LoadResource as CreateDialogParam does;
+/// events call a template in memory `label`), its procedure `proc_`,
+/// WM_INITDIALOG's lParam `param`. The window, or 0.
+#[allow(clippy::too_many_arguments)]
+pub fn create_modeless(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hinst: u16,
+    tp: Option<u32>,
+    name: Option<u32>,
+    label: &str,
+    parent: u16,
+    proc_: u32,
+    param: u32,
+) -> Result<u16, Stop> {
+    let (tp, shown) = match name {
+        Some(n) => (load_template(env, uc, hinst, n)?, template_name(uc, n)),
+        None => (tp, label.to_string()),
+    };
+    Ok(create_dialog_common(env, uc, hinst, tp, shown, parent, proc_, param)? as u16)
 }
 
 /// USER.89 CreateDialog(hInstance, lpTemplateName, hWndParent, lpDialogFunc).
@@ -1418,5 +1422,24 @@ mod tests {
         assert_eq!(map_rect((4, 8, 44, 22), (8, 16)), (8, 16, 88, 44));
         // Truncated, as the SDK's formula writes it.
         assert_eq!(map_rect((3, 3, 5, 5), (7, 13)), (5, 4, 8, 8));
+    }
+
+    #[test]
+    fn a_modal_frame_dialog_has_the_dialog_frame() {
+        // WS_CAPTION alone: a one-pixel border and the 18-pixel caption
+        // with its line (SM_CYCAPTION 20 = 19 + the border's pixel).
+        let caption = super::super::WS_POPUP | super::super::WS_CAPTION;
+        assert_eq!(adjust((0, 0, 10, 10), caption, false, 0), (-1, -20, 11, 11));
+        // DS_MODALFRAME's WS_EX_DLGMODALFRAME: the 4-pixel dialog frame
+        // (SM_CXDLGFRAME, SM_CYDLGFRAME on VGA) replaces the border.
+        assert_eq!(
+            adjust(
+                (0, 0, 10, 10),
+                caption | DS_MODALFRAME,
+                false,
+                super::super::WS_EX_DLGMODALFRAME
+            ),
+            (-4, -23, 14, 14)
+        );
     }
 }

@@ -320,9 +320,146 @@ fn set_keyboard_state(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(0)
 }
 
+// ------------------------------------------- keybd_event, mouse_event
+
+/// The task whose queue input for window `hwnd` goes to.
+fn task_of(env: &Env, hwnd: u16) -> u16 {
+    env.win16.user.app_window(hwnd).map_or(0, |w| w.htask)
+}
+
+/// USER.289 keybd_event, the keyboard driver's entry (Windows 3.1 DDK):
+/// register arguments, AL the virtual key, AH 0x80 for a release, BL the
+/// scan code, BH bit 0 an extended key (SI:DI extra information, unused).
+/// The key message goes to the focus window's queue (the active window's
+/// as WM_SYSKEY* when nothing has the focus), as a typed key does: Alt
+/// held (and not Ctrl) or F10 makes it a system key.
+fn keybd_event(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    use crate::machine::{Cpu, R};
+    let (ax, bx) = (uc.reg(R::AX), uc.reg(R::BX));
+    let vk = ax & 0xFF;
+    let up = ax & 0x8000 != 0;
+    let main = env.win16.user.queue(uc.get_data().current_task).main_window;
+    let to = keyboard_target(env, main);
+    if env.win16.user.app_window(to).is_none() {
+        event(
+            uc,
+            format!("keybd_event VK {vk:02X}: no window has the keyboard"),
+        );
+        return Ok(0);
+    }
+    let k = &env.win16.user.keys;
+    let alt = k.down(VK_MENU) || vk == VK_MENU;
+    let sys = (alt && !k.down(VK_CONTROL)) || vk == VK_F10 || env.win16.user.focus == 0;
+    let msg = match (sys, up) {
+        (false, false) => WM_KEYDOWN,
+        (false, true) => WM_KEYUP,
+        (true, false) => WM_SYSKEYDOWN,
+        (true, true) => WM_SYSKEYUP,
+    };
+    let mut lparam = 1 | u32::from(bx & 0xFF) << 16 | u32::from(bx & 0x100 != 0) << 24;
+    if alt {
+        lparam |= 1 << 29;
+    }
+    if up {
+        lparam |= 0xC000_0000;
+    } else if env.win16.user.keys.down(vk) {
+        // A repeat: the key was already down.
+        lparam |= 1 << 30;
+    }
+    let htask = task_of(env, to);
+    super::message::post_to(env, uc, htask, Msg::new(to, msg, vk, lparam), true);
+    Ok(0)
+}
+
+/// mouse_event's flags in AX (Windows 3.1 DDK, SF_*).
+const SF_MOVEMENT: u16 = 0x0001;
+const SF_ABSOLUTE: u16 = 0x8000;
+/// The button flags after SF_MOVEMENT, with the client and the
+/// non-client message and the MK_ bit of each.
+const SF_BUTTONS: [(u16, u16, u16, u16); 6] = [
+    (0x0002, WM_LBUTTONDOWN, WM_NCLBUTTONDOWN, MK_LBUTTON),
+    (0x0004, WM_LBUTTONUP, WM_NCLBUTTONUP, 0),
+    (0x0008, WM_RBUTTONDOWN, WM_NCRBUTTONDOWN, MK_RBUTTON),
+    (0x0010, WM_RBUTTONUP, WM_NCRBUTTONUP, 0),
+    (0x0020, WM_MBUTTONDOWN, WM_NCLBUTTONDOWN + 6, MK_MBUTTON),
+    (0x0040, WM_MBUTTONDOWN + 1, WM_NCLBUTTONDOWN + 7, 0),
+];
+
+/// USER.299 mouse_event, the mouse driver's entry (Windows 3.1 DDK):
+/// register arguments, AX the SF_ flags, BX and CX the motion (mickeys,
+/// or with SF_ABSOLUTE a position scaled 0..65535 over the screen), DX
+/// the number of buttons. The cursor moves, and the window under it (or
+/// the capture window) gets WM_MOUSEMOVE and the button messages in its
+/// queue, in client coordinates, or their WM_NC forms with the hit-test
+/// code outside its client area.
+fn mouse_event(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    use crate::machine::{Cpu, R};
+    let flags = uc.reg(R::AX);
+    let (dx, dy) = (uc.reg(R::BX), uc.reg(R::CX));
+    let screen = env.win16.user.screen();
+    if flags & SF_MOVEMENT != 0 {
+        let p = if flags & SF_ABSOLUTE != 0 {
+            let scale = |v: u16, n: i32| ((i64::from(v) * i64::from(n)) / 65536) as i32;
+            Point::new(scale(dx, screen.width()), scale(dy, screen.height()))
+        } else {
+            let c = env.win16.user.cursor.pos;
+            Point::new(c.x + i32::from(dx as i16), c.y + i32::from(dy as i16))
+        };
+        super::cursor::move_to(env, p);
+    }
+    let pt = env.win16.user.cursor.pos;
+    let capture = env.win16.user.capture;
+    let (target, ht) = if capture != 0 && env.win16.user.app_window(capture).is_some() {
+        (capture, HTCLIENT)
+    } else {
+        let t = super::winpos::window_from_point(env, pt);
+        if t == DESKTOP || env.win16.user.app_window(t).is_none() {
+            return Ok(0);
+        }
+        (
+            t,
+            send(env, uc, t, WM_NCHITTEST, 0, point_lparam(pt))? as u16,
+        )
+    };
+    let o = env.win16.user.client_origin(target);
+    let client = point_lparam(Point::new(pt.x - o.x, pt.y - o.y));
+    let held = [
+        (VK_LBUTTON, MK_LBUTTON),
+        (VK_RBUTTON, MK_RBUTTON),
+        (VK_MBUTTON, MK_MBUTTON),
+    ]
+    .iter()
+    .filter(|(vk, _)| env.win16.user.keys.down(*vk))
+    .fold(0, |m, (_, mk)| m | mk);
+    let mut msgs = Vec::new();
+    if flags & SF_MOVEMENT != 0 {
+        msgs.push(if ht == HTCLIENT {
+            Msg::new(target, WM_MOUSEMOVE, held, client)
+        } else {
+            Msg::new(target, WM_NCMOUSEMOVE, ht, point_lparam(pt))
+        });
+    }
+    for (bit, msg, nc, mk) in SF_BUTTONS {
+        if flags & bit != 0 {
+            msgs.push(if ht == HTCLIENT {
+                Msg::new(target, msg, held | mk, client)
+            } else {
+                Msg::new(target, nc, ht, point_lparam(pt))
+            });
+        }
+    }
+    let htask = task_of(env, target);
+    for m in msgs {
+        super::message::post_to(env, uc, htask, m, true);
+    }
+    Ok(0)
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("USER", 104, "MESSAGEBEEP", &[Arg::W], message_beep),
+    Api::new("USER", 289, "KEYBD_EVENT", &[], keybd_event),
+    Api::new("USER", 299, "MOUSE_EVENT", &[], mouse_event),
     Api::new("USER", 106, "GETKEYSTATE", &[Arg::W], get_key_state),
     Api::new(
         "USER",

@@ -458,8 +458,9 @@ pub(crate) fn claim_script(env: &mut Env, htask: u16) {
 }
 
 /// Take the first of task `htask`'s `msgbox` or `dialog` lines (`dialog`
-/// says which): its line number and answer.
-pub(crate) fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
+/// says which): its line number and answer. Message boxes, dialog boxes
+/// and the common dialogs (commdlg/) all take their answers here.
+pub fn take_answer(env: &mut Env, htask: u16, dialog: bool) -> Option<(usize, u16)> {
     claim_script(env, htask);
     let q = env.win16.user.queue(htask);
     let i = q.answers.iter().position(|l| {
@@ -919,7 +920,7 @@ fn wait_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop>
 /// USER.113 TranslateMessage(lpMsg) -> BOOL: a WM_KEYDOWN (WM_SYSKEYDOWN)
 /// of a key that types a character posts its WM_CHAR (WM_SYSCHAR), with
 /// Shift and Caps Lock as the keyboard state has them.
-fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(m) = read_msg(uc, a[0]) else {
         return Ok(0);
     };
@@ -942,7 +943,7 @@ fn translate_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 /// USER.114 DispatchMessage(lpMsg) -> the window procedure's result.
 /// WM_TIMER with a TimerProc calls it (hWnd, WM_TIMER, id, the time); a
 /// WM_PAINT the procedure did not validate is validated afterwards.
-fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(m) = read_msg(uc, a[0]) else {
         return Ok(0);
     };

@@ -235,7 +235,7 @@ impl Default for SysParams {
 }
 
 /// USER.179 GetSystemMetrics(nIndex).
-fn get_system_metrics(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub(crate) fn get_system_metrics(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(metric(env, a[0] as u16) as u16))
 }
 

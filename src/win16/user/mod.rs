@@ -23,6 +23,7 @@
 //! | `controls/` | the predefined control classes |
 //! | `menu.rs` (and `menu/`) | menus: templates, layout, the system menu, the menu loop |
 //! | `accel.rs` | accelerators |
+//! | `comm.rs`, `wnet.rs` | the communications functions (no serial port) and the network functions (no network) |
 //! | `system.rs`, `draw.rs`, `frame.rs` | system services; icons and the focus rectangle; the frame's drawing |
 //!
 //! This file keeps USER's state ([`User`]): the window records, the
@@ -49,6 +50,7 @@ pub mod accel;
 pub mod caret;
 pub mod class;
 pub mod clipboard;
+pub mod comm;
 pub mod consts;
 pub mod controls;
 pub mod cursor;
@@ -72,6 +74,7 @@ pub mod system;
 pub mod timer;
 pub mod window;
 pub mod winpos;
+pub mod wnet;
 
 use std::collections::{BTreeMap, VecDeque};
 

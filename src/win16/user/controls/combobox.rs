@@ -570,10 +570,8 @@ fn paint_combo(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<()
     let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_LISTBOX)?;
     let (cx, _) = wm::client_size(env, hwnd);
     let field = c.field_height as i16;
-    let bw = wm::user_call(env, uc, 179, &[2])
-        .transpose()?
-        .map_or(16, |v| v as i16)
-        .max(1);
+    // GetSystemMetrics(SM_CXVSCROLL).
+    let bw = (super::super::metrics::get_system_metrics(env, uc, &[2])? as i16).max(1);
     if c.edit == 0 {
         let r = (0, 0, cx - bw, field);
         p.fill(env, uc, r, p.background)?;

@@ -760,7 +760,7 @@ fn place_caret(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
         return Ok(());
     }
     let (x, y, _) = caret_point(env, uc, hwnd);
-    wm::user_call(env, uc, 165, &[u32::from(x as u16), u32::from(y as u16)]).transpose()?;
+    super::super::caret::set_caret_pos(env, uc, &[u32::from(x as u16), u32::from(y as u16)])?;
     Ok(())
 }
 
@@ -872,38 +872,36 @@ fn undo(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool, Stop> {
 const CF_TEXT: u32 = 1;
 
 /// Put `t` on the clipboard as CF_TEXT (OpenClipboard, EmptyClipboard,
-/// SetClipboardData, CloseClipboard), when USER has a clipboard.
+/// SetClipboardData, CloseClipboard).
 fn clipboard_put(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, t: &[u8]) -> Result<(), Stop> {
-    if wm::user_call(env, uc, 137, &[u32::from(hwnd)]).transpose()? != Some(1) {
+    if super::super::clipboard::open_clipboard(env, uc, &[u32::from(hwnd)])? != 1 {
         return Ok(());
     }
-    wm::user_call(env, uc, 139, &[]).transpose()?;
+    super::super::clipboard::empty_clipboard(env, uc, &[])?;
     let mut data = t.to_vec();
     data.push(0);
     let owner = crate::win16::global::task_owner(env, uc, 0x2000);
     let h = crate::win16::global::alloc_block(env, uc, 0x2002, data.len() as u32, &data, owner);
     if h != 0 {
-        wm::user_call(env, uc, 141, &[CF_TEXT, u32::from(h)]).transpose()?;
+        super::super::clipboard::set_clipboard_data(env, uc, &[CF_TEXT, u32::from(h)])?;
     }
-    wm::user_call(env, uc, 138, &[]).transpose()?;
+    super::super::clipboard::close_clipboard(env, uc, &[])?;
     Ok(())
 }
 
 /// The clipboard's CF_TEXT, if there is any.
 fn clipboard_get(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<Option<Vec<u8>>, Stop> {
-    if wm::user_call(env, uc, 137, &[u32::from(hwnd)]).transpose()? != Some(1) {
+    if super::super::clipboard::open_clipboard(env, uc, &[u32::from(hwnd)])? != 1 {
         return Ok(None);
     }
-    let h = wm::user_call(env, uc, 142, &[CF_TEXT])
-        .transpose()?
-        .unwrap_or(0) as u16;
+    let h = super::super::clipboard::get_clipboard_data(env, uc, &[CF_TEXT])? as u16;
     let t = if h != 0 {
         let sel = crate::win16::selector_of_handle(h);
         Some(wm::cstr(uc, u32::from(sel) << 16))
     } else {
         None
     };
-    wm::user_call(env, uc, 138, &[]).transpose()?;
+    super::super::clipboard::close_clipboard(env, uc, &[])?;
     Ok(t)
 }
 
@@ -1525,19 +1523,22 @@ pub fn edit_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         WM_SETFOCUS => {
             state(env, hwnd).focus = true;
             // CreateCaret (a one-pixel line as high as the font), SetCaretPos,
-            // ShowCaret, where USER has them.
+            // ShowCaret.
             let (_, _, h) = caret_point(env, uc, hwnd);
-            wm::user_call(env, uc, 163, &[u32::from(hwnd), 0, 1, u32::from(h as u16)])
-                .transpose()?;
+            super::super::caret::create_caret(
+                env,
+                uc,
+                &[u32::from(hwnd), 0, 1, u32::from(h as u16)],
+            )?;
             place_caret(env, uc, hwnd)?;
-            wm::user_call(env, uc, 166, &[u32::from(hwnd)]).transpose()?;
+            super::super::caret::show_caret(env, uc, &[u32::from(hwnd)])?;
             wm::invalidate(env, uc, hwnd)?;
             notify(env, uc, hwnd, EN_SETFOCUS)?;
             Ok(0)
         }
         WM_KILLFOCUS => {
             state(env, hwnd).focus = false;
-            wm::user_call(env, uc, 164, &[]).transpose()?; // DestroyCaret
+            super::super::caret::destroy_caret(env, uc, &[])?;
             wm::invalidate(env, uc, hwnd)?;
             notify(env, uc, hwnd, EN_KILLFOCUS)?;
             Ok(0)

@@ -4,14 +4,12 @@
 //! windows; sending and posting messages.
 //!
 //! Each is the window manager's own function (window.rs, winpos.rs,
-//! focus.rs, message.rs, paint.rs), so the controls and dialogs follow its
-//! rules, messages and events; the rest call USER's functions through their
-//! table entries, as a program would.
+//! focus.rs, message.rs, paint.rs, input.rs), called directly, so the
+//! controls and dialogs follow its rules, messages and events.
 
-use super::super::{Msg, Window};
+use super::super::{Msg, Window, paint};
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
-use crate::win16::api;
 use crate::win16::farptr;
 
 pub const WS_CHILD: u32 = 0x4000_0000;
@@ -52,17 +50,6 @@ pub const WM_COPY: u16 = 0x0301;
 pub const WM_PASTE: u16 = 0x0302;
 pub const WM_CLEAR: u16 = 0x0303;
 pub const WM_UNDO: u16 = 0x0304;
-
-/// USER's function `ordinal` called as a program would, if USER has it.
-pub fn user_call(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    ordinal: u16,
-    args: &[u32],
-) -> Option<Result<u32, Stop>> {
-    let a = api::all().find(|a| a.module == "USER" && a.ordinal == ordinal)?;
-    Some((a.func)(env, uc, args))
-}
 
 /// The window, if it exists.
 pub fn window(env: &Env, hwnd: u16) -> Option<&Window> {
@@ -268,23 +255,45 @@ pub fn create(
     hinstance: u16,
     param: u32,
 ) -> Result<u16, Stop> {
-    let args = [
-        class,
-        text,
-        style,
-        u32::from(r.0 as u16),
-        u32::from(r.1 as u16),
-        u32::from(r.2 as u16),
-        u32::from(r.3 as u16),
-        u32::from(parent),
-        u32::from(id),
-        u32::from(hinstance),
-        param,
-    ];
-    match user_call(env, uc, 41, &args) {
-        Some(r) => Ok(r? as u16),
-        None => Err(Stop::Error("USER has no CreateWindow".into())),
-    }
+    create_ex(
+        env, uc, 0, class, text, style, r, parent, id, hinstance, param,
+    )
+}
+
+/// CreateWindowEx(exStyle, class, text, style, x, y, cx, cy, parent, id,
+/// hInstance, lpParam).
+#[allow(clippy::too_many_arguments)]
+pub fn create_ex(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    ex_style: u32,
+    class: u32,
+    text: u32,
+    style: u32,
+    r: (i16, i16, i16, i16),
+    parent: u16,
+    id: u16,
+    hinstance: u16,
+    param: u32,
+) -> Result<u16, Stop> {
+    super::super::window::create_window(
+        env,
+        uc,
+        super::super::window::CreateArgs {
+            ex_style,
+            class,
+            name: text,
+            style,
+            x: r.0 as u16,
+            y: r.1 as u16,
+            cx: r.2 as u16,
+            cy: r.3 as u16,
+            parent,
+            menu: id,
+            hinstance,
+            param,
+        },
+    )
 }
 
 /// DestroyWindow.
@@ -294,64 +303,66 @@ pub fn destroy(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool, Stop> 
 
 /// ShowWindow(hwnd, nCmdShow): whether it was visible.
 pub fn show(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, cmd: u16) -> Result<bool, Stop> {
-    match user_call(env, uc, 42, &[u32::from(hwnd), u32::from(cmd)]) {
-        Some(r) => Ok(r? != 0),
-        None => Ok(false),
+    if !exists(env, hwnd) {
+        return Ok(false);
     }
+    super::super::winpos::show_window(env, uc, hwnd, cmd)
 }
 
-/// GetDC(hwnd).
-pub fn get_dc(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<u16, Stop> {
-    Ok(user_call(env, uc, 66, &[u32::from(hwnd)])
-        .transpose()?
-        .unwrap_or(0) as u16)
+/// GetDC(hwnd): the client area's DC (0 for a window that does not
+/// exist).
+pub fn get_dc(env: &mut Env, _uc: &mut Uc<'_>, hwnd: u16) -> Result<u16, Stop> {
+    if hwnd != 0 && env.win16.user.window(hwnd).is_none() {
+        return Ok(0);
+    }
+    Ok(paint::window_dc(env, hwnd, paint::DcKind::Client, None))
 }
 
 /// ReleaseDC(hwnd, hdc).
-pub fn release_dc(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop> {
-    user_call(env, uc, 68, &[u32::from(hwnd), u32::from(hdc)]).transpose()?;
+pub fn release_dc(env: &mut Env, _uc: &mut Uc<'_>, _hwnd: u16, hdc: u16) -> Result<(), Stop> {
+    paint::release_window_dc(env, hdc);
     Ok(())
 }
 
-/// BeginPaint(hwnd, lpPaint) with the PAINTSTRUCT on the stack, `f` with
-/// the DC, then EndPaint: what a window procedure's WM_PAINT does.
+/// BeginPaint, `f` with the DC, then EndPaint: what a window procedure's
+/// WM_PAINT does.
 pub fn paint(
     env: &mut Env,
     uc: &mut Uc<'_>,
     hwnd: u16,
     f: impl FnOnce(&mut Env, &mut Uc<'_>, u16) -> Result<(), Stop>,
 ) -> Result<(), Stop> {
-    super::with_stack(env, uc, 32, |env, uc, ps| {
-        let hdc = user_call(env, uc, 39, &[u32::from(hwnd), ps])
-            .transpose()?
-            .unwrap_or(0) as u16;
-        let r = f(env, uc, hdc);
-        user_call(env, uc, 40, &[u32::from(hwnd), ps]).transpose()?;
-        r
-    })
-    .map(|_| ())
+    if env.win16.user.window(hwnd).is_none() {
+        return f(env, uc, 0);
+    }
+    let (hdc, _) = paint::begin_paint(env, uc, hwnd)?;
+    let r = f(env, uc, hdc);
+    paint::end_paint(env, uc, hwnd, hdc);
+    r
 }
 
 /// InvalidateRect(hwnd, NULL, TRUE): the window paints again.
-pub fn invalidate(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
-    if let Some(r) = user_call(env, uc, 125, &[u32::from(hwnd), 0, 1]) {
-        r?;
+pub fn invalidate(env: &mut Env, _uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
+    if hwnd != 0 {
+        paint::redraw(
+            env,
+            hwnd,
+            None,
+            super::super::RDW_INVALIDATE | super::super::RDW_ERASE,
+        );
     }
     Ok(())
 }
 
 /// MessageBeep(0) (a beep is an event).
 pub fn beep(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-    user_call(env, uc, 104, &[0]).transpose()?;
+    super::super::input::beep(env, uc, 0);
     Ok(())
 }
 
 /// GetKeyState(vk) < 0: is the key down (from the scripted input)?
-pub fn key_down(env: &mut Env, uc: &mut Uc<'_>, vk: u16) -> Result<bool, Stop> {
-    Ok(match user_call(env, uc, 106, &[u32::from(vk)]) {
-        Some(r) => r? & 0x8000 != 0,
-        None => false,
-    })
+pub fn key_down(env: &mut Env, _uc: &mut Uc<'_>, vk: u16) -> Result<bool, Stop> {
+    Ok(env.win16.user.keys.state[usize::from(vk as u8)] & 0x80 != 0)
 }
 
 /// Read a far pointer's NUL-terminated string (empty for NULL).

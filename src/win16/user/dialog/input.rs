@@ -33,21 +33,18 @@ fn msg_bytes(_env: &mut Env, m: Msg) -> [u8; 18] {
 }
 
 /// One turn of the modal loop for message `m`: CallMsgFilter
-/// (MSGF_DIALOGBOX) when USER has it, IsDialogMessage, else
+/// (MSGF_DIALOGBOX), IsDialogMessage, else
 /// TranslateMessage and DispatchMessage.
 fn dispatch(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, m: Msg) -> Result<(), Stop> {
     let b = msg_bytes(env, m);
     controls::with_data(env, uc, &b, |env, uc, p| {
-        if wm::user_call(env, uc, 123, &[p, 0])
-            .transpose()?
-            .unwrap_or(0)
-            != 0
-        {
+        // CallMsgFilter(lpMsg, MSGF_DIALOGBOX).
+        if super::super::hook::call_msg_filter(env, uc, p, 0)? {
             return Ok(());
         }
         if navigate::is_dialog_message(env, uc, &[u32::from(hdlg), p])? == 0 {
-            wm::user_call(env, uc, 113, &[p]).transpose()?;
-            wm::user_call(env, uc, 114, &[p]).transpose()?;
+            super::super::message::translate_message(env, uc, &[p])?;
+            super::super::message::dispatch_message(env, uc, &[p])?;
         }
         Ok(())
     })?;

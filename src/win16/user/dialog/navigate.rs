@@ -410,8 +410,8 @@ pub fn is_dialog_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
         return Ok(1);
     }
     // TranslateMessage, DispatchMessage.
-    wm::user_call(env, uc, 113, &[a[1]]).transpose()?;
-    wm::user_call(env, uc, 114, &[a[1]]).transpose()?;
+    super::super::message::translate_message(env, uc, &[a[1]])?;
+    super::super::message::dispatch_message(env, uc, &[a[1]])?;
     Ok(1)
 }
 

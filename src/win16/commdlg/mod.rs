@@ -14,10 +14,12 @@
 //! | GetOpenFileName, GetSaveFileName | TRUE: lpstrFile gets the full path of the `file` line's name (or of the name already in lpstrFile) in lower case, as Windows 3.1's dialogs gave it, with lpstrDefExt added to a name without an extension; nFileOffset and nFileExtension index its name and extension; lpstrFileTitle gets the name alone. A buffer too small: FALSE, FNERR_BUFFERTOOSMALL, and the size needed in its first word |
 //! | ChooseColor | TRUE: rgbResult is the colour the dialog started with (CC_RGBINIT), else black |
 //! | ChooseFont | TRUE: the LOGFONT as the dialog started with it (CF_INITTOLOGFONTSTRUCT), else the default 10-point System font; iPointSize in tenths of a point (96 pixels to the logical inch); nFontType SCREEN_FONTTYPE |
-//! | PrintDlg | FALSE with PDERR_NODEFAULTPRN: no printer is installed (PD_RETURNDEFAULT answers so without a dialog) |
-//! | FindText, ReplaceText | modeless: NULL (no dialog window is made) |
+//! | PrintDlg | always FALSE with PDERR_NODEFAULTPRN, the answer of Windows 3.1 with no printer installed: there is no default printer to set up or print to (PD_RETURNDEFAULT included); no script line is taken |
+//! | FindText, ReplaceText | modeless dialogs of USER's dialog manager, driven by `type` and `click-id` lines ([`find`]) |
 //!
 //! GetFileTitle and CommDlgExtendedError work as documented.
+
+pub mod find;
 
 use std::collections::BTreeMap;
 
@@ -25,7 +27,6 @@ use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
-use crate::win16::script::{Action, Line};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -45,7 +46,21 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("COMMDLG", 5, "CHOOSECOLOR", &[Arg::L], choose_color),
     Api::new("COMMDLG", 11, "FINDTEXT", &[Arg::L], find_text),
-    Api::new("COMMDLG", 12, "REPLACETEXT", &[Arg::L], find_text),
+    Api::new("COMMDLG", 12, "REPLACETEXT", &[Arg::L], replace_text),
+    Api::new(
+        "COMMDLG",
+        13,
+        "FINDTEXTDLGPROC",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        find::dlg_proc,
+    ),
+    Api::new(
+        "COMMDLG",
+        14,
+        "REPLACETEXTDLGPROC",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        find::dlg_proc,
+    ),
     Api::new("COMMDLG", 15, "CHOOSEFONT", &[Arg::L], choose_font),
     Api::new("COMMDLG", 20, "PRINTDLG", &[Arg::L], print_dlg),
     Api::new(
@@ -77,7 +92,7 @@ pub const OPENFILENAME_SIZE: u32 = 72;
 pub const CHOOSECOLOR_SIZE: u32 = 32;
 pub const CHOOSEFONT_SIZE: u32 = 46;
 pub const PRINTDLG_SIZE: u32 = 52;
-pub const FINDREPLACE_SIZE: u32 = 34;
+pub const FINDREPLACE_SIZE: u32 = find::FINDREPLACE_SIZE;
 
 /// COMMDLG's state: the last error and the script's file names.
 #[derive(Debug, Default)]
@@ -85,59 +100,23 @@ pub struct CommDlgState {
     pub last_error: u32,
     /// The `file` lines' names by line number (script.rs).
     pub files: BTreeMap<usize, String>,
-}
-
-/// Give task `htask` its script lines (as USER does when the task first
-/// asks for messages or opens a box: script.rs, "Which task").
-fn claim_script(env: &mut Env, htask: u16) {
-    if env.win16.user.unclaimed.is_empty() {
-        return;
-    }
-    let first = env.win16.scheduler.first.is_none_or(|f| f == htask);
-    let module = env
-        .win16
-        .task(htask)
-        .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
-        .map(|m| m.name.clone())
-        .unwrap_or_default();
-    let u = &mut env.win16.user;
-    let (mine, rest): (Vec<Line>, Vec<Line>) = std::mem::take(&mut u.unclaimed)
-        .into_iter()
-        .partition(|l| match &l.module {
-            None => first,
-            Some(m) => m.eq_ignore_ascii_case(&module),
-        });
-    u.unclaimed = rest;
-    let q = u.queue(htask);
-    for l in mine {
-        if l.action.is_answer() {
-            q.answers.push_back(l);
-        } else {
-            q.script.push_back(l);
-        }
-    }
+    /// The open Find and Replace dialogs.
+    pub finds: find::FindDialogs,
+    /// The Find or Replace dialog being created (its WM_INITDIALOG).
+    pub pending: Option<find::FindDialog>,
 }
 
 /// The answer a common dialog takes (module notes): OK with the `file`
 /// line's name if any, or cancelled. None when no line is left.
 fn take_answer(env: &mut Env, uc: &mut Uc<'_>, what: &str) -> Option<(bool, Option<String>)> {
     let htask = uc.get_data().current_task;
-    claim_script(env, htask);
-    let q = env.win16.user.queue(htask);
-    let i = q
-        .answers
-        .iter()
-        .position(|l| matches!(l.action, Action::Dialog(_)))?;
-    let l = q.answers.remove(i)?;
-    let Action::Dialog(a) = l.action else {
-        return None;
-    };
-    let file = env.win16.commdlg.files.remove(&l.number);
+    let (number, a) = crate::win16::user::message::take_answer(env, htask, true)?;
+    let file = env.win16.commdlg.files.remove(&number);
     crate::machine::record_event(
         uc,
         format!(
             "script line {}: {what} answered {}",
-            l.number,
+            number,
             file.as_deref()
                 .unwrap_or(if a == 1 { "ok" } else { "cancel" })
         ),
@@ -322,27 +301,29 @@ pub fn choose_font(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(1)
 }
 
-/// COMMDLG.20 PrintDlg(lppd) (module notes).
+/// COMMDLG.20 PrintDlg(lppd) (module notes): FALSE, PDERR_NODEFAULTPRN.
 pub fn print_dlg(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if !size_ok(env, uc, a[0], PRINTDLG_SIZE) {
         return Ok(0);
     }
-    const PD_RETURNDEFAULT: u32 = 0x0400;
-    let flags = farptr::read_bytes(uc, farptr::add(a[0], 20), 4).map_or(0, |b| dword(&b, 0));
-    if flags & PD_RETURNDEFAULT != 0 || matches!(take_answer(env, uc, "PrintDlg"), Some((true, _)))
-    {
-        env.win16.commdlg.last_error = cderr::NODEFAULTPRN;
-    }
+    // PRINTDLG: lStructSize, hwndOwner, hDevMode, hDevNames, hDC, Flags.
+    let flags = farptr::read_bytes(uc, farptr::add(a[0], 12), 4).map_or(0, |b| dword(&b, 0));
+    env.win16.commdlg.last_error = cderr::NODEFAULTPRN;
+    crate::machine::record_event(
+        uc,
+        format!("PrintDlg (Flags {flags:08X}): no default printer (PDERR_NODEFAULTPRN)"),
+    );
     Ok(0)
 }
 
-/// COMMDLG.11 FindText(lpfr) and COMMDLG.12 ReplaceText (module notes).
+/// COMMDLG.11 FindText(lpfr) (module notes, [`find`]).
 pub fn find_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if !size_ok(env, uc, a[0], FINDREPLACE_SIZE) {
-        return Ok(0);
-    }
-    take_answer(env, uc, "FindText");
-    Ok(0)
+    find::open(env, uc, a[0], false)
+}
+
+/// COMMDLG.12 ReplaceText(lpfr) ([`find`]).
+pub fn replace_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    find::open(env, uc, a[0], true)
 }
 
 /// COMMDLG.26 CommDlgExtendedError(): the last dialog's error.
