@@ -168,6 +168,14 @@ fn completions_and_man_page_are_generated() {
         "the man page lists the exit statuses"
     );
     assert!(text.contains("stack"), "the man page names the commands");
+    // A page per command, with its options.
+    let dir = std::env::temp_dir().join(format!("toolhelp16-man-{}", std::process::id()));
+    let out = bin().args(["man", "--dir"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(dir.join("toolhelp16.1").is_file());
+    let stack = std::fs::read_to_string(dir.join("toolhelp16-stack.1")).unwrap();
+    assert!(stack.contains("max\\-frames"), "{stack}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What an installed binary has: `demo`, `bench --quick` and `man` work

@@ -452,8 +452,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) on stdout: `toolhelp16 man | man -l -`.
-    Man,
+    /// Print the manual page (roff) on stdout: `toolhelp16 man | man -l -`;
+    /// with --dir, write it and a page per command (toolhelp16-stack.1 ...)
+    /// into DIR.
+    Man {
+        /// Write toolhelp16.1 and toolhelp16-COMMAND.1 into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// The commands with a JSON schema (`schema COMMAND`).
@@ -855,7 +861,9 @@ fn json_and_spinner(c: &Command) -> (bool, bool) {
         | Command::Demo { json }
         | Command::Bench { json, .. }
         | Command::Mapsym { json, .. } => (*json, false),
-        Command::Schema { .. } | Command::Completions { .. } | Command::Man => (false, false),
+        Command::Schema { .. } | Command::Completions { .. } | Command::Man { .. } => {
+            (false, false)
+        }
     }
 }
 
@@ -1188,7 +1196,22 @@ pub fn main_with(cli: Cli) -> i32 {
             write_stdout(&out);
             0
         }
-        Command::Man => {
+        Command::Man { dir: Some(dir) } => {
+            let written = std::fs::create_dir_all(&dir).and_then(|()| {
+                clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), &dir)
+            });
+            match written {
+                Ok(()) => {
+                    tell(&format!(
+                        "toolhelp16: wrote the manual pages into {}\n",
+                        dir.display()
+                    ));
+                    0
+                }
+                Err(e) => fail(EXIT_LOAD, &format!("man --dir {}: {e}", dir.display())),
+            }
+        }
+        Command::Man { dir: None } => {
             let mut out = Vec::new();
             let man = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
             match man.render(&mut out) {
