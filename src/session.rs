@@ -800,7 +800,9 @@ impl Program {
     /// Err for a DOS program (its text screen has no picture yet).
     pub fn screenshot_final(&self) -> Result<Vec<u8>, String> {
         self.require_screen()?;
-        crate::win16::gdi::screen::final_png(&self.env().win16.gdi)
+        let env = self.env();
+        let shown = env.win16.user.live().any(|w| !w.is_child() && w.visible());
+        crate::win16::gdi::screen::final_png(&env.win16.gdi, shown)
     }
 
     /// The screen now, as a PNG.

@@ -282,6 +282,7 @@ fn transfer(
     let mut conv = Converter::new(cv, src.fmt, src.bk);
     let clip = cv.clip.intersect(&crate::win16::geom::Region::rect(dst));
     let rects: Vec<Rect> = clip.rects().collect();
+    cv.touch(clip.bbox());
     let plain = w == dst.width() && h == dst.height() && !mirror.0 && !mirror.1;
     let (xmap, ymap) = if plain {
         (Vec::new(), Vec::new())

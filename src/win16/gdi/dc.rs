@@ -37,16 +37,6 @@
 //! system colours a `COLOR_x + 1` brush in FillRect stands for; USER's
 //! SetSysColors writes them there.
 //!
-//! # The bridge
-//!
-//! Until USER makes its DCs through that interface, USER (user.rs) hands
-//! out DC handles of its own (`0x5000 | hwnd`) that GDI never made. GDI
-//! treats any such handle it does not know as a DC on the screen, origin
-//! (0, 0), clipped to the screen, kept in [`Gdi::bridge`] so its
-//! attributes last between calls. Remove the bridge once USER calls
-//! `create_window_dc` (the unknown handles should then fail as Windows
-//! failed them).
-
 use super::color::Colors;
 use super::devcaps::{Device, DisplayMode, idx};
 use super::mapping::Mapping;
@@ -61,7 +51,7 @@ use crate::win16::geom::{Point, Rect, Region};
 /// What kind of DC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DcKind {
-    /// A window's (USER's), or a bridge DC.
+    /// A window's (USER's).
     Window,
     /// CreateDC("DISPLAY"): the whole screen.
     Display,
@@ -161,6 +151,13 @@ pub struct Dc {
     format: Format,
     /// A printer DC's page.
     pub page: Option<Surface>,
+    /// Bounds accumulation (bounds.rs): on, and what was drawn (device
+    /// coordinates).
+    pub bounds_on: bool,
+    pub bounds: Option<Rect>,
+    /// SaveVisRgn's stack (visrgn.rs): the region objects holding the
+    /// saved visible regions.
+    pub vis_saved: Vec<u16>,
 }
 
 /// The deepest SaveDC stack.
@@ -194,6 +191,9 @@ impl Dc {
             saved: Vec::new(),
             format,
             page: None,
+            bounds_on: false,
+            bounds: None,
+            vis_saved: Vec::new(),
         }
     }
 
@@ -261,35 +261,15 @@ impl Dc {
 }
 
 impl Gdi {
-    /// The DC `h` (a bridge DC for an unknown non-zero handle).
+    /// The DC `h` (None for a handle that is no DC: Windows failed such
+    /// calls).
     pub fn dc_mut(&mut self, h: u16) -> Option<&mut Dc> {
-        if h == 0 {
-            return None;
-        }
-        if self.objects.get(h).is_some() {
-            return self.objects.dc_mut(h);
-        }
-        if !self.bridge.contains_key(&h) {
-            if self.bridge.len() >= 4096 {
-                return None;
-            }
-            let r = self.screen_rect();
-            let d = Dc::window(
-                self.display,
-                &self.objects,
-                0,
-                Point::new(0, 0),
-                Region::rect(r),
-            );
-            self.bridge.insert(h, d);
-        }
-        self.bridge.get_mut(&h)
+        self.objects.dc_mut(h)
     }
 
-    /// The DC `h`, read-only (None for unknown handles that have no bridge
-    /// DC yet).
+    /// The DC `h`, read-only.
     pub fn dc(&self, h: u16) -> Option<&Dc> {
-        self.objects.dc(h).or_else(|| self.bridge.get(&h))
+        self.objects.dc(h)
     }
 
     /// How colours become pixels on DC `h`'s surface.
@@ -333,7 +313,7 @@ impl Gdi {
                 self.objects.remove(hdc);
                 true
             }
-            _ => self.bridge.remove(&hdc).is_some(),
+            _ => false,
         }
     }
 
@@ -418,6 +398,9 @@ pub struct Canvas {
     pub pen: Option<PenSpec>,
     /// None for a null brush.
     pub brush: Option<Paint>,
+    /// What was drawn (surface coordinates), kept only while the DC
+    /// accumulates bounds (bounds.rs).
+    pub drawn: Option<Option<Rect>>,
 }
 
 impl Canvas {
@@ -464,14 +447,33 @@ impl Canvas {
             logpal,
             pen: None,
             brush: None,
+            drawn: d.bounds_on.then_some(None),
         };
         cv.pen = cv.realize_pen(&gdi.objects, &d);
         cv.brush = cv.realize_brush(&gdi.objects);
         Some(cv)
     }
 
+    /// Note that `r` (surface coordinates, already clipped) was drawn on,
+    /// when the DC accumulates bounds.
+    pub fn touch(&mut self, r: Rect) {
+        if let Some(d) = &mut self.drawn
+            && !r.is_empty()
+        {
+            *d = Some(match d {
+                Some(b) => b.union(&r).unwrap_or(r),
+                None => r,
+            });
+        }
+    }
+
     /// Give the pixels back.
     pub fn close(self, gdi: &mut Gdi) {
+        if let Some(Some(r)) = self.drawn
+            && let Some(d) = gdi.dc_mut(self.hdc)
+        {
+            super::bounds::accumulate(d, r.offset(-self.origin.x, -self.origin.y));
+        }
         match self.loc {
             Loc::Screen => gdi.put_screen(self.surf),
             Loc::Bitmap(h) => {
@@ -519,20 +521,39 @@ impl Canvas {
 
     /// Paint `[x1, x2)` of row `y`, clipped.
     pub fn span(&mut self, y: i32, x1: i32, x2: i32, paint: &Paint) {
-        let Canvas { surf, clip, .. } = self;
+        let Canvas {
+            surf, clip, drawn, ..
+        } = self;
+        let track = drawn.is_some();
+        let (mut lo, mut hi) = (i32::MAX, i32::MIN);
         raster::clip_span(clip, y, x1, x2, |a, b| {
+            if track {
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
             raster::fill_span(surf, y, a, b, paint)
         });
+        if track && lo < hi {
+            self.touch(Rect::new(lo, y, hi, y + 1));
+        }
     }
 
     /// Paint one pixel, clipped.
     pub fn plot(&mut self, x: i32, y: i32, paint: &Paint) {
         raster::plot(&mut self.surf, &self.clip, x, y, paint);
+        if self.drawn.is_some() && self.clip.contains(Point::new(x, y)) && self.surf.contains(x, y)
+        {
+            self.touch(Rect::new(x, y, x + 1, y + 1));
+        }
     }
 
     /// Paint a region (surface coordinates), clipped.
     pub fn fill_region(&mut self, area: &Region, paint: &Paint) {
         raster::fill_region(&mut self.surf, area, &self.clip, paint);
+        if self.drawn.is_some() {
+            let b = area.bbox().intersect(&self.clip.bbox()).unwrap_or_default();
+            self.touch(b);
+        }
     }
 
     fn realize_pen(&self, t: &Table, d: &Dc) -> Option<PenSpec> {
@@ -619,6 +640,9 @@ impl Dc {
             saved: Vec::new(),
             format: self.format,
             page: None,
+            bounds_on: self.bounds_on,
+            bounds: None,
+            vis_saved: Vec::new(),
         }
     }
 }

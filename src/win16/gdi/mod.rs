@@ -15,6 +15,8 @@
 //! | lines.rs, shapes.rs, blit.rs, fill.rs | the drawing calls |
 //! | printer.rs | printing: Escape, StartDoc…, pages written as PNG |
 //! | screen.rs | the screen as a picture (screenshots) |
+//! | bounds.rs | SetBoundsRect/GetBoundsRect: the drawing bounds |
+//! | visrgn.rs | the visible-region family USER uses |
 //!
 //! Fonts and text (font.rs, fnt.rs, text.rs) and metafiles (metafile.rs)
 //! are the text engine's, drawing through the same DCs and surfaces: a
@@ -26,6 +28,7 @@
 
 pub mod bitmap;
 pub mod blit;
+pub mod bounds;
 pub mod brush;
 pub mod color;
 pub mod dc;
@@ -48,6 +51,7 @@ pub mod screen;
 pub mod shapes;
 pub mod surface;
 pub mod text;
+pub mod visrgn;
 
 use crate::win16::api::Api;
 use crate::win16::farptr;
@@ -59,6 +63,8 @@ pub(crate) use crate::machine::{Cpu, Stop, Uc};
 /// Every GDI table (api.rs chains them after its own list).
 pub static TABLES: &[&[Api]] = &[
     dc::APIS,
+    bounds::APIS,
+    visrgn::APIS,
     mapping::APIS,
     region::APIS,
     objects::APIS,
@@ -115,8 +121,6 @@ pub struct Gdi {
     pub syspal: [u32; 256],
     pub syspal_used: [bool; 256],
     pub syspal_use: u16,
-    /// DCs of window handles GDI never made (dc.rs, "The bridge").
-    pub bridge: std::collections::HashMap<u16, dc::Dc>,
     /// Printing: documents and pages (printer.rs).
     pub printer: printer::Spool,
     /// Screenshots taken while the program runs (screen.rs).
@@ -140,7 +144,6 @@ impl Default for Gdi {
             syspal: color::default_system_palette(),
             syspal_used: [false; 256],
             syspal_use: 1,
-            bridge: std::collections::HashMap::new(),
             printer: printer::Spool::default(),
             shots: screen::Shots::default(),
             sys_colors: dc::DEFAULT_SYS_COLORS,

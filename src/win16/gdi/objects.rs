@@ -37,8 +37,7 @@ use crate::win16::geom::Region;
 
 /// The first handle; handles step by 4.
 pub const FIRST_HANDLE: u16 = 0x0100;
-/// Handles stay below this (0x5000 and up were the old USER's DC handles:
-/// see dc.rs, "The bridge").
+/// Handles stay below this (the table's size).
 pub const HANDLE_LIMIT: u16 = 0x5000;
 /// The most objects alive at once.
 pub const MAX_OBJECTS: usize = ((HANDLE_LIMIT - FIRST_HANDLE) / 4) as usize;

@@ -3,9 +3,15 @@
 //!
 //! The screen "as the program last showed it" is taken at the moment the
 //! headless session is about to send its default WM_CLOSE (everything
-//! painted, the program idle: USER calls [`before_default_close`] there);
-//! when the run ends otherwise (a fault, the budget, an unimplemented
-//! function), the screen at the stop is the picture. A series
+//! painted, the program idle: USER calls [`before_default_close`] there).
+//! A program that closes its windows itself, or shows nothing but message
+//! boxes, never gets there: until that moment USER also keeps the screen
+//! each time something is about to leave it ([`shown`]: a visible
+//! top-level window about to be destroyed, a message box on the screen
+//! while it waits for its answer). When the run ends otherwise (a fault,
+//! the budget, an unimplemented function, the program's exit), the picture
+//! is the screen at the stop while a top-level window is still visible,
+//! else the screen last kept that way. A series
 //! (`--screenshots DIR`) numbers its files `screen-00001.png` …: one each N
 //! instructions (the session's observer calls [`series_shot`]) and one
 //! after each WM_PAINT a window procedure handled ([`after_paint`]).
@@ -38,6 +44,9 @@ pub struct Series {
 pub struct Shots {
     /// The screen taken before the default WM_CLOSE (the first time).
     pub at_close: Option<Surface>,
+    /// The screen kept the last time something was about to leave it
+    /// (before the default WM_CLOSE only).
+    pub last_shown: Option<Surface>,
     pub series: Option<Series>,
 }
 
@@ -71,6 +80,19 @@ pub fn before_default_close(env: &mut Env) {
         let s = gdi.screen().clone();
         gdi.shots.at_close = Some(s);
     }
+}
+
+/// USER's hook: what is on the screen is about to leave it (a visible
+/// top-level window about to be destroyed, a message box about to be
+/// answered). The screen is kept as the candidate picture, unless the
+/// default WM_CLOSE already took one.
+pub fn shown(env: &mut Env) {
+    let gdi = &mut env.win16.gdi;
+    if gdi.shots.at_close.is_some() || gdi.screen_if_made().is_none() {
+        return;
+    }
+    let s = gdi.screen().clone();
+    gdi.shots.last_shown = Some(s);
 }
 
 /// USER's hook: a window procedure finished handling WM_PAINT.
@@ -113,14 +135,26 @@ fn blank_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
     )
 }
 
-/// The run's picture: the screen kept before the default WM_CLOSE, else
-/// the screen now.
-pub fn final_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
-    match (&gdi.shots.at_close, gdi.screen_if_made()) {
-        (Some(s), _) => screen_png(gdi, s),
-        (None, Some(s)) => screen_png(gdi, s),
-        (None, None) => blank_png(gdi),
+/// The run's picture (module doc): the screen kept before the default
+/// WM_CLOSE; else the screen now while `windows_shown` (a top-level window
+/// is visible); else the screen last kept by [`shown`]; else the screen
+/// now.
+pub fn final_png(gdi: &Gdi, windows_shown: bool) -> Result<Vec<u8>, String> {
+    match final_surface(gdi, windows_shown) {
+        Some(s) => screen_png(gdi, s),
+        None => blank_png(gdi),
     }
+}
+
+/// The surface [`final_png`] encodes.
+pub fn final_surface(gdi: &Gdi, windows_shown: bool) -> Option<&Surface> {
+    if let Some(s) = &gdi.shots.at_close {
+        return Some(s);
+    }
+    if !windows_shown && let Some(s) = &gdi.shots.last_shown {
+        return Some(s);
+    }
+    gdi.screen_if_made()
 }
 
 /// The screen now (for `stack --screenshot` and the stack page).

@@ -1049,14 +1049,34 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             crate::escape::quoted(&String::from_utf8_lossy(&text))
         ),
     );
-    let Some((f, map)) = realized(env, hdc) else {
-        return Ok(0);
-    };
+    match draw_text_rs(env, hdc, &text, rect, format) {
+        None => Ok(0),
+        Some((height, calc)) => {
+            if format & DT_CALCRECT != 0 {
+                write_rect(uc, a[3], calc);
+            }
+            Ok(height as u32 & 0xFFFF)
+        }
+    }
+}
+
+/// DrawText on DC `hdc` from Rust (USER's own painting): `text` in
+/// `rect` (logical coordinates) with the DT_ flags `format`. The height
+/// of the text (logical units) and, for DT_CALCRECT, the rectangle it
+/// needs (nothing drawn then); None for a bad DC.
+pub fn draw_text_rs(
+    env: &mut Env,
+    hdc: u16,
+    text: &[u8],
+    rect: Rect,
+    format: u16,
+) -> Option<(i32, Rect)> {
+    let (f, map) = realized(env, hdc)?;
     let mut sp = spacing(env, hdc);
     sp.break_extra = 0;
     sp.break_count = 0;
     let drect = device_rect(&map, rect);
-    let l = draw_text_layout(&f, &text, drect, format, &sp);
+    let l = draw_text_layout(&f, text, drect, format, &sp);
     let height = ly(&map, l.height);
     if format & DT_CALCRECT != 0 {
         let a0 = map.dp_to_lp(Point::new(l.calc.left, l.calc.top));
@@ -1067,8 +1087,7 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             rect.left + (b0.x - a0.x),
             rect.top + (b0.y - a0.y),
         );
-        write_rect(uc, a[3], out);
-        return Ok(height as u32 & 0xFFFF);
+        return Some((height, out));
     }
     if env.win16.gdi.metafiles.is_metafile(hdc) {
         // On a metafile DC (whose mapping is the identity): a TEXTOUT
@@ -1080,10 +1099,10 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             }
         }
         record_texts(env, hdc, &items);
-        return Ok(height as u32 & 0xFFFF);
+        return Some((height, rect));
     }
     let Some(mut cv) = Canvas::open(&mut env.win16.gdi, hdc) else {
-        return Ok(height as u32 & 0xFFFF);
+        return Some((height, rect));
     };
     let (ox, oy) = (cv.origin.x, cv.origin.y);
     let saved_clip = cv.clip.clone();
@@ -1115,7 +1134,7 @@ fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
     cv.clip = saved_clip;
     cv.close(&mut env.win16.gdi);
-    Ok(height as u32 & 0xFFFF)
+    Some((height, rect))
 }
 
 /// The 50% checkerboard GDI's gray brush makes in monochrome: the pixels

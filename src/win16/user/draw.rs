@@ -159,7 +159,7 @@ pub fn decode_image(b: &[u8]) -> Option<IconImage> {
 }
 
 /// A predefined icon's picture (module doc).
-fn stock_image(id: u16) -> IconImage {
+pub fn stock_image(id: u16) -> IconImage {
     const WHITE: u32 = 0xFF_FFFF;
     const BLACK: u32 = 0;
     let (w, h) = (32, 32);
@@ -266,6 +266,12 @@ pub fn draw_icon(env: &mut Env, hdc: u16, x: i32, y: i32, hicon: u16) -> bool {
     let Some(img) = icon_image(env, hicon) else {
         return false;
     };
+    draw_image(env, hdc, x, y, &img)
+}
+
+/// Draw icon image `img` with its top left corner at logical (x, y) of DC
+/// `hdc` (module doc). False for a bad DC.
+pub fn draw_image(env: &mut Env, hdc: u16, x: i32, y: i32, img: &IconImage) -> bool {
     let gdi = &mut env.win16.gdi;
     let Some(mut cv) = Canvas::open(gdi, hdc) else {
         return false;

@@ -29,7 +29,7 @@
 //! (COLOR_INACTIVECAPTIONTEXT).
 
 use super::message::send_struct;
-use super::metrics::{SM_CXSIZE, SM_CYSIZE, SM_CYVTHUMB, fixed};
+use super::metrics::{SM_CXFRAME, SM_CXSIZE, SM_CYFRAME, SM_CYSIZE, SM_CYVTHUMB, fixed};
 use super::paint::{DcKind, release_window_dc, window_dc};
 use super::winpos::{has_dlgframe, has_thickframe, nc_parts};
 use super::*;
@@ -40,6 +40,7 @@ const COLOR_SCROLLBAR: usize = 0;
 const COLOR_ACTIVECAPTION: usize = 2;
 const COLOR_INACTIVECAPTION: usize = 3;
 const COLOR_MENU: usize = 4;
+const COLOR_WINDOW: usize = 5;
 const COLOR_WINDOWFRAME: usize = 6;
 const COLOR_CAPTIONTEXT: usize = 9;
 const COLOR_INACTIVECAPTIONTEXT: usize = 19;
@@ -84,46 +85,111 @@ impl Pen<'_> {
         self.fill(Rect::new(r.right - w, r.top, r.right, r.bottom), index);
     }
 
-    /// A raised button face: COLOR_BTNFACE with a highlight on its top and
-    /// left and a shadow on its bottom and right.
+    /// A raised edge inside `r`: `light` pixels of COLOR_BTNHIGHLIGHT along
+    /// the top and left, `dark` pixels of COLOR_BTNSHADOW along the bottom
+    /// and right, the corners where they meet cut diagonally (the shadow
+    /// over the highlight), as Windows 3.1's button bitmaps have them.
+    fn relief(&mut self, r: Rect, light: i32, dark: i32) {
+        relief_fills(r, light, dark, &mut |rect, shadow| {
+            let c = if shadow {
+                COLOR_BTNSHADOW
+            } else {
+                COLOR_BTNHIGHLIGHT
+            };
+            self.fill(rect, c);
+        });
+    }
+
+    /// A raised button face (the caption boxes, the scroll arrows' and
+    /// thumb's insides): COLOR_BTNFACE, one pixel of highlight, two of
+    /// shadow (OBM_REDUCE, OBM_ZOOM, OBM_UPARROW ...).
     fn button(&mut self, r: Rect) {
         if r.is_empty() {
             return;
         }
         self.fill(r, COLOR_BTNFACE);
-        self.fill(
-            Rect::new(r.left, r.top, r.right - 1, r.top + 1),
-            COLOR_BTNHIGHLIGHT,
-        );
-        self.fill(
-            Rect::new(r.left, r.top, r.left + 1, r.bottom - 1),
-            COLOR_BTNHIGHLIGHT,
-        );
-        self.fill(
-            Rect::new(r.left, r.bottom - 1, r.right, r.bottom),
-            COLOR_BTNSHADOW,
-        );
-        self.fill(
-            Rect::new(r.right - 1, r.top, r.right, r.bottom),
-            COLOR_BTNSHADOW,
-        );
+        self.relief(r, 1, 2);
     }
 
-    /// A solid arrow in COLOR_BTNTEXT centred in `r`, pointing `dir`
-    /// (0 up, 1 down, 2 left, 3 right).
-    fn arrow(&mut self, r: Rect, dir: u8) {
-        let (cx, cy) = ((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-        let n = (r.width().min(r.height()) / 4).max(1);
-        for i in 0..n {
-            let half = i;
-            let row = match dir {
-                0 => Rect::new(cx - half, cy - n / 2 + i, cx + half + 1, cy - n / 2 + i + 1),
-                1 => Rect::new(cx - half, cy + n / 2 - i, cx + half + 1, cy + n / 2 - i + 1),
-                2 => Rect::new(cx - n / 2 + i, cy - half, cx - n / 2 + i + 1, cy + half + 1),
-                _ => Rect::new(cx + n / 2 - i, cy - half, cx + n / 2 - i + 1, cy + half + 1),
-            };
-            self.fill(row, COLOR_BTNTEXT);
+    /// Fill the pixels `(x, y)` of `cells` (relative to `at`) with
+    /// COLOR_BTNTEXT.
+    fn glyph(&mut self, at: Point, cells: &[(i32, i32, i32)]) {
+        for &(y, x1, x2) in cells {
+            self.fill(
+                Rect::new(at.x + x1, at.y + y, at.x + x2 + 1, at.y + y + 1),
+                COLOR_BTNTEXT,
+            );
         }
+    }
+
+    /// A caption box's triangle (OBM_REDUCE, OBM_ZOOM): seven pixels wide
+    /// at its base, four rows, its base row `base` rows from the face's
+    /// centre row, pointing up or down.
+    fn caption_arrow(&mut self, face: Rect, up: bool, base: i32) {
+        let c = Point::new(
+            face.left + (face.width() - 1) / 2,
+            face.top + (face.height() - 1) / 2,
+        );
+        let rows: Vec<(i32, i32, i32)> = (0..4)
+            .map(|k| {
+                let y = if up { base - k } else { base + k };
+                (y, -(3 - k), 3 - k)
+            })
+            .collect();
+        self.glyph(c, &rows);
+    }
+
+    /// A scroll arrow (OBM_UPARROW ...): a head four rows deep and seven
+    /// pixels wide with a stem three wide and three long, centred in the
+    /// box's face `r`, pointing `dir` (0 up, 1 down, 2 left, 3 right).
+    fn arrow(&mut self, r: Rect, dir: u8) {
+        let c = Point::new(r.left + (r.width() - 1) / 2, r.top + (r.height() - 1) / 2);
+        // Up-pointing rows (dy, x1, x2) round the centre; the others turn
+        // them.
+        let mut cells = Vec::new();
+        for k in 0..4 {
+            cells.push((k - 3, -k, k));
+        }
+        for dy in 1..=3 {
+            cells.push((dy, -1, 1));
+        }
+        for (dy, x1, x2) in cells {
+            for dx in x1..=x2 {
+                let (x, y) = match dir {
+                    0 => (dx, dy),
+                    1 => (dx, -dy),
+                    2 => (dy, dx),
+                    _ => (-dy, dx),
+                };
+                self.glyph(c, &[(y, x, x)]);
+            }
+        }
+    }
+}
+
+/// The rectangles of a raised edge inside `r` (see `Pen::relief`), each
+/// with whether it is shadow.
+pub fn relief_fills(r: Rect, light: i32, dark: i32, out: &mut dyn FnMut(Rect, bool)) {
+    let (w, h) = (r.width(), r.height());
+    for i in 0..light.min(w).min(h) {
+        out(
+            Rect::new(r.left + i, r.top, r.left + i + 1, r.bottom - i),
+            false,
+        );
+        out(
+            Rect::new(r.left, r.top + i, r.right - i, r.top + i + 1),
+            false,
+        );
+    }
+    for i in 0..dark.min(w).min(h) {
+        out(
+            Rect::new(r.right - i - 1, r.top + i, r.right - i, r.bottom),
+            true,
+        );
+        out(
+            Rect::new(r.left + i, r.bottom - i - 1, r.right, r.bottom - i),
+            true,
+        );
     }
 }
 
@@ -194,6 +260,33 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
                 COLOR_INACTIVEBORDER
             };
             p.band(r, fx - 1, fy - 1, c);
+            // The sizing corners' marks: a COLOR_WINDOWFRAME line across
+            // the band SM_CYFRAME + SM_CYSIZE − 1 pixels from each corner
+            // (Wine's 3.1-era NC_DrawFrame).
+            let dy = fixed(SM_CYFRAME) + fixed(SM_CYSIZE) - 1;
+            let dx = fixed(SM_CXFRAME) + fixed(SM_CXSIZE) - 1;
+            if r.height() > 2 * dy && r.width() > 2 * dx {
+                for y in [r.top + dy, r.bottom - dy] {
+                    p.fill(
+                        Rect::new(r.left, y, r.left + fx - 1, y + 1),
+                        COLOR_WINDOWFRAME,
+                    );
+                    p.fill(
+                        Rect::new(r.right - fx + 1, y, r.right, y + 1),
+                        COLOR_WINDOWFRAME,
+                    );
+                }
+                for x in [r.left + dx, r.right - dx] {
+                    p.fill(
+                        Rect::new(x, r.top, x + 1, r.top + fy - 1),
+                        COLOR_WINDOWFRAME,
+                    );
+                    p.fill(
+                        Rect::new(x, r.bottom - fy + 1, x + 1, r.bottom),
+                        COLOR_WINDOWFRAME,
+                    );
+                }
+            }
             let inner = Rect::new(
                 r.left + fx - 1,
                 r.top + fy - 1,
@@ -204,76 +297,7 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         }
     }
     if let Some(cap) = parts.caption {
-        let c = if active {
-            COLOR_ACTIVECAPTION
-        } else {
-            COLOR_INACTIVECAPTION
-        };
-        let bar = Rect::new(cap.left, cap.top, cap.right, cap.bottom - 1);
-        p.fill(bar, c);
-        p.fill(
-            Rect::new(cap.left, cap.bottom - 1, cap.right, cap.bottom),
-            COLOR_WINDOWFRAME,
-        );
-        let (bw, bh) = (fixed(SM_CXSIZE), fixed(SM_CYSIZE).min(bar.height()));
-        let mut left = bar.left;
-        let mut right = bar.right;
-        if style & WS_SYSMENU != 0 {
-            let b = Rect::new(left, bar.top, left + bw, bar.top + bh);
-            p.fill(b, COLOR_BTNFACE);
-            // The bar: white with a dark outline.
-            let (cx, cy) = ((b.left + b.right) / 2, (b.top + b.bottom) / 2);
-            p.fill(Rect::new(cx - 6, cy - 2, cx + 6, cy + 2), COLOR_BTNSHADOW);
-            p.fill(
-                Rect::new(cx - 5, cy - 1, cx + 5, cy + 1),
-                COLOR_BTNHIGHLIGHT,
-            );
-            p.fill(
-                Rect::new(b.right, bar.top, b.right + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            left = b.right + 1;
-        }
-        if style & WS_MAXIMIZEBOX != 0 {
-            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
-            p.fill(
-                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
-            p.button(face);
-            let zoomed = style & WS_MAXIMIZE != 0;
-            if zoomed {
-                let h = face.height() / 2;
-                p.arrow(Rect::new(face.left, face.top, face.right, face.top + h), 0);
-                p.arrow(
-                    Rect::new(face.left, face.top + h, face.right, face.bottom),
-                    1,
-                );
-            } else {
-                p.arrow(face, 0);
-            }
-            right = b.left;
-        }
-        if style & WS_MINIMIZEBOX != 0 {
-            let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
-            p.fill(
-                Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
-                COLOR_WINDOWFRAME,
-            );
-            let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
-            p.button(face);
-            p.arrow(face, 1);
-            right = b.left;
-        }
-        // The text, centred in what the boxes leave, in the system font.
-        let text_color = if active {
-            COLOR_CAPTIONTEXT
-        } else {
-            COLOR_INACTIVECAPTIONTEXT
-        };
-        let area = Rect::new(left, bar.top, right, bar.bottom);
-        caption_text(&mut p, area, &title, text_color);
+        caption(&mut p, cap, style, ex, active, &title);
     }
     if let Some(m) = parts.menu {
         p.fill(Rect::new(m.left, m.top, m.right, m.bottom - 1), COLOR_MENU);
@@ -303,6 +327,125 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         super::menu::draw::redraw_bar(env, uc, hwnd)?;
     }
     Ok(())
+}
+
+/// A popup with a dialog frame, a caption and a system-menu box (what a
+/// message box is: WS_POPUP | WS_CAPTION | WS_SYSMENU with
+/// WS_EX_DLGMODALFRAME) at `r` on DC `hdc`, as [`draw`] paints such a
+/// window: its client rectangle.
+pub fn draw_dialog_popup(env: &mut Env, hdc: u16, r: Rect, title: &[u8], active: bool) -> Rect {
+    use super::metrics::{SM_CXDLGFRAME, SM_CYBORDER, SM_CYCAPTION, SM_CYDLGFRAME};
+    let mut p = Pen { env, hdc };
+    let (fx, fy) = (fixed(SM_CXDLGFRAME), fixed(SM_CYDLGFRAME));
+    p.frame(r, COLOR_WINDOWFRAME);
+    let band = Rect::new(r.left + 1, r.top + 1, r.right - 1, r.bottom - 1);
+    let c = if active {
+        COLOR_ACTIVECAPTION
+    } else {
+        COLOR_INACTIVECAPTION
+    };
+    p.band(band, fx - 1, fy - 1, c);
+    let inside = Rect::new(r.left + fx, r.top + fy, r.right - fx, r.bottom - fy);
+    let cap = Rect::new(
+        inside.left,
+        inside.top,
+        inside.right,
+        inside.top + fixed(SM_CYCAPTION) - fixed(SM_CYBORDER),
+    );
+    caption(
+        &mut p,
+        cap,
+        WS_POPUP | WS_CAPTION | WS_SYSMENU,
+        WS_EX_DLGMODALFRAME,
+        active,
+        title,
+    );
+    Rect::new(inside.left, cap.bottom, inside.right, inside.bottom)
+}
+
+/// The caption `cap` (window coordinates, its line underneath included):
+/// the bar, the system-menu box, the minimize and maximize boxes, the
+/// title. A WS_EX_DLGMODALFRAME window's caption has a COLOR_WINDOW line
+/// on its left, right and above it, inside the frame (Wine's 3.1-era
+/// NC_DrawCaption).
+fn caption(p: &mut Pen<'_>, cap: Rect, style: u32, ex: u32, active: bool, title: &[u8]) {
+    let c = if active {
+        COLOR_ACTIVECAPTION
+    } else {
+        COLOR_INACTIVECAPTION
+    };
+    let mut cap = cap;
+    if ex & WS_EX_DLGMODALFRAME != 0 {
+        p.fill(
+            Rect::new(cap.left, cap.top - 1, cap.right, cap.top),
+            COLOR_WINDOW,
+        );
+        p.fill(
+            Rect::new(cap.left, cap.top, cap.left + 1, cap.bottom),
+            COLOR_WINDOW,
+        );
+        p.fill(
+            Rect::new(cap.right - 1, cap.top, cap.right, cap.bottom),
+            COLOR_WINDOW,
+        );
+        cap = Rect::new(cap.left + 1, cap.top, cap.right - 1, cap.bottom);
+    }
+    let bar = Rect::new(cap.left, cap.top, cap.right, cap.bottom - 1);
+    p.fill(bar, c);
+    p.fill(
+        Rect::new(cap.left, cap.bottom - 1, cap.right, cap.bottom),
+        COLOR_WINDOWFRAME,
+    );
+    let (bw, bh) = (fixed(SM_CXSIZE), fixed(SM_CYSIZE).min(bar.height()));
+    let mut left = bar.left;
+    let mut right = bar.right;
+    if style & WS_SYSMENU != 0 {
+        let b = Rect::new(left, bar.top, left + bw, bar.top + bh);
+        sysmenu_box(p, b);
+        p.fill(
+            Rect::new(b.right, bar.top, b.right + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        left = b.right + 1;
+    }
+    if style & WS_MAXIMIZEBOX != 0 {
+        let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+        p.fill(
+            Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+        p.button(face);
+        // OBM_ZOOM: an up triangle with its base a row below the
+        // centre; OBM_RESTORE: an up and a down triangle.
+        if style & WS_MAXIMIZE != 0 {
+            p.caption_arrow(face, true, -1);
+            p.caption_arrow(face, false, 2);
+        } else {
+            p.caption_arrow(face, true, 1);
+        }
+        right = b.left;
+    }
+    if style & WS_MINIMIZEBOX != 0 {
+        let b = Rect::new(right - bw - 1, bar.top, right, bar.top + bh);
+        p.fill(
+            Rect::new(b.left, bar.top, b.left + 1, bar.bottom),
+            COLOR_WINDOWFRAME,
+        );
+        let face = Rect::new(b.left + 1, b.top, b.right, b.bottom);
+        p.button(face);
+        // OBM_REDUCE: a down triangle, its base a row above the centre.
+        p.caption_arrow(face, false, -1);
+        right = b.left;
+    }
+    // The text, centred in what the boxes leave, in the system font.
+    let text_color = if active {
+        COLOR_CAPTIONTEXT
+    } else {
+        COLOR_INACTIVECAPTIONTEXT
+    };
+    let area = Rect::new(left, bar.top, right, bar.bottom);
+    caption_text(p, area, title, text_color);
 }
 
 /// The caption's text in `area` (window coordinates), centred, clipped to
@@ -402,11 +545,40 @@ fn scroll_bar(p: &mut Pen<'_>, r: Rect, vertical: bool, bar: ScrollBar) {
     if bar.max > bar.min && room >= 0 {
         let span = i32::from(bar.max) - i32::from(bar.min);
         let at = shaft.0 + room * (i32::from(bar.pos) - i32::from(bar.min)) / span;
-        let t = if vertical {
-            Rect::new(inner.left, at, inner.right, at + thumb)
+        // A button face with a COLOR_WINDOWFRAME line on each side across
+        // the bar (Wine's 3.1-era SCROLL_DrawInterior).
+        let (t, lines) = if vertical {
+            (
+                Rect::new(inner.left, at, inner.right, at + thumb),
+                [
+                    Rect::new(inner.left, at - 1, inner.right, at),
+                    Rect::new(inner.left, at + thumb, inner.right, at + thumb + 1),
+                ],
+            )
         } else {
-            Rect::new(at, inner.top, at + thumb, inner.bottom)
+            (
+                Rect::new(at, inner.top, at + thumb, inner.bottom),
+                [
+                    Rect::new(at - 1, inner.top, at, inner.bottom),
+                    Rect::new(at + thumb, inner.top, at + thumb + 1, inner.bottom),
+                ],
+            )
         };
+        for l in lines {
+            p.fill(l, COLOR_WINDOWFRAME);
+        }
         p.button(t);
     }
+}
+
+/// The system-menu box `b` (OBM_CLOSE): COLOR_BTNFACE with a bar 13 × 3
+/// pixels two from its left and seven from its top (a COLOR_WINDOWFRAME
+/// outline round a COLOR_BTNHIGHLIGHT line) and its COLOR_BTNSHADOW
+/// shadow one pixel right and down.
+fn sysmenu_box(p: &mut Pen<'_>, b: Rect) {
+    p.fill(b, COLOR_BTNFACE);
+    let (x, y) = (b.left + 2, b.top + (b.height() - 1) / 2 - 1);
+    p.fill(Rect::new(x + 1, y + 1, x + 14, y + 4), COLOR_BTNSHADOW);
+    p.fill(Rect::new(x, y, x + 13, y + 3), COLOR_WINDOWFRAME);
+    p.fill(Rect::new(x + 1, y + 1, x + 12, y + 2), COLOR_BTNHIGHLIGHT);
 }

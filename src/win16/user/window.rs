@@ -406,6 +406,10 @@ pub fn destroy_window(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<bool,
     super::clipboard::owner_destroyed(env, uc, hwnd)?;
     // Hide it.
     if env.win16.user.app_window(hwnd).is_some_and(|w| w.visible()) {
+        if !child {
+            // The screen as the program last showed it (gdi/screen.rs).
+            crate::win16::gdi::screen::shown(env);
+        }
         if child {
             show_window(env, uc, hwnd, SW_HIDE)?;
         } else {

@@ -16,8 +16,10 @@
 //!
 //! - push button: a black frame with its corner pixels left out (two
 //!   pixels wide for the default button), the face in COLOR_BTNFACE, a
-//!   one-pixel COLOR_BTNHIGHLIGHT edge at the top and left and a two-pixel
-//!   COLOR_BTNSHADOW edge at the bottom and right — pushed, one pixel of
+//!   two-pixel COLOR_BTNHIGHLIGHT edge at the top and left and a two-pixel
+//!   COLOR_BTNSHADOW edge at the bottom and right, their corners cut
+//!   diagonally (Wine's 3.1-era button code: GRAPH_DrawReliefRect 2, 2) —
+//!   pushed, one pixel of
 //!   shadow at the top and left and the text a pixel lower and to the
 //!   right; the text centred on one line;
 //! - check box: a 13 × 13 box (white, black frame) with an X when checked,
@@ -40,6 +42,7 @@ use super::wm;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api;
+use crate::win16::geom::Rect;
 
 pub const COLOR_SCROLLBAR: u16 = 0;
 pub const COLOR_BACKGROUND: u16 = 1;
@@ -366,11 +369,7 @@ pub fn push_button(
         p.fill(env, uc, (l, t, r, t + 1), shadow)?;
         p.fill(env, uc, (l, t, l + 1, b), shadow)?;
     } else {
-        let light = sys_brush(COLOR_BTNHIGHLIGHT);
-        p.fill(env, uc, (l, t, r - 1, t + 1), light)?;
-        p.fill(env, uc, (l, t, l + 1, b - 1), light)?;
-        p.fill(env, uc, (r - 2, t + 1, r, b), shadow)?;
-        p.fill(env, uc, (l + 1, b - 2, r, b), shadow)?;
+        relief(env, uc, &p, inner, 2, 2)?;
     }
     let shift = i16::from(pushed);
     let color = text_for(env, hwnd, COLOR_BTNTEXT);
@@ -440,8 +439,9 @@ pub fn check_box(
             p.frame(env, uc, (x + 1, y + 1, x + size - 1, y + size - 1), frame)?;
         }
         if check != 0 {
-            p.line(env, uc, (x + 2, y + 2), (x + size - 2, y + size - 2))?;
-            p.line(env, uc, (x + size - 3, y + 2), (x + 1, y + size - 2))?;
+            // OBM_CHECKBOXES: the X joins the inside's corners.
+            p.line(env, uc, (x + 1, y + 1), (x + size - 1, y + size - 1))?;
+            p.line(env, uc, (x + size - 2, y + 1), (x, y + size - 1))?;
         }
     }
     let color = text_for(env, hwnd, COLOR_WINDOWTEXT);
@@ -562,29 +562,55 @@ pub fn focus_rect(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, r: R) -> Result<(), 
     Ok(())
 }
 
-/// A scroll bar's arrow box or thumb: a button face in a black frame.
+/// A scroll bar's arrow box or thumb: a button face in a black frame, one
+/// pixel of highlight and two of shadow inside it (OBM_UPARROW ...).
 fn face_box(env: &mut Env, uc: &mut Uc<'_>, p: &Painter, r: R) -> Result<(), Stop> {
     p.fill(env, uc, r, sys_brush(COLOR_BTNFACE))?;
     p.frame(env, uc, r, sys_brush(COLOR_WINDOWFRAME))?;
-    let light = sys_brush(COLOR_BTNHIGHLIGHT);
-    let shadow = sys_brush(COLOR_BTNSHADOW);
-    p.fill(env, uc, (r.0 + 1, r.1 + 1, r.2 - 1, r.1 + 2), light)?;
-    p.fill(env, uc, (r.0 + 1, r.1 + 1, r.0 + 2, r.3 - 1), light)?;
-    p.fill(env, uc, (r.0 + 1, r.3 - 2, r.2 - 1, r.3 - 1), shadow)?;
-    p.fill(env, uc, (r.2 - 2, r.1 + 1, r.2 - 1, r.3 - 1), shadow)?;
+    relief(env, uc, p, (r.0 + 1, r.1 + 1, r.2 - 1, r.3 - 1), 1, 2)
+}
+
+/// A raised edge inside `r` (user/frame.rs, `relief_fills`).
+fn relief(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    p: &Painter,
+    r: R,
+    light: i32,
+    dark: i32,
+) -> Result<(), Stop> {
+    let mut fills = Vec::new();
+    let rect = Rect::new(r.0.into(), r.1.into(), r.2.into(), r.3.into());
+    crate::win16::user::frame::relief_fills(rect, light, dark, &mut |f, shadow| {
+        fills.push((f, shadow))
+    });
+    for (f, shadow) in fills {
+        let brush = sys_brush(if shadow {
+            COLOR_BTNSHADOW
+        } else {
+            COLOR_BTNHIGHLIGHT
+        });
+        let t = (f.left as i16, f.top as i16, f.right as i16, f.bottom as i16);
+        p.fill(env, uc, t, brush)?;
+    }
     Ok(())
 }
 
-/// An arrow in box `r` pointing `dir` (0 up, 1 down, 2 left, 3 right): a
-/// small filled triangle of lines.
+/// An arrow in box `r` pointing `dir` (0 up, 1 down, 2 left, 3 right), as
+/// the scroll arrows' bitmaps draw it: a head four rows deep and seven
+/// pixels wide, a stem three wide and three long, centred in the box's
+/// face (inside its frame).
 fn arrow(env: &mut Env, uc: &mut Uc<'_>, p: &Painter, r: R, dir: u8) -> Result<(), Stop> {
-    let (cx, cy) = ((r.0 + r.2) / 2, (r.1 + r.3) / 2);
-    for k in 0..4i16 {
+    let (cx, cy) = ((r.0 + 1 + r.2 - 2) / 2, (r.1 + 1 + r.3 - 2) / 2);
+    // Up-pointing rows round the centre (dy, half width); the others turn
+    // them.
+    let rows = [(-3, 0), (-2, 1), (-1, 2), (0, 3), (1, 1), (2, 1), (3, 1)];
+    for (d, half) in rows {
         match dir {
-            0 => p.line(env, uc, (cx - k, cy - 2 + k), (cx + k + 1, cy - 2 + k))?,
-            1 => p.line(env, uc, (cx - k, cy + 1 - k), (cx + k + 1, cy + 1 - k))?,
-            2 => p.line(env, uc, (cx - 2 + k, cy - k), (cx - 2 + k, cy + k + 1))?,
-            _ => p.line(env, uc, (cx + 1 - k, cy - k), (cx + 1 - k, cy + k + 1))?,
+            0 => p.line(env, uc, (cx - half, cy + d), (cx + half + 1, cy + d))?,
+            1 => p.line(env, uc, (cx - half, cy - d), (cx + half + 1, cy - d))?,
+            2 => p.line(env, uc, (cx + d, cy - half), (cx + d, cy + half + 1))?,
+            _ => p.line(env, uc, (cx - d, cy - half), (cx - d, cy + half + 1))?,
         }
     }
     Ok(())

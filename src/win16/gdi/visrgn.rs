@@ -1,0 +1,159 @@
+//! The visible-region family: what Windows 3.1's USER calls to keep a
+//! DC's visible region (exported by GDI, undocumented in the SDK; their
+//! behaviour as Wine's GDI.EXE documents it).
+//!
+//! A DC's visible region is in surface (screen) coordinates, as Windows
+//! kept it; the clip region a program selects is intersected with it when
+//! drawing.
+//!
+//! - SelectVisRgn(hdc, hrgn): the visible region becomes a copy of `hrgn`
+//!   (surface coordinates);
+//! - ExcludeVisRect / IntersectVisRect(hdc, l, t, r, b): the rectangle, in
+//!   logical coordinates (LPtoDP, then the DC's origin), is taken out of
+//!   it / kept of it;
+//! - OffsetVisRgn(hdc, x, y): moved by (x, y) surface pixels;
+//! - SaveVisRgn(hdc): a copy pushed on the DC's stack, returned as a
+//!   region handle GDI owns; RestoreVisRgn(hdc) pops it back and frees
+//!   it (ERROR when the stack is empty).
+//!
+//! Each returns the region type of the result (NULLREGION, SIMPLEREGION,
+//! COMPLEXREGION) or ERROR (0) for a bad DC or region.
+
+use super::objects::Obj;
+use super::{Env, Stop, Uc, arg_h, arg_i};
+use crate::win16::api::{Api, Arg};
+use crate::win16::geom::{Point, Rect, Region};
+
+/// The deepest SaveVisRgn stack.
+const MAX_SAVED: usize = 64;
+
+/// The region type Windows returns for `r`.
+fn kind(r: &Region) -> u32 {
+    r.kind() as u32
+}
+
+/// A logical rectangle of DC `hdc` in surface coordinates.
+fn surface_rect(env: &mut Env, hdc: u16, a: &[u32]) -> Option<Rect> {
+    let d = env.win16.gdi.dc(hdc)?;
+    let p = |x: u32, y: u32| {
+        let v = d.state.map.lp_to_dp(Point::new(arg_i(x), arg_i(y)));
+        Point::new(v.x + d.origin.x, v.y + d.origin.y)
+    };
+    let (a0, b0) = (p(a[1], a[2]), p(a[3], a[4]));
+    Some(Rect::new(
+        a0.x.min(b0.x),
+        a0.y.min(b0.y),
+        a0.x.max(b0.x),
+        a0.y.max(b0.y),
+    ))
+}
+
+/// Change DC `hdc`'s visible region with `f`: the result's type.
+fn change(env: &mut Env, hdc: u16, f: impl FnOnce(&Region) -> Region) -> u32 {
+    match env.win16.gdi.dc_mut(hdc) {
+        Some(d) => {
+            d.vis = f(&d.vis);
+            kind(&d.vis)
+        }
+        None => 0,
+    }
+}
+
+/// GDI.73 ExcludeVisRect(hDC, left, top, right, bottom) -> int.
+fn exclude_vis_rect(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = arg_h(a[0]);
+    let Some(r) = surface_rect(env, hdc, a) else {
+        return Ok(0);
+    };
+    Ok(change(env, hdc, |v| v.subtract(&Region::rect(r))))
+}
+
+/// GDI.98 IntersectVisRect(hDC, left, top, right, bottom) -> int.
+fn intersect_vis_rect(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = arg_h(a[0]);
+    let Some(r) = surface_rect(env, hdc, a) else {
+        return Ok(0);
+    };
+    Ok(change(env, hdc, |v| v.intersect(&Region::rect(r))))
+}
+
+/// GDI.102 OffsetVisRgn(hDC, x, y) -> int.
+fn offset_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (dx, dy) = (arg_i(a[1]), arg_i(a[2]));
+    Ok(change(env, arg_h(a[0]), |v| v.offset(dx, dy)))
+}
+
+/// GDI.105 SelectVisRgn(hDC, hRgn) -> int.
+fn select_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(r) = env.win16.gdi.objects.region(arg_h(a[1])).cloned() else {
+        return Ok(0);
+    };
+    Ok(change(env, arg_h(a[0]), |_| r))
+}
+
+/// GDI.129 SaveVisRgn(hDC) -> HRGN.
+fn save_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = arg_h(a[0]);
+    let gdi = &mut env.win16.gdi;
+    let Some(d) = gdi.dc(hdc) else {
+        return Ok(0);
+    };
+    if d.vis_saved.len() >= MAX_SAVED {
+        return Ok(0);
+    }
+    let copy = d.vis.clone();
+    let Some(h) = gdi.objects.insert(Obj::Region(copy)) else {
+        return Ok(0);
+    };
+    if let Some(d) = gdi.dc_mut(hdc) {
+        d.vis_saved.push(h);
+    }
+    Ok(u32::from(h))
+}
+
+/// GDI.130 RestoreVisRgn(hDC) -> int.
+fn restore_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = arg_h(a[0]);
+    let gdi = &mut env.win16.gdi;
+    let Some(h) = gdi.dc_mut(hdc).and_then(|d| d.vis_saved.pop()) else {
+        return Ok(0);
+    };
+    let Some(Obj::Region(r)) = gdi.objects.remove(h) else {
+        return Ok(0);
+    };
+    Ok(change(env, hdc, |_| r))
+}
+
+/// The functions this file implements.
+pub static APIS: &[Api] = &[
+    Api::new(
+        "GDI",
+        73,
+        "EXCLUDEVISRECT",
+        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::W],
+        exclude_vis_rect,
+    ),
+    Api::new(
+        "GDI",
+        98,
+        "INTERSECTVISRECT",
+        &[Arg::W, Arg::W, Arg::W, Arg::W, Arg::W],
+        intersect_vis_rect,
+    ),
+    Api::new(
+        "GDI",
+        102,
+        "OFFSETVISRGN",
+        &[Arg::W, Arg::W, Arg::W],
+        offset_vis_rgn,
+    ),
+    Api::new(
+        "GDI",
+        105,
+        "SELECTVISRGN",
+        &[Arg::W, Arg::W],
+        select_vis_rgn,
+    ),
+    Api::new("GDI", 129, "SAVEVISRGN", &[Arg::W], save_vis_rgn),
+    Api::new("GDI", 130, "RESTOREVISRGN", &[Arg::W], restore_vis_rgn),
+];

@@ -1,0 +1,214 @@
+//! The Windows 3.1 look of what USER draws, checked pixel by pixel on
+//! screenshots: roms/winmenu.exe's overlapped window (a sizing frame, a
+//! caption with its three boxes, a menu bar) and a message box of the
+//! corpus's helljw16.exe. The expected values are Windows 3.1's facts:
+//! the default system colours (COLOR_ACTIVECAPTION dark blue 000080,
+//! COLOR_ACTIVEBORDER and COLOR_BTNFACE light grey C0C0C0, COLOR_BTNSHADOW
+//! 808080, COLOR_BTNHIGHLIGHT and COLOR_MENU white, COLOR_WINDOWFRAME
+//! black), the VGA system metrics (SM_CXFRAME 4 plus the one-pixel border,
+//! SM_CXSIZE 18, SM_CYCAPTION 20), and the shapes of USER's bitmaps
+//! (OBM_CLOSE, OBM_REDUCE, OBM_ZOOM: one pixel of highlight, two of
+//! shadow) — src/win16/user/frame.rs cites each.
+
+mod common;
+use common::{bin, corpus, rom};
+
+type Rgb = (u8, u8, u8);
+const BLACK: Rgb = (0, 0, 0);
+const WHITE: Rgb = (255, 255, 255);
+const LTGRAY: Rgb = (192, 192, 192);
+const DKGRAY: Rgb = (128, 128, 128);
+const NAVY: Rgb = (0, 0, 128);
+
+struct Shot {
+    w: i32,
+    h: i32,
+    px: Vec<u8>,
+}
+
+impl Shot {
+    fn at(&self, x: i32, y: i32) -> Rgb {
+        let i = ((y * self.w + x) * 3) as usize;
+        (self.px[i], self.px[i + 1], self.px[i + 2])
+    }
+
+    /// The first pixel of colour `c` in reading order.
+    fn find(&self, c: Rgb) -> Option<(i32, i32)> {
+        (0..self.h)
+            .flat_map(|y| (0..self.w).map(move |x| (x, y)))
+            .find(|&(x, y)| self.at(x, y) == c)
+    }
+}
+
+fn shoot(program: &std::path::Path, name: &str) -> Shot {
+    let path =
+        std::env::temp_dir().join(format!("toolhelp16-look-{name}-{}.png", std::process::id()));
+    let out = bin()
+        .args(["run", "--screenshot"])
+        .arg(&path)
+        .arg(program)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let _ = std::fs::remove_file(&path);
+    Shot {
+        w: info.width as i32,
+        h: info.height as i32,
+        px: buf,
+    }
+}
+
+fn check(shot: &Shot, checks: &[((i32, i32), Rgb, &str)]) {
+    let bad: Vec<String> = checks
+        .iter()
+        .filter(|(p, c, _)| shot.at(p.0, p.1) != *c)
+        .map(|(p, c, why)| format!("{p:?}: {:?}, expected {c:?}: {why}", shot.at(p.0, p.1)))
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn an_overlapped_window_has_the_windows_3_1_frame_and_caption() {
+    let shot = shoot(&rom("winmenu.exe"), "winmenu");
+    // The first caption pixel: right of the system-menu box and its line.
+    let (cx, top) = shot
+        .find(NAVY)
+        .expect("an active caption (COLOR_ACTIVECAPTION)");
+    // Inside the frame: the system-menu box (SM_CXSIZE 18) and its line.
+    let inside = cx - 19;
+    // The window's edge: the border line and SM_CXFRAME (4).
+    let x0 = inside - 5;
+    let y0 = top - 5;
+    let mut checks = vec![
+        ((x0, top + 30), BLACK, "the border line (COLOR_WINDOWFRAME)"),
+        (
+            (x0 + 1, top + 30),
+            LTGRAY,
+            "the sizing frame (COLOR_ACTIVEBORDER)",
+        ),
+        (
+            (x0 + 3, top + 30),
+            LTGRAY,
+            "the sizing frame, SM_CXFRAME − 1 wide",
+        ),
+        ((x0 + 4, top + 30), BLACK, "the frame's inner line"),
+        ((x0, y0), BLACK, "the border line at the top"),
+        ((x0 + 2, y0 + 2), LTGRAY, "the frame at the top"),
+        ((x0 + 4, y0 + 4), BLACK, "the frame's inner line at the top"),
+        // The corner marks: SM_CXFRAME + SM_CXSIZE − 1 from the corner,
+        // inside the border line.
+        ((x0 + 1 + 21, y0 + 2), BLACK, "the sizing corner's mark"),
+        ((x0 + 1 + 20, y0 + 2), LTGRAY, "the band beside the mark"),
+        ((x0 + 2, y0 + 1 + 21), BLACK, "the left band's mark"),
+        // OBM_CLOSE: grey, the bar 13 × 3 two pixels in, seven down.
+        ((inside, top), LTGRAY, "the system-menu box (COLOR_BTNFACE)"),
+        ((inside + 2, top + 7), BLACK, "the bar's outline"),
+        ((inside + 5, top + 8), WHITE, "the bar's white line"),
+        ((inside + 14, top + 8), BLACK, "the bar's outline, 13 wide"),
+        ((inside + 15, top + 9), DKGRAY, "the bar's shadow"),
+        ((inside + 5, top + 10), DKGRAY, "the bar's shadow below"),
+        ((inside + 18, top + 5), BLACK, "the line right of the box"),
+        (
+            (cx + 40, top + 18),
+            BLACK,
+            "the line under the caption (SM_CYCAPTION 20)",
+        ),
+        ((cx + 40, top + 17), NAVY, "the caption is 18 rows"),
+        ((cx + 40, top + 19), WHITE, "the menu bar (COLOR_MENU)"),
+    ];
+    // The caption's right end: the minimize and maximize boxes (OBM_REDUCE,
+    // OBM_ZOOM), each a line and 18 pixels.
+    let last = (cx..shot.w)
+        .take_while(|&x| shot.at(x, top + 2) == NAVY)
+        .last()
+        .unwrap();
+    let min = last + 2;
+    let max = min + 19;
+    checks.extend([
+        (
+            (last + 1, top + 5),
+            BLACK,
+            "the line left of the minimize box",
+        ),
+        (
+            (min, top + 5),
+            WHITE,
+            "one pixel of highlight (COLOR_BTNHIGHLIGHT)",
+        ),
+        ((min + 1, top + 5), LTGRAY, "the face (COLOR_BTNFACE)"),
+        (
+            (min + 16, top + 5),
+            DKGRAY,
+            "two pixels of shadow (COLOR_BTNSHADOW)",
+        ),
+        ((min + 17, top + 5), DKGRAY, "two pixels of shadow"),
+        ((min + 5, top + 16), DKGRAY, "the shadow at the bottom"),
+        ((min + 5, top + 17), DKGRAY, "two rows of it"),
+        ((min + 8, top + 7), BLACK, "the down triangle's base row"),
+        ((min + 5, top + 7), BLACK, "seven pixels wide"),
+        ((min + 4, top + 7), LTGRAY, "and no wider"),
+        ((min + 8, top + 10), BLACK, "its point, four rows down"),
+        ((min + 18, top + 5), BLACK, "the line between the boxes"),
+        ((max + 8, top + 6), BLACK, "the up triangle's point"),
+        ((max + 5, top + 9), BLACK, "its base, seven wide"),
+        (
+            (max + 18, top + 5),
+            BLACK,
+            "the frame's inner line right of the boxes",
+        ),
+    ]);
+    check(&shot, &checks);
+}
+
+#[test]
+fn a_message_box_is_on_the_picture() {
+    let Some(dir) = corpus() else {
+        eprintln!("SKIP: ../shared/corpus is absent (helljw16.exe's message box not checked)");
+        return;
+    };
+    let shot = shoot(&dir.join("ne/helljw16.exe"), "helljw16");
+    // The program shows nothing but MessageBox(0, "Hello, World!", "Hi!",
+    // MB_OK): the picture is that box.
+    let (cx, top) = shot
+        .find(NAVY)
+        .expect("the box's frame (COLOR_ACTIVECAPTION)");
+    // The dialog frame: the border line, then SM_CXDLGFRAME − 1 of the
+    // caption colour.
+    let checks = [
+        ((cx, top + 10), NAVY, "the dialog frame's band"),
+        ((cx + 2, top + 10), NAVY, "three pixels wide"),
+        ((cx - 1, top + 10), BLACK, "the border line outside it"),
+        (
+            (cx + 3, top + 10),
+            WHITE,
+            "WS_EX_DLGMODALFRAME's white line",
+        ),
+        ((cx + 4, top + 10), LTGRAY, "the system-menu box"),
+    ];
+    check(&shot, &checks);
+    // One default push button: a black frame two pixels thick, its corner
+    // pixels left out, somewhere below the caption.
+    let found = (top + 25..shot.h - 30).any(|y| {
+        (0..shot.w - 40).any(|x| {
+            shot.at(x, y) != BLACK
+                && shot.at(x + 1, y) == BLACK
+                && shot.at(x + 1, y + 1) == BLACK
+                && shot.at(x + 2, y + 2) == WHITE
+                && shot.at(x + 3, y + 3) == WHITE
+                && shot.at(x + 4, y + 4) == LTGRAY
+        })
+    });
+    assert!(
+        found,
+        "no default push button (black frame, two pixels of highlight)"
+    );
+}
