@@ -51,6 +51,7 @@
 /// or goes away, not when one is added.
 pub const JSON_VERSION: u32 = 1;
 
+pub mod debug;
 pub mod disasm;
 // The emulated DOS and Win16 environments are documented by concept in
 // docs/dos.md and docs/win16.md and by their modules' own docs; their

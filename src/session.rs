@@ -136,6 +136,45 @@ pub enum Writes {
     KeptIn(PathBuf),
 }
 
+/// What an internal error (a bug in toolhelp16) says after itself.
+pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
+     the command line and the file it ran";
+
+/// One line describing a stop, as the reports say it: `exited with code
+/// 0`, `General Protection Fault (exception 13) at 0117:0094: ...`,
+/// `the instruction budget ran out`.
+pub fn describe_stop(stop: &Stop) -> String {
+    match stop {
+        Stop::Exited { code } => format!("exited with code {code}"),
+        Stop::Fault(f) => format!(
+            "{} (exception {}) at {:04X}:{:04X}: {}",
+            crate::machine::fault_name(f.number),
+            f.number,
+            f.cs,
+            f.ip,
+            f.detail
+        ),
+        Stop::Budget => "the instruction budget ran out".into(),
+        Stop::NoInput { what } => format!("stopped: {what}"),
+        Stop::Timeout => "the wall-clock limit ran out".into(),
+        Stop::Unimplemented { what, caller } => {
+            format!(
+                "called {what}, which is not implemented (from {:04X}:{:04X})",
+                caller.0, caller.1
+            )
+        }
+        Stop::Fatal { what, caller } => format!(
+            "ended with a fatal error: {what} (from {:04X}:{:04X})",
+            caller.0, caller.1
+        ),
+        Stop::Hung { cs, ip } => {
+            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
+        }
+        Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
+        Stop::Error(e) => format!("internal error: {e}; {}", BUG_REPORT),
+    }
+}
+
 /// A file that could not be loaded: the message names the file, and the
 /// offset and field where the loader knows them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -614,7 +653,15 @@ impl Program {
 
     /// Resolve a location to SEG:OFF in this machine.
     pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
-        let w = &self.env().win16;
+        resolve_in(self.env(), loc)
+    }
+}
+
+/// Resolve a location to SEG:OFF in the environment `env` (the
+/// debugger resolves from inside a hook, where it has no [`Program`]).
+pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
+    {
+        let w = &env.win16;
         let module = |name: &str| {
             w.module_by_name(name)
                 .ok_or_else(|| format!("no module named {name} is loaded"))
@@ -647,7 +694,7 @@ impl Program {
                 module: name,
                 name: export,
             } => {
-                if let Some(at) = self.resolve_symbol(name, export)? {
+                if let Some(at) = resolve_symbol(env, name, export)? {
                     return Ok(at);
                 }
                 let m = module(name)?;
@@ -663,7 +710,9 @@ impl Program {
             Loc::After(_) => Err("+N is not an address".into()),
         }
     }
+}
 
+impl Program {
     /// Run to exit, fault, a limit, or `at`.
     pub fn run(&mut self, limits: RunLimits, at: Option<&Loc>) -> Result<Stop, String> {
         let mut limits = limits;
@@ -897,11 +946,12 @@ impl Program {
     pub fn symbol_warnings(&self) -> Vec<String> {
         self.env().symbols.take_warnings()
     }
+}
 
-    /// `MODULE!NAME` from the symbol tables: the address of the one symbol
-    /// of that name (raw or demangled, any case).
-    fn resolve_symbol(&self, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
-        let env = self.env();
+/// `MODULE!NAME` from the symbol tables of `env`: the address of the one
+/// symbol of that name (raw or demangled, any case).
+fn resolve_symbol(env: &Env, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
+    {
         let (table, segments, dos) = if let Some(m) = env.win16.module_by_name(module) {
             (env.symbol_table(Some(m.hmodule))?, m.segments.clone(), None)
         } else if env
@@ -953,7 +1003,9 @@ impl Program {
             )),
         }
     }
+}
 
+impl Program {
     /// The name of the module a frame's hModule names, or None.
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {

@@ -446,3 +446,27 @@ fn progress_shows_on_a_terminal_only() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A debugging session (gdbserver, debug, run --gdb) does not take the
+/// report options it would ignore: a usage error (2), JSON under --json.
+#[test]
+fn debugging_sessions_refuse_the_report_options() {
+    let demo = common::rom("demo.exe");
+    for args in [
+        &["debug", "--events"][..],
+        &["gdbserver", "--screen", "--listen", "0"],
+        &["run", "--gdb", "0", "--events"],
+    ] {
+        let out = bin().args(args).arg(&demo).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("does not apply to a debugging session"),
+            "{err}"
+        );
+    }
+    let out = bin().args(["debug", "--json"]).arg(&demo).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v = json(&out);
+    assert_eq!(v["kind"], "usage");
+}

@@ -4,7 +4,9 @@
 //! just before it — whose lines must appear, in order and one after the
 //! other, in the command's output (stdout, then stderr; `...` in a line
 //! stands for any text), or is marked `<!-- not an example: WHY -->`.
-//! A new block without either fails, so README cannot rot.
+//! A new block without either fails, so README cannot rot. (A session
+//! that cannot be replayed by running one command, such as gdb's, is
+//! marked not an example even when it starts with `$ toolhelp16`.)
 
 mod common;
 
@@ -51,6 +53,7 @@ fn blocks() -> Vec<Block> {
             .and_then(|l| l.strip_prefix("$ toolhelp16 "))
             .map(|a| a.split_whitespace().map(str::to_string).collect::<Vec<_>>());
         let args = match (marker_args, dollar) {
+            _ if before.starts_with("<!-- not an example: ") => None,
             (Some(a), _) => Some(a),
             (None, Some(a)) => {
                 body.remove(0);

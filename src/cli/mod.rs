@@ -16,6 +16,7 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+pub mod debug;
 pub mod disasm;
 pub mod json;
 pub mod output;
@@ -44,8 +45,7 @@ pub const EXIT_LOAD: i32 = 120;
 pub const EXIT_INTERNAL: i32 = 125;
 
 /// What an internal error says after itself.
-pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
-     the command line and the file it ran";
+pub const BUG_REPORT: &str = session::BUG_REPORT;
 /// The program waited for input the run does not have (an empty `--keys`).
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
@@ -229,9 +229,54 @@ pub enum Command {
         /// after paints).
         #[arg(long, value_name = "N", default_value_t = 0, requires = "screenshots")]
         every: u64,
+        /// Run under the gdb remote stub on 127.0.0.1:PORT instead (as
+        /// `gdbserver --listen PORT`).
+        #[arg(long, value_name = "PORT")]
+        gdb: Option<u16>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The program's command tail.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Serve the program to gdb (or any client of gdb's remote protocol):
+    /// it stops before its first instruction; addresses are linear,
+    /// `monitor help` lists the tool's own views (docs/debugging.md).
+    #[command(
+        mut_arg("json", |a| a.hide(true)),
+        mut_arg("screen", |a| a.hide(true)),
+        mut_arg("events", |a| a.hide(true))
+    )]
+    Gdbserver {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Where to listen: PORT (on 127.0.0.1), or ADDRESS:PORT, an IP
+        /// address named explicitly to listen beyond the loopback
+        /// address. Port 0 picks a free port (said on stderr).
+        #[arg(long, value_name = "[ADDRESS:]PORT", default_value = "127.0.0.1:1234")]
+        listen: String,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Debug the program in a command session: break, continue, step,
+    /// next, finish, bt (the ToolHelp walk), x, regs, disasm, watch,
+    /// reverse-stepi, reverse-continue (`help` lists them).
+    #[command(
+        mut_arg("json", |a| a.hide(true)),
+        mut_arg("screen", |a| a.hide(true)),
+        mut_arg("events", |a| a.hide(true))
+    )]
+    Debug {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Read the commands from FILE instead of the terminal (one a
+        /// line; `#` starts a comment); the session ends with the file.
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
     },
@@ -855,6 +900,9 @@ fn json_and_spinner(c: &Command) -> (bool, bool) {
         | Command::Snapshot { opts, .. } => (opts.json, true),
         Command::Profile { opts, .. } => (opts.json, true),
         Command::Trace { opts, .. } => (opts.json, false),
+        // A debugging session talks to its user or its client while the
+        // program runs: no spinner.
+        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => (opts.json, false),
         Command::Info { json, .. }
         | Command::Walk { json, .. }
         | Command::Disasm { json, .. }
@@ -872,6 +920,34 @@ pub fn main_with(cli: Cli) -> i32 {
     let (json_out, spinner) = json_and_spinner(&cli.command);
     JSON_ERRORS.store(json_out, std::sync::atomic::Ordering::Relaxed);
     SPINNER.store(spinner, std::sync::atomic::Ordering::Relaxed);
+    // A debugging session shows the program through its own commands:
+    // the report options would be accepted and ignored, so they are not
+    // accepted (a usage error, as clap gives).
+    let session = match &cli.command {
+        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => Some(opts),
+        Command::Run {
+            opts, gdb: Some(_), ..
+        } => Some(opts),
+        _ => None,
+    };
+    if let Some(o) = session.filter(|o| o.json || o.screen || o.events) {
+        let which: Vec<&str> = [
+            (o.json, "--json"),
+            (o.screen, "--screen"),
+            (o.events, "--events"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        return fail(
+            2,
+            &format!(
+                "{} does not apply to a debugging session (gdbserver, debug, run --gdb): \
+                 its views are the session's commands and `monitor` (docs/debugging.md)",
+                which.join(", ")
+            ),
+        );
+    }
     match cli.command {
         Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
@@ -917,9 +993,13 @@ pub fn main_with(cli: Cli) -> i32 {
             screenshot,
             screenshots,
             every,
+            gdb,
             files,
             args,
         } => {
+            if let Some(port) = gdb {
+                return debug::gdbserver(&opts, &port.to_string(), &files, &args);
+            }
             let mut setup = |p: &mut session::Program| match &screenshots {
                 Some(dir) => p.start_screenshots(dir, every),
                 None => Ok(()),
@@ -1184,6 +1264,18 @@ pub fn main_with(cli: Cli) -> i32 {
             no_symbol_search,
         }),
         Command::Demo { json } => output::demo(json),
+        Command::Gdbserver {
+            opts,
+            listen,
+            files,
+            args,
+        } => debug::gdbserver(&opts, &listen, &files, &args),
+        Command::Debug {
+            opts,
+            commands,
+            files,
+            args,
+        } => debug::debug(&opts, commands.as_deref(), &files, &args),
         Command::Schema { command, write } => schema(command.as_deref(), write.as_deref()),
         Command::Completions { shell } => {
             let mut out = Vec::new();

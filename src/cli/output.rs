@@ -47,37 +47,9 @@ fn kind(stop: &Stop) -> &'static str {
     stop.kind()
 }
 
-/// One line describing a stop.
+/// One line describing a stop (session.rs, `describe_stop`).
 pub fn describe(stop: &Stop) -> String {
-    match stop {
-        Stop::Exited { code } => format!("exited with code {code}"),
-        Stop::Fault(f) => format!(
-            "{} (exception {}) at {:04X}:{:04X}: {}",
-            fault_name(f.number),
-            f.number,
-            f.cs,
-            f.ip,
-            f.detail
-        ),
-        Stop::Budget => "the instruction budget ran out".into(),
-        Stop::NoInput { what } => format!("stopped: {what}"),
-        Stop::Timeout => "the wall-clock limit ran out".into(),
-        Stop::Unimplemented { what, caller } => {
-            format!(
-                "called {what}, which is not implemented (from {:04X}:{:04X})",
-                caller.0, caller.1
-            )
-        }
-        Stop::Fatal { what, caller } => format!(
-            "ended with a fatal error: {what} (from {:04X}:{:04X})",
-            caller.0, caller.1
-        ),
-        Stop::Hung { cs, ip } => {
-            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
-        }
-        Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
-        Stop::Error(e) => format!("internal error: {e}; {}", super::BUG_REPORT),
-    }
+    crate::session::describe_stop(stop)
 }
 
 /// A stop as JSON.
