@@ -14,17 +14,20 @@
 //! The pieces (SDK "Button Styles", the Windows 3.1 User's Guide's
 //! pictures; sizes for a VGA):
 //!
-//! - push button: a black frame with its corner pixels left out (two
-//!   pixels wide for the default button), the face in COLOR_BTNFACE, a
-//!   two-pixel COLOR_BTNHIGHLIGHT edge at the top and left and a two-pixel
-//!   COLOR_BTNSHADOW edge at the bottom and right, their corners cut
-//!   diagonally (Wine's 3.1-era button code: GRAPH_DrawReliefRect 2, 2) —
-//!   pushed, one pixel of
+//! - push button: a black frame with its corner pixels left out (a second,
+//!   complete frame inside it for the default button), the face in
+//!   COLOR_BTNFACE, a two-pixel COLOR_BTNHIGHLIGHT edge at the top and
+//!   left and a two-pixel COLOR_BTNSHADOW edge at the bottom and right,
+//!   meeting on a diagonal (measured on Windows 3.1's VGA screens:
+//!   winbox.js's notes, "Standard controls"; Wine's 3.1-era button code
+//!   drew the same, GRAPH_DrawReliefRect 2, 2) — pushed, one pixel of
 //!   shadow at the top and left and the text a pixel lower and to the
-//!   right; the text centred on one line;
-//! - check box: a 13 × 13 box (white, black frame) with an X when checked,
-//!   grey inside when indeterminate, the text to its right (left with
-//!   BS_LEFTTEXT); radio button: a 12 × 12 circle with a black dot;
+//!   right; the text on one line, centred one pixel left of the middle;
+//! - check box and radio button: a 13 × 13 cell of OBM_CHECKBOXES — a
+//!   box with an X when checked, grey inside when indeterminate; a
+//!   12 × 12 circle with a round dot when chosen — in the text colour on
+//!   the control's brush, the text five pixels after it (before it with
+//!   BS_LEFTTEXT);
 //! - group box: a black frame from half the font's height down, the text
 //!   over it at 8 pixels from the left;
 //! - static: the text with DrawText (SS_LEFT/CENTER/RIGHT word-wrapped,
