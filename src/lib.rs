@@ -17,6 +17,7 @@
 //! and DOS (`docs/dos.md`). Doc comments cite where each fact comes from.
 
 pub mod cli;
+pub mod debug;
 pub mod disasm;
 pub mod dos;
 pub mod env;

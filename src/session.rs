@@ -522,7 +522,15 @@ impl Program {
 
     /// Resolve a location to SEG:OFF in this machine.
     pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
-        let w = &self.env().win16;
+        resolve_in(self.env(), loc)
+    }
+}
+
+/// Resolve a location to SEG:OFF in the environment `env` (the
+/// debugger resolves from inside a hook, where it has no [`Program`]).
+pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
+    {
+        let w = &env.win16;
         let module = |name: &str| {
             w.module_by_name(name)
                 .ok_or_else(|| format!("no module named {name} is loaded"))
@@ -555,7 +563,7 @@ impl Program {
                 module: name,
                 name: export,
             } => {
-                if let Some(at) = self.resolve_symbol(name, export)? {
+                if let Some(at) = resolve_symbol(env, name, export)? {
                     return Ok(at);
                 }
                 let m = module(name)?;
@@ -571,7 +579,9 @@ impl Program {
             Loc::After(_) => Err("+N is not an address".into()),
         }
     }
+}
 
+impl Program {
     /// Run to exit, fault, a limit, or `at`.
     pub fn run(&mut self, limits: RunLimits, at: Option<&Loc>) -> Result<Stop, String> {
         let mut limits = limits;
@@ -795,11 +805,12 @@ impl Program {
     pub fn symbol_warnings(&self) -> Vec<String> {
         self.env().symbols.take_warnings()
     }
+}
 
-    /// `MODULE!NAME` from the symbol tables: the address of the one symbol
-    /// of that name (raw or demangled, any case).
-    fn resolve_symbol(&self, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
-        let env = self.env();
+/// `MODULE!NAME` from the symbol tables of `env`: the address of the one
+/// symbol of that name (raw or demangled, any case).
+fn resolve_symbol(env: &Env, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
+    {
         let (table, segments, dos) = if let Some(m) = env.win16.module_by_name(module) {
             (env.symbol_table(Some(m.hmodule))?, m.segments.clone(), None)
         } else if env
@@ -851,7 +862,9 @@ impl Program {
             )),
         }
     }
+}
 
+impl Program {
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {
             CpuMode::Protected => self

@@ -16,6 +16,7 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+pub mod debug;
 pub mod disasm;
 pub mod output;
 pub mod tracecmd;
@@ -204,9 +205,44 @@ pub enum Command {
         /// after paints).
         #[arg(long, value_name = "N", default_value_t = 0, requires = "screenshots")]
         every: u64,
+        /// Run under the gdb remote stub on 127.0.0.1:PORT instead (as
+        /// `gdbserver --listen PORT`).
+        #[arg(long, value_name = "PORT")]
+        gdb: Option<u16>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The program's command tail.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Serve the program to gdb (or any client of gdb's remote protocol):
+    /// it stops before its first instruction; addresses are linear,
+    /// `monitor help` lists the tool's own views (docs/debugging.md).
+    Gdbserver {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Where to listen: PORT (on 127.0.0.1), or ADDRESS:PORT, an IP
+        /// address named explicitly to listen beyond the loopback
+        /// address. Port 0 picks a free port (said on stderr).
+        #[arg(long, value_name = "[ADDRESS:]PORT", default_value = "127.0.0.1:1234")]
+        listen: String,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Debug the program in a command session: break, continue, step,
+    /// next, finish, bt (the ToolHelp walk), x, regs, disasm, watch,
+    /// reverse-stepi, reverse-continue (`help` lists them).
+    Debug {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Read the commands from FILE instead of the terminal (one a
+        /// line; `#` starts a comment); the session ends with the file.
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
     },
@@ -689,9 +725,13 @@ pub fn main_with(cli: Cli) -> i32 {
             screenshot,
             screenshots,
             every,
+            gdb,
             files,
             args,
         } => {
+            if let Some(port) = gdb {
+                return debug::gdbserver(&opts, &port.to_string(), &files, &args);
+            }
             let mut setup = |p: &mut session::Program| match &screenshots {
                 Some(dir) => p.start_screenshots(dir, every),
                 None => Ok(()),
@@ -956,6 +996,18 @@ pub fn main_with(cli: Cli) -> i32 {
             no_symbol_search,
         }),
         Command::Demo { json } => output::demo(json),
+        Command::Gdbserver {
+            opts,
+            listen,
+            files,
+            args,
+        } => debug::gdbserver(&opts, &listen, &files, &args),
+        Command::Debug {
+            opts,
+            commands,
+            files,
+            args,
+        } => debug::debug(&opts, commands.as_deref(), &files, &args),
     }
 }
 

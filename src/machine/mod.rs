@@ -26,6 +26,7 @@
 
 pub mod a20;
 pub mod counter;
+pub mod debug;
 pub mod descriptor;
 pub mod exception;
 pub mod page0;
