@@ -340,3 +340,52 @@ fn check_boxes_and_radio_buttons_are_the_windows_3_1_images() {
         assert!(ink, "the text after the image at {x},{y}");
     }
 }
+
+/// A check box with the focus: the dotted focus rectangle goes round its
+/// caption (two pixels left of the text, which starts 18 pixels in), not
+/// round the whole control (USER.EXE's rule, src/win16/user/controls/
+/// paint.rs `caption_focus`).
+#[test]
+fn the_focus_rectangle_goes_round_the_caption() {
+    let shot = shoot_with(
+        &rom("dlgnav.exe"),
+        "dlgnav-focus",
+        Some("select 103 green\nclick-id 121\nclick-id 110\n"),
+    );
+    let rows = [
+        "#############",
+        "##.........##",
+        "#.#.......#.#",
+        "#..#.....#..#",
+        "#...#...#...#",
+        "#....#.#....#",
+        "#.....#.....#",
+        "#....#.#....#",
+        "#...#...#...#",
+        "#..#.....#..#",
+        "#.#.......#.#",
+        "##.........##",
+        "#############",
+    ];
+    let boxes = find_all(&shot, &rows);
+    assert_eq!(boxes.len(), 1, "{boxes:?}");
+    let (x, y) = boxes[0];
+    // The left side: every other pixel black, down the text's rows.
+    let left: Vec<bool> = (y..y + 13).map(|yy| shot.at(x + 16, yy) == BLACK).collect();
+    assert!(
+        left.windows(2).all(|w| w[0] != w[1]),
+        "a dotted line at x + 16: {left:?}"
+    );
+    // Nothing round the image itself (the old rectangle at 3 pixels in).
+    assert!((y..y + 13).all(|yy| shot.at(x - 1, yy) != BLACK));
+    // The top side runs above the text, right of the image.
+    let top = (y - 3..y + 1)
+        .find(|&yy| {
+            (x + 18..x + 40)
+                .filter(|&xx| shot.at(xx, yy) == BLACK)
+                .count()
+                >= 8
+        })
+        .expect("a dotted top side above the text");
+    assert!(top < y + 2);
+}

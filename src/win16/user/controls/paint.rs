@@ -338,6 +338,57 @@ fn text_for(env: &Env, hwnd: u16, normal: u16) -> u32 {
     }
 }
 
+/// A caption as DrawText shows it: a single `&` (the mnemonic's mark)
+/// left out, `&&` shown as one `&`.
+fn shown_text(t: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        if t[i] == b'&' {
+            i += 1;
+            if i < t.len() && t[i] == b'&' {
+                v.push(b'&');
+                i += 1;
+            }
+            continue;
+        }
+        v.push(t[i]);
+        i += 1;
+    }
+    v
+}
+
+/// The extent (width, height) of `t` in the DC's font (GDI.91
+/// GetTextExtent).
+fn text_extent(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, t: &[u8]) -> Result<(i16, i16), Stop> {
+    if t.is_empty() {
+        let v = super::with_data(env, uc, b" ", |env, uc, p| {
+            call(env, uc, "GDI", 91, &[u32::from(hdc), p, 1])
+        })?
+        .0;
+        return Ok((0, (v >> 16) as i16));
+    }
+    let n = t.len().min(0x7FFF) as u32;
+    let v = super::with_data(env, uc, t, |env, uc, p| {
+        call(env, uc, "GDI", 91, &[u32::from(hdc), p, n])
+    })?
+    .0;
+    Ok((v as u16 as i16, (v >> 16) as i16))
+}
+
+/// The focus rectangle round a caption whose text starts at (x, y) and
+/// is `ext` large: two borders (SM_CXBORDER, 1 on the VGA) left and right
+/// of the text, one above it and two below, kept inside `bounds` (USER.EXE
+/// as read out for winbox.js's notes, "Standard controls").
+fn caption_focus(x: i16, y: i16, ext: (i16, i16), bounds: R) -> R {
+    (
+        (x - 2).max(bounds.0),
+        (y - 1).max(bounds.1),
+        (x + ext.0 + 2).min(bounds.2),
+        (y + ext.1 + 2).min(bounds.3),
+    )
+}
+
 /// A push button (module doc).
 pub fn push_button(
     env: &mut Env,
@@ -347,7 +398,7 @@ pub fn push_button(
     font: u16,
     pushed: bool,
     default: bool,
-) -> Result<(), Stop> {
+) -> Result<R, Stop> {
     let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
     let (cx, cy) = wm::client_size(env, hwnd);
     let frame = sys_brush(COLOR_WINDOWFRAME);
@@ -388,8 +439,17 @@ pub fn push_button(
         (shift - 1, shift, cx - 1 + shift, cy + shift),
         DT_CENTER | DT_VCENTER | DT_SINGLELINE,
     )?;
+    let ext = text_extent(env, uc, hdc, &shown_text(&text))?;
     p.select(env, uc, old)?;
-    Ok(())
+    // The focus rectangle stays inside the edge: three borders from the
+    // top (two on a screen of 300 rows or fewer), four from the bottom.
+    let top = if env.win16.gdi.screen_rect().height() <= 300 {
+        2
+    } else {
+        3
+    };
+    let (x, y) = ((cx - ext.0) / 2 - 1 + shift, (cy - ext.1) / 2 + shift);
+    Ok(caption_focus(x, y, ext, (0, top, cx, cy - 4)))
 }
 
 /// The side of a check box's or radio button's image (OBM_CHECKBOXES'
@@ -492,7 +552,7 @@ pub fn check_box(
     check: u16,
     pushed: bool,
     left_text: bool,
-) -> Result<(), Stop> {
+) -> Result<R, Stop> {
     let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
     let (cx, cy) = wm::client_size(env, hwnd);
     p.fill(env, uc, (0, 0, cx, cy), p.background)?;
@@ -550,8 +610,11 @@ pub fn check_box(
     };
     let align = if left_text { DT_RIGHT } else { DT_LEFT };
     p.draw_text(env, uc, &text, tr, align | DT_VCENTER | DT_SINGLELINE)?;
+    let ext = text_extent(env, uc, hdc, &shown_text(&text))?;
     p.select(env, uc, old)?;
-    Ok(())
+    let x = if left_text { cx - gap - ext.0 } else { gap };
+    let y = (cy - ext.1) / 2 + 1;
+    Ok(caption_focus(x, y, ext, (0, 0, cx, cy)))
 }
 
 /// A group box (module doc).
