@@ -510,7 +510,8 @@ fn stub_in_thread() -> (String, std::sync::mpsc::Receiver<()>) {
             echo: false,
             ..Default::default()
         };
-        let mut load = || toolhelp16::session::load(&rom("demo.exe"), &opts).map_err(|e| e.0);
+        let mut load =
+            || toolhelp16::session::load(&rom("demo.exe"), &opts).map_err(|e| e.to_string());
         let _ = toolhelp16::debug::run_session(&mut load, Box::new(server));
         let _ = tx.send(());
     });

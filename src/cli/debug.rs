@@ -31,7 +31,7 @@ fn loader<'a>(
     }
     let inject = opts.inject_fault.clone();
     Ok(move || {
-        let mut prog = session::load(file, &lo).map_err(|e| e.0)?;
+        let mut prog = session::load(file, &lo).map_err(|e| e.to_string())?;
         if let Some(text) = &inject {
             let loc: session::Loc = text
                 .parse()

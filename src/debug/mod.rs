@@ -78,7 +78,12 @@ pub enum Why {
     Breakpoint,
     /// A watchpoint: the instruction before the stop accessed the
     /// watched memory at `addr` (linear).
-    Watch { kind: WatchKind, addr: u64 },
+    Watch {
+        /// What the watchpoint watches for.
+        kind: WatchKind,
+        /// The linear address accessed.
+        addr: u64,
+    },
     /// A processor fault, before the environment (TOOLHELP's dispatch, a
     /// DOS handler) sees it; registers as before the faulting instruction.
     Fault(Fault),
@@ -94,8 +99,11 @@ pub enum Why {
 /// What a watchpoint watches for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WatchKind {
+    /// A write to the memory (gdb's `watch`).
     Write,
+    /// A read of it (`rwatch`).
     Read,
+    /// A read or a write (`awatch`).
     Access,
 }
 
@@ -122,9 +130,13 @@ impl WatchKind {
 /// What the user wants after a stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resume {
+    /// Run on to the next stop.
     Continue,
+    /// Run one instruction.
     Step,
+    /// Go back one instruction (replay).
     ReverseStep,
+    /// Go back to the previous stop (replay).
     ReverseContinue,
     /// Go back to position N (replay).
     GoTo(u64),
@@ -137,8 +149,11 @@ pub enum Resume {
 /// A watchpoint: `len` bytes at linear `addr`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Watch {
+    /// What it watches for.
     pub kind: WatchKind,
+    /// The first byte watched (linear).
     pub addr: u64,
+    /// Bytes watched.
     pub len: u64,
 }
 
@@ -147,8 +162,11 @@ pub struct Watch {
 /// that asked has returned or the call came back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TempBreak {
+    /// Where to stop (linear).
     pub addr: u64,
+    /// The stack segment of the frame that asked.
     pub ss: u16,
+    /// The lowest SP at which the stop counts.
     pub min_sp: u16,
 }
 
@@ -178,6 +196,7 @@ pub struct Control {
     /// Breakpoints at positions (`+N`: before the instruction at
     /// position N).
     pub position_breaks: BTreeSet<u64>,
+    /// The one-time stop of `next` or `finish`, if any.
     pub temp: Option<TempBreak>,
     watches: Vec<(Watch, Option<unicorn_engine::UcHookId>)>,
     stepping: bool,

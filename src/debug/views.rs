@@ -70,7 +70,10 @@ pub fn describe(h: &Here<'_, '_>) -> String {
         ),
         Why::Interrupted => format!("interrupted at {at}"),
         Why::HistoryStart => format!("at the start of the recorded history, {at}"),
-        Why::Ended(s) => format!("the program has ended: {}", crate::cli::output::describe(s)),
+        Why::Ended(s) => format!(
+            "the program has ended: {}",
+            crate::session::describe_stop(s)
+        ),
     }
 }
 
