@@ -160,3 +160,132 @@ fn disablenoscroll_keeps_a_disabled_bar() {
     assert_eq!(t.range(lb), (0, 2));
     assert_eq!(t.client_width(lb), narrow, "the same bar, enabled");
 }
+
+/// The COLORREF (0x00BBGGRR) of the screen's pixel at (x, y).
+fn pixel(t: &T, x: i32, y: i32) -> u32 {
+    let s = t.env.win16.gdi.screen_if_made().expect("a screen");
+    t.env
+        .win16
+        .gdi
+        .screen_rgb(s.get(x, y).expect("on the screen"))
+}
+
+// Windows 3.1's default system colours.
+const BLACK: u32 = 0x00_0000; // COLOR_WINDOWFRAME, COLOR_BTNTEXT
+const WHITE: u32 = 0xFF_FFFF; // COLOR_WINDOW, COLOR_BTNHIGHLIGHT
+const LTGRAY: u32 = 0xC0_C0C0; // COLOR_SCROLLBAR, COLOR_BTNFACE
+const DKGRAY: u32 = 0x80_8080; // COLOR_BTNSHADOW
+
+/// An overflowing list box's scroll bar as Windows 3.1 draws it, pixel by
+/// pixel. The list box's window is (10, 10)-(110, 92) on the screen (its
+/// parent a borderless popup at the origin); VGA metrics: SM_CXVSCROLL
+/// and SM_CYVSCROLL 17, SM_CYVTHUMB 16. The bar is SM_CXVSCROLL wide from
+/// the client area's right edge, its right line on the border (x 93 to
+/// 109); each arrow box is SM_CYVSCROLL tall, lines included (rows 10 to
+/// 26 and 75 to 91): COLOR_BTNFACE with one pixel of highlight, two of
+/// shadow, and its arrow (OBM_UPARROW, OBM_DNARROW: a head seven pixels
+/// wide, four rows, a stem three wide) centred in it; the thumb is a
+/// button face between two lines; the shaft COLOR_SCROLLBAR.
+#[test]
+fn an_overflowing_list_box_draws_its_scroll_bar() {
+    let mut t = T::new();
+    let parent = t.create("STATIC", WS_POPUP | WS_VISIBLE, 0, (0, 0, 300, 300));
+    let lb = t.create(
+        "LISTBOX",
+        WS_CHILD | WS_VISIBLE | WS_BORDER | WS_VSCROLL,
+        parent,
+        (10, 10, 100, 82),
+    );
+    for s in ["a", "b", "c", "d", "e", "f", "g"] {
+        t.add(lb, s);
+    }
+    assert!(t.has_bar(lb));
+    // UpdateWindow: the items are painted too.
+    t.user(124, &[lb]);
+    let art = |t: &T| {
+        (8..94)
+            .map(|y| {
+                (88..112)
+                    .map(|x| match pixel(t, x, y) {
+                        BLACK => '#',
+                        WHITE => '.',
+                        LTGRAY => '-',
+                        DKGRAY => '+',
+                        _ => '?',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let check = |t: &T, checks: &[((i32, i32), u32, &str)]| {
+        let bad: Vec<String> = checks
+            .iter()
+            .filter(|(p, c, _)| pixel(t, p.0, p.1) != *c)
+            .map(|(p, c, why)| {
+                format!("{p:?}: {:06X}, expected {c:06X}: {why}", pixel(t, p.0, p.1))
+            })
+            .collect();
+        assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), art(t));
+    };
+    let mut checks = vec![
+        (
+            (92, 50),
+            WHITE,
+            "the items' area (COLOR_WINDOW) left of the bar",
+        ),
+        ((109, 50), BLACK, "the border is the bar's right line"),
+        ((100, 10), BLACK, "the border is the bar's top line"),
+        ((100, 91), BLACK, "the border is the bar's bottom line"),
+        // The up arrow's box: rows 10 to 26.
+        ((94, 11), WHITE, "the up box's highlight"),
+        ((96, 13), LTGRAY, "the up box's face (COLOR_BTNFACE)"),
+        ((107, 20), DKGRAY, "the up box's shadow, two pixels"),
+        ((108, 20), DKGRAY, "the up box's shadow, outer pixel"),
+        ((100, 24), DKGRAY, "the up box's shadow at its foot"),
+        ((100, 26), BLACK, "the line under the up box (SM_CYVSCROLL)"),
+        ((101, 15), BLACK, "the up arrow's tip"),
+        ((100, 15), LTGRAY, "beside the tip"),
+        ((98, 18), BLACK, "the up arrow's base, left"),
+        ((104, 18), BLACK, "the up arrow's base, right"),
+        ((97, 18), LTGRAY, "the base is seven wide"),
+        ((100, 21), BLACK, "the up arrow's stem"),
+        ((99, 21), LTGRAY, "the stem is three wide"),
+        // The down arrow's box: rows 75 to 91.
+        (
+            (100, 75),
+            BLACK,
+            "the line over the down box (SM_CYVSCROLL)",
+        ),
+        ((94, 76), WHITE, "the down box's highlight"),
+        ((96, 78), LTGRAY, "the down box's face (COLOR_BTNFACE)"),
+        ((100, 89), DKGRAY, "the down box's shadow"),
+        ((101, 86), BLACK, "the down arrow's tip"),
+        ((98, 83), BLACK, "the down arrow's base"),
+        ((102, 80), BLACK, "the down arrow's stem"),
+        // The thumb at the top (position 0): rows 27 to 42.
+        ((94, 28), WHITE, "the thumb's highlight"),
+        ((100, 35), LTGRAY, "the thumb's face (COLOR_BTNFACE)"),
+        ((107, 35), DKGRAY, "the thumb's shadow"),
+        ((100, 43), BLACK, "the line under the thumb (SM_CYVTHUMB)"),
+        // The shaft below it.
+        ((94, 50), LTGRAY, "the shaft (COLOR_SCROLLBAR)"),
+        ((100, 60), LTGRAY, "the shaft (COLOR_SCROLLBAR)"),
+        ((108, 74), LTGRAY, "the shaft reaches the down box"),
+    ];
+    check(&t, &checks);
+    // At the last top index the thumb is at the bottom of the shaft
+    // (rows 59 to 74 between lines 58 and 75).
+    t.user(111, &[lb, LB_SETTOPINDEX, 2, 0]);
+    t.user(124, &[lb]);
+    checks = vec![
+        ((100, 35), LTGRAY, "the shaft where the thumb was"),
+        ((100, 43), LTGRAY, "no line where the thumb was"),
+        ((100, 58), BLACK, "the line over the thumb"),
+        ((94, 60), WHITE, "the thumb's highlight"),
+        ((100, 66), LTGRAY, "the thumb's face"),
+        ((107, 66), DKGRAY, "the thumb's shadow"),
+        ((101, 86), BLACK, "the down arrow stays"),
+    ];
+    check(&t, &checks);
+}

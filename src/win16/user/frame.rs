@@ -323,8 +323,15 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
         scroll_bar(&mut p, r, false, bars.0);
     }
     if let (Some(v), Some(h)) = (parts.vscroll, parts.hscroll) {
+        // Inside the frame: the bars' outer lines are on the border.
+        let inside = parts.inside;
         p.fill(
-            Rect::new(v.left + 1, h.top + 1, v.right, h.bottom),
+            Rect::new(
+                v.left + 1,
+                h.top + 1,
+                v.right.min(inside.right),
+                h.bottom.min(inside.bottom),
+            ),
             COLOR_BTNFACE,
         );
     }

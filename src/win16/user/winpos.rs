@@ -149,6 +149,8 @@ pub struct NcParts {
     pub inside: Rect,
     pub caption: Option<Rect>,
     pub menu: Option<Rect>,
+    /// The scroll bars: from the client area's edge, SM_CXVSCROLL
+    /// (SM_CYHSCROLL) across, as long as the client area.
     pub vscroll: Option<Rect>,
     pub hscroll: Option<Rect>,
     pub client: Rect,
@@ -169,9 +171,11 @@ pub fn nc_parts(env: &Env, hwnd: u16) -> Option<NcParts> {
             ..NcParts::default()
         });
     }
+    // The frame alone: the caption is laid out below, and the scroll
+    // bars are inside the frame, not part of it.
     let frame = adjust(
         Rect::default(),
-        w.style & !(WS_CAPTION & !WS_BORDER),
+        w.style & !(WS_CAPTION & !WS_BORDER) & !(WS_VSCROLL | WS_HSCROLL),
         false,
         w.ex_style,
     );
@@ -203,10 +207,25 @@ pub fn nc_parts(env: &Env, hwnd: u16) -> Option<NcParts> {
         rest.top = m.bottom;
         m
     });
-    let vscroll = (w.style & WS_VSCROLL != 0)
-        .then(|| Rect::new(client.right, client.top, inside.right, client.bottom));
-    let hscroll = (w.style & WS_HSCROLL != 0)
-        .then(|| Rect::new(client.left, client.bottom, client.right, inside.bottom));
+    // A scroll bar is SM_CXVSCROLL (SM_CYHSCROLL) across from the client
+    // area's edge, its outer line on the border when there is one (Wine's
+    // 3.1-era SCROLL_GetScrollBarRect); the frame code adds its end lines.
+    let vscroll = (w.style & WS_VSCROLL != 0).then(|| {
+        Rect::new(
+            client.right,
+            client.top,
+            client.right + fixed(SM_CXVSCROLL),
+            client.bottom,
+        )
+    });
+    let hscroll = (w.style & WS_HSCROLL != 0).then(|| {
+        Rect::new(
+            client.left,
+            client.bottom,
+            client.right,
+            client.bottom + fixed(SM_CYHSCROLL),
+        )
+    });
     Some(NcParts {
         window,
         inside,
