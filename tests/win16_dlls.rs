@@ -108,6 +108,29 @@ fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// roms/textbook.exe, a probe of what the textbook's samples call, run
+/// with no script: its main window is a dialog of a class it registered
+/// (HEXCALC), also a clipboard viewer (CLIPVIEW) given a screen capture as
+/// CF_BITMAP (BLOWUP); no printer in WIN.INI and a modeless printing box
+/// with SC_CLOSE greyed (PRINT), EnumFonts through MakeProcInstance
+/// (FONTLIST), SetTextJustification (JUSTIFY), atoms with GetAtomHandle's
+/// ATOMENTRY block (DDEPOP), a resource of a named type and a string
+/// table (POEPOEM), the environment in a list box (ENVIRON),
+/// GetKeyNameText and the caret. Its checks pass and the session's
+/// WM_CLOSE to the dialog ends it cleanly.
+#[test]
+fn a_textbook_samples_probe_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("textbook.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 79 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
 /// The Find dialog poppad.exe leaves open, driven by a `--messages`
 /// script: `type` puts the text in its edit control (edt1, 0x480) and
 /// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the
