@@ -131,6 +131,25 @@ fn a_textbook_samples_probe_runs_to_a_clean_exit_without_a_script() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// roms/mdiprobe.exe, an MDIDEMO-like frame run with no script: an
+/// MDICLIENT from a CLIENTCREATESTRUCT, a child through WM_MDICREATE with
+/// window extra bytes, WM_MDIGETACTIVE, WM_MDISETMENU, WM_MDIDESTROY,
+/// GRAFMENU's bitmap menu items and check-mark bitmaps, and RANDRECT's
+/// PeekMessage loop with TranslateMDISysAccel; the session's WM_CLOSE
+/// reaches DefFrameProc and the loop sees WM_QUIT.
+#[test]
+fn an_mdi_frame_with_a_peekmessage_loop_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("mdiprobe.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 23 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
 /// The Find dialog poppad.exe leaves open, driven by a `--messages`
 /// script: `type` puts the text in its edit control (edt1, 0x480) and
 /// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the
