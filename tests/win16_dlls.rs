@@ -168,6 +168,24 @@ fn the_session_closes_the_main_window_shown_after_startup_dialogs() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// roms/ctlprobe.exe, controls as the samples use them, run with no
+/// script: a multiline edit control's text through EM_GETHANDLE and
+/// LocalLock (POPFIND), a registered class inside a dialog template and
+/// CreateDialogParam's lParam (ABOUT3), WM_DRAWITEM from an owner-drawn
+/// button (OWNERDRW), LB_DIR and DlgDirList on a plain window (HEAD).
+#[test]
+fn a_controls_probe_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("ctlprobe.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 24 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
 /// The Find dialog poppad.exe leaves open, driven by a `--messages`
 /// script: `type` puts the text in its edit control (edt1, 0x480) and
 /// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the
