@@ -73,6 +73,7 @@ pub const MAX_LINES: usize = 1 << 20;
 /// What to list.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    /// Disassembly syntax.
     pub syntax: Syntax,
     /// One segment: the NE segment number, or the number of a DOS
     /// program's segment (module documentation).
@@ -84,7 +85,7 @@ pub struct Options {
 }
 
 /// A relocated location, as the listing shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Fixup {
     /// Offset of the patched location in its segment.
     pub at: u16,
@@ -95,20 +96,23 @@ pub struct Fixup {
     /// `seg DGROUP`, `DEMO:2:0010`).
     pub target: String,
     /// For an import: the module, the ordinal and the name, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub import: Option<ImportRef>,
 }
 
 /// An imported function a fixup names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportRef {
+    /// The imported module.
     pub module: String,
+    /// The ordinal imported, when known.
     pub ordinal: Option<u16>,
+    /// The name imported, when known.
     pub name: Option<String>,
 }
 
 /// One line of a listing: an instruction (or `db` bytes).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Line {
     /// The module (NE module name, or the DOS program's file stem).
     pub module: String,
@@ -116,8 +120,9 @@ pub struct Line {
     pub segment: u16,
     /// A DOS program's segment as a paragraph counted from the load image
     /// (a .COM program's PSP is paragraph 0); None for NE.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub paragraph: Option<u16>,
+    /// Offset of the instruction in its segment.
     pub offset: u16,
     /// `DEMO:1:0010` (NE), `0001:002A` (DOS: paragraph:offset).
     pub address: String,
@@ -128,27 +133,30 @@ pub struct Line {
     /// The symbol naming the address (`NAME` or `NAME+0x12`).
     pub symbol: Option<String>,
     /// What starts here: symbols, exported entries, the program's entry.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub labels: Vec<String>,
     /// The relocated locations in this instruction's bytes.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub fixups: Vec<Fixup>,
     /// Said after the instruction: an ordinal kept, a fixup that is not an
     /// operand.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub notes: Vec<String>,
 }
 
 /// A segment's part of a listing: a heading and its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
+    /// The section's heading (the segment, its kind and size).
     pub heading: String,
+    /// The instructions, in order.
     pub lines: Vec<Line>,
 }
 
 /// A whole listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
+    /// One section per segment listed.
     pub sections: Vec<Section>,
     /// Said once (a relocation table that could not be walked).
     pub notes: Vec<String>,

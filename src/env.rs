@@ -10,7 +10,9 @@ use crate::win16::{API_INT, Win16};
 /// Everything the program can call.
 #[derive(Default)]
 pub struct Env {
+    /// The DOS and BIOS state.
     pub dos: Dos,
+    /// The Win16 state: tasks, modules, USER and GDI.
     pub win16: Win16,
     /// What the program wrote to the console: the first [`MAX_CONSOLE`]
     /// bytes (all of it still goes to the echo).
@@ -45,8 +47,11 @@ pub struct Env {
 /// What symbols need of a DOS program (see [`Env::dos_program`]).
 #[derive(Debug, Clone)]
 pub struct DosProgram {
+    /// The program's file.
     pub path: std::path::PathBuf,
+    /// The paragraph its load image starts at.
     pub base_seg: u16,
+    /// The load image's length in bytes.
     pub image_len: u32,
 }
 

@@ -1,6 +1,13 @@
-use clap::Parser;
+//! The `toolhelp16` command: a thin layer over the library (src/cli/).
+
+mod cli;
+
+// The command line's modules name the library's as `crate::...`: these
+// bind them at this crate's root.
+use toolhelp16::{
+    debug, disasm, dos, env, escape, loader, machine, report, session, symbols, trace, walk, win16,
+};
 
 fn main() {
-    let cli = toolhelp16::cli::Cli::parse();
-    std::process::exit(toolhelp16::cli::main_with(cli));
+    std::process::exit(cli::run_from_args(std::env::args_os()));
 }

@@ -51,6 +51,7 @@ impl crate::machine::Observer for ScreenSeries {
 /// How to load a file.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
+    /// How to read the file (detected, or a raw image's place).
     pub kind: KindHint,
     /// The command tail (everything after `--`).
     pub tail: String,
@@ -135,41 +136,106 @@ pub enum Writes {
     KeptIn(PathBuf),
 }
 
-/// A file that could not be loaded: the message names the file, and the
-/// offset and field where the loader knows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadFailure(pub String);
+/// What an internal error (a bug in toolhelp16) says after itself.
+pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
+     the command line and the file it ran";
 
-impl std::fmt::Display for LoadFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// One line describing a stop, as the reports say it: `exited with code
+/// 0`, `General Protection Fault (exception 13) at 0117:0094: ...`,
+/// `the instruction budget ran out`.
+pub fn describe_stop(stop: &Stop) -> String {
+    match stop {
+        Stop::Exited { code } => format!("exited with code {code}"),
+        Stop::Fault(f) => format!(
+            "{} (exception {}) at {:04X}:{:04X}: {}",
+            crate::machine::fault_name(f.number),
+            f.number,
+            f.cs,
+            f.ip,
+            f.detail
+        ),
+        Stop::Budget => "the instruction budget ran out".into(),
+        Stop::NoInput { what } => format!("stopped: {what}"),
+        Stop::Timeout => "the wall-clock limit ran out".into(),
+        Stop::Unimplemented { what, caller } => {
+            format!(
+                "called {what}, which is not implemented (from {:04X}:{:04X})",
+                caller.0, caller.1
+            )
+        }
+        Stop::Fatal { what, caller } => format!(
+            "ended with a fatal error: {what} (from {:04X}:{:04X})",
+            caller.0, caller.1
+        ),
+        Stop::Hung { cs, ip } => {
+            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
+        }
+        Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
+        Stop::Error(e) => format!("internal error: {e}; {}", BUG_REPORT),
     }
 }
-impl std::error::Error for LoadFailure {}
+
+/// A file that could not be loaded: the message names the file, and the
+/// offset and field where the loader knows them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadFailure {
+    /// The bytes are not a program this tool loads, or are malformed: the
+    /// file (or the name given to [`load_bytes`]) and where and why
+    /// (offset, field, what was wrong).
+    #[error("{file}: {error}")]
+    Format {
+        /// The file's path or name.
+        file: String,
+        /// What the loader found wrong.
+        #[source]
+        error: loader::LoadError,
+    },
+    /// Anything else: a file that cannot be read, an option that does not
+    /// fit the program, a DLL or a symbol file that does not load, the
+    /// machine refusing it. The message names the file and what.
+    #[error("{0}")]
+    Other(String),
+}
 
 /// What kind of program is loaded, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loaded {
     /// A Win16 task.
-    Ne { htask: u16 },
+    Ne {
+        /// The task handle.
+        htask: u16,
+    },
     /// A DOS program with its PSP and load segment.
-    Dos { psp: u16, load_seg: u16 },
+    Dos {
+        /// The PSP segment.
+        psp: u16,
+        /// The segment the image is loaded at.
+        load_seg: u16,
+    },
     /// A raw image or boot sector.
-    Raw { load_seg: u16 },
+    Raw {
+        /// The segment the image is loaded at.
+        load_seg: u16,
+    },
 }
 
 /// A loaded program.
 pub struct Program {
+    /// The machine it runs on (its environment inside).
     pub machine: Machine,
+    /// The program's file.
     pub path: PathBuf,
+    /// The parsed executable.
     pub image: Image,
+    /// What kind of program it is, and where.
     pub loaded: Loaded,
 }
 
 /// Read and parse a file, naming it in any error.
 pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
     let bytes = loader::read_capped(path, loader::MAX_EXECUTABLE_BYTES, "an executable")
-        .map_err(LoadFailure)?;
+        .map_err(LoadFailure::Other)?;
     let kind = match kind {
         KindHint::Auto
             if path
@@ -182,7 +248,10 @@ pub fn parse_file(path: &Path, kind: KindHint) -> Result<Image, LoadFailure> {
         }
         k => k,
     };
-    loader::parse(&bytes, kind).map_err(|e| LoadFailure(format!("{}: {e}", path.display())))
+    loader::parse(&bytes, kind).map_err(|error| LoadFailure::Format {
+        file: path.display().to_string(),
+        error,
+    })
 }
 
 /// How DOS starts this program: its tail, environment and DOS path.
@@ -208,7 +277,7 @@ fn dos_start(path: &Path, opts: &LoadOptions) -> crate::dos::DosStart {
 /// line (`FILE:LINE: what`).
 pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFailure> {
     use crate::win16::script;
-    let fail = |what: String| LoadFailure(format!("--messages {}{what}", path.display()));
+    let fail = |what: String| LoadFailure::Other(format!("--messages {}{what}", path.display()));
     let file = std::fs::File::open(path).map_err(|e| fail(format!(": {e}")))?;
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(
@@ -225,6 +294,49 @@ pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFail
 /// Load a file into a new machine.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     let image = parse_file(path, opts.kind)?;
+    load_image(path, image, opts)
+}
+
+/// Load a program from its bytes, named `name` (`CHIPS.EXE`): as
+/// [`load`] loads a file of that name in `opts.dir` (the current
+/// directory without it), which is where DLLs, `STEM.map` and `STEM.sym`
+/// are looked for and what DOS is told the program is. A `.COM` name
+/// without an MZ signature loads as a .COM, as a file would. The bytes are
+/// checked as a file's are: at most [`loader::MAX_EXECUTABLE_BYTES`], and
+/// a malformed program is a [`LoadFailure::Format`] naming `name`.
+pub fn load_bytes(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadFailure> {
+    if bytes.len() as u64 > loader::MAX_EXECUTABLE_BYTES {
+        return Err(LoadFailure::Other(format!(
+            "{name}: {} bytes is more than an executable this tool loads ({} bytes)",
+            bytes.len(),
+            loader::MAX_EXECUTABLE_BYTES
+        )));
+    }
+    let path = match &opts.dir {
+        Some(d) => d.join(name),
+        None => PathBuf::from(name),
+    };
+    let kind = match opts.kind {
+        KindHint::Auto
+            if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("com"))
+                && !bytes.starts_with(b"MZ")
+                && !bytes.starts_with(b"ZM") =>
+        {
+            KindHint::Com
+        }
+        k => k,
+    };
+    let image = loader::parse(bytes, kind).map_err(|error| LoadFailure::Format {
+        file: name.to_string(),
+        error,
+    })?;
+    load_image(&path, image, opts)
+}
+
+/// Load a parsed program, read from `path`, into a new machine.
+fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     // An OS/2 bound program runs as DOS runs it: its real-mode part
     // (loader/ne.rs, `bound_dos_program`).
     let bound = match &image {
@@ -237,7 +349,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     };
     let script = match &opts.messages {
         Some(p) if !matches!(image, Image::Ne(_)) => {
-            return Err(LoadFailure(format!(
+            return Err(LoadFailure::Other(format!(
                 "--messages {}: only Win16 programs get window messages",
                 p.display()
             )));
@@ -246,12 +358,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
         None => None,
     };
     if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
-        return Err(LoadFailure(format!(
+        return Err(LoadFailure::Other(format!(
             "{}: --mouse: only DOS programs get a mouse driver",
             path.display()
         )));
     }
-    let fail = |e: &dyn std::fmt::Display| LoadFailure(format!("{}: {e}", path.display()));
+    let fail = |e: &dyn std::fmt::Display| LoadFailure::Other(format!("{}: {e}", path.display()));
     let mut env = Env::new(opts.echo);
     env.dos.input = opts.stdin.clone();
     env.dos.keys = opts.keys.iter().copied().collect();
@@ -280,7 +392,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
                 })
             }
         }
-        .map_err(|e| LoadFailure(format!("drive C: {}: {e}", dir.display())))?;
+        .map_err(|e| LoadFailure::Other(format!("drive C: {}: {e}", dir.display())))?;
         drive.set_quota(opts.disk_quota);
         env.drive = Some(drive);
     }
@@ -289,16 +401,16 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
             env.win16.environment = dos_start(path, opts).env;
             let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
-                .map_err(|e| LoadFailure(e.0))?;
+                .map_err(|e| LoadFailure::Other(e.0))?;
             for other in &opts.more {
                 let Image::Ne(ne) = parse_file(other, KindHint::Auto)? else {
-                    return Err(LoadFailure(format!(
+                    return Err(LoadFailure::Other(format!(
                         "{}: only Win16 programs run as further tasks",
                         other.display()
                     )));
                 };
                 crate::win16::load_program(&mut m, &mut env, &ne, other, "")
-                    .map_err(|e| LoadFailure(e.0))?;
+                    .map_err(|e| LoadFailure::Other(e.0))?;
             }
             if let Some(script) = script {
                 env.win16.commdlg.files = script.files.clone();
@@ -347,7 +459,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
     };
     let mut given = Vec::new();
     for arg in &opts.symbol_files {
-        given.push(crate::symbols::Given::read(arg).map_err(LoadFailure)?);
+        given.push(crate::symbols::Given::read(arg).map_err(LoadFailure::Other)?);
     }
     env.symbols = crate::symbols::Registry::new(given, opts.symbols_beside);
     env.dos_program = match (&image, loaded) {
@@ -392,11 +504,12 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Program, LoadFailure> {
 fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
     let mut names = Vec::new();
     for m in env.win16.modules.iter().filter(|m| !m.builtin) {
-        env.symbol_table(Some(m.hmodule)).map_err(LoadFailure)?;
+        env.symbol_table(Some(m.hmodule))
+            .map_err(LoadFailure::Other)?;
         names.push(m.name.clone());
     }
     if env.dos_program.is_some() {
-        env.symbol_table(None).map_err(LoadFailure)?;
+        env.symbol_table(None).map_err(LoadFailure::Other)?;
         names.extend(env.program_name.clone());
     }
     for g in &env.symbols.given {
@@ -424,17 +537,35 @@ fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
 pub enum Loc {
     /// `MODULE:SEG:OFF`: NE segment number and offset in a module.
     ModuleSeg {
+        /// The module name.
         module: String,
+        /// The NE segment number.
         segment: u16,
+        /// The offset (hex).
         offset: u16,
     },
     /// `SEG:OFF`: a raw segment or selector.
-    SegOff { seg: u16, offset: u16 },
+    SegOff {
+        /// The segment (hex).
+        seg: u16,
+        /// The offset (hex).
+        offset: u16,
+    },
     /// `MODULE!NAME`: a name from any symbol source (NE names tables,
     /// `.MAP`, `.SYM`).
-    Export { module: String, name: String },
+    Export {
+        /// The module name.
+        module: String,
+        /// The name.
+        name: String,
+    },
     /// `MODULE!#N`: entry ordinal N.
-    Ordinal { module: String, ordinal: u16 },
+    Ordinal {
+        /// The module name.
+        module: String,
+        /// The entry ordinal.
+        ordinal: u16,
+    },
     /// `+N`: after N instructions.
     After(u64),
 }
@@ -522,7 +653,15 @@ impl Program {
 
     /// Resolve a location to SEG:OFF in this machine.
     pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
-        let w = &self.env().win16;
+        resolve_in(self.env(), loc)
+    }
+}
+
+/// Resolve a location to SEG:OFF in the environment `env` (the
+/// debugger resolves from inside a hook, where it has no [`Program`]).
+pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
+    {
+        let w = &env.win16;
         let module = |name: &str| {
             w.module_by_name(name)
                 .ok_or_else(|| format!("no module named {name} is loaded"))
@@ -555,7 +694,7 @@ impl Program {
                 module: name,
                 name: export,
             } => {
-                if let Some(at) = self.resolve_symbol(name, export)? {
+                if let Some(at) = resolve_symbol(env, name, export)? {
                     return Ok(at);
                 }
                 let m = module(name)?;
@@ -571,7 +710,9 @@ impl Program {
             Loc::After(_) => Err("+N is not an address".into()),
         }
     }
+}
 
+impl Program {
     /// Run to exit, fault, a limit, or `at`.
     pub fn run(&mut self, limits: RunLimits, at: Option<&Loc>) -> Result<Stop, String> {
         let mut limits = limits;
@@ -779,6 +920,16 @@ impl Program {
         self.symbol_ref(cs, ip).map(|s| s.to_string())
     }
 
+    /// The symbol of frame `i` of a walk: the first frame and a fault
+    /// dispatch's frame hold the exact CS:IP, the others return addresses,
+    /// named from the byte before them (Env::frame_symbol). None past the
+    /// walk's end or when no symbol source names the address.
+    pub fn frame_symbol(&self, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
+        let f = w.frames.get(i)?;
+        self.env()
+            .frame_symbol(&*self.machine, f.w_cs, f.w_ip, w.exact_at(i))
+    }
+
     /// [`Program::symbol_at`] with the raw (undemangled) name and source.
     pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.env().symbol_at(&*self.machine, cs, ip)
@@ -795,11 +946,12 @@ impl Program {
     pub fn symbol_warnings(&self) -> Vec<String> {
         self.env().symbols.take_warnings()
     }
+}
 
-    /// `MODULE!NAME` from the symbol tables: the address of the one symbol
-    /// of that name (raw or demangled, any case).
-    fn resolve_symbol(&self, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
-        let env = self.env();
+/// `MODULE!NAME` from the symbol tables of `env`: the address of the one
+/// symbol of that name (raw or demangled, any case).
+fn resolve_symbol(env: &Env, module: &str, name: &str) -> Result<Option<(u16, u16)>, String> {
+    {
         let (table, segments, dos) = if let Some(m) = env.win16.module_by_name(module) {
             (env.symbol_table(Some(m.hmodule))?, m.segments.clone(), None)
         } else if env
@@ -851,7 +1003,10 @@ impl Program {
             )),
         }
     }
+}
 
+impl Program {
+    /// The name of the module a frame's hModule names, or None.
     pub fn module_name(&self, frame: &StackTraceEntry) -> Option<String> {
         match self.machine.cpu_mode() {
             CpuMode::Protected => self

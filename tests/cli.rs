@@ -336,3 +336,137 @@ fn malformed_option_values_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--screen` and `--events` do what they say on every command that
+/// takes them (README, "Options of every command"): `stack`, `trace`,
+/// `profile` and `snapshot` print the text screen and the events as
+/// `run` does, not ignore them.
+#[test]
+fn screen_and_events_work_on_every_command_that_runs_a_program() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-screen-events-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let snap = dir.join("snap.json");
+    let com = common::rom("comchain.com");
+    let demo = common::rom("demo.exe");
+    let snap_arg = snap.display().to_string();
+    let cases: Vec<(Vec<&str>, &std::path::Path)> = vec![
+        (vec!["run"], &com),
+        (vec!["stack", "--at", "+200"], &com),
+        (vec!["trace", "-o", "/dev/null"], &com),
+        (vec!["profile", "--folded", "/dev/null"], &com),
+        (vec!["snapshot", "--at", "+20", "-o", &snap_arg], &com),
+    ];
+    for (args, file) in &cases {
+        let out = bin()
+            .args(args)
+            .args(["--screen", "--events"])
+            .arg(file)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // comchain.com writes its line through DOS (INT 21h): it is on
+        // the screen and quoted in the INT 21h event, so it shows at least
+        // twice when both work. The snapshot stops before it writes.
+        if args[0] != "snapshot" {
+            assert!(
+                all.matches("toolhelp16 .COM scenario").count() >= 2,
+                "{args:?} --screen printed no screen: {all}"
+            );
+        }
+        assert!(
+            all.contains("event: "),
+            "{args:?} --events printed no event: {all}"
+        );
+        let _ = demo;
+    }
+    // The Win16 relay log under --events, in stack's JSON.
+    let out = bin()
+        .args(["stack", "--json", "--events", "--at", "DEMO:1:003A"])
+        .arg(&demo)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let events = v["events"]
+        .as_array()
+        .expect("stack --json --events has events");
+    assert!(
+        events
+            .iter()
+            .any(|e| e.as_str().unwrap().contains("call KERNEL.")),
+        "{events:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A long run shows indicatif's spinner on a terminal, and nothing of it
+/// when stderr is piped or the output is JSON.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // `jmp $`: runs until the wall-clock limit.
+    let lp = dir.join("loop.com");
+    std::fs::write(&lp, [0xEB, 0xFE]).unwrap();
+    let out = bin()
+        .args(["profile", "--timeout", "1.5", "--folded", "/dev/null"])
+        .arg(&lp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("running") && !err.contains('\x1b'),
+        "piped: {err:?}"
+    );
+    // On a terminal (util-linux `script` gives the command a pty).
+    let script = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if script.is_err() {
+        eprintln!("SKIP: `script` (util-linux) is absent; the terminal half is not run");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let cmd = format!(
+        "{} profile --timeout 1.5 --folded /dev/null {}",
+        env!("CARGO_BIN_EXE_toolhelp16"),
+        lp.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qc", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        tty.contains(&format!("running {}", lp.display())),
+        "no spinner on a terminal: {tty:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A debugging session (gdbserver, debug, run --gdb) does not take the
+/// report options it would ignore: a usage error (2), JSON under --json.
+#[test]
+fn debugging_sessions_refuse_the_report_options() {
+    let demo = common::rom("demo.exe");
+    for args in [
+        &["debug", "--events"][..],
+        &["gdbserver", "--screen", "--listen", "0"],
+        &["run", "--gdb", "0", "--events"],
+    ] {
+        let out = bin().args(args).arg(&demo).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("does not apply to a debugging session"),
+            "{err}"
+        );
+    }
+    let out = bin().args(["debug", "--json"]).arg(&demo).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v = json(&out);
+    assert_eq!(v["kind"], "usage");
+}

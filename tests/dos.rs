@@ -1235,3 +1235,31 @@ fn without_events_no_interrupt_call_is_logged() {
         );
     }
 }
+
+/// The Win16 relay log (`call MODULE.NAME(args) -> DX:AX`) is kept only
+/// when asked for (`--events`, LoadOptions::log_calls): an unlogged run
+/// formats no call.
+#[test]
+fn without_events_no_win16_api_call_is_logged() {
+    for log_calls in [false, true] {
+        let opts = toolhelp16::session::LoadOptions {
+            log_calls,
+            ..Default::default()
+        };
+        let mut p = toolhelp16::session::load(&rom("demo.exe"), &opts).unwrap();
+        p.run(toolhelp16::machine::RunLimits::default(), None)
+            .unwrap();
+        let calls = p
+            .machine
+            .get_data()
+            .events
+            .iter()
+            .filter(|e| e.contains(" call KERNEL.") || e.contains(" call USER."))
+            .count();
+        assert_eq!(
+            calls > 0,
+            log_calls,
+            "log_calls {log_calls}: {calls} calls logged"
+        );
+    }
+}

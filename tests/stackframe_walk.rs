@@ -251,7 +251,7 @@ fn stack_skip_and_max_capture_the_back_trace_in_json_and_text() {
     assert_eq!(bt["addresses"].as_array().unwrap().len(), 4);
     let sum = packed.iter().sum::<u64>() & 0xFFFF_FFFF;
     assert_eq!(bt["hash"], sum);
-    let out = run(&["--json", "--skip", "1", "--max", "2"]);
+    let out = run(&["--json", "--skip", "1", "--max-frames", "2"]);
     assert!(out.status.success());
     let v = json(&out);
     let bt = &v["backtrace"];
@@ -271,7 +271,7 @@ fn stack_skip_and_max_capture_the_back_trace_in_json_and_text() {
     assert_eq!(bt["hash"], (want[0] + want[1]) & 0xFFFF_FFFF);
     assert_eq!(v["frames"], full["frames"], "the walk itself is unchanged");
     // Text: the hash and each address.
-    let out = run(&["--skip", "1", "--max", "2"]);
+    let out = run(&["--skip", "1", "--max-frames", "2"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let line = format!(
         "back trace (RtlCaptureStackBackTrace, skip 1, max 2): 2 address(es), hash 0x{:08X}",

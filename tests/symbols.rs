@@ -42,7 +42,7 @@ fn frame_symbols(p: &Program) -> Vec<Option<String>> {
         .walk_at_stop(&toolhelp16::machine::Stop::Budget)
         .expect("a walk");
     (0..w.frames.len())
-        .map(|i| toolhelp16::cli::output::frame_symbol(p, &w, i).map(|s| s.to_string()))
+        .map(|i| p.frame_symbol(&w, i).map(|s| s.to_string()))
         .collect()
 }
 
@@ -66,7 +66,8 @@ fn every_frame_of_each_roms_walk_is_named_by_the_nearest_preceding_public_of_its
         let w = p.walk_at_stop(&stop).unwrap();
         let publics = map_publics(&root().join(&sc.file).with_extension("map"));
         for (i, f) in w.frames.iter().enumerate() {
-            let sym = toolhelp16::cli::output::frame_symbol(&p, &w, i)
+            let sym = p
+                .frame_symbol(&w, i)
                 .unwrap_or_else(|| panic!("{}: frame {i} {f:?} has no symbol", sc.name));
             assert_eq!(sym.source, Source::Map, "{}: frame {i}", sc.name);
             // The test's own lookup: the last public at or before the
@@ -145,7 +146,7 @@ fn load_with(
     let mut o = common::scenario_options(sc);
     o.symbol_files = symbol_files;
     o.symbols_beside = beside;
-    let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.0)?;
+    let mut p = toolhelp16::session::load(file, &o).map_err(|e| e.to_string())?;
     let loc = common::scenario_loc(&p, sc);
     common::run_to(&mut p, sc, &loc);
     Ok(p)

@@ -319,3 +319,58 @@ fn regs_in_json_are_a_changed_member_and_max_counts_them() {
     assert_eq!(lines[0]["symbol"], "start");
     assert_eq!(lines[1]["symbol"], "INITTASK");
 }
+
+/// `trace --max N` ends the trace and the run with it, the same with and
+/// without `--regs`: a stop where it was asked for (exit 0, "stopped at"),
+/// not an instruction budget that ran out (122).
+#[test]
+fn trace_max_stops_the_run_the_same_with_and_without_regs() {
+    for regs in [false, true] {
+        let mut args = vec!["trace", "--max", "5"];
+        if regs {
+            args.push("--regs");
+        }
+        let out = common::bin()
+            .args(&args)
+            .arg(common::rom("demo.exe"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "--regs {regs}: {err}");
+        assert!(err.contains(": stopped at "), "--regs {regs}: {err}");
+        assert!(!err.contains("budget"), "--regs {regs}: {err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5);
+    }
+}
+
+/// `trace | head`: when the reader goes away the run stops with it (there
+/// is nothing more to write), quietly and with status 0, instead of
+/// emulating on to the program's end or the wall-clock limit.
+#[test]
+fn a_closed_pipe_ends_the_trace_and_the_run() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("toolhelp16-trace-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lp = dir.join("loop.com");
+    std::fs::write(&lp, [0xEB, 0xFE]).unwrap(); // jmp $
+    for regs in [false, true] {
+        let mut cmd = bin();
+        cmd.args(["trace", "--timeout", "20"]);
+        if regs {
+            cmd.arg("--regs");
+        }
+        let mut child = cmd
+            .arg(&lp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "--regs {regs}: {err}");
+        assert!(!err.contains("wall-clock"), "--regs {regs}: ran on: {err}");
+        assert!(!err.contains("panicked"), "--regs {regs}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -92,12 +92,12 @@ enum Mode {
 }
 
 fn machine_run(file: &Path, mode: Mode) -> Result<Duration, String> {
-    let mut p = session::load(file, &LoadOptions::default()).map_err(|e| e.0)?;
+    let mut p = session::load(file, &LoadOptions::default()).map_err(|e| e.to_string())?;
     match mode {
         Mode::Untraced => {}
         Mode::PerInsnHook => {
             p.machine.add_observer(Box::new(Nothing));
-            p.machine.watch_instructions().map_err(|e| e.0)?;
+            p.machine.watch_instructions().map_err(|e| e.to_string())?;
         }
         Mode::Trace(out) => {
             let w: Box<dyn std::io::Write> = match out {
@@ -227,11 +227,11 @@ fn gdi_call(
 /// The drawing figures (module doc).
 fn draw_bench(quick: bool) -> Result<String, String> {
     use crate::machine::{Cpu, Machine, SegKind};
-    let mut m = Machine::new_protected().map_err(|e| e.0)?;
+    let mut m = Machine::new_protected().map_err(|e| e.to_string())?;
     let mut env = crate::env::Env::new(false);
     let data = m
         .alloc_segment(SegKind::Data, 0x100, b"DISPLAY\0")
-        .map_err(|e| e.0)?;
+        .map_err(|e| e.to_string())?;
     let name = u32::from(data) << 16;
     let call = |env: &mut crate::env::Env, m: &mut Machine, ord: u16, a: &[u32]| {
         gdi_call(env, m, "GDI", ord, a)
@@ -362,7 +362,7 @@ impl Drop for Bundled {
 
 fn walk_bench(n: usize) -> Result<String, String> {
     let file = Bundled::new("recurse.exe", RECURSE_EXE)?;
-    let mut p = session::load(&file.path, &LoadOptions::default()).map_err(|e| e.0)?;
+    let mut p = session::load(&file.path, &LoadOptions::default()).map_err(|e| e.to_string())?;
     let loc: Loc = "RECURSE:1:0033".parse()?;
     let stop = p.run(RunLimits::default(), Some(&loc))?;
     let t = Instant::now();
@@ -383,10 +383,10 @@ fn text_bench(lines: usize) -> String {
     use crate::win16::api;
     let text = b"The quick brown fox jumps over the lazy dog. 0123456789";
     let run = || -> Result<(f64, String), String> {
-        let mut m = Machine::new_protected().map_err(|e| e.0)?;
+        let mut m = Machine::new_protected().map_err(|e| e.to_string())?;
         let data = m
             .alloc_segment(SegKind::Data, 0x1000, text)
-            .map_err(|e| e.0)?;
+            .map_err(|e| e.to_string())?;
         let mut env = crate::env::Env::new(false);
         let call = |env: &mut crate::env::Env, m: &mut Machine, ord: u16, a: &[u32]| {
             api::find("GDI", ord)

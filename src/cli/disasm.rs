@@ -25,7 +25,7 @@ pub fn disasm(a: DisasmArgs) -> i32 {
     let file = &a.file;
     let image = match session::parse_file(file, KindHint::Auto) {
         Ok(i) => i,
-        Err(e) => return fail(EXIT_LOAD, &e.0),
+        Err(e) => return fail(EXIT_LOAD, &e.to_string()),
     };
     let at: Option<Loc> = match a.at.as_deref().map(str::parse).transpose() {
         Ok(l) => l,
@@ -65,7 +65,16 @@ pub fn disasm(a: DisasmArgs) -> i32 {
         super::tell(&format!("toolhelp16: warning: {w}\n"));
     }
     if a.json {
-        super::say(&crate::disasm::json_lines(&listing));
+        let mut text = String::new();
+        for line in listing.sections.iter().flat_map(|s| &s.lines) {
+            let v = super::json::Versioned {
+                version: toolhelp16::JSON_VERSION,
+                body: line,
+            };
+            text.push_str(&serde_json::to_string(&v).unwrap_or_default());
+            text.push('\n');
+        }
+        super::write_stdout(text.as_bytes());
     } else {
         let what = match &image {
             crate::loader::Image::Ne(ne) => format!(

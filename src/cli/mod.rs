@@ -16,7 +16,9 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+pub mod debug;
 pub mod disasm;
+pub mod json;
 pub mod output;
 pub mod tracecmd;
 
@@ -43,8 +45,7 @@ pub const EXIT_LOAD: i32 = 120;
 pub const EXIT_INTERNAL: i32 = 125;
 
 /// What an internal error says after itself.
-pub const BUG_REPORT: &str = "this is a bug in toolhelp16: please report it with this message, \
-     the command line and the file it ran";
+pub const BUG_REPORT: &str = session::BUG_REPORT;
 /// The program waited for input the run does not have (an empty `--keys`).
 pub const EXIT_NO_INPUT: i32 = 126;
 /// The program ended itself with a fatal error (FatalExit, FatalAppExit).
@@ -61,12 +62,36 @@ pub const EXIT_WALK_FAILED: i32 = 119;
 #[command(
     name = "toolhelp16",
     version,
-    about = "Run 16-bit x86 programs and walk their stacks as Windows 3.1 TOOLHELP.DLL did"
+    about = "Run 16-bit x86 programs and walk their stacks as Windows 3.1 TOOLHELP.DLL did",
+    after_help = EXIT_STATUS_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The exit statuses, as `--help` and the man page list them (README,
+/// "Exit status", has the same rows: tests/help.rs).
+const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    done: the program exited with 0, LOC was reached, the walk agrees
+  N    run: the program's own exit code
+  1    stack --verify disagrees; stack, snapshot: LOC not reached, the program exited with 0
+  2    a usage error (an unknown option, a malformed value)
+  117  the program halted with interrupts disabled (cli; hlt)
+  118  walk: the walk disagrees with the snapshot's expected frames
+  119  walk: the first step fails
+  120  a file cannot be loaded or written, or a LOC cannot be resolved
+  121  a fault ended the program
+  122  the instruction budget (--max-insns) ran out
+  123  the wall-clock limit (--timeout) ran out
+  124  the program called something not implemented
+  125  a bug in toolhelp16 itself
+  126  the program waits for input the run does not have
+  127  the program ended itself with a fatal error (FatalExit, FatalAppExit)
+
+With --json, an error is a JSON object on stdout (docs/schema/error.json).
+Documentation: README.md and docs/ in the source repository.";
 
 /// Options shared by the commands that run a program.
 #[derive(clap::Args, Debug, Clone)]
@@ -204,9 +229,54 @@ pub enum Command {
         /// after paints).
         #[arg(long, value_name = "N", default_value_t = 0, requires = "screenshots")]
         every: u64,
+        /// Run under the gdb remote stub on 127.0.0.1:PORT instead (as
+        /// `gdbserver --listen PORT`).
+        #[arg(long, value_name = "PORT")]
+        gdb: Option<u16>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The program's command tail.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Serve the program to gdb (or any client of gdb's remote protocol):
+    /// it stops before its first instruction; addresses are linear,
+    /// `monitor help` lists the tool's own views (docs/debugging.md).
+    #[command(
+        mut_arg("json", |a| a.hide(true)),
+        mut_arg("screen", |a| a.hide(true)),
+        mut_arg("events", |a| a.hide(true))
+    )]
+    Gdbserver {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Where to listen: PORT (on 127.0.0.1), or ADDRESS:PORT, an IP
+        /// address named explicitly to listen beyond the loopback
+        /// address. Port 0 picks a free port (said on stderr).
+        #[arg(long, value_name = "[ADDRESS:]PORT", default_value = "127.0.0.1:1234")]
+        listen: String,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Debug the program in a command session: break, continue, step,
+    /// next, finish, bt (the ToolHelp walk), x, regs, disasm, watch,
+    /// reverse-stepi, reverse-continue (`help` lists them).
+    #[command(
+        mut_arg("json", |a| a.hide(true)),
+        mut_arg("screen", |a| a.hide(true)),
+        mut_arg("events", |a| a.hide(true))
+    )]
+    Debug {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Read the commands from FILE instead of the terminal (one a
+        /// line; `#` starts a comment); the session ends with the file.
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
     },
@@ -230,8 +300,10 @@ pub enum Command {
         /// innermost.
         #[arg(long, value_name = "N", default_value_t = 0)]
         skip: usize,
-        /// Back trace: the most addresses to capture (default: all).
-        #[arg(long, value_name = "N")]
+        /// Back trace: the most addresses to capture, FramesToCapture
+        /// (default: all). (`trace --max` counts instructions; this counts
+        /// frames, hence its own name.)
+        #[arg(long = "max-frames", value_name = "N")]
         max: Option<usize>,
         /// Narrate the walk rule by rule as docs/walk.md gives the rules,
         /// with the values each rule saw, and where and why it stopped.
@@ -316,6 +388,9 @@ pub enum Command {
         /// Small sizes (a smoke test; the figures mean little).
         #[arg(long)]
         quick: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Run until LOC and save the machine for the walk there as a JSON
     /// snapshot (descriptor tables, the memory the walk reads, registers,
@@ -358,6 +433,9 @@ pub enum Command {
         /// it).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Print what was written as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// List a module's code without running it: each instruction with its
     /// bytes, symbols and entry points marked, relocations resolved to
@@ -396,10 +474,44 @@ pub enum Command {
     },
     /// Run the bundled demo program and show its walk and stack.
     Demo {
+        /// Print JSON instead of text (as `stack --json`).
         #[arg(long)]
         json: bool,
     },
+    /// Print the JSON Schema of a command's `--json` output (the files of
+    /// docs/schema/), or write them all into a directory.
+    Schema {
+        /// The command: run, stack, trace, profile, bench, snapshot, walk,
+        /// mapsym, disasm, demo, info, or error (what an error under
+        /// --json prints).
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(SCHEMA_NAMES), required_unless_present = "write")]
+        command: Option<String>,
+        /// Write every schema, COMMAND.json, into DIR.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        write: Option<PathBuf>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell) on stdout.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout: `toolhelp16 man | man -l -`;
+    /// with --dir, write it and a page per command (toolhelp16-stack.1 ...)
+    /// into DIR.
+    Man {
+        /// Write toolhelp16.1 and toolhelp16-COMMAND.1 into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
+
+/// The commands with a JSON schema (`schema COMMAND`).
+const SCHEMA_NAMES: [&str; 12] = [
+    "bench", "demo", "disasm", "error", "info", "mapsym", "profile", "run", "snapshot", "stack",
+    "trace", "walk",
+];
 
 /// A value parser for clap that checks an option's value with `parse` and
 /// keeps its text: a malformed value is a usage error (clap's exit status
@@ -560,7 +672,7 @@ pub(crate) fn load_and_run_with(
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
-    let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.0))?;
+    let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.to_string()))?;
     warn_symbols(&prog);
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
@@ -579,12 +691,15 @@ pub(crate) fn load_and_run_with(
         // counts blocks (machine/mod.rs, `port_site`).
         prog.machine.count_instructions();
     }
-    let stop = prog
-        .run(limits(opts), at.map(|(loc, _)| loc))
-        .map_err(|e| {
-            let text = at.map(|(_, t)| t).unwrap_or("");
-            fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
-        })?;
+    let spinner = run_spinner(file, echo);
+    let stop = prog.run(limits(opts), at.map(|(loc, _)| loc));
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let stop = stop.map_err(|e| {
+        let text = at.map(|(_, t)| t).unwrap_or("");
+        fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
+    })?;
     warn_symbols(&prog);
     Ok((prog, stop))
 }
@@ -596,7 +711,34 @@ fn warn_symbols(prog: &session::Program) {
         tell(&format!("toolhelp16: warning: {w}\n"));
     }
     for w in prog.font_warnings() {
-        eprintln!("toolhelp16: warning: fonts: {w}");
+        tell(&format!("toolhelp16: warning: fonts: {w}\n"));
+    }
+}
+
+/// `--events` as JSON: the events and how many were dropped (None, None
+/// without `--events`).
+pub(crate) fn events_json(
+    prog: &session::Program,
+    opts: &RunOpts,
+) -> (Option<Vec<String>>, Option<u64>) {
+    if !opts.events {
+        return (None, None);
+    }
+    let st = prog.machine.get_data();
+    (Some(st.events.clone()), Some(st.events_dropped))
+}
+
+/// `--events` in text, on stderr after the report: `event: ...` lines.
+pub(crate) fn tell_events(prog: &session::Program, opts: &RunOpts) {
+    if !opts.events {
+        return;
+    }
+    let st = prog.machine.get_data();
+    for e in &st.events {
+        tell(&format!("event: {}\n", crate::escape::name(e)));
+    }
+    if st.events_dropped > 0 {
+        tell(&format!("event: ... and {} more\n", st.events_dropped));
     }
 }
 
@@ -616,19 +758,98 @@ pub fn exit_code(stop: &Stop) -> i32 {
     }
 }
 
+/// Whether the command asked for JSON: then an error is a JSON object on
+/// stdout too ([`fail`]).
+static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Report an error (on stderr; under `--json` also as a json.rs
+/// `ErrorOutput` on stdout) and give back its exit status.
 fn fail(code: i32, msg: &str) -> i32 {
     tell(&format!("toolhelp16: {msg}\n"));
+    if JSON_ERRORS.load(std::sync::atomic::Ordering::Relaxed) {
+        let kind = match code {
+            2 => "usage",
+            EXIT_LOAD => "load",
+            EXIT_INTERNAL => "internal",
+            _ => "stopped",
+        };
+        print_json(&json::Doc::new(
+            "error",
+            json::ErrorOutput {
+                message: msg.to_string(),
+                exit_code: code,
+                kind: kind.to_string(),
+            },
+        ));
+    }
     code
+}
+
+/// Whether the running command may show a spinner while the program runs
+/// (`run`, `stack`, `profile`, `snapshot`; `trace` has its own bar).
+static SPINNER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// An indicatif bar drawn on stderr with `template`, when stderr is a
+/// terminal and the command does not print JSON; None otherwise (piped,
+/// redirected, `--json`), so that no output but a terminal's sees it.
+pub(crate) fn progress(template: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if JSON_ERRORS.load(std::sync::atomic::Ordering::Relaxed) || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let style = indicatif::ProgressStyle::with_template(template).ok()?;
+    // Drawn only once the run has lasted a moment: a short run shows no
+    // flicker.
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden())
+            .with_style(style);
+    bar.enable_steady_tick(Duration::from_millis(120));
+    let shown = bar.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        if !shown.is_finished() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+    });
+    Some(bar)
+}
+
+/// The spinner of a long run: shown on a terminal while the program runs,
+/// when the program's own output does not go to the same terminal.
+fn run_spinner(file: &std::path::Path, echo: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !SPINNER.load(std::sync::atomic::Ordering::Relaxed)
+        || (echo && std::io::stdout().is_terminal())
+    {
+        return None;
+    }
+    let bar = progress("{spinner} running {msg}: {elapsed}")?;
+    bar.set_message(crate::escape::name(&file.display().to_string()).into_owned());
+    Some(bar)
+}
+
+/// Write bytes on stdout. Every write of the command line goes through
+/// this, [`say`], [`tell`] or [`print_json`]: a closed pipe (`| head`)
+/// or a full disk loses the output, never panics (`println!` would).
+pub(crate) fn write_stdout(bytes: &[u8]) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(bytes);
+    let _ = out.flush();
+}
+
+/// Print a JSON document on stdout, pretty, with a newline.
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) {
+    let mut text = serde_json::to_string_pretty(v).unwrap_or_default();
+    text.push('\n');
+    write_stdout(text.as_bytes());
 }
 
 /// Print a report on stdout with the input's control characters made
 /// visible (escape.rs): everything the tool prints but the program's own
 /// console stream and JSON goes through this or [`tell`].
 pub(crate) fn say(s: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(crate::escape::text(s).as_bytes());
-    let _ = out.flush();
+    write_stdout(crate::escape::text(s).as_bytes());
 }
 
 /// [`say`] on stderr.
@@ -639,8 +860,94 @@ pub(crate) fn tell(s: &str) {
         .write_all(crate::escape::text(s).as_bytes());
 }
 
+/// Parse the command line and run it; returns the process exit status.
+/// A usage error exits 2 (clap's status), `--help` and `--version` 0;
+/// with `--json` among the options a usage error is JSON too.
+pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = e.exit_code();
+            let wants_json = args
+                .iter()
+                .skip(1)
+                .take_while(|a| *a != "--")
+                .any(|a| a == "--json");
+            if code != 0 && wants_json {
+                JSON_ERRORS.store(true, std::sync::atomic::Ordering::Relaxed);
+                let text = e.render().to_string();
+                let first = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ");
+                return fail(code, first);
+            }
+            let _ = e.print();
+            return code;
+        }
+    };
+    main_with(cli)
+}
+
+/// Whether a command prints JSON (then its errors are JSON too), and
+/// whether it may show a spinner while its program runs.
+fn json_and_spinner(c: &Command) -> (bool, bool) {
+    match c {
+        Command::Run { opts, .. }
+        | Command::Stack { opts, .. }
+        | Command::Snapshot { opts, .. } => (opts.json, true),
+        Command::Profile { opts, .. } => (opts.json, true),
+        Command::Trace { opts, .. } => (opts.json, false),
+        // A debugging session talks to its user or its client while the
+        // program runs: no spinner.
+        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => (opts.json, false),
+        Command::Info { json, .. }
+        | Command::Walk { json, .. }
+        | Command::Disasm { json, .. }
+        | Command::Demo { json }
+        | Command::Bench { json, .. }
+        | Command::Mapsym { json, .. } => (*json, false),
+        Command::Schema { .. } | Command::Completions { .. } | Command::Man { .. } => {
+            (false, false)
+        }
+    }
+}
+
 /// Run the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
+    let (json_out, spinner) = json_and_spinner(&cli.command);
+    JSON_ERRORS.store(json_out, std::sync::atomic::Ordering::Relaxed);
+    SPINNER.store(spinner, std::sync::atomic::Ordering::Relaxed);
+    // A debugging session shows the program through its own commands:
+    // the report options would be accepted and ignored, so they are not
+    // accepted (a usage error, as clap gives).
+    let session = match &cli.command {
+        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => Some(opts),
+        Command::Run {
+            opts, gdb: Some(_), ..
+        } => Some(opts),
+        _ => None,
+    };
+    if let Some(o) = session.filter(|o| o.json || o.screen || o.events) {
+        let which: Vec<&str> = [
+            (o.json, "--json"),
+            (o.screen, "--screen"),
+            (o.events, "--events"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        return fail(
+            2,
+            &format!(
+                "{} does not apply to a debugging session (gdbserver, debug, run --gdb): \
+                 its views are the session's commands and `monitor` (docs/debugging.md)",
+                which.join(", ")
+            ),
+        );
+    }
     match cli.command {
         Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
@@ -673,25 +980,26 @@ pub fn main_with(cli: Cli) -> i32 {
                     .collect();
                 info.set_import_sources(sources);
                 if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&info).unwrap_or_default()
-                    );
+                    print_json(&json::Doc::new("info", info));
                 } else {
                     say(&crate::loader::info::render_text(&info));
                 }
                 0
             }
-            Err(e) => fail(EXIT_LOAD, &e.0),
+            Err(e) => fail(EXIT_LOAD, &e.to_string()),
         },
         Command::Run {
             opts,
             screenshot,
             screenshots,
             every,
+            gdb,
             files,
             args,
         } => {
+            if let Some(port) = gdb {
+                return debug::gdbserver(&opts, &port.to_string(), &files, &args);
+            }
             let mut setup = |p: &mut session::Program| match &screenshots {
                 Some(dir) => p.start_screenshots(dir, every),
                 None => Ok(()),
@@ -708,26 +1016,12 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             if opts.json {
                 let mut v = output::run_json(&prog, &stop);
-                if opts.screen {
-                    v["screen"] = serde_json::json!(prog.screen_text());
-                }
-                if opts.events {
-                    let st = prog.machine.get_data();
-                    v["events"] = serde_json::json!(st.events);
-                    v["events_dropped"] = serde_json::json!(st.events_dropped);
-                }
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                v.screen = opts.screen.then(|| prog.screen_text());
+                (v.events, v.events_dropped) = events_json(&prog, &opts);
+                print_json(&json::Doc::new("run", v));
             } else {
                 tell(&output::run_text(&prog, &stop));
-                if opts.events {
-                    let st = prog.machine.get_data();
-                    for e in &st.events {
-                        tell(&format!("event: {}\n", crate::escape::name(e)));
-                    }
-                    if st.events_dropped > 0 {
-                        tell(&format!("event: ... and {} more\n", st.events_dropped));
-                    }
-                }
+                tell_events(&prog, &opts);
                 if opts.screen {
                     say(&prog.screen_text());
                 }
@@ -813,38 +1107,38 @@ pub fn main_with(cli: Cli) -> i32 {
                 if let Err(e) = crate::report::write_file("--screenshot", path, &png) {
                     return fail(EXIT_LOAD, &e);
                 }
-                eprintln!("toolhelp16: wrote {} (screen at the stop)", path.display());
+                tell(&format!(
+                    "toolhelp16: wrote {} (screen at the stop)\n",
+                    path.display()
+                ));
             }
             let told = pictured.as_ref().filter(|_| explain).map(|p| &p.1);
             if opts.json {
                 let mut v = output::stack_json(&prog, &stop, reached);
-                if let Some(bt) = &bt {
-                    v["backtrace"] = output::backtrace_json(bt);
-                }
-                if all_tasks {
-                    v["tasks"] = output::tasks_json(&prog);
-                }
-                if let Some(lines) = told {
-                    v["explain"] = serde_json::json!(
-                        lines
-                            .iter()
-                            .map(|l| format!("{}{}", "  ".repeat(usize::from(l.depth)), l.text))
-                            .collect::<Vec<_>>()
-                    );
-                }
-                if let Some((verdict, _)) = &verdict {
-                    v["verify"] = serde_json::json!({
-                        "agrees": verdict.agrees(),
-                        "frames": verdict.frames,
-                        "disagreements": verdict.disagreements.iter().map(|d| {
-                            let mut x = serde_json::json!(d);
-                            x["text"] = serde_json::json!(d.to_string());
-                            x
-                        }).collect::<Vec<_>>(),
-                        "beyond_end": verdict.beyond_end,
-                    });
-                }
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                v.backtrace = bt.as_ref().map(output::backtrace_json);
+                v.tasks = all_tasks.then(|| output::tasks_json(&prog));
+                v.explain = told.map(|lines| {
+                    lines
+                        .iter()
+                        .map(|l| format!("{}{}", "  ".repeat(usize::from(l.depth)), l.text))
+                        .collect()
+                });
+                v.verify = verdict.as_ref().map(|(verdict, _)| json::Verify {
+                    agrees: verdict.agrees(),
+                    frames: verdict.frames.clone(),
+                    disagreements: verdict
+                        .disagreements
+                        .iter()
+                        .map(|d| json::Disagreement {
+                            what: d.clone(),
+                            text: d.to_string(),
+                        })
+                        .collect(),
+                    beyond_end: verdict.beyond_end,
+                });
+                v.screen = opts.screen.then(|| prog.screen_text());
+                (v.events, v.events_dropped) = events_json(&prog, &opts);
+                print_json(&json::Doc::new("stack", v));
             } else {
                 say(&output::stack_text(&prog, &stop, reached));
                 if let Some(bt) = &bt {
@@ -866,6 +1160,10 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
                 if let Some(lines) = told {
                     say(&crate::report::explain::text(lines));
+                }
+                tell_events(&prog, &opts);
+                if opts.screen {
+                    say(&prog.screen_text());
                 }
             }
             if verify && !verdict.as_ref().is_some_and(|v| v.0.agrees()) {
@@ -915,7 +1213,17 @@ pub fn main_with(cli: Cli) -> i32 {
             folded.as_deref(),
             svg.as_deref(),
         ),
-        Command::Bench { quick } => match bench::bench(quick) {
+        Command::Bench { quick, json } => match bench::bench(quick) {
+            Ok(text) if json => {
+                print_json(&json::Doc::new(
+                    "bench",
+                    json::Bench {
+                        quick,
+                        lines: text.lines().map(str::to_string).collect(),
+                    },
+                ));
+                0
+            }
             Ok(text) => {
                 say(&text);
                 0
@@ -934,7 +1242,7 @@ pub fn main_with(cli: Cli) -> i32 {
             init,
             json,
         } => walk(&snapshot, init, json),
-        Command::Mapsym { map, output } => mapsym(&map, output),
+        Command::Mapsym { map, output, json } => mapsym(&map, output, json),
         Command::Disasm {
             file,
             segment,
@@ -956,6 +1264,87 @@ pub fn main_with(cli: Cli) -> i32 {
             no_symbol_search,
         }),
         Command::Demo { json } => output::demo(json),
+        Command::Gdbserver {
+            opts,
+            listen,
+            files,
+            args,
+        } => debug::gdbserver(&opts, &listen, &files, &args),
+        Command::Debug {
+            opts,
+            commands,
+            files,
+            args,
+        } => debug::debug(&opts, commands.as_deref(), &files, &args),
+        Command::Schema { command, write } => schema(command.as_deref(), write.as_deref()),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "toolhelp16",
+                &mut out,
+            );
+            write_stdout(&out);
+            0
+        }
+        Command::Man { dir: Some(dir) } => {
+            let written = std::fs::create_dir_all(&dir).and_then(|()| {
+                clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), &dir)
+            });
+            match written {
+                Ok(()) => {
+                    tell(&format!(
+                        "toolhelp16: wrote the manual pages into {}\n",
+                        dir.display()
+                    ));
+                    0
+                }
+                Err(e) => fail(EXIT_LOAD, &format!("man --dir {}: {e}", dir.display())),
+            }
+        }
+        Command::Man { dir: None } => {
+            let mut out = Vec::new();
+            let man = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            match man.render(&mut out) {
+                Ok(()) => {
+                    write_stdout(&out);
+                    0
+                }
+                Err(e) => fail(EXIT_INTERNAL, &format!("man: {e}; {BUG_REPORT}")),
+            }
+        }
+    }
+}
+
+/// `schema COMMAND` / `schema --write DIR`.
+fn schema(command: Option<&str>, write: Option<&std::path::Path>) -> i32 {
+    let all = json::schemas();
+    if let Some(dir) = write {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return fail(EXIT_LOAD, &format!("{}: {e}", dir.display()));
+        }
+        for (name, schema) in &all {
+            let path = dir.join(name);
+            let text = serde_json::to_string_pretty(schema).unwrap_or_default() + "\n";
+            if let Err(e) = std::fs::write(&path, text) {
+                return fail(EXIT_LOAD, &format!("{}: {e}", path.display()));
+            }
+        }
+        tell(&format!(
+            "toolhelp16: wrote {} schemas into {}\n",
+            all.len(),
+            dir.display()
+        ));
+        return 0;
+    }
+    let want = format!("{}.json", command.unwrap_or(""));
+    match all.iter().find(|(n, _)| *n == want) {
+        Some((_, schema)) => {
+            print_json(schema);
+            0
+        }
+        None => fail(2, &format!("no schema named {want}")),
     }
 }
 
@@ -985,14 +1374,14 @@ fn write_screenshots(
             .screenshot_final()
             .map_err(|e| fail(EXIT_LOAD, &format!("--screenshot: {e}")))?;
         crate::report::write_file("--screenshot", path, &png).map_err(|e| fail(EXIT_LOAD, &e))?;
-        eprintln!("toolhelp16: wrote {} (screen)", path.display());
+        tell(&format!("toolhelp16: wrote {} (screen)\n", path.display()));
     }
     if series {
         let (n, err) = prog.screenshots_written();
         if let Some(e) = err {
             return Err(fail(EXIT_LOAD, &format!("--screenshots: {e}")));
         }
-        eprintln!("toolhelp16: wrote {n} screenshots");
+        tell(&format!("toolhelp16: wrote {n} screenshots\n"));
     }
     Ok(())
 }
@@ -1024,7 +1413,7 @@ fn write_pictures(
 
 /// `snapshot`: run to LOC and write the snapshot there.
 /// `mapsym`: MAP → SYM.
-fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
+fn mapsym(map: &std::path::Path, output: Option<PathBuf>, json_out: bool) -> i32 {
     let layouts = match crate::symbols::parse_file(map) {
         Ok(l) => l,
         Err(e) => return fail(EXIT_LOAD, &e),
@@ -1045,11 +1434,25 @@ fn mapsym(map: &std::path::Path, output: Option<PathBuf>) -> i32 {
     if let Err(e) = std::fs::write(&out, &bytes) {
         return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
+    let segments = crate::symbols::mapsym::frames_of(layout).len();
+    if json_out {
+        print_json(&json::Doc::new(
+            "mapsym",
+            json::Mapsym {
+                map: map.display().to_string(),
+                output: out.display().to_string(),
+                module,
+                segments,
+                symbols: layout.publics.len(),
+                bytes: bytes.len(),
+            },
+        ));
+        return 0;
+    }
     tell(&format!(
-        "toolhelp16: {} -> {}: module {module}, {} segments, {} symbols, {} bytes\n",
+        "toolhelp16: {} -> {}: module {module}, {segments} segments, {} symbols, {} bytes\n",
         map.display(),
         out.display(),
-        crate::symbols::mapsym::frames_of(layout).len(),
         layout.publics.len(),
         bytes.len()
     ));
@@ -1106,7 +1509,18 @@ fn snapshot(
     if let Err(e) = std::fs::write(out, snap.to_json()) {
         return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
     }
-    tell(&output::snapshot_summary(out, &snap));
+    if opts.json {
+        print_json(&json::Doc::new(
+            "snapshot",
+            output::snapshot_json(out, &snap),
+        ));
+    } else {
+        tell(&output::snapshot_summary(out, &snap));
+        tell_events(&prog, opts);
+        if opts.screen {
+            tell(&prog.screen_text());
+        }
+    }
     0
 }
 
@@ -1120,7 +1534,7 @@ fn walk(path: &std::path::Path, init: crate::walk::stackframe::Start, json: bool
     let agreement = snap.check(init, &w);
     if json {
         let v = output::walk_json(path, &snap, init, &w, agreement.as_ref());
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        print_json(&json::Doc::new("walk", v));
     } else {
         say(&output::walk_text(
             path,

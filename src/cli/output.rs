@@ -1,200 +1,109 @@
 //! Text and JSON renderings of runs and walks.
 //!
-//! JSON schema (stable):
-//! * a frame: `{"hTask", "wSS", "wBP", "wCS", "wIP", "hModule", "wSegment",
-//!   "wFlags"` (integers, the STACKTRACEENTRY fields), `"far"` (bool),
-//!   `"module"` (name or null), `"symbol"` (`"NAME+0x12"`, demangled, or
-//!   null: symbols/mod.rs; a return address is named from the byte before
-//!   it), `"symbol_raw"` (the name as the symbol file has it, or null),
-//!   `"virtual"` (bool: a fault dispatch frame the walk saw through,
-//!   walk/dispatch.rs)`}`;
-//! * `stack --json`: `{"file", "at": {"cs", "ip"} or null, "reached"
-//!   (bool), "stop" (see run), "frames": [frame...], "walk_end"
-//!   (sentence: why StackTraceNext failed)}`;
-//! * `run --json`: `{"file", "exit": {"kind": "exited" | "fault" |
-//!   "budget" | "timeout" | "unimplemented" | "fatal" | "no-input" |
-//!   "hung" (HLT with interrupts disabled) | "error", "code":
-//!   int or null}, "output" (the console text), "debug_output" (list),
-//!   "fault" (for a fault: {"number", "name", "wCS", "wIP", "module",
-//!   "wSegment", "symbol" (of the faulting instruction, or null), "detail", "cause" (machine/exception.rs `Cause`: `{"kind":
-//!   "access", "segment", "selector", "offset", "size", "write", "limit",
-//!   "linear"}` | `{"kind": "selector_load", "register", "selector",
-//!   "reason"}` | `{"kind": "code_limit", "target", "limit"}` | null),
-//!   "linear" (of the faulting instruction), "drwatson" (Win16, unhandled:
-//!   Dr. Watson's failure report, one string per line), "registers",
-//!   "instruction":
-//!   {"bytes", "text"},
-//!   "segments": {"CS"|"DS"|"ES"|"SS": {"selector", "base", "limit",
-//!   "access"}}, "stack": {"pStackTop", "pStackMin", "pStackBot", "sp",
-//!   "overflow"} (protected mode, when the instance data holds bounds),
-//!   "application_error" (Win16: the line of Windows 3.1's Application
-//!   Error box)}),
-//!   "unimplemented" (the function's name, for that kind), "task_exits"
-//!   (Win16: every task that ended, in order, `{"hTask", "module",
-//!   "code", "fault" (for a task ended by an unhandled fault: as "fault"
-//!   above)}`), "drive" (the program's drive C: and what the program did
-//!   to it, [`drive_json`]), "output_dropped" and "debug_output_dropped"
-//!   (console bytes and OutputDebugString strings past what a run keeps,
-//!   when there were any), "frames" and "walk_end" (when it stopped
-//!   abnormally)}`.
-//! * `stack --json` also has `"backtrace"` (RtlCaptureStackBackTrace over
-//!   the walk's frames, walk/backtrace.rs; `--skip`, `--max`): `{"skip",
-//!   "max" (int or null = all), "count", "addresses" (packed CS:IP
-//!   DWORDs, CS in the high word, innermost first), "hash" (their 32-bit
-//!   wrapping sum)}`;
-//! * a STACKFRAME64 (walk/stackframe.rs): `{"AddrPC", "AddrReturn",
-//!   "AddrFrame", "AddrStack"` (each `{"Offset", "Segment", "Mode"}`,
-//!   integers, Mode the ADDRESS_MODE value), `"Params"` (4 integers),
-//!   `"Far"`, `"Virtual"` (bools)`}`;
-//! * `walk --json`: `{"snapshot" (path), "source" ({"file", "at"} or
-//!   null), "mode" ("protected" | "real"), "init" ("native" | "flat" |
-//!   "istackwalker"), "start" (the first STACKFRAME64 as the start filled
-//!   it), "frames": [STACKFRAME64...], "end" (sentence), "end_kind"
-//!   (`address` for a first-step failure, else the stop kind:
-//!   "end-of-chain", "not-climbing", ...), "failure" (null, or for a
-//!   first-step failure `{"field", "mode", "mode_name", "selector",
-//!   "offset", "reason", "text"}`), "backtrace" (as for `stack`, over the
-//!   frames), "agreement" (null without expected frames, else `{"agrees"
-//!   (bool), "expected_failure" (sentence or null), "frames": [{"index",
-//!   "agrees", "differences": [sentence...]}], "problems":
-//!   [sentence...]}`)}`.
-//! * `stack --all-tasks --json` adds `"tasks"`: every task in TaskFirst /
-//!   TaskNext order, `{"hTask", "hTaskParent", "hInst", "hModule", "wSS",
-//!   "wSP", "wStackTop", "wStackMinimum", "wStackBottom", "wcEvents",
-//!   "hQueue", "module", "current" (bool), "frames" and "walk_end"}` where
-//!   the frames are StackTraceFirst's and StackTraceNext's from the state the
-//!   scheduler saved (empty for the current task, whose walk is `frames`).
+//! The JSON forms are the types of json.rs; their schemas are
+//! docs/schema/*.json.
 
-use serde_json::{Value, json};
+use super::json as j;
 
 use crate::machine::{Cpu, R, Stop, fault_name};
 use crate::session::Program;
 use crate::walk::{StackTraceEntry, Walk, WalkMemory, stack_bounds};
 
-fn walk_frames_json(p: &Program, w: &Walk) -> Value {
-    Value::Array(
-        w.frames
-            .iter()
-            .enumerate()
-            .map(|(i, f)| frame_json(p, w, i, f))
-            .collect(),
-    )
+fn walk_frames_json(p: &Program, w: &Walk) -> Vec<j::Frame> {
+    w.frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| frame_json(p, w, i, f))
+        .collect()
 }
 
 /// The symbol of frame `i` of a walk: the first frame and a fault
 /// dispatch's frame hold the exact CS:IP, the others return addresses
 /// (Env::frame_symbol).
 pub fn frame_symbol(p: &Program, w: &Walk, i: usize) -> Option<crate::symbols::SymbolRef> {
-    let f = &w.frames[i];
-    p.env()
-        .frame_symbol(&*p.machine, f.w_cs, f.w_ip, w.exact_at(i))
+    p.frame_symbol(w, i)
 }
 
-fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> Value {
+fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> j::Frame {
     let sym = frame_symbol(p, w, i);
-    json!({
-        "virtual": w.virtual_frames.contains(&i),
-        "hTask": f.h_task, "wSS": f.w_ss, "wBP": f.w_bp, "wCS": f.w_cs, "wIP": f.w_ip,
-        "hModule": f.h_module, "wSegment": f.w_segment, "wFlags": f.w_flags,
-        "far": f.w_flags == StackTraceEntry::FRAME_FAR,
-        "module": p.module_name(f),
-        "symbol": sym.as_ref().map(|s| s.to_string()),
-        "symbol_raw": sym.as_ref().map(|s| s.raw.clone()),
-    })
+    j::Frame {
+        virtual_frame: w.virtual_frames.contains(&i),
+        hTask: f.h_task,
+        wSS: f.w_ss,
+        wBP: f.w_bp,
+        wCS: f.w_cs,
+        wIP: f.w_ip,
+        hModule: f.h_module,
+        wSegment: f.w_segment,
+        wFlags: f.w_flags,
+        far: f.w_flags == StackTraceEntry::FRAME_FAR,
+        module: p.module_name(f),
+        symbol: sym.as_ref().map(|s| s.to_string()),
+        symbol_raw: sym.as_ref().map(|s| s.raw.clone()),
+    }
 }
 
 fn kind(stop: &Stop) -> &'static str {
     stop.kind()
 }
 
-/// One line describing a stop.
+/// One line describing a stop (session.rs, `describe_stop`).
 pub fn describe(stop: &Stop) -> String {
-    match stop {
-        Stop::Exited { code } => format!("exited with code {code}"),
-        Stop::Fault(f) => format!(
-            "{} (exception {}) at {:04X}:{:04X}: {}",
-            fault_name(f.number),
-            f.number,
-            f.cs,
-            f.ip,
-            f.detail
-        ),
-        Stop::Budget => "the instruction budget ran out".into(),
-        Stop::NoInput { what } => format!("stopped: {what}"),
-        Stop::Timeout => "the wall-clock limit ran out".into(),
-        Stop::Unimplemented { what, caller } => {
-            format!(
-                "called {what}, which is not implemented (from {:04X}:{:04X})",
-                caller.0, caller.1
-            )
-        }
-        Stop::Fatal { what, caller } => format!(
-            "ended with a fatal error: {what} (from {:04X}:{:04X})",
-            caller.0, caller.1
-        ),
-        Stop::Hung { cs, ip } => {
-            format!("halted with interrupts disabled at {cs:04X}:{ip:04X}: the machine would hang")
-        }
-        Stop::Breakpoint { cs, ip } => format!("stopped at {cs:04X}:{ip:04X}"),
-        Stop::Error(e) => format!("internal error: {e}; {}", super::BUG_REPORT),
+    crate::session::describe_stop(stop)
+}
+
+/// A stop as JSON.
+pub fn stop_json(stop: &Stop) -> j::Exit {
+    j::Exit {
+        kind: kind(stop).to_string(),
+        code: match stop {
+            Stop::Exited { code } => Some(*code),
+            _ => None,
+        },
+        text: describe(stop),
     }
 }
 
-fn stop_json(stop: &Stop) -> Value {
-    let code = match stop {
-        Stop::Exited { code } => json!(code),
-        _ => Value::Null,
-    };
-    json!({"kind": kind(stop), "code": code, "text": describe(stop)})
-}
-
-/// `run --json`.
-pub fn run_json(p: &Program, stop: &Stop) -> Value {
+/// `run --json` (json.rs `Run`); `--screen` and `--events` are the
+/// caller's.
+pub fn run_json(p: &Program, stop: &Stop) -> j::Run {
     let env = p.env();
-    let mut v = json!({
-        "file": p.path.display().to_string(),
-        "exit": stop_json(stop),
-        "output": String::from_utf8_lossy(&env.console),
-        "debug_output": env.debug_output,
-    });
-    if let Stop::Fault(f) = stop {
-        v["fault"] = fault_json(p, f);
-    }
-    if let Stop::Unimplemented { what, .. } = stop {
-        v["unimplemented"] = json!(what);
-    }
-    if let Some(hint) = waiting_hint(p, stop) {
-        v["note"] = json!(hint);
-    }
-    if env.console_dropped > 0 {
-        v["output_dropped"] = json!(env.console_dropped);
-    }
-    if env.debug_output_dropped > 0 {
-        v["debug_output_dropped"] = json!(env.debug_output_dropped);
-    }
-    v["drive"] = drive_json(p);
+    let walk = (!matches!(stop, Stop::Exited { .. }))
+        .then(|| p.walk_at_stop(stop))
+        .flatten();
     let exits = &env.win16.scheduler.exits;
-    if !exits.is_empty() {
-        v["task_exits"] = Value::Array(
+    j::Run {
+        file: p.path.display().to_string(),
+        exit: Some(stop_json(stop)),
+        output: crate::dos::screen::cp437_text(&env.console),
+        debug_output: env.debug_output.clone(),
+        fault: match stop {
+            Stop::Fault(f) => Some(fault_json(p, f)),
+            _ => None,
+        },
+        unimplemented: match stop {
+            Stop::Unimplemented { what, .. } => Some(what.clone()),
+            _ => None,
+        },
+        note: waiting_hint(p, stop),
+        output_dropped: (env.console_dropped > 0).then_some(env.console_dropped),
+        debug_output_dropped: (env.debug_output_dropped > 0).then_some(env.debug_output_dropped),
+        drive: drive_json(p),
+        task_exits: (!exits.is_empty()).then(|| {
             exits
                 .iter()
-                .map(|e| {
-                    let mut t = json!({"hTask": e.htask, "module": e.module, "code": e.code});
-                    if let Some(f) = &e.fault {
-                        t["fault"] = fault_json(p, f);
-                    }
-                    t
+                .map(|e| j::TaskExit {
+                    hTask: e.htask,
+                    module: e.module.clone(),
+                    code: e.code,
+                    fault: e.fault.as_ref().map(|f| fault_json(p, f)),
                 })
-                .collect(),
-        );
+                .collect()
+        }),
+        frames: walk.as_ref().map(|w| walk_frames_json(p, w)),
+        walk_end: walk.as_ref().map(|w| w.stop.to_string()),
+        ..j::Run::default()
     }
-    if !matches!(stop, Stop::Exited { .. }) {
-        if let Some(w) = p.walk_at_stop(stop) {
-            v["frames"] = walk_frames_json(p, &w);
-            v["walk_end"] = json!(w.stop.to_string());
-        }
-    }
-    v
 }
 
 /// The drive C: part of `run --json`: `{"dir" (the host directory the
@@ -205,22 +114,25 @@ pub fn run_json(p: &Program, stop: &Stop) -> Value {
 /// "renamed" | "made-directory" | "removed-directory" | "set-attributes" |
 /// "set-time", "path" ("C:\..."), "to" (renamed only)}],
 /// "changes_dropped"}`; null without a drive.
-pub fn drive_json(p: &Program) -> Value {
-    let Some(d) = p.env().drive.as_ref() else {
-        return Value::Null;
-    };
+pub fn drive_json(p: &Program) -> Option<j::Drive> {
+    let d = p.env().drive.as_ref()?;
     let (changes, dropped) = d.changes();
     let (quota, used) = d.quota();
-    json!({
-        "dir": d.root().display().to_string(),
-        "mode": if d.is_copy_on_write() { "copy-on-write" } else { "read-write" },
-        "writes_kept_in": (d.is_copy_on_write() && !d.discards_writes())
+    Some(j::Drive {
+        dir: d.root().display().to_string(),
+        mode: if d.is_copy_on_write() {
+            "copy-on-write"
+        } else {
+            "read-write"
+        }
+        .to_string(),
+        writes_kept_in: (d.is_copy_on_write() && !d.discards_writes())
             .then(|| d.writes_dir().display().to_string()),
-        "quota": quota,
-        "used": used,
-        "full_writes": d.full_writes(),
-        "changes": changes,
-        "changes_dropped": dropped,
+        quota,
+        used,
+        full_writes: d.full_writes(),
+        changes: changes.to_vec(),
+        changes_dropped: dropped,
     })
 }
 
@@ -395,25 +307,31 @@ fn task_name(te: &crate::win16::toolhelp::TaskEntry) -> String {
 }
 
 /// `stack --all-tasks --json`: the `tasks` member.
-pub fn tasks_json(p: &Program) -> Value {
+pub fn tasks_json(p: &Program) -> Vec<j::Task> {
     let current = p.machine.get_data().current_task;
-    Value::Array(
-        task_walks(p)
-            .iter()
-            .map(|(te, w)| {
-                json!({
-                    "hTask": te.h_task, "hTaskParent": te.h_task_parent, "hInst": te.h_inst,
-                    "hModule": te.h_module, "wSS": te.w_ss, "wSP": te.w_sp,
-                    "wStackTop": te.w_stack_top, "wStackMinimum": te.w_stack_minimum,
-                    "wStackBottom": te.w_stack_bottom, "wcEvents": te.wc_events,
-                    "hQueue": te.h_queue, "module": task_name(te),
-                    "current": te.h_task == current,
-                    "frames": w.as_ref().map(|w| walk_frames_json(p, w)).unwrap_or(Value::Array(Vec::new())),
-                    "walk_end": w.as_ref().map(|w| w.stop.to_string()),
-                })
-            })
-            .collect(),
-    )
+    task_walks(p)
+        .iter()
+        .map(|(te, w)| j::Task {
+            hTask: te.h_task,
+            hTaskParent: te.h_task_parent,
+            hInst: te.h_inst,
+            hModule: te.h_module,
+            wSS: te.w_ss,
+            wSP: te.w_sp,
+            wStackTop: te.w_stack_top,
+            wStackMinimum: te.w_stack_minimum,
+            wStackBottom: te.w_stack_bottom,
+            wcEvents: te.wc_events,
+            hQueue: te.h_queue,
+            module: task_name(te),
+            current: te.h_task == current,
+            frames: w
+                .as_ref()
+                .map(|w| walk_frames_json(p, w))
+                .unwrap_or_default(),
+            walk_end: w.as_ref().map(|w| w.stop.to_string()),
+        })
+        .collect()
 }
 
 /// `stack --all-tasks`: after the current task's walk, every task as
@@ -501,8 +419,8 @@ fn overflowed(sp: u16, top: u16, bot: u16) -> bool {
     sp < top || sp > bot
 }
 
-/// `run --json`'s `fault` member (module doc).
-pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
+/// `run --json`'s `fault` member.
+pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> j::Fault {
     let owner = WalkMemory::code_owner(&*p.machine, f.cs);
     let module = owner.and_then(|o| {
         p.module_name(&StackTraceEntry {
@@ -511,37 +429,44 @@ pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> Value {
             ..StackTraceEntry::default()
         })
     });
-    let mut v = json!({
-        "number": f.number, "name": fault_name(f.number), "wCS": f.cs, "wIP": f.ip,
-        "module": module, "wSegment": owner.and_then(|o| o.segment),
-        "symbol": p.symbol_at(f.cs, f.ip),
-        "detail": f.detail, "cause": f.cause, "registers": f.regs,
-        "linear": WalkMemory::descriptor(&*p.machine, f.cs).map(|d| d.base.wrapping_add(u32::from(f.ip))),
-    });
-    if let Some((bytes, text)) = fault_instruction(p, f) {
-        v["instruction"] = json!({"bytes": bytes, "text": text});
-    }
-    if let Some(uae) = application_error(p, f) {
-        v["application_error"] = json!(uae);
-    }
-    if let Some(u) = p.unhandled(f) {
-        v["drwatson"] = json!(u.drwatson);
-    }
-    v["segments"] = Value::Object(
-        fault_segments(p, f)
+    j::Fault {
+        number: f.number,
+        name: fault_name(f.number).to_string(),
+        wCS: f.cs,
+        wIP: f.ip,
+        module,
+        wSegment: owner.and_then(|o| o.segment),
+        symbol: p.symbol_at(f.cs, f.ip),
+        detail: f.detail.clone(),
+        cause: f.cause.clone(),
+        registers: f.regs,
+        linear: WalkMemory::descriptor(&*p.machine, f.cs)
+            .map(|d| d.base.wrapping_add(u32::from(f.ip))),
+        instruction: fault_instruction(p, f).map(|(bytes, text)| j::Instruction { bytes, text }),
+        application_error: application_error(p, f),
+        drwatson: p.unhandled(f).map(|u| u.drwatson.clone()),
+        segments: fault_segments(p, f)
             .into_iter()
             .map(|(n, sel, d)| {
                 (
                     n.to_string(),
-                    json!({"selector": sel, "base": d.map(|d| d.base), "limit": d.map(|d| d.limit), "access": d.map(|d| d.access)}),
+                    j::SegmentRegister {
+                        selector: sel,
+                        base: d.map(|d| d.base),
+                        limit: d.map(|d| d.limit),
+                        access: d.map(|d| d.access),
+                    },
                 )
             })
             .collect(),
-    );
-    if let Some((top, min, bot, overflow)) = fault_stack(p, f) {
-        v["stack"] = json!({"pStackTop": top, "pStackMin": min, "pStackBot": bot, "sp": f.regs.sp, "overflow": overflow});
+        stack: fault_stack(p, f).map(|(top, min, bot, overflow)| j::StackBounds {
+            pStackTop: top,
+            pStackMin: min,
+            pStackBot: bot,
+            sp: f.regs.sp,
+            overflow,
+        }),
     }
-    v
 }
 
 /// The line of Windows 3.1's Application Error box for an unhandled fault in
@@ -612,21 +537,34 @@ pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
     s
 }
 
-/// `stack --json`.
-pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> Value {
+/// `stack --json`: the walk; the options' members are the caller's.
+pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
     let w = p.walk_at_stop(stop);
     let at = match stop {
-        Stop::Breakpoint { cs, ip } => json!({"cs": cs, "ip": ip}),
-        _ => json!({"cs": p.machine.reg(R::CS), "ip": p.machine.reg(R::IP)}),
+        Stop::Breakpoint { cs, ip } => j::CsIp { cs: *cs, ip: *ip },
+        _ => j::CsIp {
+            cs: p.machine.reg(R::CS),
+            ip: p.machine.reg(R::IP),
+        },
     };
-    json!({
-        "file": p.path.display().to_string(),
-        "at": at,
-        "reached": reached,
-        "stop": stop_json(stop),
-        "frames": w.as_ref().map(|w| walk_frames_json(p, w)).unwrap_or(Value::Array(Vec::new())),
-        "walk_end": w.as_ref().map(|w| w.stop.to_string()),
-    })
+    j::Stack {
+        file: p.path.display().to_string(),
+        at,
+        reached,
+        stop: stop_json(stop),
+        frames: w
+            .as_ref()
+            .map(|w| walk_frames_json(p, w))
+            .unwrap_or_default(),
+        walk_end: w.as_ref().map(|w| w.stop.to_string()),
+        backtrace: None,
+        tasks: None,
+        explain: None,
+        verify: None,
+        screen: None,
+        events: None,
+        events_dropped: None,
+    }
 }
 
 /// `stack` in text.
@@ -740,7 +678,7 @@ pub fn demo(json_out: bool) -> i32 {
     }
     let result = (|| -> Result<String, String> {
         let mut prog = crate::session::load(&path, &crate::session::LoadOptions::default())
-            .map_err(|e| e.0)?;
+            .map_err(|e| e.to_string())?;
         let loc = crate::session::Loc::ModuleSeg {
             module: "DEMO".into(),
             segment: 1,
@@ -748,10 +686,12 @@ pub fn demo(json_out: bool) -> i32 {
         };
         let stop = prog.run(crate::machine::RunLimits::default(), Some(&loc))?;
         if json_out {
-            return Ok(
-                serde_json::to_string_pretty(&stack_json(&prog, &stop, true)).unwrap_or_default()
-                    + "\n",
-            );
+            return Ok(serde_json::to_string_pretty(&j::Doc::new(
+                "demo",
+                stack_json(&prog, &stop, true),
+            ))
+            .unwrap_or_default()
+                + "\n");
         }
         let w = prog
             .walk_at_stop(&stop)
@@ -782,11 +722,14 @@ pub fn demo(json_out: bool) -> i32 {
 }
 
 /// The `backtrace` member (module doc).
-pub fn backtrace_json(bt: &crate::walk::backtrace::BackTrace) -> Value {
-    json!({
-        "skip": bt.skip, "max": bt.max, "count": bt.count(),
-        "addresses": bt.addresses, "hash": bt.hash,
-    })
+pub fn backtrace_json(bt: &crate::walk::backtrace::BackTrace) -> j::BackTrace {
+    j::BackTrace {
+        skip: bt.skip,
+        max: bt.max,
+        count: bt.count(),
+        addresses: bt.addresses.clone(),
+        hash: bt.hash,
+    }
 }
 
 /// The back trace in text: one line with the count and hash, then each
@@ -833,51 +776,75 @@ pub fn snapshot_summary(out: &std::path::Path, snap: &crate::walk::snapshot::Sna
     )
 }
 
+/// `snapshot --json`: what was written.
+pub fn snapshot_json(out: &std::path::Path, snap: &crate::walk::snapshot::Snapshot) -> j::Snapshot {
+    let (expected_frames, walk_end) = snap
+        .expect
+        .as_ref()
+        .map_or((0, String::new()), |e| (e.frames.len(), e.end.clone()));
+    j::Snapshot {
+        output: out.display().to_string(),
+        mode: snap.mode,
+        memory_bytes: snap.memory().map(|(_, b)| b.len()).sum(),
+        blobs: snap.memory().count(),
+        expected_frames,
+        walk_end,
+    }
+}
+
 fn walk_backtrace(w: &crate::walk::stackframe::FrameWalk) -> crate::walk::backtrace::BackTrace {
     crate::walk::backtrace::capture(w.entries.iter().map(|e| (e.w_cs, e.w_ip)), 0, None)
 }
 
-/// `walk --json` (module doc).
+/// `walk --json`.
 pub fn walk_json(
     path: &std::path::Path,
     snap: &crate::walk::snapshot::Snapshot,
     init: crate::walk::stackframe::Start,
     w: &crate::walk::stackframe::FrameWalk,
     agreement: Option<&crate::walk::snapshot::Agreement>,
-) -> Value {
+) -> j::Walk {
     use crate::walk::stackframe::{StepError, mode_name, start_frame};
     let start = start_frame(snap, &snap.registers.context(), init);
     let failure = match &w.end {
-        StepError::Address(f) => json!({
-            "field": f.field.name(), "mode": f.address.mode, "mode_name": mode_name(f.address.mode),
-            "selector": f.address.segment, "offset": f.address.offset,
-            "reason": f.problem.to_string(), "text": f.to_string(),
+        StepError::Address(f) => Some(j::Failure {
+            field: f.field.name().to_string(),
+            mode: f.address.mode,
+            mode_name: mode_name(f.address.mode).to_string(),
+            selector: f.address.segment,
+            offset: f.address.offset,
+            reason: f.problem.to_string(),
+            text: f.to_string(),
         }),
-        StepError::End(_) => Value::Null,
+        StepError::End(_) => None,
     };
-    let agreement = agreement.map(|a| {
-        json!({
-            "agrees": a.agrees(),
-            "expected_failure": a.expected_failure,
-            "frames": a.frames.iter().map(|f| json!({
-                "index": f.index, "agrees": f.agrees(), "differences": f.differences,
-            })).collect::<Vec<_>>(),
-            "problems": a.problems,
-        })
+    let agreement = agreement.map(|a| j::Agreement {
+        agrees: a.agrees(),
+        expected_failure: a.expected_failure.clone(),
+        frames: a
+            .frames
+            .iter()
+            .map(|f| j::FrameAgreement {
+                index: f.index,
+                agrees: f.agrees(),
+                differences: f.differences.clone(),
+            })
+            .collect(),
+        problems: a.problems.clone(),
     });
-    json!({
-        "snapshot": path.display().to_string(),
-        "source": snap.source,
-        "mode": snap.mode,
-        "init": init.name(),
-        "start": start,
-        "frames": w.frames,
-        "end": w.end.to_string(),
-        "end_kind": w.end.kind(),
-        "failure": failure,
-        "backtrace": backtrace_json(&walk_backtrace(w)),
-        "agreement": agreement,
-    })
+    j::Walk {
+        snapshot: path.display().to_string(),
+        source: snap.source.clone(),
+        mode: snap.mode,
+        init: init.name().to_string(),
+        start,
+        frames: w.frames.clone(),
+        end: w.end.to_string(),
+        end_kind: w.end.kind().to_string(),
+        failure,
+        backtrace: backtrace_json(&walk_backtrace(w)),
+        agreement,
+    }
 }
 
 /// `walk` in text: the start, a table of the frames, how the walk ended,

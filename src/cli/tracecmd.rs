@@ -67,7 +67,11 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
             module: t.module.clone(),
             max: t.max,
             regs: t.regs,
-            progress: std::io::stderr().is_terminal(),
+            progress: (t.output.is_some() || !std::io::stdout().is_terminal())
+                .then(|| {
+                    super::progress("{spinner} trace: {human_pos} instructions written, {elapsed}")
+                })
+                .flatten(),
         };
         let tracer = Tracer::new(o, out.take().ok_or("the output is taken")?);
         p.machine.add_observer(Box::new(tracer));
@@ -82,15 +86,35 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         Err(code) => return code,
     };
     let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
+    let mut stop = stop;
     if let Some(mut tracer) = prog.machine.take_observer::<Tracer>() {
-        if let Err(e) = tracer.finish(cs, ip) {
-            return fail(EXIT_LOAD, &format!("writing the trace: {e}"));
+        // `--max N` ends the trace and the run with it: a stop where it was
+        // asked for (exit 0), not a budget that ran out.
+        if tracer.full() && matches!(stop, crate::machine::Stop::Budget) {
+            stop = crate::machine::Stop::Breakpoint { cs, ip };
         }
-        eprintln!("toolhelp16: trace: {} instructions written", tracer.written);
+        match tracer.finish(cs, ip) {
+            // The reader stopped reading (`| head`), and the run stopped
+            // with it: not an error, and not the program's status.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                return if matches!(stop, crate::machine::Stop::Budget) {
+                    0
+                } else {
+                    exit_code(&stop)
+                };
+            }
+            Err(e) => return fail(EXIT_LOAD, &format!("writing the trace: {e}")),
+            Ok(()) => {}
+        }
+        super::tell(&format!(
+            "toolhelp16: trace: {} instructions written\n",
+            tracer.written
+        ));
     }
     super::tell(&output::run_text(&prog, &stop));
-    if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
-        return 0;
+    super::tell_events(&prog, opts);
+    if opts.screen {
+        super::tell(&prog.screen_text());
     }
     exit_code(&stop)
 }
@@ -162,8 +186,8 @@ fn trace_html(
     if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
         return fail(EXIT_LOAD, &format!("--html {}: {e}", path.display()));
     }
-    eprintln!(
-        "toolhelp16: trace: {} step(s) written to {}{}",
+    super::tell(&format!(
+        "toolhelp16: trace: {} step(s) written to {}{}\n",
         rec.steps.len(),
         path.display(),
         if rec.truncated {
@@ -171,8 +195,12 @@ fn trace_html(
         } else {
             ""
         }
-    );
+    ));
     super::tell(&output::run_text(&prog, &stop));
+    super::tell_events(&prog, opts);
+    if opts.screen {
+        super::tell(&prog.screen_text());
+    }
     if to_loc.is_some() && matches!(stop, crate::machine::Stop::Breakpoint { .. }) {
         return 0;
     }
@@ -207,7 +235,7 @@ pub fn profile(
                 return fail(EXIT_LOAD, &format!("--folded {}: {e}", path.display()));
             }
         }
-        None if svg.is_none() => super::say(&text),
+        None if svg.is_none() && !opts.json => super::say(&text),
         None => {}
     }
     if let Some(path) = svg {
@@ -219,12 +247,39 @@ pub fn profile(
             return fail(EXIT_LOAD, &format!("--svg {}: {e}", path.display()));
         }
     }
-    eprintln!(
-        "toolhelp16: profile: {} samples, one every {} instructions",
+    if opts.json {
+        let stacks = lines
+            .iter()
+            .filter_map(|l| {
+                let (stack, n) = l.rsplit_once(' ')?;
+                Some(super::json::ProfileStack {
+                    frames: stack.split(';').map(str::to_string).collect(),
+                    samples: n.parse().ok()?,
+                })
+            })
+            .collect();
+        super::print_json(&super::json::Doc::new(
+            "profile",
+            super::json::Profile {
+                file: prog.path.display().to_string(),
+                every: every.max(1),
+                samples: prof.total,
+                stacks,
+                exit: output::stop_json(&stop),
+            },
+        ));
+        return exit_code(&stop);
+    }
+    super::tell(&format!(
+        "toolhelp16: profile: {} samples, one every {} instructions\n",
         prof.total,
         every.max(1)
-    );
+    ));
     super::tell(&output::run_text(&prog, &stop));
+    super::tell_events(&prog, opts);
+    if opts.screen {
+        super::tell(&prog.screen_text());
+    }
     exit_code(&stop)
 }
 

@@ -621,7 +621,7 @@ fn open_host(host: &Path, access: u8, how: How) -> Result<File, DosError> {
 
 /// What the program did to a file or directory (the run's report lists
 /// them, `Drive::changes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChangeKind {
     /// A new file.
@@ -659,12 +659,12 @@ impl ChangeKind {
 }
 
 /// One change to the drive, with its DOS path (`C:\DIR\FILE.EXT`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Change {
     pub kind: ChangeKind,
     pub path: String,
     /// The new name of a rename.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub to: Option<String>,
 }
 

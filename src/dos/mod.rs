@@ -61,8 +61,8 @@ pub struct Dos {
     pub input_pos: usize,
     /// Scripted keys not typed yet (`--keys`), as (scan code, ASCII).
     pub keys: std::collections::VecDeque<(u8, u8)>,
-    /// Log each DOS and BIOS service call as an event (`run --events`,
-    /// log.rs).
+    /// Log each DOS and BIOS service call (log.rs) and each Win16 API
+    /// call (the relay log, win16/mod.rs) as an event (`--events`).
     pub log_calls: bool,
     /// Standard input is the console's keyboard (`--keys` without
     /// `--stdin`): DOS's console reads take the keys (int21/console.rs).

@@ -178,6 +178,17 @@ pub fn teletype_attr(uc: &mut Uc<'_>, ch: u8, attr: u8) {
     teletype(uc, ch);
 }
 
+/// A byte stream (console output) decoded as code page 437: bytes 00h-1Fh
+/// and 7Fh stay the control characters they are in a stream (CR, LF, Tab
+/// keep their meaning), 80h-FFh become their glyphs (box drawing, accented
+/// letters), so `\xC9\xCD\xBB` reads as "╔═╗", not as invalid UTF-8.
+pub fn cp437_text(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| codepage_437::CP437_CONTROL.decode(b))
+        .collect()
+}
+
 /// Columns and rows of the text screen.
 pub const SIZE: (u16, u16) = (COLS, ROWS);
 
@@ -201,6 +212,16 @@ pub fn terminal_text(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{glyph, terminal_text};
+
+    #[test]
+    fn a_console_stream_decodes_as_code_page_437() {
+        // CP437: C9h, CDh, BBh are the double box corners and line; 82h is
+        // e acute; control bytes stay controls in a stream.
+        assert_eq!(
+            super::cp437_text(b"\xc9\xcd\xbb \x82t\xe9\r\n"),
+            "\u{2554}\u{2550}\u{2557} \u{e9}t\u{398}\r\n"
+        );
+    }
 
     #[test]
     fn console_output_reaches_a_terminal_without_raw_control_bytes() {

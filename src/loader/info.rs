@@ -1,7 +1,7 @@
 //! What a reader of a file needs to know about it, as a stable JSON schema
 //! (`serde`) and as text.
 //!
-//! # JSON schema (stable)
+//! # JSON (`info --json`; the schema is docs/schema/info.json)
 //!
 //! Numbers are JSON numbers (not hex strings). Every object has:
 //!
@@ -62,7 +62,7 @@ use super::ordnames::{ordinal_name, ordinal_of};
 use super::{ComImage, Image, MzImage, RawImage, latin1};
 
 /// A segment:offset pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SegOff {
     /// Segment (number, paragraph or selector, per context).
     pub segment: u16,
@@ -71,7 +71,7 @@ pub struct SegOff {
 }
 
 /// Everything [`info`] reports about a file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Info {
     /// `"NE"`, `"MZ"`, `"COM"` or `"raw"`.
     pub format: &'static str,
@@ -131,7 +131,7 @@ impl Info {
 }
 
 /// The format-specific part of [`Info`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Detail {
     /// An NE module.
@@ -145,65 +145,99 @@ pub enum Detail {
 }
 
 /// NE fields; see the module documentation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NeInfo {
+    /// The module name (the first resident name; empty if none).
     pub module: String,
+    /// The first non-resident name (the module description), if any.
     pub description: Option<String>,
+    /// ne_exetyp: the target operating system.
     pub target_os: u8,
+    /// Its name.
     pub target_os_name: &'static str,
+    /// The flags word.
     pub flags: u16,
+    /// The flags set, by name.
     pub flag_names: Vec<&'static str>,
+    /// A library (DLL), not a program.
     pub library: bool,
+    /// The entry point (segment number, or paragraph, and offset).
     pub entry: SegOff,
+    /// The initial stack size in bytes.
     pub stack: u16,
+    /// The initial local heap size in bytes.
     pub heap: u16,
+    /// SS (segment number) and SP.
     pub ss_sp: SegOff,
+    /// The automatic data segment (DGROUP) number.
     pub auto_data_segment: u16,
+    /// The segment alignment shift (0 in the file means 9).
     pub alignment_shift: u16,
+    /// The Windows version expected, `3.10`.
     pub expected_windows_version: String,
+    /// The linker's version and revision.
     pub linker_version: String,
+    /// The segment table.
     pub segments: Vec<SegmentInfo>,
+    /// The imported modules and their functions.
     pub imports: Vec<ImportModule>,
+    /// The entry table.
     pub exports: Vec<ExportInfo>,
+    /// The resources.
     pub resources: Vec<ResourceTypeInfo>,
+    /// Why `run` refuses the module, or None.
     pub refusal: Option<String>,
+    /// An OS/2 bound program (its real-mode part runs as DOS runs it).
     pub os2_bound: bool,
 }
 
 /// One NE segment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SegmentInfo {
+    /// The segment number (1-based).
     pub number: u16,
+    /// `code` or `data`.
     pub kind: &'static str,
+    /// Where its data starts in the file.
     pub file_offset: u64,
+    /// Its length in the file (0 means 64 KiB, applied).
     pub file_length: u32,
+    /// The minimum allocation in bytes (0 means 64 KiB, applied).
     pub min_alloc: u32,
+    /// The size allocated.
     pub alloc_size: u32,
+    /// The flags word.
     pub flags: u16,
+    /// The flags set, by name.
     pub flag_names: Vec<&'static str>,
+    /// Relocation records.
     pub relocations: usize,
+    /// The file ends before the segment's data does.
     pub truncated: bool,
 }
 
 /// The functions imported from one module.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportModule {
+    /// The module name (the first resident name; empty if none).
     pub module: String,
+    /// The functions imported from it.
     pub functions: Vec<ImportFunction>,
     /// Where the module comes from when the program runs, when the caller
     /// knows ([`Info::set_import_sources`]): `"built-in"`, `"dll"` or
     /// `"absent"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub source: Option<&'static str>,
     /// The DLL's file for `"dll"`; where it was looked for, for
     /// `"absent"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub detail: Option<String>,
 }
 
 /// One imported function: by ordinal, by name, or both when known.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 pub struct ImportFunction {
+    /// The ordinal.
     pub ordinal: Option<u16>,
     /// The name as shown: demangled when [`Info::demangle_names`] was
     /// given a demangler that reads it.
@@ -213,72 +247,104 @@ pub struct ImportFunction {
 }
 
 /// One entry table entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExportInfo {
+    /// The ordinal.
     pub ordinal: u16,
     /// The name as shown (see [`ImportFunction::name`]).
     pub name: Option<String>,
     /// The name as the names table spells it.
     pub name_raw: Option<String>,
+    /// The segment number (254: a constant).
     pub segment: u8,
+    /// The offset in the segment.
     pub offset: u16,
+    /// A movable entry (reached through a thunk).
     pub movable: bool,
+    /// The entry is exported.
     pub exported: bool,
 }
 
 /// Resources of one type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ResourceTypeInfo {
     #[serde(rename = "type")]
+    /// The type: a name, or `#N`.
     pub type_id: String,
+    /// The RT_ name of a standard integer type.
     pub type_name: Option<&'static str>,
+    /// The resources.
     pub resources: Vec<ResourceInfo>,
 }
 
 /// One resource.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ResourceInfo {
+    /// The id: a name, or `#N`.
     pub id: String,
+    /// Where its data starts in the file.
     pub file_offset: u64,
+    /// Its length in bytes.
     pub length: u64,
+    /// The flags word.
     pub flags: u16,
 }
 
 /// MZ fields; see the module documentation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct MzInfo {
+    /// CS.
     pub cs: u16,
+    /// IP.
     pub ip: u16,
+    /// SS.
     pub ss: u16,
+    /// SP.
     pub sp: u16,
+    /// Minimum extra paragraphs.
     pub min_alloc: u16,
+    /// Maximum extra paragraphs.
     pub max_alloc: u16,
+    /// Header size in paragraphs.
     pub header_paragraphs: u16,
+    /// Relocation records.
     pub relocations: usize,
+    /// Where the load module starts in the file.
     pub image_offset: u64,
+    /// The load module's size.
     pub image_size: u64,
+    /// e_csum.
     pub checksum: u16,
+    /// e_ovno.
     pub overlay: u16,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// e_lfanew, when it points inside the file.
     pub new_exe_offset: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The two characters there.
     pub new_exe_signature: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The NE header's offset, when it is one.
     pub ne_offset: Option<u32>,
 }
 
 /// `.COM` fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ComInfo {
+    /// Where it loads.
     pub load: u16,
+    /// The entry point (segment number, or paragraph, and offset).
     pub entry: u16,
 }
 
 /// Raw image fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RawInfo {
+    /// Where it loads.
     pub load: SegOff,
+    /// The entry point (segment number, or paragraph, and offset).
     pub entry: SegOff,
+    /// A boot sector (512 bytes ending 55 AA).
     pub boot_sector: bool,
 }
 

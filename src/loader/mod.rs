@@ -12,8 +12,6 @@
 //! The NE rules follow `../shared/spec/win16.md`, section "The NE file, in
 //! brief".
 
-use std::fmt;
-
 pub mod com;
 pub mod info;
 pub mod mz;
@@ -78,7 +76,8 @@ pub fn size_text(n: u64) -> String {
 /// `offset` is a byte offset in the file when the problem has one (a field
 /// that could not be read or holds a bad value); `field` names that field.
 /// Display gives `offset 0x3C (e_lfanew): ...`; the caller adds the file name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", describe(.offset, .field, .message))]
 pub struct LoadError {
     /// Byte offset in the file of the offending field, when there is one.
     pub offset: Option<u64>,
@@ -108,16 +107,14 @@ impl LoadError {
     }
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(o) => write!(f, "offset {:#X} ({}): {}", o, self.field, self.message),
-            None => write!(f, "{}: {}", self.field, self.message),
-        }
+/// [`LoadError`]'s message: `offset 0x3C (e_lfanew): ...`, or `FIELD: ...`
+/// without an offset.
+fn describe(offset: &Option<u64>, field: &str, message: &str) -> String {
+    match offset {
+        Some(o) => format!("offset {o:#X} ({field}): {message}"),
+        None => format!("{field}: {message}"),
     }
 }
-
-impl std::error::Error for LoadError {}
 
 /// A bounded little-endian reader over the bytes of a file, in the style of
 /// the `object` crate: every read names its field and returns a

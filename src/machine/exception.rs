@@ -37,7 +37,7 @@ pub fn fault_name(number: u8) -> &'static str {
 }
 
 /// What the faulting instruction did wrong, as structured data.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Cause {
     /// A data or stack access outside its segment: past the limit, or

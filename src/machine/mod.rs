@@ -26,6 +26,7 @@
 
 pub mod a20;
 pub mod counter;
+pub mod debug;
 pub mod descriptor;
 pub mod exception;
 pub mod page0;
@@ -65,44 +66,76 @@ const PAGE: u64 = 0x1000;
 const CODE_PAD: u64 = 2 * PAGE;
 
 /// The 16-bit register file, as a report or a walk needs it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Regs {
+    /// AX.
     pub ax: u16,
+    /// BX.
     pub bx: u16,
+    /// CX.
     pub cx: u16,
+    /// DX.
     pub dx: u16,
+    /// SI.
     pub si: u16,
+    /// DI.
     pub di: u16,
+    /// BP.
     pub bp: u16,
+    /// SP.
     pub sp: u16,
+    /// IP.
     pub ip: u16,
+    /// FLAGS.
     pub flags: u16,
+    /// CS.
     pub cs: u16,
+    /// DS.
     pub ds: u16,
+    /// ES.
     pub es: u16,
+    /// SS.
     pub ss: u16,
+    /// FS.
     pub fs: u16,
+    /// GS.
     pub gs: u16,
 }
 
 /// 16-bit register names for [`Cpu::reg`] / [`Cpu::set_reg`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum R {
+    /// AX.
     AX,
+    /// BX.
     BX,
+    /// CX.
     CX,
+    /// DX.
     DX,
+    /// SI.
     SI,
+    /// DI.
     DI,
+    /// BP.
     BP,
+    /// SP.
     SP,
+    /// IP.
     IP,
+    /// FLAGS.
     FLAGS,
+    /// CS.
     CS,
+    /// DS.
     DS,
+    /// ES.
     ES,
+    /// SS.
     SS,
+    /// FS.
     FS,
+    /// GS.
     GS,
 }
 
@@ -155,11 +188,19 @@ impl R {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
     /// The program ended (INT 21h AH=4Ch, INT 20h, ...).
-    Exited { code: u8 },
+    Exited {
+        /// The exit code.
+        code: u8,
+    },
     /// A processor fault.
     Fault(Fault),
     /// A breakpoint was reached: the instruction at CS:IP has not run.
-    Breakpoint { cs: u16, ip: u16 },
+    Breakpoint {
+        /// CS.
+        cs: u16,
+        /// IP.
+        ip: u16,
+    },
     /// The program asked for something not implemented.
     Unimplemented {
         /// `USER.127 GETDLGITEM`, `INT 21h AH=5Dh`, ...
@@ -176,12 +217,20 @@ pub enum Stop {
         caller: (u16, u16, u16),
     },
     /// The program waits for input that the run's script does not have.
-    NoInput { what: String },
+    NoInput {
+        /// What it was, in words.
+        what: String,
+    },
     /// HLT executed in real mode with interrupts disabled (IF clear): no
     /// interrupt can wake the processor, and the machine would hang there.
     /// CS:IP is the HLT instruction. (HLT with interrupts enabled waits for
     /// the next timer tick and the program goes on.)
-    Hung { cs: u16, ip: u16 },
+    Hung {
+        /// CS.
+        cs: u16,
+        /// IP.
+        ip: u16,
+    },
     /// The instruction budget ran out.
     Budget,
     /// The wall-clock limit ran out.
@@ -545,18 +594,27 @@ impl Default for RunLimits {
 /// Register, memory and descriptor access shared by the machine and by
 /// environment code running inside a hook.
 pub trait Cpu {
+    /// Real or protected mode.
     fn mode(&self) -> CpuMode;
+    /// A register's value.
     fn reg(&self, r: R) -> u16;
+    /// Set a register.
     fn set_reg(&mut self, r: R, v: u16) -> Result<(), MachineError>;
+    /// All the 16-bit registers.
     fn regs(&self) -> Regs;
+    /// The descriptor a selector names (protected mode), or None.
     fn descriptor_of(&self, sel: u16) -> Option<Descriptor>;
+    /// Read bytes at SEG:OFF, checked against the segment's limit.
     fn read_seg(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError>;
+    /// Write bytes at SEG:OFF, checked against the segment's limit.
     fn write_seg(&mut self, seg: u16, off: u16, data: &[u8]) -> Result<(), MemError>;
+    /// Read a word at SEG:OFF.
     fn read_u16_at(&self, seg: u16, off: u16) -> Result<u16, MemError> {
         let mut b = [0u8; 2];
         self.read_seg(seg, off, &mut b)?;
         Ok(u16::from_le_bytes(b))
     }
+    /// Write a word at SEG:OFF.
     fn write_u16_at(&mut self, seg: u16, off: u16, v: u16) -> Result<(), MemError> {
         self.write_seg(seg, off, &v.to_le_bytes())
     }
@@ -856,7 +914,9 @@ impl WalkMemory for Uc<'_> {
 /// Kind of segment to allocate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SegKind {
+    /// A code segment.
     Code,
+    /// A data segment.
     Data,
 }
 
@@ -2155,9 +2215,13 @@ pub fn alloc_alias_run(uc: &mut Uc<'_>, count: u16, d: Descriptor) -> Result<u16
 /// exponent), little-endian.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Fpu {
+    /// The FPU control word.
     pub cw: u16,
+    /// The FPU status word.
     pub sw: u16,
+    /// The FPU tag word.
     pub tag: u16,
+    /// ST(0)..ST(7), 80-bit extended reals.
     pub st: [[u8; 10]; 8],
 }
 

@@ -18,7 +18,9 @@ use crate::walk::{Rule, StackTraceEntry, Walk, WalkMemory, walk_from_csip_narrat
 /// A walk and the rules it told.
 #[derive(Debug, Clone)]
 pub struct Explained {
+    /// The walk narrated.
     pub walk: Walk,
+    /// The rules it applied, in order.
     pub rules: Vec<Rule>,
     /// Said when the walk `stack` reports is not this one (an unhandled
     /// fault's walk, recorded when the fault happened, over memory that
@@ -65,7 +67,9 @@ pub fn at_stop(p: &Program, stop: &Stop) -> Option<Explained> {
 /// step inside a StackTraceNext call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
+    /// Indentation depth.
     pub depth: u8,
+    /// The sentence.
     pub text: String,
 }
 

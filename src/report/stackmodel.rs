@@ -266,6 +266,7 @@ pub struct Word {
     pub value: Option<u16>,
     /// Its linear address.
     pub linear: Option<u32>,
+    /// What the walk makes of the word.
     pub kind: WordKind,
     /// The frame whose band holds it.
     pub frame: Option<usize>,
@@ -283,16 +284,25 @@ pub enum Row {
     /// A word.
     Word(Word),
     /// Offsets `[lo, hi)` not shown.
-    Gap { lo: u32, hi: u32 },
+    Gap {
+        /// The lowest offset.
+        lo: u32,
+        /// The offset just above.
+        hi: u32,
+    },
 }
 
 /// A frame's band: the words `[lo, hi)` of its activation, from its
 /// lowest word up to its return address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Band {
+    /// The frame's index.
     pub frame: usize,
+    /// The lowest offset.
     pub lo: u32,
+    /// The offset just above.
     pub hi: u32,
+    /// A far frame.
     pub far: bool,
     /// A fault dispatch frame (walk/dispatch.rs).
     pub virtual_frame: bool,
@@ -303,17 +313,24 @@ pub struct Band {
 /// `from` (frame `to_frame - 1`'s BP).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Arrow {
+    /// The frame the arrow points at.
     pub to_frame: usize,
+    /// Where it starts: a saved BP's offset, or None for the BP register.
     pub from: Option<u16>,
+    /// The offset it points at.
     pub to: u16,
 }
 
 /// A frame of the walk, named.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
+    /// The frame's index in the walk.
     pub index: usize,
+    /// The STACKTRACEENTRY.
     pub entry: StackTraceEntry,
+    /// A far frame.
     pub far: bool,
+    /// A fault dispatch frame the walk saw through.
     pub virtual_frame: bool,
     /// Where its CS:IP is (module, segment, symbol).
     pub place: Place,
@@ -349,18 +366,24 @@ impl Frame {
 pub struct Picture {
     /// What is shown: the program and the stop.
     pub title: String,
+    /// Real or protected mode.
     pub mode: CpuMode,
     /// The registers at the stop.
     pub regs: Regs,
     /// The stack segment drawn (frame 0's SS, else the live SS).
     pub ss: u16,
+    /// SS:SP's translation to a linear address.
     pub stack: Translation,
+    /// The stack bounds from the instance data.
     pub bounds: Bounds,
     /// Highest offset first: the order they are drawn in, the stack
     /// growing down the page.
     pub rows: Vec<Row>,
+    /// A band per frame.
     pub bands: Vec<Band>,
+    /// The BP chain's arrows.
     pub arrows: Vec<Arrow>,
+    /// The walk's frames.
     pub frames: Vec<Frame>,
     /// Why the walk ended (the StopReason sentence).
     pub walk_end: String,
@@ -370,11 +393,15 @@ pub struct Picture {
 
 /// What a picture is built from.
 pub struct Input<'a> {
+    /// The memory walked.
     pub mem: &'a dyn WalkMemory,
+    /// What names modules and code.
     pub names: &'a dyn Namer,
+    /// The walk drawn.
     pub walk: &'a Walk,
     /// The registers the walk started from.
     pub regs: Regs,
+    /// The picture's title.
     pub title: String,
 }
 

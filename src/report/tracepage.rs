@@ -29,8 +29,11 @@ const STEP_FRAMES: usize = 8;
 /// One executed instruction and the machine after it.
 #[derive(Debug, Clone)]
 pub struct Step {
+    /// CS of the instruction.
     pub cs: u16,
+    /// IP of the instruction.
     pub ip: u16,
+    /// Its bytes.
     pub bytes: Vec<u8>,
     /// The disassembly.
     pub text: String,
@@ -84,6 +87,7 @@ pub struct StepRecorder {
     active: bool,
     module: Option<String>,
     syntax: Syntax,
+    /// The steps recorded, in order.
     pub steps: Vec<Step>,
     /// The last step waits for the state after it.
     pending: bool,
@@ -242,6 +246,7 @@ fn regs_list(r: &Regs) -> [(&'static str, u16); 14] {
 
 /// What the page says about the run.
 pub struct PageInfo<'a> {
+    /// The page's title.
     pub title: String,
     /// How the run ended.
     pub ended: String,

@@ -18,7 +18,10 @@ pub enum Target<'a> {
     Ne(&'a NeImage),
     /// A DOS program (or raw image): the bytes a map may describe, from
     /// the start of the load image (a .COM's includes the PSP's 0x100).
-    Dos { image_len: u32 },
+    Dos {
+        /// The load image's length in bytes.
+        image_len: u32,
+    },
 }
 
 /// Fit `layout` to `target` and add its symbols to `table`; a map that

@@ -218,8 +218,11 @@ fn parse_map(
 
 /// A segment to write: its name, its frame (load address), its symbols.
 pub struct WriteSeg<'a> {
+    /// The segment's name.
     pub name: &'a str,
+    /// Its frame (paragraph) in the map.
     pub frame: u16,
+    /// Its symbols: offset and name, sorted by offset.
     pub symbols: Vec<(u32, &'a str)>,
 }
 

@@ -53,23 +53,28 @@ pub enum At {
 /// A symbol file that cannot be read, or that does not fit its executable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymError {
+    /// Where in the file.
     pub at: At,
+    /// What was wrong.
     pub what: String,
 }
 
 impl SymError {
+    /// An error at line `n` of a text file.
     pub fn line(n: usize, what: impl Into<String>) -> SymError {
         SymError {
             at: At::Line(n),
             what: what.into(),
         }
     }
+    /// An error at byte offset `o` of a binary file.
     pub fn offset(o: u64, what: impl Into<String>) -> SymError {
         SymError {
             at: At::Offset(o),
             what: what.into(),
         }
     }
+    /// An error about the file as a whole.
     pub fn file(what: impl Into<String>) -> SymError {
         SymError {
             at: At::File,
@@ -110,6 +115,7 @@ pub enum Source {
 }
 
 impl Source {
+    /// The name.
     pub fn name(self) -> &'static str {
         match self {
             Source::Sym => "sym",
@@ -125,7 +131,9 @@ impl Source {
 /// paragraph for a DOS program) and an offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FrameOff {
+    /// The frame (paragraph) or segment number.
     pub frame: u16,
+    /// An error at byte offset `o` of a binary file.
     pub offset: u32,
 }
 
@@ -142,12 +150,15 @@ pub enum SegAddr {
 /// A segment as a map or symbol file lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapSegment {
+    /// The name.
     pub name: String,
     /// The class (`CODE`, `DATA`...), when the file says.
     pub class: Option<String>,
+    /// Its address.
     pub addr: SegAddr,
     /// Length in bytes, when the file says (`.SYM` files do not).
     pub len: Option<u32>,
+    /// Where in the file.
     pub at: At,
 }
 
@@ -164,8 +175,11 @@ impl MapSegment {
 /// A public symbol as a map or symbol file lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapPublic {
+    /// The name.
     pub name: String,
+    /// Its address.
     pub addr: FrameOff,
+    /// Where in the file.
     pub at: At,
 }
 
@@ -177,7 +191,9 @@ pub struct Layout {
     /// The module the file names (a LINK map's first line, wlink's
     /// "Executable Image", a `.SYM` map name).
     pub module: Option<String>,
+    /// The map's segments.
     pub segments: Vec<MapSegment>,
+    /// The map's public symbols.
     pub publics: Vec<MapPublic>,
 }
 
@@ -292,15 +308,20 @@ pub struct Symbol {
     /// For a DOS program: the frame (paragraph from the load image's start)
     /// and offset the map gives, to form SEG:OFF at run time.
     pub frame: Option<FrameOff>,
+    /// Where the name comes from.
     pub source: Source,
 }
 
 /// A resolved address: the symbol at or before it, and the distance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymbolRef {
+    /// The name as shown (demangled).
     pub display: String,
+    /// The name as the source spells it.
     pub raw: String,
+    /// Bytes from the symbol's start.
     pub displacement: u32,
+    /// Where the name comes from.
     pub source: Source,
 }
 
@@ -356,6 +377,7 @@ pub struct SymbolTable {
 }
 
 impl SymbolTable {
+    /// An empty table.
     pub fn new() -> SymbolTable {
         SymbolTable::default()
     }
@@ -365,6 +387,7 @@ impl SymbolTable {
         &self.symbols
     }
 
+    /// Whether it names nothing.
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
     }
@@ -537,7 +560,9 @@ pub fn ne_names(ne: &crate::loader::ne::NeImage, table: &mut SymbolTable) {
 pub struct Given {
     /// The module it is for, when the user said (`MODULE=FILE`).
     pub module: Option<String>,
+    /// The file read.
     pub path: PathBuf,
+    /// The maps in it (a file may hold several).
     pub layouts: Vec<Layout>,
 }
 
@@ -607,12 +632,16 @@ pub struct Registry {
 
 /// What the registry needs to know of a module to build its table.
 pub struct ModuleInfo<'a> {
+    /// The name.
     pub name: &'a str,
+    /// The file read.
     pub path: Option<&'a Path>,
+    /// What the module is (NE or DOS), to fit a map against.
     pub target: fit::Target<'a>,
 }
 
 impl Registry {
+    /// An empty table.
     pub fn new(given: Vec<Given>, search_beside: bool) -> Registry {
         Registry {
             given,
@@ -626,6 +655,7 @@ impl Registry {
         std::mem::take(&mut *self.warnings.borrow_mut())
     }
 
+    /// Remember a warning to say once.
     pub fn warn(&self, w: String) {
         let mut ws = self.warnings.borrow_mut();
         if !ws.contains(&w) {

@@ -39,18 +39,26 @@ pub struct Insn {
     pub ip: u16,
     /// Its offset and length in the block's bytes.
     pub at: u16,
+    /// Its length in bytes.
     pub len: u8,
+    /// How it transfers control.
     pub flow: Flow,
+    /// The decoded instruction.
     pub insn: Instruction,
 }
 
 /// A decoded block.
 #[derive(Debug, Clone)]
 pub struct Block {
+    /// The block's linear address.
     pub linear: u64,
+    /// CS of the block.
     pub cs: u16,
+    /// IP of its first instruction.
     pub ip: u16,
+    /// Its bytes.
     pub bytes: Vec<u8>,
+    /// Its instructions.
     pub insns: Vec<Insn>,
 }
 
@@ -116,6 +124,7 @@ pub fn decode(linear: u64, cs: u16, ip: u16, bytes: Vec<u8>) -> Block {
 #[derive(Default)]
 pub struct Blocks {
     by_key: HashMap<(u64, u32, u16), usize>,
+    /// The blocks seen, by first entry.
     pub blocks: Vec<Block>,
     scratch: Vec<u8>,
 }

@@ -27,15 +27,20 @@ use blocks::{Block, Blocks, Insn};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Syntax {
     #[default]
+    /// NASM syntax.
     Nasm,
+    /// MASM syntax.
     Masm,
+    /// Intel (XED) syntax.
     Intel,
+    /// GNU as (AT&T) syntax.
     Gas,
 }
 
 /// What to trace and how.
 #[derive(Debug, Clone, Default)]
 pub struct TraceOptions {
+    /// Disassembly syntax.
     pub syntax: Syntax,
     /// JSON lines instead of text.
     pub json: bool,
@@ -47,8 +52,9 @@ pub struct TraceOptions {
     pub max: Option<u64>,
     /// Append the registers each instruction changed (`--regs`).
     pub regs: bool,
-    /// Report progress on stderr.
-    pub progress: bool,
+    /// Count the instructions written on this progress bar (the CLI
+    /// gives one on a terminal only; indicatif draws it).
+    pub progress: Option<indicatif::ProgressBar>,
 }
 
 /// Where an instruction's code belongs: module name and NE segment number.
@@ -94,6 +100,7 @@ pub struct Tracer {
 }
 
 impl Tracer {
+    /// A tracer writing to `out`.
     pub fn new(opts: TraceOptions, out: Box<dyn Write>) -> Tracer {
         Tracer {
             active: opts.from.is_none(),
@@ -137,15 +144,19 @@ impl Tracer {
         let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
         let text = self.format(&i.insn);
         if self.opts.json {
-            let mut v = serde_json::json!({
-                "cs": b.cs, "ip": i.ip, "bytes": hex.join(" "), "text": text,
-                "module": place.module, "symbol": symbol,
-            });
-            if let Some(seg) = place.segment {
-                v["segment"] = seg.into();
-                v["offset"] = i.ip.into();
-            }
-            v.to_string()
+            let line = TraceLine {
+                version: crate::JSON_VERSION,
+                cs: b.cs,
+                ip: i.ip,
+                bytes: hex.join(" "),
+                text,
+                module: place.module.clone(),
+                symbol,
+                segment: place.segment,
+                offset: place.segment.map(|_| i.ip),
+                changed: None,
+            };
+            serde_json::to_string(&line).unwrap_or_default()
         } else {
             let loc = match (&place.module, place.segment) {
                 (Some(m), Some(s)) => format!("{}:{s}:{:04X}", crate::escape::name(m), i.ip),
@@ -222,9 +233,11 @@ impl Tracer {
             }
         }
         self.written += lines;
-        if self.opts.progress && self.written - self.last_progress >= 1_000_000 {
-            self.last_progress = self.written;
-            eprint!("\rtrace: {} instructions", self.written);
+        if let Some(bar) = &self.opts.progress {
+            if self.written - self.last_progress >= 65_536 {
+                self.last_progress = self.written;
+                bar.set_position(self.written);
+            }
         }
     }
 
@@ -247,7 +260,14 @@ impl Tracer {
         self.write_block(k, skip, n);
     }
 
-    fn full(&self) -> bool {
+    /// The output failed (a closed pipe: `trace | head`): the run stops
+    /// at the next block, since nothing more can be written.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// The trace has written `--max` instructions (the run stops).
+    pub fn full(&self) -> bool {
         self.opts.max.is_some_and(|m| self.written >= m)
     }
 
@@ -258,8 +278,8 @@ impl Tracer {
         if let Some((line, _)) = self.prev.take() {
             let _ = writeln!(self.out, "{line}");
         }
-        if self.opts.progress && self.last_progress > 0 {
-            eprintln!();
+        if let Some(bar) = &self.opts.progress {
+            bar.finish_and_clear();
         }
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -273,14 +293,10 @@ impl Tracer {
     fn with_changed(&self, line: &str, before: &Regs, after: &Regs) -> String {
         let pairs = Self::changed(before, after);
         if self.opts.json {
-            match serde_json::from_str::<serde_json::Value>(line) {
+            match serde_json::from_str::<TraceLine>(line) {
                 Ok(mut v) => {
-                    v["changed"] = pairs
-                        .iter()
-                        .map(|(n, x)| ((*n).to_string(), serde_json::Value::from(*x)))
-                        .collect::<serde_json::Map<_, _>>()
-                        .into();
-                    v.to_string()
+                    v.changed = Some(pairs.iter().map(|(n, x)| ((*n).to_string(), *x)).collect());
+                    serde_json::to_string(&v).unwrap_or_default()
                 }
                 Err(_) => line.to_string(),
             }
@@ -317,10 +333,12 @@ impl Tracer {
 impl Observer for Tracer {
     fn on_block(&mut self, uc: &Uc<'_>, addr: u64, size: u32, cs: u16, ip: u16) -> Option<Stop> {
         if self.opts.regs {
-            return None;
+            // --regs writes from the instruction hook; the run stops at
+            // the first block after the trace is full, as without it.
+            return (self.full() || self.failed()).then_some(Stop::Budget);
         }
         self.flush_pending(None);
-        if self.full() {
+        if self.full() || self.failed() {
             return Some(Stop::Budget);
         }
         let k = self.blocks.enter(uc, addr, size, cs, ip)?;
@@ -355,7 +373,11 @@ impl Observer for Tracer {
         let regs = uc.regs();
         if let Some((line, before)) = self.prev.take() {
             let text = self.with_changed(&line, &before, &regs);
-            let _ = writeln!(self.out, "{text}");
+            if self.error.is_none() {
+                if let Err(e) = writeln!(self.out, "{text}") {
+                    self.error = Some(e);
+                }
+            }
             self.written += 1;
             if self.full() {
                 return;
@@ -383,4 +405,34 @@ impl Observer for Tracer {
         let line = self.line(&b, i, &place, sym);
         self.prev = Some((line, regs));
     }
+}
+
+/// One line of `trace --json`: an executed instruction (the schema is
+/// docs/schema/trace.json).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct TraceLine {
+    /// The JSON output's version ([`crate::JSON_VERSION`]).
+    pub version: u32,
+    /// CS when it executed (a selector in protected mode, a paragraph in
+    /// real mode).
+    pub cs: u16,
+    /// IP when it executed.
+    pub ip: u16,
+    /// Its bytes in hex, separated by spaces.
+    pub bytes: String,
+    /// Its disassembly in the chosen syntax.
+    pub text: String,
+    /// The module whose code it is, or null.
+    pub module: Option<String>,
+    /// The symbol naming its address (`NAME+0x12`), or null.
+    pub symbol: Option<String>,
+    /// The NE segment number, when the code belongs to a module's segment.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub segment: Option<u16>,
+    /// The offset in that segment (= `ip`), with `segment`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub offset: Option<u16>,
+    /// `--regs`: the registers the instruction changed, by name.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub changed: Option<std::collections::BTreeMap<String, u16>>,
 }

@@ -17,11 +17,13 @@ use crate::machine::{Cpu, Fault, Observer, R, Stop, Uc};
 
 /// The profiler: an [`Observer`].
 pub struct Profiler {
+    /// The shadow call stack sampled.
     pub shadow: ShadowStack,
     every: u64,
     next: u64,
     /// Samples by stack (names outermost first).
     pub samples: BTreeMap<Vec<String>, u64>,
+    /// Samples taken.
     pub total: u64,
 }
 

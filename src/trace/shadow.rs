@@ -42,8 +42,11 @@ pub struct Activation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum How {
+    /// A near CALL.
     NearCall,
+    /// A far CALL.
     FarCall,
+    /// An interrupt (INT or a hardware one).
     Interrupt,
     /// Called by the environment (rule 3).
     Callback,
@@ -66,6 +69,7 @@ pub struct ShadowStack {
 }
 
 impl ShadowStack {
+    /// An empty shadow stack.
     pub fn new() -> ShadowStack {
         ShadowStack::default()
     }

@@ -28,27 +28,41 @@ pub type Call = ((u16, u16), (u16, u16));
 use crate::walk::{NextFailure, StopReason, Walk};
 
 /// One disagreement.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Disagreement {
     /// The walk passed over these activations (entry CS:IP, return CS:IP).
-    Frameless { frame: usize, skipped: Vec<Call> },
+    Frameless {
+        /// The index of the walk frame concerned.
+        frame: usize,
+        /// The activations passed over: entry CS:IP and return CS:IP.
+        skipped: Vec<Call>,
+    },
     /// The walk's frame has the return IP but the wrong CS.
     FarNear {
+        /// The index of the walk frame concerned.
         frame: usize,
+        /// The CS the walk gave the frame.
         walk_cs: u16,
+        /// The CS the running call returns to.
         true_cs: u16,
+        /// The IP the walk gave.
         ip: u16,
     },
     /// The walk's frame returns where no running call returns.
     Corrupt {
+        /// The index of the walk frame concerned.
         frame: usize,
+        /// The CS the walk gave.
         cs: u16,
+        /// The IP the walk gave.
         ip: u16,
+        /// The BP of the frame.
         bp: u16,
     },
     /// The walk ended with these activations' frames unseen.
     EarlyEnd {
+        /// The activations not walked: entry CS:IP and return CS:IP.
         unseen: Vec<((u16, u16), (u16, u16))>,
     },
 }
@@ -101,12 +115,14 @@ impl std::fmt::Display for Disagreement {
 pub struct Verdict {
     /// Per walk frame: true when it agrees.
     pub frames: Vec<bool>,
+    /// What disagrees.
     pub disagreements: Vec<Disagreement>,
     /// Activations outer to the walk's end that the chain's end explains.
     pub beyond_end: usize,
 }
 
 impl Verdict {
+    /// No disagreement.
     pub fn agrees(&self) -> bool {
         self.disagreements.is_empty()
     }

@@ -4,7 +4,9 @@ use std::fmt;
 
 /// Whether segment values are real-mode paragraphs or protected-mode
 /// selectors (win16.md, "The CPU the programs expect").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum CpuMode {
     /// Real mode: linear = seg * 16 + off, every segment 64 KiB.
@@ -66,13 +68,20 @@ pub enum MemError {
     BadSelector(u16),
     /// The access reaches past the segment's limit.
     BeyondLimit {
+        /// The segment.
         seg: u16,
+        /// The offset of the access.
         off: u32,
+        /// Bytes accessed.
         len: u32,
+        /// The segment's limit.
         limit: u32,
     },
     /// The linear address is not backed by memory the walker can read.
-    Unmapped { linear: u32 },
+    Unmapped {
+        /// The linear address.
+        linear: u32,
+    },
 }
 
 impl fmt::Display for MemError {

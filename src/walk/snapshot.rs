@@ -97,7 +97,7 @@ pub const MAX_EXPECTED_FRAMES: usize = 0x10000;
 const ROW: usize = 32;
 
 /// Where a snapshot was taken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// The program file.
@@ -113,32 +113,48 @@ pub struct Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Registers {
+    /// CS.
     pub cs: u16,
+    /// IP.
     pub ip: u16,
+    /// SS.
     pub ss: u16,
+    /// SP.
     pub sp: u16,
+    /// BP.
     pub bp: u16,
     #[serde(default)]
+    /// AX.
     pub ax: u16,
     #[serde(default)]
+    /// BX.
     pub bx: u16,
     #[serde(default)]
+    /// CX.
     pub cx: u16,
     #[serde(default)]
+    /// DX.
     pub dx: u16,
     #[serde(default)]
+    /// SI.
     pub si: u16,
     #[serde(default)]
+    /// DI.
     pub di: u16,
     #[serde(default)]
+    /// FLAGS.
     pub flags: u16,
     #[serde(default)]
+    /// DS.
     pub ds: u16,
     #[serde(default)]
+    /// ES.
     pub es: u16,
     #[serde(default)]
+    /// FS.
     pub fs: u16,
     #[serde(default)]
+    /// GS.
     pub gs: u16,
 }
 
@@ -181,7 +197,9 @@ impl From<crate::machine::Regs> for Registers {
 /// A descriptor table: where it is, its limit, its non-empty entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
+    /// The table's linear base.
     pub base: u32,
+    /// The table's limit.
     pub limit: u32,
     /// Non-empty entries by index (selector >> 3).
     pub entries: BTreeMap<u16, [u8; 8]>,
@@ -203,17 +221,27 @@ pub struct Expect {
 /// A walked machine, saved (module documentation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
+    /// Where it was taken, if known.
     pub source: Option<Source>,
+    /// Free text about it.
     pub notes: Option<String>,
+    /// Real or protected mode.
     pub mode: CpuMode,
+    /// The registers at the stop.
     pub registers: Registers,
+    /// The current task's handle (0 for DOS).
     pub current_task: u16,
+    /// The GDT, in protected mode.
     pub gdt: Option<Table>,
+    /// The LDT, in protected mode.
     pub ldt: Option<Table>,
     /// Sorted, non-overlapping (linear, bytes).
     memory: Vec<(u32, Vec<u8>)>,
+    /// Which module and NE segment each code selector belongs to.
     pub code_owners: BTreeMap<u16, CodeOwner>,
+    /// TOOLHELP's fault dispatch return address, when a fault callback is running.
     pub dispatch: Option<(u16, u16)>,
+    /// The frames a correct walk gives, and how it ends.
     pub expect: Option<Expect>,
 }
 
@@ -759,12 +787,14 @@ impl Snapshot {
 /// One frame's agreement with the expected frame.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FrameAgreement {
+    /// The frame's index.
     pub index: usize,
     /// Empty when the frame agrees.
     pub differences: Vec<String>,
 }
 
 impl FrameAgreement {
+    /// No difference.
     pub fn agrees(&self) -> bool {
         self.differences.is_empty()
     }

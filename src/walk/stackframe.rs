@@ -164,14 +164,19 @@ pub fn mode_name(v: u32) -> String {
 /// 16 bytes. Mode is kept as the raw value so that any structure, also one
 /// with a Mode that is no ADDRESS_MODE, can be represented and refused.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Address64 {
     #[serde(rename = "Offset")]
+    /// ADDRESS64.Offset.
     pub offset: u64,
     #[serde(rename = "Segment")]
+    /// ADDRESS64.Segment.
     pub segment: u16,
     #[serde(rename = "Mode")]
+    /// ADDRESS64.Mode (an ADDRESS_MODE value, kept raw).
     pub mode: u32,
 }
 
@@ -260,17 +265,25 @@ impl fmt::Display for Address64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(into = "FrameJson", from = "FrameJson")]
 pub struct StackFrame64 {
+    /// AddrPC: the frame's CS:IP.
     pub addr_pc: Address64,
+    /// AddrReturn: where the frame returns to.
     pub addr_return: Address64,
+    /// AddrFrame: SS:BP.
     pub addr_frame: Address64,
+    /// AddrStack: SS:SP.
     pub addr_stack: Address64,
+    /// AddrBStore (IA-64 only; 0).
     pub addr_bstore: Address64,
+    /// FuncTableEntry (0: no function tables here).
     pub func_table_entry: u64,
+    /// Params: the four words above the return address.
     pub params: [u64; 4],
     /// BOOL: TRUE (nonzero) for a far call frame.
     pub far: u32,
     /// BOOL: TRUE (nonzero) for a virtual frame. (`Virtual` in C.)
     pub virtual_frame: u32,
+    /// Reserved (0).
     pub reserved: [u64; 3],
     /// KDHELP64, 112 bytes, always zero here.
     pub kd_help: [u64; 14],
@@ -356,9 +369,9 @@ impl StackFrame64 {
 /// `{"Offset", "Segment", "Mode"}` integers, Far and Virtual as booleans.
 /// The members that are always 0 here (FuncTableEntry, AddrBStore,
 /// Reserved, KdHelp) are left out.
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Serialize, Deserialize, Clone, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct FrameJson {
+pub struct FrameJson {
     #[serde(rename = "AddrPC")]
     addr_pc: Address64,
     #[serde(rename = "AddrReturn")]
@@ -373,6 +386,17 @@ struct FrameJson {
     far: bool,
     #[serde(rename = "Virtual")]
     virtual_frame: bool,
+}
+
+/// A STACKFRAME64's JSON Schema is its JSON form's.
+impl schemars::JsonSchema for StackFrame64 {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StackFrame64".into()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        FrameJson::json_schema(g)
+    }
 }
 
 impl From<StackFrame64> for FrameJson {
@@ -407,9 +431,13 @@ impl From<FrameJson> for StackFrame64 {
 /// Which ADDRESS of a STACKFRAME64.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
+    /// STACKFRAME64.AddrPC.
     AddrPC,
+    /// STACKFRAME64.AddrReturn.
     AddrReturn,
+    /// STACKFRAME64.AddrFrame.
     AddrFrame,
+    /// STACKFRAME64.AddrStack.
     AddrStack,
 }
 
@@ -446,7 +474,12 @@ pub enum AddressProblem {
     /// descriptor tables.
     NoTables,
     /// The selector's entry lies past its table's limit.
-    PastTableLimit { ldt: bool, limit: u32 },
+    PastTableLimit {
+        /// The selector names the LDT (else the GDT).
+        ldt: bool,
+        /// The table's limit.
+        limit: u32,
+    },
     /// The entry is empty or its present bit is clear.
     NotPresent,
     /// The entry is a system descriptor (an LDT, a gate), not a code or
@@ -457,15 +490,30 @@ pub enum AddressProblem {
     /// No present segment of the wanted kind (code for AddrPC, data for
     /// AddrFrame and AddrStack) in the descriptor tables holds the linear
     /// address, so it has no 16:16 form on this machine.
-    NoSegmentHolds { linear: u32, code: bool },
+    NoSegmentHolds {
+        /// The linear address.
+        linear: u32,
+        /// A code segment was wanted (AddrPC), else data.
+        code: bool,
+    },
     /// Real mode: the linear address is not within 64 KiB above the
     /// context's segment, and without descriptor tables there is no
     /// other segment to express it in.
-    OutsideContextSegment { linear: u32, seg: u16 },
+    OutsideContextSegment {
+        /// The linear address.
+        linear: u32,
+        /// The context's segment.
+        seg: u16,
+    },
     /// Mode is no ADDRESS_MODE.
     UnknownMode,
     /// AddrFrame and AddrStack translate into different stack segments.
-    TwoStacks { frame_ss: u16, stack_ss: u16 },
+    TwoStacks {
+        /// The stack segment AddrFrame translates to.
+        frame_ss: u16,
+        /// The stack segment AddrStack translates to.
+        stack_ss: u16,
+    },
 }
 
 impl fmt::Display for AddressProblem {
@@ -511,8 +559,11 @@ impl fmt::Display for AddressProblem {
 /// selector".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddressFailure {
+    /// The member that failed.
     pub field: Field,
+    /// Its value.
     pub address: Address64,
+    /// Why it has no 16:16 form.
     pub problem: AddressProblem,
 }
 
@@ -709,10 +760,15 @@ fn express(
 /// the [`Start`] conventions put into the first STACKFRAME64.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WalkContext {
+    /// CS.
     pub cs: u16,
+    /// IP.
     pub ip: u16,
+    /// SS.
     pub ss: u16,
+    /// SP.
     pub sp: u16,
+    /// BP.
     pub bp: u16,
 }
 

@@ -214,22 +214,55 @@ pub fn no_chain_at_start(mem: &dyn WalkMemory, first: &StackTraceEntry) -> bool 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FirstFailure {
     /// Step 1: dwSize is not 0x14. Structure untouched.
-    BadSize { size: u32 },
+    BadSize {
+        /// The dwSize the structure had.
+        size: u32,
+    },
     /// Step 2: the TDB signature at hTask:FA cannot be read. Untouched.
-    BadSelector { h_task: u16, err: MemError },
+    BadSelector {
+        /// The task handle (TDB selector) asked about.
+        h_task: u16,
+        /// Why the memory could not be read.
+        err: MemError,
+    },
     /// Step 2: the word at hTask:FA is not 'TD' (0x4454). Untouched.
-    NotATask { h_task: u16, signature: u16 },
+    NotATask {
+        /// The task handle (TDB selector) asked about.
+        h_task: u16,
+        /// The word found at hTask:FA.
+        signature: u16,
+    },
     /// Step 2: hTask is the current task. Untouched.
-    CurrentTask { h_task: u16 },
+    CurrentTask {
+        /// The task handle (TDB selector) asked about.
+        h_task: u16,
+    },
     /// Step 3: the saved SS:SP or the scheduler frame cannot be read.
     /// Untouched.
-    Unreadable { seg: u16, off: u32, err: MemError },
+    Unreadable {
+        /// The segment read.
+        seg: u16,
+        /// The offset of the word in SS.
+        off: u32,
+        /// Why the memory could not be read.
+        err: MemError,
+    },
     /// Step 5: the saved BP is 0 (a task that never ran). Filled.
     NoFrame,
     /// Step 5: the stack bounds cannot be read. Filled.
-    NoBounds { ss: u16 },
+    NoBounds {
+        /// The stack segment.
+        ss: u16,
+    },
     /// Step 5: the saved BP is outside `[pStackTop, pStackBot)`. Filled.
-    OutOfBounds { bp: u16, top: u32, bot: u32 },
+    OutOfBounds {
+        /// The frame's BP.
+        bp: u16,
+        /// pStackTop: the lowest offset the stack may use.
+        top: u32,
+        /// pStackBot: the offset just above the stack.
+        bot: u32,
+    },
 }
 
 impl FirstFailure {
@@ -406,23 +439,57 @@ pub fn stack_trace_csip_first(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NextFailure {
     /// Step 1: dwSize is not 0x14.
-    BadSize { size: u32 },
+    BadSize {
+        /// The dwSize the structure had.
+        size: u32,
+    },
     /// Step 2: BP + 6 wraps past 0xFFFF (BP > 0xFFF9).
-    BpWraps { bp: u16 },
+    BpWraps {
+        /// The frame's BP.
+        bp: u16,
+    },
     /// Step 2: offset BP + 6 lies beyond the stack segment's limit.
-    BeyondLimit { bp: u16, limit: u32 },
+    BeyondLimit {
+        /// The frame's BP.
+        bp: u16,
+        /// The segment's limit.
+        limit: u32,
+    },
     /// Steps 2-3: the stack segment or a word of the frame cannot be read
     /// (`off` is the offset in SS of the word, or BP when the stack
     /// segment itself is unusable).
-    Unreadable { off: u16, err: MemError },
+    Unreadable {
+        /// The offset of the word in SS.
+        off: u16,
+        /// Why the memory could not be read.
+        err: MemError,
+    },
     /// Step 4: the saved BP at SS:BP is 0: the end of the chain.
-    EndOfChain { bp: u16 },
+    EndOfChain {
+        /// The frame's BP.
+        bp: u16,
+    },
     /// Step 4: the saved BP `next` at SS:`bp` is not above `bp`.
-    NotClimbing { bp: u16, next: u16 },
+    NotClimbing {
+        /// The frame's BP.
+        bp: u16,
+        /// The saved BP read at SS:BP (the next frame's BP).
+        next: u16,
+    },
     /// Step 4: the saved BP lies outside `[pStackTop, pStackBot)`.
-    OutOfBounds { next: u16, top: u32, bot: u32 },
+    OutOfBounds {
+        /// The saved BP read at SS:BP (the next frame's BP).
+        next: u16,
+        /// pStackTop: the lowest offset the stack may use.
+        top: u32,
+        /// pStackBot: the offset just above the stack.
+        bot: u32,
+    },
     /// Step 4: the stack bounds (SS:0A, SS:0E) cannot be read.
-    NoBounds { ss: u16 },
+    NoBounds {
+        /// The stack segment.
+        ss: u16,
+    },
 }
 
 impl NextFailure {
@@ -680,19 +747,33 @@ pub enum FrameKind {
     OddMarker,
     /// Even, and the candidate CS has the caller's RPL, names a present
     /// code segment whose limit is greater than IP: far.
-    EvenFar { limit: u32 },
+    EvenFar {
+        /// The segment's limit.
+        limit: u32,
+    },
     /// Even, in real mode: near (no descriptors to check).
     EvenRealMode,
     /// Even, and the candidate's RPL is not the caller's: near.
-    EvenRplDiffers { candidate_rpl: u8, caller_rpl: u8 },
+    EvenRplDiffers {
+        /// The candidate CS's RPL.
+        candidate_rpl: u8,
+        /// The caller's RPL.
+        caller_rpl: u8,
+    },
     /// Even, and the candidate names no descriptor: near.
     EvenNoDescriptor,
     /// Even, and the candidate's segment is not present: near.
     EvenNotPresent,
     /// Even, and the candidate names a data or system segment: near.
-    EvenNotCode { access: u8 },
+    EvenNotCode {
+        /// The descriptor's access byte.
+        access: u8,
+    },
     /// Even, and the candidate's code segment ends at or below IP: near.
-    EvenLimitNotAboveIp { limit: u32 },
+    EvenLimitNotAboveIp {
+        /// The segment's limit.
+        limit: u32,
+    },
 }
 
 impl FrameKind {
@@ -730,54 +811,93 @@ impl Narrator for Vec<Rule> {
 pub enum Rule {
     /// StackTraceCSIPFirst ("StackTraceCSIPFirst"): the entry as it filled
     /// it from registers.
-    CsipFirst { entry: StackTraceEntry },
+    CsipFirst {
+        /// The STACKTRACEENTRY as filled.
+        entry: StackTraceEntry,
+    },
     /// StackTraceNext step 1 passed: dwSize is 0x14.
     NextSize,
     /// Step 2 passed: SI = `bp`, SI + 6 = `end` neither wraps nor passes
     /// the stack segment's `limit`.
-    NextLimit { bp: u16, end: u32, limit: u32 },
+    NextLimit {
+        /// The frame's BP.
+        bp: u16,
+        /// BP + 6.
+        end: u32,
+        /// The segment's limit.
+        limit: u32,
+    },
     /// Step 3: the three words of the frame at SS:`bp`.
     NextRead {
+        /// The frame's BP.
         bp: u16,
+        /// The saved BP read at SS:BP (the next frame's BP).
         next: u16,
+        /// The word at BP+2: the return IP.
         ip: u16,
+        /// The word at BP+4: the caller's CS if the frame is far.
         candidate: u16,
     },
     /// Step 4 passed: `next` is not 0, is above SI = `bp`, and lies in
     /// `[top, bot)` = [pStackTop, pStackBot).
     NextClimbs {
+        /// The frame's BP.
         bp: u16,
+        /// The saved BP read at SS:BP (the next frame's BP).
         next: u16,
+        /// pStackTop: the lowest offset the stack may use.
         top: u32,
+        /// pStackBot: the offset just above the stack.
         bot: u32,
     },
     /// Step 5: far or near, and why (`cs`: the caller's wCS).
     NextKind {
+        /// The saved BP read at SS:BP (the next frame's BP).
         next: u16,
+        /// The word at BP+2: the return IP.
         ip: u16,
+        /// The word at BP+4: the caller's CS if the frame is far.
         candidate: u16,
+        /// The CS decided.
         cs: u16,
+        /// The decision and its reason.
         kind: FrameKind,
     },
     /// Step 6: the new entry, hModule and wSegment filled.
-    NextDone { entry: StackTraceEntry },
+    NextDone {
+        /// The STACKTRACEENTRY as filled.
+        entry: StackTraceEntry,
+    },
     /// StackTraceNext failed on this rule; the structure is untouched.
     NextFails(NextFailure),
     /// toolhelp16's real-mode rule ([`no_chain_at_start`]): the first
     /// frame's BP is 0, so there is no chain and StackTraceNext is not
     /// called; `word` is what SS:0000 holds (what it would have read).
-    NoChain { word: Option<u16> },
+    NoChain {
+        /// The word at SS:0000, when readable.
+        word: Option<u16>,
+    },
     /// The walk ended with `frames` frames, for `stop`.
-    WalkEnds { frames: usize, stop: StopReason },
+    WalkEnds {
+        /// Frames in the walk.
+        frames: usize,
+        /// Why it stopped.
+        stop: StopReason,
+    },
     /// Frame `index` is TOOLHELP's fault dispatch frame (walk/dispatch.rs):
     /// the fault frame lies at SS:`at`, whose words +0A and +0C are the
     /// faulting IP and CS; the walk goes back to that frame and on from
     /// the faulting CS:IP with the BP at the fault, `bp`.
     Dispatch {
+        /// The frame's index in the walk.
         index: usize,
+        /// Where: the offset (or line) it was found at.
         at: u16,
+        /// The word at BP+2: the return IP.
         ip: u16,
+        /// The CS decided.
         cs: u16,
+        /// The frame's BP.
         bp: u16,
     },
 }
@@ -958,12 +1078,18 @@ pub enum StopReason {
     /// StackTraceNext failed: the rule that ended the chain.
     Next(NextFailure),
     /// `max_frames` frames were collected and StackTraceNext had another.
-    FrameCap { max: usize },
+    FrameCap {
+        /// The most frames the walk collects.
+        max: usize,
+    },
     /// StackTraceNext succeeded without moving BP (a saved BP equal to its
     /// own even BP + 1): it would return this last frame forever, so the
     /// walk stops. Not a StackTraceNext failure; see
     /// [`stack_trace_next_explained`].
-    Stalled { bp: u16 },
+    Stalled {
+        /// The frame's BP.
+        bp: u16,
+    },
     /// Real mode, BP = 0 at the start: no frame chain (toolhelp16's rule,
     /// [`no_chain_at_start`]; StackTraceNext was not called).
     NoChain,

@@ -550,7 +550,37 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         None => (api.func)(env, uc, &args)?,
     };
     let switched = std::mem::take(&mut env.win16.scheduler.switched);
-    // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP.
+    // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP;
+    // only when asked for (`--events`): formatting every call is a cost
+    // an unlogged run does not pay.
+    if env.dos.log_calls {
+        relay_log(uc, api, &args, r, switched, (cs, ip), (ret_cs, ret_ip));
+    }
+    if switched {
+        // The registers are now another task's; this task gets its result
+        // when it resumes (scheduler.rs).
+        if let Some(text) = env.win16.scheduler.switch_event.take() {
+            crate::machine::record_event_at(uc, cs, ip.wrapping_add(2), text);
+        }
+        return Ok(());
+    }
+    uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
+    uc.set_reg(R::DX, (r >> 16) as u16)
+        .map_err(|e| Stop::Error(e.0))?;
+    Ok(())
+}
+
+/// One line of the relay log (`--events`): `call MODULE.NAME(args) ->
+/// DX:AX from CS:IP`, at the thunk that was called.
+fn relay_log(
+    uc: &mut Uc<'_>,
+    api: &api::Api,
+    args: &[u32],
+    r: u32,
+    switched: bool,
+    (cs, ip): (u16, u16),
+    (ret_cs, ret_ip): (u16, u16),
+) {
     let shown: Vec<String> = args
         .iter()
         .zip(api.args)
@@ -575,18 +605,6 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             shown.join(", "),
         ),
     );
-    if switched {
-        // The registers are now another task's; this task gets its result
-        // when it resumes (scheduler.rs).
-        if let Some(text) = env.win16.scheduler.switch_event.take() {
-            crate::machine::record_event_at(uc, cs, ip.wrapping_add(2), text);
-        }
-        return Ok(());
-    }
-    uc.set_reg(R::AX, r as u16).map_err(|e| Stop::Error(e.0))?;
-    uc.set_reg(R::DX, (r >> 16) as u16)
-        .map_err(|e| Stop::Error(e.0))?;
-    Ok(())
 }
 
 /// Load an NE module's segments, resolve its imports (built-ins, or DLLs

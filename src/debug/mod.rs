@@ -1,0 +1,862 @@
+//! The debugger: breakpoints, single steps, watchpoints, faults as
+//! signals, and reverse execution by deterministic replay, for two
+//! front ends: a gdb remote stub ([`gdb`]) and a command session (the
+//! `debug` command, src/cli/debug.rs).
+//!
+//! **Where the debugger runs.** A Win16 program's window procedures run
+//! in nested emulations, started from inside the system function that
+//! calls them (machine/mod.rs, `run_nested`): a stop that unwound the
+//! emulation there could never be resumed. So the debugger never stops
+//! the emulation to talk to its user: a code hook on every instruction
+//! decides whether to stop *before* that instruction runs, and when it
+//! does it serves its front end from inside the hook (the gdb packets, or
+//! the session's commands) until the user resumes; then the hook returns
+//! and the instruction runs. Breakpoints at any depth of callbacks, steps
+//! into and out of window procedures, and stops in the middle of a system
+//! function's callback all work the same. The hook per instruction makes
+//! a debugged program ten to twenty times slower than a plain run; only
+//! a debugging session pays for it.
+//!
+//! **Positions.** The hook counts the instructions it sees: a stop is at
+//! *position* N when N instructions were started before it (the first
+//! instruction of the program is position 0). An instruction that faults
+//! counts as started; a `REP` string instruction counts once per
+//! repetition (each repetition passes the hook, as each one takes the
+//! 8086's single-step trap).
+//!
+//! **Reverse execution** (`reverse-stepi`, `reverse-continue`) replays
+//! the run from its start: the program is loaded again, with the same
+//! options, and runs without stopping to the wanted position (one
+//! instruction back; or the last breakpoint, watchpoint or fault before
+//! the current position, found by a first replay that records them). The
+//! only checkpoint is the program's loaded state, so memory stays bounded
+//! and a step back costs a run from the start (about 10 million
+//! instructions a second). What keeps the replay identical:
+//!
+//! * the emulated clock counts instructions, never the host's time
+//!   (machine/time.rs): GetTickCount, the BIOS tick count and the timer
+//!   interrupts fall at the same instructions in every run;
+//! * the date and time DOS and Windows report are fixed for the session
+//!   (the time it started, unless `--clock` gives one);
+//! * input is scripted (`--keys`, `--mouse`, `--messages`) and standard
+//!   input comes from `--stdin FILE` or is empty, never from the
+//!   terminal;
+//! * without `--dir`, the program's writes go to an overlay that every
+//!   load starts empty; with `--dir` a replay sees the files as the
+//!   first run left them, and can differ;
+//! * register and memory changes made from the debugger are recorded
+//!   with their position and made again by the replay (those after the
+//!   position the replay returns to are forgotten: going back rewrites
+//!   history from there).
+
+pub mod gdb;
+pub mod monitor;
+pub mod rsp;
+pub mod views;
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use std::time::Duration;
+
+use unicorn_engine::RegisterX86;
+use unicorn_engine::unicorn_const::{HookType, MemType};
+
+use crate::env::Env;
+use crate::machine::{Cpu, Fault, R, Regs, RunLimits, Stop, Uc};
+use crate::session::{Loc, Program};
+use crate::walk::CpuMode;
+
+/// Why the program stopped in the debugger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// The program is loaded and has not run yet.
+    Start,
+    /// A single step ended.
+    Step,
+    /// A breakpoint: the instruction at the stop has not run.
+    Breakpoint,
+    /// A watchpoint: the instruction before the stop accessed the
+    /// watched memory at `addr` (linear).
+    Watch {
+        /// What the watchpoint watches for.
+        kind: WatchKind,
+        /// The linear address accessed.
+        addr: u64,
+    },
+    /// A processor fault, before the environment (TOOLHELP's dispatch, a
+    /// DOS handler) sees it; registers as before the faulting instruction.
+    Fault(Fault),
+    /// The user interrupted the running program.
+    Interrupted,
+    /// Reverse execution reached the start of the recorded history.
+    HistoryStart,
+    /// The program ended: it exited, or stopped in a way it cannot go on
+    /// from (an unhandled fault, an unimplemented function, ...).
+    Ended(Stop),
+}
+
+/// What a watchpoint watches for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WatchKind {
+    /// A write to the memory (gdb's `watch`).
+    Write,
+    /// A read of it (`rwatch`).
+    Read,
+    /// A read or a write (`awatch`).
+    Access,
+}
+
+impl WatchKind {
+    /// `write`, `read`, `access`.
+    pub fn word(self) -> &'static str {
+        match self {
+            WatchKind::Write => "write",
+            WatchKind::Read => "read",
+            WatchKind::Access => "access",
+        }
+    }
+
+    /// gdb's name of the stop reason (`watch`, `rwatch`, `awatch`).
+    pub fn gdb_name(self) -> &'static str {
+        match self {
+            WatchKind::Write => "watch",
+            WatchKind::Read => "rwatch",
+            WatchKind::Access => "awatch",
+        }
+    }
+}
+
+/// What the user wants after a stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// Run on to the next stop.
+    Continue,
+    /// Run one instruction.
+    Step,
+    /// Go back one instruction (replay).
+    ReverseStep,
+    /// Go back to the previous stop (replay).
+    ReverseContinue,
+    /// Go back to position N (replay).
+    GoTo(u64),
+    /// End the program and the session.
+    Kill,
+    /// Let the program run on, undebugged, to its end.
+    Detach,
+}
+
+/// A watchpoint: `len` bytes at linear `addr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Watch {
+    /// What it watches for.
+    pub kind: WatchKind,
+    /// The first byte watched (linear).
+    pub addr: u64,
+    /// Bytes watched.
+    pub len: u64,
+}
+
+/// A one-time stop the command session sets for `next` and `finish`:
+/// at linear `addr` once SP is at least `min_sp` with SS `ss` (the frame
+/// that asked has returned or the call came back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TempBreak {
+    /// Where to stop (linear).
+    pub addr: u64,
+    /// The stack segment of the frame that asked.
+    pub ss: u16,
+    /// The lowest SP at which the stop counts.
+    pub min_sp: u16,
+}
+
+/// A change made from the debugger, made again by a replay.
+#[derive(Debug, Clone, PartialEq)]
+enum Edit {
+    Reg(RegisterX86, u64),
+    Mem(u64, Vec<u8>),
+}
+
+/// Where a replay goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Replay {
+    /// To position N, stopping there for `why`.
+    To(u64, Why),
+    /// To position `limit`, noting the last stop before it; then to that.
+    Search { limit: u64, found: Option<u64> },
+}
+
+/// The debugger's state that lives across replays (module notes).
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Instructions started in this run (module notes, "Positions").
+    count: u64,
+    /// Breakpoints, by linear address.
+    pub breakpoints: BTreeSet<u64>,
+    /// Breakpoints at positions (`+N`: before the instruction at
+    /// position N).
+    pub position_breaks: BTreeSet<u64>,
+    /// The one-time stop of `next` or `finish`, if any.
+    pub temp: Option<TempBreak>,
+    watches: Vec<(Watch, Option<unicorn_engine::UcHookId>)>,
+    stepping: bool,
+    replay: Option<Replay>,
+    edits: Vec<(u64, Edit)>,
+    next_edit: usize,
+    restart: Option<Replay>,
+    killed: bool,
+    detached: bool,
+    /// The last fault reported, its linear CS:IP, and whether that
+    /// instruction ran again since: the machine offers a fault once more
+    /// on its way out of a nested emulation (win16/fault.rs,
+    /// `final_stop`), which is not a new fault.
+    last_fault: Option<(Fault, u64)>,
+    fault_refired: bool,
+    /// The program's console echo, as the first load set it (replays
+    /// keep it off until they reach their target).
+    echo: bool,
+}
+
+/// What a watchpoint's memory hook saw last: the kind and address, for
+/// the next instruction's stop.
+type Pending = Rc<Cell<Option<(WatchKind, u64)>>>;
+
+/// A front end: the gdb stub or the command session.
+pub trait Frontend {
+    /// The program stopped: talk to the user until they resume.
+    fn stopped(&mut self, here: &mut Here<'_, '_>) -> Resume;
+
+    /// Called every 65536 instructions while the program runs: true to
+    /// stop it (the user pressed Ctrl-C, or went away).
+    fn interrupted(&mut self) -> bool {
+        false
+    }
+
+    /// The user went away: end the session without asking more.
+    fn gone(&self) -> bool {
+        false
+    }
+}
+
+/// The machine at a stop, as a front end sees it: registers, memory,
+/// breakpoints and watchpoints.
+pub struct Here<'a, 'b> {
+    uc: UcRef<'a, 'b>,
+    ctl: &'a mut Control,
+    pending: &'a Pending,
+    /// Why the program stopped.
+    pub why: Why,
+    /// The stop's position (module notes).
+    pub pos: u64,
+    /// The program's file.
+    pub path: &'a std::path::Path,
+}
+
+enum UcRef<'a, 'b> {
+    Mut(&'a mut Uc<'b>),
+    Ref(&'a Uc<'b>),
+}
+
+impl<'b> UcRef<'_, 'b> {
+    fn get(&self) -> &Uc<'b> {
+        match self {
+            UcRef::Mut(u) => u,
+            UcRef::Ref(u) => u,
+        }
+    }
+}
+
+/// The reason a change cannot be made at this stop.
+const READ_ONLY: &str = "the machine cannot be changed at this stop (a fault being reported, or the end of the program)";
+
+impl<'b> Here<'_, 'b> {
+    /// The machine, to read.
+    pub fn uc(&self) -> &Uc<'b> {
+        self.uc.get()
+    }
+
+    /// The environment (DOS, Win16), when it is there to read.
+    pub fn env(&self) -> Option<&Env> {
+        crate::machine::environment_of::<Env>(self.uc())
+    }
+
+    /// The 16-bit registers at the stop (at a fault: as before the
+    /// faulting instruction).
+    /// At the end: the registers the run's report walks from (as
+    /// `Program::registers_at_stop`): an unimplemented or fatal
+    /// function's caller, an unhandled fault's context.
+    pub fn regs(&self) -> Regs {
+        let mut r = self.uc().regs();
+        match &self.why {
+            Why::Fault(f) | Why::Ended(Stop::Fault(f)) => {
+                r = f.regs;
+                (r.cs, r.ip) = (f.cs, f.ip);
+            }
+            Why::Ended(Stop::Unimplemented { caller, .. } | Stop::Fatal { caller, .. }) => {
+                (r.cs, r.ip, r.bp) = *caller;
+            }
+            Why::Ended(Stop::Hung { cs, ip } | Stop::Breakpoint { cs, ip }) => {
+                (r.cs, r.ip) = (*cs, *ip);
+            }
+            _ => {}
+        }
+        r
+    }
+
+    /// A register of the 32-bit register file (the high words of the
+    /// general registers, which 386 instructions reach).
+    pub fn reg32(&self, r: RegisterX86) -> u64 {
+        let regs = self.regs();
+        let low = |v: u16, full: RegisterX86| {
+            let hi = self.uc().reg_read(full).unwrap_or(0) & 0xFFFF_0000;
+            hi | u64::from(v)
+        };
+        match r {
+            RegisterX86::EAX => low(regs.ax, r),
+            RegisterX86::EBX => low(regs.bx, r),
+            RegisterX86::ECX => low(regs.cx, r),
+            RegisterX86::EDX => low(regs.dx, r),
+            RegisterX86::ESI => low(regs.si, r),
+            RegisterX86::EDI => low(regs.di, r),
+            RegisterX86::EBP => low(regs.bp, r),
+            RegisterX86::ESP => low(regs.sp, r),
+            RegisterX86::EFLAGS => low(regs.flags, r),
+            _ => self.uc().reg_read(r).unwrap_or(0),
+        }
+    }
+
+    /// The linear address of `seg:off`.
+    pub fn linear(&self, seg: u16, off: u16) -> Option<u64> {
+        self.uc()
+            .descriptor_of(seg)
+            .map(|d| u64::from(d.base) + u64::from(off))
+    }
+
+    /// The linear address of CS:IP.
+    pub fn pc(&self) -> u64 {
+        let r = self.regs();
+        self.linear(r.cs, r.ip).unwrap_or(u64::from(r.ip))
+    }
+
+    /// Read `buf.len()` bytes at linear `addr`.
+    pub fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), String> {
+        self.uc()
+            .mem_read(addr, buf)
+            .map_err(|e| format!("{addr:#x}: {}", crate::machine::uc_words(e)))
+    }
+
+    /// Can the machine be changed at this stop?
+    pub fn writable(&self) -> bool {
+        matches!(self.uc, UcRef::Mut(_)) && !matches!(self.why, Why::Ended(_))
+    }
+
+    fn uc_mut(&mut self) -> Result<&mut Uc<'b>, String> {
+        if matches!(self.why, Why::Ended(_)) {
+            return Err(READ_ONLY.into());
+        }
+        match &mut self.uc {
+            UcRef::Mut(u) => Ok(u),
+            UcRef::Ref(_) => Err(READ_ONLY.into()),
+        }
+    }
+
+    /// Write bytes at linear `addr` (recorded for replays).
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), String> {
+        let pos = self.pos;
+        let uc = self.uc_mut()?;
+        apply(uc, &Edit::Mem(addr, data.to_vec()))?;
+        self.ctl.edits.push((pos, Edit::Mem(addr, data.to_vec())));
+        Ok(())
+    }
+
+    /// Set a register of the 32-bit file (recorded for replays).
+    pub fn set_reg(&mut self, r: RegisterX86, v: u64) -> Result<(), String> {
+        let pos = self.pos;
+        let uc = self.uc_mut()?;
+        apply(uc, &Edit::Reg(r, v))?;
+        self.ctl.edits.push((pos, Edit::Reg(r, v)));
+        Ok(())
+    }
+
+    /// Set a breakpoint at linear `addr`.
+    pub fn add_breakpoint(&mut self, addr: u64) {
+        self.ctl.breakpoints.insert(addr);
+    }
+
+    /// Remove a breakpoint; false when there was none.
+    pub fn remove_breakpoint(&mut self, addr: u64) -> bool {
+        self.ctl.breakpoints.remove(&addr)
+    }
+
+    /// Stop before the instruction at position `n` (`+N`).
+    pub fn add_position_break(&mut self, n: u64) {
+        self.ctl.position_breaks.insert(n);
+    }
+
+    /// The breakpoints at positions.
+    pub fn position_breaks(&self) -> Vec<u64> {
+        self.ctl.position_breaks.iter().copied().collect()
+    }
+
+    /// Remove a breakpoint at a position; false when there was none.
+    pub fn remove_position_break(&mut self, n: u64) -> bool {
+        self.ctl.position_breaks.remove(&n)
+    }
+
+    /// The breakpoints, by linear address.
+    pub fn breakpoints(&self) -> Vec<u64> {
+        self.ctl.breakpoints.iter().copied().collect()
+    }
+
+    /// Stop once at `t` (the command session's `next` and `finish`).
+    pub fn set_temp(&mut self, t: Option<TempBreak>) {
+        self.ctl.temp = t;
+    }
+
+    /// Add a watchpoint (a memory hook on its bytes).
+    pub fn add_watch(&mut self, w: Watch) -> Result<(), String> {
+        if w.len == 0 || w.len > 0x1_0000 || w.addr.checked_add(w.len).is_none() {
+            return Err(format!(
+                "a watchpoint of {} bytes at {:#x}: 1 to 65536 bytes of memory",
+                w.len, w.addr
+            ));
+        }
+        if self.ctl.watches.iter().any(|(x, _)| *x == w) {
+            return Ok(());
+        }
+        let pending = self.pending.clone();
+        let uc = self.uc_mut()?;
+        let id = install_watch(uc, w, pending)?;
+        self.ctl.watches.push((w, Some(id)));
+        Ok(())
+    }
+
+    /// Remove a watchpoint; false when there was none.
+    pub fn remove_watch(&mut self, w: Watch) -> Result<bool, String> {
+        let Some(i) = self.ctl.watches.iter().position(|(x, _)| *x == w) else {
+            return Ok(false);
+        };
+        let id = self.ctl.watches[i].1;
+        let uc = self.uc_mut()?;
+        if let Some(id) = id {
+            uc.remove_hook(id)
+                .map_err(|e| crate::machine::uc_words(e).to_string())?;
+        }
+        self.ctl.watches.remove(i);
+        Ok(true)
+    }
+
+    /// The watchpoints.
+    pub fn watches(&self) -> Vec<Watch> {
+        self.ctl.watches.iter().map(|(w, _)| *w).collect()
+    }
+
+    /// Resolve a location as `stack --at` takes it (`SEG:OFF`,
+    /// `MODULE:SEG:OFF`, `MODULE!NAME`, `MODULE!#N`) to SEG:OFF.
+    pub fn resolve(&self, text: &str) -> Result<(u16, u16), String> {
+        let loc: Loc = text.parse()?;
+        let env = self.env().ok_or("the environment is busy at this stop")?;
+        crate::session::resolve_in(env, &loc)
+    }
+
+    /// [`Here::resolve`] to a linear address.
+    pub fn resolve_linear(&self, text: &str) -> Result<u64, String> {
+        let (seg, off) = self.resolve(text)?;
+        self.linear(seg, off)
+            .ok_or_else(|| format!("{text}: {seg:04X}:{off:04X}: no such segment"))
+    }
+
+    /// The CPU mode.
+    pub fn mode(&self) -> CpuMode {
+        self.uc().mode()
+    }
+}
+
+/// Make a change to the machine.
+fn apply(uc: &mut Uc<'_>, e: &Edit) -> Result<(), String> {
+    match e {
+        Edit::Mem(addr, data) => {
+            uc.mem_write(*addr, data)
+                .map_err(|e| format!("{addr:#x}: {}", crate::machine::uc_words(e)))?;
+            // Code written over must be translated again.
+            let _ = uc.ctl_remove_cache(*addr, addr + data.len() as u64);
+            Ok(())
+        }
+        Edit::Reg(r, v) => {
+            let protected = uc.mode() == CpuMode::Protected;
+            let v = match r {
+                // The machine keeps ESP's high word clear in protected
+                // mode (a 16-bit stack).
+                RegisterX86::ESP if protected => *v & 0xFFFF,
+                _ => *v,
+            };
+            uc.reg_write(*r, v)
+                .map_err(|e| format!("{r:?}: {}", crate::machine::uc_words(e)))
+        }
+    }
+}
+
+/// The memory hook of a watchpoint: note the access for the next
+/// instruction's stop.
+fn install_watch(
+    uc: &mut Uc<'_>,
+    w: Watch,
+    pending: Pending,
+) -> Result<unicorn_engine::UcHookId, String> {
+    let ty = match w.kind {
+        WatchKind::Write => HookType::MEM_WRITE,
+        WatchKind::Read => HookType::MEM_READ,
+        WatchKind::Access => HookType::MEM_READ | HookType::MEM_WRITE,
+    };
+    let end = w.addr + w.len - 1;
+    uc.add_mem_hook(ty, w.addr, end, move |_uc, t, addr, size, _v| {
+        let hit = addr <= end && addr.saturating_add(size as u64) > w.addr;
+        let kind_ok = match w.kind {
+            WatchKind::Write => t == MemType::WRITE,
+            WatchKind::Read => t == MemType::READ,
+            WatchKind::Access => matches!(t, MemType::READ | MemType::WRITE),
+        };
+        if hit && kind_ok && pending.get().is_none() {
+            pending.set(Some((w.kind, addr.max(w.addr))));
+        }
+        true
+    })
+    .map_err(|e| format!("watchpoint: {}", crate::machine::uc_words(e)))
+    .inspect(|_| {
+        // Memory hooks are called from the slow path of an access, which
+        // the TLB's entries made before the hook skip: drop them, so the
+        // next access (even in the block running now) sees the hook.
+        let _ = uc.ctl_flush_tlb();
+    })
+}
+
+/// The exception's signal, as gdb numbers signals (gdb/signals.def):
+/// SIGFPE for divide errors and the coprocessor, SIGTRAP for the debug
+/// exceptions, SIGILL for an invalid opcode, SIGSEGV for the others.
+pub fn fault_signal(number: u8) -> u8 {
+    match number {
+        0 | 7 | 16 => 8,
+        1 | 3 => 5,
+        6 => 4,
+        _ => 11,
+    }
+}
+
+/// Shared between the hooks and the driver.
+struct Shared {
+    ctl: RefCell<Control>,
+    front: RefCell<Box<dyn Frontend>>,
+    pending: Pending,
+    path: std::path::PathBuf,
+}
+
+/// The code hook on every instruction (module notes).
+fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
+    let Ok(mut c) = sh.ctl.try_borrow_mut() else {
+        return;
+    };
+    if c.detached {
+        return;
+    }
+    if c.restart.is_some() || c.killed {
+        uc.request_stop(Stop::Error("the debugger ended this run".into()));
+        return;
+    }
+    let pos = c.count;
+    c.count += 1;
+    if c.last_fault.as_ref().is_some_and(|(_, lin)| *lin == addr) {
+        c.fault_refired = true;
+    }
+    let watched = sh.pending.take();
+    if let Some(r) = c.replay.clone() {
+        while let Some((p, e)) = c.edits.get(c.next_edit).cloned() {
+            if p > pos {
+                break;
+            }
+            c.next_edit += 1;
+            if p == pos {
+                let _ = apply(uc, &e);
+            }
+        }
+        match r {
+            Replay::To(t, why) if pos == t => {
+                c.replay = None;
+                // The program's output from here on is new to the user.
+                if let Some(env) = crate::machine::debug::environment_mut::<Env>(uc) {
+                    env.echo = c.echo;
+                }
+                stop(sh, c, UcRef::Mut(uc), why, pos);
+            }
+            Replay::To(..) => {}
+            Replay::Search { limit, found } => {
+                let hit = watched.is_some()
+                    || c.breakpoints.contains(&addr)
+                    || c.position_breaks.contains(&pos);
+                let found = if hit && pos < limit { Some(pos) } else { found };
+                if pos >= limit {
+                    c.replay = None;
+                    c.restart = Some(match found {
+                        Some(p) => Replay::To(p, Why::Breakpoint),
+                        None => Replay::To(0, Why::HistoryStart),
+                    });
+                    uc.request_stop(Stop::Error("the debugger ended this run".into()));
+                } else {
+                    c.replay = Some(Replay::Search { limit, found });
+                }
+            }
+        }
+        return;
+    }
+    let temp_hit = c
+        .temp
+        .is_some_and(|t| t.addr == addr && uc.reg(R::SS) == t.ss && uc.reg(R::SP) >= t.min_sp);
+    let why = if let Some((kind, a)) = watched {
+        Why::Watch { kind, addr: a }
+    } else if c.stepping {
+        Why::Step
+    } else if c.breakpoints.contains(&addr) || temp_hit || c.position_breaks.contains(&pos) {
+        Why::Breakpoint
+    } else if pos & 0xFFFF == 0 && pos != 0 && sh.front.borrow_mut().interrupted() {
+        Why::Interrupted
+    } else {
+        return;
+    };
+    stop(sh, c, UcRef::Mut(uc), why, pos);
+}
+
+/// Serve the front end at a stop, and do what it asks.
+fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, why: Why, pos: u64) {
+    c.temp = None;
+    c.stepping = false;
+    let mut here = Here {
+        uc,
+        ctl: &mut c,
+        pending: &sh.pending,
+        why,
+        pos,
+        path: &sh.path,
+    };
+    let resume = loop {
+        let r = sh.front.borrow_mut().stopped(&mut here);
+        match r {
+            Resume::ReverseStep | Resume::ReverseContinue | Resume::GoTo(_) if pos == 0 => {
+                here.why = Why::HistoryStart;
+            }
+            Resume::GoTo(p) if p > pos => {
+                // Forward by replay is not a thing: say so by stopping
+                // here again.
+                here.why = Why::Step;
+            }
+            r => break r,
+        }
+    };
+    let c = &mut *here.ctl;
+    match resume {
+        Resume::Continue => {}
+        Resume::Step => c.stepping = true,
+        Resume::ReverseStep => restart(c, Replay::To(pos - 1, Why::Step)),
+        Resume::GoTo(p) => restart(c, Replay::To(p, Why::Step)),
+        Resume::ReverseContinue => restart(
+            c,
+            Replay::Search {
+                limit: pos,
+                found: None,
+            },
+        ),
+        Resume::Kill => c.killed = true,
+        Resume::Detach => c.detached = true,
+    }
+    if (c.restart.is_some() || c.killed)
+        && let UcRef::Mut(uc) = &mut here.uc
+    {
+        uc.request_stop(Stop::Error("the debugger ended this run".into()));
+    }
+}
+
+fn restart(c: &mut Control, r: Replay) {
+    c.restart = Some(r);
+}
+
+/// The debugger's observer: faults, before the environment sees them.
+struct FaultWatch(Rc<Shared>);
+
+impl crate::machine::Observer for FaultWatch {
+    fn on_block(&mut self, _: &Uc<'_>, _: u64, _: u32, _: u16, _: u16) -> Option<Stop> {
+        None
+    }
+
+    fn on_fault(&mut self, uc: &Uc<'_>, fault: &Fault) {
+        let sh = &*self.0;
+        let Ok(mut c) = sh.ctl.try_borrow_mut() else {
+            return;
+        };
+        if c.detached || c.killed || c.restart.is_some() {
+            return;
+        }
+        // The faulting instruction passed the hook: it is the last one
+        // counted.
+        let pos = c.count.saturating_sub(1);
+        if let Some(Replay::Search { limit, found }) = c.replay.clone() {
+            if pos < limit {
+                c.replay = Some(Replay::Search {
+                    limit,
+                    found: Some(found.map_or(pos, |f| f.max(pos))),
+                });
+            }
+            return;
+        }
+        if c.replay.is_some() {
+            return;
+        }
+        let again = c.last_fault.as_ref().is_some_and(|(f, _)| {
+            (f.number, f.cs, f.ip, f.regs) == (fault.number, fault.cs, fault.ip, fault.regs)
+        });
+        if again && !c.fault_refired {
+            return;
+        }
+        let lin = uc
+            .descriptor_of(fault.cs)
+            .map_or(0, |d| u64::from(d.base) + u64::from(fault.ip));
+        c.last_fault = Some((fault.clone(), lin));
+        c.fault_refired = false;
+        stop(sh, c, UcRef::Ref(uc), Why::Fault(fault.clone()), pos);
+    }
+}
+
+/// How a session ended.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The program's last stop (None when the user killed it).
+    pub stop: Option<Stop>,
+    /// Instructions it ran.
+    pub position: u64,
+}
+
+/// Load the program (again, for a replay): the front end's `load`.
+pub type Loader<'a> = dyn FnMut() -> Result<Program, String> + 'a;
+
+/// Run a debugging session: load the program, stop before its first
+/// instruction, and serve `front` until the user ends it or detaches and
+/// the program ends. `load` must load the program identically every time
+/// (module notes, "Reverse execution").
+pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Outcome, String> {
+    let mut prog = load()?;
+    let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
+    let sh = Rc::new(Shared {
+        ctl: RefCell::new(Control {
+            replay: Some(Replay::To(0, Why::Start)),
+            echo,
+            ..Control::default()
+        }),
+        front: RefCell::new(front),
+        pending: Rc::new(Cell::new(None)),
+        path: prog.path.clone(),
+    });
+    loop {
+        install(&mut prog, &sh)?;
+        let limits = RunLimits {
+            max_insns: 0,
+            // No wall-clock limit: the user is the limit (Ctrl-C stops a
+            // runaway program; a client that goes away ends it).
+            timeout: Duration::MAX,
+        };
+        let s = prog.run(limits, None)?;
+        let mut c = sh.ctl.borrow_mut();
+        if c.detached && !c.killed {
+            return Ok(Outcome {
+                stop: Some(s),
+                position: c.count,
+            });
+        }
+        if c.killed || sh.front.borrow().gone() {
+            return Ok(Outcome {
+                stop: None,
+                position: c.count,
+            });
+        }
+        if let Some(r) = c.restart.take() {
+            drop(c);
+            prog = replay(load, &sh, r)?;
+            continue;
+        }
+        // A search back from the end reaches the end again: go to what
+        // it found.
+        if let Some(Replay::Search { found, .. }) = c.replay.take() {
+            let r = match found {
+                Some(p) => Replay::To(p, Why::Breakpoint),
+                None => Replay::To(0, Why::HistoryStart),
+            };
+            drop(c);
+            prog = replay(load, &sh, r)?;
+            continue;
+        }
+        // The end: the program cannot go on, but can be looked at, and
+        // gone back in.
+        let pos = c.count;
+        c.replay = None;
+        stop(
+            sh.as_ref(),
+            c,
+            UcRef::Mut(&mut prog.machine),
+            Why::Ended(s.clone()),
+            pos,
+        );
+        let mut c = sh.ctl.borrow_mut();
+        if let Some(r) = c.restart.take() {
+            drop(c);
+            prog = replay(load, &sh, r)?;
+            continue;
+        }
+        return Ok(Outcome {
+            stop: (!c.killed).then_some(s),
+            position: pos,
+        });
+    }
+}
+
+/// A fresh load of the program, to replay to `r`.
+fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, String> {
+    let mut prog = load()?;
+    let mut c = sh.ctl.borrow_mut();
+    // What the program writes on the way was shown when it first ran.
+    if let Some(env) = prog.machine.environment_mut::<Env>() {
+        env.echo = false;
+    }
+    // Changes made after the target are history no longer.
+    if let Replay::To(t, _) = r {
+        c.edits.retain(|(p, _)| *p <= t);
+    }
+    c.count = 0;
+    c.next_edit = 0;
+    c.last_fault = None;
+    c.replay = Some(r);
+    c.stepping = false;
+    c.temp = None;
+    c.restart = None;
+    sh.pending.set(None);
+    for w in &mut c.watches {
+        w.1 = None;
+    }
+    Ok(prog)
+}
+
+/// The debugger's hooks on a freshly loaded program.
+fn install(prog: &mut Program, sh: &Rc<Shared>) -> Result<(), String> {
+    let hook_sh = sh.clone();
+    prog.machine
+        .add_code_hook(1, 0, move |uc, addr, _size| on_insn(&hook_sh, uc, addr))
+        .map_err(|e| {
+            format!(
+                "the debugger's instruction hook: {}",
+                crate::machine::uc_words(e)
+            )
+        })?;
+    prog.machine.add_observer(Box::new(FaultWatch(sh.clone())));
+    let mut c = sh.ctl.borrow_mut();
+    for w in &mut c.watches {
+        if w.1.is_none() {
+            w.1 = Some(install_watch(&mut prog.machine, w.0, sh.pending.clone())?);
+        }
+    }
+    Ok(())
+}
