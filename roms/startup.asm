@@ -4,6 +4,7 @@
 ; window shown while the splash still is, the splash destroyed, and the
 ; main window's GetMessage loop. Run with no
 ; script, the session answers the modal dialog as Escape does (IDCANCEL),
+; a second one whose procedure ignores IDCANCEL with WM_CLOSE,
 ; and its WM_CLOSE goes to the task's top-level window that is still
 ; there when the first ones are gone: the real main window, whose DefWindowProc destroys it (WM_DESTROY posts the
 ; quit). The program prints `checks N fails M` and exits with the number
@@ -15,7 +16,9 @@
 ;
 ; The SDK pages behind the expected values:
 ; - DialogBox returns the value given to EndDialog; WM_INITDIALOG comes
-;   first; Escape (or the Close item) sends WM_COMMAND IDCANCEL (2).
+;   first; Escape sends WM_COMMAND IDCANCEL (2); the Close item (or
+;   Alt+F4) sends WM_CLOSE, on which a dialog procedure may end its
+;   dialog itself (here with 7) when it ignores IDCANCEL.
 ; - CreateDialog returns the dialog; DestroyWindow returns TRUE.
 
 %include "inc/win16app.inc"
@@ -37,6 +40,7 @@ WM_COMMAND  equ 0x0111
         NE_IMPORT_MODULE USER
         NE_EXPORT   'WNDPROC', 1, WndProc
         NE_EXPORT   'ASKPROC', 2, AskProc
+        NE_EXPORT   'CLOSEPROC', 3, CloseProc
         NE_RESOURCE RT_DIALOG, 'ASK', dlg_ask
         NE_RESOURCE RT_DIALOG, 'SPLASH', dlg_splash
         NE_HEADER   2
@@ -67,6 +71,7 @@ WinMain:
         MOV_AX_SELECTOR 1
         mov [wc+4], ax
         mov [ask_proc+2], ax
+        mov [close_proc+2], ax
         mov word [wc+2], WndProc
         mov word [wc+0x10], 6           ; COLOR_WINDOW + 1
         mov word [wc+0x16], class_name
@@ -80,6 +85,13 @@ WinMain:
         FAR_CALL_IMPORT USER, 87        ; DialogBox(hInst, "ASK", NULL, AskProc)
         CHECK 2, 'the modal dialog ended with IDCANCEL'
         CHECK_LOG 'WM_INITDIALOG, then IDCANCEL', WM_INITDIALOG, 2
+        push word [hinst]
+        CSTR 'Ask'
+        push 0
+        push word [close_proc+2]
+        push word [close_proc]
+        FAR_CALL_IMPORT USER, 87        ; DialogBox(hInst, "ASK", NULL, CloseProc)
+        CHECK 7, 'a procedure that ignores IDCANCEL ended on WM_CLOSE'
         push word [hinst]
         CSTR 'Splash'
         push 0
@@ -173,6 +185,21 @@ AskProc:
 .no:    xor ax, ax
 .out:   WIN_FAR_EPILOGUE 10
 
+; CloseProc(hDlg, msg, wParam, lParam): ends its dialog on WM_CLOSE only
+CloseProc:
+        WIN_FAR_PROLOGUE
+        mov ax, 1
+        cmp word [bp+0x0C], WM_INITDIALOG
+        je .out
+        xor ax, ax
+        cmp word [bp+0x0C], WM_CLOSE
+        jne .out
+        push word [bp+0x0E]
+        push 7
+        FAR_CALL_IMPORT USER, 88        ; EndDialog(hDlg, 7)
+        mov ax, 1
+.out:   WIN_FAR_EPILOGUE 10
+
         CHECKS_CODE
         NE_SEGMENT_END
 
@@ -184,6 +211,7 @@ hwnd:       dw 0
 hsplash:    dw 0
 closes:     dw 0
 ask_proc:   dw AskProc, 0
+close_proc: dw CloseProc, 0
 wc:         times 0x1A db 0
 msg:        times 18 db 0
 class_name: db 'Startup', 0

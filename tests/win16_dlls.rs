@@ -151,7 +151,9 @@ fn an_mdi_frame_with_a_peekmessage_loop_runs_to_a_clean_exit_without_a_script() 
 }
 
 /// roms/startup.exe asks before its main window: a modal dialog box from
-/// WinMain (answered as Escape does), a modeless splash still up when
+/// WinMain (answered as Escape does), one whose procedure ignores IDCANCEL
+/// and ends on WM_CLOSE (the session's next answer), a modeless splash
+/// still up when
 /// the main window is shown, then destroyed. The session's WM_CLOSE must
 /// reach the real main window (the task's remaining top-level window),
 /// exactly once, so the run ends cleanly instead of waiting for input.
@@ -164,7 +166,7 @@ fn the_session_closes_the_main_window_shown_after_startup_dialogs() {
         .unwrap();
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
-    assert_eq!(strings(&v["debug_output"]), ["checks 6 fails 0"], "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 7 fails 0"], "{v}");
     assert_eq!(out.status.code(), Some(0));
 }
 
