@@ -1047,3 +1047,159 @@ fn palette_and_true_colour_displays() {
     assert_eq!(t.gdi(31, &[dc, 0, 0, rgb(1, 2, 3)]), rgb(1, 2, 3));
     assert_eq!(t.gdi(80, &[dc, 24]), 0xFFFF); // NUMCOLORS −1
 }
+
+/// Region types (SDK, "CombineRgn": the return values).
+const NULLREGION: u32 = 1;
+const SIMPLEREGION: u32 = 2;
+const COMPLEXREGION: u32 = 3;
+
+/// The visible-region family (undocumented in the 3.1 SDK; the USER-side
+/// contract Wine's GDI.EXE keeps: each returns the type of the new visible
+/// region, ERROR 0 on failure). A memory DC's visible region is its
+/// bitmap; ExcludeVisRect/IntersectVisRect take logical rectangles (LPtoDP
+/// applies), right and bottom excluded as for every rectangle; drawing
+/// touches only what the visible region keeps.
+#[test]
+fn visible_region_calls_clip_drawing() {
+    let mut t = T::new(12, 6, true);
+    let dc = t.dcw();
+    // Take a hole out of the middle: the rest is several rectangles.
+    assert_eq!(t.gdi(73, &[dc, 2, 1, 5, 4]), COMPLEXREGION); // ExcludeVisRect
+    t.blt(BLACKNESS);
+    assert_eq!(
+        t.art(),
+        [
+            "############",
+            "##...#######",
+            "##...#######",
+            "##...#######",
+            "############",
+            "############",
+        ]
+    );
+    // SaveVisRgn: a region handle of the DC's; DeleteObject refuses it.
+    let saved = t.gdi(129, &[dc]);
+    assert_ne!(saved, 0, "SaveVisRgn");
+    assert_eq!(t.gdi(462, &[saved]), 6, "IsGDIObject: a region");
+    assert_eq!(
+        t.gdi(69, &[saved]),
+        0,
+        "DeleteObject refuses a saved region"
+    );
+    // IntersectVisRect in logical coordinates: the viewport origin moves
+    // the logical (0, 0) to device (6, 0).
+    t.gdi(13, &[dc, 6, 0]); // SetViewportOrg
+    assert_eq!(t.gdi(98, &[dc, 0, 0, 3, 6]), SIMPLEREGION); // IntersectVisRect
+    t.blt(WHITENESS); // PatBlt's rectangle is logical too: it covers 6..18
+    t.gdi(13, &[dc, 0, 0]);
+    assert_eq!(
+        t.art(),
+        [
+            "######...###",
+            "##...#...###",
+            "##...#...###",
+            "##...#...###",
+            "######...###",
+            "######...###",
+        ]
+    );
+    // RestoreVisRgn: the saved region (with its hole) comes back and the
+    // stack is empty again.
+    assert_eq!(t.gdi(130, &[dc]), COMPLEXREGION);
+    assert_eq!(t.gdi(130, &[dc]), 0, "RestoreVisRgn with nothing saved");
+    assert_eq!(t.gdi(462, &[saved]), 0, "the saved region was freed");
+    t.blt(BLACKNESS);
+    assert_eq!(t.art()[1], "##...#######");
+    // OffsetVisRgn moves it in device pixels: the hole moves right by 4,
+    // and the strip the move uncovered on the left is outside (what was
+    // drawn there stays).
+    assert_eq!(t.gdi(102, &[dc, 4, 0]), COMPLEXREGION);
+    t.blt(WHITENESS);
+    assert_eq!(
+        t.art(),
+        [
+            "####........",
+            "##....###...",
+            "##....###...",
+            "##....###...",
+            "####........",
+            "####........",
+        ]
+    );
+    // SelectVisRgn: a copy of the region becomes the visible region.
+    let r = t.gdi(64, &[8, 1, 10, 5]); // CreateRectRgn
+    assert_eq!(t.gdi(105, &[dc, r]), SIMPLEREGION);
+    assert_eq!(t.gdi(69, &[r]), 1, "the region is the program's to delete");
+    t.blt(BLACKNESS);
+    assert_eq!(
+        t.art(),
+        [
+            "####........",
+            "##....####..",
+            "##....####..",
+            "##....####..",
+            "####....##..",
+            "####........",
+        ]
+    );
+    // Nothing left: NULLREGION, and drawing changes nothing.
+    assert_eq!(t.gdi(98, &[dc, 0, 0, 4, 6]), NULLREGION);
+    let before = t.art();
+    t.blt(WHITENESS);
+    assert_eq!(t.art(), before);
+    // Bad handles: ERROR.
+    assert_eq!(t.gdi(73, &[0x4FF0, 0, 0, 1, 1]), 0);
+    assert_eq!(t.gdi(105, &[dc, 0x4FF0]), 0);
+}
+
+/// InquireVisRgn and GetClipRgn (GDI.131, GDI.173) give the DC's own
+/// region handles, as Windows 3.1's DC hVisRgn and hClipRgn (Wine's
+/// GDI.EXE returns those fields): the same handle each time, naming the
+/// region the DC draws with now; GetClipRgn is 0 while no clip region is
+/// selected. The DC frees them, and any visible region saved and never
+/// restored, when it is deleted.
+#[test]
+fn the_dcs_own_region_handles() {
+    let mut t = T::new(8, 4, true);
+    let dc = t.dcw();
+    let objects_before = t.env.win16.gdi.objects.len();
+    let vis = t.gdi(131, &[dc]); // InquireVisRgn
+    assert_ne!(vis, 0);
+    assert_eq!(t.gdi(131, &[dc]), vis, "the same handle each time");
+    let rect = t.put(0x100, &[0; 8]);
+    let rect_at = |t: &T| -> [i16; 4] {
+        let mut b = [0u8; 8];
+        t.m.read_seg(t.data, 0x100, &mut b).unwrap();
+        [0, 1, 2, 3].map(|i| i16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
+    };
+    // GetRgnBox reads the bitmap-sized visible region, and follows it.
+    assert_eq!(t.gdi(134, &[vis, rect]), SIMPLEREGION);
+    assert_eq!(rect_at(&t), [0, 0, 8, 4]);
+    t.gdi(73, &[dc, 0, 0, 8, 2]); // ExcludeVisRect: the top half out
+    assert_eq!(t.gdi(134, &[vis, rect]), SIMPLEREGION);
+    assert_eq!(rect_at(&t), [0, 2, 8, 4]);
+    // Changing the region through the handle changes what is drawn.
+    t.gdi(172, &[vis, 2, 0, 4, 4]); // SetRectRgn
+    t.blt(BLACKNESS);
+    assert_eq!(t.art(), ["..##....", "..##....", "..##....", "..##...."]);
+    assert_eq!(t.gdi(69, &[vis]), 0, "DeleteObject refuses the DC's region");
+    // GetClipRgn: none yet; IntersectClipRect makes one (device
+    // coordinates), and the handle reads it.
+    assert_eq!(t.gdi(173, &[dc]), 0, "no clip region");
+    t.gdi(22, &[dc, 1, 1, 3, 3]); // IntersectClipRect
+    let clip = t.gdi(173, &[dc]);
+    assert_ne!(clip, 0);
+    assert_ne!(clip, vis);
+    assert_eq!(t.gdi(134, &[clip, rect]), SIMPLEREGION);
+    assert_eq!(rect_at(&t), [1, 1, 3, 3]);
+    // Saved visible regions never restored, and both handles, go with the
+    // DC.
+    assert_ne!(t.gdi(129, &[dc]), 0);
+    assert_ne!(t.gdi(129, &[dc]), 0);
+    assert_eq!(t.env.win16.gdi.objects.len(), objects_before + 4);
+    assert_eq!(t.gdi(68, &[dc]), 1, "DeleteDC");
+    assert_eq!(t.env.win16.gdi.objects.len(), objects_before - 1);
+    assert_eq!(t.gdi(462, &[vis]), 0, "the visible region's handle is gone");
+    assert_eq!(t.gdi(462, &[clip]), 0, "the clip region's handle is gone");
+    assert_eq!(t.gdi(131, &[dc]), 0, "no DC, no region");
+}

@@ -41,14 +41,22 @@ impl Shot {
 }
 
 fn shoot(program: &std::path::Path, name: &str) -> Shot {
-    let path =
-        std::env::temp_dir().join(format!("toolhelp16-look-{name}-{}.png", std::process::id()));
-    let out = bin()
-        .args(["run", "--screenshot"])
-        .arg(&path)
-        .arg(program)
-        .output()
-        .unwrap();
+    shoot_with(program, name, None)
+}
+
+/// The screenshot of `program` run with the `--messages` script `script`.
+fn shoot_with(program: &std::path::Path, name: &str, script: Option<&str>) -> Shot {
+    let tmp = std::env::temp_dir();
+    let path = tmp.join(format!("toolhelp16-look-{name}-{}.png", std::process::id()));
+    let mut cmd = bin();
+    cmd.args(["run", "--screenshot"]).arg(&path);
+    let script_path = tmp.join(format!("toolhelp16-look-{name}-{}.txt", std::process::id()));
+    if let Some(s) = script {
+        std::fs::write(&script_path, s).unwrap();
+        cmd.arg("--messages").arg(&script_path);
+    }
+    let out = cmd.arg(program).output().unwrap();
+    let _ = std::fs::remove_file(&script_path);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -211,4 +219,173 @@ fn a_message_box_is_on_the_picture() {
         found,
         "no default push button (black frame, two pixels of highlight)"
     );
+}
+
+/// Where the `#` pixels of `rows` are all black and the `.` ones white,
+/// on the picture: the top-left corners.
+fn find_all(shot: &Shot, rows: &[&str]) -> Vec<(i32, i32)> {
+    let h = rows.len() as i32;
+    let w = rows[0].len() as i32;
+    let mut v = Vec::new();
+    for y in 0..shot.h - h {
+        for x in 0..shot.w - w {
+            let hit = rows.iter().enumerate().all(|(dy, row)| {
+                row.bytes().enumerate().all(|(dx, b)| {
+                    let c = shot.at(x + dx as i32, y + dy as i32);
+                    match b {
+                        b'#' => c == BLACK,
+                        b'.' => c == WHITE,
+                        _ => true,
+                    }
+                })
+            });
+            if hit {
+                v.push((x, y));
+            }
+        }
+    }
+    v
+}
+
+/// dlgnav's check box and two radio buttons, the box checked and the
+/// second radio button chosen: each image is a 13 × 13 cell of
+/// OBM_CHECKBOXES at the control's left (the three controls share their
+/// left edge), marks in the text colour (black) on the control's brush
+/// (white, DefWindowProc's answer); the check box a frame with an X
+/// joining the inside's corners, a radio button a circle, with a dot
+/// when chosen; the text starts five pixels after the image (Windows
+/// 3.1's pixels: src/win16/user/controls/paint.rs).
+#[test]
+fn check_boxes_and_radio_buttons_are_the_windows_3_1_images() {
+    let shot = shoot_with(
+        &rom("dlgnav.exe"),
+        "dlgnav",
+        Some("click-id 110\nclick-id 121\nselect 103 green\n"),
+    );
+    // The checked box: 13 × 13 frame, the X's two diagonals.
+    let boxes: Vec<(i32, i32)> = find_all(
+        &shot,
+        &[
+            "#############",
+            "##.........##",
+            "#.#.......#.#",
+            "#..#.....#..#",
+            "#...#...#...#",
+            "#....#.#....#",
+            "#.....#.....#",
+            "#....#.#....#",
+            "#...#...#...#",
+            "#..#.....#..#",
+            "#.#.......#.#",
+            "##.........##",
+            "#############",
+        ],
+    );
+    assert_eq!(boxes.len(), 1, "one checked box: {boxes:?}");
+    // A round outline 12 pixels across (its widest rows and columns at
+    // the middle four), white inside; the chosen one has a black dot in
+    // the middle and white between dot and ring.
+    let ring = [
+        "????####????",
+        "??##....##??",
+        "?#........#?",
+        "?#........#?",
+        "#..........#",
+        "#..........#",
+        "#..........#",
+        "#..........#",
+        "?#........#?",
+        "?#........#?",
+        "??##....##??",
+        "????####????",
+    ];
+    let dot = [
+        "????####????",
+        "??##....##??",
+        "?#........#?",
+        "?#..####..#?",
+        "#..######..#",
+        "#..######..#",
+        "#..######..#",
+        "#..######..#",
+        "?#..####..#?",
+        "?#........#?",
+        "??##....##??",
+        "????####????",
+    ];
+    let off = find_all(&shot, &ring);
+    let on = find_all(&shot, &dot);
+    assert_eq!(
+        (off.len(), on.len()),
+        (1, 1),
+        "radio buttons: {off:?} {on:?}"
+    );
+    let (b, r0, r1) = (boxes[0], off[0], on[0]);
+    assert!(
+        r0.0 == b.0 && r1.0 == b.0,
+        "the images start at the controls' left edge"
+    );
+    assert!(
+        b.1 < r0.1 && r0.1 < r1.1,
+        "check box, Left, Right from the top"
+    );
+    // Five pixels of nothing after each 13-pixel cell, then the text.
+    for (x, y) in [b, r0, r1] {
+        for dy in 0..13 {
+            for dx in 13..18 {
+                assert_eq!(shot.at(x + dx, y + dy), WHITE, "the gap at {dx},{dy}");
+            }
+        }
+        let ink = (18..40).any(|dx| (0..13).any(|dy| shot.at(x + dx, y + dy) == BLACK));
+        assert!(ink, "the text after the image at {x},{y}");
+    }
+}
+
+/// A check box with the focus: the dotted focus rectangle goes round its
+/// caption (two pixels left of the text, which starts 18 pixels in), not
+/// round the whole control (USER.EXE's rule, src/win16/user/controls/
+/// paint.rs `caption_focus`).
+#[test]
+fn the_focus_rectangle_goes_round_the_caption() {
+    let shot = shoot_with(
+        &rom("dlgnav.exe"),
+        "dlgnav-focus",
+        Some("select 103 green\nclick-id 121\nclick-id 110\n"),
+    );
+    let rows = [
+        "#############",
+        "##.........##",
+        "#.#.......#.#",
+        "#..#.....#..#",
+        "#...#...#...#",
+        "#....#.#....#",
+        "#.....#.....#",
+        "#....#.#....#",
+        "#...#...#...#",
+        "#..#.....#..#",
+        "#.#.......#.#",
+        "##.........##",
+        "#############",
+    ];
+    let boxes = find_all(&shot, &rows);
+    assert_eq!(boxes.len(), 1, "{boxes:?}");
+    let (x, y) = boxes[0];
+    // The left side: every other pixel black, down the text's rows.
+    let left: Vec<bool> = (y..y + 13).map(|yy| shot.at(x + 16, yy) == BLACK).collect();
+    assert!(
+        left.windows(2).all(|w| w[0] != w[1]),
+        "a dotted line at x + 16: {left:?}"
+    );
+    // Nothing round the image itself (the old rectangle at 3 pixels in).
+    assert!((y..y + 13).all(|yy| shot.at(x - 1, yy) != BLACK));
+    // The top side runs above the text, right of the image.
+    let top = (y - 3..y + 1)
+        .find(|&yy| {
+            (x + 18..x + 40)
+                .filter(|&xx| shot.at(xx, yy) == BLACK)
+                .count()
+                >= 8
+        })
+        .expect("a dotted top side above the text");
+    assert!(top < y + 2);
 }

@@ -16,6 +16,14 @@
 //! the table does not hold (the first one of a machine, or one whose slot
 //! a later block took) is decoded once. No hashing, no allocation.
 //!
+//! **Self-modifying code.** A store into the block that is running makes
+//! QEMU abandon the block at the store (precise SMC: the state is put
+//! back as it was before the store) and run the store again as a block of
+//! its own, translated afresh. That block starts inside the last one and
+//! ends before it, which a block entered in the ordinary way never does
+//! (it would run to the same final jump): the hook settles the last block
+//! there, as at a stop, so the count stays exact.
+//!
 //! **An exact budget.** A block is counted when it is entered, before it
 //! runs. When the budget ends inside the block (`k` of its `n`
 //! instructions still allowed), the emulation stops at the block's start,
@@ -43,20 +51,20 @@ struct Slot {
 }
 
 /// Instruction counts of translated blocks (module notes). Shared with
-/// unicorn's edge-generation hook through a raw pointer, hence cells.
+/// unicorn's edge-generation hook through a raw pointer, hence cells. The
+/// slots are held in place (the state boxes the table once), so the hook
+/// reaches a slot in one step from the state, with no bounds check.
 pub struct TbCounts {
-    slots: Box<[Slot]>,
+    slots: [Slot; SLOTS],
 }
 
 impl Default for TbCounts {
     fn default() -> Self {
         TbCounts {
-            slots: (0..SLOTS)
-                .map(|_| Slot {
-                    key: Cell::new(u64::MAX),
-                    n: Cell::new(0),
-                })
-                .collect(),
+            slots: std::array::from_fn(|_| Slot {
+                key: Cell::new(u64::MAX),
+                n: Cell::new(0),
+            }),
         }
     }
 }
@@ -149,11 +157,20 @@ pub(super) fn install_edge_hook(uc: &mut Uc<'_>) -> Result<(), super::MachineErr
 }
 
 /// Instructions in the block at `addr` of `size` bytes.
+#[inline(always)]
 fn icount(uc: &Uc<'_>, addr: u64, size: u32) -> u32 {
-    let st = uc.get_data();
-    if let Some(n) = st.tb_counts.get(addr, size) {
-        return n;
+    match uc.get_data().tb_counts.get(addr, size) {
+        Some(n) => n,
+        None => icount_missed(uc, addr, size),
     }
+}
+
+/// A block the table does not hold: decoded once, then held. Out of line
+/// (and its 4 KiB buffer with it), so that the hook's common path sets up
+/// no large stack frame.
+#[cold]
+#[inline(never)]
+fn icount_missed(uc: &Uc<'_>, addr: u64, size: u32) -> u32 {
     let n = decode_count(uc, addr, size, None);
     uc.get_data().tb_counts.put(addr, size, n);
     n
@@ -332,31 +349,104 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
     }
 }
 
-/// The block hook (module notes).
+/// The block hook (module notes). Its common path — no stop asked for,
+/// no timed run, no budget stop armed, no observer, the block's count in
+/// the table, the budget not reached, the last block not cut short — is a
+/// table look-up, an addition and a store; everything else is
+/// [`on_block_full`], out of line.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let st = uc.get_data_mut();
+    let quiet = st.stop.is_none() && !st.timed && st.tail.is_none() && st.observers.is_empty();
+    if quiet && let Some(n) = st.tb_counts.get(addr, size) {
+        let n = u64::from(n);
+        let (last, last_size, last_counted) = st.last_block;
+        let cut_short = last_counted != 0
+            && addr.wrapping_sub(last) < u64::from(last_size)
+            && addr + u64::from(size) < last + u64::from(last_size);
+        let within = st.max_insns == 0 || st.executed.saturating_add(n) <= st.max_insns;
+        if within && !cut_short {
+            st.executed += n;
+            st.last_block = (addr, size, n);
+            return;
+        }
+    }
+    on_block_full(uc, addr, size);
+}
+
+/// The block hook's every case (module notes).
+#[inline(never)]
+fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) {
     let st = uc.get_data();
     if st.stop.is_some() {
         return;
     }
     // A timed run's ticks first: a tick that starts a handler sends the
     // program elsewhere, and this block does not run now.
-    if st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick {
-        let before = (uc.reg(R::CS), uc.reg(R::IP));
-        super::time::ticks_due(uc);
-        if uc.get_data().stop.is_some() || (uc.reg(R::CS), uc.reg(R::IP)) != before {
-            return;
-        }
+    if st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && tick(uc) {
+        return;
+    }
+    // A block starting inside the last one and ending before it: the
+    // last one was cut short (module notes, "Self-modifying code").
+    let (last, last_size, last_counted) = uc.get_data().last_block;
+    if last_counted != 0
+        && addr.wrapping_sub(last) < u64::from(last_size)
+        && addr + u64::from(size) < last + u64::from(last_size)
+    {
+        settle(uc, addr);
     }
     let n = u64::from(icount(uc, addr, size));
     let st = uc.get_data_mut();
     let mut counted = n;
+    if st.tail.is_some() || (st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns) {
+        match budget_edge(uc, addr, size, n) {
+            Some(k) => counted = k,
+            None => return,
+        }
+    }
+    let st = uc.get_data_mut();
+    st.executed += counted;
+    if st.timed {
+        super::time::advance(st, n);
+    }
+    st.last_block = (addr, size, counted);
+    if !st.observers.is_empty() {
+        observe_block(uc, addr, size);
+    }
+}
+
+/// The timer ticks due before the block at CS:IP runs; true when they
+/// stopped the run or sent the program elsewhere.
+#[cold]
+#[inline(never)]
+fn tick(uc: &mut Uc<'_>) -> bool {
+    let before = (uc.reg(R::CS), uc.reg(R::IP));
+    super::time::ticks_due(uc);
+    uc.get_data().stop.is_some() || (uc.reg(R::CS), uc.reg(R::IP)) != before
+}
+
+/// The block of `n` instructions at `addr` meets the budget's end, or is
+/// the block the budget ends in, entered again to run up to its stop:
+/// the instructions to count for it, or None when the block does not run
+/// now (the budget is spent, or the run stops to arm the stop inside it).
+#[cold]
+#[inline(never)]
+fn budget_edge(uc: &mut Uc<'_>, addr: u64, size: u32, n: u64) -> Option<u64> {
+    let st = uc.get_data_mut();
     match st.tail {
         Some(ref mut t) if t.block == addr && t.hook.is_some() && !t.entered => {
             t.entered = true;
-            counted = t.k;
+            Some(t.k)
         }
         _ if st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns => {
             let k = st.max_insns.saturating_sub(st.executed);
+            // The block before this one ran to its end; this one is not
+            // counted (yet): nothing to settle at the stop.
+            st.last_block = (addr, size, 0);
+            // A stop armed before, in a block cut short since
+            // (self-modifying code), gives way to this one.
+            if let Some(Tail { hook: Some(id), .. }) = st.tail.take() {
+                let _ = uc.remove_hook(id);
+            }
             if k == 0 {
                 uc.request_stop(Stop::Budget);
             } else {
@@ -371,18 +461,9 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
                 });
                 let _ = uc.emu_stop();
             }
-            return;
+            None
         }
-        _ => {}
-    }
-    st.executed += counted;
-    if st.timed {
-        super::time::advance(st, n);
-    }
-    st.last_block = (addr, size, counted);
-    st.port_seq = 0;
-    if !st.observers.is_empty() {
-        observe_block(uc, addr, size);
+        _ => Some(n),
     }
 }
 
@@ -405,9 +486,9 @@ fn observe_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     });
 }
 
-/// Settle the count at a stop at linear address `pc`: the last block
-/// was counted whole when it was entered, but its instructions from `pc`
-/// on did not complete.
+/// Settle the count at linear address `pc`, at a stop or where a block
+/// cut short is run again: the last block was counted whole when it was
+/// entered, but its instructions from `pc` on did not complete.
 pub(super) fn settle(uc: &mut Uc<'_>, pc: u64) {
     let (addr, size, counted) = uc.get_data().last_block;
     if counted == 0 || pc < addr || pc >= addr + u64::from(size) {

@@ -389,8 +389,10 @@ pub struct State {
     page0: Option<std::rc::Rc<page0::Page0>>,
     /// The first page is to become plain memory (page0.rs).
     page0_to_ram: bool,
-    /// Port accesses since the last block was entered.
-    port_seq: u32,
+    /// Port accesses since the last block was entered: their number,
+    /// and the count of executed instructions when the first was made (a
+    /// new block entered changes the count, which starts them again).
+    port_seq: (u32, u64),
     env: Option<Box<dyn Environment>>,
     /// Which module owns each code segment (for hModule / wSegment).
     pub owners: HashMap<u16, CodeOwner>,
@@ -399,8 +401,11 @@ pub struct State {
     pub real_owner: Option<(u16, u16, u16)>,
     /// The current task (hTask for StackTraceCSIPFirst).
     pub current_task: u16,
-    /// Linear addresses of breakpoints.
-    breakpoints: Vec<u64>,
+    /// Breakpoints: linear address and the code hook stopping there.
+    breakpoints: Vec<(u64, unicorn_engine::UcHookId)>,
+    /// A breakpoint the next instruction passes without stopping: the
+    /// one the program stands on when it is resumed ([`Machine::resume`]).
+    pass_breakpoint: Option<u64>,
     /// This run's emulated clock, in instructions (time.rs): what
     /// GetTickCount reads. Starts at 0 with every [`Machine::run`].
     pub insns: u64,
@@ -950,12 +955,13 @@ fn new_state(mode: CpuMode) -> State {
         pages: tlb::Pages::default(),
         page0: None,
         page0_to_ram: false,
-        port_seq: 0,
+        port_seq: (0, 0),
         env: None,
         owners: HashMap::new(),
         real_owner: None,
         current_task: 0,
         breakpoints: Vec::new(),
+        pass_breakpoint: None,
         insns: 0,
         total_insns: 0,
         next_tick: time::TICK_INSNS,
@@ -1200,19 +1206,78 @@ impl Machine {
             .map(|d| u64::from(d.base) + u64::from(off))
     }
 
-    /// Stop before the instruction at `seg:off` executes.
+    /// Stop before the instruction at `seg:off` executes
+    /// ([`Stop::Breakpoint`]). A code hook on that one address: the rest
+    /// of the program runs at full speed. Adding the same place twice
+    /// keeps one breakpoint.
+    ///
+    /// The machine's hook API, for a debugger (a gdb stub) or a test:
+    /// [`Machine::add_breakpoint`] and [`Machine::remove_breakpoint`];
+    /// [`Machine::step`] runs exactly N instructions (the exact budget,
+    /// counter.rs; N = 1 is a single step); [`Machine::resume`] goes on
+    /// from a breakpoint without stopping at it again; [`Observer`]s see
+    /// every block, and [`Machine::watch_instructions`] every instruction.
+    /// Each asks for its own hook; a run asks for none of them by default.
     pub fn add_breakpoint(&mut self, seg: u16, off: u16) -> Result<(), MachineError> {
         let lin = self.linear(seg, off).ok_or_else(|| {
             MachineError(format!(
                 "breakpoint at {seg:04X}:{off:04X}: no such segment"
             ))
         })?;
-        self.uc.get_data_mut().breakpoints.push(lin);
-        self.uc
+        if self.uc.get_data().breakpoints.iter().any(|b| b.0 == lin) {
+            return Ok(());
+        }
+        let id = self
+            .uc
             .add_code_hook(lin, lin, on_breakpoint)
             .map_err(|e| uerr("breakpoint hook", e))?;
+        self.uc.get_data_mut().breakpoints.push((lin, id));
         let _ = self.uc.ctl_remove_cache(lin, lin + 1);
         Ok(())
+    }
+
+    /// Remove the breakpoint at `seg:off` and its hook; false when there
+    /// was none.
+    pub fn remove_breakpoint(&mut self, seg: u16, off: u16) -> Result<bool, MachineError> {
+        let Some(lin) = self.linear(seg, off) else {
+            return Ok(false);
+        };
+        let st = self.uc.get_data_mut();
+        let Some(i) = st.breakpoints.iter().position(|b| b.0 == lin) else {
+            return Ok(false);
+        };
+        let (_, id) = st.breakpoints.remove(i);
+        self.uc
+            .remove_hook(id)
+            .map_err(|e| uerr("removing a breakpoint hook", e))?;
+        let _ = self.uc.ctl_remove_cache(lin, lin + 1);
+        Ok(true)
+    }
+
+    /// Run on from the current CS:IP as [`Machine::run`] does, except that
+    /// a breakpoint there does not stop the first instruction: how a
+    /// debugger continues from the breakpoint it stopped at.
+    pub fn resume(&mut self, limits: RunLimits) -> Stop {
+        let here = linear_pc(&self.uc);
+        self.uc.get_data_mut().pass_breakpoint = here;
+        let stop = self.run(limits);
+        self.uc.get_data_mut().pass_breakpoint = None;
+        stop
+    }
+
+    /// Execute exactly `n` instructions from the current CS:IP (n = 1: a
+    /// single step), passing a breakpoint at the current CS:IP as
+    /// [`Machine::resume`] does. [`Stop::Budget`] when all `n` ran (the
+    /// registers are those after the `n`-th); any other stop (a fault, a
+    /// breakpoint further on, an exit) comes first.
+    pub fn step(&mut self, n: u64, timeout: Duration) -> Stop {
+        if n == 0 {
+            return Stop::Budget;
+        }
+        self.resume(RunLimits {
+            max_insns: n,
+            timeout,
+        })
     }
 
     /// Set CS:IP (and nothing else).
@@ -1893,8 +1958,11 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
 fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
     let st = uc.get_data_mut();
-    let seq = st.port_seq;
-    st.port_seq += 1;
+    if st.port_seq.1 != st.executed {
+        st.port_seq = (0, st.executed);
+    }
+    let seq = st.port_seq.0;
+    st.port_seq.0 += 1;
     if !st.counting {
         return (cs, ip);
     }
@@ -1932,7 +2000,14 @@ fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
 }
 
 fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
-    if uc.get_data().breakpoints.contains(&addr) {
+    // The breakpoint a resumed run starts on is passed once; any hit
+    // elsewhere ends that grace.
+    if let Some(pass) = uc.get_data_mut().pass_breakpoint.take()
+        && pass == addr
+    {
+        return;
+    }
+    if uc.get_data().breakpoints.iter().any(|b| b.0 == addr) {
         let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
         uc.request_stop(Stop::Breakpoint { cs, ip });
     }

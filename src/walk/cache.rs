@@ -31,6 +31,10 @@ pub struct Cached<'a> {
     chunks: RefCell<Box<[Chunk; CHUNKS]>>,
     descriptors: [DescriptorSlot; DESCRIPTORS],
     owner: Cell<Option<(u16, Option<CodeOwner>)>>,
+    /// The segment of the last word read that passed `read`'s checks:
+    /// selector + 1 (0: none yet), base, limit. The walk reads most
+    /// words from one stack segment.
+    word_seg: Cell<(u32, u32, u32)>,
 }
 
 impl<'a> Cached<'a> {
@@ -42,6 +46,7 @@ impl<'a> Cached<'a> {
             chunks: RefCell::new(Box::new([(0, false, [0; CHUNK as usize]); CHUNKS])),
             descriptors: Default::default(),
             owner: Cell::new(None),
+            word_seg: Cell::new((0, 0, 0)),
         }
     }
 
@@ -120,6 +125,93 @@ impl WalkMemory for Cached<'_> {
     fn cacheable(&self) -> bool {
         false
     }
+
+    /// [`WalkMemory::read`] with the same checks in the same order, the
+    /// descriptor from the cache, and a read inside one cached chunk
+    /// copied straight out of it.
+    fn read(&self, seg: u16, off: u16, buf: &mut [u8]) -> Result<(), MemError> {
+        let d = self.descriptor(seg).ok_or(MemError::BadSelector(seg))?;
+        if self.mode == CpuMode::Protected && (!d.present() || !d.is_segment()) {
+            return Err(MemError::BadSelector(seg));
+        }
+        let len = buf.len() as u32;
+        let end = u32::from(off) + len;
+        if len > 0 && end - 1 > d.limit {
+            return Err(MemError::BeyondLimit {
+                seg,
+                off: off.into(),
+                len,
+                limit: d.limit,
+            });
+        }
+        let linear = d.base.wrapping_add(off.into());
+        if self.read_within_chunk(linear, buf) {
+            return Ok(());
+        }
+        self.read_linear(linear, buf)
+    }
+
+    /// [`WalkMemory::read_u16`] through [`Cached::read`]: the walkers'
+    /// read, a few per frame.
+    fn read_u16(&self, seg: u16, off: u16) -> Result<u16, MemError> {
+        let (s, mut base, mut limit) = self.word_seg.get();
+        if s != u32::from(seg) + 1 {
+            match self.descriptor(seg) {
+                Some(d) if self.mode == CpuMode::Real || (d.present() && d.is_segment()) => {
+                    (base, limit) = (d.base, d.limit);
+                    self.word_seg.set((u32::from(seg) + 1, base, limit));
+                }
+                _ => {
+                    let mut b = [0u8; 2];
+                    self.read(seg, off, &mut b)?;
+                    return Ok(u16::from_le_bytes(b));
+                }
+            }
+        }
+        if u32::from(off) < limit {
+            // The checks of `read` passed: the word from its chunk when
+            // that is cached.
+            let linear = base.wrapping_add(off.into());
+            let base = linear & !(CHUNK - 1);
+            let at = (linear - base) as usize;
+            if at + 2 <= CHUNK as usize {
+                let chunks = self.chunks.borrow();
+                let slot = &chunks[(base / CHUNK) as usize % CHUNKS];
+                if slot.1 && slot.0 == base {
+                    return Ok(u16::from_le_bytes([slot.2[at], slot.2[at + 1]]));
+                }
+            }
+        }
+        let mut b = [0u8; 2];
+        self.read(seg, off, &mut b)?;
+        Ok(u16::from_le_bytes(b))
+    }
+}
+
+impl Cached<'_> {
+    /// Copy `buf` out of the chunk holding all of it, when that chunk is
+    /// cached; false otherwise (the caller then reads as usual).
+    #[inline]
+    fn read_within_chunk(&self, linear: u32, buf: &mut [u8]) -> bool {
+        let base = linear & !(CHUNK - 1);
+        let off = (linear - base) as usize;
+        if off + buf.len() > CHUNK as usize {
+            return false;
+        }
+        let chunks = self.chunks.borrow();
+        let slot = &chunks[(base / CHUNK) as usize % CHUNKS];
+        if !(slot.1 && slot.0 == base) {
+            return false;
+        }
+        match buf.len() {
+            2 => {
+                buf[0] = slot.2[off];
+                buf[1] = slot.2[off + 1];
+            }
+            n => buf.copy_from_slice(&slot.2[off..off + n]),
+        }
+        true
+    }
 }
 
 #[cfg(test)]
@@ -147,5 +239,40 @@ mod tests {
         for (seg, off) in [(0x1000u16, 0xF80u16), (0x10F8, 0x7), (0x1000, 0xFFFF)] {
             assert_eq!(c.read_u16(seg, off), m.read_u16(seg, off));
         }
+    }
+
+    /// Protected mode: the cached word reads refuse what the trait's own
+    /// `read` refuses (a word reaching past the limit, a data read of a
+    /// missing or not-present segment) with the same error, and agree on
+    /// every word they answer, cached chunk or not.
+    #[test]
+    fn cached_word_reads_keep_the_segment_checks() {
+        let m = TestMemory::protected()
+            .with_segment(0x1017, 0x1_0000, (0..=255u8).collect(), 0xFF, 0xF2)
+            .with_segment(0x101F, 0x1_0100, vec![7; 0x10], 0x0F, 0x72);
+        let c = Cached::new(&m);
+        for _ in 0..2 {
+            for (seg, off) in [
+                (0x1017u16, 0u16),
+                (0x1017, 0xFD),
+                (0x1017, 0xFE),
+                (0x1017, 0xFF),
+                (0x1017, 0xFFFF),
+                (0x101F, 0),
+                (0x1027, 0),
+                (0, 0),
+            ] {
+                assert_eq!(
+                    c.read_u16(seg, off),
+                    m.read_u16(seg, off),
+                    "{seg:04X}:{off:04X}"
+                );
+            }
+        }
+        assert!(matches!(
+            c.read_u16(0x1017, 0xFF),
+            Err(MemError::BeyondLimit { limit: 0xFF, .. })
+        ));
+        assert_eq!(c.read_u16(0x1017, 0xFE), Ok(0xFFFE));
     }
 }

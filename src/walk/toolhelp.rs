@@ -1276,7 +1276,8 @@ fn collect_frames<N: Narrator + ?Sized>(
     max_frames: usize,
     narrator: &mut N,
 ) -> (Vec<StackTraceEntry>, StopReason) {
-    let mut frames = Vec::new();
+    // Room for a usual chain at once (no reallocation per few frames).
+    let mut frames = Vec::with_capacity(max_frames.min(128));
     if max_frames == 0 {
         return (frames, StopReason::FrameCap { max: 0 });
     }

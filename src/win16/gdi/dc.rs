@@ -158,6 +158,11 @@ pub struct Dc {
     /// SaveVisRgn's stack (visrgn.rs): the region objects holding the
     /// saved visible regions.
     pub vis_saved: Vec<u16>,
+    /// The handles InquireVisRgn and GetClipRgn gave out for this DC's
+    /// visible and clip regions (objects.rs `Obj::DcRegion`), made at the
+    /// first asking and freed with the DC.
+    pub vis_rgn: Option<u16>,
+    pub clip_rgn: Option<u16>,
 }
 
 /// The deepest SaveDC stack.
@@ -194,6 +199,8 @@ impl Dc {
             bounds_on: false,
             bounds: None,
             vis_saved: Vec::new(),
+            vis_rgn: None,
+            clip_rgn: None,
         }
     }
 
@@ -310,11 +317,25 @@ impl Gdi {
     pub fn release_dc(&mut self, hdc: u16) -> bool {
         match self.objects.dc(hdc) {
             Some(d) if d.kind == DcKind::Window => {
-                self.objects.remove(hdc);
+                self.drop_dc(hdc);
                 true
             }
             _ => false,
         }
+    }
+
+    /// Take DC `hdc` out of the table with the regions it owns: the
+    /// visible regions SaveVisRgn saved and not restored, and the handles
+    /// InquireVisRgn and GetClipRgn gave out (Windows 3.1 freed a DC's
+    /// hVisRgn and hClipRgn with it). The DC, None if `hdc` is none.
+    pub fn drop_dc(&mut self, hdc: u16) -> Option<Box<Dc>> {
+        let Some(Obj::Dc(d)) = self.objects.remove(hdc) else {
+            return None;
+        };
+        for h in d.vis_saved.iter().chain(&d.vis_rgn).chain(&d.clip_rgn) {
+            self.objects.remove(*h);
+        }
+        Some(d)
     }
 
     /// USER's interface: fill `r` (logical coordinates of the DC) with a
@@ -643,6 +664,8 @@ impl Dc {
             bounds_on: self.bounds_on,
             bounds: None,
             vis_saved: Vec::new(),
+            vis_rgn: None,
+            clip_rgn: None,
         }
     }
 }
@@ -669,8 +692,8 @@ pub fn select(gdi: &mut Gdi, _uc: &mut Uc<'_>, hdc: u16, h: u16) -> Option<u16> 
         Obj::Brush(_) => 2,
         Obj::Font(_) => 3,
         Obj::Bitmap(_) => 5,
-        Obj::Region(r) => {
-            let r = r.clone();
+        Obj::Region(_) | Obj::DcRegion(_) => {
+            let r = gdi.objects.region(h)?.clone();
             return Some(super::region::select_clip(gdi, hdc, Some(&r)).unwrap_or(0));
         }
         Obj::Palette(_) | Obj::Dc(_) => return None,
@@ -795,7 +818,7 @@ fn delete_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let gdi = &mut env.win16.gdi;
     match gdi.objects.dc(h) {
         Some(d) if d.kind != DcKind::Window => {
-            if let Some(Obj::Dc(d)) = gdi.objects.remove(h) {
+            if let Some(d) = gdi.drop_dc(h) {
                 if let Some(p) = &d.page {
                     gdi.release_bytes(p.bytes());
                 }

@@ -1380,9 +1380,7 @@ fn close_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let Some(r) = env.win16.gdi.metafiles.dcs.remove(&hdc) else {
         return Ok(0);
     };
-    if let Some(super::objects::Obj::Dc(_)) = env.win16.gdi.objects.get(hdc) {
-        env.win16.gdi.objects.remove(hdc);
-    }
+    env.win16.gdi.drop_dc(hdc);
     let m = r.finish();
     if let Some(f) = &r.file
         && !write_file(env, f.as_bytes(), &m)

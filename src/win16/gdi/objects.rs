@@ -52,6 +52,29 @@ pub enum Obj {
     Region(Region),
     Palette(Box<Palette>),
     Dc(Box<Dc>),
+    /// A region a DC owns and keeps its own region in (InquireVisRgn's
+    /// and GetClipRgn's handles, visrgn.rs): the handle names the DC's
+    /// region itself, so reading it reads the DC's region as it is now
+    /// and changing it (CombineRgn, OffsetRgn, SetRectRgn) changes the
+    /// DC's. Freed with the DC.
+    DcRegion(DcRegion),
+}
+
+/// Which of a DC's regions an [`Obj::DcRegion`] handle names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DcRegion {
+    pub hdc: u16,
+    pub part: DcPart,
+}
+
+/// A DC's own regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DcPart {
+    /// The visible region (surface coordinates): Windows 3.1's hVisRgn.
+    Vis,
+    /// The clip region the program selected (device coordinates):
+    /// hClipRgn; absent while the DC has none.
+    Clip,
 }
 
 impl Obj {
@@ -63,7 +86,7 @@ impl Obj {
             Obj::Font(_) => 3,
             Obj::Palette(_) => 4,
             Obj::Bitmap(_) => 5,
-            Obj::Region(_) => 6,
+            Obj::Region(_) | Obj::DcRegion(_) => 6,
             Obj::Dc(_) => 7,
         }
     }
@@ -253,17 +276,47 @@ impl Table {
         }
     }
 
+    /// Region `h`: a region object's, or the DC's own region a
+    /// DC-owned handle names.
     pub fn region(&self, h: u16) -> Option<&Region> {
         match self.objs.get(&h) {
             Some(Obj::Region(r)) => Some(r),
+            Some(Obj::DcRegion(DcRegion { hdc, part })) => {
+                let d = self.dc(*hdc)?;
+                match part {
+                    DcPart::Vis => Some(&d.vis),
+                    DcPart::Clip => d.state.clip.as_ref(),
+                }
+            }
             _ => None,
         }
     }
 
     pub fn region_mut(&mut self, h: u16) -> Option<&mut Region> {
+        if let Some(Obj::DcRegion(DcRegion { hdc, part })) = self.objs.get(&h) {
+            let (hdc, part) = (*hdc, *part);
+            let d = self.dc_mut(hdc)?;
+            return match part {
+                DcPart::Vis => Some(&mut d.vis),
+                DcPart::Clip => d.state.clip.as_mut(),
+            };
+        }
         match self.objs.get_mut(&h) {
             Some(Obj::Region(r)) => Some(r),
             _ => None,
+        }
+    }
+
+    /// Is `h` a region a DC owns: one of its own regions' handles, or a
+    /// region SaveVisRgn saved for it?
+    pub fn is_dc_owned(&self, h: u16) -> bool {
+        match self.objs.get(&h) {
+            Some(Obj::DcRegion(_)) => true,
+            Some(Obj::Region(_)) => self.objs.values().any(|o| match o {
+                Obj::Dc(d) => d.vis_saved.contains(&h),
+                _ => false,
+            }),
+            _ => false,
         }
     }
 
@@ -345,14 +398,16 @@ fn delete_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     Ok(u32::from(delete(&mut env.win16.gdi, arg_h(a[0]))))
 }
 
-/// DeleteObject's rule: not a DC (DeleteDC deletes those), not selected;
-/// stock objects succeed and stay.
+/// DeleteObject's rule: not a DC (DeleteDC deletes those), not selected,
+/// not a region a DC owns (its visible or clip region's handle, a saved
+/// visible region: the DC frees those itself); stock objects succeed and
+/// stay.
 pub fn delete(gdi: &mut Gdi, h: u16) -> bool {
     let t = &mut gdi.objects;
     match t.get(h) {
         None | Some(Obj::Dc(_)) => false,
         Some(_) if t.is_stock(h) => true,
-        Some(_) if t.is_selected(h) => false,
+        Some(_) if t.is_selected(h) || t.is_dc_owned(h) => false,
         Some(_) => {
             if let Some(Obj::Bitmap(b)) = t.remove(h) {
                 gdi.release_bytes(b.surface.bytes());
@@ -386,7 +441,7 @@ pub fn object_bytes(gdi: &Gdi, h: u16) -> Option<Vec<u8>> {
         Obj::Font(f) => f.to_bytes().to_vec(),
         Obj::Bitmap(b) => b.info().to_bytes().to_vec(),
         Obj::Palette(p) => (p.entries.len() as u16).to_le_bytes().to_vec(),
-        Obj::Region(_) | Obj::Dc(_) => return None,
+        Obj::Region(_) | Obj::DcRegion(_) | Obj::Dc(_) => return None,
     })
 }
 

@@ -276,10 +276,17 @@ fn intersect_clip_rect(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     ) else {
         return Ok(0);
     };
-    let Some(cur) = clip_or_visible(gdi, hdc) else {
+    // With no clip region the rectangle becomes it (Windows 3.1's DC
+    // hClipRgn, which GetClipRgn shows: Wine's GDI does the same); what
+    // may be drawn is the same either way, the visible region being
+    // intersected at drawing.
+    let Some(d) = gdi.dc(hdc) else {
         return Ok(0);
     };
-    let new = cur.intersect(&Region::rect(r));
+    let new = match &d.state.clip {
+        Some(cur) => cur.intersect(&Region::rect(r)),
+        None => Region::rect(r),
+    };
     Ok(select_clip(gdi, hdc, Some(&new)).map_or(0, u32::from))
 }
 

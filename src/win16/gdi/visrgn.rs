@@ -14,12 +14,28 @@
 //! - OffsetVisRgn(hdc, x, y): moved by (x, y) surface pixels;
 //! - SaveVisRgn(hdc): a copy pushed on the DC's stack, returned as a
 //!   region handle GDI owns; RestoreVisRgn(hdc) pops it back and frees
-//!   it (ERROR when the stack is empty).
+//!   it (ERROR when the stack is empty). The saved regions belong to the
+//!   DC: DeleteObject refuses them, and deleting the DC (DeleteDC,
+//!   ReleaseDC, EndPaint) frees those never restored.
 //!
 //! Each returns the region type of the result (NULLREGION, SIMPLEREGION,
 //! COMPLEXREGION) or ERROR (0) for a bad DC or region.
+//!
+//! Two more give out the DC's own region handles (Windows 3.1's DC
+//! hVisRgn and hClipRgn fields, as Wine's GDI.EXE returns them):
+//!
+//! - InquireVisRgn(hdc): the handle of the visible region;
+//! - GetClipRgn(hdc): the handle of the clip region the program selected
+//!   (device coordinates), 0 while it has none. (Undocumented in 3.1;
+//!   not Win32's two-argument GetClipRgn, which copies.)
+//!
+//! Such a handle names the region the DC draws with, not a copy: region
+//! calls on it read the DC's region as it is at that moment and changing
+//! it changes what the DC may draw on. The same handle comes back at
+//! each asking; the DC frees it when it is deleted, and DeleteObject
+//! refuses it meanwhile.
 
-use super::objects::Obj;
+use super::objects::{DcPart, DcRegion, Obj};
 use super::{Env, Stop, Uc, arg_h, arg_i};
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::{Point, Rect, Region};
@@ -124,6 +140,45 @@ fn restore_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     Ok(change(env, hdc, |_| r))
 }
 
+/// The handle of DC `hdc`'s region `part`, made at the first asking.
+fn own_region(env: &mut Env, hdc: u16, part: DcPart) -> u32 {
+    let gdi = &mut env.win16.gdi;
+    let Some(d) = gdi.dc(hdc) else {
+        return 0;
+    };
+    let slot = match part {
+        DcPart::Vis => d.vis_rgn,
+        DcPart::Clip => d.clip_rgn,
+    };
+    if let Some(h) = slot {
+        return u32::from(h);
+    }
+    let Some(h) = gdi.objects.insert(Obj::DcRegion(DcRegion { hdc, part })) else {
+        return 0;
+    };
+    if let Some(d) = gdi.dc_mut(hdc) {
+        match part {
+            DcPart::Vis => d.vis_rgn = Some(h),
+            DcPart::Clip => d.clip_rgn = Some(h),
+        }
+    }
+    u32::from(h)
+}
+
+/// GDI.131 InquireVisRgn(hDC) -> HRGN: the DC's visible region.
+fn inquire_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(own_region(env, arg_h(a[0]), DcPart::Vis))
+}
+
+/// GDI.173 GetClipRgn(hDC) -> HRGN: the DC's clip region, 0 if none.
+fn get_clip_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let hdc = arg_h(a[0]);
+    match env.win16.gdi.dc(hdc) {
+        Some(d) if d.state.clip.is_some() => Ok(own_region(env, hdc, DcPart::Clip)),
+        _ => Ok(0),
+    }
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new(
@@ -156,4 +211,6 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("GDI", 129, "SAVEVISRGN", &[Arg::W], save_vis_rgn),
     Api::new("GDI", 130, "RESTOREVISRGN", &[Arg::W], restore_vis_rgn),
+    Api::new("GDI", 131, "INQUIREVISRGN", &[Arg::W], inquire_vis_rgn),
+    Api::new("GDI", 173, "GETCLIPRGN", &[Arg::W], get_clip_rgn),
 ];

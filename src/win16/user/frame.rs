@@ -114,10 +114,15 @@ impl Pen<'_> {
     /// Fill the pixels `(x, y)` of `cells` (relative to `at`) with
     /// COLOR_BTNTEXT.
     fn glyph(&mut self, at: Point, cells: &[(i32, i32, i32)]) {
+        self.glyph_in(at, cells, COLOR_BTNTEXT);
+    }
+
+    /// [`Pen::glyph`] in system colour `index`.
+    fn glyph_in(&mut self, at: Point, cells: &[(i32, i32, i32)], index: usize) {
         for &(y, x1, x2) in cells {
             self.fill(
                 Rect::new(at.x + x1, at.y + y, at.x + x2 + 1, at.y + y + 1),
-                COLOR_BTNTEXT,
+                index,
             );
         }
     }
@@ -142,7 +147,9 @@ impl Pen<'_> {
     /// A scroll arrow (OBM_UPARROW ...): a head four rows deep and seven
     /// pixels wide with a stem three wide and three long, centred in the
     /// box's face `r`, pointing `dir` (0 up, 1 down, 2 left, 3 right).
-    fn arrow(&mut self, r: Rect, dir: u8) {
+    /// Drawn in system colour `index`: COLOR_BTNTEXT, or COLOR_BTNSHADOW
+    /// for a disabled arrow (OBM_UPARROWI ...).
+    fn arrow_in(&mut self, r: Rect, dir: u8, index: usize) {
         let c = Point::new(r.left + (r.width() - 1) / 2, r.top + (r.height() - 1) / 2);
         // Up-pointing rows (dy, x1, x2) round the centre; the others turn
         // them.
@@ -161,7 +168,7 @@ impl Pen<'_> {
                     2 => (dy, dx),
                     _ => (-dy, dx),
                 };
-                self.glyph(c, &[(y, x, x)]);
+                self.glyph_in(c, &[(y, x, x)], index);
             }
         }
     }
@@ -513,12 +520,14 @@ fn scroll_bar(p: &mut Pen<'_>, r: Rect, vertical: bool, bar: ScrollBar) {
             (inner.left + arrow + 1, inner.right - arrow - 1),
         )
     };
-    for (box_, dir) in [
-        (a, if vertical { 0 } else { 2 }),
-        (b, if vertical { 1 } else { 3 }),
+    // EnableScrollBar's ESB_DISABLE_LTUP (1) and ESB_DISABLE_RTDN (2)
+    // grey the arrow they name.
+    for (box_, dir, off) in [
+        (a, if vertical { 0 } else { 2 }, bar.disabled & 1 != 0),
+        (b, if vertical { 1 } else { 3 }, bar.disabled & 2 != 0),
     ] {
         p.button(box_);
-        p.arrow(box_, dir);
+        p.arrow_in(box_, dir, if off { COLOR_BTNSHADOW } else { COLOR_BTNTEXT });
     }
     if vertical {
         p.fill(

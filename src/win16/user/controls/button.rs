@@ -448,27 +448,33 @@ pub fn button_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
                     let b = state(env, hwnd).clone();
                     let left = style & BS_LEFTTEXT != 0;
                     wm::paint(env, uc, hwnd, |env, uc, hdc| {
-                        match k {
-                            BS_PUSHBUTTON | BS_DEFPUSHBUTTON | BS_PUSHBOX => paint::push_button(
-                                env,
-                                uc,
-                                hwnd,
-                                hdc,
-                                b.font,
-                                b.pushed,
-                                k == BS_DEFPUSHBUTTON,
-                            )?,
-                            BS_GROUPBOX => paint::group_box(env, uc, hwnd, hdc, b.font)?,
-                            BS_RADIOBUTTON | BS_AUTORADIOBUTTON => paint::check_box(
+                        // Each paints itself and says where its focus
+                        // rectangle goes: round the caption.
+                        let focus = match k {
+                            BS_PUSHBUTTON | BS_DEFPUSHBUTTON | BS_PUSHBOX => {
+                                Some(paint::push_button(
+                                    env,
+                                    uc,
+                                    hwnd,
+                                    hdc,
+                                    b.font,
+                                    b.pushed,
+                                    k == BS_DEFPUSHBUTTON,
+                                )?)
+                            }
+                            BS_GROUPBOX => {
+                                paint::group_box(env, uc, hwnd, hdc, b.font)?;
+                                None
+                            }
+                            BS_RADIOBUTTON | BS_AUTORADIOBUTTON => Some(paint::check_box(
                                 env, uc, hwnd, hdc, b.font, true, b.check, b.pushed, left,
-                            )?,
-                            _ => paint::check_box(
+                            )?),
+                            _ => Some(paint::check_box(
                                 env, uc, hwnd, hdc, b.font, false, b.check, b.pushed, left,
-                            )?,
-                        }
-                        if b.focus {
-                            let (cx, cy) = wm::client_size(env, hwnd);
-                            paint::focus_rect(env, uc, hdc, (3, 3, cx - 3, cy - 3))?;
+                            )?),
+                        };
+                        if let (true, Some(r)) = (b.focus, focus) {
+                            paint::focus_rect(env, uc, hdc, r)?;
                         }
                         Ok(())
                     })?;

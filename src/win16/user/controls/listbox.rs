@@ -53,6 +53,9 @@
 //!   font's 16 pixels on a VGA) unless owner-draw; LB_GETITEMRECT gives
 //!   the item's rectangle in the client area from the top index;
 //!   LB_SETTOPINDEX scrolls.
+//! - **Scroll bar.** A box made with WS_VSCROLL shows its vertical scroll
+//!   bar only while its items do not fit (range 0 to the last top index);
+//!   with LBS_DISABLENOSCROLL the bar stays, disabled (`sync_scroll_bar`).
 
 use super::button::{
     DLGC_WANTARROWS, DLGC_WANTCHARS, DrawItem, ODA_DRAWENTIRE, ODS_FOCUS, ODS_SELECTED,
@@ -84,6 +87,7 @@ pub const LBS_NOINTEGRALHEIGHT: u32 = 0x0100;
 pub const LBS_MULTICOLUMN: u32 = 0x0200;
 pub const LBS_WANTKEYBOARDINPUT: u32 = 0x0400;
 pub const LBS_EXTENDEDSEL: u32 = 0x0800;
+pub const LBS_DISABLENOSCROLL: u32 = 0x1000;
 
 pub const LB_ADDSTRING: u16 = 0x0401;
 pub const LB_INSERTSTRING: u16 = 0x0402;
@@ -170,6 +174,11 @@ pub struct ListBox {
     pub owner: u16,
     /// The mouse went down in it and has not come up yet.
     pub tracking: bool,
+    /// It was made with WS_VSCROLL: the scroll bar comes and goes with
+    /// the items (the style bit goes with it, so it is kept here).
+    pub vscroll: bool,
+    /// The (item count, top index, page) the scroll bar was last set for.
+    pub scroll_for: Option<(usize, usize, usize)>,
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut ListBox {
@@ -727,6 +736,67 @@ fn key_target(env: &mut Env, hwnd: u16, vk: u16) -> Option<usize> {
 
 /// USER.307 LBoxCtlWndProc(hWnd, msg, wParam, lParam).
 pub fn lbox_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let r = lbox_message(env, uc, a)?;
+    sync_scroll_bar(env, uc, a[0] as u16)?;
+    Ok(r)
+}
+
+/// The vertical scroll bar of a list box made with WS_VSCROLL follows its
+/// items after each message: shown, with the range 0 to the last top
+/// index and the top index as position, while the items do not fit;
+/// hidden when they do (SetScrollRange to nothing), or with
+/// LBS_DISABLENOSCROLL (new in 3.1) shown with both arrows disabled (SDK,
+/// "List Box Styles": "shows a disabled vertical scroll bar for the list
+/// box when the box does not contain enough items to scroll"; without
+/// it, "the scroll bar is hidden"). A combo box's list is a list box and
+/// follows the same rule.
+fn sync_scroll_bar(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
+    use crate::win16::user::scroll;
+    if !wm::exists(env, hwnd) {
+        return Ok(());
+    }
+    let Some(lb) = get(env, hwnd) else {
+        return Ok(());
+    };
+    if !lb.vscroll {
+        return Ok(());
+    }
+    let (n, top) = (lb.items.len(), lb.top);
+    let page = page(env, hwnd);
+    let key = (n, top, page);
+    if state(env, hwnd).scroll_for == Some(key) {
+        return Ok(());
+    }
+    // Noted first: showing or hiding the bar sends the list box messages
+    // of its own (WM_NCCALCSIZE, WM_SIZE), which come back here.
+    state(env, hwnd).scroll_for = Some(key);
+    const SB_VERT: u16 = crate::win16::user::SB_VERT;
+    let last = n.saturating_sub(page).min(0x7FFF);
+    if last > 0 {
+        scroll::set_bar(env, uc, hwnd, SB_VERT, 0, last as i16, top.min(last) as i16)?;
+        if let Some(b) = scroll::bar_mut(env, hwnd, SB_VERT) {
+            b.disabled = 0;
+        }
+    } else if wm::style(env, hwnd) & LBS_DISABLENOSCROLL != 0 {
+        if let Some(b) = scroll::bar_mut(env, hwnd, SB_VERT) {
+            b.min = 0;
+            b.max = 0;
+            b.pos = 0;
+            // ESB_DISABLE_BOTH.
+            b.disabled = 3;
+        }
+        scroll::show_bars(env, uc, hwnd, SB_VERT, true)?;
+        // The frame shows the bar's new state.
+        if let Some(w) = env.win16.user.window_mut(hwnd) {
+            w.frame = true;
+        }
+    } else {
+        scroll::set_bar(env, uc, hwnd, SB_VERT, 0, 0, 0)?;
+    }
+    Ok(())
+}
+
+fn lbox_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, msg, wparam, lparam) = (a[0] as u16, a[1] as u16, a[2] as u16, a[3]);
     if !wm::exists(env, hwnd) {
         return Ok(0);
@@ -742,6 +812,7 @@ pub fn lbox_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
             }
             let h = font_height(env, hwnd);
             state(env, hwnd).item_height = h;
+            state(env, hwnd).vscroll = style & crate::win16::user::WS_VSCROLL != 0;
             if style & LBS_OWNERDRAWFIXED != 0 {
                 let h = measure(env, uc, hwnd, 0, 0)?;
                 state(env, hwnd).item_height = h;

@@ -14,17 +14,20 @@
 //! The pieces (SDK "Button Styles", the Windows 3.1 User's Guide's
 //! pictures; sizes for a VGA):
 //!
-//! - push button: a black frame with its corner pixels left out (two
-//!   pixels wide for the default button), the face in COLOR_BTNFACE, a
-//!   two-pixel COLOR_BTNHIGHLIGHT edge at the top and left and a two-pixel
-//!   COLOR_BTNSHADOW edge at the bottom and right, their corners cut
-//!   diagonally (Wine's 3.1-era button code: GRAPH_DrawReliefRect 2, 2) —
-//!   pushed, one pixel of
+//! - push button: a black frame with its corner pixels left out (a second,
+//!   complete frame inside it for the default button), the face in
+//!   COLOR_BTNFACE, a two-pixel COLOR_BTNHIGHLIGHT edge at the top and
+//!   left and a two-pixel COLOR_BTNSHADOW edge at the bottom and right,
+//!   meeting on a diagonal (measured on Windows 3.1's VGA screens:
+//!   winbox.js's notes, "Standard controls"; Wine's 3.1-era button code
+//!   drew the same, GRAPH_DrawReliefRect 2, 2) — pushed, one pixel of
 //!   shadow at the top and left and the text a pixel lower and to the
-//!   right; the text centred on one line;
-//! - check box: a 13 × 13 box (white, black frame) with an X when checked,
-//!   grey inside when indeterminate, the text to its right (left with
-//!   BS_LEFTTEXT); radio button: a 12 × 12 circle with a black dot;
+//!   right; the text on one line, centred one pixel left of the middle;
+//! - check box and radio button: a 13 × 13 cell of OBM_CHECKBOXES — a
+//!   box with an X when checked, grey inside when indeterminate; a
+//!   12 × 12 circle with a round dot when chosen — in the text colour on
+//!   the control's brush, the text five pixels after it (before it with
+//!   BS_LEFTTEXT);
 //! - group box: a black frame from half the font's height down, the text
 //!   over it at 8 pixels from the left;
 //! - static: the text with DrawText (SS_LEFT/CENTER/RIGHT word-wrapped,
@@ -75,9 +78,6 @@ pub const DT_NOPREFIX: u16 = 0x0800;
 
 const TRANSPARENT: u16 = 1;
 const OPAQUE: u16 = 2;
-const WHITE_BRUSH: u16 = 0;
-const BLACK_BRUSH: u16 = 4;
-const NULL_BRUSH: u16 = 5;
 const BLACK_PEN: u16 = 7;
 
 /// A rectangle (left, top, right, bottom).
@@ -338,6 +338,57 @@ fn text_for(env: &Env, hwnd: u16, normal: u16) -> u32 {
     }
 }
 
+/// A caption as DrawText shows it: a single `&` (the mnemonic's mark)
+/// left out, `&&` shown as one `&`.
+fn shown_text(t: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        if t[i] == b'&' {
+            i += 1;
+            if i < t.len() && t[i] == b'&' {
+                v.push(b'&');
+                i += 1;
+            }
+            continue;
+        }
+        v.push(t[i]);
+        i += 1;
+    }
+    v
+}
+
+/// The extent (width, height) of `t` in the DC's font (GDI.91
+/// GetTextExtent).
+fn text_extent(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, t: &[u8]) -> Result<(i16, i16), Stop> {
+    if t.is_empty() {
+        let v = super::with_data(env, uc, b" ", |env, uc, p| {
+            call(env, uc, "GDI", 91, &[u32::from(hdc), p, 1])
+        })?
+        .0;
+        return Ok((0, (v >> 16) as i16));
+    }
+    let n = t.len().min(0x7FFF) as u32;
+    let v = super::with_data(env, uc, t, |env, uc, p| {
+        call(env, uc, "GDI", 91, &[u32::from(hdc), p, n])
+    })?
+    .0;
+    Ok((v as u16 as i16, (v >> 16) as i16))
+}
+
+/// The focus rectangle round a caption whose text starts at (x, y) and
+/// is `ext` large: two borders (SM_CXBORDER, 1 on the VGA) left and right
+/// of the text, one above it and two below, kept inside `bounds` (USER.EXE
+/// as read out for winbox.js's notes, "Standard controls").
+fn caption_focus(x: i16, y: i16, ext: (i16, i16), bounds: R) -> R {
+    (
+        (x - 2).max(bounds.0),
+        (y - 1).max(bounds.1),
+        (x + ext.0 + 2).min(bounds.2),
+        (y + ext.1 + 2).min(bounds.3),
+    )
+}
+
 /// A push button (module doc).
 pub fn push_button(
     env: &mut Env,
@@ -347,7 +398,7 @@ pub fn push_button(
     font: u16,
     pushed: bool,
     default: bool,
-) -> Result<(), Stop> {
+) -> Result<R, Stop> {
     let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
     let (cx, cy) = wm::client_size(env, hwnd);
     let frame = sys_brush(COLOR_WINDOWFRAME);
@@ -363,10 +414,10 @@ pub fn push_button(
         inner = (2, 2, cx - 2, cy - 2);
     }
     p.fill(env, uc, inner, sys_brush(COLOR_BTNFACE))?;
-    let (l, t, r, b) = inner;
+    let (l, t, _, b) = inner;
     let shadow = sys_brush(COLOR_BTNSHADOW);
     if pushed {
-        p.fill(env, uc, (l, t, r, t + 1), shadow)?;
+        p.fill(env, uc, (l, t, inner.2, t + 1), shadow)?;
         p.fill(env, uc, (l, t, l + 1, b), shadow)?;
     } else {
         relief(env, uc, &p, inner, 2, 2)?;
@@ -377,18 +428,119 @@ pub fn push_button(
     p.bk_mode(env, uc, TRANSPARENT)?;
     let old = p.select(env, uc, font)?;
     let text = wm::title(env, hwnd);
+    // Centred on the whole button, one pixel left of centre across
+    // ((width - text width) / 2 - 1) and (height - tmHeight) / 2 down, as
+    // Windows 3.1 places it (captures on the VGA: winbox.js's
+    // measurements, "Standard controls").
     p.draw_text(
         env,
         uc,
         &text,
-        (l + shift, t + shift, r + shift, b + shift),
+        (shift - 1, shift, cx - 1 + shift, cy + shift),
         DT_CENTER | DT_VCENTER | DT_SINGLELINE,
     )?;
+    let ext = text_extent(env, uc, hdc, &shown_text(&text))?;
     p.select(env, uc, old)?;
+    // The focus rectangle stays inside the edge: three borders from the
+    // top (two on a screen of 300 rows or fewer), four from the bottom.
+    let top = if env.win16.gdi.screen_rect().height() <= 300 {
+        2
+    } else {
+        3
+    };
+    let (x, y) = ((cx - ext.0) / 2 - 1 + shift, (cy - ext.1) / 2 + shift);
+    Ok(caption_focus(x, y, ext, (0, top, cx, cy - 4)))
+}
+
+/// The side of a check box's or radio button's image (OBM_CHECKBOXES'
+/// cell on the VGA: the bitmap's width over four, its height over three).
+pub const CHECK_SIZE: i16 = 13;
+
+/// The radio button's circle, 12 × 12 in the 13 × 13 cell: `#` is drawn
+/// in the text colour, the rest shows the control's brush.
+const RADIO_RING: [&str; 12] = [
+    "....####....",
+    "..##....##..",
+    ".#........#.",
+    ".#........#.",
+    "#..........#",
+    "#..........#",
+    "#..........#",
+    "#..........#",
+    ".#........#.",
+    ".#........#.",
+    "..##....##..",
+    "....####....",
+];
+
+/// The ring a pressed radio button adds inside its circle.
+const RADIO_PRESSED: [&str; 12] = [
+    "............",
+    "....####....",
+    "..##....##..",
+    "..#......#..",
+    ".#........#.",
+    ".#........#.",
+    ".#........#.",
+    ".#........#.",
+    "..#......#..",
+    "..##....##..",
+    "....####....",
+    "............",
+];
+
+/// A checked radio button's dot: a round 6 × 6 spot in the centre.
+const RADIO_DOT: [&str; 12] = [
+    "............",
+    "............",
+    "............",
+    "....####....",
+    "...######...",
+    "...######...",
+    "...######...",
+    "...######...",
+    "....####....",
+    "............",
+    "............",
+    "............",
+];
+
+/// Fill the `#` pixels of `rows`, placed at (x, y), with `brush`: each
+/// row's runs as one FillRect.
+fn stamp(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    p: &Painter,
+    rows: &[&str],
+    (x, y): (i16, i16),
+    brush: u16,
+) -> Result<(), Stop> {
+    for (dy, row) in rows.iter().enumerate() {
+        let b = row.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'#' {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && b[i] == b'#' {
+                i += 1;
+            }
+            let (l, r, t) = (x + start as i16, x + i as i16, y + dy as i16);
+            p.fill(env, uc, (l, t, r, t + 1), brush)?;
+        }
+    }
     Ok(())
 }
 
-/// A check box or radio button (module doc): `check` 0, 1 or 2.
+/// A check box or radio button (module doc): `check` 0, 1 or 2. Its
+/// image is the 13 × 13 cell of OBM_CHECKBOXES, centred vertically at the
+/// control's left (right with BS_LEFTTEXT); the marks are in the DC's
+/// text colour (what WM_CTLCOLOR left, grey text when disabled) and the
+/// inside shows the control's brush; the text starts five pixels after
+/// the image, one row below the vertical centre (Windows 3.1's pixels as
+/// captured on the VGA; winbox.js's measurements, "Standard controls").
 #[allow(clippy::too_many_arguments)]
 pub fn check_box(
     env: &mut Env,
@@ -400,64 +552,69 @@ pub fn check_box(
     check: u16,
     pushed: bool,
     left_text: bool,
-) -> Result<(), Stop> {
+) -> Result<R, Stop> {
     let p = Painter::new(env, uc, hwnd, hdc, CTLCOLOR_BTN)?;
     let (cx, cy) = wm::client_size(env, hwnd);
     p.fill(env, uc, (0, 0, cx, cy), p.background)?;
-    let size: i16 = if radio { 12 } else { 13 };
+    if !wm::is_enabled(env, hwnd) {
+        p.text_color(env, uc, sys_color(env, COLOR_GRAYTEXT))?;
+    }
+    let size = CHECK_SIZE;
     let x = if left_text { cx - size } else { 0 };
     let y = (cy - size) / 2;
-    let bx = (x, y, x + size, y + size);
+    // The marks' colour: the DC's text colour (GDI.90 GetTextColor).
+    let ink = call(env, uc, "GDI", 90, &[u32::from(hdc)])?;
+    let brush = call(env, uc, "GDI", 66, &[ink])? as u16;
     if radio {
-        p.ellipse(env, uc, bx, WHITE_BRUSH)?;
-        if check != 0 {
-            p.ellipse(
-                env,
-                uc,
-                (x + 3, y + 3, x + size - 3, y + size - 3),
-                BLACK_BRUSH,
-            )?;
-        }
+        stamp(env, uc, &p, &RADIO_RING, (x, y), brush)?;
         if pushed {
-            p.ellipse(
+            stamp(env, uc, &p, &RADIO_PRESSED, (x, y), brush)?;
+        }
+        if check != 0 {
+            stamp(env, uc, &p, &RADIO_DOT, (x, y), brush)?;
+        }
+    } else {
+        let bx = (x, y, x + size, y + size);
+        if check == 2 {
+            p.fill(
                 env,
                 uc,
                 (x + 1, y + 1, x + size - 1, y + size - 1),
-                NULL_BRUSH,
+                sys_brush(COLOR_BTNFACE),
             )?;
         }
-    } else {
-        let frame = sys_brush(COLOR_WINDOWFRAME);
-        let inside = if check == 2 {
-            sys_brush(COLOR_BTNFACE)
-        } else {
-            sys_brush(COLOR_WINDOW)
-        };
-        p.fill(env, uc, bx, inside)?;
-        p.frame(env, uc, bx, frame)?;
+        p.frame(env, uc, bx, brush)?;
         if pushed {
-            p.frame(env, uc, (x + 1, y + 1, x + size - 1, y + size - 1), frame)?;
+            p.frame(env, uc, (x + 1, y + 1, x + size - 1, y + size - 1), brush)?;
         }
         if check != 0 {
             // OBM_CHECKBOXES: the X joins the inside's corners.
-            p.line(env, uc, (x + 1, y + 1), (x + size - 1, y + size - 1))?;
-            p.line(env, uc, (x + size - 2, y + 1), (x, y + size - 1))?;
+            for i in 1..size - 1 {
+                p.fill(env, uc, (x + i, y + i, x + i + 1, y + i + 1), brush)?;
+                let j = size - 1 - i;
+                p.fill(env, uc, (x + j, y + i, x + j + 1, y + i + 1), brush)?;
+            }
         }
     }
-    let color = text_for(env, hwnd, COLOR_WINDOWTEXT);
-    p.text_color(env, uc, color)?;
+    if brush != 0 {
+        call(env, uc, "GDI", 69, &[u32::from(brush)])?;
+    }
     p.bk_mode(env, uc, TRANSPARENT)?;
     let old = p.select(env, uc, font)?;
     let text = wm::title(env, hwnd);
+    let gap = size + 5;
     let tr = if left_text {
-        (0, 0, cx - size - 4, cy)
+        (0, 1, cx - gap, cy + 1)
     } else {
-        (size + 4, 0, cx, cy)
+        (gap, 1, cx, cy + 1)
     };
     let align = if left_text { DT_RIGHT } else { DT_LEFT };
     p.draw_text(env, uc, &text, tr, align | DT_VCENTER | DT_SINGLELINE)?;
+    let ext = text_extent(env, uc, hdc, &shown_text(&text))?;
     p.select(env, uc, old)?;
-    Ok(())
+    let x = if left_text { cx - gap - ext.0 } else { gap };
+    let y = (cy - ext.1) / 2 + 1;
+    Ok(caption_focus(x, y, ext, (0, 0, cx, cy)))
 }
 
 /// A group box (module doc).
