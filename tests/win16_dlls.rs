@@ -108,6 +108,86 @@ fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// roms/textbook.exe, a probe of what the textbook's samples call, run
+/// with no script: its main window is a dialog of a class it registered
+/// (HEXCALC), also a clipboard viewer (CLIPVIEW) given a screen capture as
+/// CF_BITMAP (BLOWUP); no printer in WIN.INI and a modeless printing box
+/// with SC_CLOSE greyed (PRINT), EnumFonts through MakeProcInstance
+/// (FONTLIST), SetTextJustification (JUSTIFY), atoms with GetAtomHandle's
+/// ATOMENTRY block (DDEPOP), a resource of a named type and a string
+/// table (POEPOEM), the environment in a list box (ENVIRON),
+/// GetKeyNameText and the caret. Its checks pass and the session's
+/// WM_CLOSE to the dialog ends it cleanly.
+#[test]
+fn a_textbook_samples_probe_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("textbook.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 79 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// roms/mdiprobe.exe, an MDIDEMO-like frame run with no script: an
+/// MDICLIENT from a CLIENTCREATESTRUCT, a child through WM_MDICREATE with
+/// window extra bytes, WM_MDIGETACTIVE, WM_MDISETMENU, WM_MDIDESTROY,
+/// GRAFMENU's bitmap menu items and check-mark bitmaps, and RANDRECT's
+/// PeekMessage loop with TranslateMDISysAccel; the session's WM_CLOSE
+/// reaches DefFrameProc and the loop sees WM_QUIT.
+#[test]
+fn an_mdi_frame_with_a_peekmessage_loop_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("mdiprobe.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 23 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// roms/startup.exe asks before its main window: a modal dialog box from
+/// WinMain (answered as Escape does), one whose procedure ignores IDCANCEL
+/// and ends on WM_CLOSE (the session's next answer), a modeless splash
+/// still up when
+/// the main window is shown, then destroyed. The session's WM_CLOSE must
+/// reach the real main window (the task's remaining top-level window),
+/// exactly once, so the run ends cleanly instead of waiting for input.
+#[test]
+fn the_session_closes_the_main_window_shown_after_startup_dialogs() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("startup.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 7 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// roms/ctlprobe.exe, controls as the samples use them, run with no
+/// script: a multiline edit control's text through EM_GETHANDLE and
+/// LocalLock (POPFIND), a registered class inside a dialog template and
+/// CreateDialogParam's lParam (ABOUT3), WM_DRAWITEM from an owner-drawn
+/// button (OWNERDRW), LB_DIR and DlgDirList on a plain window (HEAD).
+#[test]
+fn a_controls_probe_runs_to_a_clean_exit_without_a_script() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("ctlprobe.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(strings(&v["debug_output"]), ["checks 24 fails 0"], "{v}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
 /// The Find dialog poppad.exe leaves open, driven by a `--messages`
 /// script: `type` puts the text in its edit control (edt1, 0x480) and
 /// `click-id 1` presses Find Next; the owner gets FINDMSGSTRING with the

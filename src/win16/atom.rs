@@ -37,6 +37,7 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::L, Arg::W],
         get_atom_name,
     ),
+    Api::new("KERNEL", 73, "GETATOMHANDLE", &[Arg::W], get_atom_handle),
     Api::new("USER", 268, "GLOBALADDATOM", &[Arg::L], global_add_atom),
     Api::new(
         "USER",
@@ -66,6 +67,9 @@ pub const MAX_NAME: usize = 255;
 struct Entry {
     name: Vec<u8>,
     refs: u16,
+    /// A local atom's ATOMENTRY block in its segment's local heap (0: none,
+    /// for a global atom or a segment without a heap).
+    handle: u16,
 }
 
 /// One atom table: string atom `0xC000 + i` is slot `i`.
@@ -119,7 +123,11 @@ impl AtomTable {
             return MAXINTATOM + i as u16;
         }
         let key = folded(&name);
-        let entry = Some(Entry { name, refs: 1 });
+        let entry = Some(Entry {
+            name,
+            refs: 1,
+            handle: 0,
+        });
         let i = match self.free.pop_first() {
             Some(i) => {
                 self.slots[i] = entry;
@@ -161,6 +169,20 @@ impl AtomTable {
             None => return atom,
         }
         0
+    }
+
+    fn entry_mut(&mut self, atom: u16) -> Option<&mut Entry> {
+        let i = usize::from(atom.checked_sub(MAXINTATOM)?);
+        self.slots.get_mut(i)?.as_mut()
+    }
+
+    /// The local handle of a string atom's ATOMENTRY block, 0 for an
+    /// integer atom, an atom not in the table or one without a block.
+    pub fn handle(&self, atom: u16) -> u16 {
+        atom.checked_sub(MAXINTATOM)
+            .and_then(|i| self.slots.get(usize::from(i)))
+            .and_then(|e| e.as_ref())
+            .map_or(0, |e| e.handle)
     }
 
     /// The atom's name (`#n` for an integer atom), None for 0 or an atom
@@ -211,14 +233,70 @@ pub fn find_atom(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     Ok(NameArg::read(uc, a[0]).map_or(0, |n| u32::from(local(env, uc).find(n))))
 }
 
-/// KERNEL.70 AddAtom(lpszString).
-pub fn add_atom(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(NameArg::read(uc, a[0]).map_or(0, |n| u32::from(local(env, uc).add(n))))
+/// Bring a local string atom's ATOMENTRY block up to date, as Windows
+/// 3.1 keeps it in the local heap: `WORD next` (0: the table's chains are
+/// kept in Rust), `WORD refCount`, `BYTE length`, the name and a NUL. The
+/// block is made (LMEM_FIXED) when the atom is new and the segment has a
+/// heap, and freed with the atom.
+fn sync_entry(env: &mut Env, uc: &mut Uc<'_>, atom: u16) {
+    let ds = uc.reg(R::DS);
+    let Some(table) = env.win16.atoms.local.get_mut(&ds) else {
+        return;
+    };
+    let heaps = &mut env.win16.local_heaps.heaps;
+    if let Some(e) = table.entry_mut(atom) {
+        if e.handle == 0 {
+            if let Some(heap) = heaps.get_mut(&ds) {
+                let size = 6 + e.name.len() as u16;
+                e.handle = heap.alloc(uc, ds, 0, size);
+            }
+        }
+        if e.handle != 0 {
+            let mut b = vec![0, 0];
+            b.extend_from_slice(&e.refs.to_le_bytes());
+            b.push(e.name.len() as u8);
+            b.extend_from_slice(&e.name);
+            b.push(0);
+            let _ = uc.write_seg(ds, e.handle, &b);
+        }
+    }
 }
 
-/// KERNEL.71 DeleteAtom(atom).
+/// KERNEL.70 AddAtom(lpszString): the atom; a new string atom also gets
+/// its ATOMENTRY block in the local heap (sync_entry).
+pub fn add_atom(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let atom = NameArg::read(uc, a[0]).map_or(0, |n| local(env, uc).add(n));
+    sync_entry(env, uc, atom);
+    Ok(u32::from(atom))
+}
+
+/// KERNEL.71 DeleteAtom(atom): the last reference frees the atom's
+/// ATOMENTRY block.
 pub fn delete_atom(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(local(env, uc).delete(a[0] as u16)))
+    let atom = a[0] as u16;
+    let handle = local(env, uc).handle(atom);
+    let r = local(env, uc).delete(atom);
+    if r == 0 && handle != 0 {
+        if local(env, uc).handle(atom) == handle {
+            sync_entry(env, uc, atom);
+        } else {
+            let ds = uc.reg(R::DS);
+            if let Some(heap) = env.win16.local_heaps.heaps.get_mut(&ds) {
+                heap.free(uc, ds, handle);
+            }
+        }
+    }
+    Ok(u32::from(r))
+}
+
+/// KERNEL.73 GetAtomHandle(atom): the local handle of a local string
+/// atom's ATOMENTRY block (`WORD next; WORD refCount; BYTE length;`
+/// the name), 0 for an integer atom or an atom the caller's table lacks.
+/// Windows 3.1 derives its string atoms from these handles
+/// (0xC000 | handle >> 2); here atoms are numbered from 0xC000 in the
+/// order they were made, so the two cannot be computed from each other.
+pub fn get_atom_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(local(env, uc).handle(a[0] as u16)))
 }
 
 /// KERNEL.72 GetAtomName(atom, lpszBuffer, cbBuffer).

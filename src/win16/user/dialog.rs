@@ -48,9 +48,11 @@
 //! id is clicked: a button notifies BN_CLICKED; with no such control the
 //! dialog gets WM_COMMAND(id, 0)); then a tick of its timers; then the
 //! owner gets WM_ENTERIDLE (MSGF_DIALOGBOX) once; then, once, what Escape
-//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam); and when even
-//! that did not end it, the session has nothing more to give: the dialog
-//! ends with IDCANCEL (an event says so).
+//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam); then, once,
+//! WM_CLOSE, as the Close item or Alt+F4 gives it (for a procedure that
+//! ends its dialog there and ignores IDCANCEL); and when even that did not
+//! end it, the session has nothing more to give: the dialog ends with
+//! IDCANCEL (an event says so).
 //!
 //! **DefDlgProc** (USER.308) calls the dialog procedure first; when it
 //! answers TRUE, DefDlgProc answers DWL_MSGRESULT (reset to 0 before each

@@ -18,10 +18,11 @@
 //! paint), the session gives it, in this order:
 //!
 //! 1. the next input line of its `--messages` script (script.rs), once its
-//!    main window (its first top-level window) is shown: keys go to the
-//!    focus window (the active window when none has it), clicks to the
-//!    window under the point (input.rs), scroll-bar lines to the main
-//!    window; one line per empty queue;
+//!    main window is shown (its first top-level window shown; when that
+//!    one is destroyed, its remaining or next top-level one, winpos.rs):
+//!    keys go to the focus window (the active window when none has it),
+//!    clicks to the window under the point (input.rs), scroll-bar lines to
+//!    the main window; one line per empty queue;
 //! 2. a tick of its timers (SetTimer): the timer due soonest gives
 //!    WM_TIMER (hWnd, wParam = the id, lParam = its TimerProc or 0, which
 //!    DispatchMessage calls). A timer fires when its elapse has passed on

@@ -311,6 +311,8 @@ pub struct Queue {
     pub main_window: u16,
     /// The default session's WM_CLOSE was sent.
     pub close_sent: bool,
+    /// How many windows have been the main window (winpos.rs).
+    pub main_windows: u8,
     /// Its script input lines still to deliver, in order.
     pub script: VecDeque<Line>,
     /// Its `msgbox` and `dialog` script lines still to use.
@@ -336,6 +338,7 @@ impl Default for Queue {
             quit: None,
             main_window: 0,
             close_sent: false,
+            main_windows: 0,
             script: VecDeque::new(),
             answers: VecDeque::new(),
             idle_fired: BTreeMap::new(),

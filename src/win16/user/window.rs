@@ -517,6 +517,21 @@ fn free_record(env: &mut Env, hwnd: u16) {
         }
     }
     u.timers.retain(|t| t.hwnd != hwnd);
+    // A main window that goes is replaced (winpos.rs): by the task's
+    // topmost other visible top-level window, else by the next one shown.
+    let htask = u.window(hwnd).map_or(0, |w| w.htask);
+    if u.queues.get(&htask).is_some_and(|q| q.main_window == hwnd) {
+        let next = u
+            .children(DESKTOP)
+            .into_iter()
+            .filter(|&h| h != hwnd)
+            .find(|&h| {
+                u.app_window(h)
+                    .is_some_and(|w| w.htask == htask && w.visible() && !w.is_child())
+            })
+            .unwrap_or(0);
+        super::winpos::main_window_gone(u.queue(htask), next);
+    }
     u.clipboard.forget_windows(&[hwnd]);
     for m in u.mdi.values_mut() {
         m.children.retain(|&c| c != hwnd);

@@ -958,7 +958,12 @@ pub fn show_window(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, cmd: u16) -> Resul
 }
 
 /// The first top-level window a task shows is its main window (the
-/// headless session's, message.rs).
+/// headless session's, message.rs). When that window is destroyed — a
+/// startup dialog box, a splash window — the task's topmost other visible
+/// top-level window takes its place (window.rs), or else the next one it
+/// shows, and gets the session's WM_CLOSE in its turn, at most [`MAIN_WINDOWS`] windows a task, so that
+/// a program that answers every WM_CLOSE with a new window still runs out
+/// of them.
 fn note_main_window(env: &mut Env, hwnd: u16) {
     let Some(w) = env.win16.user.app_window(hwnd) else {
         return;
@@ -968,10 +973,27 @@ fn note_main_window(env: &mut Env, hwnd: u16) {
     }
     let htask = w.htask;
     let q = env.win16.user.queue(htask);
-    if q.main_window == 0 {
+    if q.main_window == 0 && q.main_windows < MAIN_WINDOWS {
         q.main_window = hwnd;
+        q.main_windows += 1;
+        q.close_sent = false;
     }
 }
+
+/// The task's main window was destroyed: `next` (0: none yet) takes its
+/// place when the task may have one more.
+pub(crate) fn main_window_gone(q: &mut super::Queue, next: u16) {
+    q.main_window = 0;
+    if next != 0 && q.main_windows < MAIN_WINDOWS {
+        q.main_window = next;
+        q.main_windows += 1;
+        q.close_sent = false;
+    }
+}
+
+/// How many main windows a task may have one after the other
+/// (note_main_window).
+pub const MAIN_WINDOWS: u8 = 8;
 
 // ------------------------------------------------------- the functions
 

@@ -23,7 +23,7 @@ use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::script::Action;
 use crate::win16::user::controls::{self, button, combobox, listbox, wm};
-use crate::win16::user::{WM_CHAR, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};
+use crate::win16::user::{WM_CHAR, WM_CLOSE, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};
 
 const MK_LBUTTON: u16 = 0x0001;
 
@@ -108,6 +108,7 @@ fn escape(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16) -> Result<(), Stop> {
 pub fn modal_loop(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, htask: u16) -> Result<u16, Stop> {
     let mut idle_told = false;
     let mut escaped = false;
+    let mut closed = false;
     loop {
         if let Some(r) = ended(env, hdlg) {
             return Ok(r);
@@ -174,6 +175,14 @@ pub fn modal_loop(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, htask: u16) -> Resu
         if !escaped {
             escaped = true;
             escape(env, uc, hdlg)?;
+            continue;
+        }
+        if !closed {
+            // What the Close item or Alt+F4 gives: a dialog procedure that
+            // ignores IDCANCEL may end the dialog on WM_CLOSE.
+            closed = true;
+            event(uc, format!("dialog {hdlg:04X} gets WM_CLOSE"));
+            wm::send(env, uc, hdlg, WM_CLOSE, 0, 0)?;
             continue;
         }
         event(
