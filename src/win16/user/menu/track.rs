@@ -854,7 +854,11 @@ pub fn track_mouse(
             Some(p) => {
                 event(
                     uc,
-                    format!("menu: script line {} chooses {:?}", p.line, p.path),
+                    format!(
+                        "menu: script line {} chooses {}",
+                        p.line,
+                        p.path.join(" > ")
+                    ),
                 );
                 t.follow(env, uc, &p.path)
             }
@@ -1187,8 +1191,9 @@ fn track_popup_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
                 event(
                     uc,
                     format!(
-                        "TrackPopupMenu: script line {} chooses {:?}",
-                        l.number, l.args
+                        "TrackPopupMenu: script line {} chooses {}",
+                        l.number,
+                        l.args.join(" > ")
                     ),
                 );
                 t.follow(env, uc, &l.args)
