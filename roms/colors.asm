@@ -31,6 +31,7 @@
 %include "inc/win16app.inc"
 %include "inc/dialog.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 CO_DATA_SIZE equ 0x0400
 WM_CREATE   equ 0x0001
@@ -62,28 +63,6 @@ STATIC_STYLE equ 0x50000001             ; WS_CHILD | WS_VISIBLE | SS_CENTER
         NE_EXPORT   'WNDPROC', 1, WndProc
         NE_EXPORT   'SCROLLPROC', 2, ScrollProc
         NE_HEADER   2
-
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro CSTR 1
-        jmp %%go
-%%s:    db %1, 0
-%%go:   push cs
-        push %%s
-%endmacro
-%macro PL 1
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
-%macro IS_EQ 1                          ; AX = (AX == %1)
-        cmp ax, %1
-        mov ax, 0
-        jne %%n
-        inc ax
-%%n:
-%endmacro
 
         NE_SEGMENT  1, CODE
         WIN16_STARTUP WinMain

@@ -27,6 +27,7 @@
 %include "inc/win16app.inc"
 %include "inc/dialog.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 CP_DATA_SIZE equ 0x0800
 WM_CREATE   equ 0x0001
@@ -51,27 +52,6 @@ LB_GETCOUNT equ 0x040C
         NE_RESOURCE RT_DIALOG, 'ABOUT', dlg_about
         NE_HEADER   2
 
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro CSTR 1
-        jmp %%go
-%%s:    db %1, 0
-%%go:   push cs
-        push %%s
-%endmacro
-%macro PL 1
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
-%macro IS_EQ 1                          ; AX = (AX == %1)
-        cmp ax, %1
-        mov ax, 0
-        jne %%n
-        inc ax
-%%n:
-%endmacro
 %macro CHILD 4                          ; AX = CreateWindow(class %1, style %2, id %3, y %4)
         CSTR %1
         PL 0

@@ -24,6 +24,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/w16print.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'KERNRT', 'toolhelp16 test: KERNEL runtime', 2
         NE_IMPORT_MODULE USER
@@ -31,10 +32,6 @@
 
 %macro K 1
         FAR_CALL_IMPORT KERNEL, %1
-%endmacro
-%macro PSTR 1
-        push ds
-        push word %1
 %endmacro
 ; mov ax, <KERNEL's absolute entry> (an offset fixup of the import, as
 ; Microsoft's linker writes `mov ax, __AHINCR`)

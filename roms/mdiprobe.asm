@@ -28,6 +28,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 MP_DATA_SIZE equ 0x0600
 WM_CREATE   equ 0x0001
@@ -52,21 +53,6 @@ GW_CHILD    equ 5
         NE_EXPORT   'CHILDPROC', 2, ChildProc
         NE_HEADER   2
 
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro PL 1
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
-%macro IS_EQ 1                          ; AX = (AX == %1)
-        cmp ax, %1
-        mov ax, 0
-        jne %%n
-        inc ax
-%%n:
-%endmacro
 %macro SEND 4                           ; SendMessage([%1], %2, %3, long %4)
         push word [%1]
         push word %2

@@ -56,6 +56,7 @@
 %include "inc/win16app.inc"
 %include "inc/dialog.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 PD_DATA_SIZE equ 0x0800
 WM_CREATE   equ 0x0001
@@ -88,20 +89,6 @@ EDIT_STYLE  equ 0x50B000C4              ; WS_CHILD | WS_VISIBLE | WS_HSCROLL | W
         NE_RESOURCE RT_RCDATA, 1, rc_hello
         NE_HEADER   2
 
-%macro PSTR 1                           ; push DS:label
-        push ds
-        push word %1
-%endmacro
-%macro CSTR 1                           ; push CS:"text"
-        jmp %%go
-%%s:    db %1, 0
-%%go:   push cs
-        push %%s
-%endmacro
-%macro PL 1                             ; push a long constant
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
 %macro DLGITEM 2                        ; AX = GetDlgItem(window at %1, id)
         push word [%1]
         push word %2

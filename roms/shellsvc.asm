@@ -22,6 +22,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/w16print.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'SHELLSVC', 'toolhelp16 test: COMMDLG, SHELL, DDEML and more', 2
         NE_IMPORT_MODULE USER
@@ -34,14 +35,6 @@
         NE_IMPORT_MODULE MMSYSTEM
         NE_HEADER   2
 
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro PL 1     ; push a long constant
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
 
         NE_SEGMENT  1, CODE
         WIN16_STARTUP main

@@ -24,6 +24,7 @@
 %include "inc/win16app.inc"
 %include "inc/dialog.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 SU_DATA_SIZE equ 0x0400
 WM_DESTROY  equ 0x0002
@@ -44,21 +45,6 @@ WM_COMMAND  equ 0x0111
         NE_RESOURCE RT_DIALOG, 'ASK', dlg_ask
         NE_RESOURCE RT_DIALOG, 'SPLASH', dlg_splash
         NE_HEADER   2
-
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro CSTR 1
-        jmp %%go
-%%s:    db %1, 0
-%%go:   push cs
-        push %%s
-%endmacro
-%macro PL 1
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
 
         NE_SEGMENT  1, CODE
         WIN16_STARTUP WinMain

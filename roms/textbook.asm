@@ -46,6 +46,7 @@
 %include "inc/win16app.inc"
 %include "inc/dialog.inc"
 %include "inc/checks.inc"
+%include "inc/args.inc"
 
 TB_DATA_SIZE equ 0x0800
 WM_CREATE   equ 0x0001
@@ -82,28 +83,6 @@ SRCCOPY_LO  equ 0x0020
         NE_RESOURCE 6, 1, str_block1
         NE_RESOURCE 'TEXT', 'POEM', poem
         NE_HEADER   2
-
-%macro PSTR 1
-        push ds
-        push word %1
-%endmacro
-%macro CSTR 1
-        jmp %%go
-%%s:    db %1, 0
-%%go:   push cs
-        push %%s
-%endmacro
-%macro PL 1
-        push word ((%1) >> 16) & 0xFFFF
-        push word (%1) & 0xFFFF
-%endmacro
-%macro IS_EQ 1                          ; AX = (AX == %1)
-        cmp ax, %1
-        mov ax, 0
-        jne %%n
-        inc ax
-%%n:
-%endmacro
 
         NE_SEGMENT  1, CODE
         WIN16_STARTUP WinMain

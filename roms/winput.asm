@@ -18,6 +18,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/wmprint.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'WINPUT', 'toolhelp16 test: USER input', 2
         NE_IMPORT_MODULE USER
@@ -26,10 +27,6 @@
 
 %macro U 1
         FAR_CALL_IMPORT USER, %1
-%endmacro
-%macro PSTR 1
-        push ds
-        push word %1
 %endmacro
 
 WM_DESTROY      equ 0x0002

@@ -24,6 +24,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/wmprint.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'WMGR', 'toolhelp16 test: USER window manager', 2
         NE_IMPORT_MODULE USER
@@ -41,10 +42,6 @@
 %endmacro
 %macro K 1
         FAR_CALL_IMPORT KERNEL, %1
-%endmacro
-%macro PSTR 1
-        push ds
-        push word %1
 %endmacro
 ; push words last first (wsprintf's cdecl order)
 %macro PUSHR 1-*

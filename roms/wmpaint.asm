@@ -21,6 +21,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/wmprint.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'WMPAINT', 'toolhelp16 test: USER painting', 2
         NE_IMPORT_MODULE USER
@@ -36,10 +37,6 @@
 %endmacro
 %macro G 1
         FAR_CALL_IMPORT GDI, %1
-%endmacro
-%macro PSTR 1
-        push ds
-        push word %1
 %endmacro
 %macro PUSHR 1-*
 %rep %0

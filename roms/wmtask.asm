@@ -16,6 +16,7 @@
 
 %include "inc/win16app.inc"
 %include "inc/wmprint.inc"
+%include "inc/args.inc"
 
         WIN16_APP   'WMTASK', 'toolhelp16 test: SendMessage across tasks', 2
         NE_IMPORT_MODULE USER
@@ -27,10 +28,6 @@
 %endmacro
 %macro K 1
         FAR_CALL_IMPORT KERNEL, %1
-%endmacro
-%macro PSTR 1
-        push ds
-        push word %1
 %endmacro
 
 WM_DESTROY      equ 0x0002
