@@ -69,21 +69,14 @@ pub static APIS: &[Api] = &[
     ),
 ];
 
-/// Code page 437's characters 80h..FFh.
-const CP437_HIGH: &str = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»\
-░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀\
-αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u{a0}";
-
 /// Code page 1252's characters 80h..9Fh (the rest are Latin-1's); `\0`
 /// where it has none.
 const CP1252_80: &str = "€\0‚ƒ„…†‡ˆ‰Š‹Œ\0Ž\0\0‘’“”•–—˜™š›œ\0žŸ";
 
+/// Code page 437's character for a byte (the same decoding as the DOS
+/// screen's, dos/screen.rs).
 fn cp437(b: u8) -> char {
-    if b < 0x80 {
-        char::from(b)
-    } else {
-        CP437_HIGH.chars().nth(usize::from(b - 0x80)).unwrap_or('?')
-    }
+    codepage_437::CP437_CONTROL.decode(b)
 }
 
 fn cp1252(b: u8) -> char {
