@@ -502,7 +502,12 @@ mod tests {
 
     #[test]
     fn code_pages() {
-        assert_eq!(CP437_HIGH.chars().count(), 128);
+        let high: std::collections::HashSet<char> = (0x80..=0xFFu8).map(cp437).collect();
+        assert_eq!(
+            high.len(),
+            128,
+            "code page 437 has 128 distinct high characters"
+        );
         assert_eq!(CP1252_80.chars().count(), 32);
         // é: ANSI E9, OEM 82; Ç: C7 / 80; ½: BD / AB; ß: DF / E1.
         for (a, o) in [
