@@ -390,3 +390,150 @@ fn port_events_name_each_port_instruction() {
         .collect();
     assert_eq!(ips, ["0103", "0105", "0103", "0105"], "{v}");
 }
+
+/// What a recording expands to: the linear address of every completed
+/// instruction, in order, and the faulted ones (machine/record.rs).
+#[derive(Default)]
+struct Expanded {
+    blocks: std::collections::HashMap<(u64, u32), Vec<u64>>,
+    insns: Vec<u64>,
+    /// Instructions of the block entered last, in `insns` from this index.
+    last: Option<(usize, Vec<u64>)>,
+    faulted: Vec<u64>,
+    unknown_blocks: usize,
+}
+
+/// A recorder expanding as it goes (tests need no file).
+struct Expand(std::rc::Rc<std::cell::RefCell<Expanded>>);
+
+impl toolhelp16::machine::record::BlockRecorder for Expand {
+    fn translation(
+        &mut self,
+        _uc: &Uc<'_>,
+        t: &toolhelp16::machine::record::Translation<'_>,
+    ) -> std::io::Result<()> {
+        let mut d =
+            iced_x86::Decoder::with_ip(16, t.bytes, t.linear, iced_x86::DecoderOptions::NONE);
+        let mut at = Vec::new();
+        while d.can_decode() {
+            at.push(d.ip());
+            let _ = d.decode();
+        }
+        assert_eq!(at.len() as u32, t.icount, "QEMU's count and the decoder's");
+        self.0
+            .borrow_mut()
+            .blocks
+            .insert((t.linear, t.bytes.len() as u32), at);
+        Ok(())
+    }
+
+    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
+        use toolhelp16::machine::record::Step;
+        let mut e = self.0.borrow_mut();
+        for &w in words {
+            match Step::from_word(w) {
+                Step::Block { linear, size } => {
+                    let Some(at) = e.blocks.get(&(linear, size)).cloned() else {
+                        e.unknown_blocks += 1;
+                        continue;
+                    };
+                    let from = e.insns.len();
+                    e.insns.extend_from_slice(&at);
+                    e.last = Some((from, at));
+                }
+                Step::Cut { linear, faulted } => {
+                    let (from, at) = e.last.take().expect("a cut follows a block");
+                    let done = at.iter().take_while(|&&a| a < linear).count();
+                    e.insns.truncate(from + done);
+                    if faulted {
+                        e.faulted.push(linear);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Record `p`'s run: the stop, the instructions executed as counted, and
+/// the expansion.
+fn recorded(mut p: Program, max_insns: u64) -> (Stop, Option<u64>, Expanded) {
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(Expanded::default()));
+    p.machine.record_blocks(Box::new(Expand(shared.clone())));
+    let stop = p
+        .run(
+            RunLimits {
+                max_insns,
+                timeout: Duration::from_secs(60),
+            },
+            None,
+        )
+        .unwrap();
+    let (_, err) = p.machine.stop_recording().expect("a recording");
+    assert!(err.is_none());
+    let executed = p.machine.executed();
+    drop(p);
+    let e = std::rc::Rc::try_unwrap(shared).ok().unwrap().into_inner();
+    (stop, executed, e)
+}
+
+/// A recording holds every completed instruction, in order: the loop's
+/// path instruction by instruction (worked out by hand in `loop_path`),
+/// whole and cut by a budget anywhere, including inside a block.
+#[test]
+fn a_recording_expands_to_the_instructions_executed() {
+    let (outer, inner) = (3u16, 7u16);
+    let code = loop_com(outer, inner);
+    let path: Vec<u64> = loop_path(outer, inner)
+        .iter()
+        .map(|&ip| 0x10000 + u64::from(ip))
+        .collect();
+    let base = {
+        let p = load_com("record-loop", &code);
+        u64::from(p.machine.reg(R::CS)) * 16
+    };
+    let path: Vec<u64> = path.iter().map(|a| a - 0x10000 + base).collect();
+    let (stop, executed, e) = recorded(load_com("record-loop", &code), 0);
+    assert_eq!(stop, Stop::Exited { code: 0 });
+    assert_eq!(e.unknown_blocks, 0, "every block's translation came first");
+    assert_eq!(e.insns, path, "the whole path");
+    assert_eq!(executed, Some(path.len() as u64));
+    for n in [1usize, 2, 5, 11, 12, 13, 40, 75, path.len() - 1] {
+        let (stop, executed, e) = recorded(load_com("record-loop", &code), n as u64);
+        assert_eq!(stop, Stop::Budget, "N = {n}");
+        assert_eq!(executed, Some(n as u64));
+        assert_eq!(e.insns, path[..n], "N = {n}");
+    }
+}
+
+/// Self-modifying code (roms/dossmc.com, four instructions a pass, the
+/// third rewritten by the first): the recording counts what ran, and a
+/// fault of roms/faults.exe ends the recording with its faulting
+/// instruction, marked, at the fault's CS:IP.
+#[test]
+fn a_recording_follows_rewritten_code_and_ends_at_a_fault() {
+    let code = std::fs::read(rom("dossmc.com")).unwrap();
+    for n in [3u64, 4, 401, 40_003] {
+        let (_, executed, e) = recorded(load_com("record-smc", &code), n);
+        assert_eq!(executed, Some(n));
+        assert_eq!(e.insns.len() as u64, n, "N = {n}");
+        assert_eq!(e.unknown_blocks, 0);
+    }
+    let o = LoadOptions {
+        tail: " d".into(),
+        dir: Some(rom("faults.exe").parent().unwrap().to_path_buf()),
+        ..Default::default()
+    };
+    let p: Program = load(&rom("faults.exe"), &o).unwrap();
+    let (stop, executed, e) = recorded(p, 0);
+    let Stop::Fault(f) = stop else {
+        panic!("faults.exe d faults: {stop:?}")
+    };
+    assert_eq!(executed, Some(e.insns.len() as u64));
+    let p: Program = load(&rom("faults.exe"), &o).unwrap();
+    let base = p.machine.descriptor_of(f.cs).unwrap().base;
+    assert_eq!(
+        e.faulted.last().copied(),
+        Some(u64::from(base) + u64::from(f.ip))
+    );
+}

@@ -44,10 +44,12 @@ use crate::walk::CpuMode;
 const SLOTS: usize = 1 << 13;
 
 /// One slot: the block's key (`linear << 16 | size`, `u64::MAX` when
-/// empty) and its instruction count.
+/// empty), its instruction count, and whether a recording has been given
+/// its translation (record.rs).
 struct Slot {
     key: Cell<u64>,
     n: Cell<u32>,
+    given: Cell<bool>,
 }
 
 /// Instruction counts of translated blocks (module notes). Shared with
@@ -64,6 +66,7 @@ impl Default for TbCounts {
             slots: std::array::from_fn(|_| Slot {
                 key: Cell::new(u64::MAX),
                 n: Cell::new(0),
+                given: Cell::new(false),
             }),
         }
     }
@@ -78,15 +81,28 @@ fn slot_index(addr: u64, size: u32) -> usize {
 }
 
 impl TbCounts {
-    fn get(&self, addr: u64, size: u32) -> Option<u32> {
+    #[inline(always)]
+    fn find(&self, addr: u64, size: u32) -> Option<&Slot> {
         let s = &self.slots[slot_index(addr, size)];
-        (s.key.get() == key(addr, size)).then(|| s.n.get())
+        (s.key.get() == key(addr, size)).then_some(s)
+    }
+
+    fn get(&self, addr: u64, size: u32) -> Option<u32> {
+        self.find(addr, size).map(|s| s.n.get())
     }
 
     fn put(&self, addr: u64, size: u32, n: u32) {
         let s = &self.slots[slot_index(addr, size)];
         s.key.set(key(addr, size));
         s.n.set(n);
+        s.given.set(false);
+    }
+
+    /// A new recording starts: no translation has been given to it.
+    pub(super) fn forget_given(&self) {
+        for s in self.slots.iter() {
+            s.given.set(false);
+        }
     }
 
     /// Forget every block starting in `[from, to)` (code unmapped or
@@ -356,16 +372,32 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// [`on_block_full`], out of line.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     let st = uc.get_data_mut();
-    let quiet = st.stop.is_none() && !st.timed && st.tail.is_none() && st.observers.is_empty();
-    if quiet && let Some(n) = st.tb_counts.get(addr, size) {
-        let n = u64::from(n);
+    let quiet = st.stop.is_none() && st.tail.is_none() && st.observers.is_empty();
+    let tick_due = st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick;
+    if quiet
+        && !tick_due
+        && let Some(slot) = st.tb_counts.find(addr, size)
+    {
+        let n = u64::from(slot.n.get());
         let (last, last_size, last_counted) = st.last_block;
         let cut_short = last_counted != 0
             && addr.wrapping_sub(last) < u64::from(last_size)
             && addr + u64::from(size) < last + u64::from(last_size);
         let within = st.max_insns == 0 || st.executed.saturating_add(n) <= st.max_insns;
         if within && !cut_short {
+            // Recording: one word into the buffer, unless the buffer is
+            // full or the block's translation is still to be given.
+            if let Some(r) = &mut st.recording {
+                if !slot.given.get() || r.words.len() == super::record::BUFFER_WORDS {
+                    return on_block_full(uc, addr, size);
+                }
+                r.words
+                    .push(super::record::Step::Block { linear: addr, size }.word());
+            }
             st.executed += n;
+            if st.timed {
+                super::time::advance(st, n);
+            }
             st.last_block = (addr, size, n);
             return;
         }
@@ -392,7 +424,7 @@ fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) {
         && addr.wrapping_sub(last) < u64::from(last_size)
         && addr + u64::from(size) < last + u64::from(last_size)
     {
-        settle(uc, addr);
+        settle(uc, addr, false);
     }
     let n = u64::from(icount(uc, addr, size));
     let st = uc.get_data_mut();
@@ -409,8 +441,57 @@ fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) {
         super::time::advance(st, n);
     }
     st.last_block = (addr, size, counted);
-    if !st.observers.is_empty() {
+    if st.recording.is_some() {
+        record_block(uc, addr, size);
+    }
+    if !uc.get_data().observers.is_empty() {
         observe_block(uc, addr, size);
+    }
+}
+
+/// A recording's step for the block entered now, after its translation
+/// when the recording has not been given it yet (record.rs).
+#[cold]
+#[inline(never)]
+fn record_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    let Some(mut rec) = uc.get_data_mut().recording.take() else {
+        return;
+    };
+    let given = uc
+        .get_data()
+        .tb_counts
+        .find(addr, size)
+        .is_some_and(|s| s.given.get());
+    if !given {
+        rec.flush();
+        let mut bytes = [0u8; 4096];
+        let len = (size as usize).min(bytes.len());
+        let n = icount(uc, addr, size);
+        if uc.mem_read(addr, &mut bytes[..len]).is_ok() {
+            let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+            let t = super::record::Translation {
+                linear: addr,
+                cs,
+                ip,
+                icount: n,
+                bytes: &bytes[..len],
+            };
+            if rec.error.is_none() {
+                let res = with_host(uc, |uc| rec.recorder.translation(uc, &t));
+                if let Err(e) = res {
+                    rec.error = Some(e);
+                }
+            }
+        }
+        if let Some(s) = uc.get_data().tb_counts.find(addr, size) {
+            s.given.set(true);
+        }
+    }
+    rec.push(super::record::Step::Block { linear: addr, size });
+    let failed = rec.error.as_ref().map(|e| e.to_string());
+    uc.get_data_mut().recording = Some(rec);
+    if let Some(e) = failed {
+        uc.request_stop(Stop::Error(format!("recording the run: {e}")));
     }
 }
 
@@ -489,7 +570,10 @@ fn observe_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
 /// Settle the count at linear address `pc`, at a stop or where a block
 /// cut short is run again: the last block was counted whole when it was
 /// entered, but its instructions from `pc` on did not complete.
-pub(super) fn settle(uc: &mut Uc<'_>, pc: u64) {
+///
+/// With `faulted`, the instruction at `pc` faulted. A recording gets the
+/// cut as a step (record.rs).
+pub(super) fn settle(uc: &mut Uc<'_>, pc: u64, faulted: bool) {
     let (addr, size, counted) = uc.get_data().last_block;
     if counted == 0 || pc < addr || pc >= addr + u64::from(size) {
         return;
@@ -498,4 +582,10 @@ pub(super) fn settle(uc: &mut Uc<'_>, pc: u64) {
     let st = uc.get_data_mut();
     st.executed = st.executed.saturating_sub(counted.saturating_sub(done));
     st.last_block.2 = done.min(counted);
+    if let Some(r) = &mut st.recording {
+        r.push(super::record::Step::Cut {
+            linear: pc,
+            faulted,
+        });
+    }
 }

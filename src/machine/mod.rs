@@ -30,6 +30,7 @@ pub mod debug;
 pub mod descriptor;
 pub mod exception;
 pub mod page0;
+pub mod record;
 pub mod time;
 pub mod tlb;
 mod watchdog;
@@ -444,6 +445,8 @@ pub struct State {
     free_ldt: BTreeSet<u16>,
     /// What watches execution (tracer, shadow call stack, profiler).
     observers: Vec<Box<dyn Observer>>,
+    /// The recording of executed blocks, when one is made (record.rs).
+    recording: Option<Box<record::Recording>>,
     /// The fault of the last segment-register load the CPU refused
     /// ([`Cpu::set_reg`]) or guest memory access that failed
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
@@ -980,6 +983,7 @@ fn new_state(mode: CpuMode) -> State {
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
+        recording: None,
         refused: std::cell::Cell::new(None),
     }
 }
@@ -1111,6 +1115,27 @@ impl Machine {
     pub fn add_observer(&mut self, o: Box<dyn Observer>) {
         self.uc.get_data_mut().observers.push(o);
         counter::want_counting(&mut self.uc);
+    }
+
+    /// Record the executed blocks from now on into `recorder` (record.rs):
+    /// the counting hook appends a word per block, with no observer.
+    /// Replaces a recording in progress (which is dropped unflushed; take
+    /// it back first with [`Machine::stop_recording`]).
+    pub fn record_blocks(&mut self, recorder: Box<dyn record::BlockRecorder>) {
+        let st = self.uc.get_data_mut();
+        st.recording = Some(Box::new(record::Recording::new(recorder)));
+        st.tb_counts.forget_given();
+        counter::want_counting(&mut self.uc);
+    }
+
+    /// End the recording: its steps handed over, the recorder back with
+    /// the first error it returned. None when nothing was recording.
+    pub fn stop_recording(
+        &mut self,
+    ) -> Option<(Box<dyn record::BlockRecorder>, Option<std::io::Error>)> {
+        let mut rec = self.uc.get_data_mut().recording.take()?;
+        rec.flush();
+        Some((rec.recorder, rec.error))
     }
 
     /// Count executed instructions from now on, without a budget or an
@@ -1414,7 +1439,7 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         };
         if uc.get_data().counting {
             let pc = stop_pc(uc, &stop);
-            counter::settle(uc, pc);
+            counter::settle(uc, pc, matches!(stop, Stop::Fault(_)));
         }
         match offer_fault(uc, stop) {
             None => continue,
