@@ -93,7 +93,7 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         if tracer.full() && matches!(stop, crate::machine::Stop::Budget) {
             stop = crate::machine::Stop::Breakpoint { cs, ip };
         }
-        match tracer.finish(cs, ip) {
+        match tracer.finish(cs, ip, prog.machine.executed()) {
             // The reader stopped reading (`| head`), and the run stopped
             // with it: not an error, and not the program's status.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -108,7 +108,7 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         }
         super::tell(&format!(
             "toolhelp16: trace: {} instructions written\n",
-            tracer.written
+            tracer.written()
         ));
     }
     super::tell(&output::run_text(&prog, &stop));

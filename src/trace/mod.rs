@@ -12,6 +12,7 @@
 
 pub mod blocks;
 pub mod profile;
+pub mod record;
 pub mod shadow;
 pub mod verify;
 
@@ -58,10 +59,33 @@ pub struct TraceOptions {
 }
 
 /// Where an instruction's code belongs: module name and NE segment number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Place {
-    module: Option<String>,
-    segment: Option<u16>,
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Place {
+    /// The owning module's name (None when no module owns the code, or
+    /// the environment has no name for it).
+    pub module: Option<String>,
+    /// The NE segment number (None for DOS code).
+    pub segment: Option<u16>,
+}
+
+impl Place {
+    /// The place of code at `cs` in the machine (empty when no module
+    /// owns it).
+    pub fn of(uc: &Uc<'_>, cs: u16) -> Place {
+        let (module, segment) = code_place(uc, cs).unwrap_or((None, None));
+        Place { module, segment }
+    }
+
+    /// Whether `--module` (`filter`, any case) selects code of this place.
+    pub fn selected(&self, filter: Option<&str>) -> bool {
+        match filter {
+            Some(m) => self
+                .module
+                .as_deref()
+                .is_some_and(|p| p.eq_ignore_ascii_case(m)),
+            None => true,
+        }
+    }
 }
 
 /// Where code at `cs` belongs: the owning module's name (None when the
@@ -75,60 +99,35 @@ pub fn code_place(uc: &Uc<'_>, cs: u16) -> Option<(Option<String>, Option<u16>)>
     ))
 }
 
-/// The trace writer: an [`Observer`].
-pub struct Tracer {
-    opts: TraceOptions,
-    out: Box<dyn Write>,
-    blocks: Blocks,
-    /// Rendered text of each block (index as in `blocks`), with the end of
-    /// each line.
-    rendered: Vec<Option<(String, Vec<usize>)>>,
-    /// The block entered last, not yet written: it may be cut short.
-    pending: Option<usize>,
-    /// Instructions of the pending block before `--from`, not written.
-    pending_skip: usize,
-    /// Writing has started (`--from` reached).
-    active: bool,
-    /// Instructions written.
-    pub written: u64,
-    /// The first write error.
-    pub error: Option<std::io::Error>,
-    /// `--regs`: the line of the previous instruction, and the registers
-    /// before it.
-    prev: Option<(String, Regs)>,
-    last_progress: u64,
+/// How instruction lines are rendered: the live tracer and the expansion
+/// of a recording (record.rs) share it, so both write the same text from
+/// the same block bytes, place and symbols.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Render {
+    /// Disassembly syntax.
+    pub syntax: Syntax,
+    /// JSON lines instead of text.
+    pub json: bool,
 }
 
-impl Tracer {
-    /// A tracer writing to `out`.
-    pub fn new(opts: TraceOptions, out: Box<dyn Write>) -> Tracer {
-        Tracer {
-            active: opts.from.is_none(),
-            opts,
-            out,
-            blocks: Blocks::default(),
-            rendered: Vec::new(),
-            pending: None,
-            pending_skip: 0,
-            written: 0,
-            error: None,
-            prev: None,
-            last_progress: 0,
-        }
-    }
+/// A block's rendered lines: the text, and where each instruction's line
+/// ends in it (an instruction outside `--module` has an empty line).
+#[derive(Debug, Clone, Default)]
+pub struct Lines {
+    /// The lines, each with its newline.
+    pub text: String,
+    /// End of each instruction's line in `text`, by instruction.
+    pub ends: Vec<usize>,
+}
 
-    fn place(&self, uc: &Uc<'_>, cs: u16) -> Place {
-        let (module, segment) = code_place(uc, cs).unwrap_or((None, None));
-        Place { module, segment }
-    }
-
+impl Render {
     fn format(&self, insn: &iced_x86::Instruction) -> String {
         let mut text = String::new();
         if insn.is_invalid() {
             text.push_str("(bad)");
             return text;
         }
-        match self.opts.syntax {
+        match self.syntax {
             Syntax::Nasm => NasmFormatter::new().format(insn, &mut text),
             Syntax::Masm => MasmFormatter::new().format(insn, &mut text),
             Syntax::Intel => IntelFormatter::new().format(insn, &mut text),
@@ -139,11 +138,11 @@ impl Tracer {
 
     /// One instruction's line (without the newline), with the symbol
     /// that names its address (symbols/mod.rs).
-    fn line(&self, b: &Block, i: &Insn, place: &Place, symbol: Option<String>) -> String {
+    pub fn line(&self, b: &Block, i: &Insn, place: &Place, symbol: Option<&str>) -> String {
         let bytes = &b.bytes[usize::from(i.at)..usize::from(i.at) + usize::from(i.len)];
         let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
         let text = self.format(&i.insn);
-        if self.opts.json {
+        if self.json {
             let line = TraceLine {
                 version: crate::JSON_VERSION,
                 cs: b.cs,
@@ -151,7 +150,7 @@ impl Tracer {
                 bytes: hex.join(" "),
                 text,
                 module: place.module.clone(),
-                symbol,
+                symbol: symbol.map(str::to_string),
                 segment: place.segment,
                 offset: place.segment.map(|_| i.ip),
                 changed: None,
@@ -170,10 +169,183 @@ impl Tracer {
                 hex.join(" ")
             );
             match symbol {
-                Some(sym) => format!("{line:<78} ; {}", crate::escape::name(&sym)),
+                Some(sym) => format!("{line:<78} ; {}", crate::escape::name(sym)),
                 None => line,
             }
         }
+    }
+
+    /// Every line of block `b` at `place`; `symbol(k)` names instruction
+    /// `k`'s address. With `wanted` false (outside `--module`), every line
+    /// is empty and `symbol` is not asked.
+    pub fn block(
+        &self,
+        b: &Block,
+        place: &Place,
+        wanted: bool,
+        mut symbol: impl FnMut(usize) -> Option<String>,
+    ) -> Lines {
+        let mut text = String::new();
+        let mut ends = Vec::with_capacity(b.insns.len());
+        for (k, i) in b.insns.iter().enumerate() {
+            if wanted {
+                let sym = symbol(k);
+                text.push_str(&self.line(b, i, place, sym.as_deref()));
+                text.push('\n');
+            }
+            ends.push(text.len());
+        }
+        Lines { text, ends }
+    }
+}
+
+/// Where rendered lines go: the output, `--max`, the progress bar and the
+/// first write error. The live tracer and the expansion write through it.
+pub struct Sink {
+    out: Box<dyn Write>,
+    max: Option<u64>,
+    progress: Option<indicatif::ProgressBar>,
+    last_progress: u64,
+    /// Instructions written.
+    pub written: u64,
+    /// The first write error.
+    pub error: Option<std::io::Error>,
+}
+
+impl Sink {
+    /// A sink writing to `out`, at most `max` instructions, counting them
+    /// on `progress`.
+    pub fn new(
+        out: Box<dyn Write>,
+        max: Option<u64>,
+        progress: Option<indicatif::ProgressBar>,
+    ) -> Sink {
+        Sink {
+            out,
+            max,
+            progress,
+            last_progress: 0,
+            written: 0,
+            error: None,
+        }
+    }
+
+    /// Write instructions `skip..n` of `lines` (to their end when None),
+    /// within `--max`.
+    pub fn write(&mut self, lines: &Lines, skip: usize, n: Option<usize>) {
+        let all = lines.ends.len();
+        let mut n = n.unwrap_or(all).min(all);
+        if let Some(max) = self.max {
+            n = n.min(skip.saturating_add(max.saturating_sub(self.written) as usize));
+        }
+        if n <= skip {
+            return;
+        }
+        let start = if skip == 0 { 0 } else { lines.ends[skip - 1] };
+        let end = lines.ends[n - 1];
+        // A block outside `--module` renders to nothing.
+        let count = if end == start { 0 } else { (n - skip) as u64 };
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(&lines.text.as_bytes()[start..end]) {
+                self.error = Some(e);
+            }
+        }
+        self.written += count;
+        if let Some(bar) = &self.progress {
+            if self.written - self.last_progress >= 65_536 {
+                self.last_progress = self.written;
+                bar.set_position(self.written);
+            }
+        }
+    }
+
+    /// Write one whole line (`--regs`).
+    fn write_line(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
+        }
+        self.written += 1;
+    }
+
+    /// `--max` instructions are written.
+    pub fn full(&self) -> bool {
+        self.max.is_some_and(|m| self.written >= m)
+    }
+
+    /// The output failed (a closed pipe).
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Flush the output and clear the progress bar; the first error.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()
+    }
+}
+
+/// The block a block hook sees entered at `addr` (`size` bytes) cuts the
+/// block entered before it (`last`, `last_size` bytes) short: it starts
+/// inside that one and ends before it — what QEMU does after a store into
+/// the code it is running (machine/counter.rs, "Self-modifying code").
+pub fn cuts_short(last: u64, last_size: u64, addr: u64, size: u64) -> bool {
+    addr.wrapping_sub(last) < last_size && addr + size < last + last_size
+}
+
+/// The trace writer: an [`Observer`].
+pub struct Tracer {
+    opts: TraceOptions,
+    render: Render,
+    sink: Sink,
+    blocks: Blocks,
+    /// Rendered text of each block (index as in `blocks`).
+    rendered: Vec<Option<Lines>>,
+    /// The block entered last, not yet written: it may be cut short.
+    pending: Option<usize>,
+    /// Instructions of the pending block before `--from`, not written.
+    pending_skip: usize,
+    /// Writing has started (`--from` reached).
+    active: bool,
+    /// Instructions completed in the blocks before the pending one,
+    /// written or not (`finish` tells from the machine's count how much of
+    /// the pending block ran).
+    ran: u64,
+    /// `--regs`: the line of the previous instruction, and the registers
+    /// before it.
+    prev: Option<(String, Regs)>,
+}
+
+impl Tracer {
+    /// A tracer writing to `out`.
+    pub fn new(mut opts: TraceOptions, out: Box<dyn Write>) -> Tracer {
+        let sink = Sink::new(out, opts.max, opts.progress.take());
+        Tracer {
+            active: opts.from.is_none(),
+            render: Render {
+                syntax: opts.syntax,
+                json: opts.json,
+            },
+            opts,
+            sink,
+            blocks: Blocks::default(),
+            rendered: Vec::new(),
+            pending: None,
+            pending_skip: 0,
+            ran: 0,
+            prev: None,
+        }
+    }
+
+    /// Instructions written.
+    pub fn written(&self) -> u64 {
+        self.sink.written
     }
 
     fn render(&mut self, uc: &Uc<'_>, k: usize) {
@@ -187,104 +359,63 @@ impl Tracer {
         if self.rendered[k].is_some() {
             return;
         }
-        let cs = self.blocks.blocks[k].cs;
-        let place = self.place(uc, cs);
-        let wanted = match &self.opts.module {
-            Some(m) => place
-                .module
-                .as_deref()
-                .is_some_and(|p| p.eq_ignore_ascii_case(m)),
-            None => true,
-        };
-        let mut text = String::new();
-        let mut ends = Vec::new();
         let b = &self.blocks.blocks[k];
-        for i in &b.insns {
-            if wanted {
-                let sym = crate::machine::symbol_at(uc, b.cs, i.ip).map(|s| s.to_string());
-                text.push_str(&self.line(b, i, &place, sym));
-                text.push('\n');
-            }
-            ends.push(text.len());
-        }
-        self.rendered[k] = Some((text, ends));
+        let place = Place::of(uc, b.cs);
+        let wanted = place.selected(self.opts.module.as_deref());
+        let lines = self.render.block(b, &place, wanted, |k| {
+            crate::machine::symbol_at(uc, b.cs, b.insns[k].ip).map(|s| s.to_string())
+        });
+        self.rendered[k] = Some(lines);
     }
 
-    /// Write instructions `skip..n` of block `k` (to its end when None).
-    fn write_block(&mut self, k: usize, skip: usize, n: Option<usize>) {
-        let Some(Some((text, ends))) = self.rendered.get(k) else {
-            return;
-        };
-        let all = ends.len();
-        let mut n = n.unwrap_or(all).min(all);
-        if let Some(max) = self.opts.max {
-            n = n.min(skip.saturating_add(max.saturating_sub(self.written) as usize));
-        }
-        if n <= skip {
-            return;
-        }
-        let start = if skip == 0 { 0 } else { ends[skip - 1] };
-        let end = ends[n - 1];
-        // A block outside `--module` renders to nothing.
-        let lines = if end == start { 0 } else { (n - skip) as u64 };
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&text.as_bytes()[start..end]) {
-                self.error = Some(e);
-            }
-        }
-        self.written += lines;
-        if let Some(bar) = &self.opts.progress {
-            if self.written - self.last_progress >= 65_536 {
-                self.last_progress = self.written;
-                bar.set_position(self.written);
-            }
-        }
-    }
-
-    fn flush_pending(&mut self, upto: Option<(u16, u16, bool)>) {
+    /// Write what of the pending block ran: its first `n` instructions
+    /// (all when None), of which the last faulted when `faulted`.
+    fn flush_pending(&mut self, n: Option<usize>, faulted: bool) {
         let Some(k) = self.pending.take() else {
             return;
         };
-        let n = upto.map(|(cs, ip, inclusive)| {
-            let b = &self.blocks.blocks[k];
-            if cs != b.cs {
-                return b.insns.len();
-            }
-            if inclusive {
-                b.through(ip).len()
-            } else {
-                b.before(ip).len()
-            }
-        });
+        let all = self.blocks.blocks[k].insns.len();
+        let n = n.unwrap_or(all).min(all);
+        self.ran += (n - usize::from(faulted && n > 0)) as u64;
         let skip = std::mem::take(&mut self.pending_skip);
-        self.write_block(k, skip, n);
+        if let Some(Some(lines)) = self.rendered.get(k) {
+            self.sink.write(lines, skip, Some(n));
+        }
     }
 
     /// The output failed (a closed pipe: `trace | head`): the run stops
     /// at the next block, since nothing more can be written.
     pub fn failed(&self) -> bool {
-        self.error.is_some()
+        self.sink.failed()
     }
 
     /// The trace has written `--max` instructions (the run stops).
     pub fn full(&self) -> bool {
-        self.opts.max.is_some_and(|m| self.written >= m)
+        self.sink.full()
     }
 
-    /// The run ended at CS:IP (the next instruction, not run): write what
+    /// The run ended at CS:IP (the next instruction, not run) after
+    /// `executed` instructions when the machine counted them: write what
     /// of the last block ran, and flush.
-    pub fn finish(&mut self, cs: u16, ip: u16) -> std::io::Result<()> {
-        self.flush_pending(Some((cs, ip, false)));
+    ///
+    /// The count decides: a run stopped where a block ends, before a next
+    /// block that starts inside the last one (a loop back to its own
+    /// start), ran the last block whole, though CS:IP lies in it. Without
+    /// a count, the instructions before CS:IP are taken.
+    pub fn finish(&mut self, cs: u16, ip: u16, executed: Option<u64>) -> std::io::Result<()> {
+        if let Some(k) = self.pending {
+            let b = &self.blocks.blocks[k];
+            let n = match executed {
+                Some(e) if e >= self.ran => Some((e - self.ran).min(b.insns.len() as u64) as usize),
+                _ if cs == b.cs => Some(b.before(ip).len()),
+                _ => None,
+            };
+            self.flush_pending(n, false);
+        }
         if let Some((line, _)) = self.prev.take() {
-            let _ = writeln!(self.out, "{line}");
+            self.sink.write_line(&line);
         }
-        if let Some(bar) = &self.opts.progress {
-            bar.finish_and_clear();
-        }
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.out.flush()
+        self.sink.finish()
     }
 
     /// `--regs`: the line with the registers that differ, in text as
@@ -337,24 +468,32 @@ impl Observer for Tracer {
             // the first block after the trace is full, as without it.
             return (self.full() || self.failed()).then_some(Stop::Budget);
         }
-        self.flush_pending(None);
+        // The pending block ran to its end, unless this one cuts it short
+        // (self-modifying code): then its instructions from `addr` on did
+        // not run.
+        let cut = self.pending.and_then(|k| {
+            let b = &self.blocks.blocks[k];
+            cuts_short(b.linear, b.bytes.len() as u64, addr, u64::from(size))
+                .then(|| b.insns.iter().filter(|i| b.linear + u64::from(i.at) < addr).count())
+        });
+        self.flush_pending(cut, false);
         if self.full() || self.failed() {
             return Some(Stop::Budget);
         }
         let k = self.blocks.enter(uc, addr, size, cs, ip)?;
         if !self.active {
             let b = &self.blocks.blocks[k];
+            self.pending = Some(k);
             let from = self.opts.from?;
             if from < b.linear || from >= b.linear + b.bytes.len() as u64 {
+                // Not written, but counted when it ends (`finish`).
+                self.pending_skip = b.insns.len();
                 return None;
             }
             self.active = true;
             // Only from the `--from` instruction on: the block is pending
             // without its head, and written (within --max) as it ends.
             self.pending_skip = b.before(ip.wrapping_add((from - b.linear) as u16)).len();
-            self.render(uc, k);
-            self.pending = Some(k);
-            return None;
         }
         self.render(uc, k);
         self.pending = Some(k);
@@ -363,7 +502,15 @@ impl Observer for Tracer {
 
     fn on_fault(&mut self, _uc: &Uc<'_>, f: &Fault) {
         // The faulting instruction is the last one that ran (in part).
-        self.flush_pending(Some((f.cs, f.ip, true)));
+        if let Some(k) = self.pending {
+            let b = &self.blocks.blocks[k];
+            if f.cs == b.cs && b.insns.iter().any(|i| i.ip == f.ip) {
+                let n = b.through(f.ip).len();
+                self.flush_pending(Some(n), true);
+            } else {
+                self.flush_pending(None, false);
+            }
+        }
     }
 
     fn on_insn(&mut self, uc: &Uc<'_>, addr: u64, size: u32) {
@@ -373,12 +520,7 @@ impl Observer for Tracer {
         let regs = uc.regs();
         if let Some((line, before)) = self.prev.take() {
             let text = self.with_changed(&line, &before, &regs);
-            if self.error.is_none() {
-                if let Err(e) = writeln!(self.out, "{text}") {
-                    self.error = Some(e);
-                }
-            }
-            self.written += 1;
+            self.sink.write_line(&text);
             if self.full() {
                 return;
             }
@@ -391,18 +533,12 @@ impl Observer for Tracer {
         let Some(i) = b.insns.first() else {
             return;
         };
-        let place = self.place(uc, regs.cs);
-        if let Some(m) = &self.opts.module {
-            if !place
-                .module
-                .as_deref()
-                .is_some_and(|p| p.eq_ignore_ascii_case(m))
-            {
-                return;
-            }
+        let place = Place::of(uc, regs.cs);
+        if !place.selected(self.opts.module.as_deref()) {
+            return;
         }
         let sym = crate::machine::symbol_at(uc, regs.cs, regs.ip).map(|s| s.to_string());
-        let line = self.line(&b, i, &place, sym);
+        let line = self.render.line(&b, i, &place, sym.as_deref());
         self.prev = Some((line, regs));
     }
 }

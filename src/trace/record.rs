@@ -1,0 +1,933 @@
+//! Recorded traces (`trace --record FILE`, `trace --replay FILE`): the
+//! executed blocks of a run, kept in a compact binary file while the
+//! program runs at nearly untraced speed, and expanded after the run to
+//! the same text or JSON lines the live tracer writes (docs/trace-recording.md).
+//!
+//! **While recording**, the machine hands over its steps (machine/record.rs)
+//! a buffer of up to 65536 words at a time, and a block's translation the
+//! first time it runs. [`RecordWriter`] does nothing per block: a buffer of
+//! steps is written as it comes, and a translation is written with what
+//! only the running machine knows — the module and NE segment owning the
+//! code, and the symbol naming each instruction — so that the expansion
+//! needs neither the machine nor the program.
+//!
+//! **The file** (all integers little-endian; a string is a `u32` length
+//! and that many bytes of UTF-8):
+//!
+//! ```text
+//! header      "TH16REC\0"  u16 version (1)
+//!             string cwd          the directory the recording was made in
+//!             u16 n, n strings    the `trace` arguments that load and run
+//!                                 the program again (`--replay --regs`)
+//!             string program      the program's path, for people
+//! records     'T' translation     u64 linear, u16 cs, u16 ip, u32 icount,
+//!                                 u16 size, size bytes,
+//!                                 u8 has (1: module, 2: segment),
+//!                                 [string module], [u16 segment],
+//!                                 u16 n, n × (u16 instruction, string symbol)
+//!             'S' steps           u32 n, n × u64 step word (machine/record.rs)
+//!             'E' end             u64 blocks, u64 instructions (u64::MAX:
+//!                                 not counted), i32 exit status,
+//!                                 string how the run ended
+//! ```
+//!
+//! The end record is last; a file without one was cut short (the
+//! recording stopped, or the file was truncated). Reading is bounded: every
+//! length is checked against a cap before anything is allocated, and a
+//! malformed file is an error naming the file, the offset and what was
+//! wrong ([`RecordError`]).
+//!
+//! **Expanding** ([`Expander`]): a translation is decoded and rendered once
+//! (with the options of the expansion: syntax, JSON, `--module`), and each
+//! step writes the block's cached text — a copy per block, where the live
+//! tracer renders once per block too but pays the hooks while the program
+//! runs, and `--regs` pays a hook and a formatted line per instruction.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::blocks::{self, Block};
+use super::{Lines, Place, Render, Sink};
+use crate::machine::Uc;
+use crate::machine::record::{BlockRecorder, Step, Translation};
+
+/// The first bytes of a recording.
+pub const MAGIC: &[u8; 8] = b"TH16REC\0";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+
+/// Caps on what a recording may declare (a larger value is malformed).
+const MAX_STRING: u32 = 1 << 16;
+const MAX_ARGS: u16 = 4096;
+const MAX_BLOCK: u16 = 4096;
+const MAX_STEPS: u32 = 1 << 20;
+/// A module name is at most this long (NE names are 8 characters).
+const MAX_MODULE: u32 = 255;
+
+/// A malformed or unreadable recording: the file, the offset, what was
+/// wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: offset {offset}: {what}", file.display())]
+pub struct RecordError {
+    /// The recording.
+    pub file: PathBuf,
+    /// Where in it.
+    pub offset: u64,
+    /// What was wrong.
+    pub what: String,
+}
+
+/// What a recording's header says.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// The directory the recording was made in.
+    pub cwd: String,
+    /// The `trace` arguments that load and run the program (paths
+    /// relative to `cwd`).
+    pub args: Vec<String>,
+    /// The program's path.
+    pub program: String,
+}
+
+/// A translation as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// Linear address of its first instruction.
+    pub linear: u64,
+    /// CS it was entered with.
+    pub cs: u16,
+    /// IP of its first instruction.
+    pub ip: u16,
+    /// Instructions the machine counted in it.
+    pub icount: u32,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The module and segment owning it.
+    pub place: Place,
+    /// The symbol naming each instruction (by index), when one does.
+    pub symbols: Vec<(u16, String)>,
+}
+
+/// How the recorded run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct End {
+    /// Blocks recorded.
+    pub blocks: u64,
+    /// Instructions executed, when the machine counted them.
+    pub instructions: Option<u64>,
+    /// The exit status `trace` gave.
+    pub status: i32,
+    /// How the run ended, as the report says it.
+    pub stop: String,
+}
+
+/// One record of a recording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Record {
+    /// A block's translation.
+    Translation(Recorded),
+    /// Steps (in the reader's buffer: [`Reader::steps`]).
+    Steps,
+    /// The end.
+    End(End),
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    let b = &s.as_bytes()[..s.len().min(MAX_STRING as usize)];
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+/// The header's bytes.
+pub fn header_bytes(h: &Header) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    put_str(&mut out, &h.cwd);
+    let n = h.args.len().min(usize::from(MAX_ARGS));
+    out.extend_from_slice(&(n as u16).to_le_bytes());
+    for a in &h.args[..n] {
+        put_str(&mut out, a);
+    }
+    put_str(&mut out, &h.program);
+    out
+}
+
+/// A translation record's bytes.
+pub fn translation_bytes(r: &Recorded) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 + r.bytes.len());
+    out.push(b'T');
+    out.extend_from_slice(&r.linear.to_le_bytes());
+    out.extend_from_slice(&r.cs.to_le_bytes());
+    out.extend_from_slice(&r.ip.to_le_bytes());
+    out.extend_from_slice(&r.icount.to_le_bytes());
+    let bytes = &r.bytes[..r.bytes.len().min(usize::from(MAX_BLOCK))];
+    out.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
+    out.extend_from_slice(bytes);
+    let has = u8::from(r.place.module.is_some()) | u8::from(r.place.segment.is_some()) << 1;
+    out.push(has);
+    if let Some(m) = &r.place.module {
+        let mut end = m.len().min(MAX_MODULE as usize);
+        while !m.is_char_boundary(end) {
+            end -= 1;
+        }
+        put_str(&mut out, &m[..end]);
+    }
+    if let Some(s) = r.place.segment {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    out.extend_from_slice(&(r.symbols.len() as u16).to_le_bytes());
+    for (k, s) in &r.symbols {
+        out.extend_from_slice(&k.to_le_bytes());
+        put_str(&mut out, s);
+    }
+    out
+}
+
+/// An end record's bytes.
+pub fn end_bytes(e: &End) -> Vec<u8> {
+    let mut out = vec![b'E'];
+    out.extend_from_slice(&e.blocks.to_le_bytes());
+    out.extend_from_slice(&e.instructions.unwrap_or(u64::MAX).to_le_bytes());
+    out.extend_from_slice(&e.status.to_le_bytes());
+    put_str(&mut out, &e.stop);
+    out
+}
+
+/// What a [`RecordWriter`] has written, shared with whoever made it (the
+/// machine keeps the writer until the recording stops).
+pub struct Written {
+    out: Box<dyn Write>,
+    /// Blocks recorded.
+    pub blocks: u64,
+    /// Translations recorded.
+    pub translations: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    scratch: Vec<u8>,
+}
+
+impl Written {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.bytes += b.len() as u64;
+        self.out.write_all(b)
+    }
+
+    /// Write the end record and flush.
+    pub fn finish(&mut self, end: &End) -> std::io::Result<()> {
+        let e = End {
+            blocks: self.blocks,
+            ..end.clone()
+        };
+        self.put(&end_bytes(&e))?;
+        self.out.flush()
+    }
+}
+
+/// The recorder writing a recording file: a [`BlockRecorder`] for
+/// [`crate::machine::Machine::record_blocks`].
+pub struct RecordWriter(pub std::rc::Rc<std::cell::RefCell<Written>>);
+
+impl RecordWriter {
+    /// A writer of `out`, its header written now; the shared state, to
+    /// finish it after the run.
+    pub fn new(
+        mut out: Box<dyn Write>,
+        header: &Header,
+    ) -> std::io::Result<(RecordWriter, std::rc::Rc<std::cell::RefCell<Written>>)> {
+        let h = header_bytes(header);
+        out.write_all(&h)?;
+        let w = std::rc::Rc::new(std::cell::RefCell::new(Written {
+            out,
+            blocks: 0,
+            translations: 0,
+            bytes: h.len() as u64,
+            scratch: Vec::new(),
+        }));
+        Ok((RecordWriter(w.clone()), w))
+    }
+}
+
+impl BlockRecorder for RecordWriter {
+    fn translation(&mut self, uc: &Uc<'_>, t: &Translation<'_>) -> std::io::Result<()> {
+        let place = Place::of(uc, t.cs);
+        let b = blocks::decode(t.linear, t.cs, t.ip, t.bytes.to_vec());
+        let symbols = b
+            .insns
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| {
+                let s = crate::machine::symbol_at(uc, t.cs, i.ip)?;
+                Some((k as u16, s.to_string()))
+            })
+            .collect();
+        let r = Recorded {
+            linear: t.linear,
+            cs: t.cs,
+            ip: t.ip,
+            icount: t.icount,
+            bytes: t.bytes.to_vec(),
+            place,
+            symbols,
+        };
+        let mut w = self.0.borrow_mut();
+        w.translations += 1;
+        w.put(&translation_bytes(&r))
+    }
+
+    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
+        let mut w = self.0.borrow_mut();
+        let w = &mut *w;
+        let mut scratch = std::mem::take(&mut w.scratch);
+        scratch.clear();
+        scratch.push(b'S');
+        scratch.extend_from_slice(&(words.len() as u32).to_le_bytes());
+        let mut blocks = 0u64;
+        for &x in words {
+            scratch.extend_from_slice(&x.to_le_bytes());
+            blocks += u64::from(x & crate::machine::record::CUT == 0);
+        }
+        w.blocks += blocks;
+        let r = w.put(&scratch);
+        w.scratch = scratch;
+        r
+    }
+}
+
+/// A bounded reader of a recording.
+pub struct Reader {
+    file: PathBuf,
+    input: Box<dyn Read>,
+    offset: u64,
+    /// The header.
+    pub header: Header,
+    /// The steps of the last [`Record::Steps`].
+    pub steps: Vec<u64>,
+    scratch: Vec<u8>,
+    ended: bool,
+}
+
+impl Reader {
+    /// Open the recording at `path` and read its header.
+    pub fn open(path: &Path) -> Result<Reader, RecordError> {
+        let f = std::fs::File::open(path).map_err(|e| RecordError {
+            file: path.to_path_buf(),
+            offset: 0,
+            what: e.to_string(),
+        })?;
+        Reader::new(path, Box::new(std::io::BufReader::with_capacity(1 << 20, f)))
+    }
+
+    /// Read the recording `input` (named `file` in errors) from its
+    /// header.
+    pub fn new(file: &Path, input: Box<dyn Read>) -> Result<Reader, RecordError> {
+        let mut r = Reader {
+            file: file.to_path_buf(),
+            input,
+            offset: 0,
+            header: Header::default(),
+            steps: Vec::new(),
+            scratch: Vec::new(),
+            ended: false,
+        };
+        let mut magic = [0u8; 8];
+        r.exact(&mut magic, "the magic number")?;
+        if &magic != MAGIC {
+            return Err(r.error_at(0, "not a toolhelp16 recording (no TH16REC magic)".into()));
+        }
+        let v = r.u16("the format version")?;
+        if v != VERSION {
+            return Err(r.error_at(
+                8,
+                format!("format version {v}; this toolhelp16 reads version {VERSION}"),
+            ));
+        }
+        let cwd = r.string("the directory", MAX_STRING)?;
+        let n = r.u16("the argument count")?;
+        if n > MAX_ARGS {
+            return Err(r.error(format!("{n} arguments (at most {MAX_ARGS})")));
+        }
+        let mut args = Vec::with_capacity(usize::from(n));
+        for _ in 0..n {
+            args.push(r.string("an argument", MAX_STRING)?);
+        }
+        let program = r.string("the program's path", MAX_STRING)?;
+        r.header = Header { cwd, args, program };
+        Ok(r)
+    }
+
+    /// The recording's name.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// An error at the current offset.
+    pub fn error(&self, what: String) -> RecordError {
+        self.error_at(self.offset, what)
+    }
+
+    fn error_at(&self, offset: u64, what: String) -> RecordError {
+        RecordError {
+            file: self.file.clone(),
+            offset,
+            what,
+        }
+    }
+
+    fn exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), RecordError> {
+        let mut got = 0;
+        while got < buf.len() {
+            match self.input.read(&mut buf[got..]) {
+                Ok(0) => {
+                    return Err(self.error_at(
+                        self.offset + got as u64,
+                        format!(
+                            "truncated: {what} needs {} bytes, the file ends after {got}",
+                            buf.len()
+                        ),
+                    ));
+                }
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(self.error_at(self.offset + got as u64, format!("{what}: {e}")));
+                }
+            }
+        }
+        self.offset += buf.len() as u64;
+        Ok(())
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8, RecordError> {
+        let mut b = [0u8; 1];
+        self.exact(&mut b, what)?;
+        Ok(b[0])
+    }
+
+    fn u16(&mut self, what: &str) -> Result<u16, RecordError> {
+        let mut b = [0u8; 2];
+        self.exact(&mut b, what)?;
+        Ok(u16::from_le_bytes(b))
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, RecordError> {
+        let mut b = [0u8; 4];
+        self.exact(&mut b, what)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, RecordError> {
+        let mut b = [0u8; 8];
+        self.exact(&mut b, what)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn string(&mut self, what: &str, cap: u32) -> Result<String, RecordError> {
+        let at = self.offset;
+        let n = self.u32(what)?;
+        if n > cap {
+            return Err(self.error_at(at, format!("{what}: {n} bytes long (at most {cap})")));
+        }
+        let mut b = vec![0u8; n as usize];
+        self.exact(&mut b, what)?;
+        String::from_utf8(b).map_err(|_| self.error_at(at + 4, format!("{what}: not UTF-8")))
+    }
+
+    /// The next record; None after the end record. A file that ends
+    /// without one is an error (it was cut short).
+    pub fn next(&mut self) -> Result<Option<Record>, RecordError> {
+        if self.ended {
+            return Ok(None);
+        }
+        let at = self.offset;
+        let mut tag = [0u8; 1];
+        let n = loop {
+            match self.input.read(&mut tag) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.error(e.to_string())),
+                Ok(n) => break n,
+            }
+        };
+        if n == 0 {
+            return Err(self.error(
+                "truncated: the recording ends without its end record (the run or the file was cut short)"
+                    .into(),
+            ));
+        }
+        self.offset += 1;
+        match tag[0] {
+            b'T' => self.translation().map(|t| Some(Record::Translation(t))),
+            b'S' => {
+                let n = self.u32("the step count")?;
+                if n > MAX_STEPS {
+                    return Err(self.error_at(
+                        at + 1,
+                        format!("{n} steps in one record (at most {MAX_STEPS})"),
+                    ));
+                }
+                let mut scratch = std::mem::take(&mut self.scratch);
+                scratch.resize(n as usize * 8, 0);
+                let r = self.exact(&mut scratch, "the steps");
+                self.steps.clear();
+                self.steps.extend(
+                    scratch
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
+                );
+                self.scratch = scratch;
+                r.map(|()| Some(Record::Steps))
+            }
+            b'E' => {
+                let blocks = self.u64("the block count")?;
+                let insns = self.u64("the instruction count")?;
+                let status = self.u32("the exit status")? as i32;
+                let stop = self.string("how the run ended", MAX_STRING)?;
+                let mut more = [0u8; 1];
+                if matches!(self.input.read(&mut more), Ok(n) if n > 0) {
+                    return Err(self.error("data after the end record".into()));
+                }
+                self.ended = true;
+                Ok(Some(Record::End(End {
+                    blocks,
+                    instructions: (insns != u64::MAX).then_some(insns),
+                    status,
+                    stop,
+                })))
+            }
+            t => Err(self.error_at(at, format!("unknown record type {t:#04x}"))),
+        }
+    }
+
+    fn translation(&mut self) -> Result<Recorded, RecordError> {
+        let linear = self.u64("a translation's address")?;
+        let cs = self.u16("a translation's CS")?;
+        let ip = self.u16("a translation's IP")?;
+        let icount = self.u32("a translation's instruction count")?;
+        let at = self.offset;
+        let size = self.u16("a translation's size")?;
+        if size == 0 || size > MAX_BLOCK {
+            return Err(self.error_at(
+                at,
+                format!("a block of {size} bytes (1 to {MAX_BLOCK})"),
+            ));
+        }
+        let mut bytes = vec![0u8; usize::from(size)];
+        self.exact(&mut bytes, "a translation's bytes")?;
+        let at = self.offset;
+        let has = self.u8("a translation's place")?;
+        if has > 3 {
+            return Err(self.error_at(at, format!("place flags {has:#04x} (0 to 3)")));
+        }
+        let module = if has & 1 != 0 {
+            Some(self.string("a module name", MAX_MODULE)?)
+        } else {
+            None
+        };
+        let segment = if has & 2 != 0 {
+            Some(self.u16("a segment number")?)
+        } else {
+            None
+        };
+        let at = self.offset;
+        let n = self.u16("the symbol count")?;
+        if n > size {
+            return Err(self.error_at(
+                at,
+                format!("{n} symbols for a block of {size} bytes"),
+            ));
+        }
+        let mut symbols = Vec::with_capacity(usize::from(n));
+        for _ in 0..n {
+            let at = self.offset;
+            let k = self.u16("a symbol's instruction")?;
+            if k >= size {
+                return Err(self.error_at(
+                    at,
+                    format!("a symbol for instruction {k} of a block of {size} bytes"),
+                ));
+            }
+            symbols.push((k, self.string("a symbol", MAX_STRING)?));
+        }
+        Ok(Recorded {
+            linear,
+            cs,
+            ip,
+            icount,
+            bytes,
+            place: Place { module, segment },
+            symbols,
+        })
+    }
+}
+
+/// What to expand, and how (the `trace` options that apply to a
+/// recording).
+#[derive(Debug, Clone, Default)]
+pub struct ExpandOptions {
+    /// Syntax and JSON.
+    pub render: Render,
+    /// Start at this linear address (`--from`).
+    pub from: Option<u64>,
+    /// Only instructions of this module (`--module`).
+    pub module: Option<String>,
+}
+
+/// A translation ready to expand.
+struct Expanded {
+    block: Block,
+    lines: Lines,
+}
+
+/// Expands steps into the lines the live tracer writes for them.
+pub struct Expander {
+    opts: ExpandOptions,
+    /// The translations by linear address and size (the newest wins, as
+    /// in the machine).
+    by_key: HashMap<(u64, u32), usize>,
+    blocks: Vec<Expanded>,
+    /// The block entered last, not yet written (a cut may follow).
+    pending: Option<usize>,
+    pending_skip: usize,
+    active: bool,
+    /// Instructions recorded (completed, and faulted ones).
+    pub instructions: u64,
+    /// Blocks expanded.
+    pub blocks_seen: u64,
+}
+
+impl Expander {
+    /// An expander with these options.
+    pub fn new(opts: ExpandOptions) -> Expander {
+        Expander {
+            active: opts.from.is_none(),
+            opts,
+            by_key: HashMap::new(),
+            blocks: Vec::new(),
+            pending: None,
+            pending_skip: 0,
+            instructions: 0,
+            blocks_seen: 0,
+        }
+    }
+
+    /// Take a translation: decoded and rendered now, once.
+    pub fn translation(&mut self, r: &Recorded, sink: &mut Sink) {
+        // The block entered last ended before this one was entered.
+        self.flush(None, sink);
+        let block = blocks::decode(r.linear, r.cs, r.ip, r.bytes.clone());
+        let wanted = r.place.selected(self.opts.module.as_deref());
+        let lines = self.opts.render.block(&block, &r.place, wanted, |k| {
+            r.symbols
+                .iter()
+                .find(|(i, _)| usize::from(*i) == k)
+                .map(|(_, s)| s.clone())
+        });
+        let key = (r.linear, r.bytes.len() as u32);
+        let e = Expanded { block, lines };
+        match self.by_key.get(&key) {
+            Some(&k) => self.blocks[k] = e,
+            None => {
+                self.by_key.insert(key, self.blocks.len());
+                self.blocks.push(e);
+            }
+        }
+    }
+
+    /// Write the pending block's first `n` instructions (all when None).
+    fn flush(&mut self, n: Option<usize>, sink: &mut Sink) {
+        let Some(k) = self.pending.take() else {
+            return;
+        };
+        let b = &self.blocks[k];
+        let n = n.unwrap_or(b.block.insns.len());
+        self.instructions += n as u64;
+        let skip = std::mem::take(&mut self.pending_skip);
+        sink.write(&b.lines, skip, Some(n));
+    }
+
+    /// Expand `words` (steps, in order) into `sink`; stops early when
+    /// the sink is full or failed. An error names what was wrong.
+    pub fn steps(&mut self, words: &[u64], sink: &mut Sink) -> Result<(), String> {
+        for (at, &w) in words.iter().enumerate() {
+            if sink.full() || sink.failed() {
+                self.pending = None;
+                return Ok(());
+            }
+            match Step::from_word(w) {
+                Step::Block { linear, size } => {
+                    let Some(&k) = self.by_key.get(&(linear, size)) else {
+                        return Err(format!(
+                            "step {at}: a block at linear {linear:#x} ({size} bytes) with no translation before it"
+                        ));
+                    };
+                    // The pending block ran to its end: when it did not,
+                    // a cut came first (the machine cuts a block short by
+                    // the rule the live tracer follows, `cuts_short`).
+                    self.flush(None, sink);
+                    if sink.full() || sink.failed() {
+                        return Ok(());
+                    }
+                    self.blocks_seen += 1;
+                    let b = &self.blocks[k].block;
+                    self.pending = Some(k);
+                    if !self.active {
+                        let from = self.opts.from.unwrap_or(0);
+                        if from < b.linear || from >= b.linear + b.bytes.len() as u64 {
+                            self.pending_skip = b.insns.len();
+                            continue;
+                        }
+                        self.active = true;
+                        self.pending_skip =
+                            b.before(b.ip.wrapping_add((from - b.linear) as u16)).len();
+                    }
+                }
+                Step::Cut { linear, faulted } => {
+                    let Some(p) = self.pending else {
+                        return Err(format!(
+                            "step {at}: a cut at linear {linear:#x} with no block before it"
+                        ));
+                    };
+                    let b = &self.blocks[p].block;
+                    let mut n = b
+                        .insns
+                        .iter()
+                        .filter(|i| b.linear + u64::from(i.at) < linear)
+                        .count();
+                    if faulted
+                        && b.insns
+                            .iter()
+                            .any(|i| b.linear + u64::from(i.at) == linear)
+                    {
+                        n += 1;
+                    }
+                    self.flush(Some(n), sink);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The recording ended: the pending block ran to its end.
+    pub fn finish(&mut self, sink: &mut Sink) {
+        self.flush(None, sink);
+    }
+}
+
+/// What [`expand`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Expansion {
+    /// The header.
+    pub header: Header,
+    /// The end record.
+    pub end: End,
+    /// Instructions written.
+    pub written: u64,
+}
+
+/// Expand the recording `reader` into `sink` with `opts`. A malformed
+/// recording is an error naming the file and offset; what was expanded
+/// before it has been written.
+pub fn expand(
+    mut reader: Reader,
+    opts: ExpandOptions,
+    sink: &mut Sink,
+) -> Result<Expansion, RecordError> {
+    let mut x = Expander::new(opts);
+    loop {
+        let at = reader.offset;
+        match reader.next()? {
+            Some(Record::Translation(t)) => x.translation(&t, sink),
+            Some(Record::Steps) => {
+                let words = std::mem::take(&mut reader.steps);
+                let r = x.steps(&words, sink);
+                reader.steps = words;
+                r.map_err(|what| reader.error_at(at, what))?;
+            }
+            Some(Record::End(end)) => {
+                x.finish(sink);
+                return Ok(Expansion {
+                    header: reader.header.clone(),
+                    end,
+                    written: sink.written,
+                });
+            }
+            None => {
+                return Ok(Expansion {
+                    header: reader.header.clone(),
+                    end: End::default(),
+                    written: sink.written,
+                });
+            }
+        }
+        if sink.full() || sink.failed() {
+            // Nothing more can be written: the rest is not read.
+            return Ok(Expansion {
+                header: reader.header.clone(),
+                end: End::default(),
+                written: sink.written,
+            });
+        }
+    }
+}
+
+/// Read a whole recording, checking it: its header, translations and
+/// steps as the expansion reads them, without writing anything.
+pub fn check(reader: Reader) -> Result<Expansion, RecordError> {
+    let mut sink = Sink::new(Box::new(std::io::sink()), None, None);
+    expand(reader, ExpandOptions::default(), &mut sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sample() -> Vec<u8> {
+        let mut f = header_bytes(&Header {
+            cwd: "/tmp".into(),
+            args: vec!["a.com".into(), "--".into(), "x".into()],
+            program: "a.com".into(),
+        });
+        // mov ax,1; inc ax; ret
+        f.extend(translation_bytes(&Recorded {
+            linear: 0x1100,
+            cs: 0x100,
+            ip: 0x100,
+            icount: 3,
+            bytes: vec![0xB8, 0x01, 0x00, 0x40, 0xC3],
+            place: Place {
+                module: Some("A".into()),
+                segment: None,
+            },
+            symbols: vec![(0, "start".into())],
+        }));
+        f.push(b'S');
+        f.extend(2u32.to_le_bytes());
+        f.extend(
+            Step::Block {
+                linear: 0x1100,
+                size: 5,
+            }
+            .word()
+            .to_le_bytes(),
+        );
+        f.extend(
+            Step::Cut {
+                linear: 0x1103,
+                faulted: true,
+            }
+            .word()
+            .to_le_bytes(),
+        );
+        f.extend(end_bytes(&End {
+            blocks: 1,
+            instructions: Some(1),
+            status: 121,
+            stop: "fault".into(),
+        }));
+        f
+    }
+
+    fn expand_bytes(b: &[u8]) -> Result<String, RecordError> {
+        let r = Reader::new(Path::new("t.rec"), Box::new(std::io::Cursor::new(b.to_vec())))?;
+        let out = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.borrow_mut().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut sink = Sink::new(Box::new(Shared(out.clone())), None, None);
+        expand(r, ExpandOptions::default(), &mut sink)?;
+        let text = String::from_utf8(out.borrow().clone()).unwrap();
+        Ok(text)
+    }
+
+    #[test]
+    fn a_fault_cut_writes_through_the_faulting_instruction() {
+        let text = expand_bytes(&sample()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].starts_with("0100:0100  A "), "{text}");
+        assert!(lines[0].ends_with("; start"), "{text}");
+        assert!(lines[1].contains("inc ax"), "{text}");
+    }
+
+    #[test]
+    fn every_truncation_is_a_named_error() {
+        let f = sample();
+        for n in 0..f.len() {
+            let e = expand_bytes(&f[..n]).unwrap_err();
+            let s = e.to_string();
+            assert!(s.starts_with("t.rec: offset "), "{s}");
+            assert!(e.offset <= n as u64, "{n}: {s}");
+            assert!(s.contains("truncated"), "{n}: {s}");
+        }
+    }
+
+    #[test]
+    fn a_step_without_its_translation_is_an_error() {
+        let mut f = header_bytes(&Header::default());
+        f.push(b'S');
+        f.extend(1u32.to_le_bytes());
+        f.extend(
+            Step::Block {
+                linear: 0x500,
+                size: 3,
+            }
+            .word()
+            .to_le_bytes(),
+        );
+        let e = expand_bytes(&f).unwrap_err().to_string();
+        assert!(e.contains("no translation before it"), "{e}");
+    }
+
+    #[test]
+    fn oversized_lengths_are_refused_before_allocating() {
+        let mut f = header_bytes(&Header::default());
+        f.push(b'S');
+        f.extend(u32::MAX.to_le_bytes());
+        let e = expand_bytes(&f).unwrap_err().to_string();
+        assert!(e.contains("at most"), "{e}");
+        let mut f = MAGIC.to_vec();
+        f.extend(VERSION.to_le_bytes());
+        f.extend(u32::MAX.to_le_bytes());
+        let e = expand_bytes(&f).unwrap_err().to_string();
+        assert!(e.contains("offset 10: the directory"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = expand_bytes(&bytes);
+        }
+
+        #[test]
+        fn a_valid_header_then_arbitrary_records_never_panic(
+            bytes in proptest::collection::vec(any::<u8>(), 0..512),
+            tags in proptest::collection::vec(prop_oneof![Just(b'T'), Just(b'S'), Just(b'E')], 0..4),
+        ) {
+            let mut f = header_bytes(&Header::default());
+            let mut rest = bytes.clone();
+            for (k, t) in tags.iter().enumerate() {
+                rest.insert((k * 37).min(rest.len()), *t);
+            }
+            f.push(b'T');
+            f.extend(rest);
+            let _ = expand_bytes(&f);
+        }
+
+        #[test]
+        fn a_corrupted_sample_never_panics(at in 0usize..200, byte in any::<u8>()) {
+            let mut f = sample();
+            let at = at % f.len();
+            f[at] = byte;
+            let _ = expand_bytes(&f);
+        }
+    }
+}
