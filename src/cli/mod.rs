@@ -360,7 +360,18 @@ pub enum Command {
         /// steps, 2000 when not given, 10000 at most).
         #[arg(long, value_name = "FILE", conflicts_with_all = ["output", "regs"])]
         html: Option<PathBuf>,
-        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        /// Record the executed blocks into FILE instead, at nearly
+        /// untraced speed (a compact binary log, docs/trace-recording.md);
+        /// --replay FILE writes the trace from it after the run.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["replay", "regs", "html", "from", "module", "max", "output"])]
+        record: Option<PathBuf>,
+        /// Write the trace of the run recorded in FILE (by --record)
+        /// without running the program; --json, --output, --from,
+        /// --module, --max and --syntax apply. With --regs or --html the
+        /// recorded program runs again, and must take the recorded path.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<PathBuf>,
+        #[arg(required_unless_present = "replay", num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
@@ -865,6 +876,8 @@ pub(crate) fn tell(s: &str) {
 /// with `--json` among the options a usage error is JSON too.
 pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    // `trace --record` keeps the command line, to run it again.
+    tracecmd::ARGS.with(|a| *a.borrow_mut() = args.clone());
     let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -1181,6 +1194,8 @@ pub fn main_with(cli: Cli) -> i32 {
             max,
             output,
             html,
+            record,
+            replay,
             files,
             args,
         } => tracecmd::trace(
@@ -1196,6 +1211,8 @@ pub fn main_with(cli: Cli) -> i32 {
                 max,
                 output,
                 html,
+                record,
+                replay,
             },
         ),
         Command::Profile {

@@ -1,15 +1,18 @@
 //! `trace`, `profile` and `stack --verify`: the commands over the machine's
 //! observers (src/trace/).
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::{EXIT_LOAD, RunOpts, exit_code, fail, load_and_run_with, output};
 use crate::machine::{Cpu, R};
 use crate::session::{Loc, Program};
 use crate::trace::profile::Profiler;
+use crate::trace::record::{self, Check, CheckRecorder, ExpandOptions, Header, Reader, RecordWriter};
 use crate::trace::shadow::ShadowStack;
-use crate::trace::{Syntax, TraceOptions, Tracer};
+use crate::trace::{Render, Sink, Syntax, TraceOptions, Tracer};
 use crate::walk::WalkMemory;
 
 /// The linear address of LOC in the loaded program.
@@ -32,12 +35,40 @@ pub struct TraceArgs {
     pub output: Option<PathBuf>,
     /// `--html FILE`: the step-through page instead of the text trace.
     pub html: Option<PathBuf>,
+    /// `--record FILE`: record the executed blocks instead.
+    pub record: Option<PathBuf>,
+    /// `--replay FILE`: the trace of a recorded run.
+    pub replay: Option<PathBuf>,
+}
+
+thread_local! {
+    /// The command line [`super::run_from_args`] was given: `trace
+    /// --record` keeps it in the recording, to run it again.
+    pub(crate) static ARGS: RefCell<Vec<std::ffi::OsString>> = const { RefCell::new(Vec::new()) };
 }
 
 /// `toolhelp16 trace`.
 pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -> i32 {
+    if let Some(path) = t.replay.clone() {
+        return replay(opts, files, args, t, &path);
+    }
+    if let Some(path) = t.record.clone() {
+        return record(opts, files, args, &t, &path);
+    }
+    trace_checked(opts, files, args, t, None)
+}
+
+/// The trace, with the path of the run checked against a recording's
+/// when `check` is given (`--replay FILE --regs`).
+fn trace_checked(
+    opts: &RunOpts,
+    files: &[PathBuf],
+    args: &[String],
+    t: TraceArgs,
+    check: Option<Rc<RefCell<Check>>>,
+) -> i32 {
     if let Some(path) = &t.html {
-        return trace_html(opts, files, args, &t, path);
+        return trace_html(opts, files, args, &t, path, check);
     }
     let out: Box<dyn Write> = match &t.output {
         Some(path) => match std::fs::File::create(path) {
@@ -75,6 +106,9 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
         };
         let tracer = Tracer::new(o, out.take().ok_or("the output is taken")?);
         p.machine.add_observer(Box::new(tracer));
+        if let Some(c) = &check {
+            p.machine.record_blocks(Box::new(CheckRecorder(c.clone())));
+        }
         if t.regs {
             p.machine.watch_instructions().map_err(|e| e.0)?;
         }
@@ -87,6 +121,7 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
     };
     let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
     let mut stop = stop;
+    let recording = prog.machine.stop_recording();
     if let Some(mut tracer) = prog.machine.take_observer::<Tracer>() {
         // `--max N` ends the trace and the run with it: a stop where it was
         // asked for (exit 0), not a budget that ran out.
@@ -110,6 +145,11 @@ pub fn trace(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs) -
             "toolhelp16: trace: {} instructions written\n",
             tracer.written()
         ));
+        if let Some(c) = &check {
+            if let Err(code) = checked(c, recording, !tracer.full()) {
+                return code;
+            }
+        }
     }
     super::tell(&output::run_text(&prog, &stop));
     super::tell_events(&prog, opts);
@@ -128,6 +168,7 @@ fn trace_html(
     args: &[String],
     t: &TraceArgs,
     path: &Path,
+    check: Option<Rc<RefCell<Check>>>,
 ) -> i32 {
     use crate::report::tracepage::{DEFAULT_MAX, HARD_MAX, PageInfo, StepRecorder, page};
     if opts.json {
@@ -164,6 +205,9 @@ fn trace_html(
         };
         let rec = StepRecorder::new(max, from, t.module.clone(), t.syntax);
         p.machine.add_observer(Box::new(rec));
+        if let Some(c) = &check {
+            p.machine.record_blocks(Box::new(CheckRecorder(c.clone())));
+        }
         p.machine.watch_instructions().map_err(|e| e.0)
     };
     let to = to_loc.as_ref().map(|l| (l, t.to.as_deref().unwrap_or("")));
@@ -171,6 +215,7 @@ fn trace_html(
         Ok(r) => r,
         Err(code) => return code,
     };
+    let recording = prog.machine.stop_recording();
     let Some(mut rec) = prog.machine.take_observer::<StepRecorder>() else {
         return fail(EXIT_LOAD, "the step recorder was lost");
     };
@@ -196,6 +241,12 @@ fn trace_html(
             ""
         }
     ));
+    if let Some(c) = &check {
+        // The page's recorder lets the run go on past its steps.
+        if let Err(code) = checked(c, recording, true) {
+            return code;
+        }
+    }
     super::tell(&output::run_text(&prog, &stop));
     super::tell_events(&prog, opts);
     if opts.screen {
@@ -205,6 +256,309 @@ fn trace_html(
         return 0;
     }
     exit_code(&stop)
+}
+
+/// The re-run's path against the recording's (`--replay --regs`,
+/// `--replay --html`): said on stderr when it agrees, an error (exit 120)
+/// when it does not. `complete`: the re-run went to its end (not stopped
+/// by `--max`), so the recording must end where it did.
+fn checked(
+    check: &Rc<RefCell<Check>>,
+    recording: Option<(Box<dyn crate::machine::record::BlockRecorder>, Option<std::io::Error>)>,
+    complete: bool,
+) -> Result<(), i32> {
+    drop(recording);
+    let mut c = check.borrow_mut();
+    let file = c.file().display().to_string();
+    match c.verdict(complete) {
+        Ok(n) => {
+            super::tell(&format!(
+                "toolhelp16: trace: the re-run took the path recorded in {file} ({n} blocks compared)\n"
+            ));
+            Ok(())
+        }
+        Err(e) => Err(fail(
+            EXIT_LOAD,
+            &format!("{file}: the re-run of the recorded program left the recorded path: {e}"),
+        )),
+    }
+}
+
+/// The command line to keep in a recording: the `trace` arguments
+/// without `--record FILE` (and the program name and `trace` itself).
+fn recorded_args() -> Vec<String> {
+    let mut all: Vec<String> = ARGS.with(|a| {
+        a.borrow()
+            .iter()
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect()
+    });
+    if all.is_empty() {
+        all = std::env::args().collect();
+    }
+    let mut out = Vec::new();
+    let mut it = all.into_iter().skip(1);
+    let mut seen_trace = false;
+    let mut after_dashes = false;
+    while let Some(a) = it.next() {
+        if after_dashes {
+            out.push(a);
+            continue;
+        }
+        if !seen_trace && a == "trace" {
+            seen_trace = true;
+            continue;
+        }
+        if a == "--record" {
+            it.next();
+            continue;
+        }
+        if a.starts_with("--record=") {
+            continue;
+        }
+        after_dashes = a == "--";
+        out.push(a);
+    }
+    out
+}
+
+/// `trace --record FILE`: run the program untraced but for the recording
+/// of its executed blocks (src/trace/record.rs).
+fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, path: &Path) -> i32 {
+    if opts.json {
+        return fail(
+            EXIT_LOAD,
+            "trace --record writes a recording; --json applies to --replay",
+        );
+    }
+    let to_loc: Option<Loc> = match t.to.as_deref().map(str::parse) {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        Some(Err(e)) => return fail(EXIT_LOAD, &format!("--to: {e}")),
+    };
+    let mut opts = opts.clone();
+    let mut argv = recorded_args();
+    if opts.clock.is_none() {
+        // The host's clock moves; a run that is to be run again
+        // (`--replay --regs`) reads one fixed at the recording's start.
+        let n = crate::dos::clock::Clock::Host.now();
+        let text = format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            n.year, n.month, n.day, n.hour, n.minute, n.second
+        );
+        let at = argv.iter().position(|a| a == "--").unwrap_or(argv.len());
+        argv.splice(at..at, ["--clock".to_string(), text.clone()]);
+        opts.clock = Some(text);
+    }
+    let header = Header {
+        cwd: std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+        args: argv,
+        program: files.first().map(|f| f.display().to_string()).unwrap_or_default(),
+    };
+    let file = match std::fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) => return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display())),
+    };
+    let (writer, written) = match RecordWriter::new(
+        Box::new(std::io::BufWriter::with_capacity(1 << 20, file)),
+        &header,
+    ) {
+        Ok(w) => w,
+        Err(e) => return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display())),
+    };
+    let mut writer = Some(writer);
+    let mut setup = |p: &mut Program| -> Result<(), String> {
+        let w = writer.take().ok_or("the recording is taken")?;
+        p.machine.record_blocks(Box::new(w));
+        Ok(())
+    };
+    let to = to_loc.as_ref().map(|l| (l, t.to.as_deref().unwrap_or("")));
+    let (mut prog, stop) = match load_and_run_with(&opts, files, args, false, to, &mut setup) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    if let Some((_, Some(e))) = prog.machine.stop_recording() {
+        return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display()));
+    }
+    let status = exit_code(&stop);
+    let instructions = prog.machine.executed();
+    let end = record::End {
+        blocks: 0,
+        instructions,
+        status,
+        stop: output::run_text(&prog, &stop),
+    };
+    let mut w = written.borrow_mut();
+    if let Err(e) = w.finish(&end) {
+        return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display()));
+    }
+    super::tell(&format!(
+        "toolhelp16: trace: recorded {} blocks{} into {} ({} translations, {} bytes)\n",
+        w.blocks,
+        instructions.map_or(String::new(), |n| format!(", {n} instructions")),
+        path.display(),
+        w.translations,
+        w.bytes
+    ));
+    super::tell(&end.stop);
+    super::tell_events(&prog, &opts);
+    if opts.screen {
+        super::tell(&prog.screen_text());
+    }
+    status
+}
+
+/// The program, options and `--to` a recording's header names, parsed
+/// as `trace` parses them.
+fn recorded_command(h: &Header) -> Result<(RunOpts, Vec<PathBuf>, Vec<String>, Option<String>), String> {
+    let mut argv = vec!["toolhelp16".to_string(), "trace".to_string()];
+    argv.extend(h.args.iter().cloned());
+    match <super::Cli as clap::Parser>::try_parse_from(&argv) {
+        Ok(super::Cli {
+            command:
+                super::Command::Trace {
+                    opts,
+                    files,
+                    args,
+                    to,
+                    ..
+                },
+        }) => Ok((opts, files, args, to)),
+        Ok(_) => Err("the recorded command line is not a trace".into()),
+        Err(e) => Err(format!(
+            "the recorded command line does not parse: {}",
+            e.render().to_string().lines().next().unwrap_or("")
+        )),
+    }
+}
+
+/// Make the recorded run's directory the current one (its paths are
+/// relative to it).
+fn enter_recorded_dir(h: &Header) -> Result<(), String> {
+    std::env::set_current_dir(&h.cwd)
+        .map_err(|e| format!("the directory the recording was made in, {}: {e}", h.cwd))
+}
+
+/// `trace --replay FILE`.
+fn replay(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs, path: &Path) -> i32 {
+    if !files.is_empty() || !args.is_empty() {
+        return fail(
+            EXIT_LOAD,
+            "trace --replay: the recording names the program; give no FILE",
+        );
+    }
+    if t.to.is_some() {
+        return fail(
+            EXIT_LOAD,
+            "trace --replay: --to applies to the recorded run (trace --record --to LOC)",
+        );
+    }
+    let reader = match Reader::open(path) {
+        Ok(r) => r,
+        Err(e) => return fail(EXIT_LOAD, &e.to_string()),
+    };
+    let file = reader.file().display().to_string();
+    let absolute = |p: &Option<PathBuf>| p.as_ref().map(|p| std::path::absolute(p).unwrap_or(p.clone()));
+    if t.regs || t.html.is_some() {
+        // Registers come from running the recorded program again: the
+        // machine's runs are reproducible (emulated time, a fixed clock).
+        let (mut ropts, files, args, to) = match recorded_command(&reader.header) {
+            Ok(c) => c,
+            Err(e) => return fail(EXIT_LOAD, &format!("{file}: {e}")),
+        };
+        let t2 = TraceArgs {
+            output: absolute(&t.output),
+            html: absolute(&t.html),
+            to,
+            record: None,
+            replay: None,
+            ..t
+        };
+        if let Err(e) = enter_recorded_dir(&reader.header) {
+            return fail(EXIT_LOAD, &format!("{file}: {e}"));
+        }
+        ropts.json = opts.json;
+        let check = Rc::new(RefCell::new(Check::new(reader)));
+        return trace_checked(&ropts, &files, &args, t2, Some(check));
+    }
+    let from = match &t.from {
+        None => None,
+        Some(text) => match replay_from(&reader.header, text) {
+            Ok(l) => Some(l),
+            Err(e) => return fail(EXIT_LOAD, &format!("{file}: --from {e}")),
+        },
+    };
+    let out: Box<dyn Write> = match &t.output {
+        Some(p) => match std::fs::File::create(p) {
+            Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return fail(EXIT_LOAD, &format!("-o {}: {e}", p.display())),
+        },
+        None => Box::new(std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::io::stdout().lock(),
+        )),
+    };
+    let progress = (t.output.is_some() || !std::io::stdout().is_terminal())
+        .then(|| super::progress("{spinner} trace: {human_pos} instructions written, {elapsed}"))
+        .flatten();
+    let mut sink = Sink::new(out, t.max, progress);
+    let x = record::expand(
+        reader,
+        ExpandOptions {
+            render: Render {
+                syntax: t.syntax,
+                json: opts.json,
+            },
+            from,
+            module: t.module.clone(),
+        },
+        &mut sink,
+    );
+    let full = sink.full();
+    let written = sink.written;
+    let flushed = sink.finish();
+    let x = match x {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = flushed;
+            return fail(EXIT_LOAD, &e.to_string());
+        }
+    };
+    match flushed {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
+        Err(e) => return fail(EXIT_LOAD, &format!("writing the trace: {e}")),
+        Ok(()) => {}
+    }
+    super::tell(&format!(
+        "toolhelp16: trace: {written} instructions written\n"
+    ));
+    if full {
+        // `--max N` ends the trace, as it ends the run of a live trace.
+        return 0;
+    }
+    super::tell(&x.end.stop);
+    x.end.status
+}
+
+/// `--replay --from LOC`: LOC resolved in the recorded program, loaded
+/// (not run) as the recording names it.
+fn replay_from(h: &Header, text: &str) -> Result<u64, String> {
+    let (opts, files, args, _) = recorded_command(h)?;
+    let (file, more) = files.split_first().ok_or("the recording names no program")?;
+    let here = std::env::current_dir().ok();
+    enter_recorded_dir(h)?;
+    let r = (|| {
+        let lo = super::load_opts(&opts, file, more, &args, false)?;
+        let p = crate::session::load(file, &lo).map_err(|e| e.to_string())?;
+        linear_of(&p, text)
+    })();
+    // -o FILE is relative to where `trace` was started.
+    if let Some(d) = here {
+        let _ = std::env::set_current_dir(d);
+    }
+    r
 }
 
 /// `toolhelp16 profile`.

@@ -134,7 +134,11 @@ pub enum Record {
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
-    let b = &s.as_bytes()[..s.len().min(MAX_STRING as usize)];
+    let mut end = s.len().min(MAX_STRING as usize);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let b = &s.as_bytes()[..end];
     out.extend_from_slice(&(b.len() as u32).to_le_bytes());
     out.extend_from_slice(b);
 }
@@ -776,6 +780,145 @@ pub fn expand(
 pub fn check(reader: Reader) -> Result<Expansion, RecordError> {
     let mut sink = Sink::new(Box::new(std::io::sink()), None, None);
     expand(reader, ExpandOptions::default(), &mut sink)
+}
+
+/// A recorded run's path, compared block by block with a run of the same
+/// program (`--replay --regs`, `--replay --html`: the registers come
+/// from running it again, and the run must take the recorded path).
+pub struct Check {
+    reader: Reader,
+    /// Next step in the reader's buffer.
+    pos: usize,
+    ended: bool,
+    /// Blocks compared and equal.
+    pub compared: u64,
+    /// Where the run left the recorded path.
+    pub diverged: Option<String>,
+}
+
+fn describe(w: u64) -> String {
+    match Step::from_word(w) {
+        Step::Block { linear, size } => format!("the block at linear {linear:#x} ({size} bytes)"),
+        Step::Cut { linear, .. } => format!("a cut at linear {linear:#x}"),
+    }
+}
+
+impl Check {
+    /// A check against the recording `reader` (its header read).
+    pub fn new(reader: Reader) -> Check {
+        Check {
+            reader,
+            pos: 0,
+            ended: false,
+            compared: 0,
+            diverged: None,
+        }
+    }
+
+    /// The recording's name.
+    pub fn file(&self) -> &Path {
+        &self.reader.file
+    }
+
+    /// The next block the recording ran (cuts are not compared: the run
+    /// that checks may stop early, at `--max`).
+    fn next_block(&mut self) -> Result<Option<u64>, RecordError> {
+        loop {
+            while let Some(&w) = self.reader.steps.get(self.pos) {
+                self.pos += 1;
+                if w & crate::machine::record::CUT == 0 {
+                    return Ok(Some(w));
+                }
+            }
+            if self.ended {
+                return Ok(None);
+            }
+            self.pos = 0;
+            match self.reader.next()? {
+                Some(Record::Steps) => {}
+                Some(Record::Translation(_)) => self.reader.steps.clear(),
+                Some(Record::End(_)) | None => {
+                    self.ended = true;
+                    self.reader.steps.clear();
+                }
+            }
+        }
+    }
+
+    /// Compare the run's steps `words` with the recording's.
+    fn compare(&mut self, words: &[u64]) -> Result<(), String> {
+        for &w in words {
+            if self.diverged.is_some() {
+                break;
+            }
+            if w & crate::machine::record::CUT != 0 {
+                continue;
+            }
+            let what = match self.next_block() {
+                Ok(Some(r)) if r == w => {
+                    self.compared += 1;
+                    continue;
+                }
+                Ok(Some(r)) => format!(
+                    "block {}: the run entered {} where the recording has {}",
+                    self.compared,
+                    describe(w),
+                    describe(r)
+                ),
+                Ok(None) => format!(
+                    "block {}: the run went on ({}) past the recording's end",
+                    self.compared,
+                    describe(w)
+                ),
+                Err(e) => e.to_string(),
+            };
+            self.diverged = Some(what);
+        }
+        match &self.diverged {
+            Some(d) => Err(d.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The verdict after the run: the blocks compared, or where the run
+    /// left the recorded path. With `complete` (the run went to its end),
+    /// the recording must end there too.
+    pub fn verdict(&mut self, complete: bool) -> Result<u64, String> {
+        if let Some(d) = &self.diverged {
+            return Err(d.clone());
+        }
+        if complete {
+            match self.next_block() {
+                Ok(Some(r)) => {
+                    return Err(format!(
+                        "the run ended after {} blocks; the recording goes on with {}",
+                        self.compared,
+                        describe(r)
+                    ));
+                }
+                Err(e) => return Err(e.to_string()),
+                Ok(None) => {}
+            }
+        }
+        Ok(self.compared)
+    }
+}
+
+/// The [`BlockRecorder`] of a [`Check`]: a run that leaves the recorded
+/// path stops there.
+pub struct CheckRecorder(pub std::rc::Rc<std::cell::RefCell<Check>>);
+
+impl BlockRecorder for CheckRecorder {
+    fn translation(&mut self, _uc: &Uc<'_>, _t: &Translation<'_>) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
+        self.0
+            .borrow_mut()
+            .compare(words)
+            .map_err(std::io::Error::other)
+    }
 }
 
 #[cfg(test)]
