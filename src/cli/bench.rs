@@ -143,7 +143,8 @@ fn machine_run_with(
     let t = Instant::now();
     let stop = p.run(limits, None)?;
     if let Some(mut tr) = p.machine.take_observer::<Tracer>() {
-        tr.finish(0, 0, p.machine.executed()).map_err(|e| e.to_string())?;
+        tr.finish(0, 0, p.machine.executed())
+            .map_err(|e| e.to_string())?;
     }
     let d = t.elapsed();
     match stop {

@@ -10,7 +10,9 @@ use super::{EXIT_LOAD, RunOpts, exit_code, fail, load_and_run_with, output};
 use crate::machine::{Cpu, R};
 use crate::session::{Loc, Program};
 use crate::trace::profile::Profiler;
-use crate::trace::record::{self, Check, CheckRecorder, ExpandOptions, Header, Reader, RecordWriter};
+use crate::trace::record::{
+    self, Check, CheckRecorder, ExpandOptions, Header, Reader, RecordWriter,
+};
 use crate::trace::shadow::ShadowStack;
 use crate::trace::{Render, Sink, Syntax, TraceOptions, Tracer};
 use crate::walk::WalkMemory;
@@ -242,8 +244,8 @@ fn trace_html(
         }
     ));
     if let Some(c) = &check {
-        // The page's recorder lets the run go on past its steps.
-        if let Err(code) = checked(c, recording, true) {
+        // The page's recorder stops the run at its last step.
+        if let Err(code) = checked(c, recording, !rec.truncated) {
             return code;
         }
     }
@@ -264,7 +266,10 @@ fn trace_html(
 /// by `--max`), so the recording must end where it did.
 fn checked(
     check: &Rc<RefCell<Check>>,
-    recording: Option<(Box<dyn crate::machine::record::BlockRecorder>, Option<std::io::Error>)>,
+    recording: Option<(
+        Box<dyn crate::machine::record::BlockRecorder>,
+        Option<std::io::Error>,
+    )>,
     complete: bool,
 ) -> Result<(), i32> {
     drop(recording);
@@ -355,7 +360,10 @@ fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, pat
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
         args: argv,
-        program: files.first().map(|f| f.display().to_string()).unwrap_or_default(),
+        program: files
+            .first()
+            .map(|f| f.display().to_string())
+            .unwrap_or_default(),
     };
     let file = match std::fs::File::create(path) {
         Ok(f) => f,
@@ -412,7 +420,9 @@ fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, pat
 
 /// The program, options and `--to` a recording's header names, parsed
 /// as `trace` parses them.
-fn recorded_command(h: &Header) -> Result<(RunOpts, Vec<PathBuf>, Vec<String>, Option<String>), String> {
+fn recorded_command(
+    h: &Header,
+) -> Result<(RunOpts, Vec<PathBuf>, Vec<String>, Option<String>), String> {
     let mut argv = vec!["toolhelp16".to_string(), "trace".to_string()];
     argv.extend(h.args.iter().cloned());
     match <super::Cli as clap::Parser>::try_parse_from(&argv) {
@@ -460,7 +470,10 @@ fn replay(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs, path
         Err(e) => return fail(EXIT_LOAD, &e.to_string()),
     };
     let file = reader.file().display().to_string();
-    let absolute = |p: &Option<PathBuf>| p.as_ref().map(|p| std::path::absolute(p).unwrap_or(p.clone()));
+    let absolute = |p: &Option<PathBuf>| {
+        p.as_ref()
+            .map(|p| std::path::absolute(p).unwrap_or(p.clone()))
+    };
     if t.regs || t.html.is_some() {
         // Registers come from running the recorded program again: the
         // machine's runs are reproducible (emulated time, a fixed clock).
@@ -546,7 +559,9 @@ fn replay(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs, path
 /// (not run) as the recording names it.
 fn replay_from(h: &Header, text: &str) -> Result<u64, String> {
     let (opts, files, args, _) = recorded_command(h)?;
-    let (file, more) = files.split_first().ok_or("the recording names no program")?;
+    let (file, more) = files
+        .split_first()
+        .ok_or("the recording names no program")?;
     let here = std::env::current_dir().ok();
     enter_recorded_dir(h)?;
     let r = (|| {

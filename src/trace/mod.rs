@@ -473,8 +473,12 @@ impl Observer for Tracer {
         // not run.
         let cut = self.pending.and_then(|k| {
             let b = &self.blocks.blocks[k];
-            cuts_short(b.linear, b.bytes.len() as u64, addr, u64::from(size))
-                .then(|| b.insns.iter().filter(|i| b.linear + u64::from(i.at) < addr).count())
+            cuts_short(b.linear, b.bytes.len() as u64, addr, u64::from(size)).then(|| {
+                b.insns
+                    .iter()
+                    .filter(|i| b.linear + u64::from(i.at) < addr)
+                    .count()
+            })
         });
         self.flush_pending(cut, false);
         if self.full() || self.failed() {

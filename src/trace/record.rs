@@ -320,7 +320,10 @@ impl Reader {
             offset: 0,
             what: e.to_string(),
         })?;
-        Reader::new(path, Box::new(std::io::BufReader::with_capacity(1 << 20, f)))
+        Reader::new(
+            path,
+            Box::new(std::io::BufReader::with_capacity(1 << 20, f)),
+        )
     }
 
     /// Read the recording `input` (named `file` in errors) from its
@@ -511,10 +514,7 @@ impl Reader {
         let at = self.offset;
         let size = self.u16("a translation's size")?;
         if size == 0 || size > MAX_BLOCK {
-            return Err(self.error_at(
-                at,
-                format!("a block of {size} bytes (1 to {MAX_BLOCK})"),
-            ));
+            return Err(self.error_at(at, format!("a block of {size} bytes (1 to {MAX_BLOCK})")));
         }
         let mut bytes = vec![0u8; usize::from(size)];
         self.exact(&mut bytes, "a translation's bytes")?;
@@ -536,10 +536,7 @@ impl Reader {
         let at = self.offset;
         let n = self.u16("the symbol count")?;
         if n > size {
-            return Err(self.error_at(
-                at,
-                format!("{n} symbols for a block of {size} bytes"),
-            ));
+            return Err(self.error_at(at, format!("{n} symbols for a block of {size} bytes")));
         }
         let mut symbols = Vec::with_capacity(usize::from(n));
         for _ in 0..n {
@@ -698,11 +695,7 @@ impl Expander {
                         .iter()
                         .filter(|i| b.linear + u64::from(i.at) < linear)
                         .count();
-                    if faulted
-                        && b.insns
-                            .iter()
-                            .any(|i| b.linear + u64::from(i.at) == linear)
-                    {
+                    if faulted && b.insns.iter().any(|i| b.linear + u64::from(i.at) == linear) {
                         n += 1;
                     }
                     self.flush(Some(n), sink);
@@ -973,7 +966,10 @@ mod tests {
     }
 
     fn expand_bytes(b: &[u8]) -> Result<String, RecordError> {
-        let r = Reader::new(Path::new("t.rec"), Box::new(std::io::Cursor::new(b.to_vec())))?;
+        let r = Reader::new(
+            Path::new("t.rec"),
+            Box::new(std::io::Cursor::new(b.to_vec())),
+        )?;
         let out = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
         impl Write for Shared {
