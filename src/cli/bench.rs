@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use crate::machine::{Observer, RunLimits, Stop, Uc};
 use crate::session::{self, LoadOptions, Loc};
-use crate::trace::{TraceOptions, Tracer};
+use crate::trace::{TraceOptions, Tracer, record};
+use std::io::Write;
 
 /// The loop, as a .COM: `mov dx,OUTER; outer: mov cx,INNER; inner: 8 ALU
 /// instructions; dec cx; jnz inner; dec dx; jnz outer; mov ax,4C00h; int
@@ -91,6 +92,42 @@ impl Observer for Nothing {
     }
 }
 
+/// A hook per instruction writing each instruction's trace line as it
+/// is about to run: the same text as the tracer's, the per-instruction
+/// way (the reference the expansion of a recording must beat).
+struct LinePerInsn {
+    render: crate::trace::Render,
+    out: Box<dyn std::io::Write>,
+    error: Option<std::io::Error>,
+}
+
+impl Observer for LinePerInsn {
+    fn on_block(&mut self, _: &Uc<'_>, _: u64, _: u32, _: u16, _: u16) -> Option<Stop> {
+        None
+    }
+
+    fn on_insn(&mut self, uc: &Uc<'_>, addr: u64, size: u32) {
+        use crate::machine::Cpu;
+        let (cs, ip) = (uc.reg(crate::machine::R::CS), uc.reg(crate::machine::R::IP));
+        let mut bytes = vec![0u8; size.min(16) as usize];
+        if uc.mem_read(addr, &mut bytes).is_err() {
+            return;
+        }
+        let b = crate::trace::blocks::decode(addr, cs, ip, bytes);
+        let Some(i) = b.insns.first() else {
+            return;
+        };
+        let place = crate::trace::Place::of(uc, cs);
+        let sym = crate::machine::symbol_at(uc, cs, ip).map(|s| s.to_string());
+        let line = self.render.line(&b, i, &place, sym.as_deref());
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
 /// How the machine runs the loop.
 enum Mode {
     Untraced,
@@ -99,6 +136,11 @@ enum Mode {
     Budget,
     PerInsnHook,
     Trace(Option<PathBuf>),
+    /// `trace --record`: the executed blocks recorded into the file.
+    Record(PathBuf),
+    /// Each instruction's trace line written into the file by a hook per
+    /// instruction ([`LinePerInsn`]).
+    LineHook(PathBuf),
 }
 
 /// A budget no benchmark reaches.
@@ -117,6 +159,13 @@ fn machine_run_with(
 ) -> Result<(Duration, Option<u64>), String> {
     let mut p = session::load(file, opts).map_err(|e| e.to_string())?;
     let mut max_insns = 0;
+    let mut recording = None;
+    let create = |path: &Path| -> Result<Box<dyn std::io::Write>, String> {
+        Ok(Box::new(std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::fs::File::create(path).map_err(|e| e.to_string())?,
+        )))
+    };
     match mode {
         Mode::Untraced => {}
         Mode::Budget => max_insns = NO_END,
@@ -135,6 +184,24 @@ fn machine_run_with(
             p.machine
                 .add_observer(Box::new(Tracer::new(TraceOptions::default(), w)));
         }
+        Mode::Record(path) => {
+            let header = record::Header {
+                program: file.display().to_string(),
+                ..Default::default()
+            };
+            let (w, shared) =
+                record::RecordWriter::new(create(&path)?, &header).map_err(|e| e.to_string())?;
+            p.machine.record_blocks(Box::new(w));
+            recording = Some(shared);
+        }
+        Mode::LineHook(path) => {
+            p.machine.add_observer(Box::new(LinePerInsn {
+                render: crate::trace::Render::default(),
+                out: create(&path)?,
+                error: None,
+            }));
+            p.machine.watch_instructions().map_err(|e| e.to_string())?;
+        }
     }
     let limits = RunLimits {
         max_insns,
@@ -145,6 +212,22 @@ fn machine_run_with(
     if let Some(mut tr) = p.machine.take_observer::<Tracer>() {
         tr.finish(0, 0, p.machine.executed())
             .map_err(|e| e.to_string())?;
+    }
+    if let Some(mut l) = p.machine.take_observer::<LinePerInsn>() {
+        if let Some(e) = l.error.take() {
+            return Err(e.to_string());
+        }
+        l.out.flush().map_err(|e| e.to_string())?;
+    }
+    if let Some(shared) = recording {
+        if let Some((_, Some(e))) = p.machine.stop_recording() {
+            return Err(e.to_string());
+        }
+        let end = record::End {
+            instructions: p.machine.executed(),
+            ..Default::default()
+        };
+        shared.borrow_mut().finish(&end).map_err(|e| e.to_string())?;
     }
     let d = t.elapsed();
     match stop {
@@ -239,7 +322,7 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     );
     let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     s.push_str(&format!(
-        "tracing ({n_small} instructions)\n  untraced                 {}\n  a hook per instruction   {}   {:.2} x untraced\n  trace, blocks recorded   {}   {:.2} x untraced\n  trace, text to a file    {}   {:.2} x untraced ({} MB written; target >= 0.25: {})\n",
+        "tracing ({n_small} instructions)\n  untraced                 {}\n  a hook per instruction   {}   {:.2} x untraced\n  trace, blocks rendered   {}   {:.2} x untraced\n  trace, text to a file    {}   {:.2} x untraced ({} MB written)\n",
         mips(plain_small),
         mips(hook),
         hook / plain_small,
@@ -248,14 +331,79 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
         mips(to_file),
         to_file / plain_small,
         bytes / 1_000_000,
-        verdict(to_file / plain_small, 0.25)
     ));
+    s.push_str(&recording_bench(dir, quick, reps, &small, n_small)?);
     s.push_str(&walk_bench(if quick { 200 } else { 20_000 })?);
     s.push_str(&corpus_run_bench(if quick { 1 } else { 3 }));
     s.push_str(&load_bench());
     s.push_str(&draw_bench(quick)?);
     s.push_str(&text_bench(if quick { 2_000 } else { 100_000 }));
     Ok(s)
+}
+
+/// `trace --record` beside the untraced run, in the same rounds, on a
+/// loop long enough to time (target: at least 0.3 x untraced); and the
+/// expansion of the small loop's recording to text beside the same text
+/// written by a hook per instruction (target: faster).
+fn recording_bench(
+    dir: &Path,
+    quick: bool,
+    reps: usize,
+    small: &Path,
+    n_small: u64,
+) -> Result<String, String> {
+    let outer = if quick { 50 } else { 4_000 };
+    let inner = 1000;
+    let mid = dir.join("mid.com");
+    std::fs::write(&mid, loop_com(outer, inner)).map_err(|e| e.to_string())?;
+    let n_mid = loop_insns(u64::from(outer), u64::from(inner));
+    let rec = dir.join("mid.rec");
+    let (mut plain, mut recorded) = (0f64, 0f64);
+    for _ in 0..reps.max(3) {
+        plain = plain.max(rate(n_mid, machine_run(&mid, Mode::Untraced)?));
+        recorded = recorded.max(rate(n_mid, machine_run(&mid, Mode::Record(rec.clone()))?));
+    }
+    let rec_bytes = std::fs::metadata(&rec).map(|m| m.len()).unwrap_or(0);
+    let _ = std::fs::remove_file(&rec);
+
+    let small_rec = dir.join("small.rec");
+    machine_run(small, Mode::Record(small_rec.clone()))?;
+    let expanded = dir.join("expanded.txt");
+    let hooked = dir.join("hooked.txt");
+    let (mut by_hook, mut by_expansion) = (0f64, 0f64);
+    for _ in 0..reps {
+        by_hook = by_hook.max(rate(n_small, machine_run(small, Mode::LineHook(hooked.clone()))?));
+        let t = Instant::now();
+        let reader = record::Reader::open(&small_rec).map_err(|e| e.to_string())?;
+        let out = std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::fs::File::create(&expanded).map_err(|e| e.to_string())?,
+        );
+        let mut sink = crate::trace::Sink::new(Box::new(out), None, None);
+        let x = record::expand(reader, record::ExpandOptions::default(), &mut sink)
+            .map_err(|e| e.to_string())?;
+        sink.finish().map_err(|e| e.to_string())?;
+        by_expansion = by_expansion.max(rate(x.written, t.elapsed()));
+    }
+    let a = std::fs::read(&expanded).map_err(|e| e.to_string())?;
+    let b = std::fs::read(&hooked).map_err(|e| e.to_string())?;
+    let same = if a == b {
+        format!("the same {} MB", a.len() / 1_000_000)
+    } else {
+        "the texts DIFFER".to_string()
+    };
+    Ok(format!(
+        "recorded trace ({n_mid} instructions; {} MB recorded)\n  untraced                 {}\n  trace --record           {}   {:.2} x untraced   target >= 0.30: {}\ntext of a trace ({n_small} instructions, {same})\n  a hook per instruction   {}\n  expansion of a recording {}   {:.2} x the hook   target > 1 (faster): {}\n",
+        rec_bytes / 1_000_000,
+        mips(plain),
+        mips(recorded),
+        recorded / plain,
+        verdict(recorded / plain, 0.30),
+        mips(by_hook),
+        mips(by_expansion),
+        by_expansion / by_hook,
+        if by_expansion > by_hook { "met" } else { "NOT met" },
+    ))
 }
 
 /// Call GDI (or USER) function `ord` of `module` as a program would.
