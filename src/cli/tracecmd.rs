@@ -418,11 +418,13 @@ fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, pat
     status
 }
 
+/// What a recording's header names: the run options, the files, the
+/// command tail and `--to`.
+type RecordedCommand = (RunOpts, Vec<PathBuf>, Vec<String>, Option<String>);
+
 /// The program, options and `--to` a recording's header names, parsed
 /// as `trace` parses them.
-fn recorded_command(
-    h: &Header,
-) -> Result<(RunOpts, Vec<PathBuf>, Vec<String>, Option<String>), String> {
+fn recorded_command(h: &Header) -> Result<RecordedCommand, String> {
     let mut argv = vec!["toolhelp16".to_string(), "trace".to_string()];
     argv.extend(h.args.iter().cloned());
     match <super::Cli as clap::Parser>::try_parse_from(&argv) {

@@ -443,7 +443,7 @@ impl Reader {
 
     /// The next record; None after the end record. A file that ends
     /// without one is an error (it was cut short).
-    pub fn next(&mut self) -> Result<Option<Record>, RecordError> {
+    pub fn next_record(&mut self) -> Result<Option<Record>, RecordError> {
         if self.ended {
             return Ok(None);
         }
@@ -733,7 +733,7 @@ pub fn expand(
     let mut x = Expander::new(opts);
     loop {
         let at = reader.offset;
-        match reader.next()? {
+        match reader.next_record()? {
             Some(Record::Translation(t)) => x.translation(&t, sink),
             Some(Record::Steps) => {
                 let words = std::mem::take(&mut reader.steps);
@@ -827,7 +827,7 @@ impl Check {
                 return Ok(None);
             }
             self.pos = 0;
-            match self.reader.next()? {
+            match self.reader.next_record()? {
                 Some(Record::Steps) => {}
                 Some(Record::Translation(_)) => self.reader.steps.clear(),
                 Some(Record::End(_)) | None => {
