@@ -348,3 +348,21 @@ fn record_and_replay_refuse_what_does_not_apply() {
     }
     assert!(rec.exists());
 }
+
+/// A recording that cannot be written (a full disk: /dev/full) is an
+/// error naming the file, not a run that seems to have been recorded.
+#[test]
+fn a_recording_that_cannot_be_written_is_an_error() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("SKIPPED: no /dev/full on this host");
+        return;
+    }
+    let dir = scratch("record-full");
+    for case in [&CASES[0], &CASES[2]] {
+        let out = run(&["--record", "/dev/full"], Some(case), &dir);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(120), "{}: {err}", case.file);
+        assert!(err.contains("--record /dev/full: "), "{err}");
+        assert!(!err.contains("toolhelp16: trace: recorded"), "{err}");
+    }
+}

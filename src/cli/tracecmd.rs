@@ -369,10 +369,8 @@ fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, pat
         Ok(f) => f,
         Err(e) => return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display())),
     };
-    let (writer, written) = match RecordWriter::new(
-        Box::new(std::io::BufWriter::with_capacity(1 << 20, file)),
-        &header,
-    ) {
+    // Unbuffered: the writer gathers its records and writes large pieces.
+    let (writer, written) = match RecordWriter::new(Box::new(file), &header) {
         Ok(w) => w,
         Err(e) => return fail(EXIT_LOAD, &format!("--record {}: {e}", path.display())),
     };

@@ -199,33 +199,96 @@ pub fn end_bytes(e: &End) -> Vec<u8> {
     out
 }
 
+/// Bytes a [`RecordWriter`] gathers before handing them to its writing
+/// thread.
+const WRITE_CHUNK: usize = 1 << 19;
+
+/// Chunks on their way to the writing thread at most (then the run waits
+/// for the disk).
+const CHUNKS_IN_FLIGHT: usize = 8;
+
 /// What a [`RecordWriter`] has written, shared with whoever made it (the
 /// machine keeps the writer until the recording stops).
+///
+/// The bytes are written by a thread of their own: the run hands a chunk
+/// over and goes on while the disk takes it. A write error stops the
+/// thread; the next chunk handed over returns it (and the machine stops
+/// the run), or [`Written::finish`] does.
 pub struct Written {
-    out: Box<dyn Write>,
+    buf: Vec<u8>,
+    tx: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+    /// Chunks written, back to be filled again.
+    back: std::sync::mpsc::Receiver<Vec<u8>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
     /// Blocks recorded.
     pub blocks: u64,
     /// Translations recorded.
     pub translations: u64,
     /// Bytes written.
     pub bytes: u64,
-    scratch: Vec<u8>,
 }
 
 impl Written {
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.bytes += b.len() as u64;
-        self.out.write_all(b)
+        self.buf.extend_from_slice(b);
+        self.spill()
     }
 
-    /// Write the end record and flush.
+    /// Hand the gathered bytes over once there are enough of them.
+    fn spill(&mut self) -> std::io::Result<()> {
+        if self.buf.len() < WRITE_CHUNK {
+            return Ok(());
+        }
+        self.hand_over()
+    }
+
+    fn hand_over(&mut self) -> std::io::Result<()> {
+        let next = self
+            .back
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(self.buf.capacity()));
+        let full = std::mem::replace(&mut self.buf, next);
+        self.bytes += full.len() as u64;
+        let sent = match &self.tx {
+            Some(tx) => tx.send(full).is_ok(),
+            None => false,
+        };
+        if sent {
+            Ok(())
+        } else {
+            // The thread stopped: its error.
+            Err(self.stop())
+        }
+    }
+
+    /// Stop the writing thread: its error, or one saying it had stopped.
+    fn stop(&mut self) -> std::io::Error {
+        self.tx = None;
+        match self.thread.take().map(|t| t.join()) {
+            Some(Ok(Err(e))) => e,
+            Some(Err(_)) => std::io::Error::other("the recording's writing thread failed"),
+            _ => std::io::Error::other("the recording's writing thread has stopped"),
+        }
+    }
+
+    /// Write the end record, and wait for everything to be written.
     pub fn finish(&mut self, end: &End) -> std::io::Result<()> {
         let e = End {
             blocks: self.blocks,
             ..end.clone()
         };
-        self.put(&end_bytes(&e))?;
-        self.out.flush()
+        self.buf.extend_from_slice(&end_bytes(&e));
+        self.hand_over()?;
+        self.tx = None;
+        match self.thread.take().map(|t| t.join()) {
+            Some(Ok(r)) => r,
+            Some(Err(_)) => Err(std::io::Error::other(
+                "the recording's writing thread failed",
+            )),
+            None => Err(std::io::Error::other(
+                "the recording's writing thread has stopped",
+            )),
+        }
     }
 }
 
@@ -234,20 +297,37 @@ impl Written {
 pub struct RecordWriter(pub std::rc::Rc<std::cell::RefCell<Written>>);
 
 impl RecordWriter {
-    /// A writer of `out`, its header written now; the shared state, to
+    /// A writer of `out` (best unbuffered: it is written in large pieces,
+    /// by a thread of its own), the header first; the shared state, to
     /// finish it after the run.
     pub fn new(
-        mut out: Box<dyn Write>,
+        mut out: Box<dyn Write + Send>,
         header: &Header,
     ) -> std::io::Result<(RecordWriter, std::rc::Rc<std::cell::RefCell<Written>>)> {
-        let h = header_bytes(header);
-        out.write_all(&h)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
+        let (back_tx, back) = std::sync::mpsc::channel::<Vec<u8>>();
+        let thread = std::thread::Builder::new()
+            .name("toolhelp16 recording".into())
+            .spawn(move || -> std::io::Result<()> {
+                for mut chunk in rx {
+                    out.write_all(&chunk)?;
+                    chunk.clear();
+                    let _ = back_tx.send(chunk);
+                }
+                out.flush()
+            })?;
+        // A chunk, and the largest step record the machine hands over
+        // (65536 steps) on top of it.
+        let mut buf = Vec::with_capacity(WRITE_CHUNK + ((1 << 16) + 1) * 8);
+        buf.extend_from_slice(&header_bytes(header));
         let w = std::rc::Rc::new(std::cell::RefCell::new(Written {
-            out,
+            buf,
+            tx: Some(tx),
+            back,
+            thread: Some(thread),
             blocks: 0,
             translations: 0,
-            bytes: h.len() as u64,
-            scratch: Vec::new(),
+            bytes: 0,
         }));
         Ok((RecordWriter(w.clone()), w))
     }
@@ -283,19 +363,19 @@ impl BlockRecorder for RecordWriter {
     fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
         let mut w = self.0.borrow_mut();
         let w = &mut *w;
-        let mut scratch = std::mem::take(&mut w.scratch);
-        scratch.clear();
-        scratch.push(b'S');
-        scratch.extend_from_slice(&(words.len() as u32).to_le_bytes());
-        let mut blocks = 0u64;
-        for &x in words {
-            scratch.extend_from_slice(&x.to_le_bytes());
-            blocks += u64::from(x & crate::machine::record::CUT == 0);
+        w.buf.push(b'S');
+        w.buf.extend_from_slice(&(words.len() as u32).to_le_bytes());
+        let at = w.buf.len();
+        w.buf.resize(at + words.len() * 8, 0);
+        for (c, &x) in w.buf[at..].chunks_exact_mut(8).zip(words) {
+            c.copy_from_slice(&x.to_le_bytes());
         }
-        w.blocks += blocks;
-        let r = w.put(&scratch);
-        w.scratch = scratch;
-        r
+        let cuts = words
+            .iter()
+            .filter(|&&x| x & crate::machine::record::CUT != 0)
+            .count();
+        w.blocks += (words.len() - cuts) as u64;
+        w.spill()
     }
 }
 
