@@ -406,12 +406,12 @@ extern "C" fn on_block_fast(
     // hooks reach the state the same way, through the engine).
     let st = unsafe { &mut *(user_data as *mut super::State) };
     // The common case, in as few steps as can be: nothing pending, no
-    // timed run, no recording, the block in the table, not cutting the
-    // last one short, within the budget.
+    // timed run, the block in the table, not cutting the last one short,
+    // within the budget; a recording's word when its translation was
+    // given and the buffer has room.
     if st.preentered.is_none()
         && st.stop.is_none()
         && st.tail.is_none()
-        && st.recording.is_none()
         && !st.timed
         && let Some(slot) = st.tb_counts.find(addr, size)
     {
@@ -427,6 +427,13 @@ extern "C" fn on_block_fast(
             st.max_insns
         };
         if !cut_short && executed <= max {
+            if let Some(r) = &mut st.recording {
+                if !slot.given.get() || r.words.len() == super::record::BUFFER_WORDS {
+                    return fast_hook_rest(st, handle, addr, size);
+                }
+                r.words
+                    .push(super::record::Step::Block { linear: addr, size }.word());
+            }
             st.executed = executed;
             st.last_block = (addr, size, n);
             return;
