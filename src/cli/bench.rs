@@ -386,7 +386,7 @@ fn recording_bench(
     small: &Path,
     n_small: u64,
 ) -> Result<String, String> {
-    let outer = if quick { 50 } else { 4_000 };
+    let outer = if quick { 50 } else { 20_000 };
     let inner = 1000;
     let mid = dir.join("mid.com");
     std::fs::write(&mid, loop_com(outer, inner)).map_err(|e| e.to_string())?;
