@@ -311,6 +311,18 @@ fn bad_recordings_are_named_errors() {
         err.contains(&format!("bad.rec: offset {at}: unknown record type 0x51")),
         "{err}"
     );
+    // One byte changed in the middle: the part holding it fails its check.
+    let mut b = bytes.clone();
+    let mid = b.len() / 2;
+    b[mid] ^= 0x10;
+    std::fs::write(&bad, &b).unwrap();
+    let out = replay(&bad, &[], &dir);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(120), "{err}");
+    assert!(
+        err.contains("bad.rec: offset ") && err.contains("is corrupt"),
+        "{err}"
+    );
     // A recording of another version.
     let mut b = bytes.clone();
     b[8] = 99;

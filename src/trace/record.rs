@@ -6,7 +6,8 @@
 //! **While recording**, the machine hands over its steps (machine/record.rs)
 //! a buffer of up to 65536 words at a time, and a block's translation the
 //! first time it runs. [`RecordWriter`] does nothing per block: a buffer of
-//! steps is written as it comes, and a translation is written with what
+//! steps is copied and handed to a thread of its own, which encodes and
+//! writes it while the run goes on. A translation is written with what
 //! only the running machine knows — the module and NE segment owning the
 //! code, and the symbol naming each instruction — so that the expansion
 //! needs neither the machine nor the program.
@@ -20,19 +21,25 @@
 //!             u16 n, n strings    the `trace` arguments that load and run
 //!                                 the program again (`--replay --regs`)
 //!             string program      the program's path, for people
+//!             u32 check           FNV-1a of the header's bytes before it
 //! records     'T' translation     u64 linear, u16 cs, u16 ip, u32 icount,
 //!                                 u16 size, size bytes,
 //!                                 u8 has (1: module, 2: segment),
 //!                                 [string module], [u16 segment],
-//!                                 u16 n, n × (u16 instruction, string symbol)
-//!             'S' steps           u32 n, n × u64 step word (machine/record.rs)
+//!                                 u16 n, n × (u16 instruction, string symbol),
+//!                                 u32 check (FNV-1a of the record from 'T')
+//!             'S' steps           u32 n, n × u64 step word (machine/record.rs),
+//!                                 u64 check ([`steps_check`] of the words)
 //!             'E' end             u64 blocks, u64 instructions (u64::MAX:
 //!                                 not counted), i32 exit status,
-//!                                 string how the run ended
+//!                                 string how the run ended,
+//!                                 u32 check (FNV-1a of the record from 'E')
 //! ```
 //!
 //! The end record is last; a file without one was cut short (the
-//! recording stopped, or the file was truncated). Reading is bounded: every
+//! recording stopped, or the file was truncated). Every part carries a
+//! check, so a changed byte is an error rather than a different trace.
+//! Reading is bounded: every
 //! length is checked against a cap before anything is allocated, and a
 //! malformed file is an error naming the file, the offset and what was
 //! wrong ([`RecordError`]).
@@ -143,6 +150,47 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(b);
 }
 
+/// FNV-1a (32 bits) of `bytes`, from `h`: the check of the header, a
+/// translation and the end record.
+fn fnv(mut h: u32, bytes: &[u8]) -> u32 {
+    for &b in bytes {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+const FNV_START: u32 = 0x811C_9DC5;
+
+/// Append the FNV-1a check of everything in `out`.
+fn seal(mut out: Vec<u8>) -> Vec<u8> {
+    let h = fnv(FNV_START, &out);
+    out.extend_from_slice(&h.to_le_bytes());
+    out
+}
+
+/// The check of a steps record: a Fletcher-style pair of running sums
+/// over its words (a changed, lost or moved word changes it).
+pub fn steps_check(words: &[u64]) -> u64 {
+    let (mut a, mut b) = (0u64, 0u64);
+    for &w in words {
+        a = a.wrapping_add(w);
+        b = b.wrapping_add(a);
+    }
+    a ^ b.rotate_left(29)
+}
+
+/// A steps record's bytes, appended to `out`.
+pub fn steps_bytes(out: &mut Vec<u8>, words: &[u64]) {
+    out.push(b'S');
+    out.extend_from_slice(&(words.len() as u32).to_le_bytes());
+    let at = out.len();
+    out.resize(at + words.len() * 8, 0);
+    for (c, &x) in out[at..].chunks_exact_mut(8).zip(words) {
+        c.copy_from_slice(&x.to_le_bytes());
+    }
+    out.extend_from_slice(&steps_check(words).to_le_bytes());
+}
+
 /// The header's bytes.
 pub fn header_bytes(h: &Header) -> Vec<u8> {
     let mut out = Vec::new();
@@ -155,7 +203,7 @@ pub fn header_bytes(h: &Header) -> Vec<u8> {
         put_str(&mut out, a);
     }
     put_str(&mut out, &h.program);
-    out
+    seal(out)
 }
 
 /// A translation record's bytes.
@@ -186,7 +234,7 @@ pub fn translation_bytes(r: &Recorded) -> Vec<u8> {
         out.extend_from_slice(&k.to_le_bytes());
         put_str(&mut out, s);
     }
-    out
+    seal(out)
 }
 
 /// An end record's bytes.
@@ -196,100 +244,121 @@ pub fn end_bytes(e: &End) -> Vec<u8> {
     out.extend_from_slice(&e.instructions.unwrap_or(u64::MAX).to_le_bytes());
     out.extend_from_slice(&e.status.to_le_bytes());
     put_str(&mut out, &e.stop);
-    out
+    seal(out)
 }
 
-/// Bytes a [`RecordWriter`] gathers before handing them to its writing
-/// thread.
+/// Bytes the writing thread gathers before writing them out.
 const WRITE_CHUNK: usize = 1 << 19;
 
-/// Chunks on their way to the writing thread at most (then the run waits
-/// for the disk).
-const CHUNKS_IN_FLIGHT: usize = 8;
+/// Messages on their way to the writing thread at most (then the run
+/// waits for the disk).
+const IN_FLIGHT: usize = 16;
+
+/// What the run hands the writing thread.
+enum Msg {
+    /// A record, encoded.
+    Bytes(Vec<u8>),
+    /// Steps, to encode as a record.
+    Steps(Vec<u64>),
+    /// The end: the record to write last (its block count filled in).
+    End(End),
+}
+
+/// What the writing thread wrote: blocks and bytes.
+type Totals = (u64, u64);
 
 /// What a [`RecordWriter`] has written, shared with whoever made it (the
 /// machine keeps the writer until the recording stops).
 ///
-/// The bytes are written by a thread of their own: the run hands a chunk
-/// over and goes on while the disk takes it. A write error stops the
-/// thread; the next chunk handed over returns it (and the machine stops
-/// the run), or [`Written::finish`] does.
+/// A thread of its own encodes the steps and writes the file: the run
+/// copies each buffer of steps it is handed and goes on. A write error
+/// stops the thread; the next buffer handed over returns it (and the
+/// machine stops the run), or [`Written::finish`] does.
 pub struct Written {
-    buf: Vec<u8>,
-    tx: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
-    /// Chunks written, back to be filled again.
-    back: std::sync::mpsc::Receiver<Vec<u8>>,
-    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
-    /// Blocks recorded.
+    tx: Option<std::sync::mpsc::SyncSender<Msg>>,
+    /// Step buffers encoded, back to be filled again.
+    back: std::sync::mpsc::Receiver<Vec<u64>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<Totals>>>,
+    /// Blocks recorded (known once finished).
     pub blocks: u64,
     /// Translations recorded.
     pub translations: u64,
-    /// Bytes written.
+    /// Bytes written (known once finished).
     pub bytes: u64,
 }
 
 impl Written {
-    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.buf.extend_from_slice(b);
-        self.spill()
-    }
-
-    /// Hand the gathered bytes over once there are enough of them.
-    fn spill(&mut self) -> std::io::Result<()> {
-        if self.buf.len() < WRITE_CHUNK {
-            return Ok(());
-        }
-        self.hand_over()
-    }
-
-    fn hand_over(&mut self) -> std::io::Result<()> {
-        let next = self
-            .back
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(self.buf.capacity()));
-        let full = std::mem::replace(&mut self.buf, next);
-        self.bytes += full.len() as u64;
+    fn send(&mut self, m: Msg) -> std::io::Result<()> {
         let sent = match &self.tx {
-            Some(tx) => tx.send(full).is_ok(),
+            Some(tx) => tx.send(m).is_ok(),
             None => false,
         };
         if sent {
             Ok(())
         } else {
-            // The thread stopped: its error.
-            Err(self.stop())
+            Err(self.join().err().unwrap_or_else(stopped))
         }
     }
 
-    /// Stop the writing thread: its error, or one saying it had stopped.
-    fn stop(&mut self) -> std::io::Error {
-        self.tx = None;
-        match self.thread.take().map(|t| t.join()) {
-            Some(Ok(Err(e))) => e,
-            Some(Err(_)) => std::io::Error::other("the recording's writing thread failed"),
-            _ => std::io::Error::other("the recording's writing thread has stopped"),
-        }
-    }
-
-    /// Write the end record, and wait for everything to be written.
-    pub fn finish(&mut self, end: &End) -> std::io::Result<()> {
-        let e = End {
-            blocks: self.blocks,
-            ..end.clone()
-        };
-        self.buf.extend_from_slice(&end_bytes(&e));
-        self.hand_over()?;
+    /// Wait for the writing thread: what it wrote, or its error.
+    fn join(&mut self) -> std::io::Result<Totals> {
         self.tx = None;
         match self.thread.take().map(|t| t.join()) {
             Some(Ok(r)) => r,
             Some(Err(_)) => Err(std::io::Error::other(
                 "the recording's writing thread failed",
             )),
-            None => Err(std::io::Error::other(
-                "the recording's writing thread has stopped",
-            )),
+            None => Err(stopped()),
         }
     }
+
+    /// Write the end record, and wait for everything to be written.
+    pub fn finish(&mut self, end: &End) -> std::io::Result<()> {
+        self.send(Msg::End(end.clone()))?;
+        let (blocks, bytes) = self.join()?;
+        self.blocks = blocks;
+        self.bytes = bytes;
+        Ok(())
+    }
+}
+
+fn stopped() -> std::io::Error {
+    std::io::Error::other("the recording's writing thread has stopped")
+}
+
+/// The writing thread: encode and write what the run hands over.
+fn write_recording(
+    mut out: Box<dyn Write + Send>,
+    rx: std::sync::mpsc::Receiver<Msg>,
+    back: std::sync::mpsc::Sender<Vec<u64>>,
+) -> std::io::Result<Totals> {
+    let mut buf: Vec<u8> = Vec::with_capacity(WRITE_CHUNK + ((1 << 16) + 2) * 8);
+    let (mut blocks, mut bytes) = (0u64, 0u64);
+    for m in rx {
+        match m {
+            Msg::Bytes(b) => buf.extend_from_slice(&b),
+            Msg::Steps(mut words) => {
+                steps_bytes(&mut buf, &words);
+                let cuts = words
+                    .iter()
+                    .filter(|&&x| x & crate::machine::record::CUT != 0)
+                    .count();
+                blocks += (words.len() - cuts) as u64;
+                words.clear();
+                let _ = back.send(words);
+            }
+            Msg::End(e) => buf.extend_from_slice(&end_bytes(&End { blocks, ..e })),
+        }
+        if buf.len() >= WRITE_CHUNK {
+            out.write_all(&buf)?;
+            bytes += buf.len() as u64;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)?;
+    bytes += buf.len() as u64;
+    out.flush()?;
+    Ok((blocks, bytes))
 }
 
 /// The recorder writing a recording file: a [`BlockRecorder`] for
@@ -301,34 +370,24 @@ impl RecordWriter {
     /// by a thread of its own), the header first; the shared state, to
     /// finish it after the run.
     pub fn new(
-        mut out: Box<dyn Write + Send>,
+        out: Box<dyn Write + Send>,
         header: &Header,
     ) -> std::io::Result<(RecordWriter, std::rc::Rc<std::cell::RefCell<Written>>)> {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
-        let (back_tx, back) = std::sync::mpsc::channel::<Vec<u8>>();
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Msg>(IN_FLIGHT);
+        let (back_tx, back) = std::sync::mpsc::channel::<Vec<u64>>();
         let thread = std::thread::Builder::new()
             .name("toolhelp16 recording".into())
-            .spawn(move || -> std::io::Result<()> {
-                for mut chunk in rx {
-                    out.write_all(&chunk)?;
-                    chunk.clear();
-                    let _ = back_tx.send(chunk);
-                }
-                out.flush()
-            })?;
-        // A chunk, and the largest step record the machine hands over
-        // (65536 steps) on top of it.
-        let mut buf = Vec::with_capacity(WRITE_CHUNK + ((1 << 16) + 1) * 8);
-        buf.extend_from_slice(&header_bytes(header));
-        let w = std::rc::Rc::new(std::cell::RefCell::new(Written {
-            buf,
+            .spawn(move || write_recording(out, rx, back_tx))?;
+        let mut w = Written {
             tx: Some(tx),
             back,
             thread: Some(thread),
             blocks: 0,
             translations: 0,
             bytes: 0,
-        }));
+        };
+        w.send(Msg::Bytes(header_bytes(header)))?;
+        let w = std::rc::Rc::new(std::cell::RefCell::new(w));
         Ok((RecordWriter(w.clone()), w))
     }
 }
@@ -357,25 +416,17 @@ impl BlockRecorder for RecordWriter {
         };
         let mut w = self.0.borrow_mut();
         w.translations += 1;
-        w.put(&translation_bytes(&r))
+        w.send(Msg::Bytes(translation_bytes(&r)))
     }
 
     fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
         let mut w = self.0.borrow_mut();
-        let w = &mut *w;
-        w.buf.push(b'S');
-        w.buf.extend_from_slice(&(words.len() as u32).to_le_bytes());
-        let at = w.buf.len();
-        w.buf.resize(at + words.len() * 8, 0);
-        for (c, &x) in w.buf[at..].chunks_exact_mut(8).zip(words) {
-            c.copy_from_slice(&x.to_le_bytes());
-        }
-        let cuts = words
-            .iter()
-            .filter(|&&x| x & crate::machine::record::CUT != 0)
-            .count();
-        w.blocks += (words.len() - cuts) as u64;
-        w.spill()
+        let mut v = w
+            .back
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(words.len().max(1 << 16)));
+        v.extend_from_slice(words);
+        w.send(Msg::Steps(v))
     }
 }
 
@@ -390,6 +441,9 @@ pub struct Reader {
     pub steps: Vec<u64>,
     scratch: Vec<u8>,
     ended: bool,
+    /// The FNV-1a check of the record read so far (None while reading
+    /// what it does not cover).
+    hash: Option<u32>,
 }
 
 impl Reader {
@@ -417,6 +471,7 @@ impl Reader {
             steps: Vec::new(),
             scratch: Vec::new(),
             ended: false,
+            hash: Some(FNV_START),
         };
         let mut magic = [0u8; 8];
         r.exact(&mut magic, "the magic number")?;
@@ -440,6 +495,7 @@ impl Reader {
             args.push(r.string("an argument", MAX_STRING)?);
         }
         let program = r.string("the program's path", MAX_STRING)?;
+        r.sealed(0, "the header")?;
         r.header = Header { cwd, args, program };
         Ok(r)
     }
@@ -483,6 +539,22 @@ impl Reader {
             }
         }
         self.offset += buf.len() as u64;
+        if let Some(h) = self.hash {
+            self.hash = Some(fnv(h, buf));
+        }
+        Ok(())
+    }
+
+    /// The record that started at `at` ends with its check: compare.
+    fn sealed(&mut self, at: u64, what: &str) -> Result<(), RecordError> {
+        let want = self.hash.take().unwrap_or(0);
+        let got = self.u32("a record's check")?;
+        if got != want {
+            return Err(self.error_at(
+                at,
+                format!("{what} is corrupt: its check is {got:#010x}, its bytes give {want:#010x}"),
+            ));
+        }
         Ok(())
     }
 
@@ -543,9 +615,15 @@ impl Reader {
             ));
         }
         self.offset += 1;
+        self.hash = Some(fnv(FNV_START, &tag));
         match tag[0] {
-            b'T' => self.translation().map(|t| Some(Record::Translation(t))),
+            b'T' => {
+                let t = self.translation()?;
+                self.sealed(at, "a translation record")?;
+                Ok(Some(Record::Translation(t)))
+            }
             b'S' => {
+                self.hash = None;
                 let n = self.u32("the step count")?;
                 if n > MAX_STEPS {
                     return Err(self.error_at(
@@ -563,13 +641,23 @@ impl Reader {
                         .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
                 );
                 self.scratch = scratch;
-                r.map(|()| Some(Record::Steps))
+                r?;
+                let want = steps_check(&self.steps);
+                let got = self.u64("a steps record's check")?;
+                if got != want {
+                    return Err(self.error_at(
+                        at,
+                        format!("a steps record is corrupt: its check is {got:#018x}, its steps give {want:#018x}"),
+                    ));
+                }
+                Ok(Some(Record::Steps))
             }
             b'E' => {
                 let blocks = self.u64("the block count")?;
                 let insns = self.u64("the instruction count")?;
                 let status = self.u32("the exit status")? as i32;
                 let stop = self.string("how the run ended", MAX_STRING)?;
+                self.sealed(at, "the end record")?;
                 let mut more = [0u8; 1];
                 if matches!(self.input.read(&mut more), Ok(n) if n > 0) {
                     return Err(self.error("data after the end record".into()));
@@ -1018,23 +1106,20 @@ mod tests {
             },
             symbols: vec![(0, "start".into())],
         }));
-        f.push(b'S');
-        f.extend(2u32.to_le_bytes());
-        f.extend(
-            Step::Block {
-                linear: 0x1100,
-                size: 5,
-            }
-            .word()
-            .to_le_bytes(),
-        );
-        f.extend(
-            Step::Cut {
-                linear: 0x1103,
-                faulted: true,
-            }
-            .word()
-            .to_le_bytes(),
+        steps_bytes(
+            &mut f,
+            &[
+                Step::Block {
+                    linear: 0x1100,
+                    size: 5,
+                }
+                .word(),
+                Step::Cut {
+                    linear: 0x1103,
+                    faulted: true,
+                }
+                .word(),
+            ],
         );
         f.extend(end_bytes(&End {
             blocks: 1,
@@ -1089,18 +1174,38 @@ mod tests {
         }
     }
 
+    /// Every record carries a check: any one byte changed anywhere is an
+    /// error, never a different trace passed off as the recorded one.
+    #[test]
+    fn every_changed_byte_is_a_named_error() {
+        let f = sample();
+        for at in 0..f.len() {
+            for x in [0x01u8, 0x80, 0xFF] {
+                let mut g = f.clone();
+                g[at] ^= x;
+                let e = expand_bytes(&g);
+                assert!(e.is_err(), "byte {at} ^ {x:#x} passed: {:?}", e.ok());
+                let s = e.unwrap_err().to_string();
+                assert!(s.starts_with("t.rec: offset "), "{s}");
+            }
+        }
+        let mut g = f.clone();
+        let n = g.len();
+        g[n - 5] ^= 1;
+        let s = expand_bytes(&g).unwrap_err().to_string();
+        assert!(s.contains("the end record is corrupt"), "{s}");
+    }
+
     #[test]
     fn a_step_without_its_translation_is_an_error() {
         let mut f = header_bytes(&Header::default());
-        f.push(b'S');
-        f.extend(1u32.to_le_bytes());
-        f.extend(
-            Step::Block {
+        steps_bytes(
+            &mut f,
+            &[Step::Block {
                 linear: 0x500,
                 size: 3,
             }
-            .word()
-            .to_le_bytes(),
+            .word()],
         );
         let e = expand_bytes(&f).unwrap_err().to_string();
         assert!(e.contains("no translation before it"), "{e}");
