@@ -28,7 +28,8 @@
 //!                                 [string module], [u16 segment],
 //!                                 u16 n, n × (u16 instruction, string symbol),
 //!                                 u32 check (FNV-1a of the record from 'T')
-//!             'S' steps           u32 n, n × u64 step word (machine/record.rs),
+//!             'S' steps           u32 n steps, u32 m, m bytes: the step words
+//!                                 (machine/record.rs) coded by [`steps_bytes`],
 //!                                 u64 check ([`steps_check`] of the words)
 //!             'E' end             u64 blocks, u64 instructions (u64::MAX:
 //!                                 not counted), i32 exit status,
@@ -179,16 +180,76 @@ pub fn steps_check(words: &[u64]) -> u64 {
     a ^ b.rotate_left(29)
 }
 
+/// The code of a step word that is written in full (the 8 bytes follow).
+const LITERAL: u8 = 255;
+
+/// The slot of the recent-words table where `w` is kept (0 to 254).
+fn slot(w: u64) -> usize {
+    ((w.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % 255) as usize
+}
+
 /// A steps record's bytes, appended to `out`.
+///
+/// The steps are coded against a table of 255 recent words, empty at the
+/// start of each record, each word in the slot [`slot`] gives it: a word
+/// found in its slot is that slot's number (one byte); any other is
+/// [`LITERAL`] and its 8 bytes, and takes the slot. A program's loops run
+/// the same blocks again and again, so most steps take one byte.
 pub fn steps_bytes(out: &mut Vec<u8>, words: &[u64]) {
     out.push(b'S');
     out.extend_from_slice(&(words.len() as u32).to_le_bytes());
-    let at = out.len();
-    out.resize(at + words.len() * 8, 0);
-    for (c, &x) in out[at..].chunks_exact_mut(8).zip(words) {
-        c.copy_from_slice(&x.to_le_bytes());
+    let len_at = out.len();
+    out.extend_from_slice(&0u32.to_le_bytes());
+    let start = out.len();
+    let mut table = [0u64; 255];
+    for &w in words {
+        let k = slot(w);
+        if table[k] == w {
+            out.push(k as u8);
+        } else {
+            table[k] = w;
+            out.push(LITERAL);
+            out.extend_from_slice(&w.to_le_bytes());
+        }
     }
+    let coded = (out.len() - start) as u32;
+    out[len_at..len_at + 4].copy_from_slice(&coded.to_le_bytes());
     out.extend_from_slice(&steps_check(words).to_le_bytes());
+}
+
+/// Decode `n` steps coded as [`steps_bytes`] codes them into `words`;
+/// what is wrong when `code` does not hold exactly `n` of them.
+fn decode_steps(code: &[u8], n: usize, words: &mut Vec<u64>) -> Result<(), String> {
+    words.clear();
+    let mut table = [0u64; 255];
+    let mut i = 0;
+    while words.len() < n {
+        let Some(&c) = code.get(i) else {
+            return Err(format!(
+                "the steps' code ends after {} of {n} steps",
+                words.len()
+            ));
+        };
+        i += 1;
+        if c == LITERAL {
+            let Some(b) = code.get(i..i + 8) else {
+                return Err(format!("the steps' code ends inside step {}", words.len()));
+            };
+            let w = u64::from_le_bytes(b.try_into().unwrap_or_default());
+            i += 8;
+            table[slot(w)] = w;
+            words.push(w);
+        } else {
+            words.push(table[usize::from(c)]);
+        }
+    }
+    if i != code.len() {
+        return Err(format!(
+            "{} bytes of the steps' code are left after its {n} steps",
+            code.len() - i
+        ));
+    }
+    Ok(())
 }
 
 /// The header's bytes.
@@ -631,17 +692,26 @@ impl Reader {
                         format!("{n} steps in one record (at most {MAX_STEPS})"),
                     ));
                 }
+                let m_at = self.offset;
+                let m = self.u32("the steps' code length")?;
+                // A step takes 1 to 9 bytes.
+                if m < n || u64::from(m) > u64::from(n) * 9 {
+                    return Err(self.error_at(
+                        m_at,
+                        format!("{m} bytes of code for {n} steps (each takes 1 to 9)"),
+                    ));
+                }
                 let mut scratch = std::mem::take(&mut self.scratch);
-                scratch.resize(n as usize * 8, 0);
+                scratch.resize(m as usize, 0);
                 let r = self.exact(&mut scratch, "the steps");
-                self.steps.clear();
-                self.steps.extend(
-                    scratch
-                        .chunks_exact(8)
-                        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
-                );
+                let mut steps = std::mem::take(&mut self.steps);
+                let d = r.and_then(|()| {
+                    decode_steps(&scratch, n as usize, &mut steps)
+                        .map_err(|what| self.error_at(m_at + 4, what))
+                });
+                self.steps = steps;
                 self.scratch = scratch;
-                r?;
+                d?;
                 let want = steps_check(&self.steps);
                 let got = self.u64("a steps record's check")?;
                 if got != want {
@@ -1225,7 +1295,43 @@ mod tests {
         assert!(e.contains("offset 10: the directory"), "{e}");
     }
 
+    /// A loop's steps take a byte each once their words are in the table.
+    #[test]
+    fn repeated_steps_take_a_byte_each() {
+        let words: Vec<u64> = (0..1000).map(|k| 0x1000 + (k % 3) * 0x40).collect();
+        let mut out = Vec::new();
+        steps_bytes(&mut out, &words);
+        // 'S', the count, the code's length, 3 literals, 997 slots, the check.
+        assert_eq!(out.len(), 1 + 4 + 4 + 3 * 9 + 997 + 8);
+    }
+
     proptest! {
+        #[test]
+        fn steps_code_and_decode_to_themselves(
+            words in proptest::collection::vec(
+                prop_oneof![any::<u64>(), 0u64..6, Just(u64::MAX)], 0..600),
+        ) {
+            let mut out = Vec::new();
+            steps_bytes(&mut out, &words);
+            let n = u32::from_le_bytes(out[1..5].try_into().unwrap()) as usize;
+            let m = u32::from_le_bytes(out[5..9].try_into().unwrap()) as usize;
+            prop_assert_eq!(n, words.len());
+            prop_assert_eq!(out.len(), 9 + m + 8);
+            let mut back = Vec::new();
+            decode_steps(&out[9..9 + m], n, &mut back).unwrap();
+            prop_assert_eq!(back, words);
+        }
+
+        #[test]
+        fn arbitrary_step_code_never_panics(
+            code in proptest::collection::vec(any::<u8>(), 0..300),
+            n in 0usize..100,
+        ) {
+            let mut back = Vec::new();
+            let _ = decode_steps(&code, n, &mut back);
+            prop_assert!(back.len() <= n);
+        }
+
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
             let _ = expand_bytes(&bytes);
