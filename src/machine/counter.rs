@@ -2,11 +2,24 @@
 //! when something needs the count: an instruction budget, an observer
 //! (tracer, profiler, shadow stack), or a timed run (time.rs).
 //!
-//! **The hook.** One block hook ([`on_block`]) does everything per block:
-//! the due timer ticks of a timed run, the budget, the count, and the
-//! observers. It is installed the first time counting is wanted and stays:
-//! cached translations made before it do not call it, so installing it
-//! also drops them ([`forget_all_code`]).
+//! **The hooks.** One block hook does everything per block: the due
+//! timer ticks of a timed run, the budget, the count, a recording's word
+//! (record.rs), and the observers. It is installed the first time
+//! counting is wanted and stays: cached translations made before it do
+//! not call it, so installing it also drops them ([`forget_all_code`]).
+//! It comes in two forms:
+//!
+//! * while nothing observes blocks, [`on_block_fast`], registered with
+//!   unicorn's C API so that QEMU's translated code calls it directly
+//!   with the machine's state as its argument: no trip through the Rust
+//!   binding, and a common path of a table look-up, two compares and two
+//!   stores. Block hooks of any kind cost this engine a call per block,
+//!   so this is about as cheap as a count can be (`bench` prints an
+//!   empty hook's cost beside it). What needs the machine at hand (a
+//!   timer tick, a translation to give a recording) it leaves to the
+//!   machine's loop, stopping before the block runs ([`slow_block`]);
+//! * with observers, [`on_block`] through the binding, which hands them
+//!   the machine. It replaces the fast one and stays.
 //!
 //! **Instructions per block** come from a direct-mapped table keyed by
 //! the block's linear address and size ([`TbCounts`]), filled when QEMU
@@ -172,12 +185,36 @@ pub(super) fn install_edge_hook(uc: &mut Uc<'_>) -> Result<(), super::MachineErr
     Ok(())
 }
 
+/// The engine, as the counting code reads it: guest memory through
+/// unicorn's C API, so that the fast hook (which has no `Uc`) and the
+/// full one share every rule.
+type Handle = unicorn_engine::ffi::uc_handle;
+
+/// Read `buf.len()` bytes of guest memory at linear `addr`.
+fn read_code(h: Handle, addr: u64, buf: &mut [u8]) -> bool {
+    // SAFETY: `h` is a live engine (the one calling the hook, or the
+    // machine's own), and `buf` is writable for its length.
+    let err = unsafe { unicorn_engine::ffi::uc_mem_read(h, addr, buf.as_mut_ptr(), buf.len()) };
+    err == unicorn_engine::unicorn_const::uc_error::OK
+}
+
+/// Stop the engine with `stop` (the first stop asked for stands), as
+/// [`Cpu::request_stop`] does.
+fn stop_raw(st: &mut super::State, h: Handle, stop: Stop) {
+    if st.stop.is_none() {
+        st.stop = Some(stop);
+    }
+    // SAFETY: stopping the engine that runs is what `uc_emu_stop` is for;
+    // outside an emulation it does nothing.
+    unsafe { unicorn_engine::ffi::uc_emu_stop(h) };
+}
+
 /// Instructions in the block at `addr` of `size` bytes.
 #[inline(always)]
-fn icount(uc: &Uc<'_>, addr: u64, size: u32) -> u32 {
-    match uc.get_data().tb_counts.get(addr, size) {
+fn icount(st: &super::State, h: Handle, addr: u64, size: u32) -> u32 {
+    match st.tb_counts.get(addr, size) {
         Some(n) => n,
-        None => icount_missed(uc, addr, size),
+        None => icount_missed(st, h, addr, size),
     }
 }
 
@@ -186,18 +223,18 @@ fn icount(uc: &Uc<'_>, addr: u64, size: u32) -> u32 {
 /// no large stack frame.
 #[cold]
 #[inline(never)]
-fn icount_missed(uc: &Uc<'_>, addr: u64, size: u32) -> u32 {
-    let n = decode_count(uc, addr, size, None);
-    uc.get_data().tb_counts.put(addr, size, n);
+fn icount_missed(st: &super::State, h: Handle, addr: u64, size: u32) -> u32 {
+    let n = decode_count(h, addr, size, None);
+    st.tb_counts.put(addr, size, n);
     n
 }
 
 /// Decode the block's instructions: how many there are, or (with
 /// `before`) how many start before that linear address.
-fn decode_count(uc: &Uc<'_>, addr: u64, size: u32, before: Option<u64>) -> u32 {
+fn decode_count(h: Handle, addr: u64, size: u32, before: Option<u64>) -> u32 {
     let mut bytes = [0u8; 4096];
     let len = (size as usize).min(bytes.len());
-    if uc.mem_read(addr, &mut bytes[..len]).is_err() {
+    if !read_code(h, addr, &mut bytes[..len]) {
         return 1;
     }
     // Real-mode code and Win16's code segments are 16-bit.
@@ -215,10 +252,10 @@ fn decode_count(uc: &Uc<'_>, addr: u64, size: u32, before: Option<u64>) -> u32 {
 }
 
 /// The linear address of instruction `k` (0-based) of the block.
-fn insn_address(uc: &Uc<'_>, addr: u64, size: u32, k: u32) -> u64 {
+fn insn_address(h: Handle, addr: u64, size: u32, k: u32) -> u64 {
     let mut bytes = [0u8; 4096];
     let len = (size as usize).min(bytes.len());
-    if uc.mem_read(addr, &mut bytes[..len]).is_err() {
+    if !read_code(h, addr, &mut bytes[..len]) {
         return addr;
     }
     let mut d = iced_x86::Decoder::with_ip(16, &bytes[..len], addr, iced_x86::DecoderOptions::NONE);
@@ -244,6 +281,29 @@ pub(super) struct Tail {
     entered: bool,
 }
 
+/// Which counting hook is installed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Hook {
+    /// None yet.
+    #[default]
+    None,
+    /// [`on_block_fast`], registered with unicorn's C API (no observer).
+    Fast,
+    /// [`on_block`], through the Rust binding (observers need the
+    /// machine at hand in every block).
+    Full,
+}
+
+/// The hook the machine needs now: none installed yet, or the fast one
+/// while an observer wants every block.
+fn hook_wanted(st: &super::State) -> bool {
+    match st.hook {
+        Hook::None => true,
+        Hook::Fast => !st.observers.is_empty(),
+        Hook::Full => false,
+    }
+}
+
 /// Ask for the counting hook. During an emulation (a hook, or the
 /// first page's device callbacks, asked) it is installed at once and every
 /// translated block is dropped: the block running now finishes as it was
@@ -254,7 +314,7 @@ pub(super) struct Tail {
 /// emulation the next one installs it ([`apply_pending`]).
 pub(super) fn want_counting(uc: &mut Uc<'_>) {
     let st = uc.get_data_mut();
-    if st.counting {
+    if !hook_wanted(st) {
         return;
     }
     if st.emulating > 0 {
@@ -266,24 +326,227 @@ pub(super) fn want_counting(uc: &mut Uc<'_>) {
     }
 }
 
+/// Install the hook the machine needs ([`Hook`]): the fast one while
+/// nothing observes blocks, else the full one (which then stays).
 fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
-    uc.add_block_hook(1, 0, on_block)
-        .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
     let st = uc.get_data_mut();
-    st.counting = true;
     st.want_count = false;
+    if !hook_wanted(st) {
+        return Ok(());
+    }
+    if st.observers.is_empty() {
+        install_fast(uc)?;
+        uc.get_data_mut().hook = Hook::Fast;
+    } else {
+        if let Some(h) = uc.get_data_mut().fast_hook.take() {
+            // SAFETY: `h` is the handle `uc_hook_add` gave for the fast
+            // hook on this engine, deleted once (taken out of the state).
+            // Blocks translated with it may still call it until they are
+            // dropped below; its user data (the state) outlives them.
+            unsafe { unicorn_engine::ffi::uc_hook_del(uc.get_handle(), h) };
+        }
+        uc.add_block_hook(1, 0, on_block)
+            .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
+        uc.get_data_mut().hook = Hook::Full;
+    }
+    uc.get_data_mut().counting = true;
     forget_all_code(uc);
     Ok(())
+}
+
+/// Register [`on_block_fast`] through unicorn's C API.
+fn install_fast(uc: &mut Uc<'_>) -> Result<(), Stop> {
+    let state: *mut super::State = uc.get_data_mut();
+    let mut hook: unicorn_engine::ffi::uc_hook = std::ptr::null_mut();
+    // SAFETY: `uc_hook_add` with UC_HOOK_BLOCK takes a callback of the
+    // `uc_cb_hookcode_t` shape (`on_block_fast`'s), a user-data pointer
+    // and the address range (1, 0: every address), and no further
+    // arguments. The user data is the machine's state, which lives inside
+    // the engine's own allocation (the binding's `Rc`), never moves, and
+    // is dropped only with the engine, after its last emulation.
+    let err = unsafe {
+        unicorn_engine::ffi::uc_hook_add(
+            uc.get_handle(),
+            &mut hook,
+            HookType::BLOCK,
+            on_block_fast as *mut std::ffi::c_void,
+            state as *mut std::ffi::c_void,
+            1,
+            0,
+        )
+    };
+    if err != unicorn_engine::unicorn_const::uc_error::OK {
+        return Err(Stop::Error(uerr("block hook", err).0));
+    }
+    uc.get_data_mut().fast_hook = Some(hook);
+    Ok(())
+}
+
+/// The fast counting hook, called by QEMU's translated code at the entry
+/// of every block while no observer is set (module notes). It counts the
+/// block by the rules [`on_block_full`] follows — the table, a block cut
+/// short, the budget's end — and appends a recording's word, reading guest
+/// memory through the engine's handle where it must; it never calls out
+/// per block. Two cases need the machine at hand: a timer tick due, and a
+/// translation to give a recording. For those it stops the emulation
+/// *before the block runs* (IP is then the block's start) and leaves the
+/// block to [`slow_block`], which the machine's loop calls; the block,
+/// entered again, is then not counted twice
+/// ([`super::State::preentered`]).
+extern "C" fn on_block_fast(
+    handle: unicorn_engine::ffi::uc_handle,
+    addr: u64,
+    size: u32,
+    user_data: *mut std::ffi::c_void,
+) {
+    // SAFETY: the user data is the machine's state (see `install_fast`).
+    // unicorn calls hooks one at a time on the thread running
+    // `uc_emu_start`, whose caller holds no reference into the state
+    // across the call (the machine's loop and the Rust binding's own
+    // hooks reach the state the same way, through the engine).
+    let st = unsafe { &mut *(user_data as *mut super::State) };
+    // The common case, in as few steps as can be: nothing pending, no
+    // timed run, the block in the table, not cutting the last one short,
+    // within the budget; a recording's word when its translation was
+    // given and the buffer has room.
+    if st.preentered.is_none()
+        && st.stop.is_none()
+        && st.tail.is_none()
+        && !st.timed
+        && let Some(slot) = st.tb_counts.find(addr, size)
+    {
+        let n = u64::from(slot.n.get());
+        let (last, last_size, last_counted) = st.last_block;
+        let cut_short = last_counted != 0
+            && addr.wrapping_sub(last) < u64::from(last_size)
+            && addr + u64::from(size) < last + u64::from(last_size);
+        let executed = st.executed + n;
+        let max = if st.max_insns == 0 {
+            u64::MAX
+        } else {
+            st.max_insns
+        };
+        if !cut_short && executed <= max {
+            if let Some(r) = &mut st.recording {
+                if !slot.given.get() || r.words.len() == super::record::BUFFER_WORDS {
+                    return fast_hook_rest(st, handle, addr, size);
+                }
+                r.words
+                    .push(super::record::Step::Block { linear: addr, size }.word());
+            }
+            st.executed = executed;
+            st.last_block = (addr, size, n);
+            return;
+        }
+    }
+    fast_hook_rest(st, handle, addr, size);
+}
+
+/// Every case of [`on_block_fast`] beyond its common one.
+#[cold]
+#[inline(never)]
+fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
+    if let Some((a, sz, counted)) = st.preentered.take() {
+        if a == addr && sz == size {
+            return;
+        }
+        // Another block came first (an engine that restarted elsewhere):
+        // the one let in did not run.
+        undo_entry(st, a, counted);
+    }
+    if st.stop.is_some() {
+        return;
+    }
+    let tick_due = st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick;
+    let to_give = st.recording.is_some()
+        && !st
+            .tb_counts
+            .find(addr, size)
+            .is_some_and(|slot| slot.given.get());
+    if tick_due || to_give {
+        st.slow = Some((addr, size));
+        // SAFETY: `handle` is the engine calling this hook.
+        unsafe { unicorn_engine::ffi::uc_emu_stop(handle) };
+        return;
+    }
+    if enter(st, handle, addr, size).is_some()
+        && let Some(r) = &mut st.recording
+    {
+        if r.words.len() == super::record::BUFFER_WORDS {
+            r.flush();
+            if let Some(e) = &r.error {
+                let msg = format!("recording the run: {e}");
+                stop_raw(st, handle, Stop::Error(msg));
+                return;
+            }
+        }
+        r.words
+            .push(super::record::Step::Block { linear: addr, size }.word());
+    }
+}
+
+/// The block entered now, counted by the rules of the module notes: a
+/// last block cut short settled, the budget's end met. The instructions
+/// counted, or None when the block does not run now (the budget).
+#[inline(always)]
+fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> {
+    // A block starting inside the last one and ending before it: the
+    // last one was cut short (module notes, "Self-modifying code").
+    let (last, last_size, last_counted) = st.last_block;
+    if last_counted != 0
+        && addr.wrapping_sub(last) < u64::from(last_size)
+        && addr + u64::from(size) < last + u64::from(last_size)
+    {
+        settle_raw(st, h, addr, false);
+    }
+    let n = u64::from(icount(st, h, addr, size));
+    let mut counted = n;
+    if st.tail.is_some() || (st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns) {
+        counted = budget_edge(st, h, addr, size, n)?;
+    }
+    st.executed += counted;
+    if st.timed {
+        super::time::advance(st, n);
+    }
+    st.last_block = (addr, size, counted);
+    Some(counted)
+}
+
+/// A block `slow_block` counted did not run: its count and its
+/// recording's step undone.
+fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
+    st.executed = st.executed.saturating_sub(counted);
+    if st.last_block.0 == addr {
+        st.last_block.2 = 0;
+    }
+    if let Some(r) = &mut st.recording {
+        r.push(super::record::Step::Cut {
+            linear: addr,
+            faulted: false,
+        });
+    }
+}
+
+/// The block the fast hook stopped before (see [`on_block_fast`]), with
+/// the machine at hand: everything [`on_block_full`] does. When the block
+/// is let in (counted), the fast hook will not count it again as the
+/// emulation restarts at it.
+pub(super) fn slow_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    if let Some(counted) = on_block_full(uc, addr, size) {
+        uc.get_data_mut().preentered = Some((addr, size, counted));
+    }
 }
 
 /// Do what hooks asked of the machine's loop, between two emulations:
 /// install the counting hook, arm the budget's stop inside a block, make
 /// the first page plain memory.
 pub(super) fn apply_pending(uc: &mut Uc<'_>) -> Result<(), Stop> {
-    if uc.get_data().want_count && !uc.get_data().counting {
+    if uc.get_data().want_count {
         install(uc)?;
     }
-    uc.get_data_mut().want_count = false;
+    for id in std::mem::take(&mut uc.get_data_mut().stale_tail_hooks) {
+        let _ = uc.remove_hook(id);
+    }
     if let Some(mut t) = uc.get_data().tail
         && t.hook.is_none()
     {
@@ -308,6 +571,9 @@ pub(super) fn tail_to_arm(uc: &Uc<'_>) -> bool {
 
 /// Remove the budget's code hook once the run stopped.
 pub(super) fn disarm(uc: &mut Uc<'_>) {
+    for id in std::mem::take(&mut uc.get_data_mut().stale_tail_hooks) {
+        let _ = uc.remove_hook(id);
+    }
     if let Some(t) = uc.get_data_mut().tail.take() {
         if let Some(id) = t.hook {
             let _ = uc.remove_hook(id);
@@ -365,88 +631,34 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
     }
 }
 
-/// The block hook (module notes). Its common path — no stop asked for,
-/// no timed run, no budget stop armed, no observer, the block's count in
-/// the table, the budget not reached, the last block not cut short — is a
-/// table look-up, an addition and a store; everything else is
-/// [`on_block_full`], out of line.
+/// The full block hook, through the Rust binding: for runs with
+/// observers, which need the machine at hand in every block.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
-    let st = uc.get_data_mut();
-    let quiet = st.stop.is_none() && st.tail.is_none() && st.observers.is_empty();
-    let tick_due = st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick;
-    if quiet
-        && !tick_due
-        && let Some(slot) = st.tb_counts.find(addr, size)
-    {
-        let n = u64::from(slot.n.get());
-        let (last, last_size, last_counted) = st.last_block;
-        let cut_short = last_counted != 0
-            && addr.wrapping_sub(last) < u64::from(last_size)
-            && addr + u64::from(size) < last + u64::from(last_size);
-        let within = st.max_insns == 0 || st.executed.saturating_add(n) <= st.max_insns;
-        if within && !cut_short {
-            // Recording: one word into the buffer, unless the buffer is
-            // full or the block's translation is still to be given.
-            if let Some(r) = &mut st.recording {
-                if !slot.given.get() || r.words.len() == super::record::BUFFER_WORDS {
-                    return on_block_full(uc, addr, size);
-                }
-                r.words
-                    .push(super::record::Step::Block { linear: addr, size }.word());
-            }
-            st.executed += n;
-            if st.timed {
-                super::time::advance(st, n);
-            }
-            st.last_block = (addr, size, n);
-            return;
-        }
-    }
     on_block_full(uc, addr, size);
 }
 
-/// The block hook's every case (module notes).
+/// The block hook's every case (module notes): the instructions counted
+/// when the block is let in, None when it does not run now.
 #[inline(never)]
-fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) {
+fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) -> Option<u64> {
     let st = uc.get_data();
     if st.stop.is_some() {
-        return;
+        return None;
     }
     // A timed run's ticks first: a tick that starts a handler sends the
     // program elsewhere, and this block does not run now.
     if st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && tick(uc) {
-        return;
+        return None;
     }
-    // A block starting inside the last one and ending before it: the
-    // last one was cut short (module notes, "Self-modifying code").
-    let (last, last_size, last_counted) = uc.get_data().last_block;
-    if last_counted != 0
-        && addr.wrapping_sub(last) < u64::from(last_size)
-        && addr + u64::from(size) < last + u64::from(last_size)
-    {
-        settle(uc, addr, false);
-    }
-    let n = u64::from(icount(uc, addr, size));
-    let st = uc.get_data_mut();
-    let mut counted = n;
-    if st.tail.is_some() || (st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns) {
-        match budget_edge(uc, addr, size, n) {
-            Some(k) => counted = k,
-            None => return,
-        }
-    }
-    let st = uc.get_data_mut();
-    st.executed += counted;
-    if st.timed {
-        super::time::advance(st, n);
-    }
-    st.last_block = (addr, size, counted);
-    if st.recording.is_some() {
+    let h = uc.get_handle();
+    let counted = enter(uc.get_data_mut(), h, addr, size)?;
+    if uc.get_data().recording.is_some() {
         record_block(uc, addr, size);
     }
     if !uc.get_data().observers.is_empty() {
         observe_block(uc, addr, size);
     }
+    Some(counted)
 }
 
 /// A recording's step for the block entered now, after its translation
@@ -466,7 +678,7 @@ fn record_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
         rec.flush();
         let mut bytes = [0u8; 4096];
         let len = (size as usize).min(bytes.len());
-        let n = icount(uc, addr, size);
+        let n = icount(uc.get_data(), uc.get_handle(), addr, size);
         if uc.mem_read(addr, &mut bytes[..len]).is_ok() {
             let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
             let t = super::record::Translation {
@@ -511,8 +723,7 @@ fn tick(uc: &mut Uc<'_>) -> bool {
 /// now (the budget is spent, or the run stops to arm the stop inside it).
 #[cold]
 #[inline(never)]
-fn budget_edge(uc: &mut Uc<'_>, addr: u64, size: u32, n: u64) -> Option<u64> {
-    let st = uc.get_data_mut();
+fn budget_edge(st: &mut super::State, h: Handle, addr: u64, size: u32, n: u64) -> Option<u64> {
     match st.tail {
         Some(ref mut t) if t.block == addr && t.hook.is_some() && !t.entered => {
             t.entered = true;
@@ -524,15 +735,15 @@ fn budget_edge(uc: &mut Uc<'_>, addr: u64, size: u32, n: u64) -> Option<u64> {
             // counted (yet): nothing to settle at the stop.
             st.last_block = (addr, size, 0);
             // A stop armed before, in a block cut short since
-            // (self-modifying code), gives way to this one.
+            // (self-modifying code), gives way to this one; its code hook
+            // is removed between two emulations.
             if let Some(Tail { hook: Some(id), .. }) = st.tail.take() {
-                let _ = uc.remove_hook(id);
+                st.stale_tail_hooks.push(id);
             }
             if k == 0 {
-                uc.request_stop(Stop::Budget);
+                stop_raw(st, h, Stop::Budget);
             } else {
-                let at = insn_address(uc, addr, size, k as u32);
-                let st = uc.get_data_mut();
+                let at = insn_address(h, addr, size, k as u32);
                 st.tail = Some(Tail {
                     block: addr,
                     at,
@@ -540,7 +751,8 @@ fn budget_edge(uc: &mut Uc<'_>, addr: u64, size: u32, n: u64) -> Option<u64> {
                     hook: None,
                     entered: false,
                 });
-                let _ = uc.emu_stop();
+                // SAFETY: stopping the engine that runs (or none).
+                unsafe { unicorn_engine::ffi::uc_emu_stop(h) };
             }
             None
         }
@@ -574,12 +786,16 @@ fn observe_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
 /// With `faulted`, the instruction at `pc` faulted. A recording gets the
 /// cut as a step (record.rs).
 pub(super) fn settle(uc: &mut Uc<'_>, pc: u64, faulted: bool) {
-    let (addr, size, counted) = uc.get_data().last_block;
+    let h = uc.get_handle();
+    settle_raw(uc.get_data_mut(), h, pc, faulted);
+}
+
+fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
+    let (addr, size, counted) = st.last_block;
     if counted == 0 || pc < addr || pc >= addr + u64::from(size) {
         return;
     }
-    let done = u64::from(decode_count(uc, addr, size, Some(pc)));
-    let st = uc.get_data_mut();
+    let done = u64::from(decode_count(h, addr, size, Some(pc)));
     st.executed = st.executed.saturating_sub(counted.saturating_sub(done));
     st.last_block.2 = done.min(counted);
     if let Some(r) = &mut st.recording {

@@ -428,6 +428,19 @@ pub struct State {
     /// The counting hook is installed, or wanted (counter.rs).
     counting: bool,
     want_count: bool,
+    /// Which counting hook is installed, and the fast one's handle while
+    /// it is (counter.rs).
+    hook: counter::Hook,
+    fast_hook: Option<unicorn_engine::ffi::uc_hook>,
+    /// The block the fast counting hook stopped the emulation before, to
+    /// be seen to by the machine's loop (counter.rs, `slow_block`).
+    slow: Option<(u64, u32)>,
+    /// The block the loop let in and counted, entered again next: linear
+    /// address, size, instructions counted (counter.rs).
+    preentered: Option<(u64, u32, u64)>,
+    /// Budget code hooks given up inside an emulation, removed between two
+    /// (counter.rs).
+    stale_tail_hooks: Vec<unicorn_engine::UcHookId>,
     /// Instructions per translated block (counter.rs).
     tb_counts: Box<counter::TbCounts>,
     /// Emulations in progress (`uc_emu_start` calls not returned).
@@ -975,6 +988,11 @@ fn new_state(mode: CpuMode) -> State {
         tail: None,
         counting: false,
         want_count: false,
+        hook: counter::Hook::None,
+        fast_hook: None,
+        slow: None,
+        preentered: None,
+        stale_tail_hooks: Vec::new(),
         tb_counts: Box::default(),
         emulating: 0,
         ran: false,
@@ -1327,6 +1345,8 @@ impl Machine {
             st.insns = 0;
             st.executed = 0;
             st.last_block = (0, 0, 0);
+            st.preentered = None;
+            st.slow = None;
             st.max_insns = limits.max_insns;
             st.deadline = started.checked_add(limits.timeout);
         }
@@ -1401,6 +1421,16 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
             st.emulating -= 1;
             st.host.set(was_host);
         }
+        // The fast counting hook stopped before a block it leaves to the
+        // loop (counter.rs): seen to, then the emulation goes on.
+        if let Some((addr, size)) = uc.get_data_mut().slow.take()
+            && res.is_ok()
+        {
+            counter::slow_block(uc, addr, size);
+            if uc.get_data().stop.is_none() && !deadline_passed(uc) {
+                continue;
+            }
+        }
         let stop = match uc.get_data_mut().stop.take() {
             Some(stop) => stop,
             None => match res {
@@ -1440,6 +1470,7 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         if uc.get_data().counting {
             let pc = stop_pc(uc, &stop);
             counter::settle(uc, pc, matches!(stop, Stop::Fault(_)));
+            uc.get_data_mut().preentered = None;
         }
         match offer_fault(uc, stop) {
             None => continue,

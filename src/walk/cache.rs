@@ -152,35 +152,41 @@ impl WalkMemory for Cached<'_> {
     }
 
     /// [`WalkMemory::read_u16`] through [`Cached::read`]: the walkers'
-    /// read, a few per frame.
+    /// read, a few per frame. Its common case — a word of the segment
+    /// read last, inside a cached chunk — is small enough to inline into
+    /// the walk; everything else is [`Cached::read_u16_slow`].
+    #[inline]
     fn read_u16(&self, seg: u16, off: u16) -> Result<u16, MemError> {
-        let (s, mut base, mut limit) = self.word_seg.get();
-        if s != u32::from(seg) + 1 {
-            match self.descriptor(seg) {
-                Some(d) if self.mode == CpuMode::Real || (d.present() && d.is_segment()) => {
-                    (base, limit) = (d.base, d.limit);
-                    self.word_seg.set((u32::from(seg) + 1, base, limit));
-                }
-                _ => {
-                    let mut b = [0u8; 2];
-                    self.read(seg, off, &mut b)?;
-                    return Ok(u16::from_le_bytes(b));
-                }
-            }
-        }
-        if u32::from(off) < limit {
-            // The checks of `read` passed: the word from its chunk when
-            // that is cached.
+        let (s, base, limit) = self.word_seg.get();
+        if s == u32::from(seg) + 1 && u32::from(off) < limit {
+            // The checks of `read` passed for this segment before.
             let linear = base.wrapping_add(off.into());
-            let base = linear & !(CHUNK - 1);
-            let at = (linear - base) as usize;
+            let chunk = linear & !(CHUNK - 1);
+            let at = (linear - chunk) as usize;
             if at + 2 <= CHUNK as usize {
                 let chunks = self.chunks.borrow();
-                let slot = &chunks[(base / CHUNK) as usize % CHUNKS];
-                if slot.1 && slot.0 == base {
+                let slot = &chunks[(chunk / CHUNK) as usize % CHUNKS];
+                if slot.1 && slot.0 == chunk {
                     return Ok(u16::from_le_bytes([slot.2[at], slot.2[at + 1]]));
                 }
             }
+        }
+        self.read_u16_slow(seg, off)
+    }
+}
+
+impl Cached<'_> {
+    /// [`WalkMemory::read_u16`]'s every case: the segment's descriptor
+    /// checked (and remembered for the next word), the word read through
+    /// [`Cached::read`].
+    #[inline(never)]
+    fn read_u16_slow(&self, seg: u16, off: u16) -> Result<u16, MemError> {
+        let (s, _, _) = self.word_seg.get();
+        if s != u32::from(seg) + 1
+            && let Some(d) = self.descriptor(seg)
+            && (self.mode == CpuMode::Real || (d.present() && d.is_segment()))
+        {
+            self.word_seg.set((u32::from(seg) + 1, d.base, d.limit));
         }
         let mut b = [0u8; 2];
         self.read(seg, off, &mut b)?;

@@ -163,7 +163,7 @@ impl Default for StackTraceEntry {
 ///   of the stack segment's instance data; `None` if either read fails.
 /// - Real mode: there is no instance data, so the bounds are the whole
 ///   64 KiB segment, `(0, 0x10000)` (hence `u32`).
-pub fn stack_bounds(mem: &dyn WalkMemory, ss: u16) -> Option<(u32, u32)> {
+pub fn stack_bounds<M: WalkMemory + ?Sized>(mem: &M, ss: u16) -> Option<(u32, u32)> {
     match mem.mode() {
         CpuMode::Real => Some((0, 0x1_0000)),
         CpuMode::Protected => {
@@ -177,7 +177,7 @@ pub fn stack_bounds(mem: &dyn WalkMemory, ss: u16) -> Option<(u32, u32)> {
 /// The limit of the stack segment for StackTraceNext step 2: the
 /// descriptor's limit, which must name a present code/data segment in
 /// protected mode (as [`WalkMemory::read`] requires); 0xFFFF in real mode.
-fn stack_limit(mem: &dyn WalkMemory, ss: u16) -> Result<u32, MemError> {
+fn stack_limit<M: WalkMemory + ?Sized>(mem: &M, ss: u16) -> Result<u32, MemError> {
     let d = mem.descriptor(ss).ok_or(MemError::BadSelector(ss))?;
     match mem.mode() {
         CpuMode::Real => Ok(0xFFFF),
@@ -190,7 +190,7 @@ fn stack_limit(mem: &dyn WalkMemory, ss: u16) -> Result<u32, MemError> {
 /// both untouched; otherwise ask [`WalkMemory::code_owner`]. A known owner
 /// sets hModule, and wSegment too when the module's segment table has an
 /// entry for wCS (else wSegment stays). No owner: both stay.
-pub fn stack_trace_info(mem: &dyn WalkMemory, ste: &mut StackTraceEntry) {
+pub fn stack_trace_info<M: WalkMemory + ?Sized>(mem: &M, ste: &mut StackTraceEntry) {
     if ste.w_cs == 0 {
         return;
     }
@@ -206,7 +206,7 @@ pub fn stack_trace_info(mem: &dyn WalkMemory, ste: &mut StackTraceEntry) {
 /// a TOOLHELP rule): a walk whose first frame has BP = 0 in real mode has
 /// no frame chain, and StackTraceNext is not called for it. Protected-mode
 /// walks are untouched: there StackTraceNext's own rules decide.
-pub fn no_chain_at_start(mem: &dyn WalkMemory, first: &StackTraceEntry) -> bool {
+pub fn no_chain_at_start<M: WalkMemory + ?Sized>(mem: &M, first: &StackTraceEntry) -> bool {
     mem.mode() == CpuMode::Real && first.w_bp == 0
 }
 
@@ -413,8 +413,8 @@ pub fn stack_trace_first_explained(
 /// wIP and wBP as given (BP neither masked nor checked), fills
 /// hModule/wSegment, sets hTask = the current task, leaves wFlags as the
 /// caller had it, and returns TRUE.
-pub fn stack_trace_csip_first(
-    mem: &dyn WalkMemory,
+pub fn stack_trace_csip_first<M: WalkMemory + ?Sized>(
+    mem: &M,
     ste: &mut StackTraceEntry,
     w_ss: u16,
     w_cs: u16,
@@ -601,8 +601,8 @@ pub fn stack_trace_next_explained(
 /// toolhelp.md's order as they pass, or [`Rule::NextFails`] for the rule
 /// that failed. The narration comes from the code that applies the rules,
 /// so it cannot say anything the walk did not do.
-pub fn stack_trace_next_narrated<N: Narrator + ?Sized>(
-    mem: &dyn WalkMemory,
+pub fn stack_trace_next_narrated<M: WalkMemory + ?Sized, N: Narrator + ?Sized>(
+    mem: &M,
     ste: &mut StackTraceEntry,
     narrator: &mut N,
 ) -> Result<(), NextFailure> {
@@ -615,8 +615,8 @@ pub fn stack_trace_next_narrated<N: Narrator + ?Sized>(
 
 /// StackTraceNext's rules (see [`stack_trace_next_explained`]), each one
 /// told to `n` once it has passed.
-fn next_rules<N: Narrator + ?Sized>(
-    mem: &dyn WalkMemory,
+fn next_rules<M: WalkMemory + ?Sized, N: Narrator + ?Sized>(
+    mem: &M,
     ste: &mut StackTraceEntry,
     n: &mut N,
 ) -> Result<(), NextFailure> {
@@ -702,8 +702,8 @@ fn next_rules<N: Narrator + ?Sized>(
 /// has the same RPL as the caller's code (`cur_cs`), names a present code
 /// segment, and that segment's limit is greater than IP. Always near in
 /// real mode, which has no descriptors to check.
-pub(crate) fn even_frame_is_far(
-    mem: &dyn WalkMemory,
+pub(crate) fn even_frame_is_far<M: WalkMemory + ?Sized>(
+    mem: &M,
     cur_cs: u16,
     candidate: u16,
     ip: u16,
@@ -715,7 +715,12 @@ pub(crate) fn even_frame_is_far(
 /// conditions of toolhelp.md checked in its order (the caller's RPL, a
 /// present code segment, a limit greater than IP), and the first that
 /// fails makes the frame near. Real mode: always near.
-pub fn even_frame_kind(mem: &dyn WalkMemory, cur_cs: u16, candidate: u16, ip: u16) -> FrameKind {
+pub fn even_frame_kind<M: WalkMemory + ?Sized>(
+    mem: &M,
+    cur_cs: u16,
+    candidate: u16,
+    ip: u16,
+) -> FrameKind {
     if mem.mode() == CpuMode::Real {
         return FrameKind::EvenRealMode;
     }
@@ -1208,9 +1213,26 @@ pub fn walk_from_csip_narrated<N: Narrator + ?Sized>(
     max_frames: usize,
     narrator: &mut N,
 ) -> Walk {
-    // Memory does not change during a walk (walk/cache.rs).
-    let cached = super::cache::Cached::new(mem);
-    let mem: &dyn WalkMemory = if mem.cacheable() { &cached } else { mem };
+    // Memory does not change during a walk (walk/cache.rs). The walk is
+    // compiled for the cache's own type, so its reads are inlined.
+    if mem.cacheable() {
+        let cached = super::cache::Cached::new(mem);
+        walk_csip_in(&cached, ss, cs, ip, bp, max_frames, narrator)
+    } else {
+        walk_csip_in(mem, ss, cs, ip, bp, max_frames, narrator)
+    }
+}
+
+/// [`walk_from_csip_narrated`] over memory of type `M`.
+fn walk_csip_in<M: WalkMemory + ?Sized, N: Narrator + ?Sized>(
+    mem: &M,
+    ss: u16,
+    cs: u16,
+    ip: u16,
+    bp: u16,
+    max_frames: usize,
+    narrator: &mut N,
+) -> Walk {
     let mut ste = StackTraceEntry::default();
     // Cannot fail: dwSize is 0x14 by construction.
     stack_trace_csip_first(mem, &mut ste, ss, cs, ip, bp);
@@ -1250,8 +1272,8 @@ pub fn walk_task(mem: &dyn WalkMemory, h_task: u16, max_frames: usize) -> Walk {
     }
 }
 
-fn walk_on<N: Narrator + ?Sized>(
-    mem: &dyn WalkMemory,
+fn walk_on<M: WalkMemory + ?Sized, N: Narrator + ?Sized>(
+    mem: &M,
     mut ste: StackTraceEntry,
     max_frames: usize,
     narrator: &mut N,
@@ -1270,8 +1292,8 @@ fn walk_on<N: Narrator + ?Sized>(
 
 /// The frames from `ste` on: it, then one per StackTraceNext, and why
 /// they end.
-fn collect_frames<N: Narrator + ?Sized>(
-    mem: &dyn WalkMemory,
+fn collect_frames<M: WalkMemory + ?Sized, N: Narrator + ?Sized>(
+    mem: &M,
     ste: &mut StackTraceEntry,
     max_frames: usize,
     narrator: &mut N,
