@@ -359,7 +359,8 @@ fn compare(dir: &Path, n: usize, quick: bool, modules: usize) -> Result<String, 
     let (mine, our_outs) = ours(&exe, &w_ours, n, modules).map_err(|e| format!("FAILED: {e}"))?;
     let cpu = |c: &Cost| c.cpu.map_or_else(|| "      ?".into(), secs);
     let mut s = format!(
-        "  toolhelp16 ({n} process(es))   wall {}   CPU {}\n",
+        "  {:<32}wall {}   CPU {}\n",
+        format!("toolhelp16 ({n} process(es))"),
         secs(mine.wall),
         cpu(&mine)
     );
@@ -391,7 +392,8 @@ fn compare(dir: &Path, n: usize, quick: bool, modules: usize) -> Result<String, 
             .map_err(|e| format!("FAILED: the outputs differ: {e}"))?;
     }
     s.push_str(&format!(
-        "  DOSBox 0.74 (one session)       wall {}   CPU {}   (of which start-up alone: wall {}, CPU {})\n",
+        "  {:<32}wall {}   CPU {}   (of which start-up alone: wall {}, CPU {})\n",
+        "DOSBox (one session)",
         secs(theirs.wall),
         cpu(&theirs),
         secs(start.wall),
