@@ -369,6 +369,7 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     s.push_str(&recording_bench(dir, quick, reps, &small, n_small)?);
     s.push_str(&walk_bench(if quick { 200 } else { 20_000 })?);
     s.push_str(&corpus_run_bench(if quick { 1 } else { 3 }));
+    s.push_str(&super::bench_dosbox::bench(dir, quick));
     s.push_str(&load_bench());
     s.push_str(&draw_bench(quick)?);
     s.push_str(&text_bench(if quick { 2_000 } else { 100_000 }));

@@ -16,6 +16,7 @@
 //! the snapshot cannot be read.
 
 pub mod bench;
+mod bench_dosbox;
 pub mod debug;
 pub mod disasm;
 pub mod json;
