@@ -427,10 +427,10 @@ impl toolhelp16::machine::record::BlockRecorder for Expand {
         Ok(())
     }
 
-    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
+    fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()> {
         use toolhelp16::machine::record::Step;
         let mut e = self.0.borrow_mut();
-        for &w in words {
+        for w in words.drain(..) {
             match Step::from_word(w) {
                 Step::Block { linear, size } => {
                     let Some(at) = e.blocks.get(&(linear, size)).cloned() else {

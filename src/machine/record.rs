@@ -35,7 +35,7 @@
 use super::Uc;
 
 /// Words in the step buffer before it is handed over.
-pub(super) const BUFFER_WORDS: usize = 1 << 16;
+pub const BUFFER_WORDS: usize = 1 << 16;
 
 /// Bit 63 of a step word: a cut ([`Step::Cut`]), not a block.
 pub const CUT: u64 = 1 << 63;
@@ -118,8 +118,11 @@ pub struct Translation<'a> {
 pub trait BlockRecorder {
     /// A block about to run for the first time since it was translated.
     fn translation(&mut self, uc: &Uc<'_>, t: &Translation<'_>) -> std::io::Result<()>;
-    /// Steps, in order, packed ([`Step::word`]).
-    fn steps(&mut self, words: &[u64]) -> std::io::Result<()>;
+    /// Steps, in order, packed ([`Step::word`]), handed over: the
+    /// recorder takes them and leaves `words` empty. It may swap the
+    /// buffer for one of its own (of at least [`BUFFER_WORDS`] capacity,
+    /// so that the hook never grows it) instead of copying the steps out.
+    fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()>;
 }
 
 /// The recording state the machine keeps while a recorder is set.
@@ -146,11 +149,14 @@ impl Recording {
             return;
         }
         if self.error.is_none()
-            && let Err(e) = self.recorder.steps(&self.words)
+            && let Err(e) = self.recorder.steps(&mut self.words)
         {
             self.error = Some(e);
         }
         self.words.clear();
+        if self.words.capacity() < BUFFER_WORDS {
+            self.words.reserve_exact(BUFFER_WORDS);
+        }
     }
 
     /// Add a step (the buffer is handed over first when full).

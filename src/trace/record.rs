@@ -480,14 +480,18 @@ impl BlockRecorder for RecordWriter {
         w.send(Msg::Bytes(translation_bytes(&r)))
     }
 
-    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
+    fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()> {
         let mut w = self.0.borrow_mut();
-        let mut v = w
+        // The full buffer goes to the writing thread as it is; the
+        // machine gets an empty one back (one the thread has finished
+        // with, else a new one).
+        let mut spare = w
             .back
             .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(words.len().max(1 << 16)));
-        v.extend_from_slice(words);
-        w.send(Msg::Steps(v))
+            .unwrap_or_else(|_| Vec::with_capacity(crate::machine::record::BUFFER_WORDS));
+        spare.clear();
+        let full = std::mem::replace(words, spare);
+        w.send(Msg::Steps(full))
     }
 }
 
@@ -1144,11 +1148,14 @@ impl BlockRecorder for CheckRecorder {
         Ok(())
     }
 
-    fn steps(&mut self, words: &[u64]) -> std::io::Result<()> {
-        self.0
+    fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()> {
+        let r = self
+            .0
             .borrow_mut()
             .compare(words)
-            .map_err(std::io::Error::other)
+            .map_err(std::io::Error::other);
+        words.clear();
+        r
     }
 }
 
