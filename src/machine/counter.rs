@@ -406,13 +406,13 @@ extern "C" fn on_block_fast(
     // hooks reach the state the same way, through the engine).
     let st = unsafe { &mut *(user_data as *mut super::State) };
     // The common case, in as few steps as can be: nothing pending, no
-    // timed run, the block in the table, not cutting the last one short,
-    // within the budget; a recording's word when its translation was
-    // given and the buffer has room.
+    // timed run, no recording, the block in the table, not cutting the
+    // last one short, within the budget.
     if st.preentered.is_none()
         && st.stop.is_none()
         && st.tail.is_none()
         && !st.timed
+        && st.recording.is_none()
         && let Some(slot) = st.tb_counts.find(addr, size)
     {
         let n = u64::from(slot.n.get());
@@ -427,13 +427,45 @@ extern "C" fn on_block_fast(
             st.max_insns
         };
         if !cut_short && executed <= max {
-            if let Some(r) = &mut st.recording {
-                if !slot.given.get() || r.words.len() == super::record::BUFFER_WORDS {
-                    return fast_hook_rest(st, handle, addr, size);
-                }
-                r.words
-                    .push(super::record::Step::Block { linear: addr, size }.word());
-            }
+            st.executed = executed;
+            st.last_block = (addr, size, n);
+            return;
+        }
+    }
+    if st.recording.is_some() {
+        return fast_hook_recording(st, handle, addr, size);
+    }
+    fast_hook_rest(st, handle, addr, size);
+}
+
+/// [`on_block_fast`] while recording: the same common case, with the
+/// recording's word (its translation given, room in the buffer). Out of
+/// line, so that the count alone stays as small as it can be.
+#[inline(never)]
+fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
+    if st.preentered.is_none()
+        && st.stop.is_none()
+        && st.tail.is_none()
+        && !st.timed
+        && let Some(slot) = st.tb_counts.find(addr, size)
+        && slot.given.get()
+        && let Some(r) = &mut st.recording
+        && r.words.len() < super::record::BUFFER_WORDS
+    {
+        let n = u64::from(slot.n.get());
+        let (last, last_size, last_counted) = st.last_block;
+        let cut_short = last_counted != 0
+            && addr.wrapping_sub(last) < u64::from(last_size)
+            && addr + u64::from(size) < last + u64::from(last_size);
+        let executed = st.executed + n;
+        let max = if st.max_insns == 0 {
+            u64::MAX
+        } else {
+            st.max_insns
+        };
+        if !cut_short && executed <= max {
+            r.words
+                .push(super::record::Step::Block { linear: addr, size }.word());
             st.executed = executed;
             st.last_block = (addr, size, n);
             return;
