@@ -482,16 +482,19 @@ impl BlockRecorder for RecordWriter {
 
     fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()> {
         let mut w = self.0.borrow_mut();
-        // The full buffer goes to the writing thread as it is; the
-        // machine gets an empty one back (one the thread has finished
-        // with, else a new one).
-        let mut spare = w
+        // The steps are copied into a buffer the writing thread has
+        // finished with, and the machine keeps its own: a buffer handed
+        // to and fro between the two threads would have the run's hook
+        // fetch every cache line of it back from the other core as it
+        // stores into it, which costs far more than one copy in bulk.
+        let mut v = w
             .back
             .try_recv()
             .unwrap_or_else(|_| Vec::with_capacity(crate::machine::record::BUFFER_WORDS));
-        spare.clear();
-        let full = std::mem::replace(words, spare);
-        w.send(Msg::Steps(full))
+        v.clear();
+        v.extend_from_slice(words);
+        words.clear();
+        w.send(Msg::Steps(v))
     }
 }
 
