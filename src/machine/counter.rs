@@ -405,32 +405,13 @@ extern "C" fn on_block_fast(
     // across the call (the machine's loop and the Rust binding's own
     // hooks reach the state the same way, through the engine).
     let st = unsafe { &mut *(user_data as *mut super::State) };
-    // The common case, in as few steps as can be: nothing pending, no
-    // timed run, no recording, the block in the table, not cutting the
-    // last one short, within the budget.
-    if st.preentered.is_none()
-        && st.stop.is_none()
-        && st.tail.is_none()
-        && !st.timed
-        && st.recording.is_none()
-        && let Some(slot) = st.tb_counts.find(addr, size)
+    // The common case, in as few steps as can be (see `common_case`).
+    if st.recording.is_none()
+        && let Some((n, _)) = common_case(st, addr, size)
     {
-        let n = u64::from(slot.n.get());
-        let (last, last_size, last_counted) = st.last_block;
-        let cut_short = last_counted != 0
-            && addr.wrapping_sub(last) < u64::from(last_size)
-            && addr + u64::from(size) < last + u64::from(last_size);
-        let executed = st.executed + n;
-        let max = if st.max_insns == 0 {
-            u64::MAX
-        } else {
-            st.max_insns
-        };
-        if !cut_short && executed <= max {
-            st.executed = executed;
-            st.last_block = (addr, size, n);
-            return;
-        }
+        st.executed += n;
+        st.last_block = (addr, size, n);
+        return;
     }
     if st.recording.is_some() {
         return fast_hook_recording(st, handle, addr, size);
@@ -438,38 +419,50 @@ extern "C" fn on_block_fast(
     fast_hook_rest(st, handle, addr, size);
 }
 
+/// The common case of [`on_block_fast`]: nothing pending, no timed run,
+/// the block in the table, not cutting the last one short, within the
+/// budget. The block's instructions then, and whether a recording has
+/// been given its translation.
+#[inline(always)]
+fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
+    if st.preentered.is_some() || st.stop.is_some() || st.tail.is_some() || st.timed {
+        return None;
+    }
+    let slot = st.tb_counts.find(addr, size)?;
+    let n = u64::from(slot.n.get());
+    let max = if st.max_insns == 0 {
+        u64::MAX
+    } else {
+        st.max_insns
+    };
+    (!cuts_short(st.last_block, addr, size) && st.executed + n <= max)
+        .then(|| (n, slot.given.get()))
+}
+
+/// Does the block at `addr` of `size` bytes start inside the last one
+/// (`last_block`) and end before it? Then the last one was cut short
+/// (module notes, "Self-modifying code").
+#[inline(always)]
+fn cuts_short((last, last_size, last_counted): (u64, u32, u64), addr: u64, size: u32) -> bool {
+    last_counted != 0
+        && addr.wrapping_sub(last) < u64::from(last_size)
+        && addr + u64::from(size) < last + u64::from(last_size)
+}
+
 /// [`on_block_fast`] while recording: the same common case, with the
 /// recording's word (its translation given, room in the buffer). Out of
 /// line, so that the count alone stays as small as it can be.
 #[inline(never)]
 fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
-    if st.preentered.is_none()
-        && st.stop.is_none()
-        && st.tail.is_none()
-        && !st.timed
-        && let Some(slot) = st.tb_counts.find(addr, size)
-        && slot.given.get()
+    if let Some((n, true)) = common_case(st, addr, size)
         && let Some(r) = &mut st.recording
         && r.words.len() < super::record::BUFFER_WORDS
     {
-        let n = u64::from(slot.n.get());
-        let (last, last_size, last_counted) = st.last_block;
-        let cut_short = last_counted != 0
-            && addr.wrapping_sub(last) < u64::from(last_size)
-            && addr + u64::from(size) < last + u64::from(last_size);
-        let executed = st.executed + n;
-        let max = if st.max_insns == 0 {
-            u64::MAX
-        } else {
-            st.max_insns
-        };
-        if !cut_short && executed <= max {
-            r.words
-                .push(super::record::Step::Block { linear: addr, size }.word());
-            st.executed = executed;
-            st.last_block = (addr, size, n);
-            return;
-        }
+        r.words
+            .push(super::record::Step::Block { linear: addr, size }.word());
+        st.executed += n;
+        st.last_block = (addr, size, n);
+        return;
     }
     fast_hook_rest(st, handle, addr, size);
 }
@@ -504,16 +497,10 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
     if enter(st, handle, addr, size).is_some()
         && let Some(r) = &mut st.recording
     {
-        if r.words.len() == super::record::BUFFER_WORDS {
-            r.flush();
-            if let Some(e) = &r.error {
-                let msg = format!("recording the run: {e}");
-                stop_raw(st, handle, Stop::Error(msg));
-                return;
-            }
+        r.push(super::record::Step::Block { linear: addr, size });
+        if let Some(stop) = r.failure() {
+            stop_raw(st, handle, stop);
         }
-        r.words
-            .push(super::record::Step::Block { linear: addr, size }.word());
     }
 }
 
@@ -522,13 +509,7 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
 /// counted, or None when the block does not run now (the budget).
 #[inline(always)]
 fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> {
-    // A block starting inside the last one and ending before it: the
-    // last one was cut short (module notes, "Self-modifying code").
-    let (last, last_size, last_counted) = st.last_block;
-    if last_counted != 0
-        && addr.wrapping_sub(last) < u64::from(last_size)
-        && addr + u64::from(size) < last + u64::from(last_size)
-    {
+    if cuts_short(st.last_block, addr, size) {
         settle_raw(st, h, addr, false);
     }
     let n = u64::from(icount(st, h, addr, size));
@@ -576,9 +557,7 @@ pub(super) fn apply_pending(uc: &mut Uc<'_>) -> Result<(), Stop> {
     if uc.get_data().want_count {
         install(uc)?;
     }
-    for id in std::mem::take(&mut uc.get_data_mut().stale_tail_hooks) {
-        let _ = uc.remove_hook(id);
-    }
+    remove_stale_tail_hooks(uc);
     if let Some(mut t) = uc.get_data().tail
         && t.hook.is_none()
     {
@@ -601,11 +580,17 @@ pub(super) fn tail_to_arm(uc: &Uc<'_>) -> bool {
     uc.get_data().tail.is_some_and(|t| t.hook.is_none())
 }
 
-/// Remove the budget's code hook once the run stopped.
-pub(super) fn disarm(uc: &mut Uc<'_>) {
+/// Remove the budget code hooks given up inside an emulation
+/// ([`budget_edge`]).
+fn remove_stale_tail_hooks(uc: &mut Uc<'_>) {
     for id in std::mem::take(&mut uc.get_data_mut().stale_tail_hooks) {
         let _ = uc.remove_hook(id);
     }
+}
+
+/// Remove the budget's code hook once the run stopped.
+pub(super) fn disarm(uc: &mut Uc<'_>) {
+    remove_stale_tail_hooks(uc);
     if let Some(t) = uc.get_data_mut().tail.take() {
         if let Some(id) = t.hook {
             let _ = uc.remove_hook(id);
@@ -732,10 +717,10 @@ fn record_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
         }
     }
     rec.push(super::record::Step::Block { linear: addr, size });
-    let failed = rec.error.as_ref().map(|e| e.to_string());
+    let failed = rec.failure();
     uc.get_data_mut().recording = Some(rec);
-    if let Some(e) = failed {
-        uc.request_stop(Stop::Error(format!("recording the run: {e}")));
+    if let Some(stop) = failed {
+        uc.request_stop(stop);
     }
 }
 

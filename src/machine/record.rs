@@ -159,6 +159,12 @@ impl Recording {
         }
     }
 
+    /// The stop a failed recording asks for: the recorder's first error.
+    pub fn failure(&self) -> Option<super::Stop> {
+        let e = self.error.as_ref()?;
+        Some(super::Stop::Error(format!("recording the run: {e}")))
+    }
+
     /// Add a step (the buffer is handed over first when full).
     pub fn push(&mut self, step: Step) {
         if self.words.len() == BUFFER_WORDS {
