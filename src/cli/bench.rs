@@ -635,8 +635,9 @@ fn walk_bench(n: usize) -> Result<String, String> {
 const CORPUS_DOS_PROGRAM: &str = "dos/tp7/DISKTEST.EXE";
 
 /// The shared corpus (`TOOLHELP16_CORPUS`, else `../shared/corpus` from
-/// the current directory, as from a checkout's root).
-fn corpus_dir() -> PathBuf {
+/// the current directory, as from a checkout's root): every corpus
+/// benchmark's.
+pub(super) fn corpus_dir() -> PathBuf {
     std::env::var_os("TOOLHELP16_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/corpus"))

@@ -32,6 +32,7 @@
 //! `--quick` runs toolhelp16 once and skips DOSBox (a DOSBox session costs
 //! most of a second).
 
+use super::bench::corpus_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -48,14 +49,6 @@ const LINKER: &str = "dos/msdos125/LINK.EXE";
 /// How long a DOSBox session may take before it is killed (DOSBox ignores
 /// SIGTERM; `Child::kill` sends SIGKILL).
 const DOSBOX_LIMIT: Duration = Duration::from_secs(300);
-
-/// The shared corpus (`TOOLHELP16_CORPUS`, else `../shared/corpus` from
-/// the current directory), as the other corpus benchmarks find it.
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("TOOLHELP16_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared/corpus"))
-}
 
 /// NASM source of module `m` of `modules`: PROCS far procedures, each
 /// loading, bumping and storing its own data word and calling a procedure
