@@ -349,7 +349,6 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
             .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
         uc.get_data_mut().hook = Hook::Full;
     }
-    uc.get_data_mut().counting = true;
     forget_all_code(uc);
     Ok(())
 }

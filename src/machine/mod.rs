@@ -425,11 +425,10 @@ pub struct State {
     deadline: Option<Instant>,
     /// Where the budget ends inside a block (counter.rs).
     tail: Option<counter::Tail>,
-    /// The counting hook is installed, or wanted (counter.rs).
-    counting: bool,
+    /// The counting hook is wanted (counter.rs).
     want_count: bool,
-    /// Which counting hook is installed, and the fast one's handle while
-    /// it is (counter.rs).
+    /// Which counting hook is installed (none: the machine does not
+    /// count), and the fast one's handle while it is (counter.rs).
     hook: counter::Hook,
     fast_hook: Option<unicorn_engine::ffi::uc_hook>,
     /// The block the fast counting hook stopped the emulation before, to
@@ -465,6 +464,14 @@ pub struct State {
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
     /// the next interrupt hook.
     refused: std::cell::Cell<Option<Fault>>,
+}
+
+impl State {
+    /// The machine counts executed instructions: a counting hook is
+    /// installed (counter.rs).
+    fn counting(&self) -> bool {
+        self.hook != counter::Hook::None
+    }
 }
 
 /// Run `f` as the machine's or the environment's code (see
@@ -986,7 +993,6 @@ fn new_state(mode: CpuMode) -> State {
         max_insns: 0,
         deadline: None,
         tail: None,
-        counting: false,
         want_count: false,
         hook: counter::Hook::None,
         fast_hook: None,
@@ -1168,7 +1174,7 @@ impl Machine {
     /// [`Machine::count_instructions`]); None when it does not.
     pub fn executed(&self) -> Option<u64> {
         let st = self.uc.get_data();
-        st.counting.then_some(st.executed)
+        st.counting().then_some(st.executed)
     }
 
     /// The observers, taken back from the machine.
@@ -1467,7 +1473,7 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
                 Err(e) => translate_error(uc, e),
             },
         };
-        if uc.get_data().counting {
+        if uc.get_data().counting() {
             let pc = stop_pc(uc, &stop);
             counter::settle(uc, pc, matches!(stop, Stop::Fault(_)));
             uc.get_data_mut().preentered = None;
@@ -2019,7 +2025,7 @@ fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
     }
     let seq = st.port_seq.0;
     st.port_seq.0 += 1;
-    if !st.counting {
+    if !st.counting() {
         return (cs, ip);
     }
     let (addr, size, _) = st.last_block;
