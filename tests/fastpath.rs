@@ -99,6 +99,36 @@ fn every_fault_of_faults_exe_is_the_same_on_every_path() {
     }
 }
 
+/// roms/smcpages.com keeps data and code in the same 4 KiB pages every
+/// way the engine's store rules tell apart (vendor/README.md): data
+/// stores around live code from another page (enough of them that the
+/// engine drops the page's translations), a function that stores into its
+/// own page and then rewrites itself, code written into a page that has
+/// only held data, an unaligned word store that rewrites an opcode's
+/// immediate, and a function whose block spans two pages. Each function
+/// is `mov al, imm8; ret`, so AL is the immediate the CPU executed (Intel
+/// SDM, MOV): the one written last, on every path, or a stale
+/// translation ran.
+#[test]
+fn code_rewritten_among_data_runs_as_rewritten_on_every_path() {
+    let want = "a 0011 0011 0022\r\nb 0044\r\nc 0055 0066\r\nd 0077 0088\r\ne 0099 00AA\r\n";
+    for path in PATHS {
+        let o = LoadOptions {
+            dir: Some(rom("smcpages.com").parent().unwrap().to_path_buf()),
+            ..Default::default()
+        };
+        let mut p: Program = load(&rom("smcpages.com"), &o).unwrap();
+        watch(&mut p.machine, path);
+        let stop = p.run(limits(path), None).unwrap();
+        assert_eq!(stop, Stop::Exited { code: 0 }, "{path:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&p.env().console),
+            want,
+            "{path:?}: the values the rewritten functions returned"
+        );
+    }
+}
+
 /// A protected-mode machine running `code` at offset 0 of a code segment,
 /// DS = SS = a 0x100-byte data segment, SP = 0x100.
 fn pm(code: &[u8]) -> Machine {
