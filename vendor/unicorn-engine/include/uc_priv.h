@@ -433,6 +433,11 @@ struct uc_struct {
     hwaddr mm_cache_begin;
     hwaddr mm_cache_end;
     MemoryRegion *mm_cache_mr;
+
+    // toolhelp16 patch 0003: tb_store_meets_code's page descriptors by
+    // page index (a slot's tag is the index + 1; 0 is an empty slot).
+    void *pd_cache[16];
+    uint64_t pd_cache_tag[16];
 };
 
 // Metadata stub for the variable-size cpu context used with uc_context_*()

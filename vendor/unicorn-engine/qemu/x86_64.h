@@ -1269,7 +1269,9 @@
 #define tb_invalidate_phys_range tb_invalidate_phys_range_x86_64
 #define tb_invalidate_phys_page_fast tb_invalidate_phys_page_fast_x86_64
 #define tb_page_has_code tb_page_has_code_x86_64
-#define tb_store_meets_code tb_store_meets_code_x86_64
+#define tb_page_desc tb_page_desc_x86_64
+#define tb_store_meets_code_slow tb_store_meets_code_slow_x86_64
+#define tb_page_look tb_page_look_x86_64
 #define tb_check_watchpoint tb_check_watchpoint_x86_64
 #define cpu_io_recompile cpu_io_recompile_x86_64
 #define tb_flush_jmp_cache tb_flush_jmp_cache_x86_64

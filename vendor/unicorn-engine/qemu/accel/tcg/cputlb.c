@@ -2099,9 +2099,62 @@ store_memop(void *haddr, uint64_t val, MemOp op)
     }
 }
 
-static inline void
-store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
-             TCGMemOpIdx oi, uintptr_t retaddr, MemOp op)
+/*
+ * toolhelp16 patch 0003: the common store off the inline fast path goes
+ * to a writable RAM page whose entry is marked not dirty only because the
+ * page holds translated code (a DOS program's variables and stack share
+ * pages with its code), with no write hook and no snapshot. When the bytes
+ * written are not code, write them here, and clean the entry once the page
+ * holds no code at all; true when the store is done. Anything else (a TLB
+ * miss, another flag, a store across pages or into code, a hook) is left
+ * to the general path, unchanged.
+ */
+static inline bool QEMU_ALWAYS_INLINE
+store_to_code_page(CPUArchState *env, target_ulong addr, uint64_t val,
+                   TCGMemOpIdx oi, uintptr_t retaddr, MemOp op)
+{
+    struct uc_struct *uc = env->uc;
+    uintptr_t mmu_idx = get_mmuidx(oi);
+    uintptr_t index = tlb_index(env, mmu_idx, addr);
+    CPUTLBEntry *entry = tlb_entry(env, mmu_idx, addr);
+    unsigned a_bits = get_alignment_bits(get_memop(oi));
+    size_t size = memop_size(op);
+    hwaddr paddr;
+    MemoryRegion *mr;
+    int meets;
+
+    if (tlb_addr_write(entry) != ((addr & TARGET_PAGE_MASK) | TLB_NOTDIRTY) ||
+        (addr & ((1 << a_bits) - 1)) != 0 ||
+        (addr & ~TARGET_PAGE_MASK) + size > TARGET_PAGE_SIZE ||
+        HOOK_EXISTS(uc, UC_HOOK_MEM_WRITE) || uc->snapshot_level != 0 ||
+        uc->size_recur_mem) {
+        return false;
+    }
+    meets = tb_store_meets_code(uc, addr + env_tlb(env)->d[mmu_idx].iotlb[index].addr,
+                                size, retaddr);
+    if (meets == 2) {
+        return false;
+    }
+    paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
+    if (uc->mm_cache_mr && uc->mm_cache_generation == uc->memory_generation &&
+        paddr >= uc->mm_cache_begin && paddr < uc->mm_cache_end) {
+        mr = uc->mm_cache_mr;
+    } else {
+        mr = uc->memory_mapping(uc, paddr);
+    }
+    if (!mr || !(mr->perms & UC_PROT_WRITE)) {
+        return false;
+    }
+    if (meets == 0 && !uc_mem_hook_installed(uc, paddr)) {
+        tlb_set_dirty(env_cpu(env), addr);
+    }
+    store_memop((void *)((uintptr_t)addr + entry->addend), val, op);
+    return true;
+}
+
+static void
+store_helper_general(CPUArchState *env, target_ulong addr, uint64_t val,
+                     TCGMemOpIdx oi, uintptr_t retaddr, MemOp op)
 {
     struct uc_struct *uc = env->uc;
     HOOK_FOREACH_VAR_DECLARE;
@@ -2134,37 +2187,6 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
             entry = tlb_entry(env, mmu_idx, addr);
         }
         tlb_addr = tlb_addr_write(entry) & ~TLB_INVALID_MASK;
-    }
-
-    /*
-     * toolhelp16 patch 0003: the common store off the fast path goes to a
-     * writable RAM page whose entry is marked not-dirty only because the
-     * page holds translated code (a DOS program's variables and stack
-     * share pages with its code), with no write hook and no snapshot.
-     * When the bytes written are not code, write them here, and clean the
-     * entry once the page holds no code at all, instead of looking the
-     * region up twice and invalidating nothing on the general path.
-     */
-    if ((tlb_addr & ~TARGET_PAGE_MASK) == TLB_NOTDIRTY &&
-        (addr & ~TARGET_PAGE_MASK) + size <= TARGET_PAGE_SIZE &&
-        !HOOK_EXISTS(uc, UC_HOOK_MEM_WRITE) && uc->snapshot_level == 0 &&
-        !uc->size_recur_mem) {
-        CPUIOTLBEntry *iotlbentry = &env_tlb(env)->d[mmu_idx].iotlb[index];
-        ram_addr_t ram_addr = addr + iotlbentry->addr;
-        int meets = tb_store_meets_code(uc, ram_addr, size, retaddr);
-
-        if (meets < 2) {
-            paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
-            mr = uc->memory_mapping(uc, paddr);
-            if (mr && (mr->perms & UC_PROT_WRITE)) {
-                if (meets == 0 && !uc_mem_hook_installed(uc, paddr)) {
-                    tlb_set_dirty(env_cpu(env), addr);
-                }
-                haddr = (void *)((uintptr_t)addr + entry->addend);
-                store_memop(haddr, val, op);
-                return;
-            }
-        }
     }
 
     // Load the latest memory mapping.
@@ -2414,6 +2436,18 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
 
     haddr = (void *)((uintptr_t)addr + entry->addend);
     store_memop(haddr, val, op);
+}
+
+/* toolhelp16 patch 0003: the short path first, inlined into each store
+   helper; then the general path, as before. */
+static inline void QEMU_ALWAYS_INLINE
+store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
+             TCGMemOpIdx oi, uintptr_t retaddr, MemOp op)
+{
+    if (store_to_code_page(env, addr, val, oi, retaddr, op)) {
+        return;
+    }
+    store_helper_general(env, addr, val, oi, retaddr, op);
 }
 
 void helper_ret_stb_mmu(CPUArchState *env, target_ulong addr, uint8_t val,

@@ -75,19 +75,8 @@ static void tb_exec_change(struct uc_struct*, bool locked);
 
 #define SMC_BITMAP_USE_THRESHOLD 10
 
-typedef struct PageDesc {
-    /* list of TBs intersecting this ram page */
-    uintptr_t first_tb;
-    /* in order to optimize self modifying code, we count the number
-       of lookups we do to a given page to use a bitmap */
-    unsigned long *code_bitmap;
-    unsigned int code_write_count;
-    /* toolhelp16 patch 0004: stores into the page that met none of its
-       code since it was last looked at for eviction, and how many times
-       it was (each doubles the stores the next look waits for) */
-    unsigned int data_write_count;
-    unsigned int data_looks;
-} PageDesc;
+/* toolhelp16 patch 0003: PageDesc is in translate-all.h, for the store
+   helpers' short path. */
 
 /**
  * struct page_entry - page descriptor entry
@@ -2030,69 +2019,75 @@ bool tb_page_has_code(struct uc_struct *uc, tb_page_addr_t addr)
     return p && p->first_tb;
 }
 
-/*
- * toolhelp16 patch 0003: what a store of len bytes at ram address start,
- * all in one page, meets: 0 when the page holds no translated code, 1
- * when it does but none in those bytes, 2 when the bytes hold code or the
- * page has no code bitmap yet (the caller then takes the path that
- * invalidates).
- */
-static void
-tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collection *pages,
-                                      PageDesc *p, tb_page_addr_t start,
-                                      tb_page_addr_t end,
-                                      uintptr_t retaddr);
-
-int tb_store_meets_code(struct uc_struct *uc, tb_page_addr_t start, int len,
-                        uintptr_t retaddr)
+/* toolhelp16 patch 0003: the page descriptor of page index, or NULL when
+   the page never held code. */
+PageDesc *tb_page_desc(struct uc_struct *uc, tb_page_addr_t index)
 {
-    PageDesc *p = page_find(uc, start >> TARGET_PAGE_BITS);
-    unsigned int nr;
+    return page_find(uc, index);
+}
+
+/* toolhelp16 patch 0003: tb_store_meets_code (translate-all.h) where its
+   short answer does not do: the page has no code bitmap yet, or the bytes
+   straddle two words of it. */
+int tb_store_meets_code_slow(struct uc_struct *uc, PageDesc *p,
+                             tb_page_addr_t start, int len, uintptr_t retaddr)
+{
+    unsigned int nr = start & ~TARGET_PAGE_MASK;
     int i;
 
-    if (!p || !p->first_tb) {
-        return 0;
-    }
     if (!p->code_bitmap) {
         if (++p->code_write_count < SMC_BITMAP_USE_THRESHOLD) {
             return 2;
         }
         build_page_bitmap(uc, p);
     }
-    nr = start & ~TARGET_PAGE_MASK;
     for (i = 0; i < len; i++) {
         if (test_bit(nr + i, p->code_bitmap)) {
             return 2;
         }
     }
-    /*
-     * toolhelp16 patch 0004: code that ran once (a start-up stub, an
-     * unpacker) keeps its page on the slow path for as long as its blocks
-     * live, though the program now keeps its stack or data there. After
-     * enough stores that missed the code, drop the page's blocks, unless
-     * the block doing the store is one of them: code still in use is
-     * translated again when it next runs, and the wait before the next
-     * look doubles, so a page whose code is live costs a few
-     * translations at most.
-     */
     if (++p->data_write_count >= (1024u << p->data_looks)) {
-        tb_page_addr_t page = start & TARGET_PAGE_MASK;
-        TranslationBlock *cur = retaddr ? tcg_tb_lookup(uc->tcg_ctx, retaddr) : NULL;
-
-        p->data_write_count = 0;
-        if (p->data_looks < 16) {
-            p->data_looks++;
-        }
-        if (cur && ((cur->page_addr[0] & TARGET_PAGE_MASK) == page ||
-                    (cur->page_addr[1] != -1 &&
-                     (cur->page_addr[1] & TARGET_PAGE_MASK) == page))) {
-            return 1;
-        }
-        tb_invalidate_phys_page_range__locked(uc, NULL, p, page,
-                                              page + TARGET_PAGE_SIZE, 0);
-        return p->first_tb ? 1 : 0;
+        return tb_page_look(uc, p, start, retaddr);
     }
     return 1;
+}
+
+static void
+tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collection *pages,
+                                      PageDesc *p, tb_page_addr_t start,
+                                      tb_page_addr_t end,
+                                      uintptr_t retaddr);
+
+/*
+ * toolhelp16 patch 0004: code that ran once (a start-up stub, an
+ * unpacker) keeps its page on the slow path for as long as its blocks
+ * live, though the program now keeps its stack or data there. After
+ * enough stores that missed the code (tb_store_meets_code counts them),
+ * look at the page: drop its blocks, unless the block doing the store is
+ * one of them. Code still in use is translated again when it next runs,
+ * and each look doubles the wait for the next (up to 2^16 times), so a
+ * page whose code is live costs a few translations at most. Returns what
+ * tb_store_meets_code returns for the store: 0 when the page is left
+ * without code, else 1.
+ */
+int tb_page_look(struct uc_struct *uc, PageDesc *p, tb_page_addr_t start,
+                 uintptr_t retaddr)
+{
+    tb_page_addr_t page = start & TARGET_PAGE_MASK;
+    TranslationBlock *cur = retaddr ? tcg_tb_lookup(uc->tcg_ctx, retaddr) : NULL;
+
+    p->data_write_count = 0;
+    if (p->data_looks < 16) {
+        p->data_looks++;
+    }
+    if (cur && ((cur->page_addr[0] & TARGET_PAGE_MASK) == page ||
+                (cur->page_addr[1] != -1 &&
+                 (cur->page_addr[1] & TARGET_PAGE_MASK) == page))) {
+        return 1;
+    }
+    tb_invalidate_phys_page_range__locked(uc, NULL, p, page,
+                                          page + TARGET_PAGE_SIZE, 0);
+    return p->first_tb ? 1 : 0;
 }
 
 void tb_invalidate_phys_page_fast(struct uc_struct *uc, struct page_collection *pages,

@@ -7159,7 +7159,12 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
             /* add stack offset */
             gen_stack_update(s, val + (2 << dflag));
         }
-        gen_eob(s);
+        /*
+         * toolhelp16 patch 0005: a far return looks the next block up
+         * and goes there, as a far call does, instead of ending the block
+         * back in the main loop.
+         */
+        gen_jr(s, s->T0);
         break;
     case 0xcb: /* lret */
         val = 0;
@@ -7881,6 +7886,12 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
             l1 = gen_new_label(tcg_ctx);
             l2 = gen_new_label(tcg_ctx);
             l3 = gen_new_label(tcg_ctx);
+            /*
+             * toolhelp16 patch 0005: the flags state is written back
+             * before the first branch, so that both ways out see it (the
+             * branch to l3 skips the write gen_jcc1 makes).
+             */
+            gen_update_cc_op(s);
             b &= 3;
             switch(b) {
             case 0: /* loopnz */
@@ -7896,6 +7907,19 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
             default:
             case 3: /* jcxz */
                 gen_op_jz_ecx(s, s->aflag, l1);
+                break;
+            }
+
+            /*
+             * toolhelp16 patch 0005: LOOP and JCXZ chain to the blocks
+             * they go to, as Jcc does, instead of ending the block back
+             * in the main loop on every pass.
+             */
+            if (s->jmp_opt) {
+                gen_set_label(tcg_ctx, l3);
+                gen_goto_tb(s, 0, next_eip);
+                gen_set_label(tcg_ctx, l1);
+                gen_goto_tb(s, 1, tval);
                 break;
             }
 
