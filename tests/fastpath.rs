@@ -129,6 +129,104 @@ fn code_rewritten_among_data_runs_as_rewritten_on_every_path() {
     }
 }
 
+/// A .COM that loops with LOOP, LOOPNZ and JCXZ and calls a far
+/// procedure, whose blocks the engine chains into each other (vendor/
+/// README.md, patch 0005) instead of passing through its main loop:
+///
+/// ```text
+/// 0100 B9 05 00     mov cx, 5
+/// 0103 40           inc ax          ; 5 times
+/// 0104 E2 FD        loop 0103
+/// 0106 B9 04 00     mov cx, 4
+/// 0109 43           inc bx          ; 4 times: CX reaches 0 with ZF 0
+/// 010A 39 C3        cmp bx, ax      ; BX 1..4 against AX 5: never equal
+/// 010C E0 FB        loopnz 0109
+/// 010E E3 02        jcxz 0112       ; CX is 0: taken
+/// 0110 EB FE        jmp $           ; (never)
+/// 0112 0E           push cs
+/// 0113 E8 05 00     call 011B       ; near call to a far procedure
+/// 0116 B8 00 4C     mov ax, 4C00h
+/// 0119 CD 21        int 21h
+/// 011B 42           inc dx          ; the far procedure
+/// 011C CB           retf
+/// ```
+///
+/// The path (Intel SDM: LOOP decrements CX and jumps while it is not 0;
+/// LOOPNZ also stops when ZF is 1; JCXZ jumps when CX is 0; RETF pops IP
+/// then CS) is 1 + 5×2 + 1 + 4×3 + 1 (jcxz) + 1 (push) + 1 (call) + 1
+/// (inc dx) + 1 (retf) = 29 instructions before `mov ax`, 31 with the
+/// exit. A budget of N stops after exactly N, with the registers of those
+/// N; unbudgeted, the program exits on every path.
+#[test]
+fn loops_and_far_returns_count_exactly_under_a_budget() {
+    let code: &[u8] = &[
+        0xB9, 0x05, 0x00, 0x40, 0xE2, 0xFD, 0xB9, 0x04, 0x00, 0x43, 0x39, 0xC3, 0xE0, 0xFB, 0xE3,
+        0x02, 0xEB, 0xFE, 0x0E, 0xE8, 0x05, 0x00, 0xB8, 0x00, 0x4C, 0xCD, 0x21, 0x42, 0xCB,
+    ];
+    // The IPs of the 31 instructions, in order.
+    let mut ips = vec![0x100u16];
+    for _ in 0..5 {
+        ips.extend([0x103, 0x104]);
+    }
+    ips.push(0x106);
+    for _ in 0..4 {
+        ips.extend([0x109, 0x10A, 0x10C]);
+    }
+    ips.extend([0x10E, 0x112, 0x113, 0x11B, 0x11C, 0x116, 0x119]);
+    assert_eq!(ips.len(), 31);
+    // (AX, BX, CX, DX) after the first n instructions, from the start's.
+    let state = |n: usize, (ax0, bx0, cx0, dx0): (u16, u16, u16, u16)| {
+        let (mut ax, mut bx, mut cx, mut dx) = (ax0, bx0, cx0, dx0);
+        for &ip in &ips[..n] {
+            match ip {
+                0x100 => cx = 5,
+                0x103 => ax = ax.wrapping_add(1),
+                0x104 | 0x10C => cx -= 1,
+                0x106 => cx = 4,
+                0x109 => bx = bx.wrapping_add(1),
+                0x11B => dx = dx.wrapping_add(1),
+                0x116 => ax = 0x4C00,
+                _ => {}
+            }
+        }
+        (ax, bx, cx, dx)
+    };
+    for n in 1..=30u64 {
+        let mut p = load_com("loops-exact", code);
+        let m = &p.machine;
+        // AX and BX start at 0 in a .COM (DOS's values), so BX never
+        // meets AX = 5 inside the LOOPNZ: the path above holds.
+        let start = (m.reg(R::AX), m.reg(R::BX), m.reg(R::CX), m.reg(R::DX));
+        assert_eq!((start.0, start.1), (0, 0), "a .COM starts with AX = BX = 0");
+        let stop = p
+            .run(
+                RunLimits {
+                    max_insns: n,
+                    timeout: Duration::from_secs(10),
+                },
+                None,
+            )
+            .unwrap();
+        assert_eq!(stop, Stop::Budget, "N = {n}");
+        assert_eq!(p.machine.executed(), Some(n), "N = {n}");
+        let m = &p.machine;
+        assert_eq!(
+            (
+                m.reg(R::IP),
+                (m.reg(R::AX), m.reg(R::BX), m.reg(R::CX), m.reg(R::DX))
+            ),
+            (ips[n as usize], state(n as usize, start)),
+            "N = {n}: IP and AX, BX, CX, DX"
+        );
+    }
+    for path in PATHS {
+        let mut p = load_com("loops-path", code);
+        watch(&mut p.machine, path);
+        let stop = p.run(limits(path), None).unwrap();
+        assert_eq!(stop, Stop::Exited { code: 0 }, "{path:?}");
+    }
+}
+
 /// A protected-mode machine running `code` at offset 0 of a code segment,
 /// DS = SS = a 0x100-byte data segment, SP = 0x100.
 fn pm(code: &[u8]) -> Machine {
