@@ -57,12 +57,14 @@ pub(super) fn map_alias(uc: &mut Uc<'_>) -> Result<(), MachineError> {
         HMA_BASE,
         HMA_SIZE,
         Some(|uc: &mut Uc<'_>, offset: u64, size: usize| -> u64 {
+            super::counter::inline_off(uc);
             let mut b = [0u8; 8];
             let n = size.min(8);
             let _ = uc.mem_read(offset, &mut b[..n]);
             u64::from_le_bytes(b)
         }),
         Some(|uc: &mut Uc<'_>, offset: u64, size: usize, value: u64| {
+            super::counter::inline_off(uc);
             let n = size.min(8);
             let _ = uc.mem_write(offset, &value.to_le_bytes()[..n]);
             super::forget_code(uc, offset, n);

@@ -37,6 +37,22 @@
 //! (it would run to the same final jump): the hook settles the last block
 //! there, as at a stop, so the count stays exact.
 //!
+//! **Counting inside the translated code.** A call out of translated
+//! code on every block costs this engine most of its speed, and the cost
+//! of the call moves from one process to the next on a shared host. So
+//! the patched engine (vendor/README.md, patch 0006) counts a block
+//! itself when it can: at each block's entry, translated code adds the
+//! block's instructions to [`InlineCount`] and notes the block as the last
+//! one, exactly what the fast hook's common case does, unless that would
+//! pass the count's limit; then, or for a lone instruction re-translated
+//! after a store into its own block, it calls the hook as before. The
+//! limit is the budget while the count is *armed*, and 0 (every block to
+//! the hook) otherwise. Only the fast hook arms it, at the end of its
+//! common case; every other hook, a stop, a timed run, a recording and
+//! each start and end of an emulation disarm it. So the translated code
+//! counts only blocks the hook would have counted the same way, with
+//! nothing the hook's rules rest on changed since it last looked.
+//!
 //! **An exact budget.** A block is counted when it is entered, before it
 //! runs. When the budget ends inside the block (`k` of its `n`
 //! instructions still allowed), the emulation stops at the block's start,
@@ -130,6 +146,108 @@ impl TbCounts {
     }
 }
 
+/// The count the translated code keeps itself while the fast hook is
+/// installed: the patched engine's `struct uc_inline_count`
+/// (vendor/unicorn-engine/include/unicorn/unicorn.h, patch 0006), field
+/// for field. It lives boxed in the machine's state, in place for the
+/// engine's life, and in cells: the translated code writes it between the
+/// hook's calls (module notes, "Counting inside the translated code").
+#[repr(C)]
+#[derive(Debug)]
+pub struct InlineCount {
+    /// Not read by the engine.
+    _reserved: Cell<u32>,
+    /// The last block counted: its size in bytes.
+    last_size: Cell<u32>,
+    /// Instructions executed in this run (exact at every stop).
+    executed: Cell<u64>,
+    /// The most `executed` may reach without the hook: 0 while the next
+    /// block must go to the hook, else the budget (`u64::MAX` without
+    /// one).
+    limit: Cell<u64>,
+    /// The last block counted: its linear address.
+    last_addr: Cell<u64>,
+    /// The last block counted: the instructions counted for it.
+    last_n: Cell<u64>,
+    /// The machine's own (after the engine's fields): the budget `limit`
+    /// takes while armed.
+    budget: Cell<u64>,
+}
+
+impl Default for InlineCount {
+    fn default() -> Self {
+        InlineCount {
+            _reserved: Cell::new(0),
+            last_size: Cell::new(0),
+            executed: Cell::new(0),
+            limit: Cell::new(0),
+            last_addr: Cell::new(0),
+            last_n: Cell::new(0),
+            budget: Cell::new(u64::MAX),
+        }
+    }
+}
+
+impl InlineCount {
+    /// Instructions executed in this run.
+    pub(super) fn executed(&self) -> u64 {
+        self.executed.get()
+    }
+
+    pub(super) fn set_executed(&self, n: u64) {
+        self.executed.set(n);
+    }
+
+    /// The last block counted: linear address, size, instructions counted.
+    pub(super) fn last_block(&self) -> (u64, u32, u64) {
+        (
+            self.last_addr.get(),
+            self.last_size.get(),
+            self.last_n.get(),
+        )
+    }
+
+    pub(super) fn set_last_block(&self, (addr, size, n): (u64, u32, u64)) {
+        self.last_addr.set(addr);
+        self.last_size.set(size);
+        self.last_n.set(n);
+    }
+
+    /// The budget of this run (0: none); the count is left unarmed.
+    pub(super) fn set_limit(&self, max_insns: u64) {
+        self.budget
+            .set(if max_insns == 0 { u64::MAX } else { max_insns });
+        self.off();
+    }
+
+    /// The next block goes to the hook.
+    pub(super) fn off(&self) {
+        self.limit.set(0);
+    }
+
+    /// The next block may be counted by the translated code.
+    fn on(&self) {
+        self.limit.set(self.budget.get());
+    }
+}
+
+/// Host code is about to run inside the emulation (any hook but the fast
+/// counting one): it may change what the fast hook's common case rests on
+/// (a stop, a timed run, the budget's tail, a recording), so the next
+/// block goes to the hook, which arms the inline count again when it can.
+pub(super) fn inline_off(uc: &Uc<'_>) {
+    uc.get_data().ic.off();
+}
+
+unsafe extern "C" {
+    /// The patched engine's `uc_toolhelp16_inline_count` (unicorn.h,
+    /// patch 0006): count in `count` from now on, or stop (NULL).
+    fn uc_toolhelp16_inline_count(
+        uc: unicorn_engine::ffi::uc_handle,
+        count: *mut InlineCount,
+    ) -> unicorn_engine::unicorn_const::uc_error;
+}
+
 /// unicorn's `uc_tb`: a translation block's guest address, instruction
 /// count and size in bytes.
 #[repr(C)]
@@ -201,6 +319,7 @@ fn read_code(h: Handle, addr: u64, buf: &mut [u8]) -> bool {
 /// Stop the engine with `stop` (the first stop asked for stands), as
 /// [`Cpu::request_stop`] does.
 fn stop_raw(st: &mut super::State, h: Handle, stop: Stop) {
+    st.ic.off();
     if st.stop.is_none() {
         st.stop = Some(stop);
     }
@@ -338,6 +457,14 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
         install_fast(uc)?;
         uc.get_data_mut().hook = Hook::Fast;
     } else {
+        uc.get_data().ic.off();
+        // SAFETY: the engine is live; a null count stops the inline count
+        // for blocks translated from now on, and the ones translated with
+        // it are all dropped below (`forget_all_code`).
+        let err = unsafe { uc_toolhelp16_inline_count(uc.get_handle(), std::ptr::null_mut()) };
+        if err != unicorn_engine::unicorn_const::uc_error::OK {
+            return Err(Stop::Error(uerr("inline count", err).0));
+        }
         if let Some(h) = uc.get_data_mut().fast_hook.take() {
             // SAFETY: `h` is the handle `uc_hook_add` gave for the fast
             // hook on this engine, deleted once (taken out of the state).
@@ -378,6 +505,16 @@ fn install_fast(uc: &mut Uc<'_>) -> Result<(), Stop> {
         return Err(Stop::Error(uerr("block hook", err).0));
     }
     uc.get_data_mut().fast_hook = Some(hook);
+    let count: *const InlineCount = &*uc.get_data().ic;
+    count.cast_mut();
+    // SAFETY: the count is boxed in the state, which lives inside the
+    // engine's own allocation and is dropped only with the engine, after
+    // its last emulation; its fields are cells, so the translated code may
+    // write them between the hook's calls.
+    let err = unsafe { uc_toolhelp16_inline_count(uc.get_handle(), count.cast_mut()) };
+    if err != unicorn_engine::unicorn_const::uc_error::OK {
+        return Err(Stop::Error(uerr("inline count", err).0));
+    }
     Ok(())
 }
 
@@ -404,12 +541,17 @@ extern "C" fn on_block_fast(
     // across the call (the machine's loop and the Rust binding's own
     // hooks reach the state the same way, through the engine).
     let st = unsafe { &mut *(user_data as *mut super::State) };
+    // The translated code counted no block since this hook was last
+    // called; it counts the next ones itself only if this call ends in
+    // the common case, which arms it again.
+    st.ic.off();
     // The common case, in as few steps as can be (see `common_case`).
     if st.recording.is_none()
         && let Some((n, _)) = common_case(st, addr, size)
     {
-        st.executed += n;
-        st.last_block = (addr, size, n);
+        st.ic.set_executed(st.ic.executed() + n);
+        st.ic.set_last_block((addr, size, n));
+        st.ic.on();
         return;
     }
     if st.recording.is_some() {
@@ -434,7 +576,7 @@ fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
     } else {
         st.max_insns
     };
-    (!cuts_short(st.last_block, addr, size) && st.executed + n <= max)
+    (!cuts_short(st.ic.last_block(), addr, size) && st.ic.executed() + n <= max)
         .then(|| (n, slot.given.get()))
 }
 
@@ -459,8 +601,8 @@ fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u
     {
         r.words
             .push(super::record::Step::Block { linear: addr, size }.word());
-        st.executed += n;
-        st.last_block = (addr, size, n);
+        st.ic.set_executed(st.ic.executed() + n);
+        st.ic.set_last_block((addr, size, n));
         return;
     }
     fast_hook_rest(st, handle, addr, size);
@@ -508,28 +650,30 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
 /// counted, or None when the block does not run now (the budget).
 #[inline(always)]
 fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> {
-    if cuts_short(st.last_block, addr, size) {
+    if cuts_short(st.ic.last_block(), addr, size) {
         settle_raw(st, h, addr, false);
     }
     let n = u64::from(icount(st, h, addr, size));
     let mut counted = n;
-    if st.tail.is_some() || (st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns) {
+    if st.tail.is_some() || (st.max_insns != 0 && st.ic.executed().saturating_add(n) > st.max_insns)
+    {
         counted = budget_edge(st, h, addr, size, n)?;
     }
-    st.executed += counted;
+    st.ic.set_executed(st.ic.executed() + counted);
     if st.timed {
         super::time::advance(st, n);
     }
-    st.last_block = (addr, size, counted);
+    st.ic.set_last_block((addr, size, counted));
     Some(counted)
 }
 
 /// A block `slow_block` counted did not run: its count and its
 /// recording's step undone.
 fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
-    st.executed = st.executed.saturating_sub(counted);
-    if st.last_block.0 == addr {
-        st.last_block.2 = 0;
+    st.ic.set_executed(st.ic.executed().saturating_sub(counted));
+    let (last, last_size, _) = st.ic.last_block();
+    if last == addr {
+        st.ic.set_last_block((last, last_size, 0));
     }
     if let Some(r) = &mut st.recording {
         r.push(super::record::Step::Cut {
@@ -638,6 +782,7 @@ pub(super) fn forget_all_code(uc: &mut Uc<'_>) {
 
 /// The code hook on the first instruction the budget does not allow.
 fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
+    inline_off(uc);
     if uc
         .get_data()
         .tail
@@ -650,6 +795,7 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// The full block hook, through the Rust binding: for runs with
 /// observers, which need the machine at hand in every block.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    inline_off(uc);
     on_block_full(uc, addr, size);
 }
 
@@ -745,11 +891,11 @@ fn budget_edge(st: &mut super::State, h: Handle, addr: u64, size: u32, n: u64) -
             t.entered = true;
             Some(t.k)
         }
-        _ if st.max_insns != 0 && st.executed.saturating_add(n) > st.max_insns => {
-            let k = st.max_insns.saturating_sub(st.executed);
+        _ if st.max_insns != 0 && st.ic.executed().saturating_add(n) > st.max_insns => {
+            let k = st.max_insns.saturating_sub(st.ic.executed());
             // The block before this one ran to its end; this one is not
             // counted (yet): nothing to settle at the stop.
-            st.last_block = (addr, size, 0);
+            st.ic.set_last_block((addr, size, 0));
             // A stop armed before, in a block cut short since
             // (self-modifying code), gives way to this one; its code hook
             // is removed between two emulations.
@@ -807,17 +953,59 @@ pub(super) fn settle(uc: &mut Uc<'_>, pc: u64, faulted: bool) {
 }
 
 fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
-    let (addr, size, counted) = st.last_block;
+    let (addr, size, counted) = st.ic.last_block();
     if counted == 0 || pc < addr || pc >= addr + u64::from(size) {
         return;
     }
     let done = u64::from(decode_count(h, addr, size, Some(pc)));
-    st.executed = st.executed.saturating_sub(counted.saturating_sub(done));
-    st.last_block.2 = done.min(counted);
+    st.ic.set_executed(
+        st.ic
+            .executed()
+            .saturating_sub(counted.saturating_sub(done)),
+    );
+    st.ic.set_last_block((addr, size, done.min(counted)));
     if let Some(r) = &mut st.recording {
         r.push(super::record::Step::Cut {
             linear: pc,
             faulted,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InlineCount;
+    use std::mem::{offset_of, size_of};
+
+    /// The engine's `struct uc_inline_count` (unicorn.h, patch 0006):
+    /// uint32_t reserved, last_size; uint64_t executed, limit, last_addr,
+    /// last_n. The machine's `budget` follows it.
+    #[test]
+    fn the_inline_count_has_the_engine_s_layout() {
+        assert_eq!(offset_of!(InlineCount, _reserved), 0);
+        assert_eq!(offset_of!(InlineCount, last_size), 4);
+        assert_eq!(offset_of!(InlineCount, executed), 8);
+        assert_eq!(offset_of!(InlineCount, limit), 16);
+        assert_eq!(offset_of!(InlineCount, last_addr), 24);
+        assert_eq!(offset_of!(InlineCount, last_n), 32);
+        assert_eq!(offset_of!(InlineCount, budget), 40);
+        assert_eq!(size_of::<InlineCount>(), 48);
+    }
+
+    /// Unarmed, the limit is 0, so every block goes to the hook (n >= 1);
+    /// armed, it is the budget.
+    #[test]
+    fn unarmed_means_a_limit_of_zero() {
+        let c = InlineCount::default();
+        assert_eq!(c.limit.get(), 0);
+        c.set_limit(500);
+        assert_eq!(c.limit.get(), 0, "a new run starts unarmed");
+        c.on();
+        assert_eq!(c.limit.get(), 500);
+        c.off();
+        assert_eq!(c.limit.get(), 0);
+        c.set_limit(0);
+        c.on();
+        assert_eq!(c.limit.get(), u64::MAX, "no budget");
     }
 }

@@ -371,9 +371,12 @@ fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
 pub struct State {
     mode: CpuMode,
     stop: Option<Stop>,
-    /// The last block counted: linear address, size in bytes, and the
-    /// instructions counted for it (counter.rs).
-    last_block: (u64, u32, u64),
+    /// The instructions executed in this run and the last block counted
+    /// (linear address, size in bytes, the instructions counted for it),
+    /// kept by the counting hook and, while it is armed, by the
+    /// translated code itself (counter.rs, "Counting inside the
+    /// translated code").
+    ic: Box<counter::InlineCount>,
     /// Port I/O events (`--events`), at most [`MAX_EVENTS`].
     pub events: Vec<String>,
     /// Events not stored because the log was full.
@@ -417,9 +420,6 @@ pub struct State {
     next_tick: u64,
     /// The clock counts every executed instruction (time.rs, "Timed").
     timed: bool,
-    /// Instructions executed in this run, when counting (counter.rs):
-    /// exact at every stop.
-    executed: u64,
     /// The run's instruction budget (0 = none) and wall-clock deadline.
     max_insns: u64,
     deadline: Option<Instant>,
@@ -544,6 +544,7 @@ fn note_fault(uc: &mut Uc<'_>, f: &Fault) {
 }
 
 fn on_insn(uc: &mut Uc<'_>, addr: u64, size: u32) {
+    counter::inline_off(uc);
     with_host(uc, |uc| {
         with_observers(uc, |uc, obs| {
             for o in obs {
@@ -805,6 +806,7 @@ impl Cpu for Uc<'_> {
     }
     fn request_stop(&mut self, stop: Stop) {
         let st = self.get_data_mut();
+        st.ic.off();
         // A system function that failed because the CPU refused a
         // selector the program gave it (a window procedure's, a saved
         // stack's), or could not reach memory the program pointed it at (a
@@ -969,7 +971,7 @@ fn new_state(mode: CpuMode) -> State {
     State {
         mode,
         stop: None,
-        last_block: (0, 0, 0),
+        ic: Box::default(),
         events: Vec::new(),
         events_dropped: 0,
         port60: 0,
@@ -989,7 +991,6 @@ fn new_state(mode: CpuMode) -> State {
         total_insns: 0,
         next_tick: time::TICK_INSNS,
         timed: false,
-        executed: 0,
         max_insns: 0,
         deadline: None,
         tail: None,
@@ -1148,6 +1149,7 @@ impl Machine {
     pub fn record_blocks(&mut self, recorder: Box<dyn record::BlockRecorder>) {
         let st = self.uc.get_data_mut();
         st.recording = Some(Box::new(record::Recording::new(recorder)));
+        st.ic.off();
         st.tb_counts.forget_given();
         counter::want_counting(&mut self.uc);
     }
@@ -1174,7 +1176,7 @@ impl Machine {
     /// [`Machine::count_instructions`]); None when it does not.
     pub fn executed(&self) -> Option<u64> {
         let st = self.uc.get_data();
-        st.counting().then_some(st.executed)
+        st.counting().then_some(st.ic.executed())
     }
 
     /// The observers, taken back from the machine.
@@ -1349,8 +1351,9 @@ impl Machine {
             st.stop = None;
             st.tlb_fault = None;
             st.insns = 0;
-            st.executed = 0;
-            st.last_block = (0, 0, 0);
+            st.ic.set_executed(0);
+            st.ic.set_last_block((0, 0, 0));
+            st.ic.set_limit(limits.max_insns);
             st.preentered = None;
             st.slow = None;
             st.max_insns = limits.max_insns;
@@ -1421,9 +1424,13 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
             st.ran = true;
             st.host.replace(false)
         };
+        // The translated code counts only while the counting hook has just
+        // seen the common case (counter.rs): not across the host's work.
+        uc.get_data().ic.off();
         let res = uc.emu_start(begin, until, 0, 0);
         {
             let st = uc.get_data_mut();
+            st.ic.off();
             st.emulating -= 1;
             st.host.set(was_host);
         }
@@ -1963,6 +1970,7 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 /// The keyboard controller answers at port 60h (the last scan code) and
 /// 64h (status: output buffer full, system flag, keyboard enabled).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
+    counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
     with_host(uc, |uc| {
         let gate = if size == 1 {
@@ -1991,6 +1999,7 @@ fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
 
 /// Port output: no device listens; the write is logged.
 fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
+    counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
     with_host(uc, |uc| {
         let (cs, ip) = port_site(uc);
@@ -2020,15 +2029,15 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
 fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
     let st = uc.get_data_mut();
-    if st.port_seq.1 != st.executed {
-        st.port_seq = (0, st.executed);
+    if st.port_seq.1 != st.ic.executed() {
+        st.port_seq = (0, st.ic.executed());
     }
     let seq = st.port_seq.0;
     st.port_seq.0 += 1;
     if !st.counting() {
         return (cs, ip);
     }
-    let (addr, size, _) = st.last_block;
+    let (addr, size, _) = st.ic.last_block();
     let base = uc.descriptor_of(cs).map_or(0, |d| u64::from(d.base));
     let mut bytes = vec![0u8; size.min(4096) as usize];
     if uc.mem_read(addr, &mut bytes).is_err() {
@@ -2056,12 +2065,14 @@ fn port_site(uc: &mut Uc<'_>) -> (u16, u16) {
 }
 
 fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
+    counter::inline_off(uc);
     let regs = uc.regs();
     uc.get_data_mut().stop = Some(Stop::Fault(Fault::new(6, regs, "invalid opcode")));
     false
 }
 
 fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
+    counter::inline_off(uc);
     // The breakpoint a resumed run starts on is passed once; any hit
     // elsewhere ends that grace.
     if let Some(pass) = uc.get_data_mut().pass_breakpoint.take()
@@ -2080,6 +2091,7 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// interrupt is an event of the emulated clock (time.rs), and after a
 /// system call the timer ticks whose time came are delivered.
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
+    counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::EVENT_INSNS);
     with_host(uc, |uc| {
         interrupt(uc, intno);

@@ -71,6 +71,7 @@ pub(super) fn map(uc: &mut Uc<'_>) -> Result<(), MachineError> {
 }
 
 fn read(page: &Page0, uc: &mut Uc<'_>, off: u64, size: usize) -> u64 {
+    super::counter::inline_off(uc);
     let n = size.min(8);
     let mut b = [0u8; 8];
     {
@@ -87,6 +88,7 @@ fn read(page: &Page0, uc: &mut Uc<'_>, off: u64, size: usize) -> u64 {
 }
 
 fn write(page: &Page0, uc: &mut Uc<'_>, off: u64, size: usize, value: u64) {
+    super::counter::inline_off(uc);
     let n = size.min(8);
     {
         let mut bytes = page.bytes.borrow_mut();

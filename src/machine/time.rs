@@ -88,6 +88,7 @@ pub(super) fn start_timing(uc: &mut Uc<'_>) {
         return;
     }
     st.timed = true;
+    st.ic.off();
     // The first page needs watching no more (page0.rs).
     if st.page0.is_some() {
         st.page0_to_ram = true;

@@ -109,6 +109,7 @@ pub(super) fn install(uc: &mut Uc<'_>) -> Result<(), MachineError> {
 /// A TLB miss: the page with its permissions when the access is allowed,
 /// else None (the fault, remembered for the machine's report).
 fn on_fill(uc: &mut Uc<'_>, vaddr: u64, t: MemType) -> Option<TlbEntry> {
+    super::counter::inline_off(uc);
     let st = uc.get_data_mut();
     let mut perms = st.pages.get(vaddr);
     // A fetch from any mapped page is let through. unicorn asks for one

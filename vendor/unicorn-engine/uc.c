@@ -1130,6 +1130,14 @@ uc_err uc_emu_start(uc_engine *uc, uint64_t begin, uint64_t until,
 }
 
 UNICORN_EXPORT
+uc_err uc_toolhelp16_inline_count(uc_engine *uc, struct uc_inline_count *count)
+{
+    UC_INIT(uc);
+    uc->inline_count = count;
+    return UC_ERR_OK;
+}
+
+UNICORN_EXPORT
 uc_err uc_emu_stop(uc_engine *uc)
 {
     UC_INIT(uc);

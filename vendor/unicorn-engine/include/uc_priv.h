@@ -438,6 +438,10 @@ struct uc_struct {
     // page index (a slot's tag is the index + 1; 0 is an empty slot).
     void *pd_cache[16];
     uint64_t pd_cache_tag[16];
+
+    // toolhelp16 patch 0006: the count translated code keeps (unicorn.h,
+    // uc_toolhelp16_inline_count), or NULL.
+    struct uc_inline_count *inline_count;
 };
 
 // Metadata stub for the variable-size cpu context used with uc_context_*()

@@ -1,4 +1,3 @@
-use pkg_config;
 use std::env;
 use std::path::PathBuf;
 use std::process::Command;
@@ -153,30 +152,12 @@ fn build_with_cmake() {
 }
 
 fn main() {
-    match pkg_config::Config::new()
-        .atleast_version("2")
-        .cargo_metadata(false)
-        .probe("unicorn")
-    {
-        Ok(lib) => {
-            for dir in lib.link_paths {
-                println!("cargo:rustc-link-search=native={}", dir.to_str().unwrap());
-            }
-            if cfg!(feature = "dynamic_linkage") {
-                if cc::Build::new().get_compiler().is_like_msvc() {
-                    println!("cargo:rustc-link-lib=dylib=unicorn-import");
-                } else {
-                    println!("cargo:rustc-link-lib=dylib=unicorn");
-                }
-            } else {
-                println!("cargo:rustc-link-arg=-Wl,-allow-multiple-definition");
-                println!("cargo:rustc-link-lib=static=unicorn");
-                println!("cargo:rustc-link-lib=pthread");
-                println!("cargo:rustc-link-lib=m");
-            }
-        }
-        Err(_) => {
-            build_with_cmake();
-        }
-    };
+    // toolhelp16 patch 0007: this tree is unicorn patched for toolhelp16
+    // (vendor/README.md), so it is always the one built: a unicorn found
+    // through pkg-config would lack the patches. And cargo rebuilds it
+    // when its C sources change.
+    for path in ["CMakeLists.txt", "uc.c", "list.c", "include", "qemu", "glib_compat", "cmake"] {
+        println!("cargo:rerun-if-changed={}", path);
+    }
+    build_with_cmake();
 }

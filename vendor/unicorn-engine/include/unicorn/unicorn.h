@@ -968,6 +968,38 @@ UNICORN_EXPORT
 uc_err uc_emu_stop(uc_engine *uc);
 
 /*
+ toolhelp16 patch 0006: a count of executed instructions that the
+ translated code keeps itself, in the embedder's memory, instead of calling
+ the block hook for every block.
+
+ While a block hook is installed, a block about to run whose
+ `executed + n` (n: its instructions) does not pass `limit`, and that is
+ not a single instruction re-translated to finish a store into its own
+ block, adds n to `executed` and sets `last_addr`, `last_size` and
+ `last_n` to its address, size in bytes and n, without calling the hook.
+ Any other block calls the hook as before. The embedder keeps `limit` 0
+ whenever its hook must see the next block. `reserved` is not read.
+
+ @uc: handle returned by uc_open()
+ @count: the count, or NULL to stop; it must stay valid (and in place)
+   while any translation made with it may run: drop the translations
+   (uc_ctl_flush_tb) before freeing it.
+
+ @return UC_ERR_OK on success
+*/
+struct uc_inline_count {
+    uint32_t reserved;
+    uint32_t last_size;
+    uint64_t executed;
+    uint64_t limit;
+    uint64_t last_addr;
+    uint64_t last_n;
+};
+
+UNICORN_EXPORT
+uc_err uc_toolhelp16_inline_count(uc_engine *uc, struct uc_inline_count *count);
+
+/*
  Register callback for a hook event.
  The callback will be run when the hook event is hit.
 

@@ -40,6 +40,9 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
     TCGContext *tcg_ctx = uc->tcg_ctx;
     TCGOp *prev_op = NULL;
     bool block_hook = false;
+    /* toolhelp16 patch 0006 */
+    TCGLabel *count_hooked = NULL, *count_done = NULL;
+    TCGOp *count_ops[3] = { NULL, NULL, NULL };
 
     /* Initialize DisasContext */
     db->tb = tb;
@@ -74,10 +77,69 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
      * full translation cache
      */
     if (HOOK_EXISTS_BOUNDED(uc, UC_HOOK_BLOCK, tb->pc)) {
+        /*
+         * toolhelp16 patch 0006: with an inline count (unicorn.h), count
+         * the block here and skip the hook when the block fits under the
+         * count's limit (0 while the embedder wants the hook); else fall
+         * through to the hook. The block's instructions and size are not
+         * known yet: the constants are patched below, as unicorn patches
+         * the hook's size.
+         */
+        if (uc->inline_count && (tb_cflags(tb) & CF_COUNT_MASK) != 1) {
+            struct uc_inline_count *ic = uc->inline_count;
+            TCGv_ptr tic = tcg_const_ptr(tcg_ctx, ic);
+            TCGv_i64 executed = tcg_temp_new_i64(tcg_ctx);
+            TCGv_i64 limit = tcg_temp_new_i64(tcg_ctx);
+            TCGv_i64 n;
+
+            count_hooked = gen_new_label(tcg_ctx);
+            count_done = gen_new_label(tcg_ctx);
+            tcg_gen_ld_i64(tcg_ctx, executed, tic, offsetof(struct uc_inline_count, executed));
+            n = tcg_const_i64(tcg_ctx, 0xf8f8f8f8);
+            count_ops[0] = tcg_last_op(tcg_ctx);
+            tcg_gen_add_i64(tcg_ctx, executed, executed, n);
+            tcg_gen_ld_i64(tcg_ctx, limit, tic, offsetof(struct uc_inline_count, limit));
+            /* executed + n passes the limit (0 while not armed) */
+            tcg_gen_brcond_i64(tcg_ctx, TCG_COND_GTU, executed, limit, count_hooked);
+            tcg_temp_free_i64(tcg_ctx, n);
+            tcg_temp_free_i64(tcg_ctx, limit);
+            tcg_temp_free_i64(tcg_ctx, executed);
+            tcg_temp_free_ptr(tcg_ctx, tic);
+
+            /* a new basic block: temps from before the branch are gone */
+            {
+                TCGv_ptr tic2 = tcg_const_ptr(tcg_ctx, ic);
+                TCGv_i64 ex2 = tcg_temp_new_i64(tcg_ctx);
+                TCGv_i64 n2, addr;
+                TCGv_i32 size;
+
+                tcg_gen_ld_i64(tcg_ctx, ex2, tic2, offsetof(struct uc_inline_count, executed));
+                n2 = tcg_const_i64(tcg_ctx, 0xf8f8f8f8);
+                count_ops[1] = tcg_last_op(tcg_ctx);
+                tcg_gen_add_i64(tcg_ctx, ex2, ex2, n2);
+                tcg_gen_st_i64(tcg_ctx, ex2, tic2, offsetof(struct uc_inline_count, executed));
+                tcg_gen_st_i64(tcg_ctx, n2, tic2, offsetof(struct uc_inline_count, last_n));
+                addr = tcg_const_i64(tcg_ctx, db->pc_first);
+                tcg_gen_st_i64(tcg_ctx, addr, tic2, offsetof(struct uc_inline_count, last_addr));
+                size = tcg_const_i32(tcg_ctx, 0xf8f8f8f8);
+                count_ops[2] = tcg_last_op(tcg_ctx);
+                tcg_gen_st_i32(tcg_ctx, size, tic2, offsetof(struct uc_inline_count, last_size));
+                tcg_temp_free_i32(tcg_ctx, size);
+                tcg_temp_free_i64(tcg_ctx, addr);
+                tcg_temp_free_i64(tcg_ctx, n2);
+                tcg_temp_free_i64(tcg_ctx, ex2);
+                tcg_temp_free_ptr(tcg_ctx, tic2);
+            }
+            tcg_gen_br(tcg_ctx, count_done);
+            gen_set_label(tcg_ctx, count_hooked);
+        }
         ops->pc_sync(db, cpu);
         prev_op = tcg_last_op(tcg_ctx);
         block_hook = true;
         gen_uc_tracecode(tcg_ctx, 0xf8f8f8f8, UC_HOOK_BLOCK_IDX, uc, db->pc_first);
+        if (count_done) {
+            gen_set_label(tcg_ctx, count_done);
+        }
     }
 
     // tcg_dump_ops(tcg_ctx, false, "translator loop");
@@ -167,5 +229,12 @@ _end_loop:
         }
 
         tcg_op->args[1] = db->tb->size;
+    }
+
+    /* toolhelp16 patch 0006: the inline count's constants. */
+    if (count_ops[0]) {
+        count_ops[0]->args[1] = db->tb->icount;
+        count_ops[1]->args[1] = db->tb->icount;
+        count_ops[2]->args[1] = db->tb->size;
     }
 }
