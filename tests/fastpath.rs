@@ -198,17 +198,7 @@ fn loops_and_far_returns_count_exactly_under_a_budget() {
         // meets AX = 5 inside the LOOPNZ: the path above holds.
         let start = (m.reg(R::AX), m.reg(R::BX), m.reg(R::CX), m.reg(R::DX));
         assert_eq!((start.0, start.1), (0, 0), "a .COM starts with AX = BX = 0");
-        let stop = p
-            .run(
-                RunLimits {
-                    max_insns: n,
-                    timeout: Duration::from_secs(10),
-                },
-                None,
-            )
-            .unwrap();
-        assert_eq!(stop, Stop::Budget, "N = {n}");
-        assert_eq!(p.machine.executed(), Some(n), "N = {n}");
+        run_budget(&mut p, n);
         let m = &p.machine;
         assert_eq!(
             (
@@ -341,6 +331,22 @@ fn load_com(name: &str, code: &[u8]) -> Program {
     load(&file, &LoadOptions::default()).unwrap()
 }
 
+/// Run `p` under a budget of `n` instructions: it must stop for the
+/// budget with exactly `n` counted.
+fn run_budget(p: &mut Program, n: u64) {
+    let stop = p
+        .run(
+            RunLimits {
+                max_insns: n,
+                timeout: Duration::from_secs(60),
+            },
+            None,
+        )
+        .unwrap();
+    assert_eq!(stop, Stop::Budget, "N = {n}");
+    assert_eq!(p.machine.executed(), Some(n), "N = {n}");
+}
+
 /// A budget of N stops before instruction N+1, wherever N falls: at a
 /// block's first instruction, in its middle, at a jump; and the machine
 /// counts exactly N.
@@ -356,17 +362,7 @@ fn the_budget_stops_after_exactly_n_instructions() {
     for n in ns {
         let mut p = load_com("budget-exact", &code);
         let start = (p.machine.reg(R::CX), p.machine.reg(R::DX));
-        let stop = p
-            .run(
-                RunLimits {
-                    max_insns: n as u64,
-                    timeout: Duration::from_secs(10),
-                },
-                None,
-            )
-            .unwrap();
-        assert_eq!(stop, Stop::Budget, "N = {n}");
-        assert_eq!(p.machine.executed(), Some(n as u64), "N = {n}");
+        run_budget(&mut p, n as u64);
         let (ip, cx, dx) = loop_state(&path, start, outer, inner, n);
         let m = &p.machine;
         assert_eq!(
@@ -404,17 +400,7 @@ fn self_modifying_code_stops_after_exactly_n_instructions() {
         let mut p = load_com("smc-exact", &code);
         let al0 = p.machine.reg(R::AX) as u8;
         let bl0 = p.machine.reg(R::BX) as u8;
-        let stop = p
-            .run(
-                RunLimits {
-                    max_insns: n,
-                    timeout: Duration::from_secs(60),
-                },
-                None,
-            )
-            .unwrap();
-        assert_eq!(stop, Stop::Budget, "N = {n}");
-        assert_eq!(p.machine.executed(), Some(n), "N = {n}");
+        run_budget(&mut p, n);
         // Passes completed and the instructions of the pass under way.
         let (k, r) = (n / 4, n % 4);
         let al = al0.wrapping_add((k + u64::from(r >= 2)) as u8);

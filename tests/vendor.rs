@@ -80,23 +80,34 @@ fn the_vendored_engine_is_the_published_crate_with_our_patches() {
     );
 }
 
+/// Change `file` (a path in the vendored tree) of a copy of the tree
+/// with `edit`, run the check on the copy: it must fail; its complaint.
+fn check_after(name: &str, file: &str, edit: impl FnOnce(Vec<u8>) -> Vec<u8>) -> String {
+    let tree = copy_of_tree(name);
+    let path = tree.join(file);
+    let before = std::fs::read(&path).unwrap();
+    let after = edit(before.clone());
+    assert_ne!(after, before, "the edit changes {file}");
+    std::fs::write(&path, after).unwrap();
+    let out = check(Some(&tree));
+    assert!(!out.status.success(), "the check passed a changed {file}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A byte changed in a file no patch touches: the check names the file.
 #[test]
 fn a_change_outside_the_patches_fails_the_check() {
     if !tools_or_skip() {
         return;
     }
-    let tree = copy_of_tree("vendor-changed");
-    let file = tree.join("qemu/target/i386/translate.c");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let at = bytes.iter().position(|&b| b == b'x').unwrap();
-    bytes[at] = b'y';
-    std::fs::write(&file, bytes).unwrap();
-    let out = check(Some(&tree));
-    assert!(!out.status.success(), "a changed translate.c passed");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let file = "qemu/target/i386/translate.c";
+    let err = check_after("vendor-changed", file, |mut b| {
+        let at = b.iter().position(|&c| c == b'x').unwrap();
+        b[at] = b'y';
+        b
+    });
     assert!(
-        err.contains("qemu/target/i386/translate.c"),
+        err.contains(file),
         "the check names the changed file: {err}"
     );
 }
@@ -107,19 +118,16 @@ fn a_change_inside_a_patch_fails_the_check() {
     if !tools_or_skip() {
         return;
     }
-    let tree = copy_of_tree("vendor-repatched");
-    let file = tree.join("qemu/accel/tcg/cputlb.c");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let changed = text.replacen(
-        "!tb_page_has_code(cpu->uc, ram_addr)",
-        "!tb_page_has_code(cpu->uc, ram_addr + 1)",
-        1,
-    );
-    assert_ne!(changed, text, "patch 0002's line is in cputlb.c");
-    std::fs::write(&file, changed).unwrap();
-    let out = check(Some(&tree));
-    assert!(!out.status.success(), "a changed patched line passed");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = check_after("vendor-repatched", "qemu/accel/tcg/cputlb.c", |b| {
+        String::from_utf8(b)
+            .unwrap()
+            .replacen(
+                "!tb_page_has_code(cpu->uc, ram_addr)",
+                "!tb_page_has_code(cpu->uc, ram_addr + 1)",
+                1,
+            )
+            .into_bytes()
+    });
     assert!(
         err.contains("does not come back out"),
         "the check says which patch: {err}"
