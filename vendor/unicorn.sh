@@ -63,7 +63,7 @@ make)
         exit 1
     fi
     tar -xzf "$crate" -C "$work"
-    src="$work/unicorn-engine-2.1.3"
+    src=$(echo "$work"/unicorn-engine-*)
     prune "$src"
     manifest_of "$src" > "$manifest"
     for p in "$patches"/*.patch; do
