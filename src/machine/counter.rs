@@ -169,9 +169,6 @@ pub struct InlineCount {
     last_addr: Cell<u64>,
     /// The last block counted: the instructions counted for it.
     last_n: Cell<u64>,
-    /// The machine's own (after the engine's fields): the budget `limit`
-    /// takes while armed.
-    budget: Cell<u64>,
 }
 
 impl Default for InlineCount {
@@ -183,7 +180,6 @@ impl Default for InlineCount {
             limit: Cell::new(0),
             last_addr: Cell::new(0),
             last_n: Cell::new(0),
-            budget: Cell::new(u64::MAX),
         }
     }
 }
@@ -213,11 +209,11 @@ impl InlineCount {
         self.last_n.set(n);
     }
 
-    /// The budget of this run (0: none); the count is left unarmed.
-    pub(super) fn set_limit(&self, max_insns: u64) {
-        self.budget
-            .set(if max_insns == 0 { u64::MAX } else { max_insns });
-        self.off();
+    /// The block at `addr` of `size` bytes entered with `n` instructions
+    /// counted: what the translated code does for a block it counts.
+    fn add_block(&self, addr: u64, size: u32, n: u64) {
+        self.executed.set(self.executed.get() + n);
+        self.set_last_block((addr, size, n));
     }
 
     /// The next block goes to the hook.
@@ -225,9 +221,11 @@ impl InlineCount {
         self.limit.set(0);
     }
 
-    /// The next block may be counted by the translated code.
-    fn on(&self) {
-        self.limit.set(self.budget.get());
+    /// The next block may be counted by the translated code, within the
+    /// run's budget `max_insns` (0: none).
+    fn on(&self, max_insns: u64) {
+        self.limit
+            .set(if max_insns == 0 { u64::MAX } else { max_insns });
     }
 }
 
@@ -246,6 +244,28 @@ unsafe extern "C" {
         uc: unicorn_engine::ffi::uc_handle,
         count: *mut InlineCount,
     ) -> unicorn_engine::unicorn_const::uc_error;
+}
+
+/// Have blocks translated from now on count in the machine's
+/// [`InlineCount`] (`on`), or not.
+fn translate_with_inline_count(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
+    let count: *const InlineCount = &*uc.get_data().ic;
+    let count = if on {
+        count.cast_mut()
+    } else {
+        std::ptr::null_mut()
+    };
+    // SAFETY: the engine is live. The count is boxed in the state, which
+    // lives inside the engine's own allocation and is dropped only with
+    // the engine, after its last emulation; its fields are cells, so the
+    // translated code may write them between the hook's calls. A null
+    // count stops counting in blocks translated from now on (the caller
+    // drops the others).
+    let err = unsafe { uc_toolhelp16_inline_count(uc.get_handle(), count) };
+    if err != unicorn_engine::unicorn_const::uc_error::OK {
+        return Err(Stop::Error(uerr("inline count", err).0));
+    }
+    Ok(())
 }
 
 /// unicorn's `uc_tb`: a translation block's guest address, instruction
@@ -458,13 +478,9 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
         uc.get_data_mut().hook = Hook::Fast;
     } else {
         uc.get_data().ic.off();
-        // SAFETY: the engine is live; a null count stops the inline count
-        // for blocks translated from now on, and the ones translated with
-        // it are all dropped below (`forget_all_code`).
-        let err = unsafe { uc_toolhelp16_inline_count(uc.get_handle(), std::ptr::null_mut()) };
-        if err != unicorn_engine::unicorn_const::uc_error::OK {
-            return Err(Stop::Error(uerr("inline count", err).0));
-        }
+        // The blocks translated with the count are all dropped below
+        // (`forget_all_code`).
+        translate_with_inline_count(uc, false)?;
         if let Some(h) = uc.get_data_mut().fast_hook.take() {
             // SAFETY: `h` is the handle `uc_hook_add` gave for the fast
             // hook on this engine, deleted once (taken out of the state).
@@ -505,17 +521,7 @@ fn install_fast(uc: &mut Uc<'_>) -> Result<(), Stop> {
         return Err(Stop::Error(uerr("block hook", err).0));
     }
     uc.get_data_mut().fast_hook = Some(hook);
-    let count: *const InlineCount = &*uc.get_data().ic;
-    count.cast_mut();
-    // SAFETY: the count is boxed in the state, which lives inside the
-    // engine's own allocation and is dropped only with the engine, after
-    // its last emulation; its fields are cells, so the translated code may
-    // write them between the hook's calls.
-    let err = unsafe { uc_toolhelp16_inline_count(uc.get_handle(), count.cast_mut()) };
-    if err != unicorn_engine::unicorn_const::uc_error::OK {
-        return Err(Stop::Error(uerr("inline count", err).0));
-    }
-    Ok(())
+    translate_with_inline_count(uc, true)
 }
 
 /// The fast counting hook, called by QEMU's translated code at the entry
@@ -549,9 +555,8 @@ extern "C" fn on_block_fast(
     if st.recording.is_none()
         && let Some((n, _)) = common_case(st, addr, size)
     {
-        st.ic.set_executed(st.ic.executed() + n);
-        st.ic.set_last_block((addr, size, n));
-        st.ic.on();
+        st.ic.add_block(addr, size, n);
+        st.ic.on(st.max_insns);
         return;
     }
     if st.recording.is_some() {
@@ -601,8 +606,7 @@ fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u
     {
         r.words
             .push(super::record::Step::Block { linear: addr, size }.word());
-        st.ic.set_executed(st.ic.executed() + n);
-        st.ic.set_last_block((addr, size, n));
+        st.ic.add_block(addr, size, n);
         return;
     }
     fast_hook_rest(st, handle, addr, size);
@@ -659,11 +663,10 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
     {
         counted = budget_edge(st, h, addr, size, n)?;
     }
-    st.ic.set_executed(st.ic.executed() + counted);
+    st.ic.add_block(addr, size, counted);
     if st.timed {
         super::time::advance(st, n);
     }
-    st.ic.set_last_block((addr, size, counted));
     Some(counted)
 }
 
@@ -979,7 +982,7 @@ mod tests {
 
     /// The engine's `struct uc_inline_count` (unicorn.h, patch 0006):
     /// uint32_t reserved, last_size; uint64_t executed, limit, last_addr,
-    /// last_n. The machine's `budget` follows it.
+    /// last_n.
     #[test]
     fn the_inline_count_has_the_engine_s_layout() {
         assert_eq!(offset_of!(InlineCount, _reserved), 0);
@@ -988,8 +991,7 @@ mod tests {
         assert_eq!(offset_of!(InlineCount, limit), 16);
         assert_eq!(offset_of!(InlineCount, last_addr), 24);
         assert_eq!(offset_of!(InlineCount, last_n), 32);
-        assert_eq!(offset_of!(InlineCount, budget), 40);
-        assert_eq!(size_of::<InlineCount>(), 48);
+        assert_eq!(size_of::<InlineCount>(), 40);
     }
 
     /// Unarmed, the limit is 0, so every block goes to the hook (n >= 1);
@@ -997,15 +999,12 @@ mod tests {
     #[test]
     fn unarmed_means_a_limit_of_zero() {
         let c = InlineCount::default();
-        assert_eq!(c.limit.get(), 0);
-        c.set_limit(500);
-        assert_eq!(c.limit.get(), 0, "a new run starts unarmed");
-        c.on();
+        assert_eq!(c.limit.get(), 0, "a new count starts unarmed");
+        c.on(500);
         assert_eq!(c.limit.get(), 500);
         c.off();
         assert_eq!(c.limit.get(), 0);
-        c.set_limit(0);
-        c.on();
+        c.on(0);
         assert_eq!(c.limit.get(), u64::MAX, "no budget");
     }
 }

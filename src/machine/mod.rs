@@ -1353,7 +1353,7 @@ impl Machine {
             st.insns = 0;
             st.ic.set_executed(0);
             st.ic.set_last_block((0, 0, 0));
-            st.ic.set_limit(limits.max_insns);
+            st.ic.off();
             st.preentered = None;
             st.slow = None;
             st.max_insns = limits.max_insns;
