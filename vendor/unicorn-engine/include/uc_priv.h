@@ -587,5 +587,19 @@ void trace_end(uc_tracer *tracer, trace_loc loc, const char *fmt, ...);
 #define UC_TRACE_END(loc, fmt, ...)
 #endif
 
+// toolhelp16 patch 0001: the region find_memory_mapping found last, when
+// it answers for address (its range, no flat view change since, no
+// snapshot); else NULL.
+static inline MemoryRegion *uc_mm_cache_find(struct uc_struct *uc,
+                                             hwaddr address)
+{
+    if (uc->mm_cache_mr && uc->snapshot_level == 0 &&
+        uc->mm_cache_generation == uc->memory_generation &&
+        address >= uc->mm_cache_begin && address < uc->mm_cache_end) {
+        return uc->mm_cache_mr;
+    }
+    return NULL;
+}
+
 #endif
 /* vim: set ts=4 noet:  */

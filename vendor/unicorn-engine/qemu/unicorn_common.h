@@ -122,10 +122,9 @@ MemoryRegion *find_memory_mapping(struct uc_struct *uc, hwaddr address)
      * snapshots, so the region found last answers for its whole range
      * until the flat view changes.
      */
-    if (uc->mm_cache_mr && uc->snapshot_level == 0 &&
-        uc->mm_cache_generation == uc->memory_generation &&
-        address >= uc->mm_cache_begin && address < uc->mm_cache_end) {
-        return uc->mm_cache_mr;
+    mr = uc_mm_cache_find(uc, address);
+    if (mr) {
+        return mr;
     }
     mr = address_space_translate(&uc->address_space_memory, address, &xlat, &len, false, MEMTXATTRS_UNSPECIFIED);
 

@@ -2136,10 +2136,8 @@ store_to_code_page(CPUArchState *env, target_ulong addr, uint64_t val,
         return false;
     }
     paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
-    if (uc->mm_cache_mr && uc->mm_cache_generation == uc->memory_generation &&
-        paddr >= uc->mm_cache_begin && paddr < uc->mm_cache_end) {
-        mr = uc->mm_cache_mr;
-    } else {
+    mr = uc_mm_cache_find(uc, paddr);
+    if (!mr) {
         mr = uc->memory_mapping(uc, paddr);
     }
     if (!mr || !(mr->perms & UC_PROT_WRITE)) {
