@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fnt;
+pub mod watcom;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
