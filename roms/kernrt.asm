@@ -18,7 +18,7 @@
 ;   library 1 1 1 0200 1
 ;   WEP 0
 ;   freed 1 2
-;   dirs 10 C:\WINDOWS C:\~TST002A.TMP
+;   dirs 10 C:\WINDOWS C:\WINDOWS\TEMP\~TST002A.TMP  (TEMP=C:\WINDOWS\TEMP)
 ;   checks 1 0 1 0 1
 ; and exits with 0.
 

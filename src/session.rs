@@ -96,6 +96,12 @@ pub struct LoadOptions {
     /// Log each DOS and BIOS service call as an event (`--events`,
     /// dos/log.rs).
     pub log_calls: bool,
+    /// WinMain's nCmdShow for the first Win16 task (`--show`; 1,
+    /// SW_SHOWNORMAL, by default).
+    pub cmd_show: u16,
+    /// `--windows DIR`: host files shown in C:\WINDOWS above the
+    /// built-in ones (dos/fs/windir.rs).
+    pub windows: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -119,6 +125,8 @@ impl Default for LoadOptions {
             fonts: None,
             display: None,
             log_calls: false,
+            cmd_show: 1,
+            windows: None,
         }
     }
 }
@@ -273,6 +281,19 @@ fn dos_start(path: &Path, opts: &LoadOptions) -> crate::dos::DosStart {
     }
 }
 
+/// The DOS environment of a Win16 task: Windows 3.1's
+/// ([`crate::win16::kernel::task::default_environment`]) with the
+/// `--env` variables added or replacing.
+fn win16_environment(opts: &LoadOptions) -> Vec<(String, String)> {
+    let mut env = crate::win16::kernel::task::default_environment();
+    for (k, v) in &opts.env {
+        let k = k.to_ascii_uppercase();
+        env.retain(|(x, _)| !x.eq_ignore_ascii_case(&k));
+        env.push((k, v.clone()));
+    }
+    env
+}
+
 /// Read and parse a `--messages` script; the error names the file and the
 /// line (`FILE:LINE: what`).
 pub fn read_script(path: &Path) -> Result<crate::win16::script::Script, LoadFailure> {
@@ -399,9 +420,10 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
     let (mut machine, loaded) = match &image {
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
-            env.win16.environment = dos_start(path, opts).env;
-            let htask = crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail)
-                .map_err(|e| LoadFailure::Other(e.0))?;
+            env.win16.environment = win16_environment(opts);
+            let htask =
+                crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail, opts.cmd_show)
+                    .map_err(|e| LoadFailure::Other(e.0))?;
             for other in &opts.more {
                 let Image::Ne(ne) = parse_file(other, KindHint::Auto)? else {
                     return Err(LoadFailure::Other(format!(
@@ -409,7 +431,7 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
                         other.display()
                     )));
                 };
-                crate::win16::load_program(&mut m, &mut env, &ne, other, "")
+                crate::win16::load_program(&mut m, &mut env, &ne, other, "", 1)
                     .map_err(|e| LoadFailure::Other(e.0))?;
             }
             if let Some(script) = script {

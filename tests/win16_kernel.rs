@@ -25,7 +25,8 @@ fn kernel_runtime_answers_as_windows_does() {
         .unwrap();
     let ini = std::fs::read_to_string(dir.join("WINDOWS").join("KERNRT.INI"));
     let test_dat = dir.join("TEST.DAT").exists();
-    let temp = dir.join("~TST002A.TMP").exists();
+    let temp = dir.join("WINDOWS/TEMP/~TST002A.TMP").exists()
+        || dir.join("~TST002A.TMP").exists();
     std::fs::remove_dir_all(&dir).unwrap();
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
@@ -49,7 +50,9 @@ fn kernel_runtime_answers_as_windows_does() {
         "WEP 0",
         // The module is gone; a missing DLL gives error 2.
         "freed 1 2",
-        "dirs 10 C:\\WINDOWS C:\\~TST002A.TMP",
+        // GetTempFileName names a file in TEMP's directory, C:\WINDOWS\TEMP
+        // on a fresh Windows 3.1.
+        "dirs 10 C:\\WINDOWS C:\\WINDOWS\\TEMP\\~TST002A.TMP",
         "checks 1 0 1 0 1",
     ];
     let text = v["output"].as_str().unwrap();

@@ -197,6 +197,51 @@ pub struct RunOpts {
     /// (default 640x480x4, the standard VGA).
     #[arg(long, value_name = "WxHxBPP", value_parser = checked(crate::win16::gdi::devcaps::DisplayMode::parse))]
     pub display: Option<String>,
+    /// How a Win16 program's main window is first shown: WinMain's
+    /// nCmdShow, a number or a name (hide 0, normal 1, minimized 2,
+    /// maximized 3, noactivate 4, show 5, minimize 6, minnoactive 7, na 8,
+    /// restore 9); default normal (SW_SHOWNORMAL), as Program Manager
+    /// started programs.
+    #[arg(long, value_name = "N|NAME", value_parser = checked(parse_show))]
+    pub show: Option<String>,
+    /// A host directory whose files appear in C:\WINDOWS for a Win16
+    /// program, above the built-in WIN.INI, SYSTEM.INI, CONTROL.INI and
+    /// PROGMAN.INI of a fresh Windows 3.1 set-up (its own WIN.INI, a
+    /// DLL): read-only, the program's writes going where drive C:'s go.
+    #[arg(long, value_name = "DIR")]
+    pub windows: Option<PathBuf>,
+}
+
+/// `--show`: an SW_ value by number (0-9) or name.
+pub fn parse_show(s: &str) -> Result<u16, String> {
+    const NAMES: [&str; 10] = [
+        "hide",
+        "normal",
+        "minimized",
+        "maximized",
+        "noactivate",
+        "show",
+        "minimize",
+        "minnoactive",
+        "na",
+        "restore",
+    ];
+    let t = s.trim().to_ascii_lowercase();
+    let t = t.strip_prefix("sw_").unwrap_or(&t);
+    let t = t
+        .strip_prefix("show")
+        .filter(|r| !r.is_empty())
+        .unwrap_or(t);
+    if let Ok(n) = t.parse::<u16>() {
+        if usize::from(n) < NAMES.len() {
+            return Ok(n);
+        }
+    }
+    NAMES
+        .iter()
+        .position(|n| *n == t)
+        .map(|i| i as u16)
+        .ok_or_else(|| format!("--show {s}: expected 0-9 or one of {}", NAMES.join(", ")))
 }
 
 #[derive(Subcommand, Debug)]
@@ -647,6 +692,11 @@ fn load_opts(
             None => None,
         },
         log_calls: o.events,
+        cmd_show: match &o.show {
+            Some(v) => parse_show(v)?,
+            None => 1,
+        },
+        windows: o.windows.clone(),
     })
 }
 

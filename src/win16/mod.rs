@@ -111,6 +111,9 @@ pub struct Task {
     pub env_sel: u16,
     /// The code segment of the task's MakeProcInstance thunks.
     pub proc_thunks: u16,
+    /// How its main window is to be shown first (InitTask's DX, WinMain's
+    /// nCmdShow): `--show`, WinExec's nCmdShow, LoadModule's.
+    pub cmd_show: u16,
 }
 
 impl Task {
@@ -956,6 +959,7 @@ pub fn load_program(
     ne: &NeImage,
     path: &Path,
     tail: &str,
+    cmd_show: u16,
 ) -> Result<u16, Win16LoadError> {
     let fname = path.display();
     ne.check_runnable(true)
@@ -1074,11 +1078,7 @@ pub fn load_program(
         .map(|t| t.hinstance)
         .unwrap_or(0);
     // The environment block, then the PSP pointing at it.
-    let vars = if env.win16.environment.is_empty() {
-        crate::dos::default_environment()
-    } else {
-        env.win16.environment.clone()
-    };
+    let vars = crate::win16::kernel::task::environment(env);
     let block =
         crate::dos::environment_block(&vars, &module::dos_path(env, Some(path), &module.name));
     let env_sel = alloc_seg(
@@ -1130,6 +1130,7 @@ pub fn load_program(
         start_ip: h.ip,
         env_sel,
         proc_thunks,
+        cmd_show,
     });
     // The start registers (win16.md, "How a Win16 task starts"); the task
     // runs when the scheduler first picks it.
@@ -1188,7 +1189,7 @@ pub(crate) mod testing {
         let ne = NeImage::parse(&std::fs::read(&path).unwrap()).unwrap();
         let mut m = Machine::new_protected().unwrap();
         let mut env = Env::new(false);
-        let htask = load_program(&mut m, &mut env, &ne, &path, "").unwrap();
+        let htask = load_program(&mut m, &mut env, &ne, &path, "", 1).unwrap();
         start_task(&mut m, &mut env, htask).unwrap();
         (m, env, htask)
     }

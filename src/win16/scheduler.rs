@@ -500,11 +500,11 @@ pub fn win_exec(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     let (seg, off) = super::farptr::split(a[0]);
     let line = crate::dos::read_until(uc, seg, off, 0, 0x200);
     let line = String::from_utf8_lossy(&line).into_owned();
-    exec_line(env, uc, &line)
+    exec_line(env, uc, &line, a[1] as u16)
 }
 
 /// WinExec's work for a command line (also LoadModule's, kernel/library.rs).
-pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str) -> Result<u32, Stop> {
+pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str, cmd_show: u16) -> Result<u32, Stop> {
     let line = line.trim();
     let (prog, tail) = match line.split_once(char::is_whitespace) {
         Some((p, t)) => (p, format!(" {}", t.trim_start())),
@@ -546,7 +546,7 @@ pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str) -> Result<u32, Stop
         Ok(ne) => ne,
         Err(e) => return failed(uc, ERROR_BAD_FORMAT, format!("{name}: {e}")),
     };
-    let htask = match super::load_program(uc, env, &ne, &host, &tail) {
+    let htask = match super::load_program(uc, env, &ne, &host, &tail, cmd_show) {
         Ok(h) => h,
         Err(e) => return failed(uc, ERROR_BAD_FORMAT, e.0),
     };

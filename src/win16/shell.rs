@@ -640,7 +640,7 @@ pub fn shell_execute(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
             crate::escape::quoted(&line)
         ),
     );
-    crate::win16::scheduler::exec_line(env, uc, &line)
+    crate::win16::scheduler::exec_line(env, uc, &line, a[5] as u16)
 }
 
 /// SHELL.21 FindExecutable(lpszFile, lpszDir, lpszResult): the program

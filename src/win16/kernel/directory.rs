@@ -7,7 +7,8 @@
 //!
 //! GetTempFileName (Windows 3.1 SDK) makes `~PPPXXXX.TMP` names: up to
 //! three characters of the prefix, four upper-case hex digits of the
-//! number, in the directory the TEMP environment variable names (the root
+//! number, in the directory the TEMP environment variable names
+//! (`C:\WINDOWS\TEMP` in the default environment, kernel/task.rs; the root
 //! of the drive when it is not set). With a number of 0 it picks one
 //! itself, from the emulated clock, counting up past names already taken,
 //! and creates the (empty) file; the result is the number used.
@@ -92,11 +93,7 @@ pub fn get_temp_drive(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u3
 /// The directory for temporary files, ending in a backslash (module
 /// notes).
 fn temp_dir(env: &Env) -> String {
-    let vars = if env.win16.environment.is_empty() {
-        crate::dos::default_environment()
-    } else {
-        env.win16.environment.clone()
-    };
+    let vars = crate::win16::kernel::task::environment(env);
     match vars.iter().find(|(k, _)| k.eq_ignore_ascii_case("TEMP")) {
         Some((_, v)) if !v.trim().is_empty() => {
             let v = v.trim().trim_end_matches('\\').to_ascii_uppercase();
@@ -195,6 +192,10 @@ mod tests {
             get_temp_file_name(&mut env, &mut m, &[0, pre, 0x2A, buf]).unwrap(),
             0x2A
         );
-        assert_eq!(farptr::read_cstr(&m, buf, 64).unwrap(), b"C:\\~XY002A.TMP");
+        // TEMP is C:\WINDOWS\TEMP on a fresh Windows 3.1 (task.rs).
+        assert_eq!(
+            farptr::read_cstr(&m, buf, 64).unwrap(),
+            b"C:\\WINDOWS\\TEMP\\~XY002A.TMP"
+        );
     }
 }

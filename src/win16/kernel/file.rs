@@ -370,11 +370,7 @@ fn search_dirs(env: &Env, uc: &Uc<'_>) -> Vec<String> {
             dirs.push(format!("{dir}\\"));
         }
     }
-    let vars = if env.win16.environment.is_empty() {
-        crate::dos::default_environment()
-    } else {
-        env.win16.environment.clone()
-    };
+    let vars = crate::win16::kernel::task::environment(env);
     if let Some((_, path)) = vars.iter().find(|(k, _)| k.eq_ignore_ascii_case("PATH")) {
         for p in path.split(';').filter(|p| !p.is_empty()) {
             let p = p.trim_end_matches('\\');

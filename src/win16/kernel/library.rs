@@ -451,8 +451,18 @@ pub fn load_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
         return load_library_named(env, uc, &name);
     }
     let mut tail = String::new();
+    // The show command: a far pointer at +6 to two words, 2 and the
+    // nCmdShow value (SDK, LoadModule); SW_SHOWNORMAL when absent.
+    let mut show = 1u16;
     if a[1] != 0 {
         if let Some(p) = farptr::read_bytes(uc, a[1], 14) {
+            let sp = farptr::make(
+                u16::from_le_bytes([p[8], p[9]]),
+                u16::from_le_bytes([p[6], p[7]]),
+            );
+            if let Some(w) = farptr::read_bytes(uc, sp, 4).filter(|_| sp != 0) {
+                show = u16::from_le_bytes([w[2], w[3]]);
+            }
             let cmd = farptr::make(
                 u16::from_le_bytes([p[4], p[5]]),
                 u16::from_le_bytes([p[2], p[3]]),
@@ -470,7 +480,7 @@ pub fn load_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     } else {
         format!("{name} {tail}")
     };
-    crate::win16::scheduler::exec_line(env, uc, &line)
+    crate::win16::scheduler::exec_line(env, uc, &line, show)
 }
 
 /// Is the file `name` on drive C: a program (not a library)? None when it

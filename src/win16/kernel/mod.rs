@@ -150,12 +150,38 @@ pub fn init_task(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop
     // The LibEntry of every DLL loaded with the task, before the task's
     // own code runs (library.rs).
     library::run_pending(env, uc)?;
-    uc.set_reg(R::BX, 0x81).map_err(host)?;
+    let bx = prepare_command_line(uc, task.psp);
+    uc.set_reg(R::BX, bx).map_err(host)?;
     uc.set_reg(R::CX, limit).map_err(host)?;
     uc.set_reg(R::SI, task.hprev).map_err(host)?;
     uc.set_reg(R::DI, task.hinstance).map_err(host)?;
     uc.set_reg(R::ES, task.psp).map_err(host)?;
-    Ok(0x0001_0001) // DX = nCmdShow (SW_SHOWNORMAL), AX = 1
+    // DX = nCmdShow, AX = 1.
+    Ok((u32::from(task.cmd_show) << 16) | 1)
+}
+
+/// InitTask's work on the command tail at PSP:80h (count byte, text,
+/// CR): the CR that ends it becomes a NUL, and the offset of its first
+/// character that is not a blank or a tab is returned for BX. ES:BX is
+/// what the C start-up code passes on as WinMain's lpCmdLine unchanged
+/// (Open Watcom's cstrtw16.asm pushes ES and BX; Microsoft C's and
+/// Borland's start-ups do the same), and the SDK's WinMain says that
+/// lpCmdLine "points to a null-terminated string": the arguments with
+/// the blanks before them skipped, "" when there are none. The count
+/// byte stays (a start-up that reads the tail by its length still can).
+pub fn prepare_command_line(uc: &mut Uc<'_>, psp: u16) -> u16 {
+    let tail = crate::dos::psp::TAIL as u16;
+    let mut t = [0u8; 0x80];
+    if uc.read_seg(psp, tail, &mut t).is_err() {
+        return tail + 1;
+    }
+    let n = usize::from(t[0]).min(126);
+    let _ = uc.write_seg(psp, tail + 1 + n as u16, &[0]);
+    let blanks = t[1..1 + n]
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    tail + 1 + blanks as u16
 }
 
 /// KERNEL.102 DOS3Call: INT 21h with the caller's registers (and

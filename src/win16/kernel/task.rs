@@ -81,6 +81,38 @@ pub static APIS: &[Api] = &[
     ),
 ];
 
+/// The DOS environment a Win16 task gets (PSP:2Ch, GetDOSEnvironment)
+/// when the run adds nothing: what MS-DOS 5 and a fresh Windows 3.1
+/// set-up leave in it. COMMAND.COM's COMSPEC and PROMPT $p$g (DOS 5's
+/// AUTOEXEC.BAT); Windows Setup puts the Windows directory on the PATH
+/// (with its SYSTEM directory here, where the system DLLs are) and, when
+/// there is no TEMP, makes C:\WINDOWS\TEMP and sets TEMP to it; Windows
+/// itself adds `windir` (lower case), "the drive and directory where
+/// Windows is stored" (DOS technical reference, predefined environment
+/// variables).
+pub fn default_environment() -> Vec<(String, String)> {
+    [
+        ("COMSPEC", "C:\\COMMAND.COM"),
+        ("PROMPT", "$p$g"),
+        ("PATH", "C:\\WINDOWS;C:\\WINDOWS\\SYSTEM"),
+        ("TEMP", "C:\\WINDOWS\\TEMP"),
+        ("windir", "C:\\WINDOWS"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+/// The environment the run gives Win16 tasks: the run's own
+/// (`--env` applied), else [`default_environment`].
+pub fn environment(env: &Env) -> Vec<(String, String)> {
+    if env.win16.environment.is_empty() {
+        default_environment()
+    } else {
+        env.win16.environment.clone()
+    }
+}
+
 /// Priorities and the locked task.
 #[derive(Debug, Default)]
 pub struct TaskState {
