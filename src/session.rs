@@ -378,6 +378,12 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
         Some(p) => Some(read_script(p)?),
         None => None,
     };
+    if let (Some(w), false) = (&opts.windows, matches!(image, Image::Ne(_))) {
+        return Err(LoadFailure::Other(format!(
+            "--windows {}: only Win16 programs get a Windows directory",
+            w.display()
+        )));
+    }
     if opts.mouse.is_some() && !matches!(image, Image::Com(_) | Image::Mz(_)) {
         return Err(LoadFailure::Other(format!(
             "{}: --mouse: only DOS programs get a mouse driver",
@@ -415,6 +421,13 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
         }
         .map_err(|e| LoadFailure::Other(format!("drive C: {}: {e}", dir.display())))?;
         drive.set_quota(opts.disk_quota);
+        // A Win16 program finds Windows on the drive: C:\WINDOWS beneath
+        // it (dos/fs/windir.rs).
+        if matches!(image, Image::Ne(_)) {
+            drive
+                .add_windows_layer(opts.windows.as_deref())
+                .map_err(|e| LoadFailure::Other(format!("the Windows directory: {e}")))?;
+        }
         env.drive = Some(drive);
     }
     let (mut machine, loaded) = match &image {

@@ -25,8 +25,7 @@ fn kernel_runtime_answers_as_windows_does() {
         .unwrap();
     let ini = std::fs::read_to_string(dir.join("WINDOWS").join("KERNRT.INI"));
     let test_dat = dir.join("TEST.DAT").exists();
-    let temp = dir.join("WINDOWS/TEMP/~TST002A.TMP").exists()
-        || dir.join("~TST002A.TMP").exists();
+    let temp = dir.join("WINDOWS/TEMP/~TST002A.TMP").exists() || dir.join("~TST002A.TMP").exists();
     std::fs::remove_dir_all(&dir).unwrap();
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");

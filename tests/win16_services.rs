@@ -21,7 +21,13 @@ fn services_answer_as_windows_does() {
         .unwrap();
     let win_ini = std::fs::read_to_string(dir.join("WINDOWS").join("WIN.INI"));
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(win_ini.unwrap(), "[App]\r\nKey=Value\r\n");
+    // The fresh Windows 3.1 WIN.INI of C:\WINDOWS (dos/fs/windir.rs), the
+    // new section written after its last.
+    let fresh = toolhelp16::dos::fs::windir::WIN_INI.replace('\n', "\r\n");
+    assert_eq!(
+        win_ini.unwrap(),
+        format!("{fresh}\r\n[App]\r\nKey=Value\r\n")
+    );
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);

@@ -36,6 +36,7 @@
 //! bounds what the program adds to the host disk.
 
 mod process;
+pub mod windir;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
@@ -696,18 +697,17 @@ struct Overlay {
     upper: PathBuf,
     /// `upper` is a temporary directory, removed with the drive.
     temporary: bool,
-    /// DOS paths (`\DIR\NAME`) of read-only entries the program deleted,
-    /// removed or renamed away: they, and all below them, are hidden.
-    whiteouts: HashSet<String>,
 }
 
 /// A DOS directory on the layers: its host directory on the writable
-/// layer and on the read-only one, where it exists there.
+/// layer and on each read-only one where it exists there, as (the layer's
+/// index in [`Drive::lower_roots`], host directory), the first layer
+/// first.
 #[derive(Debug, Clone)]
 struct DirAt {
     comps: Vec<String>,
     upper: Option<PathBuf>,
-    lower: Option<PathBuf>,
+    lower: Vec<(usize, PathBuf)>,
 }
 
 /// An entry of a [`DirAt`].
@@ -717,6 +717,9 @@ struct Entry {
     host: PathBuf,
     /// It lies on the writable layer.
     upper: bool,
+    /// The read-only layer it lies on (an index in
+    /// [`Drive::lower_roots`]; 0 when `upper`).
+    layer: usize,
     /// It is a directory.
     dir: bool,
 }
@@ -728,6 +731,12 @@ pub struct Drive {
     /// runs copy-on-write, read-only then.
     root: PathBuf,
     overlay: Option<Overlay>,
+    /// The Windows directory's layer beneath everything (windir.rs): a
+    /// private directory holding `WINDOWS\...`, removed with the drive.
+    windows: Option<PathBuf>,
+    /// DOS paths (`\DIR\NAME`) of read-only entries the program deleted,
+    /// removed or renamed away: they, and all below them, are hidden.
+    whiteouts: HashSet<String>,
     cwd: Vec<String>,
     jft: Vec<Option<usize>>,
     sft: Vec<Option<Sft>>,
@@ -755,6 +764,9 @@ impl Drop for Drive {
             if o.temporary {
                 let _ = fs::remove_dir_all(&o.upper);
             }
+        }
+        if let Some(w) = &self.windows {
+            let _ = fs::remove_dir_all(w);
         }
     }
 }
@@ -812,6 +824,8 @@ impl Drive {
         Ok(Drive {
             root,
             overlay: None,
+            windows: None,
+            whiteouts: HashSet::new(),
             cwd: Vec::new(),
             jft,
             sft: vec![dev("CON", 3), dev("AUX", 1), dev("PRN", 1)],
@@ -857,11 +871,7 @@ impl Drive {
             }
             None => (fs::canonicalize(temporary_dir()?)?, true),
         };
-        d.overlay = Some(Overlay {
-            upper,
-            temporary,
-            whiteouts: HashSet::new(),
-        });
+        d.overlay = Some(Overlay { upper, temporary });
         Ok(d)
     }
 
@@ -874,6 +884,38 @@ impl Drive {
     /// overlay of a copy-on-write one.
     pub fn writes_dir(&self) -> &Path {
         self.overlay.as_ref().map_or(&self.root, |o| &o.upper)
+    }
+
+    /// Add the Windows directory beneath the drive (windir.rs):
+    /// `C:\WINDOWS` with its SYSTEM and TEMP directories and the .INI
+    /// files of a fresh Windows 3.1 set-up, and above those the files of
+    /// `user` (`--windows DIR`) when given. The layer is read-only: what
+    /// the program changes there goes where its other writes go. Nothing
+    /// of `root`, `user` or the overlay is created or changed by this.
+    pub fn add_windows_layer(&mut self, user: Option<&Path>) -> io::Result<()> {
+        let dir = fs::canonicalize(temporary_dir()?)?;
+        if let Err(e) = windir::build(&dir, user) {
+            let _ = fs::remove_dir_all(&dir);
+            return Err(e);
+        }
+        if let Some(old) = self.windows.replace(dir) {
+            let _ = fs::remove_dir_all(old);
+        }
+        Ok(())
+    }
+
+    /// The read-only layers, the first hiding the next: the given
+    /// directory on a copy-on-write drive, then the Windows directory's
+    /// layer.
+    fn lower_roots(&self) -> Vec<&Path> {
+        let mut v: Vec<&Path> = Vec::new();
+        if self.overlay.is_some() {
+            v.push(&self.root);
+        }
+        if let Some(w) = &self.windows {
+            v.push(w);
+        }
+        v
     }
 
     /// Is the given directory read-only, its writes going to an overlay?
@@ -1068,18 +1110,24 @@ impl Drive {
     /// Is the read-only entry at `comps` hidden (it, or a directory above
     /// it, was deleted or renamed away)?
     fn hidden(&self, comps: &[String]) -> bool {
-        let Some(o) = &self.overlay else {
-            return false;
-        };
-        !o.whiteouts.is_empty()
-            && (1..=comps.len()).any(|n| o.whiteouts.contains(&Self::dos_string(&comps[..n])))
+        !self.whiteouts.is_empty()
+            && (1..=comps.len()).any(|n| self.whiteouts.contains(&Self::dos_string(&comps[..n])))
     }
 
     fn hide(&mut self, comps: &[String]) {
         let dos = Self::dos_string(comps);
-        if let Some(o) = self.overlay.as_mut() {
-            o.whiteouts.insert(dos);
-        }
+        self.whiteouts.insert(dos);
+    }
+
+    /// Does a read-only layer of `dir` hold `name` (not hidden)?
+    fn in_lower(&self, dir: &DirAt, name: &str) -> bool {
+        let mut comps = dir.comps.clone();
+        comps.push(name.to_string());
+        !self.hidden(&comps)
+            && dir
+                .lower
+                .iter()
+                .any(|(_, l)| self.lookup(l, name).ok().flatten().is_some())
     }
 
     /// The entry `name` of `dir`: the writable layer's first, then the
@@ -1092,23 +1140,27 @@ impl Drive {
                 return Ok(Some(Entry {
                     host,
                     upper: true,
+                    layer: 0,
                     dir: canon.is_dir(),
                 }));
             }
         }
-        if let Some(l) = &dir.lower {
-            let mut comps = dir.comps.clone();
-            comps.push(name.to_string());
-            if !self.hidden(&comps) {
-                if let Some(h) = self.lookup(l, name)? {
-                    let host = l.join(h);
-                    let canon = Self::confine(&self.root, &host)?;
-                    return Ok(Some(Entry {
-                        host,
-                        upper: false,
-                        dir: canon.is_dir(),
-                    }));
-                }
+        let mut comps = dir.comps.clone();
+        comps.push(name.to_string());
+        if self.hidden(&comps) {
+            return Ok(None);
+        }
+        let roots = self.lower_roots();
+        for (i, l) in &dir.lower {
+            if let Some(h) = self.lookup(l, name)? {
+                let host = l.join(h);
+                let canon = Self::confine(roots[*i], &host)?;
+                return Ok(Some(Entry {
+                    host,
+                    upper: false,
+                    layer: *i,
+                    dir: canon.is_dir(),
+                }));
             }
         }
         Ok(None)
@@ -1116,16 +1168,21 @@ impl Drive {
 
     /// The DOS directory at resolved components, on both layers.
     fn walk(&self, comps: &[String]) -> Result<DirAt, DosError> {
+        let roots = self.lower_roots();
         let mut at = DirAt {
             comps: Vec::new(),
             upper: Some(self.writes_dir().to_path_buf()),
-            lower: self.overlay.as_ref().map(|_| self.root.clone()),
+            lower: roots
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i, r.to_path_buf()))
+                .collect(),
         };
         for c in comps {
             let mut next = DirAt {
                 comps: at.comps.clone(),
                 upper: None,
-                lower: None,
+                lower: Vec::new(),
             };
             next.comps.push(c.clone());
             if let Some(u) = &at.upper {
@@ -1139,19 +1196,23 @@ impl Drive {
                     next.upper = Some(canon);
                 }
             }
-            if let Some(l) = &at.lower {
-                if !self.hidden(&next.comps) {
+            if !self.hidden(&next.comps) {
+                for (i, l) in &at.lower {
                     if let Some(h) = self.lookup(l, c)? {
-                        let canon = Self::confine(&self.root, &l.join(h))?;
+                        let canon = Self::confine(roots[*i], &l.join(h))?;
                         if canon.is_dir() {
-                            next.lower = Some(canon);
-                        } else if next.upper.is_none() {
+                            next.lower.push((*i, canon));
+                        } else if next.upper.is_none() && next.lower.is_empty() {
                             return Err(DosError::PATH_NOT_FOUND);
+                        } else {
+                            // A file hides the directories of its name
+                            // on the layers below it.
+                            break;
                         }
                     }
                 }
             }
-            if next.upper.is_none() && next.lower.is_none() {
+            if next.upper.is_none() && next.lower.is_empty() {
                 return Err(DosError::PATH_NOT_FOUND);
             }
             at = next;
@@ -1172,12 +1233,13 @@ impl Drive {
                     Entry {
                         host,
                         upper: true,
+                        layer: 0,
                         dir: isdir,
                     },
                 ));
             }
         }
-        if let Some(l) = &dir.lower {
+        for (i, l) in &dir.lower {
             let mut comps = dir.comps.clone();
             for (name, h) in self.list(l)? {
                 if out.iter().any(|(n, _)| *n == name) {
@@ -1196,6 +1258,7 @@ impl Drive {
                     Entry {
                         host,
                         upper: false,
+                        layer: *i,
                         dir: isdir,
                     },
                 ));
@@ -1341,7 +1404,10 @@ impl Drive {
         let dir = self.walk(&comps)?;
         let Some(raw) = last else {
             return Ok(HostPath::Dir {
-                host: dir.upper.or(dir.lower).unwrap_or_default(),
+                host: dir
+                    .upper
+                    .or(dir.lower.into_iter().next().map(|(_, l)| l))
+                    .unwrap_or_default(),
                 dos: Self::dos_string(&comps),
             });
         };
@@ -1531,7 +1597,7 @@ impl Drive {
             fs::remove_dir(u).map_err(|_| DosError::ACCESS_DENIED)?;
             self.refund(ENTRY_COST);
         }
-        if at.lower.is_some() {
+        if !at.lower.is_empty() {
             self.hide(&comps);
         }
         let dos = Self::dos_string(&comps);
@@ -2124,10 +2190,8 @@ impl Drive {
             fs::remove_file(&e.host).map_err(|e| host_err(&e))?;
             self.refund(len + ENTRY_COST);
         }
-        if let Some(l) = &dir.lower {
-            if !e.upper || self.lookup(l, &name)?.is_some() {
-                self.hide(&comps);
-            }
+        if !e.upper || self.in_lower(&dir, &name) {
+            self.hide(&comps);
         }
         let dos = Self::dos_string(&comps);
         self.attrs.remove(&dos);
@@ -2183,9 +2247,7 @@ impl Drive {
         if fs::symlink_metadata(&to).is_ok() {
             return Err(DosError::ACCESS_DENIED);
         }
-        let lower_too = from_dir.lower.as_ref().is_some_and(|l| {
-            !self.hidden(&from_comps) && self.lookup(l, &from_name).ok().flatten().is_some()
-        });
+        let lower_too = self.in_lower(&from_dir, &from_name);
         if from.dir && (lower_too || !from.upper) {
             let tree = self.walk(&from_comps)?;
             self.copy_tree_up(&tree, &to)?;
@@ -2346,7 +2408,7 @@ impl Drive {
         }
         let admit = |a: u8| a & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_DIRECTORY) & !attr == 0;
         if !comps.is_empty() {
-            let here = dir.upper.as_ref().or(dir.lower.as_ref());
+            let here = dir.upper.as_ref().or(dir.lower.first().map(|(_, l)| l));
             if let Some(md) = here.and_then(|h| fs::metadata(h).ok()) {
                 let (time, date) = dos_datetime(md.modified().unwrap_or(UNIX_EPOCH));
                 for name in [".", ".."] {
@@ -2366,10 +2428,11 @@ impl Drive {
             if !fcb_match(&pat, &fcb11(&name)) {
                 continue;
             }
+            let roots = self.lower_roots();
             let layer = if e.upper {
                 self.writes_dir()
             } else {
-                &self.root
+                roots[e.layer]
             };
             let Ok(lmd) = fs::symlink_metadata(&e.host) else {
                 continue;
