@@ -145,3 +145,26 @@ fn windows_is_for_win16_programs_only() {
     assert_eq!(out.status.code(), Some(120));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--windows"));
 }
+
+#[test]
+fn a_dll_in_the_system_directory_is_found() {
+    // roms/libuser.exe imports LIBDEMO; only --windows DIR has it, in
+    // SYSTEM (LoadLibrary searches the Windows and system directories:
+    // SDK, LoadLibrary).
+    let dir = common::scratch("windir-dll-prog");
+    let user = common::scratch("windir-dll-windows");
+    std::fs::copy(common::rom("libuser.exe"), dir.join("LIBUSER.EXE")).unwrap();
+    std::fs::create_dir_all(user.join("SYSTEM")).unwrap();
+    std::fs::copy(
+        common::rom("libdemo.dll"),
+        user.join("SYSTEM").join("LIBDEMO.DLL"),
+    )
+    .unwrap();
+    let lines = run(
+        &["--windows", user.to_str().unwrap()],
+        &dir.join("LIBUSER.EXE"),
+    );
+    assert_eq!(lines, ["libentry calls 1 di=hinst 1 ds=data 1 heap 0200"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&user).unwrap();
+}

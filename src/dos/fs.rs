@@ -1437,6 +1437,29 @@ impl Drive {
         })
     }
 
+    /// The host directories that make up the DOS directory `dos_path`,
+    /// the writable layer's first, then each read-only layer's (empty when
+    /// there is no such directory): where the loader looks for a DLL in
+    /// `C:\WINDOWS` and `C:\WINDOWS\SYSTEM`.
+    pub fn host_dirs(&self, dos_path: &[u8]) -> Vec<PathBuf> {
+        let Ok((mut comps, last)) = self.split(dos_path) else {
+            return Vec::new();
+        };
+        if let Some(l) = last {
+            match dos_name(&l) {
+                Some(n) => comps.push(n),
+                None => return Vec::new(),
+            }
+        }
+        let Ok(at) = self.walk(&comps) else {
+            return Vec::new();
+        };
+        at.upper
+            .into_iter()
+            .chain(at.lower.into_iter().map(|(_, l)| l))
+            .collect()
+    }
+
     /// Resolve a DOS path to its directory and entry name: (directory,
     /// name, entry), for the functions that change things.
     fn place(&self, dos_path: &[u8]) -> Result<Place, DosError> {

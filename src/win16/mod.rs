@@ -966,9 +966,15 @@ pub fn load_program(
         .map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
     let h = &ne.header;
     if let Some(d) = &env.drive {
-        let root = d.root().to_path_buf();
-        if !env.win16.dll_dirs.contains(&root) {
-            env.win16.dll_dirs.push(root);
+        // The drive's root, then the Windows and system directories
+        // (LoadLibrary's search in the SDK), on every layer of the drive.
+        let mut dirs = vec![d.root().to_path_buf()];
+        dirs.extend(d.host_dirs(b"C:\\WINDOWS"));
+        dirs.extend(d.host_dirs(b"C:\\WINDOWS\\SYSTEM"));
+        for dir in dirs {
+            if !env.win16.dll_dirs.contains(&dir) {
+                env.win16.dll_dirs.push(dir);
+            }
         }
     }
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
