@@ -34,6 +34,13 @@
 //! FIFOs, sockets and devices are never seen, and host files are opened
 //! non-blocking and checked to be regular files once open. A write quota
 //! bounds what the program adds to the host disk.
+//!
+//! The read-only layers are a list, the first hiding the next: the given
+//! directory (copy-on-write only), then, for a Win16 program, the Windows
+//! directory's layer ([`windir`], [`Drive::add_windows_layer`]), which
+//! lies beneath a read-write drive too. A write to a layer's file copies
+//! it up to the writable layer; a delete or rename of one leaves a
+//! whiteout, on every drive.
 
 mod process;
 pub mod windir;
@@ -2612,6 +2619,54 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_windows_layer_lies_beneath_the_drive() {
+        let t = Tmp::new("windir");
+        // The program's own directory has a WINDOWS\SYSTEM.INI: it wins.
+        fs::create_dir(t.root.join("WINDOWS")).unwrap();
+        t.put("WINDOWS/SYSTEM.INI", b"[boot]\r\n");
+        let mut d = t.drive();
+        d.add_windows_layer(None).unwrap();
+        assert_eq!(
+            find_all(&mut d, b"C:\\WINDOWS\\*.INI", 0).unwrap(),
+            ["CONTROL.INI", "PROGMAN.INI", "SYSTEM.INI", "WIN.INI"]
+        );
+        assert_eq!(
+            d.read_file(b"C:\\WINDOWS\\SYSTEM.INI", 100).unwrap(),
+            b"[boot]\r\n"
+        );
+        let win = d.read_file(b"\\WINDOWS\\WIN.INI", 1 << 16).unwrap();
+        assert!(win.starts_with(b"[windows]\r\nspooler=yes\r\n"));
+        assert_eq!(d.get_attr(b"C:\\WINDOWS\\TEMP").unwrap(), ATTR_DIRECTORY);
+        // Nothing was made in the directory by the layer.
+        assert_eq!(
+            Tmp::host_names(&t.root),
+            BTreeSet::from(["WINDOWS".to_string()])
+        );
+        assert!(!t.root.join("WINDOWS/WIN.INI").exists());
+        // A write copies the file up into the drive's directory (--dir).
+        let h = d.open(b"C:\\WINDOWS\\WIN.INI", 2).unwrap();
+        d.seek(h, 0, 2).unwrap();
+        d.write(h, b"[x]\r\n").unwrap();
+        d.close(h).unwrap();
+        let up = fs::read(t.root.join("WINDOWS/WIN.INI")).unwrap();
+        assert_eq!(up.len(), win.len() + 5);
+        // Deleting a file only the layer has hides it.
+        d.delete(b"C:\\WINDOWS\\CONTROL.INI").unwrap();
+        assert_eq!(
+            d.open(b"C:\\WINDOWS\\CONTROL.INI", 0),
+            Err(DosError::FILE_NOT_FOUND)
+        );
+        assert_eq!(
+            find_all(&mut d, b"C:\\WINDOWS\\*.INI", 0).unwrap(),
+            ["PROGMAN.INI", "SYSTEM.INI", "WIN.INI"]
+        );
+        // The system directory's host directories: the layer's.
+        let dirs = d.host_dirs(b"C:\\WINDOWS\\SYSTEM");
+        assert_eq!(dirs.len(), 1);
+        assert!(dirs[0].ends_with("WINDOWS/SYSTEM"));
+    }
+
     fn find_all(d: &mut Drive, pat: &[u8], attr: u8) -> Result<Vec<String>, DosError> {
         let mut st = d.find_first(pat, attr)?;
         let mut v = vec![st.current().unwrap().name.clone()];
@@ -3620,6 +3675,54 @@ mod tests {
                 drop(d);
                 prop_assert!(!upper.exists());
             }
+
+            /// Whatever the program does to C:\WINDOWS on a read-write
+            /// drive changes the drive's directory, never the Windows
+            /// layer beneath it; the layer goes with the drive.
+            #[test]
+            fn the_windows_layer_is_never_written(
+                p in prop_oneof![path_bytes(), windows_path()],
+                q in prop_oneof![path_bytes(), windows_path()],
+                attr in any::<u8>(),
+            ) {
+                let t = sandbox();
+                let mut d = t.drive();
+                d.add_windows_layer(None).unwrap();
+                let layer = d.windows.clone().unwrap();
+                let before = snapshot(&layer);
+                for (a, b) in [(&p, &q), (&q, &p)] {
+                    if let Ok(h) = d.open(a, 2) {
+                        let _ = d.write(h, b);
+                        d.close(h).unwrap();
+                    }
+                    if let Ok(h) = d.create(a, attr & 0x27) {
+                        let _ = d.write(h, a);
+                        d.close(h).unwrap();
+                    }
+                    let _ = d.set_attr(a, attr & 0x27);
+                    let _ = d.rename(a, b);
+                    let _ = d.rename(b"\\WINDOWS\\WIN.INI", a);
+                    let _ = d.rename(b"\\WINDOWS", a);
+                    let _ = d.delete(a);
+                    let _ = d.mkdir(a);
+                    let _ = d.rmdir(a);
+                    let _ = d.chdir(a);
+                }
+                prop_assert_eq!(snapshot(&layer), before);
+                drop(d);
+                prop_assert!(!layer.exists());
+            }
+        }
+
+        fn windows_path() -> impl Strategy<Value = Vec<u8>> {
+            proptest::sample::select(vec![
+                b"C:\\WINDOWS\\WIN.INI".to_vec(),
+                b"\\WINDOWS\\SYSTEM.INI".to_vec(),
+                b"\\WINDOWS\\SYSTEM".to_vec(),
+                b"\\WINDOWS\\TEMP\\X.TMP".to_vec(),
+                b"\\WINDOWS".to_vec(),
+                b"WINDOWS\\NEW.INI".to_vec(),
+            ])
         }
     }
 }

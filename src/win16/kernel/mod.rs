@@ -212,6 +212,27 @@ mod tests {
     }
 
     #[test]
+    fn init_task_hands_over_the_command_line_as_a_c_string() {
+        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        let psp = env.win16.task(htask).unwrap().psp;
+        // DOS's tail: count 6, " \t a b", CR.
+        let tail = crate::dos::psp::tail_bytes(b" \t a b");
+        m.write_seg(psp, 0x80, &tail).unwrap();
+        init_task(&mut env, &mut m, &[]).unwrap();
+        assert_eq!(m.reg(R::ES), psp);
+        assert_eq!(m.reg(R::BX), 0x84);
+        let mut b = [0u8; 8];
+        m.read_seg(psp, 0x80, &mut b).unwrap();
+        assert_eq!(&b, b"\x06 \t a b\0");
+        // No arguments: BX at the NUL that replaced the CR.
+        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        let psp = env.win16.task(htask).unwrap().psp;
+        init_task(&mut env, &mut m, &[]).unwrap();
+        assert_eq!(m.reg(R::BX), 0x81);
+        assert_eq!(m.read_u16_at(psp, 0x80).unwrap(), 0x0000);
+    }
+
+    #[test]
     fn init_task_makes_the_local_heap_between_data_and_stack() {
         let (mut m, mut env, _) = crate::win16::testing::kernsvc();
         assert_eq!(init_task(&mut env, &mut m, &[]).unwrap(), 0x0001_0001);
