@@ -28,7 +28,7 @@ fn run(extra: &[&str], tail: &[&str]) -> Vec<String> {
     let out = bin()
         .args(["run", "--json"])
         .args(extra)
-        .arg(&exe)
+        .arg(exe)
         .arg("--")
         .args(tail)
         .output()
