@@ -147,3 +147,28 @@ fn the_environment_is_a_windows_3_1_machines() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn the_small_model_start_up_copies_the_same_command_line() {
+    // Open Watcom's small-model start-up copies ES:BX up to its NUL into
+    // the bottom of the stack and passes that copy (cstrtw16.asm).
+    let Some(exe) = watcom::build(
+        "startups",
+        watcom::Kind::Win16Exe,
+        &["startup.c"],
+        None,
+        &["-ms"],
+    ) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(exe)
+        .args(["--", " two  words"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    assert!(text.starts_with("cmd [two  words]\r\n"), "{text}");
+}
