@@ -18,7 +18,9 @@
 ;
 ; The SDK pages behind the expected values:
 ; - GetProfileString returns the default (here ",,,", 3 characters) when
-;   WIN.INI has no `device=` line: the PRINT samples then find no printer.
+;   WIN.INI has no `device=` line; the fresh Windows 3.1 WIN.INI of
+;   C:\WINDOWS has one, "HP LaserJet III,HPPCL5A,LPT1:" (29 characters),
+;   which the PRINT samples then use.
 ; - CreateDialog with a template whose class is registered makes a window
 ;   of that class (GetClassName); its window procedure gets WM_CREATE; a
 ;   button's BM_SETSTATE highlight shows in BM_GETSTATE (0x0004);
@@ -277,7 +279,7 @@ checks_print:
         PSTR buf
         push 64
         FAR_CALL_IMPORT KERNEL, 58      ; GetProfileString
-        CHECK 3, 'no device= in WIN.INI: the default'
+        CHECK 29, 'the default printer of WIN.INI'
         CSTR 'DISPLAY'
         PL 0
         PL 0

@@ -355,13 +355,15 @@ fn directory_lists_over_the_sandbox_drive() {
         [
             // DlgDirList(*.TXT, DDL_DIRECTORY | DDL_DRIVES): the files that
             // match, every subdirectory as [name], every drive as [-c-],
-            // names in lower case, in the list's LBS_SORT order (lstrcmpi).
+            // names in lower case, in the list's LBS_SORT order (lstrcmpi);
+            // C:\WINDOWS is there, as on any Windows machine.
             "ret 1",
-            "count 4",
+            "count 5",
             "a.txt",
             "b.txt",
             "[-c-]",
             "[sub]",
+            "[windows]",
             // The static control gets the current directory.
             "path c:\\",
             // DlgDirSelect: a file as it is (FALSE), a drive as `c:` and a
@@ -379,8 +381,9 @@ fn directory_lists_over_the_sandbox_drive() {
             // back to the root, only its directories; the spec is left with
             // its file part.
             "ret 1",
-            "count 1",
+            "count 2",
             "[sub]",
+            "[windows]",
             "*.DOC",
         ]
     );
