@@ -111,7 +111,7 @@ fn a_colors_like_program_runs_to_a_clean_exit_without_a_script() {
 /// roms/textbook.exe, a probe of what the textbook's samples call, run
 /// with no script: its main window is a dialog of a class it registered
 /// (HEXCALC), also a clipboard viewer (CLIPVIEW) given a screen capture as
-/// CF_BITMAP (BLOWUP); no printer in WIN.INI and a modeless printing box
+/// CF_BITMAP (BLOWUP); the default printer of WIN.INI and a modeless printing box
 /// with SC_CLOSE greyed (PRINT), EnumFonts through MakeProcInstance
 /// (FONTLIST), SetTextJustification (JUSTIFY), atoms with GetAtomHandle's
 /// ATOMENTRY block (DDEPOP), a resource of a named type and a string
