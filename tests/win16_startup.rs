@@ -172,3 +172,45 @@ fn the_small_model_start_up_copies_the_same_command_line() {
     let text = v["output"].as_str().unwrap();
     assert!(text.starts_with("cmd [two  words]\r\n"), "{text}");
 }
+
+#[test]
+fn a_second_instance_gets_the_first_as_hprevinstance() {
+    // SDK, WinMain: hPrevInstance identifies the previous instance of the
+    // application, NULL for the first. Windows shares the module between
+    // instances; each has its own DGROUP, so its own hInstance.
+    static EXE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let Some(exe) = EXE.get_or_init(|| {
+        watcom::build(
+            "startup2",
+            watcom::Kind::Win16Exe,
+            &["startup.c"],
+            None,
+            &[],
+        )
+    }) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(exe)
+        .arg(exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let text = v["output"].as_str().unwrap();
+    let insts: Vec<Vec<&str>> = text
+        .split("\r\n")
+        .filter_map(|l| l.strip_prefix("inst "))
+        .map(|l| l.split(' ').collect())
+        .collect();
+    let prevs: Vec<&str> = text
+        .split("\r\n")
+        .filter(|l| l.starts_with("prev "))
+        .collect();
+    assert_eq!(insts.len(), 2, "{text}");
+    assert_eq!(insts[0][1], "0000", "{text}");
+    assert_eq!(insts[1][1], insts[0][0], "{text}");
+    assert_ne!(insts[1][0], insts[0][0], "{text}");
+    assert_eq!(prevs, ["prev 0", "prev 1"]);
+}

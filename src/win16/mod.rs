@@ -708,56 +708,8 @@ fn load_module(
         let mut data = vec![0u8; d.limit as usize + 1];
         m.read_seg(sel, 0, &mut data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
-        let mut resolve = |t: &RelocTarget| -> Result<FarPtr, String> {
-            match t {
-                RelocTarget::Internal { segment, offset } => sels
-                    .get(usize::from(*segment).wrapping_sub(1))
-                    .map(|&s| FarPtr {
-                        selector: s,
-                        offset: *offset,
-                    })
-                    .ok_or_else(|| format!("segment {segment} does not exist")),
-                RelocTarget::InternalMovable { ordinal } => module
-                    .exports
-                    .get(ordinal)
-                    .copied()
-                    .ok_or_else(|| format!("entry @{ordinal} does not exist")),
-                RelocTarget::ImportOrdinal {
-                    module: mi,
-                    ordinal,
-                } => {
-                    let idx = *ref_index
-                        .get(usize::from(*mi).wrapping_sub(1))
-                        .ok_or_else(|| format!("module reference {mi} does not exist"))?;
-                    import(m, w, idx, *ordinal, None)
-                }
-                RelocTarget::ImportName { module: mi, name } => {
-                    let idx = *ref_index
-                        .get(usize::from(*mi).wrapping_sub(1))
-                        .ok_or_else(|| format!("module reference {mi} does not exist"))?;
-                    let target = &w.modules[idx];
-                    let ord = if target.builtin {
-                        crate::loader::ordnames::ordinal_of(&target.name, name)
-                    } else {
-                        target.export_names.get(&name.to_ascii_uppercase()).copied()
-                    };
-                    match ord {
-                        Some(o) => import(m, w, idx, o, Some(name.clone())),
-                        None if target.builtin => {
-                            // An unknown name still resolves: to a thunk that
-                            // reports it when called.
-                            let fake = UNKNOWN_NAME_ORDINAL + w.modules[idx].thunks.len() as u16;
-                            import(m, w, idx, fake, Some(name.clone()))
-                        }
-                        None => Err(format!("{} does not export {name}", target.name)),
-                    }
-                }
-                RelocTarget::OsFixup { .. } => Ok(FarPtr {
-                    selector: 0,
-                    offset: 0,
-                }),
-            }
-        };
+        let mut resolve =
+            |t: &RelocTarget| resolve_target(m, w, &sels, &module.exports, &ref_index, t);
         crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
         // Floating-point fixups, as Windows applies them with a
@@ -817,6 +769,66 @@ fn load_module(
     }
     w.modules.push(module);
     Ok(w.modules.len() - 1)
+}
+
+/// Where a relocation's target lies, for a module whose segments are
+/// `sels`, with exported entries `exports` and module references resolved
+/// to `ref_index` (indices in `w.modules`).
+fn resolve_target(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    sels: &[u16],
+    exports: &HashMap<u16, FarPtr>,
+    ref_index: &[usize],
+    t: &RelocTarget,
+) -> Result<FarPtr, String> {
+    match t {
+        RelocTarget::Internal { segment, offset } => sels
+            .get(usize::from(*segment).wrapping_sub(1))
+            .map(|&s| FarPtr {
+                selector: s,
+                offset: *offset,
+            })
+            .ok_or_else(|| format!("segment {segment} does not exist")),
+        RelocTarget::InternalMovable { ordinal } => exports
+            .get(ordinal)
+            .copied()
+            .ok_or_else(|| format!("entry @{ordinal} does not exist")),
+        RelocTarget::ImportOrdinal {
+            module: mi,
+            ordinal,
+        } => {
+            let idx = *ref_index
+                .get(usize::from(*mi).wrapping_sub(1))
+                .ok_or_else(|| format!("module reference {mi} does not exist"))?;
+            import(m, w, idx, *ordinal, None)
+        }
+        RelocTarget::ImportName { module: mi, name } => {
+            let idx = *ref_index
+                .get(usize::from(*mi).wrapping_sub(1))
+                .ok_or_else(|| format!("module reference {mi} does not exist"))?;
+            let target = &w.modules[idx];
+            let ord = if target.builtin {
+                crate::loader::ordnames::ordinal_of(&target.name, name)
+            } else {
+                target.export_names.get(&name.to_ascii_uppercase()).copied()
+            };
+            match ord {
+                Some(o) => import(m, w, idx, o, Some(name.clone())),
+                None if target.builtin => {
+                    // An unknown name still resolves: to a thunk that
+                    // reports it when called.
+                    let fake = UNKNOWN_NAME_ORDINAL + w.modules[idx].thunks.len() as u16;
+                    import(m, w, idx, fake, Some(name.clone()))
+                }
+                None => Err(format!("{} does not export {name}", target.name)),
+            }
+        }
+        RelocTarget::OsFixup { .. } => Ok(FarPtr {
+            selector: 0,
+            offset: 0,
+        }),
+    }
 }
 
 fn import(
@@ -977,9 +989,18 @@ pub fn load_program(
             }
         }
     }
-    let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
+    // A second instance shares the running one's module and gets a
+    // DGROUP of its own.
+    let (idx, own_dgroup) = match new_instance(m, &mut env.win16, ne)? {
+        Some((i, sel)) => (i, Some(sel)),
+        None => (load_module(m, &mut env.win16, ne, path, true, 0)?, None),
+    };
     let module = env.win16.modules[idx].clone();
-    let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
+    let auto = h.auto_data_segment;
+    let seg_sel = |n: u16| match own_dgroup {
+        Some(sel) if n == auto && n != 0 => Some(sel),
+        _ => module.segments.get(usize::from(n).wrapping_sub(1)).copied(),
+    };
     // A header field whose segment cannot serve: a load error naming the
     // field and its file offset (the NE header's own offsets, win16.md).
     let field = |off: u64, name: &str, what: String| {
@@ -1076,10 +1097,13 @@ pub fn load_program(
     } else {
         dgroup
     };
+    // hPrevInstance: the latest instance of the same module still running
+    // (SDK, WinMain), 0 for the first.
     let hprev = env
         .win16
         .tasks
         .iter()
+        .rev()
         .find(|t| t.hmodule == module.hmodule)
         .map(|t| t.hinstance)
         .unwrap_or(0);
@@ -1159,6 +1183,77 @@ pub fn load_program(
     Ok(htask)
 }
 
+/// A second instance of a program that is running (Windows 3.1 shared the
+/// module among its instances: code, resources, window classes; each
+/// instance has its own automatic data segment, loaded from the file and
+/// relocated afresh, its references to DGROUP naming the new one). The
+/// module's index and the new DGROUP's selector; None when no task runs
+/// a module of that name, or the module does not have one DGROUP per
+/// instance (NE flags bits 0-1 = 2).
+fn new_instance(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    ne: &NeImage,
+) -> Result<Option<(usize, u16)>, Win16LoadError> {
+    let name = ne.module_name().unwrap_or("").to_ascii_uppercase();
+    let Some(idx) = w
+        .modules
+        .iter()
+        .position(|x| x.name == name && !x.builtin && x.image.is_some())
+    else {
+        return Ok(None);
+    };
+    let hmodule = w.modules[idx].hmodule;
+    if ne.header.flags & 3 != 2 || !w.tasks.iter().any(|t| t.hmodule == hmodule) {
+        return Ok(None);
+    }
+    let auto = ne.header.auto_data_segment;
+    let Some(seg) = ne.segment(auto) else {
+        return Ok(None);
+    };
+    if w.modules[idx].segments.len() != ne.segments.len() {
+        return Ok(None);
+    }
+    // Every module it imports is loaded already, by the first instance.
+    let Some(ref_index) = ne
+        .module_refs
+        .iter()
+        .map(|r| {
+            let upper = r.to_ascii_uppercase();
+            w.modules.iter().position(|x| x.name == upper)
+        })
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return Ok(None);
+    };
+    // As load_module sizes it: data, local heap, stack.
+    let size = seg.alloc_size() + u32::from(ne.header.heap_size) + u32::from(ne.header.stack_size);
+    let size = size.div_ceil(32).saturating_mul(32).clamp(32, 0x1_0000);
+    let take = seg.data.len().min(size as usize);
+    let sel = alloc_seg(m, SegKind::Data, size, &seg.data[..take])?;
+    let mut sels = w.modules[idx].segments.clone();
+    sels[usize::from(auto) - 1] = sel;
+    if !seg.relocs.is_empty() {
+        let mut data = vec![0u8; size as usize];
+        m.read_seg(sel, 0, &mut data)
+            .map_err(|e| Win16LoadError(e.to_string()))?;
+        let exports = w.modules[idx].exports.clone();
+        let mut resolve = |t: &RelocTarget| resolve_target(m, w, &sels, &exports, &ref_index, t);
+        crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
+            .map_err(|e| Win16LoadError(format!("{name}: segment {}: {e}", seg.number)))?;
+        win87em::apply_os_fixups(&mut data, &seg.relocs);
+        m.write_seg(sel, 0, &data)
+            .map_err(|e| Win16LoadError(e.to_string()))?;
+    }
+    let moveable = seg.flags & 0x0010 != 0;
+    register(m, w, sel, moveable, hmodule, false, gt::DGROUP, Some(auto));
+    // The module's usage count (+02) counts its instances.
+    let usage = m.read_u16_at(hmodule, tdb::module_db::USAGE).unwrap_or(0);
+    let _ = m.write_u16_at(hmodule, tdb::module_db::USAGE, usage.saturating_add(1));
+    Ok(Some((idx, sel)))
+}
+
+/// A stop met while loading, as words for a load error.
 /// A stop met while loading, as words for a load error.
 fn stop_text(stop: &Stop) -> String {
     match stop {

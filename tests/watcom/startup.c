@@ -8,6 +8,7 @@
  *   env <each string of GetDOSEnvironment(), then the program path after
  *        the 1 word>
  *   dirs <GetWindowsDirectory> <GetSystemDirectory>
+ *   inst <hInstance> <hPrevInstance>, hex
  *
  * Expected values: the SDK's WinMain (lpCmdLine "points to a
  * null-terminated string that specifies the command line", hPrevInstance
@@ -65,6 +66,9 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
     p += GetWindowsDirectory(p, 100);
     *p++ = ' ';
     GetSystemDirectory(p, 100);
+    out(line);
+
+    wsprintf(line, "inst %04X %04X", hInst, hPrev);
     out(line);
     return 0;
 }
