@@ -56,11 +56,16 @@ pub fn source(name: &str) -> PathBuf {
     super::root().join("tests").join("watcom").join(name)
 }
 
-/// The directory a build named `name` writes to (emptied first).
+/// A fresh directory for one build named `name`: unique to this process
+/// and this build, so tests running in parallel that build the same
+/// program never share one.
 fn out_dir(name: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static BUILDS: AtomicU32 = AtomicU32::new(0);
+    let n = BUILDS.fetch_add(1, Ordering::Relaxed);
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("watcom")
-        .join(format!("{name}-{}", std::process::id()));
+        .join(format!("{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
