@@ -20,8 +20,8 @@
 ;
 ; The SDK pages behind the expected values:
 ; - GetOpenFileName: cancelled (no script line) is FALSE with
-;   CommDlgExtendedError 0. PrintDlg with no printer installed: FALSE,
-;   PDERR_NODEFAULTPRN (1008h).
+;   CommDlgExtendedError 0. PrintDlg, with the default printer WIN.INI
+;   names and nobody to press OK, is cancelled too: FALSE and 0.
 ; - FindText/ReplaceText and FINDREPLACE (36 bytes): the dialog's window
 ;   comes back at once, owned by hwndOwner, with lpstrFindWhat in edt1
 ;   (480h), FR_DOWN checking rad2 (421h), FR_HIDEWHOLEWORD hiding chx1
@@ -191,9 +191,9 @@ file_and_print:
         mov [pd+4], ax
         PSTR pd
         FAR_CALL_IMPORT COMMDLG, 20     ; PrintDlg
-        CHECK 0, 'PrintDlg with no printer'
+        CHECK 0, 'PrintDlg cancelled'
         FAR_CALL_IMPORT COMMDLG, 26
-        CHECK 0x1008, 'PDERR_NODEFAULTPRN'
+        CHECK 0, 'CommDlgExtendedError after PrintDlg'
         ret
 
 ; ---------------------------------------------------------------- Find

@@ -60,7 +60,7 @@ fn system_dlls_answer_as_windows_does_without_devices() {
 
 /// roms/poppad.exe, a POPPAD-like editor run with no script: its own
 /// checks (the common dialogs, FindText and ReplaceText as modeless
-/// dialogs sending FINDMSGSTRING, PrintDlg with no printer, the
+/// dialogs sending FINDMSGSTRING, PrintDlg cancelled, the
 /// communications and network functions with no device, keybd_event and
 /// mouse_event, AccessResource, ExtractIcon, SwitchStackTo) all pass, and
 /// it runs to a clean exit when the session closes its window.

@@ -14,7 +14,7 @@
 //! | GetOpenFileName, GetSaveFileName | TRUE: lpstrFile gets the full path of the `file` line's name (or of the name already in lpstrFile) in lower case, as Windows 3.1's dialogs gave it, with lpstrDefExt added to a name without an extension; nFileOffset and nFileExtension index its name and extension; lpstrFileTitle gets the name alone. A buffer too small: FALSE, FNERR_BUFFERTOOSMALL, and the size needed in its first word |
 //! | ChooseColor | TRUE: rgbResult is the colour the dialog started with (CC_RGBINIT), else black |
 //! | ChooseFont | TRUE: the LOGFONT as the dialog started with it (CF_INITTOLOGFONTSTRUCT), else the default 10-point System font; iPointSize in tenths of a point (96 pixels to the logical inch); nFontType SCREEN_FONTTYPE |
-//! | PrintDlg | always FALSE with PDERR_NODEFAULTPRN, the answer of Windows 3.1 with no printer installed: there is no default printer to set up or print to (PD_RETURNDEFAULT included); no script line is taken |
+//! | PrintDlg | TRUE: hDevNames and hDevMode (made when NULL) describe WIN.INI's default printer (`[windows] device=`), hDC a DC (PD_RETURNDC) or an information context (PD_RETURNIC) of it; see [`print_dlg`] |
 //! | FindText, ReplaceText | modeless dialogs of USER's dialog manager, driven by `type` and `click-id` lines ([`find`]) |
 //!
 //! GetFileTitle and CommDlgExtendedError work as documented.
@@ -84,6 +84,7 @@ pub static APIS: &[Api] = &[
 pub mod cderr {
     pub const STRUCTSIZE: u32 = 0x0001;
     pub const NODEFAULTPRN: u32 = 0x1008;
+    pub const RETDEFFAILURE: u32 = 0x1009;
     pub const BUFFERTOOSMALL: u32 = 0x3003;
 }
 
@@ -301,19 +302,164 @@ pub fn choose_font(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(1)
 }
 
-/// COMMDLG.20 PrintDlg(lppd) (module notes): FALSE, PDERR_NODEFAULTPRN.
+/// WIN.INI's default printer: `[windows] device=DEVICE,DRIVER,PORT`
+/// (Windows 3.1 SDK, "Printer Settings in WIN.INI"), as (driver, device,
+/// port); None when the entry is missing or incomplete.
+fn default_printer(env: &mut Env) -> Option<(String, String, String)> {
+    let v = crate::win16::kernel::profile::read_string(env, "windows", "device")?;
+    let mut f = v.split(',').map(str::trim);
+    let (device, driver, port) = (f.next()?, f.next()?, f.next()?);
+    (!device.is_empty() && !driver.is_empty() && !port.is_empty())
+        .then(|| (driver.to_string(), device.to_string(), port.to_string()))
+}
+
+/// PRINTDLG's Flags (COMMDLG.H).
+mod pd {
+    pub const RETURNDC: u32 = 0x0100;
+    pub const RETURNIC: u32 = 0x0200;
+    pub const RETURNDEFAULT: u32 = 0x0400;
+}
+
+/// The DEVNAMES block of a printer (COMMDLG.H): the offsets of the
+/// driver, device and output names from the block's start, wDefault
+/// DN_DEFAULTPRN (1), then the three NUL-terminated names.
+pub fn devnames_bytes(driver: &str, device: &str, port: &str) -> Vec<u8> {
+    let mut b = vec![0u8; 8];
+    let mut offsets = [0u16; 3];
+    for (i, s) in [driver, device, port].into_iter().enumerate() {
+        offsets[i] = b.len() as u16;
+        b.extend_from_slice(s.as_bytes());
+        b.push(0);
+    }
+    for (i, o) in offsets.iter().enumerate() {
+        b[i * 2..i * 2 + 2].copy_from_slice(&o.to_le_bytes());
+    }
+    b[6..8].copy_from_slice(&1u16.to_le_bytes());
+    b
+}
+
+/// The size of Windows 3.1's DEVMODE (PRINT.H, dmSpecVersion 0x30A).
+pub const DEVMODE_SIZE: usize = 68;
+
+/// The DEVMODE of the default printer as its driver gives it with no
+/// setup changed: Windows 3.1's layout (PRINT.H: dmDeviceName[32],
+/// dmSpecVersion, dmDriverVersion, dmSize, dmDriverExtra, dmFields, then
+/// the fields), portrait US Letter (215.9 x 279.4 mm, in tenths of a
+/// millimetre), 100 %, one copy, the upper tray, 300 dpi, monochrome,
+/// simplex.
+pub fn devmode_bytes(device: &str) -> Vec<u8> {
+    let mut b = vec![0u8; DEVMODE_SIZE];
+    let name = device.as_bytes();
+    let n = name.len().min(31);
+    b[..n].copy_from_slice(&name[..n]);
+    let words: [(usize, u16); 16] = [
+        (32, 0x030A),              // dmSpecVersion: DM_SPECVERSION
+        (34, 0x030A),              // dmDriverVersion
+        (36, DEVMODE_SIZE as u16), // dmSize
+        (38, 0),                   // dmDriverExtra
+        (44, 1),                   // dmOrientation: DMORIENT_PORTRAIT
+        (46, 1),                   // dmPaperSize: DMPAPER_LETTER
+        (48, 2794),                // dmPaperLength
+        (50, 2159),                // dmPaperWidth
+        (52, 100),                 // dmScale
+        (54, 1),                   // dmCopies
+        (56, 1),                   // dmDefaultSource: DMBIN_UPPER
+        (58, 300),                 // dmPrintQuality: 300 dpi
+        (60, 1),                   // dmColor: DMCOLOR_MONOCHROME
+        (62, 1),                   // dmDuplex: DMDUP_SIMPLEX
+        (64, 300),                 // dmYResolution
+        (66, 0),                   // dmTTOption
+    ];
+    for (at, v) in words {
+        b[at..at + 2].copy_from_slice(&v.to_le_bytes());
+    }
+    // dmFields: DM_ORIENTATION | DM_PAPERSIZE | DM_PAPERLENGTH |
+    // DM_PAPERWIDTH | DM_SCALE | DM_COPIES | DM_DEFAULTSOURCE |
+    // DM_PRINTQUALITY | DM_COLOR | DM_DUPLEX | DM_YRESOLUTION.
+    let fields: u32 = 0x0001
+        | 0x0002
+        | 0x0004
+        | 0x0008
+        | 0x0010
+        | 0x0100
+        | 0x0200
+        | 0x0400
+        | 0x0800
+        | 0x1000
+        | 0x2000;
+    b[40..44].copy_from_slice(&fields.to_le_bytes());
+    b
+}
+
+/// A moveable global block holding `data` for the calling task, or 0.
+fn global_with(env: &mut Env, uc: &mut Uc<'_>, data: &[u8]) -> u16 {
+    const GMEM_MOVEABLE: u16 = 0x0002;
+    let h = crate::win16::global::alloc(env, uc, GMEM_MOVEABLE, data.len() as u32);
+    if let Some(sel) = env.win16.global.find(h).map(|b| b.selector) {
+        farptr::write_bytes(uc, u32::from(sel) << 16, data);
+    }
+    h
+}
+
+/// COMMDLG.20 PrintDlg(lppd), as Windows 3.1's did on a machine whose
+/// WIN.INI names a default printer (Windows 3.1 SDK, PrintDlg and
+/// PRINTDLG):
+/// - no `[windows] device=` entry: FALSE, PDERR_NODEFAULTPRN;
+/// - PD_RETURNDEFAULT: no dialog; hDevMode and hDevNames must be NULL
+///   (else FALSE, PDERR_RETDEFFAILURE) and receive the default printer's
+///   DEVMODE and DEVNAMES;
+/// - otherwise the Print (or Print Setup) dialog takes the script's
+///   answer like every common dialog (module notes): cancelled, FALSE
+///   and CommDlgExtendedError() 0; OK, TRUE, with hDevMode and hDevNames
+///   made when the program passed NULL (a program's own are kept, as the
+///   dialog was initialised from them);
+/// - on TRUE, PD_RETURNDC puts a printer DC in hDC, PD_RETURNIC an
+///   information context (PD_RETURNDC wins when both are given).
 pub fn print_dlg(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if !size_ok(env, uc, a[0], PRINTDLG_SIZE) {
+    let p = a[0];
+    if !size_ok(env, uc, p, PRINTDLG_SIZE) {
         return Ok(0);
     }
-    // PRINTDLG: lStructSize, hwndOwner, hDevMode, hDevNames, hDC, Flags.
-    let flags = farptr::read_bytes(uc, farptr::add(a[0], 12), 4).map_or(0, |b| dword(&b, 0));
-    env.win16.commdlg.last_error = cderr::NODEFAULTPRN;
-    crate::machine::record_event(
-        uc,
-        format!("PrintDlg (Flags {flags:08X}): no default printer (PDERR_NODEFAULTPRN)"),
-    );
-    Ok(0)
+    let Some(pd) = farptr::read_bytes(uc, p, PRINTDLG_SIZE as usize) else {
+        return Ok(0);
+    };
+    let word = |at: usize| u16::from_le_bytes([pd[at], pd[at + 1]]);
+    let (dev_mode, dev_names, flags) = (word(6), word(8), dword(&pd, 12));
+    let Some((driver, device, port)) = default_printer(env) else {
+        env.win16.commdlg.last_error = cderr::NODEFAULTPRN;
+        crate::machine::record_event(
+            uc,
+            format!("PrintDlg (Flags {flags:08X}): no default printer (PDERR_NODEFAULTPRN)"),
+        );
+        return Ok(0);
+    };
+    if flags & pd::RETURNDEFAULT != 0 {
+        if dev_mode != 0 || dev_names != 0 {
+            env.win16.commdlg.last_error = cderr::RETDEFFAILURE;
+            return Ok(0);
+        }
+    } else if !matches!(take_answer(env, uc, "PrintDlg"), Some((true, _))) {
+        return Ok(0);
+    }
+    if dev_mode == 0 {
+        let h = global_with(env, uc, &devmode_bytes(&device));
+        farptr::write_bytes(uc, farptr::add(p, 6), &h.to_le_bytes());
+    }
+    if dev_names == 0 {
+        let h = global_with(env, uc, &devnames_bytes(&driver, &device, &port));
+        farptr::write_bytes(uc, farptr::add(p, 8), &h.to_le_bytes());
+    }
+    if flags & (pd::RETURNDC | pd::RETURNIC) != 0 {
+        let kind = if flags & pd::RETURNDC != 0 {
+            crate::win16::gdi::dc::DcKind::Printer
+        } else {
+            crate::win16::gdi::dc::DcKind::Info
+        };
+        let hdc =
+            crate::win16::gdi::dc::make_dc(env, kind, crate::win16::gdi::devcaps::Device::Printer);
+        farptr::write_bytes(uc, farptr::add(p, 10), &(hdc as u16).to_le_bytes());
+    }
+    Ok(1)
 }
 
 /// COMMDLG.11 FindText(lpfr) (module notes, [`find`]).
