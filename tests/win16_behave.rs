@@ -91,3 +91,38 @@ fn an_unhandled_fault_reports_the_application_error_box() {
     assert_eq!(boxes[0]["by"], "environment");
     assert!(boxes[0]["style"].is_null() && boxes[0]["answer"].is_null());
 }
+
+#[test]
+fn a_dialog_of_its_own_class_with_no_dialog_procedure_is_served_by_the_class() {
+    let Some(exe) = watcom::win16("dlgclass") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        [
+            "registered 1",
+            "modal 7",
+            "modeless 1",
+            "class MyDlgClass",
+            "inits 1",
+            "item 1",
+            "dlgproc 0",
+            "quit 3"
+        ]
+    );
+}
+
+#[test]
+fn a_dialog_template_at_cw_usedefault_is_placed_by_createwindow() {
+    let Some(exe) = watcom::win16("dlgdefpos") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        ["over on-screen 1 1", "over size 1 1", "popup at 0 0"]
+    );
+}
