@@ -126,3 +126,23 @@ fn a_dialog_template_at_cw_usedefault_is_placed_by_createwindow() {
         ["over on-screen 1 1", "over size 1 1", "popup at 0 0"]
     );
 }
+
+#[test]
+fn a_released_common_dc_still_measures_text_with_the_default_font() {
+    let Some(exe) = watcom::win16("textdc") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        [
+            "fresh 1",
+            "released 1",
+            "defaults 1",
+            "tm 1",
+            "twips 1",
+            "point 1"
+        ]
+    );
+}
