@@ -146,3 +146,25 @@ fn a_released_common_dc_still_measures_text_with_the_default_font() {
         ]
     );
 }
+
+#[test]
+fn resources_named_through_the_name_table_are_found_by_every_loader() {
+    let Some(exe) = watcom::win16("nametable") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        [
+            "dialog 1",
+            "not menu 1",
+            "no such 1",
+            "same 1",
+            "modal 5",
+            "menu 1",
+            "accel 1",
+            "data 1234 4"
+        ]
+    );
+}
