@@ -168,3 +168,29 @@ fn resources_named_through_the_name_table_are_found_by_every_loader() {
         ]
     );
 }
+
+#[test]
+fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
+    let Some(exe) = watcom::win16("mdicaption") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        [
+            "child [Doc1]",
+            "item 100 [&1 Doc1]",
+            "item 101 [&2 Doc2]",
+            "count checked [4 0 1]",
+            "frame max [App - [Doc2]]",
+            "frame renamed [App - [Renamed]]",
+            "item 101 renamed [&2 Renamed]",
+            "frame retitled [NewApp - [Renamed]]",
+            "frame restored [NewApp]",
+            "after destroy 100 [&1 Renamed]",
+            "count id [3 100]",
+            "count none [1]"
+        ]
+    );
+}

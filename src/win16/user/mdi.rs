@@ -20,6 +20,21 @@
 //! TranslateMDISysAccel turns Ctrl+F4 and Ctrl+F6 (and Ctrl+Tab) into the
 //! active child's SC_CLOSE and SC_NEXTWINDOW.
 //!
+//! **The Window menu** (SDK, "Multiple Document Interface": the client
+//! appends the children's titles to it; Wine's MDI_RefreshMenu gives the
+//! form): after a separator, one item a child in creation order, `&1
+//! Title` ... `&9 Title`, with the ids idFirstChild + 0 ... 8 (a child's
+//! window id is kept equal to its item's: when one goes, those after it
+//! move up), the active child's item checked; a tenth child and more
+//! give one item, `&More Windows...` (idFirstChild + 9). The items follow
+//! every creation, destruction, activation and change of a child's title.
+//!
+//! **The frame's caption** while a child is maximized is `Frame - [Child]`
+//! (Wine's MDI_UpdateFrameText; what GetWindowText of the frame answers
+//! too); the frame's own title comes back when no child is maximized.
+//! DefFrameProc's WM_SETTEXT changes the frame's own title, and
+//! DefMDIChildProc's WM_SETTEXT the child's, both shown in the composite.
+//!
 //! USER's MDICLIENT class has DefWindowProc's thunk as its procedure; the
 //! MDICLIENT window's messages are handled here (message.rs sends them).
 
@@ -45,6 +60,12 @@ pub struct MdiClient {
     pub active: u16,
     /// The child that is maximized (0: none).
     pub maximized: u16,
+    /// The Window menu holds the separator this client appended before
+    /// its children's items.
+    pub menu_separator: bool,
+    /// The frame's own title while a maximized child's is shown in it
+    /// ("Frame - [Child]").
+    pub frame_title: Option<Vec<u8>>,
 }
 
 /// The MDI clients by window.
@@ -236,7 +257,137 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
         m.children.push(child);
     }
     activate(env, uc, client, child)?;
+    refresh(env, uc, client)?;
     Ok(u32::from(child))
+}
+
+/// The Window menu's child items and the frame's caption after the
+/// children changed (module doc).
+fn refresh(env: &mut Env, uc: &mut Uc<'_>, client: u16) -> Result<(), Stop> {
+    window_menu_items(env, client);
+    frame_text(env, uc, client)
+}
+
+/// The children's items of the Window menu (module doc).
+fn window_menu_items(env: &mut Env, client: u16) {
+    use super::menu::{Content, MF_CHECKED, MF_SEPARATOR, MenuItem};
+    let Some(m) = env.win16.user.mdi.get(&client).cloned() else {
+        return;
+    };
+    // Window ids follow the order of creation.
+    let mut items = Vec::new();
+    for (k, &h) in m.children.iter().enumerate() {
+        let id = m.first_id.wrapping_add(k as u16);
+        if let Some(w) = env.win16.user.window_mut(h) {
+            w.id = id;
+            if k < 9 {
+                let mut t = format!("&{} ", k + 1).into_bytes();
+                t.extend_from_slice(&w.text);
+                let flags = if h == m.active { MF_CHECKED } else { 0 };
+                items.push(MenuItem::new(flags, id, Content::Text(t)));
+            }
+        }
+    }
+    if m.children.len() > 9 {
+        let id = m.first_id.wrapping_add(9);
+        items.push(MenuItem::new(
+            0,
+            id,
+            Content::Text(b"&More Windows...".to_vec()),
+        ));
+    }
+    let menus = &mut env.win16.user.menus;
+    let hmenu = m.window_menu;
+    if !menus.exists(hmenu) {
+        return;
+    }
+    // Out with the old items: those with the children's ids, and the
+    // separator this client appended.
+    let ours = |id: u16| id.wrapping_sub(m.first_id) < 10;
+    let n = menus.get(hmenu).map_or(0, |x| x.items.len());
+    for i in (0..n).rev() {
+        if menus
+            .item(hmenu, i)
+            .is_some_and(|it| it.popup == 0 && it.flags & MF_SEPARATOR == 0 && ours(it.id))
+        {
+            menus.take(hmenu, i);
+        }
+    }
+    let mut separator = m.menu_separator;
+    if separator {
+        let last = menus.get(hmenu).map_or(0, |x| x.items.len());
+        if last > 0
+            && menus
+                .item(hmenu, last - 1)
+                .is_some_and(|it| it.flags & MF_SEPARATOR != 0)
+        {
+            menus.take(hmenu, last - 1);
+        }
+        separator = false;
+    }
+    if !items.is_empty() {
+        separator = menus.insert(
+            hmenu,
+            None,
+            MenuItem::new(MF_SEPARATOR, 0, Content::Separator),
+        );
+        for it in items {
+            menus.insert(hmenu, None, it);
+        }
+    }
+    if let Some(c) = env.win16.user.mdi.get_mut(&client) {
+        c.menu_separator = separator;
+    }
+}
+
+/// The frame's caption: `Frame - [Child]` while a child is maximized, the
+/// frame's own title otherwise (module doc).
+fn frame_text(env: &mut Env, uc: &mut Uc<'_>, client: u16) -> Result<(), Stop> {
+    let frame = env.win16.user.top_level(client);
+    let Some(m) = env.win16.user.mdi.get(&client).cloned() else {
+        return Ok(());
+    };
+    if frame == 0 || env.win16.user.window(frame).is_none() {
+        return Ok(());
+    }
+    let max = m.maximized;
+    let zoomed = max != 0 && env.win16.user.app_window(max).is_some_and(|w| w.zoomed());
+    let current = env
+        .win16
+        .user
+        .window(frame)
+        .map_or(Vec::new(), |w| w.text.clone());
+    let (text, saved) = if zoomed {
+        let own = m.frame_title.clone().unwrap_or(current.clone());
+        let child = env
+            .win16
+            .user
+            .window(max)
+            .map_or(Vec::new(), |w| w.text.clone());
+        let mut t = own.clone();
+        if !child.is_empty() {
+            t.extend_from_slice(b" - [");
+            t.extend_from_slice(&child);
+            t.push(b']');
+        }
+        (t, Some(own))
+    } else {
+        match &m.frame_title {
+            Some(own) => (own.clone(), None),
+            None => return Ok(()),
+        }
+    };
+    if let Some(c) = env.win16.user.mdi.get_mut(&client) {
+        c.frame_title = saved;
+    }
+    if text != current {
+        super::window::store_text(env, frame, text);
+        if env.win16.user.shown(frame) {
+            let active = env.win16.user.window(frame).is_some_and(|w| w.nc_active);
+            super::frame::draw(env, uc, frame, active)?;
+        }
+    }
+    Ok(())
 }
 
 /// Arrange the children: cascade (each a caption lower) or tile (in a
@@ -362,11 +513,13 @@ pub fn client_proc(
                 }
             }
             super::window::destroy_window(env, uc, child)?;
+            refresh(env, uc, hwnd)?;
             Ok(0)
         }
         WM_MDIACTIVATE => {
             if client_of(env, wparam) == Some(hwnd) {
                 activate(env, uc, hwnd, wparam)?;
+                refresh(env, uc, hwnd)?;
             }
             Ok(0)
         }
@@ -504,6 +657,22 @@ fn def_frame_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
             super::focus::set_focus(env, uc, client)?;
             Ok(0)
         }
+        WM_SETTEXT
+            if env
+                .win16
+                .user
+                .mdi
+                .get(&client)
+                .is_some_and(|m| m.frame_title.is_some()) =>
+        {
+            // The frame's own title changes; the composite shows it.
+            let t = super::bytes_arg(uc, lparam, MAX_TEXT);
+            if let Some(m) = env.win16.user.mdi.get_mut(&client) {
+                m.frame_title = Some(t);
+            }
+            frame_text(env, uc, client)?;
+            Ok(1)
+        }
         WM_SIZE => {
             let (cx, cy) = (i32::from(lparam as u16), i32::from((lparam >> 16) as u16));
             set_window_pos(
@@ -587,7 +756,13 @@ fn def_mdi_child_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
                     m.maximized = 0;
                 }
             }
+            frame_text(env, uc, client)?;
             dwp(env, uc)
+        }
+        WM_SETTEXT => {
+            let r = dwp(env, uc)?;
+            refresh(env, uc, client)?;
+            Ok(r)
         }
         _ => dwp(env, uc),
     }
