@@ -194,3 +194,21 @@ fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
         ]
     );
 }
+
+#[test]
+fn a_dialog_keeps_its_window_words_until_its_last_message() {
+    let Some(exe) = watcom::win16("dlgdestroy") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v),
+        [
+            "msgresult 1 0 0",
+            "destroy 1 1 1",
+            "ncdestroy 1 1 0",
+            "alive 0 0 0"
+        ]
+    );
+}
