@@ -212,3 +212,20 @@ fn a_dialog_keeps_its_window_words_until_its_last_message() {
         ]
     );
 }
+
+#[test]
+fn a_save_changes_box_at_the_sessions_close_is_answered_no_and_the_run_ends() {
+    let Some(exe) = watcom::win16("savechanges") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(lines(&v), ["before 6", "closing 7", "quit 0"]);
+    let answers: Vec<&Value> = v["message_boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["answer"])
+        .collect();
+    assert_eq!(answers, [6, 7]);
+}

@@ -7,7 +7,13 @@
 //!
 //! Message boxes are recorded (`--events`) and answered with the task's
 //! next `msgbox` script line, else with their first button (IDOK for MB_OK
-//! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY).
+//! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY). A box
+//! shown after the session's default WM_CLOSE (message.rs: the session
+//! closing the program's main window at the end) is answered as a user
+//! closing without saving would: IDNO to a "Save changes?" MB_YESNO or
+//! MB_YESNOCANCEL box, IDOK, IDCANCEL to MB_RETRYCANCEL, IDIGNORE to
+//! MB_ABORTRETRYIGNORE, so that a program asking before it closes still
+//! ends.
 //!
 //! While it waits for its answer the box is on the screen, drawn as
 //! Windows 3.1 drew its message-box dialog (a picture: no window of its
@@ -41,13 +47,18 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     } else {
         string_arg(uc, a[2])
     };
-    let default = match a[3] as u16 & 0x0F {
-        2 => 3,     // MB_ABORTRETRYIGNORE: IDABORT
-        3 | 4 => 6, // MB_YESNOCANCEL, MB_YESNO: IDYES
-        5 => 4,     // MB_RETRYCANCEL: IDRETRY
-        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
-    };
     let htask = uc.get_data().current_task;
+    let closing = env
+        .win16
+        .user
+        .queues
+        .get(&htask)
+        .is_some_and(|q| q.close_sent);
+    let default = if closing {
+        closing_answer(a[3] as u16)
+    } else {
+        first_button(a[3] as u16)
+    };
     let (answer, by) = match take_answer(env, htask, false) {
         Some((line, answer)) => (u32::from(answer), format!(" (script line {line})")),
         None => (default, String::new()),
@@ -78,6 +89,31 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
     r?;
     Ok(answer)
+}
+
+/// The first button of a box of type `ty` (IDOK, IDABORT, IDYES,
+/// IDRETRY): what Enter chooses in a box without MB_DEFBUTTONn.
+fn first_button(ty: u16) -> u32 {
+    match ty & 0x0F {
+        2 => 3,     // MB_ABORTRETRYIGNORE: IDABORT
+        3 | 4 => 6, // MB_YESNOCANCEL, MB_YESNO: IDYES
+        5 => 4,     // MB_RETRYCANCEL: IDRETRY
+        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
+    }
+}
+
+/// The answer to a box shown while the session closes the program (after
+/// its default WM_CLOSE, module doc): the one that lets the close go on,
+/// as a user leaving without saving gives it: IDNO to "Save changes?"
+/// (MB_YESNO, MB_YESNOCANCEL), IDOK to MB_OK and MB_OKCANCEL, IDCANCEL to
+/// MB_RETRYCANCEL, IDIGNORE to MB_ABORTRETRYIGNORE.
+fn closing_answer(ty: u16) -> u32 {
+    match ty & 0x0F {
+        2 => 5,     // MB_ABORTRETRYIGNORE: IDIGNORE
+        3 | 4 => 7, // MB_YESNOCANCEL, MB_YESNO: IDNO
+        5 => 2,     // MB_RETRYCANCEL: IDCANCEL
+        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
+    }
 }
 
 /// Who showed a message box.
