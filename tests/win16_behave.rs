@@ -190,7 +190,8 @@ fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
             "frame restored [NewApp]",
             "after destroy 100 [&1 Renamed]",
             "count id [3 100]",
-            "count none [1]"
+            "count none [1]",
+            "zero size is default [1 1]"
         ]
     );
 }

@@ -22,6 +22,9 @@
  *   after destroy 100 [&1 Renamed]   the remaining child moves up
  *   count id [3 100]                 and takes idFirstChild as its id
  *   count none [1]                   the separator goes with the last
+ *   zero size is default [1 1]       a child made with cx = cy = 0 gets
+ *                                    the default size, as CW_USEDEFAULT
+ *                                    (Wine's MDICreateChild)
  */
 #include <windows.h>
 #include <string.h>
@@ -95,6 +98,18 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     wsprintf(t, "%d %d", GetMenuItemCount(sub), GetDlgCtrlID(c2)); say("count id", t);
     SendMessage(client, WM_MDIDESTROY, c2, 0);
     wsprintf(t, "%d", GetMenuItemCount(sub)); say("count none", t);
+    mcs.szTitle = "Zero"; mcs.cx = 0; mcs.cy = 0;
+    c = (HWND)SendMessage(client, WM_MDICREATE, 0, (LPARAM)(LPSTR)&mcs);
+    mcs.szTitle = "Default"; mcs.cx = CW_USEDEFAULT; mcs.cy = CW_USEDEFAULT;
+    c2 = (HWND)SendMessage(client, WM_MDICREATE, 0, (LPARAM)(LPSTR)&mcs);
+    {
+        RECT a, b;
+        GetWindowRect(c, &a);
+        GetWindowRect(c2, &b);
+        wsprintf(t, "%d %d", a.right - a.left == b.right - b.left && a.right > a.left,
+                 a.bottom - a.top == b.bottom - b.top && a.bottom > a.top);
+        say("zero size is default", t);
+    }
     while (GetMessage(&msg, 0, 0, 0)) { if (!TranslateMDISysAccel(client, &msg)) { TranslateMessage(&msg); DispatchMessage(&msg); } }
     return 0;
 }

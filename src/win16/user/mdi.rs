@@ -213,7 +213,9 @@ fn next_child(env: &Env, client: u16, from: u16, back: bool) -> u16 {
 }
 
 /// WM_MDICREATE: a new child from an MDICREATESTRUCT (szClass, szTitle,
-/// hOwner, x, y, cx, cy, style, lParam).
+/// hOwner, x, y, cx, cy, style, lParam). x = CW_USEDEFAULT places it at
+/// the next cascade position (y ignored); cx and cy each take the default
+/// size when CW_USEDEFAULT or 0.
 fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u32, Stop> {
     let Some(b) = crate::win16::farptr::read_bytes(uc, p, 26) else {
         return Ok(0);
@@ -230,10 +232,18 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
     } else {
         (x, y)
     };
-    let (cx, cy) = if cx == CW_USEDEFAULT {
-        (place.width() as u16, place.height() as u16)
+    // The width and the height are each the default one when
+    // CW_USEDEFAULT or 0 (Wine's MDICreateChild; OWL's windows leave the
+    // height 0 beside a default width).
+    let cx = if cx == CW_USEDEFAULT || cx == 0 {
+        place.width() as u16
     } else {
-        (cx, cy)
+        cx
+    };
+    let cy = if cy == CW_USEDEFAULT || cy == 0 {
+        place.height() as u16
+    } else {
+        cy
     };
     let args = super::window::CreateArgs {
         ex_style: 0,
