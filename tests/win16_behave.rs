@@ -191,7 +191,9 @@ fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
             "after destroy 100 [&1 Renamed]",
             "count id [3 100]",
             "count none [1]",
-            "zero size is default [1 1]"
+            "zero size is default [1 1]",
+            "new maximized [1 0]",
+            "frame third [NewApp - [Third]]"
         ]
     );
 }

@@ -25,6 +25,10 @@
  *   zero size is default [1 1]       a child made with cx = cy = 0 gets
  *                                    the default size, as CW_USEDEFAULT
  *                                    (Wine's MDICreateChild)
+ *   new maximized [1 0]              made while a child is maximized, a
+ *                                    child comes maximized and the other
+ *                                    is restored (Wine's MDICreateChild)
+ *   frame third [NewApp - [Third]]
  */
 #include <windows.h>
 #include <string.h>
@@ -110,6 +114,12 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
                  a.bottom - a.top == b.bottom - b.top && a.bottom > a.top);
         say("zero size is default", t);
     }
+    SendMessage(client, WM_MDIMAXIMIZE, c2, 0);
+    mcs.szTitle = "Third";
+    c = (HWND)SendMessage(client, WM_MDICREATE, 0, (LPARAM)(LPSTR)&mcs);
+    wsprintf(t, "%d %d", IsZoomed(c), IsZoomed(c2));
+    say("new maximized", t);
+    GetWindowText(f, t, sizeof t); say("frame third", t);
     while (GetMessage(&msg, 0, 0, 0)) { if (!TranslateMDISysAccel(client, &msg)) { TranslateMessage(&msg); DispatchMessage(&msg); } }
     return 0;
 }

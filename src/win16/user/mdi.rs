@@ -215,7 +215,8 @@ fn next_child(env: &Env, client: u16, from: u16, back: bool) -> u16 {
 /// WM_MDICREATE: a new child from an MDICREATESTRUCT (szClass, szTitle,
 /// hOwner, x, y, cx, cy, style, lParam). x = CW_USEDEFAULT places it at
 /// the next cascade position (y ignored); cx and cy each take the default
-/// size when CW_USEDEFAULT or 0.
+/// size when CW_USEDEFAULT or 0. While a child is maximized, the new one
+/// is made maximized and the old one restored.
 fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u32, Stop> {
     let Some(b) = crate::win16::farptr::read_bytes(uc, p, 26) else {
         return Ok(0);
@@ -259,12 +260,30 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
         hinstance: get(&b, 8),
         param: p,
     };
+    // While a child is maximized, a new one comes maximized in its place
+    // and the old one is restored (Wine's MDICreateChild).
+    let was_max = env.win16.user.mdi.get(&client).map_or(0, |m| m.maximized);
+    let was_max = if was_max != 0
+        && env
+            .win16
+            .user
+            .app_window(was_max)
+            .is_some_and(|w| w.zoomed())
+    {
+        was_max
+    } else {
+        0
+    };
     let child = super::window::create_window(env, uc, args)?;
     if child == 0 {
         return Ok(0);
     }
     if let Some(m) = env.win16.user.mdi.get_mut(&client) {
         m.children.push(child);
+    }
+    if was_max != 0 && env.win16.user.app_window(child).is_some() {
+        show_window(env, uc, was_max, SW_RESTORE)?;
+        show_window(env, uc, child, SW_SHOWMAXIMIZED)?;
     }
     activate(env, uc, client, child)?;
     refresh(env, uc, client)?;
