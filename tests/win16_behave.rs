@@ -231,4 +231,14 @@ fn a_save_changes_box_at_the_sessions_close_is_answered_no_and_the_run_ends() {
         .map(|b| &b["answer"])
         .collect();
     assert_eq!(answers, [6, 7]);
+    // Its own dialog at the close: the No button is clicked.
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&exe)
+        .args(["--", "own"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(lines(&v), ["before 6", "closing 7", "quit 0"]);
 }

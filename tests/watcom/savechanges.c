@@ -6,13 +6,31 @@
  * SDK, MessageBox), except while it closes the program at the end of the
  * run (its default WM_CLOSE): then it answers as a user leaving without
  * saving, IDNO, so the program goes on to destroy its window and quit.
+ * A program's own "Save changes?" dialog (savechanges.rc: Yes, No and
+ * Cancel buttons with the ids IDYES, IDNO, IDCANCEL) is answered the same
+ * way at the close: its No button is clicked. With "own" on the command
+ * line the program asks with that dialog instead of MessageBox.
  * Prints:
  *   before 6        a box during the run: IDYES
- *   closing 7       the box WM_CLOSE shows: IDNO
+ *   closing 7       the box (or dialog) WM_CLOSE shows: IDNO
  *   quit 0          the message loop ended
  */
 #include <windows.h>
 #include <string.h>
+
+static BOOL own;
+static HINSTANCE inst;
+
+BOOL FAR PASCAL _export AskProc(HWND h, UINT m, WPARAM w, LPARAM l)
+{
+    if (m == WM_INITDIALOG)
+        return TRUE;
+    if (m == WM_COMMAND && (w == IDYES || w == IDNO || w == IDCANCEL)) {
+        EndDialog(h, w);
+        return TRUE;
+    }
+    return FALSE;
+}
 
 static void say(const char *what, int r)
 {
@@ -26,8 +44,12 @@ LONG FAR PASCAL _export WndProc(HWND h, UINT m, WPARAM w, LPARAM l)
     int r;
     switch (m) {
     case WM_CLOSE:
-        r = MessageBox(h, "Save changes to Untitled?", "Editor",
-                       MB_YESNOCANCEL | MB_ICONQUESTION);
+        if (own)
+            r = DialogBox(inst, "ASK", h,
+                          (DLGPROC)MakeProcInstance((FARPROC)AskProc, inst));
+        else
+            r = MessageBox(h, "Save changes to Untitled?", "Editor",
+                           MB_YESNOCANCEL | MB_ICONQUESTION);
         say("closing", r);
         if (r == IDNO)
             DestroyWindow(h);
@@ -45,6 +67,10 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     MSG msg;
     HWND h;
 
+    while (*cmd == ' ')
+        cmd++;
+    own = cmd[0] == 'o';
+    inst = hi;
     memset(&wc, 0, sizeof wc);
     wc.lpfnWndProc = WndProc;
     wc.hInstance = hi;

@@ -52,7 +52,10 @@
 //! id is clicked: a button notifies BN_CLICKED; with no such control the
 //! dialog gets WM_COMMAND(id, 0)); then a tick of its timers; then the
 //! owner gets WM_ENTERIDLE (MSGF_DIALOGBOX) once; then, once, what Escape
-//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam); then, once,
+//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam) — except while
+//! the session closes the program (after its default WM_CLOSE), when a
+//! dialog with an enabled No button (IDNO) has that button clicked, as a
+//! user leaving without saving would; then, once,
 //! WM_CLOSE, as the Close item or Alt+F4 gives it (for a procedure that
 //! ends its dialog there and ignores IDCANCEL); and when even that did not
 //! end it, the session has nothing more to give: the dialog ends with
