@@ -415,3 +415,42 @@ pub static APIS: &[Api] = &[Api::new(
     &[Arg::W, Arg::L, Arg::L, Arg::W],
     message_box,
 )];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first button of each MB_ type, and the closing answer (module
+    /// doc; IDOK 1, IDCANCEL 2, IDABORT 3, IDRETRY 4, IDIGNORE 5, IDYES 6,
+    /// IDNO 7: SDK, MessageBox).
+    #[test]
+    fn answers_by_box_type() {
+        // MB_OK, MB_OKCANCEL, MB_ABORTRETRYIGNORE, MB_YESNOCANCEL,
+        // MB_YESNO, MB_RETRYCANCEL; the icon bits do not matter.
+        let first: Vec<u32> = (0..6).map(|t| first_button(t | 0x30)).collect();
+        assert_eq!(first, [1, 1, 3, 6, 6, 4]);
+        let closing: Vec<u32> = (0..6).map(|t| closing_answer(t | 0x20)).collect();
+        assert_eq!(closing, [1, 1, 5, 7, 7, 2]);
+        assert_eq!(answer_name(7), "IDNO");
+        assert_eq!(answer_name(9), "?");
+    }
+
+    #[test]
+    fn a_run_keeps_at_most_max_boxes() {
+        let mut s = Shown::default();
+        for i in 0..Shown::MAX + 3 {
+            s.record(ShownBox {
+                htask: 1,
+                module: "APP".into(),
+                caption: String::new(),
+                text: i.to_string(),
+                style: Some(0),
+                answer: Some(1),
+                by: ShownBy::Program,
+            });
+        }
+        assert_eq!(s.boxes.len(), Shown::MAX);
+        assert_eq!(s.dropped, 3);
+        assert_eq!(s.boxes[0].text, "0");
+    }
+}
