@@ -193,7 +193,10 @@ fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
             "count none [1]",
             "zero size is default [1 1]",
             "new maximized [1 0]",
-            "frame third [NewApp - [Third]]"
+            "frame third [NewApp - [Third]]",
+            "next checked [1 0]",
+            "next maximized [1 0]",
+            "frame next [NewApp - [Zero]]"
         ]
     );
 }

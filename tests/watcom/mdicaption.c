@@ -29,6 +29,12 @@
  *                                    child comes maximized and the other
  *                                    is restored (Wine's MDICreateChild)
  *   frame third [NewApp - [Third]]
+ *   next checked [1 0]               WM_MDINEXT activates the first child
+ *                                    (after the last): its item checked
+ *   next maximized [1 0]             and, the active child having been
+ *                                    maximized, it is maximized in its
+ *                                    place (Wine's MDI_SwitchActiveChild)
+ *   frame next [NewApp - [Zero]]
  */
 #include <windows.h>
 #include <string.h>
@@ -120,6 +126,13 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     wsprintf(t, "%d %d", IsZoomed(c), IsZoomed(c2));
     say("new maximized", t);
     GetWindowText(f, t, sizeof t); say("frame third", t);
+    SendMessage(client, WM_MDINEXT, 0, 0);
+    wsprintf(t, "%d %d", GetMenuState(sub, 100, MF_BYCOMMAND) & MF_CHECKED ? 1 : 0,
+             GetMenuState(sub, 102, MF_BYCOMMAND) & MF_CHECKED ? 1 : 0);
+    say("next checked", t);
+    wsprintf(t, "%d %d", IsZoomed(GetDlgItem(client, 100)), IsZoomed(c));
+    say("next maximized", t);
+    GetWindowText(f, t, sizeof t); say("frame next", t);
     while (GetMessage(&msg, 0, 0, 0)) { if (!TranslateMDISysAccel(client, &msg)) { TranslateMessage(&msg); DispatchMessage(&msg); } }
     return 0;
 }

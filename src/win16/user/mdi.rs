@@ -161,6 +161,8 @@ pub fn activate(env: &mut Env, uc: &mut Uc<'_>, client: u16, child: u16) -> Resu
     if let Some(m) = env.win16.user.mdi.get_mut(&client) {
         m.active = child;
     }
+    // The Window menu's check mark moves with the activation.
+    window_menu_items(env, client);
     let lparam = makelong(child, old);
     if old != 0 && env.win16.user.app_window(old).is_some() {
         send(env, uc, old, WM_NCACTIVATE, 0, 0)?;
@@ -180,6 +182,19 @@ pub fn activate(env: &mut Env, uc: &mut Uc<'_>, client: u16, child: u16) -> Resu
         0,
         SWP_NOSIZE | SWP_NOMOVE | SWP_NOACTIVATE,
     )?;
+    // A maximized child gives way maximized: the old one is restored,
+    // the new one maximized (Wine's MDI_SwitchActiveChild).
+    if old != 0
+        && env.win16.user.app_window(old).is_some_and(|w| w.zoomed())
+        && env
+            .win16
+            .user
+            .app_window(child)
+            .is_some_and(|w| !w.zoomed())
+    {
+        show_window(env, uc, old, SW_RESTORE)?;
+        show_window(env, uc, child, SW_SHOWMAXIMIZED)?;
+    }
     send(env, uc, child, WM_NCACTIVATE, 1, 0)?;
     send(env, uc, child, WM_MDIACTIVATE, 1, lparam)?;
     let frame = env.win16.user.top_level(client);
