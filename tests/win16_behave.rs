@@ -196,7 +196,9 @@ fn mdi_children_titles_fill_the_window_menu_and_the_maximized_frame_caption() {
             "frame third [NewApp - [Third]]",
             "next checked [1 0]",
             "next maximized [1 0]",
-            "frame next [NewApp - [Zero]]"
+            "frame next [NewApp - [Zero]]",
+            "moved 100 [&1 Zero]",
+            "counts old new [1 5]"
         ]
     );
 }

@@ -35,6 +35,8 @@
  *                                    maximized, it is maximized in its
  *                                    place (Wine's MDI_SwitchActiveChild)
  *   frame next [NewApp - [Zero]]
+ *   moved 100 [&1 Zero]              WM_MDISETMENU with a new Window menu:
+ *   counts old new [1 5]             the items move to it
  */
 #include <windows.h>
 #include <string.h>
@@ -133,6 +135,16 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     wsprintf(t, "%d %d", IsZoomed(GetDlgItem(client, 100)), IsZoomed(c));
     say("next maximized", t);
     GetWindowText(f, t, sizeof t); say("frame next", t);
+    {
+        HMENU other = CreatePopupMenu();
+        HMENU old = sub;
+        AppendMenu(other, MF_STRING, 11, "&Cascade");
+        SendMessage(client, WM_MDISETMENU, 0, MAKELONG(0, other));
+        sub = other;
+        item("moved 100", 100);
+        wsprintf(t, "%d %d", GetMenuItemCount(old), GetMenuItemCount(other));
+        say("counts old new", t);
+    }
     while (GetMessage(&msg, 0, 0, 0)) { if (!TranslateMDISysAccel(client, &msg)) { TranslateMessage(&msg); DispatchMessage(&msg); } }
     return 0;
 }

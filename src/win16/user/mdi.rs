@@ -345,30 +345,8 @@ fn window_menu_items(env: &mut Env, client: u16) {
     if !menus.exists(hmenu) {
         return;
     }
-    // Out with the old items: those with the children's ids, and the
-    // separator this client appended.
-    let ours = |id: u16| id.wrapping_sub(m.first_id) < 10;
-    let n = menus.get(hmenu).map_or(0, |x| x.items.len());
-    for i in (0..n).rev() {
-        if menus
-            .item(hmenu, i)
-            .is_some_and(|it| it.popup == 0 && it.flags & MF_SEPARATOR == 0 && ours(it.id))
-        {
-            menus.take(hmenu, i);
-        }
-    }
-    let mut separator = m.menu_separator;
-    if separator {
-        let last = menus.get(hmenu).map_or(0, |x| x.items.len());
-        if last > 0
-            && menus
-                .item(hmenu, last - 1)
-                .is_some_and(|it| it.flags & MF_SEPARATOR != 0)
-        {
-            menus.take(hmenu, last - 1);
-        }
-        separator = false;
-    }
+    remove_items(menus, hmenu, m.first_id, m.menu_separator);
+    let mut separator = false;
     if !items.is_empty() {
         separator = menus.insert(
             hmenu,
@@ -381,6 +359,35 @@ fn window_menu_items(env: &mut Env, client: u16) {
     }
     if let Some(c) = env.win16.user.mdi.get_mut(&client) {
         c.menu_separator = separator;
+    }
+}
+
+/// Take the children's items out of Window menu `hmenu`: those with the
+/// ids from `first_id` (ten of them), and the separator before them when
+/// the client appended one.
+fn remove_items(menus: &mut super::menu::Menus, hmenu: u16, first_id: u16, separator: bool) {
+    use super::menu::MF_SEPARATOR;
+    if !menus.exists(hmenu) {
+        return;
+    }
+    let ours = |id: u16| id.wrapping_sub(first_id) < 10;
+    let n = menus.get(hmenu).map_or(0, |x| x.items.len());
+    for i in (0..n).rev() {
+        if menus
+            .item(hmenu, i)
+            .is_some_and(|it| it.popup == 0 && it.flags & MF_SEPARATOR == 0 && ours(it.id))
+        {
+            menus.take(hmenu, i);
+        }
+    }
+    let last = menus.get(hmenu).map_or(0, |x| x.items.len());
+    if separator
+        && last > 0
+        && menus
+            .item(hmenu, last - 1)
+            .is_some_and(|it| it.flags & MF_SEPARATOR != 0)
+    {
+        menus.take(hmenu, last - 1);
     }
 }
 
@@ -608,9 +615,21 @@ pub fn client_proc(
             let old = env.win16.user.app_window(frame).map_or(0, |w| w.id);
             let (frame_menu, window_menu) = (lparam as u16, (lparam >> 16) as u16);
             if window_menu != 0
-                && let Some(m) = env.win16.user.mdi.get_mut(&hwnd)
+                && let Some(m) = env.win16.user.mdi.get(&hwnd).cloned()
+                && m.window_menu != window_menu
             {
-                m.window_menu = window_menu;
+                // The children's items move to the new Window menu.
+                remove_items(
+                    &mut env.win16.user.menus,
+                    m.window_menu,
+                    m.first_id,
+                    m.menu_separator,
+                );
+                if let Some(m) = env.win16.user.mdi.get_mut(&hwnd) {
+                    m.window_menu = window_menu;
+                    m.menu_separator = false;
+                }
+                window_menu_items(env, hwnd);
             }
             if frame_menu != 0 && frame != 0 {
                 crate::win16::api::find("USER", 158)
