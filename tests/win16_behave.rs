@@ -247,3 +247,19 @@ fn a_save_changes_box_at_the_sessions_close_is_answered_no_and_the_run_ends() {
     assert_eq!(out.status.code(), Some(0), "{v:#}");
     assert_eq!(lines(&v), ["before 6", "closing 7", "quit 0"]);
 }
+
+#[test]
+fn loadlibrary_of_a_missing_dll_reports_the_file_error_box() {
+    let Some(exe) = watcom::win16("nodll") else {
+        return;
+    };
+    let (out, v) = run(&exe);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(lines(&v), ["first 2", "quiet 2"]);
+    let boxes = v["message_boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 1, "{v:#}");
+    assert_eq!(boxes[0]["caption"], "File Error");
+    assert_eq!(boxes[0]["text"], "Cannot find NOSUCH.DLL");
+    assert_eq!(boxes[0]["by"], "environment");
+    assert_eq!(boxes[0]["module"], "NODLL");
+}

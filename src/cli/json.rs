@@ -247,7 +247,8 @@ pub struct MessageBox {
     /// no answer.
     pub answer: Option<u16>,
     /// `program` (MessageBox) or `environment` (shown on the program's
-    /// behalf: the Application Error box of an unhandled fault).
+    /// behalf: the Application Error box of an unhandled fault, the File
+    /// Error box of a LoadLibrary that finds no file).
     pub by: String,
 }
 

@@ -3,7 +3,9 @@
 //! Every box shown is kept for the run's report ([`Shown`]): the boxes
 //! the program asked for with MessageBox, and those the environment showed
 //! on its behalf (the Application Error box of an unhandled fault,
-//! fault.rs), so a run that "exited cleanly" after an error box says so.
+//! fault.rs; the "File Error" box of a LoadLibrary that finds no file,
+//! kernel/library.rs), so a run that "exited cleanly" after an error box
+//! says so.
 //!
 //! Message boxes are recorded (`--events`) and answered with the task's
 //! next `msgbox` script line, else with their first button (IDOK for MB_OK
@@ -122,7 +124,7 @@ pub enum ShownBy {
     /// The program, with MessageBox.
     Program,
     /// The environment on the program's behalf (the Application Error box
-    /// of an unhandled fault).
+    /// of an unhandled fault, the File Error box of LoadLibrary).
     Environment,
 }
 
