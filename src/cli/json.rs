@@ -228,6 +228,30 @@ pub struct Drive {
     pub changes_dropped: u64,
 }
 
+/// A message box shown during the run.
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct MessageBox {
+    /// The task it was shown for.
+    pub hTask: u16,
+    /// That task's module.
+    pub module: String,
+    /// The caption ("Error" when the program gave none).
+    pub caption: String,
+    /// The text.
+    pub text: String,
+    /// MessageBox's wType (MB_*), or null for a box the environment showed.
+    pub style: Option<u16>,
+    /// The button that answered it (1 IDOK, 2 IDCANCEL, 3 IDABORT, 4
+    /// IDRETRY, 5 IDIGNORE, 6 IDYES, 7 IDNO), or null when the program saw
+    /// no answer.
+    pub answer: Option<u16>,
+    /// `program` (MessageBox) or `environment` (shown on the program's
+    /// behalf: the Application Error box of an unhandled fault, the File
+    /// Error box of a LoadLibrary that finds no file).
+    pub by: String,
+}
+
 /// `run --json`.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 pub struct Run {
@@ -257,6 +281,11 @@ pub struct Run {
     pub debug_output_dropped: Option<u64>,
     /// Drive C: (null without one).
     pub drive: Option<Drive>,
+    /// Win16: every message box shown, in order (empty when none was).
+    pub message_boxes: Vec<MessageBox>,
+    /// Message boxes past what a run keeps.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub message_boxes_dropped: Option<u64>,
     /// Win16: every task that ended, in order.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub task_exits: Option<Vec<TaskExit>>,
@@ -376,6 +405,8 @@ pub struct Stack {
     pub frames: Vec<Frame>,
     /// Why StackTraceNext failed, or null.
     pub walk_end: Option<String>,
+    /// Win16: every message box shown up to the stop, in order.
+    pub message_boxes: Vec<MessageBox>,
     /// The back trace (`--skip`, `--max`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub backtrace: Option<BackTrace>,

@@ -89,6 +89,8 @@ pub fn run_json(p: &Program, stop: &Stop) -> j::Run {
         output_dropped: (env.console_dropped > 0).then_some(env.console_dropped),
         debug_output_dropped: (env.debug_output_dropped > 0).then_some(env.debug_output_dropped),
         drive: drive_json(p),
+        message_boxes: message_boxes_json(p),
+        message_boxes_dropped: Some(p.env().win16.user.boxes.dropped).filter(|&n| n > 0),
         task_exits: (!exits.is_empty()).then(|| {
             exits
                 .iter()
@@ -104,6 +106,63 @@ pub fn run_json(p: &Program, stop: &Stop) -> j::Run {
         walk_end: walk.as_ref().map(|w| w.stop.to_string()),
         ..j::Run::default()
     }
+}
+
+/// The message boxes shown (msgbox.rs's record), as JSON.
+pub fn message_boxes_json(p: &Program) -> Vec<j::MessageBox> {
+    p.env()
+        .win16
+        .user
+        .boxes
+        .boxes
+        .iter()
+        .map(|b| j::MessageBox {
+            hTask: b.htask,
+            module: b.module.clone(),
+            caption: b.caption.clone(),
+            text: b.text.clone(),
+            style: b.style,
+            answer: b.answer,
+            by: b.by.name().to_string(),
+        })
+        .collect()
+}
+
+/// The message boxes shown, a line each: `toolhelp16: message box
+/// "CAPTION": "TEXT" (MB 0x0030, task 1234 APP) answered IDOK (1)`.
+pub fn message_boxes_text(p: &Program) -> String {
+    use crate::win16::user::msgbox::answer_name;
+    let shown = &p.env().win16.user.boxes;
+    let mut s = String::new();
+    for b in &shown.boxes {
+        let q = crate::escape::quoted;
+        let style = match b.style {
+            Some(t) => format!("MB 0x{t:04X}, "),
+            None => String::new(),
+        };
+        let who = match b.by {
+            crate::win16::user::msgbox::ShownBy::Program => "",
+            crate::win16::user::msgbox::ShownBy::Environment => " shown by Windows",
+        };
+        let answer = match b.answer {
+            Some(a) => format!(" answered {} ({a})", answer_name(a)),
+            None => String::new(),
+        };
+        s.push_str(&format!(
+            "toolhelp16: message box{who} {}: {} ({style}task {:04X} {}){answer}\n",
+            q(&b.caption),
+            q(&b.text),
+            b.htask,
+            b.module
+        ));
+    }
+    if shown.dropped > 0 {
+        s.push_str(&format!(
+            "toolhelp16: ... and {} more message boxes\n",
+            shown.dropped
+        ));
+    }
+    s
 }
 
 /// The drive C: part of `run --json`: `{"dir" (the host directory the
@@ -223,6 +282,7 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
             _ => {}
         }
     }
+    s.push_str(&message_boxes_text(p));
     s.push_str(&format!(
         "toolhelp16: {}: {}\n",
         p.path.display(),
@@ -557,6 +617,7 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
             .map(|w| walk_frames_json(p, w))
             .unwrap_or_default(),
         walk_end: w.as_ref().map(|w| w.stop.to_string()),
+        message_boxes: message_boxes_json(p),
         backtrace: None,
         tasks: None,
         explain: None,
@@ -569,7 +630,7 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
 
 /// `stack` in text.
 pub fn stack_text(p: &Program, stop: &Stop, reached: bool) -> String {
-    let mut s = String::new();
+    let mut s = message_boxes_text(p);
     if !reached {
         s.push_str(&format!(
             "toolhelp16: the location was not reached: {}\n",

@@ -348,6 +348,19 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
         }),
         walk,
     };
+    if let Some(line) = &record.application_error {
+        // Windows 3.1 showed the line in its Application Error box.
+        let b = crate::win16::user::msgbox::ShownBox {
+            htask,
+            module: record.module.clone(),
+            caption: "Application Error".to_string(),
+            text: line.clone(),
+            style: None,
+            answer: None,
+            by: crate::win16::user::msgbox::ShownBy::Environment,
+        };
+        env.win16.user.boxes.record(b);
+    }
     env.win16.toolhelp.unhandled.push(record);
     let own_stack = f.number == 12 || f.regs.sp < 0x100;
     // end_task marks a fault that ends the run (final_stop).

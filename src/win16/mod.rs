@@ -20,6 +20,7 @@ pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
 pub mod mmsystem;
+pub mod nametable;
 pub mod resource;
 pub mod scheduler;
 pub mod script;

@@ -186,8 +186,25 @@ fn matches(id: &ResourceId, want: &NameArg) -> bool {
 }
 
 /// The resource `name` of type `rt` in `ne`, with its HRSRC: the offset of
-/// its entry in the resource table (module notes).
+/// its entry in the resource table (module notes). A name not in the
+/// resource table is looked up in the module's name tables (RT_NAMETABLE,
+/// nametable.rs), as Windows 3.0 and 3.1 did: every loader of resources by
+/// name (FindResource, LoadIcon, LoadCursor, LoadBitmap, LoadMenu,
+/// LoadAccelerators, the dialog functions) comes here.
 pub fn find<'a>(ne: &'a NeImage, name: &NameArg, rt: &NameArg) -> Option<(u16, &'a NeResource)> {
+    find_direct(ne, name, rt).or_else(|| {
+        let tables = ne
+            .resources
+            .iter()
+            .filter(|t| t.type_id == ResourceId::Int(super::nametable::RT_NAMETABLE))
+            .flat_map(|t| t.resources.iter().map(|r| r.data.as_slice()));
+        let (t, id) = super::nametable::lookup(tables, name, rt)?;
+        find_direct(ne, &NameArg::Int(id), &NameArg::Int(t))
+    })
+}
+
+/// The resource `name` of type `rt` in the resource table itself.
+fn find_direct<'a>(ne: &'a NeImage, name: &NameArg, rt: &NameArg) -> Option<(u16, &'a NeResource)> {
     // Entries: after the alignment shift word, each type has an 8-byte
     // header and 12 bytes per resource.
     let mut at = u32::from(ne.header.resource_table_offset) + 2;

@@ -296,9 +296,41 @@ impl Gdi {
     /// USER's interface: a DC for window `hwnd` with device origin
     /// `origin` (screen coordinates) and visible region `vis` (screen
     /// coordinates). None when the table is full.
+    ///
+    /// **The DC cache**: Windows 3.1's GetDC handed out one of USER's
+    /// cached common DCs, with default attributes each time (SDK, GetDC),
+    /// and ReleaseDC gave it back to the cache: the handle stayed a DC.
+    /// So a DC released is kept here, reset to the defaults with nothing
+    /// visible, and handed out again (the last released first); a program
+    /// that still uses a handle after ReleaseDC measures text with the
+    /// System font, as on Windows, instead of failing.
     pub fn create_window_dc(&mut self, hwnd: u16, origin: Point, vis: Region) -> Option<u16> {
+        while let Some(h) = self.dc_cache.pop() {
+            if self.objects.dc(h).is_some_and(|d| d.kind == DcKind::Window) {
+                self.reset_window_dc(h, hwnd, origin, vis);
+                return Some(h);
+            }
+        }
         let d = Dc::window(self.display, &self.objects, hwnd, origin, vis);
         self.objects.insert(Obj::Dc(Box::new(d)))
+    }
+
+    /// Window DC `hdc` as fresh: default attributes, window `hwnd`,
+    /// `origin` and `vis`; the regions it owned are freed.
+    fn reset_window_dc(&mut self, hdc: u16, hwnd: u16, origin: Point, vis: Region) {
+        let fresh = Dc::window(self.display, &self.objects, hwnd, origin, vis);
+        let Some(d) = self.objects.dc_mut(hdc) else {
+            return;
+        };
+        let old = std::mem::replace(d, fresh);
+        for h in old
+            .vis_saved
+            .iter()
+            .chain(&old.vis_rgn)
+            .chain(&old.clip_rgn)
+        {
+            self.objects.remove(*h);
+        }
     }
 
     /// USER's interface: move a DC's origin and change its visible region.
@@ -313,11 +345,16 @@ impl Gdi {
         }
     }
 
-    /// USER's interface: delete a window's DC (ReleaseDC, EndPaint).
+    /// USER's interface: give a window's DC back (ReleaseDC, EndPaint):
+    /// it goes to the DC cache ([`Gdi::create_window_dc`]) with default
+    /// attributes and nothing visible.
     pub fn release_dc(&mut self, hdc: u16) -> bool {
         match self.objects.dc(hdc) {
             Some(d) if d.kind == DcKind::Window => {
-                self.drop_dc(hdc);
+                self.reset_window_dc(hdc, 0, Point::new(0, 0), Region::empty());
+                if !self.dc_cache.contains(&hdc) {
+                    self.dc_cache.push(hdc);
+                }
                 true
             }
             _ => false,

@@ -131,6 +131,9 @@ pub struct Gdi {
     pub fonts: font::FontState,
     /// Metafile DCs being recorded (metafile.rs).
     pub metafiles: metafile::Recording,
+    /// The common window DCs released and waiting to be handed out again
+    /// (dc.rs, "The DC cache").
+    pub dc_cache: Vec<u16>,
     /// Bytes of pixels allocated.
     bytes_used: usize,
 }
@@ -149,6 +152,7 @@ impl Default for Gdi {
             sys_colors: dc::DEFAULT_SYS_COLORS,
             fonts: font::FontState::default(),
             metafiles: metafile::Recording::default(),
+            dc_cache: Vec::new(),
             bytes_used: 0,
         }
     }

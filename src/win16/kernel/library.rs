@@ -375,14 +375,42 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
 }
 
 /// KERNEL.95 LoadLibrary(lpszLibFileName): an instance handle, or an error
-/// below 32 (module notes).
+/// below 32 (module notes). A library that cannot be found gets Windows'
+/// "File Error" box, "Cannot find NAME.DLL", unless the task's error mode
+/// has SEM_NOOPENFILEERRORBOX (KB Q111610): it is reported with the run's
+/// message boxes.
 pub fn load_library(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(name) = farptr::read_cstr(uc, a[0], MAX_STRING) else {
         return Ok(ERROR_FILE_NOT_FOUND);
     };
     let name = String::from_utf8_lossy(&name).into_owned();
-    load_library_named(env, uc, &name)
+    let r = load_library_named(env, uc, &name)?;
+    if r == ERROR_FILE_NOT_FOUND && env.win16.system.error_mode & SEM_NOOPENFILEERRORBOX == 0 {
+        // Windows' "File Error" box (KB Q111610), kept with the run's
+        // message boxes (user/msgbox.rs).
+        let (_, path) = parse_name(&name);
+        let file = path.rsplit(['\\', '/', ':']).next().unwrap_or("");
+        let htask = uc.get_data().current_task;
+        let module = crate::win16::scheduler::task_name(env, htask);
+        env.win16
+            .user
+            .boxes
+            .record(crate::win16::user::msgbox::ShownBox {
+                htask,
+                module,
+                caption: "File Error".to_string(),
+                text: format!("Cannot find {}", file.to_ascii_uppercase()),
+                style: None,
+                answer: None,
+                by: crate::win16::user::msgbox::ShownBy::Environment,
+            });
+    }
+    Ok(r)
 }
+
+/// SetErrorMode's flag that keeps LoadLibrary from showing its "Cannot
+/// find" box.
+const SEM_NOOPENFILEERRORBOX: u16 = 0x8000;
 
 /// FreeLibrary's work: the library's usage goes down; at 0 its WEP runs
 /// and it is freed. False when `h` names no library loaded from disk.

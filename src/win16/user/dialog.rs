@@ -19,7 +19,11 @@
 //! truncated, as the SDK's GetDialogBaseUnits page writes it and
 //! MapDialogRect applies it. The template's size is the client area's; the
 //! window gets its frame and caption around it, at the template's position
-//! in the owner's client area (the screen with DS_ABSALIGN).
+//! in the owner's client area (the screen with DS_ABSALIGN). A template x
+//! of CW_USEDEFAULT (0x8000) is not a position: the window is made with
+//! CW_USEDEFAULT for x and y, so CreateWindow places it (an overlapped
+//! dialog at the next default position, a pop-up at 0), as Windows 3.1's
+//! dialog manager passed it on.
 //!
 //! The dialog window is created hidden; a modal dialog disables its owner
 //! (the top-level window of hWndParent) at once. Its procedure is stored
@@ -48,7 +52,10 @@
 //! id is clicked: a button notifies BN_CLICKED; with no such control the
 //! dialog gets WM_COMMAND(id, 0)); then a tick of its timers; then the
 //! owner gets WM_ENTERIDLE (MSGF_DIALOGBOX) once; then, once, what Escape
-//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam); then, once,
+//! does (WM_COMMAND IDCANCEL, the Cancel button as lParam) — except while
+//! the session closes the program (after its default WM_CLOSE), when a
+//! dialog with an enabled No button (IDNO) has that button clicked, as a
+//! user leaving without saving would; then, once,
 //! WM_CLOSE, as the Close item or Alt+F4 gives it (for a procedure that
 //! ends its dialog there and ignores IDCANCEL); and when even that did not
 //! end it, the session has nothing more to give: the dialog ends with
@@ -490,7 +497,18 @@ fn adjust(r: (i16, i16, i16, i16), style: u32, menu: bool, ex_style: u32) -> (i1
         menu,
         ex_style,
     );
-    (r.left as i16, r.top as i16, r.right as i16, r.bottom as i16)
+    let c = |v: i32| v.clamp(-32768, 32767) as i16;
+    (c(r.left), c(r.top), c(r.right), c(r.bottom))
+}
+
+/// `a + b` held to a 16-bit coordinate.
+fn add16(a: i16, b: i16) -> i16 {
+    a.saturating_add(b)
+}
+
+/// The extent from `a` to `b`, held to 0 ..= 32767.
+fn extent16(a: i16, b: i16) -> i16 {
+    (i32::from(b) - i32::from(a)).clamp(0, 32767) as i16
 }
 
 /// Build a dialog from the template at `tp` (module doc): its window, or 0.
@@ -559,7 +577,12 @@ fn create(
     } else {
         client_origin(env, parent)
     };
-    let client = (client.0 + ox, client.1 + oy, client.2 + ox, client.3 + oy);
+    let client = (
+        add16(client.0, ox),
+        add16(client.1, oy),
+        add16(client.2, ox),
+        add16(client.3, oy),
+    );
     // The menu.
     let menu = match &t.menu {
         Name::Str { text, .. } if text.is_empty() => 0,
@@ -584,7 +607,23 @@ fn create(
     } else {
         0
     };
+    let default_pos = t.fixed.x as u16 == super::consts::CW_USEDEFAULT;
+    let client = if default_pos {
+        // x = CW_USEDEFAULT (0x8000): the window's position is
+        // CreateWindow's default (the cascade for an overlapped dialog, 0
+        // for a pop-up or child); the size is still the template's.
+        map_rect((0, 0, t.fixed.cx, t.fixed.cy), base)
+    } else {
+        client
+    };
     let r = adjust(client, style, menu != 0, ex_style);
+    let (w, h) = (extent16(r.0, r.2), extent16(r.1, r.3));
+    let (x, y) = if default_pos {
+        let d = super::consts::CW_USEDEFAULT as i16;
+        (d, d)
+    } else {
+        (r.0, r.1)
+    };
     let class = match &t.class {
         Name::Str { text, .. } if text.is_empty() => u32::from(DIALOG_ATOM),
         Name::Str { offset, .. } => at(*offset),
@@ -601,7 +640,7 @@ fn create(
         class,
         caption,
         style & !wm::WS_VISIBLE,
-        (r.0, r.1, r.2 - r.0, r.3 - r.1),
+        (x, y, w, h),
         parent,
         menu,
         hinst,
@@ -681,7 +720,7 @@ fn create(
             class,
             at(it.text.offset()),
             f.style | wm::WS_CHILD,
-            (rr.0, rr.1, rr.2 - rr.0, rr.3 - rr.1),
+            (rr.0, rr.1, extent16(rr.0, rr.2), extent16(rr.1, rr.3)),
             hdlg,
             f.id,
             if is_edit { edit_hinst } else { hinst },

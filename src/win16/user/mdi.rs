@@ -20,6 +20,21 @@
 //! TranslateMDISysAccel turns Ctrl+F4 and Ctrl+F6 (and Ctrl+Tab) into the
 //! active child's SC_CLOSE and SC_NEXTWINDOW.
 //!
+//! **The Window menu** (SDK, "Multiple Document Interface": the client
+//! appends the children's titles to it; Wine's MDI_RefreshMenu gives the
+//! form): after a separator, one item a child in creation order, `&1
+//! Title` ... `&9 Title`, with the ids idFirstChild + 0 ... 8 (a child's
+//! window id is kept equal to its item's: when one goes, those after it
+//! move up), the active child's item checked; a tenth child and more
+//! give one item, `&More Windows...` (idFirstChild + 9). The items follow
+//! every creation, destruction, activation and change of a child's title.
+//!
+//! **The frame's caption** while a child is maximized is `Frame - [Child]`
+//! (Wine's MDI_UpdateFrameText; what GetWindowText of the frame answers
+//! too); the frame's own title comes back when no child is maximized.
+//! DefFrameProc's WM_SETTEXT changes the frame's own title, and
+//! DefMDIChildProc's WM_SETTEXT the child's, both shown in the composite.
+//!
 //! USER's MDICLIENT class has DefWindowProc's thunk as its procedure; the
 //! MDICLIENT window's messages are handled here (message.rs sends them).
 
@@ -45,6 +60,12 @@ pub struct MdiClient {
     pub active: u16,
     /// The child that is maximized (0: none).
     pub maximized: u16,
+    /// The Window menu holds the separator this client appended before
+    /// its children's items.
+    pub menu_separator: bool,
+    /// The frame's own title while a maximized child's is shown in it
+    /// ("Frame - [Child]").
+    pub frame_title: Option<Vec<u8>>,
 }
 
 /// The MDI clients by window.
@@ -140,6 +161,8 @@ pub fn activate(env: &mut Env, uc: &mut Uc<'_>, client: u16, child: u16) -> Resu
     if let Some(m) = env.win16.user.mdi.get_mut(&client) {
         m.active = child;
     }
+    // The Window menu's check mark moves with the activation.
+    window_menu_items(env, client);
     let lparam = makelong(child, old);
     if old != 0 && env.win16.user.app_window(old).is_some() {
         send(env, uc, old, WM_NCACTIVATE, 0, 0)?;
@@ -159,6 +182,19 @@ pub fn activate(env: &mut Env, uc: &mut Uc<'_>, client: u16, child: u16) -> Resu
         0,
         SWP_NOSIZE | SWP_NOMOVE | SWP_NOACTIVATE,
     )?;
+    // A maximized child gives way maximized: the old one is restored,
+    // the new one maximized (Wine's MDI_SwitchActiveChild).
+    if old != 0
+        && env.win16.user.app_window(old).is_some_and(|w| w.zoomed())
+        && env
+            .win16
+            .user
+            .app_window(child)
+            .is_some_and(|w| !w.zoomed())
+    {
+        show_window(env, uc, old, SW_RESTORE)?;
+        show_window(env, uc, child, SW_SHOWMAXIMIZED)?;
+    }
     send(env, uc, child, WM_NCACTIVATE, 1, 0)?;
     send(env, uc, child, WM_MDIACTIVATE, 1, lparam)?;
     let frame = env.win16.user.top_level(client);
@@ -192,7 +228,10 @@ fn next_child(env: &Env, client: u16, from: u16, back: bool) -> u16 {
 }
 
 /// WM_MDICREATE: a new child from an MDICREATESTRUCT (szClass, szTitle,
-/// hOwner, x, y, cx, cy, style, lParam).
+/// hOwner, x, y, cx, cy, style, lParam). x = CW_USEDEFAULT places it at
+/// the next cascade position (y ignored); cx and cy each take the default
+/// size when CW_USEDEFAULT or 0. While a child is maximized, the new one
+/// is made maximized and the old one restored.
 fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u32, Stop> {
     let Some(b) = crate::win16::farptr::read_bytes(uc, p, 26) else {
         return Ok(0);
@@ -209,10 +248,18 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
     } else {
         (x, y)
     };
-    let (cx, cy) = if cx == CW_USEDEFAULT {
-        (place.width() as u16, place.height() as u16)
+    // The width and the height are each the default one when
+    // CW_USEDEFAULT or 0 (Wine's MDICreateChild; OWL's windows leave the
+    // height 0 beside a default width).
+    let cx = if cx == CW_USEDEFAULT || cx == 0 {
+        place.width() as u16
     } else {
-        (cx, cy)
+        cx
+    };
+    let cy = if cy == CW_USEDEFAULT || cy == 0 {
+        place.height() as u16
+    } else {
+        cy
     };
     let args = super::window::CreateArgs {
         ex_style: 0,
@@ -228,6 +275,20 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
         hinstance: get(&b, 8),
         param: p,
     };
+    // While a child is maximized, a new one comes maximized in its place
+    // and the old one is restored (Wine's MDICreateChild).
+    let was_max = env.win16.user.mdi.get(&client).map_or(0, |m| m.maximized);
+    let was_max = if was_max != 0
+        && env
+            .win16
+            .user
+            .app_window(was_max)
+            .is_some_and(|w| w.zoomed())
+    {
+        was_max
+    } else {
+        0
+    };
     let child = super::window::create_window(env, uc, args)?;
     if child == 0 {
         return Ok(0);
@@ -235,8 +296,149 @@ fn create_child(env: &mut Env, uc: &mut Uc<'_>, client: u16, p: u32) -> Result<u
     if let Some(m) = env.win16.user.mdi.get_mut(&client) {
         m.children.push(child);
     }
+    if was_max != 0 && env.win16.user.app_window(child).is_some() {
+        show_window(env, uc, was_max, SW_RESTORE)?;
+        show_window(env, uc, child, SW_SHOWMAXIMIZED)?;
+    }
     activate(env, uc, client, child)?;
+    refresh(env, uc, client)?;
     Ok(u32::from(child))
+}
+
+/// The Window menu's child items and the frame's caption after the
+/// children changed (module doc).
+fn refresh(env: &mut Env, uc: &mut Uc<'_>, client: u16) -> Result<(), Stop> {
+    window_menu_items(env, client);
+    frame_text(env, uc, client)
+}
+
+/// The children's items of the Window menu (module doc).
+fn window_menu_items(env: &mut Env, client: u16) {
+    use super::menu::{Content, MF_CHECKED, MF_SEPARATOR, MenuItem};
+    let Some(m) = env.win16.user.mdi.get(&client).cloned() else {
+        return;
+    };
+    // Window ids follow the order of creation.
+    let mut items = Vec::new();
+    for (k, &h) in m.children.iter().enumerate() {
+        let id = m.first_id.wrapping_add(k as u16);
+        if let Some(w) = env.win16.user.window_mut(h) {
+            w.id = id;
+            if k < 9 {
+                let mut t = format!("&{} ", k + 1).into_bytes();
+                t.extend_from_slice(&w.text);
+                let flags = if h == m.active { MF_CHECKED } else { 0 };
+                items.push(MenuItem::new(flags, id, Content::Text(t)));
+            }
+        }
+    }
+    if m.children.len() > 9 {
+        let id = m.first_id.wrapping_add(9);
+        items.push(MenuItem::new(
+            0,
+            id,
+            Content::Text(b"&More Windows...".to_vec()),
+        ));
+    }
+    let menus = &mut env.win16.user.menus;
+    let hmenu = m.window_menu;
+    if !menus.exists(hmenu) {
+        return;
+    }
+    remove_items(menus, hmenu, m.first_id, m.menu_separator);
+    let mut separator = false;
+    if !items.is_empty() {
+        separator = menus.insert(
+            hmenu,
+            None,
+            MenuItem::new(MF_SEPARATOR, 0, Content::Separator),
+        );
+        for it in items {
+            menus.insert(hmenu, None, it);
+        }
+    }
+    if let Some(c) = env.win16.user.mdi.get_mut(&client) {
+        c.menu_separator = separator;
+    }
+}
+
+/// Take the children's items out of Window menu `hmenu`: those with the
+/// ids from `first_id` (ten of them), and the separator before them when
+/// the client appended one.
+fn remove_items(menus: &mut super::menu::Menus, hmenu: u16, first_id: u16, separator: bool) {
+    use super::menu::MF_SEPARATOR;
+    if !menus.exists(hmenu) {
+        return;
+    }
+    let ours = |id: u16| id.wrapping_sub(first_id) < 10;
+    let n = menus.get(hmenu).map_or(0, |x| x.items.len());
+    for i in (0..n).rev() {
+        if menus
+            .item(hmenu, i)
+            .is_some_and(|it| it.popup == 0 && it.flags & MF_SEPARATOR == 0 && ours(it.id))
+        {
+            menus.take(hmenu, i);
+        }
+    }
+    let last = menus.get(hmenu).map_or(0, |x| x.items.len());
+    if separator
+        && last > 0
+        && menus
+            .item(hmenu, last - 1)
+            .is_some_and(|it| it.flags & MF_SEPARATOR != 0)
+    {
+        menus.take(hmenu, last - 1);
+    }
+}
+
+/// The frame's caption: `Frame - [Child]` while a child is maximized, the
+/// frame's own title otherwise (module doc).
+fn frame_text(env: &mut Env, uc: &mut Uc<'_>, client: u16) -> Result<(), Stop> {
+    let frame = env.win16.user.top_level(client);
+    let Some(m) = env.win16.user.mdi.get(&client).cloned() else {
+        return Ok(());
+    };
+    if frame == 0 || env.win16.user.window(frame).is_none() {
+        return Ok(());
+    }
+    let max = m.maximized;
+    let zoomed = max != 0 && env.win16.user.app_window(max).is_some_and(|w| w.zoomed());
+    let current = env
+        .win16
+        .user
+        .window(frame)
+        .map_or(Vec::new(), |w| w.text.clone());
+    let (text, saved) = if zoomed {
+        let own = m.frame_title.clone().unwrap_or(current.clone());
+        let child = env
+            .win16
+            .user
+            .window(max)
+            .map_or(Vec::new(), |w| w.text.clone());
+        let mut t = own.clone();
+        if !child.is_empty() {
+            t.extend_from_slice(b" - [");
+            t.extend_from_slice(&child);
+            t.push(b']');
+        }
+        (t, Some(own))
+    } else {
+        match &m.frame_title {
+            Some(own) => (own.clone(), None),
+            None => return Ok(()),
+        }
+    };
+    if let Some(c) = env.win16.user.mdi.get_mut(&client) {
+        c.frame_title = saved;
+    }
+    if text != current {
+        super::window::store_text(env, frame, text);
+        if env.win16.user.shown(frame) {
+            let active = env.win16.user.window(frame).is_some_and(|w| w.nc_active);
+            super::frame::draw(env, uc, frame, active)?;
+        }
+    }
+    Ok(())
 }
 
 /// Arrange the children: cascade (each a caption lower) or tile (in a
@@ -362,11 +564,13 @@ pub fn client_proc(
                 }
             }
             super::window::destroy_window(env, uc, child)?;
+            refresh(env, uc, hwnd)?;
             Ok(0)
         }
         WM_MDIACTIVATE => {
             if client_of(env, wparam) == Some(hwnd) {
                 activate(env, uc, hwnd, wparam)?;
+                refresh(env, uc, hwnd)?;
             }
             Ok(0)
         }
@@ -411,9 +615,21 @@ pub fn client_proc(
             let old = env.win16.user.app_window(frame).map_or(0, |w| w.id);
             let (frame_menu, window_menu) = (lparam as u16, (lparam >> 16) as u16);
             if window_menu != 0
-                && let Some(m) = env.win16.user.mdi.get_mut(&hwnd)
+                && let Some(m) = env.win16.user.mdi.get(&hwnd).cloned()
+                && m.window_menu != window_menu
             {
-                m.window_menu = window_menu;
+                // The children's items move to the new Window menu.
+                remove_items(
+                    &mut env.win16.user.menus,
+                    m.window_menu,
+                    m.first_id,
+                    m.menu_separator,
+                );
+                if let Some(m) = env.win16.user.mdi.get_mut(&hwnd) {
+                    m.window_menu = window_menu;
+                    m.menu_separator = false;
+                }
+                window_menu_items(env, hwnd);
             }
             if frame_menu != 0 && frame != 0 {
                 crate::win16::api::find("USER", 158)
@@ -504,6 +720,22 @@ fn def_frame_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
             super::focus::set_focus(env, uc, client)?;
             Ok(0)
         }
+        WM_SETTEXT
+            if env
+                .win16
+                .user
+                .mdi
+                .get(&client)
+                .is_some_and(|m| m.frame_title.is_some()) =>
+        {
+            // The frame's own title changes; the composite shows it.
+            let t = super::bytes_arg(uc, lparam, MAX_TEXT);
+            if let Some(m) = env.win16.user.mdi.get_mut(&client) {
+                m.frame_title = Some(t);
+            }
+            frame_text(env, uc, client)?;
+            Ok(1)
+        }
         WM_SIZE => {
             let (cx, cy) = (i32::from(lparam as u16), i32::from((lparam >> 16) as u16));
             set_window_pos(
@@ -587,7 +819,13 @@ fn def_mdi_child_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
                     m.maximized = 0;
                 }
             }
+            frame_text(env, uc, client)?;
             dwp(env, uc)
+        }
+        WM_SETTEXT => {
+            let r = dwp(env, uc)?;
+            refresh(env, uc, client)?;
+            Ok(r)
         }
         _ => dwp(env, uc),
     }

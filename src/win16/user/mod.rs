@@ -409,6 +409,8 @@ pub struct User {
     pub dcs: Vec<paint::DcUse>,
     /// The desktop was painted (at the first CreateWindow).
     pub desktop_painted: bool,
+    /// The message boxes shown so far, for the run's report (msgbox.rs).
+    pub boxes: msgbox::Shown,
 }
 
 impl Default for User {
@@ -468,6 +470,7 @@ impl Default for User {
             defer: BTreeMap::new(),
             next_defer: 0,
             locked: 0,
+            boxes: msgbox::Shown::default(),
             mdi: mdi::MdiClients::new(),
             dcs: Vec::new(),
             desktop_painted: false,

@@ -1,8 +1,21 @@
 //! Message boxes: MessageBox.
 //!
+//! Every box shown is kept for the run's report ([`Shown`]): the boxes
+//! the program asked for with MessageBox, and those the environment showed
+//! on its behalf (the Application Error box of an unhandled fault,
+//! fault.rs; the "File Error" box of a LoadLibrary that finds no file,
+//! kernel/library.rs), so a run that "exited cleanly" after an error box
+//! says so.
+//!
 //! Message boxes are recorded (`--events`) and answered with the task's
 //! next `msgbox` script line, else with their first button (IDOK for MB_OK
-//! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY).
+//! and MB_OKCANCEL, IDYES for MB_YESNO[CANCEL], IDABORT, IDRETRY). A box
+//! shown after the session's default WM_CLOSE (message.rs: the session
+//! closing the program's main window at the end) is answered as a user
+//! closing without saving would: IDNO to a "Save changes?" MB_YESNO or
+//! MB_YESNOCANCEL box, IDOK, IDCANCEL to MB_RETRYCANCEL, IDIGNORE to
+//! MB_ABORTRETRYIGNORE, so that a program asking before it closes still
+//! ends.
 //!
 //! While it waits for its answer the box is on the screen, drawn as
 //! Windows 3.1 drew its message-box dialog (a picture: no window of its
@@ -36,13 +49,18 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     } else {
         string_arg(uc, a[2])
     };
-    let default = match a[3] as u16 & 0x0F {
-        2 => 3,     // MB_ABORTRETRYIGNORE: IDABORT
-        3 | 4 => 6, // MB_YESNOCANCEL, MB_YESNO: IDYES
-        5 => 4,     // MB_RETRYCANCEL: IDRETRY
-        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
-    };
     let htask = uc.get_data().current_task;
+    let closing = env
+        .win16
+        .user
+        .queues
+        .get(&htask)
+        .is_some_and(|q| q.close_sent);
+    let default = if closing {
+        closing_answer(a[3] as u16)
+    } else {
+        first_button(a[3] as u16)
+    };
     let (answer, by) = match take_answer(env, htask, false) {
         Some((line, answer)) => (u32::from(answer), format!(" (script line {line})")),
         None => (default, String::new()),
@@ -55,6 +73,16 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             crate::escape::quoted(&text)
         ),
     );
+    let module = scheduler::task_name(env, htask);
+    env.win16.user.boxes.record(ShownBox {
+        htask,
+        module,
+        caption: caption.clone(),
+        text: text.clone(),
+        style: Some(a[3] as u16),
+        answer: Some(answer as u16),
+        by: ShownBy::Program,
+    });
     let saved = picture(env, caption.as_bytes(), text.as_bytes(), a[3] as u16);
     // The box's modal loop lets the other tasks run.
     let r = scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer));
@@ -63,6 +91,108 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
     r?;
     Ok(answer)
+}
+
+/// The first button of a box of type `ty` (IDOK, IDABORT, IDYES,
+/// IDRETRY): what Enter chooses in a box without MB_DEFBUTTONn.
+fn first_button(ty: u16) -> u32 {
+    match ty & 0x0F {
+        2 => 3,     // MB_ABORTRETRYIGNORE: IDABORT
+        3 | 4 => 6, // MB_YESNOCANCEL, MB_YESNO: IDYES
+        5 => 4,     // MB_RETRYCANCEL: IDRETRY
+        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
+    }
+}
+
+/// The answer to a box shown while the session closes the program (after
+/// its default WM_CLOSE, module doc): the one that lets the close go on,
+/// as a user leaving without saving gives it: IDNO to "Save changes?"
+/// (MB_YESNO, MB_YESNOCANCEL), IDOK to MB_OK and MB_OKCANCEL, IDCANCEL to
+/// MB_RETRYCANCEL, IDIGNORE to MB_ABORTRETRYIGNORE.
+fn closing_answer(ty: u16) -> u32 {
+    match ty & 0x0F {
+        2 => 5,     // MB_ABORTRETRYIGNORE: IDIGNORE
+        3 | 4 => 7, // MB_YESNOCANCEL, MB_YESNO: IDNO
+        5 => 2,     // MB_RETRYCANCEL: IDCANCEL
+        _ => 1,     // MB_OK, MB_OKCANCEL: IDOK
+    }
+}
+
+/// Who showed a message box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShownBy {
+    /// The program, with MessageBox.
+    Program,
+    /// The environment on the program's behalf (the Application Error box
+    /// of an unhandled fault, the File Error box of LoadLibrary).
+    Environment,
+}
+
+impl ShownBy {
+    /// As the report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShownBy::Program => "program",
+            ShownBy::Environment => "environment",
+        }
+    }
+}
+
+/// A message box that was shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownBox {
+    /// The task it was shown for.
+    pub htask: u16,
+    /// That task's module name.
+    pub module: String,
+    /// The caption ("Error" for a NULL lpCaption, as the SDK's MessageBox
+    /// page says).
+    pub caption: String,
+    /// The text.
+    pub text: String,
+    /// MessageBox's wType; None for the environment's own boxes.
+    pub style: Option<u16>,
+    /// The button that answered it (IDOK ...); None when the box had no
+    /// answer the program saw (it was ended with its task).
+    pub answer: Option<u16>,
+    /// Who showed it.
+    pub by: ShownBy,
+}
+
+/// The boxes a run keeps: the first [`Shown::MAX`], and a count of the
+/// rest.
+#[derive(Debug, Clone, Default)]
+pub struct Shown {
+    pub boxes: Vec<ShownBox>,
+    pub dropped: u64,
+}
+
+impl Shown {
+    /// At most this many boxes are kept.
+    pub const MAX: usize = 256;
+
+    /// Keep `b` (or count it past [`Shown::MAX`]).
+    pub fn record(&mut self, b: ShownBox) {
+        if self.boxes.len() < Self::MAX {
+            self.boxes.push(b);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+/// The name of a MessageBox answer (IDOK = 1 ... IDNO = 7).
+pub fn answer_name(id: u16) -> &'static str {
+    match id {
+        1 => "IDOK",
+        2 => "IDCANCEL",
+        3 => "IDABORT",
+        4 => "IDRETRY",
+        5 => "IDIGNORE",
+        6 => "IDYES",
+        7 => "IDNO",
+        _ => "?",
+    }
 }
 
 /// The screen under the box, to put back.
@@ -287,3 +417,42 @@ pub static APIS: &[Api] = &[Api::new(
     &[Arg::W, Arg::L, Arg::L, Arg::W],
     message_box,
 )];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first button of each MB_ type, and the closing answer (module
+    /// doc; IDOK 1, IDCANCEL 2, IDABORT 3, IDRETRY 4, IDIGNORE 5, IDYES 6,
+    /// IDNO 7: SDK, MessageBox).
+    #[test]
+    fn answers_by_box_type() {
+        // MB_OK, MB_OKCANCEL, MB_ABORTRETRYIGNORE, MB_YESNOCANCEL,
+        // MB_YESNO, MB_RETRYCANCEL; the icon bits do not matter.
+        let first: Vec<u32> = (0..6).map(|t| first_button(t | 0x30)).collect();
+        assert_eq!(first, [1, 1, 3, 6, 6, 4]);
+        let closing: Vec<u32> = (0..6).map(|t| closing_answer(t | 0x20)).collect();
+        assert_eq!(closing, [1, 1, 5, 7, 7, 2]);
+        assert_eq!(answer_name(7), "IDNO");
+        assert_eq!(answer_name(9), "?");
+    }
+
+    #[test]
+    fn a_run_keeps_at_most_max_boxes() {
+        let mut s = Shown::default();
+        for i in 0..Shown::MAX + 3 {
+            s.record(ShownBox {
+                htask: 1,
+                module: "APP".into(),
+                caption: String::new(),
+                text: i.to_string(),
+                style: Some(0),
+                answer: Some(1),
+                by: ShownBy::Program,
+            });
+        }
+        assert_eq!(s.boxes.len(), Shown::MAX);
+        assert_eq!(s.dropped, 3);
+        assert_eq!(s.boxes[0].text, "0");
+    }
+}

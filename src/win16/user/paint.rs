@@ -22,7 +22,9 @@
 //! **Device contexts** are GDI's (gdi/dc.rs, "The interface for USER"):
 //! [`window_dc`] makes them with the window's origin and visible region,
 //! [`refresh_dcs`] follows the windows as they change, and
-//! [`release_window_dc`] gives them back.
+//! [`release_window_dc`] gives them back (a common DC to GDI's DC cache,
+//! where its handle stays a DC with default attributes, as Windows 3.1's
+//! five cached DCs did).
 
 use super::message::send;
 use super::*;

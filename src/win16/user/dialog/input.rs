@@ -26,6 +26,8 @@ use crate::win16::user::controls::{self, button, combobox, listbox, wm};
 use crate::win16::user::{WM_CHAR, WM_CLOSE, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};
 
 const MK_LBUTTON: u16 = 0x0001;
+/// The No button's id (IDNO).
+const IDNO: u16 = 7;
 
 /// A MSG (18 bytes: hwnd, message, wParam, lParam, time, pt).
 fn msg_bytes(_env: &mut Env, m: Msg) -> [u8; 18] {
@@ -174,6 +176,31 @@ pub fn modal_loop(env: &mut Env, uc: &mut Uc<'_>, hdlg: u16, htask: u16) -> Resu
         }
         if !escaped {
             escaped = true;
+            let no = item(env, hdlg, IDNO);
+            let closing = env
+                .win16
+                .user
+                .queues
+                .get(&htask)
+                .is_some_and(|q| q.close_sent);
+            if closing
+                && no != 0
+                && wm::is_enabled(env, no)
+                && wm::window(env, no).is_some_and(|w| w.class.eq_ignore_ascii_case("BUTTON"))
+            {
+                // The session is closing the program (its default
+                // WM_CLOSE): a "Save changes?" dialog of its own is
+                // answered No, as a user leaving without saving would
+                // (msgbox.rs answers a message box the same way).
+                event(
+                    uc,
+                    format!(
+                        "dialog {hdlg:04X}: the session is closing the program; its No button is clicked"
+                    ),
+                );
+                button::click(env, uc, no)?;
+                continue;
+            }
             escape(env, uc, hdlg)?;
             continue;
         }
