@@ -143,7 +143,12 @@ pub fn build(
     check(&format!("wcl {name}"), c.output().unwrap());
     if let Some(rc) = rc {
         let mut r = tool(&wat, "wrc", &dir);
-        r.args(["-q", "-bt=windows"]).arg(source(rc)).arg(&out);
+        // The compiled .RES goes beside the program, not beside the
+        // script (which is in the repository).
+        r.args(["-q", "-bt=windows"])
+            .arg(format!("-fo={}", dir.join(format!("{name}.res")).display()))
+            .arg(source(rc))
+            .arg(&out);
         check(&format!("wrc {name}"), r.output().unwrap());
     }
     Some(out)
