@@ -11,6 +11,10 @@
 ;       -> MainWndProc    far,  s2, Windows odd-BP prologue
 ;         -> OnEraseBkgnd near, s2
 ;           -> PaintLine  far,  s1, Windows odd-BP prologue   <- stop here
+; MainWndProc and PaintLine are exported (their names are in the names
+; tables) and the program calls them itself, so their prologues take DS
+; from SS (SS_FAR_PROLOGUE, inc/frames.inc), which Windows' loader leaves
+; as it is.
 ; Expected frames: demo.expect.
 
 %include "inc/ne.inc"
@@ -54,7 +58,7 @@ WinMain:
 
 ; void far pascal PaintLine(int y)  -- the innermost function
 PaintLine:
-        WIN_FAR_PROLOGUE
+        SS_FAR_PROLOGUE
 paint_stop:
         mov cx, [bp+6]                  ; y (unused)
         mov dx, msg_paint
@@ -67,7 +71,7 @@ paint_stop:
         NE_SEGMENT  2, CODE
 ; long far pascal MainWndProc(unsigned msg)
 MainWndProc:
-        WIN_FAR_PROLOGUE
+        SS_FAR_PROLOGUE
         push word [bp+6]                ; OnEraseBkgnd(msg)
         call OnEraseBkgnd
         xor ax, ax

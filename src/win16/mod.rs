@@ -21,6 +21,7 @@ pub mod local;
 pub mod lzexpand;
 pub mod mmsystem;
 pub mod nametable;
+pub mod prologue;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
@@ -721,6 +722,32 @@ fn load_module(
         }
         m.write_seg(sel, 0, &data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
+    }
+    // Exported functions' prologues, as Windows patched them (prologue.rs).
+    let patch = if ne.header.is_library() {
+        sels.get(usize::from(auto).wrapping_sub(1))
+            .map(|&dgroup| prologue::Patch::Library(dgroup))
+    } else {
+        Some(prologue::Patch::Program)
+    };
+    if let Some(patch) = patch {
+        for (i, seg) in ne.segments.iter().enumerate() {
+            if seg.is_data() || !ne.entries.iter().any(|e| usize::from(e.segment) == i + 1) {
+                continue;
+            }
+            let sel = sels[i];
+            let d = m
+                .descriptor_of(sel)
+                .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
+            let mut data = vec![0u8; d.limit as usize + 1];
+            m.read_seg(sel, 0, &mut data)
+                .map_err(|e| Win16LoadError(e.to_string()))?;
+            if prologue::patch_segment(&mut data, seg.number, &ne.entries, patch) > 0 {
+                make_writable(m, sel)?;
+                m.write_seg(sel, 0, &data)
+                    .map_err(|e| Win16LoadError(e.to_string()))?;
+            }
+        }
     }
     // The module database, with each segment's handle.
     let entries: Vec<[u8; 8]> = ne
