@@ -1,0 +1,75 @@
+//! The NE loader on whole programs: iterated segments (roms/iterate.exe),
+//! and what `info` says of them. Each program's header lists the lines it
+//! prints.
+
+mod common;
+use common::{bin, json, rom};
+
+/// Segment flag 0x0008 (iterated): Windows expands the records of every
+/// segment before it applies the relocation records that follow them. All
+/// three segments of iterate.exe are iterated, code and data, and each
+/// has relocations (the InitTask and wsprintf imports, a far call into
+/// segment 2, DGROUP's selector in segment 2).
+#[test]
+fn iterated_code_and_data_segments_load_and_run() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("iterate.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        "data abababababZZZ\r\ncode 2400 0441 1 1\r\ntail 0\r\n"
+    );
+}
+
+#[test]
+fn info_names_iterated_segments() {
+    let out = bin()
+        .args(["info", "--json"])
+        .arg(rom("iterate.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let segs = v["segments"].as_array().unwrap();
+    assert_eq!(segs.len(), 3);
+    for s in segs {
+        assert!(
+            s["flag_names"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == "ITERATED"),
+            "{s}"
+        );
+    }
+    // Each segment's file data: a 4-byte header per record; the records
+    // after the first expand to 0x40 NOPs (segment 1), 'xyz' x 3 (segment
+    // 2), and 'ab' x 5, 'Z' x 3 and a zero (segment 3, DGROUP).
+    assert_eq!(segs[0]["file_length"], 0xDA, "{v}");
+    assert_eq!(segs[0]["expanded_length"], 0xDA - (4 + 4 + 1) + 0x40, "{v}");
+    assert_eq!(segs[1]["file_length"], 0x2F, "{v}");
+    assert_eq!(segs[1]["expanded_length"], 0x2F - (4 + 4 + 3) + 9, "{v}");
+    assert_eq!(segs[2]["file_length"], 0x8A, "{v}");
+    assert_eq!(
+        segs[2]["expanded_length"],
+        0x8A - (4 + 6 + 5 + 5) + 10 + 3 + 1,
+        "{v}"
+    );
+    assert_eq!(v["self_loading"], false, "{v}");
+    assert_eq!(v["refusal"], serde_json::Value::Null, "{v}");
+    let text = bin()
+        .args(["info"])
+        .arg(rom("iterate.exe"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("[ITERATED PRELOAD RELOCINFO]"), "{text}");
+    assert!(
+        text.contains("iterated: its records expand to 0x00111 bytes"),
+        "{text}"
+    );
+}
