@@ -73,3 +73,32 @@ fn info_names_iterated_segments() {
         "{text}"
     );
 }
+
+/// Two DLLs that import each other (roms/cyca.asm, roms/cycb.asm; CYCB's
+/// segments are iterated), and a program importing both: each module is
+/// loaded once, each one's imports resolve to the other's entry points,
+/// and the LibEntries run deepest first (CYCB, loaded while CYCA was
+/// being loaded, then CYCA) before the program's first instruction.
+#[test]
+fn dlls_that_import_each_other_load_once_and_resolve() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("cycuse.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        "init CYCB\r\ninit CYCA\r\ncycle 0153 0153 00A1 00B2\r\n"
+    );
+    let info = bin()
+        .args(["info", "--json"])
+        .arg(rom("cycb.dll"))
+        .output()
+        .unwrap();
+    let i = json(&info);
+    assert_eq!(i["library"], true, "{i}");
+    assert_eq!(i["segments"][0]["flag_names"][0], "ITERATED", "{i}");
+    assert_eq!(i["refusal"], serde_json::Value::Null, "{i}");
+}

@@ -23,6 +23,7 @@ pub mod mmsystem;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
+pub mod search;
 pub mod shell;
 pub mod sound;
 pub mod strings;
@@ -154,9 +155,9 @@ pub struct Win16 {
     /// The DOS environment a task starts with (the default one when
     /// empty).
     pub environment: Vec<(String, String)>,
-    /// Host directories searched for a DLL after the importer's own: the
-    /// sandboxed drive C:'s root (`--dir`).
-    pub dll_dirs: Vec<PathBuf>,
+    /// Where DLLs are looked for (search.rs): Windows 3.1's order on the
+    /// sandboxed drive, set when a program is loaded.
+    pub dll_search: search::DllSearch,
     /// KERNEL's runtime state: loaded libraries, selectors, files, the
     /// error mode (kernel/).
     pub kernel: kernel::KernelState,
@@ -198,8 +199,10 @@ impl From<MachineError> for Win16LoadError {
     }
 }
 
-/// How deep DLLs may import DLLs.
-const MAX_DLL_DEPTH: usize = 8;
+/// How many distinct DLLs one chain of imports may pass through (each
+/// module is loaded once, so a cycle ends at the first module met again;
+/// this bounds only the loader's recursion).
+const MAX_DLL_DEPTH: usize = 32;
 
 impl Win16 {
     /// The task with this handle.
@@ -608,8 +611,17 @@ fn relay_log(
 }
 
 /// Load an NE module's segments, resolve its imports (built-ins, or DLLs
-/// found beside it), apply relocations, and write its module database.
-/// Returns the module's index.
+/// found as [`find_dll`] searches), apply relocations, and write its
+/// module database. Returns the module's index.
+///
+/// As Windows 3.1's loader did, the module is entered in the module list,
+/// with its segments allocated and its entry points known, before the
+/// modules it imports are loaded: a module that imports one that is still
+/// being loaded (two DLLs that import each other, or a DLL that imports the
+/// program) references it instead of loading it again, and the relocations
+/// of each resolve once both have their segments. Module graphs are
+/// therefore loaded once per module whatever their cycles; the recursion
+/// is bounded by [`MAX_DLL_DEPTH`] distinct modules in one import chain.
 fn load_module(
     m: &mut Uc<'_>,
     w: &mut Win16,
@@ -622,24 +634,8 @@ fn load_module(
     let name = ne.module_name().unwrap_or("").to_ascii_uppercase();
     if depth > MAX_DLL_DEPTH {
         return Err(Win16LoadError(format!(
-            "{fname}: DLLs import each other more than {MAX_DLL_DEPTH} deep"
+            "{fname}: a chain of more than {MAX_DLL_DEPTH} DLLs, each importing the next"
         )));
-    }
-    // Imported modules first, as Windows loads them before the importer.
-    let mut ref_index = Vec::new();
-    for r in &ne.module_refs {
-        let upper = r.to_ascii_uppercase();
-        let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
-            i
-        } else if BUILTIN_MODULES.contains(&upper.as_str()) {
-            ensure_builtin(m, w, &upper)?
-        } else {
-            match find_dll(w, path, &upper) {
-                Ok(dll) => load_dll(m, w, &dll, depth + 1)?,
-                Err(looked) => ensure_absent(m, w, &upper, looked)?,
-            }
-        };
-        ref_index.push(idx);
     }
     // Module database placeholder, then the segments.
     let hmodule = alloc_seg(m, SegKind::Data, 0x1000, &[])?;
@@ -693,6 +689,59 @@ fn load_module(
     {
         module.export_names.insert(n.to_ascii_uppercase(), *ord);
     }
+    w.modules.push(module);
+    let own = w.modules.len() - 1;
+    match finish_module(m, w, ne, path, own, depth) {
+        Ok(()) => Ok(own),
+        Err(e) => {
+            // Forget the half-loaded module (its memory too).
+            if let Some(i) = w.modules.iter().position(|x| x.hmodule == hmodule) {
+                w.remove_module(m, i);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The rest of [`load_module`] for module `own`, already in the module
+/// list: its imports, its relocations, its module database.
+fn finish_module(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    ne: &NeImage,
+    path: &Path,
+    own: usize,
+    depth: usize,
+) -> Result<(), Win16LoadError> {
+    let fname = path.display();
+    let name = w.modules[own].name.clone();
+    let hmodule = w.modules[own].hmodule;
+    let sels = w.modules[own].segments.clone();
+    let exports = w.modules[own].exports.clone();
+    let auto = ne.header.auto_data_segment;
+    // Imported modules next, as Windows loads them before it fixes up the
+    // importer; one already in the list (loaded, or being loaded further
+    // up this chain) is referenced.
+    let mut ref_index = Vec::new();
+    for r in &ne.module_refs {
+        let upper = r.to_ascii_uppercase();
+        let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
+            i
+        } else if search::is_core(&upper) {
+            ensure_builtin(m, w, &upper)?
+        } else {
+            // A file of the name first, even for a system DLL this tool
+            // provides (search.rs: a program's own COMMDLG.DLL is loaded).
+            match find_dll(w, path, &upper) {
+                Ok(dll) => load_dll(m, w, &dll, depth + 1)?,
+                Err(_) if BUILTIN_MODULES.contains(&upper.as_str()) => {
+                    ensure_builtin(m, w, &upper)?
+                }
+                Err(looked) => ensure_absent(m, w, &upper, looked)?,
+            }
+        };
+        ref_index.push(idx);
+    }
     // Relocations.
     for (i, seg) in ne.segments.iter().enumerate() {
         if seg.relocs.is_empty() {
@@ -714,8 +763,7 @@ fn load_module(
                         offset: *offset,
                     })
                     .ok_or_else(|| format!("segment {segment} does not exist")),
-                RelocTarget::InternalMovable { ordinal } => module
-                    .exports
+                RelocTarget::InternalMovable { ordinal } => exports
                     .get(ordinal)
                     .copied()
                     .ok_or_else(|| format!("entry @{ordinal} does not exist")),
@@ -812,8 +860,7 @@ fn load_module(
             );
         }
     }
-    w.modules.push(module);
-    Ok(w.modules.len() - 1)
+    Ok(())
 }
 
 fn import(
@@ -842,36 +889,12 @@ fn import(
     }
 }
 
-/// Where a DLL is looked for: the directory of the module that imports
-/// it, then [`Win16::dll_dirs`] (the sandboxed drive's root). The file
-/// found (`NAME.DLL` in any case), or the text of where it was looked for.
+/// Find the DLL `name` (`NAME.DLL` in any case) imported by `importer`,
+/// in Windows 3.1's order ([`search`]); the file, or the text of where it
+/// was looked for.
 pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
-    let wanted = format!("{name}.DLL");
-    let beside = crate::loader::directory_of(importer);
-    let mut dirs = vec![beside];
-    for d in &w.dll_dirs {
-        if !dirs.contains(d) {
-            dirs.push(d.clone());
-        }
-    }
-    for dir in &dirs {
-        let found = std::fs::read_dir(dir).ok().and_then(|rd| {
-            rd.flatten().map(|e| e.path()).find(|p| {
-                p.is_file()
-                    && p.file_name()
-                        .and_then(|f| f.to_str())
-                        .is_some_and(|f| f.eq_ignore_ascii_case(&wanted))
-            })
-        });
-        if let Some(f) = found {
-            return Ok(f);
-        }
-    }
-    let places: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    Err(format!(
-        "not built in, and no {wanted} in {}",
-        places.join(" or ")
-    ))
+    search::find(&w.dll_search, importer, &format!("{name}.DLL"))
+        .map_err(|e| format!("not built in, and {e}"))
 }
 
 /// Thunks of a module's imports by a name it does not know count from
@@ -918,21 +941,32 @@ pub fn load_dll(
 /// built in, a DLL file (found as the loader would find it, beside the
 /// program or in `dirs`), or absent (with where it was looked for).
 pub fn import_sources(program: &Path, imports: &[String], dirs: &[PathBuf]) -> Vec<ImportSource> {
+    let dll_search = match dirs.first().map(|d| crate::dos::fs::Drive::new(d.clone())) {
+        Some(Ok(drive)) => {
+            search::DllSearch::for_drive(&drive, &crate::dos::default_environment(), program)
+        }
+        _ => search::DllSearch {
+            program_dir: Some(crate::loader::directory_of(program)),
+            path: dirs.to_vec(),
+            ..Default::default()
+        },
+    };
     let w = Win16 {
-        dll_dirs: dirs.to_vec(),
+        dll_search,
         ..Win16::default()
     };
     imports
         .iter()
         .map(|name| {
             let upper = name.to_ascii_uppercase();
-            if BUILTIN_MODULES.contains(&upper.as_str()) {
-                ImportSource::BuiltIn
-            } else {
-                match find_dll(&w, program, &upper) {
-                    Ok(p) => ImportSource::Dll(p),
-                    Err(why) => ImportSource::Absent(why),
-                }
+            let builtin = BUILTIN_MODULES.contains(&upper.as_str());
+            if search::is_core(&upper) {
+                return ImportSource::BuiltIn;
+            }
+            match find_dll(&w, program, &upper) {
+                Ok(p) => ImportSource::Dll(p),
+                Err(_) if builtin => ImportSource::BuiltIn,
+                Err(why) => ImportSource::Absent(why),
             }
         })
         .collect()
@@ -961,12 +995,20 @@ pub fn load_program(
     ne.check_runnable(true)
         .map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
     let h = &ne.header;
-    if let Some(d) = &env.drive {
-        let root = d.root().to_path_buf();
-        if !env.win16.dll_dirs.contains(&root) {
-            env.win16.dll_dirs.push(root);
+    env.win16.dll_search = match &env.drive {
+        Some(d) => {
+            let vars = if env.win16.environment.is_empty() {
+                crate::dos::default_environment()
+            } else {
+                env.win16.environment.clone()
+            };
+            search::DllSearch::for_drive(d, &vars, path)
         }
-    }
+        None => search::DllSearch {
+            program_dir: Some(crate::loader::directory_of(path)),
+            ..Default::default()
+        },
+    };
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
     let module = env.win16.modules[idx].clone();
     let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
