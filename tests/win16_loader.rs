@@ -102,3 +102,44 @@ fn dlls_that_import_each_other_load_once_and_resolve() {
     assert_eq!(i["segments"][0]["flag_names"][0], "ITERATED", "{i}");
     assert_eq!(i["refusal"], serde_json::Value::Null, "{i}");
 }
+
+/// A program's own copy of a system DLL that was an ordinary library in
+/// Windows 3.1 (VER.DLL) is loaded and run instead of the built-in module,
+/// found in the program's directory or the system directory (SDK,
+/// LoadLibrary: the current directory, the Windows directory, the system
+/// directory, the program's directory, PATH); USER, which Windows had in
+/// memory before any program ran, never comes from a file.
+#[test]
+fn a_programs_own_system_dll_replaces_the_built_in_one() {
+    let base = std::env::temp_dir().join(format!("th16-owndll-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let app = base.join("app");
+    let drive = base.join("drive");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::create_dir_all(drive.join("WINDOWS").join("SYSTEM")).unwrap();
+    std::fs::copy(rom("veruse.exe"), app.join("VERUSE.EXE")).unwrap();
+    std::fs::copy(rom("userfake.dll"), app.join("USER.DLL")).unwrap();
+    let run = |dir: &std::path::Path| {
+        json(
+            &bin()
+                .args(["run", "--json", "--dir"])
+                .arg(dir)
+                .arg(app.join("VERUSE.EXE"))
+                .output()
+                .unwrap(),
+        )
+    };
+    // No VER.DLL anywhere: the built-in VER (no such file: size 0).
+    let builtin = run(&drive);
+    // In the system directory of drive C:.
+    std::fs::copy(rom("verfake.dll"), drive.join("WINDOWS/SYSTEM/VER.DLL")).unwrap();
+    let system = run(&drive);
+    // Beside the program (and not in the system directory).
+    std::fs::remove_file(drive.join("WINDOWS/SYSTEM/VER.DLL")).unwrap();
+    std::fs::copy(rom("verfake.dll"), app.join("VER.DLL")).unwrap();
+    let beside = run(&drive);
+    std::fs::remove_dir_all(&base).unwrap();
+    assert_eq!(builtin["output"], "ver 0000\r\n", "{builtin}");
+    assert_eq!(system["output"], "init own VER\r\nver 1234\r\n", "{system}");
+    assert_eq!(beside["output"], "init own VER\r\nver 1234\r\n", "{beside}");
+}
