@@ -143,3 +143,35 @@ fn a_programs_own_system_dll_replaces_the_built_in_one() {
     assert_eq!(system["output"], "init own VER\r\nver 1234\r\n", "{system}");
     assert_eq!(beside["output"], "init own VER\r\nver 1234\r\n", "{beside}");
 }
+
+/// Modules with no segments load as Windows 3.1 loaded them when a program
+/// asks LoadLibrary for them: a resource-only DLL (roms/resonly.asm, a
+/// string table) gives an instance handle (its module handle) that
+/// LoadString reads from; a font file (the corpus's vgaoem.fon, copied as
+/// FONT.FON; skipped visibly without the corpus) loads as a module.
+#[test]
+fn resource_only_modules_load_with_loadlibrary() {
+    let dir = std::env::temp_dir().join(format!("th16-resonly-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(rom("resuse.exe"), dir.join("RESUSE.EXE")).unwrap();
+    std::fs::copy(rom("resonly.dll"), dir.join("RESONLY.DLL")).unwrap();
+    let font = common::corpus().map(|c| c.join("ne/vgaoem.fon"));
+    if let Some(f) = &font {
+        std::fs::copy(f, dir.join("FONT.FON")).unwrap();
+    }
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(dir.join("RESUSE.EXE"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let want_font = if font.is_some() { "font 1" } else { "font 2" };
+    assert_eq!(
+        v["output"],
+        format!("resonly 1 21 text from no segments\r\n{want_font}\r\n")
+    );
+}
