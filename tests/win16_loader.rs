@@ -175,3 +175,59 @@ fn resource_only_modules_load_with_loadlibrary() {
         format!("resonly 1 21 text from no segments\r\n{want_font}\r\n")
     );
 }
+
+/// A self-loading application (NE flag 0x0800; roms/selfload.asm): KERNEL
+/// loads segment 1, fills in MyAlloc, EntryAddrProc and SetOwner in its
+/// loader data table, calls BootApp(hBlock, hFile), then LoadAppSeg for
+/// each segment BootApp did not load (Windows 3.1 SDK, "Self-Loading
+/// Windows Applications"); the program then runs from the segments its own
+/// loader read through DOS and fixed up, and its ExitProc is called when
+/// it ends.
+#[test]
+fn a_self_loading_application_loads_itself_and_runs() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("selfload.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"], "table 1 1 1\r\nloaded 6 6\r\nself-loaded 1\r\nExitProc\r\n",
+        "{v}"
+    );
+    let info = bin()
+        .args(["info", "--json"])
+        .arg(rom("selfload.exe"))
+        .output()
+        .unwrap();
+    let i = json(&info);
+    assert_eq!(i["self_loading"], true, "{i}");
+    assert_eq!(i["refusal"], serde_json::Value::Null, "{i}");
+    assert!(
+        i["flag_names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "SELFLOAD"),
+        "{i}"
+    );
+    // Its loader reads the file through DOS: a file outside drive C: is
+    // refused, saying so.
+    let elsewhere = std::env::temp_dir().join(format!("th16-selfload-{}", std::process::id()));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&elsewhere)
+        .arg(rom("selfload.exe"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("self-loading application reads its own file through DOS"),
+        "{text}"
+    );
+}

@@ -1015,15 +1015,7 @@ impl NeImage {
             }
         }
         if h.flags & NEF_SELF_LOADING != 0 {
-            return Err(LoadError::at(
-                at + 0x0C,
-                "ne_flags",
-                format!(
-                    "this is a self-loading Windows application (flags {:#06X} has bit 0x0800): \
-                     it brings its own segment loader, which is not supported",
-                    h.flags
-                ),
-            ));
+            self.check_self_loader()?;
         }
         if h.flags & NEF_LINK_ERRORS != 0 {
             return Err(LoadError::at(
@@ -1128,6 +1120,55 @@ impl NeImage {
             ));
         }
         Ok(())
+    }
+}
+
+/// The size of a self-loading application's loader data table at the start
+/// of its segment 1 (Windows 3.1 SDK, "Loader Data Table"): the version
+/// word, a reserved word, then far pointers BootApp (04), LoadAppSeg (08),
+/// reserved (0C), MyAlloc (10), EntryAddrProc (14), ExitProc (18), four
+/// reserved words (1C..23) and SetOwner (24).
+pub const SELF_LOAD_TABLE_SIZE: u32 = 0x28;
+
+impl NeImage {
+    /// A self-loading application (flag 0x0800) brings its loader in
+    /// segment 1, which starts with the loader data table
+    /// ([`SELF_LOAD_TABLE_SIZE`]): refused when there is no segment 1 with
+    /// data in the file for the table.
+    fn check_self_loader(&self) -> Result<(), LoadError> {
+        let Some(s1) = self.segment(1) else {
+            return Err(LoadError::at(
+                self.header.file_offset + 0x1C,
+                "ne_cseg",
+                "a self-loading application (flags bit 0x0800) needs segment 1 for its loader, \
+                 and the module has no segments",
+            ));
+        };
+        if s1.is_data() || (s1.data.len() as u32) < SELF_LOAD_TABLE_SIZE {
+            return Err(LoadError::at(
+                s1.table_entry_offset,
+                "segment 1 table entry",
+                format!(
+                    "a self-loading application's segment 1 is its loader, code starting with \
+                     the {SELF_LOAD_TABLE_SIZE:#X}-byte loader data table; this one is {} with \
+                     {:#X} bytes of data",
+                    if s1.is_data() { "data" } else { "code" },
+                    s1.data.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// True for a self-loading application (flag 0x0800).
+    pub fn is_self_loading(&self) -> bool {
+        self.header.flags & NEF_SELF_LOADING != 0
+    }
+
+    /// The bytes of the imported-names table as the file holds them (from
+    /// its start, at most 64 KiB + 256 bytes, less where the file ends).
+    pub fn imported_names_bytes(&self) -> &[u8] {
+        &self.imported_names
     }
 }
 
@@ -1770,8 +1811,12 @@ pub(crate) mod tests {
             e.message.contains("OS/2") && e.message.contains("MSG"),
             "{e}"
         );
+        // Self-loading: the sample's segment 1 (0x20 bytes) is too short
+        // for the loader data table (0x28 bytes).
         let e = with(0x4D, &[0x08]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("self-loading"), "{e}");
+        assert!(e.message.contains("0x28-byte loader data table"), "{e}");
+        assert_eq!(e.offset, Some(0x80));
         let e = with(0x4D, &[0x80]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("library module"), "{e}");
         with(0x4D, &[0x80]).check_runnable(false).unwrap();

@@ -637,11 +637,20 @@ fn load_module(
             "{fname}: a chain of more than {MAX_DLL_DEPTH} DLLs, each importing the next"
         )));
     }
-    // Module database placeholder, then the segments.
-    let hmodule = alloc_seg(m, SegKind::Data, 0x1000, &[])?;
+    // Module database placeholder, then the segments. A self-loading
+    // application's segments other than 1 are allocated by its own loader
+    // (kernel/selfload.rs); their selectors stay 0 until it has run, and its
+    // module database is the whole information block its loader reads.
+    let self_loading = ne.is_self_loading();
+    let db_size = if self_loading { 0x1_0000 } else { 0x1000 };
+    let hmodule = alloc_seg(m, SegKind::Data, db_size, &[])?;
     let auto = ne.header.auto_data_segment;
     let mut sels = Vec::new();
     for seg in &ne.segments {
+        if self_loading && seg.number != 1 {
+            sels.push(0);
+            continue;
+        }
         let mut size = seg.alloc_size();
         if dgroup_extra && seg.number == auto {
             size += u32::from(ne.header.heap_size) + u32::from(ne.header.stack_size);
@@ -671,7 +680,7 @@ fn load_module(
         if e.segment == 0xFE || e.segment == 0 {
             continue;
         }
-        if let Some(&sel) = sels.get(usize::from(e.segment) - 1) {
+        if let Some(&sel) = sels.get(usize::from(e.segment) - 1).filter(|&&s| s != 0) {
             module.exports.insert(
                 e.ordinal,
                 FarPtr {
@@ -718,7 +727,6 @@ fn finish_module(
     let hmodule = w.modules[own].hmodule;
     let sels = w.modules[own].segments.clone();
     let exports = w.modules[own].exports.clone();
-    let auto = ne.header.auto_data_segment;
     // Imported modules next, as Windows loads them before it fixes up the
     // importer; one already in the list (loaded, or being loaded further
     // up this chain) is referenced.
@@ -744,10 +752,10 @@ fn finish_module(
     }
     // Relocations.
     for (i, seg) in ne.segments.iter().enumerate() {
-        if seg.relocs.is_empty() {
+        let sel = sels[i];
+        if seg.relocs.is_empty() || sel == 0 {
             continue;
         }
-        let sel = sels[i];
         let d = m
             .descriptor_of(sel)
             .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
@@ -758,11 +766,21 @@ fn finish_module(
             match t {
                 RelocTarget::Internal { segment, offset } => sels
                     .get(usize::from(*segment).wrapping_sub(1))
+                    .filter(|&&s| s != 0)
                     .map(|&s| FarPtr {
                         selector: s,
                         offset: *offset,
                     })
-                    .ok_or_else(|| format!("segment {segment} does not exist")),
+                    .ok_or_else(|| {
+                        if usize::from(*segment) <= sels.len() {
+                            format!(
+                                "segment {segment} is loaded by the application's own loader \
+                                 (the loader's segment 1 may only refer to itself)"
+                            )
+                        } else {
+                            format!("segment {segment} does not exist")
+                        }
+                    }),
                 RelocTarget::InternalMovable { ordinal } => exports
                     .get(ordinal)
                     .copied()
@@ -831,14 +849,47 @@ fn finish_module(
         .segments
         .iter()
         .zip(&sels)
-        .map(|(s, &sel)| if s.flags & 0x0010 != 0 { sel - 1 } else { sel })
+        .map(|(s, &sel)| {
+            if s.flags & 0x0010 != 0 && sel != 0 {
+                sel - 1
+            } else {
+                sel
+            }
+        })
         .collect();
-    let db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
-    let db = &db[..db.len().min(0x1000)];
+    let mut db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
+    if ne.is_self_loading() {
+        let refs: Vec<u16> = ref_index.iter().map(|&i| w.modules[i].hmodule).collect();
+        db = kernel::selfload::info_block(ne, &name, &entries, &handles, &refs);
+    }
+    let db = &db[..db.len().min(if ne.is_self_loading() {
+        0x1_0000
+    } else {
+        0x1000
+    })];
     m.write_seg(hmodule, 0, db)
         .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
     register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
-    for (seg, &sel) in ne.segments.iter().zip(&sels) {
+    register_segments(m, w, ne, hmodule, &sels);
+    Ok(())
+}
+
+/// Enter a module's segments in the global arena (owned by its module,
+/// typed code, DGROUP or data, with their segment numbers) and mark its
+/// code segments as its own for the walk. Selectors 0 (not loaded) are
+/// skipped.
+pub(crate) fn register_segments(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    ne: &NeImage,
+    hmodule: u16,
+    sels: &[u16],
+) {
+    let auto = ne.header.auto_data_segment;
+    for (seg, &sel) in ne.segments.iter().zip(sels) {
+        if sel == 0 {
+            continue;
+        }
         let kind = if !seg.is_data() {
             gt::CODE
         } else if seg.number == auto {
@@ -848,19 +899,16 @@ fn finish_module(
         };
         let moveable = seg.flags & 0x0010 != 0;
         register(m, w, sel, moveable, hmodule, false, kind, Some(seg.number));
-    }
-    for (i, &sel) in sels.iter().enumerate() {
-        if !ne.segments[i].is_data() {
+        if !seg.is_data() {
             m.get_data_mut().owners.insert(
                 sel,
                 CodeOwner {
                     hmodule,
-                    segment: Some(i as u16 + 1),
+                    segment: Some(seg.number),
                 },
             );
         }
     }
-    Ok(())
 }
 
 fn import(
@@ -930,6 +978,16 @@ pub fn load_dll(
         NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     ne.check_runnable(false)
         .map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    if ne.is_self_loading() {
+        return Err(Win16LoadError(format!(
+            "{}: offset {:#X} (ne_flags): a self-loading library (flags {:#06X} has bit \
+             0x0800); Windows 3.1 ran the loader of self-loading applications, and this one is \
+             a library",
+            dll.display(),
+            ne.header.file_offset + 0x0C,
+            ne.header.flags
+        )));
+    }
     let idx = load_module(m, w, &ne, dll, true, depth)?;
     // Its LibEntry runs before the program's first instruction
     // (kernel/library.rs).
@@ -1010,6 +1068,9 @@ pub fn load_program(
         },
     };
     let idx = load_module(m, &mut env.win16, ne, path, true, 0)?;
+    if ne.is_self_loading() {
+        kernel::selfload::boot(m, env, idx, path)?;
+    }
     let module = env.win16.modules[idx].clone();
     let seg_sel = |n: u16| module.segments.get(usize::from(n).wrapping_sub(1)).copied();
     // A header field whose segment cannot serve: a load error naming the
@@ -1195,7 +1256,7 @@ pub fn load_program(
 }
 
 /// A stop met while loading, as words for a load error.
-fn stop_text(stop: &Stop) -> String {
+pub(crate) fn stop_text(stop: &Stop) -> String {
     match stop {
         Stop::Error(t) => t.clone(),
         Stop::Fault(f) => format!(
