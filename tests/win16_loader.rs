@@ -26,6 +26,36 @@ fn iterated_code_and_data_segments_load_and_run() {
     );
 }
 
+/// An iterated segment whose records expand past its minimum allocation
+/// is refused, naming the file, the record's offset and the field.
+#[test]
+fn an_iteration_record_past_the_allocation_is_refused() {
+    let mut b = std::fs::read(rom("iterate.exe")).unwrap();
+    let ne = u32::from_le_bytes(b[0x3C..0x40].try_into().unwrap()) as usize;
+    let table = ne + usize::from(u16::from_le_bytes([b[ne + 0x22], b[ne + 0x23]]));
+    // Segment 3 expands to 0x84 bytes; allow it 0x7F.
+    let e = table + 2 * 8;
+    b[e + 6..e + 8].copy_from_slice(&0x7Fu16.to_le_bytes());
+    let seg3 = usize::from(u16::from_le_bytes([b[e], b[e + 1]])) << 4;
+    let dir = std::env::temp_dir().join(format!("th16-baditer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("BADITER.EXE");
+    std::fs::write(&f, &b).unwrap();
+    let out = bin().arg("run").arg(&f).output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    // Records: 4 + 0x76 bytes (record 1, which fits), then 'ab' x 5 at
+    // 0x7A, which would reach 0x76 + 10 = 0x80 > 0x7F.
+    let at = seg3 + 4 + 0x76;
+    assert!(err.contains("BADITER.EXE"), "{err}");
+    assert!(
+        err.contains(&format!("offset {at:#X} (segment 3 iteration count)")),
+        "{err}"
+    );
+    assert!(err.contains("allocation of 0x7F"), "{err}");
+}
+
 #[test]
 fn info_names_iterated_segments() {
     let out = bin()

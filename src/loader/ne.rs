@@ -419,10 +419,16 @@ impl NeSegment {
     }
 
     /// Allocated size: the larger of the file length and the minimum
-    /// allocation (win16.md, "The CPU the programs expect"). Heap and stack
-    /// for DGROUP are the caller's to add.
+    /// allocation (win16.md, "The CPU the programs expect"); for an
+    /// iterated segment the minimum allocation, since its file length
+    /// counts iteration records, not bytes in memory. Heap and stack for
+    /// DGROUP are the caller's to add.
     pub fn alloc_size(&self) -> u32 {
-        self.file_length().max(self.min_alloc())
+        if self.is_iterated() {
+            self.min_alloc()
+        } else {
+            self.file_length().max(self.min_alloc())
+        }
     }
 
     /// True for a data segment (flag 0x0001), false for code.
