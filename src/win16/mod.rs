@@ -169,6 +169,9 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// The modules whose imports are being loaded, outermost first
+    /// ([`load_module`]).
+    pub loading: Vec<Loading>,
     /// The *absent* modules, by hModule: imported, but neither built in
     /// nor found as a DLL. Each has thunks like a built-in module and no
     /// functions: calling one stops the run. The text says where its file
@@ -610,18 +613,31 @@ fn relay_log(
     );
 }
 
+/// A module whose imports are being loaded ([`load_module`]), and its
+/// index in the module list once it has one.
+#[derive(Debug, Clone)]
+pub struct Loading {
+    name: String,
+    ne: Box<NeImage>,
+    path: PathBuf,
+    dgroup_extra: bool,
+    idx: Option<usize>,
+}
+
 /// Load an NE module's segments, resolve its imports (built-ins, or DLLs
 /// found as [`find_dll`] searches), apply relocations, and write its
 /// module database. Returns the module's index.
 ///
-/// As Windows 3.1's loader did, the module is entered in the module list,
-/// with its segments allocated and its entry points known, before the
-/// modules it imports are loaded: a module that imports one that is still
-/// being loaded (two DLLs that import each other, or a DLL that imports the
-/// program) references it instead of loading it again, and the relocations
-/// of each resolve once both have their segments. Module graphs are
-/// therefore loaded once per module whatever their cycles; the recursion
-/// is bounded by [`MAX_DLL_DEPTH`] distinct modules in one import chain.
+/// The imported modules are loaded first, then the module's own database
+/// and segments are made, then its relocations resolve against all of
+/// them. A module that imports one still being loaded further up the
+/// chain (two DLLs that import each other, or a DLL that imports the
+/// program) references it instead of loading it again, as Windows 3.1's
+/// loader did: the module being loaded is given its database, its
+/// segments and its entry points at that moment ([`materialize`]), so the
+/// relocations of each resolve once both have their segments. Each module
+/// is loaded once whatever the cycles; the recursion is bounded by
+/// [`MAX_DLL_DEPTH`] distinct modules in one import chain.
 fn load_module(
     m: &mut Uc<'_>,
     w: &mut Win16,
@@ -637,6 +653,37 @@ fn load_module(
             "{fname}: a chain of more than {MAX_DLL_DEPTH} DLLs, each importing the next"
         )));
     }
+    w.loading.push(Loading {
+        name,
+        ne: Box::new(ne.clone()),
+        path: path.to_path_buf(),
+        dgroup_extra,
+        idx: None,
+    });
+    let result = finish_module(m, w, ne, path, depth);
+    let done = w.loading.pop();
+    match result {
+        Ok(i) => Ok(i),
+        Err(e) => {
+            // Forget the half-loaded module (its memory too).
+            let hmodule = done.and_then(|l| l.idx).map(|i| w.modules[i].hmodule);
+            if let Some(i) = hmodule.and_then(|h| w.modules.iter().position(|x| x.hmodule == h)) {
+                w.remove_module(m, i);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Give the module being loaded at `w.loading[pos]` its module database
+/// placeholder, its segments (with their file data) and its entry points,
+/// and enter it in the module list (once): its index there.
+fn materialize(m: &mut Uc<'_>, w: &mut Win16, pos: usize) -> Result<usize, Win16LoadError> {
+    if let Some(i) = w.loading[pos].idx {
+        return Ok(i);
+    }
+    let l = w.loading[pos].clone();
+    let ne = &l.ne;
     // Module database placeholder, then the segments. A self-loading
     // application's segments other than 1 are allocated by its own loader
     // (kernel/selfload.rs); their selectors stay 0 until it has run, and its
@@ -652,7 +699,7 @@ fn load_module(
             continue;
         }
         let mut size = seg.alloc_size();
-        if dgroup_extra && seg.number == auto {
+        if l.dgroup_extra && seg.number == auto {
             size += u32::from(ne.header.heap_size) + u32::from(ne.header.stack_size);
         }
         // win16.md: rounded up only to the global heap's granularity.
@@ -666,14 +713,14 @@ fn load_module(
         sels.push(alloc_seg(m, kind, size, &seg.data[..take])?);
     }
     let mut module = Module {
-        name: name.clone(),
+        name: l.name.clone(),
         hmodule,
         segments: sels.clone(),
         thunks: Vec::new(),
         exports: HashMap::new(),
         export_names: HashMap::new(),
-        path: Some(path.to_path_buf()),
-        image: Some(Box::new(ne.clone())),
+        path: Some(l.path.clone()),
+        image: Some(l.ne.clone()),
         builtin: false,
     };
     for e in &ne.entries {
@@ -699,42 +746,32 @@ fn load_module(
         module.export_names.insert(n.to_ascii_uppercase(), *ord);
     }
     w.modules.push(module);
-    let own = w.modules.len() - 1;
-    match finish_module(m, w, ne, path, own, depth) {
-        Ok(()) => Ok(own),
-        Err(e) => {
-            // Forget the half-loaded module (its memory too).
-            if let Some(i) = w.modules.iter().position(|x| x.hmodule == hmodule) {
-                w.remove_module(m, i);
-            }
-            Err(e)
-        }
-    }
+    let idx = w.modules.len() - 1;
+    w.loading[pos].idx = Some(idx);
+    Ok(idx)
 }
 
-/// The rest of [`load_module`] for module `own`, already in the module
-/// list: its imports, its relocations, its module database.
+/// The work of [`load_module`] for the module last pushed on
+/// `w.loading`: its imports, its segments, its relocations, its module
+/// database. Its index in the module list.
 fn finish_module(
     m: &mut Uc<'_>,
     w: &mut Win16,
     ne: &NeImage,
     path: &Path,
-    own: usize,
     depth: usize,
-) -> Result<(), Win16LoadError> {
+) -> Result<usize, Win16LoadError> {
     let fname = path.display();
-    let name = w.modules[own].name.clone();
-    let hmodule = w.modules[own].hmodule;
-    let sels = w.modules[own].segments.clone();
-    let exports = w.modules[own].exports.clone();
-    // Imported modules next, as Windows loads them before it fixes up the
-    // importer; one already in the list (loaded, or being loaded further
-    // up this chain) is referenced.
+    // Imported modules first, as Windows loads them before the importer's
+    // segments; one already in the list is referenced, and one being
+    // loaded further up this chain is given its segments and referenced.
     let mut ref_index = Vec::new();
     for r in &ne.module_refs {
         let upper = r.to_ascii_uppercase();
         let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
             i
+        } else if let Some(pos) = w.loading.iter().position(|l| l.name == upper) {
+            materialize(m, w, pos)?
         } else if search::is_core(&upper) {
             ensure_builtin(m, w, &upper)?
         } else {
@@ -750,6 +787,11 @@ fn finish_module(
         };
         ref_index.push(idx);
     }
+    let own = materialize(m, w, w.loading.len() - 1)?;
+    let name = w.modules[own].name.clone();
+    let hmodule = w.modules[own].hmodule;
+    let sels = w.modules[own].segments.clone();
+    let exports = w.modules[own].exports.clone();
     // Relocations.
     for (i, seg) in ne.segments.iter().enumerate() {
         let sel = sels[i];
@@ -871,7 +913,7 @@ fn finish_module(
         .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
     register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
     register_segments(m, w, ne, hmodule, &sels);
-    Ok(())
+    Ok(own)
 }
 
 /// Enter a module's segments in the global arena (owned by its module,
@@ -911,7 +953,10 @@ pub(crate) fn register_segments(
     }
 }
 
-fn import(
+/// The far address an import of `ordinal` from module `idx` resolves to:
+/// a built-in module's thunk (or its absolute value, as offset and
+/// selector both), a loaded module's entry point.
+pub(crate) fn import(
     m: &mut Uc<'_>,
     w: &mut Win16,
     idx: usize,

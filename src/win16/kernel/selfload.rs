@@ -513,7 +513,7 @@ fn entry_addr_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let m = &env.win16.modules[idx];
     if m.builtin {
         return Ok(
-            match crate::win16::thunk_for(uc, &mut env.win16, idx, ordinal, None) {
+            match crate::win16::import(uc, &mut env.win16, idx, ordinal, None) {
                 Ok(p) => u32::from(p.selector) << 16 | u32::from(p.offset),
                 Err(_) => 0,
             },
