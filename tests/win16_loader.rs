@@ -261,3 +261,40 @@ fn a_self_loading_application_loads_itself_and_runs() {
         "{text}"
     );
 }
+
+/// A font file given to AddFontResource is loaded as a module, as Windows
+/// 3.1 loaded it (a resource-only library; RemoveFontResource frees it),
+/// and AddFontResource also takes a loaded module's handle (SDK,
+/// AddFontResource: "a handle of a loaded module"). Each returns the
+/// number of fonts added: the file's RT_FONT (8) resources. Needs the
+/// corpus's vgaoem.fon (module OEMFONTS); skipped visibly without it.
+#[test]
+fn a_font_file_is_a_module_to_addfontresource() {
+    let Some(c) = common::corpus() else { return };
+    let fon = std::fs::read(c.join("ne/vgaoem.fon")).unwrap();
+    let ne = toolhelp16::loader::NeImage::parse(&fon).unwrap();
+    let fonts = ne
+        .resources
+        .iter()
+        .find(|t| t.type_id == toolhelp16::loader::ResourceId::Int(8))
+        .map_or(0, |t| t.resources.len());
+    assert!(fonts > 0);
+    let dir = std::env::temp_dir().join(format!("th16-fontuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(rom("fontuse.exe"), dir.join("FONTUSE.EXE")).unwrap();
+    std::fs::write(dir.join("FONT.FON"), &fon).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(dir.join("FONTUSE.EXE"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"],
+        format!("name {fonts} 1 1 0\r\nhandle {fonts} 1\r\n"),
+        "{v}"
+    );
+}
