@@ -298,3 +298,20 @@ fn a_font_file_is_a_module_to_addfontresource() {
         "{v}"
     );
 }
+
+/// A data-only DLL (roms/datadll.asm: one data segment, no code, no entry
+/// point) loads with the program that imports its table, with no LibEntry
+/// to run; LoadLibrary gives its instance handle, its data segment's
+/// (SDK, LoadLibrary), and GetProcAddress the entry the import resolved
+/// to.
+#[test]
+fn a_data_only_dll_loads_and_its_exports_resolve() {
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(rom("datause.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(v["output"], "data 1234 5678 1 1\r\n", "{v}");
+}
