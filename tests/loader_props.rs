@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use toolhelp16::loader::testdata::{SAMPLE_CHAIN, sample_ne};
+use toolhelp16::loader::ne::expand_iterated;
+use toolhelp16::loader::testdata::{SAMPLE_CHAIN, sample_iterated_ne, sample_ne};
 use toolhelp16::loader::{
     FarPtr, Image, KindHint, MzImage, NeImage, NeReloc, RelocTarget, apply_relocations, info,
     parse, render_text,
@@ -148,6 +149,48 @@ proptest! {
     #[test]
     fn mutated_sample_ne_never_panics(ms in proptest::collection::vec(mutation(), 1..8)) {
         exercise(&mutate(sample_ne(), &ms));
+    }
+
+    #[test]
+    fn mutated_iterated_sample_never_panics(ms in proptest::collection::vec(mutation(), 1..8)) {
+        exercise(&mutate(sample_iterated_ne(), &ms));
+    }
+
+    /// Arbitrary bytes as an iterated segment's records: the expansion is
+    /// an error or at most the allocation, never a panic; an error names
+    /// an offset inside the records.
+    #[test]
+    fn arbitrary_iteration_records_are_bounded(
+        raw in proptest::collection::vec(any::<u8>(), 0..512),
+        limit in 0u32..0x10001,
+    ) {
+        match expand_iterated(&raw, 0x1000, limit, 1) {
+            Ok(out) => prop_assert!(out.len() as u64 <= u64::from(limit)),
+            Err(e) => {
+                let o = e.offset.unwrap();
+                prop_assert!((0x1000..0x1000 + raw.len() as u64).contains(&o), "{}", e);
+            }
+        }
+    }
+
+    /// Iterated records built from arbitrary (count, pattern) pairs expand
+    /// to the patterns repeated, in order.
+    #[test]
+    fn iteration_records_expand_to_their_repetitions(
+        recs in proptest::collection::vec(
+            (0u16..8, proptest::collection::vec(any::<u8>(), 0..8)), 0..12),
+    ) {
+        let mut raw = Vec::new();
+        let mut want = Vec::new();
+        for (count, pat) in &recs {
+            raw.extend_from_slice(&count.to_le_bytes());
+            raw.extend_from_slice(&(pat.len() as u16).to_le_bytes());
+            raw.extend_from_slice(pat);
+            for _ in 0..*count {
+                want.extend_from_slice(pat);
+            }
+        }
+        prop_assert_eq!(expand_iterated(&raw, 0, 0x10000, 1).unwrap(), want);
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //!   (string, `"5.60"`: version and revision as decimal numbers);
 //! - `segments`: list of `{number, kind ("code"|"data"), file_offset,
 //!   file_length, min_alloc, alloc_size, flags, flag_names, relocations
-//!   (count), truncated (bool)}` (lengths with 0 = 64 KiB already applied);
+//!   (count), truncated (bool), expanded_length (number or null: what an
+//!   iterated segment's records expand to)}` (lengths with 0 = 64 KiB
+//!   already applied);
 //! - `imports`: list of `{module, functions}` in module-reference-table
 //!   order (modules no relocation uses are listed too, with no functions);
 //!   `functions` lists `{ordinal (number or null), name (string or null),
@@ -39,7 +41,9 @@
 //!   (as a program for an EXE, as a library for a DLL);
 //! - `os2_bound` (bool): an OS/2 bound (Family API) program, whose
 //!   real-mode part DOS runs, and `run` with it
-//!   ([`super::NeImage::bound_dos_program`]).
+//!   ([`super::NeImage::bound_dos_program`]);
+//! - `self_loading` (bool): header flag 0x0800, a self-loading application
+//!   whose segment 1 loads the others.
 //!
 //! `"MZ"` adds `cs`, `ip`, `ss`, `sp`, `min_alloc`, `max_alloc` (paragraphs),
 //! `header_paragraphs`, `relocations` (count), `image_offset` and
@@ -189,6 +193,9 @@ pub struct NeInfo {
     pub refusal: Option<String>,
     /// An OS/2 bound program (its real-mode part runs as DOS runs it).
     pub os2_bound: bool,
+    /// A self-loading application (header flag 0x0800, `SELFLOAD`): its
+    /// segment 1 holds its own loader, which loads the other segments.
+    pub self_loading: bool,
 }
 
 /// One NE segment.
@@ -214,6 +221,10 @@ pub struct SegmentInfo {
     pub relocations: usize,
     /// The file ends before the segment's data does.
     pub truncated: bool,
+    /// For an iterated segment (flag 0x0008, `ITERATED`): the bytes its
+    /// iteration records expand to when it is loaded; null for any other
+    /// (and for a truncated one, which is not expanded).
+    pub expanded_length: Option<u32>,
 }
 
 /// The functions imported from one module.
@@ -388,6 +399,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
             flag_names: ne::flag_names(s.flags, SEG_FLAG_NAMES),
             relocations: s.relocs.len(),
             truncated: s.truncated,
+            expanded_length: (s.is_iterated() && !s.truncated).then_some(s.data.len() as u32),
         })
         .collect();
 
@@ -519,6 +531,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
             .err()
             .map(|e| e.to_string()),
         os2_bound: ne.bound_dos_program().is_some(),
+        self_loading: h.flags & ne::NEF_SELF_LOADING != 0,
     }
 }
 
@@ -695,6 +708,13 @@ fn render_ne(s: &mut String, n: &NeInfo) {
         n.heap,
         n.alignment_shift
     );
+    if n.self_loading {
+        let _ = writeln!(
+            s,
+            "self-loading: segment 1 holds the program's own loader (its BootApp and \
+             LoadAppSeg load the other segments)"
+        );
+    }
     match &n.refusal {
         Some(r) if n.os2_bound => {
             let _ = writeln!(
@@ -725,6 +745,12 @@ fn render_ne(s: &mut String, n: &NeInfo) {
             g.flag_names.join(" "),
             if g.truncated { " TRUNCATED" } else { "" }
         );
+        if let Some(n) = g.expanded_length {
+            let _ = writeln!(
+                s,
+                "      iterated: its records expand to {n:#07X} bytes when it is loaded"
+            );
+        }
     }
     let _ = writeln!(s, "imports:");
     for m in &n.imports {

@@ -176,6 +176,15 @@ pub struct NeHeader {
 /// Size of the NE header.
 pub const NE_HEADER_SIZE: u64 = 0x40;
 
+/// The most all iterated segments of one module may expand to together.
+/// A module's segments could at most fill the 16-bit protected-mode
+/// address space Windows 3.1 gave a program (8192 selectors of 64 KiB is
+/// 512 MiB in theory, but the global heap of a 16 MiB machine holds far
+/// less); 16 MiB leaves every real program room and bounds what a corrupt
+/// segment table that points many iterated segments at one small record
+/// can make the parser allocate.
+pub const MAX_EXPANDED_BYTES: u64 = 16 << 20;
+
 impl NeHeader {
     /// Read the header at file offset `at`.
     pub fn parse(r: &Reader<'_>, at: u64) -> Result<Self, LoadError> {
@@ -370,8 +379,11 @@ pub struct NeSegment {
     pub min_alloc_raw: u16,
     /// File offset of the data in bytes (sector << shift; 0 when none).
     pub file_offset: u64,
-    /// The data bytes present in the file (shorter than
-    /// [`NeSegment::file_length`] only when `truncated`).
+    /// The segment's bytes as they are loaded into memory: the data in the
+    /// file, or for an iterated segment ([`NESEG_ITERATED`]) the expansion
+    /// of its iteration records ([`expand_iterated`]). Shorter than
+    /// [`NeSegment::file_length`] only when `truncated` (a truncated
+    /// segment is kept as its raw bytes, not expanded).
     pub data: Vec<u8>,
     /// True when the data runs past the end of the file.
     pub truncated: bool,
@@ -407,16 +419,93 @@ impl NeSegment {
     }
 
     /// Allocated size: the larger of the file length and the minimum
-    /// allocation (win16.md, "The CPU the programs expect"). Heap and stack
-    /// for DGROUP are the caller's to add.
+    /// allocation (win16.md, "The CPU the programs expect"); for an
+    /// iterated segment the minimum allocation, since its file length
+    /// counts iteration records, not bytes in memory. Heap and stack for
+    /// DGROUP are the caller's to add.
     pub fn alloc_size(&self) -> u32 {
-        self.file_length().max(self.min_alloc())
+        if self.is_iterated() {
+            self.min_alloc()
+        } else {
+            self.file_length().max(self.min_alloc())
+        }
     }
 
     /// True for a data segment (flag 0x0001), false for code.
     pub fn is_data(&self) -> bool {
         self.flags & NESEG_DATA != 0
     }
+
+    /// True for an iterated segment (flag 0x0008): its file data are
+    /// iteration records, expanded when it is loaded.
+    pub fn is_iterated(&self) -> bool {
+        self.flags & NESEG_ITERATED != 0
+    }
+}
+
+/// Expand an iterated segment's file data (`raw`, read from file offset
+/// `at`) into the bytes it stands for in memory.
+///
+/// The file data are records, one after the other until the segment's
+/// file length is used up: a word, how many times the pattern repeats; a
+/// word, the pattern's length in bytes; the pattern. The expansion is the
+/// patterns repeated, in order (the OMF/LX "iterated data" record that
+/// Microsoft's and Borland's linkers write for a segment flagged 0x0008;
+/// the relocation records follow the file data as for any segment).
+///
+/// Bounded: the expansion may not exceed `limit` (the segment's
+/// allocation); a record whose header or pattern runs past the file data,
+/// or whose expansion would pass `limit`, is an error naming the record's
+/// file offset and the field at fault. Each record consumes at least four
+/// bytes of `raw`, and nothing is allocated beyond `limit`.
+pub fn expand_iterated(raw: &[u8], at: u64, limit: u32, seg: u16) -> Result<Vec<u8>, LoadError> {
+    let mut out: Vec<u8> = Vec::new();
+    let mut p = 0usize;
+    let word = |o: usize| raw.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    while p < raw.len() {
+        let here = at + p as u64;
+        let (Some(count), Some(len)) = (word(p), word(p + 2)) else {
+            return Err(LoadError::at(
+                here,
+                format!("segment {seg} iteration record"),
+                format!(
+                    "{} byte(s) are left of the iterated segment's data ({:#X} bytes at {at:#X}),                      too few for a record's iteration count and length (4 bytes)",
+                    raw.len() - p,
+                    raw.len()
+                ),
+            ));
+        };
+        let pattern = raw.get(p + 4..p + 4 + usize::from(len)).ok_or_else(|| {
+            LoadError::at(
+                here + 2,
+                format!("segment {seg} iteration record length"),
+                format!(
+                    "the record's pattern of {len:#X} bytes at {:#X} runs past the end of the                      segment's data ({:#X} bytes at {at:#X})",
+                    here + 4,
+                    raw.len()
+                ),
+            )
+        })?;
+        let total = u64::from(count) * u64::from(len);
+        if out.len() as u64 + total > u64::from(limit) {
+            return Err(LoadError::at(
+                here,
+                format!("segment {seg} iteration count"),
+                format!(
+                    "{count} repetitions of {len:#X} bytes would expand the segment to {:#X} \
+                     bytes, more than its allocation of {limit:#X}",
+                    out.len() as u64 + total
+                ),
+            ));
+        }
+        if len != 0 {
+            for _ in 0..count {
+                out.extend_from_slice(pattern);
+            }
+        }
+        p += 4 + usize::from(len);
+    }
+    Ok(out)
 }
 
 /// One entry point from the entry table.
@@ -663,6 +752,7 @@ impl NeImage {
         // memory used stays proportional to the file size.
         let budget = r.len().saturating_mul(2).saturating_add(0x20000);
         let mut copied: u64 = 0;
+        let mut expanded: u64 = 0;
         let mut segs = Vec::with_capacity(n as usize);
         for i in 0..n {
             let e = table + i * 8;
@@ -691,13 +781,36 @@ impl NeImage {
                             .to_vec();
                     }
                 } else {
-                    seg.data = r.bytes(seg.file_offset, len, "segment data")?.to_vec();
+                    let raw = r.bytes(seg.file_offset, len, "segment data")?;
+                    // The overlap budget counts file bytes; the expansion
+                    // has its own bound (`expanded`).
+                    copied += raw.len() as u64;
+                    if seg.is_iterated() {
+                        seg.data = expand_iterated(raw, seg.file_offset, seg.alloc_size(), number)?;
+                        expanded += seg.data.len() as u64;
+                        if expanded > MAX_EXPANDED_BYTES {
+                            return Err(LoadError::at(
+                                e,
+                                format!("segment {number} table entry"),
+                                format!(
+                                    "iterated segments 1..={number} expand to {expanded:#X} \
+                                     bytes, more than {} for one module",
+                                    super::size_text(MAX_EXPANDED_BYTES)
+                                ),
+                            ));
+                        }
+                    } else {
+                        seg.data = raw.to_vec();
+                    }
                     if seg.flags & NESEG_RELOCS != 0 {
                         seg.relocs = self.parse_relocs(r, end, number)?;
                     }
                 }
             }
-            copied += seg.data.len() as u64 + seg.relocs.len() as u64 * 8;
+            if seg.truncated {
+                copied += seg.data.len() as u64;
+            }
+            copied += seg.relocs.len() as u64 * 8;
             if copied > budget {
                 return Err(LoadError::at(
                     e,
@@ -908,15 +1021,7 @@ impl NeImage {
             }
         }
         if h.flags & NEF_SELF_LOADING != 0 {
-            return Err(LoadError::at(
-                at + 0x0C,
-                "ne_flags",
-                format!(
-                    "this is a self-loading Windows application (flags {:#06X} has bit 0x0800): \
-                     it brings its own segment loader, which is not supported",
-                    h.flags
-                ),
-            ));
+            self.check_self_loader()?;
         }
         if h.flags & NEF_LINK_ERRORS != 0 {
             return Err(LoadError::at(
@@ -1021,6 +1126,55 @@ impl NeImage {
             ));
         }
         Ok(())
+    }
+}
+
+/// The size of a self-loading application's loader data table at the start
+/// of its segment 1 (Windows 3.1 SDK, "Loader Data Table"): the version
+/// word, a reserved word, then far pointers BootApp (04), LoadAppSeg (08),
+/// reserved (0C), MyAlloc (10), EntryAddrProc (14), ExitProc (18), four
+/// reserved words (1C..23) and SetOwner (24).
+pub const SELF_LOAD_TABLE_SIZE: u32 = 0x28;
+
+impl NeImage {
+    /// A self-loading application (flag 0x0800) brings its loader in
+    /// segment 1, which starts with the loader data table
+    /// ([`SELF_LOAD_TABLE_SIZE`]): refused when there is no segment 1 with
+    /// data in the file for the table.
+    fn check_self_loader(&self) -> Result<(), LoadError> {
+        let Some(s1) = self.segment(1) else {
+            return Err(LoadError::at(
+                self.header.file_offset + 0x1C,
+                "ne_cseg",
+                "a self-loading application (flags bit 0x0800) needs segment 1 for its loader, \
+                 and the module has no segments",
+            ));
+        };
+        if s1.is_data() || (s1.data.len() as u32) < SELF_LOAD_TABLE_SIZE {
+            return Err(LoadError::at(
+                s1.table_entry_offset,
+                "segment 1 table entry",
+                format!(
+                    "a self-loading application's segment 1 is its loader, code starting with \
+                     the {SELF_LOAD_TABLE_SIZE:#X}-byte loader data table; this one is {} with \
+                     {:#X} bytes of data",
+                    if s1.is_data() { "data" } else { "code" },
+                    s1.data.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// True for a self-loading application (flag 0x0800).
+    pub fn is_self_loading(&self) -> bool {
+        self.header.flags & NEF_SELF_LOADING != 0
+    }
+
+    /// The bytes of the imported-names table as the file holds them (from
+    /// its start, at most 64 KiB + 256 bytes, less where the file ends).
+    pub fn imported_names_bytes(&self) -> &[u8] {
+        &self.imported_names
     }
 }
 
@@ -1663,8 +1817,12 @@ pub(crate) mod tests {
             e.message.contains("OS/2") && e.message.contains("MSG"),
             "{e}"
         );
+        // Self-loading: the sample's segment 1 (0x20 bytes) is too short
+        // for the loader data table (0x28 bytes).
         let e = with(0x4D, &[0x08]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("self-loading"), "{e}");
+        assert!(e.message.contains("0x28-byte loader data table"), "{e}");
+        assert_eq!(e.offset, Some(0x80));
         let e = with(0x4D, &[0x80]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("library module"), "{e}");
         with(0x4D, &[0x80]).check_runnable(false).unwrap();
@@ -1684,6 +1842,76 @@ pub(crate) mod tests {
         let e = with(0x5C, &[0]).check_runnable(true).unwrap_err();
         assert!(e.message.contains("no segments"), "{e}");
         assert!(e.message.contains("resource-only"), "{e}");
+    }
+
+    #[test]
+    fn iteration_records_expand_in_order() {
+        // 'ab' x 3, then 'Z' x 0 (nothing), then 1 x "xyz".
+        let raw = [
+            &[3, 0, 2, 0][..],
+            b"ab",
+            &[0, 0, 1, 0],
+            b"Z",
+            &[1, 0, 3, 0],
+            b"xyz",
+        ]
+        .concat();
+        let out = expand_iterated(&raw, 0x400, 0x100, 2).unwrap();
+        assert_eq!(out, b"abababxyz");
+        // Exactly the allocation is allowed; one more byte is not.
+        assert_eq!(expand_iterated(&raw, 0x400, 9, 2).unwrap().len(), 9);
+        let e = expand_iterated(&raw, 0x400, 8, 2).unwrap_err();
+        assert_eq!(e.offset, Some(0x40B), "{e}");
+        assert_eq!(e.field, "segment 2 iteration count");
+        assert!(e.message.contains("allocation of 0x8"), "{e}");
+        // A record header cut short: 2 bytes left.
+        let e = expand_iterated(&raw[..raw.len() + 2 - 7], 0x400, 0x100, 2).unwrap_err();
+        assert_eq!(e.offset, Some(0x40B), "{e}");
+        assert_eq!(e.field, "segment 2 iteration record");
+        // A pattern longer than what is left.
+        let e = expand_iterated(&raw[..raw.len() - 1], 0x400, 0x100, 2).unwrap_err();
+        assert_eq!(e.offset, Some(0x40D), "{e}");
+        assert_eq!(e.field, "segment 2 iteration record length");
+        assert!(e.message.contains("0x3 bytes at 0x40F"), "{e}");
+        // 65535 repetitions of nothing cost no time and no memory.
+        assert!(
+            expand_iterated(&[0xFF, 0xFF, 0, 0], 0, 0x10, 1)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn an_iterated_segment_is_expanded_before_its_relocations() {
+        let f = build_ne();
+        let plain = NeImage::parse(&f).unwrap();
+        let s1 = &plain.segments[0];
+        let mut g = crate::loader::testdata::sample_iterated_ne();
+        let it = NeImage::parse(&g).unwrap();
+        let s = &it.segments[0];
+        assert!(s.is_iterated());
+        assert_eq!((s.file_length(), s.alloc_size()), (0x29, 0x40));
+        assert_eq!(s.data.len(), 0x30);
+        assert_eq!(&s.data[..0x20], &s1.data[..]);
+        assert_eq!(&s.data[0x20..], &[b'Q'; 0x10]);
+        assert_eq!(s.relocs, s1.relocs);
+        it.check_runnable(true).unwrap();
+        // The records' chains run through the expanded bytes; errors name
+        // the records after the iteration records (count at 0x229).
+        let mut data = s.data.clone();
+        apply_segment_relocations(&mut data, s, &mut resolver).unwrap();
+        let mut want = s1.data.clone();
+        apply_relocations(&mut want, &s1.relocs, &mut resolver).unwrap();
+        assert_eq!(&data[..0x20], &want[..]);
+        let e = apply_segment_relocations(&mut s.data.clone(), s, &mut |_| Err("no".into()))
+            .unwrap_err();
+        assert_eq!(e.offset, Some(0x22B), "{e}");
+        // An allocation too small for the expansion: refused, naming the
+        // record that overruns.
+        g[0x86..0x88].copy_from_slice(&0x2Fu16.to_le_bytes());
+        let err = NeImage::parse(&g).unwrap_err();
+        assert_eq!(err.offset, Some(0x224), "{err}");
+        assert!(err.message.contains("allocation of 0x2F"), "{err}");
     }
 
     #[test]

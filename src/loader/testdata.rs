@@ -2,8 +2,8 @@
 //! tests). Not part of the loader proper.
 
 use super::ne::{
-    NEF_MULTIPLEDATA, NESEG_DATA, NESEG_MOVEABLE, NESEG_PRELOAD, NESEG_RELOCS, RELOC_ADDITIVE,
-    RELOC_FARPTR, RELOC_OFFSET, RELOC_SELECTOR,
+    NEF_MULTIPLEDATA, NESEG_DATA, NESEG_ITERATED, NESEG_MOVEABLE, NESEG_PRELOAD, NESEG_RELOCS,
+    RELOC_ADDITIVE, RELOC_FARPTR, RELOC_OFFSET, RELOC_SELECTOR,
 };
 
 /// Offsets in segment 1 of [`sample_ne`] that its far-pointer chain visits.
@@ -111,4 +111,25 @@ pub fn sample_ne() -> Vec<u8> {
     // OS fixup type 1 at 0x1C.
     f.extend_from_slice(&[RELOC_OFFSET, 3, 0x1C, 0x00, 1, 0, 0, 0]);
     f
+}
+
+/// [`sample_ne`] with segment 1 iterated (flag 0x0008): its 0x20 bytes as
+/// one record of 1 repetition, then 'Q' repeated 0x10 times; minimum
+/// allocation 0x40; the same relocation records after the 0x29 bytes of
+/// records (at 0x229). It loads as 0x30 bytes: the plain sample's 0x20,
+/// then 16 'Q's.
+pub fn sample_iterated_ne() -> Vec<u8> {
+    let f = sample_ne();
+    let body = &f[0x200..0x220];
+    let relocs = &f[0x220..];
+    let mut g = f[..0x200].to_vec();
+    g.extend_from_slice(&[1, 0, 0x20, 0]);
+    g.extend_from_slice(body);
+    g.extend_from_slice(&[0x10, 0, 1, 0, b'Q']);
+    g.extend_from_slice(relocs);
+    let w = |g: &mut Vec<u8>, o: usize, v: u16| g[o..o + 2].copy_from_slice(&v.to_le_bytes());
+    w(&mut g, 0x82, 0x29);
+    w(&mut g, 0x84, NESEG_RELOCS | NESEG_PRELOAD | NESEG_ITERATED);
+    w(&mut g, 0x86, 0x40);
+    g
 }

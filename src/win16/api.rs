@@ -171,6 +171,7 @@ pub static TABLES: &[&[Api]] = &[
     super::system::APIS,
     super::scheduler::APIS,
     super::kernel::library::APIS,
+    super::kernel::selfload::APIS,
     super::kernel::file::APIS,
     super::kernel::directory::APIS,
     super::kernel::selector::APIS,
@@ -206,7 +207,11 @@ pub fn all() -> impl Iterator<Item = &'static Api> {
 /// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
 /// thunk finds them here by their private ordinals (0xF000 and up, far
 /// above any export and any unknown-name import).
-pub static INTERNAL: &[&[Api]] = &[super::user::controls::INTERNAL, super::user::mdi::INTERNAL];
+pub static INTERNAL: &[&[Api]] = &[
+    super::user::controls::INTERNAL,
+    super::user::mdi::INTERNAL,
+    super::kernel::selfload::INTERNAL,
+];
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
 /// check their own table with this.)

@@ -25,6 +25,7 @@ pub mod prologue;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
+pub mod search;
 pub mod shell;
 pub mod sound;
 pub mod strings;
@@ -159,9 +160,9 @@ pub struct Win16 {
     /// The DOS environment a task starts with (the default one when
     /// empty).
     pub environment: Vec<(String, String)>,
-    /// Host directories searched for a DLL after the importer's own: the
-    /// sandboxed drive C:'s root (`--dir`).
-    pub dll_dirs: Vec<PathBuf>,
+    /// Where DLLs are looked for (search.rs): Windows 3.1's order on the
+    /// sandboxed drive, set when a program is loaded.
+    pub dll_search: search::DllSearch,
     /// KERNEL's runtime state: loaded libraries, selectors, files, the
     /// error mode (kernel/).
     pub kernel: kernel::KernelState,
@@ -173,6 +174,9 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// The modules whose imports are being loaded, outermost first
+    /// ([`load_module`]).
+    pub loading: Vec<Loading>,
     /// The *absent* modules, by hModule: imported, but neither built in
     /// nor found as a DLL. Each has thunks like a built-in module and no
     /// functions: calling one stops the run. The text says where its file
@@ -203,8 +207,10 @@ impl From<MachineError> for Win16LoadError {
     }
 }
 
-/// How deep DLLs may import DLLs.
-const MAX_DLL_DEPTH: usize = 8;
+/// How many distinct DLLs one chain of imports may pass through (each
+/// module is loaded once, so a cycle ends at the first module met again;
+/// this bounds only the loader's recursion).
+const MAX_DLL_DEPTH: usize = 32;
 
 impl Win16 {
     /// The task with this handle.
@@ -612,9 +618,31 @@ fn relay_log(
     );
 }
 
+/// A module whose imports are being loaded ([`load_module`]), and its
+/// index in the module list once it has one.
+#[derive(Debug, Clone)]
+pub struct Loading {
+    name: String,
+    ne: Box<NeImage>,
+    path: PathBuf,
+    dgroup_extra: bool,
+    idx: Option<usize>,
+}
+
 /// Load an NE module's segments, resolve its imports (built-ins, or DLLs
-/// found beside it), apply relocations, and write its module database.
-/// Returns the module's index.
+/// found as [`find_dll`] searches), apply relocations, and write its
+/// module database. Returns the module's index.
+///
+/// The imported modules are loaded first, then the module's own database
+/// and segments are made, then its relocations resolve against all of
+/// them. A module that imports one still being loaded further up the
+/// chain (two DLLs that import each other, or a DLL that imports the
+/// program) references it instead of loading it again, as Windows 3.1's
+/// loader did: the module being loaded is given its database, its
+/// segments and its entry points at that moment ([`materialize`]), so the
+/// relocations of each resolve once both have their segments. Each module
+/// is loaded once whatever the cycles; the recursion is bounded by
+/// [`MAX_DLL_DEPTH`] distinct modules in one import chain.
 fn load_module(
     m: &mut Uc<'_>,
     w: &mut Win16,
@@ -627,32 +655,56 @@ fn load_module(
     let name = ne.module_name().unwrap_or("").to_ascii_uppercase();
     if depth > MAX_DLL_DEPTH {
         return Err(Win16LoadError(format!(
-            "{fname}: DLLs import each other more than {MAX_DLL_DEPTH} deep"
+            "{fname}: a chain of more than {MAX_DLL_DEPTH} DLLs, each importing the next"
         )));
     }
-    // Imported modules first, as Windows loads them before the importer.
-    let mut ref_index = Vec::new();
-    for r in &ne.module_refs {
-        let upper = r.to_ascii_uppercase();
-        let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
-            i
-        } else if BUILTIN_MODULES.contains(&upper.as_str()) {
-            ensure_builtin(m, w, &upper)?
-        } else {
-            match find_dll(w, path, &upper) {
-                Ok(dll) => load_dll(m, w, &dll, depth + 1)?,
-                Err(looked) => ensure_absent(m, w, &upper, looked)?,
+    w.loading.push(Loading {
+        name,
+        ne: Box::new(ne.clone()),
+        path: path.to_path_buf(),
+        dgroup_extra,
+        idx: None,
+    });
+    let result = finish_module(m, w, ne, path, depth);
+    let done = w.loading.pop();
+    match result {
+        Ok(i) => Ok(i),
+        Err(e) => {
+            // Forget the half-loaded module (its memory too).
+            let hmodule = done.and_then(|l| l.idx).map(|i| w.modules[i].hmodule);
+            if let Some(i) = hmodule.and_then(|h| w.modules.iter().position(|x| x.hmodule == h)) {
+                w.remove_module(m, i);
             }
-        };
-        ref_index.push(idx);
+            Err(e)
+        }
     }
-    // Module database placeholder, then the segments.
-    let hmodule = alloc_seg(m, SegKind::Data, 0x1000, &[])?;
+}
+
+/// Give the module being loaded at `w.loading[pos]` its module database
+/// placeholder, its segments (with their file data) and its entry points,
+/// and enter it in the module list (once): its index there.
+fn materialize(m: &mut Uc<'_>, w: &mut Win16, pos: usize) -> Result<usize, Win16LoadError> {
+    if let Some(i) = w.loading[pos].idx {
+        return Ok(i);
+    }
+    let l = w.loading[pos].clone();
+    let ne = &l.ne;
+    // Module database placeholder, then the segments. A self-loading
+    // application's segments other than 1 are allocated by its own loader
+    // (kernel/selfload.rs); their selectors stay 0 until it has run, and its
+    // module database is the whole information block its loader reads.
+    let self_loading = ne.is_self_loading();
+    let db_size = if self_loading { 0x1_0000 } else { 0x1000 };
+    let hmodule = alloc_seg(m, SegKind::Data, db_size, &[])?;
     let auto = ne.header.auto_data_segment;
     let mut sels = Vec::new();
     for seg in &ne.segments {
+        if self_loading && seg.number != 1 {
+            sels.push(0);
+            continue;
+        }
         let mut size = seg.alloc_size();
-        if dgroup_extra && seg.number == auto {
+        if l.dgroup_extra && seg.number == auto {
             size += u32::from(ne.header.heap_size) + u32::from(ne.header.stack_size);
         }
         // win16.md: rounded up only to the global heap's granularity.
@@ -666,21 +718,21 @@ fn load_module(
         sels.push(alloc_seg(m, kind, size, &seg.data[..take])?);
     }
     let mut module = Module {
-        name: name.clone(),
+        name: l.name.clone(),
         hmodule,
         segments: sels.clone(),
         thunks: Vec::new(),
         exports: HashMap::new(),
         export_names: HashMap::new(),
-        path: Some(path.to_path_buf()),
-        image: Some(Box::new(ne.clone())),
+        path: Some(l.path.clone()),
+        image: Some(l.ne.clone()),
         builtin: false,
     };
     for e in &ne.entries {
         if e.segment == 0xFE || e.segment == 0 {
             continue;
         }
-        if let Some(&sel) = sels.get(usize::from(e.segment) - 1) {
+        if let Some(&sel) = sels.get(usize::from(e.segment) - 1).filter(|&&s| s != 0) {
             module.exports.insert(
                 e.ordinal,
                 FarPtr {
@@ -698,20 +750,66 @@ fn load_module(
     {
         module.export_names.insert(n.to_ascii_uppercase(), *ord);
     }
+    w.modules.push(module);
+    let idx = w.modules.len() - 1;
+    w.loading[pos].idx = Some(idx);
+    Ok(idx)
+}
+
+/// The work of [`load_module`] for the module last pushed on
+/// `w.loading`: its imports, its segments, its relocations, its module
+/// database. Its index in the module list.
+fn finish_module(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    ne: &NeImage,
+    path: &Path,
+    depth: usize,
+) -> Result<usize, Win16LoadError> {
+    let fname = path.display();
+    // Imported modules first, as Windows loads them before the importer's
+    // segments; one already in the list is referenced, and one being
+    // loaded further up this chain is given its segments and referenced.
+    let mut ref_index = Vec::new();
+    for r in &ne.module_refs {
+        let upper = r.to_ascii_uppercase();
+        let idx = if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
+            i
+        } else if let Some(pos) = w.loading.iter().position(|l| l.name == upper) {
+            materialize(m, w, pos)?
+        } else if search::is_core(&upper) {
+            ensure_builtin(m, w, &upper)?
+        } else {
+            // A file of the name first, even for a system DLL this tool
+            // provides (search.rs: a program's own VER.DLL is loaded).
+            match find_dll(w, path, &upper) {
+                Ok(dll) => load_dll(m, w, &dll, depth + 1)?,
+                Err(_) if BUILTIN_MODULES.contains(&upper.as_str()) => {
+                    ensure_builtin(m, w, &upper)?
+                }
+                Err(looked) => ensure_absent(m, w, &upper, looked)?,
+            }
+        };
+        ref_index.push(idx);
+    }
+    let own = materialize(m, w, w.loading.len() - 1)?;
+    let name = w.modules[own].name.clone();
+    let hmodule = w.modules[own].hmodule;
+    let sels = w.modules[own].segments.clone();
+    let exports = w.modules[own].exports.clone();
     // Relocations.
     for (i, seg) in ne.segments.iter().enumerate() {
-        if seg.relocs.is_empty() {
+        let sel = sels[i];
+        if seg.relocs.is_empty() || sel == 0 {
             continue;
         }
-        let sel = sels[i];
         let d = m
             .descriptor_of(sel)
             .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
         let mut data = vec![0u8; d.limit as usize + 1];
         m.read_seg(sel, 0, &mut data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
-        let mut resolve =
-            |t: &RelocTarget| resolve_target(m, w, &sels, &module.exports, &ref_index, t);
+        let mut resolve = |t: &RelocTarget| resolve_target(m, w, &sels, &exports, &ref_index, t);
         crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
         // Floating-point fixups, as Windows applies them with a
@@ -725,7 +823,8 @@ fn load_module(
     }
     // Exported functions' prologues, as Windows patched them (prologue.rs).
     let patch = if ne.header.is_library() {
-        sels.get(usize::from(auto).wrapping_sub(1))
+        sels.get(usize::from(ne.header.auto_data_segment).wrapping_sub(1))
+            .filter(|&&dgroup| dgroup != 0)
             .map(|&dgroup| prologue::Patch::Library(dgroup))
     } else {
         Some(prologue::Patch::Program)
@@ -736,6 +835,10 @@ fn load_module(
                 continue;
             }
             let sel = sels[i];
+            if sel == 0 {
+                // Not loaded yet: the application's own loader brings it.
+                continue;
+            }
             let d = m
                 .descriptor_of(sel)
                 .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
@@ -766,14 +869,47 @@ fn load_module(
         .segments
         .iter()
         .zip(&sels)
-        .map(|(s, &sel)| if s.flags & 0x0010 != 0 { sel - 1 } else { sel })
+        .map(|(s, &sel)| {
+            if s.flags & 0x0010 != 0 && sel != 0 {
+                sel - 1
+            } else {
+                sel
+            }
+        })
         .collect();
-    let db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
-    let db = &db[..db.len().min(0x1000)];
+    let mut db = module_db_bytes(&name, None, &entries, &handles, ne.header.is_library());
+    if ne.is_self_loading() {
+        let refs: Vec<u16> = ref_index.iter().map(|&i| w.modules[i].hmodule).collect();
+        db = kernel::selfload::info_block(ne, &name, &entries, &handles, &refs);
+    }
+    let db = &db[..db.len().min(if ne.is_self_loading() {
+        0x1_0000
+    } else {
+        0x1000
+    })];
     m.write_seg(hmodule, 0, db)
         .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
     register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
-    for (seg, &sel) in ne.segments.iter().zip(&sels) {
+    register_segments(m, w, ne, hmodule, &sels);
+    Ok(own)
+}
+
+/// Enter a module's segments in the global arena (owned by its module,
+/// typed code, DGROUP or data, with their segment numbers) and mark its
+/// code segments as its own for the walk. Selectors 0 (not loaded) are
+/// skipped.
+pub(crate) fn register_segments(
+    m: &mut Uc<'_>,
+    w: &mut Win16,
+    ne: &NeImage,
+    hmodule: u16,
+    sels: &[u16],
+) {
+    let auto = ne.header.auto_data_segment;
+    for (seg, &sel) in ne.segments.iter().zip(sels) {
+        if sel == 0 {
+            continue;
+        }
         let kind = if !seg.is_data() {
             gt::CODE
         } else if seg.number == auto {
@@ -783,20 +919,16 @@ fn load_module(
         };
         let moveable = seg.flags & 0x0010 != 0;
         register(m, w, sel, moveable, hmodule, false, kind, Some(seg.number));
-    }
-    for (i, &sel) in sels.iter().enumerate() {
-        if !ne.segments[i].is_data() {
+        if !seg.is_data() {
             m.get_data_mut().owners.insert(
                 sel,
                 CodeOwner {
                     hmodule,
-                    segment: Some(i as u16 + 1),
+                    segment: Some(seg.number),
                 },
             );
         }
     }
-    w.modules.push(module);
-    Ok(w.modules.len() - 1)
 }
 
 /// Where a relocation's target lies, for a module whose segments are
@@ -813,11 +945,21 @@ fn resolve_target(
     match t {
         RelocTarget::Internal { segment, offset } => sels
             .get(usize::from(*segment).wrapping_sub(1))
+            .filter(|&&s| s != 0)
             .map(|&s| FarPtr {
                 selector: s,
                 offset: *offset,
             })
-            .ok_or_else(|| format!("segment {segment} does not exist")),
+            .ok_or_else(|| {
+                if usize::from(*segment) <= sels.len() {
+                    format!(
+                        "segment {segment} is loaded by the application's own loader \
+                         (the loader's segment 1 may only refer to itself)"
+                    )
+                } else {
+                    format!("segment {segment} does not exist")
+                }
+            }),
         RelocTarget::InternalMovable { ordinal } => exports
             .get(ordinal)
             .copied()
@@ -859,7 +1001,10 @@ fn resolve_target(
     }
 }
 
-fn import(
+/// The far address an import of `ordinal` from module `idx` resolves to:
+/// a built-in module's thunk (or its absolute value, as offset and
+/// selector both), a loaded module's entry point.
+pub(crate) fn import(
     m: &mut Uc<'_>,
     w: &mut Win16,
     idx: usize,
@@ -885,36 +1030,12 @@ fn import(
     }
 }
 
-/// Where a DLL is looked for: the directory of the module that imports
-/// it, then [`Win16::dll_dirs`] (the sandboxed drive's root). The file
-/// found (`NAME.DLL` in any case), or the text of where it was looked for.
+/// Find the DLL `name` (`NAME.DLL` in any case) imported by `importer`,
+/// in Windows 3.1's order ([`search`]); the file, or the text of where it
+/// was looked for.
 pub fn find_dll(w: &Win16, importer: &Path, name: &str) -> Result<PathBuf, String> {
-    let wanted = format!("{name}.DLL");
-    let beside = crate::loader::directory_of(importer);
-    let mut dirs = vec![beside];
-    for d in &w.dll_dirs {
-        if !dirs.contains(d) {
-            dirs.push(d.clone());
-        }
-    }
-    for dir in &dirs {
-        let found = std::fs::read_dir(dir).ok().and_then(|rd| {
-            rd.flatten().map(|e| e.path()).find(|p| {
-                p.is_file()
-                    && p.file_name()
-                        .and_then(|f| f.to_str())
-                        .is_some_and(|f| f.eq_ignore_ascii_case(&wanted))
-            })
-        });
-        if let Some(f) = found {
-            return Ok(f);
-        }
-    }
-    let places: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    Err(format!(
-        "not built in, and no {wanted} in {}",
-        places.join(" or ")
-    ))
+    search::find(&w.dll_search, importer, &format!("{name}.DLL"))
+        .map_err(|e| format!("not built in, and {e}"))
 }
 
 /// Thunks of a module's imports by a name it does not know count from
@@ -950,6 +1071,16 @@ pub fn load_dll(
         NeImage::parse(&bytes).map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
     ne.check_runnable(false)
         .map_err(|e| Win16LoadError(format!("{}: {e}", dll.display())))?;
+    if ne.is_self_loading() {
+        return Err(Win16LoadError(format!(
+            "{}: offset {:#X} (ne_flags): a self-loading library (flags {:#06X} has bit \
+             0x0800); Windows 3.1 ran the loader of self-loading applications, and this one is \
+             a library",
+            dll.display(),
+            ne.header.file_offset + 0x0C,
+            ne.header.flags
+        )));
+    }
     let idx = load_module(m, w, &ne, dll, true, depth)?;
     // Its LibEntry runs before the program's first instruction
     // (kernel/library.rs).
@@ -961,21 +1092,32 @@ pub fn load_dll(
 /// built in, a DLL file (found as the loader would find it, beside the
 /// program or in `dirs`), or absent (with where it was looked for).
 pub fn import_sources(program: &Path, imports: &[String], dirs: &[PathBuf]) -> Vec<ImportSource> {
+    let dll_search = match dirs.first().map(|d| crate::dos::fs::Drive::new(d.clone())) {
+        Some(Ok(drive)) => {
+            search::DllSearch::for_drive(&drive, &crate::dos::default_environment(), program)
+        }
+        _ => search::DllSearch {
+            program_dir: Some(crate::loader::directory_of(program)),
+            path: dirs.to_vec(),
+            ..Default::default()
+        },
+    };
     let w = Win16 {
-        dll_dirs: dirs.to_vec(),
+        dll_search,
         ..Win16::default()
     };
     imports
         .iter()
         .map(|name| {
             let upper = name.to_ascii_uppercase();
-            if BUILTIN_MODULES.contains(&upper.as_str()) {
-                ImportSource::BuiltIn
-            } else {
-                match find_dll(&w, program, &upper) {
-                    Ok(p) => ImportSource::Dll(p),
-                    Err(why) => ImportSource::Absent(why),
-                }
+            let builtin = BUILTIN_MODULES.contains(&upper.as_str());
+            if search::is_core(&upper) {
+                return ImportSource::BuiltIn;
+            }
+            match find_dll(&w, program, &upper) {
+                Ok(p) => ImportSource::Dll(p),
+                Err(_) if builtin => ImportSource::BuiltIn,
+                Err(why) => ImportSource::Absent(why),
             }
         })
         .collect()
@@ -1005,24 +1147,29 @@ pub fn load_program(
     ne.check_runnable(true)
         .map_err(|e| Win16LoadError(format!("{fname}: {e}")))?;
     let h = &ne.header;
-    if let Some(d) = &env.drive {
-        // The drive's root, then the Windows and system directories
-        // (LoadLibrary's search in the SDK), on every layer of the drive.
-        let mut dirs = vec![d.root().to_path_buf()];
-        dirs.extend(d.host_dirs(b"C:\\WINDOWS"));
-        dirs.extend(d.host_dirs(b"C:\\WINDOWS\\SYSTEM"));
-        for dir in dirs {
-            if !env.win16.dll_dirs.contains(&dir) {
-                env.win16.dll_dirs.push(dir);
-            }
+    env.win16.dll_search = match &env.drive {
+        Some(d) => {
+            let vars = if env.win16.environment.is_empty() {
+                crate::dos::default_environment()
+            } else {
+                env.win16.environment.clone()
+            };
+            search::DllSearch::for_drive(d, &vars, path)
         }
-    }
+        None => search::DllSearch {
+            program_dir: Some(crate::loader::directory_of(path)),
+            ..Default::default()
+        },
+    };
     // A second instance shares the running one's module and gets a
     // DGROUP of its own.
     let (idx, own_dgroup) = match new_instance(m, &mut env.win16, ne)? {
         Some((i, sel)) => (i, Some(sel)),
         None => (load_module(m, &mut env.win16, ne, path, true, 0)?, None),
     };
+    if own_dgroup.is_none() && ne.is_self_loading() {
+        kernel::selfload::boot(m, env, idx, path)?;
+    }
     let module = env.win16.modules[idx].clone();
     let auto = h.auto_data_segment;
     let seg_sel = |n: u16| match own_dgroup {
@@ -1283,7 +1430,7 @@ fn new_instance(
 
 /// A stop met while loading, as words for a load error.
 /// A stop met while loading, as words for a load error.
-fn stop_text(stop: &Stop) -> String {
+pub(crate) fn stop_text(stop: &Stop) -> String {
     match stop {
         Stop::Error(t) => t.clone(),
         Stop::Fault(f) => format!(

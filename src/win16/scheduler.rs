@@ -389,6 +389,9 @@ pub fn end_task(
         u32::from(code),
         own_stack,
     )?;
+    // A self-loading application's ExitProc, when its last instance ends
+    // (kernel/selfload.rs).
+    super::kernel::selfload::exit_proc(env, uc, current)?;
     let s = &mut env.win16.scheduler;
     s.exits.push(TaskExit {
         htask: current,

@@ -1007,23 +1007,48 @@ fn read_sandbox_file(env: &Env, name: &[u8]) -> Option<(String, Vec<u8>)> {
     }
 }
 
+/// The catalogue key and bytes of the file of the loaded module `h` (a
+/// font module's handle given to AddFontResource or RemoveFontResource):
+/// its DOS path as the drive names it, without the drive letter.
+fn module_font_file(env: &Env, h: u16) -> Option<(String, Vec<u8>)> {
+    let m = &env.win16.modules[env.win16.module_for_handle(h)?];
+    let path = m.path.clone()?;
+    let dos = crate::win16::kernel::module::dos_path(env, Some(&path), &m.name);
+    let key = dos.strip_prefix("C:").unwrap_or(&dos).to_string();
+    let bytes = crate::loader::read_capped(&path, MAX_FON_BYTES, "a font file").ok()?;
+    Some((key, bytes))
+}
+
 /// GDI.119 AddFontResource(lpszFilename) -> the number of fonts added, 0
-/// on failure. The file is a `.FON` in the program's sandbox (a handle of
-/// a loaded font module is not supported: 0).
+/// on failure. `lpszFilename` names a `.FON` in the program's sandbox, or
+/// is the handle of a loaded module whose fonts are added (SDK,
+/// AddFontResource). A font file named is also loaded as a library module,
+/// as Windows loaded it (kernel/library.rs; RemoveFontResource frees it).
 fn add_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if farptr::is_int(a[0]) {
-        return Ok(0);
-    }
-    let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
-        return Ok(0);
-    };
-    let Some((key, bytes)) = read_sandbox_file(env, &name) else {
-        return Ok(0);
+    let (key, bytes, name) = if farptr::is_int(a[0]) {
+        let Some((key, bytes)) = module_font_file(env, a[0] as u16) else {
+            return Ok(0);
+        };
+        (key, bytes, None)
+    } else {
+        let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
+            return Ok(0);
+        };
+        let Some((key, bytes)) = read_sandbox_file(env, &name) else {
+            return Ok(0);
+        };
+        (key, bytes, Some(name))
     };
     env.win16.gdi.fonts.forget_realized();
     let cat = env.win16.gdi.fonts.catalogue();
     match cat.add_file(&key, &bytes) {
-        Ok(n) => Ok(n as u32),
+        Ok(n) => {
+            if let Some(name) = name {
+                let name = String::from_utf8_lossy(&name).into_owned();
+                crate::win16::kernel::library::load_library_named(env, uc, &name)?;
+            }
+            Ok(n as u32)
+        }
         Err(e) => {
             let w = format!("AddFontResource {key}: {e}");
             env.win16.gdi.fonts.warn(w);
@@ -1036,18 +1061,37 @@ fn add_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 /// been added.
 fn remove_font_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if farptr::is_int(a[0]) {
-        return Ok(0);
+        let Some((key, _)) = module_font_file(env, a[0] as u16) else {
+            return Ok(0);
+        };
+        env.win16.gdi.fonts.forget_realized();
+        return Ok(u32::from(env.win16.gdi.fonts.catalogue().remove_file(&key)));
     }
     let Some(name) = farptr::read_cstr(uc, a[0], 260) else {
         return Ok(0);
     };
-    let key = match env.drive.as_ref().and_then(|d| d.resolve(&name).ok()) {
-        Some(crate::dos::fs::HostPath::File { dos, .. }) => dos,
-        Some(crate::dos::fs::HostPath::Missing { dos, .. }) => dos,
+    let (key, host) = match env.drive.as_ref().and_then(|d| d.resolve(&name).ok()) {
+        Some(crate::dos::fs::HostPath::File { dos, host }) => (dos, Some(host)),
+        Some(crate::dos::fs::HostPath::Missing { dos, .. }) => (dos, None),
         _ => return Ok(0),
     };
     env.win16.gdi.fonts.forget_realized();
-    Ok(u32::from(env.win16.gdi.fonts.catalogue().remove_file(&key)))
+    let removed = env.win16.gdi.fonts.catalogue().remove_file(&key);
+    // The module AddFontResource loaded for the file loses that use.
+    let same = |p: &std::path::Path| {
+        let h = host.as_ref().and_then(|h| std::fs::canonicalize(h).ok());
+        h.is_some() && std::fs::canonicalize(p).ok() == h
+    };
+    let module = env
+        .win16
+        .modules
+        .iter()
+        .find(|m| !m.builtin && m.path.as_deref().is_some_and(same))
+        .map(|m| m.hmodule);
+    if let (true, Some(h)) = (removed, module) {
+        crate::win16::kernel::library::free_library_handle(env, uc, h)?;
+    }
+    Ok(u32::from(removed))
 }
 
 /// The fonts EnumFonts/EnumFontFamilies report: with no face, the first

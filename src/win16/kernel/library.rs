@@ -50,6 +50,7 @@ use crate::machine::{Cpu, R, SegKind, Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{self, CallArg};
 use crate::win16::farptr::{self, MAX_STRING};
+use crate::win16::search::DllSearch;
 use crate::win16::tdb::module_db;
 use crate::win16::{Module, Win16LoadError, write_code};
 
@@ -258,40 +259,36 @@ fn parse_name(name: &str) -> (String, String) {
 }
 
 /// Find a library file as Windows 3.1 searches (LoadLibrary): a path as
-/// given on drive C:; a bare name in the current directory, the Windows
-/// directory, the system directory, then beside the program and in the
-/// loader's DLL directories.
-fn find_library(env: &Env, uc: &Uc<'_>, path: &str, stem: &str) -> Option<PathBuf> {
+/// given, on drive C:; a bare name in the current directory, the Windows
+/// directory, the system directory, the directory of the current task's
+/// program, then the PATH directories (win16/search.rs), as they are now.
+fn find_library(env: &Env, uc: &Uc<'_>, path: &str) -> Option<PathBuf> {
     use crate::dos::fs::HostPath;
     let bare = !path.contains(['\\', '/', ':']);
-    let mut tries = vec![path.to_string()];
-    if bare {
-        tries.push(format!("C:\\WINDOWS\\{path}"));
-        tries.push(format!("C:\\WINDOWS\\SYSTEM\\{path}"));
-    }
-    if let Some(d) = &env.drive {
-        for t in &tries {
-            if let Ok(HostPath::File { host, .. }) = d.resolve(t.as_bytes()) {
-                return Some(host);
-            }
-        }
-    }
     if !bare {
-        return None;
+        return match env.drive.as_ref()?.resolve(path.as_bytes()) {
+            Ok(HostPath::File { host, .. }) => Some(host),
+            _ => None,
+        };
     }
     let program = env
         .win16
         .task(uc.get_data().current_task)
         .and_then(|t| env.win16.modules.iter().find(|m| m.hmodule == t.hmodule))
-        .and_then(|m| m.path.clone())?;
-    let found = crate::win16::find_dll(&env.win16, &program, stem).ok()?;
-    // find_dll looks for NAME.DLL: take it only for that name.
-    let want = path.rsplit(['\\', '/', ':']).next().unwrap_or("");
-    found
-        .file_name()
-        .and_then(|f| f.to_str())
-        .filter(|f| f.eq_ignore_ascii_case(want))
-        .map(|_| found.clone())
+        .and_then(|m| m.path.clone());
+    let search = match (&env.drive, &program) {
+        (Some(d), Some(p)) => {
+            let vars = if env.win16.environment.is_empty() {
+                crate::dos::default_environment()
+            } else {
+                env.win16.environment.clone()
+            };
+            DllSearch::for_drive(d, &vars, p)
+        }
+        _ => env.win16.dll_search.clone(),
+    };
+    let importer = program.unwrap_or_default();
+    crate::win16::search::find(&search, &importer, path).ok()
 }
 
 /// LoadLibrary's work for the name `name`: an instance handle or an error
@@ -323,7 +320,16 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
         set_usage(uc, h, usage(uc, h).saturating_add(1));
         return Ok(u32::from(hinst));
     }
-    if crate::win16::BUILTIN_MODULES.contains(&stem.as_str()) {
+    // A system module: KERNEL, USER, GDI and the drivers are always the
+    // built-in ones; any other is a file of its name if the search finds
+    // one, else the built-in module (win16/search.rs).
+    let builtin = crate::win16::BUILTIN_MODULES.contains(&stem.as_str());
+    let file = if crate::win16::search::is_core(&stem) {
+        None
+    } else {
+        find_library(env, uc, &path)
+    };
+    if builtin && file.is_none() {
         return Ok(
             match crate::win16::ensure_builtin(uc, &mut env.win16, &stem) {
                 Ok(i) => u32::from(env.win16.modules[i].hmodule),
@@ -331,7 +337,7 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
             },
         );
     }
-    let Some(file) = find_library(env, uc, &path, &stem) else {
+    let Some(file) = file else {
         crate::machine::record_event(
             uc,
             format!(

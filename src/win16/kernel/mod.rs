@@ -33,6 +33,7 @@ pub mod memory;
 pub mod module;
 pub mod profile;
 pub mod selector;
+pub mod selfload;
 pub mod stack;
 pub mod system;
 pub mod task;
