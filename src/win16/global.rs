@@ -225,6 +225,23 @@ impl GlobalArena {
         self.blocks.iter_mut().find(|b| names(h, b.selector))
     }
 
+    /// After the machine resized or moved the segment `sel` (a local heap
+    /// grew), take its block's size and address from its descriptor.
+    pub fn refresh<C: Cpu + ?Sized>(&mut self, cpu: &C, sel: u16) {
+        let Some(d) = cpu.descriptor_of(sel) else {
+            return;
+        };
+        let Some(mut b) = self.find(sel).filter(|b| b.selector == sel).cloned() else {
+            return;
+        };
+        if b.size > MAX_BLOCK || (b.address == d.base && b.size == d.limit + 1) {
+            return;
+        }
+        b.address = d.base;
+        b.size = d.limit + 1;
+        self.insert(b);
+    }
+
     /// The block at this linear address.
     pub fn at_address(&self, address: u32) -> Option<&GlobalBlock> {
         self.blocks.iter().find(|b| b.address == address)
@@ -446,7 +463,7 @@ const DATA_SEGS: [R; 4] = [R::DS, R::ES, R::FS, R::GS];
 /// After a block moved, load every segment register that holds its
 /// selector again, so the CPU's cached base follows (Windows did the same
 /// for DS and ES when it moved a block under them).
-fn reload(uc: &mut Uc<'_>, sel: u16) {
+pub fn reload(uc: &mut Uc<'_>, sel: u16) {
     for r in DATA_SEGS.into_iter().chain([R::SS]) {
         let v = uc.reg(r);
         if v != 0 && names(v, sel) {
@@ -582,6 +599,8 @@ pub fn free_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
         return false;
     }
     env.win16.global.remove(b.selector);
+    // A local heap LocalInit made in the block goes with it.
+    env.win16.local_heaps.heaps.remove(&b.selector);
     true
 }
 

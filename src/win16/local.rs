@@ -84,6 +84,11 @@ const ENTRIES_PER_TABLE: u16 = 16;
 const TABLE_BYTES: u16 = 2 + 4 * ENTRIES_PER_TABLE + 2;
 /// The smallest heap LocalInit accepts.
 const MIN_HEAP: u32 = 0x20;
+/// Bytes a growing heap takes beyond what the allocation needs (the heap
+/// information block's "extra" word: 200h).
+const GROW_EXTRA: u32 = 0x200;
+/// The global heap's granularity, to which a grown segment is rounded.
+const GRANULARITY: u32 = crate::win16::global::GRANULARITY;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -117,6 +122,8 @@ pub struct LocalHeap {
     blocks: BTreeMap<u16, Block>,
     /// Moveable handles: Some for a handle in use, None for a free slot.
     entries: BTreeMap<u16, Option<Entry>>,
+    /// The segment may be enlarged for the heap (module doc, "Growth").
+    growable: bool,
 }
 
 fn round(n: u16) -> u32 {
@@ -148,7 +155,42 @@ impl LocalHeap {
             end,
             blocks: BTreeMap::new(),
             entries: BTreeMap::new(),
+            growable: false,
         })
+    }
+
+    /// One past the last byte a block uses (the heap's start when empty).
+    fn used_end(&self) -> u32 {
+        self.blocks
+            .iter()
+            .next_back()
+            .map_or(self.start, |(&d, b)| u32::from(d) + u32::from(b.size))
+    }
+
+    /// Enlarge the segment so that a block of `size` (rounded) bytes fits
+    /// after the last block, with [`GROW_EXTRA`] bytes more, rounded up to
+    /// the global heap's granularity and at most 64 KiB; the heap then
+    /// reaches the segment's new end (module doc, "Growth").
+    fn grow(&mut self, uc: &mut Uc<'_>, ds: u16, size: u32) -> bool {
+        if !self.growable {
+            return false;
+        }
+        let Some(d) = uc.descriptor_of(ds) else {
+            return false;
+        };
+        let seg = d.limit + 1;
+        let need = self.used_end() + HEADER + size;
+        if d.is_code() || seg >= 0x1_0000 || need > 0x1_0000 {
+            return false;
+        }
+        let want = (need.max(self.end) + GROW_EXTRA).div_ceil(GRANULARITY) * GRANULARITY;
+        let new = want.clamp(seg + 1, 0x1_0000);
+        if crate::machine::resize_seg(uc, ds, new).is_err() {
+            return false;
+        }
+        crate::win16::global::reload(uc, ds);
+        self.end = new;
+        true
     }
 
     /// Free gaps as [arena start, end).
@@ -280,6 +322,11 @@ impl LocalHeap {
         if room.discard {
             self.discard_all(uc, ds, pinned);
             self.compact(uc, ds, pinned);
+            if let Some(d) = self.place(size) {
+                return Some(d);
+            }
+        }
+        if self.grow(uc, ds, size) {
             return self.place(size);
         }
         None
@@ -545,20 +592,25 @@ impl LocalHeap {
     /// LocalCompact: compact, discard if still short of `min_free`, and
     /// return the largest free block.
     /// LocalShrink(hSeg, wSize): the moveable blocks slide down, and the
-    /// heap's size is the larger of `size` and what its blocks reach.
-    /// Windows then gives the rest of the segment back; a heap here never
-    /// grows again (module notes), so it keeps its room and only reports
-    /// the size it shrank to.
+    /// heap shrinks to the larger of `size` and what its blocks reach.
+    /// When the heap ends at its segment's end, the segment gives the rest
+    /// back (rounded up to the global heap's granularity), as Windows
+    /// shrank the segment with GlobalReAlloc; a heap inside a segment
+    /// keeps its room. The heap's size after it.
     pub fn shrink(&mut self, uc: &mut Uc<'_>, ds: u16, size: u16) -> u16 {
         self.compact(uc, ds, None);
-        let reach = self
-            .blocks
-            .iter()
-            .map(|(&d, b)| u32::from(d) + u32::from(b.size))
-            .max()
-            .unwrap_or(self.start);
-        let want = round(size).max(reach - self.start).max(MIN_HEAP);
-        want.min(self.end - self.start).min(0xFFFF) as u16
+        let want = round(size)
+            .max(self.used_end() - self.start)
+            .max(MIN_HEAP);
+        let seg_end = uc.descriptor_of(ds).map_or(0, |d| d.limit + 1);
+        if self.growable && self.end == seg_end {
+            let new = (self.start + want).div_ceil(GRANULARITY) * GRANULARITY;
+            if new < self.end && crate::machine::resize_seg(uc, ds, new).is_ok() {
+                crate::win16::global::reload(uc, ds);
+                self.end = new;
+            }
+        }
+        (self.end - self.start).min(0xFFFF) as u16
     }
 
     pub fn compact_for(&mut self, uc: &mut Uc<'_>, ds: u16, min_free: u16) -> u16 {
@@ -590,7 +642,8 @@ pub fn heap_free(env: &Env, ds: u16) -> Option<u16> {
 }
 
 /// Make a heap over `[start, end)` of segment `sel`; false when the range
-/// does not lie inside the segment or is too small.
+/// does not lie inside the segment or is too small. The heap may grow when
+/// the segment is one selector's data segment (not a tile of a huge block).
 pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> bool {
     let Some(d) = uc.descriptor_of(sel) else {
         return false;
@@ -598,8 +651,14 @@ pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> 
     if end > d.limit + 1 {
         return false;
     }
+    let single = env
+        .win16
+        .global
+        .find(sel)
+        .is_none_or(|b| b.selector == sel && b.size <= crate::win16::global::MAX_BLOCK);
     match LocalHeap::new(start, end) {
-        Some(h) => {
+        Some(mut h) => {
+            h.growable = single && !d.is_code();
             env.win16.local_heaps.heaps.insert(sel, h);
             true
         }
@@ -608,23 +667,19 @@ pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> 
 }
 
 /// The heap InitTask makes for task `htask` when its NE header asks for
-/// one: from the end of the static data (the DGROUP segment's size in the
-/// NE file) for the header's heap size.
+/// one: LocalInit(DS, 0, heap size), the last heap-size bytes of the
+/// DGROUP, after the static data and the stack (module doc, "Where the
+/// heap lies").
 pub fn init_task_heap(env: &mut Env, uc: &Uc<'_>, htask: u16) -> bool {
     let Some(t) = env.win16.task(htask) else {
         return false;
     };
     let (dgroup, heap) = (t.dgroup, u32::from(t.heap_size));
-    let data = env
-        .win16
-        .module_for_handle(t.hmodule)
-        .and_then(|i| env.win16.modules[i].image.as_deref())
-        .and_then(|ne| ne.segment(ne.header.auto_data_segment))
-        .map(|s| s.alloc_size());
-    match data {
-        Some(start) if heap > 0 => init_heap(env, uc, dgroup, start, start + heap),
-        _ => false,
-    }
+    let Some(d) = uc.descriptor_of(dgroup) else {
+        return false;
+    };
+    let seg_end = d.limit + 1;
+    heap > 0 && init_heap(env, uc, dgroup, seg_end.saturating_sub(heap), seg_end)
 }
 
 /// The heap of the caller's DS.
@@ -635,10 +690,13 @@ fn with_heap<T>(
     f: impl FnOnce(&mut LocalHeap, &mut Uc<'_>, u16) -> T,
 ) -> T {
     let ds = uc.reg(R::DS);
-    match env.win16.local_heaps.heaps.get_mut(&ds) {
+    let r = match env.win16.local_heaps.heaps.get_mut(&ds) {
         Some(h) => f(h, uc, ds),
-        None => none,
-    }
+        None => return none,
+    };
+    // The segment may have grown or moved (module doc, "Growth").
+    env.win16.global.refresh(uc, ds);
+    r
 }
 
 /// KERNEL.4 LocalInit(uSegment, uStartAddr, uEndAddr): a heap from
@@ -737,10 +795,12 @@ pub fn local_shrink(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         0 => uc.reg(R::DS),
         s => s,
     };
-    Ok(match env.win16.local_heaps.heaps.get_mut(&ds) {
+    let r = match env.win16.local_heaps.heaps.get_mut(&ds) {
         Some(h) => u32::from(h.shrink(uc, ds, a[1] as u16)),
         None => 0,
-    })
+    };
+    env.win16.global.refresh(uc, ds);
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -753,11 +813,12 @@ mod tests {
     }
     use crate::machine::{Machine, SegKind};
 
-    /// A machine whose DS is a 0x400-byte segment with a heap over
-    /// [0x100, 0x300).
+    /// A machine whose DS is a 64 KiB segment with a heap over
+    /// [0x100, 0x300). The segment is as large as one can be, so the heap
+    /// cannot grow (module doc, "Growth") and these tests see its bounds.
     fn setup() -> (Machine, Env, u16) {
         let mut m = Machine::new_protected().unwrap();
-        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x1_0000, &[]).unwrap();
         m.set_reg(R::DS, ds).unwrap();
         let mut env = Env::new(false);
         assert_eq!(local_init(&mut env, &mut m, &[0, 0x100, 0x2FF]).unwrap(), 1);
@@ -886,6 +947,63 @@ mod tests {
         assert_eq!(call(&mut env, &mut m, local_free, &[h]), 0);
         assert_eq!(call(&mut env, &mut m, local_lock, &[h]), 0);
         assert_eq!(call(&mut env, &mut m, local_free, &[h]), h);
+    }
+
+    #[test]
+    fn a_full_heap_grows_its_segment() {
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x900, &[]).unwrap();
+        m.write_seg(ds, 0x10, b"static").unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        m.set_reg(R::ES, ds).unwrap();
+        let mut env = Env::new(false);
+        // InitTask's LocalInit(DS, 0, 0x800): the last 0x800 bytes.
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0, 0x800]).unwrap(), 1);
+        // The declared size itself fits: the segment grows to hold it and
+        // 200h bytes more, rounded to 32, keeping its selector and data.
+        let p = call(&mut env, &mut m, local_alloc, &[0x40, 0x800]);
+        assert_eq!(p, 0x104);
+        let d = m.descriptor_of(ds).unwrap();
+        assert_eq!(d.limit + 1, 0xB20, "0x904 + 0x200 rounded to 32");
+        let mut b = [0u8; 6];
+        m.read_seg(ds, 0x10, &mut b).unwrap();
+        assert_eq!(&b, b"static");
+        // DS and ES were reloaded: their cached base follows the block.
+        m.write_seg(ds, 0x903, &[0xA5]).unwrap();
+        assert_eq!(m.read_u16_at(ds, 0x902).unwrap(), 0xA500);
+        // Many blocks until the segment is 64 KiB: every one fits, then
+        // the heap can grow no more.
+        let mut n = 0u32;
+        while call(&mut env, &mut m, local_alloc, &[0, 0x3FC]) != 0 {
+            n += 1;
+        }
+        assert_eq!(n, (0x1_0000 - 0x904) / 0x400);
+        let reach = 0x904 + n * 0x400;
+        assert!(m.descriptor_of(ds).unwrap().limit + 1 >= reach);
+        // LocalShrink gives the segment back down to what the blocks use.
+        let shrunk = call(&mut env, &mut m, local_shrink, &[0, 0]);
+        assert_eq!(shrunk, reach.div_ceil(32) * 32 - 0x100);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, reach.div_ceil(32) * 32);
+    }
+
+    #[test]
+    fn local_shrink_returns_the_free_end_of_the_segment() {
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        let mut env = Env::new(false);
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0, 0x300]).unwrap(), 1);
+        let a = call(&mut env, &mut m, local_alloc, &[0, 0x1000]);
+        assert_eq!(a, 0x104);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x1320);
+        assert_eq!(call(&mut env, &mut m, local_free, &[a]), 0);
+        let small = call(&mut env, &mut m, local_alloc, &[0, 0x10]);
+        assert_eq!(small, 0x104);
+        // The heap shrinks to 100h bytes: [100h, 200h), the segment to 200h.
+        assert_eq!(call(&mut env, &mut m, local_shrink, &[0, 0x100]), 0x100);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x200);
+        // ... and grows again when asked for more.
+        assert_ne!(call(&mut env, &mut m, local_alloc, &[0, 0x400]), 0);
     }
 
     #[test]
