@@ -41,8 +41,23 @@
 //! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
 //!   machine of 1992); a request past it fails with 0, as Windows fails
 //!   when memory runs out;
-//! - a block of 0 bytes is refused too (Windows would make a discarded
-//!   moveable block; nothing is ever discarded here).
+//! - a fixed block of 0 bytes is refused; a moveable one is born
+//!   discarded (below).
+//!
+//! # Discarded blocks
+//!
+//! A discarded moveable block keeps its handle and loses its memory: its
+//! selector stays allocated with an empty descriptor (loading it faults),
+//! GlobalLock answers NULL, GlobalSize 0, GlobalFlags has GMEM_DISCARDED,
+//! and GlobalReAlloc with a size gives it memory again under the same
+//! handle (Windows 3.1 SDK, GlobalReAlloc and GlobalDiscard). Blocks are
+//! discarded by GlobalAlloc(GMEM_MOVEABLE, 0) (born discarded),
+//! GlobalReAlloc(h, 0, GMEM_MOVEABLE) (GlobalDiscard; only an unlocked
+//! moveable discardable block), and GlobalCompact when less than it asks
+//! for is free (every unlocked discardable block, after its task's
+//! GlobalNotify procedure agreed for a GMEM_NOTIFY block). Memory never
+//! runs short otherwise, so GlobalAlloc never discards. GlobalFirst and
+//! GlobalNext do not show discarded blocks (they have no arena).
 //!
 //! Sizes are rounded up to the global heap's 32-byte granularity (win16.md,
 //! "The CPU the programs expect"), and GlobalSize reports the rounded size
@@ -104,7 +119,7 @@ pub mod gmem {
     pub const NOT_BANKED: u16 = 0x1000;
     pub const DDESHARE: u16 = 0x2000;
     pub const NOTIFY: u16 = 0x4000;
-    /// GlobalFlags: the block was discarded (never, here).
+    /// GlobalFlags: the block was discarded.
     pub const DISCARDED: u16 = 0x4000;
     /// GlobalFlags: the lock count's byte.
     pub const LOCKCOUNT: u16 = 0x00FF;
@@ -554,11 +569,16 @@ pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 }
 
 /// KERNEL.16 GlobalReAlloc(hMem, dwBytes, wFlags): the handle (unchanged:
-/// in protected mode a block keeps its selector when it moves), or 0.
+/// in protected mode a block keeps its selector when it moves), or 0; a
+/// refused request leaves the block as it was.
 ///
-/// - GMEM_MODIFY changes only GMEM_DISCARDABLE of a moveable block.
-/// - A new size follows GlobalAlloc's limits; 0 bytes (discarding) is
-///   refused, since nothing is ever discarded here.
+/// - GMEM_MODIFY changes GMEM_DISCARDABLE of a moveable block, and with
+///   GMEM_MOVEABLE makes a fixed block moveable (its handle becomes the
+///   selector minus 1).
+/// - 0 bytes with GMEM_MOVEABLE discards an unlocked moveable discardable
+///   block ("Discarded blocks"); a discarded block given a size gets
+///   memory again.
+/// - A new size follows GlobalAlloc's limits.
 /// - Only blocks made by GlobalAlloc can change.
 /// - A GlobalDOSAlloc block keeps its paragraph, so it grows only into
 ///   free conventional memory ("DOS allocations").

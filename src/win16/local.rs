@@ -1,10 +1,37 @@
 //! The local heap: `LocalAlloc` and friends, inside a data segment (the
 //! caller's DS).
 //!
-//! A task's heap lies in its DGROUP between the static data and the stack
-//! (win16.md: DGROUP is the data, then the local heap, then the stack);
-//! InitTask sets it up when the NE header asks for a heap, and `LocalInit`
-//! makes one in any segment (DLLs call it from their start-up code).
+//! # Where the heap lies
+//!
+//! Here a task's DGROUP is its static data, then its local heap, then its
+//! stack (win16.md, "Memory"); InitTask makes the heap from the end of the
+//! static data. Windows 3.1 laid DGROUP out as data, stack, heap: its
+//! InitTask calls LocalInit(DS, 0, cbHeap), which puts the heap in the
+//! segment's last bytes (Windows 3.1 SDK, LocalInit: a zero uStartAddr;
+//! Wine's KERNEL does the same), and a zero SP in the NE header means the
+//! data's size plus the stack's. The emulator keeps its own order because
+//! the stack offsets of the roms/ scenarios and their expected walks are
+//! built on it; a program sees the same bytes either way, except where its
+//! heap and its stack lie. `LocalInit` makes a heap in any segment: DLLs
+//! call it from their start-up code, programs on a GlobalAlloc'd block
+//! (then switch DS to it to LocalAlloc there).
+//!
+//! # Growth
+//!
+//! When a block does not fit even after moving and discarding, KERNEL
+//! enlarges the heap's segment (GlobalReAlloc of the DS's block, up to
+//! 64 KiB) and the heap then reaches the segment's new end; what lay
+//! between the heap's old end and the segment's (a task's stack) stays
+//! where it is, a block of the heap that is never handed out. Here the
+//! segment grows to what the block needs plus 200h bytes (the heap
+//! information block's "extra" word), rounded up to the global heap's
+//! 32-byte granularity; its selector stays, its base may move (the
+//! machine's resize, `crate::machine::resize_seg`), and DS, ES and SS are
+//! reloaded. LocalShrink gives the free end of the segment back. A heap in
+//! a segment that is already 64 KiB, or in a tile of a huge block, cannot
+//! grow.
+//!
+//! # Blocks
 //!
 //! The bookkeeping is in Rust; the blocks themselves are in emulated memory,
 //! laid out as Windows lays them out where a program can see it:
@@ -19,13 +46,12 @@
 //!
 //! Blocks are placed first-fit. When no gap is big enough, unlocked
 //! moveable blocks are slid down (unless LMEM_NOCOMPACT), then unlocked
-//! discardable blocks discarded (unless LMEM_NODISCARD). The heap never
-//! grows: Windows would enlarge the data segment, which this machine cannot
-//! do in place, so an allocation that does not fit fails with NULL.
+//! discardable blocks discarded (unless LMEM_NODISCARD), then the heap
+//! grows.
 //!
-//! Not kept: the LOCALHEAPINFO structure and the instance data's
-//! pLocalHeap word (DS:06); ToolHelp's LocalInfo/LocalFirst cannot walk
-//! this heap through memory.
+//! Not kept: the arena headers, the LOCALHEAPINFO structure and the
+//! instance data's pLocalHeap word (DS:06); ToolHelp's
+//! LocalInfo/LocalFirst cannot walk this heap through memory.
 
 use std::collections::BTreeMap;
 
@@ -96,6 +122,10 @@ enum Kind {
     /// A moveable block and its handle.
     Moveable(u16),
     HandleTable,
+    /// What lay between the heap's end and the segment's end when the
+    /// heap grew past it (a task's stack): never moved, freed or handed
+    /// out.
+    Reserved,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -179,7 +209,14 @@ impl LocalHeap {
             return false;
         };
         let seg = d.limit + 1;
-        let need = self.used_end() + HEADER + size;
+        // A heap that ends at the segment's end continues into the new
+        // bytes; one that ends before it starts again after the old end.
+        let from = if self.end >= seg {
+            self.used_end()
+        } else {
+            seg
+        };
+        let need = from + HEADER + size;
         if d.is_code() || seg >= 0x1_0000 || need > 0x1_0000 {
             return false;
         }
@@ -189,6 +226,20 @@ impl LocalHeap {
             return false;
         }
         crate::win16::global::reload(uc, ds);
+        // The bytes between the heap's end and the old segment end (the
+        // stack after a task's heap) stay out of the heap.
+        let keep_from = self.end & !3;
+        if keep_from + HEADER < seg {
+            let d = (keep_from + HEADER) as u16;
+            let size = (seg - keep_from - HEADER) as u16;
+            self.blocks.insert(
+                d,
+                Block {
+                    size,
+                    kind: Kind::Reserved,
+                },
+            );
+        }
         self.end = new;
         true
     }
@@ -599,9 +650,7 @@ impl LocalHeap {
     /// keeps its room. The heap's size after it.
     pub fn shrink(&mut self, uc: &mut Uc<'_>, ds: u16, size: u16) -> u16 {
         self.compact(uc, ds, None);
-        let want = round(size)
-            .max(self.used_end() - self.start)
-            .max(MIN_HEAP);
+        let want = round(size).max(self.used_end() - self.start).max(MIN_HEAP);
         let seg_end = uc.descriptor_of(ds).map_or(0, |d| d.limit + 1);
         if self.growable && self.end == seg_end {
             let new = (self.start + want).div_ceil(GRANULARITY) * GRANULARITY;
@@ -667,19 +716,24 @@ pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> 
 }
 
 /// The heap InitTask makes for task `htask` when its NE header asks for
-/// one: LocalInit(DS, 0, heap size), the last heap-size bytes of the
-/// DGROUP, after the static data and the stack (module doc, "Where the
-/// heap lies").
+/// one: from the end of the static data (the DGROUP segment's size in the
+/// NE file) for the header's heap size; the stack follows it (module doc,
+/// "Where the heap lies").
 pub fn init_task_heap(env: &mut Env, uc: &Uc<'_>, htask: u16) -> bool {
     let Some(t) = env.win16.task(htask) else {
         return false;
     };
     let (dgroup, heap) = (t.dgroup, u32::from(t.heap_size));
-    let Some(d) = uc.descriptor_of(dgroup) else {
-        return false;
-    };
-    let seg_end = d.limit + 1;
-    heap > 0 && init_heap(env, uc, dgroup, seg_end.saturating_sub(heap), seg_end)
+    let data = env
+        .win16
+        .module_for_handle(t.hmodule)
+        .and_then(|i| env.win16.modules[i].image.as_deref())
+        .and_then(|ne| ne.segment(ne.header.auto_data_segment))
+        .map(|s| s.alloc_size());
+    match data {
+        Some(start) if heap > 0 => init_heap(env, uc, dgroup, start, start + heap),
+        _ => false,
+    }
 }
 
 /// The heap of the caller's DS.
@@ -983,7 +1037,37 @@ mod tests {
         // LocalShrink gives the segment back down to what the blocks use.
         let shrunk = call(&mut env, &mut m, local_shrink, &[0, 0]);
         assert_eq!(shrunk, reach.div_ceil(32) * 32 - 0x100);
-        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, reach.div_ceil(32) * 32);
+        assert_eq!(
+            m.descriptor_of(ds).unwrap().limit + 1,
+            reach.div_ceil(32) * 32
+        );
+    }
+
+    #[test]
+    fn a_heap_inside_a_segment_grows_past_what_follows_it() {
+        // LocalInit on [10h, 100h) of a 400h-byte segment (a program's
+        // GlobalAlloc'd block, DS switched to it); 100h..400h is the
+        // program's own and stays untouched when the heap grows.
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        m.write_seg(ds, 0x100, b"mine").unwrap();
+        m.write_seg(ds, 0x3FC, b"last").unwrap();
+        let mut env = Env::new(false);
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0x10, 0xFF]).unwrap(), 1);
+        let a = call(&mut env, &mut m, local_alloc, &[0x40, 0x200]);
+        assert_eq!(a, 0x404, "after the segment's old end");
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x820);
+        let mut b = [0u8; 4];
+        m.read_seg(ds, 0x100, &mut b).unwrap();
+        assert_eq!(&b, b"mine");
+        m.read_seg(ds, 0x3FC, &mut b).unwrap();
+        assert_eq!(&b, b"last");
+        // The reserved bytes are no block: LocalFree/LocalSize refuse them.
+        assert_eq!(call(&mut env, &mut m, local_size, &[0x104]), 0);
+        assert_eq!(call(&mut env, &mut m, local_free, &[0x104]), 0x104);
+        // The heap's first part is still used first.
+        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 0x10]), 0x14);
     }
 
     #[test]

@@ -1032,16 +1032,14 @@ pub fn load_program(
         )
     })?;
     let dgroup = dgroup.unwrap_or(ss);
-    // win16.md ("How a task starts"): DGROUP = data, then the stack, then
-    // the local heap at the segment's end (InitTask's LocalInit(DS, 0,
-    // heap)); a zero SP in the header means the top of the stack, the
-    // data's size plus the stack's.
+    // win16.md: DGROUP = data, then the local heap, then the stack; a zero SP
+    // in the header means the top of that.
     let sp = if h.sp != 0 {
         h.sp
     } else {
         let seg = ne.segment(h.ss).or_else(|| ne.segment(h.auto_data_segment));
         let base = seg.map(|s| s.alloc_size()).unwrap_or(0);
-        let top = base + u32::from(h.stack_size);
+        let top = base + u32::from(h.heap_size) + u32::from(h.stack_size);
         (top.min(0xFFFE) & !1) as u16
     };
     // The task starts with a switch frame below SP (scheduler.rs): SP must
