@@ -18,7 +18,9 @@ modify 1 1 1\r\n\
 grow 1 1 1\r\n\
 fail 0 1 1\r\n\
 compact 1 1\r\n\
-notify 1 1\r\n";
+notify 1 1\r\n\
+localinit 1 1 1 1 1 1\r\n\
+heapinfo 1 1\r\n";
 
 fn run_model(name: &str, model: &str) {
     let Some(exe) = watcom::build(name, Kind::Win16Exe, &["memory.c"], None, &[model]) else {

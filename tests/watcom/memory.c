@@ -34,6 +34,18 @@
  *   notify 1 1        GlobalCompact(-1) discards an unlocked discardable
  *                     block, calling the GlobalNotify procedure with its
  *                     handle first (GMEM_NOTIFY).
+ *   localinit 1 1 1 1 1 1
+ *                     LocalInit on a 400h-byte GlobalAlloc'd block
+ *                     succeeds; with DS switched to it, LocalAlloc of 20h
+ *                     and of 800h bytes (more than the block) succeed,
+ *                     LocalSize is at least what was asked, and the block
+ *                     grew (GlobalSize > 400h): KERNEL enlarges the heap's
+ *                     segment (SDK, LocalInit and LocalAlloc).
+ *   heapinfo 1 1      the instance data's pLocalHeap word (DS:06) points at
+ *                     the heap information block, whose last word is 'LH'
+ *                     (484Ch), and whose first arena's next arena is the
+ *                     information block's (Pietrek, "Windows Internals",
+ *                     the local heap).
  */
 #include <windows.h>
 #include <stdlib.h>
@@ -201,6 +213,65 @@ static void global_notify(void)
     GlobalFree(h);
 }
 
+/* LocalAlloc(LMEM_FIXED, size) and LocalSize(h) with DS = sl, as a
+ * program with several local heaps calls them. */
+static HLOCAL alloc_in(WORD sl, UINT size)
+{
+    HLOCAL r;
+    _asm {
+        push ds
+        mov ax, sl
+        mov ds, ax
+        xor ax, ax
+        push ax
+        push size
+        call LocalAlloc
+        pop ds
+        mov r, ax
+    }
+    return r;
+}
+
+static UINT size_in(WORD sl, HLOCAL h)
+{
+    UINT r;
+    _asm {
+        push ds
+        mov ax, sl
+        mov ds, ax
+        push h
+        call LocalSize
+        pop ds
+        mov r, ax
+    }
+    return r;
+}
+
+static void local_init(void)
+{
+    HGLOBAL g = GlobalAlloc(GMEM_MOVEABLE, 0x400);
+    WORD sl = SELECTOROF(GlobalLock(g));
+    BOOL ok = LocalInit(sl, 0x10, 0x3FF);
+    HLOCAL a = alloc_in(sl, 0x20);
+    HLOCAL b = alloc_in(sl, 0x800);
+    wsprintf(line, "localinit %d %d %d %d %d %d\r\n", ok != 0, a != 0, b != 0,
+             size_in(sl, a) >= 0x20, size_in(sl, b) >= 0x800,
+             GlobalSize(g) > 0x400);
+    out();
+    GlobalUnlock(g);
+    GlobalFree(g);
+}
+
+static void heap_info(void)
+{
+    WORD info = *(WORD __near *)6;
+    WORD first = *(WORD __near *)(info + 6);
+    WORD next = *(WORD __near *)(first + 2);
+    wsprintf(line, "heapinfo %d %d\r\n", *(WORD __near *)(info + 0x28) == 0x484C,
+             next + 4 == info);
+    out();
+}
+
 int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
 {
     heap_malloc();
@@ -212,5 +283,7 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     global_fail();
     global_compact();
     global_notify();
+    local_init();
+    heap_info();
     return 0;
 }
