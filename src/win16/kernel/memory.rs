@@ -1,5 +1,5 @@
 //! What is left of KERNEL's memory functions beside the global and local
-//! heaps (global.rs, local.rs): huge pointers (hmemcpy and the helpers
+//! heaps (global.rs, local/): huge pointers (hmemcpy and the helpers
 //! `_hread` and `_hwrite` use), free space, page and wire locks, and the
 //! notification and handler procedures a program registers.
 //!

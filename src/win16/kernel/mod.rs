@@ -199,7 +199,7 @@ mod tests {
         let a = alloc(&mut env, &mut m, &[0, 0x1B4]).unwrap();
         assert_eq!(a, 0x440);
         // The heap is full: the next block grows DGROUP past the stack
-        // (local.rs, "Growth"), which stays where it is.
+        // (local/mod.rs, "Growth"), which stays where it is.
         m.write_seg(ds, 0xDFE, &[0x5A, 0xA5]).unwrap();
         let b = alloc(&mut env, &mut m, &[0, 1]).unwrap();
         assert_eq!(b, 0xE04);
