@@ -341,6 +341,16 @@ fn global_lock_size_flags_handle_and_free() {
     assert_eq!(w.api("KERNEL", 17, &[u32::from(code)]), u32::from(code));
     assert_eq!(w.api("KERNEL", 16, &[u32::from(code), 64, 0]), 0);
     assert!(w.m.descriptor_of(code).is_some());
+    // But a program may enlarge its own DGROUP, as KERNEL does when the
+    // local heap grows: the handle and selector stay, the bytes too.
+    let dg = w.env.win16.tasks[0].dgroup;
+    let hdg = w.api("KERNEL", 21, &[u32::from(dg)]) & 0xFFFF;
+    let size = w.api("KERNEL", 20, &[hdg]);
+    let first = w.get(u32::from(dg) << 16, 16);
+    assert_eq!(w.api("KERNEL", 16, &[hdg, size + 0x100, 2]), hdg);
+    assert_eq!(w.api("KERNEL", 20, &[hdg]), size + 0x100);
+    assert_eq!(w.m.descriptor_of(dg).unwrap().limit + 1, size + 0x100);
+    assert_eq!(w.get(u32::from(dg) << 16, 16), first);
     // Unknown handles.
     for bad in [0u32, 0x0008, 0xFFFF] {
         assert_eq!(w.api("KERNEL", 20, &[bad]), 0);

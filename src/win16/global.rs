@@ -579,7 +579,9 @@ pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 ///   block ("Discarded blocks"); a discarded block given a size gets
 ///   memory again.
 /// - A new size follows GlobalAlloc's limits.
-/// - Only blocks made by GlobalAlloc can change.
+/// - Only blocks made by GlobalAlloc and a module's data segments (its
+///   DGROUP, which a program may enlarge itself) can change; code,
+///   module and task blocks cannot.
 /// - A GlobalDOSAlloc block keeps its paragraph, so it grows only into
 ///   free conventional memory ("DOS allocations").
 pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
@@ -587,7 +589,11 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let bytes = a.get(1).copied().unwrap_or(0);
     let flags = a.get(2).copied().unwrap_or(0) as u16;
     let arena = &mut env.win16.global;
-    let Some(b) = arena.find(h).filter(|b| b.dynamic).cloned() else {
+    let Some(b) = arena
+        .find(h)
+        .filter(|b| b.dynamic || matches!(b.kind, gt::DGROUP | gt::DATA))
+        .cloned()
+    else {
         return Ok(0);
     };
     if flags & gmem::MODIFY != 0 {
