@@ -353,10 +353,10 @@ impl LocalHeap {
             .then_some(a)
     }
 
-    /// Write handle-table entry `h`: in use (address, flags, lock count)
+    /// A handle-table entry's bytes: in use (address, flags, lock count)
     /// or free (flags and lock FFh, the address the next free entry's).
-    fn write_entry(uc: &mut Uc<'_>, ds: u16, h: u16, e: Option<Entry>, next_free: u16) {
-        let bytes = match e {
+    fn entry_bytes(e: Option<Entry>, next_free: u16) -> [u8; 4] {
+        match e {
             Some(e) => {
                 let mut f = if e.discardable { HE_DISCARDABLE } else { 0 };
                 if e.addr == 0 {
@@ -369,8 +369,12 @@ impl LocalHeap {
                 let [lo, hi] = next_free.to_le_bytes();
                 [lo, hi, HE_FREE, HE_FREE]
             }
-        };
-        let _ = uc.write_seg(ds, h, &bytes);
+        }
+    }
+
+    /// Write handle-table entry `h` in use.
+    fn write_entry(uc: &mut Uc<'_>, ds: u16, h: u16, e: Entry) {
+        let _ = uc.write_seg(ds, h, &Self::entry_bytes(Some(e), 0));
     }
 
     /// Move a block's data bytes.
@@ -762,7 +766,7 @@ impl LocalHeap {
             }
             e.lock = e.lock.saturating_add(1);
             self.set_entry(h, e);
-            Self::write_entry(uc, ds, h, Some(e), 0);
+            Self::write_entry(uc, ds, h, e);
             return e.addr;
         }
         if self.arena_of(h).is_some() { h } else { 0 }
@@ -774,7 +778,7 @@ impl LocalHeap {
             Some(mut e) if e.lock > 0 => {
                 e.lock -= 1;
                 self.set_entry(h, e);
-                Self::write_entry(uc, ds, h, Some(e), 0);
+                Self::write_entry(uc, ds, h, e);
                 u16::from(e.lock)
             }
             _ => 0,
@@ -863,10 +867,20 @@ impl LocalHeap {
     /// and the handle-table entries (a free entry: flags and lock FFh, its
     /// address the next free entry).
     pub fn render(&self, uc: &mut Uc<'_>, ds: u16) {
-        let notify = self.notify;
-        let w = |uc: &mut Uc<'_>, at: u32, v: u16| {
-            let _ = uc.write_seg(ds, at as u16, &v.to_le_bytes());
+        // The heap's bytes, from its first arena to the end of its last,
+        // are read once, patched and written back once.
+        let base = self.start;
+        let mut buf = vec![0u8; (self.last + 10 - base) as usize];
+        if uc.read_seg(ds, base as u16, &mut buf).is_err() {
+            return;
+        }
+        let mut put = |at: u32, bytes: &[u8]| {
+            let i = (at - base) as usize;
+            if let Some(d) = buf.get_mut(i..i + bytes.len()) {
+                d.copy_from_slice(bytes);
+            }
         };
+        let mut w = |at: u32, v: u16| put(at, &v.to_le_bytes());
         let arenas = self.arenas();
         let free: Vec<u32> = arenas
             .iter()
@@ -876,12 +890,13 @@ impl LocalHeap {
         let first_free = free.first().copied().unwrap_or(self.last);
         let last_free = free.last().copied().unwrap_or(self.start);
         // The first arena: busy, its own predecessor, heads the free list.
-        w(uc, self.start, self.start as u16 | LA_BUSY);
-        w(uc, self.start + 2, self.lo as u16);
-        w(uc, self.start + 4, MIN_ARENA as u16);
-        w(uc, self.start + 6, self.start as u16);
-        w(uc, self.start + 8, first_free as u16);
+        w(self.start, self.start as u16 | LA_BUSY);
+        w(self.start + 2, self.lo as u16);
+        w(self.start + 4, MIN_ARENA as u16);
+        w(self.start + 6, self.start as u16);
+        w(self.start + 8, first_free as u16);
         let mut prev = self.start;
+        let mut k = 0usize;
         for (i, &(a, len, b)) in arenas.iter().enumerate() {
             let next = arenas.get(i + 1).map_or(self.last, |x| x.0);
             match b {
@@ -890,31 +905,32 @@ impl LocalHeap {
                         Kind::Moveable(_) => LA_BUSY | LA_MOVEABLE,
                         _ => LA_BUSY,
                     };
-                    w(uc, a, prev as u16 | flags);
-                    w(uc, a + 2, next as u16);
+                    w(a, prev as u16 | flags);
+                    w(a + 2, next as u16);
                     if let Kind::Moveable(h) = b.kind {
-                        w(uc, a + 4, h);
+                        w(a + 4, h);
                     }
                 }
                 None => {
-                    let k = free.iter().position(|&f| f == a).unwrap_or(0);
+                    // Free arena number k of the free list.
                     let fprev = if k == 0 { self.start } else { free[k - 1] };
                     let fnext = free.get(k + 1).copied().unwrap_or(self.last);
-                    w(uc, a, prev as u16);
-                    w(uc, a + 2, next as u16);
-                    w(uc, a + 4, len as u16);
-                    w(uc, a + 6, fprev as u16);
-                    w(uc, a + 8, fnext as u16);
+                    k += 1;
+                    w(a, prev as u16);
+                    w(a + 2, next as u16);
+                    w(a + 4, len as u16);
+                    w(a + 6, fprev as u16);
+                    w(a + 8, fnext as u16);
                 }
             }
             prev = a;
         }
         // The last arena: free, its own successor, ends the free list.
-        w(uc, self.last, prev as u16);
-        w(uc, self.last + 2, self.last as u16);
-        w(uc, self.last + 4, MIN_ARENA as u16);
-        w(uc, self.last + 6, last_free as u16);
-        w(uc, self.last + 8, self.last as u16);
+        w(self.last, prev as u16);
+        w(self.last + 2, self.last as u16);
+        w(self.last + 4, MIN_ARENA as u16);
+        w(self.last + 6, last_free as u16);
+        w(self.last + 8, self.last as u16);
         // Handle tables: entries in use, and the free ones chained.
         let free_handles: Vec<u16> = self
             .entries
@@ -922,14 +938,15 @@ impl LocalHeap {
             .filter(|(_, e)| e.is_none())
             .map(|(&h, _)| h)
             .collect();
+        let mut k = 0usize;
         for (&h, e) in &self.entries {
             let next = if e.is_none() {
-                let k = free_handles.iter().position(|&x| x == h).unwrap_or(0);
-                free_handles.get(k + 1).copied().unwrap_or(0)
+                k += 1;
+                free_handles.get(k).copied().unwrap_or(0)
             } else {
                 0
             };
-            Self::write_entry(uc, ds, h, *e, next);
+            put(u32::from(h), &Self::entry_bytes(*e, next));
         }
         let info = LocalHeapInfo {
             items: (arenas.len() + 2) as u16,
@@ -940,14 +957,15 @@ impl LocalHeap {
             htable: self.tables.first().copied().unwrap_or(0),
             hfree: free_handles.first().copied().unwrap_or(0),
             hdelta: HDELTA,
-            notify,
+            notify: self.notify,
             extra: GROW_EXTRA as u16,
             minsize: self.minsize,
             magic: LocalHeapInfo::MAGIC,
             ..LocalHeapInfo::default()
         };
-        let _ = uc.write_seg(ds, self.info_address(), &info.to_bytes());
-        w(uc, u32::from(P_LOCAL_HEAP), self.info_address());
+        put(u32::from(self.info_address()), &info.to_bytes());
+        let _ = uc.write_seg(ds, base as u16, &buf);
+        let _ = uc.write_seg(ds, P_LOCAL_HEAP, &self.info_address().to_le_bytes());
     }
 }
 
