@@ -1088,6 +1088,57 @@ mod tests {
         assert!(m.descriptor_of(s2 + 16).is_none());
     }
 
+    #[test]
+    fn discarded_blocks_keep_their_handle_and_leave_the_arena_walk() {
+        let (mut m, mut env) = machine();
+        let mv = u32::from(gmem::MOVEABLE);
+        // Born discarded: a handle (selector - 1) whose selector names no
+        // memory, loading it would fault.
+        let z = global_alloc(&mut env, &mut m, &[mv, 0]).unwrap() as u16;
+        assert_eq!(z & 7, 6);
+        assert!(m.descriptor_of(z + 1).is_none());
+        assert_eq!(
+            global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
+            0x4000
+        );
+        assert!(env.win16.global.first(false).is_none(), "no arena entry");
+        // A fixed block of 0 bytes is refused.
+        assert_eq!(global_alloc(&mut env, &mut m, &[0, 0]).unwrap(), 0);
+        // Memory again under the same handle, then discarded once more
+        // (GMEM_MODIFY made it discardable first).
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 40, mv]).unwrap(),
+            u32::from(z)
+        );
+        assert_eq!(global_size(&mut env, &mut m, &[u32::from(z)]).unwrap(), 64);
+        m.write_seg(z + 1, 63, &[1]).unwrap();
+        assert_eq!(env.win16.global.first(false).map(|b| b.handle), Some(z));
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, mv]).unwrap(),
+            0,
+            "not discardable"
+        );
+        let modify = u32::from(gmem::MODIFY | gmem::DISCARDABLE);
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, modify]).unwrap(),
+            u32::from(z)
+        );
+        let used = env.win16.global.used();
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, mv]).unwrap(),
+            u32::from(z)
+        );
+        assert_eq!(env.win16.global.used(), used - 64);
+        assert!(m.descriptor_of(z + 1).is_none());
+        assert_eq!(
+            global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
+            0x4100
+        );
+        // GlobalFree frees the handle itself.
+        assert_eq!(global_free(&mut env, &mut m, &[u32::from(z)]).unwrap(), 0);
+        assert!(env.win16.global.find(z).is_none());
+    }
+
     /// GlobalDOSAlloc: (paragraph, selector).
     fn dos_alloc(m: &mut crate::machine::Machine, env: &mut Env, bytes: u32) -> (u16, u16) {
         let r = global_dos_alloc(env, m, &[bytes]).unwrap();
