@@ -11,7 +11,7 @@
 ;   wsprintf -5 [ok] 00ab 7  |
 ;   lstr 2 -1 0
 ;   atom C000 C000 C000 Hello 0
-;   local 2 12 1 0
+;   local 2 10 1 0
 ;   profile Value 5 42
 ;   catch 7 5151 D1D1
 ;   thunk 1
@@ -130,7 +130,7 @@ wsp:    ; ---- wsprintf: cdecl, the last argument is pushed first
         mov di, ax
         mov byte [di], 'x'
         push si
-        KCALL 10                        ; LocalSize: 12
+        KCALL 10                        ; LocalSize: 10 (a 16-byte arena: 6 header bytes and the data)
         mov [tmp], ax
         push si
         KCALL 9                         ; LocalUnlock

@@ -341,6 +341,16 @@ fn global_lock_size_flags_handle_and_free() {
     assert_eq!(w.api("KERNEL", 17, &[u32::from(code)]), u32::from(code));
     assert_eq!(w.api("KERNEL", 16, &[u32::from(code), 64, 0]), 0);
     assert!(w.m.descriptor_of(code).is_some());
+    // But a program may enlarge its own DGROUP, as KERNEL does when the
+    // local heap grows: the handle and selector stay, the bytes too.
+    let dg = w.env.win16.tasks[0].dgroup;
+    let hdg = w.api("KERNEL", 21, &[u32::from(dg)]) & 0xFFFF;
+    let size = w.api("KERNEL", 20, &[hdg]);
+    let first = w.get(u32::from(dg) << 16, 16);
+    assert_eq!(w.api("KERNEL", 16, &[hdg, size + 0x100, 2]), hdg);
+    assert_eq!(w.api("KERNEL", 20, &[hdg]), size + 0x100);
+    assert_eq!(w.m.descriptor_of(dg).unwrap().limit + 1, size + 0x100);
+    assert_eq!(w.get(u32::from(dg) << 16, 16), first);
     // Unknown handles.
     for bad in [0u32, 0x0008, 0xFFFF] {
         assert_eq!(w.api("KERNEL", 20, &[bad]), 0);
@@ -364,7 +374,9 @@ fn global_realloc_keeps_the_contents_and_the_handle() {
     assert_eq!(w.api("KERNEL", 16, &[h, 4, 0]), h);
     assert_eq!(w.get(u32::from(sel) << 16, 4), b"tool");
     assert!(w.m.read_seg(sel, 0x20, &mut [0]).is_err());
-    // Refused: too big, zero (discard), and GMEM_MODIFY on a fixed block.
+    // Refused: too big, and zero (discard) of a block that is not
+    // discardable (SDK, GlobalReAlloc: "If the block is not moveable and
+    // discardable, the GlobalReAlloc will fail").
     assert_eq!(w.api("KERNEL", 16, &[h, MAX_HUGE_BLOCK + 1, 0]), 0);
     assert_eq!(w.api("KERNEL", 16, &[h, 0, u32::from(gmem::MOVEABLE)]), 0);
     assert_eq!(w.api("KERNEL", 20, &[h]), 32);
@@ -372,8 +384,17 @@ fn global_realloc_keeps_the_contents_and_the_handle() {
     let modify = u32::from(gmem::MODIFY | gmem::DISCARDABLE);
     assert_eq!(w.api("KERNEL", 16, &[h, 0, modify]), h);
     assert_eq!(w.api("KERNEL", 22, &[h]), 0x0100);
+    // On a fixed block GMEM_DISCARDABLE alone is ignored and the handle
+    // comes back; with GMEM_MOVEABLE the block becomes moveable, its
+    // handle the selector minus 1 (SDK, GlobalReAlloc: "Use this flag
+    // with GMEM_MODIFY to make a fixed memory block moveable").
     let fixed = w.api("KERNEL", 15, &[0, 16]);
-    assert_eq!(w.api("KERNEL", 16, &[fixed, 0, modify]), 0);
+    assert_eq!(w.api("KERNEL", 16, &[fixed, 0, modify]), fixed);
+    assert_eq!(w.api("KERNEL", 22, &[fixed]), 0);
+    let to_moveable = u32::from(gmem::MODIFY | gmem::MOVEABLE);
+    assert_eq!(w.api("KERNEL", 16, &[fixed, 0, to_moveable]), fixed - 1);
+    assert_eq!(w.api("KERNEL", 18, &[fixed - 1]), fixed << 16);
+    assert_eq!(w.api("KERNEL", 22, &[fixed - 1]), 1, "a lock count now");
 }
 
 #[test]

@@ -35,7 +35,11 @@ fn services_answer_as_windows_does() {
         "wsprintf -5 [ok] 00ab 7  |",
         "lstr 2 -1 0",
         "atom C000 C000 C000 Hello 0",
-        "local 2 12 1 0",
+        // LocalSize of a 10-byte moveable block: KERNEL gives it an arena
+        // of 16 bytes (4 of arena header and the handle's 2 before the
+        // data, rounded to 4), and LocalSize is what follows the data's
+        // start to the next arena: 10 (local/mod.rs, "Layout").
+        "local 2 10 1 0",
         "profile Value 5 42",
         "catch 7 5151 D1D1",
         "thunk 1",

@@ -1933,6 +1933,43 @@ pub fn resize_seg(uc: &mut Uc<'_>, sel: u16, size: u32) -> Result<(), MachineErr
         .map_err(|e| uerr("writing the LDT", e))
 }
 
+/// Discard a data segment made by [`alloc_seg`] (a discarded moveable
+/// block): its memory is unmapped and its descriptor cleared, so loading
+/// the selector faults, but the selector stays allocated for
+/// [`restore_seg`] or [`free_alias`].
+pub fn discard_seg(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    let d = uc
+        .descriptor_of(sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} has no descriptor")))?;
+    if d.is_code() {
+        return Err(MachineError(format!("{sel:04X} is a code segment")));
+    }
+    let end = slot_of(index) + 0x1_0000;
+    let map_start = u64::from(d.base) & !(PAGE - 1);
+    tlb::unmap(uc, map_start, (end - map_start) as usize)
+        .map_err(|e| uerr("unmapping a segment", e))?;
+    uc.mem_write(LDT_BASE + u64::from(index) * 8, &[0u8; 8])
+        .map_err(|e| uerr("writing the LDT", e))
+}
+
+/// Give an allocated selector that names no memory (one from
+/// [`alloc_alias`] with an empty descriptor, or a segment
+/// [`discard_seg`] discarded) a zero-filled data segment of `size` bytes
+/// (1..=0x10000) in its own slot, as [`alloc_seg`] would have.
+pub fn restore_seg(uc: &mut Uc<'_>, sel: u16, size: u32) -> Result<(), MachineError> {
+    let index = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated selector")))?;
+    if uc.descriptor_of(sel).is_some_and(|d| d.access & 0x80 != 0) {
+        return Err(MachineError(format!("{sel:04X} still names memory")));
+    }
+    if size == 0 || size > 0x1_0000 {
+        return Err(MachineError(format!("bad segment size {size:#x}")));
+    }
+    map_segment(uc, index, SegKind::Data, size, &[]).map(|_| ())
+}
+
 fn mmr(selector: u16, base: u64, limit: u32, flags: u32) -> Vec<u8> {
     // uc_x86_mmr: u16 selector, padding to 8, u64 base, u32 limit, u32 flags.
     let mut v = Vec::with_capacity(24);

@@ -41,8 +41,23 @@
 //! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
 //!   machine of 1992); a request past it fails with 0, as Windows fails
 //!   when memory runs out;
-//! - a block of 0 bytes is refused too (Windows would make a discarded
-//!   moveable block; nothing is ever discarded here).
+//! - a fixed block of 0 bytes is refused; a moveable one is born
+//!   discarded (below).
+//!
+//! # Discarded blocks
+//!
+//! A discarded moveable block keeps its handle and loses its memory: its
+//! selector stays allocated with an empty descriptor (loading it faults),
+//! GlobalLock answers NULL, GlobalSize 0, GlobalFlags has GMEM_DISCARDED,
+//! and GlobalReAlloc with a size gives it memory again under the same
+//! handle (Windows 3.1 SDK, GlobalReAlloc and GlobalDiscard). Blocks are
+//! discarded by GlobalAlloc(GMEM_MOVEABLE, 0) (born discarded),
+//! GlobalReAlloc(h, 0, GMEM_MOVEABLE) (GlobalDiscard; only an unlocked
+//! moveable discardable block), and GlobalCompact when less than it asks
+//! for is free (every unlocked discardable block, after its task's
+//! GlobalNotify procedure agreed for a GMEM_NOTIFY block). Memory never
+//! runs short otherwise, so GlobalAlloc never discards. GlobalFirst and
+//! GlobalNext do not show discarded blocks (they have no arena).
 //!
 //! Sizes are rounded up to the global heap's 32-byte granularity (win16.md,
 //! "The CPU the programs expect"), and GlobalSize reports the rounded size
@@ -104,7 +119,7 @@ pub mod gmem {
     pub const NOT_BANKED: u16 = 0x1000;
     pub const DDESHARE: u16 = 0x2000;
     pub const NOTIFY: u16 = 0x4000;
-    /// GlobalFlags: the block was discarded (never, here).
+    /// GlobalFlags: the block was discarded.
     pub const DISCARDED: u16 = 0x4000;
     /// GlobalFlags: the lock count's byte.
     pub const LOCKCOUNT: u16 = 0x00FF;
@@ -152,6 +167,9 @@ pub struct GlobalBlock {
     /// For a block made by GlobalDOSAlloc: its paragraph ("DOS
     /// allocations" in the module doc).
     pub dos_segment: Option<u16>,
+    /// A discarded moveable block ("Discarded blocks" in the module doc):
+    /// its handle stays, it has no memory (size and address 0).
+    pub discarded: bool,
 }
 
 /// What a GT_RESOURCE block holds (resource.rs, LoadResource).
@@ -225,6 +243,23 @@ impl GlobalArena {
         self.blocks.iter_mut().find(|b| names(h, b.selector))
     }
 
+    /// After the machine resized or moved the segment `sel` (a local heap
+    /// grew), take its block's size and address from its descriptor.
+    pub fn refresh<C: Cpu + ?Sized>(&mut self, cpu: &C, sel: u16) {
+        let Some(d) = cpu.descriptor_of(sel) else {
+            return;
+        };
+        let Some(mut b) = self.find(sel).filter(|b| b.selector == sel).cloned() else {
+            return;
+        };
+        if b.size > MAX_BLOCK || (b.address == d.base && b.size == d.limit + 1) {
+            return;
+        }
+        b.address = d.base;
+        b.size = d.limit + 1;
+        self.insert(b);
+    }
+
     /// The block at this linear address.
     pub fn at_address(&self, address: u32) -> Option<&GlobalBlock> {
         self.blocks.iter().find(|b| b.address == address)
@@ -252,13 +287,15 @@ impl GlobalArena {
     pub fn next_after(&self, address: u32, lru: bool) -> Option<&GlobalBlock> {
         self.blocks
             .iter()
-            .filter(|b| !lru || b.discardable())
+            .filter(|b| !b.discarded && (!lru || b.discardable()))
             .find(|b| b.address > address)
     }
 
     /// The first block of the whole arena, or of the LRU list.
     pub fn first(&self, lru: bool) -> Option<&GlobalBlock> {
-        self.blocks.iter().find(|b| !lru || b.discardable())
+        self.blocks
+            .iter()
+            .find(|b| !b.discarded && (!lru || b.discardable()))
     }
 }
 
@@ -292,6 +329,7 @@ pub fn block_for<C: Cpu + ?Sized>(
         dynamic: false,
         resource: None,
         dos_segment: None,
+        discarded: false,
     })
 }
 
@@ -396,6 +434,9 @@ pub fn alloc_block_any(
     data: &[u8],
     owner: Owner,
 ) -> u16 {
+    if bytes == 0 && flags & gmem::MOVEABLE != 0 {
+        return alloc_discarded(env, uc, flags, owner);
+    }
     let Some(size) = rounded_any(bytes) else {
         return 0;
     };
@@ -425,11 +466,76 @@ pub fn alloc_block_any(
         return 0;
     };
     b.size = size;
-    b.flags = flags & (gmem::MOVEABLE | gmem::DISCARDABLE | gmem::DDESHARE);
+    b.flags = flags & KEPT_FLAGS;
     b.dynamic = true;
     let handle = b.handle;
     env.win16.global.insert(b);
     handle
+}
+
+/// The GMEM_* flags a block keeps.
+const KEPT_FLAGS: u16 = gmem::MOVEABLE | gmem::DISCARDABLE | gmem::DDESHARE | gmem::NOTIFY;
+
+/// GlobalAlloc(GMEM_MOVEABLE, 0): a handle whose block is already
+/// discarded ("Discarded blocks" in the module doc): a selector with an
+/// empty descriptor and no memory.
+fn alloc_discarded(env: &mut Env, uc: &mut Uc<'_>, flags: u16, owner: Owner) -> u16 {
+    let none = crate::walk::Descriptor {
+        base: 0,
+        limit: 0,
+        access: 0,
+    };
+    let Ok(sel) = crate::machine::alloc_alias(uc, none) else {
+        return 0;
+    };
+    env.win16.global.insert(GlobalBlock {
+        handle: sel - 1,
+        selector: sel,
+        address: 0,
+        size: 0,
+        owner: owner.owner,
+        pdb_owner: owner.pdb_owner,
+        kind: owner.kind,
+        segment: None,
+        lock: 0,
+        flags: flags & KEPT_FLAGS,
+        dynamic: true,
+        resource: None,
+        dos_segment: None,
+        discarded: true,
+    });
+    sel - 1
+}
+
+/// Discard the moveable block `h` names: its memory goes, its handle
+/// stays ("Discarded blocks" in the module doc). Not while it is the
+/// stack; data segment registers holding it are cleared, as for
+/// [`free_block`]. TRUE when discarded (or already).
+pub fn discard_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
+    let Some(b) = env.win16.global.find(h).filter(|b| b.dynamic).cloned() else {
+        return false;
+    };
+    if b.discarded {
+        return true;
+    }
+    if !b.moveable() || b.size > MAX_BLOCK || names(uc.reg(R::SS), b.selector) {
+        return false;
+    }
+    for r in DATA_SEGS {
+        if names(uc.reg(r), b.selector) {
+            let _ = uc.set_reg(r, 0);
+        }
+    }
+    if crate::machine::discard_seg(uc, b.selector).is_err() {
+        return false;
+    }
+    env.win16.local_heaps.heaps.remove(&b.selector);
+    let mut nb = b;
+    nb.discarded = true;
+    nb.size = 0;
+    nb.address = 0;
+    env.win16.global.insert(nb);
+    true
 }
 
 /// Allocate a block for the current task (KERNEL.15 GlobalAlloc's work):
@@ -446,7 +552,7 @@ const DATA_SEGS: [R; 4] = [R::DS, R::ES, R::FS, R::GS];
 /// After a block moved, load every segment register that holds its
 /// selector again, so the CPU's cached base follows (Windows did the same
 /// for DS and ES when it moved a block under them).
-fn reload(uc: &mut Uc<'_>, sel: u16) {
+pub fn reload(uc: &mut Uc<'_>, sel: u16) {
     for r in DATA_SEGS.into_iter().chain([R::SS]) {
         let v = uc.reg(r);
         if v != 0 && names(v, sel) {
@@ -463,12 +569,19 @@ pub fn global_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 }
 
 /// KERNEL.16 GlobalReAlloc(hMem, dwBytes, wFlags): the handle (unchanged:
-/// in protected mode a block keeps its selector when it moves), or 0.
+/// in protected mode a block keeps its selector when it moves), or 0; a
+/// refused request leaves the block as it was.
 ///
-/// - GMEM_MODIFY changes only GMEM_DISCARDABLE of a moveable block.
-/// - A new size follows GlobalAlloc's limits; 0 bytes (discarding) is
-///   refused, since nothing is ever discarded here.
-/// - Only blocks made by GlobalAlloc can change.
+/// - GMEM_MODIFY changes GMEM_DISCARDABLE of a moveable block, and with
+///   GMEM_MOVEABLE makes a fixed block moveable (its handle becomes the
+///   selector minus 1).
+/// - 0 bytes with GMEM_MOVEABLE discards an unlocked moveable discardable
+///   block ("Discarded blocks"); a discarded block given a size gets
+///   memory again.
+/// - A new size follows GlobalAlloc's limits.
+/// - Only blocks made by GlobalAlloc and a module's data segments (its
+///   DGROUP, which a program may enlarge itself) can change; code,
+///   module and task blocks cannot.
 /// - A GlobalDOSAlloc block keeps its paragraph, so it grows only into
 ///   free conventional memory ("DOS allocations").
 pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
@@ -476,22 +589,59 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let bytes = a.get(1).copied().unwrap_or(0);
     let flags = a.get(2).copied().unwrap_or(0) as u16;
     let arena = &mut env.win16.global;
-    let Some(b) = arena.find(h).filter(|b| b.dynamic).cloned() else {
+    let Some(b) = arena
+        .find(h)
+        .filter(|b| b.dynamic || matches!(b.kind, gt::DGROUP | gt::DATA))
+        .cloned()
+    else {
         return Ok(0);
     };
     if flags & gmem::MODIFY != 0 {
-        if !b.moveable() {
-            return Ok(0);
-        }
         let Some(m) = arena.find_mut(h) else {
             return Ok(0);
         };
+        if !m.moveable() {
+            // GMEM_MOVEABLE makes a fixed block moveable: its handle
+            // becomes the selector minus 1; GMEM_DISCARDABLE alone is
+            // ignored for a fixed block.
+            if flags & gmem::MOVEABLE == 0 || m.dos_segment.is_some() {
+                return Ok(u32::from(m.handle));
+            }
+            m.flags |= gmem::MOVEABLE;
+            m.handle = m.selector - 1;
+        }
         m.flags = (m.flags & !gmem::DISCARDABLE) | (flags & gmem::DISCARDABLE);
-        return Ok(u32::from(b.handle));
+        return Ok(u32::from(m.handle));
+    }
+    if bytes == 0 {
+        // GMEM_MOVEABLE with 0 bytes discards an unlocked moveable,
+        // discardable block; anything else fails.
+        let ok = flags & gmem::MOVEABLE != 0
+            && b.moveable()
+            && (b.discardable() || b.discarded)
+            && b.lock == 0
+            && discard_block(env, uc, h);
+        return Ok(if ok { u32::from(b.handle) } else { 0 });
     }
     let Some(size) = rounded_any(bytes) else {
         return Ok(0);
     };
+    if b.discarded {
+        // A discarded block gets memory again under its handle.
+        if size > MAX_BLOCK
+            || size > arena.free()
+            || crate::machine::restore_seg(uc, b.selector, size).is_err()
+        {
+            return Ok(0);
+        }
+        let mut nb = b;
+        nb.discarded = false;
+        nb.size = size;
+        nb.address = uc.descriptor_of(nb.selector).map_or(0, |d| d.base);
+        let handle = nb.handle;
+        arena.insert(nb);
+        return Ok(u32::from(handle));
+    }
     if size > b.size && size - b.size > arena.free() {
         return Ok(0);
     }
@@ -573,7 +723,9 @@ pub fn free_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
             let _ = uc.set_reg(r, 0);
         }
     }
-    let freed = if count > 1 {
+    let freed = if b.discarded {
+        crate::machine::free_alias(uc, b.selector)
+    } else if count > 1 {
         crate::machine::free_huge(uc, b.selector, count)
     } else {
         crate::machine::free_seg(uc, b.selector)
@@ -582,6 +734,8 @@ pub fn free_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> bool {
         return false;
     }
     env.win16.global.remove(b.selector);
+    // A local heap LocalInit made in the block goes with it.
+    env.win16.local_heaps.heaps.remove(&b.selector);
     true
 }
 
@@ -602,7 +756,7 @@ pub fn global_free(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 /// has none.
 pub fn global_lock(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a.first().copied().unwrap_or(0) as u16;
-    let Some(b) = env.win16.global.find_mut(h) else {
+    let Some(b) = env.win16.global.find_mut(h).filter(|b| !b.discarded) else {
         return Ok(0);
     };
     if b.moveable() {
@@ -648,7 +802,12 @@ pub fn global_handle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 pub fn global_flags(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a.first().copied().unwrap_or(0) as u16;
     Ok(env.win16.global.find(h).map_or(0, |b| {
-        u32::from((b.flags & (gmem::DISCARDABLE | gmem::DDESHARE)) | (b.lock & gmem::LOCKCOUNT))
+        let discarded = if b.discarded { gmem::DISCARDED } else { 0 };
+        u32::from(
+            (b.flags & (gmem::DISCARDABLE | gmem::DDESHARE))
+                | discarded
+                | (b.lock & gmem::LOCKCOUNT),
+        )
     }))
 }
 
@@ -751,9 +910,65 @@ pub fn unlock_segment(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
 
 /// KERNEL.25 GlobalCompact(dwMinFree): the largest block GlobalAlloc would
 /// now grant: what is left of [`ARENA_LIMIT`], at most
-/// [`MAX_HUGE_BLOCK`]. Nothing is moved or discarded.
-pub fn global_compact(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+/// [`MAX_HUGE_BLOCK`]. Blocks never need moving here (each has its own
+/// slot); when less than dwMinFree is free, every unlocked discardable
+/// block is discarded first (so GlobalCompact(-1) discards them all, as
+/// the SDK says), a GMEM_NOTIFY block only if its task's GlobalNotify
+/// procedure agrees ([`notify_discard`]).
+pub fn global_compact(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let min = a.first().copied().unwrap_or(0);
+    if env.win16.global.free() < min {
+        let victims: Vec<GlobalBlock> = env
+            .win16
+            .global
+            .blocks()
+            .iter()
+            .filter(|b| b.dynamic && !b.discarded && b.discardable() && b.lock == 0)
+            .cloned()
+            .collect();
+        for b in victims {
+            if notify_discard(env, uc, &b)? {
+                discard_block(env, uc, b.handle);
+            }
+        }
+    }
     Ok(env.win16.global.free().min(MAX_HUGE_BLOCK))
+}
+
+/// Before a GMEM_NOTIFY block is discarded, Windows calls the procedure
+/// its owner's task gave GlobalNotify with the block's handle (Windows 3.1
+/// SDK, GlobalNotify): nonzero lets the block go. TRUE when it may be
+/// discarded (also when there is no procedure).
+fn notify_discard(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock) -> Result<bool, Stop> {
+    if b.flags & gmem::NOTIFY == 0 {
+        return Ok(true);
+    }
+    let task = env
+        .win16
+        .tasks
+        .iter()
+        .find(|t| t.psp == b.owner || t.hmodule == b.owner)
+        .map_or(uc.get_data().current_task, |t| t.htask);
+    let Some(&proc) = env.win16.kernel.memory.global_notify.get(&task) else {
+        return Ok(true);
+    };
+    if proc == 0 {
+        return Ok(true);
+    }
+    let Some(kernel_cs) = env.win16.module_by_name("KERNEL").map(|k| k.segments[0]) else {
+        return Ok(true);
+    };
+    let ds = uc.reg(R::DS);
+    let r = super::callback::call_far(
+        env,
+        uc,
+        kernel_cs,
+        ((proc >> 16) as u16, proc as u16),
+        ds,
+        &[],
+        &[super::callback::CallArg::W(b.handle)],
+    )?;
+    Ok(r.value & 0xFFFF != 0)
 }
 
 #[cfg(test)]
@@ -779,6 +994,7 @@ mod tests {
             dynamic: true,
             resource: None,
             dos_segment: None,
+            discarded: false,
         }
     }
 
@@ -870,6 +1086,57 @@ mod tests {
         assert_eq!(global_free(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0);
         assert_eq!(env.win16.global.used(), used - 0x3_0000);
         assert!(m.descriptor_of(s2 + 16).is_none());
+    }
+
+    #[test]
+    fn discarded_blocks_keep_their_handle_and_leave_the_arena_walk() {
+        let (mut m, mut env) = machine();
+        let mv = u32::from(gmem::MOVEABLE);
+        // Born discarded: a handle (selector - 1) whose selector names no
+        // memory, loading it would fault.
+        let z = global_alloc(&mut env, &mut m, &[mv, 0]).unwrap() as u16;
+        assert_eq!(z & 7, 6);
+        assert!(m.descriptor_of(z + 1).is_none());
+        assert_eq!(
+            global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
+            0x4000
+        );
+        assert!(env.win16.global.first(false).is_none(), "no arena entry");
+        // A fixed block of 0 bytes is refused.
+        assert_eq!(global_alloc(&mut env, &mut m, &[0, 0]).unwrap(), 0);
+        // Memory again under the same handle, then discarded once more
+        // (GMEM_MODIFY made it discardable first).
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 40, mv]).unwrap(),
+            u32::from(z)
+        );
+        assert_eq!(global_size(&mut env, &mut m, &[u32::from(z)]).unwrap(), 64);
+        m.write_seg(z + 1, 63, &[1]).unwrap();
+        assert_eq!(env.win16.global.first(false).map(|b| b.handle), Some(z));
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, mv]).unwrap(),
+            0,
+            "not discardable"
+        );
+        let modify = u32::from(gmem::MODIFY | gmem::DISCARDABLE);
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, modify]).unwrap(),
+            u32::from(z)
+        );
+        let used = env.win16.global.used();
+        assert_eq!(
+            global_realloc(&mut env, &mut m, &[u32::from(z), 0, mv]).unwrap(),
+            u32::from(z)
+        );
+        assert_eq!(env.win16.global.used(), used - 64);
+        assert!(m.descriptor_of(z + 1).is_none());
+        assert_eq!(
+            global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
+            0x4100
+        );
+        // GlobalFree frees the handle itself.
+        assert_eq!(global_free(&mut env, &mut m, &[u32::from(z)]).unwrap(), 0);
+        assert!(env.win16.global.find(z).is_none());
     }
 
     /// GlobalDOSAlloc: (paragraph, selector).

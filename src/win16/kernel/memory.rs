@@ -1,5 +1,5 @@
 //! What is left of KERNEL's memory functions beside the global and local
-//! heaps (global.rs, local.rs): huge pointers (hmemcpy and the helpers
+//! heaps (global.rs, local/): huge pointers (hmemcpy and the helpers
 //! `_hread` and `_hwrite` use), free space, page and wire locks, and the
 //! notification and handler procedures a program registers.
 //!
@@ -14,9 +14,12 @@
 //! # Registered procedures
 //!
 //! LocalNotify, GlobalNotify and SetResourceHandler keep the procedure and
-//! return the one before it (LocalNotify, SetResourceHandler). Nothing is
-//! ever discarded or moved behind a program's back here, so the
-//! procedures are never called. LocalHandleDelta keeps its number.
+//! return the one before it (LocalNotify, SetResourceHandler). GlobalNotify's
+//! procedure is called before GlobalCompact discards a GMEM_NOTIFY block
+//! (global.rs, "Discarded blocks"); LocalNotify's and the resource
+//! handlers are never called (local blocks are moved and discarded without
+//! telling, resources are never discarded). LocalHandleDelta keeps its
+//! number.
 
 use std::collections::HashMap;
 
@@ -262,7 +265,8 @@ pub fn global_lru(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     })
 }
 
-/// KERNEL.169 GetFreeSpace(fuFlags): bytes free in the global heap.
+/// KERNEL.169 GetFreeSpace(fuFlags): bytes free in the global heap (what
+/// is left of its 16 MiB, global.rs "Limits").
 pub fn get_free_space(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     Ok(env.win16.global.free())
 }

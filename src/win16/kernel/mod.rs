@@ -240,9 +240,19 @@ mod tests {
         // kernsvc: DGROUP data 0x400, heap 0x200, stack 0x800 from 0x600.
         let ds = m.reg(R::DS);
         assert_eq!(m.read_u16_at(ds, 0x0A).unwrap(), 0x600);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0xE00);
         let alloc = crate::win16::local::local_alloc;
-        let a = alloc(&mut env, &mut m, &[0, 0x1F8]).unwrap();
-        assert_eq!(a, 0x404);
-        assert_eq!(alloc(&mut env, &mut m, &[0, 1]).unwrap(), 0);
+        // The heap [400h, 600h): its first arena, the information block,
+        // then a free arena [43Ch, 5F4h) before the last arena.
+        let a = alloc(&mut env, &mut m, &[0, 0x1B4]).unwrap();
+        assert_eq!(a, 0x440);
+        // The heap is full: the next block grows DGROUP past the stack
+        // (local/mod.rs, "Growth"), which stays where it is.
+        m.write_seg(ds, 0xDFE, &[0x5A, 0xA5]).unwrap();
+        let b = alloc(&mut env, &mut m, &[0, 1]).unwrap();
+        assert_eq!(b, 0xE04);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x1020);
+        assert_eq!(m.read_u16_at(ds, 0xDFE).unwrap(), 0xA55A);
+        assert_eq!(m.read_u16_at(ds, 0x0A).unwrap(), 0x600);
     }
 }

@@ -1,33 +1,76 @@
 //! The local heap: `LocalAlloc` and friends, inside a data segment (the
 //! caller's DS).
 //!
-//! A task's heap lies in its DGROUP between the static data and the stack
-//! (win16.md: DGROUP is the data, then the local heap, then the stack);
-//! InitTask sets it up when the NE header asks for a heap, and `LocalInit`
-//! makes one in any segment (DLLs call it from their start-up code).
+//! # Where the heap lies
 //!
-//! The bookkeeping is in Rust; the blocks themselves are in emulated memory,
-//! laid out as Windows lays them out where a program can see it:
-//! - every block is preceded by 4 bytes of arena header (not written), its
-//!   data starts on a 4-byte boundary and its size is rounded up to 4;
-//! - a fixed block's handle is the near address of its data;
-//! - a moveable block's handle is the near address of a 4-byte handle-table
-//!   entry (address word, flags byte, lock-count byte) that lies in a
-//!   handle table block of the heap; handles are 2 modulo 4, so
-//!   `*(WORD NEAR *)h` is the block's address as programs expect. Flags:
-//!   0x0F discardable, 0x40 discarded.
+//! Here a task's DGROUP is its static data, then its local heap, then its
+//! stack (win16.md, "Memory"); InitTask makes the heap from the end of the
+//! static data. Windows 3.1 laid DGROUP out as data, stack, heap: its
+//! InitTask calls LocalInit(DS, 0, cbHeap), which puts the heap in the
+//! segment's last bytes (Windows 3.1 SDK, LocalInit: a zero uStartAddr;
+//! Wine's KERNEL does the same), and a zero SP in the NE header means the
+//! data's size plus the stack's. The emulator keeps its own order because
+//! the stack offsets of the roms/ scenarios and their expected walks are
+//! built on it; a program sees the same bytes either way, except where its
+//! heap and its stack lie. `LocalInit` makes a heap in any segment: DLLs
+//! call it from their start-up code, programs on a GlobalAlloc'd block
+//! (then switch DS to it to LocalAlloc there).
 //!
-//! Blocks are placed first-fit. When no gap is big enough, unlocked
+//! # Growth
+//!
+//! When a block does not fit even after moving and discarding, KERNEL
+//! enlarges the heap's segment (GlobalReAlloc of the DS's block, up to
+//! 64 KiB) and the heap then reaches the segment's new end; what lay
+//! between the heap's old end and the segment's (a task's stack) stays
+//! where it is, a block of the heap that is never handed out. Here the
+//! segment grows to what the block needs plus 200h bytes (the heap
+//! information block's "extra" word), rounded up to the global heap's
+//! 32-byte granularity; its selector stays, its base may move (the
+//! machine's resize, `crate::machine::resize_seg`), and DS, ES and SS are
+//! reloaded; the last arena moves to the new end. LocalShrink gives the
+//! free end of the segment back. A heap in a segment that is already
+//! 64 KiB, or in a tile of a huge block, cannot grow.
+//!
+//! # Layout
+//!
+//! The heap lies in its segment as Windows 3.1's KERNEL lays it out
+//! (Pietrek, "Windows Internals"; Wine's KERNEL as a source of facts),
+//! written after every change by `heap.rs` so that a program, or TOOLHELP's
+//! LocalInfo/LocalFirst/LocalNext, can walk it:
+//! - the instance data's pLocalHeap word (DS:06) points at the heap
+//!   information block (LOCALHEAPINFO, 2Ah bytes: the first and last
+//!   arena, the arena count, the first handle table and free handle,
+//!   hdelta 20h, the LocalNotify procedure, extra 200h, 'LH');
+//! - the heap is a chain of arenas, 4-aligned, from a first arena (busy,
+//!   at the heap's start, at least 10h) to a last arena (free, in the
+//!   heap's last 10 bytes, its own successor). Each arena starts with the
+//!   previous arena's address, whose low bits are flags (1 in use, 2
+//!   moveable), and the next arena's address. The information block is
+//!   the first arena after the first one;
+//! - a fixed block's data follows its 4-byte arena header and its handle
+//!   is the data's address; a moveable block's arena also holds its
+//!   handle, so its data starts 6 bytes in (2 modulo 4);
+//! - a free arena holds its size and the previous and next free arenas:
+//!   the free list runs from the first arena to the last. The smallest
+//!   arena is 12 bytes; a remainder smaller than that stays with the block
+//!   beside it, so LocalSize (the bytes from the data to the next arena)
+//!   may exceed the request;
+//! - moveable handles are 4-byte entries (address, flags, lock count) in
+//!   handle tables of 20h entries, each a fixed block (a count word, the
+//!   entries, the next table's address); a handle is an entry's address,
+//!   2 modulo 4, so `*(WORD NEAR *)h` is the block's address as programs
+//!   expect. Entry flags: 0Fh discardable, 40h discarded (address 0); a
+//!   free entry has flags and lock FFh and the next free entry's address.
+//!
+//! Blocks are placed first-fit. When no free arena is big enough, unlocked
 //! moveable blocks are slid down (unless LMEM_NOCOMPACT), then unlocked
-//! discardable blocks discarded (unless LMEM_NODISCARD). The heap never
-//! grows: Windows would enlarge the data segment, which this machine cannot
-//! do in place, so an allocation that does not fit fails with NULL.
-//!
-//! Not kept: the LOCALHEAPINFO structure and the instance data's
-//! pLocalHeap word (DS:06); ToolHelp's LocalInfo/LocalFirst cannot walk
-//! this heap through memory.
+//! discardable blocks discarded (unless LMEM_NODISCARD), then the heap
+//! grows. The bookkeeping itself is Rust's: what a program writes over
+//! the arenas is not read back.
 
-use std::collections::BTreeMap;
+mod heap;
+
+pub use heap::LocalHeap;
 
 use super::api::{Api, Arg};
 use crate::env::Env;
@@ -76,530 +119,39 @@ pub const LMEM_DISCARDABLE: u16 = 0x0F00;
 /// In LocalFlags' answer: the block was discarded.
 pub const LMEM_DISCARDED: u16 = 0x4000;
 
-/// Arena header bytes before each block's data.
-const HEADER: u32 = 4;
-/// Entries in one handle table block.
-const ENTRIES_PER_TABLE: u16 = 16;
-/// A handle table block: a count word, the entries, a next-table word.
-const TABLE_BYTES: u16 = 2 + 4 * ENTRIES_PER_TABLE + 2;
-/// The smallest heap LocalInit accepts.
-const MIN_HEAP: u32 = 0x20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Fixed,
-    /// A moveable block and its handle.
-    Moveable(u16),
-    HandleTable,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Block {
-    size: u16,
-    kind: Kind,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Entry {
-    /// The data address; 0 when discarded.
-    addr: u16,
-    discardable: bool,
-    lock: u8,
-}
-
-/// One local heap.
-#[derive(Debug, Clone)]
-pub struct LocalHeap {
-    /// The first arena address and one past the last byte.
-    start: u32,
-    end: u32,
-    /// Blocks by data address.
-    blocks: BTreeMap<u16, Block>,
-    /// Moveable handles: Some for a handle in use, None for a free slot.
-    entries: BTreeMap<u16, Option<Entry>>,
-}
-
-fn round(n: u16) -> u32 {
-    ((u32::from(n) + 3) & !3).max(4)
-}
-
-/// Allocation options from the LMEM_* flags.
-#[derive(Debug, Clone, Copy)]
-struct Room {
-    compact: bool,
-    discard: bool,
-}
-
-impl Room {
-    fn from_flags(flags: u16) -> Room {
-        Room {
-            compact: flags & LMEM_NOCOMPACT == 0,
-            discard: flags & (LMEM_NOCOMPACT | LMEM_NODISCARD) == 0,
-        }
-    }
-}
-
-impl LocalHeap {
-    /// A heap over `[start, end)` of its segment (start rounded up to 4).
-    pub fn new(start: u32, end: u32) -> Option<LocalHeap> {
-        let start = (start + 3) & !3;
-        (end <= 0x1_0000 && end >= start + MIN_HEAP).then(|| LocalHeap {
-            start,
-            end,
-            blocks: BTreeMap::new(),
-            entries: BTreeMap::new(),
-        })
-    }
-
-    /// Free gaps as [arena start, end).
-    fn gaps(&self) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        let mut cursor = self.start;
-        for (&d, b) in &self.blocks {
-            let arena = u32::from(d) - HEADER;
-            if arena > cursor {
-                out.push((cursor, arena));
-            }
-            cursor = u32::from(d) + u32::from(b.size);
-        }
-        if self.end > cursor {
-            out.push((cursor, self.end));
-        }
-        out
-    }
-
-    /// The largest block that fits now.
-    fn largest_free(&self) -> u32 {
-        self.gaps()
-            .iter()
-            .map(|(a, b)| (b - a).saturating_sub(HEADER))
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The data address for a new block of `size` (rounded) bytes.
-    fn place(&self, size: u32) -> Option<u16> {
-        self.gaps()
-            .iter()
-            .find(|(a, b)| b - a >= size + HEADER)
-            .map(|(a, _)| (a + HEADER) as u16)
-    }
-
-    fn entry(&self, h: u16) -> Option<Entry> {
-        self.entries.get(&h).copied().flatten()
-    }
-
-    fn write_entry(&self, uc: &mut Uc<'_>, ds: u16, h: u16) {
-        let e = self.entry(h).unwrap_or_default();
-        let flags = if e.discardable { 0x0F } else { 0 } | if e.addr == 0 { 0x40 } else { 0 };
-        let [lo, hi] = e.addr.to_le_bytes();
-        let _ = uc.write_seg(ds, h, &[lo, hi, flags, e.lock]);
-    }
-
-    fn set_entry(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16, e: Entry) {
-        self.entries.insert(h, Some(e));
-        self.write_entry(uc, ds, h);
-    }
-
-    /// Move a block's bytes from `from` to `to` (data addresses).
-    fn move_data(uc: &mut Uc<'_>, ds: u16, from: u16, to: u16, size: u16) -> bool {
-        let mut b = vec![0u8; usize::from(size)];
-        uc.read_seg(ds, from, &mut b).is_ok() && uc.write_seg(ds, to, &b).is_ok()
-    }
-
-    /// Slide unlocked moveable blocks down over the gaps below them; the
-    /// block at `pinned` stays.
-    fn compact(&mut self, uc: &mut Uc<'_>, ds: u16, pinned: Option<u16>) {
-        let old = std::mem::take(&mut self.blocks);
-        let mut cursor = self.start;
-        for (d, b) in old {
-            let movable = match b.kind {
-                Kind::Moveable(h) => {
-                    Some(d) != pinned && self.entry(h).is_some_and(|e| e.lock == 0)
-                }
-                _ => false,
-            };
-            let to = (cursor + HEADER) as u16;
-            let d = if movable && to < d && Self::move_data(uc, ds, d, to, b.size) {
-                if let Kind::Moveable(h) = b.kind {
-                    let mut e = self.entry(h).unwrap_or_default();
-                    e.addr = to;
-                    self.set_entry(uc, ds, h, e);
-                }
-                to
-            } else {
-                d
-            };
-            self.blocks.insert(d, b);
-            cursor = u32::from(d) + u32::from(b.size);
-        }
-    }
-
-    /// Discard every unlocked discardable block but `pinned`.
-    fn discard_all(&mut self, uc: &mut Uc<'_>, ds: u16, pinned: Option<u16>) {
-        let victims: Vec<u16> = self
-            .entries
-            .iter()
-            .filter_map(|(&h, e)| {
-                let e = (*e)?;
-                (e.discardable && e.lock == 0 && e.addr != 0 && Some(e.addr) != pinned).then_some(h)
-            })
-            .collect();
-        for h in victims {
-            self.discard(uc, ds, h);
-        }
-    }
-
-    fn discard(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16) {
-        if let Some(mut e) = self.entry(h) {
-            self.blocks.remove(&e.addr);
-            e.addr = 0;
-            self.set_entry(uc, ds, h, e);
-        }
-    }
-
-    /// Find room for `size` bytes, compacting and discarding as `room`
-    /// allows; `pinned` is a block that must not move.
-    fn make_room(
-        &mut self,
-        uc: &mut Uc<'_>,
-        ds: u16,
-        size: u32,
-        room: Room,
-        pinned: Option<u16>,
-    ) -> Option<u16> {
-        if let Some(d) = self.place(size) {
-            return Some(d);
-        }
-        if room.compact {
-            self.compact(uc, ds, pinned);
-            if let Some(d) = self.place(size) {
-                return Some(d);
-            }
-        }
-        if room.discard {
-            self.discard_all(uc, ds, pinned);
-            self.compact(uc, ds, pinned);
-            return self.place(size);
-        }
-        None
-    }
-
-    /// Reserve a new block.
-    fn alloc_block(
-        &mut self,
-        uc: &mut Uc<'_>,
-        ds: u16,
-        size: u16,
-        kind: Kind,
-        room: Room,
-    ) -> Option<u16> {
-        let size = round(size);
-        let d = self.make_room(uc, ds, size, room, None)?;
-        self.blocks.insert(
-            d,
-            Block {
-                size: size as u16,
-                kind,
-            },
-        );
-        Some(d)
-    }
-
-    /// A free moveable handle, making a new handle table when all are used.
-    fn new_handle(&mut self, uc: &mut Uc<'_>, ds: u16, room: Room) -> Option<u16> {
-        if let Some((&h, _)) = self.entries.iter().find(|(_, e)| e.is_none()) {
-            return Some(h);
-        }
-        let t = self.alloc_block(uc, ds, TABLE_BYTES, Kind::HandleTable, room)?;
-        let mut bytes = vec![0u8; usize::from(TABLE_BYTES)];
-        bytes[..2].copy_from_slice(&ENTRIES_PER_TABLE.to_le_bytes());
-        let _ = uc.write_seg(ds, t, &bytes);
-        for k in 0..ENTRIES_PER_TABLE {
-            self.entries.insert(t + 2 + 4 * k, None);
-        }
-        Some(t + 2)
-    }
-
-    fn zero(uc: &mut Uc<'_>, ds: u16, at: u16, n: u32) {
-        let _ = uc.write_seg(ds, at, &vec![0u8; n as usize]);
-    }
-
-    /// LocalAlloc.
-    pub fn alloc(&mut self, uc: &mut Uc<'_>, ds: u16, flags: u16, size: u16) -> u16 {
-        let room = Room::from_flags(flags);
-        if flags & LMEM_MOVEABLE == 0 {
-            let Some(d) = self.alloc_block(uc, ds, size, Kind::Fixed, room) else {
-                return 0;
-            };
-            if flags & LMEM_ZEROINIT != 0 {
-                Self::zero(uc, ds, d, round(size));
-            }
-            return d;
-        }
-        let Some(h) = self.new_handle(uc, ds, room) else {
-            return 0;
-        };
-        let mut e = Entry {
-            addr: 0,
-            discardable: flags & LMEM_DISCARDABLE != 0,
-            lock: 0,
-        };
-        if size != 0 {
-            // Reserve the handle first so that making room cannot take it.
-            self.set_entry(uc, ds, h, e);
-            let Some(d) = self.alloc_block(uc, ds, size, Kind::Moveable(h), room) else {
-                self.entries.insert(h, None);
-                self.write_entry(uc, ds, h);
-                return 0;
-            };
-            if flags & LMEM_ZEROINIT != 0 {
-                Self::zero(uc, ds, d, round(size));
-            }
-            e.addr = d;
-        }
-        self.set_entry(uc, ds, h, e);
-        h
-    }
-
-    /// Resize the block at data address `d` to `size`, moving it when
-    /// `may_move`; its new data address.
-    fn resize(
-        &mut self,
-        uc: &mut Uc<'_>,
-        ds: u16,
-        d: u16,
-        size: u16,
-        flags: u16,
-        may_move: bool,
-    ) -> Option<u16> {
-        let b = *self.blocks.get(&d)?;
-        let (old, new) = (u32::from(b.size), round(size));
-        let next = self
-            .blocks
-            .range(d.wrapping_add(1)..)
-            .next()
-            .map_or(self.end, |(&n, _)| u32::from(n) - HEADER);
-        if new <= old || u32::from(d) + new <= next {
-            self.blocks.get_mut(&d)?.size = new as u16;
-            if new > old && flags & LMEM_ZEROINIT != 0 {
-                Self::zero(uc, ds, d + old as u16, new - old);
-            }
-            return Some(d);
-        }
-        if !may_move {
-            return None;
-        }
-        let to = self.make_room(uc, ds, new, Room::from_flags(flags), Some(d))?;
-        if !Self::move_data(uc, ds, d, to, b.size) {
-            return None;
-        }
-        self.blocks.remove(&d);
-        self.blocks.insert(
-            to,
-            Block {
-                size: new as u16,
-                kind: b.kind,
-            },
-        );
-        if flags & LMEM_ZEROINIT != 0 {
-            Self::zero(uc, ds, to + old as u16, new - old);
-        }
-        Some(to)
-    }
-
-    /// LocalReAlloc.
-    pub fn realloc(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16, size: u16, flags: u16) -> u16 {
-        if let Some(mut e) = self.entry(h) {
-            if flags & LMEM_MODIFY != 0 {
-                e.discardable = flags & LMEM_DISCARDABLE != 0;
-                self.set_entry(uc, ds, h, e);
-                return h;
-            }
-            if size == 0 {
-                if e.lock != 0 {
-                    return 0;
-                }
-                self.discard(uc, ds, h);
-                return h;
-            }
-            let addr = if e.addr == 0 {
-                let room = Room::from_flags(flags);
-                let Some(d) = self.alloc_block(uc, ds, size, Kind::Moveable(h), room) else {
-                    return 0;
-                };
-                if flags & LMEM_ZEROINIT != 0 {
-                    Self::zero(uc, ds, d, round(size));
-                }
-                d
-            } else {
-                let Some(d) = self.resize(uc, ds, e.addr, size, flags, e.lock == 0) else {
-                    return 0;
-                };
-                d
-            };
-            e.addr = addr;
-            self.set_entry(uc, ds, h, e);
-            return h;
-        }
-        match self.blocks.get(&h) {
-            Some(b) if b.kind == Kind::Fixed => {
-                if flags & LMEM_MODIFY != 0 {
-                    return h;
-                }
-                if size == 0 {
-                    return 0;
-                }
-                self.resize(uc, ds, h, size, flags, flags & LMEM_MOVEABLE != 0)
-                    .unwrap_or(0)
-            }
-            _ => 0,
-        }
-    }
-
-    /// LocalFree: 0 on success, `h` when it is not a block of this heap.
-    pub fn free(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16) -> u16 {
-        if let Some(e) = self.entry(h) {
-            if e.addr != 0 {
-                self.blocks.remove(&e.addr);
-            }
-            self.entries.insert(h, None);
-            self.write_entry(uc, ds, h);
-            return 0;
-        }
-        match self.blocks.get(&h) {
-            Some(b) if b.kind == Kind::Fixed => {
-                self.blocks.remove(&h);
-                0
-            }
-            _ => h,
-        }
-    }
-
-    fn is_fixed(&self, h: u16) -> bool {
-        self.blocks.get(&h).is_some_and(|b| b.kind == Kind::Fixed)
-    }
-
-    /// LocalLock: the block's address, 0 when discarded or not a block.
-    pub fn lock(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16) -> u16 {
-        if let Some(mut e) = self.entry(h) {
-            if e.addr == 0 {
-                return 0;
-            }
-            e.lock = e.lock.saturating_add(1);
-            self.set_entry(uc, ds, h, e);
-            return e.addr;
-        }
-        if self.is_fixed(h) { h } else { 0 }
-    }
-
-    /// LocalUnlock: nonzero while the block stays locked.
-    pub fn unlock(&mut self, uc: &mut Uc<'_>, ds: u16, h: u16) -> u16 {
-        match self.entry(h) {
-            Some(mut e) if e.lock > 0 => {
-                e.lock -= 1;
-                self.set_entry(uc, ds, h, e);
-                u16::from(e.lock)
-            }
-            _ => 0,
-        }
-    }
-
-    /// LocalSize: the block's size (rounded up to 4), 0 when discarded or
-    /// not a block.
-    pub fn size(&self, h: u16) -> u16 {
-        let d = match self.entry(h) {
-            Some(e) => e.addr,
-            None if self.is_fixed(h) => h,
-            None => 0,
-        };
-        self.blocks.get(&d).map_or(0, |b| b.size)
-    }
-
-    /// LocalFlags: flags in the high byte, lock count in the low byte.
-    pub fn flags(&self, h: u16) -> u16 {
-        match self.entry(h) {
-            Some(e) => {
-                let mut f = u16::from(e.lock);
-                if e.discardable {
-                    f |= LMEM_DISCARDABLE;
-                }
-                if e.addr == 0 {
-                    f |= LMEM_DISCARDED;
-                }
-                f
-            }
-            None => 0,
-        }
-    }
-
-    /// LocalHandle: the handle of the block whose data is at `addr`.
-    pub fn handle(&self, addr: u16) -> u16 {
-        match self.blocks.get(&addr).map(|b| b.kind) {
-            Some(Kind::Fixed) => addr,
-            Some(Kind::Moveable(h)) => h,
-            _ => 0,
-        }
-    }
-
-    /// LocalCompact: compact, discard if still short of `min_free`, and
-    /// return the largest free block.
-    /// LocalShrink(hSeg, wSize): the moveable blocks slide down, and the
-    /// heap's size is the larger of `size` and what its blocks reach.
-    /// Windows then gives the rest of the segment back; a heap here never
-    /// grows again (module notes), so it keeps its room and only reports
-    /// the size it shrank to.
-    pub fn shrink(&mut self, uc: &mut Uc<'_>, ds: u16, size: u16) -> u16 {
-        self.compact(uc, ds, None);
-        let reach = self
-            .blocks
-            .iter()
-            .map(|(&d, b)| u32::from(d) + u32::from(b.size))
-            .max()
-            .unwrap_or(self.start);
-        let want = round(size).max(reach - self.start).max(MIN_HEAP);
-        want.min(self.end - self.start).min(0xFFFF) as u16
-    }
-
-    pub fn compact_for(&mut self, uc: &mut Uc<'_>, ds: u16, min_free: u16) -> u16 {
-        self.compact(uc, ds, None);
-        if self.largest_free() < u32::from(min_free) {
-            self.discard_all(uc, ds, None);
-            self.compact(uc, ds, None);
-        }
-        self.largest_free().min(0xFFFF) as u16
-    }
-}
-
 /// Every local heap, by segment selector.
 #[derive(Debug, Default)]
 pub struct LocalHeaps {
     pub heaps: std::collections::HashMap<u16, LocalHeap>,
 }
 
-/// Bytes free in the local heap of segment `ds` (the gaps between blocks,
-/// less a block header each); None when the segment has no heap.
+/// Bytes free in the local heap of segment `ds` (the free arenas less
+/// their headers); None when the segment has no heap.
 pub fn heap_free(env: &Env, ds: u16) -> Option<u16> {
     let h = env.win16.local_heaps.heaps.get(&ds)?;
-    let free: u32 = h
-        .gaps()
-        .iter()
-        .map(|(a, b)| (b - a).saturating_sub(HEADER))
-        .sum();
-    Some(free.min(0xFFFF) as u16)
+    Some(h.total_free().min(0xFFFF) as u16)
 }
 
 /// Make a heap over `[start, end)` of segment `sel`; false when the range
-/// does not lie inside the segment or is too small.
-pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> bool {
+/// does not lie inside the segment or is too small. The heap may grow when
+/// the segment is one selector's data segment (not a tile of a huge block).
+pub fn init_heap(env: &mut Env, uc: &mut Uc<'_>, sel: u16, start: u32, end: u32) -> bool {
     let Some(d) = uc.descriptor_of(sel) else {
         return false;
     };
     if end > d.limit + 1 {
         return false;
     }
+    let single = env
+        .win16
+        .global
+        .find(sel)
+        .is_none_or(|b| b.selector == sel && b.size <= crate::win16::global::MAX_BLOCK);
     match LocalHeap::new(start, end) {
-        Some(h) => {
+        Some(mut h) => {
+            h.growable = single && !d.is_code();
+            h.notify = env.win16.kernel.memory.local_notify;
+            h.render(uc, sel);
             env.win16.local_heaps.heaps.insert(sel, h);
             true
         }
@@ -609,8 +161,9 @@ pub fn init_heap(env: &mut Env, uc: &Uc<'_>, sel: u16, start: u32, end: u32) -> 
 
 /// The heap InitTask makes for task `htask` when its NE header asks for
 /// one: from the end of the static data (the DGROUP segment's size in the
-/// NE file) for the header's heap size.
-pub fn init_task_heap(env: &mut Env, uc: &Uc<'_>, htask: u16) -> bool {
+/// NE file) for the header's heap size; the stack follows it (module doc,
+/// "Where the heap lies").
+pub fn init_task_heap(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> bool {
     let Some(t) = env.win16.task(htask) else {
         return false;
     };
@@ -635,10 +188,17 @@ fn with_heap<T>(
     f: impl FnOnce(&mut LocalHeap, &mut Uc<'_>, u16) -> T,
 ) -> T {
     let ds = uc.reg(R::DS);
-    match env.win16.local_heaps.heaps.get_mut(&ds) {
-        Some(h) => f(h, uc, ds),
-        None => none,
-    }
+    let notify = env.win16.kernel.memory.local_notify;
+    let r = match env.win16.local_heaps.heaps.get_mut(&ds) {
+        Some(h) => {
+            h.notify = notify;
+            f(h, uc, ds)
+        }
+        None => return none,
+    };
+    // The segment may have grown or moved (module doc, "Growth").
+    env.win16.global.refresh(uc, ds);
+    r
 }
 
 /// KERNEL.4 LocalInit(uSegment, uStartAddr, uEndAddr): a heap from
@@ -737,10 +297,12 @@ pub fn local_shrink(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         0 => uc.reg(R::DS),
         s => s,
     };
-    Ok(match env.win16.local_heaps.heaps.get_mut(&ds) {
+    let r = match env.win16.local_heaps.heaps.get_mut(&ds) {
         Some(h) => u32::from(h.shrink(uc, ds, a[1] as u16)),
         None => 0,
-    })
+    };
+    env.win16.global.refresh(uc, ds);
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -753,11 +315,12 @@ mod tests {
     }
     use crate::machine::{Machine, SegKind};
 
-    /// A machine whose DS is a 0x400-byte segment with a heap over
-    /// [0x100, 0x300).
+    /// A machine whose DS is a 64 KiB segment with a heap over
+    /// [0x100, 0x300). The segment is as large as one can be, so the heap
+    /// cannot grow (module doc, "Growth") and these tests see its bounds.
     fn setup() -> (Machine, Env, u16) {
         let mut m = Machine::new_protected().unwrap();
-        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x1_0000, &[]).unwrap();
         m.set_reg(R::DS, ds).unwrap();
         let mut env = Env::new(false);
         assert_eq!(local_init(&mut env, &mut m, &[0, 0x100, 0x2FF]).unwrap(), 1);
@@ -771,14 +334,17 @@ mod tests {
     #[test]
     fn fixed_blocks_are_pointers_in_the_heap() {
         let (mut m, mut env, ds) = setup();
+        // LocalInit's first arena (100h) and the information block's
+        // (10Ch, 30h bytes) come first; a fixed block's data follows its
+        // 4-byte arena header, and the smallest arena is 12 bytes.
         let a = call(&mut env, &mut m, local_alloc, &[0x40, 5]);
-        assert_eq!(a, 0x104);
+        assert_eq!(a, 0x140);
         assert_eq!(call(&mut env, &mut m, local_size, &[a]), 8);
         assert_eq!(call(&mut env, &mut m, local_lock, &[a]), a);
         assert_eq!(call(&mut env, &mut m, local_flags, &[a]), 0);
         assert_eq!(call(&mut env, &mut m, local_handle, &[a]), a);
         let b = call(&mut env, &mut m, local_alloc, &[0, 0x10]);
-        assert_eq!(b, 0x110);
+        assert_eq!(b, 0x14C);
         m.write_seg(ds, a as u16, b"abcdefgh").unwrap();
         // Growing a fixed block past its neighbour needs LMEM_MOVEABLE.
         assert_eq!(call(&mut env, &mut m, local_realloc, &[a, 0x20, 0]), 0);
@@ -794,14 +360,14 @@ mod tests {
         m.read_seg(ds, a2 as u16, &mut buf).unwrap();
         assert_eq!(&buf[..8], b"abcdefgh");
         assert_eq!(buf[8..], [0; 0x18]);
-        // Shrinking stays in place.
+        // Shrinking stays in place, down to the smallest arena.
         assert_eq!(call(&mut env, &mut m, local_realloc, &[a2, 4, 0]), a2);
-        assert_eq!(call(&mut env, &mut m, local_size, &[a2]), 4);
+        assert_eq!(call(&mut env, &mut m, local_size, &[a2]), 8);
         assert_eq!(call(&mut env, &mut m, local_free, &[a2]), 0);
         assert_eq!(call(&mut env, &mut m, local_free, &[a2]), a2);
         assert_eq!(call(&mut env, &mut m, local_free, &[b]), 0);
         // The whole heap is free again: its first block is where a was.
-        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 5]), 0x104);
+        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 5]), 0x140);
     }
 
     #[test]
@@ -813,9 +379,12 @@ mod tests {
             local_alloc,
             &[u32::from(LMEM_MOVEABLE | LMEM_DISCARDABLE), 6],
         );
-        assert_eq!(h % 4, 2);
+        // The first handle table (20h entries) is a fixed block at 140h.
+        assert_eq!(h, 0x142);
         let p = call(&mut env, &mut m, local_lock, &[h]);
-        assert_ne!(p, 0);
+        // A moveable block's data follows its arena and its handle.
+        assert_eq!(p, 0x13C + 136 + 6);
+        assert_eq!(m.read_u16_at(ds, p as u16 - 2).unwrap(), h as u16);
         // *(WORD *)h is the address; flags and lock count follow.
         assert_eq!(m.read_u16_at(ds, h as u16).unwrap(), p as u16);
         let mut e = [0u8; 2];
@@ -823,7 +392,7 @@ mod tests {
         assert_eq!(e, [0x0F, 1]);
         assert_eq!(call(&mut env, &mut m, local_flags, &[h]), 0x0F01);
         assert_eq!(call(&mut env, &mut m, local_handle, &[p]), h);
-        assert_eq!(call(&mut env, &mut m, local_size, &[h]), 8);
+        assert_eq!(call(&mut env, &mut m, local_size, &[h]), 6);
         // Locked: not discarded by a zero-size realloc.
         assert_eq!(
             call(
@@ -870,7 +439,8 @@ mod tests {
             h
         );
         assert_eq!(call(&mut env, &mut m, local_flags, &[h]), 0);
-        assert_eq!(call(&mut env, &mut m, local_size, &[h]), 0x10);
+        // A 10h-byte moveable block: an 18h-byte arena less its 6 header bytes.
+        assert_eq!(call(&mut env, &mut m, local_size, &[h]), 0x12);
         // A zero-size moveable allocation is born discarded.
         let z = call(
             &mut env,
@@ -889,11 +459,104 @@ mod tests {
     }
 
     #[test]
+    fn a_full_heap_grows_its_segment() {
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x900, &[]).unwrap();
+        m.write_seg(ds, 0x10, b"static").unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        m.set_reg(R::ES, ds).unwrap();
+        let mut env = Env::new(false);
+        // InitTask's LocalInit(DS, 0, 0x800): the last 0x800 bytes.
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0, 0x800]).unwrap(), 1);
+        // The declared size itself fits: the segment grows to hold it and
+        // 200h bytes more, rounded to 32, keeping its selector and data.
+        // The heap is [100h, 900h): its free arena starts at 13Ch, after
+        // the first arena and the information block; the block's arena is
+        // 804h bytes and the last arena needs 12 more.
+        let p = call(&mut env, &mut m, local_alloc, &[0x40, 0x800]);
+        assert_eq!(p, 0x140);
+        let d = m.descriptor_of(ds).unwrap();
+        assert_eq!(d.limit + 1, 0xB60, "0x94C + 0x200 rounded to 32");
+        let mut b = [0u8; 6];
+        m.read_seg(ds, 0x10, &mut b).unwrap();
+        assert_eq!(&b, b"static");
+        // DS and ES were reloaded: their cached base follows the block.
+        m.write_seg(ds, 0x903, &[0xA5]).unwrap();
+        assert_eq!(m.read_u16_at(ds, 0x902).unwrap(), 0xA500);
+        // Many blocks until the segment is 64 KiB: every one fits, then
+        // the heap can grow no more.
+        let mut n = 0u32;
+        while call(&mut env, &mut m, local_alloc, &[0, 0x3FC]) != 0 {
+            n += 1;
+        }
+        // Arenas of 400h bytes from 940h until the last arena (FFF4h at
+        // most) would not fit.
+        assert_eq!(n, (0xFFF4 - 0x940) / 0x400);
+        let reach = 0x940 + n * 0x400;
+        assert!(m.descriptor_of(ds).unwrap().limit + 1 >= reach);
+        // LocalShrink gives the segment back down to what the blocks use.
+        let shrunk = call(&mut env, &mut m, local_shrink, &[0, 0]);
+        let end = (reach + 11).div_ceil(32) * 32;
+        assert_eq!(shrunk, end - 0x100);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, end);
+    }
+
+    #[test]
+    fn a_heap_inside_a_segment_grows_past_what_follows_it() {
+        // LocalInit on [10h, 100h) of a 400h-byte segment (a program's
+        // GlobalAlloc'd block, DS switched to it); 100h..400h is the
+        // program's own and stays untouched when the heap grows.
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        m.write_seg(ds, 0x100, b"mine").unwrap();
+        m.write_seg(ds, 0x3FC, b"last").unwrap();
+        let mut env = Env::new(false);
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0x10, 0xFF]).unwrap(), 1);
+        let a = call(&mut env, &mut m, local_alloc, &[0x40, 0x200]);
+        assert_eq!(a, 0x404, "after the segment's old end");
+        // 400h + 204h + the last arena's 12, + 200h, rounded to 32.
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x820);
+        let mut b = [0u8; 4];
+        m.read_seg(ds, 0x100, &mut b).unwrap();
+        assert_eq!(&b, b"mine");
+        m.read_seg(ds, 0x3FC, &mut b).unwrap();
+        assert_eq!(&b, b"last");
+        // The reserved bytes, from the old last arena (F4h), are no
+        // block: LocalFree and LocalSize refuse them.
+        assert_eq!(call(&mut env, &mut m, local_size, &[0xF8]), 0);
+        assert_eq!(call(&mut env, &mut m, local_free, &[0xF8]), 0xF8);
+        // The heap's first part is still used first.
+        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 0x10]), 0x50);
+    }
+
+    #[test]
+    fn local_shrink_returns_the_free_end_of_the_segment() {
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x400, &[]).unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        let mut env = Env::new(false);
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0, 0x300]).unwrap(), 1);
+        let a = call(&mut env, &mut m, local_alloc, &[0, 0x1000]);
+        assert_eq!(a, 0x140);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x1360);
+        assert_eq!(call(&mut env, &mut m, local_free, &[a]), 0);
+        let small = call(&mut env, &mut m, local_alloc, &[0, 0x10]);
+        assert_eq!(small, 0x140);
+        // The heap shrinks to 100h bytes: [100h, 200h), the segment to 200h.
+        assert_eq!(call(&mut env, &mut m, local_shrink, &[0, 0x100]), 0x100);
+        assert_eq!(m.descriptor_of(ds).unwrap().limit + 1, 0x200);
+        // ... and grows again when asked for more.
+        assert_ne!(call(&mut env, &mut m, local_alloc, &[0, 0x400]), 0);
+    }
+
+    #[test]
     fn compaction_moves_unlocked_blocks_and_keeps_their_bytes() {
         let (mut m, mut env, ds) = setup();
         let mv = u32::from(LMEM_MOVEABLE);
-        // Fill: handle table (0x44) first, then 0x40-byte moveable blocks.
-        let hs: Vec<u32> = (0..6)
+        // Fill: the handle table (88h) first, then moveable blocks in
+        // arenas of 44h; 20h bytes stay free at the end.
+        let hs: Vec<u32> = (0..4)
             .map(|_| call(&mut env, &mut m, local_alloc, &[mv, 0x3C]))
             .collect();
         assert!(hs.iter().all(|&h| h != 0));
@@ -928,11 +591,11 @@ mod tests {
             &mut env,
             &mut m,
             local_alloc,
-            &[u32::from(LMEM_MOVEABLE | LMEM_DISCARDABLE), 0x100],
+            &[u32::from(LMEM_MOVEABLE | LMEM_DISCARDABLE), 0x80],
         );
         assert_ne!(call(&mut env, &mut m, local_size, &[d]), 0);
         // Too big beside it: the discardable block is thrown out.
-        let f = call(&mut env, &mut m, local_alloc, &[0, 0x140]);
+        let f = call(&mut env, &mut m, local_alloc, &[0, 0xC0]);
         assert_ne!(f, 0);
         assert_eq!(call(&mut env, &mut m, local_size, &[d]), 0);
         assert_eq!(call(&mut env, &mut m, local_flags, &[d]), 0x4F00);
@@ -942,28 +605,30 @@ mod tests {
             &mut env,
             &mut m,
             local_alloc,
-            &[u32::from(LMEM_MOVEABLE | LMEM_DISCARDABLE), 0x100],
+            &[u32::from(LMEM_MOVEABLE | LMEM_DISCARDABLE), 0x80],
         );
         assert_eq!(
             call(
                 &mut env,
                 &mut m,
                 local_alloc,
-                &[u32::from(LMEM_NODISCARD), 0x140]
+                &[u32::from(LMEM_NODISCARD), 0xC0]
             ),
             0
         );
-        assert!(call(&mut env, &mut m, local_compact, &[0]) < 0x140);
-        assert!(call(&mut env, &mut m, local_compact, &[0x140]) >= 0x140);
+        assert!(call(&mut env, &mut m, local_compact, &[0]) < 0xC0);
+        assert!(call(&mut env, &mut m, local_compact, &[0xC0]) >= 0xC0);
     }
 
     #[test]
     fn bounds_and_bad_handles() {
         let (mut m, mut env, ds) = setup();
-        // The heap is [0x100, 0x300): nothing larger than 0x1FC fits.
-        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 0x1FD]), 0);
-        let all = call(&mut env, &mut m, local_alloc, &[0, 0x1FC]);
-        assert_eq!(all, 0x104);
+        // The heap is [0x100, 0x300): its free arena is [13Ch, 2F4h),
+        // between the information block and the last arena, so nothing
+        // larger than 1B4h fits.
+        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 0x1B5]), 0);
+        let all = call(&mut env, &mut m, local_alloc, &[0, 0x1B4]);
+        assert_eq!(all, 0x140);
         assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 1]), 0);
         assert_eq!(
             call(
@@ -975,12 +640,12 @@ mod tests {
             0
         );
         assert_eq!(call(&mut env, &mut m, local_free, &[all]), 0);
-        for bad in [0u32, 1, 0x102, 0x106, 0xFFFF] {
+        for bad in [0u32, 1, 0x13E, 0x142, 0xFFFF] {
             assert_eq!(call(&mut env, &mut m, local_lock, &[bad]), 0);
             assert_eq!(call(&mut env, &mut m, local_size, &[bad]), 0);
             assert_eq!(call(&mut env, &mut m, local_realloc, &[bad, 4, 2]), 0);
         }
-        assert_eq!(call(&mut env, &mut m, local_free, &[0x106]), 0x106);
+        assert_eq!(call(&mut env, &mut m, local_free, &[0x142]), 0x142);
         assert_eq!(call(&mut env, &mut m, local_free, &[0]), 0);
         // Many small blocks: every one inside the heap and apart.
         let mut got = Vec::new();
@@ -991,10 +656,11 @@ mod tests {
             }
             got.push(p);
         }
-        assert_eq!(got.len(), 0x200 / 8);
+        // 12-byte arenas, the smallest.
+        assert_eq!(got.len(), 0x1B8 / 12);
         assert!(
             got.iter()
-                .all(|&p| (0x104..0x300).contains(&p) && p % 4 == 0)
+                .all(|&p| (0x140..0x2F4).contains(&p) && p % 4 == 0)
         );
         // No heap in another DS: everything fails.
         let other = m.alloc_segment(SegKind::Data, 0x100, &[]).unwrap();
@@ -1018,7 +684,9 @@ mod tests {
             1
         );
         m.set_reg(R::DS, other).unwrap();
-        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 4]), 0x84);
+        // [80h, 100h): the first arena at 80h, the information block's at
+        // 8Ch, the first free arena at BCh.
+        assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 4]), 0xC0);
     }
 
     mod props {
@@ -1086,14 +754,65 @@ mod tests {
             ds: u16,
             live: &[Live],
         ) -> Result<(), TestCaseError> {
-            // Blocks lie inside the heap, apart, 4-aligned.
-            let mut cursor = heap.start;
-            for (&d, b) in &heap.blocks {
-                prop_assert!(u32::from(d) >= cursor + HEADER, "block {d:04X} overlaps");
-                prop_assert_eq!(d % 4, 0);
-                cursor = u32::from(d) + u32::from(b.size);
+            // Arenas lie inside the heap, apart, 4-aligned, and a free
+            // arena between them is big enough to be one.
+            let mut cursor = heap.lo;
+            for (&a, b) in &heap.blocks {
+                prop_assert!(a >= cursor, "arena {a:04X} overlaps");
+                prop_assert_eq!(a % 4, 0);
+                prop_assert!(
+                    a == cursor || a - cursor >= 12,
+                    "free arena of {}",
+                    a - cursor
+                );
+                cursor = a + b.len;
             }
-            prop_assert!(cursor <= heap.end);
+            prop_assert!(cursor <= heap.last);
+            prop_assert!(cursor == heap.last || heap.last - cursor >= 12);
+            // The same arenas through memory, as a TOOLHELP walk finds
+            // them: pLocalHeap, the information block, the arena chain
+            // from the first arena to the last, the free list.
+            let rd = |at: u16| m.read_u16_at(ds, at).unwrap();
+            let info = rd(6);
+            prop_assert_eq!(rd(info + 0x28), 0x484C);
+            let (first, last) = (rd(info + 6), rd(info + 0x0A));
+            prop_assert_eq!(u32::from(last), heap.last);
+            let (mut a, mut prev, mut busy, mut free) = (first, first, Vec::new(), Vec::new());
+            let mut items = 1;
+            loop {
+                let (p, next) = (rd(a), rd(a + 2));
+                prop_assert_eq!(p & !3, prev, "arena {:04X}'s prev", a);
+                if a != first && next != a {
+                    if p & 1 != 0 {
+                        busy.push(u32::from(a));
+                        if p & 2 != 0 {
+                            // A moveable block: its handle, then its data.
+                            let h = rd(a + 4);
+                            prop_assert_eq!(u32::from(rd(h)), u32::from(a) + 6);
+                        }
+                    } else {
+                        prop_assert_eq!(rd(a + 4), next - a, "free arena size");
+                        free.push(a);
+                    }
+                }
+                if next == a {
+                    break;
+                }
+                prop_assert!(next > a);
+                prev = a;
+                a = next;
+                items += 1;
+            }
+            prop_assert_eq!(a, last);
+            prop_assert_eq!(rd(info + 4), items);
+            let model: Vec<u32> = heap.blocks.keys().copied().collect();
+            prop_assert_eq!(busy, model);
+            let mut f = rd(first + 8);
+            for &x in &free {
+                prop_assert_eq!(f, x);
+                f = rd(f + 8);
+            }
+            prop_assert_eq!(f, last);
             for l in live {
                 let at = if l.fixed {
                     l.h
@@ -1124,8 +843,25 @@ mod tests {
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(48))]
             #[test]
-            fn random_use_keeps_blocks_apart_and_intact(ops in prop::collection::vec(op(), 1..80)) {
-                let (mut m, mut env, ds) = setup();
+            fn random_use_keeps_blocks_apart_and_intact(
+                ops in prop::collection::vec(op(), 1..80),
+                shape in 0u8..3,
+            ) {
+                // The fixed 64 KiB setup, a heap at the end of a small
+                // segment, or one inside it with bytes after it: the last
+                // two grow (module doc, "Growth").
+                let (mut m, mut env, ds) = match shape {
+                    0 => setup(),
+                    _ => {
+                        let mut m = Machine::new_protected().unwrap();
+                        let ds = m.alloc_segment(SegKind::Data, 0x300, &[]).unwrap();
+                        m.set_reg(R::DS, ds).unwrap();
+                        let mut env = Env::new(false);
+                        let (start, end) = if shape == 1 { (0, 0x200) } else { (0x40, 0x1FF) };
+                        prop_assert_eq!(local_init(&mut env, &mut m, &[0, start, end]).unwrap(), 1);
+                        (m, env, ds)
+                    }
+                };
                 let mut live: Vec<Live> = Vec::new();
                 let mut next_fill = 1u8;
                 for op in ops {
