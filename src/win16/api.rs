@@ -178,6 +178,7 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::error::APIS,
     super::kernel::task::APIS,
     super::kernel::stack::APIS,
+    super::kernel::burgermaster::APIS,
     super::win87em::APIS,
     super::commdlg::APIS,
     super::shell::APIS,

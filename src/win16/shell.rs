@@ -29,6 +29,20 @@
 //! ExtractAssociatedIcon falls back on the associated program's first
 //! icon, then on IDI_APPLICATION.
 //!
+//! # The shell hook
+//!
+//! RegisterShellHook(hwnd, action) (SHELL.102, undocumented; Program
+//! Manager and other shells call it) with action 2 makes `hwnd` the shell
+//! window: SHELL registers the window messages `OTHERWINDOWCREATED`,
+//! `OTHERWINDOWDESTROYED` and `ACTIVATESHELLWINDOW`, and from then on its
+//! system-wide WH_SHELL hook posts the first when an unowned top-level
+//! window of any task is created, the second when one is destroyed, with
+//! wParam = that window (and lParam 0), and the third with
+//! HSHELL_ACTIVATESHELLWINDOW. It returns TRUE when `hwnd` is not 0. Any
+//! other action forgets the shell window and returns FALSE. Nothing here
+//! ever asks to activate the shell window (no Ctrl+Esc), so only the
+//! first two are posted.
+//!
 //! # Drag and drop, ShellExecute
 //!
 //! DragAcceptFiles records which windows accept files; nothing is ever
@@ -149,6 +163,13 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::L, Arg::L, Arg::W],
         shell_about,
     ),
+    Api::new(
+        "SHELL",
+        102,
+        "REGISTERSHELLHOOK",
+        &[Arg::W, Arg::W],
+        register_shell_hook,
+    ),
 ];
 
 /// Registry results (Windows 3.1 SDK).
@@ -185,6 +206,20 @@ pub struct ShellState {
     handles: Vec<Option<usize>>,
     /// Windows that called DragAcceptFiles(TRUE).
     pub accept_files: std::collections::BTreeSet<u16>,
+    /// The shell window RegisterShellHook registered, and the messages it
+    /// is posted.
+    pub hook: Option<ShellHook>,
+}
+
+/// A shell window's registration (module notes, "The shell hook").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShellHook {
+    pub hwnd: u16,
+    /// The registered messages OTHERWINDOWCREATED, OTHERWINDOWDESTROYED
+    /// and ACTIVATESHELLWINDOW.
+    pub created: u16,
+    pub destroyed: u16,
+    pub activate: u16,
 }
 
 impl Default for ShellState {
@@ -198,6 +233,7 @@ impl Default for ShellState {
             }],
             handles: Vec::new(),
             accept_files: Default::default(),
+            hook: None,
         }
     }
 }
@@ -538,6 +574,55 @@ pub fn extract_associated_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Res
         uc,
         crate::win16::user::cursor::IDI_APPLICATION,
     )))
+}
+
+/// The shell hook's messages (module notes).
+pub const MSG_WINDOW_CREATED: &str = "OTHERWINDOWCREATED";
+pub const MSG_WINDOW_DESTROYED: &str = "OTHERWINDOWDESTROYED";
+pub const MSG_ACTIVATE_SHELL_WINDOW: &str = "ACTIVATESHELLWINDOW";
+
+/// SHELL.102 RegisterShellHook(hwnd, action) (module notes).
+pub fn register_shell_hook(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hwnd, action) = (a[0] as u16, a[1] as u16);
+    if action != 2 {
+        if let Some(h) = env.win16.shell.hook.as_mut() {
+            h.hwnd = 0;
+        }
+        return Ok(0);
+    }
+    let mut msg = |name: &str| {
+        env.win16
+            .atoms
+            .global
+            .add(farptr::NameArg::Str(name.as_bytes().to_vec()))
+    };
+    let hook = ShellHook {
+        hwnd,
+        created: msg(MSG_WINDOW_CREATED),
+        destroyed: msg(MSG_WINDOW_DESTROYED),
+        activate: msg(MSG_ACTIVATE_SHELL_WINDOW),
+    };
+    env.win16.shell.hook = Some(hook);
+    Ok(u32::from(hwnd != 0))
+}
+
+/// SHELL's WH_SHELL hook (module notes): post the shell window the
+/// message for `code` (an HSHELL_* value) about `hwnd`.
+pub fn shell_hook(env: &mut Env, uc: &Uc<'_>, code: u16, hwnd: u16) {
+    let Some(h) = env.win16.shell.hook.filter(|h| h.hwnd != 0) else {
+        return;
+    };
+    if env.win16.user.window(h.hwnd).is_none() {
+        return;
+    }
+    let message = match code {
+        1 => h.created,
+        2 => h.destroyed,
+        3 => h.activate,
+        _ => return,
+    };
+    let m = crate::win16::user::message::Msg::new(h.hwnd, message, hwnd, 0);
+    crate::win16::user::message::post(env, uc, m);
 }
 
 /// SHELL.8 WEP(nExitType): 1.

@@ -20,11 +20,14 @@
 //! - [`profile`]: WIN.INI and private initialization files;
 //! - [`system`]: the clock, Catch/Throw, the error mode, fatal exits,
 //!   NetBIOSCall;
-//! - [`stack`]: SwitchStackTo and SwitchStackBack.
+//! - [`stack`]: SwitchStackTo and SwitchStackBack;
+//! - [`burgermaster`]: the global heap's master object,
+//!   GlobalMasterHandle.
 //!
 //! Global and local memory, atoms, resources, strings and the scheduler
 //! have their own files beside this folder (`win16/global.rs`, ...).
 
+pub mod burgermaster;
 pub mod directory;
 pub mod error;
 pub mod file;
@@ -109,6 +112,9 @@ pub struct KernelState {
     pub tasks: task::TaskState,
     /// Temporary-file numbers handed out (directory.rs).
     pub temp_files: u16,
+    /// The global heap's master object, once GlobalMasterHandle made it
+    /// (burgermaster.rs).
+    pub burgermaster: Option<u16>,
 }
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
