@@ -14,6 +14,10 @@
 //! both directions against the ORD tables: every entry there is here, with
 //! the same name.
 //!
+//! OLECLI and OLESVR (OLE 1.0) follow the import records of the Windows
+//! 3.1 SDK's import libraries (`olecli.lib`, `olesvr.lib`; Open Watcom
+//! ships the same), with WEP at 1.
+//!
 //! TOOLHELP ordinals follow toolhelp.md (and Wine's toolhelp.spec):
 //! GlobalHandleToSel is 50; the corpus file `ord/TOOLHELP.ORD` agrees.
 
@@ -1694,10 +1698,84 @@ const VER: Table = &[
     (20, "GetFileVersionInfoRaw"),
 ];
 
+const OLECLI: Table = &[
+    (1, "WEP"),
+    (2, "OleDelete"),
+    (3, "OleSaveToStream"),
+    (4, "OleLoadFromStream"),
+    (6, "OleClone"),
+    (7, "OleCopyFromLink"),
+    (8, "OleEqual"),
+    (9, "OleQueryLinkFromClip"),
+    (10, "OleQueryCreateFromClip"),
+    (11, "OleCreateLinkFromClip"),
+    (12, "OleCreateFromClip"),
+    (13, "OleCopyToClipboard"),
+    (14, "OleQueryType"),
+    (15, "OleSetHostNames"),
+    (16, "OleSetTargetDevice"),
+    (17, "OleSetBounds"),
+    (18, "OleQueryBounds"),
+    (19, "OleDraw"),
+    (20, "OleQueryOpen"),
+    (21, "OleActivate"),
+    (22, "OleUpdate"),
+    (23, "OleReconnect"),
+    (24, "OleGetLinkUpdateOptions"),
+    (25, "OleSetLinkUpdateOptions"),
+    (26, "OleEnumFormats"),
+    (27, "OleClose"),
+    (28, "OleGetData"),
+    (29, "OleSetData"),
+    (30, "OleQueryProtocol"),
+    (31, "OleQueryOutOfDate"),
+    (32, "OleObjectConvert"),
+    (33, "OleCreateFromTemplate"),
+    (34, "OleCreate"),
+    (35, "OleQueryReleaseStatus"),
+    (36, "OleQueryReleaseError"),
+    (37, "OleQueryReleaseMethod"),
+    (38, "OleCreateFromFile"),
+    (39, "OleCreateLinkFromFile"),
+    (40, "OleRelease"),
+    (41, "OleRegisterClientDoc"),
+    (42, "OleRevokeClientDoc"),
+    (43, "OleRenameClientDoc"),
+    (44, "OleRevertClientDoc"),
+    (45, "OleSavedClientDoc"),
+    (46, "OleRename"),
+    (47, "OleEnumObjects"),
+    (48, "OleQueryName"),
+    (49, "OleSetColorScheme"),
+    (50, "OleRequestData"),
+    (54, "OleLockServer"),
+    (55, "OleUnlockServer"),
+    (56, "OleQuerySize"),
+    (57, "OleExecute"),
+    (58, "OleCreateInvisible"),
+    (59, "OleQueryClientVersion"),
+    (60, "OleIsDcMeta"),
+];
+
+const OLESVR: Table = &[
+    (1, "WEP"),
+    (2, "OleRegisterServer"),
+    (3, "OleRevokeServer"),
+    (4, "OleBlockServer"),
+    (5, "OleUnblockServer"),
+    (6, "OleRegisterServerDoc"),
+    (7, "OleRevokeServerDoc"),
+    (8, "OleRenameServerDoc"),
+    (9, "OleRevertServerDoc"),
+    (10, "OleSavedServerDoc"),
+    (11, "OleRevokeObject"),
+    (12, "OleQueryServerVersion"),
+];
+
 /// The modules these tables cover.
 pub const MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR",
 ];
 
 /// Every `(ordinal, name)` export of `module`, by ordinal.
@@ -1722,6 +1800,8 @@ fn table(module: &str) -> Option<Table> {
         ("WINSOCK", WINSOCK),
         ("LZEXPAND", LZEXPAND),
         ("VER", VER),
+        ("OLECLI", OLECLI),
+        ("OLESVR", OLESVR),
     ];
     ALL.iter()
         .find(|(m, _)| m.eq_ignore_ascii_case(module))

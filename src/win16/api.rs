@@ -182,6 +182,8 @@ pub static TABLES: &[&[Api]] = &[
     super::win87em::APIS,
     super::commdlg::APIS,
     super::shell::APIS,
+    super::ole::client::APIS,
+    super::ole::server::APIS,
     super::ddeml::APIS,
     super::keyboard::APIS,
     super::sound::APIS,

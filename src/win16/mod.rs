@@ -20,6 +20,7 @@ pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
 pub mod mmsystem;
+pub mod ole;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
@@ -61,7 +62,7 @@ pub const CALLBACK_RETURN: u16 = (THUNKS_PER_MODULE - 1) * THUNK_SIZE;
 /// DLLs").
 pub const BUILTIN_MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR",
 ];
 
 /// One imported function's thunk.
@@ -168,6 +169,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// OLECLI's and OLESVR's registrations (ole/).
+    pub ole: ole::OleState,
     /// The *absent* modules, by hModule: imported, but neither built in
     /// nor found as a DLL. Each has thunks like a built-in module and no
     /// functions: calling one stops the run. The text says where its file

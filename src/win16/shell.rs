@@ -309,6 +309,11 @@ impl ShellState {
         }
     }
 
+    /// Is there a key at `path` (below the root)?
+    pub fn key_exists(&mut self, path: &str) -> bool {
+        self.walk(0, path, false).is_some()
+    }
+
     /// The value at `path` (a key below the root), as ShellExecute reads
     /// associations.
     pub fn value_at(&mut self, path: &str) -> Option<String> {

@@ -80,7 +80,11 @@ fn tool(wat: &Path, name: &str, dir: &Path) -> Command {
         )
         .env(
             "INCLUDE",
-            format!("{}:{}", wat.join("h").display(), wat.join("h/win").display()),
+            format!(
+                "{}:{}",
+                wat.join("h").display(),
+                wat.join("h/win").display()
+            ),
         );
     c
 }

@@ -132,7 +132,11 @@ fn arena_of(b: &GlobalBlock, master: u16) -> Arena {
         size: b.size,
         handle: b.handle,
         owner: if is_master { GA_BURGERMASTER } else { b.owner },
-        count: if is_master { sig } else { b.lock.min(0xFF) as u8 },
+        count: if is_master {
+            sig
+        } else {
+            b.lock.min(0xFF) as u8
+        },
         flags,
         selcount: global::selector_count(b.size).min(0xFF) as u8,
         ..Arena::default()
@@ -211,8 +215,7 @@ fn master(env: &mut Env, uc: &mut Uc<'_>) -> u16 {
         return 0;
     };
     let kernel = env.win16.module_by_name("KERNEL").map_or(0, |m| m.hmodule);
-    let Some(b) = global::block_for(&*uc, sel, false, kernel, false, gt::BURGERMASTER, None)
-    else {
+    let Some(b) = global::block_for(&*uc, sel, false, kernel, false, gt::BURGERMASTER, None) else {
         let _ = crate::machine::free_seg(uc, sel);
         return 0;
     };

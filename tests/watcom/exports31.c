@@ -1,0 +1,181 @@
+/* exports31.c: KERNEL, USER, GDI and SHELL exports of Windows 3.1 that
+ * real programs import (tests/win16_exports31.rs). Each check prints one
+ * line with OutputDebugString: "name value ...". Where the expected
+ * values come from is said in the test. */
+#include <windows.h>
+#include <string.h>
+
+typedef DWORD (FAR PASCAL *DWFN)(void);
+typedef int (FAR PASCAL *OPENPATH)(LPCSTR, WORD);
+typedef int (FAR PASCAL *DELPATH)(LPCSTR);
+typedef BOOL (FAR PASCAL *FRAMEFN)(HDC, LPRECT, WORD, WORD, DWORD);
+typedef BOOL (FAR PASCAL *SHELLHOOK)(HWND, UINT);
+typedef HMETAFILE (FAR PASCAL *BETTERFN)(HGLOBAL);
+
+static char buf[200];
+static void say(void) { OutputDebugString(buf); }
+
+static FARPROC proc(LPCSTR module, int ordinal)
+{
+    HMODULE h = GetModuleHandle(module);
+    if (h == NULL) h = LoadLibrary(module);
+    return GetProcAddress(h, MAKEINTRESOURCE(ordinal));
+}
+
+static WORD peekw(WORD sel, DWORD off) { return *(WORD FAR *)MAKELP(sel, (WORD)off); }
+static DWORD peekd(WORD sel, DWORD off) { return *(DWORD FAR *)MAKELP(sel, (WORD)off); }
+
+static void master(void)
+{
+    DWORD r = ((DWFN)proc("KERNEL", 28))();
+    WORD sel = HIWORD(r), count;
+    DWORD first, last, a;
+    wsprintf(buf, "master same %d", LOWORD(r) == sel && sel != 0);
+    say();
+    count = peekw(sel, 4);
+    first = peekd(sel, 6);
+    last = peekd(sel, 10);
+    /* the first sentinel: owner -1, GA_SIGNATURE, prev = itself */
+    wsprintf(buf, "first owner %04X sig %02X prev-self %d", peekw(sel, first + 0x12),
+             peekw(sel, first + 0x14), peekd(sel, first + 4) == first);
+    say();
+    wsprintf(buf, "last owner %04X sig %02X next-self %d", peekw(sel, last + 0x12),
+             peekw(sel, last + 0x14), peekd(sel, last) == last);
+    say();
+    /* walk forward: count entries, find the master's own arena */
+    {
+        WORD n = 1, found = 0;
+        a = first;
+        while (a != last && n <= count) {
+            a = peekd(sel, a);
+            n++;
+            if (peekw(sel, a + 0x12) == 0xFFFD && peekw(sel, a + 0x10) == sel) found = 1;
+        }
+        wsprintf(buf, "walk %d master %d", n == count, found);
+        say();
+    }
+}
+
+static void paths(void)
+{
+    OFSTRUCT of;
+    int h = _lcreat("PATHTEST.TMP", 0);
+    int o, d, d2;
+    _lwrite(h, "x", 1);
+    _lclose(h);
+    o = ((OPENPATH)proc("KERNEL", 75))("PATHTEST.TMP", OF_READ);
+    if (o != -1) _lclose(o);
+    d = ((DELPATH)proc("KERNEL", 76))("PATHTEST.TMP");
+    d2 = ((DELPATH)proc("KERNEL", 76))("PATHTEST.TMP");
+    wsprintf(buf, "paths open %d delete %d again %d exists %d", o != -1, d, d2,
+             OpenFile("PATHTEST.TMP", &of, OF_EXIST));
+    say();
+}
+
+static void environment(void)
+{
+    static char dev[20] = "HP LaserJet III";
+    char back[40];
+    int set, size, got, del, after;
+    set = SetEnvironment("LPT1:", dev, sizeof(dev));
+    size = GetEnvironment("lpt1", NULL, 0);
+    memset(back, 0, sizeof back);
+    got = GetEnvironment("LPT1:", back, 8);
+    wsprintf(buf, "env set %d size %d got %d %s", set, size, got,
+             (LPSTR)(memcmp(back, dev, 8) == 0 ? "same" : "differs"));
+    say();
+    del = SetEnvironment("LPT1:", dev, 0);
+    after = GetEnvironment("LPT1:", back, sizeof back);
+    wsprintf(buf, "env delete %d after %d other %d", del, after, GetEnvironment("COM2:", back, 4));
+    say();
+}
+
+static void gdi(void)
+{
+    HDC screen = GetDC(NULL);
+    HDC mem = CreateCompatibleDC(screen);
+    HBITMAP bm = CreateCompatibleBitmap(screen, 20, 20);
+    HBITMAP oldbm = SelectObject(mem, bm);
+    RECT r;
+    SIZE s;
+    BOOL ok;
+    HDC mdc;
+    HMETAFILE mf, mf2;
+    HGLOBAL bits;
+    PatBlt(mem, 0, 0, 20, 20, WHITENESS);
+    SelectObject(mem, GetStockObject(BLACK_BRUSH));
+    SetRect(&r, 2, 2, 12, 12);
+    ok = ((FRAMEFN)proc("GDI", 400))(mem, &r, 2, 3, PATCOPY);
+    wsprintf(buf, "frame %d %06lX %06lX %06lX %06lX %06lX", ok, GetPixel(mem, 2, 2),
+             GetPixel(mem, 11, 11), GetPixel(mem, 3, 4), GetPixel(mem, 6, 6),
+             GetPixel(mem, 6, 9));
+    say();
+    s.cx = s.cy = 99;
+    ok = GetAspectRatioFilterEx(mem, &s);
+    wsprintf(buf, "aspect %d %d %d", ok, s.cx, s.cy);
+    say();
+    mdc = CreateMetaFile(NULL);
+    Rectangle(mdc, 0, 0, 5, 5);
+    mf = CloseMetaFile(mdc);
+    bits = GetMetaFileBits(mf);
+    mf2 = ((BETTERFN)proc("GDI", 196))(bits);
+    wsprintf(buf, "better %d play %d", mf2 == (HMETAFILE)bits, PlayMetaFile(mem, mf2));
+    say();
+    DeleteMetaFile(mf2);
+    SelectObject(mem, oldbm);
+    DeleteObject(bm);
+    DeleteDC(mem);
+    ReleaseDC(NULL, screen);
+}
+
+static UINT created, destroyed;
+
+long FAR PASCAL _export WndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
+{
+    return DefWindowProc(hwnd, msg, wp, lp);
+}
+
+static void shellhook(HINSTANCE inst)
+{
+    WNDCLASS wc;
+    HWND shell, other;
+    MSG m;
+    BOOL r0, r2;
+    int got = 0;
+    memset(&wc, 0, sizeof wc);
+    wc.lpfnWndProc = WndProc;
+    wc.hInstance = inst;
+    wc.lpszClassName = "E31";
+    RegisterClass(&wc);
+    shell = CreateWindow("E31", "shell", WS_OVERLAPPEDWINDOW, 0, 0, 100, 100, NULL, NULL, inst, NULL);
+    r2 = ((SHELLHOOK)proc("SHELL", 102))(shell, 2);
+    created = RegisterWindowMessage("OTHERWINDOWCREATED");
+    destroyed = RegisterWindowMessage("OTHERWINDOWDESTROYED");
+    other = CreateWindow("E31", "other", WS_OVERLAPPEDWINDOW, 0, 0, 100, 100, NULL, NULL, inst, NULL);
+    DestroyWindow(other);
+    while (PeekMessage(&m, shell, 0, 0, PM_REMOVE)) {
+        if (m.message == created && m.wParam == (WPARAM)other) got |= 1;
+        if (m.message == destroyed && m.wParam == (WPARAM)other) got |= 2;
+    }
+    r0 = ((SHELLHOOK)proc("SHELL", 102))(shell, 0);
+    other = CreateWindow("E31", "other", WS_OVERLAPPEDWINDOW, 0, 0, 100, 100, NULL, NULL, inst, NULL);
+    while (PeekMessage(&m, shell, 0, 0, PM_REMOVE)) {
+        if (m.message == created) got |= 4;
+    }
+    DestroyWindow(other);
+    wsprintf(buf, "shellhook %d %d got %d", r2, r0, got);
+    say();
+    DestroyWindow(shell);
+}
+
+int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
+{
+    master();
+    paths();
+    environment();
+    gdi();
+    wsprintf(buf, "extra %ld", ((DWFN)proc("USER", 288))());
+    say();
+    shellhook(inst);
+    return 0;
+}

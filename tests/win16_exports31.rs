@@ -1,0 +1,127 @@
+//! Windows 3.1 exports that real programs import beyond the common core
+//! (KERNEL's GlobalMasterHandle and path functions, GDI's device
+//! environments and FastWindowFrame, SHELL's RegisterShellHook) and OLE
+//! 1.0's OLECLI and OLESVR, each exercised by an Open Watcom C program in
+//! tests/watcom/.
+
+mod common;
+
+use common::{bin, json, strings, watcom};
+
+/// Run a built program with a fresh drive C: of its own; its debug output.
+fn run(exe: &std::path::Path) -> Vec<String> {
+    let dir = exe.parent().unwrap().join("drive");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = exe.file_name().unwrap();
+    std::fs::copy(exe, dir.join(name)).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(dir.join(name))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    strings(&v["debug_output"])
+}
+
+/// tests/watcom/exports31.c. Expected values:
+/// - GlobalMasterHandle returns the burgermaster's handle in AX and its
+///   selector in DX; its header and arenas follow KRNL386's GINFO.INC
+///   (hi_count at 4, hi_first at 6, hi_last at 0Ah; an arena's pga_next
+///   at 0, pga_prev at 4, pga_handle at 10h, pga_owner at 12h and the
+///   signature word at 14h): the first sentinel is owned by -1 with
+///   GA_SIGNATURE (4Dh) and points back to itself, the last has GA_ENDSIG
+///   (5Ah) and points forward to itself, hi_count entries lie between,
+///   and the master's own arena is owned by GA_BURGERMASTER (-3).
+/// - DeletePathName is OpenPathName with DOS's delete (KERNEL's entry
+///   pushes 4100h): the file is gone (OpenFile OF_EXIST: -1) and a second
+///   delete fails (-1).
+/// - SetEnvironment/GetEnvironment (Windows 3.1 SDK): the bytes copied;
+///   GetEnvironment with NULL the size; nCount 0 deletes and returns -1;
+///   a port without one: 0.
+/// - FastWindowFrame paints the frame with the DC's brush (black), and
+///   not the inside (white).
+/// - GetAspectRatioFilterEx: (0, 0) while the mapper flags are 0 (SDK,
+///   GetAspectRatioFilterEx / SetMapperFlags).
+/// - SetMetaFileBitsBetter: the memory block becomes a metafile again and
+///   plays.
+/// - GetMessageExtraInfo: 0 (no driver here gives extra information).
+/// - RegisterShellHook(hwnd, 2): TRUE, and the shell window is posted
+///   OTHERWINDOWCREATED and OTHERWINDOWDESTROYED with wParam = the other
+///   top-level window (bits 1 and 2); after RegisterShellHook(hwnd, 0)
+///   (FALSE) no more (bit 4 stays clear).
+#[test]
+fn windows_31_exports_real_programs_import() {
+    let Some(exe) = watcom::win16("exports31") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "master same 1",
+            "first owner FFFF sig 4D prev-self 1",
+            "last owner FFFF sig 5A next-self 1",
+            "walk 1 master 1",
+            "paths open 1 delete 0 again -1 exists -1",
+            "env set 20 size 20 got 8 same",
+            "env delete -1 after 0 other 0",
+            "frame 1 000000 000000 000000 FFFFFF 000000",
+            "aspect 1 0 0",
+            "better 1 play 1",
+            "extra 0",
+            "shellhook 1 0 got 3",
+        ]
+    );
+}
+
+/// tests/watcom/ole1.c: OLE 1.0 on a machine with no server installed.
+/// Status numbers are OLE.H's: OLE_OK 0, OLE_ERROR_FORMAT 12,
+/// OLE_ERROR_OBJECT 13, OLE_ERROR_OPTION 14, OLE_ERROR_PROTOCOL 15,
+/// OLE_ERROR_HANDLE 18, OLE_ERROR_CLASS 20, OLE_ERROR_LAUNCH 35.
+/// - OleQueryCreateFromClip needs `Native` and `OwnerLink` on the
+///   clipboard for StdFileEditing, OleQueryLinkFromClip `ObjectLink`
+///   (Windows 3.1 SDK, "Object Linking and Embedding": the clipboard
+///   formats of embedded and linked objects); a Static link and an
+///   unknown protocol are protocol errors; olerender_format with a
+///   format not there is a format error.
+/// - OleCreate of a class with no server in the registration database:
+///   OLE_ERROR_CLASS; with one registered (whose program is not run):
+///   OLE_ERROR_LAUNCH; a document never registered: OLE_ERROR_HANDLE;
+///   the object pointer is NULL after a failure.
+/// - OleRegisterServer needs the class in the registration database.
+/// - A revoked handle is invalid afterwards; revoking a server revokes
+///   its documents.
+/// - Functions on a pointer that is no OLE object: OLE_ERROR_OBJECT.
+#[test]
+fn ole1_client_and_server_without_installed_servers() {
+    let Some(exe) = watcom::build(
+        "ole1",
+        watcom::Kind::Win16Exe,
+        &["ole1.c"],
+        None,
+        &["olecli.lib", "olesvr.lib", "shell.lib"],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "version 00000001 00000001",
+            "registerdoc 0 1",
+            "emptyclip 12 12 12 link-static 15 other 15",
+            "ownerclip 0 12 12 option 14",
+            "fromclip 20 1",
+            "create 20 35 18 1 static 15",
+            "fromclip-registered 35",
+            "enum 0 1",
+            "doc 0 0 0",
+            "revoke 0 18 new 1",
+            "server 20 0 1",
+            "serverdoc 0 1 0 0 revert 0",
+            "block 0 0 more 0",
+            "revokeserver 0 18 18",
+            "object 13 13 meta 1 0",
+        ]
+    );
+}
