@@ -1,8 +1,8 @@
 //! Windows 3.1 exports that real programs import beyond the common core
 //! (KERNEL's GlobalMasterHandle and path functions, GDI's device
 //! environments and FastWindowFrame, SHELL's RegisterShellHook) and OLE
-//! 1.0's OLECLI and OLESVR, each exercised by an Open Watcom C program in
-//! tests/watcom/.
+//! 1.0's OLECLI and OLESVR, and Windows for Workgroups' COMMCTRL, each
+//! exercised by an Open Watcom C program in tests/watcom/.
 
 mod common;
 
@@ -122,6 +122,50 @@ fn ole1_client_and_server_without_installed_servers() {
             "block 0 0 more 0",
             "revokeserver 0 18 18",
             "object 13 13 meta 1 0",
+        ]
+    );
+}
+
+/// tests/watcom/cctest.c: COMMCTRL's status bar and toolbar. Expected
+/// values (Windows 95 SDK's common controls reference, which documents
+/// the same messages and functions COMMCTRL.DLL had):
+/// - CreateStatusWindow makes a status bar along the bottom of the
+///   parent's client area, as wide as it; its text is part 0's (SB_GETTEXT
+///   returns the length in the low word and the type in the high word:
+///   SBT_POPOUT 0200h for part 1); SB_GETPARTS returns the count and the
+///   right edges given; in simple mode SB_GETTEXT answers the simple text.
+/// - CreateToolbar makes a toolbar along the top, as wide as the client
+///   area, with the buttons given (a separator counts); TB_GETSTATE is
+///   TBSTATE_ENABLED | TBSTATE_CHECKED (5) for the checked button and -1
+///   for an unknown command, TB_ISBUTTON* FALSE for one; a click on an
+///   enabled button sends the parent WM_COMMAND with its command id and
+///   toggles a TBSTYLE_CHECK button; a disabled one sends nothing.
+/// - GetEffectiveClientRect leaves out the visible toolbar and status
+///   bar; ShowHideMenuCtl unchecks the checked item and hides its
+///   control, and is FALSE for an item not in the list.
+/// - DrawStatusText with no flags draws a sunken border: shadow (808080h)
+///   at the top left, highlight (FFFFFFh) at the bottom right, the button
+///   face (C0C0C0h) inside (Windows 3.1's default colours).
+#[test]
+fn commctrl_status_bar_and_toolbar() {
+    let Some(exe) = watcom::win16("cctest") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "status 1 bottom 1 width 1",
+            "text Ready 5 5",
+            "parts 2 200 -1 len 02000003",
+            "simple Help text 9",
+            "toolbar 1 top 1 width 1 count 3 index 2",
+            "states 1 0 5 -1 0",
+            "click 202 checked 0",
+            "disabled 0",
+            "effective 1 1 1",
+            "showhide 1 visible 0 checked 0 unknown 0",
+            "effective-hidden 1",
+            "draw 808080 FFFFFF C0C0C0 FFFFFF",
         ]
     );
 }

@@ -18,6 +18,11 @@
 //! 3.1 SDK's import libraries (`olecli.lib`, `olesvr.lib`; Open Watcom
 //! ships the same), with WEP at 1.
 //!
+//! COMMCTRL (Windows for Workgroups 3.11's common controls) has the
+//! ordinals Windows 95's COMCTL32 kept for the functions it took over from
+//! it (Wine's comctl32.spec notes they are fixed because programs import
+//! them by ordinal).
+//!
 //! TOOLHELP ordinals follow toolhelp.md (and Wine's toolhelp.spec):
 //! GlobalHandleToSel is 50; the corpus file `ord/TOOLHELP.ORD` agrees.
 
@@ -1772,10 +1777,25 @@ const OLESVR: Table = &[
     (12, "OleQueryServerVersion"),
 ];
 
+const COMMCTRL: Table = &[
+    (2, "MenuHelp"),
+    (3, "ShowHideMenuCtl"),
+    (4, "GetEffectiveClientRect"),
+    (5, "DrawStatusText"),
+    (6, "CreateStatusWindow"),
+    (7, "CreateToolbar"),
+    (8, "CreateMappedBitmap"),
+    (13, "MakeDragList"),
+    (14, "LBItemFromPt"),
+    (15, "DrawInsert"),
+    (16, "CreateUpDownControl"),
+    (17, "InitCommonControls"),
+];
+
 /// The modules these tables cover.
 pub const MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR", "COMMCTRL",
 ];
 
 /// Every `(ordinal, name)` export of `module`, by ordinal.
@@ -1802,6 +1822,7 @@ fn table(module: &str) -> Option<Table> {
         ("VER", VER),
         ("OLECLI", OLECLI),
         ("OLESVR", OLESVR),
+        ("COMMCTRL", COMMCTRL),
     ];
     ALL.iter()
         .find(|(m, _)| m.eq_ignore_ascii_case(module))

@@ -184,6 +184,7 @@ pub static TABLES: &[&[Api]] = &[
     super::shell::APIS,
     super::ole::client::APIS,
     super::ole::server::APIS,
+    super::commctrl::APIS,
     super::ddeml::APIS,
     super::keyboard::APIS,
     super::sound::APIS,
@@ -209,7 +210,11 @@ pub fn all() -> impl Iterator<Item = &'static Api> {
 /// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
 /// thunk finds them here by their private ordinals (0xF000 and up, far
 /// above any export and any unknown-name import).
-pub static INTERNAL: &[&[Api]] = &[super::user::controls::INTERNAL, super::user::mdi::INTERNAL];
+pub static INTERNAL: &[&[Api]] = &[
+    super::user::controls::INTERNAL,
+    super::user::mdi::INTERNAL,
+    super::commctrl::INTERNAL,
+];
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
 /// check their own table with this.)

@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod callback;
 pub mod catalog;
+pub mod commctrl;
 pub mod commdlg;
 pub mod ddeml;
 pub mod drwatson;
@@ -62,7 +63,7 @@ pub const CALLBACK_RETURN: u16 = (THUNKS_PER_MODULE - 1) * THUNK_SIZE;
 /// DLLs").
 pub const BUILTIN_MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR", "COMMCTRL",
 ];
 
 /// One imported function's thunk.
@@ -169,6 +170,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// COMMCTRL's classes, status bars and toolbars (commctrl/).
+    pub commctrl: commctrl::CommCtrlState,
     /// OLECLI's and OLESVR's registrations (ole/).
     pub ole: ole::OleState,
     /// The *absent* modules, by hModule: imported, but neither built in
