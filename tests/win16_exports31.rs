@@ -169,3 +169,36 @@ fn commctrl_status_bar_and_toolbar() {
         ]
     );
 }
+
+/// tests/watcom/mmiotest.c: MMSYSTEM's mmio functions. Expected values
+/// (Windows 3.1 SDK, Multimedia Programmer's Reference, mmio functions
+/// and "Resource Interchange File Format"): a chunk is its FOURCC, a
+/// little-endian DWORD size and the data padded to an even length; a
+/// RIFF chunk's data begins with its form type; dwDataOffset is the
+/// offset of the data (after the size); mmioAscend writes the real size
+/// of a chunk made by mmioCreateChunk and the pad byte after odd data;
+/// mmioRead is not bounded by the chunk (it reads to the end of the
+/// file: 3 data bytes and the pad byte); a chunk not in the parent is
+/// MMIOERR_CHUNKNOTFOUND (265); an open of a missing file NULL with
+/// MMIOERR_FILENOTFOUND (257); a second mmioClose of a handle
+/// MMIOERR_CANNOTCLOSE (260).
+#[test]
+fn mmio_riff_chunks() {
+    let Some(exe) = watcom::win16("mmiotest") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "fourcc 45564157 20746D66",
+            "missing 1 err 257 exist 0",
+            "create 0 0 riff-offset 8 fmt-offset 20 data-offset 44 size 3 dirty 0",
+            "ascend 0 riff-size 40 pos 48 info 1",
+            "close 0 again 260",
+            "file 48 52 49 46 46 28 00 00 00 57 41 56 45 66 6D 74 20 10 00 00 00 01 00 01 00 \
+             11 2B 00 00 11 2B 00 00 01 00 08 00 64 61 74 61 03 00 00 00 80 90 A0 00",
+            "descend 0 0 offset 44 size 3 read 4 8090A0 end 0",
+            "notfound 265 first 20746D66 16",
+        ]
+    );
+}

@@ -189,6 +189,7 @@ pub static TABLES: &[&[Api]] = &[
     super::keyboard::APIS,
     super::sound::APIS,
     super::mmsystem::APIS,
+    super::mmio::APIS,
     super::lzexpand::APIS,
     super::ver::APIS,
     super::winsock::APIS,

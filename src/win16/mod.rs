@@ -20,6 +20,7 @@ pub mod kernel;
 pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
+pub mod mmio;
 pub mod mmsystem;
 pub mod ole;
 pub mod resource;
@@ -170,6 +171,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// MMSYSTEM's open mmio files (mmio.rs).
+    pub mmio: mmio::MmioState,
     /// COMMCTRL's classes, status bars and toolbars (commctrl/).
     pub commctrl: commctrl::CommCtrlState,
     /// OLECLI's and OLESVR's registrations (ole/).
