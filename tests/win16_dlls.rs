@@ -1,8 +1,8 @@
 //! COMMDLG, SHELL, DDEML, KEYBOARD, SOUND, WINSOCK and MMSYSTEM through
 //! roms/shellsvc.exe: a file dialog answered by the `--messages` script's
 //! `file` line (and one cancelled by default), the registration database,
-//! no DDE server, the US keyboard, a voice queue, no network, no
-//! multimedia device. The program's header lists the lines; the values
+//! no DDE server, the US keyboard, a voice queue, no network, one
+//! wave output device. The program's header lists the lines; the values
 //! are the Windows 3.1 SDK's.
 
 mod common;
@@ -45,8 +45,10 @@ fn system_dlls_answer_as_windows_does_without_devices() {
         "sound 1 0 1 0 0",
         // WSASYSNOTREADY; htons; inet_addr in network order.
         "sock 10091 3412 0100000A",
-        // No wave device; sndPlaySound FALSE; MMSYSTEM 1.01.
-        "mm 0 0 0101",
+        // One wave output device (the wave file device, wave.rs);
+        // sndPlaySound FALSE: no DING.WAV and no [sounds] SystemDefault;
+        // MMSYSTEM 1.01.
+        "mm 1 0 0101",
     ];
     let text = v["output"].as_str().unwrap();
     let lines: Vec<&str> = text.split("\r\n").collect();

@@ -202,3 +202,41 @@ fn mmio_riff_chunks() {
         ]
     );
 }
+
+/// tests/watcom/wavetest.c: the wave output device and sndPlaySound.
+/// Expected values (Windows 3.1 SDK, Multimedia Programmer's Reference,
+/// waveOut functions; codes from MMSYSTEM.H): a device ID past the last
+/// is MMSYSERR_BADDEVICEID (2); WAVE_FORMAT_QUERY of a format whose
+/// nBlockAlign does not fit is WAVERR_BADFORMAT (32), of a good one 0;
+/// a second open of the device MMSYSERR_ALLOCATED (4); a header written
+/// before waveOutPrepareHeader WAVERR_UNPREPARED (34); prepared, its
+/// flags are WHDR_PREPARED (2), played WHDR_DONE | WHDR_PREPARED (3),
+/// unprepared WHDR_DONE (1); waveOutGetPosition in TIME_BYTES counts the
+/// bytes played; the window hears MM_WOM_OPEN with the handle, MM_WOM_DONE
+/// with the header and MM_WOM_CLOSE; a closed handle is
+/// MMSYSERR_INVALHANDLE (5). A callback function is called with
+/// WOM_OPEN (and dwInstance), WOM_DONE and WOM_CLOSE. The files: RIFF
+/// WAVE with a 16-byte `fmt ` chunk and the `data` chunk padded to even
+/// ("Resource Interchange File Format"). sndPlaySound of a .WAV file is
+/// TRUE and plays it (into the next file, the same 50 bytes); of a file
+/// not there with SND_NODEFAULT FALSE; NULL stops any sound: TRUE.
+#[test]
+fn wave_output_goes_into_wav_files() {
+    let Some(exe) = watcom::win16("wavetest") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "devs 1 caps 0 1 Wave file output 00000FFF 2 bad 2",
+            "query 32 0",
+            "open 0 busy 4 unprepared 34 prepare 0 flags 2",
+            "write 0 flags 3 pos 4 5",
+            "close 0 0 flags 1 messages 7 again 5",
+            "file 50 52 49 46 46 2A 00 00 00 57 41 56 45 66 6D 74 20 10 00 00 00 01 00 01 00 \
+             11 2B 00 00 11 2B 00 00 01 00 08 00 64 61 74 61 05 00 00 00 10 20 30 40",
+            "function 0 1 1 1 file 50",
+            "snd 1 0 file 50 stop 1",
+        ]
+    );
+}

@@ -190,6 +190,7 @@ pub static TABLES: &[&[Api]] = &[
     super::sound::APIS,
     super::mmsystem::APIS,
     super::mmio::APIS,
+    super::wave::APIS,
     super::lzexpand::APIS,
     super::ver::APIS,
     super::winsock::APIS,

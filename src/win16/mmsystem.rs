@@ -1,11 +1,13 @@
 //! MMSYSTEM: the multimedia extensions (Windows 3.1's MMSYSTEM 1.01) on a
-//! machine with no multimedia device: no wave, MIDI, auxiliary, mixer or
-//! joystick device and no MCI driver, as a Windows 3.1 without a sound
-//! card answers (Windows 3.1 SDK, "Multimedia Programmer's Reference").
+//! machine whose only multimedia device is one wave output device that
+//! plays into .WAV files (wave.rs, with sndPlaySound): no wave input,
+//! MIDI, auxiliary, mixer or joystick device and no MCI driver (Windows
+//! 3.1 SDK, "Multimedia Programmer's Reference"). File I/O (mmio) is
+//! mmio.rs's.
 //!
-//! Device counts are 0; opening a device fails with MMSYSERR_BADDEVICEID
-//! (there is no device 0); sndPlaySound returns FALSE (nothing can play
-//! it); MCI commands fail with MCIERR_DEVICE_NOT_INSTALLED and
+//! The other device counts are 0; opening such a device fails with
+//! MMSYSERR_BADDEVICEID (there is no device 0); MCI commands fail with
+//! MCIERR_DEVICE_NOT_INSTALLED and
 //! mciGetErrorString gives the documented texts; the joystick is
 //! JOYERR_UNPLUGGED. The multimedia timer works: timeGetTime and
 //! timeGetSystemTime read the emulated clock (kernel/system.rs),
@@ -20,13 +22,6 @@ use crate::win16::farptr::{self, MAX_STRING};
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 1, "WEP", &[Arg::W, Arg::W, Arg::W, Arg::L], wep),
-    Api::new(
-        "MMSYSTEM",
-        2,
-        "SNDPLAYSOUND",
-        &[Arg::L, Arg::W],
-        snd_play_sound,
-    ),
     Api::new(
         "MMSYSTEM",
         5,
@@ -74,27 +69,12 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("MMSYSTEM", 301, "MIDIINGETNUMDEVS", &[], zero),
     Api::new("MMSYSTEM", 350, "AUXGETNUMDEVS", &[], zero),
-    Api::new("MMSYSTEM", 401, "WAVEOUTGETNUMDEVS", &[], zero),
-    Api::new(
-        "MMSYSTEM",
-        402,
-        "WAVEOUTGETDEVCAPS",
-        &[Arg::W, Arg::L, Arg::W],
-        bad_device,
-    ),
     Api::new(
         "MMSYSTEM",
         403,
         "WAVEOUTGETERRORTEXT",
         &[Arg::W, Arg::L, Arg::W],
         get_error_text,
-    ),
-    Api::new(
-        "MMSYSTEM",
-        404,
-        "WAVEOUTOPEN",
-        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
-        bad_device,
     ),
     Api::new("MMSYSTEM", 501, "WAVEINGETNUMDEVS", &[], zero),
     Api::new(
@@ -165,22 +145,6 @@ pub fn joy_error(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, St
 /// MMSYSTEM.1 WEP: 1.
 pub fn wep(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     Ok(1)
-}
-
-/// MMSYSTEM.2 sndPlaySound(lpszSoundName, wFlags): FALSE, no wave device
-/// (the sound asked for is recorded).
-pub fn snd_play_sound(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let name = farptr::read_cstr(uc, a[0], 128)
-        .map(|s| String::from_utf8_lossy(&s).into_owned())
-        .unwrap_or_default();
-    crate::machine::record_event(
-        uc,
-        format!(
-            "sndPlaySound {}: no wave device",
-            crate::escape::quoted(&name)
-        ),
-    );
-    Ok(0)
 }
 
 /// MMSYSTEM.5 mmsystemGetVersion(): 0x0101, MMSYSTEM 1.01.

@@ -34,6 +34,7 @@ pub mod tdb;
 pub mod toolhelp;
 pub mod user;
 pub mod ver;
+pub mod wave;
 pub mod win87em;
 pub mod winsock;
 
@@ -171,6 +172,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// MMSYSTEM's wave output device (wave.rs).
+    pub wave: wave::WaveState,
     /// MMSYSTEM's open mmio files (mmio.rs).
     pub mmio: mmio::MmioState,
     /// COMMCTRL's classes, status bars and toolbars (commctrl/).
