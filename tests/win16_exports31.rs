@@ -51,6 +51,12 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   OTHERWINDOWCREATED and OTHERWINDOWDESTROYED with wParam = the other
 ///   top-level window (bits 1 and 2); after RegisterShellHook(hwnd, 0)
 ///   (FALSE) no more (bit 4 stays clear).
+/// - DoEnvironmentSubst replaces `%COMSPEC%` with the task's COMSPEC
+///   (the run's DOS environment: `C:\\COMMAND.COM`) and keeps an unknown
+///   `%NOPE%` and a lone `%`: MAKELONG(27, TRUE); a result that does not
+///   fit leaves the string and answers MAKELONG(6, FALSE).
+///   FindEnvironmentString points at the value (`$P$G`), NULL for a name
+///   not there.
 #[test]
 fn windows_31_exports_real_programs_import() {
     let Some(exe) = watcom::win16("exports31") else {
@@ -71,6 +77,8 @@ fn windows_31_exports_real_programs_import() {
             "better 1 play 1",
             "extra 0",
             "shellhook 1 0 got 3",
+            "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
+            "subst-small 0 6 %PATH% find $P$G 1",
         ]
     );
 }

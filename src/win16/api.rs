@@ -182,6 +182,7 @@ pub static TABLES: &[&[Api]] = &[
     super::win87em::APIS,
     super::commdlg::APIS,
     super::shell::APIS,
+    super::shellenv::APIS,
     super::ole::client::APIS,
     super::ole::server::APIS,
     super::commctrl::APIS,

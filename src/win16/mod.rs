@@ -27,6 +27,7 @@ pub mod resource;
 pub mod scheduler;
 pub mod script;
 pub mod shell;
+pub mod shellenv;
 pub mod sound;
 pub mod strings;
 pub mod systemdrv;

@@ -168,6 +168,27 @@ static void shellhook(HINSTANCE inst)
     DestroyWindow(shell);
 }
 
+typedef DWORD (FAR PASCAL *SUBSTFN)(LPSTR, UINT);
+typedef LPSTR (FAR PASCAL *FINDENVFN)(LPSTR);
+
+static void environ(void)
+{
+    char s[64];
+    DWORD r, r2;
+    LPSTR v, none;
+    lstrcpy(s, "%comspec% /c %NOPE% 5%");
+    r = ((SUBSTFN)proc("SHELL", 37))(s, sizeof s);
+    wsprintf(buf, "subst %d %d %s", HIWORD(r), LOWORD(r), (LPSTR)s);
+    say();
+    lstrcpy(s, "%PATH%");
+    r2 = ((SUBSTFN)proc("SHELL", 37))(s, 3);
+    v = ((FINDENVFN)proc("SHELL", 38))("prompt");
+    none = ((FINDENVFN)proc("SHELL", 38))("NOPE");
+    wsprintf(buf, "subst-small %d %d %s find %s %d", HIWORD(r2), LOWORD(r2), (LPSTR)s,
+             v ? v : (LPSTR)"-", none == NULL);
+    say();
+}
+
 int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
 {
     master();
@@ -177,5 +198,6 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     wsprintf(buf, "extra %ld", ((DWFN)proc("USER", 288))());
     say();
     shellhook(inst);
+    environ();
     return 0;
 }
