@@ -52,7 +52,7 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   top-level window (bits 1 and 2); after RegisterShellHook(hwnd, 0)
 ///   (FALSE) no more (bit 4 stays clear).
 /// - DoEnvironmentSubst replaces `%COMSPEC%` with the task's COMSPEC
-///   (the run's DOS environment: `C:\\COMMAND.COM`) and keeps an unknown
+///   (the run's DOS environment: `C:\COMMAND.COM`) and keeps an unknown
 ///   `%NOPE%` and a lone `%`: MAKELONG(27, TRUE); a result that does not
 ///   fit leaves the string and answers MAKELONG(6, FALSE).
 ///   FindEnvironmentString points at the value (`$P$G`), NULL for a name
@@ -245,6 +245,39 @@ fn wave_output_goes_into_wav_files() {
              11 2B 00 00 11 2B 00 00 01 00 08 00 64 61 74 61 05 00 00 00 10 20 30 40",
             "function 0 1 1 1 file 50",
             "snd 1 0 file 50 stop 1",
+        ]
+    );
+}
+
+/// tests/watcom/mcitest.c: MCI's waveaudio device. Expected values
+/// (Windows 3.1 SDK, Multimedia Programmer's Reference, "MCI command
+/// strings" and "MCI command messages"; codes from MMSYSTEM.H): `open`
+/// returns the device ID as its string; a one-second 11025 Hz file is
+/// 1000 long in milliseconds (the default time format) and 11025 in
+/// samples; a device that is not playing is `stopped`; `play from 0 to
+/// 100` leaves the position at 100 and plays 100 samples (the file
+/// written: a 44-byte header and the 100 bytes); a position past the end
+/// is MCIERR_OUTOFRANGE (282); a closed alias is MCIERR_INVALID_DEVICE_NAME
+/// (263); a device with no driver here MCIERR_DEVICE_NOT_INSTALLED (306);
+/// an unknown command MCIERR_UNRECOGNIZED_COMMAND (261); a missing file
+/// MCIERR_FILE_NOT_FOUND (275). With mciSendCommand: MCI_PLAY from 500 ms
+/// plays the second half (5513 bytes, an odd count padded: a 5558-byte
+/// file) and leaves the position at 1000; a closed ID is
+/// MCIERR_INVALID_DEVICE_ID (257).
+#[test]
+fn mci_waveaudio() {
+    let Some(exe) = watcom::win16("mcitest") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "open 0 1 length 0 1000 mode 0 stopped id 1",
+            "samples 0 length 0 11025 rate 0 11025",
+            "play 0 position 0 100 range 282 file 144",
+            "close 0 after 263 cd 306 bogus 261 missing 275",
+            "command 0 id 1 length 0 1000 play 0 position 1000",
+            "bits 0 8 close 0 invalid 257 file2 5558",
         ]
     );
 }

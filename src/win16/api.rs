@@ -192,6 +192,7 @@ pub static TABLES: &[&[Api]] = &[
     super::mmsystem::APIS,
     super::mmio::APIS,
     super::wave::APIS,
+    super::mci::APIS,
     super::lzexpand::APIS,
     super::ver::APIS,
     super::winsock::APIS,

@@ -6,8 +6,9 @@
 //! mmio.rs's.
 //!
 //! The other device counts are 0; opening such a device fails with
-//! MMSYSERR_BADDEVICEID (there is no device 0); MCI commands fail with
-//! MCIERR_DEVICE_NOT_INSTALLED and
+//! MMSYSERR_BADDEVICEID (there is no device 0); MCI has the waveaudio
+//! driver only (mci.rs: other device types are
+//! MCIERR_DEVICE_NOT_INSTALLED) and
 //! mciGetErrorString gives the documented texts; the joystick is
 //! JOYERR_UNPLUGGED. The multimedia timer works: timeGetTime and
 //! timeGetSystemTime read the emulated clock (kernel/system.rs),
@@ -17,7 +18,7 @@
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
-use crate::win16::farptr::{self, MAX_STRING};
+use crate::win16::farptr;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -94,21 +95,6 @@ pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 605, "TIMEBEGINPERIOD", &[Arg::W], time_period),
     Api::new("MMSYSTEM", 606, "TIMEENDPERIOD", &[Arg::W], time_period),
     Api::new("MMSYSTEM", 607, "TIMEGETTIME", &[], time_get_time),
-    Api::new(
-        "MMSYSTEM",
-        701,
-        "MCISENDCOMMAND",
-        &[Arg::W, Arg::W, Arg::L, Arg::L],
-        mci_send_command,
-    ),
-    Api::new(
-        "MMSYSTEM",
-        702,
-        "MCISENDSTRING",
-        &[Arg::L, Arg::L, Arg::W, Arg::W],
-        mci_send_string,
-    ),
-    Api::new("MMSYSTEM", 703, "MCIGETDEVICEID", &[Arg::L], zero),
     Api::new(
         "MMSYSTEM",
         706,
@@ -225,35 +211,6 @@ pub fn get_error_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let e = a[0] & 0xFFFF;
     farptr::write_cstr_truncated(uc, a[1], error_text(e).as_bytes(), usize::from(a[2] as u16));
     Ok(if e > 11 { 9 } else { 0 })
-}
-
-/// MMSYSTEM.701 mciSendCommand(wDeviceID, wMessage, dwParam1, dwParam2):
-/// MCIERR_DEVICE_NOT_INSTALLED, no MCI driver (module notes).
-pub fn mci_send_command(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    crate::machine::record_event(
-        uc,
-        format!("mciSendCommand(message {:04X}): no MCI device", a[1] as u16),
-    );
-    Ok(MCIERR_DEVICE_NOT_INSTALLED)
-}
-
-/// MMSYSTEM.702 mciSendString(lpstrCommand, lpstrReturn, wReturnLength,
-/// hCallback): MCIERR_DEVICE_NOT_INSTALLED; the return string is empty.
-pub fn mci_send_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let cmd = farptr::read_cstr(uc, a[0], MAX_STRING)
-        .map(|s| String::from_utf8_lossy(&s).into_owned())
-        .unwrap_or_default();
-    crate::machine::record_event(
-        uc,
-        format!(
-            "mciSendString {}: no MCI device",
-            crate::escape::quoted(&cmd)
-        ),
-    );
-    if a[1] != 0 && a[2] as u16 != 0 {
-        farptr::write_bytes(uc, a[1], &[0]);
-    }
-    Ok(MCIERR_DEVICE_NOT_INSTALLED)
 }
 
 /// MMSYSTEM.706 mciGetErrorString(dwError, lpstrBuffer, wLength): the

@@ -20,6 +20,7 @@ pub mod kernel;
 pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
+pub mod mci;
 pub mod mmio;
 pub mod mmsystem;
 pub mod ole;
@@ -173,6 +174,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// MMSYSTEM's open MCI devices (mci.rs).
+    pub mci: mci::MciState,
     /// MMSYSTEM's wave output device (wave.rs).
     pub wave: wave::WaveState,
     /// MMSYSTEM's open mmio files (mmio.rs).

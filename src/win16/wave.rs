@@ -415,7 +415,7 @@ pub fn wave_out_open(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 
 /// The next `WAVEnnnn.WAV` on drive C: with `data` in `format`; false
 /// when it cannot be written.
-fn write_sound(env: &mut Env, format: &Format, data: &[u8]) -> bool {
+pub fn write_sound(env: &mut Env, format: &Format, data: &[u8]) -> bool {
     let n = env.win16.wave.written.len() + 1;
     let name = format!("WAVE{:04}.WAV", n % 10000);
     let bytes = wav_file(format, data);
