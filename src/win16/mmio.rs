@@ -580,12 +580,11 @@ pub fn mmio_ascend(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             }
             ck.cksize = size;
         }
-        if size & 1 != 0 {
-            if seek(env, &f, (ck.data_offset + size) as i32, 0).is_none()
-                || !write_all(env, &f, &[0])
-            {
-                return Ok(MMIOERR_CANNOTWRITE);
-            }
+        if size & 1 != 0
+            && (seek(env, &f, (ck.data_offset + size) as i32, 0).is_none()
+                || !write_all(env, &f, &[0]))
+        {
+            return Ok(MMIOERR_CANNOTWRITE);
         }
         ck.flags &= !MMIO_DIRTY;
         farptr::write_bytes(uc, a[1], &ck.to_bytes());
