@@ -281,3 +281,90 @@ fn mci_waveaudio() {
         ]
     );
 }
+
+/// The events of a format-0 Standard MIDI File's track, without their
+/// delta times (which follow the emulated clock), each as its bytes.
+fn midi_events(file: &[u8]) -> Vec<Vec<u8>> {
+    assert_eq!(&file[..14], b"MThd\0\0\0\x06\0\0\0\x01\x01\xF4");
+    assert_eq!(&file[14..18], b"MTrk");
+    let len = u32::from_be_bytes([file[18], file[19], file[20], file[21]]) as usize;
+    let track = &file[22..22 + len];
+    let varlen = |at: &mut usize| {
+        let mut v = 0u32;
+        loop {
+            let b = track[*at];
+            *at += 1;
+            v = v << 7 | u32::from(b & 0x7F);
+            if b & 0x80 == 0 {
+                return v;
+            }
+        }
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < track.len() {
+        varlen(&mut at);
+        let start = at;
+        match track[at] {
+            0xF0 => {
+                at += 1;
+                let n = varlen(&mut at) as usize;
+                at += n;
+            }
+            0xFF => {
+                at += 2;
+                let n = varlen(&mut at) as usize;
+                at += n;
+            }
+            s if (0xC0..0xE0).contains(&s) => at += 2,
+            _ => at += 3,
+        }
+        out.push(track[start..at].to_vec());
+    }
+    out
+}
+
+/// tests/watcom/miditest.c: the MIDI output device. Expected values
+/// (Windows 3.1 SDK, Multimedia Programmer's Reference, midiOut
+/// functions; MMSYSTEM.H's codes; the Standard MIDI File 1.0
+/// specification for the file): device 2 is MMSYSERR_BADDEVICEID; the
+/// device opens through MIDI_MAPPER and a second open is
+/// MMSYSERR_ALLOCATED (4); a long message before midiOutPrepareHeader is
+/// MIDIERR_UNPREPARED (64), after it done (MHDR_DONE | MHDR_PREPARED: 3);
+/// the window hears MM_MOM_OPEN, MM_MOM_DONE and MM_MOM_CLOSE; a closed
+/// handle is MMSYSERR_INVALHANDLE (5). The file holds, in order: note on
+/// 60, note on 62 (sent with running status), note off 60, the GM-on
+/// system exclusive message as a sysex event (F0h, length 5, the bytes
+/// after F0h), the note off midiOutReset sends for the note still on (62),
+/// and the end of the track.
+#[test]
+fn midi_output_goes_into_midi_files() {
+    let Some(exe) = watcom::win16("miditest") else {
+        return;
+    };
+    let out = run(&exe);
+    assert_eq!(
+        out[..3],
+        [
+            "devs 1 caps 0 MIDI file output tech 2 voices 16 mask FFFF bad 2",
+            "open 0 busy 4 unprepared 64 long 0 flags 3",
+            "reset 0 close 0 again 5 messages 7",
+        ]
+    );
+    let hex: Vec<u8> = out[3]
+        .split(' ')
+        .skip(2)
+        .map(|h| u8::from_str_radix(h, 16).unwrap())
+        .collect();
+    assert_eq!(
+        midi_events(&hex),
+        [
+            vec![0x90, 0x3C, 0x64],
+            vec![0x90, 0x3E, 0x40],
+            vec![0x80, 0x3C, 0x00],
+            vec![0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7],
+            vec![0x80, 0x3E, 0x00],
+            vec![0xFF, 0x2F, 0x00],
+        ]
+    );
+}

@@ -193,6 +193,7 @@ pub static TABLES: &[&[Api]] = &[
     super::mmio::APIS,
     super::wave::APIS,
     super::mci::APIS,
+    super::midi::APIS,
     super::lzexpand::APIS,
     super::ver::APIS,
     super::winsock::APIS,

@@ -1,7 +1,8 @@
 //! MMSYSTEM: the multimedia extensions (Windows 3.1's MMSYSTEM 1.01) on a
-//! machine whose only multimedia device is one wave output device that
-//! plays into .WAV files (wave.rs, with sndPlaySound): no wave input,
-//! MIDI, auxiliary, mixer or joystick device and no MCI driver (Windows
+//! machine whose multimedia devices are one wave output device that
+//! plays into .WAV files (wave.rs, with sndPlaySound) and one MIDI output
+//! device that plays into MIDI files (midi.rs): no wave or MIDI input,
+//! auxiliary, mixer or joystick device, and MCI's waveaudio driver only (Windows
 //! 3.1 SDK, "Multimedia Programmer's Reference"). File I/O (mmio) is
 //! mmio.rs's.
 //!
@@ -46,27 +47,12 @@ pub static APIS: &[Api] = &[
         joy_error,
     ),
     Api::new("MMSYSTEM", 103, "JOYGETPOS", &[Arg::W, Arg::L], joy_error),
-    Api::new("MMSYSTEM", 201, "MIDIOUTGETNUMDEVS", &[], zero),
-    Api::new(
-        "MMSYSTEM",
-        202,
-        "MIDIOUTGETDEVCAPS",
-        &[Arg::W, Arg::L, Arg::W],
-        bad_device,
-    ),
     Api::new(
         "MMSYSTEM",
         203,
         "MIDIOUTGETERRORTEXT",
         &[Arg::W, Arg::L, Arg::W],
         get_error_text,
-    ),
-    Api::new(
-        "MMSYSTEM",
-        204,
-        "MIDIOUTOPEN",
-        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L],
-        bad_device,
     ),
     Api::new("MMSYSTEM", 301, "MIDIINGETNUMDEVS", &[], zero),
     Api::new("MMSYSTEM", 350, "AUXGETNUMDEVS", &[], zero),

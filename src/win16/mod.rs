@@ -21,6 +21,7 @@ pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
 pub mod mci;
+pub mod midi;
 pub mod mmio;
 pub mod mmsystem;
 pub mod ole;
@@ -174,6 +175,8 @@ pub struct Win16 {
     pub sound: sound::SoundState,
     pub lzexpand: lzexpand::LzState,
     pub winsock: winsock::WinsockState,
+    /// MMSYSTEM's MIDI output device (midi.rs).
+    pub midi: midi::MidiState,
     /// MMSYSTEM's open MCI devices (mci.rs).
     pub mci: mci::MciState,
     /// MMSYSTEM's wave output device (wave.rs).
