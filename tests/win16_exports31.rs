@@ -44,6 +44,10 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   not the inside (white).
 /// - GetAspectRatioFilterEx: (0, 0) while the mapper flags are 0 (SDK,
 ///   GetAspectRatioFilterEx / SetMapperFlags).
+/// - GetCurLogFont: the font selected in the DC (the stock System font
+///   at first, then ANSI_VAR_FONT once selected).
+/// - GetTaskQueueES: AX is the current task's queue, as GetTaskQueue
+///   answers it.
 /// - SetMetaFileBitsBetter: the memory block becomes a metafile again and
 ///   plays.
 /// - GetMessageExtraInfo: 0 (no driver here gives extra information).
@@ -74,11 +78,13 @@ fn windows_31_exports_real_programs_import() {
             "env delete -1 after 0 other 0",
             "frame 1 000000 000000 000000 FFFFFF 000000",
             "aspect 1 0 0",
+            "curfont 1 1",
             "better 1 play 1",
             "extra 0",
             "shellhook 1 0 got 3",
             "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
             "subst-small 0 6 %PATH% find $P$G 1",
+            "queue-es 1",
         ]
     );
 }

@@ -114,6 +114,16 @@ static void gdi(void)
     ok = GetAspectRatioFilterEx(mem, &s);
     wsprintf(buf, "aspect %d %d %d", ok, s.cx, s.cy);
     say();
+    {
+        typedef HFONT (FAR PASCAL *CURFONTFN)(HDC);
+        HFONT f0 = ((CURFONTFN)proc("GDI", 411))(mem), f1;
+        HFONT old = SelectObject(mem, GetStockObject(ANSI_VAR_FONT));
+        f1 = ((CURFONTFN)proc("GDI", 411))(mem);
+        wsprintf(buf, "curfont %d %d", f0 == GetStockObject(SYSTEM_FONT),
+                 f1 == GetStockObject(ANSI_VAR_FONT));
+        say();
+        SelectObject(mem, old);
+    }
     mdc = CreateMetaFile(NULL);
     Rectangle(mdc, 0, 0, 5, 5);
     mf = CloseMetaFile(mdc);
@@ -199,5 +209,12 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     say();
     shellhook(inst);
     environ();
+    {
+        typedef HANDLE (FAR PASCAL *QUEUEFN)(HANDLE);
+        HANDLE q = ((QUEUEFN)proc("KERNEL", 35))(NULL);
+        DWORD es = ((DWFN)proc("KERNEL", 119))();
+        wsprintf(buf, "queue-es %d", LOWORD(es) == (WORD)q);
+        say();
+    }
     return 0;
 }
