@@ -103,7 +103,8 @@ fn windows_31_exports_real_programs_import() {
 ///   OLE_ERROR_CLASS; with one registered (whose program is not run):
 ///   OLE_ERROR_LAUNCH; a document never registered: OLE_ERROR_HANDLE;
 ///   the object pointer is NULL after a failure.
-/// - OleRegisterServer needs the class in the registration database.
+/// - OleRegisterServer needs the class in the registration database;
+///   Paintbrush's `PBrush` is there from Setup's SETUP.REG (KB Q82650).
 /// - A revoked handle is invalid afterwards; revoking a server revokes
 ///   its documents.
 /// - Functions on a pointer that is no OLE object: OLE_ERROR_OBJECT.
@@ -131,7 +132,7 @@ fn ole1_client_and_server_without_installed_servers() {
             "enum 0 1",
             "doc 0 0 0",
             "revoke 0 18 new 1",
-            "server 20 0 1",
+            "server 20 0 1 pbrush 0 0",
             "serverdoc 0 1 0 0 revert 0",
             "block 0 0 more 0",
             "revokeserver 0 18 18",

@@ -4,7 +4,12 @@
 //!
 //! Windows 3.1's registration database (REG.DAT) is a tree of keys under
 //! HKEY_CLASSES_ROOT (1), each with an optional string value. Here it
-//! lives in memory for the run and starts empty. The functions follow the
+//! lives in memory for the run and starts as a Windows 3.1 installation's
+//! did: with the entries Setup merged from SETUP.REG for the accessories
+//! ([`SETUP_REG`]: Notepad, Cardfile, Calendar, Terminal, Recorder, Write,
+//! Registration Editor, and Paintbrush, the OLE server whose
+//! OleRegisterServer needs its class there: KB Q82650, "Failed to
+//! register server"). The functions follow the
 //! Windows 3.1 SDK: RegOpenKey opens an existing key (ERROR_BADKEY when
 //! there is none), RegCreateKey opens or makes one (and the keys on its
 //! path), RegSetValue sets the value of a key or of a subkey it makes,
@@ -222,9 +227,51 @@ pub struct ShellHook {
     pub activate: u16,
 }
 
+/// The entries of Windows 3.1's SETUP.REG (the registration script Setup
+/// merges into REG.DAT), in REGEDIT's format: `HKEY_CLASSES_ROOT\key =
+/// value` (the Windows 3.1 SDK's "Registration Database" chapter gives
+/// the format and Paintbrush's entries; KB Q82650 gives Paintbrush's as
+/// Setup writes them).
+pub const SETUP_REG: &str = r"REGEDIT
+HKEY_CLASSES_ROOT\.ini = txtfile
+HKEY_CLASSES_ROOT\.txt = txtfile
+HKEY_CLASSES_ROOT\txtfile = Text File
+HKEY_CLASSES_ROOT\txtfile\shell\print\command = notepad.exe /p %1
+HKEY_CLASSES_ROOT\txtfile\shell\open\command = notepad.exe %1
+HKEY_CLASSES_ROOT\.crd = crdfile
+HKEY_CLASSES_ROOT\crdfile = Card File
+HKEY_CLASSES_ROOT\crdfile\shell\print\command = cardfile.exe /p %1
+HKEY_CLASSES_ROOT\crdfile\shell\open\command = cardfile.exe %1
+HKEY_CLASSES_ROOT\.cal = calfile
+HKEY_CLASSES_ROOT\calfile = Calendar File
+HKEY_CLASSES_ROOT\calfile\shell\print\command = calendar.exe /p %1
+HKEY_CLASSES_ROOT\calfile\shell\open\command = calendar.exe %1
+HKEY_CLASSES_ROOT\.trm = trmfile
+HKEY_CLASSES_ROOT\trmfile = Terminal Settings
+HKEY_CLASSES_ROOT\trmfile\shell\open\command = terminal.exe %1
+HKEY_CLASSES_ROOT\.rec = recfile
+HKEY_CLASSES_ROOT\recfile = Recorder Macro
+HKEY_CLASSES_ROOT\recfile\shell\open\command = recorder.exe %1
+HKEY_CLASSES_ROOT\.wri = wrifile
+HKEY_CLASSES_ROOT\wrifile = Write Document
+HKEY_CLASSES_ROOT\wrifile\shell\print\command = write.exe /p %1
+HKEY_CLASSES_ROOT\wrifile\shell\open\command = write.exe %1
+HKEY_CLASSES_ROOT\.reg = regedit
+HKEY_CLASSES_ROOT\regedit = Registration Entries
+HKEY_CLASSES_ROOT\regedit\shell\open\command = regedit.exe %1
+HKEY_CLASSES_ROOT\.bmp = PBrush
+HKEY_CLASSES_ROOT\.msp = PBrush
+HKEY_CLASSES_ROOT\.pcx = PBrush
+HKEY_CLASSES_ROOT\PBrush = Paintbrush Picture
+HKEY_CLASSES_ROOT\PBrush\shell\print\command = PBRUSH.EXE /P %1
+HKEY_CLASSES_ROOT\PBrush\shell\open\command = PBRUSH.EXE %1
+HKEY_CLASSES_ROOT\PBrush\protocol\StdFileEditing\verb\0 = Edit
+HKEY_CLASSES_ROOT\PBrush\protocol\StdFileEditing\server = PBRUSH.EXE
+";
+
 impl Default for ShellState {
     fn default() -> Self {
-        ShellState {
+        let mut s = ShellState {
             keys: vec![Key {
                 name: String::new(),
                 value: None,
@@ -234,7 +281,9 @@ impl Default for ShellState {
             handles: Vec::new(),
             accept_files: Default::default(),
             hook: None,
-        }
+        };
+        s.merge(SETUP_REG);
+        s
     }
 }
 
@@ -306,6 +355,27 @@ impl ShellState {
             .collect();
         for c in children {
             self.delete(c);
+        }
+    }
+
+    /// Merge a registration script (REGEDIT's format, [`SETUP_REG`]): each
+    /// line `HKEY_CLASSES_ROOT\path = value` makes the key (and those on
+    /// its path) and sets its value; a line `HKEY_CLASSES_ROOT\path` alone
+    /// makes the key; other lines are comments, as REGEDIT takes them.
+    pub fn merge(&mut self, script: &str) {
+        for line in script.lines() {
+            let Some(rest) = line.strip_prefix("HKEY_CLASSES_ROOT\\") else {
+                continue;
+            };
+            let (path, value) = match rest.split_once(" = ") {
+                Some((p, v)) => (p.trim_end(), Some(v)),
+                None => (rest.trim_end(), None),
+            };
+            if let Some(k) = self.walk(0, path, true) {
+                if let Some(v) = value {
+                    self.keys[k].value = Some(v.to_string());
+                }
+            }
         }
     }
 
@@ -783,6 +853,23 @@ mod tests {
     #[test]
     fn table_is_registered() {
         assert!(crate::win16::api::is_registered(APIS));
+    }
+
+    #[test]
+    fn the_database_starts_with_setup_reg() {
+        let mut s = ShellState::default();
+        assert_eq!(s.value_at(".wri").as_deref(), Some("wrifile"));
+        assert_eq!(
+            s.value_at("PBrush\\protocol\\StdFileEditing\\server")
+                .as_deref(),
+            Some("PBRUSH.EXE")
+        );
+        assert_eq!(
+            s.value_at("txtfile\\shell\\open\\command").as_deref(),
+            Some("notepad.exe %1")
+        );
+        // The first key is the first line's.
+        assert_eq!(s.child(0, ".ini"), Some(1));
     }
 
     #[test]

@@ -52,7 +52,7 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     OpenClipboard(NULL);
     EmptyClipboard();
     SetClipboardData(RegisterClipboardFormat("Native"), block("xyz", 3));
-    SetClipboardData(RegisterClipboardFormat("OwnerLink"), block("PBrush\0A.BMP\0\0\0", 15));
+    SetClipboardData(RegisterClipboardFormat("OwnerLink"), block("TestDraw\0A.TDR\0\0\0", 17));
     CloseClipboard();
     s1 = OleQueryCreateFromClip("StdFileEditing", olerender_draw, 0);
     s2 = OleQueryLinkFromClip("StdFileEditing", olerender_draw, 0);
@@ -65,14 +65,14 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     say();
 
     obj = (LPOLEOBJECT)1L;
-    s1 = OleCreate("StdFileEditing", &client, "PBrush", doc, "obj2", &obj, olerender_draw, 0);
-    RegCreateKey(HKEY_CLASSES_ROOT, "PBrush", &key);
-    RegSetValue(key, "protocol\\StdFileEditing\\server", REG_SZ, "pbrush.exe", 10);
+    s1 = OleCreate("StdFileEditing", &client, "TestDraw", doc, "obj2", &obj, olerender_draw, 0);
+    RegCreateKey(HKEY_CLASSES_ROOT, "TestDraw", &key);
+    RegSetValue(key, "protocol\\StdFileEditing\\server", REG_SZ, "testdraw.exe", 12);
     RegCloseKey(key);
-    s2 = OleCreate("StdFileEditing", &client, "PBrush", doc, "obj2", &obj, olerender_draw, 0);
-    s3 = OleCreate("StdFileEditing", &client, "PBrush", 12345L, "obj2", &obj, olerender_draw, 0);
+    s2 = OleCreate("StdFileEditing", &client, "TestDraw", doc, "obj2", &obj, olerender_draw, 0);
+    s3 = OleCreate("StdFileEditing", &client, "TestDraw", 12345L, "obj2", &obj, olerender_draw, 0);
     wsprintf(buf, "create %d %d %d %d static %d", s1, s2, s3, obj == NULL,
-             OleCreate("Static", &client, "PBrush", doc, "obj3", &obj, olerender_draw, 0));
+             OleCreate("Static", &client, "TestDraw", doc, "obj3", &obj, olerender_draw, 0));
     say();
     s1 = OleCreateFromClip("StdFileEditing", &client, doc, "obj1", &obj, olerender_draw, 0);
     wsprintf(buf, "fromclip-registered %d", s1);
@@ -94,9 +94,13 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     say();
 
     s1 = OleRegisterServer("NoSuchClass", &server, &lhs, inst, OLE_SERVER_MULTI);
-    s2 = OleRegisterServer("PBrush", &server, &lhs, inst, OLE_SERVER_MULTI);
-    wsprintf(buf, "server %d %d %d", s1, s2, lhs != 0);
-    say();
+    s2 = OleRegisterServer("TestDraw", &server, &lhs, inst, OLE_SERVER_MULTI);
+    {
+        LHSERVER pb = 0;
+        s3 = OleRegisterServer("PBrush", &server, &pb, inst, OLE_SERVER_SINGLE);
+        wsprintf(buf, "server %d %d %d pbrush %d %d", s1, s2, lhs != 0, s3, OleRevokeServer(pb));
+        say();
+    }
     s1 = OleRegisterServerDoc(lhs, "PICTURE.BMP", &sdoc, &lhd);
     s2 = OleRenameServerDoc(lhd, "OTHER.BMP");
     s3 = OleSavedServerDoc(lhd);
