@@ -158,6 +158,15 @@ fn ole1_client_and_server_without_installed_servers() {
 /// - GetEffectiveClientRect leaves out the visible toolbar and status
 ///   bar; ShowHideMenuCtl unchecks the checked item and hides its
 ///   control, and is FALSE for an item not in the list.
+/// - CreateUpDownControl with a buddy edit, UDS_SETBUDDYINT and
+///   UDS_ALIGNRIGHT: UDM_GETRANGE is MAKELONG(upper 10, lower 0); the
+///   buddy shows the position and the control sits at its right, the
+///   buddy narrowed by the control's 16 pixels; a click on the up arrow
+///   makes it 6 and the parent gets WM_VSCROLL SB_THUMBPOSITION 6;
+///   UDM_GETPOS reads the buddy (9), and text that is no number answers
+///   with HIWORD 1; UDM_SETPOS keeps the position in the range and returns
+///   the old one; UDM_SETBASE returns the old base (10), 0 for a base
+///   other than 10 and 16, and base 16 shows `0x000A`.
 /// - DrawStatusText with no flags draws a sunken border: shadow (808080h)
 ///   at the top left, highlight (FFFFFFh) at the bottom right, the button
 ///   face (C0C0C0h) inside (Windows 3.1's default colours).
@@ -181,6 +190,10 @@ fn commctrl_status_bar_and_toolbar() {
             "showhide 1 visible 0 checked 0 unknown 0",
             "effective-hidden 1",
             "draw 808080 FFFFFF C0C0C0 FFFFFF",
+            "updown 1 range 0000000A buddy 1 text 5 beside 1",
+            "up 6 text 6 vscroll 6",
+            "getpos 00000009 00010009 old 9 base 10 0 clamp 10 0x000A",
+            "range2 00640000",
         ]
     );
 }

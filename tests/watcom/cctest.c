@@ -25,6 +25,16 @@
 
 typedef struct { int iBitmap; int idCommand; BYTE fsState; BYTE fsStyle; DWORD dwData; int iString; } TBBUTTON;
 
+typedef HWND (FAR PASCAL *UPDOWNFN)(DWORD, int, int, int, int, HWND, int, HINSTANCE, HWND, int, int, int);
+#define UDM_SETRANGE (WM_USER + 101)
+#define UDM_GETRANGE (WM_USER + 102)
+#define UDM_SETPOS (WM_USER + 103)
+#define UDM_GETPOS (WM_USER + 104)
+#define UDM_GETBUDDY (WM_USER + 106)
+#define UDM_SETBASE (WM_USER + 109)
+#define UDS_SETBUDDYINT 0x0002
+#define UDS_ALIGNRIGHT 0x0004
+
 typedef void (FAR PASCAL *INITFN)(void);
 typedef HWND (FAR PASCAL *STATUSFN)(LONG, LPCSTR, HWND, UINT);
 typedef HWND (FAR PASCAL *TOOLBARFN)(HWND, DWORD, UINT, int, HINSTANCE, UINT, TBBUTTON FAR *, int);
@@ -35,6 +45,7 @@ typedef BOOL (FAR PASCAL *SHOWHIDEFN)(HWND, UINT, LPINT);
 static char buf[200];
 static void say(void) { OutputDebugString(buf); }
 static int command = 0;
+static int vscroll = -1;
 
 static FARPROC proc(int ordinal)
 {
@@ -44,6 +55,7 @@ static FARPROC proc(int ordinal)
 long FAR PASCAL _export WndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
 {
     if (msg == WM_COMMAND) command = wp;
+    if (msg == WM_VSCROLL && wp == SB_THUMBPOSITION) vscroll = LOWORD(lp);
     if (msg == WM_DESTROY) PostQuitMessage(0);
     return DefWindowProc(hwnd, msg, wp, lp);
 }
@@ -162,6 +174,46 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     DeleteDC(mem);
     ReleaseDC(NULL, screen);
 
+    {
+        HWND edit = CreateWindow("EDIT", "", WS_CHILD | WS_VISIBLE | WS_BORDER, 100, 100, 80, 24,
+                                 hwnd, (HMENU)300, inst, NULL);
+        HWND ud = ((UPDOWNFN)proc(16))(WS_CHILD | WS_VISIBLE | UDS_SETBUDDYINT | UDS_ALIGNRIGHT,
+                                       0, 0, 16, 24, hwnd, 301, inst, edit, 10, 0, 5);
+        RECT re2, ru;
+        char t[16];
+        DWORD range = SendMessage(ud, UDM_GETRANGE, 0, 0), pos, bad;
+        GetWindowText(edit, t, sizeof t);
+        GetWindowRect(edit, &re2);
+        GetWindowRect(ud, &ru);
+        wsprintf(buf, "updown %d range %08lX buddy %d text %s beside %d", ud != NULL, range,
+                 SendMessage(ud, UDM_GETBUDDY, 0, 0) == (LONG)(UINT)edit, (LPSTR)t,
+                 ru.left == re2.right && re2.right - re2.left == 64);
+        say();
+        SendMessage(ud, WM_LBUTTONDOWN, MK_LBUTTON, MAKELONG(2, 2));
+        SendMessage(ud, WM_LBUTTONUP, 0, MAKELONG(2, 2));
+        GetWindowText(edit, t, sizeof t);
+        wsprintf(buf, "up %ld text %s vscroll %d", SendMessage(ud, UDM_GETPOS, 0, 0), (LPSTR)t,
+                 vscroll);
+        say();
+        SetWindowText(edit, "9");
+        pos = SendMessage(ud, UDM_GETPOS, 0, 0);
+        SetWindowText(edit, "abc");
+        bad = SendMessage(ud, UDM_GETPOS, 0, 0);
+        {
+            DWORD old = SendMessage(ud, UDM_SETPOS, 0, MAKELONG(50, 0));
+            DWORD b16 = SendMessage(ud, UDM_SETBASE, 16, 0);
+            DWORD b7 = SendMessage(ud, UDM_SETBASE, 7, 0);
+            DWORD clamped = SendMessage(ud, UDM_GETPOS, 0, 0);
+            GetWindowText(edit, t, sizeof t);
+            wsprintf(buf, "getpos %08lX %08lX old %ld base %ld %ld clamp %ld %s", pos, bad, old,
+                     b16, b7, clamped, (LPSTR)t);
+            say();
+        }
+        ud = ((UPDOWNFN)proc(16))(WS_CHILD, 0, 0, 16, 24, hwnd, 302, inst, NULL, 0, 100, 0);
+        SendMessage(ud, UDM_SETRANGE, 0, MAKELONG(0, 100));
+        wsprintf(buf, "range2 %08lX", SendMessage(ud, UDM_GETRANGE, 0, 0));
+        say();
+    }
     while (GetMessage(&m, NULL, 0, 0)) {
         TranslateMessage(&m);
         DispatchMessage(&m);

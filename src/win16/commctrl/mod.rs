@@ -3,14 +3,15 @@
 //! (their window classes, [`toolbar`] and [`status`]) and the functions
 //! that make and serve them.
 //!
-//! - InitCommonControls() registers the classes `ToolbarWindow` and
-//!   `msctls_statusbar` (global classes, their procedures COMMCTRL's);
+//! - InitCommonControls() registers the classes `ToolbarWindow`,
+//!   `msctls_statusbar` and `msctls_updown` (global classes, their
+//!   procedures COMMCTRL's);
 //!   the functions below register them too when they are not yet, as the
 //!   library's start-up did.
 //! - CreateStatusWindow(style, lpszText, hwndParent, wID): a status bar
 //!   child of the parent with that style (plus WS_CHILD), text and id;
 //!   NULL when it cannot be made. DrawStatusText: status.rs.
-//! - CreateToolbar(...): toolbar.rs.
+//! - CreateToolbar(...): toolbar.rs; CreateUpDownControl(...): updown.rs.
 //! - MenuHelp(uMsg, wParam, lParam, hMainMenu, hInst, hwndStatus,
 //!   lpwIDs): for WM_MENUSELECT, the status bar shows in simple mode the
 //!   string resource `wParam + lpwIDs[0]` of `hInst` for a menu item (an
@@ -29,10 +30,11 @@
 //! Ordinals: those Windows 95's COMCTL32 kept for the functions it took
 //! over from the 16-bit library (MenuHelp 2, ShowHideMenuCtl 3,
 //! GetEffectiveClientRect 4, DrawStatusText 5, CreateStatusWindow 6,
-//! CreateToolbar 7, InitCommonControls 17).
+//! CreateToolbar 7, CreateUpDownControl 16, InitCommonControls 17).
 
 pub mod status;
 pub mod toolbar;
+pub mod updown;
 
 use std::collections::HashMap;
 
@@ -51,10 +53,12 @@ pub const WM_USER: u16 = 0x0400;
 /// The class names (COMMCTRL.H).
 pub const STATUSCLASSNAME: &str = "msctls_statusbar";
 pub const TOOLBARCLASSNAME: &str = "ToolbarWindow";
+pub const UPDOWN_CLASS: &str = "msctls_updown";
 /// The private ordinals of the classes' window procedures (api.rs,
 /// INTERNAL).
 pub const ORD_STATUS_PROC: u16 = 0xF000;
 pub const ORD_TOOLBAR_PROC: u16 = 0xF001;
+pub const ORD_UPDOWN_PROC: u16 = 0xF002;
 
 const WS_CHILD: u32 = 0x4000_0000;
 const WS_VISIBLE: u32 = 0x1000_0000;
@@ -63,10 +67,11 @@ const WS_VISIBLE: u32 = 0x1000_0000;
 #[derive(Debug, Default, Clone)]
 pub struct CommCtrlState {
     /// Far pointers to the class names in COMMCTRL's data (status bar,
-    /// toolbar), once the classes are registered.
-    pub names: Option<(u32, u32)>,
+    /// toolbar, up-down control), once the classes are registered.
+    pub names: Option<(u32, u32, u32)>,
     pub status: HashMap<u16, status::StatusBar>,
     pub toolbars: HashMap<u16, toolbar::Toolbar>,
+    pub updowns: HashMap<u16, updown::UpDown>,
 }
 
 /// The functions this module implements.
@@ -124,6 +129,26 @@ pub static APIS: &[Api] = &[
     ),
     Api::new(
         "COMMCTRL",
+        16,
+        "CREATEUPDOWNCONTROL",
+        &[
+            Arg::L,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+            Arg::W,
+        ],
+        updown::create_up_down_control,
+    ),
+    Api::new(
+        "COMMCTRL",
         17,
         "INITCOMMONCONTROLS",
         &[],
@@ -147,10 +172,17 @@ pub static INTERNAL: &[Api] = &[
         &[Arg::W, Arg::W, Arg::W, Arg::L],
         toolbar::toolbar_proc,
     ),
+    Api::new(
+        "COMMCTRL",
+        ORD_UPDOWN_PROC,
+        "UPDOWNWNDPROC",
+        &[Arg::W, Arg::W, Arg::W, Arg::L],
+        updown::updown_proc,
+    ),
 ];
 
-/// Register the two classes (once): the far pointers to their names.
-pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32), Stop> {
+/// Register the three classes (once): the far pointers to their names.
+pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32, u32), Stop> {
     if let Some(n) = env.win16.commctrl.names {
         return Ok(n);
     }
@@ -166,6 +198,7 @@ pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32), Stop> {
     for (name, ordinal, brush) in [
         (STATUSCLASSNAME, ORD_STATUS_PROC, 0),
         (TOOLBARCLASSNAME, ORD_TOOLBAR_PROC, 0),
+        (UPDOWN_CLASS, ORD_UPDOWN_PROC, 0),
     ] {
         let p = thunk_for(uc, &mut env.win16, idx, ordinal, None).map_err(fail)?;
         let atom = env
@@ -200,7 +233,11 @@ pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32), Stop> {
         what: format!("COMMCTRL: {}", e.0),
         caller: (0, 0, 0),
     })?;
-    let n = (farptr::make(ds, offsets[0]), farptr::make(ds, offsets[1]));
+    let n = (
+        farptr::make(ds, offsets[0]),
+        farptr::make(ds, offsets[1]),
+        farptr::make(ds, offsets[2]),
+    );
     env.win16.commctrl.names = Some(n);
     Ok(n)
 }
@@ -214,7 +251,7 @@ pub fn init_common_controls(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Resul
 /// COMMCTRL.6 CreateStatusWindow(style, lpszText, hwndParent, wID)
 /// (module doc).
 pub fn create_status_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (class, _) = register(env, uc)?;
+    let (class, _, _) = register(env, uc)?;
     let parent = a[2] as u16;
     let hinst = wm::hinstance(env, parent);
     let h = wm::create(
@@ -235,7 +272,7 @@ pub fn create_status_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 /// COMMCTRL.7 CreateToolbar(hwnd, ws, wID, nBitmaps, hBMInst, wBMID,
 /// lpButtons, iNumButtons) (toolbar.rs).
 pub fn create_toolbar(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (_, class) = register(env, uc)?;
+    let (_, class, _) = register(env, uc)?;
     let parent = a[0] as u16;
     let n = usize::from(a[7] as u16);
     let Some(buttons) = toolbar::read_buttons(uc, a[6], n) else {
