@@ -572,6 +572,9 @@ pub fn mmio_ascend(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             return Ok(MMIOERR_CANNOTSEEK);
         };
         let size = pos.saturating_sub(ck.data_offset);
+        if ck.data_offset < 4 || ck.data_offset > i32::MAX as u32 {
+            return Ok(MMIOERR_CANNOTSEEK);
+        }
         if size != ck.cksize {
             if seek(env, &f, ck.data_offset as i32 - 4, 0).is_none()
                 || !write_all(env, &f, &size.to_le_bytes())

@@ -153,6 +153,23 @@ mod tests {
         assert_eq!(substitute(b"%%", val), b"%%".to_vec());
     }
 
+    proptest::proptest! {
+        /// Any environment block and any string: no panic, and a string
+        /// without `%` comes back as it was.
+        #[test]
+        fn any_block_and_string(b in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+                                s in proptest::collection::vec(proptest::num::u8::ANY, 0..100)) {
+            let vars = variables(&b);
+            for (_, off, v) in &vars {
+                proptest::prop_assert!(off + v.len() <= b.len());
+            }
+            let out = substitute(&s, |n| lookup(&vars, n).map(<[u8]>::to_vec));
+            if !s.contains(&b'%') {
+                proptest::prop_assert_eq!(out, s);
+            }
+        }
+    }
+
     #[test]
     fn table_is_registered() {
         assert!(crate::win16::api::is_registered(APIS));

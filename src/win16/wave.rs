@@ -698,6 +698,31 @@ mod tests {
         assert_eq!(parse_wav(b"RIFF\0\0\0\0WAVE"), None);
     }
 
+    proptest::proptest! {
+        /// Any bytes: parse_wav never panics, and what it accepts is a
+        /// format the device plays, with at most the bytes given.
+        #[test]
+        fn parse_wav_takes_any_bytes(b in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+            if let Some((f, data)) = parse_wav(&b) {
+                proptest::prop_assert_eq!(Format::parse(&f.to_bytes()), Some(f));
+                proptest::prop_assert!(data.len() <= b.len());
+            }
+        }
+
+        /// A WAV file made of any format the device plays and any sound
+        /// reads back the same.
+        #[test]
+        fn wav_files_round_trip_any(rate in 1u32..=100_000, stereo in proptest::bool::ANY,
+                                    wide in proptest::bool::ANY,
+                                    data in proptest::collection::vec(proptest::num::u8::ANY, 0..100)) {
+            let channels = 1 + u16::from(stereo);
+            let bits = if wide { 16 } else { 8 };
+            let block_align = channels * bits / 8;
+            let f = Format { channels, rate, avg_bytes: rate * u32::from(block_align), block_align, bits };
+            proptest::prop_assert_eq!(parse_wav(&wav_file(&f, &data)), Some((f, data)));
+        }
+    }
+
     #[test]
     fn caps_layout() {
         let c = caps();

@@ -164,14 +164,21 @@ pub fn draw(
         } else {
             (COLOR_BTNSHADOW, COLOR_BTNHIGHLIGHT)
         };
-        p.fill(env, uc, (r.0, r.1, r.2, r.1 + 1), sys_brush(dark))?;
-        p.fill(env, uc, (r.0, r.1, r.0 + 1, r.3), sys_brush(dark))?;
-        p.fill(env, uc, (r.0, r.3 - 1, r.2, r.3), sys_brush(light))?;
-        p.fill(env, uc, (r.2 - 1, r.1, r.2, r.3), sys_brush(light))?;
+        let (l1, t1) = (r.0.saturating_add(1), r.1.saturating_add(1));
+        let (r1, b1) = (r.2.saturating_sub(1), r.3.saturating_sub(1));
+        p.fill(env, uc, (r.0, r.1, r.2, t1), sys_brush(dark))?;
+        p.fill(env, uc, (r.0, r.1, l1, r.3), sys_brush(dark))?;
+        p.fill(env, uc, (r.0, b1, r.2, r.3), sys_brush(light))?;
+        p.fill(env, uc, (r1, r.1, r.2, r.3), sys_brush(light))?;
     }
     let old_mode = call(env, uc, "GDI", 2, &[u32::from(hdc), 1])?;
     let old_color = p.text_color(env, uc, sys_color(env, COLOR_BTNTEXT))?;
-    let inner = (r.0 + TEXT_MARGIN, r.1 + 1, r.2 - TEXT_MARGIN, r.3 - 1);
+    let inner = (
+        r.0.saturating_add(TEXT_MARGIN),
+        r.1.saturating_add(1),
+        r.2.saturating_sub(TEXT_MARGIN),
+        r.3.saturating_sub(1),
+    );
     let pieces: Vec<&[u8]> = text.splitn(3, |&c| c == b'\t').collect();
     let aligns = [DT_LEFT, DT_CENTER, DT_RIGHT];
     for (piece, align) in pieces.iter().zip(aligns) {

@@ -133,8 +133,8 @@ pub fn button_rects(tb: &Toolbar) -> Vec<Option<R>> {
             } else {
                 BUTTON_CX
             };
-            let r = (x, Y_START, x + w, Y_START + BUTTON_CY);
-            x += w;
+            let r = (x, Y_START, x.saturating_add(w), Y_START + BUTTON_CY);
+            x = x.saturating_add(w);
             Some(r)
         })
         .collect()

@@ -217,13 +217,15 @@ fn set_buddy(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, buddy: u16) -> Result<u3
     if buddy != 0 && wm::exists(env, buddy) && style & (UDS_ALIGNRIGHT | UDS_ALIGNLEFT) != 0 {
         let b = wm::rect(env, buddy);
         let me = wm::rect(env, hwnd);
-        let w = me.2 - me.0;
+        let w = me.2.saturating_sub(me.0);
         if style & UDS_ALIGNRIGHT != 0 {
-            wm::move_window(env, uc, buddy, (b.0, b.1, b.2 - w, b.3))?;
-            wm::move_window(env, uc, hwnd, (b.2 - w, b.1, b.2, b.3))?;
+            let x = b.2.saturating_sub(w);
+            wm::move_window(env, uc, buddy, (b.0, b.1, x, b.3))?;
+            wm::move_window(env, uc, hwnd, (x, b.1, b.2, b.3))?;
         } else {
-            wm::move_window(env, uc, buddy, (b.0 + w, b.1, b.2, b.3))?;
-            wm::move_window(env, uc, hwnd, (b.0, b.1, b.0 + w, b.3))?;
+            let x = b.0.saturating_add(w);
+            wm::move_window(env, uc, buddy, (x, b.1, b.2, b.3))?;
+            wm::move_window(env, uc, hwnd, (b.0, b.1, x, b.3))?;
         }
     }
     show_in_buddy(env, uc, hwnd)?;
@@ -377,6 +379,25 @@ mod tests {
         };
         assert_eq!(d.step(1, false), 49);
         assert_eq!(d.clamp(200), 100);
+    }
+
+    proptest::proptest! {
+        /// Any range and position: a step stays in the range.
+        #[test]
+        fn steps_stay_in_range(lower in proptest::num::i16::ANY, upper in proptest::num::i16::ANY,
+                               pos in proptest::num::i16::ANY, up in proptest::bool::ANY,
+                               wrap in proptest::bool::ANY) {
+            let ud = UpDown { lower, upper, ..UpDown::default() };
+            let ud = UpDown { pos: ud.clamp(pos), ..ud };
+            let next = ud.step(if up { 1 } else { -1 }, wrap);
+            proptest::prop_assert_eq!(ud.clamp(next), next);
+        }
+
+        /// Any text: parse never panics.
+        #[test]
+        fn any_buddy_text(t in "\\PC{0,12}", hex in proptest::bool::ANY) {
+            let _ = parse(&t, if hex { 16 } else { 10 });
+        }
     }
 
     #[test]
