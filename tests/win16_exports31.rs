@@ -44,6 +44,11 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   not the inside (white).
 /// - GetAspectRatioFilterEx: (0, 0) while the mapper flags are 0 (SDK,
 ///   GetAspectRatioFilterEx / SetMapperFlags).
+/// - FileCDR (KRNL386's behaviour as read out of it; kernel/filecdr.rs):
+///   a query (selector FFFFh) answers NULL, then the procedure set; setting
+///   answers 1; the procedure hears `_lcreat` as 3C00h and OpenFile's
+///   OF_DELETE and DeletePathName as 4100h, each with the whole path;
+///   NULL clears it.
 /// - GetCurLogFont: the font selected in the DC (the stock System font
 ///   at first, then ANSI_VAR_FONT once selected).
 /// - GetTaskQueueES: AX is the current task's queue, as GetTaskQueue
@@ -84,6 +89,7 @@ fn windows_31_exports_real_programs_import() {
             "shellhook 1 0 got 3",
             "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
             "subst-small 0 6 %PATH% find $P$G 1",
+            "filecdr 0 1 1 1 0: 3C00 C:\\CDR.TMP 4100 C:\\CDR.TMP 3C00 C:\\CDR2.TMP 4100 C:\\CDR2.TMP",
             "queue-es 1",
         ]
     );

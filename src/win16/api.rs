@@ -179,6 +179,7 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::task::APIS,
     super::kernel::stack::APIS,
     super::kernel::burgermaster::APIS,
+    super::kernel::filecdr::APIS,
     super::win87em::APIS,
     super::commdlg::APIS,
     super::shell::APIS,

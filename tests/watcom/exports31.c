@@ -178,6 +178,35 @@ static void shellhook(HINSTANCE inst)
     DestroyWindow(shell);
 }
 
+typedef DWORD (FAR PASCAL *CDRFN)(FARPROC);
+static char cdrlog[120];
+
+void FAR PASCAL _export CdrProc(WORD ax, LPSTR path)
+{
+    wsprintf(cdrlog + lstrlen(cdrlog), " %04X %s", ax, path);
+}
+
+static void filecdr(void)
+{
+    CDRFN cdr = (CDRFN)proc("KERNEL", 130);
+    OFSTRUCT of;
+    DWORD none = cdr((FARPROC)MAKELP(0xFFFF, 0)), set, got, cleared, after;
+    int h;
+    set = cdr((FARPROC)CdrProc);
+    got = cdr((FARPROC)MAKELP(0xFFFF, 0));
+    h = _lcreat("CDR.TMP", 0);
+    _lclose(h);
+    OpenFile("CDR.TMP", &of, OF_DELETE);
+    h = _lcreat("CDR2.TMP", 0);
+    _lclose(h);
+    ((DELPATH)proc("KERNEL", 76))("CDR2.TMP");
+    cleared = cdr(NULL);
+    after = cdr((FARPROC)MAKELP(0xFFFF, 0));
+    wsprintf(buf, "filecdr %ld %ld %d %ld %ld:%s", none, set, got == (DWORD)(FARPROC)CdrProc,
+             cleared, after, (LPSTR)cdrlog);
+    say();
+}
+
 typedef DWORD (FAR PASCAL *SUBSTFN)(LPSTR, UINT);
 typedef LPSTR (FAR PASCAL *FINDENVFN)(LPSTR);
 
@@ -209,6 +238,7 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     say();
     shellhook(inst);
     environ();
+    filecdr();
     {
         typedef HANDLE (FAR PASCAL *QUEUEFN)(HANDLE);
         HANDLE q = ((QUEUEFN)proc("KERNEL", 35))(NULL);

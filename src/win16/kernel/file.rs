@@ -47,7 +47,8 @@
 //! DOS function to do instead, which is how `DeletePathName(lpszPath)`
 //! works: it is OpenPathName with mode 4100h (DOS's delete). The result is
 //! the handle for an open, 0 for a delete or another call done, and -1
-//! when the file is not found anywhere or DOS refuses.
+//! when the file is not found anywhere or DOS refuses. FileCDR's
+//! procedure hears of each file created or deleted here (filecdr.rs).
 
 use crate::dos::fs::{DosError, HostPath};
 use crate::env::Env;
@@ -196,7 +197,10 @@ pub fn lcreat(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         return Ok(HFILE_ERROR);
     };
     match d.create(&path, (a[1] & 0x27) as u8) {
-        Ok(h) => Ok(u32::from(h)),
+        Ok(h) => {
+            super::filecdr::notify(env, uc, 0x3C00, &path, None)?;
+            Ok(u32::from(h))
+        }
         Err(e) => {
             error("_lcreat", uc, e);
             Ok(HFILE_ERROR)
@@ -498,6 +502,7 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         return match d.delete(path.as_bytes()) {
             Ok(()) => {
                 farptr::write_bytes(uc, buf, &ofstruct(0, (0, 0), &path));
+                super::filecdr::notify(env, uc, 0x4100, path.as_bytes(), None)?;
                 Ok(1)
             }
             Err(e) => fail(uc, e, &path),
@@ -514,6 +519,9 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         Ok(h) => h,
         Err(e) => return fail(uc, e, &path),
     };
+    if create {
+        super::filecdr::notify(env, uc, 0x3C01, path.as_bytes(), None)?;
+    }
     let dt = date_time(env, h);
     if mode & of::VERIFY != 0 {
         let before = old
@@ -544,7 +552,7 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 
 /// OpenPathName's work (module notes): DOS function `mode >> 8` (3Dh when
 /// 0) on the file `name` names, found as given or along the search path.
-fn path_name_call(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], mode: u16) -> u32 {
+fn path_name_call(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], mode: u16) -> Result<u32, Stop> {
     let func = match (mode >> 8) as u8 {
         0 => 0x3D,
         f => f,
@@ -553,11 +561,11 @@ fn path_name_call(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], mode: u16) -> u32
         Ok((path, true)) => path,
         Ok(_) | Err(_) => {
             error("OpenPathName", uc, DosError::FILE_NOT_FOUND);
-            return HFILE_ERROR;
+            return Ok(HFILE_ERROR);
         }
     };
     let Some(d) = env.drive.as_mut() else {
-        return HFILE_ERROR;
+        return Ok(HFILE_ERROR);
     };
     let done = match func {
         0x3D => d.open(path.as_bytes(), (mode & 0x73) as u8).map(u32::from),
@@ -565,10 +573,15 @@ fn path_name_call(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], mode: u16) -> u32
         _ => Err(DosError::INVALID_FUNCTION),
     };
     match done {
-        Ok(v) => v,
+        Ok(v) => {
+            if func == 0x41 {
+                super::filecdr::notify(env, uc, 0x4100, path.as_bytes(), None)?;
+            }
+            Ok(v)
+        }
         Err(e) => {
             error("OpenPathName", uc, e);
-            HFILE_ERROR
+            Ok(HFILE_ERROR)
         }
     }
 }
@@ -579,7 +592,7 @@ pub fn open_path_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let Some(name) = path_arg(uc, a[0]) else {
         return Ok(HFILE_ERROR);
     };
-    Ok(path_name_call(env, uc, &name, a[1] as u16))
+    path_name_call(env, uc, &name, a[1] as u16)
 }
 
 /// KERNEL.76 DeletePathName(lpszPath) (module notes): 0 when the file was
@@ -588,7 +601,7 @@ pub fn delete_path_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     let Some(name) = path_arg(uc, a[0]) else {
         return Ok(HFILE_ERROR);
     };
-    Ok(path_name_call(env, uc, &name, 0x4100))
+    path_name_call(env, uc, &name, 0x4100)
 }
 
 #[cfg(test)]
