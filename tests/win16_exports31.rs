@@ -49,6 +49,10 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   answers 1; the procedure hears `_lcreat` as 3C00h and OpenFile's
 ///   OF_DELETE and DeletePathName as 4100h, each with the whole path;
 ///   NULL clears it.
+/// - GetSpoolJob with no printer (GDI 3.1's behaviour as measured by
+///   others, gdi/printer.rs): 19h and 1Dh count 0 queues; 22h is 1 until
+///   15h gives Print Manager's window, 0 then, 1 again after 15h with 0;
+///   14h zeroes the 42-byte job details and answers 0.
 /// - GetCurLogFont: the font selected in the DC (the stock System font
 ///   at first, then ANSI_VAR_FONT once selected).
 /// - GetTaskQueueES: AX is the current task's queue, as GetTaskQueue
@@ -90,6 +94,7 @@ fn windows_31_exports_real_programs_import() {
             "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
             "subst-small 0 6 %PATH% find $P$G 1",
             "filecdr 0 1 1 1 0: 3C00 C:\\CDR.TMP 4100 C:\\CDR.TMP 3C00 C:\\CDR2.TMP 4100 C:\\CDR2.TMP",
+            "spool 0 0 1 0 0 0 1 0 1",
             "queue-es 1",
         ]
     );

@@ -240,6 +240,25 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     environ();
     filecdr();
     {
+        typedef DWORD (FAR PASCAL *SPOOLFN)(int, LONG);
+        SPOOLFN job = (SPOOLFN)proc("GDI", 245);
+        static BYTE info[42];
+        DWORD q, c, n1, w, n2, d, z, n3;
+        int i, zero = 1;
+        for (i = 0; i < 42; i++) info[i] = 0xFF;
+        q = job(0x19, 0);
+        c = job(0x1D, 0);
+        n1 = job(0x22, 0);
+        w = job(0x15, (LONG)(UINT)GetDesktopWindow());
+        n2 = job(0x22, 0);
+        d = job(0x14, (LONG)(LPVOID)info);
+        for (i = 0; i < 42; i++) zero &= info[i] == 0;
+        z = job(0x15, 0);
+        n3 = job(0x22, 0);
+        wsprintf(buf, "spool %ld %ld %ld %ld %ld %ld %d %ld %ld", q, c, n1, w, n2, d, zero, z, n3);
+        say();
+    }
+    {
         typedef HANDLE (FAR PASCAL *QUEUEFN)(HANDLE);
         HANDLE q = ((QUEUEFN)proc("KERNEL", 35))(NULL);
         DWORD es = ((DWFN)proc("KERNEL", 119))();

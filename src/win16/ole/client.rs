@@ -136,6 +136,7 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("OLECLI", 35, "OLEQUERYRELEASESTATUS", &[L], no_object),
     Api::new("OLECLI", 36, "OLEQUERYRELEASEERROR", &[L], no_object),
+    Api::new("OLECLI", 37, "OLEQUERYRELEASEMETHOD", &[L], no_object),
     Api::new(
         "OLECLI",
         38,
