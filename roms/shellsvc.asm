@@ -12,7 +12,7 @@
 ;   open 1 c:\notes.txt 3 9 notes.txt
 ;   cancel 0 0 size 0 1
 ;   title 0 FILE.TXT
-;   reg 0 0 0 txtfile 8 0 .ini 0 2
+;   reg 0 0 0 txtfile 8 0 PBrush 0 2
 ;   exec 31
 ;   dde 0 1 0 400A 1
 ;   keys 0041 01BF 437 82
@@ -104,13 +104,13 @@ main:
         PL 0
         PSTR buf3
         PL 32
-        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 0): ".ini", SETUP.REG's first
+        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 0): "PBrush", the newest key
         mov [v4], ax
         PL 1
         PL 1
         PSTR buf4
         PL 32
-        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 1): 0 (".txt")
+        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 1): 0 (".pcx")
         mov [v5], ax
         PL 1
         PSTR s_nosuch

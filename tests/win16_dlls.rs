@@ -31,9 +31,9 @@ fn system_dlls_answer_as_windows_does_without_devices() {
         "title 0 FILE.TXT",
         // RegCreateKey, RegSetValue, RegQueryValue ERROR_SUCCESS with
         // the value and its size with the NUL; RegEnumKey 0 names the
-        // database's first key, SETUP.REG's `.ini` (shell.rs), and 1 is
-        // there too; RegOpenKey of a missing key ERROR_BADKEY.
-        "reg 0 0 0 txtfile 8 0 .ini 0 2",
+        // newest key, the last SETUP.REG made (`PBrush`, shell.rs), and 1
+        // is there too; RegOpenKey of a missing key ERROR_BADKEY.
+        "reg 0 0 0 txtfile 8 0 PBrush 0 2",
         // SE_ERR_NOASSOC.
         "exec 31",
         // DdeInitialize DMLERR_NO_ERROR, a string handle, no

@@ -60,10 +60,18 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 /// - SetMetaFileBitsBetter: the memory block becomes a metafile again and
 ///   plays.
 /// - GetMessageExtraInfo: 0 (no driver here gives extra information).
-/// - RegisterShellHook(hwnd, 2): TRUE, and the shell window is posted
+/// - RegisterShellHook(hwnd, 2) answers 1, and the window is posted
 ///   OTHERWINDOWCREATED and OTHERWINDOWDESTROYED with wParam = the other
-///   top-level window (bits 1 and 2); after RegisterShellHook(hwnd, 0)
-///   (FALSE) no more (bit 4 stays clear).
+///   top-level window (bits 1 and 2); RegisterShellHook(hwnd, 0) answers 1
+///   too, and no more is posted (bit 4 stays clear) — SHELL 3.1 as others
+///   measured it.
+/// - The registration database (SHELL 3.1 as others measured it): a key's
+///   children enumerate newest first (`b` before `a`), ERROR_BADKEY (2)
+///   past the last; an empty value takes the value away (RegQueryValue:
+///   '' and size 1); a type other than REG_SZ is ERROR_INVALID_PARAMETER
+///   (7); RegDeleteKey of an empty name or a missing key ERROR_BADKEY;
+///   RegCloseKey counts the keys open (7 when none is); Paintbrush's
+///   server is registered from SETUP.REG (`PBRUSH.EXE`, size 11).
 /// - DoEnvironmentSubst replaces `%COMSPEC%` with the task's COMSPEC
 ///   (the run's DOS environment: `C:\COMMAND.COM`) and keeps an unknown
 ///   `%NOPE%` and a lone `%`: MAKELONG(27, TRUE); a result that does not
@@ -90,10 +98,11 @@ fn windows_31_exports_real_programs_import() {
             "curfont 1 1",
             "better 1 play 1",
             "extra 0",
-            "shellhook 1 0 got 3",
+            "shellhook 1 1 got 3",
             "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
             "subst-small 0 6 %PATH% find $P$G 1",
             "filecdr 0 1 1 1 0: 3C00 C:\\CDR.TMP 4100 C:\\CDR.TMP 3C00 C:\\CDR2.TMP 4100 C:\\CDR2.TMP",
+            "registry b a 2 query 0 '' 1 type 7 delete 2 2 close 0 7 pbrush 0 PBRUSH.EXE 11",
             "spool 0 0 1 0 0 0 1 0 1",
             "queue-es 1",
         ]

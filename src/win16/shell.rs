@@ -10,14 +10,19 @@
 //! Registration Editor, and Paintbrush, the OLE server whose
 //! OleRegisterServer needs its class there: KB Q82650, "Failed to
 //! register server"). The functions follow the
-//! Windows 3.1 SDK: RegOpenKey opens an existing key (ERROR_BADKEY when
-//! there is none), RegCreateKey opens or makes one (and the keys on its
-//! path), RegSetValue sets the value of a key or of a subkey it makes,
-//! RegQueryValue copies a value (an empty string for a key without one)
-//! and sets the count to its length with the NUL, RegEnumKey names the
-//! n-th subkey in the order they were made (ERROR_NO_MORE_ITEMS past the
-//! last), RegDeleteKey deletes a key with all its subkeys, RegCloseKey
-//! frees a handle. Names compare without regard to case; a handle of 0
+//! Windows 3.1 SDK, and where it is silent what SHELL.DLL 3.1 does as
+//! others measured it: RegOpenKey opens an existing key (ERROR_BADKEY
+//! when there is none), RegCreateKey opens or makes one (and the keys on
+//! its path), RegSetValue (REG_SZ only, else ERROR_INVALID_PARAMETER)
+//! sets the value of a key or of a subkey it makes, an empty value taking
+//! the value away, RegQueryValue copies a value (an empty string for a
+//! key without one) and sets the count to its length with the NUL,
+//! RegEnumKey names the n-th subkey, newest first (SHELL puts a new key
+//! first among its parent's children), and answers ERROR_BADKEY past the
+//! last, RegDeleteKey deletes a key with all its subkeys (ERROR_BADKEY
+//! for none or an empty name), RegCloseKey ignores its handle and counts
+//! the keys open (ERROR_INVALID_PARAMETER when none is): a handle names
+//! its key for good. Names compare without regard to case; a handle of 0
 //! means HKEY_CLASSES_ROOT.
 //!
 //! # ExtractIcon
@@ -36,17 +41,21 @@
 //!
 //! # The shell hook
 //!
-//! RegisterShellHook(hwnd, action) (SHELL.102, undocumented; Program
-//! Manager and other shells call it) with action 2 makes `hwnd` the shell
-//! window: SHELL registers the window messages `OTHERWINDOWCREATED`,
-//! `OTHERWINDOWDESTROYED` and `ACTIVATESHELLWINDOW`, and from then on its
-//! system-wide WH_SHELL hook posts the first when an unowned top-level
-//! window of any task is created, the second when one is destroyed, with
-//! wParam = that window (and lParam 0), and the third with
-//! HSHELL_ACTIVATESHELLWINDOW. It returns TRUE when `hwnd` is not 0. Any
-//! other action forgets the shell window and returns FALSE. Nothing here
-//! ever asks to activate the shell window (no Ctrl+Esc), so only the
-//! first two are posted.
+//! RegisterShellHook(hwnd, flags) (SHELL.102, undocumented; Program
+//! Manager calls it as its frame window is made; what SHELL.DLL 3.1 does
+//! as others have read it out and measured it) with flags 1 adds `hwnd`
+//! to the windows SHELL tells of other windows, with 2 also makes it the
+//! shell's own window, and with 0 takes it off; it answers 1 each time.
+//! The first window registered makes SHELL register the window messages
+//! `OTHERWINDOWCREATED`, `OTHERWINDOWDESTROYED` and
+//! `ACTIVATESHELLWINDOW`. From then on SHELL's WH_SHELL hook posts each
+//! registered window the first when an unowned top-level window of any
+//! task is made (overlapped or pop-up, shown or not; not a child or an
+//! owned window), the second when one is destroyed, wParam that window
+//! and lParam 0, and posts the shell's own window the third when USER
+//! asks to activate the shell (HSHELL_ACTIVATESHELLWINDOW, which nothing
+//! here asks: there is no Ctrl+Esc). A registered window that no longer
+//! exists is dropped when there is next something to post.
 //!
 //! # Drag and drop, ShellExecute
 //!
@@ -181,7 +190,6 @@ pub static APIS: &[Api] = &[
 pub const ERROR_SUCCESS: u32 = 0;
 pub const ERROR_BADKEY: u32 = 2;
 pub const ERROR_INVALID_PARAMETER: u32 = 7;
-pub const ERROR_NO_MORE_ITEMS: u32 = 259;
 /// HKEY_CLASSES_ROOT.
 pub const HKEY_CLASSES_ROOT: u32 = 1;
 /// REG_SZ, the only value type of Windows 3.1.
@@ -207,19 +215,23 @@ struct Key {
 pub struct ShellState {
     /// Keys by index; 0 is HKEY_CLASSES_ROOT.
     keys: Vec<Key>,
-    /// Open handles: handle - FIRST_HANDLE indexes this; the key index.
-    handles: Vec<Option<usize>>,
+    /// Keys open (RegOpenKey and RegCreateKey less RegCloseKey): SHELL
+    /// counts them only, a handle naming its key for good.
+    open: u32,
     /// Windows that called DragAcceptFiles(TRUE).
     pub accept_files: std::collections::BTreeSet<u16>,
-    /// The shell window RegisterShellHook registered, and the messages it
-    /// is posted.
+    /// The windows RegisterShellHook registered, and the messages they are
+    /// posted.
     pub hook: Option<ShellHook>,
 }
 
-/// A shell window's registration (module notes, "The shell hook").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The shell hook's registrations (module notes, "The shell hook").
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShellHook {
-    pub hwnd: u16,
+    /// The windows told of other windows, in the order registered.
+    pub windows: Vec<u16>,
+    /// The shell's own window (flags 2), 0 for none.
+    pub shell: u16,
     /// The registered messages OTHERWINDOWCREATED, OTHERWINDOWDESTROYED
     /// and ACTIVATESHELLWINDOW.
     pub created: u16,
@@ -278,7 +290,7 @@ impl Default for ShellState {
                 parent: 0,
                 live: true,
             }],
-            handles: Vec::new(),
+            open: 0,
             accept_files: Default::default(),
             hook: None,
         };
@@ -297,11 +309,7 @@ impl ShellState {
             return Some(0);
         }
         let i = h.checked_sub(FIRST_HANDLE)? as usize;
-        self.handles
-            .get(i)
-            .copied()
-            .flatten()
-            .filter(|&k| self.keys[k].live)
+        self.keys.get(i).filter(|k| k.live).map(|_| i)
     }
 
     fn child(&self, parent: usize, name: &str) -> Option<usize> {
@@ -334,17 +342,8 @@ impl ShellState {
     }
 
     fn open_handle(&mut self, key: usize) -> u32 {
-        let i = match self.handles.iter().position(Option::is_none) {
-            Some(i) => {
-                self.handles[i] = Some(key);
-                i
-            }
-            None => {
-                self.handles.push(Some(key));
-                self.handles.len() - 1
-            }
-        };
-        FIRST_HANDLE + i as u32
+        self.open = self.open.saturating_add(1);
+        FIRST_HANDLE + key as u32
     }
 
     /// Delete a key and everything below it.
@@ -434,27 +433,23 @@ pub fn reg_create_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(open(env, uc, a, true))
 }
 
-/// SHELL.3 RegCloseKey(hkey).
-pub fn reg_close_key(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// SHELL.3 RegCloseKey(hkey): SHELL ignores the handle and counts the
+/// keys open: ERROR_INVALID_PARAMETER when none is.
+pub fn reg_close_key(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let s = &mut env.win16.shell;
-    if a[0] == HKEY_CLASSES_ROOT {
-        return Ok(ERROR_SUCCESS);
+    if s.open == 0 {
+        return Ok(ERROR_INVALID_PARAMETER);
     }
-    let slot = a[0]
-        .checked_sub(FIRST_HANDLE)
-        .and_then(|i| s.handles.get_mut(i as usize));
-    Ok(match slot {
-        Some(h @ Some(_)) => {
-            *h = None;
-            ERROR_SUCCESS
-        }
-        _ => ERROR_BADKEY,
-    })
+    s.open -= 1;
+    Ok(ERROR_SUCCESS)
 }
 
 /// SHELL.4 RegDeleteKey(hkey, lpszSubKey): the subkey and all below it.
 pub fn reg_delete_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let sub = opt_str(uc, a[1]).unwrap_or_default();
+    if sub.is_empty() {
+        return Ok(ERROR_BADKEY);
+    }
     let s = &mut env.win16.shell;
     let Some(from) = s.key_of(a[0]) else {
         return Ok(ERROR_BADKEY);
@@ -485,7 +480,8 @@ pub fn reg_set_value(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     let Some(k) = s.walk(from, &sub, true) else {
         return Ok(ERROR_BADKEY);
     };
-    s.keys[k].value = Some(value);
+    // An empty value takes the key's value away.
+    s.keys[k].value = (!value.is_empty()).then_some(value);
     Ok(ERROR_SUCCESS)
 }
 
@@ -517,12 +513,14 @@ pub fn reg_enum_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     let Some(from) = s.key_of(a[0]) else {
         return Ok(ERROR_BADKEY);
     };
+    // A new key goes first among its parent's children: newest first.
     let Some(name) = (1..s.keys.len())
+        .rev()
         .filter(|&i| s.keys[i].live && s.keys[i].parent == from)
         .nth(a[1] as usize)
         .map(|i| s.keys[i].name.clone())
     else {
-        return Ok(ERROR_NO_MORE_ITEMS);
+        return Ok(ERROR_BADKEY);
     };
     farptr::write_cstr_truncated(uc, a[2], name.as_bytes(), a[3] as usize);
     Ok(ERROR_SUCCESS)
@@ -656,48 +654,66 @@ pub const MSG_WINDOW_CREATED: &str = "OTHERWINDOWCREATED";
 pub const MSG_WINDOW_DESTROYED: &str = "OTHERWINDOWDESTROYED";
 pub const MSG_ACTIVATE_SHELL_WINDOW: &str = "ACTIVATESHELLWINDOW";
 
-/// SHELL.102 RegisterShellHook(hwnd, action) (module notes).
+/// The most windows the shell hook tells.
+pub const MAX_SHELL_WINDOWS: usize = 64;
+
+/// SHELL.102 RegisterShellHook(hwnd, flags) (module notes): 1.
 pub fn register_shell_hook(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (hwnd, action) = (a[0] as u16, a[1] as u16);
-    if action != 2 {
+    let (hwnd, flags) = (a[0] as u16, a[1] as u16);
+    if flags == 0 {
         if let Some(h) = env.win16.shell.hook.as_mut() {
-            h.hwnd = 0;
+            h.windows.retain(|&w| w != hwnd);
+            if h.shell == hwnd {
+                h.shell = 0;
+            }
         }
-        return Ok(0);
+        return Ok(1);
     }
-    let mut msg = |name: &str| {
-        env.win16
-            .atoms
-            .global
-            .add(farptr::NameArg::Str(name.as_bytes().to_vec()))
-    };
-    let hook = ShellHook {
-        hwnd,
-        created: msg(MSG_WINDOW_CREATED),
-        destroyed: msg(MSG_WINDOW_DESTROYED),
-        activate: msg(MSG_ACTIVATE_SHELL_WINDOW),
-    };
-    env.win16.shell.hook = Some(hook);
-    Ok(u32::from(hwnd != 0))
+    if env.win16.shell.hook.is_none() {
+        let mut msg = |name: &str| {
+            env.win16
+                .atoms
+                .global
+                .add(farptr::NameArg::Str(name.as_bytes().to_vec()))
+        };
+        let hook = ShellHook {
+            windows: Vec::new(),
+            shell: 0,
+            created: msg(MSG_WINDOW_CREATED),
+            destroyed: msg(MSG_WINDOW_DESTROYED),
+            activate: msg(MSG_ACTIVATE_SHELL_WINDOW),
+        };
+        env.win16.shell.hook = Some(hook);
+    }
+    if let Some(h) = env.win16.shell.hook.as_mut() {
+        if !h.windows.contains(&hwnd) && h.windows.len() < MAX_SHELL_WINDOWS {
+            h.windows.push(hwnd);
+        }
+        if flags & 2 != 0 {
+            h.shell = hwnd;
+        }
+    }
+    Ok(1)
 }
 
-/// SHELL's WH_SHELL hook (module notes): post the shell window the
+/// SHELL's WH_SHELL hook (module notes): post the registered windows the
 /// message for `code` (an HSHELL_* value) about `hwnd`.
 pub fn shell_hook(env: &mut Env, uc: &Uc<'_>, code: u16, hwnd: u16) {
-    let Some(h) = env.win16.shell.hook.filter(|h| h.hwnd != 0) else {
+    let Some(mut h) = env.win16.shell.hook.clone() else {
         return;
     };
-    if env.win16.user.window(h.hwnd).is_none() {
-        return;
+    h.windows.retain(|&w| env.win16.user.window(w).is_some());
+    let (message, to) = match code {
+        1 => (h.created, h.windows.clone()),
+        2 => (h.destroyed, h.windows.clone()),
+        3 if h.shell != 0 => (h.activate, vec![h.shell]),
+        _ => (0, Vec::new()),
+    };
+    env.win16.shell.hook = Some(h);
+    for w in to {
+        let m = crate::win16::user::message::Msg::new(w, message, hwnd, 0);
+        crate::win16::user::message::post(env, uc, m);
     }
-    let message = match code {
-        1 => h.created,
-        2 => h.destroyed,
-        3 => h.activate,
-        _ => return,
-    };
-    let m = crate::win16::user::message::Msg::new(h.hwnd, message, hwnd, 0);
-    crate::win16::user::message::post(env, uc, m);
 }
 
 /// SHELL.8 WEP(nExitType): 1.

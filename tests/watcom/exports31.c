@@ -178,6 +178,48 @@ static void shellhook(HINSTANCE inst)
     DestroyWindow(shell);
 }
 
+typedef LONG (FAR PASCAL *REGOPENFN)(DWORD, LPCSTR, DWORD FAR *);
+typedef LONG (FAR PASCAL *REGCLOSEFN)(DWORD);
+typedef LONG (FAR PASCAL *REGDELFN)(DWORD, LPCSTR);
+typedef LONG (FAR PASCAL *REGSETFN)(DWORD, LPCSTR, DWORD, LPCSTR, DWORD);
+typedef LONG (FAR PASCAL *REGQUERYFN)(DWORD, LPCSTR, LPSTR, LONG FAR *);
+typedef LONG (FAR PASCAL *REGENUMFN)(DWORD, DWORD, LPSTR, DWORD);
+
+static void registry(void)
+{
+    REGOPENFN open = (REGOPENFN)proc("SHELL", 1), create = (REGOPENFN)proc("SHELL", 2);
+    REGCLOSEFN close = (REGCLOSEFN)proc("SHELL", 3);
+    REGDELFN del = (REGDELFN)proc("SHELL", 4);
+    REGSETFN set = (REGSETFN)proc("SHELL", 5);
+    REGQUERYFN query = (REGQUERYFN)proc("SHELL", 6);
+    REGENUMFN enumk = (REGENUMFN)proc("SHELL", 7);
+    DWORD k1, k2, k;
+    char n0[16], n1[16], v[16], pbv[16];
+    LONG e2, q, cb = 16, qcb, bad, d1, d2, c1, c2, pb;
+    create(1, "T31\\a", &k1);
+    close(k1);
+    create(1, "T31\\b", &k2);
+    close(k2);
+    open(1, "T31", &k);
+    enumk(k, 0, n0, 16);
+    enumk(k, 1, n1, 16);
+    e2 = enumk(k, 2, v, 16);
+    set(k, "a", 1, "x", 1);
+    set(k, "a", 1, "", 0);
+    q = query(k, "a", v, &cb);
+    qcb = cb;
+    bad = set(k, "a", 2, "x", 1);
+    d1 = del(k, "");
+    d2 = del(k, "zz");
+    c1 = close(k);
+    c2 = close(k);
+    cb = 16;
+    pb = query(1, "PBrush\\protocol\\StdFileEditing\\server", pbv, &cb);
+    wsprintf(buf, "registry %s %s %ld query %ld '%s' %ld type %ld delete %ld %ld close %ld %ld pbrush %ld %s %ld",
+             (LPSTR)n0, (LPSTR)n1, e2, q, (LPSTR)v, qcb, bad, d1, d2, c1, c2, pb, (LPSTR)pbv, cb);
+    say();
+}
+
 typedef DWORD (FAR PASCAL *CDRFN)(FARPROC);
 static char cdrlog[120];
 
@@ -239,6 +281,7 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     shellhook(inst);
     environ();
     filecdr();
+    registry();
     {
         typedef DWORD (FAR PASCAL *SPOOLFN)(int, LONG);
         SPOOLFN job = (SPOOLFN)proc("GDI", 245);
