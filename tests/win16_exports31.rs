@@ -298,9 +298,14 @@ fn wave_output_goes_into_wav_files() {
 /// 100` leaves the position at 100 and plays 100 samples (the file
 /// written: a 44-byte header and the 100 bytes); a position past the end
 /// is MCIERR_OUTOFRANGE (282); a closed alias is MCIERR_INVALID_DEVICE_NAME
-/// (263); a device with no driver here MCIERR_DEVICE_NOT_INSTALLED (306);
-/// an unknown command MCIERR_UNRECOGNIZED_COMMAND (261); a missing file
-/// MCIERR_FILE_NOT_FOUND (275). With mciSendCommand: MCI_PLAY from 500 ms
+/// (263); cdaudio, whose driver is not here, MCIERR_CANNOT_LOAD_DRIVER
+/// (266); an unknown command MCIERR_UNRECOGNIZED_COMMAND (261); a missing
+/// file MCIERR_FILE_NOT_FOUND (275). As MMSYSTEM 3.1 was measured (by
+/// others, winbox.js's sound-devices notes): an empty string is 267, a
+/// command with no device 292, a status item there is none of 290, an
+/// extension `[mci extensions]` does not name 281, a type it does not name
+/// 263, an alias already open 289; waveaudio's product is `Sound`; `close
+/// all` closes the task's devices. With mciSendCommand: MCI_PLAY from 500 ms
 /// plays the second half (5513 bytes, an odd count padded: a 5558-byte
 /// file) and leaves the position at 1000; a closed ID is
 /// MCIERR_INVALID_DEVICE_ID (257).
@@ -315,7 +320,9 @@ fn mci_waveaudio() {
             "open 0 1 length 0 1000 mode 0 stopped id 1",
             "samples 0 length 0 11025 rate 0 11025",
             "play 0 position 0 100 range 282 file 144",
-            "close 0 after 263 cd 306 bogus 261 missing 275",
+            "close 0 after 263 cd 266 bogus 261 missing 275",
+            "errors 267 292 290 ext 281 type 263 dup 289 product 0",
+            "product Sound closeall 0 after 263",
             "command 0 id 1 length 0 1000 play 0 position 1000",
             "bits 0 8 close 0 invalid 257 file2 5558",
         ]

@@ -9,9 +9,13 @@
 //! extension, or `open file.wav [type waveaudio] [alias name]`); the file
 //! is read at the open (MCIERR_FILE_NOT_FOUND when it is not there,
 //! MCIERR_INVALID_FILE when it is no PCM RIFF WAVE file). Device IDs count
-//! from 1. Any other device type (cdaudio, sequencer, videodisc, ...) is
-//! MCIERR_DEVICE_NOT_INSTALLED, as on a machine without its driver; so is
-//! an open of `waveaudio` with no file (recording is not provided).
+//! from 1. The other types a Windows 3.1 SYSTEM.INI names (`sequencer`,
+//! `cdaudio`) are MCIERR_CANNOT_LOAD_DRIVER, their drivers not being
+//! here; a type it does not name MCIERR_INVALID_DEVICE_NAME; a file whose
+//! extension `[mci extensions]` does not name MCIERR_EXTENSION_NOT_FOUND
+//! (as MMSYSTEM 3.1 answers, others have measured). An open of
+//! `waveaudio` with no file (a new recording) is not provided:
+//! MCIERR_DEVICE_NOT_INSTALLED.
 //!
 //! - MCI_PLAY (MCI_FROM, MCI_TO in the time format) plays that part of
 //!   the sound: it goes into the next `WAVEnnnn.WAV` (wave.rs) at once,
@@ -29,7 +33,7 @@
 //!   (MCIERR_BAD_TIME_FORMAT otherwise). MCI_GETDEVCAPS: can play, has
 //!   audio, uses files, compound device: TRUE; device type
 //!   MCI_DEVTYPE_WAVEFORM_AUDIO; can record, can save, can eject, has
-//!   video: FALSE. MCI_INFO: MCI_INFO_PRODUCT `Wave file output`,
+//!   video: FALSE. MCI_INFO: MCI_INFO_PRODUCT `Sound`,
 //!   MCI_INFO_FILE the file name.
 //! - MCI_CLOSE closes (MCI_ALL_DEVICE_ID: all of the task's devices).
 //!   Another command is MCIERR_UNRECOGNIZED_COMMAND; an unknown ID
@@ -44,10 +48,14 @@
 //! `channels`, `samplespersec`, `bytespersec`, `alignment`,
 //! `bitspersample`), `set` (`time format milliseconds|ms|bytes|samples`),
 //! `capability`, `info` (`product`, `file`), with `wait` and `notify`; the
-//! answer (`open`: the device ID) goes to lpstrReturn. An unknown command
-//! is MCIERR_UNRECOGNIZED_COMMAND, an unknown device name
-//! MCIERR_INVALID_DEVICE_NAME, an unknown word MCIERR_UNRECOGNIZED_KEYWORD,
-//! a number that is none MCIERR_BAD_INTEGER.
+//! answer (`open`: the device ID) goes to lpstrReturn. An empty string is
+//! MCIERR_MISSING_COMMAND_STRING, a command with no device
+//! MCIERR_MISSING_DEVICE_NAME, an unknown command
+//! MCIERR_UNRECOGNIZED_COMMAND, a device the task has not open
+//! MCIERR_INVALID_DEVICE_NAME, a status item there is none of
+//! MCIERR_BAD_CONSTANT, another unknown word MCIERR_UNRECOGNIZED_KEYWORD,
+//! a number that is none MCIERR_BAD_INTEGER. Lengths and positions in
+//! milliseconds are to the nearest millisecond.
 
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
@@ -86,7 +94,12 @@ pub const MCIERR_UNRECOGNIZED_KEYWORD: u32 = 259;
 pub const MCIERR_UNRECOGNIZED_COMMAND: u32 = 261;
 pub const MCIERR_INVALID_DEVICE_NAME: u32 = 263;
 pub const MCIERR_BAD_INTEGER: u32 = 270;
+pub const MCIERR_CANNOT_LOAD_DRIVER: u32 = 266;
+pub const MCIERR_MISSING_COMMAND_STRING: u32 = 267;
 pub const MCIERR_MISSING_PARAMETER: u32 = 273;
+pub const MCIERR_EXTENSION_NOT_FOUND: u32 = 281;
+pub const MCIERR_BAD_CONSTANT: u32 = 290;
+pub const MCIERR_MISSING_DEVICE_NAME: u32 = 292;
 pub const MCIERR_FILE_NOT_FOUND: u32 = 275;
 pub const MCIERR_OUTOFRANGE: u32 = 282;
 pub const MCIERR_DUPLICATE_ALIAS: u32 = 289;
@@ -159,7 +172,11 @@ impl Device {
         match self.time_format {
             FORMAT_BYTES => bytes,
             FORMAT_SAMPLES => bytes / u32::from(self.format.block_align.max(1)),
-            _ => (u64::from(bytes) * 1000 / u64::from(self.format.avg_bytes.max(1))) as u32,
+            // Milliseconds to the nearest.
+            _ => {
+                let per_s = u64::from(self.format.avg_bytes.max(1));
+                ((u64::from(bytes) * 1000 + per_s / 2) / per_s) as u32
+            }
         }
     }
     /// The time format's units as bytes (whole blocks).
@@ -218,6 +235,28 @@ fn open(env: &mut Env, uc: &Uc<'_>, file: &str, alias: &str) -> Result<u16, u32>
         htask: uc.get_data().current_task,
     });
     Ok(id)
+}
+
+/// The waveaudio driver's product name (MCIWAVE.DRV's, as measured).
+pub const PRODUCT: &str = "Sound";
+
+/// Can a device of type `ty` be opened (module doc)? None is a file
+/// whose extension names no type.
+fn type_ok(ty: Option<&str>) -> Result<(), u32> {
+    match ty {
+        None => Err(MCIERR_EXTENSION_NOT_FOUND),
+        Some(t) if is_waveaudio(t) => Ok(()),
+        // The other types a Windows 3.1 SYSTEM.INI's [mci] names: their
+        // drivers are not here.
+        Some(t)
+            if ["sequencer", "cdaudio"]
+                .iter()
+                .any(|k| t.eq_ignore_ascii_case(k)) =>
+        {
+            Err(MCIERR_CANNOT_LOAD_DRIVER)
+        }
+        Some(_) => Err(MCIERR_INVALID_DEVICE_NAME),
+    }
 }
 
 /// Is `name` the waveaudio type?
@@ -370,7 +409,10 @@ fn command_open(env: &mut Env, uc: &mut Uc<'_>, flags: u32, p: u32) -> u32 {
         None
     };
     let ty = ty.or_else(|| file.as_deref().and_then(|f| type_of_file(env, f)));
-    let Some(file) = file.filter(|_| ty.as_deref().is_some_and(is_waveaudio)) else {
+    if let Err(e) = type_ok(ty.as_deref()) {
+        return e;
+    }
+    let Some(file) = file else {
         return MCIERR_DEVICE_NOT_INSTALLED;
     };
     match open(env, uc, &file, alias.as_deref().unwrap_or("")) {
@@ -435,7 +477,7 @@ pub fn mci_send_command(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
                     0
                 }
                 Some(_) => MCIERR_MISSING_PARAMETER,
-                None => MCIERR_UNRECOGNIZED_KEYWORD,
+                None => MCIERR_BAD_CONSTANT,
             }
         }
         MCI_SET => {
@@ -455,7 +497,7 @@ pub fn mci_send_command(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
             let text = if flags & MCI_INFO_FILE != 0 {
                 device(env, id).map(|d| d.file.clone()).unwrap_or_default()
             } else if flags & MCI_INFO_PRODUCT != 0 {
-                "Wave file output".into()
+                PRODUCT.into()
             } else {
                 return Ok(MCIERR_MISSING_PARAMETER);
             };
@@ -505,11 +547,11 @@ fn number(w: Option<&&str>) -> Result<u32, u32> {
 fn command_string(env: &mut Env, uc: &Uc<'_>, cmd: &str) -> Result<(String, u16), u32> {
     let words: Vec<&str> = cmd.split_whitespace().collect();
     let Some((&verb, rest)) = words.split_first() else {
-        return Err(MCIERR_UNRECOGNIZED_COMMAND);
+        return Err(MCIERR_MISSING_COMMAND_STRING);
     };
     let verb = verb.to_ascii_lowercase();
     let Some((&name, args)) = rest.split_first() else {
-        return Err(MCIERR_MISSING_PARAMETER);
+        return Err(MCIERR_MISSING_DEVICE_NAME);
     };
     // `wait` and `notify` may stand anywhere after the device.
     let args: Vec<String> = args
@@ -521,7 +563,8 @@ fn command_string(env: &mut Env, uc: &Uc<'_>, cmd: &str) -> Result<(String, u16)
     if verb == "open" {
         let (mut ty, mut file) = match name.split_once('!') {
             Some((t, f)) => (Some(t.to_string()), Some(f.to_string())),
-            None if is_waveaudio(name) => (Some(name.to_string()), None),
+            // A name with no extension is a device type.
+            None if !name.contains('.') => (Some(name.to_string()), None),
             None => (None, Some(name.to_string())),
         };
         let mut alias = String::new();
@@ -541,9 +584,7 @@ fn command_string(env: &mut Env, uc: &Uc<'_>, cmd: &str) -> Result<(String, u16)
         if ty.is_none() {
             ty = file.as_deref().and_then(|f| type_of_file(env, f));
         }
-        if !ty.as_deref().is_some_and(is_waveaudio) {
-            return Err(MCIERR_DEVICE_NOT_INSTALLED);
-        }
+        type_ok(ty.as_deref())?;
         let Some(f) = file.take() else {
             return Err(MCIERR_DEVICE_NOT_INSTALLED);
         };
@@ -604,7 +645,7 @@ fn command_string(env: &mut Env, uc: &Uc<'_>, cmd: &str) -> Result<(String, u16)
             Ok((String::new(), id))
         }
         "info" => match args.as_slice() {
-            ["product"] => Ok(("Wave file output".into(), id)),
+            ["product"] => Ok((PRODUCT.into(), id)),
             ["file"] => Ok((
                 device(env, id).map(|d| d.file.clone()).unwrap_or_default(),
                 id,
@@ -649,7 +690,7 @@ fn command_string(env: &mut Env, uc: &Uc<'_>, cmd: &str) -> Result<(String, u16)
                 "alignment" => d.format.block_align.to_string(),
                 "bitspersample" => d.format.bits.to_string(),
                 "" => return Err(MCIERR_MISSING_PARAMETER),
-                _ => return Err(MCIERR_UNRECOGNIZED_KEYWORD),
+                _ => return Err(MCIERR_BAD_CONSTANT),
             };
             Ok((text, id))
         }

@@ -89,6 +89,18 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmdline, int show)
     wsprintf(buf, "close %ld after %ld cd %ld bogus %ld missing %ld", e1, e2, e3,
              cmd(Str, "frobnicate tone", r1), cmd(Str, "open NONE.WAV type waveaudio", r1));
     say();
+    cmd(Str, "open TONE.WAV alias t2", r1);
+    e1 = cmd(Str, "", r1);
+    e2 = cmd(Str, "status", r1);
+    e3 = cmd(Str, "status t2 colour", r1);
+    wsprintf(buf, "errors %ld %ld %ld ext %ld type %ld dup %ld product %ld", e1, e2, e3,
+             cmd(Str, "open X.ZZZ", r1), cmd(Str, "open frobdev", r1),
+             cmd(Str, "open TONE.WAV alias t2", r1), cmd(Str, "info t2 product", r2));
+    say();
+    e1 = cmd(Str, "close all", r1);
+    e2 = cmd(Str, "status t2 mode", r3);
+    wsprintf(buf, "product %s closeall %ld after %ld", (LPSTR)r2, e1, e2);
+    say();
 
     memset(&op, 0, sizeof op);
     op.lpstrDeviceType = "waveaudio";
