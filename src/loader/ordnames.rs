@@ -4,8 +4,8 @@
 //! resolve to the built-in functions.
 //!
 //! Every export of KERNEL, USER, GDI, KEYBOARD, SOUND, WIN87EM, SYSTEM,
-//! TOOLHELP, COMMDLG, SHELL, MMSYSTEM, DDEML, WINSOCK, LZEXPAND and VER has
-//! its name here in the SDK's mixed case (look-ups ignore case). The
+//! TOOLHELP, COMMDLG, SHELL, MMSYSTEM, DDEML, WINSOCK, LZEXPAND, VER,
+//! OLECLI, OLESVR and COMMCTRL has its name here in the SDK's mixed case (look-ups ignore case). The
 //! ordinals are those of the Windows 3.1 modules (with the later additions
 //! Windows 95 kept at the same numbers), as the corpus's ORD tables
 //! (`ord/*.ORD`) list them; the modules without such a table (SYSTEM,
