@@ -17,7 +17,8 @@
 //! among them, its owner GA_BURGERMASTER), and the last sentinel. The
 //! segment grows when the heap has more blocks than it holds.
 //!
-//! Layouts (KRNL386's GINFO.INC, as the Windows 3.1 DDK gives them):
+//! Layouts (KRNL386's own definitions of HeapInfo, GlobalInfo and
+//! GlobalArena32 for enhanced mode):
 //!
 //! | offset | header field |
 //! | --- | --- |
