@@ -3,7 +3,7 @@
 ; structure size, GetFileTitle), SHELL (the registration database, a
 ; ShellExecute with no association), DDEML (no server answers), KEYBOARD
 ; (virtual keys, the code page, ANSI to OEM), SOUND (a voice queue),
-; WINSOCK (no network) and MMSYSTEM (no devices).
+; WINSOCK (no network) and MMSYSTEM (one wave output device).
 ; output: shellsvc.exe
 ; no-walk-expectation: a test of system DLLs, checked by tests/win16_dlls.rs against the lines below
 ; Part of toolhelp16 (GPL-2.0-or-later).
@@ -12,13 +12,13 @@
 ;   open 1 c:\notes.txt 3 9 notes.txt
 ;   cancel 0 0 size 0 1
 ;   title 0 FILE.TXT
-;   reg 0 0 0 txtfile 8 0 .txt 259 2
+;   reg 0 0 0 txtfile 8 0 PBrush 0 2
 ;   exec 31
 ;   dde 0 1 0 400A 1
 ;   keys 0041 01BF 437 82
 ;   sound 1 0 1 0 0
 ;   sock 10091 3412 0100000A
-;   mm 0 0 0101
+;   mm 1 0 0101
 
 %include "inc/win16app.inc"
 %include "inc/w16print.inc"
@@ -104,13 +104,13 @@ main:
         PL 0
         PSTR buf3
         PL 32
-        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 0): ".txt"
+        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 0): "PBrush", the newest key
         mov [v4], ax
         PL 1
         PL 1
         PSTR buf4
         PL 32
-        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 1): 259
+        FAR_CALL_IMPORT SHELL, 7        ; RegEnumKey(root, 1): 0 (".pcx")
         mov [v5], ax
         PL 1
         PSTR s_nosuch
@@ -243,11 +243,11 @@ main:
         PRINTF f_sock, 8
 
         ; ---- MMSYSTEM
-        FAR_CALL_IMPORT MMSYSTEM, 401   ; waveOutGetNumDevs: 0
+        FAR_CALL_IMPORT MMSYSTEM, 401   ; waveOutGetNumDevs: 1 (the wave file device)
         mov [v1], ax
         PSTR s_ding
         push word 0
-        FAR_CALL_IMPORT MMSYSTEM, 2     ; sndPlaySound: FALSE
+        FAR_CALL_IMPORT MMSYSTEM, 2     ; sndPlaySound: FALSE (no DING.WAV, no SystemDefault)
         mov [v2], ax
         FAR_CALL_IMPORT MMSYSTEM, 5     ; mmsystemGetVersion: 0101
         push ax

@@ -1,8 +1,8 @@
 //! COMMDLG, SHELL, DDEML, KEYBOARD, SOUND, WINSOCK and MMSYSTEM through
 //! roms/shellsvc.exe: a file dialog answered by the `--messages` script's
 //! `file` line (and one cancelled by default), the registration database,
-//! no DDE server, the US keyboard, a voice queue, no network, no
-//! multimedia device. The program's header lists the lines; the values
+//! no DDE server, the US keyboard, a voice queue, no network, one
+//! wave output device. The program's header lists the lines; the values
 //! are the Windows 3.1 SDK's.
 
 mod common;
@@ -30,9 +30,10 @@ fn system_dlls_answer_as_windows_does_without_devices() {
         "cancel 0 0 size 0 1",
         "title 0 FILE.TXT",
         // RegCreateKey, RegSetValue, RegQueryValue ERROR_SUCCESS with
-        // the value and its size with the NUL; RegEnumKey 0 and then
-        // ERROR_NO_MORE_ITEMS; RegOpenKey of a missing key ERROR_BADKEY.
-        "reg 0 0 0 txtfile 8 0 .txt 259 2",
+        // the value and its size with the NUL; RegEnumKey 0 names the
+        // newest key, the last SETUP.REG made (`PBrush`, shell.rs), and 1
+        // is there too; RegOpenKey of a missing key ERROR_BADKEY.
+        "reg 0 0 0 txtfile 8 0 PBrush 0 2",
         // SE_ERR_NOASSOC.
         "exec 31",
         // DdeInitialize DMLERR_NO_ERROR, a string handle, no
@@ -45,8 +46,10 @@ fn system_dlls_answer_as_windows_does_without_devices() {
         "sound 1 0 1 0 0",
         // WSASYSNOTREADY; htons; inet_addr in network order.
         "sock 10091 3412 0100000A",
-        // No wave device; sndPlaySound FALSE; MMSYSTEM 1.01.
-        "mm 0 0 0101",
+        // One wave output device (the wave file device, wave.rs);
+        // sndPlaySound FALSE: no DING.WAV and no [sounds] SystemDefault;
+        // MMSYSTEM 1.01.
+        "mm 1 0 0101",
     ];
     let text = v["output"].as_str().unwrap();
     let lines: Vec<&str> = text.split("\r\n").collect();

@@ -4,8 +4,8 @@
 //! resolve to the built-in functions.
 //!
 //! Every export of KERNEL, USER, GDI, KEYBOARD, SOUND, WIN87EM, SYSTEM,
-//! TOOLHELP, COMMDLG, SHELL, MMSYSTEM, DDEML, WINSOCK, LZEXPAND and VER has
-//! its name here in the SDK's mixed case (look-ups ignore case). The
+//! TOOLHELP, COMMDLG, SHELL, MMSYSTEM, DDEML, WINSOCK, LZEXPAND, VER,
+//! OLECLI, OLESVR and COMMCTRL has its name here in the SDK's mixed case (look-ups ignore case). The
 //! ordinals are those of the Windows 3.1 modules (with the later additions
 //! Windows 95 kept at the same numbers), as the corpus's ORD tables
 //! (`ord/*.ORD`) list them; the modules without such a table (SYSTEM,
@@ -13,6 +13,15 @@
 //! the Windows 3.1 SDK and Wine's module definitions. The test below checks
 //! both directions against the ORD tables: every entry there is here, with
 //! the same name.
+//!
+//! OLECLI and OLESVR (OLE 1.0) follow the import records of the Windows
+//! 3.1 SDK's import libraries (`olecli.lib`, `olesvr.lib`; Open Watcom
+//! ships the same), with WEP at 1.
+//!
+//! COMMCTRL (Windows for Workgroups 3.11's common controls) has the
+//! ordinals Windows 95's COMCTL32 kept for the functions it took over from
+//! it (Wine's comctl32.spec notes they are fixed because programs import
+//! them by ordinal).
 //!
 //! TOOLHELP ordinals follow toolhelp.md (and Wine's toolhelp.spec):
 //! GlobalHandleToSel is 50; the corpus file `ord/TOOLHELP.ORD` agrees.
@@ -1694,10 +1703,99 @@ const VER: Table = &[
     (20, "GetFileVersionInfoRaw"),
 ];
 
+const OLECLI: Table = &[
+    (1, "WEP"),
+    (2, "OleDelete"),
+    (3, "OleSaveToStream"),
+    (4, "OleLoadFromStream"),
+    (6, "OleClone"),
+    (7, "OleCopyFromLink"),
+    (8, "OleEqual"),
+    (9, "OleQueryLinkFromClip"),
+    (10, "OleQueryCreateFromClip"),
+    (11, "OleCreateLinkFromClip"),
+    (12, "OleCreateFromClip"),
+    (13, "OleCopyToClipboard"),
+    (14, "OleQueryType"),
+    (15, "OleSetHostNames"),
+    (16, "OleSetTargetDevice"),
+    (17, "OleSetBounds"),
+    (18, "OleQueryBounds"),
+    (19, "OleDraw"),
+    (20, "OleQueryOpen"),
+    (21, "OleActivate"),
+    (22, "OleUpdate"),
+    (23, "OleReconnect"),
+    (24, "OleGetLinkUpdateOptions"),
+    (25, "OleSetLinkUpdateOptions"),
+    (26, "OleEnumFormats"),
+    (27, "OleClose"),
+    (28, "OleGetData"),
+    (29, "OleSetData"),
+    (30, "OleQueryProtocol"),
+    (31, "OleQueryOutOfDate"),
+    (32, "OleObjectConvert"),
+    (33, "OleCreateFromTemplate"),
+    (34, "OleCreate"),
+    (35, "OleQueryReleaseStatus"),
+    (36, "OleQueryReleaseError"),
+    (37, "OleQueryReleaseMethod"),
+    (38, "OleCreateFromFile"),
+    (39, "OleCreateLinkFromFile"),
+    (40, "OleRelease"),
+    (41, "OleRegisterClientDoc"),
+    (42, "OleRevokeClientDoc"),
+    (43, "OleRenameClientDoc"),
+    (44, "OleRevertClientDoc"),
+    (45, "OleSavedClientDoc"),
+    (46, "OleRename"),
+    (47, "OleEnumObjects"),
+    (48, "OleQueryName"),
+    (49, "OleSetColorScheme"),
+    (50, "OleRequestData"),
+    (54, "OleLockServer"),
+    (55, "OleUnlockServer"),
+    (56, "OleQuerySize"),
+    (57, "OleExecute"),
+    (58, "OleCreateInvisible"),
+    (59, "OleQueryClientVersion"),
+    (60, "OleIsDcMeta"),
+];
+
+const OLESVR: Table = &[
+    (1, "WEP"),
+    (2, "OleRegisterServer"),
+    (3, "OleRevokeServer"),
+    (4, "OleBlockServer"),
+    (5, "OleUnblockServer"),
+    (6, "OleRegisterServerDoc"),
+    (7, "OleRevokeServerDoc"),
+    (8, "OleRenameServerDoc"),
+    (9, "OleRevertServerDoc"),
+    (10, "OleSavedServerDoc"),
+    (11, "OleRevokeObject"),
+    (12, "OleQueryServerVersion"),
+];
+
+const COMMCTRL: Table = &[
+    (2, "MenuHelp"),
+    (3, "ShowHideMenuCtl"),
+    (4, "GetEffectiveClientRect"),
+    (5, "DrawStatusText"),
+    (6, "CreateStatusWindow"),
+    (7, "CreateToolbar"),
+    (8, "CreateMappedBitmap"),
+    (13, "MakeDragList"),
+    (14, "LBItemFromPt"),
+    (15, "DrawInsert"),
+    (16, "CreateUpDownControl"),
+    (17, "InitCommonControls"),
+];
+
 /// The modules these tables cover.
 pub const MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR", "COMMCTRL",
 ];
 
 /// Every `(ordinal, name)` export of `module`, by ordinal.
@@ -1722,6 +1820,9 @@ fn table(module: &str) -> Option<Table> {
         ("WINSOCK", WINSOCK),
         ("LZEXPAND", LZEXPAND),
         ("VER", VER),
+        ("OLECLI", OLECLI),
+        ("OLESVR", OLESVR),
+        ("COMMCTRL", COMMCTRL),
     ];
     ALL.iter()
         .find(|(m, _)| m.eq_ignore_ascii_case(module))

@@ -1,11 +1,15 @@
 //! MMSYSTEM: the multimedia extensions (Windows 3.1's MMSYSTEM 1.01) on a
-//! machine with no multimedia device: no wave, MIDI, auxiliary, mixer or
-//! joystick device and no MCI driver, as a Windows 3.1 without a sound
-//! card answers (Windows 3.1 SDK, "Multimedia Programmer's Reference").
+//! machine whose multimedia devices are one wave output device that
+//! plays into .WAV files (wave.rs, with sndPlaySound) and one MIDI output
+//! device that plays into MIDI files (midi.rs): no wave or MIDI input,
+//! auxiliary, mixer or joystick device, and MCI's waveaudio driver only (Windows
+//! 3.1 SDK, "Multimedia Programmer's Reference"). File I/O (mmio) is
+//! mmio.rs's.
 //!
-//! Device counts are 0; opening a device fails with MMSYSERR_BADDEVICEID
-//! (there is no device 0); sndPlaySound returns FALSE (nothing can play
-//! it); MCI commands fail with MCIERR_DEVICE_NOT_INSTALLED and
+//! The other device counts are 0; opening such a device fails with
+//! MMSYSERR_BADDEVICEID (there is no device 0); MCI has the waveaudio
+//! driver only (mci.rs: other device types are
+//! MCIERR_DEVICE_NOT_INSTALLED) and
 //! mciGetErrorString gives the documented texts; the joystick is
 //! JOYERR_UNPLUGGED. The multimedia timer works: timeGetTime and
 //! timeGetSystemTime read the emulated clock (kernel/system.rs),
@@ -15,18 +19,11 @@
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
-use crate::win16::farptr::{self, MAX_STRING};
+use crate::win16::farptr;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 1, "WEP", &[Arg::W, Arg::W, Arg::W, Arg::L], wep),
-    Api::new(
-        "MMSYSTEM",
-        2,
-        "SNDPLAYSOUND",
-        &[Arg::L, Arg::W],
-        snd_play_sound,
-    ),
     Api::new(
         "MMSYSTEM",
         5,
@@ -50,14 +47,6 @@ pub static APIS: &[Api] = &[
         joy_error,
     ),
     Api::new("MMSYSTEM", 103, "JOYGETPOS", &[Arg::W, Arg::L], joy_error),
-    Api::new("MMSYSTEM", 201, "MIDIOUTGETNUMDEVS", &[], zero),
-    Api::new(
-        "MMSYSTEM",
-        202,
-        "MIDIOUTGETDEVCAPS",
-        &[Arg::W, Arg::L, Arg::W],
-        bad_device,
-    ),
     Api::new(
         "MMSYSTEM",
         203,
@@ -65,36 +54,14 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::L, Arg::W],
         get_error_text,
     ),
-    Api::new(
-        "MMSYSTEM",
-        204,
-        "MIDIOUTOPEN",
-        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L],
-        bad_device,
-    ),
     Api::new("MMSYSTEM", 301, "MIDIINGETNUMDEVS", &[], zero),
     Api::new("MMSYSTEM", 350, "AUXGETNUMDEVS", &[], zero),
-    Api::new("MMSYSTEM", 401, "WAVEOUTGETNUMDEVS", &[], zero),
-    Api::new(
-        "MMSYSTEM",
-        402,
-        "WAVEOUTGETDEVCAPS",
-        &[Arg::W, Arg::L, Arg::W],
-        bad_device,
-    ),
     Api::new(
         "MMSYSTEM",
         403,
         "WAVEOUTGETERRORTEXT",
         &[Arg::W, Arg::L, Arg::W],
         get_error_text,
-    ),
-    Api::new(
-        "MMSYSTEM",
-        404,
-        "WAVEOUTOPEN",
-        &[Arg::L, Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
-        bad_device,
     ),
     Api::new("MMSYSTEM", 501, "WAVEINGETNUMDEVS", &[], zero),
     Api::new(
@@ -114,21 +81,6 @@ pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 605, "TIMEBEGINPERIOD", &[Arg::W], time_period),
     Api::new("MMSYSTEM", 606, "TIMEENDPERIOD", &[Arg::W], time_period),
     Api::new("MMSYSTEM", 607, "TIMEGETTIME", &[], time_get_time),
-    Api::new(
-        "MMSYSTEM",
-        701,
-        "MCISENDCOMMAND",
-        &[Arg::W, Arg::W, Arg::L, Arg::L],
-        mci_send_command,
-    ),
-    Api::new(
-        "MMSYSTEM",
-        702,
-        "MCISENDSTRING",
-        &[Arg::L, Arg::L, Arg::W, Arg::W],
-        mci_send_string,
-    ),
-    Api::new("MMSYSTEM", 703, "MCIGETDEVICEID", &[Arg::L], zero),
     Api::new(
         "MMSYSTEM",
         706,
@@ -165,22 +117,6 @@ pub fn joy_error(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, St
 /// MMSYSTEM.1 WEP: 1.
 pub fn wep(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     Ok(1)
-}
-
-/// MMSYSTEM.2 sndPlaySound(lpszSoundName, wFlags): FALSE, no wave device
-/// (the sound asked for is recorded).
-pub fn snd_play_sound(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let name = farptr::read_cstr(uc, a[0], 128)
-        .map(|s| String::from_utf8_lossy(&s).into_owned())
-        .unwrap_or_default();
-    crate::machine::record_event(
-        uc,
-        format!(
-            "sndPlaySound {}: no wave device",
-            crate::escape::quoted(&name)
-        ),
-    );
-    Ok(0)
 }
 
 /// MMSYSTEM.5 mmsystemGetVersion(): 0x0101, MMSYSTEM 1.01.
@@ -261,35 +197,6 @@ pub fn get_error_text(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let e = a[0] & 0xFFFF;
     farptr::write_cstr_truncated(uc, a[1], error_text(e).as_bytes(), usize::from(a[2] as u16));
     Ok(if e > 11 { 9 } else { 0 })
-}
-
-/// MMSYSTEM.701 mciSendCommand(wDeviceID, wMessage, dwParam1, dwParam2):
-/// MCIERR_DEVICE_NOT_INSTALLED, no MCI driver (module notes).
-pub fn mci_send_command(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    crate::machine::record_event(
-        uc,
-        format!("mciSendCommand(message {:04X}): no MCI device", a[1] as u16),
-    );
-    Ok(MCIERR_DEVICE_NOT_INSTALLED)
-}
-
-/// MMSYSTEM.702 mciSendString(lpstrCommand, lpstrReturn, wReturnLength,
-/// hCallback): MCIERR_DEVICE_NOT_INSTALLED; the return string is empty.
-pub fn mci_send_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let cmd = farptr::read_cstr(uc, a[0], MAX_STRING)
-        .map(|s| String::from_utf8_lossy(&s).into_owned())
-        .unwrap_or_default();
-    crate::machine::record_event(
-        uc,
-        format!(
-            "mciSendString {}: no MCI device",
-            crate::escape::quoted(&cmd)
-        ),
-    );
-    if a[1] != 0 && a[2] as u16 != 0 {
-        farptr::write_bytes(uc, a[1], &[0]);
-    }
-    Ok(MCIERR_DEVICE_NOT_INSTALLED)
 }
 
 /// MMSYSTEM.706 mciGetErrorString(dwError, lpstrBuffer, wLength): the

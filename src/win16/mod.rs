@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod callback;
 pub mod catalog;
+pub mod commctrl;
 pub mod commdlg;
 pub mod ddeml;
 pub mod drwatson;
@@ -19,14 +20,19 @@ pub mod kernel;
 pub mod keyboard;
 pub mod local;
 pub mod lzexpand;
+pub mod mci;
+pub mod midi;
+pub mod mmio;
 pub mod mmsystem;
 pub mod nametable;
+pub mod ole;
 pub mod prologue;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
 pub mod search;
 pub mod shell;
+pub mod shellenv;
 pub mod sound;
 pub mod strings;
 pub mod systemdrv;
@@ -34,6 +40,7 @@ pub mod tdb;
 pub mod toolhelp;
 pub mod user;
 pub mod ver;
+pub mod wave;
 pub mod win87em;
 pub mod winsock;
 
@@ -64,7 +71,7 @@ pub const CALLBACK_RETURN: u16 = (THUNKS_PER_MODULE - 1) * THUNK_SIZE;
 /// DLLs").
 pub const BUILTIN_MODULES: &[&str] = &[
     "KERNEL", "USER", "GDI", "KEYBOARD", "SOUND", "WIN87EM", "SYSTEM", "TOOLHELP", "COMMDLG",
-    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER",
+    "SHELL", "MMSYSTEM", "DDEML", "WINSOCK", "LZEXPAND", "VER", "OLECLI", "OLESVR", "COMMCTRL",
 ];
 
 /// One imported function's thunk.
@@ -177,6 +184,18 @@ pub struct Win16 {
     /// The modules whose imports are being loaded, outermost first
     /// ([`load_module`]).
     pub loading: Vec<Loading>,
+    /// MMSYSTEM's MIDI output device (midi.rs).
+    pub midi: midi::MidiState,
+    /// MMSYSTEM's open MCI devices (mci.rs).
+    pub mci: mci::MciState,
+    /// MMSYSTEM's wave output device (wave.rs).
+    pub wave: wave::WaveState,
+    /// MMSYSTEM's open mmio files (mmio.rs).
+    pub mmio: mmio::MmioState,
+    /// COMMCTRL's classes, status bars and toolbars (commctrl/).
+    pub commctrl: commctrl::CommCtrlState,
+    /// OLECLI's and OLESVR's registrations (ole/).
+    pub ole: ole::OleState,
     /// The *absent* modules, by hModule: imported, but neither built in
     /// nor found as a DLL. Each has thunks like a built-in module and no
     /// functions: calling one stops the run. The text says where its file

@@ -4,15 +4,25 @@
 //!
 //! Windows 3.1's registration database (REG.DAT) is a tree of keys under
 //! HKEY_CLASSES_ROOT (1), each with an optional string value. Here it
-//! lives in memory for the run and starts empty. The functions follow the
-//! Windows 3.1 SDK: RegOpenKey opens an existing key (ERROR_BADKEY when
-//! there is none), RegCreateKey opens or makes one (and the keys on its
-//! path), RegSetValue sets the value of a key or of a subkey it makes,
-//! RegQueryValue copies a value (an empty string for a key without one)
-//! and sets the count to its length with the NUL, RegEnumKey names the
-//! n-th subkey in the order they were made (ERROR_NO_MORE_ITEMS past the
-//! last), RegDeleteKey deletes a key with all its subkeys, RegCloseKey
-//! frees a handle. Names compare without regard to case; a handle of 0
+//! lives in memory for the run and starts as a Windows 3.1 installation's
+//! did: with the entries Setup merged from SETUP.REG for the accessories
+//! ([`SETUP_REG`]: Notepad, Cardfile, Calendar, Terminal, Recorder, Write,
+//! Registration Editor, and Paintbrush, the OLE server whose
+//! OleRegisterServer needs its class there: KB Q82650, "Failed to
+//! register server"). The functions follow the
+//! Windows 3.1 SDK, and where it is silent what SHELL.DLL 3.1 does as
+//! others measured it: RegOpenKey opens an existing key (ERROR_BADKEY
+//! when there is none), RegCreateKey opens or makes one (and the keys on
+//! its path), RegSetValue (REG_SZ only, else ERROR_INVALID_PARAMETER)
+//! sets the value of a key or of a subkey it makes, an empty value taking
+//! the value away, RegQueryValue copies a value (an empty string for a
+//! key without one) and sets the count to its length with the NUL,
+//! RegEnumKey names the n-th subkey, newest first (SHELL puts a new key
+//! first among its parent's children), and answers ERROR_BADKEY past the
+//! last, RegDeleteKey deletes a key with all its subkeys (ERROR_BADKEY
+//! for none or an empty name), RegCloseKey ignores its handle and counts
+//! the keys open (ERROR_INVALID_PARAMETER when none is): a handle names
+//! its key for good. Names compare without regard to case; a handle of 0
 //! means HKEY_CLASSES_ROOT.
 //!
 //! # ExtractIcon
@@ -28,6 +38,24 @@
 //! NULL for a file with no such icon, or no such file.
 //! ExtractAssociatedIcon falls back on the associated program's first
 //! icon, then on IDI_APPLICATION.
+//!
+//! # The shell hook
+//!
+//! RegisterShellHook(hwnd, flags) (SHELL.102, undocumented; Program
+//! Manager calls it as its frame window is made; what SHELL.DLL 3.1 does
+//! as others have read it out and measured it) with flags 1 adds `hwnd`
+//! to the windows SHELL tells of other windows, with 2 also makes it the
+//! shell's own window, and with 0 takes it off; it answers 1 each time.
+//! The first window registered makes SHELL register the window messages
+//! `OTHERWINDOWCREATED`, `OTHERWINDOWDESTROYED` and
+//! `ACTIVATESHELLWINDOW`. From then on SHELL's WH_SHELL hook posts each
+//! registered window the first when an unowned top-level window of any
+//! task is made (overlapped or pop-up, shown or not; not a child or an
+//! owned window), the second when one is destroyed, wParam that window
+//! and lParam 0, and posts the shell's own window the third when USER
+//! asks to activate the shell (HSHELL_ACTIVATESHELLWINDOW, which nothing
+//! here asks: there is no Ctrl+Esc). A registered window that no longer
+//! exists is dropped when there is next something to post.
 //!
 //! # Drag and drop, ShellExecute
 //!
@@ -149,13 +177,19 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::L, Arg::L, Arg::W],
         shell_about,
     ),
+    Api::new(
+        "SHELL",
+        102,
+        "REGISTERSHELLHOOK",
+        &[Arg::W, Arg::W],
+        register_shell_hook,
+    ),
 ];
 
 /// Registry results (Windows 3.1 SDK).
 pub const ERROR_SUCCESS: u32 = 0;
 pub const ERROR_BADKEY: u32 = 2;
 pub const ERROR_INVALID_PARAMETER: u32 = 7;
-pub const ERROR_NO_MORE_ITEMS: u32 = 259;
 /// HKEY_CLASSES_ROOT.
 pub const HKEY_CLASSES_ROOT: u32 = 1;
 /// REG_SZ, the only value type of Windows 3.1.
@@ -181,24 +215,87 @@ struct Key {
 pub struct ShellState {
     /// Keys by index; 0 is HKEY_CLASSES_ROOT.
     keys: Vec<Key>,
-    /// Open handles: handle - FIRST_HANDLE indexes this; the key index.
-    handles: Vec<Option<usize>>,
+    /// Keys open (RegOpenKey and RegCreateKey less RegCloseKey): SHELL
+    /// counts them only, a handle naming its key for good.
+    open: u32,
     /// Windows that called DragAcceptFiles(TRUE).
     pub accept_files: std::collections::BTreeSet<u16>,
+    /// The windows RegisterShellHook registered, and the messages they are
+    /// posted.
+    pub hook: Option<ShellHook>,
 }
+
+/// The shell hook's registrations (module notes, "The shell hook").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellHook {
+    /// The windows told of other windows, in the order registered.
+    pub windows: Vec<u16>,
+    /// The shell's own window (flags 2), 0 for none.
+    pub shell: u16,
+    /// The registered messages OTHERWINDOWCREATED, OTHERWINDOWDESTROYED
+    /// and ACTIVATESHELLWINDOW.
+    pub created: u16,
+    pub destroyed: u16,
+    pub activate: u16,
+}
+
+/// The entries of Windows 3.1's SETUP.REG (the registration script Setup
+/// merges into REG.DAT), in REGEDIT's format: `HKEY_CLASSES_ROOT\key =
+/// value` (the Windows 3.1 SDK's "Registration Database" chapter gives
+/// the format and Paintbrush's entries; KB Q82650 gives Paintbrush's as
+/// Setup writes them).
+pub const SETUP_REG: &str = r"REGEDIT
+HKEY_CLASSES_ROOT\.ini = txtfile
+HKEY_CLASSES_ROOT\.txt = txtfile
+HKEY_CLASSES_ROOT\txtfile = Text File
+HKEY_CLASSES_ROOT\txtfile\shell\print\command = notepad.exe /p %1
+HKEY_CLASSES_ROOT\txtfile\shell\open\command = notepad.exe %1
+HKEY_CLASSES_ROOT\.crd = crdfile
+HKEY_CLASSES_ROOT\crdfile = Card File
+HKEY_CLASSES_ROOT\crdfile\shell\print\command = cardfile.exe /p %1
+HKEY_CLASSES_ROOT\crdfile\shell\open\command = cardfile.exe %1
+HKEY_CLASSES_ROOT\.cal = calfile
+HKEY_CLASSES_ROOT\calfile = Calendar File
+HKEY_CLASSES_ROOT\calfile\shell\print\command = calendar.exe /p %1
+HKEY_CLASSES_ROOT\calfile\shell\open\command = calendar.exe %1
+HKEY_CLASSES_ROOT\.trm = trmfile
+HKEY_CLASSES_ROOT\trmfile = Terminal Settings
+HKEY_CLASSES_ROOT\trmfile\shell\open\command = terminal.exe %1
+HKEY_CLASSES_ROOT\.rec = recfile
+HKEY_CLASSES_ROOT\recfile = Recorder Macro
+HKEY_CLASSES_ROOT\recfile\shell\open\command = recorder.exe %1
+HKEY_CLASSES_ROOT\.wri = wrifile
+HKEY_CLASSES_ROOT\wrifile = Write Document
+HKEY_CLASSES_ROOT\wrifile\shell\print\command = write.exe /p %1
+HKEY_CLASSES_ROOT\wrifile\shell\open\command = write.exe %1
+HKEY_CLASSES_ROOT\.reg = regedit
+HKEY_CLASSES_ROOT\regedit = Registration Entries
+HKEY_CLASSES_ROOT\regedit\shell\open\command = regedit.exe %1
+HKEY_CLASSES_ROOT\.bmp = PBrush
+HKEY_CLASSES_ROOT\.msp = PBrush
+HKEY_CLASSES_ROOT\.pcx = PBrush
+HKEY_CLASSES_ROOT\PBrush = Paintbrush Picture
+HKEY_CLASSES_ROOT\PBrush\shell\print\command = PBRUSH.EXE /P %1
+HKEY_CLASSES_ROOT\PBrush\shell\open\command = PBRUSH.EXE %1
+HKEY_CLASSES_ROOT\PBrush\protocol\StdFileEditing\verb\0 = Edit
+HKEY_CLASSES_ROOT\PBrush\protocol\StdFileEditing\server = PBRUSH.EXE
+";
 
 impl Default for ShellState {
     fn default() -> Self {
-        ShellState {
+        let mut s = ShellState {
             keys: vec![Key {
                 name: String::new(),
                 value: None,
                 parent: 0,
                 live: true,
             }],
-            handles: Vec::new(),
+            open: 0,
             accept_files: Default::default(),
-        }
+            hook: None,
+        };
+        s.merge(SETUP_REG);
+        s
     }
 }
 
@@ -212,11 +309,7 @@ impl ShellState {
             return Some(0);
         }
         let i = h.checked_sub(FIRST_HANDLE)? as usize;
-        self.handles
-            .get(i)
-            .copied()
-            .flatten()
-            .filter(|&k| self.keys[k].live)
+        self.keys.get(i).filter(|k| k.live).map(|_| i)
     }
 
     fn child(&self, parent: usize, name: &str) -> Option<usize> {
@@ -249,17 +342,8 @@ impl ShellState {
     }
 
     fn open_handle(&mut self, key: usize) -> u32 {
-        let i = match self.handles.iter().position(Option::is_none) {
-            Some(i) => {
-                self.handles[i] = Some(key);
-                i
-            }
-            None => {
-                self.handles.push(Some(key));
-                self.handles.len() - 1
-            }
-        };
-        FIRST_HANDLE + i as u32
+        self.open = self.open.saturating_add(1);
+        FIRST_HANDLE + key as u32
     }
 
     /// Delete a key and everything below it.
@@ -271,6 +355,32 @@ impl ShellState {
         for c in children {
             self.delete(c);
         }
+    }
+
+    /// Merge a registration script (REGEDIT's format, [`SETUP_REG`]): each
+    /// line `HKEY_CLASSES_ROOT\path = value` makes the key (and those on
+    /// its path) and sets its value; a line `HKEY_CLASSES_ROOT\path` alone
+    /// makes the key; other lines are comments, as REGEDIT takes them.
+    pub fn merge(&mut self, script: &str) {
+        for line in script.lines() {
+            let Some(rest) = line.strip_prefix("HKEY_CLASSES_ROOT\\") else {
+                continue;
+            };
+            let (path, value) = match rest.split_once(" = ") {
+                Some((p, v)) => (p.trim_end(), Some(v)),
+                None => (rest.trim_end(), None),
+            };
+            if let Some(k) = self.walk(0, path, true) {
+                if let Some(v) = value {
+                    self.keys[k].value = Some(v.to_string());
+                }
+            }
+        }
+    }
+
+    /// Is there a key at `path` (below the root)?
+    pub fn key_exists(&mut self, path: &str) -> bool {
+        self.walk(0, path, false).is_some()
     }
 
     /// The value at `path` (a key below the root), as ShellExecute reads
@@ -323,27 +433,23 @@ pub fn reg_create_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(open(env, uc, a, true))
 }
 
-/// SHELL.3 RegCloseKey(hkey).
-pub fn reg_close_key(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// SHELL.3 RegCloseKey(hkey): SHELL ignores the handle and counts the
+/// keys open: ERROR_INVALID_PARAMETER when none is.
+pub fn reg_close_key(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let s = &mut env.win16.shell;
-    if a[0] == HKEY_CLASSES_ROOT {
-        return Ok(ERROR_SUCCESS);
+    if s.open == 0 {
+        return Ok(ERROR_INVALID_PARAMETER);
     }
-    let slot = a[0]
-        .checked_sub(FIRST_HANDLE)
-        .and_then(|i| s.handles.get_mut(i as usize));
-    Ok(match slot {
-        Some(h @ Some(_)) => {
-            *h = None;
-            ERROR_SUCCESS
-        }
-        _ => ERROR_BADKEY,
-    })
+    s.open -= 1;
+    Ok(ERROR_SUCCESS)
 }
 
 /// SHELL.4 RegDeleteKey(hkey, lpszSubKey): the subkey and all below it.
 pub fn reg_delete_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let sub = opt_str(uc, a[1]).unwrap_or_default();
+    if sub.is_empty() {
+        return Ok(ERROR_BADKEY);
+    }
     let s = &mut env.win16.shell;
     let Some(from) = s.key_of(a[0]) else {
         return Ok(ERROR_BADKEY);
@@ -374,7 +480,8 @@ pub fn reg_set_value(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     let Some(k) = s.walk(from, &sub, true) else {
         return Ok(ERROR_BADKEY);
     };
-    s.keys[k].value = Some(value);
+    // An empty value takes the key's value away.
+    s.keys[k].value = (!value.is_empty()).then_some(value);
     Ok(ERROR_SUCCESS)
 }
 
@@ -406,12 +513,14 @@ pub fn reg_enum_key(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     let Some(from) = s.key_of(a[0]) else {
         return Ok(ERROR_BADKEY);
     };
+    // A new key goes first among its parent's children: newest first.
     let Some(name) = (1..s.keys.len())
+        .rev()
         .filter(|&i| s.keys[i].live && s.keys[i].parent == from)
         .nth(a[1] as usize)
         .map(|i| s.keys[i].name.clone())
     else {
-        return Ok(ERROR_NO_MORE_ITEMS);
+        return Ok(ERROR_BADKEY);
     };
     farptr::write_cstr_truncated(uc, a[2], name.as_bytes(), a[3] as usize);
     Ok(ERROR_SUCCESS)
@@ -538,6 +647,73 @@ pub fn extract_associated_icon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Res
         uc,
         crate::win16::user::cursor::IDI_APPLICATION,
     )))
+}
+
+/// The shell hook's messages (module notes).
+pub const MSG_WINDOW_CREATED: &str = "OTHERWINDOWCREATED";
+pub const MSG_WINDOW_DESTROYED: &str = "OTHERWINDOWDESTROYED";
+pub const MSG_ACTIVATE_SHELL_WINDOW: &str = "ACTIVATESHELLWINDOW";
+
+/// The most windows the shell hook tells.
+pub const MAX_SHELL_WINDOWS: usize = 64;
+
+/// SHELL.102 RegisterShellHook(hwnd, flags) (module notes): 1.
+pub fn register_shell_hook(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (hwnd, flags) = (a[0] as u16, a[1] as u16);
+    if flags == 0 {
+        if let Some(h) = env.win16.shell.hook.as_mut() {
+            h.windows.retain(|&w| w != hwnd);
+            if h.shell == hwnd {
+                h.shell = 0;
+            }
+        }
+        return Ok(1);
+    }
+    if env.win16.shell.hook.is_none() {
+        let mut msg = |name: &str| {
+            env.win16
+                .atoms
+                .global
+                .add(farptr::NameArg::Str(name.as_bytes().to_vec()))
+        };
+        let hook = ShellHook {
+            windows: Vec::new(),
+            shell: 0,
+            created: msg(MSG_WINDOW_CREATED),
+            destroyed: msg(MSG_WINDOW_DESTROYED),
+            activate: msg(MSG_ACTIVATE_SHELL_WINDOW),
+        };
+        env.win16.shell.hook = Some(hook);
+    }
+    if let Some(h) = env.win16.shell.hook.as_mut() {
+        if !h.windows.contains(&hwnd) && h.windows.len() < MAX_SHELL_WINDOWS {
+            h.windows.push(hwnd);
+        }
+        if flags & 2 != 0 {
+            h.shell = hwnd;
+        }
+    }
+    Ok(1)
+}
+
+/// SHELL's WH_SHELL hook (module notes): post the registered windows the
+/// message for `code` (an HSHELL_* value) about `hwnd`.
+pub fn shell_hook(env: &mut Env, uc: &Uc<'_>, code: u16, hwnd: u16) {
+    let Some(mut h) = env.win16.shell.hook.clone() else {
+        return;
+    };
+    h.windows.retain(|&w| env.win16.user.window(w).is_some());
+    let (message, to) = match code {
+        1 => (h.created, h.windows.clone()),
+        2 => (h.destroyed, h.windows.clone()),
+        3 if h.shell != 0 => (h.activate, vec![h.shell]),
+        _ => (0, Vec::new()),
+    };
+    env.win16.shell.hook = Some(h);
+    for w in to {
+        let m = crate::win16::user::message::Msg::new(w, message, hwnd, 0);
+        crate::win16::user::message::post(env, uc, m);
+    }
 }
 
 /// SHELL.8 WEP(nExitType): 1.
@@ -693,6 +869,23 @@ mod tests {
     #[test]
     fn table_is_registered() {
         assert!(crate::win16::api::is_registered(APIS));
+    }
+
+    #[test]
+    fn the_database_starts_with_setup_reg() {
+        let mut s = ShellState::default();
+        assert_eq!(s.value_at(".wri").as_deref(), Some("wrifile"));
+        assert_eq!(
+            s.value_at("PBrush\\protocol\\StdFileEditing\\server")
+                .as_deref(),
+            Some("PBRUSH.EXE")
+        );
+        assert_eq!(
+            s.value_at("txtfile\\shell\\open\\command").as_deref(),
+            Some("notepad.exe %1")
+        );
+        // The first key is the first line's.
+        assert_eq!(s.child(0, ".ini"), Some(1));
     }
 
     #[test]

@@ -433,6 +433,36 @@ fn pat_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(1)
 }
 
+/// GDI.400 FastWindowFrame(hDC, lprc, xWidth, yWidth, dwRop) -> BOOL: the
+/// frame USER draws while a window is moved or sized: four PatBlts with
+/// the DC's brush, `xWidth` wide at the sides and `yWidth` high at the top
+/// and bottom, laid around the rectangle like a pinwheel so that no pixel
+/// is painted twice (an XOR frame drawn again vanishes). FALSE when the
+/// DC or the rectangle cannot be read.
+fn fast_window_frame(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(r) = crate::win16::farptr::read_bytes(uc, a[1], 8) else {
+        return Ok(0);
+    };
+    let v = |i: usize| i32::from(i16::from_le_bytes([r[i], r[i + 1]]));
+    let (l, t, rt, b) = (v(0), v(2), v(4), v(6));
+    let (xw, yw) = (arg_i(a[2]), arg_i(a[3]));
+    let (w, h) = (rt - l, b - t);
+    if env.win16.gdi.dc_mut(arg_h(a[0])).is_none() {
+        return Ok(0);
+    }
+    let parts = [
+        (l, t, w - xw, yw),
+        (rt - xw, t, xw, h - yw),
+        (l + xw, b - yw, w - xw, yw),
+        (l, t + yw, xw, h - yw),
+    ];
+    let u = |x: i32| x as i16 as u16 as u32;
+    for (x, y, cx, cy) in parts {
+        pat_blt(env, uc, &[a[0], u(x), u(y), u(cx), u(cy), a[4]])?;
+    }
+    Ok(1)
+}
+
 /// GDI.34 BitBlt(hdcDest, x, y, nWidth, nHeight, hdcSrc, xSrc, ySrc,
 /// dwRop) -> BOOL.
 fn bit_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
@@ -866,6 +896,13 @@ fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 }
 
 pub static APIS: &[Api] = &[
+    Api::new(
+        "GDI",
+        400,
+        "FASTWINDOWFRAME",
+        &[Arg::W, Arg::L, Arg::W, Arg::W, Arg::L],
+        fast_window_frame,
+    ),
     Api::new(
         "GDI",
         29,

@@ -1146,6 +1146,16 @@ fn get_current_position_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
 }
 
 /// GDI.79 GetDCOrg(hDC) -> the DC origin in screen coordinates.
+/// GDI.411 GetCurLogFont(hDC) -> the font selected into the DC (the
+/// stock System font until another is selected); 0 for no DC.
+fn get_cur_log_font(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(env
+        .win16
+        .gdi
+        .dc_mut(arg_h(a[0]))
+        .map_or(0, |d| u32::from(d.state.font)))
+}
+
 fn get_dc_org(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(get_attr(env, a[0], |d| pack_point(d.origin)))
 }
@@ -1245,6 +1255,7 @@ pub static APIS: &[Api] = &[
         get_current_position,
     ),
     Api::new("GDI", 79, "GETDCORG", &[Arg::W], get_dc_org),
+    Api::new("GDI", 411, "GETCURLOGFONT", &[Arg::W], get_cur_log_font),
     Api::new(
         "GDI",
         80,

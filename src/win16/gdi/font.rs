@@ -1266,8 +1266,29 @@ fn get_aspect_ratio_filter(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result
     })
 }
 
+/// GDI.486 GetAspectRatioFilterEx(hdc, lpAspectRatio) -> BOOL: the
+/// filter GetAspectRatioFilter answers, as a SIZE (cx, cy) (Windows 3.1
+/// SDK).
+fn get_aspect_ratio_filter_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    if env.win16.gdi.dc_mut(a[0] as u16).is_none() {
+        return Ok(0);
+    }
+    let v = get_aspect_ratio_filter(env, uc, &a[..1])?;
+    let mut b = [0u8; 4];
+    b[0..2].copy_from_slice(&(v as u16).to_le_bytes());
+    b[2..4].copy_from_slice(&((v >> 16) as u16).to_le_bytes());
+    Ok(u32::from(crate::win16::farptr::write_bytes(uc, a[1], &b)))
+}
+
 /// The functions of this file.
 pub static APIS: &[Api] = &[
+    Api::new(
+        "GDI",
+        486,
+        "GETASPECTRATIOFILTEREX",
+        &[Arg::W, Arg::L],
+        get_aspect_ratio_filter_ex,
+    ),
     Api::new(
         "GDI",
         70,

@@ -795,6 +795,23 @@ fn set_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     get_meta_file_bits(env, uc, a)
 }
 
+/// GDI.196 SetMetaFileBitsBetter(hMem) -> a metafile handle, or 0: as
+/// SetMetaFileBits, and the block becomes GDI's (Windows 3.1 SDK: the
+/// metafile then outlives the application that made it, which is how OLE
+/// hands metafiles between programs).
+fn set_meta_file_bits_better(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = set_meta_file_bits(env, uc, a)? as u16;
+    if h == 0 {
+        return Ok(0);
+    }
+    let gdi = env.win16.module_by_name("GDI").map_or(0, |m| m.hmodule);
+    if let Some(b) = env.win16.global.find_mut(h) {
+        b.owner = gdi;
+        b.pdb_owner = false;
+    }
+    Ok(u32::from(h))
+}
+
 // ---------------------------------------------------------------------
 // Metafile DCs: recording.
 //
@@ -1839,6 +1856,13 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("GDI", 159, "GETMETAFILEBITS", &[Arg::W], get_meta_file_bits),
     Api::new("GDI", 160, "SETMETAFILEBITS", &[Arg::W], set_meta_file_bits),
+    Api::new(
+        "GDI",
+        196,
+        "SETMETAFILEBITSBETTER",
+        &[Arg::W],
+        set_meta_file_bits_better,
+    ),
 ];
 
 #[cfg(test)]

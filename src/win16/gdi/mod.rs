@@ -14,6 +14,7 @@
 //! | surface.rs, raster.rs | pixels, ROP2/ROP3, painting spans |
 //! | lines.rs, shapes.rs, blit.rs, fill.rs | the drawing calls |
 //! | printer.rs | printing: Escape, StartDoc…, pages written as PNG |
+//! | environment.rs | the device environments of the output ports |
 //! | screen.rs | the screen as a picture (screenshots) |
 //! | bounds.rs | SetBoundsRect/GetBoundsRect: the drawing bounds |
 //! | visrgn.rs | the visible-region family USER uses |
@@ -33,6 +34,7 @@ pub mod brush;
 pub mod color;
 pub mod dc;
 pub mod devcaps;
+pub mod environment;
 pub mod fill;
 pub mod fnt;
 pub mod font;
@@ -78,6 +80,7 @@ pub static TABLES: &[&[Api]] = &[
     blit::APIS,
     fill::APIS,
     printer::APIS,
+    environment::APIS,
     font::APIS,
     text::APIS,
     metafile::APIS,
@@ -123,6 +126,8 @@ pub struct Gdi {
     pub syspal_use: u16,
     /// Printing: documents and pages (printer.rs).
     pub printer: printer::Spool,
+    /// The ports' device environments (environment.rs).
+    pub environments: environment::Environments,
     /// Screenshots taken while the program runs (screen.rs).
     pub shots: screen::Shots,
     /// The system colours a `COLOR_x + 1` brush stands for (dc.rs).
@@ -148,6 +153,7 @@ impl Default for Gdi {
             syspal_used: [false; 256],
             syspal_use: 1,
             printer: printer::Spool::default(),
+            environments: environment::Environments::default(),
             shots: screen::Shots::default(),
             sys_colors: dc::DEFAULT_SYS_COLORS,
             fonts: font::FontState::default(),

@@ -46,6 +46,12 @@ pub struct Spool {
     docs: u32,
     /// Files written (DOS names), in order.
     pub written: Vec<String>,
+    /// GetSpoolJob's state: Print Manager's window, its procedure, the
+    /// queues readied, the flag of option 23h.
+    pub manager_window: u16,
+    pub manager_proc: u32,
+    pub queues_ready: bool,
+    pub spool_flag: bool,
 }
 
 impl Spool {
@@ -308,7 +314,61 @@ pub fn job_name(env: &Env, hdc: u16) -> Option<&str> {
         .map(|j| j.name.as_str())
 }
 
+/// Bytes of a job's details (GetSpoolJob option 14h).
+pub const SPOOL_JOB_INFO: usize = 42;
+
+/// GDI.245 GetSpoolJob(nOption, lParam): GDI's interface to Print Manager
+/// over the spooler's queues and jobs (undocumented; what GDI.EXE 3.1
+/// does, as others have read it out and measured it). No printer is
+/// installed here, so there are no queues and no jobs:
+/// - 19h readies the queues (from the printers, the first time; 1Ch
+///   again; 1Fh lets 19h do it afresh) and answers their count, 0; 1Dh
+///   answers the count, 0;
+/// - 14h fills the 42 bytes at lParam with the next job's details, all 0
+///   with no job, and answers 0;
+/// - 15h keeps Print Manager's window (LOWORD(lParam); 0 also forgets
+///   the procedure 1Bh keeps) and answers the count of jobs, 0; 22h
+///   answers 1 while no window is kept, else 0;
+/// - 20h and 21h answer a queue's two timeouts, 0 with no queue; 23h
+///   sets or clears a flag; every other option answers 0.
+fn get_spool_job(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (option, param) = (a[0] as u16, a[1]);
+    let sp = &mut env.win16.gdi.printer;
+    Ok(match option {
+        0x14 => {
+            crate::win16::farptr::write_bytes(uc, param, &[0; SPOOL_JOB_INFO]);
+            0
+        }
+        0x15 => {
+            sp.manager_window = param as u16;
+            if sp.manager_window == 0 {
+                sp.manager_proc = 0;
+            }
+            0
+        }
+        0x19 | 0x1C => {
+            sp.queues_ready = true;
+            0
+        }
+        0x1B => {
+            sp.manager_proc = param;
+            0
+        }
+        0x1F => {
+            sp.queues_ready = false;
+            0
+        }
+        0x22 => u32::from(sp.manager_window == 0),
+        0x23 => {
+            sp.spool_flag = param != 0;
+            0
+        }
+        _ => 0,
+    })
+}
+
 pub static APIS: &[Api] = &[
+    Api::new("GDI", 245, "GETSPOOLJOB", &[Arg::W, Arg::L], get_spool_job),
     Api::new(
         "GDI",
         38,

@@ -37,6 +37,18 @@
 //! file's date and time are the ones in the structure; otherwise the file
 //! opens with the access and sharing bits of fuMode (those of DOS's open).
 //! OF_PROMPT and OF_CANCEL would show a dialog box; none is shown here.
+//!
+//! # OpenPathName and DeletePathName
+//!
+//! Two older KERNEL entries (Windows 2.x) that Windows 3.1 kept:
+//! `OpenPathName(lpszPath, wMode)` tries the name as given and then along
+//! OpenFile's search path. Its mode's low byte is DOS's access and sharing
+//! byte; a high byte of 0 means DOS function 3Dh (open), any other is the
+//! DOS function to do instead, which is how `DeletePathName(lpszPath)`
+//! works: it is OpenPathName with mode 4100h (DOS's delete). The result is
+//! the handle for an open, 0 for a delete or another call done, and -1
+//! when the file is not found anywhere or DOS refuses. FileCDR's
+//! procedure hears of each file created or deleted here (filecdr.rs).
 
 use crate::dos::fs::{DosError, HostPath};
 use crate::env::Env;
@@ -54,6 +66,14 @@ pub static APIS: &[Api] = &[
         open_file,
     ),
     Api::new("KERNEL", 81, "_LCLOSE", &[Arg::W], lclose),
+    Api::new(
+        "KERNEL",
+        75,
+        "OPENPATHNAME",
+        &[Arg::L, Arg::W],
+        open_path_name,
+    ),
+    Api::new("KERNEL", 76, "DELETEPATHNAME", &[Arg::L], delete_path_name),
     Api::new(
         "KERNEL",
         64,
@@ -177,7 +197,10 @@ pub fn lcreat(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         return Ok(HFILE_ERROR);
     };
     match d.create(&path, (a[1] & 0x27) as u8) {
-        Ok(h) => Ok(u32::from(h)),
+        Ok(h) => {
+            super::filecdr::notify(env, uc, 0x3C00, &path, None)?;
+            Ok(u32::from(h))
+        }
         Err(e) => {
             error("_lcreat", uc, e);
             Ok(HFILE_ERROR)
@@ -475,6 +498,7 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         return match d.delete(path.as_bytes()) {
             Ok(()) => {
                 farptr::write_bytes(uc, buf, &ofstruct(0, (0, 0), &path));
+                super::filecdr::notify(env, uc, 0x4100, path.as_bytes(), None)?;
                 Ok(1)
             }
             Err(e) => fail(uc, e, &path),
@@ -491,6 +515,9 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         Ok(h) => h,
         Err(e) => return fail(uc, e, &path),
     };
+    if create {
+        super::filecdr::notify(env, uc, 0x3C01, path.as_bytes(), None)?;
+    }
     let dt = date_time(env, h);
     if mode & of::VERIFY != 0 {
         let before = old
@@ -517,6 +544,60 @@ pub fn open_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         return Ok(1);
     }
     Ok(u32::from(h))
+}
+
+/// OpenPathName's work (module notes): DOS function `mode >> 8` (3Dh when
+/// 0) on the file `name` names, found as given or along the search path.
+fn path_name_call(env: &mut Env, uc: &mut Uc<'_>, name: &[u8], mode: u16) -> Result<u32, Stop> {
+    let func = match (mode >> 8) as u8 {
+        0 => 0x3D,
+        f => f,
+    };
+    let path = match search(env, uc, name) {
+        Ok((path, true)) => path,
+        Ok(_) | Err(_) => {
+            error("OpenPathName", uc, DosError::FILE_NOT_FOUND);
+            return Ok(HFILE_ERROR);
+        }
+    };
+    let Some(d) = env.drive.as_mut() else {
+        return Ok(HFILE_ERROR);
+    };
+    let done = match func {
+        0x3D => d.open(path.as_bytes(), (mode & 0x73) as u8).map(u32::from),
+        0x41 => d.delete(path.as_bytes()).map(|()| 0),
+        _ => Err(DosError::INVALID_FUNCTION),
+    };
+    match done {
+        Ok(v) => {
+            if func == 0x41 {
+                super::filecdr::notify(env, uc, 0x4100, path.as_bytes(), None)?;
+            }
+            Ok(v)
+        }
+        Err(e) => {
+            error("OpenPathName", uc, e);
+            Ok(HFILE_ERROR)
+        }
+    }
+}
+
+/// KERNEL.75 OpenPathName(lpszPath, wMode) (module notes): a DOS handle,
+/// or -1.
+pub fn open_path_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(name) = path_arg(uc, a[0]) else {
+        return Ok(HFILE_ERROR);
+    };
+    path_name_call(env, uc, &name, a[1] as u16)
+}
+
+/// KERNEL.76 DeletePathName(lpszPath) (module notes): 0 when the file was
+/// deleted, -1 when it is not found or DOS refuses.
+pub fn delete_path_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(name) = path_arg(uc, a[0]) else {
+        return Ok(HFILE_ERROR);
+    };
+    path_name_call(env, uc, &name, 0x4100)
 }
 
 #[cfg(test)]

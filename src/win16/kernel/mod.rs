@@ -20,14 +20,19 @@
 //! - [`profile`]: WIN.INI and private initialization files;
 //! - [`system`]: the clock, Catch/Throw, the error mode, fatal exits,
 //!   NetBIOSCall;
-//! - [`stack`]: SwitchStackTo and SwitchStackBack.
+//! - [`stack`]: SwitchStackTo and SwitchStackBack;
+//! - [`burgermaster`]: the global heap's master object,
+//!   GlobalMasterHandle;
+//! - [`filecdr`]: FileCDR, the procedure told of changes to the disk.
 //!
 //! Global and local memory, atoms, resources, strings and the scheduler
 //! have their own files beside this folder (`win16/global.rs`, ...).
 
+pub mod burgermaster;
 pub mod directory;
 pub mod error;
 pub mod file;
+pub mod filecdr;
 pub mod library;
 pub mod memory;
 pub mod module;
@@ -110,6 +115,11 @@ pub struct KernelState {
     pub tasks: task::TaskState,
     /// Temporary-file numbers handed out (directory.rs).
     pub temp_files: u16,
+    /// The global heap's master object, once GlobalMasterHandle made it
+    /// (burgermaster.rs).
+    pub burgermaster: Option<u16>,
+    /// The procedure FileCDR set (filecdr.rs).
+    pub file_cdr: filecdr::FileCdr,
 }
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
@@ -189,7 +199,9 @@ pub fn prepare_command_line(uc: &mut Uc<'_>, psp: u16) -> u16 {
 /// KERNEL.101 NoHookDosCall, the same call past any hook: none is set
 /// here).
 pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    let before = [R::AX, R::DS, R::DX, R::ES, R::DI].map(|r| uc.reg(r));
     crate::dos::log::logged(env, uc, 0x21, Some("KERNEL.DOS3Call"), crate::dos::int21)?;
+    filecdr::after_dos_call(env, uc, before)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 

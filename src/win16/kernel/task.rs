@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::env::Env;
-use crate::machine::{Cpu, Stop, Uc};
+use crate::machine::{Cpu, R, Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::tdb;
@@ -34,6 +34,8 @@ pub static APIS: &[Api] = &[
         set_task_queue,
     ),
     Api::new("KERNEL", 35, "GETTASKQUEUE", &[Arg::W], get_task_queue),
+    Api::new("KERNEL", 118, "GETTASKQUEUEDS", &[], get_task_queue_ds),
+    Api::new("KERNEL", 119, "GETTASKQUEUEES", &[], get_task_queue_es),
     Api::new(
         "KERNEL",
         38,
@@ -180,6 +182,29 @@ pub fn get_task_queue(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         return Ok(0);
     };
     Ok(u32::from(uc.read_u16_at(t, tdb::off::HQUEUE).unwrap_or(0)))
+}
+
+/// The current task's queue, loaded into segment register `r`: what
+/// KERNEL.118 GetTaskQueueDS and KERNEL.119 GetTaskQueueES do for USER
+/// (undocumented; Wine's KERNEL notes): AX = the queue, and DS or ES
+/// = it (unchanged when the task has no queue yet).
+fn task_queue_into(env: &mut Env, uc: &mut Uc<'_>, r: R) -> Result<u32, Stop> {
+    let current = uc.get_data().current_task;
+    let q = get_task_queue(env, uc, &[u32::from(current)])? as u16;
+    if q != 0 {
+        let _ = uc.set_reg(r, q);
+    }
+    Ok(u32::from(q))
+}
+
+/// KERNEL.118 GetTaskQueueDS() ([`task_queue_into`]).
+pub fn get_task_queue_ds(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    task_queue_into(env, uc, R::DS)
+}
+
+/// KERNEL.119 GetTaskQueueES() ([`task_queue_into`]).
+pub fn get_task_queue_es(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    task_queue_into(env, uc, R::ES)
 }
 
 /// KERNEL.34 SetTaskQueue(hTask, hQueue): the previous queue handle.

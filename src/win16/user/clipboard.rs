@@ -122,7 +122,7 @@ fn text_twin(fmt: u16) -> Option<u16> {
     }
 }
 
-fn has(env: &Env, fmt: u16) -> bool {
+pub(crate) fn has(env: &Env, fmt: u16) -> bool {
     let f = &env.win16.user.clipboard.formats;
     f.iter().any(|&(x, _)| x == fmt)
         || text_twin(fmt).is_some_and(|t| f.iter().any(|&(x, _)| x == t))

@@ -1082,6 +1082,15 @@ fn get_message_pos(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, St
     Ok(point_lparam(p))
 }
 
+/// USER.288 GetMessageExtraInfo(): the extra information of the last
+/// message retrieved (Windows 3.1 SDK): the value a keyboard or mouse
+/// driver handed USER with a hardware event. Windows' own keyboard and
+/// mouse drivers give 0 (only drivers such as Pen Windows' give more), and
+/// so does every input of this session, so it is 0.
+fn get_message_extra_info(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0)
+}
+
 /// USER.120 GetMessageTime(): the time (GetTickCount) of the last message
 /// retrieved.
 fn get_message_time(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
@@ -1234,6 +1243,13 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("USER", 119, "GETMESSAGEPOS", &[], get_message_pos),
     Api::new("USER", 120, "GETMESSAGETIME", &[], get_message_time),
+    Api::new(
+        "USER",
+        288,
+        "GETMESSAGEEXTRAINFO",
+        &[],
+        get_message_extra_info,
+    ),
     Api::new(
         "USER",
         122,

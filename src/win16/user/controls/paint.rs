@@ -107,7 +107,7 @@ pub fn sys_color(env: &Env, i: u16) -> u32 {
 
 /// Call `module`.`ordinal` as a program would (nothing when it is not
 /// implemented).
-fn call(
+pub fn call(
     env: &mut Env,
     uc: &mut Uc<'_>,
     module: &str,
