@@ -76,7 +76,7 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   (the run's DOS environment: `C:\COMMAND.COM`) and keeps an unknown
 ///   `%NOPE%` and a lone `%`: MAKELONG(27, TRUE); a result that does not
 ///   fit leaves the string and answers MAKELONG(6, FALSE).
-///   FindEnvironmentString points at the value (`$P$G`), NULL for a name
+///   FindEnvironmentString points at the value (`$p$g`, the PROMPT of a Win16 task's environment, docs/win16.md), NULL for a name
 ///   not there.
 #[test]
 fn windows_31_exports_real_programs_import() {
@@ -100,7 +100,7 @@ fn windows_31_exports_real_programs_import() {
             "extra 0",
             "shellhook 1 1 got 3",
             "subst 1 27 C:\\COMMAND.COM /c %NOPE% 5%",
-            "subst-small 0 6 %PATH% find $P$G 1",
+            "subst-small 0 6 %PATH% find $p$g 1",
             "filecdr 0 1 1 1 0: 3C00 C:\\CDR.TMP 4100 C:\\CDR.TMP 3C00 C:\\CDR2.TMP 4100 C:\\CDR2.TMP",
             "registry b a 2 query 0 '' 1 type 7 delete 2 2 close 0 7 pbrush 0 PBRUSH.EXE 11",
             "spool 0 0 1 0 0 0 1 0 1",
