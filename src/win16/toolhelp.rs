@@ -822,9 +822,9 @@ pub const GLOBAL_FREE: u16 = 2;
 /// GlobalNext continues from them. wHeapPresent is TRUE when the block's
 /// memory holds a local heap (toolhelp_heap.rs, "How a local heap is
 /// found"); wcPageLock is GlobalPageLock's count; wData
-/// is the segment number of a code segment and the GD_* resource type of a
-/// resource (SDK, GLOBALENTRY).
-fn global_entry(env: &Env, uc: &Uc<'_>, b: &GlobalBlock) -> GlobalEntry {
+/// is the segment number of a module's code or data segment and the GD_*
+/// resource type of a resource (SDK, GLOBALENTRY).
+pub fn global_entry(env: &Env, uc: &Uc<'_>, b: &GlobalBlock) -> GlobalEntry {
     let arena = &env.win16.global;
     GlobalEntry {
         dw_address: b.address,
@@ -844,7 +844,9 @@ fn global_entry(env: &Env, uc: &Uc<'_>, b: &GlobalBlock) -> GlobalEntry {
         h_owner: b.owner,
         w_type: b.kind,
         w_data: match b.kind {
-            gt::CODE => b.segment.unwrap_or(0),
+            // The segment number of a module's segment, data too (SDK,
+            // GlobalEntryHandle: how debuggers find a segment's number).
+            gt::CODE | gt::DGROUP | gt::DATA => b.segment.unwrap_or(0),
             gt::RESOURCE => b.resource.map_or(0, |t| t.gd_type),
             _ => 0,
         },

@@ -333,6 +333,91 @@ pub fn local_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     Ok(fill(uc, p, e))
 }
 
+// ------------------------------------------------------------ host views
+
+/// The global heap as GlobalFirst/GlobalNext(GLOBAL_ALL) list it, for the
+/// host (`toolhelp16 heap`).
+pub fn global_entries(env: &Env, uc: &Uc<'_>) -> Vec<super::toolhelp::GlobalEntry> {
+    env.win16
+        .global
+        .blocks()
+        .iter()
+        .filter(|b| !b.discarded)
+        .map(|b| super::toolhelp::global_entry(env, uc, b))
+        .collect()
+}
+
+/// The name of a block's owner as HEAPWALK showed it: the module whose
+/// handle it is, or the module of the task whose PSP it is (with "PDB"),
+/// else its handle in hex.
+pub fn owner_name(env: &Env, owner: u16) -> String {
+    if let Some(m) = env.win16.modules.iter().find(|m| m.hmodule == owner) {
+        return m.name.clone();
+    }
+    if let Some(t) = env.win16.tasks.iter().find(|t| t.psp == owner) {
+        if let Some(m) = env.win16.modules.iter().find(|m| m.hmodule == t.hmodule) {
+            return format!("{} (PDB)", m.name);
+        }
+    }
+    if owner == 0 {
+        String::new()
+    } else {
+        format!("{owner:04X}")
+    }
+}
+
+/// GLOBALENTRY.wType's name (TOOLHELP.H's GT_ values without the prefix).
+pub fn gt_name(t: u16) -> &'static str {
+    match t {
+        gt::UNKNOWN => "UNKNOWN",
+        gt::DGROUP => "DGROUP",
+        gt::DATA => "DATA",
+        gt::CODE => "CODE",
+        gt::TASK => "TASK",
+        gt::RESOURCE => "RESOURCE",
+        gt::MODULE => "MODULE",
+        gt::FREE => "FREE",
+        gt::INTERNAL => "INTERNAL",
+        gt::SENTINEL => "SENTINEL",
+        gt::BURGERMASTER => "BURGERMASTER",
+        _ => "?",
+    }
+}
+
+/// LOCALENTRY.wFlags' name.
+pub fn lf_name(f: u16) -> &'static str {
+    match f {
+        LF_FIXED => "FIXED",
+        LF_FREE => "FREE",
+        LF_MOVEABLE => "MOVEABLE",
+        _ => "?",
+    }
+}
+
+/// LOCALENTRY.wHeapType's name.
+pub fn heap_type_name(t: u16) -> &'static str {
+    match t {
+        USER_HEAP => "USER_HEAP",
+        GDI_HEAP => "GDI_HEAP",
+        _ => "NORMAL_HEAP",
+    }
+}
+
+/// The segment of `--local WHAT`: a module's automatic data segment (its
+/// task's DGROUP, or for a library the NE header's automatic data
+/// segment), or a selector or handle in hex.
+pub fn local_heap_segment(env: &Env, what: &str) -> Option<u16> {
+    if let Some(m) = env.win16.module_by_name(what) {
+        if let Some(t) = env.win16.tasks.iter().find(|t| t.hmodule == m.hmodule) {
+            return Some(t.dgroup);
+        }
+        let n = m.image.as_deref()?.header.auto_data_segment;
+        return m.segments.get(usize::from(n).checked_sub(1)?).copied();
+    }
+    let hex = what.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(hex, 16).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
