@@ -78,7 +78,7 @@ const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0    done: the program exited with 0, LOC was reached, the walk agrees
   N    run: the program's own exit code
-  1    stack --verify disagrees; stack, snapshot: LOC not reached, the program exited with 0
+  1    stack --verify disagrees; stack, snapshot, heap: LOC not reached, the program exited with 0
   2    a usage error (an unknown option, a malformed value)
   117  the program halted with interrupts disabled (cli; hlt)
   118  walk: the walk disagrees with the snapshot's expected frames
@@ -559,7 +559,7 @@ pub enum Command {
     /// docs/schema/), or write them all into a directory.
     Schema {
         /// The command: run, stack, trace, profile, bench, snapshot, walk,
-        /// mapsym, disasm, demo, info, or error (what an error under
+        /// mapsym, disasm, demo, info, heap, or error (what an error under
         /// --json prints).
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(SCHEMA_NAMES), required_unless_present = "write")]
         command: Option<String>,
