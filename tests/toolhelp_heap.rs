@@ -210,6 +210,12 @@ fn a_heap_walker_finds_its_own_blocks_as_toolhelp_reported_them() {
     assert_eq!(line(&o, "noseg"), "noseg 0");
     // A GlobalAlloc'd block: GT_UNKNOWN, no local heap, GlobalSize bytes.
     assert_eq!(line(&o, "private"), "private 1 0 0 1");
+    // A GMEM_DISCARDABLE block is on the LRU list (SDK, GlobalFirst:
+    // GLOBAL_LRU walks the discardable blocks); wcItemsLRU counts it.
+    assert_eq!(line(&o, "lru"), "lru 1");
+    assert!(g[2] >= 1);
+    // MemManInfo agrees with GlobalCompact and GetFreeSpace; 4 KiB pages.
+    assert_eq!(line(&o, "memman"), "memman 1 1 1 4096");
     assert_eq!(o.lines.last().map(String::as_str), Some("done"));
 }
 

@@ -975,13 +975,15 @@ pub fn system_heap_info(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 /// TOOLHELP.72 MemManInfo(lpmmi): the global arena's limits (global.rs,
 /// "Limits") in 4 KiB pages: all of [`super::global::ARENA_LIMIT`] is
 /// linear space and physical pages, nothing is locked or swapped; the
-/// largest free block is what GlobalCompact reports.
+/// largest free block is what GlobalCompact(0) reports (what is free, at
+/// most the largest huge block), the free pages what GetFreeSpace
+/// reports, in whole pages.
 pub fn mem_man_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    use super::global::{ARENA_LIMIT, MAX_BLOCK};
+    use super::global::{ARENA_LIMIT, MAX_HUGE_BLOCK};
     const PAGE: u32 = 4096;
     let free = env.win16.global.free();
     let mmi = MemManInfo {
-        dw_largest_free_block: free.min(MAX_BLOCK),
+        dw_largest_free_block: free.min(MAX_HUGE_BLOCK),
         dw_max_pages_available: free / PAGE,
         dw_max_pages_lockable: free / PAGE,
         dw_total_linear_space: ARENA_LIMIT / PAGE,

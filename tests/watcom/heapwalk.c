@@ -30,6 +30,12 @@
  *   noseg OK        GlobalEntryModule(hModule, 99)
  *   private OK WTYPE WHEAPPRESENT SIZE-IS-GLOBALSIZE
  *                   GlobalEntryHandle of a GlobalAlloc'd block
+ *   lru FOUND       the GMEM_DISCARDABLE block it allocated is on the
+ *                   GLOBAL_LRU walk
+ *   memman OK LARGEST-IS-COMPACT FREE-PAGES-ARE-FREESPACE PAGESIZE
+ *                   MemManInfo: dwLargestFreeBlock is GlobalCompact(0)'s
+ *                   answer, dwFreePages * wPageSize is GetFreeSpace(0)
+ *                   in whole pages, wPageSize 4096 (a 386)
  * and calls its exported Done (through MakeProcInstance's thunk, which
  * loads its DS), where `toolhelp16 heap --at HEAPWALK!DONE` stops.
  */
@@ -68,6 +74,10 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     GLOBALENTRY ge;
     int n, ok, a, b, c, d, lru;
     FARPROC done;
+    HGLOBAL gd;
+    MEMMANINFO mmi;
+    DWORD free;
+    int found;
 
     hf = LocalAlloc(LMEM_FIXED, 21);
     hm = LocalAlloc(LMEM_MOVEABLE, 40);
@@ -116,6 +126,7 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     wsprintf(line, "errors %d %d %d %d\r\n", a, b, c, d);
     out();
 
+    gd = GlobalAlloc(GMEM_MOVEABLE | GMEM_DISCARDABLE, 100);
     gi.dwSize = sizeof(gi);
     GlobalInfo(&gi);
     ge.dwSize = sizeof(ge);
@@ -124,10 +135,14 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
         if (++n > 10000)
             break;
     lru = 0;
+    found = 0;
     ge.dwSize = sizeof(ge);
-    for (ok = GlobalFirst(&ge, GLOBAL_LRU); ok; ok = GlobalNext(&ge, GLOBAL_LRU))
+    for (ok = GlobalFirst(&ge, GLOBAL_LRU); ok; ok = GlobalNext(&ge, GLOBAL_LRU)) {
+        if (ge.hBlock == gd)
+            found = 1;
         if (++lru > 10000)
             break;
+    }
     wsprintf(line, "global %u %d %u %d\r\n", gi.wcItems, n, gi.wcItemsLRU, lru);
     out();
 
@@ -148,6 +163,15 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
              ge.dwBlockSize == GlobalSize(g));
     out();
     done = MakeProcInstance((FARPROC)Done, hInst);
+    wsprintf(line, "lru %d\r\n", found);
+    out();
+    mmi.dwSize = sizeof(mmi);
+    ok = MemManInfo(&mmi);
+    free = GetFreeSpace(0);
+    wsprintf(line, "memman %d %d %d %u\r\n", ok,
+             mmi.dwLargestFreeBlock == GlobalCompact(0),
+             mmi.dwFreePages == free / mmi.wPageSize, mmi.wPageSize);
+    out();
     (*done)();
     return 0;
 }
