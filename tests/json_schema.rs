@@ -210,6 +210,26 @@ fn profile_info_mapsym_snapshot_and_walk_json_fit_their_schemas() {
     ]));
     check("snapshot", &v);
     assert!(v["expected_frames"].as_u64().unwrap() > 0, "{v:#}");
+
+    // heap: the global heap and the demo's local heap at a stop; a
+    // --local that names nothing is an error, which fits error.json.
+    let v = stdout_json(&run(&[
+        "heap",
+        "--json",
+        "--local",
+        "DEMO",
+        "--at",
+        "DEMO:1:003A",
+        &demo,
+    ]));
+    check("heap", &v);
+    assert!(!v["global"].as_array().unwrap().is_empty(), "{v:#}");
+    assert!(
+        !v["local"]["entries"].as_array().unwrap().is_empty(),
+        "{v:#}"
+    );
+    let v = stdout_json(&run(&["heap", "--json", "--local", "NOSUCH", &demo]));
+    check("error", &v);
     for init in ["native", "istackwalker"] {
         let v = stdout_json(&run(&["walk", "--json", "--init", init, &s(&snap)]));
         check("walk", &v);

@@ -405,12 +405,17 @@ fn structures_are_filled_only_with_the_right_dw_size() {
     let dgroup = u32::from(w.env.win16.tasks[0].dgroup);
     let name = p + 0x1C0;
     w.put(name, b"KERNEL\0");
+    // A segment with a local heap for LocalInfo (one without names no
+    // heap, and LocalInfo fails whatever dwSize says: tests/toolhelp_heap.rs).
+    let heap = w.api("KERNEL", 15, &[0, 0x400]);
+    assert_ne!(heap, 0);
+    assert_eq!(w.api("KERNEL", 4, &[heap, 0, 0x3FF]), 1, "LocalInit");
     // (function, size, extra arguments after the pointer)
     let cases: Vec<(u16, u32, Vec<u32>)> = vec![
         (51, GlobalEntry::SIZE as u32, vec![0]),
         (53, 0x0A, vec![]),
         (54, GlobalEntry::SIZE as u32, vec![dgroup]),
-        (56, 0x06, vec![dgroup]),
+        (56, 0x06, vec![heap]),
         (59, ModuleEntry::SIZE as u32, vec![]),
         (61, ModuleEntry::SIZE as u32, vec![name]),
         (63, TaskEntry::SIZE as u32, vec![]),

@@ -390,6 +390,90 @@ pub struct Disagreement {
     pub text: String,
 }
 
+/// `heap --json`: the heaps at a stop as TOOLHELP's walks give them.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Heap {
+    /// The program's file.
+    pub file: String,
+    /// The location asked for (`--at`) was reached; false when the run
+    /// ended before it (or no `--at` was given and the run ended).
+    pub reached: bool,
+    /// How the run stopped.
+    pub stop: Exit,
+    /// The global heap, GlobalFirst/GlobalNext(GLOBAL_ALL) order.
+    pub global: Vec<GlobalBlockView>,
+    /// The local heap `--local` named, or null.
+    pub local: Option<LocalHeapView>,
+}
+
+/// A block of the global heap: its GLOBALENTRY and names for it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct GlobalBlockView {
+    /// GLOBALENTRY.dwAddress: the linear address.
+    pub dwAddress: u32,
+    /// GLOBALENTRY.dwBlockSize.
+    pub dwBlockSize: u32,
+    /// GLOBALENTRY.hBlock.
+    pub hBlock: u16,
+    /// GLOBALENTRY.wcLock.
+    pub wcLock: u16,
+    /// GLOBALENTRY.wcPageLock.
+    pub wcPageLock: u16,
+    /// GLOBALENTRY.wFlags (GF_PDB_OWNER 0100h).
+    pub wFlags: u16,
+    /// GLOBALENTRY.wHeapPresent: the block holds a local heap.
+    pub wHeapPresent: bool,
+    /// GLOBALENTRY.hOwner.
+    pub hOwner: u16,
+    /// The owner's module name ("NAME (PDB)" for a task's PSP).
+    pub owner: String,
+    /// GLOBALENTRY.wType (GT_*).
+    pub wType: u16,
+    /// wType's name (GT_ dropped).
+    pub r#type: String,
+    /// GLOBALENTRY.wData: the segment number, or the resource's GD_ type.
+    pub wData: u16,
+}
+
+/// A local heap: where it is and its LOCALENTRY walk.
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct LocalHeapView {
+    /// The segment holding it.
+    pub selector: u16,
+    /// LOCALENTRY.hHeap: the segment's global handle.
+    pub hHeap: u16,
+    /// LOCALENTRY.wHeapType (NORMAL_HEAP 0, USER_HEAP 1, GDI_HEAP 2).
+    pub wHeapType: u16,
+    /// LOCALINFO.wcItems.
+    pub wcItems: u16,
+    /// LocalFirst, then LocalNext.
+    pub entries: Vec<LocalEntryView>,
+}
+
+/// One LOCALENTRY.
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct LocalEntryView {
+    /// LOCALENTRY.hHandle.
+    pub hHandle: u16,
+    /// LOCALENTRY.wAddress.
+    pub wAddress: u16,
+    /// LOCALENTRY.wSize.
+    pub wSize: u16,
+    /// LOCALENTRY.wFlags (LF_FIXED 1, LF_FREE 2, LF_MOVEABLE 4).
+    pub wFlags: u16,
+    /// wFlags' name: FIXED, FREE or MOVEABLE.
+    pub flags: String,
+    /// LOCALENTRY.wcLock.
+    pub wcLock: u16,
+    /// LOCALENTRY.wType (LT_NORMAL 0, LT_FREE 255, ...).
+    pub wType: u16,
+    /// LOCALENTRY.wNext.
+    pub wNext: u16,
+}
+
 /// `stack --json` (and `demo --json`).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Stack {
@@ -586,6 +670,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("demo.json", schema_for!(Doc<Stack>)),
         ("disasm.json", schema_for!(Versioned<DisasmLine>)),
         ("error.json", schema_for!(Doc<ErrorOutput>)),
+        ("heap.json", schema_for!(Doc<Heap>)),
         ("info.json", schema_for!(Doc<Info>)),
         ("mapsym.json", schema_for!(Doc<Mapsym>)),
         ("profile.json", schema_for!(Doc<Profile>)),

@@ -19,6 +19,7 @@ pub mod bench;
 mod bench_dosbox;
 pub mod debug;
 pub mod disasm;
+mod heapcmd;
 pub mod json;
 pub mod output;
 pub mod tracecmd;
@@ -77,7 +78,7 @@ const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0    done: the program exited with 0, LOC was reached, the walk agrees
   N    run: the program's own exit code
-  1    stack --verify disagrees; stack, snapshot: LOC not reached, the program exited with 0
+  1    stack --verify disagrees; stack, snapshot, heap: LOC not reached, the program exited with 0
   2    a usage error (an unknown option, a malformed value)
   117  the program halted with interrupts disabled (cli; hlt)
   118  walk: the walk disagrees with the snapshot's expected frames
@@ -373,6 +374,25 @@ pub enum Command {
         #[arg(last = true)]
         args: Vec<String>,
     },
+    /// Show the heaps at a stop as TOOLHELP's walks give them (HEAPWALK's
+    /// views): the global heap (GlobalFirst, GlobalNext) and, with
+    /// --local, one local heap (LocalFirst, LocalNext).
+    Heap {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Stop when LOC is about to execute (as `stack --at`; +N: after N
+        /// instructions); without it, where the run ends.
+        #[arg(long, value_name = "LOC")]
+        at: Option<String>,
+        /// The local heap to list: a module's (its automatic data
+        /// segment) or a segment's, by selector or handle in hex.
+        #[arg(long, value_name = "MODULE|SELECTOR")]
+        local: Option<String>,
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
     /// Trace every executed instruction: CS:IP, MODULE:SEG:OFF, bytes and
     /// disassembly (JSON lines with --json), to stdout or -o FILE.
     Trace {
@@ -539,7 +559,7 @@ pub enum Command {
     /// docs/schema/), or write them all into a directory.
     Schema {
         /// The command: run, stack, trace, profile, bench, snapshot, walk,
-        /// mapsym, disasm, demo, info, or error (what an error under
+        /// mapsym, disasm, demo, info, heap, or error (what an error under
         /// --json prints).
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(SCHEMA_NAMES), required_unless_present = "write")]
         command: Option<String>,
@@ -565,9 +585,9 @@ pub enum Command {
 }
 
 /// The commands with a JSON schema (`schema COMMAND`).
-const SCHEMA_NAMES: [&str; 12] = [
-    "bench", "demo", "disasm", "error", "info", "mapsym", "profile", "run", "snapshot", "stack",
-    "trace", "walk",
+const SCHEMA_NAMES: [&str; 13] = [
+    "bench", "demo", "disasm", "error", "heap", "info", "mapsym", "profile", "run", "snapshot",
+    "stack", "trace", "walk",
 ];
 
 /// A value parser for clap that checks an option's value with `parse` and
@@ -961,7 +981,8 @@ fn json_and_spinner(c: &Command) -> (bool, bool) {
     match c {
         Command::Run { opts, .. }
         | Command::Stack { opts, .. }
-        | Command::Snapshot { opts, .. } => (opts.json, true),
+        | Command::Snapshot { opts, .. }
+        | Command::Heap { opts, .. } => (opts.json, true),
         Command::Profile { opts, .. } => (opts.json, true),
         Command::Trace { opts, .. } => (opts.json, false),
         // A debugging session talks to its user or its client while the
@@ -1235,6 +1256,13 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             if reached { 0 } else { exit_code(&stop).max(1) }
         }
+        Command::Heap {
+            opts,
+            at,
+            local,
+            files,
+            args,
+        } => heapcmd::heap(&opts, at.as_deref(), local.as_deref(), &files, &args),
         Command::Trace {
             opts,
             syntax,

@@ -13,6 +13,7 @@ use super::api::{Api, Arg};
 use super::global::{GF_PDB_OWNER, GlobalBlock, gt};
 use super::guest;
 use super::tdb::{module_db, off};
+use super::toolhelp_heap;
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
 use crate::walk::{StackTraceEntry, WalkMemory};
@@ -347,9 +348,27 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::W, Arg::W],
         global_entry_module,
     ),
-    Api::new("TOOLHELP", 56, "LOCALINFO", &[Arg::L, Arg::W], local_info),
-    Api::new("TOOLHELP", 57, "LOCALFIRST", &[Arg::L, Arg::W], local_first),
-    Api::new("TOOLHELP", 58, "LOCALNEXT", &[Arg::L], local_next),
+    Api::new(
+        "TOOLHELP",
+        56,
+        "LOCALINFO",
+        toolhelp_heap::LOCAL_INFO_ARGS,
+        toolhelp_heap::local_info,
+    ),
+    Api::new(
+        "TOOLHELP",
+        57,
+        "LOCALFIRST",
+        toolhelp_heap::LOCAL_FIRST_ARGS,
+        toolhelp_heap::local_first,
+    ),
+    Api::new(
+        "TOOLHELP",
+        58,
+        "LOCALNEXT",
+        toolhelp_heap::LOCAL_NEXT_ARGS,
+        toolhelp_heap::local_next,
+    ),
     Api::new("TOOLHELP", 59, "MODULEFIRST", &[Arg::L], module_first),
     Api::new("TOOLHELP", 60, "MODULENEXT", &[Arg::L], module_next),
     Api::new(
@@ -800,24 +819,34 @@ pub const GLOBAL_FREE: u16 = 2;
 
 /// The GLOBALENTRY of a block. dwNext and dwNextAlt hold the linear address
 /// of the next block on the whole arena and on the LRU list (0: none):
-/// GlobalNext continues from them. wHeapPresent is FALSE (there is no
-/// local heap model yet); wcPageLock is 0 (nothing is page-locked); wData
-/// is the segment number of a code segment and the GD_* resource type of a
-/// resource (SDK, GLOBALENTRY).
-fn global_entry(env: &Env, b: &GlobalBlock) -> GlobalEntry {
+/// GlobalNext continues from them. wHeapPresent is TRUE when the block's
+/// memory holds a local heap (toolhelp_heap.rs, "How a local heap is
+/// found"); wcPageLock is GlobalPageLock's count; wData
+/// is the segment number of a module's code or data segment and the GD_*
+/// resource type of a resource (SDK, GLOBALENTRY).
+pub fn global_entry(env: &Env, uc: &Uc<'_>, b: &GlobalBlock) -> GlobalEntry {
     let arena = &env.win16.global;
     GlobalEntry {
         dw_address: b.address,
         dw_block_size: b.size,
         h_block: b.handle,
         wc_lock: b.lock,
-        wc_page_lock: 0,
+        wc_page_lock: env
+            .win16
+            .kernel
+            .memory
+            .page_locks
+            .get(&b.selector)
+            .copied()
+            .unwrap_or(0),
         w_flags: if b.pdb_owner { GF_PDB_OWNER } else { 0 },
-        w_heap_present: 0,
+        w_heap_present: u16::from(toolhelp_heap::heap_present(uc, b.selector)),
         h_owner: b.owner,
         w_type: b.kind,
         w_data: match b.kind {
-            gt::CODE => b.segment.unwrap_or(0),
+            // The segment number of a module's segment, data too (SDK,
+            // GlobalEntryHandle: how debuggers find a segment's number).
+            gt::CODE | gt::DGROUP | gt::DATA => b.segment.unwrap_or(0),
             gt::RESOURCE => b.resource.map_or(0, |t| t.gd_type),
             _ => 0,
         },
@@ -827,7 +856,7 @@ fn global_entry(env: &Env, b: &GlobalBlock) -> GlobalEntry {
 }
 
 fn fill_global(env: &Env, uc: &mut Uc<'_>, p: u32, b: Option<GlobalBlock>) -> u32 {
-    let ge = b.map(|b| global_entry(env, &b).to_bytes());
+    let ge = b.map(|b| global_entry(env, uc, &b).to_bytes());
     fill_entry(uc, p, GlobalEntry::SIZE, ge)
 }
 
@@ -926,31 +955,7 @@ pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
 
 // ------------------------------------------------------------- local heap
 
-/// TOOLHELP.56 LocalInfo(lpli, hHeap): there is no local heap model yet, so
-/// every heap is empty: wcItems = 0, TRUE for a block of the global arena,
-/// FALSE for a handle that names none.
-pub fn local_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if env.win16.global.find(warg(a, 1)).is_none() {
-        return Ok(0);
-    }
-    Ok(fill(
-        uc,
-        arg(a, 0),
-        LocalInfo::SIZE,
-        &LocalInfo::default().to_bytes(),
-    ))
-}
-
-/// TOOLHELP.57 LocalFirst(lple, hHeap): FALSE: every heap is empty (no
-/// local heap model yet), and a wrong dwSize fails as always.
-pub fn local_first(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
-}
-
-/// TOOLHELP.58 LocalNext(lple): FALSE (see LocalFirst).
-pub fn local_next(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
-}
+// LocalInfo, LocalFirst and LocalNext: toolhelp_heap.rs.
 
 // ----------------------------------------------------------- system info
 
@@ -970,13 +975,15 @@ pub fn system_heap_info(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 /// TOOLHELP.72 MemManInfo(lpmmi): the global arena's limits (global.rs,
 /// "Limits") in 4 KiB pages: all of [`super::global::ARENA_LIMIT`] is
 /// linear space and physical pages, nothing is locked or swapped; the
-/// largest free block is what GlobalCompact reports.
+/// largest free block is what GlobalCompact(0) reports (what is free, at
+/// most the largest huge block), the free pages what GetFreeSpace
+/// reports, in whole pages.
 pub fn mem_man_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    use super::global::{ARENA_LIMIT, MAX_BLOCK};
+    use super::global::{ARENA_LIMIT, MAX_HUGE_BLOCK};
     const PAGE: u32 = 4096;
     let free = env.win16.global.free();
     let mmi = MemManInfo {
-        dw_largest_free_block: free.min(MAX_BLOCK),
+        dw_largest_free_block: free.min(MAX_HUGE_BLOCK),
         dw_max_pages_available: free / PAGE,
         dw_max_pages_lockable: free / PAGE,
         dw_total_linear_space: ARENA_LIMIT / PAGE,
