@@ -1,4 +1,4 @@
-//! KERNEL's module functions: module handles, file names and usage,
+//! KERNEL's module functions: module handles, names, file names and usage,
 //! exported addresses, instance thunks, another instance's data.
 //!
 //! Handles: an hModule here is the module database's selector; any of
@@ -29,6 +29,13 @@ use crate::win16::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
+    Api::new(
+        "KERNEL",
+        27,
+        "GETMODULENAME",
+        &[Arg::W, Arg::L, Arg::W],
+        get_module_name,
+    ),
     Api::new(
         "KERNEL",
         47,
@@ -181,6 +188,26 @@ pub fn get_module_file_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
     let path = dos_path(env, m.path.as_deref(), &m.name);
     let size = farptr::int_size(a[2]);
     Ok(farptr::write_cstr_truncated(uc, a[1], path.as_bytes(), size).map_or(0, |n| n as u32))
+}
+
+/// KERNEL.27 GetModuleName(hInstance, lpszName, cbName) (undocumented;
+/// KRNL386 as Wine's notes on it describe): the module's name, the first
+/// entry of its resident-name table, cut to cbName - 1 characters and
+/// ended with a NUL (nothing written when cbName is 0 or negative); TRUE,
+/// or FALSE for a handle that names no module.
+pub fn get_module_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a[0] as u16;
+    let Some(i) = env.win16.module_for_handle(h) else {
+        return Ok(0);
+    };
+    let name = env.win16.modules[i].name.clone();
+    let count = a[2] as u16 as i16;
+    if count > 0
+        && farptr::write_cstr_truncated(uc, a[1], name.as_bytes(), count as usize).is_none()
+    {
+        return Ok(0);
+    }
+    Ok(1)
 }
 
 /// KERNEL.50 GetProcAddress(hModule, lpszProcName): the far address of an

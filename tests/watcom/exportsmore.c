@@ -1,0 +1,109 @@
+/* exportsmore.c: more KERNEL and GDI exports of Windows 3.1 that real
+ * programs import (tests/win16_exports_more.rs). Each check prints one
+ * line with OutputDebugString; where the expected values come from is
+ * said in the test. */
+#include <windows.h>
+#include <string.h>
+
+typedef BOOL (FAR PASCAL *MODNAMEFN)(HINSTANCE, LPSTR, int);
+typedef void (FAR PASCAL *PTRADDFN)(DWORD, DWORD);
+typedef BOOL (FAR PASCAL *VALIDMFFN)(HGLOBAL);
+
+static char buf[200];
+static void say(void) { OutputDebugString(buf); }
+
+static FARPROC proc(LPCSTR module, LPCSTR name)
+{
+    return GetProcAddress(GetModuleHandle(module), name);
+}
+
+static void module_name(void)
+{
+    MODNAMEFN get = (MODNAMEFN)proc("KERNEL", "GETMODULENAME");
+    char k[20], u[20], small[8], none[4];
+    BOOL a, b, c, d;
+    memset(k, 'x', sizeof k);
+    memset(small, 'x', sizeof small);
+    memset(none, 'x', sizeof none);
+    a = get(GetModuleHandle("KERNEL"), k, sizeof k);
+    b = get(GetModuleHandle("USER"), small, 3);
+    c = get(GetModuleHandle("GDI"), none, 0);
+    d = get((HINSTANCE)0x0BAD, u, sizeof u);
+    wsprintf(buf, "modname %d %s %d %s %d %c %d", a, (LPSTR)k, b, (LPSTR)small, c, none[0], d);
+    say();
+}
+
+static void ptr_add(void)
+{
+    PTRADDFN add = (PTRADDFN)proc("KERNEL", "LONGPTRADD");
+    static char data[40] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    WORD ds, sel;
+    DWORD before, after;
+    char FAR *p;
+    ds = HIWORD((DWORD)(char FAR *)data);
+    sel = AllocSelector(ds);
+    before = GetSelectorBase(sel);
+    add(MAKELONG(0, sel), 16);
+    after = GetSelectorBase(sel);
+    p = (char FAR *)MAKELP(sel, LOWORD((DWORD)(char FAR *)data));
+    wsprintf(buf, "ptradd %ld %c", after - before, p[0]);
+    say();
+    FreeSelector(sel);
+}
+
+static void valid_metafile(void)
+{
+    VALIDMFFN valid = (VALIDMFFN)proc("GDI", "ISVALIDMETAFILE");
+    HDC mdc = CreateMetaFile(NULL);
+    HMETAFILE mf;
+    HGLOBAL zero, old;
+    WORD FAR *w;
+    BOOL a, b, c, d, e;
+    Rectangle(mdc, 0, 0, 5, 5);
+    mf = CloseMetaFile(mdc);
+    a = valid((HGLOBAL)mf);
+    zero = GlobalAlloc(GMEM_MOVEABLE | GMEM_ZEROINIT, 64);
+    b = valid(zero);
+    w = (WORD FAR *)GlobalLock(zero);
+    w[0] = 2;      /* a disk metafile's header */
+    w[1] = 9;
+    w[2] = 0x0300;
+    GlobalUnlock(zero);
+    c = valid(zero);
+    w = (WORD FAR *)GlobalLock(zero);
+    w[2] = 0x0100; /* another version */
+    GlobalUnlock(zero);
+    d = valid(zero);
+    old = GlobalAlloc(GMEM_MOVEABLE, 4); /* too small for a header */
+    e = valid(old);
+    wsprintf(buf, "validmf %d %d %d %d %d", a, b, c, d, e);
+    say();
+    GlobalFree(old);
+    GlobalFree(zero);
+    DeleteMetaFile(mf);
+}
+
+static void glyph(void)
+{
+    HDC dc = GetDC(NULL);
+    GLYPHMETRICS gm;
+    MAT2 m;
+    DWORD r;
+    memset(&m, 0, sizeof m);
+    m.eM11.value = 1;
+    m.eM22.value = 1;
+    memset(&gm, 0x55, sizeof gm);
+    r = GetGlyphOutline(dc, 'A', GGO_METRICS, &gm, 0, NULL, &m);
+    wsprintf(buf, "glyph %ld %d", r, gm.gmBlackBoxX == 0x5555);
+    say();
+    ReleaseDC(NULL, dc);
+}
+
+int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
+{
+    module_name();
+    ptr_add();
+    valid_metafile();
+    glyph();
+    return 0;
+}

@@ -1,0 +1,60 @@
+//! More Windows 3.1 exports that real programs import (issue 28):
+//! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
+//! GetGlyphOutline, each exercised by an Open Watcom C program in
+//! tests/watcom/.
+
+mod common;
+
+use common::{bin, json, strings, watcom};
+
+/// Run a built program with a fresh drive C: of its own; its debug output.
+fn run(exe: &std::path::Path) -> Vec<String> {
+    let dir = exe.parent().unwrap().join("drive");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = exe.file_name().unwrap();
+    std::fs::copy(exe, dir.join(name)).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(&dir)
+        .arg(dir.join(name))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    strings(&v["debug_output"])
+}
+
+/// tests/watcom/exportsmore.c. Expected values:
+/// - GetModuleName(hInstance, lpName, cbName) (KERNEL.27, undocumented;
+///   KRNL386's behaviour as Wine's krnl386 notes record it): TRUE and the
+///   module's name from its resident-name table (`KERNEL`), cut to
+///   cbName - 1 characters and NUL-ended (`US` for 3), nothing written
+///   for 0; FALSE for a handle that names no module.
+/// - LongPtrAdd(dwLongPtr, dwAdd) (KERNEL.180, undocumented; the same
+///   source): the selector's base moves dwAdd (16) bytes, so offset n
+///   through it reads what offset n + 16 held (`g` of the digits and
+///   letters).
+/// - IsValidMetaFile(hmf) (GDI.410, undocumented; GDI 3.1 as Wine's notes
+///   record it): TRUE for CloseMetaFile's metafile and for a block whose
+///   METAHEADER says mtType 2, mtHeaderSize 9, mtVersion 0300h (Windows
+///   3.1 SDK, "Metafile Format"); FALSE for zeros, for version 0100h and
+///   for a block too small for the header.
+/// - GetGlyphOutline (GDI.309): -1 for the System font of the display
+///   (Windows 3.1 SDK: "This function works only with TrueType fonts";
+///   the return value on error is -1), and the GLYPHMETRICS structure is
+///   not written.
+#[test]
+fn more_windows_31_exports() {
+    let Some(exe) = watcom::win16("exportsmore") else {
+        return;
+    };
+    assert_eq!(
+        run(&exe),
+        [
+            "modname 1 KERNEL 1 US 1 x 0",
+            "ptradd 16 g",
+            "validmf 1 0 1 0 0",
+            "glyph -1 1",
+        ]
+    );
+}
