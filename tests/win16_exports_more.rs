@@ -1,6 +1,6 @@
 //! More Windows 3.1 exports that real programs import (issue 28):
 //! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
-//! GetGlyphOutline, each exercised by an Open Watcom C program in
+//! GetGlyphOutline, GetDCState and SetDCState, each exercised by an Open Watcom C program in
 //! tests/watcom/.
 
 mod common;
@@ -43,6 +43,15 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   (Windows 3.1 SDK: "This function works only with TrueType fonts";
 ///   the return value on error is -1), and the GLYPHMETRICS structure is
 ///   not written.
+/// - GetDCState(hdc) / SetDCState(hdc, hdcSaved) (GDI.179/180,
+///   undocumented: the pair SaveDC and RestoreDC are built on in GDI 3.1,
+///   as Schulman's *Undocumented Windows* and Wine's notes describe them):
+///   the copy is a new DC answering with the attributes hdc had (blue
+///   text 0xFF0000, TRANSPARENT 1, MM_LOMETRIC 2); after hdc changed
+///   them, SetDCState gives them back, the selected brush included (the
+///   red brush comes out of the next SelectObject); DeleteDC frees the
+///   copy (TRUE), and then the brush can be deleted; a handle that is no
+///   DC gives no copy.
 #[test]
 fn more_windows_31_exports() {
     let Some(exe) = watcom::win16("exportsmore") else {
@@ -55,6 +64,9 @@ fn more_windows_31_exports() {
             "ptradd 16 g",
             "validmf 1 0 1 0 0",
             "glyph -1 1",
+            "dcstate copy 1 FF0000 1 2",
+            "dcstate back FF0000 1 2 1",
+            "dcstate freed 1 1 1",
         ]
     );
 }

@@ -99,11 +99,47 @@ static void glyph(void)
     ReleaseDC(NULL, dc);
 }
 
+static void dc_state(void)
+{
+    typedef HDC (FAR PASCAL *GETSTATEFN)(HDC);
+    typedef void (FAR PASCAL *SETSTATEFN)(HDC, HDC);
+    GETSTATEFN get = (GETSTATEFN)proc("GDI", "GETDCSTATE");
+    SETSTATEFN set = (SETSTATEFN)proc("GDI", "SETDCSTATE");
+    HDC screen = GetDC(NULL);
+    HDC mem = CreateCompatibleDC(screen);
+    HDC copy;
+    HBRUSH red = CreateSolidBrush(RGB(255, 0, 0));
+    BOOL freed, deleted;
+    SetTextColor(mem, RGB(0, 0, 255));
+    SetBkMode(mem, TRANSPARENT);
+    SetMapMode(mem, MM_LOMETRIC);
+    SelectObject(mem, red);
+    copy = get(mem);
+    wsprintf(buf, "dcstate copy %d %06lX %d %d", copy != NULL && copy != mem,
+             GetTextColor(copy), GetBkMode(copy), GetMapMode(copy));
+    say();
+    SetTextColor(mem, RGB(0, 255, 0));
+    SetBkMode(mem, OPAQUE);
+    SetMapMode(mem, MM_TEXT);
+    SelectObject(mem, GetStockObject(WHITE_BRUSH));
+    set(mem, copy);
+    wsprintf(buf, "dcstate back %06lX %d %d %d", GetTextColor(mem), GetBkMode(mem),
+             GetMapMode(mem), SelectObject(mem, GetStockObject(WHITE_BRUSH)) == red);
+    say();
+    freed = DeleteDC(copy);
+    deleted = DeleteObject(red);
+    wsprintf(buf, "dcstate freed %d %d %d", freed, deleted, get((HDC)0x0BAD) == NULL);
+    say();
+    DeleteDC(mem);
+    ReleaseDC(NULL, screen);
+}
+
 int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
 {
     module_name();
     ptr_add();
     valid_metafile();
     glyph();
+    dc_state();
     return 0;
 }
