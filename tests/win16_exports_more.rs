@@ -1,6 +1,7 @@
 //! More Windows 3.1 exports that real programs import (issue 28):
 //! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
-//! GetGlyphOutline, GetDCState and SetDCState, each exercised by an Open Watcom C program in
+//! GetGlyphOutline, GetDCState and SetDCState, and KERNEL's
+//! DirectResAlloc, each exercised by an Open Watcom C program in
 //! tests/watcom/.
 
 mod common;
@@ -52,9 +53,21 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   red brush comes out of the next SelectObject); DeleteDC frees the
 ///   copy (TRUE), and then the brush can be deleted; a handle that is no
 ///   DC gives no copy.
+/// - DirectResAlloc(hInstance, wType, wSize) (KERNEL.168, undocumented;
+///   KRNL386 as Wine's notes record it): a moveable, non-discardable
+///   block of at least wSize bytes whose owner (TOOLHELP's GlobalEntry
+///   hOwner) is the instance's module (TaskFindHandle's hModule), where
+///   GlobalAlloc's block belongs to the task; a handle that names no
+///   module: NULL.
 #[test]
 fn more_windows_31_exports() {
-    let Some(exe) = watcom::win16("exportsmore") else {
+    let Some(exe) = watcom::build(
+        "exportsmore",
+        watcom::Kind::Win16Exe,
+        &["exportsmore.c"],
+        None,
+        &["toolhelp.lib"],
+    ) else {
         return;
     };
     assert_eq!(
@@ -67,6 +80,7 @@ fn more_windows_31_exports() {
             "dcstate copy 1 FF0000 1 2",
             "dcstate back FF0000 1 2 1",
             "dcstate freed 1 1 1",
+            "resalloc 1 1 1 1 1 1",
         ]
     );
 }

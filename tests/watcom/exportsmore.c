@@ -4,6 +4,7 @@
  * said in the test. */
 #include <windows.h>
 #include <string.h>
+#include <toolhelp.h>
 
 typedef BOOL (FAR PASCAL *MODNAMEFN)(HINSTANCE, LPSTR, int);
 typedef void (FAR PASCAL *PTRADDFN)(DWORD, DWORD);
@@ -134,6 +135,26 @@ static void dc_state(void)
     ReleaseDC(NULL, screen);
 }
 
+static void res_alloc(HINSTANCE inst)
+{
+    typedef HGLOBAL (FAR PASCAL *RESALLOCFN)(HINSTANCE, WORD, WORD);
+    RESALLOCFN alloc = (RESALLOCFN)proc("KERNEL", "DIRECTRESALLOC");
+    HGLOBAL h = alloc(inst, 0x10, 100), g = GlobalAlloc(GMEM_MOVEABLE, 100);
+    TASKENTRY te;
+    GLOBALENTRY ge, gg;
+    te.dwSize = sizeof te;
+    ge.dwSize = gg.dwSize = sizeof ge;
+    TaskFindHandle(&te, GetCurrentTask());
+    GlobalEntryHandle(&ge, h);
+    GlobalEntryHandle(&gg, g);
+    wsprintf(buf, "resalloc %d %d %d %d %d %d", h != NULL, GlobalSize(h) >= 100,
+             (GlobalFlags(h) & GMEM_DISCARDABLE) == 0, ge.hOwner == te.hModule,
+             gg.hOwner != te.hModule, alloc((HINSTANCE)0x0BAD, 0x10, 100) == NULL);
+    say();
+    GlobalFree(g);
+    GlobalFree(h);
+}
+
 int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
 {
     module_name();
@@ -141,5 +162,6 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     valid_metafile();
     glyph();
     dc_state();
+    res_alloc(inst);
     return 0;
 }
