@@ -1,7 +1,7 @@
 //! More Windows 3.1 exports that real programs import (issue 28):
 //! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
-//! GetGlyphOutline, GetDCState and SetDCState, and KERNEL's
-//! DirectResAlloc, each exercised by an Open Watcom C program in
+//! GetGlyphOutline, GetDCState and SetDCState, IsDCCurrentPalette, and
+//! KERNEL's DirectResAlloc, each exercised by an Open Watcom C program in
 //! tests/watcom/.
 
 mod common;
@@ -59,6 +59,16 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   hOwner) is the instance's module (TaskFindHandle's hModule), where
 ///   GlobalAlloc's block belongs to the task; a handle that names no
 ///   module: NULL.
+/// - IsDCCurrentPalette(hdc) (GDI.412, undocumented; GDI 3.1 as Wine's
+///   notes record it: TRUE when the DC's palette is the primary palette,
+///   the last one selected as a foreground palette): a palette selected
+///   with bForceBackground FALSE into a memory DC (no window) is current;
+///   one selected with TRUE is not and leaves the other current; selected
+///   again with FALSE it is current and the first no longer is. Selected
+///   with FALSE into the DC of a window that is not the active one, a
+///   palette is a background palette (Windows 3.1 SDK, SelectPalette: a
+///   foreground palette "when the window has input focus"), so the
+///   primary palette stays. A handle that is no DC: FALSE.
 #[test]
 fn more_windows_31_exports() {
     let Some(exe) = watcom::build(
@@ -81,6 +91,7 @@ fn more_windows_31_exports() {
             "dcstate back FF0000 1 2 1",
             "dcstate freed 1 1 1",
             "resalloc 1 1 1 1 1 1",
+            "palette 1 0 1 1 0 1 0",
         ]
     );
 }

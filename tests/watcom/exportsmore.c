@@ -155,6 +155,49 @@ static void res_alloc(HINSTANCE inst)
     GlobalFree(h);
 }
 
+static HPALETTE make_palette(BYTE red)
+{
+    struct { WORD version, count; PALETTEENTRY e[2]; } lp;
+    memset(&lp, 0, sizeof lp);
+    lp.version = 0x300;
+    lp.count = 2;
+    lp.e[0].peRed = red;
+    lp.e[1].peBlue = 200;
+    return CreatePalette((LOGPALETTE FAR *)&lp);
+}
+
+static void current_palette(HINSTANCE inst)
+{
+    typedef BOOL (FAR PASCAL *CURPALFN)(HDC);
+    CURPALFN cur = (CURPALFN)proc("GDI", "ISDCCURRENTPALETTE");
+    HPALETTE p1 = make_palette(100), p2 = make_palette(50);
+    HWND hidden = CreateWindow("STATIC", "", WS_POPUP, 0, 0, 10, 10, NULL, NULL,
+                               inst, NULL);
+    HDC m1 = CreateCompatibleDC(NULL), m2 = CreateCompatibleDC(NULL), scr = GetDC(hidden);
+    BOOL a, b, c, d, e, f, g;
+    SelectPalette(m1, p1, FALSE);
+    a = cur(m1);
+    SelectPalette(m2, p2, TRUE);
+    b = cur(m2);
+    c = cur(m1);
+    SelectPalette(m2, p2, FALSE);
+    d = cur(m2);
+    e = cur(m1);
+    /* a hidden window's DC: the window is not the active one */
+    SelectPalette(scr, p1, FALSE);
+    f = cur(m2);
+    g = cur((HDC)0x0BAD);
+    wsprintf(buf, "palette %d %d %d %d %d %d %d", a, b, c, d, e, f, g);
+    say();
+    SelectPalette(scr, GetStockObject(DEFAULT_PALETTE), TRUE);
+    ReleaseDC(hidden, scr);
+    DestroyWindow(hidden);
+    DeleteDC(m1);
+    DeleteDC(m2);
+    DeleteObject(p1);
+    DeleteObject(p2);
+}
+
 int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
 {
     module_name();
@@ -163,5 +206,6 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     glyph();
     dc_state();
     res_alloc(inst);
+    current_palette(inst);
     return 0;
 }
