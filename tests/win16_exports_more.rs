@@ -1,7 +1,7 @@
 //! More Windows 3.1 exports that real programs import (issue 28):
 //! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
 //! GetGlyphOutline, GetDCState and SetDCState, IsDCCurrentPalette, and
-//! KERNEL's DirectResAlloc, each exercised by an Open Watcom C program in
+//! KERNEL's DirectResAlloc and FlushCachedFileHandle, each exercised by an Open Watcom C program in
 //! tests/watcom/.
 
 mod common;
@@ -69,6 +69,11 @@ fn run(exe: &std::path::Path) -> Vec<String> {
 ///   palette is a background palette (Windows 3.1 SDK, SelectPalette: a
 ///   foreground palette "when the window has input focus"), so the
 ///   primary palette stays. A handle that is no DC: FALSE.
+/// - FlushCachedFileHandle(hExe) (KERNEL.319, undocumented; KRNL386's
+///   source: it closes hExe's entry of KERNEL's cache of EXE file handles,
+///   if there is one, and keeps AX, BX, CX and DI): returns to the caller
+///   with AX as it was (1234h, 5678h), for the program's own module and
+///   for 0.
 #[test]
 fn more_windows_31_exports() {
     let Some(exe) = watcom::build(
@@ -92,6 +97,7 @@ fn more_windows_31_exports() {
             "dcstate freed 1 1 1",
             "resalloc 1 1 1 1 1 1",
             "palette 1 0 1 1 0 1 0",
+            "flush 1234 5678",
         ]
     );
 }

@@ -198,6 +198,29 @@ static void current_palette(HINSTANCE inst)
     DeleteObject(p2);
 }
 
+static void flush_cache(void)
+{
+    FARPROC flush = proc("KERNEL", "FLUSHCACHEDFILEHANDLE");
+    WORD hexe, ax1, ax2;
+    TASKENTRY te;
+    te.dwSize = sizeof te;
+    TaskFindHandle(&te, GetCurrentTask());
+    hexe = te.hModule;
+    _asm {
+        mov ax, 1234h
+        push hexe
+        call dword ptr flush
+        mov ax1, ax
+        mov ax, 5678h
+        xor bx, bx
+        push bx
+        call dword ptr flush
+        mov ax2, ax
+    }
+    wsprintf(buf, "flush %04X %04X", ax1, ax2);
+    say();
+}
+
 int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
 {
     module_name();
@@ -207,5 +230,6 @@ int PASCAL WinMain(HINSTANCE inst, HINSTANCE prev, LPSTR cmd, int show)
     dc_state();
     res_alloc(inst);
     current_palette(inst);
+    flush_cache();
     return 0;
 }

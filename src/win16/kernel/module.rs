@@ -74,6 +74,13 @@ pub static APIS: &[Api] = &[
     ),
     Api::new(
         "KERNEL",
+        319,
+        "FLUSHCACHEDFILEHANDLE",
+        &[Arg::W],
+        flush_cached_file_handle,
+    ),
+    Api::new(
+        "KERNEL",
         54,
         "GETINSTANCEDATA",
         &[Arg::W, Arg::W, Arg::W],
@@ -319,6 +326,18 @@ pub fn free_proc_instance(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<
         }
     }
     Ok(0)
+}
+
+/// KERNEL.319 FlushCachedFileHandle(hExe) (undocumented): KRNL386 keeps
+/// a small cache of DOS handles open on the files of loaded modules, to
+/// read their segments and resources again, and this closes hExe's (on
+/// KERNEL's own PDB) and frees its entry; a module not in the cache, or 0,
+/// is nothing to do. Here KERNEL reads segments and resources from the
+/// module's image, never through a DOS handle, so the cache is always
+/// empty and no handle is closed. Registers are kept (AX and DX come back
+/// as they were), as KRNL386's preserves them.
+pub fn flush_cached_file_handle(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 
 /// KERNEL.54 GetInstanceData(hInstance, pbData, cbData): copies cbData
