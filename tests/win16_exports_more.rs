@@ -1,8 +1,8 @@
 //! More Windows 3.1 exports that real programs import (issue 28):
 //! KERNEL's GetModuleName and LongPtrAdd, GDI's IsValidMetaFile and
 //! GetGlyphOutline, GetDCState and SetDCState, IsDCCurrentPalette, and
-//! KERNEL's DirectResAlloc and FlushCachedFileHandle, each exercised by an Open Watcom C program in
-//! tests/watcom/.
+//! KERNEL's DirectResAlloc and FlushCachedFileHandle, each exercised by
+//! an Open Watcom C program in tests/watcom/.
 
 mod common;
 
