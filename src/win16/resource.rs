@@ -26,7 +26,8 @@
 //!   resource. `FreeResource` counts one use less and frees the block at
 //!   the last. `LockResource` is GlobalLock: nothing is ever discarded, so
 //!   nothing is loaded again. `AllocResource` makes a zeroed block for a
-//!   resource without loading it.
+//!   resource without loading it, DirectResAlloc a moveable block the
+//!   module owns.
 //! - A resource larger than 64 KiB is not loaded (LoadResource returns 0):
 //!   the global heap makes no huge blocks (global.rs, "Limits").
 //!
@@ -65,6 +66,13 @@ pub static APIS: &[Api] = &[
         "ALLOCRESOURCE",
         &[Arg::W, Arg::W, Arg::L],
         alloc_resource,
+    ),
+    Api::new(
+        "KERNEL",
+        168,
+        "DIRECTRESALLOC",
+        &[Arg::W, Arg::W, Arg::W],
+        direct_res_alloc,
     ),
     Api::new(
         "KERNEL",
@@ -374,6 +382,32 @@ pub fn alloc_resource(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let (hinstance, hrsrc, size) = (a[0] as u16, a[1] as u16, a[2]);
     Ok(u32::from(resource_block(
         env, uc, hinstance, hrsrc, size, false,
+    )))
+}
+
+/// KERNEL.168 DirectResAlloc(hInstance, wType, wSize) (undocumented; the
+/// block USER's CreateCursor and CreateIcon put their bits in, as Wine's
+/// notes on KRNL386 describe it): a moveable global block of wSize bytes
+/// owned by hInstance's module, not the calling task, so it lives as long
+/// as the module does; wType is not looked at. 0 for a handle that names
+/// no module or when the block cannot be made.
+pub fn direct_res_alloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(i) = env.win16.module_for_handle(a[0] as u16) else {
+        return Ok(0);
+    };
+    let owner = Owner {
+        owner: env.win16.modules[i].hmodule,
+        pdb_owner: false,
+        kind: gt::UNKNOWN,
+    };
+    let size = u32::from(a[2] as u16);
+    Ok(u32::from(global::alloc_block(
+        env,
+        uc,
+        gmem::MOVEABLE,
+        size,
+        &[],
+        owner,
     )))
 }
 

@@ -21,6 +21,9 @@
 //! SaveDC pushes the attributes (with the clip region and the selected
 //! objects) and returns the new depth; RestoreDC(n) goes back to depth n
 //! (n > 0), or |n| levels back (n < 0), re-selecting the saved objects.
+//! GetDCState copies the attributes into a new DC of their own (one that
+//! draws nothing) and SetDCState gives them back, the pair SaveDC and
+//! RestoreDC are built on in GDI 3.1.
 //!
 //! # The interface for USER
 //!
@@ -894,10 +897,19 @@ fn restore_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     }
     d.saved.truncate(target as usize);
     let st = d.saved.pop().expect("depth checked");
+    take_state(gdi, hdc, st);
+    Ok(1)
+}
+
+/// Give the DC `hdc` the attributes `st`; a memory DC's bitmap comes back
+/// with its format and extent.
+fn take_state(gdi: &mut super::Gdi, hdc: u16, st: DcState) {
     let bitmap = st.bitmap;
+    let Some(d) = gdi.dc_mut(hdc) else {
+        return;
+    };
     let kind = d.kind;
     d.state = st;
-    // The saved bitmap comes back with its format and extent.
     if kind == DcKind::Memory {
         if let Some(b) = gdi.objects.bitmap(bitmap) {
             let (fmt, r) = (
@@ -909,7 +921,41 @@ fn restore_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
             d.vis = Region::rect(r);
         }
     }
-    Ok(1)
+}
+
+/// GDI.179 GetDCState(hDC) (undocumented; the call SaveDC is built on in
+/// GDI 3.1, as Schulman's *Undocumented Windows* and Wine's notes describe
+/// it): a new DC holding a copy of hDC's attributes — colours, modes, the
+/// mapping, the current position, the clip region and the selected
+/// objects — that answers queries and draws nothing; DeleteDC frees it.
+/// 0 for a handle that is no DC.
+fn get_dc_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(d) = env.win16.gdi.dc(arg_h(a[0])) else {
+        return Ok(0);
+    };
+    let (device, state) = (d.device, d.state.clone());
+    let copy = make_dc(env, DcKind::Info, device);
+    match env.win16.gdi.dc_mut(copy as u16) {
+        Some(c) => c.state = state,
+        None => return Ok(0),
+    }
+    Ok(copy)
+}
+
+/// GDI.180 SetDCState(hDC, hSavedDC) (undocumented; RestoreDC's half, the
+/// same sources): hDC takes hSavedDC's attributes, as RestoreDC gives a
+/// saved level back. Nothing happens when either handle is no DC. No
+/// return value.
+fn set_dc_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let gdi = &mut env.win16.gdi;
+    let (hdc, saved) = (arg_h(a[0]), arg_h(a[1]));
+    if gdi.dc(hdc).is_none() {
+        return Ok(0);
+    }
+    if let Some(st) = gdi.dc(saved).map(|d| d.state.clone()) {
+        take_state(gdi, hdc, st);
+    }
+    Ok(0)
 }
 
 /// A setter of one attribute: the previous value, or 0 for a DC that is
@@ -1230,6 +1276,8 @@ pub static APIS: &[Api] = &[
     Api::new("GDI", 20, "MOVETO", &[Arg::W, Arg::W, Arg::W], move_to),
     Api::new("GDI", 30, "SAVEDC", &[Arg::W], save_dc),
     Api::new("GDI", 39, "RESTOREDC", &[Arg::W, Arg::W], restore_dc),
+    Api::new("GDI", 179, "GETDCSTATE", &[Arg::W], get_dc_state),
+    Api::new("GDI", 180, "SETDCSTATE", &[Arg::W, Arg::W], set_dc_state),
     Api::new(
         "GDI",
         52,

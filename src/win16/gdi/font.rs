@@ -69,8 +69,8 @@
 //! NEWTEXTMETRIC copies on the stack, RASTER_FONTTYPE), and Windows 3.1's
 //! TrueType queries answered as for a system of raster fonts only
 //! (GetRasterizerCaps: no TrueType; GetOutlineTextMetrics,
-//! GetCharABCWidths, GetKerningPairs, GetFontData: none), with
-//! SetMapperFlags/GetAspectRatioFilter.
+//! GetCharABCWidths, GetKerningPairs, GetFontData, GetGlyphOutline:
+//! none), with SetMapperFlags/GetAspectRatioFilter.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -1226,6 +1226,14 @@ fn get_kerning_pairs(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32
     Ok(0)
 }
 
+/// GDI.309 GetGlyphOutline(hdc, uChar, fuFormat, lpgm, cbBuffer,
+/// lpBuffer, lpmat2) -> -1: glyph outlines and metrics come from the
+/// TrueType rasterizer and this DC's font is a raster font (the SDK:
+/// "This function works only with TrueType fonts"); nothing is written.
+fn get_glyph_outline(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(0xFFFF_FFFF)
+}
+
 /// GDI.311 GetFontData(hdc, dwTable, dwOffset, lpvBuffer, cbData) ->
 /// GDI_ERROR (-1): there is no TrueType font data.
 fn get_font_data(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
@@ -1324,6 +1332,13 @@ pub static APIS: &[Api] = &[
         "CREATESCALABLEFONTRESOURCE",
         &[Arg::W, Arg::L, Arg::L, Arg::L],
         create_scalable_font_resource,
+    ),
+    Api::new(
+        "GDI",
+        309,
+        "GETGLYPHOUTLINE",
+        &[Arg::W, Arg::W, Arg::W, Arg::L, Arg::L, Arg::L, Arg::L],
+        get_glyph_outline,
     ),
     Api::new(
         "GDI",

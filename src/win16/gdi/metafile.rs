@@ -789,6 +789,27 @@ fn get_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     })
 }
 
+/// GDI.410 IsValidMetaFile(hmf) (undocumented; GDI 3.1 as Wine's notes
+/// on it describe) -> TRUE when the global block hmf begins with a
+/// Windows 3.x METAHEADER: mtType 1 (memory) or 2 (disk), mtHeaderSize 9
+/// and mtVersion 0300h. Only the header is looked at, not the records.
+fn is_valid_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(b) = env.win16.global.find(a[0] as u16) else {
+        return Ok(0);
+    };
+    let mut head = [0u8; 6];
+    if b.size < HEADER_SIZE as u32 || uc.read_seg(b.selector, 0, &mut head).is_err() {
+        return Ok(0);
+    }
+    let word = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
+    let kind = word(0);
+    Ok(u32::from(
+        (kind == MEMORY_METAFILE || kind == DISK_METAFILE)
+            && usize::from(word(2)) * 2 == HEADER_SIZE
+            && word(4) == METAVERSION,
+    ))
+}
+
 /// GDI.160 SetMetaFileBits(hMem) -> a metafile handle for a global block
 /// that holds a metafile (the same handle), or 0.
 fn set_meta_file_bits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
@@ -1863,6 +1884,7 @@ pub static APIS: &[Api] = &[
         &[Arg::W],
         set_meta_file_bits_better,
     ),
+    Api::new("GDI", 410, "ISVALIDMETAFILE", &[Arg::W], is_valid_meta_file),
 ];
 
 #[cfg(test)]

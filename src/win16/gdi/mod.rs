@@ -124,6 +124,9 @@ pub struct Gdi {
     pub syspal: [u32; 256],
     pub syspal_used: [bool; 256],
     pub syspal_use: u16,
+    /// The palette last selected as a foreground palette (palette.rs,
+    /// IsDCCurrentPalette); 0 until one is.
+    pub primary_palette: u16,
     /// Printing: documents and pages (printer.rs).
     pub printer: printer::Spool,
     /// The ports' device environments (environment.rs).
@@ -152,6 +155,7 @@ impl Default for Gdi {
             syspal: color::default_system_palette(),
             syspal_used: [false; 256],
             syspal_use: 1,
+            primary_palette: 0,
             printer: printer::Spool::default(),
             environments: environment::Environments::default(),
             shots: screen::Shots::default(),

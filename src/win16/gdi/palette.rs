@@ -12,6 +12,11 @@
 //! the VGA (no palette manager) realizing maps nothing and returns 0;
 //! PALETTEINDEX colours then draw as their entries' RGB matched to the
 //! VGA's colours. DEFAULT_PALETTE holds the 20 static colours.
+//!
+//! A palette selected as a foreground palette (GDISelectPalette's wBkg
+//! FALSE; USER's SelectPalette passes that only for a DC of the active
+//! window, its descendants, or no window) becomes GDI's *primary* palette;
+//! IsDCCurrentPalette asks whether a DC holds it.
 
 use super::color::{STATIC_COLORS, nearest_in, static_slot};
 use super::{Env, Stop, Uc, arg_h, write_struct};
@@ -229,8 +234,9 @@ fn get_nearest_palette_index(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Resu
         .map_or(0, |p| p.nearest(a[1] & 0x00FF_FFFF) as u32))
 }
 
-/// USER.282 SelectPalette / GDI.361 GDISelectPalette(hDC, hPalette,
-/// bForceBackground) -> the previous palette.
+/// GDI.361 GDISelectPalette(hDC, hPalette, wBkg) -> the previous palette,
+/// 0 for a bad handle. With wBkg FALSE the palette becomes GDI's primary
+/// (foreground) palette, the one IsDCCurrentPalette compares with.
 fn select_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hdc, h) = (arg_h(a[0]), arg_h(a[1]));
     let gdi = &mut env.win16.gdi;
@@ -242,7 +248,40 @@ fn select_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     };
     let prev = dc.state.palette;
     dc.state.palette = h;
+    if a[2] as u16 == 0 {
+        gdi.primary_palette = h;
+    }
     Ok(u32::from(prev))
+}
+
+/// USER.282 SelectPalette(hDC, hPalette, bForceBackground) -> the previous
+/// palette: GDISelectPalette, in the background also when bForceBackground
+/// is FALSE but the DC belongs to a window that is neither the active
+/// window nor one of its descendants (Windows 3.1 SDK, SelectPalette: "If
+/// bForceBackground is FALSE, the logical palette is a foreground palette
+/// when the window has input focus"); a DC of no window (WindowFromDC
+/// NULL: a memory DC, the screen's) decides by the argument alone.
+fn user_select_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let mut bkg = a[2] as u16 != 0;
+    if !bkg {
+        let hwnd = crate::win16::user::paint::dc_window(env, arg_h(a[0])).unwrap_or(0);
+        let u = &env.win16.user;
+        if hwnd != 0 && hwnd != u.active && !u.is_descendant(u.active, hwnd) {
+            bkg = true;
+        }
+    }
+    select_palette(env, uc, &[a[0], a[1], u32::from(bkg)])
+}
+
+/// GDI.412 IsDCCurrentPalette(hDC) (undocumented; GDI 3.1 as Wine's notes
+/// describe it) -> TRUE when the palette selected in hDC is the primary
+/// palette, the last one selected as a foreground palette; FALSE for a
+/// bad handle.
+fn is_dc_current_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let gdi = &env.win16.gdi;
+    Ok(gdi.dc(arg_h(a[0])).map_or(0, |d| {
+        u32::from(gdi.primary_palette != 0 && d.state.palette == gdi.primary_palette)
+    }))
 }
 
 /// USER.283 RealizePalette / GDI.362 GDIRealizePalette(hDC) -> entries
@@ -350,6 +389,13 @@ pub static APIS: &[Api] = &[
     Api::new("GDI", 362, "GDIREALIZEPALETTE", &[Arg::W], realize_palette),
     Api::new(
         "GDI",
+        412,
+        "ISDCCURRENTPALETTE",
+        &[Arg::W],
+        is_dc_current_palette,
+    ),
+    Api::new(
+        "GDI",
         363,
         "GETPALETTEENTRIES",
         &[Arg::W, Arg::W, Arg::W, Arg::L],
@@ -417,7 +463,7 @@ pub static APIS: &[Api] = &[
         282,
         "SELECTPALETTE",
         &[Arg::W, Arg::W, Arg::W],
-        select_palette,
+        user_select_palette,
     ),
     Api::new("USER", 283, "REALIZEPALETTE", &[Arg::W], realize_palette),
 ];

@@ -1,4 +1,4 @@
-//! KERNEL's module functions: module handles, file names and usage,
+//! KERNEL's module functions: module handles, names, file names and usage,
 //! exported addresses, instance thunks, another instance's data.
 //!
 //! Handles: an hModule here is the module database's selector; any of
@@ -29,6 +29,13 @@ use crate::win16::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
+    Api::new(
+        "KERNEL",
+        27,
+        "GETMODULENAME",
+        &[Arg::W, Arg::L, Arg::W],
+        get_module_name,
+    ),
     Api::new(
         "KERNEL",
         47,
@@ -64,6 +71,13 @@ pub static APIS: &[Api] = &[
         "FREEPROCINSTANCE",
         &[Arg::L],
         free_proc_instance,
+    ),
+    Api::new(
+        "KERNEL",
+        319,
+        "FLUSHCACHEDFILEHANDLE",
+        &[Arg::W],
+        flush_cached_file_handle,
     ),
     Api::new(
         "KERNEL",
@@ -183,6 +197,26 @@ pub fn get_module_file_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
     Ok(farptr::write_cstr_truncated(uc, a[1], path.as_bytes(), size).map_or(0, |n| n as u32))
 }
 
+/// KERNEL.27 GetModuleName(hInstance, lpszName, cbName) (undocumented;
+/// KRNL386 as Wine's notes on it describe): the module's name, the first
+/// entry of its resident-name table, cut to cbName - 1 characters and
+/// ended with a NUL (nothing written when cbName is 0 or negative); TRUE,
+/// or FALSE for a handle that names no module.
+pub fn get_module_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = a[0] as u16;
+    let Some(i) = env.win16.module_for_handle(h) else {
+        return Ok(0);
+    };
+    let name = env.win16.modules[i].name.clone();
+    let count = a[2] as u16 as i16;
+    if count > 0
+        && farptr::write_cstr_truncated(uc, a[1], name.as_bytes(), count as usize).is_none()
+    {
+        return Ok(0);
+    }
+    Ok(1)
+}
+
 /// KERNEL.50 GetProcAddress(hModule, lpszProcName): the far address of an
 /// export, by name or by ordinal (a selector word of 0, or `#n`); NULL
 /// when the module has no such export. For a built-in module it is the
@@ -292,6 +326,18 @@ pub fn free_proc_instance(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<
         }
     }
     Ok(0)
+}
+
+/// KERNEL.319 FlushCachedFileHandle(hExe) (undocumented): KRNL386 keeps
+/// a small cache of DOS handles open on the files of loaded modules, to
+/// read their segments and resources again, and this closes hExe's (on
+/// KERNEL's own PDB) and frees its entry; a module not in the cache, or 0,
+/// is nothing to do. Here KERNEL reads segments and resources from the
+/// module's image, never through a DOS handle, so the cache is always
+/// empty and no handle is closed. Registers are kept (AX and DX come back
+/// as they were), as KRNL386's preserves them.
+pub fn flush_cached_file_handle(_env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 
 /// KERNEL.54 GetInstanceData(hInstance, pbData, cbData): copies cbData

@@ -26,8 +26,8 @@
 //! AllocSelector, AllocSelectorArray, AllocCStoDSAlias,
 //! AllocDStoCSAlias/AllocAlias and PrestoChangoSelector make selectors
 //! that name existing memory or none: *aliases*, which FreeSelector frees
-//! without touching the memory. Get/SetSelectorBase, Get/SetSelectorLimit
-//! and SelectorAccessRights read and change descriptors. Only aliases may
+//! without touching the memory. Get/SetSelectorBase, Get/SetSelectorLimit,
+//! LongPtrAdd and SelectorAccessRights read and change descriptors. Only aliases may
 //! be changed: the selectors of global memory blocks keep the descriptors
 //! their blocks need (a change is refused with the function's failure
 //! value).
@@ -66,6 +66,7 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W],
         presto_chango_selector,
     ),
+    Api::new("KERNEL", 180, "LONGPTRADD", &[Arg::L, Arg::L], long_ptr_add),
     Api::new(
         "KERNEL",
         186,
@@ -381,6 +382,18 @@ pub fn set_selector_base(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
     }
     reload(uc, s);
     Ok(u32::from(sel))
+}
+
+/// KERNEL.180 LongPtrAdd(dwLongPtr, dwAdd) (undocumented; KRNL386 as
+/// Wine's notes on it describe): moves the base of dwLongPtr's selector
+/// dwAdd bytes further (modulo 4 GiB), as SetSelectorBase would; as there,
+/// only an alias's descriptor changes (module notes). No return value.
+pub fn long_ptr_add(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let sel = (a[0] >> 16) as u16;
+    if let Some(d) = uc.descriptor_of(sel) {
+        set_selector_base(env, uc, &[u32::from(sel), d.base.wrapping_add(a[1])])?;
+    }
+    Ok(0)
 }
 
 /// KERNEL.188 GetSelectorLimit(uSelector): the limit (the highest valid
