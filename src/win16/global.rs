@@ -680,29 +680,51 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(u32::from(handle))
 }
 
-/// GlobalReAlloc of a block that is or becomes huge: a new block of `size`
-/// bytes with the old one's bytes (as many as fit), flags and owner, which
-/// is then freed. The new handle (a huge block's selectors must be
-/// consecutive, so the block cannot keep its own), or 0.
+/// GlobalReAlloc of a block that is or becomes huge: the block is made
+/// again at `size` bytes with its first bytes (as many as fit), flags,
+/// owner and lock count. Its selectors stay where the ones it needs after
+/// its first are its own or free, so a moveable block keeps its handle and
+/// every far pointer into it stays valid, as in Windows 3.1 where moving a
+/// block changes only its descriptors' bases; otherwise it gets a new run
+/// (and a new handle). The handle, or 0 (the block unchanged).
 fn realloc_huge(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock, size: u32) -> u16 {
     let keep = b.size.min(size);
     let Some(data) = super::kernel::memory::read_huge(uc, u32::from(b.selector) << 16, keep) else {
         return 0;
     };
-    let owner = Owner {
-        owner: b.owner,
-        pdb_owner: b.pdb_owner,
-        kind: b.kind,
-    };
-    let h = alloc_block_any(env, uc, b.flags, size, &data, owner);
-    if h == 0 {
+    let count = selector_count(b.size);
+    let tiles = |v: u16| (0..count).any(|i| names(v, b.selector + i * 8));
+    if tiles(uc.reg(R::SS)) {
         return 0;
     }
-    if let Some(n) = env.win16.global.find_mut(h) {
-        n.lock = b.lock;
+    let Ok(sel) = crate::machine::remake_block(uc, b.selector, count, size, &data) else {
+        // The old block is gone and no new one could be made.
+        env.win16.global.remove(b.selector);
+        return 0;
+    };
+    env.win16.global.remove(b.selector);
+    let mut nb = b.clone();
+    nb.selector = sel;
+    nb.handle = if nb.moveable() { sel - 1 } else { sel };
+    nb.size = size;
+    nb.address = uc.descriptor_of(sel).map_or(0, |d| d.base);
+    let handle = nb.handle;
+    if sel != b.selector {
+        // A local heap in it moves with it.
+        if let Some(heap) = env.win16.local_heaps.heaps.remove(&b.selector) {
+            env.win16.local_heaps.heaps.insert(sel, heap);
+        }
     }
-    free_block(env, uc, b.handle);
-    h
+    env.win16.global.insert(nb);
+    for r in DATA_SEGS {
+        let v = uc.reg(r);
+        if (0..selector_count(size)).any(|i| names(v, sel + i * 8)) {
+            reload(uc, v);
+        } else if tiles(v) {
+            let _ = uc.set_reg(r, 0);
+        }
+    }
+    handle
 }
 
 /// Free the block that `h` names, if the program may free it (made by
