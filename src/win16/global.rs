@@ -37,7 +37,17 @@
 //!   (a *huge* block, up to [`MAX_HUGE_BLOCK`]) is built as Windows 3.1
 //!   builds it, from consecutive selectors 8 apart (`__AHINCR`), each
 //!   reaching the next 64 KiB of one contiguous block
-//!   (`crate::machine::alloc_huge`); its handle is its first selector's;
+//!   (`crate::machine::alloc_huge`); its handle is its first selector's
+//!   (KB Q79194). GlobalReAlloc remakes a huge block (or one that becomes
+//!   huge or small) at its first selector when the selectors it then needs
+//!   after that one are its own or free, so a moveable block keeps its
+//!   handle and far pointers into it stay valid, as when Windows moves a
+//!   block and changes only its descriptors; only when another block holds
+//!   one of them does it move to a new run under a new handle (which
+//!   GlobalReAlloc returns). Each tile's limit reaches the block's end
+//!   (at most 1 MiB on), so the first selector covers the whole block;
+//!   GlobalHandle and GlobalSize know a huge block by its first selector
+//!   (or handle) only;
 //! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
 //!   machine of 1992); a request past it fails with 0, as Windows fails
 //!   when memory runs out;
@@ -1096,14 +1106,33 @@ mod tests {
         assert_eq!(two, [0x11, 0x22]);
         // The end of the block is the end of memory there.
         assert!(m.write_seg(sel + 16, 0x8000, &[0]).is_err());
-        // Growing keeps the bytes (under a new handle); freeing frees all.
+        // Growing keeps the bytes and, the next selector being free, the
+        // handle.
         let h2 = global_realloc(&mut env, &mut m, &[u32::from(h), 0x3_0000, 0]).unwrap() as u16;
-        assert_ne!(h2, 0);
-        let s2 = h2 | 1;
+        assert_eq!(h2, h);
         let mut b = [0u8; 1];
+        m.read_seg(sel + 8, 0, &mut b).unwrap();
+        assert_eq!(b, [0x22]);
+        assert_eq!(m.descriptor_of(sel + 16).unwrap().limit, 0xFFFF);
+        // With a block right after its selectors, it grows into a new run
+        // under a new handle, its bytes kept, the old selectors gone.
+        let next = global_alloc(&mut env, &mut m, &[0, 16]).unwrap() as u16;
+        assert_eq!(next, sel + 24);
+        let h2 = global_realloc(&mut env, &mut m, &[u32::from(h), 0x5_0000, 0]).unwrap() as u16;
+        assert_ne!(h2, 0);
+        assert_ne!(h2, h);
+        let s2 = h2 | 1;
         m.read_seg(s2 + 8, 0, &mut b).unwrap();
         assert_eq!(b, [0x22]);
         assert!(env.win16.global.find(h).is_none());
+        assert!(m.descriptor_of(sel).is_none());
+        // Shrinking keeps the handle and frees the selectors past the end.
+        let h3 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x2_0000, 0]).unwrap() as u16;
+        assert_eq!(h3, h2);
+        assert!(m.descriptor_of(s2 + 16).is_none());
+        assert_eq!(global_size(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0x2_0000);
+        let h2 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x3_0000, 0]).unwrap() as u16;
+        assert_eq!(h2, h3);
         let used = env.win16.global.used();
         assert_eq!(global_free(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0);
         assert_eq!(env.win16.global.used(), used - 0x3_0000);
