@@ -60,3 +60,15 @@ fn huge_blocks_in_a_program_and_a_dll_behave_as_on_windows() {
     );
     assert_eq!(v["exit"]["code"], 0, "{v}");
 }
+
+#[test]
+fn a_resource_past_64k_loads_into_a_huge_block() {
+    let Some(exe) = watcom::win16("bigres") else {
+        return;
+    };
+    let out = bin().args(["run", "--json"]).arg(&exe).output().unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["output"], "bigres 70000 70016 1 0 7 9\r\n", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+}

@@ -1130,7 +1130,10 @@ mod tests {
         let h3 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x2_0000, 0]).unwrap() as u16;
         assert_eq!(h3, h2);
         assert!(m.descriptor_of(s2 + 16).is_none());
-        assert_eq!(global_size(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0x2_0000);
+        assert_eq!(
+            global_size(&mut env, &mut m, &[u32::from(h2)]).unwrap(),
+            0x2_0000
+        );
         let h2 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x3_0000, 0]).unwrap() as u16;
         assert_eq!(h2, h3);
         let used = env.win16.global.used();
