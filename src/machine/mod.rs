@@ -2259,6 +2259,19 @@ pub fn alloc_huge(uc: &mut Uc<'_>, size: u32, data: &[u8]) -> Result<u16, Machin
     }
     let count = size.div_ceil(0x1_0000) as u16;
     let first = take_ldt_run(uc, count)?;
+    map_huge(uc, first, count, size, data)
+}
+
+/// Map a huge block of `size` bytes (`count` selectors) at the LDT run
+/// that starts at index `first`, already taken; on failure the run is
+/// handed back.
+fn map_huge(
+    uc: &mut Uc<'_>,
+    first: u16,
+    count: u16,
+    size: u32,
+    data: &[u8],
+) -> Result<u16, MachineError> {
     // The slots of the run's indices span count * 128 KiB: the block sits
     // in their first count * 64 KiB, ending at a 64 KiB mark.
     let end = slot_of(first) + u64::from(count) * 0x1_0000;
@@ -2314,6 +2327,61 @@ pub fn free_huge(uc: &mut Uc<'_>, sel: u16, count: u16) -> Result<(), MachineErr
         uc.get_data_mut().free_ldt.insert(first + i);
     }
     Ok(())
+}
+
+/// Give a data block made by [`alloc_seg`] or [`alloc_huge`] (`count`
+/// selectors from `sel`) a new `size` (1 byte to 16 MiB), small or huge,
+/// holding `data` at its start and zeros after it. The block keeps its
+/// first selector when the selectors it then needs after it are its own
+/// or free, as Windows 3.1's GlobalReAlloc keeps a moveable block's handle;
+/// otherwise it gets a new run. Returns the first selector, or an error
+/// (and the block is gone) when the machine cannot make it.
+pub fn remake_block(
+    uc: &mut Uc<'_>,
+    sel: u16,
+    count: u16,
+    size: u32,
+    data: &[u8],
+) -> Result<u16, MachineError> {
+    let first = allocated_index(uc, sel)
+        .ok_or_else(|| MachineError(format!("{sel:04X} is not an allocated segment")))?;
+    if size == 0 || size > 16 << 20 || data.len() > size as usize {
+        return Err(MachineError(format!("bad block size {size:#x}")));
+    }
+    if count > 1 {
+        free_huge(uc, sel, count)?;
+    } else {
+        free_seg(uc, sel)?;
+    }
+    let need = size.div_ceil(0x1_0000).max(1) as u16;
+    let st = uc.get_data_mut();
+    let end = u32::from(first) + u32::from(need);
+    let free_run =
+        end <= 8192 && (first..first + need).all(|i| i >= st.next_ldt || st.free_ldt.contains(&i));
+    if !free_run {
+        return if need > 1 {
+            alloc_huge(uc, size, data)
+        } else {
+            alloc_seg(uc, SegKind::Data, size, data)
+        };
+    }
+    for i in first..first + need {
+        st.free_ldt.remove(&i);
+    }
+    // Indices skipped between the old end of the LDT and the run are free.
+    for i in st.next_ldt..first {
+        st.free_ldt.insert(i);
+    }
+    st.next_ldt = st.next_ldt.max(first + need);
+    if need > 1 {
+        map_huge(uc, first, need, size, data)
+    } else {
+        let res = map_segment(uc, first, SegKind::Data, size, data);
+        if res.is_err() {
+            uc.get_data_mut().free_ldt.insert(first);
+        }
+        res
+    }
 }
 
 /// A new selector for memory that already exists (or for none yet): its

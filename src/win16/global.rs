@@ -37,7 +37,17 @@
 //!   (a *huge* block, up to [`MAX_HUGE_BLOCK`]) is built as Windows 3.1
 //!   builds it, from consecutive selectors 8 apart (`__AHINCR`), each
 //!   reaching the next 64 KiB of one contiguous block
-//!   (`crate::machine::alloc_huge`); its handle is its first selector's;
+//!   (`crate::machine::alloc_huge`); its handle is its first selector's
+//!   (KB Q79194). GlobalReAlloc remakes a huge block (or one that becomes
+//!   huge or small) at its first selector when the selectors it then needs
+//!   after that one are its own or free, so a moveable block keeps its
+//!   handle and far pointers into it stay valid, as when Windows moves a
+//!   block and changes only its descriptors; only when another block holds
+//!   one of them does it move to a new run under a new handle (which
+//!   GlobalReAlloc returns). Each tile's limit reaches the block's end
+//!   (at most 1 MiB on), so the first selector covers the whole block;
+//!   GlobalHandle and GlobalSize know a huge block by its first selector
+//!   (or handle) only;
 //! - all blocks together stay under [`ARENA_LIMIT`] (16 MiB, a well-equipped
 //!   machine of 1992); a request past it fails with 0, as Windows fails
 //!   when memory runs out;
@@ -680,29 +690,51 @@ pub fn global_realloc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(u32::from(handle))
 }
 
-/// GlobalReAlloc of a block that is or becomes huge: a new block of `size`
-/// bytes with the old one's bytes (as many as fit), flags and owner, which
-/// is then freed. The new handle (a huge block's selectors must be
-/// consecutive, so the block cannot keep its own), or 0.
+/// GlobalReAlloc of a block that is or becomes huge: the block is made
+/// again at `size` bytes with its first bytes (as many as fit), flags,
+/// owner and lock count. Its selectors stay where the ones it needs after
+/// its first are its own or free, so a moveable block keeps its handle and
+/// every far pointer into it stays valid, as in Windows 3.1 where moving a
+/// block changes only its descriptors' bases; otherwise it gets a new run
+/// (and a new handle). The handle, or 0 (the block unchanged).
 fn realloc_huge(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock, size: u32) -> u16 {
     let keep = b.size.min(size);
     let Some(data) = super::kernel::memory::read_huge(uc, u32::from(b.selector) << 16, keep) else {
         return 0;
     };
-    let owner = Owner {
-        owner: b.owner,
-        pdb_owner: b.pdb_owner,
-        kind: b.kind,
-    };
-    let h = alloc_block_any(env, uc, b.flags, size, &data, owner);
-    if h == 0 {
+    let count = selector_count(b.size);
+    let tiles = |v: u16| (0..count).any(|i| names(v, b.selector + i * 8));
+    if tiles(uc.reg(R::SS)) {
         return 0;
     }
-    if let Some(n) = env.win16.global.find_mut(h) {
-        n.lock = b.lock;
+    let Ok(sel) = crate::machine::remake_block(uc, b.selector, count, size, &data) else {
+        // The old block is gone and no new one could be made.
+        env.win16.global.remove(b.selector);
+        return 0;
+    };
+    env.win16.global.remove(b.selector);
+    let mut nb = b.clone();
+    nb.selector = sel;
+    nb.handle = if nb.moveable() { sel - 1 } else { sel };
+    nb.size = size;
+    nb.address = uc.descriptor_of(sel).map_or(0, |d| d.base);
+    let handle = nb.handle;
+    if sel != b.selector {
+        // A local heap in it moves with it.
+        if let Some(heap) = env.win16.local_heaps.heaps.remove(&b.selector) {
+            env.win16.local_heaps.heaps.insert(sel, heap);
+        }
     }
-    free_block(env, uc, b.handle);
-    h
+    env.win16.global.insert(nb);
+    for r in DATA_SEGS {
+        let v = uc.reg(r);
+        if (0..selector_count(size)).any(|i| names(v, sel + i * 8)) {
+            reload(uc, v);
+        } else if tiles(v) {
+            let _ = uc.set_reg(r, 0);
+        }
+    }
+    handle
 }
 
 /// Free the block that `h` names, if the program may free it (made by
@@ -1074,14 +1106,36 @@ mod tests {
         assert_eq!(two, [0x11, 0x22]);
         // The end of the block is the end of memory there.
         assert!(m.write_seg(sel + 16, 0x8000, &[0]).is_err());
-        // Growing keeps the bytes (under a new handle); freeing frees all.
+        // Growing keeps the bytes and, the next selector being free, the
+        // handle.
         let h2 = global_realloc(&mut env, &mut m, &[u32::from(h), 0x3_0000, 0]).unwrap() as u16;
-        assert_ne!(h2, 0);
-        let s2 = h2 | 1;
+        assert_eq!(h2, h);
         let mut b = [0u8; 1];
+        m.read_seg(sel + 8, 0, &mut b).unwrap();
+        assert_eq!(b, [0x22]);
+        assert_eq!(m.descriptor_of(sel + 16).unwrap().limit, 0xFFFF);
+        // With a block right after its selectors, it grows into a new run
+        // under a new handle, its bytes kept, the old selectors gone.
+        let next = global_alloc(&mut env, &mut m, &[0, 16]).unwrap() as u16;
+        assert_eq!(next, sel + 24);
+        let h2 = global_realloc(&mut env, &mut m, &[u32::from(h), 0x5_0000, 0]).unwrap() as u16;
+        assert_ne!(h2, 0);
+        assert_ne!(h2, h);
+        let s2 = h2 | 1;
         m.read_seg(s2 + 8, 0, &mut b).unwrap();
         assert_eq!(b, [0x22]);
         assert!(env.win16.global.find(h).is_none());
+        assert!(m.descriptor_of(sel).is_none());
+        // Shrinking keeps the handle and frees the selectors past the end.
+        let h3 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x2_0000, 0]).unwrap() as u16;
+        assert_eq!(h3, h2);
+        assert!(m.descriptor_of(s2 + 16).is_none());
+        assert_eq!(
+            global_size(&mut env, &mut m, &[u32::from(h2)]).unwrap(),
+            0x2_0000
+        );
+        let h2 = global_realloc(&mut env, &mut m, &[u32::from(h2), 0x3_0000, 0]).unwrap() as u16;
+        assert_eq!(h2, h3);
         let used = env.win16.global.used();
         assert_eq!(global_free(&mut env, &mut m, &[u32::from(h2)]).unwrap(), 0);
         assert_eq!(env.win16.global.used(), used - 0x3_0000);

@@ -28,8 +28,10 @@
 //!   nothing is loaded again. `AllocResource` makes a zeroed block for a
 //!   resource without loading it, DirectResAlloc a moveable block the
 //!   module owns.
-//! - A resource larger than 64 KiB is not loaded (LoadResource returns 0):
-//!   the global heap makes no huge blocks (global.rs, "Limits").
+//! - A resource larger than 64 KiB (a large bitmap, RCDATA) is loaded
+//!   into a huge block, tiled selectors `__AHINCR` apart, as GlobalAlloc
+//!   makes one (global.rs, "Limits"); past the global heap's limits
+//!   LoadResource returns 0.
 //!
 //! Not here: `AccessResource` (it opens the file through DOS, and the
 //! program's file need not lie in the sandboxed drive).
@@ -316,8 +318,8 @@ fn resource_block(
     let Some(r) = by_handle(ne, hrsrc) else {
         return 0;
     };
-    // More than 64 KiB is refused by alloc_block (module notes); the
-    // clamp only keeps the length a u32.
+    // Past 64 KiB a huge block; past the heap's limits none (module
+    // notes). The clamp only keeps the length a u32.
     let bytes = u32::try_from(r.length).unwrap_or(u32::MAX).max(min_bytes);
     let mut flags = gmem::FIXED;
     if r.flags & RES_MOVEABLE != 0 {
@@ -338,7 +340,7 @@ fn resource_block(
         pdb_owner: false,
         kind: gt::RESOURCE,
     };
-    let h = global::alloc_block(env, uc, flags, bytes, &data, owner);
+    let h = global::alloc_block_any(env, uc, flags, bytes, &data, owner);
     if let Some(b) = env.win16.global.find_mut(h) {
         b.resource = Some(tag);
     }
@@ -862,9 +864,21 @@ mod tests {
         assert_eq!(entry(&mut m, &mut env, ds, f), (0x2227, gt::RESOURCE, 0));
         assert_eq!(lock_resource(&mut env, &mut m, &[f]).unwrap(), f << 16);
         assert_eq!(env.win16.global.find(f as u16).unwrap().lock, 0);
-        // Over 64 KiB, bad handles, other modules: 0.
+        // Over 64 KiB: a huge block, tiles __AHINCR apart, the bytes in
+        // the file first, zeros after them.
         let big = hrsrc(&env, 2, 300);
-        assert_eq!(load_resource(&mut env, &mut m, &[0x2227, big]).unwrap(), 0);
+        let hb = load_resource(&mut env, &mut m, &[0x2227, big]).unwrap() as u16;
+        assert_ne!(hb, 0);
+        let bsel = env.win16.global.find(hb).unwrap().selector;
+        assert_eq!(env.win16.global.find(hb).unwrap().size, 0x2_0000);
+        assert_eq!(m.read_u16_at(bsel, 14).unwrap(), 0x0101);
+        assert_eq!(m.read_u16_at(bsel + 8, 0xFFFE).unwrap(), 0);
+        assert_eq!(
+            free_resource(&mut env, &mut m, &[u32::from(hb)]).unwrap(),
+            0
+        );
+        assert!(m.descriptor_of(bsel + 8).is_none());
+        // Bad handles, other modules: 0.
         assert_eq!(
             load_resource(&mut env, &mut m, &[0x2227, big + 1]).unwrap(),
             0
@@ -904,9 +918,9 @@ mod tests {
             alloc_resource(&mut env, &mut m, &[0x2227, 0, 10]).unwrap(),
             0
         );
-        assert_eq!(
-            alloc_resource(&mut env, &mut m, &[0x2227, h7, 0x1_0001]).unwrap(),
-            0
-        );
+        // Past 64 KiB a huge block, as GlobalAlloc makes one.
+        let big = alloc_resource(&mut env, &mut m, &[0x2227, h7, 0x1_0001]).unwrap() as u16;
+        assert_ne!(big, 0);
+        assert_eq!(env.win16.global.find(big).unwrap().size, 0x1_0020);
     }
 }
