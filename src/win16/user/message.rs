@@ -305,55 +305,22 @@ fn send_other_task(
     lparam: u32,
 ) -> Result<u32, Stop> {
     let sender = uc.get_data().current_task;
-    let saved = uc.regs();
-    let saved_psp = env.dos.psp;
-    if env.win16.scheduler.suspended.contains_key(&receiver) {
-        // Its stack as the scheduler left it: SS:SP in its TDB, at the
-        // switch frame (tdb.rs, SwitchFrame: ..., the odd BP of the system
-        // function it waits in, and the far return into that function's
-        // thunk). Below it goes a copy of that return address, and BP is
-        // that function's frame: the frame USER's callback pushes links
-        // through the thunk into the receiver's own frames, so a walk from
-        // its window procedure shows the receiver's stack.
-        use crate::win16::tdb::off;
-        let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
-        let sp = uc.read_u16_at(receiver, off::SP).unwrap_or(saved.sp);
-        let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
-        let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
-        let below = sp.wrapping_sub(4);
-        let mut ret = [0u8; 4];
-        ret[0..2].copy_from_slice(&ip.to_le_bytes());
-        ret[2..4].copy_from_slice(&cs.to_le_bytes());
-        uc.write_seg(ss, below, &ret).map_err(|e| {
-            Stop::Error(format!(
-                "task {receiver:04X}: no room on its stack for a sent message: {e}"
-            ))
-        })?;
-        for (r, v) in [(R::SS, ss), (R::SP, below), (R::BP, bp & !1)] {
-            uc.set_reg(r, v).map_err(crate::dos::host)?;
-        }
-    }
-    uc.get_data_mut().current_task = receiver;
-    if let Some(t) = env.win16.task(receiver) {
-        env.dos.psp = t.psp;
-    }
-    env.win16.user.in_send.push(InSend {
-        sender,
-        receiver,
-        reply: None,
-    });
-    event(
-        uc,
-        format!("task {sender:04X} sends to task {receiver:04X}"),
-    );
-    // A stop inside (a breakpoint, a fault) leaves the machine as it is,
-    // in the receiver, for the report (as call_far does).
-    let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
-    let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
-    uc.get_data_mut().current_task = sender;
-    env.dos.psp = saved_psp;
-    uc.set_regs(&saved).map_err(crate::dos::host)?;
-    Ok(reply.unwrap_or(r))
+    scheduler::run_as(env, uc, receiver, |env, uc| {
+        env.win16.user.in_send.push(InSend {
+            sender,
+            receiver,
+            reply: None,
+        });
+        event(
+            uc,
+            format!("task {sender:04X} sends to task {receiver:04X}"),
+        );
+        // A stop inside (a breakpoint, a fault) leaves the machine as it
+        // is, in the receiver, for the report (as call_far does).
+        let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
+        let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
+        Ok(reply.unwrap_or(r))
+    })
 }
 
 /// Put `data` on the stack below SP, run `f` with a far pointer to it,
@@ -892,6 +859,9 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     };
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
+    if !env.win16.user.has_input(htask) && flags & PM_NOYIELD == 0 {
+        wake_timer_task(env, uc, htask);
+    }
     if !env.win16.user.has_input(htask)
         && flags & PM_NOYIELD == 0
         && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
@@ -902,6 +872,40 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     Ok(u32::from(
         retrieve(env, uc, htask, filter, remove, a[0])?.is_some(),
     ))
+}
+
+/// A task polling an empty queue (PeekMessage) while every other task
+/// waits for input: when another task's timer comes due before this
+/// task's own, that timer fires (the clock going on to its due time, as
+/// the idle machine waits), so the other task is ready and PeekMessage
+/// yields to it instead of this task's timer firing early.
+fn wake_timer_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
+    let s = &env.win16.scheduler;
+    if s.suspended
+        .iter()
+        .any(|(h, st)| *h != htask && st.wait == Wait::Ready)
+    {
+        return;
+    }
+    let others: Vec<u16> = s
+        .suspended
+        .iter()
+        .filter(|(h, st)| **h != htask && st.wait != Wait::Ready)
+        .map(|(h, _)| *h)
+        .collect();
+    if others.iter().any(|h| env.win16.user.has_input(*h)) {
+        return;
+    }
+    let own = super::timer::next_due(env, htask);
+    let soonest = others
+        .iter()
+        .filter_map(|h| super::timer::next_due(env, *h).map(|d| (d, *h)))
+        .min();
+    if let Some((due, other)) = soonest
+        && own.is_none_or(|o| due < o)
+    {
+        super::timer::fire_timer(env, uc, other, true);
+    }
 }
 
 /// USER.112 WaitMessage(): returns when the task has a message (giving up

@@ -1,0 +1,136 @@
+/* ddecli: a DDEML client of ddesrv (tests/win16_tasks_dde.rs): a
+ * request, a poke, an execute, an advise loop fired by messages sent to
+ * the server's window, callbacks held by DdeEnableCallback, a posted
+ * message, and a PeekMessage(PM_NOREMOVE) loop that waits for the server.
+ *
+ * Expected (Windows 3.1 SDK, DdeClientTransaction): a request returns
+ * the server's data handle; a poke or execute the server acknowledged
+ * (DDE_FACK) and XTYP_ADVSTART it accepted (TRUE) return TRUE; the
+ * advise data arrives in this task's callback (XTYP_ADVDATA). SDK,
+ * ReplyMessage: SendMessage returns the value given to ReplyMessage.
+ * SDK, PeekMessage: with no message, it yields to other tasks (unless
+ * PM_NOYIELD), so the server can answer while this task polls.
+ */
+#include <windows.h>
+#include <ddeml.h>
+#pragma library("ddeml")
+
+unsigned get_ss(void);
+#pragma aux get_ss = "mov ax,ss" value [ax];
+unsigned get_ds(void);
+#pragma aux get_ds = "mov ax,ds" value [ax];
+
+static DWORD idInst;
+static unsigned mySS, myDS;
+
+static void say(LPSTR s)
+{
+    _lwrite(1, s, lstrlen(s));
+}
+
+HDDEDATA CALLBACK __export CliCallback(UINT type, UINT fmt, HCONV hconv,
+                                       HSZ hsz1, HSZ hsz2, HDDEDATA hdata,
+                                       DWORD d1, DWORD d2)
+{
+    char buf[96];
+    char got[32];
+    switch (type) {
+    case XTYP_ADVDATA:
+        got[0] = 0;
+        DdeGetData(hdata, (LPBYTE)got, sizeof got, 0);
+        wsprintf(buf, "client advdata %s ss %s ds %s\r\n", (LPSTR)got,
+                 (LPSTR)(get_ss() == mySS ? "own" : "other"),
+                 (LPSTR)(get_ds() == myDS ? "own" : "other"));
+        say(buf);
+        return (HDDEDATA)DDE_FACK;
+    case XTYP_DISCONNECT:
+        say("client disconnect\r\n");
+        return 0;
+    }
+    return 0;
+}
+
+int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
+{
+    HSZ hszService, hszTopic, hszItem;
+    HCONV hconv;
+    HDDEDATA hd;
+    DWORD res, r;
+    HWND hwnd;
+    MSG msg;
+    char buf[96];
+    char got[32];
+    long n;
+    FARPROC cb;
+    mySS = get_ss();
+    myDS = get_ds();
+    cb = MakeProcInstance((FARPROC)CliCallback, hi);
+    if (DdeInitialize(&idInst, (PFNCALLBACK)cb, APPCMD_CLIENTONLY, 0L) != DMLERR_NO_ERROR) {
+        say("client DdeInitialize failed\r\n");
+        return 1;
+    }
+    hszService = DdeCreateStringHandle(idInst, "TestSrv", CP_WINANSI);
+    hszTopic = DdeCreateStringHandle(idInst, "Topic", CP_WINANSI);
+    hszItem = DdeCreateStringHandle(idInst, "Item", CP_WINANSI);
+    hconv = DdeConnect(idInst, hszService, hszTopic, NULL);
+    wsprintf(buf, "client connect %d\r\n", hconv != 0);
+    say(buf);
+    if (hconv == 0)
+        return 2;
+
+    hd = DdeClientTransaction(NULL, 0, hconv, hszItem, CF_TEXT, XTYP_REQUEST, 1000, &res);
+    got[0] = 0;
+    if (hd) {
+        DdeGetData(hd, (LPBYTE)got, sizeof got, 0);
+        DdeFreeDataHandle(hd);
+    }
+    wsprintf(buf, "client request %s\r\n", (LPSTR)got);
+    say(buf);
+
+    r = (DWORD)DdeClientTransaction((LPBYTE)"hello", 6, hconv, hszItem, CF_TEXT, XTYP_POKE, 1000, &res);
+    wsprintf(buf, "client poke %ld\r\n", r);
+    say(buf);
+    r = (DWORD)DdeClientTransaction((LPBYTE)"[run]", 6, hconv, 0, 0, XTYP_EXECUTE, 1000, &res);
+    wsprintf(buf, "client execute %ld\r\n", r);
+    say(buf);
+    r = (DWORD)DdeClientTransaction(NULL, 0, hconv, hszItem, CF_TEXT, XTYP_ADVSTART, 1000, &res);
+    wsprintf(buf, "client advstart %ld\r\n", r);
+    say(buf);
+
+    hwnd = FindWindow("TestSrvWnd", NULL);
+    r = SendMessage(hwnd, WM_USER + 1, 0, 0L);
+    wsprintf(buf, "client send %lx\r\n", r);
+    say(buf);
+    r = SendMessage(hwnd, WM_USER + 1, 0, 0L);
+    wsprintf(buf, "client send %lx\r\n", r);
+    say(buf);
+
+    /* Held while disabled, given when enabled again. */
+    DdeEnableCallback(idInst, hconv, EC_DISABLE);
+    SendMessage(hwnd, WM_USER + 1, 0, 0L);
+    say("client enables\r\n");
+    DdeEnableCallback(idInst, hconv, EC_ENABLEALL);
+
+    r = (DWORD)DdeClientTransaction(NULL, 0, hconv, hszItem, CF_TEXT, XTYP_ADVSTOP, 1000, &res);
+    wsprintf(buf, "client advstop %ld\r\n", r);
+    say(buf);
+    SendMessage(hwnd, WM_USER + 1, 0, 0L);
+
+    PostMessage(hwnd, WM_USER + 3, 0, 0L);
+    PostMessage(hwnd, WM_USER + 4, (WPARAM)GetCurrentTask(), 0L);
+    for (n = 0; n < 100000L; n++) {
+        if (PeekMessage(&msg, NULL, 0, 0, PM_NOREMOVE))
+            break;
+    }
+    wsprintf(buf, "client peek %s %x\r\n",
+             (LPSTR)(n < 100000L ? "got" : "nothing"), n < 100000L ? msg.message : 0);
+    say(buf);
+    PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
+
+    wsprintf(buf, "client disconnect %d\r\n", DdeDisconnect(hconv));
+    say(buf);
+    PostMessage(hwnd, WM_CLOSE, 0, 0L);
+    DdeUninitialize(idInst);
+    say("client done\r\n");
+    return 0;
+}

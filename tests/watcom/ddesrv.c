@@ -1,0 +1,145 @@
+/* ddesrv: a DDEML server with a window, run together with ddecli
+ * (tests/win16_tasks_dde.rs).
+ *
+ * Its DDEML callback and its window procedure print what they get and
+ * whether they run with this task's own SS and DS (the values WinMain
+ * saw): Windows 3.1 runs a DDEML callback in the task that called
+ * DdeInitialize and a message sent from another task in the receiving
+ * task (SDK, SendMessage, InSendMessage), so both print "own".
+ */
+#include <windows.h>
+#include <string.h>
+#include <ddeml.h>
+#pragma library("ddeml")
+
+unsigned get_ss(void);
+#pragma aux get_ss = "mov ax,ss" value [ax];
+unsigned get_ds(void);
+#pragma aux get_ds = "mov ax,ds" value [ax];
+
+static DWORD idInst;
+static HSZ hszService, hszTopic, hszItem;
+static unsigned mySS, myDS;
+static int counter;
+
+static void say(LPSTR s)
+{
+    _lwrite(1, s, lstrlen(s));
+}
+
+static void where(LPSTR what)
+{
+    char buf[96];
+    wsprintf(buf, "server %s ss %s ds %s\r\n", what,
+             (LPSTR)(get_ss() == mySS ? "own" : "other"),
+             (LPSTR)(get_ds() == myDS ? "own" : "other"));
+    say(buf);
+}
+
+HDDEDATA CALLBACK __export SrvCallback(UINT type, UINT fmt, HCONV hconv,
+                                       HSZ hsz1, HSZ hsz2, HDDEDATA hdata,
+                                       DWORD d1, DWORD d2)
+{
+    char buf[96];
+    char got[64];
+    switch (type) {
+    case XTYP_CONNECT:
+        where("connect");
+        return (HDDEDATA)(DWORD)(DdeCmpStringHandles(hsz1, hszTopic) == 0);
+    case XTYP_CONNECT_CONFIRM:
+        say("server confirm\r\n");
+        return 0;
+    case XTYP_REQUEST:
+        where("request");
+        return DdeCreateDataHandle(idInst, (LPBYTE)"42", 3, 0, hszItem, CF_TEXT, 0);
+    case XTYP_POKE:
+    case XTYP_EXECUTE:
+        got[0] = 0;
+        DdeGetData(hdata, (LPBYTE)got, sizeof got, 0);
+        wsprintf(buf, "server %s %s\r\n",
+                 (LPSTR)(type == XTYP_POKE ? "poke" : "execute"), (LPSTR)got);
+        say(buf);
+        return (HDDEDATA)DDE_FACK;
+    case XTYP_ADVSTART:
+        where("advstart");
+        return (HDDEDATA)TRUE;
+    case XTYP_ADVREQ:
+        counter++;
+        wsprintf(got, "%d", counter);
+        wsprintf(buf, "advreq %s left %ld", (LPSTR)got, d1);
+        where(buf);
+        return DdeCreateDataHandle(idInst, (LPBYTE)got, lstrlen(got) + 1, 0,
+                                   hszItem, CF_TEXT, 0);
+    case XTYP_ADVSTOP:
+        say("server advstop\r\n");
+        return 0;
+    case XTYP_DISCONNECT:
+        say("server disconnect\r\n");
+        return 0;
+    }
+    return 0;
+}
+
+LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
+{
+    char buf[64];
+    switch (msg) {
+    case WM_USER + 1:
+        wsprintf(buf, "server sent insend %d\r\n", InSendMessage());
+        say(buf);
+        where("sent");
+        DdePostAdvise(idInst, hszTopic, hszItem);
+        ReplyMessage(0x1234L);
+        return 0x99L;
+    case WM_USER + 3:
+        wsprintf(buf, "server posted insend %d\r\n", InSendMessage());
+        say(buf);
+        return 0;
+    case WM_USER + 4:
+        /* wParam: the client's task, which waits in a PeekMessage loop. */
+        say("server posts to the client\r\n");
+        PostAppMessage((HTASK)wp, WM_USER + 5, 0, 0L);
+        return 0;
+    case WM_DESTROY:
+        PostQuitMessage(0);
+        return 0;
+    }
+    return DefWindowProc(hwnd, msg, wp, lp);
+}
+
+int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
+{
+    WNDCLASS wc;
+    MSG msg;
+    HWND hwnd;
+    FARPROC cb;
+    mySS = get_ss();
+    myDS = get_ds();
+    cb = MakeProcInstance((FARPROC)SrvCallback, hi);
+    if (DdeInitialize(&idInst, (PFNCALLBACK)cb, APPCLASS_STANDARD, 0L) != DMLERR_NO_ERROR) {
+        say("server DdeInitialize failed\r\n");
+        return 1;
+    }
+    hszService = DdeCreateStringHandle(idInst, "TestSrv", CP_WINANSI);
+    hszTopic = DdeCreateStringHandle(idInst, "Topic", CP_WINANSI);
+    hszItem = DdeCreateStringHandle(idInst, "Item", CP_WINANSI);
+    DdeNameService(idInst, hszService, 0, DNS_REGISTER);
+    memset(&wc, 0, sizeof wc);
+    wc.lpfnWndProc = SrvWndProc;
+    wc.hInstance = hi;
+    wc.hbrBackground = GetStockObject(WHITE_BRUSH);
+    wc.lpszClassName = "TestSrvWnd";
+    RegisterClass(&wc);
+    hwnd = CreateWindow("TestSrvWnd", "Server", WS_OVERLAPPEDWINDOW, 0, 0,
+                        200, 100, NULL, NULL, hi, NULL);
+    ShowWindow(hwnd, show);
+    say("server ready\r\n");
+    while (GetMessage(&msg, NULL, 0, 0)) {
+        TranslateMessage(&msg);
+        DispatchMessage(&msg);
+    }
+    DdeNameService(idInst, hszService, 0, DNS_UNREGISTER);
+    DdeUninitialize(idInst);
+    say("server done\r\n");
+    return 0;
+}

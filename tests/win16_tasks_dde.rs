@@ -1,0 +1,86 @@
+//! Two Win16 tasks in one run, as Windows 3.1 ran them: a DDEML server and
+//! client built with Open Watcom C (tests/watcom/ddesrv.c, ddecli.c) talk
+//! through DDEML and through messages sent between their tasks. Each
+//! callback prints whether it runs with its own task's SS and DS.
+//!
+//! Expected values: Windows 3.1 SDK, DdeClientTransaction (a request
+//! returns the server's data, a poke, execute or advise start the server
+//! acknowledged returns TRUE), DdePostAdvise (XTYP_ADVREQ in the server,
+//! XTYP_ADVDATA in the client), DdeEnableCallback (EC_DISABLE holds
+//! transactions, EC_ENABLEALL gives them), InSendMessage (TRUE while
+//! handling a message another task sent, FALSE for a posted one),
+//! ReplyMessage (SendMessage returns the replied value), PeekMessage (with
+//! an empty queue it yields to other tasks unless PM_NOYIELD).
+
+mod common;
+
+use common::{bin, json, watcom};
+
+#[test]
+fn a_ddeml_server_and_client_run_each_in_its_own_task() {
+    let (Some(srv), Some(cli)) = (watcom::win16("ddesrv"), watcom::win16("ddecli")) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&srv)
+        .arg(&cli)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
+    // Each callback runs in its own task (the server's for the server
+    // instance, the client's for the client's): its SS and DS.
+    assert_eq!(
+        lines,
+        [
+            "server ready",
+            "server connect ss own ds own",
+            "server confirm",
+            "client connect 1",
+            "server request ss own ds own",
+            "client request 42",
+            "server poke hello",
+            "client poke 1",
+            "server execute [run]",
+            "client execute 1",
+            "server advstart ss own ds own",
+            "client advstart 1",
+            // The first advise: the sent message runs in the server, which
+            // posts the advise; the client's callback runs in the client.
+            "server sent insend 1",
+            "server sent ss own ds own",
+            "server advreq 1 left 0 ss own ds own",
+            "client advdata 1 ss own ds own",
+            "client send 1234",
+            "server sent insend 1",
+            "server sent ss own ds own",
+            "server advreq 2 left 0 ss own ds own",
+            "client advdata 2 ss own ds own",
+            "client send 1234",
+            // Held while the client's callback is disabled.
+            "server sent insend 1",
+            "server sent ss own ds own",
+            "server advreq 3 left 0 ss own ds own",
+            "client enables",
+            "client advdata 3 ss own ds own",
+            "server advstop",
+            "client advstop 1",
+            // No loop any more: no XTYP_ADVREQ.
+            "server sent insend 1",
+            "server sent ss own ds own",
+            // The client polls; the server runs meanwhile.
+            "server posted insend 0",
+            "server posts to the client",
+            "client peek got 405",
+            "server disconnect",
+            "client disconnect 1",
+            "client done",
+            "server done",
+        ],
+        "{v:#}"
+    );
+    // The run's exit code is the first program's (README, several
+    // programs in one run).
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+}
