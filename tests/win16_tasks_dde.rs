@@ -50,8 +50,14 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
             // posts the advise; the client's callback runs in the client.
             "server sent insend 1",
             "server sent ss own ds own",
+            // The client waits in SendMessage (USER), called from its
+            // WinMain (walk.md, StackTraceFirst), on its own stack.
+            "server walks client USER DDECLI ss its own",
             "server advreq 1 left 0 ss own ds own",
             "client advdata 1 ss own ds own",
+            // The server waits in DdePostAdvise, called from its window
+            // procedure.
+            "client walks server DDEML DDESRV ss its own",
             "client send 1234",
             "server sent insend 1",
             "server sent ss own ds own",

@@ -13,7 +13,9 @@
  */
 #include <windows.h>
 #include <ddeml.h>
+#include <toolhelp.h>
 #pragma library("ddeml")
+#pragma library("toolhelp")
 
 unsigned get_ss(void);
 #pragma aux get_ss = "mov ax,ss" value [ax];
@@ -22,10 +24,38 @@ unsigned get_ds(void);
 
 static DWORD idInst;
 static unsigned mySS, myDS;
+/* The server's task and stack segment, walked from the first advise. */
+static HTASK serverTask;
+static unsigned serverSS;
+static int walked;
 
 static void say(LPSTR s)
 {
     _lwrite(1, s, lstrlen(s));
+}
+
+/* The first two frames of another task's stack, by TOOLHELP: module
+ * names, and whether the walk is on stack segment `ss`. */
+static void walk(LPSTR who, HTASK task, unsigned ss)
+{
+    STACKTRACEENTRY ste;
+    MODULEENTRY me1, me2;
+    char buf[128];
+    BOOL ok;
+    ste.dwSize = sizeof ste;
+    me1.dwSize = sizeof me1;
+    me2.dwSize = sizeof me2;
+    me1.szModule[0] = me2.szModule[0] = 0;
+    ok = StackTraceFirst(&ste, task);
+    if (ok) {
+        ModuleFindHandle(&me1, ste.hModule);
+        ok = ste.wSS == ss;
+        if (StackTraceNext(&ste))
+            ModuleFindHandle(&me2, ste.hModule);
+    }
+    wsprintf(buf, "%s %s %s ss %s\r\n", who, (LPSTR)me1.szModule,
+             (LPSTR)me2.szModule, (LPSTR)(ok ? "its own" : "wrong"));
+    say(buf);
 }
 
 HDDEDATA CALLBACK __export CliCallback(UINT type, UINT fmt, HCONV hconv,
@@ -42,6 +72,10 @@ HDDEDATA CALLBACK __export CliCallback(UINT type, UINT fmt, HCONV hconv,
                  (LPSTR)(get_ss() == mySS ? "own" : "other"),
                  (LPSTR)(get_ds() == myDS ? "own" : "other"));
         say(buf);
+        if (!walked) {
+            walked = 1;
+            walk("client walks server", serverTask, serverSS);
+        }
         return (HDDEDATA)DDE_FACK;
     case XTYP_DISCONNECT:
         say("client disconnect\r\n");
@@ -98,7 +132,10 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     say(buf);
 
     hwnd = FindWindow("TestSrvWnd", NULL);
-    r = SendMessage(hwnd, WM_USER + 1, 0, 0L);
+    serverTask = GetWindowTask(hwnd);
+    /* The server's stack segment is its data segment (SS = DS). */
+    serverSS = (unsigned)GetWindowWord(hwnd, GWW_HINSTANCE);
+    r = SendMessage(hwnd, WM_USER + 1, (WPARAM)GetCurrentTask(), MAKELONG(get_ss(), 0));
     wsprintf(buf, "client send %lx\r\n", r);
     say(buf);
     r = SendMessage(hwnd, WM_USER + 1, 0, 0L);

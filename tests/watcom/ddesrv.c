@@ -10,7 +10,9 @@
 #include <windows.h>
 #include <string.h>
 #include <ddeml.h>
+#include <toolhelp.h>
 #pragma library("ddeml")
+#pragma library("toolhelp")
 
 unsigned get_ss(void);
 #pragma aux get_ss = "mov ax,ss" value [ax];
@@ -33,6 +35,30 @@ static void where(LPSTR what)
     wsprintf(buf, "server %s ss %s ds %s\r\n", what,
              (LPSTR)(get_ss() == mySS ? "own" : "other"),
              (LPSTR)(get_ds() == myDS ? "own" : "other"));
+    say(buf);
+}
+
+/* The first two frames of another task's stack, by TOOLHELP: module
+ * names, and whether the walk is on stack segment `ss`. */
+static void walk(LPSTR who, HTASK task, unsigned ss)
+{
+    STACKTRACEENTRY ste;
+    MODULEENTRY me1, me2;
+    char buf[128];
+    BOOL ok;
+    ste.dwSize = sizeof ste;
+    me1.dwSize = sizeof me1;
+    me2.dwSize = sizeof me2;
+    me1.szModule[0] = me2.szModule[0] = 0;
+    ok = StackTraceFirst(&ste, task);
+    if (ok) {
+        ModuleFindHandle(&me1, ste.hModule);
+        ok = ste.wSS == ss;
+        if (StackTraceNext(&ste))
+            ModuleFindHandle(&me2, ste.hModule);
+    }
+    wsprintf(buf, "%s %s %s ss %s\r\n", who, (LPSTR)me1.szModule,
+             (LPSTR)me2.szModule, (LPSTR)(ok ? "its own" : "wrong"));
     say(buf);
 }
 
@@ -88,6 +114,8 @@ LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
         wsprintf(buf, "server sent insend %d\r\n", InSendMessage());
         say(buf);
         where("sent");
+        if (wp)
+            walk("server walks client", (HTASK)wp, LOWORD(lp));
         DdePostAdvise(idInst, hszTopic, hszItem);
         ReplyMessage(0x1234L);
         return 0x99L;
