@@ -79,6 +79,16 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
             "server posted insend 0",
             "server posts to the client",
             "client peek got 405",
+            // Raw DDE: the initiate broadcast runs in the server (sent),
+            // its acknowledgement back in the client (sent); the data
+            // comes posted, in a GMEM_DDESHARE block (SDK, GlobalFlags).
+            "server dde initiate TestSrv Topic insend 1",
+            "client dde ack insend 1",
+            "client dde server 1",
+            "server dde request Item format 1",
+            "client dde data 77 response 1 release 1 format 1 share 1",
+            "server dde terminate",
+            "client dde terminate",
             "server disconnect",
             "client disconnect 1",
             "client done",

@@ -12,6 +12,8 @@
  * PM_NOYIELD), so the server can answer while this task polls.
  */
 #include <windows.h>
+#include <string.h>
+#include <dde.h>
 #include <ddeml.h>
 #include <toolhelp.h>
 #pragma library("ddeml")
@@ -82,6 +84,44 @@ HDDEDATA CALLBACK __export CliCallback(UINT type, UINT fmt, HCONV hconv,
         return 0;
     }
     return 0;
+}
+
+/* Raw DDE with the server: its window, and what came. */
+static HWND ddeServer;
+static int gotData, gotTerminate;
+
+LRESULT CALLBACK __export CliWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
+{
+    char buf[96];
+    switch (msg) {
+    case WM_DDE_ACK:
+        ddeServer = (HWND)wp;
+        wsprintf(buf, "client dde ack insend %d\r\n", InSendMessage());
+        say(buf);
+        GlobalDeleteAtom(LOWORD(lp));
+        GlobalDeleteAtom(HIWORD(lp));
+        return 0;
+    case WM_DDE_DATA: {
+        HGLOBAL h = (HGLOBAL)LOWORD(lp);
+        DDEDATA FAR *dd = (DDEDATA FAR *)GlobalLock(h);
+        BOOL release = dd->fRelease;
+        wsprintf(buf, "client dde data %s response %d release %d format %d share %d\r\n",
+                 (LPSTR)dd->Value, dd->fResponse, dd->fRelease, dd->cfFormat,
+                 (GlobalFlags(h) & GMEM_DDESHARE) != 0);
+        say(buf);
+        GlobalUnlock(h);
+        if (release)
+            GlobalFree(h);
+        GlobalDeleteAtom(HIWORD(lp));
+        gotData = 1;
+        return 0;
+    }
+    case WM_DDE_TERMINATE:
+        say("client dde terminate\r\n");
+        gotTerminate = 1;
+        return 0;
+    }
+    return DefWindowProc(hwnd, msg, wp, lp);
 }
 
 int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
@@ -163,6 +203,34 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
              (LPSTR)(n < 100000L ? "got" : "nothing"), n < 100000L ? msg.message : 0);
     say(buf);
     PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
+
+    {
+        WNDCLASS wc;
+        HWND me;
+        ATOM aApp, aTopic;
+        memset(&wc, 0, sizeof wc);
+        wc.lpfnWndProc = CliWndProc;
+        wc.hInstance = hi;
+        wc.lpszClassName = "TestCliWnd";
+        RegisterClass(&wc);
+        me = CreateWindow("TestCliWnd", "Client", WS_OVERLAPPEDWINDOW, 0, 0,
+                          100, 100, NULL, NULL, hi, NULL);
+        aApp = GlobalAddAtom("TestSrv");
+        aTopic = GlobalAddAtom("Topic");
+        SendMessage((HWND)-1, WM_DDE_INITIATE, (WPARAM)me, MAKELONG(aApp, aTopic));
+        GlobalDeleteAtom(aApp);
+        GlobalDeleteAtom(aTopic);
+        wsprintf(buf, "client dde server %d\r\n", ddeServer == hwnd);
+        say(buf);
+        PostMessage(ddeServer, WM_DDE_REQUEST, (WPARAM)me,
+                    MAKELONG(CF_TEXT, GlobalAddAtom("Item")));
+        while (!gotData && GetMessage(&msg, NULL, 0, 0))
+            DispatchMessage(&msg);
+        PostMessage(ddeServer, WM_DDE_TERMINATE, (WPARAM)me, 0L);
+        while (!gotTerminate && GetMessage(&msg, NULL, 0, 0))
+            DispatchMessage(&msg);
+        DestroyWindow(me);
+    }
 
     wsprintf(buf, "client disconnect %d\r\n", DdeDisconnect(hconv));
     say(buf);

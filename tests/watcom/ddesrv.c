@@ -9,6 +9,7 @@
  */
 #include <windows.h>
 #include <string.h>
+#include <dde.h>
 #include <ddeml.h>
 #include <toolhelp.h>
 #pragma library("ddeml")
@@ -127,6 +128,48 @@ LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
         /* wParam: the client's task, which waits in a PeekMessage loop. */
         say("server posts to the client\r\n");
         PostAppMessage((HTASK)wp, WM_USER + 5, 0, 0L);
+        return 0;
+    case WM_DDE_INITIATE: {
+        /* Raw DDE (SDK, WM_DDE_INITIATE): answer our service and topic
+         * with WM_DDE_ACK sent back, with atoms of our own. */
+        char app[32], topic[32];
+        app[0] = topic[0] = 0;
+        GlobalGetAtomName(LOWORD(lp), app, sizeof app);
+        GlobalGetAtomName(HIWORD(lp), topic, sizeof topic);
+        wsprintf(buf, "server dde initiate %s %s insend %d\r\n", (LPSTR)app,
+                 (LPSTR)topic, InSendMessage());
+        say(buf);
+        if (lstrcmpi(app, "TestSrv") == 0 && lstrcmpi(topic, "Topic") == 0)
+            SendMessage((HWND)wp, WM_DDE_ACK, (WPARAM)hwnd,
+                        MAKELONG(GlobalAddAtom("TestSrv"), GlobalAddAtom("Topic")));
+        return 0;
+    }
+    case WM_DDE_REQUEST: {
+        /* SDK, WM_DDE_REQUEST / WM_DDE_DATA: the data in a
+         * GMEM_DDESHARE block, fResponse set, released by the client. */
+        HGLOBAL h;
+        DDEDATA FAR *dd;
+        char item[32];
+        item[0] = 0;
+        GlobalGetAtomName(HIWORD(lp), item, sizeof item);
+        wsprintf(buf, "server dde request %s format %d\r\n", (LPSTR)item, LOWORD(lp));
+        say(buf);
+        h = GlobalAlloc(GMEM_MOVEABLE | GMEM_DDESHARE, sizeof(DDEDATA) + 3);
+        dd = (DDEDATA FAR *)GlobalLock(h);
+        dd->unused = 0;
+        dd->fResponse = 1;
+        dd->fRelease = 1;
+        dd->reserved = 0;
+        dd->fAckReq = 0;
+        dd->cfFormat = CF_TEXT;
+        lstrcpy((LPSTR)dd->Value, "77");
+        GlobalUnlock(h);
+        PostMessage((HWND)wp, WM_DDE_DATA, (WPARAM)hwnd, MAKELONG(h, HIWORD(lp)));
+        return 0;
+    }
+    case WM_DDE_TERMINATE:
+        say("server dde terminate\r\n");
+        PostMessage((HWND)wp, WM_DDE_TERMINATE, (WPARAM)hwnd, 0L);
         return 0;
     case WM_DESTROY:
         PostQuitMessage(0);
