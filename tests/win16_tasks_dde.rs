@@ -100,3 +100,39 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
     // programs in one run).
     assert_eq!(out.status.code(), Some(0), "{v:#}");
 }
+
+#[test]
+fn a_fault_in_a_message_sent_from_another_task_is_the_receivers() {
+    let (Some(srv), Some(snd)) = (watcom::win16("ddesrv"), watcom::win16("sendflt")) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&srv)
+        .arg(&snd)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let output = v["output"].as_str().unwrap();
+    let hex = |line: &str, key: &str| {
+        let at = line.find(key).unwrap() + key.len();
+        u64::from_str_radix(&line[at..at + 4], 16).unwrap()
+    };
+    let server_ss = hex(output, "server faults ss ");
+    let sender_ss = hex(output, "sender ss ");
+    assert_ne!(server_ss, sender_ss, "{output}");
+    // The fault is the server's: its module, its registers (SS and DS its
+    // own), and a walk of its own stack only.
+    let f = &v["fault"];
+    assert_eq!(f["module"], "DDESRV", "{v:#}");
+    assert_eq!(f["registers"]["ss"], server_ss, "{v:#}");
+    assert_eq!(f["registers"]["ds"], server_ss, "{v:#}");
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames[0]["module"], "DDESRV", "{v:#}");
+    assert!(frames.iter().all(|fr| fr["wSS"] == server_ss), "{v:#}");
+    // The server was the first program named: the run ends as it ended,
+    // by an unhandled fault (README, "Faults": exit status 121); the
+    // sender never saw SendMessage return.
+    assert_eq!(out.status.code(), Some(121), "{v:#}");
+    assert!(!output.contains("sender after"), "{output}");
+}

@@ -120,6 +120,12 @@ LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
         DdePostAdvise(idInst, hszTopic, hszItem);
         ReplyMessage(0x1234L);
         return 0x99L;
+    case WM_USER + 6:
+        /* A fault in a message another task sent (sendflt.c). */
+        wsprintf(buf, "server faults ss %04X ds %04X\r\n", get_ss(), get_ds());
+        say(buf);
+        *(char far *)MAKELP(0, 0x10) = 1;
+        return 0;
     case WM_USER + 3:
         wsprintf(buf, "server posted insend %d\r\n", InSendMessage());
         say(buf);
