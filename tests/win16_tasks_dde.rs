@@ -130,9 +130,14 @@ fn a_fault_in_a_message_sent_from_another_task_is_the_receivers() {
     let frames = v["frames"].as_array().unwrap();
     assert_eq!(frames[0]["module"], "DDESRV", "{v:#}");
     assert!(frames.iter().all(|fr| fr["wSS"] == server_ss), "{v:#}");
-    // The server was the first program named: the run ends as it ended,
-    // by an unhandled fault (README, "Faults": exit status 121); the
-    // sender never saw SendMessage return.
+    // The server's task ends (Windows 3.1's default action); the sender,
+    // waiting in SendMessage, goes on with 0 and exits with its own code.
+    // The server was the first program named: the run's result is its
+    // end, an unhandled fault (README, "Faults": exit status 121).
+    assert!(output.ends_with("sender got 0\r\n"), "{output}");
+    let exits = v["task_exits"].as_array().unwrap();
+    assert_eq!(exits.len(), 2, "{v:#}");
+    assert_eq!(exits[0]["code"], 255, "{v:#}");
+    assert_eq!(exits[1]["code"], 3, "{v:#}");
     assert_eq!(out.status.code(), Some(121), "{v:#}");
-    assert!(!output.contains("sender after"), "{output}");
 }

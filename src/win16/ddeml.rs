@@ -577,8 +577,9 @@ fn call_back_with(
                 CallArg::L(0),
             ],
         )
+        .map(|r| r.value)
     })?;
-    Ok(r.value)
+    Ok(r)
 }
 
 /// DDEML.7 DdeConnect(idInst, hszService, hszTopic, pCC) (module notes).

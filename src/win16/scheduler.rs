@@ -55,8 +55,12 @@
 //! **Ending.** When a task ends (INT 21h AH=4Ch), it leaves the task list,
 //! its windows and queue go, its TDB loses the 'TD' signature, and the next
 //! task runs. The run ends when the last task ends, with the exit code of
-//! the first task loaded. A task that ends inside its own callback ends the
-//! whole run (its host frames cannot be unwound).
+//! the first task loaded. A task that ends inside a call from another task
+//! (a sent message, a DDEML callback: "Running as another task") unwinds
+//! to that call, which returns 0 to the waiting caller, unless it holds
+//! callbacks of its own below that call. A task that ends inside its own
+//! callback otherwise ends the whole run (its host frames cannot be
+//! unwound).
 
 use std::collections::BTreeMap;
 
@@ -141,6 +145,13 @@ pub struct Scheduler {
     /// a window of that task, a DDEML transaction): their registers at the
     /// call. They are not candidates to run; [`run_as`] finds their stack.
     pub blocked: BTreeMap<u16, Regs>,
+    /// The calls into other tasks in progress ([`run_as`]), innermost
+    /// last: the receiver and the number of nested emulations when it was
+    /// called.
+    pub calls: Vec<(u16, usize)>,
+    /// A task that ended inside a call into it: the host unwinds to that
+    /// call ([`run_as`]), which returns 0 to the task that called.
+    pub unwinding: Option<u16>,
 }
 
 impl Scheduler {
@@ -361,7 +372,7 @@ fn switch_to(
 /// registers come back afterwards. A stop inside (a fault, a breakpoint)
 /// leaves the machine as it is, in the receiver, for the report. Runs `f`
 /// in place for the current task or a task that is not there.
-pub fn run_as<T>(
+pub fn run_as<T: Default>(
     env: &mut Env,
     uc: &mut Uc<'_>,
     receiver: u16,
@@ -417,7 +428,30 @@ pub fn run_as<T>(
             task_name(env, receiver)
         ),
     );
-    let r = f(env, uc)?;
+    let levels = env.win16.scheduler.level_owner.len();
+    env.win16.scheduler.calls.push((receiver, levels));
+    let r = f(env, uc);
+    env.win16.scheduler.calls.pop();
+    let r = match r {
+        Ok(r) => r,
+        Err(_) if env.win16.scheduler.unwinding == Some(receiver) => {
+            // The receiver ended (exited, or an unhandled fault) inside
+            // the call: the caller goes on with 0, as a SendMessage to a
+            // task that dies returns.
+            env.win16.scheduler.unwinding = None;
+            env.win16.scheduler.blocked.remove(&sender);
+            env.win16.user.in_send.retain(|s| s.receiver != receiver);
+            uc.get_data_mut().current_task = sender;
+            env.dos.psp = saved_psp;
+            uc.set_regs(&saved).map_err(host)?;
+            record_event(
+                uc,
+                format!("task {sender:04X} goes on: task {receiver:04X} ended while it waited"),
+            );
+            return Ok(T::default());
+        }
+        Err(e) => return Err(e),
+    };
     // The receiver waits where it waited before.
     let s = &mut env.win16.scheduler;
     if let Some(w) = waiting {
@@ -502,6 +536,18 @@ pub fn end_task(
             None => Stop::Exited { code },
         }
     };
+    // Ended inside a call from another task, holding no nested emulation
+    // of its own below that call: unwind to it (run_as).
+    let unwind = s.calls.last().is_some_and(|&(r, levels)| {
+        r == current && !s.level_owner[..levels.min(s.level_owner.len())].contains(&current)
+    });
+    if unwind {
+        remove_task(env, uc, current);
+        env.win16.scheduler.unwinding = Some(current);
+        return Err(Stop::Error(format!(
+            "task {current:04X} {module} ended inside a call from another task"
+        )));
+    }
     if s.holds_levels(current) || s.suspended.is_empty() {
         let stop = run_end(s);
         return Err(super::fault::final_stop(env, stop));

@@ -13,7 +13,7 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     HWND hwnd = FindWindow("TestSrvWnd", NULL);
     wsprintf(buf, "sender ss %04X\r\n", get_ss());
     _lwrite(1, buf, lstrlen(buf));
-    SendMessage(hwnd, WM_USER + 6, 0, 0L);
-    _lwrite(1, "sender after\r\n", 14);
+    wsprintf(buf, "sender got %ld\r\n", SendMessage(hwnd, WM_USER + 6, 0, 0L));
+    _lwrite(1, buf, lstrlen(buf));
     return 3;
 }
