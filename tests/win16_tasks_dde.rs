@@ -89,6 +89,11 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
             "client dde data 77 response 1 release 1 format 1 share 1",
             "server dde terminate",
             "client dde terminate",
+            // The server's timer fires while the client polls, and the
+            // server runs (a PeekMessage that never yielded would poll
+            // forever: the server's tick would never come).
+            "server timer",
+            "client timer peek got 408 elapsed 3000+",
             "server disconnect",
             "client disconnect 1",
             "client done",

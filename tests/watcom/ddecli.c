@@ -229,6 +229,23 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
         PostMessage(ddeServer, WM_DDE_TERMINATE, (WPARAM)me, 0L);
         while (!gotTerminate && GetMessage(&msg, NULL, 0, 0))
             DispatchMessage(&msg);
+        /* The server's timer comes due while this task polls (SDK,
+         * PeekMessage: it yields; SetTimer: WM_TIMER once the elapse
+         * has passed). */
+        SendMessage(hwnd, WM_USER + 7, 0, 0L);
+        {
+            DWORD start = GetTickCount();
+            for (n = 0; n < 100000L; n++) {
+                if (PeekMessage(&msg, NULL, 0, 0, PM_NOREMOVE))
+                    break;
+            }
+            wsprintf(buf, "client timer peek %s %x elapsed %s\r\n",
+                     (LPSTR)(n < 100000L ? "got" : "nothing"),
+                     n < 100000L ? msg.message : 0,
+                     (LPSTR)(GetTickCount() - start >= 3000 ? "3000+" : "less"));
+            say(buf);
+            PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
+        }
         DestroyWindow(me);
     }
 

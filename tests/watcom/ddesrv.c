@@ -126,6 +126,15 @@ LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
         say(buf);
         *(char far *)MAKELP(0, 0x10) = 1;
         return 0;
+    case WM_USER + 7:
+        /* Sent: a timer, whose tick tells the client's window. */
+        SetTimer(hwnd, 1, 3000, NULL);
+        return 0;
+    case WM_TIMER:
+        KillTimer(hwnd, 1);
+        say("server timer\r\n");
+        PostMessage(FindWindow("TestCliWnd", NULL), WM_USER + 8, 0, 0L);
+        return 0;
     case WM_USER + 3:
         wsprintf(buf, "server posted insend %d\r\n", InSendMessage());
         say(buf);
