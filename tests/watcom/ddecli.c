@@ -233,10 +233,13 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
          * PeekMessage: it yields; SetTimer: WM_TIMER once the elapse
          * has passed). */
         SendMessage(hwnd, WM_USER + 7, 0, 0L);
+        /* A message outside the filter waits meanwhile: PeekMessage finds
+         * nothing it would take, and still yields. */
+        PostAppMessage(GetCurrentTask(), WM_USER + 20, 0, 0L);
         {
             DWORD start = GetTickCount();
             for (n = 0; n < 100000L; n++) {
-                if (PeekMessage(&msg, NULL, 0, 0, PM_NOREMOVE))
+                if (PeekMessage(&msg, NULL, WM_USER + 8, WM_USER + 8, PM_NOREMOVE))
                     break;
             }
             wsprintf(buf, "client timer peek %s %x elapsed %s\r\n",
@@ -244,6 +247,7 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
                      n < 100000L ? msg.message : 0,
                      (LPSTR)(GetTickCount() - start >= 3000 ? "3000+" : "less"));
             say(buf);
+            PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
             PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
         }
         DestroyWindow(me);

@@ -610,6 +610,22 @@ fn window_to_paint(u: &User, htask: u16, filter: &Filter) -> Option<u16> {
 
 /// The next message for task `htask` (module doc), removed from its queue
 /// with `remove` (WM_PAINT never is). None when nothing is there.
+/// Does task `htask` have a message PeekMessage with this filter would
+/// take now (posted, WM_QUIT, input, a window to paint), or script input
+/// waiting?
+fn has_matching(u: &User, htask: u16, filter: &Filter) -> bool {
+    if u.script_pending(htask) {
+        return true;
+    }
+    let queued = u.queues.get(&htask).is_some_and(|q| {
+        q.msgs.iter().chain(&q.input).any(|m| filter.accepts(m))
+            || (q.quit.is_some() && filter.hwnd == 0)
+    });
+    queued
+        || (filter.accepts(&Msg::new(filter.hwnd, WM_PAINT, 0, 0))
+            && window_to_paint(u, htask, filter).is_some())
+}
+
 fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Option<(Msg, bool)> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
@@ -846,8 +862,10 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.109 PeekMessage(lpMsg, hWnd, min, max, wRemoveMsg) -> BOOL.
-/// With nothing in the queue it gives up the CPU (unless PM_NOYIELD) and
-/// returns FALSE when the task resumes; when no other task can run, the
+/// With nothing in the queue that the filter takes it gives up the CPU
+/// (unless PM_NOYIELD) and returns FALSE when the task resumes; when every
+/// other task waits, another task's timer that comes due before this
+/// task's own fires first, so that task runs; when no other task can run, the
 /// default session's WM_CLOSE comes as for GetMessage.
 fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let flags = a[4] as u16;
@@ -859,10 +877,14 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     };
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
-    if !env.win16.user.has_input(htask) && flags & PM_NOYIELD == 0 {
+    // Nothing this call would take: give up the CPU (SDK, WaitMessage:
+    // GetMessage, PeekMessage and WaitMessage yield to other
+    // applications), also when messages outside the filter wait.
+    let empty = |env: &Env| !has_matching(&env.win16.user, htask, &filter);
+    if empty(env) && flags & PM_NOYIELD == 0 {
         wake_timer_task(env, uc, htask);
     }
-    if !env.win16.user.has_input(htask)
+    if empty(env)
         && flags & PM_NOYIELD == 0
         && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
     {
