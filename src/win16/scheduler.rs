@@ -386,7 +386,7 @@ pub fn run_as<T: Default>(
     let saved_psp = env.dos.psp;
     // The sender waits: a walk of it starts at its switch frame.
     push_switch_frame(uc, sender, &saved)?;
-    env.win16.scheduler.blocked.insert(sender, saved.clone());
+    env.win16.scheduler.blocked.insert(sender, saved);
     // The receiver is running now: not a candidate for the scheduler.
     let waiting = env.win16.scheduler.suspended.remove(&receiver);
     let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
@@ -409,7 +409,7 @@ pub fn run_as<T: Default>(
                 "task {receiver:04X}: no room on its stack for a call from task {sender:04X}: {e}"
             ))
         })?;
-        let mut regs = saved.clone();
+        let mut regs = saved;
         regs.ss = ss;
         regs.sp = below;
         regs.bp = bp & !1;
