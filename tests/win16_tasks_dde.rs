@@ -94,6 +94,15 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
             // forever: the server's tick would never come).
             "server timer",
             "client timer peek got 408 elapsed 3000+",
+            // A second instance with filters: XTYP_CONNECT (1062) only,
+            // no confirmation; the poke fails unseen
+            // (DMLERR_NOTPROCESSED, 4009); the request (20B0) is
+            // answered; no XTYP_DISCONNECT.
+            "second got 1062",
+            "client second poke 0 error 4009",
+            "second got 20B0",
+            "client second request two",
+            "client second disconnect 1",
             "server disconnect",
             "client disconnect 1",
             "client done",

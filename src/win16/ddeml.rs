@@ -242,6 +242,19 @@ pub mod xtyp {
     pub const XTYPF_MASK: u16 = 0x000C;
 }
 
+/// DdeInitialize's afCmd flags (Windows 3.1 SDK, DdeInitialize).
+pub mod cbf {
+    pub const FAIL_SELFCONNECTIONS: u32 = 0x0000_1000;
+    pub const FAIL_CONNECTIONS: u32 = 0x0000_2000;
+    pub const FAIL_ADVISES: u32 = 0x0000_4000;
+    pub const FAIL_EXECUTES: u32 = 0x0000_8000;
+    pub const FAIL_POKES: u32 = 0x0001_0000;
+    pub const FAIL_REQUESTS: u32 = 0x0002_0000;
+    pub const SKIP_CONNECT_CONFIRMS: u32 = 0x0004_0000;
+    pub const SKIP_DISCONNECTS: u32 = 0x0020_0000;
+    pub const APPCMD_CLIENTONLY: u32 = 0x0000_0010;
+}
+
 /// DdeEnableCallback's commands (Windows 3.1 SDK).
 pub mod ec {
     pub const ENABLEALL: u16 = 0x0000;
@@ -268,6 +281,8 @@ const MAX_HANDLES: usize = 4096;
 struct Instance {
     callback: u32,
     ds: u16,
+    /// afCmd: the CBF_ filters and APPCMD_ flags.
+    flags: u32,
     /// The task that called DdeInitialize: its callback runs there.
     htask: u16,
     /// DdeEnableCallback(EC_DISABLE) for every conversation.
@@ -348,7 +363,12 @@ pub fn dde_true(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 
 /// DDEML.2 DdeInitialize(lpidInst, pfnCallback, afCmd, ulRes): a new
 /// instance when *lpidInst is 0 (its id stored there), else the instance
-/// is reinitialized; DMLERR_NO_ERROR or DMLERR_INVALIDPARAMETER.
+/// is reinitialized (its callback and afCmd); DMLERR_NO_ERROR or
+/// DMLERR_INVALIDPARAMETER. afCmd's filters apply: APPCMD_CLIENTONLY and
+/// CBF_FAIL_CONNECTIONS / CBF_FAIL_SELFCONNECTIONS keep DdeConnect from
+/// the instance, CBF_FAIL_REQUESTS, _POKES, _EXECUTES and _ADVISES fail
+/// those transactions before the callback, CBF_SKIP_CONNECT_CONFIRMS and
+/// CBF_SKIP_DISCONNECTS skip those notifications.
 pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(b) = farptr::read_bytes(uc, a[0], 4) else {
         return Ok(dmlerr::INVALIDPARAMETER);
@@ -361,6 +381,7 @@ pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         return Ok(match d.instances.get_mut(&id) {
             Some(i) => {
                 i.callback = a[1];
+                i.flags = a[2];
                 dmlerr::NO_ERROR
             }
             None => dmlerr::INVALIDPARAMETER,
@@ -376,6 +397,7 @@ pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         Instance {
             callback: a[1],
             ds,
+            flags: a[2],
             htask,
             disabled: false,
             last_error: 0,
@@ -588,13 +610,19 @@ pub fn dde_connect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     if !env.win16.ddeml.instances.contains_key(&client) {
         return Ok(0);
     }
+    let client_task = env.win16.ddeml.instances[&client].htask;
     let servers: Vec<u32> = env
         .win16
         .ddeml
         .instances
         .iter()
         .filter(|(id, i)| {
+            // SDK, DdeInitialize: a client-only instance is no server;
+            // CBF_FAIL_CONNECTIONS refuses every XTYP_CONNECT,
+            // CBF_FAIL_SELFCONNECTIONS those from its own task.
             **id != client
+                && i.flags & (cbf::APPCMD_CLIENTONLY | cbf::FAIL_CONNECTIONS) == 0
+                && !(i.flags & cbf::FAIL_SELFCONNECTIONS != 0 && i.htask == client_task)
                 && !i.services.is_empty()
                 && (service == 0 || i.services.contains(&service))
         })
@@ -626,7 +654,9 @@ pub fn dde_connect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
                 disabled: false,
             },
         );
-        call_back(env, uc, server, xtyp::CONNECT_CONFIRM, 0, h, topic, svc, 0)?;
+        if flags_of(env, server) & cbf::SKIP_CONNECT_CONFIRMS == 0 {
+            call_back(env, uc, server, xtyp::CONNECT_CONFIRM, 0, h, topic, svc, 0)?;
+        }
         return Ok(h);
     }
     env.win16
@@ -671,8 +701,15 @@ pub fn dde_disconnect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     } else {
         c.client
     };
-    call_back(env, uc, partner, xtyp::DISCONNECT, 0, a[0], 0, 0, 0)?;
+    if flags_of(env, partner) & cbf::SKIP_DISCONNECTS == 0 {
+        call_back(env, uc, partner, xtyp::DISCONNECT, 0, a[0], 0, 0, 0)?;
+    }
     Ok(1)
+}
+
+/// An instance's afCmd (0 for none).
+fn flags_of(env: &Env, inst: u32) -> u32 {
+    env.win16.ddeml.instances.get(&inst).map_or(0, |i| i.flags)
 }
 
 /// DDEML.6 DdeDisconnectList(hConvList): every conversation of the list
@@ -999,7 +1036,20 @@ pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resu
         _ => 0,
     };
     let base = ty & !xtyp::XTYPF_MASK;
-    let r = call_back(env, uc, c.server, base, fmt, conv, c.topic, item, data)?;
+    // A transaction the server's filters fail never reaches its callback
+    // (SDK, DdeInitialize: CBF_FAIL_*): it is not processed.
+    let fail = match base {
+        xtyp::REQUEST => cbf::FAIL_REQUESTS,
+        xtyp::POKE => cbf::FAIL_POKES,
+        xtyp::EXECUTE => cbf::FAIL_EXECUTES,
+        xtyp::ADVSTART | xtyp::ADVSTOP => cbf::FAIL_ADVISES,
+        _ => 0,
+    };
+    let r = if flags_of(env, c.server) & fail != 0 {
+        0
+    } else {
+        call_back(env, uc, c.server, base, fmt, conv, c.topic, item, data)?
+    };
     if a[7] != 0 {
         farptr::write_bytes(uc, a[7], &(r & 0xFFFF).to_le_bytes());
     }

@@ -124,6 +124,26 @@ LRESULT CALLBACK __export CliWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
     return DefWindowProc(hwnd, msg, wp, lp);
 }
 
+/* A second instance in this task, a server with filters (SDK,
+ * DdeInitialize: CBF_FAIL_POKES fails pokes before the callback,
+ * CBF_SKIP_CONNECT_CONFIRMS and CBF_SKIP_DISCONNECTS skip those
+ * notifications). It prints every transaction its callback gets. */
+static DWORD idInst2;
+
+HDDEDATA CALLBACK __export Cli2Callback(UINT type, UINT fmt, HCONV hconv,
+                                        HSZ hsz1, HSZ hsz2, HDDEDATA hdata,
+                                        DWORD d1, DWORD d2)
+{
+    char buf[48];
+    wsprintf(buf, "second got %04X\r\n", type);
+    say(buf);
+    if (type == XTYP_CONNECT)
+        return (HDDEDATA)TRUE;
+    if (type == XTYP_REQUEST)
+        return DdeCreateDataHandle(idInst2, (LPBYTE)"two", 4, 0, hsz2, CF_TEXT, 0);
+    return 0;
+}
+
 int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
 {
     HSZ hszService, hszTopic, hszItem;
@@ -251,6 +271,33 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
             PeekMessage(&msg, NULL, 0, 0, PM_REMOVE);
         }
         DestroyWindow(me);
+    }
+
+    {
+        HSZ svc2, top2, item2;
+        HCONV c2;
+        FARPROC cb2 = MakeProcInstance((FARPROC)Cli2Callback, hi);
+        DdeInitialize(&idInst2, (PFNCALLBACK)cb2,
+                      APPCLASS_STANDARD | CBF_FAIL_POKES | CBF_SKIP_CONNECT_CONFIRMS
+                          | CBF_SKIP_DISCONNECTS | CBF_SKIP_REGISTRATIONS,
+                      0L);
+        svc2 = DdeCreateStringHandle(idInst2, "Second", CP_WINANSI);
+        top2 = DdeCreateStringHandle(idInst2, "T2", CP_WINANSI);
+        item2 = DdeCreateStringHandle(idInst2, "I2", CP_WINANSI);
+        DdeNameService(idInst2, svc2, 0, DNS_REGISTER);
+        c2 = DdeConnect(idInst, svc2, top2, NULL);
+        r = (DWORD)DdeClientTransaction((LPBYTE)"x", 2, c2, item2, CF_TEXT, XTYP_POKE, 1000, &res);
+        wsprintf(buf, "client second poke %ld error %x\r\n", r, DdeGetLastError(idInst));
+        say(buf);
+        hd = DdeClientTransaction(NULL, 0, c2, item2, CF_TEXT, XTYP_REQUEST, 1000, &res);
+        got[0] = 0;
+        if (hd)
+            DdeGetData(hd, (LPBYTE)got, sizeof got, 0);
+        wsprintf(buf, "client second request %s\r\n", (LPSTR)got);
+        say(buf);
+        wsprintf(buf, "client second disconnect %d\r\n", DdeDisconnect(c2));
+        say(buf);
+        DdeUninitialize(idInst2);
     }
 
     wsprintf(buf, "client disconnect %d\r\n", DdeDisconnect(hconv));
