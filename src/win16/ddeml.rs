@@ -15,10 +15,19 @@
 //! XTYP_CONNECT_CONFIRM and the client a conversation handle. Otherwise
 //! DdeConnect returns 0 and DdeGetLastError DMLERR_NO_CONV_ESTABLISHED:
 //! no other program is there to answer. DdeClientTransaction sends
-//! XTYP_REQUEST, XTYP_POKE, XTYP_EXECUTE and the advise types to the
-//! server's callback (called from the client's stack with the server's
-//! data segment, synchronously) and returns its data handle (requests) or
-//! TRUE when it answered DDE_FACK; DdeDisconnect sends XTYP_DISCONNECT.
+//! XTYP_REQUEST, XTYP_POKE, XTYP_EXECUTE, XTYP_ADVSTART and XTYP_ADVSTOP
+//! to the server's callback and returns its data handle (requests) or TRUE
+//! when it answered DDE_FACK (TRUE for XTYP_ADVSTART). Every callback runs
+//! in the task that called DdeInitialize for its instance, on that task's
+//! stack with its data segment (scheduler.rs, "Running as another task"),
+//! while the calling task waits, as a synchronous transaction waits.
+//!
+//! An advise loop the server accepted fires on DdePostAdvise: the server's
+//! callback gets XTYP_ADVREQ, the client's XTYP_ADVDATA with that data.
+//! DdeEnableCallback(EC_DISABLE) holds transactions for a callback until
+//! EC_ENABLEONE gives it the next or EC_ENABLEALL all of them.
+//! DdeDisconnect (and DdeDisconnectList) ends the conversation, its advise
+//! loops and held transactions, and sends the partner XTYP_DISCONNECT.
 
 use std::collections::BTreeMap;
 
@@ -52,7 +61,13 @@ pub static APIS: &[Api] = &[
         &[Arg::L, Arg::L],
         dde_query_next_server,
     ),
-    Api::new("DDEML", 6, "DDEDISCONNECTLIST", &[Arg::L], dde_true),
+    Api::new(
+        "DDEML",
+        6,
+        "DDEDISCONNECTLIST",
+        &[Arg::L],
+        dde_disconnect_list,
+    ),
     Api::new(
         "DDEML",
         7,
@@ -103,7 +118,7 @@ pub static APIS: &[Api] = &[
         13,
         "DDEPOSTADVISE",
         &[Arg::L, Arg::L, Arg::L],
-        dde_true,
+        dde_post_advise,
     ),
     Api::new(
         "DDEML",
@@ -181,7 +196,7 @@ pub static APIS: &[Api] = &[
         26,
         "DDEENABLECALLBACK",
         &[Arg::L, Arg::L, Arg::W],
-        dde_true,
+        dde_enable_callback,
     ),
     Api::new(
         "DDEML",
@@ -217,6 +232,34 @@ pub mod xtyp {
     pub const REQUEST: u16 = 0x20B0;
     pub const POKE: u16 = 0x4090;
     pub const EXECUTE: u16 = 0x4050;
+    pub const ADVSTART: u16 = 0x1030;
+    pub const ADVSTOP: u16 = 0x8040;
+    pub const ADVREQ: u16 = 0x2022;
+    pub const ADVDATA: u16 = 0x4010;
+    /// XTYPF_NODATA: an advise loop that only notifies (hData NULL).
+    pub const XTYPF_NODATA: u16 = 0x0004;
+    /// The flag bits a client may add to XTYP_ADVSTART.
+    pub const XTYPF_MASK: u16 = 0x000C;
+}
+
+/// DdeInitialize's afCmd flags (Windows 3.1 SDK, DdeInitialize).
+pub mod cbf {
+    pub const FAIL_SELFCONNECTIONS: u32 = 0x0000_1000;
+    pub const FAIL_CONNECTIONS: u32 = 0x0000_2000;
+    pub const FAIL_ADVISES: u32 = 0x0000_4000;
+    pub const FAIL_EXECUTES: u32 = 0x0000_8000;
+    pub const FAIL_POKES: u32 = 0x0001_0000;
+    pub const FAIL_REQUESTS: u32 = 0x0002_0000;
+    pub const SKIP_CONNECT_CONFIRMS: u32 = 0x0004_0000;
+    pub const SKIP_DISCONNECTS: u32 = 0x0020_0000;
+    pub const APPCMD_CLIENTONLY: u32 = 0x0000_0010;
+}
+
+/// DdeEnableCallback's commands (Windows 3.1 SDK).
+pub mod ec {
+    pub const ENABLEALL: u16 = 0x0000;
+    pub const ENABLEONE: u16 = 0x0080;
+    pub const DISABLE: u16 = 0x0008;
 }
 
 /// DDE_FACK: a server's "done".
@@ -238,6 +281,12 @@ const MAX_HANDLES: usize = 4096;
 struct Instance {
     callback: u32,
     ds: u16,
+    /// afCmd: the CBF_ filters and APPCMD_ flags.
+    flags: u32,
+    /// The task that called DdeInitialize: its callback runs there.
+    htask: u16,
+    /// DdeEnableCallback(EC_DISABLE) for every conversation.
+    disabled: bool,
     last_error: u32,
     services: Vec<u32>,
 }
@@ -249,6 +298,30 @@ struct Conv {
     server: u32,
     service: u32,
     topic: u32,
+    /// DdeEnableCallback(EC_DISABLE) for this conversation.
+    disabled: bool,
+}
+
+/// One advise loop: a conversation's item in a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Advise {
+    conv: u32,
+    item: u32,
+    fmt: u16,
+    /// XTYPF_NODATA, XTYPF_ACKREQ as the client asked.
+    flags: u16,
+}
+
+/// A transaction held for a disabled callback (DdeEnableCallback).
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    inst: u32,
+    ty: u16,
+    fmt: u16,
+    conv: u32,
+    hsz1: u32,
+    hsz2: u32,
+    data: u32,
 }
 
 /// One data handle: its global block and size.
@@ -271,6 +344,8 @@ pub struct DdemlState {
     next_conv: u32,
     data: BTreeMap<u32, Data>,
     next_data: u32,
+    advises: Vec<Advise>,
+    held: Vec<Held>,
 }
 
 impl DdemlState {
@@ -288,7 +363,12 @@ pub fn dde_true(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 
 /// DDEML.2 DdeInitialize(lpidInst, pfnCallback, afCmd, ulRes): a new
 /// instance when *lpidInst is 0 (its id stored there), else the instance
-/// is reinitialized; DMLERR_NO_ERROR or DMLERR_INVALIDPARAMETER.
+/// is reinitialized (its callback and afCmd); DMLERR_NO_ERROR or
+/// DMLERR_INVALIDPARAMETER. afCmd's filters apply: APPCMD_CLIENTONLY and
+/// CBF_FAIL_CONNECTIONS / CBF_FAIL_SELFCONNECTIONS keep DdeConnect from
+/// the instance, CBF_FAIL_REQUESTS, _POKES, _EXECUTES and _ADVISES fail
+/// those transactions before the callback, CBF_SKIP_CONNECT_CONFIRMS and
+/// CBF_SKIP_DISCONNECTS skip those notifications.
 pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(b) = farptr::read_bytes(uc, a[0], 4) else {
         return Ok(dmlerr::INVALIDPARAMETER);
@@ -301,6 +381,7 @@ pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         return Ok(match d.instances.get_mut(&id) {
             Some(i) => {
                 i.callback = a[1];
+                i.flags = a[2];
                 dmlerr::NO_ERROR
             }
             None => dmlerr::INVALIDPARAMETER,
@@ -316,6 +397,9 @@ pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         Instance {
             callback: a[1],
             ds,
+            flags: a[2],
+            htask,
+            disabled: false,
             last_error: 0,
             services: Vec::new(),
         },
@@ -332,6 +416,10 @@ pub fn dde_uninitialize(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
         return Ok(0);
     }
     d.convs.retain(|_, c| c.client != a[0] && c.server != a[0]);
+    let convs = &d.convs;
+    d.advises.retain(|l| convs.contains_key(&l.conv));
+    d.held
+        .retain(|h| h.inst != a[0] && convs.contains_key(&h.conv));
     Ok(1)
 }
 
@@ -463,6 +551,23 @@ fn call_back(
     hsz2: u32,
     data: u32,
 ) -> Result<u32, Stop> {
+    call_back_with(env, uc, inst, ty, fmt, conv, hsz1, hsz2, data, 0)
+}
+
+/// [`call_back`] with dwData1 (XTYP_ADVREQ's count of requests left).
+#[allow(clippy::too_many_arguments)]
+fn call_back_with(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    inst: u32,
+    ty: u16,
+    fmt: u16,
+    conv: u32,
+    hsz1: u32,
+    hsz2: u32,
+    data: u32,
+    data1: u32,
+) -> Result<u32, Stop> {
     let Some(i) = env.win16.ddeml.instances.get(&inst).cloned() else {
         return Ok(0);
     };
@@ -473,25 +578,30 @@ fn call_back(
         return Ok(0);
     };
     let (sel, off) = farptr::split(i.callback);
-    let r = callback::call_far(
-        env,
-        uc,
-        cs,
-        (sel, off),
-        i.ds,
-        &[],
-        &[
-            CallArg::W(ty),
-            CallArg::W(fmt),
-            CallArg::L(conv),
-            CallArg::L(hsz1),
-            CallArg::L(hsz2),
-            CallArg::L(data),
-            CallArg::L(0),
-            CallArg::L(0),
-        ],
-    )?;
-    Ok(r.value)
+    // The callback runs in the instance's task, on its stack, with its
+    // data segment (scheduler.rs, "Running as another task").
+    let r = crate::win16::scheduler::run_as(env, uc, i.htask, |env, uc| {
+        callback::call_far(
+            env,
+            uc,
+            cs,
+            (sel, off),
+            i.ds,
+            &[],
+            &[
+                CallArg::W(ty),
+                CallArg::W(fmt),
+                CallArg::L(conv),
+                CallArg::L(hsz1),
+                CallArg::L(hsz2),
+                CallArg::L(data),
+                CallArg::L(data1),
+                CallArg::L(0),
+            ],
+        )
+        .map(|r| r.value)
+    })?;
+    Ok(r)
 }
 
 /// DDEML.7 DdeConnect(idInst, hszService, hszTopic, pCC) (module notes).
@@ -500,13 +610,19 @@ pub fn dde_connect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     if !env.win16.ddeml.instances.contains_key(&client) {
         return Ok(0);
     }
+    let client_task = env.win16.ddeml.instances[&client].htask;
     let servers: Vec<u32> = env
         .win16
         .ddeml
         .instances
         .iter()
         .filter(|(id, i)| {
+            // SDK, DdeInitialize: a client-only instance is no server;
+            // CBF_FAIL_CONNECTIONS refuses every XTYP_CONNECT,
+            // CBF_FAIL_SELFCONNECTIONS those from its own task.
             **id != client
+                && i.flags & (cbf::APPCMD_CLIENTONLY | cbf::FAIL_CONNECTIONS) == 0
+                && !(i.flags & cbf::FAIL_SELFCONNECTIONS != 0 && i.htask == client_task)
                 && !i.services.is_empty()
                 && (service == 0 || i.services.contains(&service))
         })
@@ -535,9 +651,12 @@ pub fn dde_connect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
                 server,
                 service: svc,
                 topic,
+                disabled: false,
             },
         );
-        call_back(env, uc, server, xtyp::CONNECT_CONFIRM, 0, h, topic, svc, 0)?;
+        if flags_of(env, server) & cbf::SKIP_CONNECT_CONFIRMS == 0 {
+            call_back(env, uc, server, xtyp::CONNECT_CONFIRM, 0, h, topic, svc, 0)?;
+        }
         return Ok(h);
     }
     env.win16
@@ -564,13 +683,168 @@ pub fn dde_query_next_server(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Resu
     })
 }
 
-/// DDEML.8 DdeDisconnect(hConv): the server gets XTYP_DISCONNECT; TRUE,
-/// FALSE for an unknown conversation.
+/// DDEML.8 DdeDisconnect(hConv): the conversation ends with its advise
+/// loops and held transactions, and the partner (the server when the
+/// client's task calls, else the client) gets XTYP_DISCONNECT; TRUE, FALSE
+/// for an unknown conversation.
 pub fn dde_disconnect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(c) = env.win16.ddeml.convs.remove(&a[0]) else {
         return Ok(0);
     };
-    call_back(env, uc, c.server, xtyp::DISCONNECT, 0, a[0], 0, 0, 0)?;
+    let d = &mut env.win16.ddeml;
+    d.advises.retain(|l| l.conv != a[0]);
+    d.held.retain(|h| h.conv != a[0]);
+    let current = uc.get_data().current_task;
+    let client_task = d.instances.get(&c.client).map(|i| i.htask);
+    let partner = if client_task == Some(current) {
+        c.server
+    } else {
+        c.client
+    };
+    if flags_of(env, partner) & cbf::SKIP_DISCONNECTS == 0 {
+        call_back(env, uc, partner, xtyp::DISCONNECT, 0, a[0], 0, 0, 0)?;
+    }
+    Ok(1)
+}
+
+/// An instance's afCmd (0 for none).
+fn flags_of(env: &Env, inst: u32) -> u32 {
+    env.win16.ddeml.instances.get(&inst).map_or(0, |i| i.flags)
+}
+
+/// DDEML.6 DdeDisconnectList(hConvList): every conversation of the list
+/// ends as DdeDisconnect ends it (a list holds the one conversation
+/// DdeConnectList made); TRUE, FALSE for an unknown list.
+pub fn dde_disconnect_list(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    dde_disconnect(env, uc, a)
+}
+
+/// DDEML.13 DdePostAdvise(idInst, hszTopic, hszItem): for every advise
+/// loop of the instance's conversations on that topic and item (0: any),
+/// the server's callback gets XTYP_ADVREQ (dwData1 the number of
+/// XTYP_ADVREQ still to come) and its data goes to the client's callback
+/// as XTYP_ADVDATA (hData NULL for an XTYPF_NODATA loop), held while the
+/// client's callback is disabled (DdeEnableCallback); TRUE, FALSE for an
+/// unknown instance.
+pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (inst, topic, item) = (a[0], a[1], a[2]);
+    if !env.win16.ddeml.instances.contains_key(&inst) {
+        return Ok(0);
+    }
+    let d = &env.win16.ddeml;
+    let loops: Vec<(Advise, Conv)> = d
+        .advises
+        .iter()
+        .filter_map(|l| d.convs.get(&l.conv).map(|c| (*l, *c)))
+        .filter(|(l, c)| {
+            c.server == inst && (topic == 0 || c.topic == topic) && (item == 0 || l.item == item)
+        })
+        .collect();
+    let mut left = loops.len() as u32;
+    for (l, c) in loops {
+        left -= 1;
+        let data = if l.flags & xtyp::XTYPF_NODATA != 0 {
+            0
+        } else {
+            let h = call_back_with(
+                env,
+                uc,
+                c.server,
+                xtyp::ADVREQ,
+                l.fmt,
+                l.conv,
+                c.topic,
+                l.item,
+                0,
+                left,
+            )?;
+            if h == 0 {
+                continue;
+            }
+            h
+        };
+        deliver(
+            env,
+            uc,
+            Held {
+                inst: c.client,
+                ty: xtyp::ADVDATA,
+                fmt: l.fmt,
+                conv: l.conv,
+                hsz1: c.topic,
+                hsz2: l.item,
+                data,
+            },
+        )?;
+    }
+    Ok(1)
+}
+
+/// Is the callback of `inst` disabled for conversation `conv`?
+fn disabled(d: &DdemlState, inst: u32, conv: u32) -> bool {
+    d.instances.get(&inst).is_some_and(|i| i.disabled)
+        || d.convs
+            .get(&conv)
+            .is_some_and(|c| c.disabled && (c.client == inst || c.server == inst))
+}
+
+/// Give a transaction to its callback now, or hold it while that callback
+/// is disabled.
+fn deliver(env: &mut Env, uc: &mut Uc<'_>, h: Held) -> Result<u32, Stop> {
+    let d = &mut env.win16.ddeml;
+    if disabled(d, h.inst, h.conv) {
+        if d.held.len() < MAX_HANDLES {
+            d.held.push(h);
+        }
+        return Ok(0);
+    }
+    call_back(env, uc, h.inst, h.ty, h.fmt, h.conv, h.hsz1, h.hsz2, h.data)
+}
+
+/// DDEML.26 DdeEnableCallback(idInst, hConv, wCmd): EC_DISABLE holds the
+/// transactions for the instance's callback (for conversation hConv, or
+/// every one when hConv is 0); EC_ENABLEALL gives it every held one and
+/// enables it; EC_ENABLEONE gives it the next held one and leaves it
+/// disabled. TRUE, FALSE for an unknown instance or conversation or
+/// command.
+pub fn dde_enable_callback(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (inst, conv, cmd) = (a[0], a[1], a[2] as u16);
+    let d = &mut env.win16.ddeml;
+    if !d.instances.contains_key(&inst) || (conv != 0 && !d.convs.contains_key(&conv)) {
+        return Ok(0);
+    }
+    let set = |d: &mut DdemlState, off: bool| {
+        if conv == 0 {
+            if let Some(i) = d.instances.get_mut(&inst) {
+                i.disabled = off;
+            }
+            for c in d.convs.values_mut() {
+                if c.client == inst || c.server == inst {
+                    c.disabled = off;
+                }
+            }
+        } else if let Some(c) = d.convs.get_mut(&conv) {
+            c.disabled = off;
+        }
+    };
+    let mine = |h: &Held| h.inst == inst && (conv == 0 || h.conv == conv);
+    match cmd {
+        ec::DISABLE => set(d, true),
+        ec::ENABLEALL => {
+            set(d, false);
+            while let Some(p) = env.win16.ddeml.held.iter().position(mine) {
+                let h = env.win16.ddeml.held.remove(p);
+                deliver(env, uc, h)?;
+            }
+        }
+        ec::ENABLEONE => {
+            if let Some(p) = d.held.iter().position(mine) {
+                let h = d.held.remove(p);
+                call_back(env, uc, h.inst, h.ty, h.fmt, h.conv, h.hsz1, h.hsz2, h.data)?;
+            }
+        }
+        _ => return Ok(0),
+    }
     Ok(1)
 }
 
@@ -761,11 +1035,52 @@ pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resu
         }
         _ => 0,
     };
-    let r = call_back(env, uc, c.server, ty, fmt, conv, c.topic, item, data)?;
+    let base = ty & !xtyp::XTYPF_MASK;
+    // A transaction the server's filters fail never reaches its callback
+    // (SDK, DdeInitialize: CBF_FAIL_*): it is not processed.
+    let fail = match base {
+        xtyp::REQUEST => cbf::FAIL_REQUESTS,
+        xtyp::POKE => cbf::FAIL_POKES,
+        xtyp::EXECUTE => cbf::FAIL_EXECUTES,
+        xtyp::ADVSTART | xtyp::ADVSTOP => cbf::FAIL_ADVISES,
+        _ => 0,
+    };
+    let r = if flags_of(env, c.server) & fail != 0 {
+        0
+    } else {
+        call_back(env, uc, c.server, base, fmt, conv, c.topic, item, data)?
+    };
     if a[7] != 0 {
         farptr::write_bytes(uc, a[7], &(r & 0xFFFF).to_le_bytes());
     }
-    match ty {
+    match base {
+        // The server accepts the loop with TRUE (SDK, XTYP_ADVSTART).
+        xtyp::ADVSTART if r & 0xFFFF != 0 => {
+            let d = &mut env.win16.ddeml;
+            let link = Advise {
+                conv,
+                item,
+                fmt,
+                flags: ty & xtyp::XTYPF_MASK,
+            };
+            d.advises
+                .retain(|l| !(l.conv == conv && l.item == item && l.fmt == fmt));
+            if d.advises.len() < MAX_HANDLES {
+                d.advises.push(link);
+            }
+            Ok(1)
+        }
+        xtyp::ADVSTART => {
+            env.win16.ddeml.set_error(c.client, dmlerr::NOTPROCESSED);
+            Ok(0)
+        }
+        xtyp::ADVSTOP => {
+            env.win16
+                .ddeml
+                .advises
+                .retain(|l| !(l.conv == conv && l.item == item && l.fmt == fmt));
+            Ok(1)
+        }
         xtyp::REQUEST => {
             if r == 0 {
                 env.win16.ddeml.set_error(c.client, dmlerr::NOTPROCESSED);

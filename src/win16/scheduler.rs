@@ -40,11 +40,27 @@
 //! resumed anywhere. Tasks that cannot be resumed where the CPU is given up
 //! are simply not candidates until the host stack unwinds to them.
 //!
+//! **Running as another task** ([`run_as`]). A message sent to a window of
+//! another task, and a DDEML transaction with another task's instance,
+//! run in the receiving task, as Windows 3.1 processed them inside the
+//! receiver's message retrieval: the sender blocks (its switch frame is
+//! written and its SS:SP stored in its TDB, so a walk of it shows where it
+//! waits, and it is no candidate to run), the receiver becomes the current
+//! task (GetCurrentTask, its PSP) and the callback runs on the receiver's
+//! own stack, below the switch frame it waits behind (in the scheduler, or
+//! blocked in a send of its own), with its own data segment; then the
+//! sender goes on with the result. While the receiver runs it may yield
+//! like any task; the sender stays blocked until the receiver returns.
+//!
 //! **Ending.** When a task ends (INT 21h AH=4Ch), it leaves the task list,
 //! its windows and queue go, its TDB loses the 'TD' signature, and the next
 //! task runs. The run ends when the last task ends, with the exit code of
-//! the first task loaded. A task that ends inside its own callback ends the
-//! whole run (its host frames cannot be unwound).
+//! the first task loaded. A task that ends inside a call from another task
+//! (a sent message, a DDEML callback: "Running as another task") unwinds
+//! to that call, which returns 0 to the waiting caller, unless it holds
+//! callbacks of its own below that call. A task that ends inside its own
+//! callback otherwise ends the whole run (its host frames cannot be
+//! unwound).
 
 use std::collections::BTreeMap;
 
@@ -125,6 +141,17 @@ pub struct Scheduler {
     pub switches: u64,
     /// The event of the switch a system function just made.
     pub switch_event: Option<String>,
+    /// Tasks blocked until another task answers them (a message sent to
+    /// a window of that task, a DDEML transaction): their registers at the
+    /// call. They are not candidates to run; [`run_as`] finds their stack.
+    pub blocked: BTreeMap<u16, Regs>,
+    /// The calls into other tasks in progress ([`run_as`]), innermost
+    /// last: the receiver and the number of nested emulations when it was
+    /// called.
+    pub calls: Vec<(u16, usize)>,
+    /// A task that ended inside a call into it: the host unwinds to that
+    /// call ([`run_as`]), which returns 0 to the task that called.
+    pub unwinding: Option<u16>,
 }
 
 impl Scheduler {
@@ -338,6 +365,106 @@ fn switch_to(
     Ok(())
 }
 
+/// Run `f` as task `receiver` (module doc, "Running as another task"):
+/// the current task blocks, `receiver` becomes the current task with SS:SP
+/// and BP on its own stack below where it waits, and `f` makes the call
+/// (its callback gets the receiver's DS from the caller). The sender's
+/// registers come back afterwards. A stop inside (a fault, a breakpoint)
+/// leaves the machine as it is, in the receiver, for the report. Runs `f`
+/// in place for the current task or a task that is not there.
+pub fn run_as<T: Default>(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    receiver: u16,
+    f: impl FnOnce(&mut Env, &mut Uc<'_>) -> Result<T, Stop>,
+) -> Result<T, Stop> {
+    let sender = uc.get_data().current_task;
+    if receiver == sender || receiver == 0 || env.win16.task(receiver).is_none() {
+        return f(env, uc);
+    }
+    let saved = uc.regs();
+    let saved_psp = env.dos.psp;
+    // The sender waits: a walk of it starts at its switch frame.
+    push_switch_frame(uc, sender, &saved)?;
+    env.win16.scheduler.blocked.insert(sender, saved);
+    // The receiver is running now: not a candidate for the scheduler.
+    let waiting = env.win16.scheduler.suspended.remove(&receiver);
+    let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
+    let sp = uc.read_u16_at(receiver, off::SP).unwrap_or(saved.sp);
+    if waiting.is_some() || env.win16.scheduler.blocked.contains_key(&receiver) {
+        // Its stack where it waits: SS:SP in its TDB at the switch frame
+        // (tdb.rs, SwitchFrame: ..., the odd BP of the system function it
+        // waits in, and the far return into that function's thunk). Below
+        // goes a copy of that return address, and BP is that function's
+        // frame: the frame a callback pushes links through the thunk into
+        // the receiver's own frames.
+        let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
+        let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
+        let below = sp.wrapping_sub(4);
+        let mut ret = [0u8; 4];
+        ret[0..2].copy_from_slice(&ip.to_le_bytes());
+        ret[2..4].copy_from_slice(&cs.to_le_bytes());
+        uc.write_seg(ss, below, &ret).map_err(|e| {
+            Stop::Error(format!(
+                "task {receiver:04X}: no room on its stack for a call from task {sender:04X}: {e}"
+            ))
+        })?;
+        let mut regs = saved;
+        regs.ss = ss;
+        regs.sp = below;
+        regs.bp = bp & !1;
+        uc.set_regs(&regs).map_err(host)?;
+    }
+    uc.get_data_mut().current_task = receiver;
+    if let Some(t) = env.win16.task(receiver) {
+        env.dos.psp = t.psp;
+    }
+    env.win16.scheduler.switches += 1;
+    record_event(
+        uc,
+        format!(
+            "task {sender:04X} {} calls into task {receiver:04X} {}",
+            task_name(env, sender),
+            task_name(env, receiver)
+        ),
+    );
+    let levels = env.win16.scheduler.level_owner.len();
+    env.win16.scheduler.calls.push((receiver, levels));
+    let r = f(env, uc);
+    env.win16.scheduler.calls.pop();
+    let r = match r {
+        Ok(r) => r,
+        Err(_) if env.win16.scheduler.unwinding == Some(receiver) => {
+            // The receiver ended (exited, or an unhandled fault) inside
+            // the call: the caller goes on with 0, as a SendMessage to a
+            // task that dies returns.
+            env.win16.scheduler.unwinding = None;
+            env.win16.scheduler.blocked.remove(&sender);
+            env.win16.user.in_send.retain(|s| s.receiver != receiver);
+            uc.get_data_mut().current_task = sender;
+            env.dos.psp = saved_psp;
+            uc.set_regs(&saved).map_err(host)?;
+            record_event(
+                uc,
+                format!("task {sender:04X} goes on: task {receiver:04X} ended while it waited"),
+            );
+            return Ok(T::default());
+        }
+        Err(e) => return Err(e),
+    };
+    // The receiver waits where it waited before.
+    let s = &mut env.win16.scheduler;
+    if let Some(w) = waiting {
+        s.suspended.insert(receiver, w);
+    }
+    s.blocked.remove(&sender);
+    let _ = store_saved_stack(uc, receiver, ss, sp);
+    uc.get_data_mut().current_task = sender;
+    env.dos.psp = saved_psp;
+    uc.set_regs(&saved).map_err(host)?;
+    Ok(r)
+}
+
 /// Take a task off every list: the task list, the scheduler, its windows,
 /// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
 /// signature (TaskFindHandle and StackTraceFirst then refuse it).
@@ -346,6 +473,7 @@ pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);
     w.scheduler.suspended.remove(&htask);
+    w.scheduler.blocked.remove(&htask);
     w.toolhelp.notify.retain(|c| c.htask != htask);
     w.toolhelp.interrupt.retain(|c| c.htask != htask);
     let _ = uc.write_u16_at(htask, off::SIGNATURE, 0);
@@ -408,6 +536,18 @@ pub fn end_task(
             None => Stop::Exited { code },
         }
     };
+    // Ended inside a call from another task, holding no nested emulation
+    // of its own below that call: unwind to it (run_as).
+    let unwind = s.calls.last().is_some_and(|&(r, levels)| {
+        r == current && !s.level_owner[..levels.min(s.level_owner.len())].contains(&current)
+    });
+    if unwind {
+        remove_task(env, uc, current);
+        env.win16.scheduler.unwinding = Some(current);
+        return Err(Stop::Error(format!(
+            "task {current:04X} {module} ended inside a call from another task"
+        )));
+    }
     if s.holds_levels(current) || s.suspended.is_empty() {
         let stop = run_end(s);
         return Err(super::fault::final_stop(env, stop));

@@ -305,55 +305,22 @@ fn send_other_task(
     lparam: u32,
 ) -> Result<u32, Stop> {
     let sender = uc.get_data().current_task;
-    let saved = uc.regs();
-    let saved_psp = env.dos.psp;
-    if env.win16.scheduler.suspended.contains_key(&receiver) {
-        // Its stack as the scheduler left it: SS:SP in its TDB, at the
-        // switch frame (tdb.rs, SwitchFrame: ..., the odd BP of the system
-        // function it waits in, and the far return into that function's
-        // thunk). Below it goes a copy of that return address, and BP is
-        // that function's frame: the frame USER's callback pushes links
-        // through the thunk into the receiver's own frames, so a walk from
-        // its window procedure shows the receiver's stack.
-        use crate::win16::tdb::off;
-        let ss = uc.read_u16_at(receiver, off::SS).unwrap_or(saved.ss);
-        let sp = uc.read_u16_at(receiver, off::SP).unwrap_or(saved.sp);
-        let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
-        let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
-        let below = sp.wrapping_sub(4);
-        let mut ret = [0u8; 4];
-        ret[0..2].copy_from_slice(&ip.to_le_bytes());
-        ret[2..4].copy_from_slice(&cs.to_le_bytes());
-        uc.write_seg(ss, below, &ret).map_err(|e| {
-            Stop::Error(format!(
-                "task {receiver:04X}: no room on its stack for a sent message: {e}"
-            ))
-        })?;
-        for (r, v) in [(R::SS, ss), (R::SP, below), (R::BP, bp & !1)] {
-            uc.set_reg(r, v).map_err(crate::dos::host)?;
-        }
-    }
-    uc.get_data_mut().current_task = receiver;
-    if let Some(t) = env.win16.task(receiver) {
-        env.dos.psp = t.psp;
-    }
-    env.win16.user.in_send.push(InSend {
-        sender,
-        receiver,
-        reply: None,
-    });
-    event(
-        uc,
-        format!("task {sender:04X} sends to task {receiver:04X}"),
-    );
-    // A stop inside (a breakpoint, a fault) leaves the machine as it is,
-    // in the receiver, for the report (as call_far does).
-    let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
-    let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
-    uc.get_data_mut().current_task = sender;
-    env.dos.psp = saved_psp;
-    uc.set_regs(&saved).map_err(crate::dos::host)?;
-    Ok(reply.unwrap_or(r))
+    scheduler::run_as(env, uc, receiver, |env, uc| {
+        env.win16.user.in_send.push(InSend {
+            sender,
+            receiver,
+            reply: None,
+        });
+        event(
+            uc,
+            format!("task {sender:04X} sends to task {receiver:04X}"),
+        );
+        // A stop inside (a breakpoint, a fault) leaves the machine as it
+        // is, in the receiver, for the report (as call_far does).
+        let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
+        let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
+        Ok(reply.unwrap_or(r))
+    })
 }
 
 /// Put `data` on the stack below SP, run `f` with a far pointer to it,
@@ -643,6 +610,22 @@ fn window_to_paint(u: &User, htask: u16, filter: &Filter) -> Option<u16> {
 
 /// The next message for task `htask` (module doc), removed from its queue
 /// with `remove` (WM_PAINT never is). None when nothing is there.
+/// Does task `htask` have a message PeekMessage with this filter would
+/// take now (posted, WM_QUIT, input, a window to paint), or script input
+/// waiting?
+fn has_matching(u: &User, htask: u16, filter: &Filter) -> bool {
+    if u.script_pending(htask) {
+        return true;
+    }
+    let queued = u.queues.get(&htask).is_some_and(|q| {
+        q.msgs.iter().chain(&q.input).any(|m| filter.accepts(m))
+            || (q.quit.is_some() && filter.hwnd == 0)
+    });
+    queued
+        || (filter.accepts(&Msg::new(filter.hwnd, WM_PAINT, 0, 0))
+            && window_to_paint(u, htask, filter).is_some())
+}
+
 fn next_message(env: &mut Env, htask: u16, filter: Filter, remove: bool) -> Option<(Msg, bool)> {
     let u = &mut env.win16.user;
     let q = u.queue(htask);
@@ -879,8 +862,10 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.109 PeekMessage(lpMsg, hWnd, min, max, wRemoveMsg) -> BOOL.
-/// With nothing in the queue it gives up the CPU (unless PM_NOYIELD) and
-/// returns FALSE when the task resumes; when no other task can run, the
+/// With nothing in the queue that the filter takes it gives up the CPU
+/// (unless PM_NOYIELD) and returns FALSE when the task resumes; when every
+/// other task waits, another task's timer that comes due before this
+/// task's own fires first, so that task runs; when no other task can run, the
 /// default session's WM_CLOSE comes as for GetMessage.
 fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let flags = a[4] as u16;
@@ -892,7 +877,14 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     };
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
-    if !env.win16.user.has_input(htask)
+    // Nothing this call would take: give up the CPU (SDK, WaitMessage:
+    // GetMessage, PeekMessage and WaitMessage yield to other
+    // applications), also when messages outside the filter wait.
+    let empty = |env: &Env| !has_matching(&env.win16.user, htask, &filter);
+    if empty(env) && flags & PM_NOYIELD == 0 {
+        wake_timer_task(env, uc, htask);
+    }
+    if empty(env)
         && flags & PM_NOYIELD == 0
         && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
     {
@@ -902,6 +894,40 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     Ok(u32::from(
         retrieve(env, uc, htask, filter, remove, a[0])?.is_some(),
     ))
+}
+
+/// A task polling an empty queue (PeekMessage) while every other task
+/// waits for input: when another task's timer comes due before this
+/// task's own, that timer fires (the clock going on to its due time, as
+/// the idle machine waits), so the other task is ready and PeekMessage
+/// yields to it instead of this task's timer firing early.
+fn wake_timer_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
+    let s = &env.win16.scheduler;
+    if s.suspended
+        .iter()
+        .any(|(h, st)| *h != htask && st.wait == Wait::Ready)
+    {
+        return;
+    }
+    let others: Vec<u16> = s
+        .suspended
+        .iter()
+        .filter(|(h, st)| **h != htask && st.wait != Wait::Ready)
+        .map(|(h, _)| *h)
+        .collect();
+    if others.iter().any(|h| env.win16.user.has_input(*h)) {
+        return;
+    }
+    let own = super::timer::next_due(env, htask);
+    let soonest = others
+        .iter()
+        .filter_map(|h| super::timer::next_due(env, *h).map(|d| (d, *h)))
+        .min();
+    if let Some((due, other)) = soonest
+        && own.is_none_or(|o| due < o)
+    {
+        super::timer::fire_timer(env, uc, other, true);
+    }
 }
 
 /// USER.112 WaitMessage(): returns when the task has a message (giving up

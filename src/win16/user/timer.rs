@@ -38,25 +38,10 @@ fn now_ms(env: &mut Env, uc: &mut Uc<'_>) -> u64 {
 /// count. False when no timer fires.
 pub(super) fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool) -> bool {
     let now = now_ms(env, uc);
-    let u = &env.win16.user;
-    let fired = u.queues.get(&htask).map(|q| &q.idle_fired);
-    // At most MAX_TIMERS timers ever get idle ticks between script lines.
-    let may_idle = |t: &Timer| {
-        let n = fired.and_then(|f| f.get(&(t.hwnd, t.id)).copied());
-        let room = fired.is_none_or(|f| f.len() < MAX_TIMERS);
-        n.map_or(room, |n| n < IDLE_TICKS)
-    };
-    let Some(i) = u
-        .timers
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.htask == htask && (!idle || may_idle(t)))
-        .filter(|(_, t)| t.hwnd == 0 || u.window(t.hwnd).is_some())
-        .min_by_key(|(i, t)| (t.due, *i))
-        .map(|(i, _)| i)
-    else {
+    let Some(i) = next_timer(env, htask, idle) else {
         return false;
     };
+    let u = &env.win16.user;
     if u.queues
         .get(&htask)
         .is_some_and(|q| q.input.len() >= MAX_QUEUE)
@@ -89,6 +74,31 @@ pub(super) fn fire_timer(env: &mut Env, uc: &mut Uc<'_>, htask: u16, idle: bool)
         format!("timer {:04X} #{} fires at {at} ms", m.hwnd, m.wparam),
     );
     true
+}
+
+/// When task `htask`'s timer that [`fire_timer`] would fire next is due
+/// (ms on the emulated clock).
+pub(crate) fn next_due(env: &Env, htask: u16) -> Option<u64> {
+    next_timer(env, htask, true).map(|i| env.win16.user.timers[i].due)
+}
+
+/// The index of task `htask`'s timer due soonest ([`fire_timer`]).
+fn next_timer(env: &Env, htask: u16, idle: bool) -> Option<usize> {
+    let u = &env.win16.user;
+    let fired = u.queues.get(&htask).map(|q| &q.idle_fired);
+    // At most MAX_TIMERS timers ever get idle ticks between script lines.
+    let may_idle = |t: &Timer| {
+        let n = fired.and_then(|f| f.get(&(t.hwnd, t.id)).copied());
+        let room = fired.is_none_or(|f| f.len() < MAX_TIMERS);
+        n.map_or(room, |n| n < IDLE_TICKS)
+    };
+    u.timers
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.htask == htask && (!idle || may_idle(t)))
+        .filter(|(_, t)| t.hwnd == 0 || u.window(t.hwnd).is_some())
+        .min_by_key(|(i, t)| (t.due, *i))
+        .map(|(i, _)| i)
 }
 
 /// USER.10 SetTimer(hWnd, nIDEvent, wElapse, lpTimerFunc) -> id: due
