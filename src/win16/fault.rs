@@ -79,7 +79,7 @@ pub const FAULT_EXIT_CODE: u8 = 0xFF;
 
 /// NotifyRegister's notification of a task's end; the low byte of dwData is
 /// the exit code.
-pub const NFY_EXITTASK: u16 = 5;
+pub const NFY_EXITTASK: u16 = super::toolhelp_notify::NFY_EXITTASK;
 
 /// A fault no callback handled: what Windows 3.1 showed and logged.
 #[derive(Debug, Clone)]
@@ -148,6 +148,10 @@ fn final_fault(env: &mut Env, f: Fault) -> Stop {
 }
 
 /// TOOLHELP's own stack segment (allocated on first use).
+pub fn toolhelp_stack(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
+    fault_stack(env, uc)
+}
+
 fn fault_stack(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
     if let Some(sel) = env.win16.toolhelp.fault_stack {
         return Ok(sel);
@@ -367,8 +371,8 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
     super::scheduler::end_task(env, uc, FAULT_EXIT_CODE, Some(f.clone()), own_stack).map(|()| true)
 }
 
-/// Tell every NotifyRegister callback `id` with `data` (registration
-/// order), on TOOLHELP's stack when `own_stack`. A fault inside one ends
+/// Tell the NotifyRegister callbacks `id` with `data`, on TOOLHELP's
+/// stack when `own_stack` (toolhelp_notify.rs). A fault inside one ends
 /// the run ([`offer`]).
 pub fn notify(
     env: &mut Env,
@@ -377,33 +381,7 @@ pub fn notify(
     data: u32,
     own_stack: bool,
 ) -> Result<(), Stop> {
-    let list = env.win16.toolhelp.notify.clone();
-    let Some(th_cs) = toolhelp_cs(env).filter(|_| !list.is_empty()) else {
-        return Ok(());
-    };
-    let saved = uc.regs();
-    if own_stack {
-        let ss = fault_stack(env, uc)?;
-        uc.set_reg(R::SS, ss).map_err(host)?;
-        uc.set_reg(R::SP, FAULT_STACK_SIZE).map_err(host)?;
-    }
-    env.win16.toolhelp.notifying = true;
-    let mut result = Ok(());
-    for cb in list {
-        let ds = env.win16.task(cb.htask).map_or(0, |t| t.dgroup);
-        let target = ((cb.proc_addr >> 16) as u16, cb.proc_addr as u16);
-        let args = [
-            super::callback::CallArg::W(id),
-            super::callback::CallArg::L(data),
-        ];
-        if let Err(e) = super::callback::call_far(env, uc, th_cs, target, ds, &[], &args) {
-            result = Err(e);
-            break;
-        }
-    }
-    env.win16.toolhelp.notifying = false;
-    uc.set_regs(&saved).map_err(host)?;
-    result
+    super::toolhelp_notify::send(env, uc, id, data, None, own_stack).map(|_| ())
 }
 
 /// Enter the next callback of `d` (SP at the frame's AX word), or take the

@@ -38,6 +38,7 @@ pub mod strings;
 pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
+pub mod toolhelp_notify;
 pub mod user;
 pub mod ver;
 pub mod wave;

@@ -212,19 +212,24 @@ pub fn is_bad_string_ptr(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 }
 
 /// KERNEL.324 LogError(uErr, lpvInfo): recorded with the debug output.
-pub fn log_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn log_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     env.debug_output.push(format!(
         "LogError({:04X}, {:04X}:{:04X})",
         a[0] as u16,
         a[1] >> 16,
         a[1] & 0xFFFF
     ));
+    let e = crate::win16::toolhelp_notify::NfyLogError {
+        w_err_code: a[0] as u16,
+        lp_info: a[1],
+    };
+    crate::win16::toolhelp_notify::log_error(env, uc, &e)?;
     Ok(0)
 }
 
 /// KERNEL.325 LogParamError(uErr, lpfn, lpvParam): recorded with the debug
-/// output.
-pub fn log_param_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// output; TOOLHELP's callbacks get NFY_LOGPARAMERROR.
+pub fn log_param_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     env.debug_output.push(format!(
         "LogParamError({:04X}, {:04X}:{:04X}, {:08X})",
         a[0] as u16,
@@ -232,6 +237,7 @@ pub fn log_param_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         a[1] & 0xFFFF,
         a[2]
     ));
+    crate::win16::toolhelp_notify::log_param_error(env, uc, a[0] as u16, a[1], a[2])?;
     Ok(0)
 }
 

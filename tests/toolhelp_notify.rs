@@ -1,0 +1,71 @@
+//! TOOLHELP's notifications, told to a real TOOLHELP client built with
+//! Open Watcom (tests/watcom/thnotify.c, which starts thchild.c, which
+//! loads thndll.c). Expected values: the Windows 3.1 SDK, "NotifyRegister"
+//! (the NFY_ codes and their dwData; NF_TASKSWITCH adds NFY_TASKIN and
+//! NFY_TASKOUT), TOOLHELP.H (NFYSTARTDLL is 10 bytes) and KB Q99671
+//! (callbacks in registration order).
+
+mod common;
+use common::watcom::{self, Kind};
+use common::{bin, json};
+
+/// The entry point's IP in an NE file's header (NE+14h).
+fn ne_entry_ip(path: &std::path::Path) -> u16 {
+    let b = std::fs::read(path).unwrap();
+    let ne = u32::from_le_bytes([b[0x3C], b[0x3D], b[0x3E], b[0x3F]]) as usize;
+    u16::from_le_bytes([b[ne + 0x14], b[ne + 0x15]])
+}
+
+#[test]
+fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
+    let Some(logger) = watcom::build(
+        "thnotify",
+        Kind::Win16Exe,
+        &["thnotify.c"],
+        None,
+        &["toolhelp.lib"],
+    ) else {
+        return;
+    };
+    let child = watcom::build("thchild", Kind::Win16Exe, &["thchild.c"], None, &[]).unwrap();
+    let dll = watcom::build("thndll", Kind::Win16Dll, &["thndll.c"], None, &[]).unwrap();
+    let dir = logger.parent().unwrap();
+    std::fs::copy(&child, dir.join("THCHILD.EXE")).unwrap();
+    std::fs::copy(&dll, dir.join("THNDLL.DLL")).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(dir)
+        .arg(&logger)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    let text = v["output"].as_str().unwrap();
+    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let want = [
+        "register 1".to_string(),
+        // WinExec runs the new task first: the logger is switched out,
+        // the child in, and the child is told to start at its entry
+        // point (dwData = CS:IP, the IP from its NE header).
+        "TASKOUT self".to_string(),
+        "TASKIN other".to_string(),
+        format!("STARTTASK other THCHILD {:04X}", ne_entry_ip(&child)),
+        // OutputDebugString's string.
+        "OUTSTR other child hello".to_string(),
+        // LoadLibrary: NFYSTARTDLL (10 bytes) with the DLL's module and
+        // its LibEntry's IP, before LibEntry runs; FreeLibrary's last
+        // reference deletes the module.
+        format!("STARTDLL other 10 THNDLL {:04X}", ne_entry_ip(&dll)),
+        "DELMODULE other THNDLL".to_string(),
+        // The child ends with 3 (low byte of dwData), then its module, the
+        // last instance gone, is deleted; the logger is switched back in.
+        "EXITTASK other 3".to_string(),
+        "DELMODULE other THCHILD".to_string(),
+        "TASKIN self".to_string(),
+        "winexec 1".to_string(),
+        // The second NotifyUnRegister finds nothing registered.
+        "unregister 1 0".to_string(),
+    ];
+    assert_eq!(lines, want, "{text}");
+}
