@@ -16,17 +16,16 @@ fn ne_entry_ip(path: &std::path::Path) -> u16 {
     u16::from_le_bytes([b[ne + 0x14], b[ne + 0x15]])
 }
 
-#[test]
-fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
-    let Some(logger) = watcom::build(
+/// Build the logger, the child and the DLL into one directory and run the
+/// logger there with `args`; its output lines.
+fn run_logger(args: &[&str]) -> Option<(Vec<String>, u16, u16)> {
+    let logger = watcom::build(
         "thnotify",
         Kind::Win16Exe,
         &["thnotify.c"],
         None,
         &["toolhelp.lib"],
-    ) else {
-        return;
-    };
+    )?;
     let child = watcom::build("thchild", Kind::Win16Exe, &["thchild.c"], None, &[]).unwrap();
     let dll = watcom::build("thndll", Kind::Win16Dll, &["thndll.c"], None, &[]).unwrap();
     let dir = logger.parent().unwrap();
@@ -36,13 +35,27 @@ fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
         .args(["run", "--json", "--dir"])
         .arg(dir)
         .arg(&logger)
+        .arg("--")
+        .args(args)
         .output()
         .unwrap();
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);
     let text = v["output"].as_str().unwrap();
-    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let lines = text
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    Some((lines, ne_entry_ip(&child), ne_entry_ip(&dll)))
+}
+
+#[test]
+fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
+    let Some((lines, child_ip, dll_ip)) = run_logger(&[]) else {
+        return;
+    };
     let want = [
         "register 1".to_string(),
         // WinExec runs the new task first: the logger is switched out,
@@ -50,14 +63,17 @@ fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
         // point (dwData = CS:IP, the IP from its NE header).
         "TASKOUT self".to_string(),
         "TASKIN other".to_string(),
-        format!("STARTTASK other THCHILD {:04X}", ne_entry_ip(&child)),
-        // OutputDebugString's string.
+        format!("STARTTASK other THCHILD {child_ip:04X}"),
+        // OutputDebugString's string (NF_RIP).
         "OUTSTR other child hello".to_string(),
         // LoadLibrary: NFYSTARTDLL (10 bytes) with the DLL's module and
         // its LibEntry's IP, before LibEntry runs; FreeLibrary's last
         // reference deletes the module.
-        format!("STARTDLL other 10 THNDLL {:04X}", ne_entry_ip(&dll)),
+        format!("STARTDLL other 10 THNDLL {dll_ip:04X}"),
         "DELMODULE other THNDLL".to_string(),
+        // LogParamError: NFYLOGPARAMERROR (14 bytes), the error code, and
+        // lpBadParam pointing at the bad value.
+        "LOGPARAMERROR other 14 6001 12345678".to_string(),
         // The child ends with 3 (low byte of dwData), then its module, the
         // last instance gone, is deleted; the logger is switched back in.
         "EXITTASK other 3".to_string(),
@@ -67,5 +83,24 @@ fn a_logger_hears_a_child_task_start_load_a_dll_and_end_in_order() {
         // The second NotifyUnRegister finds nothing registered.
         "unregister 1 0".to_string(),
     ];
-    assert_eq!(lines, want, "{text}");
+    assert_eq!(lines, want);
+}
+
+#[test]
+fn nf_normal_leaves_out_task_switches_and_debug_strings() {
+    let Some((lines, child_ip, dll_ip)) = run_logger(&["normal"]) else {
+        return;
+    };
+    let want = [
+        "register 1".to_string(),
+        format!("STARTTASK other THCHILD {child_ip:04X}"),
+        format!("STARTDLL other 10 THNDLL {dll_ip:04X}"),
+        "DELMODULE other THNDLL".to_string(),
+        "LOGPARAMERROR other 14 6001 12345678".to_string(),
+        "EXITTASK other 3".to_string(),
+        "DELMODULE other THCHILD".to_string(),
+        "winexec 1".to_string(),
+        "unregister 1 0".to_string(),
+    ];
+    assert_eq!(lines, want);
 }

@@ -19,7 +19,7 @@
 //! | NFY_RIP 7 | FatalExit (only with NF_RIP) | far pointer to NFYRIP |
 //! | NFY_TASKIN 8 | a task was switched in, in its context (only with NF_TASKSWITCH) | 0 |
 //! | NFY_TASKOUT 9 | a task is about to be switched out, in its context (only with NF_TASKSWITCH) | 0 |
-//! | NFY_OUTSTR 11 | OutputDebugString | far pointer to the string |
+//! | NFY_OUTSTR 11 | OutputDebugString (only with NF_RIP) | far pointer to the string |
 //! | NFY_LOGERROR 12 | LogError | far pointer to NFYLOGERROR |
 //! | NFY_LOGPARAMERROR 13 | LogParamError | far pointer to NFYLOGPARAMERROR |
 //!
@@ -58,14 +58,17 @@ pub const NFY_LOGPARAMERROR: u16 = 13;
 pub const NF_NORMAL: u16 = 0;
 /// Also NFY_TASKIN and NFY_TASKOUT.
 pub const NF_TASKSWITCH: u16 = 1;
-/// Also NFY_RIP.
+/// Also NFY_RIP, and the debug strings (NFY_OUTSTR, NFY_INCHAR): the SDK
+/// says NF_NORMAL gets "none of the notifications of task switching,
+/// system debugging errors, or debug strings", and debuggers of the time
+/// that show OutputDebugString's text registered with NF_NORMAL | NF_RIP.
 pub const NF_RIP: u16 = 2;
 
 /// Whether a callback registered with `flags` hears of `id`.
 pub fn wanted(flags: u16, id: u16) -> bool {
     match id {
         NFY_TASKIN | NFY_TASKOUT => flags & NF_TASKSWITCH != 0,
-        NFY_RIP => flags & NF_RIP != 0,
+        NFY_RIP | NFY_OUTSTR | NFY_INCHAR => flags & NF_RIP != 0,
         _ => true,
     }
 }
@@ -385,9 +388,18 @@ mod tests {
 
     #[test]
     fn flags_select_the_optional_notifications() {
-        for id in [NFY_STARTTASK, NFY_EXITTASK, NFY_OUTSTR, NFY_DELMODULE] {
+        for id in [
+            NFY_STARTTASK,
+            NFY_EXITTASK,
+            NFY_STARTDLL,
+            NFY_DELMODULE,
+            NFY_LOGERROR,
+            NFY_LOGPARAMERROR,
+        ] {
             assert!(wanted(NF_NORMAL, id));
         }
+        assert!(!wanted(NF_NORMAL, NFY_OUTSTR));
+        assert!(wanted(NF_RIP, NFY_OUTSTR));
         assert!(!wanted(NF_NORMAL, NFY_TASKIN));
         assert!(!wanted(NF_NORMAL, NFY_TASKOUT));
         assert!(!wanted(NF_NORMAL, NFY_RIP));

@@ -1,5 +1,6 @@
 /* thchild.c: started by thnotify.c (tests/toolhelp_notify.rs). Writes a
- * debug string, loads and frees THNDLL.DLL, and ends with exit code 3. */
+ * debug string, loads and frees THNDLL.DLL, reports a parameter error
+ * (ERR_BAD_VALUE 6001h, the value 12345678h), and ends with exit code 3. */
 #include <windows.h>
 
 int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdShow)
@@ -9,5 +10,6 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
     h = LoadLibrary("THNDLL.DLL");
     if ((UINT)h >= 32)
         FreeLibrary(h);
+    LogParamError(0x6001, (FARPROC)WinMain, (void FAR *)0x12345678L);
     return 3;
 }

@@ -1,8 +1,9 @@
 /* thnotify.c: a TOOLHELP notification logger. It registers a
- * NotifyRegister callback with NF_TASKSWITCH, starts THCHILD.EXE with
+ * NotifyRegister callback with NF_TASKSWITCH | NF_RIP, starts THCHILD.EXE with
  * WinExec (the child writes a debug string, loads and frees THNDLL.DLL and
  * ends with exit code 3), and when WinExec returns prints, one line each
- * (CR LF) on standard output, every notification its callback was given:
+ * (CR LF) on standard output, every notification its callback was given
+ * (with "normal" on its command line it registers with NF_NORMAL only):
  *
  *   register <NotifyRegister's result>
  *   <name> <self|other> <details>     one per notification, in order
@@ -13,7 +14,8 @@
  * current task and the IP of dwData (its start CS:IP); STARTDLL the
  * NFYSTARTDLL's dwSize, module and wIP; DELMODULE the module named by
  * dwData's low word (still there while the callback runs); OUTSTR the
- * string; EXITTASK the exit code (dwData's low byte). Expected values: the
+ * string; LOGPARAMERROR the NFYLOGPARAMERROR's dwSize, wErrCode and the
+ * value *lpBadParam points at; EXITTASK the exit code (dwData's low byte). Expected values: the
  * Windows 3.1 SDK, "NotifyRegister", and TOOLHELP.H.
  */
 #include <windows.h>
@@ -82,6 +84,13 @@ BOOL FAR PASCAL _export NotifyCb(WORD wID, DWORD dwData)
     case NFY_OUTSTR:
         copy(e->s, (const char far *)dwData, 24);
         break;
+    case NFY_LOGPARAMERROR: {
+        NFYLOGPARAMERROR FAR *p = (NFYLOGPARAMERROR FAR *)dwData;
+        e->size = (WORD)p->dwSize;
+        e->ip = p->wErrCode;
+        e->data = (DWORD)*p->lpBadParam;
+        break;
+    }
     }
     return FALSE;
 }
@@ -98,8 +107,10 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
     HTASK self = GetCurrentTask();
     UINT h;
     int i, r1, r2;
+    /* "normal" on the command line: NF_NORMAL only. */
+    WORD flags = lpCmdLine[0] == 'n' ? NF_NORMAL : NF_TASKSWITCH | NF_RIP;
 
-    wsprintf(line, "register %d", NotifyRegister(NULL, (LPFNNOTIFYCALLBACK)cb, NF_TASKSWITCH));
+    wsprintf(line, "register %d", NotifyRegister(NULL, (LPFNNOTIFYCALLBACK)cb, flags));
     out(line);
     h = WinExec("THCHILD.EXE", SW_SHOWNORMAL);
     r1 = NotifyUnRegister(NULL);
@@ -125,6 +136,9 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
             break;
         case NFY_OUTSTR:
             wsprintf(line, "OUTSTR %s %s", who, (LPSTR)e->s);
+            break;
+        case NFY_LOGPARAMERROR:
+            wsprintf(line, "LOGPARAMERROR %s %u %04X %08lX", who, e->size, e->ip, e->data);
             break;
         case NFY_EXITTASK:
             wsprintf(line, "EXITTASK %s %u", who, LOBYTE(LOWORD(e->data)));

@@ -280,6 +280,7 @@ mod tests {
             dynamic: true,
             resource: None,
             dos_segment: None,
+            discarded: false,
         }
     }
 
