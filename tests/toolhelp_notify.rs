@@ -3,7 +3,8 @@
 //! loads thndll.c). Expected values: the Windows 3.1 SDK, "NotifyRegister"
 //! (the NFY_ codes and their dwData; NF_TASKSWITCH adds NFY_TASKIN and
 //! NFY_TASKOUT), TOOLHELP.H (NFYSTARTDLL is 10 bytes) and KB Q99671
-//! (callbacks in registration order).
+//! (callbacks in registration order). And InterruptRegister's three
+//! paths (tests/watcom/thfault.c): restart, pass on, TerminateApp.
 
 mod common;
 use common::watcom::{self, Kind};
@@ -103,4 +104,93 @@ fn nf_normal_leaves_out_task_switches_and_debug_strings() {
         "unregister 1 0".to_string(),
     ];
     assert_eq!(lines, want);
+}
+
+/// Run thfault.exe with its mode letter.
+fn run_fault(mode: &str) -> Option<serde_json::Value> {
+    let exe = watcom::build(
+        "thfault",
+        Kind::Win16Exe,
+        &["thfault.c"],
+        None,
+        &["toolhelp.lib"],
+    )?;
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(exe.parent().unwrap())
+        .arg(&exe)
+        .args(["--", mode])
+        .output()
+        .unwrap();
+    Some(json(&out))
+}
+
+fn out_lines(v: &serde_json::Value) -> Vec<String> {
+    v["output"]
+        .as_str()
+        .unwrap()
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn an_interrupt_handler_that_advances_ip_and_irets_restarts_the_program() {
+    let Some(v) = run_fault("r") else {
+        return;
+    };
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    // INT_DIV0 0, the frame's CS:IP at the divide (F7 /6 or /7).
+    assert_eq!(
+        out_lines(&v),
+        ["register 1", "fault 0 F7", "resumed 1", "unregister 1 0"]
+    );
+}
+
+#[test]
+fn an_interrupt_handler_that_returns_passes_the_fault_to_the_default_action() {
+    let Some(v) = run_fault("p") else {
+        return;
+    };
+    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    // The default: Windows' Application Error, the task ended.
+    assert_eq!(v["exit"]["kind"], "fault", "{v}");
+    assert_eq!(v["fault"]["number"], 0);
+    let ae = v["fault"]["application_error"].as_str().unwrap();
+    assert!(ae.contains(" in module THFAULT.EXE at 0001:"), "{ae}");
+    let boxes = v["message_boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 1, "{v}");
+    assert_eq!(boxes[0]["caption"], "Application Error");
+}
+
+#[test]
+fn terminate_app_without_a_box_ends_the_faulting_task() {
+    let Some(v) = run_fault("t") else {
+        return;
+    };
+    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    // TerminateApp ends the task (exit code FFh) with no fault report and
+    // no box (NO_UAE_BOX).
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 255);
+    assert!(v["fault"].is_null(), "{v}");
+    assert_eq!(v["message_boxes"], serde_json::json!([]), "{v}");
+    assert_eq!(v["task_exits"][0]["code"], 255, "{v}");
+}
+
+#[test]
+fn terminate_app_with_the_uae_box_shows_the_application_error() {
+    let Some(v) = run_fault("u") else {
+        return;
+    };
+    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 255);
+    let boxes = v["message_boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 1, "{v}");
+    assert_eq!(boxes[0]["caption"], "Application Error");
+    let text = boxes[0]["text"].as_str().unwrap();
+    assert!(text.contains(" in module THFAULT.EXE at 0001:"), "{text}");
 }

@@ -1080,12 +1080,15 @@ pub fn interrupt_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 /// TOOLHELP.77 TerminateApp(hTask, wFlags): end a task. The current task
 /// (or hTask 0) ends at once with exit code 0xFF, the code Windows 3.1
 /// used ("Undocumented Windows", as Wine cites it), and the scheduler
-/// runs the next task. Another task is taken off the task list and the
+/// runs the next task; called from an InterruptRegister callback, the
+/// fault being dispatched is dropped, and with UAE_BOX (0) its
+/// Application Error box is shown (toolhelp_notify.rs). Another task is taken off the task list and the
 /// scheduler with its windows, TDB, PSP and callbacks. An unknown handle does nothing. Returns nothing.
 pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let current = uc.get_data().current_task;
     let h = warg(a, 0);
     if h == 0 || h == current {
+        super::toolhelp_notify::terminating_current(env, uc, warg(a, 1));
         return Err(Stop::Exited { code: 0xFF });
     }
     let Some(t) = env.win16.task(h).cloned() else {

@@ -297,6 +297,36 @@ pub fn last_instance_ended(
     Ok(())
 }
 
+/// TerminateApp's UAE_BOX: show the Application Error box.
+pub const UAE_BOX: u16 = 0;
+
+/// TerminateApp(NULL or the current task, `flags`) is about to end the
+/// current task: a fault an InterruptRegister callback was handling is
+/// dispatched no further, and with UAE_BOX its Application Error box is
+/// shown (the box Windows' default action would have shown; with no
+/// fault being handled there is no fault to name, and none is shown).
+pub fn terminating_current(env: &mut Env, uc: &mut Uc<'_>, flags: u16) {
+    let Some(d) = env.win16.toolhelp.dispatch.take() else {
+        return;
+    };
+    if flags & 1 != UAE_BOX {
+        return;
+    }
+    let htask = uc.get_data().current_task;
+    if let Some(line) = super::drwatson::application_error(&env.win16, uc, htask, &d.fault) {
+        let b = super::user::msgbox::ShownBox {
+            htask,
+            module: super::scheduler::task_name(env, htask),
+            caption: "Application Error".to_string(),
+            text: line,
+            style: None,
+            answer: None,
+            by: super::user::msgbox::ShownBy::Environment,
+        };
+        env.win16.user.boxes.record(b);
+    }
+}
+
 /// NFY_OUTSTR: OutputDebugString's string at far address `lpsz`.
 pub fn out_str(env: &mut Env, uc: &mut Uc<'_>, lpsz: u32) -> Result<(), Stop> {
     send(env, uc, NFY_OUTSTR, lpsz, None, false).map(|_| ())
