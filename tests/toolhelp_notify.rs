@@ -194,3 +194,15 @@ fn terminate_app_with_the_uae_box_shows_the_application_error() {
     let text = boxes[0]["text"].as_str().unwrap();
     assert!(text.contains(" in module THFAULT.EXE at 0001:"), "{text}");
 }
+
+#[test]
+fn has_gp_handler_reads_the_modules_gp_table() {
+    let Some(exe) = watcom::win16("thgp") else {
+        return;
+    };
+    let out = bin().args(["run", "--json"]).arg(&exe).output().unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    assert_eq!(out_lines(&v), ["gp 1 1 1 1"]);
+}

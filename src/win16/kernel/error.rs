@@ -277,12 +277,48 @@ pub fn is_dbcs_lead_byte(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result
     Ok(0)
 }
 
-/// KERNEL.338 HasGPHandler(lpFault): NULL, no handler is registered for
-/// the address (the C runtime's own GP-fault handler tables are not
-/// consulted: a fault goes to TOOLHELP's handlers and the default action,
-/// fault.rs).
-pub fn has_gp_handler(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
+/// KERNEL.338 HasGPHandler(lpFault): the GP-fault handler the faulting
+/// module's C runtime declared for that address, or NULL. Windows 3.1
+/// looked the module owning the address's selector up for an export named
+/// `__GP`: a table of four-word entries (selector, first offset, offset
+/// past the end, handler offset; the selectors fixed up at load), ended by
+/// a selector of 0. The handler of the first entry whose selector is the
+/// address's and whose range holds its offset is the answer, a far
+/// pointer into that selector (the table's format as Wine documents it).
+pub fn has_gp_handler(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(gp_handler(env, uc, a[0]).unwrap_or(0))
+}
+
+/// Most entries a `__GP` table is read for: a table without its end
+/// marker stops at the segment's end, or here.
+const MAX_GP_ENTRIES: u16 = 0x1000;
+
+/// HasGPHandler's work (also the default action's, fault.rs).
+pub fn gp_handler(env: &Env, uc: &Uc<'_>, address: u32) -> Option<u32> {
+    let (sel, off) = farptr::split(address);
+    if sel == 0 {
+        return None;
+    }
+    let (m, _) = env.win16.owner_of(sel)?;
+    let ord = *m.export_names.get("__GP")?;
+    let table = *m.exports.get(&ord)?;
+    for i in 0..MAX_GP_ENTRIES {
+        let at = table.offset.checked_add(i.checked_mul(8)?)?;
+        let mut e = [0u16; 4];
+        for (k, w) in e.iter_mut().enumerate() {
+            *w = uc
+                .read_u16_at(table.selector, at.checked_add(2 * k as u16)?)
+                .ok()?;
+        }
+        let [s, start, end, handler] = e;
+        if s == 0 {
+            return None;
+        }
+        if s == sel && (start..end).contains(&off) {
+            return Some(farptr::make(sel, handler));
+        }
+    }
+    None
 }
 
 /// KERNEL.354 GetAppCompatFlags(hTask): 0, no compatibility hacks.
