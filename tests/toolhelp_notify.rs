@@ -206,3 +206,21 @@ fn has_gp_handler_reads_the_modules_gp_table() {
     assert_eq!(v["exit"]["code"], 0);
     assert_eq!(out_lines(&v), ["gp 1 1 1 1"]);
 }
+
+#[test]
+fn a_gp_fault_with_a_declared_handler_goes_to_it() {
+    let Some(exe) = watcom::win16("thgp") else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&exe)
+        .args(["--", "f"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 5);
+    assert_eq!(out_lines(&v), ["gp 1 1 1 1", "recovered"]);
+    assert_eq!(v["message_boxes"], serde_json::json!([]), "{v}");
+}

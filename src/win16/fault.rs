@@ -36,7 +36,10 @@
 //! itself.
 //!
 //! **The default action** ([`default_action`]), when no callback handles
-//! the fault: the run records the fault as Windows 3.1 reported it — the
+//! the fault: a general protection fault at an address for which the
+//! faulting module's C runtime declared a handler in its `__GP` table
+//! (HasGPHandler, kernel/error.rs) resumes at that handler with the
+//! faulting context, as KERNEL's own GP-fault handling did. Otherwise the run records the fault as Windows 3.1 reported it — the
 //! Application Error line and Dr. Watson's failure report (drwatson.rs),
 //! with the walk from the faulting context — tells every NotifyRegister
 //! callback NFY_EXITTASK (on TOOLHELP's stack when the task's own is
@@ -326,6 +329,32 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
 /// the run.
 pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
     let htask = uc.get_data().current_task;
+    if f.number == 13 {
+        // KERNEL's own GP-fault handling: a handler the module's C runtime
+        // declared for the faulting address (HasGPHandler) gets the fault,
+        // entered with the faulting context.
+        if let Some(h) =
+            super::kernel::error::gp_handler(env, uc, (u32::from(f.cs) << 16) | u32::from(f.ip))
+        {
+            record_event(
+                uc,
+                format!(
+                    "fault 13 at {:04X}:{:04X} goes to the module's GP handler {:04X}:{:04X}",
+                    f.cs,
+                    f.ip,
+                    h >> 16,
+                    h & 0xFFFF
+                ),
+            );
+            let regs = crate::machine::Regs {
+                cs: (h >> 16) as u16,
+                ip: h as u16,
+                ..f.regs
+            };
+            uc.set_regs(&regs).map_err(host)?;
+            return Ok(true);
+        }
+    }
     record_event(
         uc,
         format!(

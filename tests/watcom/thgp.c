@@ -11,6 +11,12 @@
  * the range, NULL at the range's end offset (it is exclusive), NULL for
  * an address in another of the module's segments, and NULL once the
  * table is emptied.
+ *
+ * With "f" on its command line it then declares a handler (recover) for
+ * the code of faulty, which reads through a null selector: the general
+ * protection fault goes, with no TOOLHELP handler registered, to that
+ * handler (Windows 3.1's KERNEL consulted HasGPHandler before its
+ * Application Error), which prints "recovered" and ends with code 5.
  */
 #include <windows.h>
 
@@ -23,6 +29,20 @@ static int target(int x)
 }
 
 static char line[64];
+
+static int faulty(void)
+{
+    return *(int far *)MAKELP(0, 0x10);
+}
+
+static void recover(void)
+{
+    _lwrite(1, "recovered\r\n", 11);
+    _asm {
+        mov ax, 4C05h
+        int 21h
+    }
+}
 
 /* KERNEL.338, which the import library does not name. */
 typedef LPVOID (FAR PASCAL *HASGPHANDLER)(LPVOID);
@@ -50,5 +70,17 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
              inside == MAKELP(sel, off + 2), at_end == NULL, other == NULL, none == NULL);
     _lwrite(1, line, lstrlen(line));
     _lwrite(1, "\r\n", 2);
+    if (lpCmdLine[0] == 'f') {
+        int (far *g)(void) = faulty;
+        void (far *h)(void) = recover;
+        if (SELECTOROF(g) != SELECTOROF(h))
+            return 9;
+        __GP[0] = SELECTOROF(g);
+        __GP[1] = OFFSETOF(g);
+        __GP[2] = OFFSETOF(g) + 0x30;
+        __GP[3] = OFFSETOF(h);
+        __GP[4] = 0;
+        return faulty();
+    }
     return target(0) - 1;
 }
