@@ -289,8 +289,8 @@ pub struct Callback {
 
 /// NotifyRegister/InterruptRegister registrations: at most one callback of
 /// each kind per task (registering again replaces it). fault.rs calls the
-/// interrupt callbacks for faults and the notification callbacks with
-/// NFY_EXITTASK when a task ends.
+/// interrupt callbacks for faults; toolhelp_notify.rs the notification
+/// callbacks.
 #[derive(Debug, Clone, Default)]
 pub struct Registrations {
     pub notify: Vec<Callback>,
@@ -1020,8 +1020,8 @@ fn unregister(list: &mut Vec<Callback>, htask: u16) -> u32 {
 
 /// TOOLHELP.73 NotifyRegister(hTask, lpfnCallback, wFlags): remember the
 /// task's notification callback (replacing an earlier one). FALSE for a
-/// null callback or an unknown task. Of the notifications, NFY_EXITTASK is
-/// sent (fault.rs `notify`), whatever wFlags asks.
+/// null callback or an unknown task. The notifications and where they come
+/// from: toolhelp_notify.rs.
 pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
     let Some(htask) = env
@@ -1050,7 +1050,7 @@ pub fn notify_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 
 /// TOOLHELP.75 InterruptRegister(hTask, lpfnIntCallback): remember the
 /// task's fault callback (toolhelp.md, "InterruptRegister callbacks");
-/// faults are not dispatched to it yet.
+/// fault.rs dispatches faults to it.
 pub fn interrupt_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
     let Some(htask) = env
