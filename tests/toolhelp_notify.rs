@@ -224,3 +224,36 @@ fn a_gp_fault_with_a_declared_handler_goes_to_it() {
     assert_eq!(out_lines(&v), ["gp 1 1 1 1", "recovered"]);
     assert_eq!(v["message_boxes"], serde_json::json!([]), "{v}");
 }
+
+#[test]
+fn task_get_set_csip_and_task_switch_act_on_a_suspended_task() {
+    let Some(exe) = watcom::build(
+        "thtask",
+        Kind::Win16Exe,
+        &["thtask.c"],
+        None,
+        &["toolhelp.lib"],
+    ) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json", "--dir"])
+        .arg(exe.parent().unwrap())
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0);
+    assert_eq!(
+        out_lines(&v),
+        [
+            "current 1 1 1",
+            "child yields",
+            "getcsip 1",
+            "setcsip 1 1",
+            "child back",
+            "taskswitch 1"
+        ]
+    );
+}
