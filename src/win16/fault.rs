@@ -23,6 +23,10 @@
 //! "Unrecoverable Application Error"). A callback that discards the first
 //! 10 bytes and `iret`s resumes the program wherever the frame then says.
 //!
+//! TOOLHELP also routed INT_BADPAGEFAULT (14) and INT_CTLALTSYSRQ (256);
+//! neither arises here: the machine has no paging, so no page fault, and
+//! no keyboard that could press Ctrl+Alt+SysRq.
+//!
 //! Callbacks are tried newest registration first, whichever task
 //! registered them: TOOLHELP kept one chain for the system, which is how
 //! Dr. Watson, a task of its own, saw every task's faults. The callback
