@@ -132,6 +132,7 @@ pub static TABLES: &[&[Api]] = &[
     super::kernel::APIS,
     super::global::APIS,
     super::toolhelp::APIS,
+    super::toolhelp_task::APIS,
     super::user::caret::APIS,
     super::user::class::APIS,
     super::user::clipboard::APIS,

@@ -23,6 +23,10 @@
 //! "Unrecoverable Application Error"). A callback that discards the first
 //! 10 bytes and `iret`s resumes the program wherever the frame then says.
 //!
+//! TOOLHELP also routed INT_BADPAGEFAULT (14) and INT_CTLALTSYSRQ (256);
+//! neither arises here: the machine has no paging, so no page fault, and
+//! no keyboard that could press Ctrl+Alt+SysRq.
+//!
 //! Callbacks are tried newest registration first, whichever task
 //! registered them: TOOLHELP kept one chain for the system, which is how
 //! Dr. Watson, a task of its own, saw every task's faults. The callback
@@ -36,7 +40,10 @@
 //! itself.
 //!
 //! **The default action** ([`default_action`]), when no callback handles
-//! the fault: the run records the fault as Windows 3.1 reported it — the
+//! the fault: a general protection fault at an address for which the
+//! faulting module's C runtime declared a handler in its `__GP` table
+//! (HasGPHandler, kernel/error.rs) resumes at that handler with the
+//! faulting context, as KERNEL's own GP-fault handling did. Otherwise the run records the fault as Windows 3.1 reported it — the
 //! Application Error line and Dr. Watson's failure report (drwatson.rs),
 //! with the walk from the faulting context — tells every NotifyRegister
 //! callback NFY_EXITTASK (on TOOLHELP's stack when the task's own is
@@ -79,7 +86,7 @@ pub const FAULT_EXIT_CODE: u8 = 0xFF;
 
 /// NotifyRegister's notification of a task's end; the low byte of dwData is
 /// the exit code.
-pub const NFY_EXITTASK: u16 = 5;
+pub const NFY_EXITTASK: u16 = super::toolhelp_notify::NFY_EXITTASK;
 
 /// A fault no callback handled: what Windows 3.1 showed and logged.
 #[derive(Debug, Clone)]
@@ -148,6 +155,10 @@ fn final_fault(env: &mut Env, f: Fault) -> Stop {
 }
 
 /// TOOLHELP's own stack segment (allocated on first use).
+pub fn toolhelp_stack(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
+    fault_stack(env, uc)
+}
+
 fn fault_stack(env: &mut Env, uc: &mut Uc<'_>) -> Result<u16, Stop> {
     if let Some(sel) = env.win16.toolhelp.fault_stack {
         return Ok(sel);
@@ -322,6 +333,32 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
 /// the run.
 pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
     let htask = uc.get_data().current_task;
+    if f.number == 13 {
+        // KERNEL's own GP-fault handling: a handler the module's C runtime
+        // declared for the faulting address (HasGPHandler) gets the fault,
+        // entered with the faulting context.
+        if let Some(h) =
+            super::kernel::error::gp_handler(env, uc, (u32::from(f.cs) << 16) | u32::from(f.ip))
+        {
+            record_event(
+                uc,
+                format!(
+                    "fault 13 at {:04X}:{:04X} goes to the module's GP handler {:04X}:{:04X}",
+                    f.cs,
+                    f.ip,
+                    h >> 16,
+                    h & 0xFFFF
+                ),
+            );
+            let regs = crate::machine::Regs {
+                cs: (h >> 16) as u16,
+                ip: h as u16,
+                ..f.regs
+            };
+            uc.set_regs(&regs).map_err(host)?;
+            return Ok(true);
+        }
+    }
     record_event(
         uc,
         format!(
@@ -367,8 +404,8 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
     super::scheduler::end_task(env, uc, FAULT_EXIT_CODE, Some(f.clone()), own_stack).map(|()| true)
 }
 
-/// Tell every NotifyRegister callback `id` with `data` (registration
-/// order), on TOOLHELP's stack when `own_stack`. A fault inside one ends
+/// Tell the NotifyRegister callbacks `id` with `data`, on TOOLHELP's
+/// stack when `own_stack` (toolhelp_notify.rs). A fault inside one ends
 /// the run ([`offer`]).
 pub fn notify(
     env: &mut Env,
@@ -377,33 +414,7 @@ pub fn notify(
     data: u32,
     own_stack: bool,
 ) -> Result<(), Stop> {
-    let list = env.win16.toolhelp.notify.clone();
-    let Some(th_cs) = toolhelp_cs(env).filter(|_| !list.is_empty()) else {
-        return Ok(());
-    };
-    let saved = uc.regs();
-    if own_stack {
-        let ss = fault_stack(env, uc)?;
-        uc.set_reg(R::SS, ss).map_err(host)?;
-        uc.set_reg(R::SP, FAULT_STACK_SIZE).map_err(host)?;
-    }
-    env.win16.toolhelp.notifying = true;
-    let mut result = Ok(());
-    for cb in list {
-        let ds = env.win16.task(cb.htask).map_or(0, |t| t.dgroup);
-        let target = ((cb.proc_addr >> 16) as u16, cb.proc_addr as u16);
-        let args = [
-            super::callback::CallArg::W(id),
-            super::callback::CallArg::L(data),
-        ];
-        if let Err(e) = super::callback::call_far(env, uc, th_cs, target, ds, &[], &args) {
-            result = Err(e);
-            break;
-        }
-    }
-    env.win16.toolhelp.notifying = false;
-    uc.set_regs(&saved).map_err(host)?;
-    result
+    super::toolhelp_notify::send(env, uc, id, data, None, own_stack).map(|_| ())
 }
 
 /// Enter the next callback of `d` (SP at the frame's AX word), or take the

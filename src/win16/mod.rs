@@ -39,6 +39,8 @@ pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
 pub mod toolhelp_heap;
+pub mod toolhelp_notify;
+pub mod toolhelp_task;
 pub mod user;
 pub mod ver;
 pub mod wave;

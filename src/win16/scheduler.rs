@@ -111,6 +111,8 @@ pub struct Suspended {
     /// The nesting depth of the emulation it was suspended in.
     pub level: u32,
     pub wait: Wait,
+    /// It has never run (TOOLHELP's NFY_STARTTASK is due when it does).
+    pub fresh: bool,
 }
 
 /// A task that ended.
@@ -274,13 +276,15 @@ pub fn add_new_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16, start: Regs) -> 
             regs: start,
             level: uc.get_data().depth,
             wait: Wait::Ready,
+            fresh: true,
         },
     );
     Ok(())
 }
 
 /// Make suspended task `htask` the running one: its registers, hTask and
-/// PSP.
+/// PSP; then TOOLHELP's NFY_TASKIN (and NFY_STARTTASK for a task that
+/// never ran) in its context.
 pub fn resume(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     let Some(s) = env.win16.scheduler.suspended.remove(&htask) else {
         return Err(Stop::Error(format!("task {htask:04X} is not suspended")));
@@ -290,7 +294,7 @@ pub fn resume(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     if let Some(t) = env.win16.task(htask) {
         env.dos.psp = t.psp;
     }
-    Ok(())
+    super::toolhelp_notify::switched_in(env, uc, s.fresh)
 }
 
 /// Give up the CPU from inside a system function of the current task, if
@@ -337,6 +341,7 @@ fn switch_to(
     wait: Wait,
     resume_at: Resume,
 ) -> Result<(), Stop> {
+    super::toolhelp_notify::task_out(env, uc)?;
     let mut regs = uc.regs();
     push_switch_frame(uc, current, &regs)?;
     match resume_at {
@@ -347,10 +352,15 @@ fn switch_to(
         Resume::Retry => regs.ip = regs.ip.wrapping_sub(2),
     }
     let level = uc.get_data().depth;
-    env.win16
-        .scheduler
-        .suspended
-        .insert(current, Suspended { regs, level, wait });
+    env.win16.scheduler.suspended.insert(
+        current,
+        Suspended {
+            regs,
+            level,
+            wait,
+            fresh: false,
+        },
+    );
     let text = format!(
         "task switch {current:04X} {} -> {next:04X} {}",
         task_name(env, current),
@@ -500,6 +510,7 @@ pub fn end_task(
 ) -> Result<(), Stop> {
     let current = uc.get_data().current_task;
     let module = task_name(env, current);
+    let current_module = env.win16.task(current).map_or(0, |t| t.hmodule);
     record_event(
         uc,
         match &fault {
@@ -553,6 +564,7 @@ pub fn end_task(
         return Err(super::fault::final_stop(env, stop));
     }
     remove_task(env, uc, current);
+    super::toolhelp_notify::last_instance_ended(env, uc, current_module, own_stack)?;
     let depth = uc.get_data().depth;
     let Some(next) = pick(env, current, depth, true) else {
         let stop = run_end(&env.win16.scheduler);

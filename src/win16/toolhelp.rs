@@ -290,8 +290,8 @@ pub struct Callback {
 
 /// NotifyRegister/InterruptRegister registrations: at most one callback of
 /// each kind per task (registering again replaces it). fault.rs calls the
-/// interrupt callbacks for faults and the notification callbacks with
-/// NFY_EXITTASK when a task ends.
+/// interrupt callbacks for faults; toolhelp_notify.rs the notification
+/// callbacks.
 #[derive(Debug, Clone, Default)]
 pub struct Registrations {
     pub notify: Vec<Callback>,
@@ -1027,8 +1027,8 @@ fn unregister(list: &mut Vec<Callback>, htask: u16) -> u32 {
 
 /// TOOLHELP.73 NotifyRegister(hTask, lpfnCallback, wFlags): remember the
 /// task's notification callback (replacing an earlier one). FALSE for a
-/// null callback or an unknown task. Of the notifications, NFY_EXITTASK is
-/// sent (fault.rs `notify`), whatever wFlags asks.
+/// null callback or an unknown task. The notifications and where they come
+/// from: toolhelp_notify.rs.
 pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
     let Some(htask) = env
@@ -1057,7 +1057,7 @@ pub fn notify_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 
 /// TOOLHELP.75 InterruptRegister(hTask, lpfnIntCallback): remember the
 /// task's fault callback (toolhelp.md, "InterruptRegister callbacks");
-/// faults are not dispatched to it yet.
+/// fault.rs dispatches faults to it.
 pub fn interrupt_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let proc_addr = arg(a, 1);
     let Some(htask) = env
@@ -1087,12 +1087,15 @@ pub fn interrupt_unregister(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 /// TOOLHELP.77 TerminateApp(hTask, wFlags): end a task. The current task
 /// (or hTask 0) ends at once with exit code 0xFF, the code Windows 3.1
 /// used ("Undocumented Windows", as Wine cites it), and the scheduler
-/// runs the next task. Another task is taken off the task list and the
+/// runs the next task; called from an InterruptRegister callback, the
+/// fault being dispatched is dropped, and with UAE_BOX (0) its
+/// Application Error box is shown (toolhelp_notify.rs). Another task is taken off the task list and the
 /// scheduler with its windows, TDB, PSP and callbacks. An unknown handle does nothing. Returns nothing.
 pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let current = uc.get_data().current_task;
     let h = warg(a, 0);
     if h == 0 || h == current {
+        super::toolhelp_notify::terminating_current(env, uc, warg(a, 1));
         return Err(Stop::Exited { code: 0xFF });
     }
     let Some(t) = env.win16.task(h).cloned() else {

@@ -212,19 +212,24 @@ pub fn is_bad_string_ptr(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 }
 
 /// KERNEL.324 LogError(uErr, lpvInfo): recorded with the debug output.
-pub fn log_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn log_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     env.debug_output.push(format!(
         "LogError({:04X}, {:04X}:{:04X})",
         a[0] as u16,
         a[1] >> 16,
         a[1] & 0xFFFF
     ));
+    let e = crate::win16::toolhelp_notify::NfyLogError {
+        w_err_code: a[0] as u16,
+        lp_info: a[1],
+    };
+    crate::win16::toolhelp_notify::log_error(env, uc, &e)?;
     Ok(0)
 }
 
 /// KERNEL.325 LogParamError(uErr, lpfn, lpvParam): recorded with the debug
-/// output.
-pub fn log_param_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// output; TOOLHELP's callbacks get NFY_LOGPARAMERROR.
+pub fn log_param_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     env.debug_output.push(format!(
         "LogParamError({:04X}, {:04X}:{:04X}, {:08X})",
         a[0] as u16,
@@ -232,6 +237,7 @@ pub fn log_param_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         a[1] & 0xFFFF,
         a[2]
     ));
+    crate::win16::toolhelp_notify::log_param_error(env, uc, a[0] as u16, a[1], a[2])?;
     Ok(0)
 }
 
@@ -271,12 +277,48 @@ pub fn is_dbcs_lead_byte(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result
     Ok(0)
 }
 
-/// KERNEL.338 HasGPHandler(lpFault): NULL, no handler is registered for
-/// the address (the C runtime's own GP-fault handler tables are not
-/// consulted: a fault goes to TOOLHELP's handlers and the default action,
-/// fault.rs).
-pub fn has_gp_handler(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    Ok(0)
+/// KERNEL.338 HasGPHandler(lpFault): the GP-fault handler the faulting
+/// module's C runtime declared for that address, or NULL. Windows 3.1
+/// looked the module owning the address's selector up for an export named
+/// `__GP`: a table of four-word entries (selector, first offset, offset
+/// past the end, handler offset; the selectors fixed up at load), ended by
+/// a selector of 0. The handler of the first entry whose selector is the
+/// address's and whose range holds its offset is the answer, a far
+/// pointer into that selector (the table's format as Wine documents it).
+pub fn has_gp_handler(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(gp_handler(env, uc, a[0]).unwrap_or(0))
+}
+
+/// Most entries a `__GP` table is read for: a table without its end
+/// marker stops at the segment's end, or here.
+const MAX_GP_ENTRIES: u16 = 0x1000;
+
+/// HasGPHandler's work (also the default action's, fault.rs).
+pub fn gp_handler(env: &Env, uc: &Uc<'_>, address: u32) -> Option<u32> {
+    let (sel, off) = farptr::split(address);
+    if sel == 0 {
+        return None;
+    }
+    let (m, _) = env.win16.owner_of(sel)?;
+    let ord = *m.export_names.get("__GP")?;
+    let table = *m.exports.get(&ord)?;
+    for i in 0..MAX_GP_ENTRIES {
+        let at = table.offset.checked_add(i.checked_mul(8)?)?;
+        let mut e = [0u16; 4];
+        for (k, w) in e.iter_mut().enumerate() {
+            *w = uc
+                .read_u16_at(table.selector, at.checked_add(2 * k as u16)?)
+                .ok()?;
+        }
+        let [s, start, end, handler] = e;
+        if s == 0 {
+            return None;
+        }
+        if s == sel && (start..end).contains(&off) {
+            return Some(farptr::make(sel, handler));
+        }
+    }
+    None
 }
 
 /// KERNEL.354 GetAppCompatFlags(hTask): 0, no compatibility hacks.

@@ -176,6 +176,7 @@ pub fn lib_entry(env: &mut Env, uc: &mut Uc<'_>, idx: usize) -> Result<bool, Sto
     };
     let ip = ne.header.ip;
     let heap = ne.header.heap_size;
+    crate::win16::toolhelp_notify::dll_starting(env, uc, m.hmodule, cs, ip)?;
     let (hinst, ds) = instance_of(&m, uc.reg(R::DS));
     let psp = env
         .win16
@@ -435,6 +436,7 @@ pub fn free_library_handle(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> Result<boo
         call_wep(env, uc, idx)?;
         crate::machine::record_event(uc, format!("FreeLibrary: {} is freed", m_name(env, idx)));
         if let Some(i) = env.win16.modules.iter().position(|m| m.hmodule == hmodule) {
+            crate::win16::toolhelp_notify::module_deleted(env, uc, hmodule)?;
             env.win16.remove_module(uc, i);
         }
     }

@@ -206,12 +206,13 @@ pub fn dos3call(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop>
 }
 
 /// KERNEL.115 OutputDebugString(LPCSTR): recorded, and shown on the console
-/// stream of debug output.
+/// stream of debug output; TOOLHELP's callbacks get NFY_OUTSTR.
 pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let p = a.first().copied().unwrap_or(0);
     let (seg, off) = super::farptr::split(p);
     let s = crate::dos::read_until(uc, seg, off, 0, 0x1000);
     env.debug_string(String::from_utf8_lossy(&s).into_owned());
+    crate::win16::toolhelp_notify::out_str(env, uc, p)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 
