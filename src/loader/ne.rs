@@ -469,7 +469,8 @@ pub fn expand_iterated(raw: &[u8], at: u64, limit: u32, seg: u16) -> Result<Vec<
                 here,
                 format!("segment {seg} iteration record"),
                 format!(
-                    "{} byte(s) are left of the iterated segment's data ({:#X} bytes at {at:#X}),                      too few for a record's iteration count and length (4 bytes)",
+                    "{} byte(s) are left of the iterated segment's data ({:#X} bytes at {at:#X}), \
+                     too few for a record's iteration count and length (4 bytes)",
                     raw.len() - p,
                     raw.len()
                 ),
@@ -480,7 +481,8 @@ pub fn expand_iterated(raw: &[u8], at: u64, limit: u32, seg: u16) -> Result<Vec<
                 here + 2,
                 format!("segment {seg} iteration record length"),
                 format!(
-                    "the record's pattern of {len:#X} bytes at {:#X} runs past the end of the                      segment's data ({:#X} bytes at {at:#X})",
+                    "the record's pattern of {len:#X} bytes at {:#X} runs past the end of the \
+                     segment's data ({:#X} bytes at {at:#X})",
                     here + 4,
                     raw.len()
                 ),
