@@ -14,8 +14,11 @@ use toolhelp16::report::{self, explain, svg};
 use toolhelp16::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory};
 
 /// A temporary directory of this test process.
+/// A fresh empty directory (emptied first: a process id can come again,
+/// and a directory an earlier run left must not answer for this one).
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("toolhelp16-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
