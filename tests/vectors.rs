@@ -46,8 +46,13 @@ fn vector_files() -> Vec<PathBuf> {
     v
 }
 
+/// A path in the temporary directory, with nothing there yet (a process
+/// id can come again; what an earlier run left must not answer for this
+/// one).
 fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("toolhelp16-vectors-{}-{name}", std::process::id()))
+    let p = std::env::temp_dir().join(format!("toolhelp16-vectors-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
 }
 
 #[test]
