@@ -37,8 +37,12 @@
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 use crate::win16::api::{Api, Arg};
-use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;
+use crate::win16::mmsystem::{
+    DriverClient, MMSYSERR_ALLOCATED, MMSYSERR_BADDEVICEID, MMSYSERR_INVALHANDLE,
+    MMSYSERR_INVALPARAM, MMSYSERR_NOTSUPPORTED, device_id_ok, give_dev_caps, header_flags,
+    notify_client, set_header_flags,
+};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -118,11 +122,6 @@ pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 215, "MIDIOUTGETID", &[Arg::W, Arg::L], get_id),
 ];
 
-pub const MMSYSERR_BADDEVICEID: u32 = 2;
-pub const MMSYSERR_ALLOCATED: u32 = 4;
-pub const MMSYSERR_INVALHANDLE: u32 = 5;
-pub const MMSYSERR_NOTSUPPORTED: u32 = 8;
-pub const MMSYSERR_INVALPARAM: u32 = 11;
 pub const MIDIERR_UNPREPARED: u32 = 64;
 pub const MIDIERR_STILLPLAYING: u32 = 65;
 pub const MM_MOM_OPEN: u16 = 0x3C7;
@@ -131,9 +130,6 @@ pub const MM_MOM_DONE: u16 = 0x3C9;
 pub const MHDR_DONE: u32 = 0x01;
 pub const MHDR_PREPARED: u32 = 0x02;
 pub const MHDR_INQUEUE: u32 = 0x04;
-const CALLBACK_TYPEMASK: u32 = 0x0007_0000;
-const CALLBACK_WINDOW: u32 = 0x0001_0000;
-const CALLBACK_FUNCTION: u32 = 0x0003_0000;
 /// The open device's handle.
 pub const HMIDIOUT: u16 = 0x4D01;
 /// Bytes of MIDIOUTCAPS and MIDIHDR.
@@ -174,10 +170,6 @@ pub fn get_num_devs(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32,
     Ok(1)
 }
 
-fn device_id_ok(id: u16) -> bool {
-    id == 0 || id == 0xFFFF
-}
-
 /// The device's MIDIOUTCAPS (module doc).
 pub fn caps() -> [u8; MIDIOUTCAPS_SIZE] {
     let mut b = [0u8; MIDIOUTCAPS_SIZE];
@@ -194,15 +186,7 @@ pub fn caps() -> [u8; MIDIOUTCAPS_SIZE] {
 
 /// MMSYSTEM.202 midiOutGetDevCaps(wDeviceID, lpCaps, wSize).
 pub fn get_dev_caps(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if !device_id_ok(a[0] as u16) {
-        return Ok(MMSYSERR_BADDEVICEID);
-    }
-    let n = usize::from(a[2] as u16).min(MIDIOUTCAPS_SIZE);
-    Ok(if farptr::write_bytes(uc, a[1], &caps()[..n]) {
-        0
-    } else {
-        MMSYSERR_INVALPARAM
-    })
+    Ok(give_dev_caps(uc, a, &caps()))
 }
 
 fn now(env: &mut Env, uc: &Uc<'_>) -> u32 {
@@ -256,32 +240,13 @@ fn notify(env: &mut Env, uc: &mut Uc<'_>, msg: u16, param1: u32) -> Result<(), S
     let Some(d) = env.win16.midi.device.clone() else {
         return Ok(());
     };
-    match d.flags & CALLBACK_TYPEMASK {
-        CALLBACK_WINDOW => {
-            let hwnd = d.callback as u16;
-            if env.win16.user.window(hwnd).is_some() {
-                let m = crate::win16::user::message::Msg::new(hwnd, msg, HMIDIOUT, param1);
-                crate::win16::user::message::post(env, uc, m);
-            }
-        }
-        CALLBACK_FUNCTION if d.callback != 0 => {
-            let cs = env
-                .win16
-                .module_by_name("MMSYSTEM")
-                .and_then(|m| m.segments.first().copied())
-                .ok_or_else(|| Stop::Error("MMSYSTEM's thunk segment is missing".into()))?;
-            let args = [
-                CallArg::W(HMIDIOUT),
-                CallArg::W(msg),
-                CallArg::L(d.instance),
-                CallArg::L(param1),
-                CallArg::L(0),
-            ];
-            call_far(env, uc, cs, farptr::split(d.callback), d.ds, &[], &args)?;
-        }
-        _ => {}
-    }
-    Ok(())
+    let client = DriverClient {
+        flags: d.flags,
+        callback: d.callback,
+        instance: d.instance,
+        ds: d.ds,
+    };
+    notify_client(env, uc, client, HMIDIOUT, msg, param1)
 }
 
 /// MMSYSTEM.204 midiOutOpen (module doc).
@@ -349,24 +314,16 @@ pub fn short_msg(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     Ok(0)
 }
 
-fn read_flags(uc: &Uc<'_>, hdr: u32) -> Option<u32> {
-    let b = farptr::read_bytes(uc, farptr::add(hdr, 16), 4)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-fn write_flags(uc: &mut Uc<'_>, hdr: u32, f: u32) -> bool {
-    farptr::write_bytes(uc, farptr::add(hdr, 16), &f.to_le_bytes())
-}
-
 /// MMSYSTEM.206 midiOutPrepareHeader(hMidiOut, lpMidiOutHdr, wSize).
 pub fn prepare_header(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if !open(env, a[0] as u16) {
         return Ok(MMSYSERR_INVALHANDLE);
     }
-    let Some(f) = read_flags(uc, a[1]).filter(|_| usize::from(a[2] as u16) >= MIDIHDR_SIZE) else {
+    let Some(f) = header_flags(uc, a[1]).filter(|_| usize::from(a[2] as u16) >= MIDIHDR_SIZE)
+    else {
         return Ok(MMSYSERR_INVALPARAM);
     };
-    write_flags(uc, a[1], f | MHDR_PREPARED);
+    set_header_flags(uc, a[1], f | MHDR_PREPARED);
     Ok(0)
 }
 
@@ -375,13 +332,13 @@ pub fn unprepare_header(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     if !open(env, a[0] as u16) {
         return Ok(MMSYSERR_INVALHANDLE);
     }
-    let Some(f) = read_flags(uc, a[1]) else {
+    let Some(f) = header_flags(uc, a[1]) else {
         return Ok(MMSYSERR_INVALPARAM);
     };
     if f & MHDR_INQUEUE != 0 {
         return Ok(MIDIERR_STILLPLAYING);
     }
-    write_flags(uc, a[1], f & !MHDR_PREPARED);
+    set_header_flags(uc, a[1], f & !MHDR_PREPARED);
     Ok(0)
 }
 
@@ -418,7 +375,7 @@ pub fn long_msg(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
             }
         }
     }
-    write_flags(uc, a[1], (flags & !MHDR_INQUEUE) | MHDR_DONE);
+    set_header_flags(uc, a[1], (flags & !MHDR_INQUEUE) | MHDR_DONE);
     notify(env, uc, MM_MOM_DONE, a[1])?;
     Ok(0)
 }

@@ -19,6 +19,7 @@
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
+use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;
 
 /// The functions this file implements.
@@ -90,8 +91,17 @@ pub static APIS: &[Api] = &[
     ),
 ];
 
-/// MMSYSERR_BADDEVICEID.
+/// MMSYSERR_* (MMSYSTEM.H), the codes every device driver answers with.
 pub const MMSYSERR_BADDEVICEID: u32 = 2;
+pub const MMSYSERR_ALLOCATED: u32 = 4;
+pub const MMSYSERR_INVALHANDLE: u32 = 5;
+pub const MMSYSERR_NOTSUPPORTED: u32 = 8;
+pub const MMSYSERR_INVALPARAM: u32 = 11;
+/// The callback kinds in the dwFlags of waveOutOpen and midiOutOpen
+/// (MMSYSTEM.H).
+pub const CALLBACK_TYPEMASK: u32 = 0x0007_0000;
+pub const CALLBACK_WINDOW: u32 = 0x0001_0000;
+pub const CALLBACK_FUNCTION: u32 = 0x0003_0000;
 /// JOYERR_UNPLUGGED.
 pub const JOYERR_UNPLUGGED: u32 = 167;
 /// MCIERR_DEVICE_NOT_INSTALLED (MCIERR_BASE 256 + 50).
@@ -212,6 +222,89 @@ pub fn mci_get_error_string(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resul
     };
     farptr::write_cstr_truncated(uc, a[1], text.as_bytes(), usize::from(a[2] as u16));
     Ok(u32::from(!text.is_empty()))
+}
+
+/// An output device's client, as its *Open call named it: dwFlags' callback
+/// kind, dwCallback, dwCallbackInstance, and the DS the call was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DriverClient {
+    pub flags: u32,
+    pub callback: u32,
+    pub instance: u32,
+    pub ds: u16,
+}
+
+/// Tell a device's client of an event, as the wave and MIDI output
+/// drivers did: CALLBACK_WINDOW posts `msg` (wParam the device handle,
+/// lParam `param1`) to the window if it still exists; CALLBACK_FUNCTION
+/// calls the function (hDevice, wMsg, dwInstance, dwParam1, dwParam2 0)
+/// from MMSYSTEM's code with the client's DS; no callback does nothing.
+pub fn notify_client(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    c: DriverClient,
+    handle: u16,
+    msg: u16,
+    param1: u32,
+) -> Result<(), Stop> {
+    match c.flags & CALLBACK_TYPEMASK {
+        CALLBACK_WINDOW => {
+            let hwnd = c.callback as u16;
+            if env.win16.user.window(hwnd).is_some() {
+                let m = crate::win16::user::message::Msg::new(hwnd, msg, handle, param1);
+                crate::win16::user::message::post(env, uc, m);
+            }
+        }
+        CALLBACK_FUNCTION if c.callback != 0 => {
+            let cs = env
+                .win16
+                .module_by_name("MMSYSTEM")
+                .and_then(|m| m.segments.first().copied())
+                .ok_or_else(|| Stop::Error("MMSYSTEM's thunk segment is missing".into()))?;
+            let args = [
+                CallArg::W(handle),
+                CallArg::W(msg),
+                CallArg::L(c.instance),
+                CallArg::L(param1),
+                CallArg::L(0),
+            ];
+            call_far(env, uc, cs, farptr::split(c.callback), c.ds, &[], &args)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A device id an output driver of one device accepts: 0, or -1 (the
+/// mapper, WAVE_MAPPER and MIDIMAPPER).
+pub fn device_id_ok(id: u16) -> bool {
+    id == 0 || id == 0xFFFF
+}
+
+/// The *GetDevCaps(wDeviceID, lpCaps, wSize) of a driver whose caps are
+/// `caps`: the first wSize bytes copied; MMSYSERR_BADDEVICEID for another
+/// device, MMSYSERR_INVALPARAM when lpCaps cannot take them.
+pub fn give_dev_caps(uc: &mut Uc<'_>, a: &[u32], caps: &[u8]) -> u32 {
+    if !device_id_ok(a[0] as u16) {
+        return MMSYSERR_BADDEVICEID;
+    }
+    let n = usize::from(a[2] as u16).min(caps.len());
+    if farptr::write_bytes(uc, a[1], &caps[..n]) {
+        0
+    } else {
+        MMSYSERR_INVALPARAM
+    }
+}
+
+/// The dwFlags of a WAVEHDR or MIDIHDR (both at +16).
+pub fn header_flags(uc: &Uc<'_>, hdr: u32) -> Option<u32> {
+    let b = farptr::read_bytes(uc, farptr::add(hdr, 16), 4)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Write the dwFlags of a WAVEHDR or MIDIHDR.
+pub fn set_header_flags(uc: &mut Uc<'_>, hdr: u32, f: u32) -> bool {
+    farptr::write_bytes(uc, farptr::add(hdr, 16), &f.to_le_bytes())
 }
 
 #[cfg(test)]

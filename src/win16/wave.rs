@@ -50,8 +50,12 @@
 use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 use crate::win16::api::{Api, Arg};
-use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;
+use crate::win16::mmsystem::{
+    DriverClient, MMSYSERR_ALLOCATED, MMSYSERR_BADDEVICEID, MMSYSERR_INVALHANDLE,
+    MMSYSERR_INVALPARAM, MMSYSERR_NOTSUPPORTED, device_id_ok, give_dev_caps, header_flags,
+    notify_client, set_header_flags,
+};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -155,12 +159,7 @@ pub static APIS: &[Api] = &[
     Api::new("MMSYSTEM", 420, "WAVEOUTGETID", &[Arg::W, Arg::L], get_id),
 ];
 
-/// MMSYSERR_* and WAVERR_* (MMSYSTEM.H).
-pub const MMSYSERR_BADDEVICEID: u32 = 2;
-pub const MMSYSERR_ALLOCATED: u32 = 4;
-pub const MMSYSERR_INVALHANDLE: u32 = 5;
-pub const MMSYSERR_NOTSUPPORTED: u32 = 8;
-pub const MMSYSERR_INVALPARAM: u32 = 11;
+/// WAVERR_* (MMSYSTEM.H; the MMSYSERR_* codes are mmsystem.rs's).
 pub const WAVERR_BADFORMAT: u32 = 32;
 pub const WAVERR_STILLPLAYING: u32 = 33;
 pub const WAVERR_UNPREPARED: u32 = 34;
@@ -170,9 +169,6 @@ pub const MM_WOM_CLOSE: u16 = 0x3BC;
 pub const MM_WOM_DONE: u16 = 0x3BD;
 /// dwFlags of waveOutOpen.
 pub const WAVE_FORMAT_QUERY: u32 = 0x0001;
-pub const CALLBACK_TYPEMASK: u32 = 0x0007_0000;
-pub const CALLBACK_WINDOW: u32 = 0x0001_0000;
-pub const CALLBACK_FUNCTION: u32 = 0x0003_0000;
 /// WAVEHDR.dwFlags.
 pub const WHDR_DONE: u32 = 0x01;
 pub const WHDR_PREPARED: u32 = 0x02;
@@ -314,10 +310,6 @@ pub fn get_num_devs(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32,
     Ok(1)
 }
 
-fn device_id_ok(id: u16) -> bool {
-    id == 0 || id == 0xFFFF
-}
-
 /// The device's WAVEOUTCAPS (module doc).
 pub fn caps() -> [u8; WAVEOUTCAPS_SIZE] {
     let mut b = [0u8; WAVEOUTCAPS_SIZE];
@@ -333,15 +325,7 @@ pub fn caps() -> [u8; WAVEOUTCAPS_SIZE] {
 /// MMSYSTEM.402 waveOutGetDevCaps(uDeviceID, lpCaps, wSize): the first
 /// wSize bytes of [`caps`].
 pub fn get_dev_caps(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if !device_id_ok(a[0] as u16) {
-        return Ok(MMSYSERR_BADDEVICEID);
-    }
-    let n = usize::from(a[2] as u16).min(WAVEOUTCAPS_SIZE);
-    Ok(if farptr::write_bytes(uc, a[1], &caps()[..n]) {
-        0
-    } else {
-        MMSYSERR_INVALPARAM
-    })
+    Ok(give_dev_caps(uc, a, &caps()))
 }
 
 /// Tell the program's callback of `msg` (module doc).
@@ -349,32 +333,13 @@ fn notify(env: &mut Env, uc: &mut Uc<'_>, msg: u16, param1: u32) -> Result<(), S
     let Some(d) = env.win16.wave.device.clone() else {
         return Ok(());
     };
-    match d.flags & CALLBACK_TYPEMASK {
-        CALLBACK_WINDOW => {
-            let hwnd = d.callback as u16;
-            if env.win16.user.window(hwnd).is_some() {
-                let m = crate::win16::user::message::Msg::new(hwnd, msg, d.handle, param1);
-                crate::win16::user::message::post(env, uc, m);
-            }
-        }
-        CALLBACK_FUNCTION if d.callback != 0 => {
-            let cs = env
-                .win16
-                .module_by_name("MMSYSTEM")
-                .and_then(|m| m.segments.first().copied())
-                .ok_or_else(|| Stop::Error("MMSYSTEM's thunk segment is missing".into()))?;
-            let args = [
-                CallArg::W(d.handle),
-                CallArg::W(msg),
-                CallArg::L(d.instance),
-                CallArg::L(param1),
-                CallArg::L(0),
-            ];
-            call_far(env, uc, cs, farptr::split(d.callback), d.ds, &[], &args)?;
-        }
-        _ => {}
-    }
-    Ok(())
+    let client = DriverClient {
+        flags: d.flags,
+        callback: d.callback,
+        instance: d.instance,
+        ds: d.ds,
+    };
+    notify_client(env, uc, client, d.handle, msg, param1)
 }
 
 /// MMSYSTEM.404 waveOutOpen (module doc).
@@ -461,15 +426,6 @@ pub fn wave_out_close(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     Ok(0)
 }
 
-fn read_flags(uc: &Uc<'_>, hdr: u32) -> Option<u32> {
-    let b = farptr::read_bytes(uc, farptr::add(hdr, 16), 4)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-fn write_flags(uc: &mut Uc<'_>, hdr: u32, f: u32) -> bool {
-    farptr::write_bytes(uc, farptr::add(hdr, 16), &f.to_le_bytes())
-}
-
 /// MMSYSTEM.406 waveOutPrepareHeader(hWaveOut, lpWaveHdr, wSize).
 pub fn prepare_header(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if !open_device(env, a[0] as u16) {
@@ -478,10 +434,10 @@ pub fn prepare_header(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     if usize::from(a[2] as u16) < WAVEHDR_SIZE {
         return Ok(MMSYSERR_INVALPARAM);
     }
-    let Some(f) = read_flags(uc, a[1]) else {
+    let Some(f) = header_flags(uc, a[1]) else {
         return Ok(MMSYSERR_INVALPARAM);
     };
-    write_flags(uc, a[1], f | WHDR_PREPARED);
+    set_header_flags(uc, a[1], f | WHDR_PREPARED);
     Ok(0)
 }
 
@@ -490,13 +446,13 @@ pub fn unprepare_header(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     if !open_device(env, a[0] as u16) {
         return Ok(MMSYSERR_INVALHANDLE);
     }
-    let Some(f) = read_flags(uc, a[1]) else {
+    let Some(f) = header_flags(uc, a[1]) else {
         return Ok(MMSYSERR_INVALPARAM);
     };
     if f & WHDR_INQUEUE != 0 {
         return Ok(WAVERR_STILLPLAYING);
     }
-    write_flags(uc, a[1], f & !WHDR_PREPARED);
+    set_header_flags(uc, a[1], f & !WHDR_PREPARED);
     Ok(0)
 }
 
@@ -531,7 +487,7 @@ pub fn wave_out_write(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
             dev.played += bytes.len() as u64;
         }
     }
-    write_flags(uc, a[1], (flags & !WHDR_INQUEUE) | WHDR_DONE);
+    set_header_flags(uc, a[1], (flags & !WHDR_INQUEUE) | WHDR_DONE);
     notify(env, uc, MM_WOM_DONE, a[1])?;
     Ok(0)
 }
