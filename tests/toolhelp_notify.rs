@@ -43,12 +43,7 @@ fn run_logger(args: &[&str]) -> Option<(Vec<String>, u16, u16)> {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);
-    let text = v["output"].as_str().unwrap();
-    let lines = text
-        .split("\r\n")
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect();
+    let lines = common::output_lines(&v);
     Some((lines, ne_entry_ip(&child), ne_entry_ip(&dll)))
 }
 
@@ -125,16 +120,6 @@ fn run_fault(mode: &str) -> Option<serde_json::Value> {
     Some(json(&out))
 }
 
-fn out_lines(v: &serde_json::Value) -> Vec<String> {
-    v["output"]
-        .as_str()
-        .unwrap()
-        .split("\r\n")
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn an_interrupt_handler_that_advances_ip_and_irets_restarts_the_program() {
     let Some(v) = run_fault("r") else {
@@ -144,7 +129,7 @@ fn an_interrupt_handler_that_advances_ip_and_irets_restarts_the_program() {
     assert_eq!(v["exit"]["code"], 0);
     // INT_DIV0 0, the frame's CS:IP at the divide (F7 /6 or /7).
     assert_eq!(
-        out_lines(&v),
+        common::output_lines(&v),
         ["register 1", "fault 0 F7", "resumed 1", "unregister 1 0"]
     );
 }
@@ -154,7 +139,7 @@ fn an_interrupt_handler_that_returns_passes_the_fault_to_the_default_action() {
     let Some(v) = run_fault("p") else {
         return;
     };
-    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    assert_eq!(common::output_lines(&v), ["register 1", "fault 0 F7"]);
     // The default: Windows' Application Error, the task ended.
     assert_eq!(v["exit"]["kind"], "fault", "{v}");
     assert_eq!(v["fault"]["number"], 0);
@@ -170,7 +155,7 @@ fn terminate_app_without_a_box_ends_the_faulting_task() {
     let Some(v) = run_fault("t") else {
         return;
     };
-    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    assert_eq!(common::output_lines(&v), ["register 1", "fault 0 F7"]);
     // TerminateApp ends the task (exit code FFh) with no fault report and
     // no box (NO_UAE_BOX).
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
@@ -185,7 +170,7 @@ fn terminate_app_with_the_uae_box_shows_the_application_error() {
     let Some(v) = run_fault("u") else {
         return;
     };
-    assert_eq!(out_lines(&v), ["register 1", "fault 0 F7"]);
+    assert_eq!(common::output_lines(&v), ["register 1", "fault 0 F7"]);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 255);
     let boxes = v["message_boxes"].as_array().unwrap();
@@ -204,7 +189,7 @@ fn has_gp_handler_reads_the_modules_gp_table() {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);
-    assert_eq!(out_lines(&v), ["gp 1 1 1 1"]);
+    assert_eq!(common::output_lines(&v), ["gp 1 1 1 1"]);
 }
 
 #[test]
@@ -221,7 +206,7 @@ fn a_gp_fault_with_a_declared_handler_goes_to_it() {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 5);
-    assert_eq!(out_lines(&v), ["gp 1 1 1 1", "recovered"]);
+    assert_eq!(common::output_lines(&v), ["gp 1 1 1 1", "recovered"]);
     assert_eq!(v["message_boxes"], serde_json::json!([]), "{v}");
 }
 
@@ -246,7 +231,7 @@ fn task_get_set_csip_and_task_switch_act_on_a_suspended_task() {
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0);
     assert_eq!(
-        out_lines(&v),
+        common::output_lines(&v),
         [
             "current 1 1 1",
             "child yields",

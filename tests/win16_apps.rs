@@ -38,16 +38,6 @@ fn run(dir: &Path, args: &[&str], extra: &[&str]) -> (std::process::Output, Valu
     (out, v)
 }
 
-fn lines(v: &Value) -> Vec<String> {
-    v["output"]
-        .as_str()
-        .unwrap()
-        .split("\r\n")
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn an_editor_reaches_its_main_window_and_ends_cleanly() {
     let Some(exe) = notes() else {
@@ -59,7 +49,7 @@ fn an_editor_reaches_its_main_window_and_ends_cleanly() {
     let (out, v) = run(&dir, &[], &["--screenshot", shot.to_str().unwrap()]);
     assert_eq!(v["exit"]["kind"], "exited", "{v:#}");
     assert_eq!(
-        lines(&v),
+        common::output_lines(&v),
         [
             "doc Untitled 0",
             "heap 40 1",
@@ -92,9 +82,9 @@ fn an_editor_opens_the_file_its_command_line_names() {
     std::fs::copy(&exe, dir.join("NOTES.EXE")).unwrap();
     std::fs::write(dir.join("README.TXT"), b"twelve bytes").unwrap();
     let (_, v) = run(&dir, &["README.TXT"], &[]);
-    assert_eq!(lines(&v)[0], "doc README.TXT 12", "{v:#}");
+    assert_eq!(common::output_lines(&v)[0], "doc README.TXT 12", "{v:#}");
     assert!(
-        lines(&v).contains(&"window Notes - README.TXT ok".to_string()),
+        common::output_lines(&v).contains(&"window Notes - README.TXT ok".to_string()),
         "{v:#}"
     );
     // A name that is not there: the program's own error box, reported.

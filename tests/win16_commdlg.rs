@@ -22,7 +22,7 @@ fn print_dlg_returns_the_default_printer_as_windows_did() {
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0, "{v}");
     let text = v["output"].as_str().unwrap();
-    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let lines = common::output_lines(&v);
     assert_eq!(
         lines,
         [

@@ -37,7 +37,7 @@ fn huge_blocks_in_a_program_and_a_dll_behave_as_on_windows() {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     let text = v["output"].as_str().unwrap();
-    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let lines = common::output_lines(&v);
     let walk = format!("walk F9 01 FA BC {}", walk_sum());
     assert_eq!(
         lines,

@@ -33,7 +33,7 @@ fn exported_prologues_load_the_right_data_segment() {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     let text = v["output"].as_str().unwrap();
-    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let lines = common::output_lines(&v);
     assert_eq!(
         lines,
         ["bump 6 8", "callback 103", "prologue 909090"],

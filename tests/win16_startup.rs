@@ -36,13 +36,7 @@ fn run(extra: &[&str], tail: &[&str]) -> Vec<String> {
     let v = json(&out);
     assert_eq!(v["exit"]["kind"], "exited", "{v}");
     assert_eq!(v["exit"]["code"], 0, "{v}");
-    v["output"]
-        .as_str()
-        .unwrap()
-        .split("\r\n")
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
+    common::output_lines(&v)
 }
 
 fn hex(s: &[u8]) -> String {

@@ -34,6 +34,18 @@ pub fn json(out: &Output) -> Value {
     })
 }
 
+/// The lines a program wrote to its standard output, from a `run --json`
+/// report's `output` (CR LF ends each; empty lines left out).
+pub fn output_lines(v: &Value) -> Vec<String> {
+    v["output"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no output: {v}"))
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// A JSON array of strings.
 pub fn strings(v: &Value) -> Vec<String> {
     v.as_array()
