@@ -819,10 +819,23 @@ fn finish_module(
     let hmodule = w.modules[own].hmodule;
     let sels = w.modules[own].segments.clone();
     let exports = w.modules[own].exports.clone();
-    // Relocations.
+    // Relocations, then the prologues of exported functions as Windows
+    // patched them (prologue.rs), one read and one write a segment.
+    let patch = if ne.header.is_library() {
+        sels.get(usize::from(ne.header.auto_data_segment).wrapping_sub(1))
+            .filter(|&&dgroup| dgroup != 0)
+            .map(|&dgroup| prologue::Patch::Library(dgroup))
+    } else {
+        Some(prologue::Patch::Program)
+    };
     for (i, seg) in ne.segments.iter().enumerate() {
         let sel = sels[i];
-        if seg.relocs.is_empty() || sel == 0 {
+        let patch_here = patch.filter(|_| {
+            !seg.is_data() && ne.entries.iter().any(|e| usize::from(e.segment) == i + 1)
+        });
+        // A segment of 0 is not loaded yet: the application's own loader
+        // brings it.
+        if sel == 0 || (seg.relocs.is_empty() && patch_here.is_none()) {
             continue;
         }
         let d = m
@@ -831,48 +844,28 @@ fn finish_module(
         let mut data = vec![0u8; d.limit as usize + 1];
         m.read_seg(sel, 0, &mut data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
-        let mut resolve = |t: &RelocTarget| resolve_target(m, w, &sels, &exports, &ref_index, t);
-        crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
-            .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
-        // Floating-point fixups, as Windows applies them with a
-        // coprocessor present (win87em.rs).
-        win87em::apply_os_fixups(&mut data, &seg.relocs);
+        let mut changed = false;
+        if !seg.relocs.is_empty() {
+            let mut resolve =
+                |t: &RelocTarget| resolve_target(m, w, &sels, &exports, &ref_index, t);
+            crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
+                .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
+            // Floating-point fixups, as Windows applies them with a
+            // coprocessor present (win87em.rs).
+            win87em::apply_os_fixups(&mut data, &seg.relocs);
+            changed = true;
+        }
+        if let Some(p) = patch_here {
+            changed |= prologue::patch_segment(&mut data, seg.number, &ne.entries, p) > 0;
+        }
+        if !changed {
+            continue;
+        }
         if !seg.is_data() {
             make_writable(m, sel)?;
         }
         m.write_seg(sel, 0, &data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
-    }
-    // Exported functions' prologues, as Windows patched them (prologue.rs).
-    let patch = if ne.header.is_library() {
-        sels.get(usize::from(ne.header.auto_data_segment).wrapping_sub(1))
-            .filter(|&&dgroup| dgroup != 0)
-            .map(|&dgroup| prologue::Patch::Library(dgroup))
-    } else {
-        Some(prologue::Patch::Program)
-    };
-    if let Some(patch) = patch {
-        for (i, seg) in ne.segments.iter().enumerate() {
-            if seg.is_data() || !ne.entries.iter().any(|e| usize::from(e.segment) == i + 1) {
-                continue;
-            }
-            let sel = sels[i];
-            if sel == 0 {
-                // Not loaded yet: the application's own loader brings it.
-                continue;
-            }
-            let d = m
-                .descriptor_of(sel)
-                .ok_or_else(|| Win16LoadError("segment vanished".into()))?;
-            let mut data = vec![0u8; d.limit as usize + 1];
-            m.read_seg(sel, 0, &mut data)
-                .map_err(|e| Win16LoadError(e.to_string()))?;
-            if prologue::patch_segment(&mut data, seg.number, &ne.entries, patch) > 0 {
-                make_writable(m, sel)?;
-                m.write_seg(sel, 0, &data)
-                    .map_err(|e| Win16LoadError(e.to_string()))?;
-            }
-        }
     }
     // The module database, with each segment's handle.
     let entries: Vec<[u8; 8]> = ne
