@@ -77,7 +77,7 @@ pub fn heap(
                     ),
                 );
             };
-            let entries = th::entries(uc, &heap);
+            let entries = th::typed_entries(env, uc, &heap);
             Some(j::LocalHeapView {
                 selector: heap.selector,
                 hHeap: heap.h_heap,

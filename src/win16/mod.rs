@@ -35,6 +35,7 @@ pub mod shell;
 pub mod shellenv;
 pub mod sound;
 pub mod strings;
+pub mod sysheap;
 pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
@@ -163,6 +164,8 @@ pub struct Win16 {
     pub resources: resource::ResourceHandles,
     /// Local heaps by segment.
     pub local_heaps: local::LocalHeaps,
+    /// USER's and GDI's heap segments (sysheap.rs).
+    pub sys_heaps: sysheap::SysHeaps,
     /// MakeProcInstance thunks, the clock, the error mode.
     pub system: system::SystemState,
     /// The cooperative scheduler: suspended tasks, exits.

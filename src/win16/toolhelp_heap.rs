@@ -250,6 +250,27 @@ pub fn entry_at(cpu: &dyn Cpu, heap: &Heap, a: u16) -> Option<LocalEntry> {
     Some(e)
 }
 
+/// The entry with the LT_ type of the object its block holds, for the
+/// heaps of USER and GDI (sysheap.rs: each block's type is kept when the
+/// object is made); other heaps' blocks stay LT_NORMAL.
+pub fn with_type(env: &Env, heap: &Heap, mut e: LocalEntry) -> LocalEntry {
+    if e.w_flags != LF_FREE
+        && let Some(k) = env.win16.sys_heaps.kind(heap.selector, e.h_handle)
+    {
+        e.w_type = k;
+    }
+    e
+}
+
+/// Every entry of the heap's walk, first to last (module doc), typed as
+/// [`with_type`] types them.
+pub fn typed_entries(env: &Env, cpu: &dyn Cpu, heap: &Heap) -> Vec<LocalEntry> {
+    entries(cpu, heap)
+        .into_iter()
+        .map(|e| with_type(env, heap, e))
+        .collect()
+}
+
 /// Every entry of the heap's walk, first to last (module doc).
 pub fn entries(cpu: &dyn Cpu, heap: &Heap) -> Vec<LocalEntry> {
     let mut out = Vec::new();
@@ -310,7 +331,8 @@ pub fn local_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     if !size_ok(uc, p, LocalEntry::SIZE) {
         return Ok(0);
     }
-    let e = find_heap(env, &*uc, arg(a, 1) as u16).and_then(|h| entry_at(&*uc, &h, h.first));
+    let e = find_heap(env, &*uc, arg(a, 1) as u16)
+        .and_then(|h| entry_at(&*uc, &h, h.first).map(|e| with_type(env, &h, e)));
     Ok(fill(uc, p, e))
 }
 
@@ -329,7 +351,8 @@ pub fn local_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     if next == 0 {
         return Ok(0);
     }
-    let e = find_heap(env, &*uc, h_heap).and_then(|h| entry_at(&*uc, &h, next));
+    let e = find_heap(env, &*uc, h_heap)
+        .and_then(|h| entry_at(&*uc, &h, next).map(|e| with_type(env, &h, e)));
     Ok(fill(uc, p, e))
 }
 
