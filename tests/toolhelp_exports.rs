@@ -554,20 +554,68 @@ fn the_global_walk_sees_every_block() {
         assert!(seen.len() < 1000);
         ok = w.api("TOOLHELP", 52, &[p, 0]);
     }
-    let want: Vec<(u32, u16, u16, u16)> = w
-        .env
-        .win16
-        .global
+    // Every block, and every free arena (hBlock 0, hOwner 0, GT_FREE),
+    // between two sentinels (GT_SENTINEL, hOwner GA_SENTINEL FFFFh), in
+    // address order.
+    let arena = &w.env.win16.global;
+    let mut want: Vec<(u32, u16, u16, u16)> = arena
         .blocks()
         .iter()
         .map(|b| (b.address, b.handle, b.owner, b.kind))
+        .chain(arena.free_blocks().iter().map(|f| (f.0, 0, 0, gt::FREE)))
         .collect();
+    want.sort();
+    let last = arena
+        .blocks()
+        .iter()
+        .map(|b| b.address + b.size)
+        .chain(arena.free_blocks().iter().map(|f| f.0 + f.1))
+        .max()
+        .unwrap();
+    want.insert(0, (want[0].0, 0, 0xFFFF, gt::SENTINEL));
+    want.push((last, 0, 0xFFFF, gt::SENTINEL));
     assert_eq!(seen, want);
-    // GLOBAL_LRU: the discardable block only; GLOBAL_FREE: none kept.
+    // GLOBAL_LRU: the discardable block only; GLOBAL_FREE: the free
+    // arenas, none yet.
     assert_eq!(w.api("TOOLHELP", 51, &[p, 1]), 1);
     assert_eq!(w.w(p, 0x0C), lru);
     assert_eq!(w.api("TOOLHELP", 52, &[p, 1]), 0);
-    assert_eq!(w.api("TOOLHELP", 51, &[p, 2]), 0);
+    let free_before = w.env.win16.global.free_blocks().len();
+    assert_eq!(w.api("TOOLHELP", 51, &[p, 2]), u32::from(free_before > 0));
+    // A freed block becomes one: GLOBAL_FREE finds it, with its size.
+    let gone = w.api("KERNEL", 15, &[0, 0x200]) as u16;
+    assert_eq!(w.api("TOOLHELP", 54, &[p, u32::from(gone)]), 1);
+    let gone_at = w.d(p, 0x04);
+    assert_eq!(w.api("KERNEL", 17, &[u32::from(gone)]), 0);
+    assert_eq!(w.api("TOOLHELP", 54, &[p, u32::from(gone)]), 0, "freed");
+    let mut free = Vec::new();
+    let mut ok = w.api("TOOLHELP", 51, &[p, 2]);
+    while ok == 1 {
+        free.push((
+            w.d(p, 0x04),
+            w.d(p, 0x08),
+            w.w(p, 0x0C),
+            w.w(p, 0x16),
+            w.w(p, 0x18),
+        ));
+        assert!(free.len() < 1000);
+        ok = w.api("TOOLHELP", 52, &[p, 2]);
+    }
+    assert!(
+        free.contains(&(gone_at, 0x200, 0, 0, gt::FREE)),
+        "{free:x?}"
+    );
+    // Taken again by the next block made in its slot.
+    let again = w.api("KERNEL", 15, &[0, 0x200]) as u16;
+    assert_eq!(again, gone);
+    assert!(
+        w.env
+            .win16
+            .global
+            .free_blocks()
+            .iter()
+            .all(|f| f.0 != gone_at)
+    );
     // The program's own blocks: the PSP and what it allocated are the
     // PDB's.
     let psp = w.env.win16.tasks[0].psp;
@@ -595,10 +643,22 @@ fn the_global_walk_sees_every_block() {
     let gi = w.buffer(0x10);
     w.set_size(gi, 0x0A);
     assert_eq!(w.api("TOOLHELP", 53, &[gi]), 1);
-    assert_eq!(usize::from(w.w(gi, 4)), w.env.win16.global.blocks().len());
-    assert_eq!((w.w(gi, 6), w.w(gi, 8)), (0, 1));
-    // The arena block count is what GlobalFirst/Next walked, plus `gi`.
-    assert_eq!(usize::from(w.w(gi, 4)), seen.len() + 1);
+    let arena = &w.env.win16.global;
+    let free_now = arena.free_blocks().len();
+    assert_eq!(
+        usize::from(w.w(gi, 4)),
+        arena.blocks().len() + free_now + 2,
+        "blocks, free arenas, two sentinels"
+    );
+    assert_eq!((usize::from(w.w(gi, 6)), w.w(gi, 8)), (free_now, 1));
+    // The item count is what GlobalFirst/Next walked, plus `gi` and the
+    // block `again`.
+    assert_eq!(
+        usize::from(w.w(gi, 4)),
+        seen.len() + 2 + free_now - free_before
+    );
+    w.set_size(gi, 0x0B);
+    assert_eq!(w.api("TOOLHELP", 53, &[gi]), 0, "wrong dwSize");
 }
 
 #[test]

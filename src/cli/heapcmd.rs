@@ -41,7 +41,7 @@ pub fn heap(
         return fail(EXIT_LOAD, "no Windows environment");
     };
     let uc = &*prog.machine;
-    let global: Vec<j::GlobalBlockView> = th::global_entries(env, uc)
+    let global: Vec<j::GlobalBlockView> = crate::win16::toolhelp_global::global_entries(env, uc)
         .into_iter()
         .map(|g| j::GlobalBlockView {
             dwAddress: g.dw_address,

@@ -38,6 +38,7 @@ pub mod strings;
 pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
+pub mod toolhelp_global;
 pub mod toolhelp_heap;
 pub mod toolhelp_notify;
 pub mod toolhelp_task;

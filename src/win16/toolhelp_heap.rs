@@ -335,18 +335,6 @@ pub fn local_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 
 // ------------------------------------------------------------ host views
 
-/// The global heap as GlobalFirst/GlobalNext(GLOBAL_ALL) list it, for the
-/// host (`toolhelp16 heap`).
-pub fn global_entries(env: &Env, uc: &Uc<'_>) -> Vec<super::toolhelp::GlobalEntry> {
-    env.win16
-        .global
-        .blocks()
-        .iter()
-        .filter(|b| !b.discarded)
-        .map(|b| super::toolhelp::global_entry(env, uc, b))
-        .collect()
-}
-
 /// The name of a block's owner as HEAPWALK showed it: the module whose
 /// handle it is, or the module of the task whose PSP it is (with "PDB"),
 /// else its handle in hex.
