@@ -4,6 +4,10 @@
 //!   (StackTraceCSIPFirst, then StackTraceNext until it fails) and prints
 //!   every frame with OutputDebugString; its frames must be the frames the
 //!   host's walk (`toolhelp16 stack`) reports at the same place.
+//! - tests/watcom/thexp.c (Open Watcom, small model, toolhelp.lib) is a
+//!   TOOLHELP client of classes, modules, tasks, MemoryRead/MemoryWrite
+//!   and TimerCount; its lines are compared exactly with what the Windows
+//!   3.1 SDK documents (its header says which).
 //! - The other tests call the system functions directly on a loaded
 //!   program, with structures in memory that GlobalAlloc gave: structure
 //!   contents, the dwSize checks, bad pointers, the heap's limits.
@@ -19,6 +23,7 @@ use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, MAX_HUGE_B
 use toolhelp16::win16::toolhelp::{self, GlobalEntry, ModuleEntry, TaskEntry};
 
 mod common;
+use common::watcom::{self, Kind};
 use common::{bin, json};
 
 fn roms() -> PathBuf {
@@ -867,4 +872,65 @@ fn classes_are_listed_with_class_first_and_class_next() {
     // The dwSize check.
     w.set_size(p, toolhelp::CLASSENTRY_SIZE as u32 - 1);
     assert_eq!(w.api("TOOLHELP", 69, &[p]), 0);
+}
+
+#[test]
+fn a_toolhelp_client_gets_the_documented_answers() {
+    let Some(exe) = watcom::build(
+        "thexp",
+        Kind::Win16Exe,
+        &["thexp.c"],
+        None,
+        &["-ms", "toolhelp.lib"],
+    ) else {
+        return;
+    };
+    let out = bin().args(["run", "--json"]).arg(&exe).output().unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v:#}");
+    let lines = common::output_lines(&v);
+    let line = |key: &str| {
+        lines
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(key))
+            .unwrap_or_else(|| panic!("no {key} in {lines:#?}"))
+            .clone()
+    };
+    let count = |key: &str, i: usize| -> u32 {
+        line(key)
+            .split_whitespace()
+            .nth(i)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // ClassFirst/ClassNext: its own class with its hInstance, its global
+    // class, USER's BUTTON; every entry named; FALSE after the last.
+    let classes = count("class", 5);
+    assert!(classes >= 10, "USER's 8 and its 2");
+    assert_eq!(line("class"), format!("class 1 1 1 1 {classes} 0 0"));
+    // A wrong dwSize fails (SDK, ClassFirst: dwSize must be
+    // sizeof(CLASSENTRY)).
+    assert_eq!(line("classerr"), "classerr 0 0");
+    // ModuleFirst gives KERNEL; the program's module, found by name
+    // (case ignored) and handle; unknown names and handle 0 fail.
+    let modules = count("module", 2);
+    assert!(modules >= 4);
+    assert_eq!(line("module"), format!("module 1 {modules} 1 1 0 1 0 0"));
+    // TASKENTRY of the running task: hTask, hInst, hModule, hQueue,
+    // szModule, the stack bounds of its instance data.
+    let tasks = count("task", 9);
+    assert_eq!(tasks, 1, "one task");
+    assert_eq!(line("task"), "task 1 1 1 1 1 1 1 1 1 0");
+    assert_eq!(line("taskfind"), "taskfind 1 1 0 0");
+    // StackTraceFirst fails on the running task (toolhelp.md).
+    assert_eq!(line("stf"), "stf 0");
+    // MemoryRead: its own code (4 bytes, equal to what a far pointer
+    // reads), cut at the limit (the 3 bytes from limit - 2), nothing past
+    // the limit, nothing for selector 0 or a NULL buffer.
+    assert_eq!(line("mread"), "mread 4 3 0 0 0");
+    // A huge block: past the first 64 KiB, and across the tiles.
+    assert_eq!(line("mhuge"), "mhuge 2 1");
+    assert_eq!(line("mwrite"), "mwrite 2 1");
+    assert_eq!(line("timer"), "timer 1 1 0");
 }
