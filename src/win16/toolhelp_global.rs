@@ -337,3 +337,96 @@ pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
         .cloned();
     Ok(fill_global(env, uc, arg(a, 0), b))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(sel: u16, address: u32, size: u32, flags: u16) -> GlobalBlock {
+        GlobalBlock {
+            handle: sel,
+            selector: sel,
+            address,
+            size,
+            owner: 0x1234,
+            pdb_owner: false,
+            kind: gt::UNKNOWN,
+            segment: None,
+            lock: 0,
+            flags,
+            dynamic: true,
+            resource: None,
+            dos_segment: None,
+            discarded: false,
+        }
+    }
+
+    #[test]
+    fn the_walk_runs_from_sentinel_to_sentinel_through_free_arenas() {
+        let m = crate::machine::Machine::new_protected().unwrap();
+        let mut env = Env::new(false);
+        let g = &mut env.win16.global;
+        g.insert(block(0x100F, 0x0100_0000, 0x40, 0));
+        g.insert(block(
+            0x1017,
+            0x0200_0000,
+            0x20,
+            gmem::MOVEABLE | gmem::DISCARDABLE,
+        ));
+        g.insert(block(0x101F, 0x0300_0000, 0x60, 0));
+        g.insert(block(
+            0x1027,
+            0x0400_0000,
+            0x20,
+            gmem::MOVEABLE | gmem::DISCARDABLE,
+        ));
+        g.remove(0x101F);
+        let all = items(&env, Walk::All);
+        let kinds: Vec<(u32, u16, u16)> =
+            all.iter().map(|b| (b.address, b.handle, b.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (0x0100_0000, 0, gt::SENTINEL),
+                (0x0100_0000, 0x100F, gt::UNKNOWN),
+                (0x0200_0000, 0x1017, gt::UNKNOWN),
+                (0x0300_0000, 0, gt::FREE),
+                (0x0400_0000, 0x1027, gt::UNKNOWN),
+                (0x0400_0020, 0, gt::SENTINEL),
+            ]
+        );
+        assert_eq!(
+            (all[0].owner, all[3].owner, all[5].owner),
+            (0xFFFF, 0, 0xFFFF)
+        );
+        // dwNext chains the whole walk; dwNextAlt the LRU list, or for a
+        // free arena the free list.
+        let entries = global_entries(&env, &m);
+        let next: Vec<u32> = entries.iter().map(|e| e.dw_next).collect();
+        assert_eq!(
+            next,
+            [
+                0x0100_0000,
+                0x0200_0000,
+                0x0300_0000,
+                0x0400_0000,
+                0x0400_0020,
+                0
+            ]
+        );
+        assert_eq!(entries[2].dw_next_alt, 0x0400_0000, "the next discardable");
+        assert_eq!(entries[3].dw_next_alt, 0, "no other free arena");
+        // The cursor finds the item at or after it, never the first
+        // sentinel again; GlobalInfo counts what the walks give.
+        assert_eq!(
+            at_or_after(&all, Walk::All, 0x0100_0000).map(|b| b.handle),
+            Some(0x100F)
+        );
+        assert_eq!(
+            at_or_after(&all, Walk::All, 0x0300_0001).map(|b| b.handle),
+            Some(0x1027)
+        );
+        let gi = info(&env);
+        assert_eq!((gi.wc_items, gi.wc_items_free, gi.wc_items_lru), (6, 1, 2));
+    }
+}

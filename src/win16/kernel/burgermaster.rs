@@ -356,5 +356,24 @@ mod tests {
         assert_eq!(w(m + 0x12), GA_BURGERMASTER);
         assert_eq!(img[m + 0x16], GAH_FIXED);
         assert_eq!(d(m + 8), 0x3000);
+        assert_eq!(w(0x2E), 0, "no free arena");
+    }
+
+    #[test]
+    fn a_free_arena_has_owner_0_and_is_counted() {
+        let mut free = block(0, 0x1800, 0x80, 0);
+        free.kind = gt::FREE;
+        free.owner = 0;
+        free.handle = 0;
+        let blocks = [block(0x0F, 0x1000, 0x40, 0), free];
+        let img = image(&blocks, 0x0F);
+        let w = |o: usize| u16::from_le_bytes([img[o], img[o + 1]]);
+        let d = |o: usize| u32::from_le_bytes([img[o], img[o + 1], img[o + 2], img[o + 3]]);
+        assert_eq!(w(4), 4, "two sentinels, the master, the free arena");
+        assert_eq!(w(0x2E), 1, "gi_free_count");
+        let f = (ARENAS + 0x40) as usize;
+        assert_eq!((d(f + 8), d(f + 0x0C)), (0x1800, 0x80));
+        assert_eq!((w(f + 0x10), w(f + 0x12)), (0, 0), "no handle, owner 0");
+        assert_eq!((img[f + 0x14], img[f + 0x16], img[f + 0x17]), (0, 0, 0));
     }
 }
