@@ -923,6 +923,9 @@ fn a_toolhelp_client_gets_the_documented_answers() {
     assert_eq!(tasks, 1, "one task");
     assert_eq!(line("task"), "task 1 1 1 1 1 1 1 1 1 0");
     assert_eq!(line("taskfind"), "taskfind 1 1 0 0");
+    // The PSP follows the TDB: hTask:wPSPOffset is the PSP (SDK,
+    // TASKENTRY.wPSPOffset; its first bytes INT 20h).
+    assert_eq!(line("psp"), "psp 256 1 1");
     // StackTraceFirst fails on the running task (toolhelp.md).
     assert_eq!(line("stf"), "stf 0");
     // MemoryRead: its own code (4 bytes, equal to what a far pointer

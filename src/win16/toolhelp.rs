@@ -615,9 +615,9 @@ pub fn task_entries(env: &Env, uc: &Uc<'_>) -> Vec<TaskEntry> {
 /// - wStackTop/wStackMinimum/wStackBottom are pStackTop, pStackMin and
 ///   pStackBot of the instance data (toolhelp.md, "Where the stack bounds
 ///   live") in the saved SS, or in the task's DGROUP when no SS is saved.
-/// - wPSPOffset is 0x100: in Windows 3.1 the PSP sits 0x100 bytes into the
-///   TDB's block. Here the PSP is a block of its own (hTask's TDB +60 names
-///   it), so the value only keeps what Windows reported.
+/// - wPSPOffset is 0x100: the PSP lies 0x100 bytes into the TDB's
+///   segment, as in Windows 3.1 (tdb.rs, "The PSP"), so hTask:wPSPOffset
+///   and the PSP's own selector (TDB+60h) read the same bytes.
 /// - hNext is the next task of `env.win16.tasks`, 0 after the last.
 fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
     let t = env.win16.tasks.get(i)?;
@@ -646,7 +646,7 @@ fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
         wc_events: tdb(off::EVENTS),
         h_queue: tdb(off::HQUEUE),
         sz_module,
-        w_psp_offset: 0x100,
+        w_psp_offset: super::tdb::PSP_OFFSET,
         h_next: env.win16.tasks.get(i + 1).map_or(0, |n| n.htask),
     })
 }
@@ -967,11 +967,13 @@ pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         return Ok(0);
     };
     crate::win16::scheduler::remove_task(env, uc, h);
+    // The PSP's selector is an alias into the TDB's segment (tdb.rs).
     let w = &mut env.win16;
-    for sel in [t.htask, t.psp] {
-        if crate::machine::free_seg(uc, sel).is_ok() {
-            w.global.remove(sel);
-        }
+    if crate::machine::free_alias(uc, t.psp).is_ok() {
+        w.global.remove(t.psp);
+    }
+    if crate::machine::free_seg(uc, t.htask).is_ok() {
+        w.global.remove(t.htask);
     }
     Ok(0)
 }

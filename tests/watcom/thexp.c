@@ -26,6 +26,9 @@
  *       wStackMinimum within them (1); the count; TaskNext after the last (0)
  *   taskfind OK SAME BAD0 BADSIZE  TaskFindHandle(own) (1) gives the same
  *       hTask (1); TaskFindHandle(0) (0); with dwSize 0 (0)
+ *   psp OFFSET SAME INT20  TASKENTRY.wPSPOffset (256: the PSP follows
+ *       the TDB, SDK TASKENTRY); 8 bytes at hTask:wPSPOffset are the 8 at
+ *       GetCurrentPDB():0 (1); they start with INT 20h, CD 20 (1)
  *   stf RESULT  StackTraceFirst on the running task (0: a running task's
  *       state is not saved, toolhelp.md)
  *   mread CODE CUT PAST BADSEL BADBUF  MemoryRead of 4 bytes of its own
@@ -168,6 +171,17 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     te.dwSize = 0;
     d = TaskFindHandle(&te, ht);
     wsprintf(line, "taskfind %d %d %d %d\r\n", a, b, c, d);
+    out();
+
+    /* The PSP at hTask:wPSPOffset, the bytes GetCurrentPDB's selector
+       reaches: INT 20h (CD 20) first. */
+    te.dwSize = sizeof(te);
+    TaskFindHandle(&te, ht);
+    a = (int)MemoryRead((WORD)ht, te.wPSPOffset, buf, 8);
+    b = (int)MemoryRead(GetCurrentPDB(), 0, buf + 8, 8);
+    wsprintf(line, "psp %u %d %d\r\n", te.wPSPOffset,
+             a == 8 && b == 8 && _fmemcmp(buf, buf + 8, 8) == 0,
+             buf[0] == 0xCD && buf[1] == 0x20);
     out();
 
     ste.dwSize = sizeof(ste);
