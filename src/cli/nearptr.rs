@@ -145,18 +145,17 @@ enum Place {
     Stack { at: u16, frame: usize, rel: i32 },
 }
 
-/// The text report's section: one line per pointer (module doc), e.g.
+/// The text report's section (nothing when no pointer names a block):
+/// one line per pointer (module doc), e.g.
 /// `SI = 1234 -> local block 0F2E (MOVEABLE, locked 1) +4, 40 bytes at 1230`.
 pub fn text(n: &j::NearPointers) -> String {
+    if n.pointers.is_empty() {
+        return String::new();
+    }
     let mut s = format!(
-        "near pointers into DS {:04X}'s local heap (hHeap {:04X}, LocalFirst/LocalNext):",
+        "near pointers into DS {:04X}'s local heap (hHeap {:04X}, LocalFirst/LocalNext):\n",
         n.selector, n.hHeap
     );
-    if n.pointers.is_empty() {
-        s.push_str(" none\n");
-        return s;
-    }
-    s.push('\n');
     for p in &n.pointers {
         let place = match p.ss_offset {
             Some(at) => format!("{} (SS:{at:04X})", p.place),
