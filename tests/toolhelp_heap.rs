@@ -417,8 +417,12 @@ fn toolhelp16_heap_lists_the_blocks_the_program_walked() {
     let (code, out) = heap(&["--local", &sel]);
     assert_eq!(code, Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
+    let free = walked.iter().filter(|i| i.w_type == 7).count();
     assert!(
-        text.contains("global heap (GlobalFirst, GlobalNext)"),
+        text.contains(&format!(
+            "global heap (GlobalFirst, GlobalNext): {} items (blocks, {free} free, 2 sentinels)",
+            walked.len()
+        )),
         "{text}"
     );
     for m in o.mine.iter().filter(|m| m.kind != "freed") {
