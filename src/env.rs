@@ -152,7 +152,12 @@ impl Env {
     }
 
     /// The symbol of a walked frame's CS:IP (symbols::frame_lookup: a
-    /// return address is named from the call before it).
+    /// return address is named from the call before it). In a built-in
+    /// module's thunk segment every address is named as it is: nothing in
+    /// a thunk (`int F0h; retf N`) calls anything, so no return address
+    /// there follows a call, and a task parked to run its call again
+    /// (GetMessage on an empty queue, scheduler.rs) resumes at its thunk's
+    /// first byte, which the previous thunk's last byte must not name.
     pub fn frame_symbol(
         &self,
         mem: &dyn crate::walk::WalkMemory,
@@ -160,7 +165,9 @@ impl Env {
         ip: u16,
         exact: bool,
     ) -> Option<crate::symbols::SymbolRef> {
-        crate::symbols::frame_lookup(ip, exact, |ip| self.symbol_at(mem, cs, ip))
+        let thunk =
+            mem.mode() == crate::walk::CpuMode::Protected && self.win16.is_thunk_segment(cs);
+        crate::symbols::frame_lookup(ip, exact || thunk, |ip| self.symbol_at(mem, cs, ip))
     }
 
     /// The symbol naming code address `cs:ip`: a built-in function's thunk

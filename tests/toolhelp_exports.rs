@@ -4,6 +4,10 @@
 //!   (StackTraceCSIPFirst, then StackTraceNext until it fails) and prints
 //!   every frame with OutputDebugString; its frames must be the frames the
 //!   host's walk (`toolhelp16 stack`) reports at the same place.
+//! - tests/watcom/thexp.c (Open Watcom, small model, toolhelp.lib) is a
+//!   TOOLHELP client of classes, modules, tasks, MemoryRead/MemoryWrite
+//!   and TimerCount; its lines are compared exactly with what the Windows
+//!   3.1 SDK documents (its header says which).
 //! - The other tests call the system functions directly on a loaded
 //!   program, with structures in memory that GlobalAlloc gave: structure
 //!   contents, the dwSize checks, bad pointers, the heap's limits.
@@ -19,6 +23,7 @@ use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, MAX_HUGE_B
 use toolhelp16::win16::toolhelp::{self, GlobalEntry, ModuleEntry, TaskEntry};
 
 mod common;
+use common::watcom::{self, Kind};
 use common::{bin, json};
 
 fn roms() -> PathBuf {
@@ -554,20 +559,68 @@ fn the_global_walk_sees_every_block() {
         assert!(seen.len() < 1000);
         ok = w.api("TOOLHELP", 52, &[p, 0]);
     }
-    let want: Vec<(u32, u16, u16, u16)> = w
-        .env
-        .win16
-        .global
+    // Every block, and every free arena (hBlock 0, hOwner 0, GT_FREE),
+    // between two sentinels (GT_SENTINEL, hOwner GA_SENTINEL FFFFh), in
+    // address order.
+    let arena = &w.env.win16.global;
+    let mut want: Vec<(u32, u16, u16, u16)> = arena
         .blocks()
         .iter()
         .map(|b| (b.address, b.handle, b.owner, b.kind))
+        .chain(arena.free_blocks().iter().map(|f| (f.0, 0, 0, gt::FREE)))
         .collect();
+    want.sort();
+    let last = arena
+        .blocks()
+        .iter()
+        .map(|b| b.address + b.size)
+        .chain(arena.free_blocks().iter().map(|f| f.0 + f.1))
+        .max()
+        .unwrap();
+    want.insert(0, (want[0].0, 0, 0xFFFF, gt::SENTINEL));
+    want.push((last, 0, 0xFFFF, gt::SENTINEL));
     assert_eq!(seen, want);
-    // GLOBAL_LRU: the discardable block only; GLOBAL_FREE: none kept.
+    // GLOBAL_LRU: the discardable block only; GLOBAL_FREE: the free
+    // arenas, none yet.
     assert_eq!(w.api("TOOLHELP", 51, &[p, 1]), 1);
     assert_eq!(w.w(p, 0x0C), lru);
     assert_eq!(w.api("TOOLHELP", 52, &[p, 1]), 0);
-    assert_eq!(w.api("TOOLHELP", 51, &[p, 2]), 0);
+    let free_before = w.env.win16.global.free_blocks().len();
+    assert_eq!(w.api("TOOLHELP", 51, &[p, 2]), u32::from(free_before > 0));
+    // A freed block becomes one: GLOBAL_FREE finds it, with its size.
+    let gone = w.api("KERNEL", 15, &[0, 0x200]) as u16;
+    assert_eq!(w.api("TOOLHELP", 54, &[p, u32::from(gone)]), 1);
+    let gone_at = w.d(p, 0x04);
+    assert_eq!(w.api("KERNEL", 17, &[u32::from(gone)]), 0);
+    assert_eq!(w.api("TOOLHELP", 54, &[p, u32::from(gone)]), 0, "freed");
+    let mut free = Vec::new();
+    let mut ok = w.api("TOOLHELP", 51, &[p, 2]);
+    while ok == 1 {
+        free.push((
+            w.d(p, 0x04),
+            w.d(p, 0x08),
+            w.w(p, 0x0C),
+            w.w(p, 0x16),
+            w.w(p, 0x18),
+        ));
+        assert!(free.len() < 1000);
+        ok = w.api("TOOLHELP", 52, &[p, 2]);
+    }
+    assert!(
+        free.contains(&(gone_at, 0x200, 0, 0, gt::FREE)),
+        "{free:x?}"
+    );
+    // Taken again by the next block made in its slot.
+    let again = w.api("KERNEL", 15, &[0, 0x200]) as u16;
+    assert_eq!(again, gone);
+    assert!(
+        w.env
+            .win16
+            .global
+            .free_blocks()
+            .iter()
+            .all(|f| f.0 != gone_at)
+    );
     // The program's own blocks: the PSP and what it allocated are the
     // PDB's.
     let psp = w.env.win16.tasks[0].psp;
@@ -595,10 +648,22 @@ fn the_global_walk_sees_every_block() {
     let gi = w.buffer(0x10);
     w.set_size(gi, 0x0A);
     assert_eq!(w.api("TOOLHELP", 53, &[gi]), 1);
-    assert_eq!(usize::from(w.w(gi, 4)), w.env.win16.global.blocks().len());
-    assert_eq!((w.w(gi, 6), w.w(gi, 8)), (0, 1));
-    // The arena block count is what GlobalFirst/Next walked, plus `gi`.
-    assert_eq!(usize::from(w.w(gi, 4)), seen.len() + 1);
+    let arena = &w.env.win16.global;
+    let free_now = arena.free_blocks().len();
+    assert_eq!(
+        usize::from(w.w(gi, 4)),
+        arena.blocks().len() + free_now + 2,
+        "blocks, free arenas, two sentinels"
+    );
+    assert_eq!((usize::from(w.w(gi, 6)), w.w(gi, 8)), (free_now, 1));
+    // The item count is what GlobalFirst/Next walked, plus `gi` and the
+    // block `again`.
+    assert_eq!(
+        usize::from(w.w(gi, 4)),
+        seen.len() + 2 + free_now - free_before
+    );
+    w.set_size(gi, 0x0B);
+    assert_eq!(w.api("TOOLHELP", 53, &[gi]), 0, "wrong dwSize");
 }
 
 #[test]
@@ -807,4 +872,68 @@ fn classes_are_listed_with_class_first_and_class_next() {
     // The dwSize check.
     w.set_size(p, toolhelp::CLASSENTRY_SIZE as u32 - 1);
     assert_eq!(w.api("TOOLHELP", 69, &[p]), 0);
+}
+
+#[test]
+fn a_toolhelp_client_gets_the_documented_answers() {
+    let Some(exe) = watcom::build(
+        "thexp",
+        Kind::Win16Exe,
+        &["thexp.c"],
+        None,
+        &["-ms", "toolhelp.lib"],
+    ) else {
+        return;
+    };
+    let out = bin().args(["run", "--json"]).arg(&exe).output().unwrap();
+    let v = json(&out);
+    assert_eq!(v["exit"]["code"], 0, "{v:#}");
+    let lines = common::output_lines(&v);
+    let line = |key: &str| {
+        lines
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(key))
+            .unwrap_or_else(|| panic!("no {key} in {lines:#?}"))
+            .clone()
+    };
+    let count = |key: &str, i: usize| -> u32 {
+        line(key)
+            .split_whitespace()
+            .nth(i)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // ClassFirst/ClassNext: its own class with its hInstance, its global
+    // class, USER's BUTTON; every entry named; FALSE after the last.
+    let classes = count("class", 5);
+    assert!(classes >= 10, "USER's 8 and its 2");
+    assert_eq!(line("class"), format!("class 1 1 1 1 {classes} 0 0"));
+    // A wrong dwSize fails (SDK, ClassFirst: dwSize must be
+    // sizeof(CLASSENTRY)).
+    assert_eq!(line("classerr"), "classerr 0 0");
+    // ModuleFirst gives KERNEL; the program's module, found by name
+    // (case ignored) and handle; unknown names and handle 0 fail.
+    let modules = count("module", 2);
+    assert!(modules >= 4);
+    assert_eq!(line("module"), format!("module 1 {modules} 1 1 0 1 0 0"));
+    // TASKENTRY of the running task: hTask, hInst, hModule, hQueue,
+    // szModule, the stack bounds of its instance data.
+    let tasks = count("task", 9);
+    assert_eq!(tasks, 1, "one task");
+    assert_eq!(line("task"), "task 1 1 1 1 1 1 1 1 1 0");
+    assert_eq!(line("taskfind"), "taskfind 1 1 0 0");
+    // The PSP follows the TDB: hTask:wPSPOffset is the PSP (SDK,
+    // TASKENTRY.wPSPOffset; its first bytes INT 20h).
+    assert_eq!(line("psp"), "psp 256 1 1");
+    // StackTraceFirst fails on the running task (toolhelp.md).
+    assert_eq!(line("stf"), "stf 0");
+    // MemoryRead: its own code (4 bytes, equal to what a far pointer
+    // reads), cut at the limit (the 3 bytes from limit - 2), nothing past
+    // the limit, nothing for selector 0 or a NULL buffer.
+    assert_eq!(line("mread"), "mread 4 3 0 0 0");
+    // A huge block: past the first 64 KiB, and across the tiles.
+    assert_eq!(line("mhuge"), "mhuge 2 1");
+    assert_eq!(line("mwrite"), "mwrite 2 1");
+    assert_eq!(line("timer"), "timer 1 1 0");
 }

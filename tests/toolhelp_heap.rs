@@ -6,9 +6,11 @@
 //! prints what it found beside what LocalAlloc, LocalLock, LocalSize and
 //! LocalFlags told it. The expected values are TOOLHELP.H's constants
 //! (LF_FIXED 1, LF_FREE 2, LF_MOVEABLE 4, LT_NORMAL 0, LT_FREE FFh,
-//! NORMAL_HEAP 0, GT_DGROUP 1, GT_CODE 3, GT_UNKNOWN 0) and the Windows
-//! 3.1 SDK's pages (LOCALENTRY, LocalFirst, LocalInfo, "Walking the Local
-//! Heap", GLOBALENTRY, GlobalEntryModule). `toolhelp16 heap`, stopped
+//! NORMAL_HEAP 0, GT_DGROUP 1, GT_CODE 3, GT_UNKNOWN 0, GT_TASK 4,
+//! GT_MODULE 6, GT_FREE 7, GT_SENTINEL 9, GF_PDB_OWNER 0100h) and the
+//! Windows 3.1 SDK's pages (LOCALENTRY, LocalFirst, LocalInfo, "Walking
+//! the Local Heap", GLOBALENTRY, GLOBALINFO, GlobalFirst,
+//! GlobalEntryHandle, GlobalEntryModule). `toolhelp16 heap`, stopped
 //! inside the program after its walk, must list the same blocks.
 
 mod common;
@@ -216,7 +218,102 @@ fn a_heap_walker_finds_its_own_blocks_as_toolhelp_reported_them() {
     assert!(g[2] >= 1);
     // MemManInfo agrees with GlobalCompact and GetFreeSpace; 4 KiB pages.
     assert_eq!(line(&o, "memman"), "memman 1 1 1 4096");
+    // A block just freed is a free arena (GT_FREE 7, hBlock 0, hOwner 0)
+    // on the GLOBAL_FREE walk, which wcItemsFree counts (SDK, GlobalFirst,
+    // GLOBALINFO).
+    let f: Vec<u32> = line(&o, "freed")
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(f[0], 1, "the freed block is a free arena");
+    assert_eq!(f[1], f[2], "wcItemsFree = GLOBAL_FREE walk");
+    // The GLOBAL_ALL walk runs from sentinel to sentinel (GT_SENTINEL 9,
+    // no bytes), as KRNL386 chained its arenas.
+    assert_eq!(line(&o, "ends"), "ends 9 0 9 0");
+    // GlobalEntryHandle: the TDB is GT_TASK (4), the module database
+    // GT_MODULE (6), the PSP a private block (0) owned by a PDB
+    // (GF_PDB_OWNER 0100h) (SDK, GLOBALENTRY).
+    assert_eq!(line(&o, "kinds"), "kinds 4 6 0 0100");
+    // Every documented failure answers FALSE: an unknown wFlags, a wrong
+    // dwSize (GlobalFirst, GlobalInfo), handle 0, a freed handle, a
+    // discarded block (no arena), hModule 0, segment 0, GlobalNext past
+    // the last item.
+    assert_eq!(line(&o, "gerrors"), "gerrors 0 0 0 0 0 0 0 0 0");
+    // HEAPWALK's list: GlobalEntryHandle agrees with the walk on every
+    // item with a handle; only free arenas and sentinels have none; the
+    // walk and wcItems agree; the ends are sentinels.
+    let items = walk_items(&o);
+    assert!(items.len() > 4);
+    for g in &items {
+        let handleless = g.w_type == 7 || g.w_type == 9;
+        assert_eq!(g.same == "-", handleless, "{g:?}");
+        if !handleless {
+            assert_eq!(g.same, "1", "{g:?}");
+        } else {
+            assert_eq!(g.h_block, 0, "{g:?}");
+        }
+        if g.w_type == 7 {
+            assert_eq!(g.h_owner, 0, "{g:?}");
+        }
+    }
+    assert_eq!((items[0].w_type, items[0].dw_block_size), (9, 0));
+    let last = items.last().unwrap();
+    assert_eq!((last.w_type, last.dw_block_size), (9, 0));
+    for pair in items.windows(2) {
+        assert!(pair[0].dw_address <= pair[1].dw_address, "{pair:?}");
+    }
+    assert!(
+        items.iter().any(|g| g.w_type == 7),
+        "a free arena is listed"
+    );
+    assert_eq!(
+        line(&o, "gend"),
+        format!("gend {} {}", items.len(), items.len())
+    );
+    assert_eq!(line(&o, "dg"), format!("dg {:04X} 1 {walked}", o.heap));
     assert_eq!(o.lines.last().map(String::as_str), Some("done"));
+}
+
+/// A `g` line: one item of the program's last GLOBAL_ALL walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Item {
+    dw_address: u32,
+    dw_block_size: u32,
+    h_block: u16,
+    wc_lock: u16,
+    wc_page_lock: u16,
+    w_flags: u16,
+    w_heap_present: u16,
+    h_owner: u16,
+    w_type: u16,
+    w_data: u16,
+    same: String,
+}
+
+fn walk_items(o: &Output) -> Vec<Item> {
+    o.lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["g", a, s, h, l, pl, f, hp, ow, t, d, same] => Some(Item {
+                    dw_address: u32::from_str_radix(a, 16).unwrap(),
+                    dw_block_size: u32::from_str_radix(s, 16).unwrap(),
+                    h_block: hex(h),
+                    wc_lock: dec(l),
+                    wc_page_lock: dec(pl),
+                    w_flags: hex(f),
+                    w_heap_present: dec(hp),
+                    h_owner: hex(ow),
+                    w_type: dec(t),
+                    w_data: dec(d),
+                    same: same.to_string(),
+                }),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -260,16 +357,36 @@ fn toolhelp16_heap_lists_the_blocks_the_program_walked() {
         })
         .collect();
     assert_eq!(listed, o.entries);
-    // The global heap: as many blocks as the program's GLOBAL_ALL walk,
-    // DGROUP among them with its local heap.
+    // The global heap: exactly the items of the program's last
+    // GLOBAL_ALL walk, made just before Done (sentinels and free arenas
+    // included), DGROUP among them with its local heap.
     let g = v["global"].as_array().unwrap();
-    let walked: usize = line(&o, "global")
-        .split_whitespace()
-        .nth(2)
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert_eq!(g.len(), walked);
+    let listed: Vec<Item> = g
+        .iter()
+        .map(|b| Item {
+            dw_address: b["dwAddress"].as_u64().unwrap() as u32,
+            dw_block_size: b["dwBlockSize"].as_u64().unwrap() as u32,
+            h_block: b["hBlock"].as_u64().unwrap() as u16,
+            wc_lock: b["wcLock"].as_u64().unwrap() as u16,
+            wc_page_lock: b["wcPageLock"].as_u64().unwrap() as u16,
+            w_flags: b["wFlags"].as_u64().unwrap() as u16,
+            w_heap_present: u16::from(b["wHeapPresent"] == true),
+            h_owner: b["hOwner"].as_u64().unwrap() as u16,
+            w_type: b["wType"].as_u64().unwrap() as u16,
+            w_data: b["wData"].as_u64().unwrap() as u16,
+            same: String::new(),
+        })
+        .collect();
+    let walked: Vec<Item> = walk_items(&o)
+        .into_iter()
+        .map(|i| Item {
+            same: String::new(),
+            ..i
+        })
+        .collect();
+    assert_eq!(listed, walked);
+    assert_eq!(g[0]["type"], "SENTINEL");
+    assert!(g.iter().any(|b| b["type"] == "FREE" && b["owner"] == ""));
     let dg = g
         .iter()
         .find(|b| b["hBlock"] == o.heap)
@@ -300,8 +417,12 @@ fn toolhelp16_heap_lists_the_blocks_the_program_walked() {
     let (code, out) = heap(&["--local", &sel]);
     assert_eq!(code, Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
+    let free = walked.iter().filter(|i| i.w_type == 7).count();
     assert!(
-        text.contains("global heap (GlobalFirst, GlobalNext)"),
+        text.contains(&format!(
+            "global heap (GlobalFirst, GlobalNext): {} items (blocks, {free} free, 2 sentinels)",
+            walked.len()
+        )),
         "{text}"
     );
     for m in o.mine.iter().filter(|m| m.kind != "freed") {

@@ -1,7 +1,8 @@
 //! `toolhelp16 heap`: the heaps at a stop, as a TOOLHELP heap walker of
-//! the time (HEAPWALK) showed them. The global heap is every block
-//! GlobalFirst/GlobalNext(GLOBAL_ALL) give, with its GLOBALENTRY and its
-//! owner's module name; `--local` adds one local heap's LocalFirst/
+//! the time (HEAPWALK) showed them. The global heap is every item
+//! GlobalFirst/GlobalNext(GLOBAL_ALL) give (blocks, free arenas, the two
+//! sentinels; `crate::win16::toolhelp_global`), with its GLOBALENTRY and
+//! its owner's module name; `--local` adds one local heap's LocalFirst/
 //! LocalNext walk (`crate::win16::toolhelp_heap`, which reads the heap's
 //! arenas from emulated memory). Both come from the same functions the
 //! program's own TOOLHELP calls reach, so a heap walker run in the
@@ -41,7 +42,7 @@ pub fn heap(
         return fail(EXIT_LOAD, "no Windows environment");
     };
     let uc = &*prog.machine;
-    let global: Vec<j::GlobalBlockView> = th::global_entries(env, uc)
+    let global: Vec<j::GlobalBlockView> = crate::win16::toolhelp_global::global_entries(env, uc)
         .into_iter()
         .map(|g| j::GlobalBlockView {
             dwAddress: g.dw_address,
@@ -122,8 +123,12 @@ pub fn heap(
 fn text(h: &j::Heap) -> String {
     let mut s = format!("{}: {}\n", h.file, h.stop.text);
     s.push_str(&format!(
-        "global heap (GlobalFirst, GlobalNext): {} blocks\n",
-        h.global.len()
+        "global heap (GlobalFirst, GlobalNext): {} items (blocks, {} free, 2 sentinels)\n",
+        h.global.len(),
+        h.global
+            .iter()
+            .filter(|g| g.wType == crate::win16::global::gt::FREE)
+            .count()
     ));
     s.push_str(
         "  address   handle  size      lock  plock  heap  owner              type          data\n",

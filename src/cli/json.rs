@@ -474,6 +474,53 @@ pub struct LocalEntryView {
     pub wNext: u16,
 }
 
+/// The near pointers of a stop that fall in a block of DS's local heap
+/// (`stack`, src/cli/nearptr.rs).
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct NearPointers {
+    /// DS at the stop: the segment the pointers are offsets in.
+    pub selector: u16,
+    /// LOCALENTRY.hHeap of its heap.
+    pub hHeap: u16,
+    /// Each register and stack word that points into a block in use,
+    /// registers first, then the stack from SP up.
+    pub pointers: Vec<NearPointer>,
+}
+
+/// One near pointer and the local block it points into.
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct NearPointer {
+    /// Where it was found, as the text report writes it: a register
+    /// (`SI`) or a frame's word (`frame 1 [BP-4]`).
+    pub place: String,
+    /// The register's name, or null for a stack word.
+    pub register: Option<String>,
+    /// The stack word's offset in SS, or null for a register.
+    pub ss_offset: Option<u16>,
+    /// The walk's frame whose BP the word is counted from, or null.
+    pub frame: Option<usize>,
+    /// The word's offset from that frame's BP.
+    pub bp_offset: Option<i32>,
+    /// The pointer: an offset in DS.
+    pub value: u16,
+    /// The block's LOCALENTRY.hHandle.
+    pub hHandle: u16,
+    /// LOCALENTRY.wAddress: where the block's bytes start.
+    pub wAddress: u16,
+    /// LOCALENTRY.wSize.
+    pub wSize: u16,
+    /// LOCALENTRY.wFlags (LF_FIXED 1, LF_MOVEABLE 4).
+    pub wFlags: u16,
+    /// wFlags' name: FIXED or MOVEABLE.
+    pub flags: String,
+    /// LOCALENTRY.wcLock.
+    pub wcLock: u16,
+    /// value - wAddress: how far into the block it points.
+    pub offset: u16,
+}
+
 /// `stack --json` (and `demo --json`).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Stack {
@@ -489,6 +536,9 @@ pub struct Stack {
     pub frames: Vec<Frame>,
     /// Why StackTraceNext failed, or null.
     pub walk_end: Option<String>,
+    /// Win16: the registers and stack words that are near pointers into
+    /// blocks of DS's local heap; null when DS holds no local heap.
+    pub near_pointers: Option<NearPointers>,
     /// Win16: every message box shown up to the stop, in order.
     pub message_boxes: Vec<MessageBox>,
     /// The back trace (`--skip`, `--max`).

@@ -21,6 +21,7 @@ pub mod debug;
 pub mod disasm;
 mod heapcmd;
 pub mod json;
+pub mod nearptr;
 pub mod output;
 pub mod tracecmd;
 

@@ -617,6 +617,7 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
             .map(|w| walk_frames_json(p, w))
             .unwrap_or_default(),
         walk_end: w.as_ref().map(|w| w.stop.to_string()),
+        near_pointers: super::nearptr::find(p, w.as_ref()),
         message_boxes: message_boxes_json(p),
         backtrace: None,
         tasks: None,
@@ -647,16 +648,20 @@ pub fn stack_text(p: &Program, stop: &Stop, reached: bool) -> String {
         "{}: {what}; walk by StackTraceCSIPFirst, then StackTraceNext\n",
         p.path.display()
     ));
-    match p.walk_at_stop(stop) {
+    let w = p.walk_at_stop(stop);
+    match &w {
         Some(w) => {
             if !w.virtual_frames.is_empty() {
                 s.push_str(
                     "  (inside a fault callback: the walk goes on through TOOLHELP's dispatch frame from the faulting CS:IP and BP)\n",
                 );
             }
-            s.push_str(&walk_table(p, &w))
+            s.push_str(&walk_table(p, w))
         }
         None => s.push_str("no stack: the program has ended\n"),
+    }
+    if let Some(n) = super::nearptr::find(p, w.as_ref()) {
+        s.push_str(&super::nearptr::text(&n));
     }
     s
 }

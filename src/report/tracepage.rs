@@ -58,6 +58,11 @@ impl Namer for MachineNames<'_, '_> {
         crate::machine::module_name(self.0, f.h_module)
     }
     fn symbol(&self, cs: u16, ip: u16, exact: bool) -> Option<String> {
+        if let Some(env) = crate::machine::environment_of::<crate::env::Env>(self.0) {
+            return env
+                .frame_symbol(self.0 as &dyn WalkMemory, cs, ip, exact)
+                .map(|s| s.to_string());
+        }
         crate::symbols::frame_lookup(ip, exact, |ip| crate::machine::symbol_at(self.0, cs, ip))
             .map(|s| s.to_string())
     }

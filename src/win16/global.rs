@@ -73,6 +73,20 @@
 //! "The CPU the programs expect"), and GlobalSize reports the rounded size
 //! as Windows does.
 //!
+//! # Free memory
+//!
+//! KRNL386 kept the memory a block gave back as a free arena in the heap's
+//! chain (owner 0), merged with free neighbours, until an allocation took
+//! it again; TOOLHELP listed those arenas as GT_FREE blocks (Windows 3.1
+//! SDK, GlobalFirst: GLOBAL_FREE walks the free blocks; GLOBALINFO's
+//! wcItemsFree counts them). The arena does the same: the memory of a
+//! block that is freed, discarded, moved or made smaller is a free range
+//! ([`GlobalArena::free_blocks`]), and a block made there takes it back.
+//! Each selector has its own slot of linear space, so a freed slot's
+//! memory stays free until its LDT entry (and with it the slot) is used
+//! again. The walk TOOLHELP shows (free arenas, sentinels):
+//! `crate::win16::toolhelp_global`.
+//!
 //! # DOS allocations
 //!
 //! GlobalDOSAlloc (Windows 3.1 SDK) makes a fixed block below 1 MiB and
@@ -222,6 +236,10 @@ fn names(h: u16, sel: u16) -> bool {
 #[derive(Debug, Default, Clone)]
 pub struct GlobalArena {
     blocks: Vec<GlobalBlock>,
+    /// Memory blocks gave back, as KRNL386 kept it: free arenas
+    /// (`(address, size)`, lowest first, adjacent ones merged). See
+    /// "Free memory" in the module doc.
+    free: Vec<(u32, u32)>,
 }
 
 impl GlobalArena {
@@ -230,17 +248,75 @@ impl GlobalArena {
         &self.blocks
     }
 
-    /// Add a block (replacing any block with the same selector).
+    /// Add a block (replacing any block with the same selector). Memory
+    /// the replaced block held and the new one does not becomes free; the
+    /// new block's memory is no longer free.
     pub fn insert(&mut self, b: GlobalBlock) {
-        self.blocks.retain(|x| x.selector != b.selector);
+        if let Some(i) = self.blocks.iter().position(|x| x.selector == b.selector) {
+            let old = self.blocks.remove(i);
+            self.give_back(old.address, old.size);
+        }
+        self.take(b.address, b.size);
         let at = self.blocks.partition_point(|x| x.address < b.address);
         self.blocks.insert(at, b);
     }
 
-    /// Forget the block with this selector.
+    /// Forget the block with this selector; its memory becomes free.
     pub fn remove(&mut self, sel: u16) -> Option<GlobalBlock> {
         let i = self.blocks.iter().position(|b| b.selector == sel)?;
-        Some(self.blocks.remove(i))
+        let b = self.blocks.remove(i);
+        self.give_back(b.address, b.size);
+        Some(b)
+    }
+
+    /// The free arenas, `(address, size)`, lowest first.
+    pub fn free_blocks(&self) -> &[(u32, u32)] {
+        &self.free
+    }
+
+    /// `[address, address + size)` is free now (merged with free
+    /// neighbours).
+    fn give_back(&mut self, address: u32, size: u32) {
+        if size == 0 {
+            return;
+        }
+        self.take(address, size);
+        let (mut start, mut end) = (address, address.saturating_add(size));
+        self.free.retain(|&(a, n)| {
+            let e = a.saturating_add(n);
+            if e == start || a == end {
+                start = start.min(a);
+                end = end.max(e);
+                false
+            } else {
+                true
+            }
+        });
+        let at = self.free.partition_point(|&(a, _)| a < start);
+        self.free.insert(at, (start, end - start));
+    }
+
+    /// `[address, address + size)` is in use: no free arena covers it.
+    fn take(&mut self, address: u32, size: u32) {
+        if size == 0 {
+            return;
+        }
+        let end = address.saturating_add(size);
+        let mut out = Vec::with_capacity(self.free.len() + 1);
+        for &(a, n) in &self.free {
+            let e = a.saturating_add(n);
+            if e <= address || a >= end {
+                out.push((a, n));
+                continue;
+            }
+            if a < address {
+                out.push((a, address - a));
+            }
+            if e > end {
+                out.push((end, e - end));
+            }
+        }
+        self.free = out;
     }
 
     /// The block a handle or selector names.
@@ -290,22 +366,6 @@ impl GlobalArena {
     /// Bytes that may still be allocated.
     pub fn free(&self) -> u32 {
         ARENA_LIMIT.saturating_sub(self.used())
-    }
-
-    /// The block after `address` in the whole arena (GLOBAL_ALL), or on
-    /// the LRU list (discardable blocks) when `lru`.
-    pub fn next_after(&self, address: u32, lru: bool) -> Option<&GlobalBlock> {
-        self.blocks
-            .iter()
-            .filter(|b| !b.discarded && (!lru || b.discardable()))
-            .find(|b| b.address > address)
-    }
-
-    /// The first block of the whole arena, or of the LRU list.
-    pub fn first(&self, lru: bool) -> Option<&GlobalBlock> {
-        self.blocks
-            .iter()
-            .find(|b| !b.discarded && (!lru || b.discardable()))
     }
 }
 
@@ -1045,15 +1105,36 @@ mod tests {
         assert!(a.find(0).is_none());
         assert_eq!(a.used(), 0xC0);
         assert_eq!(a.free(), ARENA_LIMIT - 0xC0);
-        assert_eq!(a.first(false).map(|b| b.selector), Some(0x1007));
-        assert_eq!(a.first(true).map(|b| b.selector), Some(0x1017));
-        assert_eq!(
-            a.next_after(0x0100_0000, false).map(|b| b.selector),
-            Some(0x100F)
-        );
-        assert!(a.next_after(0x0300_0000, false).is_none());
+        assert!(a.free_blocks().is_empty());
         assert_eq!(a.remove(0x100F).map(|b| b.size), Some(0x40));
         assert!(a.find(0x100E).is_none());
+        // Its memory is a free arena now.
+        assert_eq!(a.free_blocks(), [(0x0200_0000, 0x40)]);
+    }
+
+    #[test]
+    fn freed_memory_is_kept_as_free_arenas_until_taken_again() {
+        let mut a = GlobalArena::default();
+        // Two blocks side by side, freed one after the other: one free
+        // arena (merged), as KRNL386 merged free neighbours.
+        a.insert(block(0x1007, 0x0100_0000, 0x20, 0));
+        a.insert(block(0x100F, 0x0100_0020, 0x40, 0));
+        a.insert(block(0x1017, 0x0200_0000, 0x60, 0));
+        a.remove(0x1007);
+        assert_eq!(a.free_blocks(), [(0x0100_0000, 0x20)]);
+        a.remove(0x100F);
+        assert_eq!(a.free_blocks(), [(0x0100_0000, 0x60)]);
+        // A block made in the middle of it splits it.
+        a.insert(block(0x101F, 0x0100_0020, 0x20, 0));
+        assert_eq!(a.free_blocks(), [(0x0100_0000, 0x20), (0x0100_0040, 0x20)]);
+        // A block that shrinks (its base moves up to the slot's end)
+        // leaves the bytes below it free; one that grows takes them.
+        a.insert(block(0x1017, 0x0200_0040, 0x20, 0));
+        assert_eq!(a.free_blocks()[2], (0x0200_0000, 0x40));
+        a.insert(block(0x1017, 0x0200_0000, 0x60, 0));
+        assert_eq!(a.free_blocks().len(), 2);
+        // Free memory is not used memory.
+        assert_eq!(a.used(), 0x80);
     }
 
     #[test]
@@ -1155,7 +1236,15 @@ mod tests {
             global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
             0x4000
         );
-        assert!(env.win16.global.first(false).is_none(), "no arena entry");
+        let walked = |env: &Env| {
+            use crate::win16::toolhelp_global::{Walk, items};
+            items(env, Walk::All)
+                .iter()
+                .filter(|b| b.kind != gt::SENTINEL && b.kind != gt::FREE)
+                .map(|b| b.handle)
+                .collect::<Vec<u16>>()
+        };
+        assert!(walked(&env).is_empty(), "no arena entry");
         // A fixed block of 0 bytes is refused.
         assert_eq!(global_alloc(&mut env, &mut m, &[0, 0]).unwrap(), 0);
         // Memory again under the same handle, then discarded once more
@@ -1166,7 +1255,7 @@ mod tests {
         );
         assert_eq!(global_size(&mut env, &mut m, &[u32::from(z)]).unwrap(), 64);
         m.write_seg(z + 1, 63, &[1]).unwrap();
-        assert_eq!(env.win16.global.first(false).map(|b| b.handle), Some(z));
+        assert_eq!(walked(&env), [z]);
         assert_eq!(
             global_realloc(&mut env, &mut m, &[u32::from(z), 0, mv]).unwrap(),
             0,
@@ -1184,6 +1273,17 @@ mod tests {
         );
         assert_eq!(env.win16.global.used(), used - 64);
         assert!(m.descriptor_of(z + 1).is_none());
+        // Its 64 bytes are a free arena; the block left the walk.
+        assert_eq!(
+            env.win16
+                .global
+                .free_blocks()
+                .iter()
+                .map(|f| f.1)
+                .collect::<Vec<_>>(),
+            [64]
+        );
+        assert!(walked(&env).is_empty());
         assert_eq!(
             global_flags(&mut env, &mut m, &[u32::from(z)]).unwrap(),
             0x4100

@@ -39,6 +39,7 @@ pub mod sysheap;
 pub mod systemdrv;
 pub mod tdb;
 pub mod toolhelp;
+pub mod toolhelp_global;
 pub mod toolhelp_heap;
 pub mod toolhelp_notify;
 pub mod toolhelp_task;
@@ -1312,8 +1313,26 @@ pub fn load_program(
     )?;
     let mut psp_bytes = crate::dos::make_psp(0, tail);
     psp_bytes[0x2C..0x2E].copy_from_slice(&env_sel.to_le_bytes());
-    let psp = alloc_seg(m, SegKind::Data, 0x100, &psp_bytes)?;
-    let htask = alloc_seg(m, SegKind::Data, tdb::TDB_SIZE as u32, &[])?;
+    // One block: the TDB, then at TDB+100h the PSP, which its own
+    // selector reaches (tdb.rs, "The PSP").
+    let mut task_bytes = vec![0u8; tdb::TDB_SIZE];
+    task_bytes.extend_from_slice(&psp_bytes);
+    let htask = alloc_seg(m, SegKind::Data, task_bytes.len() as u32, &task_bytes)?;
+    let psp = {
+        let base = m
+            .descriptor_of(htask)
+            .ok_or_else(|| Win16LoadError("the TDB has no descriptor".into()))?
+            .base;
+        crate::machine::alloc_alias(
+            m,
+            crate::walk::Descriptor {
+                base: base + tdb::PSP_OFFSET as u32,
+                limit: 0xFF,
+                access: crate::walk::Descriptor::DATA_R3,
+            },
+        )
+        .map_err(|e| Win16LoadError(format!("PSP: {e}")))?
+    };
     let tdb = Tdb {
         next: env.win16.tasks.last().map(|t| t.htask).unwrap_or(0),
         sp: 0,
@@ -1331,6 +1350,11 @@ pub fn load_program(
     let w = &mut env.win16;
     register(m, w, psp, false, psp, true, gt::UNKNOWN, None);
     register(m, w, htask, false, module.hmodule, false, gt::TASK, None);
+    // The TDB's block ends where the PSP's begins: two blocks side by
+    // side, as GlobalEntryHandle shows each.
+    if let Some(b) = w.global.find_mut(htask) {
+        b.size = tdb::TDB_SIZE as u32;
+    }
     let proc_thunks = module::alloc_thunk_segment(m)?;
     // KERNEL, USER and GDI are always there on Windows, imported or not
     // (GetModuleHandle, GetProcAddress).

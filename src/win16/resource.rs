@@ -781,7 +781,7 @@ mod tests {
     fn entry(m: &mut Machine, env: &mut Env, ds: u16, h: u32) -> (u16, u16, u16) {
         m.write_seg(ds, 0x300, &0x24u32.to_le_bytes()).unwrap();
         let p = farptr::make(ds, 0x300);
-        let ok = crate::win16::toolhelp::global_entry_handle(env, m, &[p, h]).unwrap();
+        let ok = crate::win16::toolhelp_global::global_entry_handle(env, m, &[p, h]).unwrap();
         assert_eq!(ok, 1, "GlobalEntryHandle({h:04X})");
         let w = |off: u16| m.read_u16_at(ds, 0x300 + off).unwrap();
         (w(0x16), w(0x18), w(0x1A))

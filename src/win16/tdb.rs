@@ -19,8 +19,21 @@ pub mod off {
 
 /// 'TD', the TDB signature word at +0xFA.
 pub const TDB_SIGNATURE: u16 = 0x4454;
-/// Size of the TDB block we allocate.
+/// Size of the TDB itself.
 pub const TDB_SIZE: usize = 0x100;
+/// Where the task's PSP lies in the TDB's segment.
+///
+/// # The PSP
+///
+/// In Windows 3.1 the task's PDB (its PSP) immediately follows the TDB in
+/// the same memory, 100h bytes in, and TOOLHELP's TASKENTRY.wPSPOffset
+/// says so (Windows 3.1 SDK, TASKENTRY: the offset from the task database
+/// to the PSP); GetCurrentPDB and TDB+60h give a selector of its own for
+/// those bytes. So the TDB's segment is 200h bytes, the PSP's selector an
+/// alias of its second half (limit FFh), and the global heap lists them
+/// as two blocks side by side: the TDB (GT_TASK, 100h bytes) and the PSP
+/// (global.rs's module doc, "Owners and types").
+pub const PSP_OFFSET: u16 = 0x100;
 
 /// The fields of a TDB that this emulator fills.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

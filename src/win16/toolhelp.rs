@@ -1,6 +1,6 @@
-//! TOOLHELP.DLL: the exports of toolhelp.md's ordinal list (all but
-//! ClassFirst/ClassNext, which need USER's class list), over the emulator's
-//! tasks, modules and global arena.
+//! TOOLHELP.DLL: the exports of toolhelp.md's ordinal list, over the
+//! emulator's tasks, modules, classes and global arena (the global-heap
+//! walk: `toolhelp_global`; the local-heap walk: `toolhelp_heap`).
 //!
 //! Every function that fills a structure first checks its dwSize (the
 //! structure sizes below, from toolhelp.md and the Windows 3.1 SDK's
@@ -10,9 +10,9 @@
 //! `crate::walk::toolhelp`, run on the live machine.
 
 use super::api::{Api, Arg};
-use super::global::{GF_PDB_OWNER, GlobalBlock, gt};
 use super::guest;
 use super::tdb::{module_db, off};
+use super::toolhelp_global;
 use super::toolhelp_heap;
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
@@ -323,30 +323,42 @@ pub static APIS: &[Api] = &[
         50,
         "GLOBALHANDLETOSEL",
         &[Arg::W],
-        global_handle_to_sel,
+        toolhelp_global::global_handle_to_sel,
     ),
     Api::new(
         "TOOLHELP",
         51,
         "GLOBALFIRST",
         &[Arg::L, Arg::W],
-        global_first,
+        toolhelp_global::global_first,
     ),
-    Api::new("TOOLHELP", 52, "GLOBALNEXT", &[Arg::L, Arg::W], global_next),
-    Api::new("TOOLHELP", 53, "GLOBALINFO", &[Arg::L], global_info),
+    Api::new(
+        "TOOLHELP",
+        52,
+        "GLOBALNEXT",
+        &[Arg::L, Arg::W],
+        toolhelp_global::global_next,
+    ),
+    Api::new(
+        "TOOLHELP",
+        53,
+        "GLOBALINFO",
+        &[Arg::L],
+        toolhelp_global::global_info,
+    ),
     Api::new(
         "TOOLHELP",
         54,
         "GLOBALENTRYHANDLE",
         &[Arg::L, Arg::W],
-        global_entry_handle,
+        toolhelp_global::global_entry_handle,
     ),
     Api::new(
         "TOOLHELP",
         55,
         "GLOBALENTRYMODULE",
         &[Arg::L, Arg::W, Arg::W],
-        global_entry_module,
+        toolhelp_global::global_entry_module,
     ),
     Api::new(
         "TOOLHELP",
@@ -515,10 +527,6 @@ fn field_u16(uc: &Uc<'_>, p: u32, at: u16) -> Option<u16> {
     Some(u16::from_le_bytes([b[0], b[1]]))
 }
 
-fn field_u32(uc: &Uc<'_>, p: u32, at: u16) -> Option<u32> {
-    guest::read_u32(uc, p.wrapping_add(u32::from(at)))
-}
-
 // ------------------------------------------------------------ stack traces
 
 /// The STACKTRACEENTRY at `p`, if all 0x14 bytes are readable and
@@ -607,9 +615,9 @@ pub fn task_entries(env: &Env, uc: &Uc<'_>) -> Vec<TaskEntry> {
 /// - wStackTop/wStackMinimum/wStackBottom are pStackTop, pStackMin and
 ///   pStackBot of the instance data (toolhelp.md, "Where the stack bounds
 ///   live") in the saved SS, or in the task's DGROUP when no SS is saved.
-/// - wPSPOffset is 0x100: in Windows 3.1 the PSP sits 0x100 bytes into the
-///   TDB's block. Here the PSP is a block of its own (hTask's TDB +60 names
-///   it), so the value only keeps what Windows reported.
+/// - wPSPOffset is 0x100: the PSP lies 0x100 bytes into the TDB's
+///   segment, as in Windows 3.1 (tdb.rs, "The PSP"), so hTask:wPSPOffset
+///   and the PSP's own selector (TDB+60h) read the same bytes.
 /// - hNext is the next task of `env.win16.tasks`, 0 after the last.
 fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
     let t = env.win16.tasks.get(i)?;
@@ -638,7 +646,7 @@ fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
         wc_events: tdb(off::EVENTS),
         h_queue: tdb(off::HQUEUE),
         sz_module,
-        w_psp_offset: 0x100,
+        w_psp_offset: super::tdb::PSP_OFFSET,
         h_next: env.win16.tasks.get(i + 1).map_or(0, |n| n.htask),
     })
 }
@@ -810,149 +818,6 @@ pub fn module_find_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
     Ok(fill_module(env, uc, arg(a, 0), i))
 }
 
-// ------------------------------------------------------------ global heap
-
-/// GlobalFirst/GlobalNext wFlags.
-pub const GLOBAL_ALL: u16 = 0;
-pub const GLOBAL_LRU: u16 = 1;
-pub const GLOBAL_FREE: u16 = 2;
-
-/// The GLOBALENTRY of a block. dwNext and dwNextAlt hold the linear address
-/// of the next block on the whole arena and on the LRU list (0: none):
-/// GlobalNext continues from them. wHeapPresent is TRUE when the block's
-/// memory holds a local heap (toolhelp_heap.rs, "How a local heap is
-/// found"); wcPageLock is GlobalPageLock's count; wData
-/// is the segment number of a module's code or data segment and the GD_*
-/// resource type of a resource (SDK, GLOBALENTRY).
-pub fn global_entry(env: &Env, uc: &Uc<'_>, b: &GlobalBlock) -> GlobalEntry {
-    let arena = &env.win16.global;
-    GlobalEntry {
-        dw_address: b.address,
-        dw_block_size: b.size,
-        h_block: b.handle,
-        wc_lock: b.lock,
-        wc_page_lock: env
-            .win16
-            .kernel
-            .memory
-            .page_locks
-            .get(&b.selector)
-            .copied()
-            .unwrap_or(0),
-        w_flags: if b.pdb_owner { GF_PDB_OWNER } else { 0 },
-        w_heap_present: u16::from(toolhelp_heap::heap_present(uc, b.selector)),
-        h_owner: b.owner,
-        w_type: b.kind,
-        w_data: match b.kind {
-            // The segment number of a module's segment, data too (SDK,
-            // GlobalEntryHandle: how debuggers find a segment's number).
-            gt::CODE | gt::DGROUP | gt::DATA => b.segment.unwrap_or(0),
-            gt::RESOURCE => b.resource.map_or(0, |t| t.gd_type),
-            _ => 0,
-        },
-        dw_next: arena.next_after(b.address, false).map_or(0, |n| n.address),
-        dw_next_alt: arena.next_after(b.address, true).map_or(0, |n| n.address),
-    }
-}
-
-fn fill_global(env: &Env, uc: &mut Uc<'_>, p: u32, b: Option<GlobalBlock>) -> u32 {
-    let ge = b.map(|b| global_entry(env, uc, &b).to_bytes());
-    fill_entry(uc, p, GlobalEntry::SIZE, ge)
-}
-
-/// TOOLHELP.50 GlobalHandleToSel(hMem): the block's selector, 0 if the
-/// handle names none.
-pub fn global_handle_to_sel(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(env
-        .win16
-        .global
-        .find(warg(a, 0))
-        .map_or(0, |b| u32::from(b.selector)))
-}
-
-/// TOOLHELP.51 GlobalFirst(lpge, wFlags): the first block of the arena
-/// (GLOBAL_ALL) or of the LRU list (GLOBAL_LRU: discardable blocks).
-/// GLOBAL_FREE fails: free memory is not kept as blocks.
-pub fn global_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let b = match warg(a, 1) {
-        GLOBAL_ALL => env.win16.global.first(false).cloned(),
-        GLOBAL_LRU => env.win16.global.first(true).cloned(),
-        _ => None,
-    };
-    Ok(fill_global(env, uc, arg(a, 0), b))
-}
-
-/// TOOLHELP.52 GlobalNext(lpge, wFlags): the block after the one in the
-/// structure (dwNext, or dwNextAlt for GLOBAL_LRU); FALSE after the last.
-pub fn global_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let p = arg(a, 0);
-    if !size_ok(uc, p, GlobalEntry::SIZE) {
-        return Ok(0);
-    }
-    let lru = match warg(a, 1) {
-        GLOBAL_ALL => false,
-        GLOBAL_LRU => true,
-        _ => return Ok(0),
-    };
-    let at = if lru {
-        GlobalEntry::DW_NEXT_ALT
-    } else {
-        GlobalEntry::DW_NEXT
-    };
-    let next = field_u32(uc, p, at).unwrap_or(0);
-    // The block at that address, or (if it was freed since) the one after.
-    let b = (next != 0)
-        .then(|| {
-            env.win16
-                .global
-                .blocks()
-                .iter()
-                .filter(|b| !lru || b.discardable())
-                .find(|b| b.address >= next)
-                .cloned()
-        })
-        .flatten();
-    Ok(fill_global(env, uc, p, b))
-}
-
-/// TOOLHELP.53 GlobalInfo(lpgi): blocks in the arena, free blocks (none are
-/// kept), blocks on the LRU list.
-pub fn global_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let blocks = env.win16.global.blocks();
-    let gi = GlobalInfo {
-        wc_items: blocks.len().min(0xFFFF) as u16,
-        wc_items_free: 0,
-        wc_items_lru: blocks
-            .iter()
-            .filter(|b| b.discardable())
-            .count()
-            .min(0xFFFF) as u16,
-    };
-    Ok(fill(uc, arg(a, 0), GlobalInfo::SIZE, &gi.to_bytes()))
-}
-
-/// TOOLHELP.54 GlobalEntryHandle(lpge, hItem): the block of a handle or
-/// selector.
-pub fn global_entry_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let b = env.win16.global.find(warg(a, 1)).cloned();
-    Ok(fill_global(env, uc, arg(a, 0), b))
-}
-
-/// TOOLHELP.55 GlobalEntryModule(lpge, hModule, wSeg): the block of the
-/// module's segment wSeg (1-based); FALSE if the module has no such
-/// segment.
-pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (hmodule, seg) = (warg(a, 1), warg(a, 2));
-    let sel = env
-        .win16
-        .modules
-        .iter()
-        .find(|m| m.hmodule == hmodule && hmodule != 0)
-        .and_then(|m| m.segments.get(usize::from(seg).wrapping_sub(1)).copied());
-    let b = sel.and_then(|s| env.win16.global.find(s).cloned());
-    Ok(fill_global(env, uc, arg(a, 0), b))
-}
-
 // ------------------------------------------------------------- local heap
 
 // LocalInfo, LocalFirst and LocalNext: toolhelp_heap.rs.
@@ -1102,11 +967,13 @@ pub fn terminate_app(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
         return Ok(0);
     };
     crate::win16::scheduler::remove_task(env, uc, h);
+    // The PSP's selector is an alias into the TDB's segment (tdb.rs).
     let w = &mut env.win16;
-    for sel in [t.htask, t.psp] {
-        if crate::machine::free_seg(uc, sel).is_ok() {
-            w.global.remove(sel);
-        }
+    if crate::machine::free_alias(uc, t.psp).is_ok() {
+        w.global.remove(t.psp);
+    }
+    if crate::machine::free_seg(uc, t.htask).is_ok() {
+        w.global.remove(t.htask);
     }
     Ok(0)
 }

@@ -358,16 +358,16 @@ pub fn local_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 
 // ------------------------------------------------------------ host views
 
-/// The global heap as GlobalFirst/GlobalNext(GLOBAL_ALL) list it, for the
-/// host (`toolhelp16 heap`).
-pub fn global_entries(env: &Env, uc: &Uc<'_>) -> Vec<super::toolhelp::GlobalEntry> {
-    env.win16
-        .global
-        .blocks()
-        .iter()
-        .filter(|b| !b.discarded)
-        .map(|b| super::toolhelp::global_entry(env, uc, b))
-        .collect()
+/// The block in use whose bytes hold offset `offset` of the heap's
+/// segment: the busy entry of the walk with `wAddress <= offset <
+/// wAddress + wSize` (free arenas hold no block). How `toolhelp16 stack`
+/// names what a near pointer points into.
+pub fn block_holding(cpu: &dyn Cpu, heap: &Heap, offset: u16) -> Option<LocalEntry> {
+    entries(cpu, heap).into_iter().find(|e| {
+        e.w_flags != LF_FREE
+            && e.w_address <= offset
+            && u32::from(offset) < u32::from(e.w_address) + u32::from(e.w_size)
+    })
 }
 
 /// The name of a block's owner as HEAPWALK showed it: the module whose

@@ -36,8 +36,33 @@
  *                   MemManInfo: dwLargestFreeBlock is GlobalCompact(0)'s
  *                   answer, dwFreePages * wPageSize is GetFreeSpace(0)
  *                   in whole pages, wPageSize 4096 (a 386)
+ * Free arenas and sentinels (Windows 3.1 SDK, GlobalFirst, GLOBALINFO;
+ * KRNL386 chained the heap between two sentinel arenas):
+ *   freed FOUND WCFREE WALKEDFREE  a 4096-byte fixed block just freed is a
+ *                   GLOBAL_FREE item at its address (hBlock 0, hOwner 0,
+ *                   GT_FREE, at least its size); GlobalInfo's wcItemsFree
+ *                   counts the GLOBAL_FREE walk
+ *   ends T0 S0 TN SN  the GLOBAL_ALL walk's first and last items' wType
+ *                   and dwBlockSize
+ *   kinds TASK MODULE PDB PDBFLAGS  GlobalEntryHandle's wType of the
+ *                   task (GetCurrentTask), the module database, the PSP
+ *                   (GetCurrentPDB), and the PSP's wFlags
+ * and the documented failures (each returns nonzero if successful):
+ *   gerrors A B C D E F G H I  GlobalFirst with wFlags 3; GlobalFirst with
+ *                   dwSize 0; GlobalInfo with dwSize 0; GlobalEntryHandle
+ *                   of 0; of the freed block's handle; of a discarded
+ *                   block; GlobalEntryModule of hModule 0; of segment 0;
+ *                   GlobalNext after the last GLOBAL_ALL item
+ * Last, as HEAPWALK listed the heap: every GLOBAL_ALL item, checked with
+ * GlobalEntryHandle where it has a handle, and LocalInfo on each DGROUP:
+ *   g ADDRESS SIZE HBLOCK LOCK PLOCK FLAGS HEAP OWNER TYPE DATA SAME
+ *                   SAME: GlobalEntryHandle gave the same address, size
+ *                   and type (1), or the item has no handle (-)
+ *   dg HBLOCK OK WCITEMS  LocalInfo on a GT_DGROUP block
+ *   gend N WCITEMS  items walked, GlobalInfo's wcItems
  * and calls its exported Done (through MakeProcInstance's thunk, which
- * loads its DS), where `toolhelp16 heap --at HEAPWALK!DONE` stops.
+ * loads its DS), where `toolhelp16 heap --at HEAPWALK!DONE` stops: the
+ * heap then is the heap of the last walk.
  */
 #include <windows.h>
 #include <toolhelp.h>
@@ -78,6 +103,9 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     MEMMANINFO mmi;
     DWORD free;
     int found;
+    DWORD addr, s0;
+    WORD t0, tn;
+    HGLOBAL gd2;
 
     hf = LocalAlloc(LMEM_FIXED, 21);
     hm = LocalAlloc(LMEM_MOVEABLE, 40);
@@ -171,6 +199,98 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     wsprintf(line, "memman %d %d %d %u\r\n", ok,
              mmi.dwLargestFreeBlock == GlobalCompact(0),
              mmi.dwFreePages == free / mmi.wPageSize, mmi.wPageSize);
+    out();
+
+    /* Free arenas. */
+    g = GlobalAlloc(GMEM_FIXED, 4096);
+    ge.dwSize = sizeof(ge);
+    GlobalEntryHandle(&ge, g);
+    addr = ge.dwAddress;
+    GlobalFree(g);
+    found = 0;
+    n = 0;
+    ge.dwSize = sizeof(ge);
+    for (ok = GlobalFirst(&ge, GLOBAL_FREE); ok; ok = GlobalNext(&ge, GLOBAL_FREE)) {
+        if (ge.dwAddress <= addr && addr + 4096 <= ge.dwAddress + ge.dwBlockSize
+            && ge.hBlock == 0 && ge.hOwner == 0 && ge.wType == GT_FREE)
+            found = 1;
+        if (++n > 10000)
+            break;
+    }
+    gi.dwSize = sizeof(gi);
+    GlobalInfo(&gi);
+    wsprintf(line, "freed %d %u %d\r\n", found, gi.wcItemsFree, n);
+    out();
+
+    /* The walk's two ends. */
+    ge.dwSize = sizeof(ge);
+    GlobalFirst(&ge, GLOBAL_ALL);
+    t0 = ge.wType;
+    s0 = ge.dwBlockSize;
+    while (GlobalNext(&ge, GLOBAL_ALL))
+        ;
+    wsprintf(line, "ends %u %lu %u %lu\r\n", t0, s0, ge.wType, ge.dwBlockSize);
+    out();
+    a = GlobalNext(&ge, GLOBAL_ALL);
+
+    /* Blocks of every kind. */
+    ge.dwSize = sizeof(ge);
+    GlobalEntryHandle(&ge, (HGLOBAL)GetCurrentTask());
+    t0 = ge.wType;
+    GlobalEntryHandle(&ge, (HGLOBAL)hmod);
+    tn = ge.wType;
+    GlobalEntryHandle(&ge, (HGLOBAL)GetCurrentPDB());
+    wsprintf(line, "kinds %u %u %u %04X\r\n", t0, tn, ge.wType, ge.wFlags);
+    out();
+
+    /* Failures. */
+    gd2 = GlobalAlloc(GMEM_MOVEABLE | GMEM_DISCARDABLE, 100);
+    GlobalDiscard(gd2);
+    ge.dwSize = sizeof(ge);
+    b = GlobalFirst(&ge, 3);
+    ge.dwSize = 0;
+    c = GlobalFirst(&ge, GLOBAL_ALL);
+    gi.dwSize = 0;
+    d = GlobalInfo(&gi);
+    ge.dwSize = sizeof(ge);
+    wsprintf(line, "gerrors %d %d %d %d %d %d %d %d %d\r\n", b, c, d,
+             GlobalEntryHandle(&ge, 0), GlobalEntryHandle(&ge, g),
+             GlobalEntryHandle(&ge, gd2), GlobalEntryModule(&ge, 0, 1),
+             GlobalEntryModule(&ge, hmod, 0), a);
+    out();
+
+    /* HEAPWALK's list. */
+    n = 0;
+    ge.dwSize = sizeof(ge);
+    for (ok = GlobalFirst(&ge, GLOBAL_ALL); ok; ok = GlobalNext(&ge, GLOBAL_ALL)) {
+        char same[4];
+        lstrcpy(same, "-");
+        if (ge.hBlock != 0) {
+            GLOBALENTRY h;
+            h.dwSize = sizeof(h);
+            wsprintf(same, "%d", GlobalEntryHandle(&h, ge.hBlock)
+                     && h.dwAddress == ge.dwAddress
+                     && h.dwBlockSize == ge.dwBlockSize
+                     && h.wType == ge.wType);
+        }
+        wsprintf(line, "g %08lX %08lX %04X %u %u %04X %u %04X %u %u %s\r\n",
+                 ge.dwAddress, ge.dwBlockSize, ge.hBlock, ge.wcLock,
+                 ge.wcPageLock, ge.wFlags, ge.wHeapPresent, ge.hOwner,
+                 ge.wType, ge.wData, (LPSTR)same);
+        out();
+        if (ge.wType == GT_DGROUP) {
+            li.dwSize = sizeof(li);
+            li.wcItems = 0;
+            ok = LocalInfo(&li, ge.hBlock);
+            wsprintf(line, "dg %04X %d %u\r\n", ge.hBlock, ok, li.wcItems);
+            out();
+        }
+        if (++n > 10000)
+            break;
+    }
+    gi.dwSize = sizeof(gi);
+    GlobalInfo(&gi);
+    wsprintf(line, "gend %d %u\r\n", n, gi.wcItems);
     out();
     (*done)();
     return 0;

@@ -13,8 +13,10 @@
 //! burgermaster is a fixed block of type GT_BURGERMASTER owned by KERNEL.
 //! GlobalMasterHandle writes into it, each time it is called, the heap as
 //! it stands then: the header, then from [`ARENAS`] on the first sentinel
-//! arena, one arena per block in address order (the burgermaster's own
-//! among them, its owner GA_BURGERMASTER), and the last sentinel. The
+//! arena, one arena per block or free arena in address order, the items
+//! of TOOLHELP's GLOBAL_ALL walk (`toolhelp_global`; the burgermaster's
+//! own among them, its owner GA_BURGERMASTER; a free arena's owner 0), and
+//! the last sentinel. The
 //! segment grows when the heap has more blocks than it holds.
 //!
 //! Layouts (KRNL386's own definitions of HeapInfo, GlobalInfo and
@@ -33,7 +35,7 @@
 //! | 20 | gi_lruchain: DWORD offset of the first discardable block's arena |
 //! | 24 | gi_lrucount: discardable blocks |
 //! | 26 | gi_reserve (DWORD), 2A gi_disfence (DWORD) |
-//! | 2E | gi_free_count: free blocks (none: freed memory is not kept) |
+//! | 2E | gi_free_count: free arenas (global.rs, "Free memory") |
 //!
 //! | offset | arena field |
 //! | --- | --- |
@@ -116,6 +118,14 @@ impl Arena {
 
 /// The arena entry of one block (not yet linked).
 fn arena_of(b: &GlobalBlock, master: u16) -> Arena {
+    if b.kind == gt::FREE {
+        // A free arena: owner 0, no handle, no flags.
+        return Arena {
+            address: b.address,
+            size: b.size,
+            ..Arena::default()
+        };
+    }
     let mut flags = 0;
     if !b.moveable() {
         flags |= GAH_FIXED;
@@ -199,11 +209,21 @@ pub fn image(blocks: &[GlobalBlock], master: u16) -> Vec<u8> {
     put32(&mut out, 0x0A, off(n - 1));
     put32(&mut out, 0x20, lru.first().map_or(0, |&i| off(i)));
     put16(&mut out, 0x24, lru.len() as u16);
+    let free = blocks.iter().filter(|b| b.kind == gt::FREE).count();
+    put16(&mut out, 0x2E, free.min(0xFFFF) as u16);
     for (i, a) in arenas.iter().enumerate() {
         let at = off(i as u32) as usize;
         out[at..at + ARENA_SIZE as usize].copy_from_slice(&a.to_bytes());
     }
     out
+}
+
+/// The arenas between the sentinels: the blocks and free arenas of
+/// TOOLHELP's GLOBAL_ALL walk, so both views list the same heap.
+fn arenas(env: &Env) -> Vec<GlobalBlock> {
+    let mut v = crate::win16::toolhelp_global::items(env, crate::win16::toolhelp_global::Walk::All);
+    v.retain(|b| b.kind != gt::SENTINEL);
+    v
 }
 
 /// The burgermaster's selector, made on first use (0 when the machine
@@ -232,7 +252,7 @@ pub fn refresh(env: &mut Env, uc: &mut Uc<'_>) -> u16 {
     if sel == 0 {
         return 0;
     }
-    let need = ARENAS + (env.win16.global.blocks().len() as u32 + 2) * ARENA_SIZE;
+    let need = ARENAS + (arenas(env).len() as u32 + 2) * ARENA_SIZE;
     let have = env.win16.global.find(sel).map_or(0, |b| b.size);
     if need > have {
         let size = need.div_ceil(0x1000) * 0x1000;
@@ -247,7 +267,7 @@ pub fn refresh(env: &mut Env, uc: &mut Uc<'_>) -> u16 {
             env.win16.global.insert(nb);
         }
     }
-    let bytes = image(env.win16.global.blocks(), sel);
+    let bytes = image(&arenas(env), sel);
     if !crate::win16::farptr::write_bytes(uc, u32::from(sel) << 16, &bytes) {
         return 0;
     }
@@ -336,5 +356,24 @@ mod tests {
         assert_eq!(w(m + 0x12), GA_BURGERMASTER);
         assert_eq!(img[m + 0x16], GAH_FIXED);
         assert_eq!(d(m + 8), 0x3000);
+        assert_eq!(w(0x2E), 0, "no free arena");
+    }
+
+    #[test]
+    fn a_free_arena_has_owner_0_and_is_counted() {
+        let mut free = block(0, 0x1800, 0x80, 0);
+        free.kind = gt::FREE;
+        free.owner = 0;
+        free.handle = 0;
+        let blocks = [block(0x0F, 0x1000, 0x40, 0), free];
+        let img = image(&blocks, 0x0F);
+        let w = |o: usize| u16::from_le_bytes([img[o], img[o + 1]]);
+        let d = |o: usize| u32::from_le_bytes([img[o], img[o + 1], img[o + 2], img[o + 3]]);
+        assert_eq!(w(4), 4, "two sentinels, the master, the free arena");
+        assert_eq!(w(0x2E), 1, "gi_free_count");
+        let f = (ARENAS + 0x40) as usize;
+        assert_eq!((d(f + 8), d(f + 0x0C)), (0x1800, 0x80));
+        assert_eq!((w(f + 0x10), w(f + 0x12)), (0, 0), "no handle, owner 0");
+        assert_eq!((img[f + 0x14], img[f + 0x16], img[f + 0x17]), (0, 0, 0));
     }
 }
