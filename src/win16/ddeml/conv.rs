@@ -168,6 +168,8 @@ struct Work {
     user: u32,
     /// The client's XTYPF_ flags (XTYP_ADVSTART).
     flags: u16,
+    /// For XTYP_XACT_COMPLETE: the type of the transaction it completes.
+    orig: u16,
 }
 
 /// A client task waiting in a synchronous transaction that was blocked.
@@ -187,6 +189,9 @@ pub struct ConvState {
     next_conv: u32,
     pub advises: Vec<Advise>,
     work: Vec<Work>,
+    /// The transactions whose callbacks run now, innermost last
+    /// (DdeQueryConvInfo and DdeSetUserHandle see them).
+    current: Vec<Work>,
     next_id: u32,
     lists: BTreeMap<u32, Vec<u32>>,
     next_list: u32,
@@ -311,10 +316,13 @@ pub fn pump(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
 /// Give `w` to its callback now; a CBR_BLOCK answer holds it again and
 /// blocks its conversation.
 fn run(env: &mut Env, uc: &mut Uc<'_>, w: Work) -> Result<(), Stop> {
+    env.win16.ddeml.conv.current.push(w);
     let r = call_back(
         env, uc, w.inst, w.ty, w.fmt, w.conv, w.hsz1, w.hsz2, w.data, w.data1, w.data2,
-    )?;
+    );
     let d = &mut env.win16.ddeml;
+    let w = d.conv.current.pop().unwrap_or(w);
+    let r = r?;
     if let Some(c) = d.conv.convs.get_mut(&w.conv)
         && std::mem::take(&mut c.block_next)
     {
@@ -403,6 +411,7 @@ fn answered(env: &mut Env, uc: &mut Uc<'_>, w: &Work, r: u32) -> Result<(), Stop
                 then: Then::Nothing,
                 user: w.user,
                 flags: 0,
+                orig: w.ty,
             };
             if let Some(cl) = d.convs.get_mut(&conv) {
                 cl.last_error = err as u16;
@@ -827,6 +836,7 @@ pub fn dde_set_user_handle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result
         .conv
         .work
         .iter_mut()
+        .chain(d.conv.current.iter_mut())
         .find(|w| w.id == a[1] && (w.conv == a[0] || client_side(w) == Some(a[0])))
     {
         Some(w) => {
@@ -916,10 +926,11 @@ pub fn dde_query_conv_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
             .conv
             .work
             .iter()
+            .chain(&d.conv.current)
             .find(|w| w.id == a[1] && (w.conv == a[0] || client_side(w) == Some(a[0])))
         {
             Some(w) if w.ty == xtyp::XACT_COMPLETE => {
-                (w.user, w.hsz2, w.fmt, w.ty, xst::CONNECTED)
+                (w.user, w.hsz2, w.fmt, w.orig, xst::CONNECTED)
             }
             Some(w) => (w.user, w.hsz2, w.fmt, w.ty, sent_state(w.ty)),
             None => {
@@ -1017,6 +1028,7 @@ pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resu
         then: Then::Nothing,
         user: 0,
         flags: ty & xtyp::XTYPF_MASK,
+        orig: 0,
     };
     // A transaction the server's filters fail never reaches its callback
     // (SDK, DdeInitialize: CBF_FAIL_*): it is not processed.
@@ -1189,9 +1201,21 @@ pub fn dde_abandon_transaction(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Re
                 || (cl == conv && (id == 0 || w.id == id))
         })
     };
-    let before = d.conv.work.len();
-    d.conv.work.retain(|w| !mine(w));
-    if id != 0 && d.conv.work.len() == before {
+    // SDK, DdeAbandonTransaction: a server that answers afterwards has
+    // its answer discarded.
+    let mut found = false;
+    for w in d.conv.work.iter_mut().chain(d.conv.current.iter_mut()) {
+        if mine(w) {
+            found = true;
+            if w.ty == xtyp::XACT_COMPLETE {
+                w.id = u32::MAX;
+            } else {
+                w.then = Then::Nothing;
+            }
+        }
+    }
+    d.conv.work.retain(|w| !(w.ty == xtyp::XACT_COMPLETE && w.id == u32::MAX));
+    if id != 0 && !found {
         set_error(d, inst, dmlerr::UNFOUND_QUEUE_ID);
         return Ok(0);
     }
@@ -1259,6 +1283,7 @@ pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
             then: Then::Nothing,
             user: 0,
             flags: 0,
+            orig: 0,
         };
         if held(&env.win16.ddeml, w.inst, w.conv, w.ty) {
             let d = &mut env.win16.ddeml.conv;
