@@ -21,9 +21,9 @@ use crate::win16::farptr;
 pub mod conv;
 
 use conv::{
-    dde_abandon_transaction, dde_client_transaction, dde_connect, dde_connect_list,
-    dde_disconnect, dde_disconnect_list, dde_enable_callback, dde_post_advise,
-    dde_query_conv_info, dde_query_next_server, dde_reconnect, dde_set_user_handle,
+    dde_abandon_transaction, dde_client_transaction, dde_connect, dde_connect_list, dde_disconnect,
+    dde_disconnect_list, dde_enable_callback, dde_post_advise, dde_query_conv_info,
+    dde_query_next_server, dde_reconnect, dde_set_user_handle,
 };
 
 /// The functions this file implements.
@@ -513,11 +513,10 @@ pub fn dde_name_service(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
     let Some(i) = env.win16.ddeml.instances.get(&inst).cloned() else {
         return Ok(0);
     };
-    if cmd & DNS_FILTEROFF != 0 {
-        env.win16.ddeml.instances.get_mut(&inst).map(|i| i.filter_off = true);
-    }
-    if cmd & DNS_FILTERON != 0 {
-        env.win16.ddeml.instances.get_mut(&inst).map(|i| i.filter_off = false);
+    if cmd & (DNS_FILTEROFF | DNS_FILTERON) != 0
+        && let Some(i) = env.win16.ddeml.instances.get_mut(&inst)
+    {
+        i.filter_off = cmd & DNS_FILTEROFF != 0;
     }
     if cmd & DNS_REGISTER != 0 {
         let d = &mut env.win16.ddeml;

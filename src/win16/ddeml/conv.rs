@@ -894,7 +894,11 @@ fn status(d: &DdemlState, h: u32, c: &Conv) -> u16 {
     if c.list != 0 {
         s |= st::INLIST;
     }
-    if d.conv.convs.get(&c.partner).is_some_and(|p| p.inst == c.inst) {
+    if d.conv
+        .convs
+        .get(&c.partner)
+        .is_some_and(|p| p.inst == c.inst)
+    {
         s |= st::ISSELF;
     }
     s
@@ -919,7 +923,11 @@ pub fn dde_query_conv_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     };
     let cb = (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize).min(CONVINFO_SIZE);
     let (user, item, fmt, ty, convst) = if a[1] == QID_SYNC {
-        let convst = if c.terminated { xst::NULL } else { xst::CONNECTED };
+        let convst = if c.terminated {
+            xst::NULL
+        } else {
+            xst::CONNECTED
+        };
         (c.user, 0, 0, 0, convst)
     } else {
         match d
@@ -1140,13 +1148,7 @@ fn finish_wait(
     a: &[u32],
 ) -> Result<u32, Stop> {
     let conv = a[2];
-    let inst = env
-        .win16
-        .ddeml
-        .conv
-        .convs
-        .get(&conv)
-        .map_or(0, |c| c.inst);
+    let inst = env.win16.ddeml.conv.convs.get(&conv).map_or(0, |c| c.inst);
     if let Some((ret, err, status)) = w.answer {
         env.win16.ddeml.conv.waits.remove(&htask);
         return give_result(env, uc, conv, inst, a[7], ret, err, status);
@@ -1214,7 +1216,9 @@ pub fn dde_abandon_transaction(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Re
             }
         }
     }
-    d.conv.work.retain(|w| !(w.ty == xtyp::XACT_COMPLETE && w.id == u32::MAX));
+    d.conv
+        .work
+        .retain(|w| !(w.ty == xtyp::XACT_COMPLETE && w.id == u32::MAX));
     if id != 0 && !found {
         set_error(d, inst, dmlerr::UNFOUND_QUEUE_ID);
         return Ok(0);
@@ -1356,12 +1360,13 @@ fn deliver_held(
     }
     for _ in 0..n.min(MAX_HANDLES) {
         let d = &env.win16.ddeml;
-        let Some(p) = d
-            .conv
-            .work
-            .iter()
-            .position(|w| mine(w) && d.conv.convs.get(&w.conv).is_some_and(|c| !c.blocked || c.block_next))
-        else {
+        let Some(p) = d.conv.work.iter().position(|w| {
+            mine(w)
+                && d.conv
+                    .convs
+                    .get(&w.conv)
+                    .is_some_and(|c| !c.blocked || c.block_next)
+        }) else {
             break;
         };
         let w = env.win16.ddeml.conv.work.remove(p);
