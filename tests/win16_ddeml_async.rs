@@ -26,7 +26,8 @@
 //! - the server's DdeDisconnect: XTYP_DISCONNECT in the client, whose
 //!   handle stays terminated (ST_TERMINATED | ST_ISLOCAL | ST_CLIENT,
 //!   0x34); a transaction then fails with DMLERR_NO_CONV_ESTABLISHED
-//!   (400A).
+//!   (400A); DdeUninitialize ends the instance's conversations, and so
+//!   does the end of a task that did not call it.
 
 mod common;
 
@@ -118,7 +119,15 @@ fn two_programs_hold_a_ddeml_conversation_each_with_its_own_side() {
         "client ended cb 58 status 34 convst 0 svc AsyncSrv req AsyncSrv topic Topic item 0 fmt 0 type 0 error 0 list 0",
         "client after end 0 error 400A",
         "client disconnect 1",
+        "server connect AsyncSrv Topic same 0",
+        "server confirm Topic",
+        "server disconnect",
+        "client uninitialize 1",
+        "server connect AsyncSrv Topic same 0",
+        "server confirm Topic",
         "client done",
+        // The client's task ended holding a conversation.
+        "server disconnect",
         "server done",
     ];
     assert_eq!(lines, expected, "{v:#}");

@@ -274,7 +274,18 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     wsprintf(buf, "client disconnect %d\r\n", DdeDisconnect(hconv));
     say(buf);
 
-    DdeUninitialize(idInst);
+    /* DdeUninitialize ends the instance's conversations. */
+    hconv = DdeConnect(idInst, hszService, hszTopic, NULL);
+    wsprintf(buf, "client uninitialize %d\r\n", DdeUninitialize(idInst));
+    say(buf);
+    /* A task that ends without DdeUninitialize: its conversation ends
+     * too, the server hears it in its message loop. */
+    {
+        DWORD id2 = 0;
+        DdeInitialize(&id2, (PFNCALLBACK)cb, APPCMD_CLIENTONLY, 0L);
+        DdeConnect(id2, DdeCreateStringHandle(id2, "AsyncSrv", CP_WINANSI),
+                   DdeCreateStringHandle(id2, "Topic", CP_WINANSI), NULL);
+    }
     PostMessage(srv, WM_CLOSE, 0, 0L);
     say("client done\r\n");
     return 0;

@@ -1404,3 +1404,88 @@ pub fn name_notify(
     }
     Ok(())
 }
+
+/// Task `htask` ended (scheduler.rs, remove_task) without uninitializing
+/// its instances: they go, with their conversations; each partner's side
+/// is terminated, and its XTYP_DISCONNECT comes through its task's message
+/// loop (Windows posted WM_DDE_TERMINATE from the dying instance's
+/// windows); a client waiting on one of them fails with
+/// DMLERR_NO_CONV_ESTABLISHED.
+pub fn task_ended(env: &mut Env, uc: &Uc<'_>, htask: u16) {
+    let insts: Vec<u32> = env
+        .win16
+        .ddeml
+        .instances
+        .iter()
+        .filter(|(_, i)| i.htask == htask)
+        .map(|(&id, _)| id)
+        .collect();
+    if insts.is_empty() {
+        return;
+    }
+    let d = &mut env.win16.ddeml.conv;
+    let dead: Vec<(u32, Conv)> = d
+        .convs
+        .iter()
+        .filter(|(_, c)| insts.contains(&c.inst))
+        .map(|(&h, c)| (h, c.clone()))
+        .collect();
+    let mut notify = Vec::new();
+    for (h, c) in &dead {
+        d.convs.remove(h);
+        let server_side = if c.client { c.partner } else { *h };
+        d.advises.retain(|l| l.conv != server_side);
+        if let Some(p) = d.convs.get_mut(&c.partner)
+            && !p.terminated
+        {
+            p.terminated = true;
+            notify.push((p.inst, c.partner));
+        }
+    }
+    let gone = |w: &Work| insts.contains(&w.inst) || dead.iter().any(|(h, _)| *h == w.conv);
+    for w in d.work.iter().filter(|w| gone(w)) {
+        if let Then::Sync(t) = w.then
+            && let Some(s) = d.waits.get_mut(&t)
+            && s.id == w.id
+        {
+            s.answer = Some((0, dmlerr::NO_CONV_ESTABLISHED, 0));
+        }
+    }
+    d.work.retain(|w| !gone(w));
+    d.waits.remove(&htask);
+    d.woken.retain(|&t| t != htask);
+    for l in d.lists.values_mut() {
+        l.retain(|h| !dead.iter().any(|(x, _)| x == h));
+    }
+    env.win16
+        .ddeml
+        .instances
+        .retain(|id, _| !insts.contains(id));
+    for (inst, conv) in notify {
+        if flags_of(env, inst) & cbf::SKIP_DISCONNECTS != 0 {
+            continue;
+        }
+        let d = &mut env.win16.ddeml.conv;
+        if d.work.len() >= MAX_HANDLES {
+            break;
+        }
+        d.work.push(Work {
+            id: 0,
+            inst,
+            conv,
+            ty: xtyp::DISCONNECT,
+            fmt: 0,
+            hsz1: 0,
+            hsz2: 0,
+            data: 0,
+            data1: 0,
+            data2: 0,
+            then: Then::Nothing,
+            user: 0,
+            flags: 0,
+            orig: 0,
+        });
+        let t = task_of(env, inst);
+        wake(env, uc, t);
+    }
+}
