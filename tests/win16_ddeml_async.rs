@@ -20,7 +20,8 @@
 //! - CBR_BLOCK holds the transaction until DdeEnableCallback; a server
 //!   blocked past the timeout: DMLERR_DATAACKTIMEOUT (4002), which
 //!   CONVINFO.wLastError keeps; DdeAbandonTransaction: no completion, an
-//!   unknown id DMLERR_UNFOUND_QUEUE_ID (4011);
+//!   unknown id DMLERR_UNFOUND_QUEUE_ID (4011); a synchronous transaction
+//!   while one waits: DMLERR_REENTRANCY (400D);
 //! - DdeConnectList without a topic: XTYP_WILDCONNECT, one conversation
 //!   per HSZPAIR, each ST_INLIST (0x55);
 //! - the server's DdeDisconnect: XTYP_DISCONNECT in the client, whose
@@ -87,6 +88,8 @@ fn two_programs_hold_a_ddeml_conversation_each_with_its_own_side() {
         // CBR_BLOCK: the request comes again once the server enables.
         "server request Block",
         "server blocks",
+        // A transaction from a message handled while this one waits.
+        "client reentrant 0 error 400D",
         "server enables",
         "server request Block",
         "client block late error 0",

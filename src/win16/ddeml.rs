@@ -218,6 +218,7 @@ pub mod dmlerr {
     pub const NOTPROCESSED: u32 = 0x4009;
     pub const NO_CONV_ESTABLISHED: u32 = 0x400A;
     pub const POKEACKTIMEOUT: u32 = 0x400B;
+    pub const REENTRANCY: u32 = 0x400D;
     pub const UNADVACKTIMEOUT: u32 = 0x4010;
     pub const UNFOUND_QUEUE_ID: u32 = 0x4011;
 }

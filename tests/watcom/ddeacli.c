@@ -83,6 +83,21 @@ HDDEDATA CALLBACK __export CliCallback(UINT type, UINT fmt, HCONV hc,
     return 0;
 }
 
+/* Sent by the server while this task waits in a synchronous transaction
+ * (SDK, DdeClientTransaction: DMLERR_REENTRANCY). */
+LRESULT CALLBACK __export CliWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
+{
+    char buf[64];
+    DWORD res;
+    if (msg == WM_USER + 9) {
+        HDDEDATA r = DdeClientTransaction((LPBYTE)"[x]", 4, hconv, 0, 0, XTYP_EXECUTE, 1000, &res);
+        wsprintf(buf, "client reentrant %ld error %X\r\n", (DWORD)r, DdeGetLastError(idInst));
+        _lwrite(1, buf, lstrlen(buf));
+        return 0;
+    }
+    return DefWindowProc(hwnd, msg, wp, lp);
+}
+
 static void info(LPSTR what, HCONV h)
 {
     CONVINFO ci;
@@ -137,6 +152,16 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     hszNobody = DdeCreateStringHandle(idInst, "Nobody", CP_WINANSI);
     hszMe = DdeCreateStringHandle(idInst, "AsyncCli", CP_WINANSI);
     srv = FindWindow("AsyncSrvWnd", NULL);
+    {
+        WNDCLASS wc;
+        memset(&wc, 0, sizeof wc);
+        wc.lpfnWndProc = CliWndProc;
+        wc.hInstance = hi;
+        wc.lpszClassName = "AsyncCliWnd";
+        RegisterClass(&wc);
+        CreateWindow("AsyncCliWnd", "Client", WS_OVERLAPPEDWINDOW, 0, 0, 100, 100, NULL, NULL,
+                     hi, NULL);
+    }
 
     DdeNameService(idInst, hszMe, 0, DNS_REGISTER);
     DdeNameService(idInst, hszMe, 0, DNS_UNREGISTER);
@@ -195,7 +220,7 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
 
     /* CBR_BLOCK: the server's window procedure enables its callback while
      * this task waits. */
-    PostMessage(srv, WM_USER + 1, 0, 0L);
+    PostMessage(srv, WM_USER + 3, 0, 0L);
     hd = DdeClientTransaction(NULL, 0, hconv, hszBlock, CF_TEXT, XTYP_REQUEST, 5000, &res);
     got[0] = 0;
     if (hd)

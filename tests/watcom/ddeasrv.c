@@ -139,6 +139,11 @@ LRESULT CALLBACK __export SrvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
 {
     char buf[64];
     switch (msg) {
+    case WM_USER + 3:
+        /* Posted by the client, which then waits on a blocked request:
+         * its window gets a message first (it tries a transaction). */
+        SendMessage(FindWindow("AsyncCliWnd", NULL), WM_USER + 9, 0, 0L);
+        /* fall through */
     case WM_USER + 1:
         /* Posted by the client: every held transaction comes now. */
         say("server enables\r\n");

@@ -47,7 +47,7 @@ use std::collections::BTreeMap;
 
 use super::{DDE_FACK, DdemlState, MAX_HANDLES, cbf, dmlerr, ec, xtyp};
 use crate::env::Env;
-use crate::machine::{Stop, Uc};
+use crate::machine::{Cpu, R, Stop, Uc};
 use crate::win16::callback::{self, CallArg};
 use crate::win16::farptr;
 
@@ -176,6 +176,8 @@ struct Work {
 #[derive(Debug, Clone, Copy)]
 struct SyncWait {
     id: u32,
+    /// SS:SP of the call that waits: the same call when it comes again.
+    stack: (u16, u16),
     /// The emulated clock's time when it gives up.
     deadline: u32,
     /// (result, DMLERR_, status flags) once the server answered.
@@ -982,14 +984,24 @@ fn timeout_error(base: u16) -> u32 {
 pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (conv, item, fmt, ty, timeout) = (a[2], a[3], a[4] as u16, a[5] as u16, a[6]);
     let htask = uc.get_data().current_task;
+    let stack = (uc.reg(R::SS), uc.reg(R::SP));
     // A task that waits for a blocked synchronous transaction comes back
     // here (it gave up the CPU with Resume::Retry).
-    if let Some(w) = env.win16.ddeml.conv.waits.get(&htask).copied() {
+    let waiting = env.win16.ddeml.conv.waits.get(&htask).copied();
+    if let Some(w) = waiting
+        && w.stack == stack
+    {
         return finish_wait(env, uc, htask, w, a);
     }
     let Some(c) = env.win16.ddeml.conv.convs.get(&conv).cloned() else {
         return Ok(0);
     };
+    // SDK, DdeClientTransaction: another synchronous transaction while one
+    // is in progress (from a callback or a message handled meanwhile).
+    if waiting.is_some() && timeout != TIMEOUT_ASYNC {
+        set_error(&mut env.win16.ddeml, c.inst, dmlerr::REENTRANCY);
+        return Ok(0);
+    }
     let base = ty & !xtyp::XTYPF_MASK;
     let valid = matches!(
         base,
@@ -1101,6 +1113,7 @@ pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resu
                 htask,
                 SyncWait {
                     id,
+                    stack,
                     deadline: now.saturating_add(timeout),
                     answer: None,
                 },
