@@ -267,6 +267,7 @@ pub mod ec {
     pub const ENABLEALL: u16 = 0x0000;
     pub const ENABLEONE: u16 = 0x0080;
     pub const DISABLE: u16 = 0x0008;
+    pub const QUERYWAITING: u16 = 0x0002;
 }
 
 /// DDE_FACK: a server's "done".

@@ -1319,7 +1319,9 @@ pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
 /// hConv is 0); EC_ENABLEALL enables it and gives it every held
 /// transaction; EC_ENABLEONE gives it the next one and leaves it blocked
 /// after. Asynchronous ones then come through the task's message loop.
-/// TRUE, FALSE for an unknown instance or conversation or command.
+/// EC_QUERYWAITING changes nothing: TRUE when transactions wait for the
+/// callback. TRUE, FALSE for an unknown instance or conversation or
+/// command.
 pub fn dde_enable_callback(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (inst, conv, cmd) = (a[0], a[1], a[2] as u16);
     let d = &mut env.win16.ddeml;
@@ -1343,6 +1345,7 @@ pub fn dde_enable_callback(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     };
     let mine = |w: &Work| w.inst == inst && (conv == 0 || w.conv == conv);
     match cmd {
+        ec::QUERYWAITING => return Ok(u32::from(d.conv.work.iter().any(mine))),
         ec::DISABLE => set(d, true, false),
         ec::ENABLEALL => {
             set(d, false, false);
