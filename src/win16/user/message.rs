@@ -11,7 +11,10 @@
 //! whose update region is not empty. A WM_PAINT is not removed from the
 //! queue: it comes again until the window is validated (BeginPaint,
 //! ValidateRect, DefWindowProc). The default queue holds 8 posted messages
-//! (SDK, SetMessageQueue); PostMessage fails when it is full.
+//! (SDK, SetMessageQueue); PostMessage fails when it is full. DDEML's
+//! wake-up (ddeml/conv.rs, WM_DDEML_WAKE) is never returned: GetMessage,
+//! PeekMessage and WaitMessage hand it to DDEML first, which runs the
+//! task's waiting DDEML transactions in its callbacks.
 //!
 //! **The headless session.** Each time a task's queue runs empty in
 //! GetMessage or PeekMessage (no posted message, no WM_QUIT, no window to
