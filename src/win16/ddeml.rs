@@ -5,37 +5,26 @@
 //! without regard to case, counted like atoms), data handles
 //! (DdeCreateDataHandle, DdeAccessData, DdeGetData, DdeAddData,
 //! DdeFreeDataHandle: the data lives in a global memory block of the
-//! creating task), service names (DdeNameService) and conversations
-//! (Windows 3.1 SDK, "Dynamic Data Exchange Management Library").
-//!
-//! A conversation exists only with a server in the run: DdeConnect finds
-//! an instance that registered the service with DdeNameService (or any
-//! instance when the service handle is 0) and calls its callback with
-//! XTYP_CONNECT; when it returns TRUE, the server gets
-//! XTYP_CONNECT_CONFIRM and the client a conversation handle. Otherwise
-//! DdeConnect returns 0 and DdeGetLastError DMLERR_NO_CONV_ESTABLISHED:
-//! no other program is there to answer. DdeClientTransaction sends
-//! XTYP_REQUEST, XTYP_POKE, XTYP_EXECUTE, XTYP_ADVSTART and XTYP_ADVSTOP
-//! to the server's callback and returns its data handle (requests) or TRUE
-//! when it answered DDE_FACK (TRUE for XTYP_ADVSTART). Every callback runs
-//! in the task that called DdeInitialize for its instance, on that task's
-//! stack with its data segment (scheduler.rs, "Running as another task"),
-//! while the calling task waits, as a synchronous transaction waits.
-//!
-//! An advise loop the server accepted fires on DdePostAdvise: the server's
-//! callback gets XTYP_ADVREQ, the client's XTYP_ADVDATA with that data.
-//! DdeEnableCallback(EC_DISABLE) holds transactions for a callback until
-//! EC_ENABLEONE gives it the next or EC_ENABLEALL all of them.
-//! DdeDisconnect (and DdeDisconnectList) ends the conversation, its advise
-//! loops and held transactions, and sends the partner XTYP_DISCONNECT.
+//! creating task) and service names (DdeNameService) (Windows 3.1 SDK,
+//! "Dynamic Data Exchange Management Library"). Conversations,
+//! transactions (synchronous and asynchronous), advise loops and blocked
+//! callbacks between instances, each callback running in its instance's
+//! task: `ddeml/conv.rs`.
 
 use std::collections::BTreeMap;
 
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::api::{Api, Arg};
-use crate::win16::callback::{self, CallArg};
 use crate::win16::farptr;
+
+pub mod conv;
+
+use conv::{
+    dde_abandon_transaction, dde_client_transaction, dde_connect, dde_connect_list, dde_disconnect,
+    dde_disconnect_list, dde_enable_callback, dde_post_advise, dde_query_conv_info,
+    dde_query_next_server, dde_reconnect, dde_set_user_handle,
+};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -88,7 +77,7 @@ pub static APIS: &[Api] = &[
         10,
         "DDESETUSERHANDLE",
         &[Arg::L, Arg::L, Arg::L],
-        dde_conv_true,
+        dde_set_user_handle,
     ),
     Api::new(
         "DDEML",
@@ -111,7 +100,7 @@ pub static APIS: &[Api] = &[
         12,
         "DDEABANDONTRANSACTION",
         &[Arg::L, Arg::L, Arg::L],
-        dde_true,
+        dde_abandon_transaction,
     ),
     Api::new(
         "DDEML",
@@ -218,10 +207,20 @@ pub static APIS: &[Api] = &[
 /// DMLERR_* (Windows 3.1 SDK).
 pub mod dmlerr {
     pub const NO_ERROR: u32 = 0;
+    pub const ADVACKTIMEOUT: u32 = 0x4000;
+    pub const BUSY: u32 = 0x4001;
+    pub const DATAACKTIMEOUT: u32 = 0x4002;
     pub const DLL_NOT_INITIALIZED: u32 = 0x4003;
+    pub const DLL_USAGE: u32 = 0x4004;
+    pub const EXECACKTIMEOUT: u32 = 0x4005;
     pub const INVALIDPARAMETER: u32 = 0x4006;
+    pub const MEMORY_ERROR: u32 = 0x4008;
     pub const NOTPROCESSED: u32 = 0x4009;
     pub const NO_CONV_ESTABLISHED: u32 = 0x400A;
+    pub const POKEACKTIMEOUT: u32 = 0x400B;
+    pub const REENTRANCY: u32 = 0x400D;
+    pub const UNADVACKTIMEOUT: u32 = 0x4010;
+    pub const UNFOUND_QUEUE_ID: u32 = 0x4011;
 }
 
 /// XTYP_* transaction types.
@@ -236,6 +235,12 @@ pub mod xtyp {
     pub const ADVSTOP: u16 = 0x8040;
     pub const ADVREQ: u16 = 0x2022;
     pub const ADVDATA: u16 = 0x4010;
+    pub const XACT_COMPLETE: u16 = 0x8080;
+    pub const REGISTER: u16 = 0x80A2;
+    pub const UNREGISTER: u16 = 0x80D2;
+    pub const WILDCONNECT: u16 = 0x20E2;
+    /// XTYPF_NOBLOCK: a type no callback can block (CBR_BLOCK ignored).
+    pub const XTYPF_NOBLOCK: u16 = 0x0002;
     /// XTYPF_NODATA: an advise loop that only notifies (hData NULL).
     pub const XTYPF_NODATA: u16 = 0x0004;
     /// The flag bits a client may add to XTYP_ADVSTART.
@@ -251,6 +256,8 @@ pub mod cbf {
     pub const FAIL_POKES: u32 = 0x0001_0000;
     pub const FAIL_REQUESTS: u32 = 0x0002_0000;
     pub const SKIP_CONNECT_CONFIRMS: u32 = 0x0004_0000;
+    pub const SKIP_REGISTRATIONS: u32 = 0x0008_0000;
+    pub const SKIP_UNREGISTRATIONS: u32 = 0x0010_0000;
     pub const SKIP_DISCONNECTS: u32 = 0x0020_0000;
     pub const APPCMD_CLIENTONLY: u32 = 0x0000_0010;
 }
@@ -260,6 +267,7 @@ pub mod ec {
     pub const ENABLEALL: u16 = 0x0000;
     pub const ENABLEONE: u16 = 0x0080;
     pub const DISABLE: u16 = 0x0008;
+    pub const QUERYWAITING: u16 = 0x0002;
 }
 
 /// DDE_FACK: a server's "done".
@@ -267,10 +275,12 @@ pub const DDE_FACK: u32 = 0x8000;
 /// DNS_REGISTER, DNS_UNREGISTER.
 pub const DNS_REGISTER: u16 = 1;
 pub const DNS_UNREGISTER: u16 = 2;
+/// DNS_FILTERON, DNS_FILTEROFF: XTYP_CONNECT only for registered names
+/// (the default), or for any.
+pub const DNS_FILTERON: u16 = 4;
+pub const DNS_FILTEROFF: u16 = 8;
 /// The first string handle (as atoms count).
 const FIRST_HSZ: u32 = 0xC000;
-/// The first conversation handle.
-const FIRST_HCONV: u32 = 0x0001_0000;
 /// The first data handle.
 const FIRST_HDATA: u32 = 0x0002_0000;
 /// The most string handles, instances, conversations, data handles.
@@ -288,40 +298,12 @@ struct Instance {
     /// DdeEnableCallback(EC_DISABLE) for every conversation.
     disabled: bool,
     last_error: u32,
+    /// The service names it registered, and each one's instance-specific
+    /// name (XTYP_REGISTER's hsz2).
     services: Vec<u32>,
-}
-
-/// One conversation.
-#[derive(Debug, Clone, Copy)]
-struct Conv {
-    client: u32,
-    server: u32,
-    service: u32,
-    topic: u32,
-    /// DdeEnableCallback(EC_DISABLE) for this conversation.
-    disabled: bool,
-}
-
-/// One advise loop: a conversation's item in a format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Advise {
-    conv: u32,
-    item: u32,
-    fmt: u16,
-    /// XTYPF_NODATA, XTYPF_ACKREQ as the client asked.
-    flags: u16,
-}
-
-/// A transaction held for a disabled callback (DdeEnableCallback).
-#[derive(Debug, Clone, Copy)]
-struct Held {
-    inst: u32,
-    ty: u16,
-    fmt: u16,
-    conv: u32,
-    hsz1: u32,
-    hsz2: u32,
-    data: u32,
+    inst_names: Vec<u32>,
+    /// DdeNameService(DNS_FILTEROFF): XTYP_CONNECT for any service name.
+    filter_off: bool,
 }
 
 /// One data handle: its global block and size.
@@ -340,12 +322,10 @@ pub struct DdemlState {
     next_instance: u32,
     /// String handles: text and use count.
     strings: BTreeMap<u32, (String, u32)>,
-    convs: BTreeMap<u32, Conv>,
-    next_conv: u32,
     data: BTreeMap<u32, Data>,
     next_data: u32,
-    advises: Vec<Advise>,
-    held: Vec<Held>,
+    /// Conversations, advise loops, transactions that wait.
+    pub conv: conv::ConvState,
 }
 
 impl DdemlState {
@@ -402,25 +382,49 @@ pub fn dde_initialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
             disabled: false,
             last_error: 0,
             services: Vec::new(),
+            inst_names: Vec::new(),
+            filter_off: false,
         },
     );
     farptr::write_bytes(uc, a[0], &id.to_le_bytes());
     Ok(dmlerr::NO_ERROR)
 }
 
-/// DDEML.3 DdeUninitialize(idInst): its conversations end, its names and
-/// the instance go; TRUE, FALSE for an unknown instance.
-pub fn dde_uninitialize(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let d = &mut env.win16.ddeml;
-    if d.instances.remove(&a[0]).is_none() {
+/// DDEML.3 DdeUninitialize(idInst): its service names are unregistered
+/// (XTYP_UNREGISTER to the other instances), its conversations end (the
+/// partners get XTYP_DISCONNECT), and the instance goes; TRUE, FALSE for
+/// an unknown instance.
+pub fn dde_uninitialize(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let Some(i) = env.win16.ddeml.instances.get(&a[0]).cloned() else {
         return Ok(0);
+    };
+    for (&s, &n) in i.services.iter().zip(&i.inst_names) {
+        conv::name_notify(env, uc, a[0], s, n, false)?;
     }
-    d.convs.retain(|_, c| c.client != a[0] && c.server != a[0]);
-    let convs = &d.convs;
-    d.advises.retain(|l| convs.contains_key(&l.conv));
-    d.held
-        .retain(|h| h.inst != a[0] && convs.contains_key(&h.conv));
+    conv::uninit(env, uc, a[0])?;
+    env.win16.ddeml.instances.remove(&a[0]);
     Ok(1)
+}
+
+/// The string handle of `s` (one per string, case ignored): one use more
+/// of an existing one, else a new one; 0 when there is no room.
+fn intern(d: &mut DdemlState, s: &str) -> u32 {
+    if let Some((&h, v)) = d
+        .strings
+        .iter_mut()
+        .find(|(_, (t, _))| t.eq_ignore_ascii_case(s))
+    {
+        v.1 += 1;
+        return h;
+    }
+    if d.strings.len() >= MAX_HANDLES {
+        return 0;
+    }
+    let h = (FIRST_HSZ..)
+        .find(|h| !d.strings.contains_key(h))
+        .unwrap_or(0);
+    d.strings.insert(h, (s.to_string(), 1));
+    h
 }
 
 /// DDEML.21 DdeCreateStringHandle(idInst, lpszString, codepage): the
@@ -437,35 +441,16 @@ pub fn dde_create_string_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Re
     if s.is_empty() {
         return Ok(0);
     }
-    let d = &mut env.win16.ddeml;
-    if let Some((&h, v)) = d
-        .strings
-        .iter_mut()
-        .find(|(_, (t, _))| t.eq_ignore_ascii_case(&s))
-    {
-        v.1 += 1;
-        return Ok(h);
-    }
-    if d.strings.len() >= MAX_HANDLES {
-        return Ok(0);
-    }
-    let h = (FIRST_HSZ..)
-        .find(|h| !d.strings.contains_key(h))
-        .unwrap_or(0);
-    d.strings.insert(h, (s, 1));
-    Ok(h)
+    Ok(intern(&mut env.win16.ddeml, &s))
 }
 
 /// DDEML.22 DdeFreeStringHandle(idInst, hsz): one use less; TRUE.
 pub fn dde_free_string_handle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let d = &mut env.win16.ddeml;
-    let Some(v) = d.strings.get_mut(&a[1]) else {
+    if !d.strings.contains_key(&a[1]) {
         return Ok(0);
-    };
-    v.1 -= 1;
-    if v.1 == 0 {
-        d.strings.remove(&a[1]);
     }
+    release(d, a[1]);
     Ok(1)
 }
 
@@ -517,372 +502,87 @@ pub fn dde_get_last_error(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<
     })
 }
 
-/// DDEML.27 DdeNameService(idInst, hsz1, hszRes, afCmd): registers
-/// (DNS_REGISTER) or unregisters the service name; TRUE.
-pub fn dde_name_service(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(i) = env.win16.ddeml.instances.get_mut(&a[0]) else {
-        return Ok(0);
-    };
-    let cmd = a[3] as u16;
-    if cmd & DNS_REGISTER != 0 && a[1] != 0 && !i.services.contains(&a[1]) {
-        i.services.push(a[1]);
-    }
-    if cmd & DNS_UNREGISTER != 0 {
-        if a[1] == 0 {
-            i.services.clear();
-        } else {
-            i.services.retain(|&s| s != a[1]);
-        }
-    }
-    Ok(1)
-}
-
-/// Call instance `inst`'s callback: (type, fmt, hconv, hsz1, hsz2, hData,
-/// dwData1, dwData2); its result.
-#[allow(clippy::too_many_arguments)]
-fn call_back(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    inst: u32,
-    ty: u16,
-    fmt: u16,
-    conv: u32,
-    hsz1: u32,
-    hsz2: u32,
-    data: u32,
-) -> Result<u32, Stop> {
-    call_back_with(env, uc, inst, ty, fmt, conv, hsz1, hsz2, data, 0)
-}
-
-/// [`call_back`] with dwData1 (XTYP_ADVREQ's count of requests left).
-#[allow(clippy::too_many_arguments)]
-fn call_back_with(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    inst: u32,
-    ty: u16,
-    fmt: u16,
-    conv: u32,
-    hsz1: u32,
-    hsz2: u32,
-    data: u32,
-    data1: u32,
-) -> Result<u32, Stop> {
+/// DDEML.27 DdeNameService(idInst, hsz1, hszRes, afCmd): DNS_REGISTER
+/// registers service name hsz1, with an instance-specific name of its own
+/// ("NAME(iiii)", the instance in hex), and the other instances hear
+/// XTYP_REGISTER; DNS_UNREGISTER unregisters it (every name when hsz1 is
+/// 0), and they hear XTYP_UNREGISTER; DNS_FILTEROFF lets XTYP_CONNECT come
+/// for any service name, DNS_FILTERON (the default) only for registered
+/// ones. TRUE; FALSE (DMLERR_INVALIDPARAMETER) for a name it does not have
+/// or a client-only instance's registration, and for an unknown instance.
+pub fn dde_name_service(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (inst, hsz, cmd) = (a[0], a[1], a[3] as u16);
     let Some(i) = env.win16.ddeml.instances.get(&inst).cloned() else {
         return Ok(0);
     };
-    if i.callback == 0 {
-        return Ok(0);
-    }
-    let Some(cs) = env.win16.module_by_name("DDEML").map(|m| m.segments[0]) else {
-        return Ok(0);
-    };
-    let (sel, off) = farptr::split(i.callback);
-    // The callback runs in the instance's task, on its stack, with its
-    // data segment (scheduler.rs, "Running as another task").
-    let r = crate::win16::scheduler::run_as(env, uc, i.htask, |env, uc| {
-        callback::call_far(
-            env,
-            uc,
-            cs,
-            (sel, off),
-            i.ds,
-            &[],
-            &[
-                CallArg::W(ty),
-                CallArg::W(fmt),
-                CallArg::L(conv),
-                CallArg::L(hsz1),
-                CallArg::L(hsz2),
-                CallArg::L(data),
-                CallArg::L(data1),
-                CallArg::L(0),
-            ],
-        )
-        .map(|r| r.value)
-    })?;
-    Ok(r)
-}
-
-/// DDEML.7 DdeConnect(idInst, hszService, hszTopic, pCC) (module notes).
-pub fn dde_connect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (client, service, topic) = (a[0], a[1], a[2]);
-    if !env.win16.ddeml.instances.contains_key(&client) {
-        return Ok(0);
-    }
-    let client_task = env.win16.ddeml.instances[&client].htask;
-    let servers: Vec<u32> = env
-        .win16
-        .ddeml
-        .instances
-        .iter()
-        .filter(|(id, i)| {
-            // SDK, DdeInitialize: a client-only instance is no server;
-            // CBF_FAIL_CONNECTIONS refuses every XTYP_CONNECT,
-            // CBF_FAIL_SELFCONNECTIONS those from its own task.
-            **id != client
-                && i.flags & (cbf::APPCMD_CLIENTONLY | cbf::FAIL_CONNECTIONS) == 0
-                && !(i.flags & cbf::FAIL_SELFCONNECTIONS != 0 && i.htask == client_task)
-                && !i.services.is_empty()
-                && (service == 0 || i.services.contains(&service))
-        })
-        .map(|(id, _)| *id)
-        .collect();
-    for server in servers {
-        let svc = if service == 0 {
-            env.win16.ddeml.instances[&server].services[0]
-        } else {
-            service
-        };
-        let ok = call_back(env, uc, server, xtyp::CONNECT, 0, 0, topic, svc, 0)?;
-        if ok & 0xFFFF == 0 {
-            continue;
-        }
-        let d = &mut env.win16.ddeml;
-        if d.convs.len() >= MAX_HANDLES {
-            break;
-        }
-        d.next_conv += 1;
-        let h = FIRST_HCONV + d.next_conv;
-        d.convs.insert(
-            h,
-            Conv {
-                client,
-                server,
-                service: svc,
-                topic,
-                disabled: false,
-            },
-        );
-        if flags_of(env, server) & cbf::SKIP_CONNECT_CONFIRMS == 0 {
-            call_back(env, uc, server, xtyp::CONNECT_CONFIRM, 0, h, topic, svc, 0)?;
-        }
-        return Ok(h);
-    }
-    env.win16
-        .ddeml
-        .set_error(client, dmlerr::NO_CONV_ESTABLISHED);
-    Ok(0)
-}
-
-/// DDEML.4 DdeConnectList(idInst, hszService, hszTopic, hConvList, pCC):
-/// the conversation list; 0 (DMLERR_NO_CONV_ESTABLISHED) when no server
-/// answers (module notes: a list holds at most the one conversation
-/// DdeConnect makes).
-pub fn dde_connect_list(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    dde_connect(env, uc, &[a[0], a[1], a[2], a[4]])
-}
-
-/// DDEML.5 DdeQueryNextServer(hConvList, hConvPrev): the list's next
-/// conversation: the one after none, then 0.
-pub fn dde_query_next_server(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(if a[1] == 0 && env.win16.ddeml.convs.contains_key(&a[0]) {
-        a[0]
-    } else {
-        0
-    })
-}
-
-/// DDEML.8 DdeDisconnect(hConv): the conversation ends with its advise
-/// loops and held transactions, and the partner (the server when the
-/// client's task calls, else the client) gets XTYP_DISCONNECT; TRUE, FALSE
-/// for an unknown conversation.
-pub fn dde_disconnect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(c) = env.win16.ddeml.convs.remove(&a[0]) else {
-        return Ok(0);
-    };
-    let d = &mut env.win16.ddeml;
-    d.advises.retain(|l| l.conv != a[0]);
-    d.held.retain(|h| h.conv != a[0]);
-    let current = uc.get_data().current_task;
-    let client_task = d.instances.get(&c.client).map(|i| i.htask);
-    let partner = if client_task == Some(current) {
-        c.server
-    } else {
-        c.client
-    };
-    if flags_of(env, partner) & cbf::SKIP_DISCONNECTS == 0 {
-        call_back(env, uc, partner, xtyp::DISCONNECT, 0, a[0], 0, 0, 0)?;
-    }
-    Ok(1)
-}
-
-/// An instance's afCmd (0 for none).
-fn flags_of(env: &Env, inst: u32) -> u32 {
-    env.win16.ddeml.instances.get(&inst).map_or(0, |i| i.flags)
-}
-
-/// DDEML.6 DdeDisconnectList(hConvList): every conversation of the list
-/// ends as DdeDisconnect ends it (a list holds the one conversation
-/// DdeConnectList made); TRUE, FALSE for an unknown list.
-pub fn dde_disconnect_list(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    dde_disconnect(env, uc, a)
-}
-
-/// DDEML.13 DdePostAdvise(idInst, hszTopic, hszItem): for every advise
-/// loop of the instance's conversations on that topic and item (0: any),
-/// the server's callback gets XTYP_ADVREQ (dwData1 the number of
-/// XTYP_ADVREQ still to come) and its data goes to the client's callback
-/// as XTYP_ADVDATA (hData NULL for an XTYPF_NODATA loop), held while the
-/// client's callback is disabled (DdeEnableCallback); TRUE, FALSE for an
-/// unknown instance.
-pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (inst, topic, item) = (a[0], a[1], a[2]);
-    if !env.win16.ddeml.instances.contains_key(&inst) {
-        return Ok(0);
-    }
-    let d = &env.win16.ddeml;
-    let loops: Vec<(Advise, Conv)> = d
-        .advises
-        .iter()
-        .filter_map(|l| d.convs.get(&l.conv).map(|c| (*l, *c)))
-        .filter(|(l, c)| {
-            c.server == inst && (topic == 0 || c.topic == topic) && (item == 0 || l.item == item)
-        })
-        .collect();
-    let mut left = loops.len() as u32;
-    for (l, c) in loops {
-        left -= 1;
-        let data = if l.flags & xtyp::XTYPF_NODATA != 0 {
-            0
-        } else {
-            let h = call_back_with(
-                env,
-                uc,
-                c.server,
-                xtyp::ADVREQ,
-                l.fmt,
-                l.conv,
-                c.topic,
-                l.item,
-                0,
-                left,
-            )?;
-            if h == 0 {
-                continue;
-            }
-            h
-        };
-        deliver(
-            env,
-            uc,
-            Held {
-                inst: c.client,
-                ty: xtyp::ADVDATA,
-                fmt: l.fmt,
-                conv: l.conv,
-                hsz1: c.topic,
-                hsz2: l.item,
-                data,
-            },
-        )?;
-    }
-    Ok(1)
-}
-
-/// Is the callback of `inst` disabled for conversation `conv`?
-fn disabled(d: &DdemlState, inst: u32, conv: u32) -> bool {
-    d.instances.get(&inst).is_some_and(|i| i.disabled)
-        || d.convs
-            .get(&conv)
-            .is_some_and(|c| c.disabled && (c.client == inst || c.server == inst))
-}
-
-/// Give a transaction to its callback now, or hold it while that callback
-/// is disabled.
-fn deliver(env: &mut Env, uc: &mut Uc<'_>, h: Held) -> Result<u32, Stop> {
-    let d = &mut env.win16.ddeml;
-    if disabled(d, h.inst, h.conv) {
-        if d.held.len() < MAX_HANDLES {
-            d.held.push(h);
-        }
-        return Ok(0);
-    }
-    call_back(env, uc, h.inst, h.ty, h.fmt, h.conv, h.hsz1, h.hsz2, h.data)
-}
-
-/// DDEML.26 DdeEnableCallback(idInst, hConv, wCmd): EC_DISABLE holds the
-/// transactions for the instance's callback (for conversation hConv, or
-/// every one when hConv is 0); EC_ENABLEALL gives it every held one and
-/// enables it; EC_ENABLEONE gives it the next held one and leaves it
-/// disabled. TRUE, FALSE for an unknown instance or conversation or
-/// command.
-pub fn dde_enable_callback(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (inst, conv, cmd) = (a[0], a[1], a[2] as u16);
-    let d = &mut env.win16.ddeml;
-    if !d.instances.contains_key(&inst) || (conv != 0 && !d.convs.contains_key(&conv)) {
-        return Ok(0);
-    }
-    let set = |d: &mut DdemlState, off: bool| {
-        if conv == 0 {
-            if let Some(i) = d.instances.get_mut(&inst) {
-                i.disabled = off;
-            }
-            for c in d.convs.values_mut() {
-                if c.client == inst || c.server == inst {
-                    c.disabled = off;
-                }
-            }
-        } else if let Some(c) = d.convs.get_mut(&conv) {
-            c.disabled = off;
-        }
-    };
-    let mine = |h: &Held| h.inst == inst && (conv == 0 || h.conv == conv);
-    match cmd {
-        ec::DISABLE => set(d, true),
-        ec::ENABLEALL => {
-            set(d, false);
-            while let Some(p) = env.win16.ddeml.held.iter().position(mine) {
-                let h = env.win16.ddeml.held.remove(p);
-                deliver(env, uc, h)?;
-            }
-        }
-        ec::ENABLEONE => {
-            if let Some(p) = d.held.iter().position(mine) {
-                let h = d.held.remove(p);
-                call_back(env, uc, h.inst, h.ty, h.fmt, h.conv, h.hsz1, h.hsz2, h.data)?;
-            }
-        }
-        _ => return Ok(0),
-    }
-    Ok(1)
-}
-
-/// DDEML.37 DdeReconnect(hConv): the conversation, still there, or 0.
-pub fn dde_reconnect(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(if env.win16.ddeml.convs.contains_key(&a[0]) {
-        a[0]
-    } else {
-        0
-    })
-}
-
-/// DDEML.10 DdeSetUserHandle: TRUE for a conversation that exists.
-pub fn dde_conv_true(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(env.win16.ddeml.convs.contains_key(&a[0])))
-}
-
-/// DDEML.9 DdeQueryConvInfo(hConv, idTransaction, lpConvInfo): fills
-/// CONVINFO's first fields (cb, hUser 0, hConvPartner, hszSvcPartner,
-/// hszServiceReq, hszTopic) for a conversation; its size, 0 for none.
-pub fn dde_query_conv_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(c) = env.win16.ddeml.convs.get(&a[0]).copied() else {
-        return Ok(0);
-    };
-    let Some(b) = farptr::read_bytes(uc, a[2], 4) else {
-        return Ok(0);
-    };
-    let cb = u32::from_le_bytes([b[0], b[1], b[2], b[3]]).min(64) as usize;
-    let mut info = vec![0u8; cb.max(24)];
-    for (i, v) in [cb as u32, 0, 0, c.service, c.service, c.topic]
-        .iter()
-        .enumerate()
+    if cmd & (DNS_FILTEROFF | DNS_FILTERON) != 0
+        && let Some(i) = env.win16.ddeml.instances.get_mut(&inst)
     {
-        info[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        i.filter_off = cmd & DNS_FILTEROFF != 0;
     }
-    info.truncate(cb);
-    farptr::write_bytes(uc, a[2], &info);
-    Ok(cb as u32)
+    if cmd & DNS_REGISTER != 0 {
+        let d = &mut env.win16.ddeml;
+        let Some(text) = d.strings.get(&hsz).map(|(t, _)| t.clone()) else {
+            d.set_error(inst, dmlerr::INVALIDPARAMETER);
+            return Ok(0);
+        };
+        if i.flags & cbf::APPCMD_CLIENTONLY != 0 {
+            d.set_error(inst, dmlerr::DLL_USAGE);
+            return Ok(0);
+        }
+        if i.services.contains(&hsz) {
+            return Ok(1);
+        }
+        let name = intern(d, &format!("{text}({inst:04X})"));
+        if let Some(v) = d.strings.get_mut(&hsz) {
+            v.1 += 1;
+        }
+        if let Some(i) = d.instances.get_mut(&inst) {
+            i.services.push(hsz);
+            i.inst_names.push(name);
+        }
+        conv::name_notify(env, uc, inst, hsz, name, true)?;
+    }
+    if cmd & DNS_UNREGISTER != 0 {
+        let gone: Vec<(u32, u32)> = i
+            .services
+            .iter()
+            .zip(&i.inst_names)
+            .filter(|(s, _)| hsz == 0 || **s == hsz)
+            .map(|(s, n)| (*s, *n))
+            .collect();
+        if hsz != 0 && gone.is_empty() {
+            env.win16.ddeml.set_error(inst, dmlerr::INVALIDPARAMETER);
+            return Ok(0);
+        }
+        if let Some(i) = env.win16.ddeml.instances.get_mut(&inst) {
+            i.services.retain(|s| !gone.iter().any(|g| g.0 == *s));
+            i.inst_names.retain(|s| !gone.iter().any(|g| g.1 == *s));
+        }
+        for (s, n) in gone {
+            conv::name_notify(env, uc, inst, s, n, false)?;
+            release(&mut env.win16.ddeml, s);
+            release(&mut env.win16.ddeml, n);
+        }
+    }
+    Ok(1)
+}
+
+/// One use less of string handle `h`.
+fn release(d: &mut DdemlState, h: u32) {
+    if let Some(v) = d.strings.get_mut(&h) {
+        v.1 -= 1;
+        if v.1 == 0 {
+            d.strings.remove(&h);
+        }
+    }
+}
+
+/// Free data handle `h` (DDEML owns it: a callback's answer it consumed).
+fn free_data(env: &mut Env, uc: &mut Uc<'_>, h: u32) {
+    if let Some(d) = env.win16.ddeml.data.remove(&h) {
+        crate::win16::global::free_block(env, uc, d.block);
+    }
 }
 
 /// A new data handle holding `bytes` (module notes), or 0.
@@ -1010,89 +710,6 @@ pub fn dde_free_data_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
     };
     crate::win16::global::free_block(env, uc, d.block);
     Ok(1)
-}
-
-/// DDEML.11 DdeClientTransaction(lpvData, cbData, hConv, hszItem, uFmt,
-/// uType, dwTimeout, lpuResult) (module notes).
-pub fn dde_client_transaction(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let (conv, item, fmt, ty) = (a[2], a[3], a[4] as u16, a[5] as u16);
-    let Some(c) = env.win16.ddeml.convs.get(&conv).copied() else {
-        return Ok(0);
-    };
-    let data = match ty {
-        xtyp::POKE | xtyp::EXECUTE if a[0] != 0 => {
-            if a[1] == 0xFFFF_FFFF {
-                a[0]
-            } else {
-                let Some(b) = crate::win16::kernel::memory::read_huge(uc, a[0], a[1]) else {
-                    env.win16
-                        .ddeml
-                        .set_error(c.client, dmlerr::INVALIDPARAMETER);
-                    return Ok(0);
-                };
-                new_data(env, uc, &b, fmt, item)
-            }
-        }
-        _ => 0,
-    };
-    let base = ty & !xtyp::XTYPF_MASK;
-    // A transaction the server's filters fail never reaches its callback
-    // (SDK, DdeInitialize: CBF_FAIL_*): it is not processed.
-    let fail = match base {
-        xtyp::REQUEST => cbf::FAIL_REQUESTS,
-        xtyp::POKE => cbf::FAIL_POKES,
-        xtyp::EXECUTE => cbf::FAIL_EXECUTES,
-        xtyp::ADVSTART | xtyp::ADVSTOP => cbf::FAIL_ADVISES,
-        _ => 0,
-    };
-    let r = if flags_of(env, c.server) & fail != 0 {
-        0
-    } else {
-        call_back(env, uc, c.server, base, fmt, conv, c.topic, item, data)?
-    };
-    if a[7] != 0 {
-        farptr::write_bytes(uc, a[7], &(r & 0xFFFF).to_le_bytes());
-    }
-    match base {
-        // The server accepts the loop with TRUE (SDK, XTYP_ADVSTART).
-        xtyp::ADVSTART if r & 0xFFFF != 0 => {
-            let d = &mut env.win16.ddeml;
-            let link = Advise {
-                conv,
-                item,
-                fmt,
-                flags: ty & xtyp::XTYPF_MASK,
-            };
-            d.advises
-                .retain(|l| !(l.conv == conv && l.item == item && l.fmt == fmt));
-            if d.advises.len() < MAX_HANDLES {
-                d.advises.push(link);
-            }
-            Ok(1)
-        }
-        xtyp::ADVSTART => {
-            env.win16.ddeml.set_error(c.client, dmlerr::NOTPROCESSED);
-            Ok(0)
-        }
-        xtyp::ADVSTOP => {
-            env.win16
-                .ddeml
-                .advises
-                .retain(|l| !(l.conv == conv && l.item == item && l.fmt == fmt));
-            Ok(1)
-        }
-        xtyp::REQUEST => {
-            if r == 0 {
-                env.win16.ddeml.set_error(c.client, dmlerr::NOTPROCESSED);
-            }
-            Ok(r)
-        }
-        _ if r & DDE_FACK != 0 => Ok(1),
-        _ => {
-            env.win16.ddeml.set_error(c.client, dmlerr::NOTPROCESSED);
-            Ok(0)
-        }
-    }
 }
 
 #[cfg(test)]

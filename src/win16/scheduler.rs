@@ -53,8 +53,8 @@
 //! like any task; the sender stays blocked until the receiver returns.
 //!
 //! **Ending.** When a task ends (INT 21h AH=4Ch), it leaves the task list,
-//! its windows and queue go, its TDB loses the 'TD' signature, and the next
-//! task runs. The run ends when the last task ends, with the exit code of
+//! its windows, queue and DDEML instances go, its TDB loses the 'TD'
+//! signature, and the next task runs. The run ends when the last task ends, with the exit code of
 //! the first task loaded. A task that ends inside a call from another task
 //! (a sent message, a DDEML callback: "Running as another task") unwinds
 //! to that call, which returns 0 to the waiting caller, unless it holds
@@ -479,6 +479,9 @@ pub fn run_as<T: Default>(
 /// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
 /// signature (TaskFindHandle and StackTraceFirst then refuse it).
 pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
+    // Its DDEML instances go; their partners hear XTYP_DISCONNECT through
+    // their own message loops (ddeml/conv.rs, task_ended).
+    super::ddeml::conv::task_ended(env, uc, htask);
     super::user::forget_task(env, htask);
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);

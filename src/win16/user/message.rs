@@ -11,7 +11,10 @@
 //! whose update region is not empty. A WM_PAINT is not removed from the
 //! queue: it comes again until the window is validated (BeginPaint,
 //! ValidateRect, DefWindowProc). The default queue holds 8 posted messages
-//! (SDK, SetMessageQueue); PostMessage fails when it is full.
+//! (SDK, SetMessageQueue); PostMessage fails when it is full. DDEML's
+//! wake-up (ddeml/conv.rs, WM_DDEML_WAKE) is never returned: GetMessage,
+//! PeekMessage and WaitMessage hand it to DDEML first, which runs the
+//! task's waiting DDEML transactions in its callbacks.
 //!
 //! **The headless session.** Each time a task's queue runs empty in
 //! GetMessage or PeekMessage (no posted message, no WM_QUIT, no window to
@@ -736,6 +739,9 @@ fn retrieve(
         let Some((m, input)) = next_message(env, htask, filter, remove) else {
             return Ok(None);
         };
+        if ddeml_wake(env, uc, htask, &m)? {
+            continue;
+        }
         if super::hook::input_hooks_discard(env, uc, htask, &m, remove)? {
             if !remove {
                 // A discarded input message goes even from PeekMessage.
@@ -760,6 +766,40 @@ fn retrieve(
         return Ok(Some(m));
     }
     Ok(None)
+}
+
+/// DDEML's wake-up (ddeml/conv.rs, WM_DDEML_WAKE: the messages DDEML's
+/// own windows got in Windows): taken off the queue and handed to DDEML,
+/// which runs the task's waiting DDEML transactions; true when `m` was it.
+fn ddeml_wake(env: &mut Env, uc: &mut Uc<'_>, htask: u16, m: &Msg) -> Result<bool, Stop> {
+    if m.hwnd != 0 || m.message != crate::win16::ddeml::conv::WM_DDEML_WAKE {
+        return Ok(false);
+    }
+    let q = env.win16.user.queue(htask);
+    if let Some(i) = q.msgs.iter().position(|x| x == m) {
+        q.msgs.remove(i);
+    }
+    crate::win16::ddeml::conv::pump(env, uc, htask)?;
+    Ok(true)
+}
+
+/// Before GetMessage, PeekMessage or WaitMessage look at the queue: DDEML's
+/// wake-ups in it are handled first (a few rounds: DDEML may wake the
+/// task again).
+fn ddeml_wakes(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
+    for _ in 0..4 {
+        let q = env.win16.user.queue(htask);
+        let Some(m) = q
+            .msgs
+            .iter()
+            .find(|m| m.hwnd == 0 && m.message == crate::win16::ddeml::conv::WM_DDEML_WAKE)
+            .copied()
+        else {
+            break;
+        };
+        ddeml_wake(env, uc, htask, &m)?;
+    }
+    Ok(())
 }
 
 /// SendMessage with lParam as a [`CallArg`]: a value, or (`Scratch`,
@@ -802,6 +842,9 @@ pub(crate) fn take_queued(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<
     for _ in 0..MAX_QUEUE {
         let q = env.win16.user.queue(htask);
         if let Some(m) = q.msgs.pop_front() {
+            if ddeml_wake(env, uc, htask, &m)? {
+                continue;
+            }
             return Ok(Some(m));
         }
         let Some(m) = q.input.pop_front() else {
@@ -846,6 +889,7 @@ fn get_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         max: a[3] as u16,
     };
     claim_script(env, htask);
+    ddeml_wakes(env, uc, htask)?;
     if !env.win16.user.has_input(htask)
         && scheduler::yield_now(env, uc, Wait::Input, Resume::Retry)?
     {
@@ -877,6 +921,7 @@ fn peek_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
     };
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
+    ddeml_wakes(env, uc, htask)?;
     // Nothing this call would take: give up the CPU (SDK, WaitMessage:
     // GetMessage, PeekMessage and WaitMessage yield to other
     // applications), also when messages outside the filter wait.
@@ -935,6 +980,7 @@ fn wake_timer_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
 fn wait_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
     claim_script(env, htask);
+    ddeml_wakes(env, uc, htask)?;
     if !env.win16.user.has_input(htask)
         && scheduler::yield_now(env, uc, Wait::Input, Resume::After(0))?
     {
