@@ -25,8 +25,8 @@
 //!   one; the walk ends at WinMain, whose saved BP does not climb.
 
 mod common;
-use common::watcom::{self, Kind};
 use common::bin;
+use common::watcom::{self, Kind};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -439,4 +439,42 @@ fn the_text_report_shows_the_caught_fault_and_the_walk_the_log_holds() {
         );
         assert!(text.contains(&row), "no row {row:?} in\n{text}");
     }
+}
+
+#[test]
+fn a_report_sent_to_the_tools_own_window_runs_in_the_tool_while_the_faulter_waits() {
+    let Some((v, log, ..)) = session("-mm", "ts", Some("dialog ok\n")) else {
+        return;
+    };
+    // The callback's SendMessage runs the tool's window procedure in the
+    // tool's task (GetCurrentTask there is not the faulting task); its
+    // dialog gets the script's line for the first program, the tool.
+    let lines: Vec<String> = common::output_lines(&v)
+        .into_iter()
+        .filter(|l| !l.starts_with("level "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "register 1 1",
+            "report in the tool 1",
+            "caught 13 PMFAULT",
+            "dialog 1",
+            "exittask PMFAULT 255",
+            "closed 1 1"
+        ],
+        "{v:#}"
+    );
+    check_log_is_the_walk(&v, &log, &MEDIUM_NEAR, "terminated");
+}
+
+#[test]
+fn a_modeless_report_with_the_callbacks_own_message_loop_works() {
+    let Some((v, log, ..)) = session("-ms", "tg", Some("@PMFAULT key enter\n")) else {
+        return;
+    };
+    // Enter in the dialog: IsDialogMessage gives its default push button,
+    // IDOK.
+    expect_lines(&v, 1, 255);
+    check_log_is_the_walk(&v, &log, &SMALL_NEAR, "terminated");
 }

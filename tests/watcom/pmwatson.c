@@ -19,17 +19,23 @@
  *       frame <n> <CS>:<IP> <SS>:<BP> <module> <wSegment> <far|near>
  *       end <frames>
  *   - shows its report in a dialog box (DialogBox of its REPORT template,
- *     owned by its own window) or, with 'm', a message box;
+ *     owned by its own window) or, with 'm', a message box, or, with
+ *     'g', a modeless dialog (CreateDialog, no owner) served by the
+ *     callback's own GetMessage/IsDialogMessage loop; with 's'
+ *     the callback sends its window a message and the tool's own task
+ *     (its stack, its DS) logs and shows the dialog while the faulting
+ *     task waits in SendMessage;
  *   - then ends the faulting task with TerminateApp(NULL, NO_UAE_BOX), or,
  *     with 'p', returns to TOOLHELP to pass the fault on (Windows' own
  *     Application Error follows).
  * Traps (INT 1, INT 3) are passed on untouched, as a fault inside its own
  * report would be.
  *
- * Command line: "<t|p>[d|m] [PROGRAM]": with a program named it starts it
+ * Command line: "<t|p>[d|m|g|s] [PROGRAM]": with a program named it starts it
  * with WinExec. It prints, one line each (CR LF) on standard output:
  *   register <InterruptRegister> <NotifyRegister>
  *   winexec <ok>                       (with a program named)
+ *   report in the tool <1 when not the faulting task>   ('s' only)
  *   caught <number> <module>           (in the callback)
  *   dialog <result>                    (DialogBox's or MessageBox's result)
  *   exittask <module> <code>           (NFY_EXITTASK, in the ending task)
@@ -57,6 +63,11 @@ static TASKENTRY te;
 static MODULEENTRY me;
 static GLOBALENTRY ge;
 static FARPROC dlgproc;
+static int dialog_result;
+static struct {
+    HTASK task;
+    WORD intno, cs, ip, ss, bp;
+} fault;
 
 static void out(const char *s)
 {
@@ -98,7 +109,11 @@ BOOL FAR PASCAL _export ReportProc(HWND hDlg, UINT msg, WPARAM wParam, LPARAM lP
         return TRUE;
     case WM_COMMAND:
         if (wParam == IDOK || wParam == IDCANCEL) {
-            EndDialog(hDlg, wParam);
+            dialog_result = wParam;
+            if (shown == 'g')
+                ShowWindow(hDlg, SW_HIDE);
+            else
+                EndDialog(hDlg, wParam);
             return TRUE;
         }
         break;
@@ -107,11 +122,10 @@ BOOL FAR PASCAL _export ReportProc(HWND hDlg, UINT msg, WPARAM wParam, LPARAM lP
 }
 
 /* The report, in the faulting task: the log, then the dialog. */
-static void report(WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
+static void report(HTASK task, WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
 {
     OFSTRUCT of;
     HFILE f;
-    HTASK task = GetCurrentTask();
     int n = 0, r;
 
     te.dwSize = sizeof te;
@@ -154,9 +168,27 @@ static void report(WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
 
     wsprintf(summary, "%s caused fault %u at %04X:%04X; %d frames logged in PMWATSON.LOG",
              (LPSTR)mod, intno, cs, ip, n);
-    if (shown == 'm')
+    if (shown == 'm') {
         r = MessageBox(hwndMain, summary, "PMWATSON", MB_OK | MB_ICONSTOP | MB_TASKMODAL);
-    else
+    } else if (shown == 'g') {
+        /* A modeless report with the callback's own message loop, until
+         * the dialog ends (ReportProc's EndDialog hides it; the loop then
+         * destroys it). */
+        MSG msg;
+        HWND dlg = CreateDialog(hInstance, "REPORT", NULL, (DLGPROC)dlgproc);
+        dialog_result = 0;
+        if (dlg)
+            ShowWindow(dlg, SW_SHOWNORMAL);
+        while (dlg && IsWindowVisible(dlg) && GetMessage(&msg, NULL, 0, 0)) {
+            if (!IsDialogMessage(dlg, &msg)) {
+                TranslateMessage(&msg);
+                DispatchMessage(&msg);
+            }
+        }
+        if (dlg)
+            DestroyWindow(dlg);
+        r = dialog_result;
+    } else
         r = DialogBox(hInstance, "REPORT", hwndMain, (DLGPROC)dlgproc);
     wsprintf(line, "dialog %d", r);
     out(line);
@@ -179,7 +211,19 @@ void FAR _cdecl _export FaultProc(WORD ax, WORD intno, WORD handle, WORD ip, WOR
         && number != INT_GPFAULT)
         return;
     busy = 1;
-    report(number, cs, ip, ss, bp);
+    if (shown == 's') {
+        /* The report from the tool's own task: a message sent to its
+         * window runs there, on its stack, while this task waits. */
+        fault.task = GetCurrentTask();
+        fault.intno = number;
+        fault.cs = cs;
+        fault.ip = ip;
+        fault.ss = ss;
+        fault.bp = bp;
+        SendMessage(hwndMain, WM_USER + 1, 0, 0L);
+    } else {
+        report(GetCurrentTask(), number, cs, ip, ss, bp);
+    }
     busy = 0;
     if (mode == 't')
         TerminateApp(NULL, NO_UAE_BOX);
@@ -203,6 +247,11 @@ BOOL FAR PASCAL _export NotifyProc(WORD wID, DWORD dwData)
 LRESULT FAR PASCAL _export WatsonWndProc(HWND hwnd, UINT msg, WPARAM wParam, LPARAM lParam)
 {
     switch (msg) {
+    case WM_USER + 1:
+        wsprintf(line, "report in the tool %d", GetCurrentTask() != fault.task);
+        out(line);
+        report(fault.task, fault.intno, fault.cs, fault.ip, fault.ss, fault.bp);
+        return 0;
     case WM_DESTROY: {
         int a = InterruptUnRegister(NULL);
         int b = NotifyUnRegister(NULL);
@@ -225,7 +274,8 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
     hInstance = hInst;
     if (lpCmdLine[0] == 't' || lpCmdLine[0] == 'p')
         mode = lpCmdLine[0];
-    if (mode && (lpCmdLine[1] == 'd' || lpCmdLine[1] == 'm'))
+    if (lpCmdLine[0] && (lpCmdLine[1] == 'd' || lpCmdLine[1] == 'm' || lpCmdLine[1] == 's'
+                           || lpCmdLine[1] == 'g'))
         shown = lpCmdLine[1];
     while (*prog && *prog != ' ')
         prog++;
