@@ -27,6 +27,10 @@
 //! neither arises here: the machine has no paging, so no page fault, and
 //! no keyboard that could press Ctrl+Alt+SysRq.
 //!
+//! Each fault is recorded before it is dispatched (fault_record.rs), with
+//! the walk from the faulting context, and its outcome set as it is
+//! decided.
+//!
 //! Callbacks are tried newest registration first, whichever task
 //! registered them: TOOLHELP kept one chain for the system, which is how
 //! Dr. Watson, a task of its own, saw every task's faults. The callback
