@@ -152,7 +152,11 @@ impl Env {
     }
 
     /// The symbol of a walked frame's CS:IP (symbols::frame_lookup: a
-    /// return address is named from the call before it).
+    /// return address is named from the call before it). A frame at the
+    /// first byte of a built-in function's thunk is a task waiting inside
+    /// that function (the scheduler's frames name the call itself,
+    /// scheduler.rs), not a return after the thunk before it: it is named
+    /// by that thunk.
     pub fn frame_symbol(
         &self,
         mem: &dyn crate::walk::WalkMemory,
@@ -160,7 +164,9 @@ impl Env {
         ip: u16,
         exact: bool,
     ) -> Option<crate::symbols::SymbolRef> {
-        crate::symbols::frame_lookup(ip, exact, |ip| self.symbol_at(mem, cs, ip))
+        let at_thunk = mem.mode() == crate::walk::CpuMode::Protected
+            && self.win16.thunk_target(cs, ip).is_some();
+        crate::symbols::frame_lookup(ip, exact || at_thunk, |ip| self.symbol_at(mem, cs, ip))
     }
 
     /// The symbol naming code address `cs:ip`: a built-in function's thunk

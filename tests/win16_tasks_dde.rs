@@ -144,6 +144,17 @@ fn a_fault_in_a_message_sent_from_another_task_is_the_receivers() {
     let frames = v["frames"].as_array().unwrap();
     assert_eq!(frames[0]["module"], "DDESRV", "{v:#}");
     assert!(frames.iter().all(|fr| fr["wSS"] == server_ss), "{v:#}");
+    // The sent message was delivered inside the server's GetMessage
+    // (Windows 3.1 SDK, "SendMessage": a message sent by another task is
+    // processed when the receiver calls GetMessage or PeekMessage): the
+    // frame at USER's GetMessage thunk is named GetMessage, not the
+    // export whose thunk comes before it.
+    assert!(
+        frames
+            .iter()
+            .any(|fr| fr["module"] == "USER" && fr["symbol"] == "GETMESSAGE"),
+        "{v:#}"
+    );
     // The server's task ends (Windows 3.1's default action); the sender,
     // waiting in SendMessage, goes on with 0 and exits with its own code.
     // The server was the first program named: the run's result is its
