@@ -272,7 +272,8 @@ fn check_log_is_the_walk(v: &Value, log: &str, near: &[bool], outcome: &str) {
             at.0, at.1
         )
     );
-    assert_eq!(*lines.last().unwrap(), "end 5");
+    let end = lines.iter().position(|l| l.starts_with("end ")).unwrap();
+    assert_eq!((end, lines[end]), (7, "end 5"), "{log}");
     let frames = f["frames"].as_array().unwrap();
     assert!(frames.iter().all(|fr| fr["hTask"] == htask), "{v:#}");
 }
@@ -477,4 +478,79 @@ fn a_modeless_report_with_the_callbacks_own_message_loop_works() {
     // IDOK.
     expect_lines(&v, 1, 255);
     check_log_is_the_walk(&v, &log, &SMALL_NEAR, "terminated");
+}
+
+/// The log's walks of another task ("tframe" lines after "taskwalk
+/// HTASK MODULE"): per task, its module and frames.
+fn log_task_walks(log: &str) -> Vec<(String, Vec<Frame>)> {
+    let mut out: Vec<(String, Vec<Frame>)> = Vec::new();
+    for l in log.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.first() {
+            Some(&"taskwalk") => out.push((w[2].to_string(), Vec::new())),
+            Some(&"tframe") => {
+                let (cs, ip) = pair(w[2]);
+                let (ss, bp) = pair(w[3]);
+                out.last_mut().unwrap().1.push((
+                    cs,
+                    ip,
+                    ss,
+                    bp,
+                    w[4].to_string(),
+                    w[5].parse().unwrap(),
+                    w[6] == "far",
+                ));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn the_log_is_what_toolhelp16_stack_shows_at_the_faulting_instruction() {
+    let Some((v, log, dir, tool)) = session("-mm", "td", None) else {
+        return;
+    };
+    let f = &v["faults"][0]["fault"];
+    let ip = f["wIP"].as_u64().unwrap();
+    // The faulting instruction as the tool read it with MemoryRead: its
+    // first bytes are the instruction toolhelp16 reports.
+    let code = log
+        .lines()
+        .find_map(|l| l.strip_prefix("code "))
+        .unwrap_or_else(|| panic!("no code line in\n{log}"));
+    let insn = f["instruction"]["bytes"].as_str().unwrap();
+    assert_eq!(code.split(' ').count(), 8, "{code}");
+    assert!(code.starts_with(insn), "{code} / {insn}");
+    // `stack` stopped just before the faulting instruction, with the same
+    // programs: the walk there, and every other task's walk from where it
+    // waits (StackTraceFirst), are the log's.
+    let at = format!("PMFAULT:1:{ip:04X}");
+    let out = bin()
+        .args(["stack", "--json", "--all-tasks", "--at", &at, "--dir"])
+        .arg(&dir)
+        .arg(&tool)
+        .arg(dir.join("PMFAULT.EXE"))
+        .args(["--", "td"])
+        .output()
+        .unwrap();
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["reached"], true, "{s:#}");
+    assert_eq!(log_frames(&log), json_frames(&s["frames"]), "{s:#}");
+    let walks = log_task_walks(&log);
+    assert_eq!(walks.len(), 1, "the tool is the one other task: {log}");
+    assert_eq!(walks[0].0, "PMWATSON");
+    let tasks = s["tasks"].as_array().unwrap();
+    let tool_task = tasks
+        .iter()
+        .find(|t| t["module"] == "PMWATSON")
+        .unwrap_or_else(|| panic!("{s:#}"));
+    assert_eq!(walks[0].1, json_frames(&tool_task["frames"]), "{s:#}");
+    // The tool waits in GetMessage: its walk starts in USER (the
+    // scheduler's frame names the call, StackTraceFirst step 3) and ends in
+    // its own code.
+    assert_eq!(walks[0].1[0].4, "USER", "{log}");
+    assert_eq!(walks[0].1.last().unwrap().4, "PMWATSON", "{log}");
+    assert_eq!(tool_task["frames"][0]["symbol"], "GETMESSAGE", "{s:#}");
 }

@@ -18,6 +18,11 @@
  *       fault <number> at <CS>:<IP> <module> <segment> owner <module> type <wType>
  *       frame <n> <CS>:<IP> <SS>:<BP> <module> <wSegment> <far|near>
  *       end <frames>
+ *       code <the 8 bytes at the faulting CS:IP, MemoryRead>
+ *       then for every other task (TaskFirst, TaskNext):
+ *       taskwalk <hTask> <module>
+ *       tframe <n> <CS>:<IP> <SS>:<BP> <module> <wSegment> <far|near>
+ *       tend <frames>      (its walk: StackTraceFirst, StackTraceNext)
  *   - shows its report in a dialog box (DialogBox of its REPORT template,
  *     owned by its own window) or, with 'm', a message box, or, with
  *     'g', a modeless dialog (CreateDialog, no owner) served by the
@@ -121,6 +126,45 @@ BOOL FAR PASCAL _export ReportProc(HWND hDlg, UINT msg, WPARAM wParam, LPARAM lP
     return FALSE;
 }
 
+/* "code" and the 8 bytes at the faulting CS:IP, read with MemoryRead. */
+static void code_line(WORD cs, WORD ip)
+{
+    unsigned char bytes[8];
+    DWORD got = MemoryRead(cs, ip, bytes, sizeof bytes);
+    DWORD i;
+    lstrcpy(line, "code");
+    for (i = 0; i < got; i++)
+        wsprintf(line + lstrlen(line), " %02X", bytes[i]);
+}
+
+/* Every other task (TaskFirst, TaskNext) and its walk from where it
+ * waits (StackTraceFirst, StackTraceNext). */
+static void other_tasks(HFILE f, HTASK faulting)
+{
+    static TASKENTRY t;
+    BOOL more;
+    t.dwSize = sizeof t;
+    for (more = TaskFirst(&t); more; more = TaskNext(&t)) {
+        int n = 0;
+        if (t.hTask == faulting)
+            continue;
+        wsprintf(line, "taskwalk %04X %s", t.hTask, (LPSTR)t.szModule);
+        log_line(f, line);
+        ste.dwSize = sizeof ste;
+        if (StackTraceFirst(&ste, t.hTask)) {
+            do {
+                wsprintf(line, "tframe %d %04X:%04X %04X:%04X %s %u %s", n, ste.wCS, ste.wIP,
+                         ste.wSS, ste.wBP, (LPSTR)module_name(ste.hModule), ste.wSegment,
+                         (LPSTR)(ste.wFlags == FRAME_NEAR ? "near" : "far"));
+                log_line(f, line);
+                n++;
+            } while (n < 64 && StackTraceNext(&ste));
+        }
+        wsprintf(line, "tend %d", n);
+        log_line(f, line);
+    }
+}
+
 /* The report, in the faulting task: the log, then the dialog. */
 static void report(HTASK task, WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
 {
@@ -164,6 +208,9 @@ static void report(HTASK task, WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
     }
     wsprintf(line, "end %d", n);
     log_line(f, line);
+    code_line(cs, ip);
+    log_line(f, line);
+    other_tasks(f, task);
     _lclose(f);
 
     wsprintf(summary, "%s caused fault %u at %04X:%04X; %d frames logged in PMWATSON.LOG",
