@@ -63,6 +63,7 @@ fn run(
     as_json: bool,
 ) -> (String, Option<String>) {
     let _ = std::fs::remove_file(dir.join("PMWATSON.LOG"));
+    let _ = std::fs::remove_file(dir.join("WINDOWS").join("PMWATSON.LOG"));
     let mut c = bin();
     c.arg("run");
     if as_json {
@@ -80,7 +81,11 @@ fn run(
     } else {
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
-    let log = std::fs::read_to_string(dir.join("PMWATSON.LOG")).ok();
+    // In the current directory, the drive's root; with 'w', in the
+    // Windows directory, which lies beneath the drive (README).
+    let log = std::fs::read_to_string(dir.join("PMWATSON.LOG"))
+        .or_else(|_| std::fs::read_to_string(dir.join("WINDOWS").join("PMWATSON.LOG")))
+        .ok();
     (text, log)
 }
 
@@ -553,4 +558,52 @@ fn the_log_is_what_toolhelp16_stack_shows_at_the_faulting_instruction() {
     assert_eq!(walks[0].1[0].4, "USER", "{log}");
     assert_eq!(walks[0].1.last().unwrap().4, "PMWATSON", "{log}");
     assert_eq!(tool_task["frames"][0]["symbol"], "GETMESSAGE", "{s:#}");
+}
+
+#[test]
+fn a_log_in_the_windows_directory_lands_in_the_runs_drive() {
+    let Some((v, log, dir, _)) = session("-mm", "tdw", None) else {
+        return;
+    };
+    expect_lines(&v, 2, 255);
+    check_log_is_the_walk(&v, &log, &MEDIUM_NEAR, "terminated");
+    // GetWindowsDirectory is C:\WINDOWS (README, "The Windows directory"),
+    // beneath the --dir drive.
+    assert!(dir.join("WINDOWS").join("PMWATSON.LOG").is_file());
+    assert!(!dir.join("PMWATSON.LOG").exists());
+    let changes = v["drive"]["changes"].as_array().unwrap();
+    assert!(
+        changes
+            .iter()
+            .any(|c| c["path"] == "C:\\WINDOWS\\PMWATSON.LOG"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn a_callback_that_posts_to_the_tool_and_yields_until_it_has_reported() {
+    let Some((v, log, ..)) = session("-ms", "ty", None) else {
+        return;
+    };
+    // PostMessage, then DirectedYield to the tool's task from inside the
+    // callback: the tool's own task logs and shows its dialog (IDCANCEL
+    // without a script), the faulting task goes on in its callback and
+    // ends with TerminateApp.
+    let lines: Vec<String> = common::output_lines(&v)
+        .into_iter()
+        .filter(|l| !l.starts_with("level "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "register 1 1",
+            "report in the tool 1",
+            "caught 13 PMFAULT",
+            "dialog 2",
+            "exittask PMFAULT 255",
+            "closed 1 1"
+        ],
+        "{v:#}"
+    );
+    check_log_is_the_walk(&v, &log, &SMALL_NEAR, "terminated");
 }

@@ -13,7 +13,8 @@
  *     (GlobalEntryHandle: owner and segment number; ModuleFindHandle);
  *   - walks the faulting stack (StackTraceCSIPFirst with the faulting SS,
  *     CS, IP and BP, then StackTraceNext until it fails);
- *   - writes PMWATSON.LOG (OpenFile OF_CREATE, _lwrite), one line each:
+ *   - writes PMWATSON.LOG in the current directory, or with 'w' in the
+ *     Windows directory (OpenFile OF_CREATE, _lwrite), one line each:
  *       task <hTask> <module>
  *       fault <number> at <CS>:<IP> <module> <segment> owner <module> type <wType>
  *       frame <n> <CS>:<IP> <SS>:<BP> <module> <wSegment> <far|near>
@@ -29,18 +30,21 @@
  *     callback's own GetMessage/IsDialogMessage loop; with 's'
  *     the callback sends its window a message and the tool's own task
  *     (its stack, its DS) logs and shows the dialog while the faulting
- *     task waits in SendMessage;
+ *     task waits in SendMessage; with 'y' the callback posts that
+ *     message and calls DirectedYield(the tool's task) until the tool has
+ *     reported;
  *   - then ends the faulting task with TerminateApp(NULL, NO_UAE_BOX), or,
  *     with 'p', returns to TOOLHELP to pass the fault on (Windows' own
  *     Application Error follows).
  * Traps (INT 1, INT 3) are passed on untouched, as a fault inside its own
  * report would be.
  *
- * Command line: "<t|p>[d|m|g|s] [PROGRAM]": with a program named it starts it
- * with WinExec. It prints, one line each (CR LF) on standard output:
+ * Command line: "<t|p>[d|m|g|s|y][w] [PROGRAM]": 'w' puts the log in the
+ * Windows directory (GetWindowsDirectory), as Dr. Watson put its own. With a program named it starts
+ * it with WinExec. It prints, one line each (CR LF) on standard output:
  *   register <InterruptRegister> <NotifyRegister>
  *   winexec <ok>                       (with a program named)
- *   report in the tool <1 when not the faulting task>   ('s' only)
+ *   report in the tool <1 when not the faulting task>   ('s', 'y')
  *   caught <number> <module>           (in the callback)
  *   dialog <result>                    (DialogBox's or MessageBox's result)
  *   exittask <module> <code>           (NFY_EXITTASK, in the ending task)
@@ -69,6 +73,9 @@ static MODULEENTRY me;
 static GLOBALENTRY ge;
 static FARPROC dlgproc;
 static int dialog_result;
+static volatile int reported;
+static HTASK tool_task;
+static char log_path[144] = "PMWATSON.LOG";
 static struct {
     HTASK task;
     WORD intno, cs, ip, ss, bp;
@@ -180,7 +187,7 @@ static void report(HTASK task, WORD intno, WORD cs, WORD ip, WORD ss, WORD bp)
     wsprintf(line, "caught %u %s", intno, (LPSTR)mod);
     out(line);
 
-    f = OpenFile("PMWATSON.LOG", &of, OF_CREATE | OF_WRITE);
+    f = OpenFile(log_path, &of, OF_CREATE | OF_WRITE);
     wsprintf(line, "task %04X %s", task, (LPSTR)mod);
     log_line(f, line);
     ge.dwSize = sizeof ge;
@@ -268,6 +275,20 @@ void FAR _cdecl _export FaultProc(WORD ax, WORD intno, WORD handle, WORD ip, WOR
         fault.ss = ss;
         fault.bp = bp;
         SendMessage(hwndMain, WM_USER + 1, 0, 0L);
+    } else if (shown == 'y') {
+        /* Posted to the tool's window; this task yields until the tool's
+         * own task has reported. */
+        int spins = 0;
+        fault.task = GetCurrentTask();
+        fault.intno = number;
+        fault.cs = cs;
+        fault.ip = ip;
+        fault.ss = ss;
+        fault.bp = bp;
+        reported = 0;
+        PostMessage(hwndMain, WM_USER + 1, 0, 0L);
+        while (!reported && spins++ < 1000)
+            DirectedYield(tool_task);
     } else {
         report(GetCurrentTask(), number, cs, ip, ss, bp);
     }
@@ -298,6 +319,7 @@ LRESULT FAR PASCAL _export WatsonWndProc(HWND hwnd, UINT msg, WPARAM wParam, LPA
         wsprintf(line, "report in the tool %d", GetCurrentTask() != fault.task);
         out(line);
         report(fault.task, fault.intno, fault.cs, fault.ip, fault.ss, fault.bp);
+        reported = 1;
         return 0;
     case WM_DESTROY: {
         int a = InterruptUnRegister(NULL);
@@ -319,11 +341,19 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdSh
     int a, b;
 
     hInstance = hInst;
+    tool_task = GetCurrentTask();
     if (lpCmdLine[0] == 't' || lpCmdLine[0] == 'p')
         mode = lpCmdLine[0];
     if (lpCmdLine[0] && (lpCmdLine[1] == 'd' || lpCmdLine[1] == 'm' || lpCmdLine[1] == 's'
-                           || lpCmdLine[1] == 'g'))
+                           || lpCmdLine[1] == 'g' || lpCmdLine[1] == 'y'))
         shown = lpCmdLine[1];
+    if (lpCmdLine[0] && lpCmdLine[1] && lpCmdLine[2] == 'w') {
+        /* In the Windows directory, where Dr. Watson kept DRWATSON.LOG. */
+        int n = GetWindowsDirectory(log_path, sizeof log_path - 14);
+        if (n > 0 && log_path[n - 1] != '\\')
+            log_path[n++] = '\\';
+        lstrcpy(log_path + n, "PMWATSON.LOG");
+    }
     while (*prog && *prog != ' ')
         prog++;
     while (*prog == ' ')
