@@ -45,7 +45,7 @@ fn build(model: &str) -> Option<(PathBuf, PathBuf)> {
         Kind::Win16Exe,
         &["pmfault.c"],
         None,
-        &[model, "-of+"],
+        &[model, "-of+", "-s"],
     )
     .unwrap();
     let dir = tool.parent().unwrap().to_path_buf();
@@ -606,4 +606,53 @@ fn a_callback_that_posts_to_the_tool_and_yields_until_it_has_reported() {
         "{v:#}"
     );
     check_log_is_the_walk(&v, &log, &SMALL_NEAR, "terminated");
+}
+
+#[test]
+fn a_stack_fault_reaches_the_tool_on_toolhelps_stack_with_the_faulting_ss() {
+    let Some((dir, tool)) = build("-mm") else {
+        return;
+    };
+    // PMFAULT recurses until a push crosses offset 0 of its stack: a
+    // stack fault (12), dispatched on TOOLHELP's own stack with the high
+    // bit of the interrupt number set and the faulting SP and SS after
+    // the frame (SDK, "InterruptRegister"; toolhelp.md).
+    let (out, log) = run(&dir, &[&tool], "td PMFAULT.EXE r", None, true);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let log = log.unwrap_or_else(|| panic!("no PMWATSON.LOG: {v:#}"));
+    let faults = v["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{v:#}");
+    let f = &faults[0];
+    assert_eq!(f["outcome"], "terminated", "{v:#}");
+    assert_eq!(f["fault"]["number"], 12, "{v:#}");
+    let regs = &f["fault"]["registers"];
+    // The tool walked the faulting stack (SS from the low-stack frame),
+    // from the faulting BP: its walk is toolhelp16's, entry for entry.
+    let logged = log_frames(&log);
+    assert_eq!(logged, json_frames(&f["frames"]), "{log}");
+    assert_eq!(logged[0].2 as u64, regs["ss"].as_u64().unwrap(), "{log}");
+    assert_eq!(logged[0].3 as u64, regs["bp"].as_u64().unwrap(), "{log}");
+    assert!(log.contains("\nfault 12 at "), "{log}");
+    // The faulting BP lies below pStackTop (the stack is exhausted), so
+    // StackTraceNext refuses the next frame (toolhelp.md, StackTraceNext
+    // step 4: a frame is trusted only inside [pStackTop, pStackBot)).
+    let top = f["fault"]["stack"]["pStackTop"].as_u64().unwrap();
+    assert!(regs["bp"].as_u64().unwrap() < top, "{v:#}");
+    // The stack's bounds as they were at the fault (the task is gone):
+    // SP wrapped past 0, a stack overflow.
+    assert_eq!(f["fault"]["stack"]["overflow"], true, "{v:#}");
+    assert_eq!(logged.len(), 1, "{log}");
+    let lines: Vec<String> = common::output_lines(&v);
+    assert_eq!(
+        lines,
+        [
+            "register 1 1",
+            "caught 12 PMFAULT",
+            "winexec 1",
+            "dialog 2",
+            "exittask PMFAULT 255",
+            "closed 1 1"
+        ],
+        "{v:#}"
+    );
 }

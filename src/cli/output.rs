@@ -590,6 +590,11 @@ fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16,
     if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
         return None;
     }
+    // As they were at the fault, when it was recorded (the task may be
+    // gone).
+    if let Some((top, min, bot)) = fault_record(p, f).and_then(|r| r.stack) {
+        return Some((top, min, bot, overflowed(f.regs.sp, top, bot)));
+    }
     let m = &*p.machine as &dyn WalkMemory;
     let ss = f.regs.ss;
     let min = m.read_u16(ss, 0x0C).unwrap_or(0);

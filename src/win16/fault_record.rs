@@ -97,6 +97,9 @@ pub struct FaultRecord {
     pub instruction: Option<(String, String)>,
     /// CS, DS, ES and SS with their descriptors.
     pub segments: Vec<(&'static str, u16, Option<Descriptor>)>,
+    /// The faulting task's stack bounds, when SS is its DGROUP:
+    /// pStackTop, pStackMin (from the instance data) and pStackBot.
+    pub stack: Option<(u16, u16, u16)>,
     /// The walk from the faulting context, and each frame's names.
     pub walk: Walk,
     pub frame_names: Vec<FrameNames>,
@@ -176,6 +179,10 @@ pub fn record(env: &mut Env, uc: &Uc<'_>, f: &Fault) {
             .into_iter()
             .map(|(n, sel)| (n, sel, mem.descriptor(sel)))
             .collect(),
+        stack: env.win16.tasks.iter().find(|t| t.dgroup == r.ss).map(|t| {
+            let (top, bot) = t.stack_bounds();
+            (top, mem.read_u16(r.ss, 0x0C).unwrap_or(0), bot)
+        }),
         walk,
         frame_names,
     };

@@ -10,6 +10,10 @@
  * declared far and Middle and Poke are near, so the walk has both kinds
  * of frame.
  *
+ * With "r" on its command line it recurses instead (Deep) until its
+ * stack is exhausted: a stack fault, which TOOLHELP dispatches on its own
+ * stack (a low-stack fault). Built with -s there is no stack check.
+ *
  * Before each call it prints one line (CR LF) on standard output:
  *
  *   level <n> <name> <CS:start of the function> bp <BP> ss <SS>
@@ -78,8 +82,20 @@ int MAYBE_FAR Outer(int x)
     return Middle(x + 1) + sink;
 }
 
+/* Recursion until the stack runs out: each call pushes its frame and
+ * 64 bytes of locals; the push that crosses offset 0 of the stack segment
+ * is a stack fault (80286: #SS on a push past the segment's limit). */
+int MAYBE_FAR Deep(int x)
+{
+    volatile char pad[64];
+    pad[0] = (char)x;
+    return Deep(x + 1) + pad[0];
+}
+
 int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdShow)
 {
+    if (lpCmdLine[0] == 'r')
+        return Deep(0);
     level(0, "WinMain", (void far *)WinMain);
     return Outer(1) + sink;
 }
