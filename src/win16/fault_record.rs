@@ -8,7 +8,7 @@
 //! when a fault is offered ([`super::fault::offer`]) the run takes, there
 //! and then, what a report of it says: the task, the faulting code's
 //! module, NE segment number and symbol, the instruction, the segment
-//! registers' descriptors, and the walk from the faulting context —
+//! registers' descriptors, the task's stack bounds, and the walk from the faulting context —
 //! StackTraceCSIPFirst with the faulting SS, CS, IP and BP, then
 //! StackTraceNext until it fails, exactly the walk a TOOLHELP client's
 //! fault callback takes (the Windows 3.1 SDK, "InterruptRegister": the
