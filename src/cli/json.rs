@@ -206,6 +206,29 @@ pub struct TaskExit {
     pub fault: Option<Fault>,
 }
 
+/// A fault a Win16 task took during the run, as it was when it happened
+/// (win16/fault_record.rs).
+#[derive(Debug, Serialize, JsonSchema)]
+#[allow(non_snake_case)]
+pub struct FaultSeen {
+    /// The task that faulted.
+    pub hTask: u16,
+    /// Its module.
+    pub module: String,
+    /// What became of it: `handled` (an InterruptRegister callback took
+    /// it and the task went on), `terminated` (the callback ended the task
+    /// with TerminateApp), `gp_handler` (the module's GP handler took it),
+    /// `unhandled` (Windows' Application Error).
+    pub outcome: String,
+    /// The fault.
+    pub fault: Fault,
+    /// The walk from the faulting context (StackTraceCSIPFirst with the
+    /// faulting SS, CS, IP and BP, then StackTraceNext), taken at the fault.
+    pub frames: Vec<Frame>,
+    /// Why the walk's StackTraceNext failed.
+    pub walk_end: String,
+}
+
 /// The program's drive C: and what the program did to it.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Drive {
@@ -295,6 +318,13 @@ pub struct Run {
     /// Why the walk's StackTraceNext failed.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub walk_end: Option<String>,
+    /// Win16: every fault a task took, in order, each with the walk at it,
+    /// whether a callback handled it or not.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub faults: Option<Vec<FaultSeen>>,
+    /// Faults past what a run keeps.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub faults_dropped: Option<u64>,
     /// `--screen`: the 80x25 text screen, decoded as code page 437.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub screen: Option<String>,

@@ -17,6 +17,103 @@ fn walk_frames_json(p: &Program, w: &Walk) -> Vec<j::Frame> {
         .collect()
 }
 
+/// The record of fault `f`, taken when it happened (win16/fault_record.rs).
+pub fn fault_record<'a>(
+    p: &'a Program,
+    f: &crate::machine::Fault,
+) -> Option<&'a crate::win16::fault_record::FaultRecord> {
+    p.machine
+        .environment::<crate::env::Env>()?
+        .win16
+        .toolhelp
+        .faults
+        .find(f)
+}
+
+/// The walk a fault record took at the fault, with the names it took then.
+fn record_frames_json(r: &crate::win16::fault_record::FaultRecord) -> Vec<j::Frame> {
+    r.walk
+        .frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let n = r.frame_names.get(i).cloned().unwrap_or_default();
+            j::Frame {
+                virtual_frame: r.walk.virtual_frames.contains(&i),
+                hTask: f.h_task,
+                wSS: f.w_ss,
+                wBP: f.w_bp,
+                wCS: f.w_cs,
+                wIP: f.w_ip,
+                hModule: f.h_module,
+                wSegment: f.w_segment,
+                wFlags: f.w_flags,
+                far: f.w_flags == StackTraceEntry::FRAME_FAR,
+                module: n.module,
+                symbol: n.symbol,
+                symbol_raw: n.symbol_raw,
+            }
+        })
+        .collect()
+}
+
+/// The walk of a fault record as a table (as [`walk_table`]).
+pub fn record_walk_table(r: &crate::win16::fault_record::FaultRecord) -> String {
+    let mut s = String::from("  #  hTask  SS:BP      CS:IP      module      seg  kind   symbol\n");
+    for (i, f) in r.walk.frames.iter().enumerate() {
+        let n = r.frame_names.get(i).cloned().unwrap_or_default();
+        let name = |v: Option<String>| {
+            v.map(|m| crate::escape::name(&m).into_owned())
+                .unwrap_or_else(|| "-".into())
+        };
+        let seg = if f.w_segment == 0 {
+            "-".to_string()
+        } else {
+            f.w_segment.to_string()
+        };
+        let kind = if f.w_flags == StackTraceEntry::FRAME_NEAR {
+            "near"
+        } else {
+            "far"
+        };
+        s.push_str(&format!(
+            "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {:<10}  {seg:>3}  {kind:<5}  {}\n",
+            f.h_task,
+            f.w_ss,
+            f.w_bp,
+            f.w_cs,
+            f.w_ip,
+            name(n.module),
+            name(n.symbol)
+        ));
+    }
+    s.push_str(&format!("walk ended: {}\n", r.walk.stop));
+    s
+}
+
+/// `run --json`'s `faults`: every fault of the run as it was recorded.
+fn faults_json(p: &Program) -> Option<Vec<j::FaultSeen>> {
+    let log = &p
+        .machine
+        .environment::<crate::env::Env>()?
+        .win16
+        .toolhelp
+        .faults;
+    (!log.records.is_empty()).then(|| {
+        log.records
+            .iter()
+            .map(|r| j::FaultSeen {
+                hTask: r.htask,
+                module: r.task_module.clone(),
+                outcome: r.outcome.name().to_string(),
+                fault: fault_json(p, &r.fault),
+                frames: record_frames_json(r),
+                walk_end: r.walk.stop.to_string(),
+            })
+            .collect()
+    })
+}
+
 /// The symbol of frame `i` of a walk: the first frame and a fault
 /// dispatch's frame hold the exact CS:IP, the others return addresses
 /// (Env::frame_symbol).
@@ -102,8 +199,22 @@ pub fn run_json(p: &Program, stop: &Stop) -> j::Run {
                 })
                 .collect()
         }),
-        frames: walk.as_ref().map(|w| walk_frames_json(p, w)),
+        // A fault's walk with the names taken at the fault: the task and
+        // its modules may be gone.
+        frames: match (stop, &walk) {
+            (Stop::Fault(f), Some(w)) => match fault_record(p, f) {
+                Some(r) if r.walk.frames == w.frames => Some(record_frames_json(r)),
+                _ => Some(walk_frames_json(p, w)),
+            },
+            _ => walk.as_ref().map(|w| walk_frames_json(p, w)),
+        },
         walk_end: walk.as_ref().map(|w| w.stop.to_string()),
+        faults: faults_json(p),
+        faults_dropped: p
+            .machine
+            .environment::<crate::env::Env>()
+            .map(|e| e.win16.toolhelp.faults.dropped)
+            .filter(|&n| n > 0),
         ..j::Run::default()
     }
 }
@@ -255,6 +366,21 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
     for line in &p.env().debug_output {
         s.push_str(&format!("debug: {}\n", crate::escape::name(line)));
     }
+    // Faults a callback or a GP handler took: the fault and the walk at it.
+    for r in &p.env().win16.toolhelp.faults.records {
+        if r.outcome == crate::win16::fault_record::Outcome::Unhandled {
+            continue;
+        }
+        s.push_str(&format!(
+            "toolhelp16: task {:04X} {}: {}: {}\n",
+            r.htask,
+            r.task_module,
+            describe(&Stop::Fault(r.fault.clone())),
+            r.outcome.words()
+        ));
+        s.push_str(&fault_text(p, &r.fault));
+        s.push_str(&record_walk_table(r));
+    }
     let exits = &p.env().win16.scheduler.exits;
     for e in exits {
         match &e.fault {
@@ -267,8 +393,10 @@ pub fn run_text(p: &Program, stop: &Stop) -> String {
                     describe(&Stop::Fault(f.clone()))
                 ));
                 s.push_str(&fault_text(p, f));
-                if let Some(u) = p.unhandled(f) {
-                    s.push_str(&walk_table(p, &u.walk));
+                match (fault_record(p, f), p.unhandled(f)) {
+                    (Some(r), _) => s.push_str(&record_walk_table(r)),
+                    (None, Some(u)) => s.push_str(&walk_table(p, &u.walk)),
+                    _ => {}
                 }
             }
             Some(_) => s.push_str(&format!(
@@ -431,7 +559,10 @@ pub fn tasks_text(p: &Program) -> String {
 /// The faulting instruction at CS:IP: its bytes (hex) and its disassembly
 /// (NASM syntax), or None when it cannot be read.
 pub fn fault_instruction(p: &Program, f: &crate::machine::Fault) -> Option<(String, String)> {
-    crate::machine::exception::instruction(&p.machine, f.cs, f.ip)
+    match fault_record(p, f) {
+        Some(r) => r.instruction.clone(),
+        None => crate::machine::exception::instruction(&p.machine, f.cs, f.ip),
+    }
 }
 
 /// Each segment register of the faulting context with its descriptor:
@@ -441,6 +572,9 @@ fn fault_segments(
     p: &Program,
     f: &crate::machine::Fault,
 ) -> Vec<(&'static str, u16, Option<crate::walk::Descriptor>)> {
+    if let Some(r) = fault_record(p, f) {
+        return r.segments.clone();
+    }
     let r = &f.regs;
     [("CS", r.cs), ("DS", r.ds), ("ES", r.es), ("SS", r.ss)]
         .into_iter()
@@ -455,6 +589,11 @@ fn fault_segments(
 fn fault_stack(p: &Program, f: &crate::machine::Fault) -> Option<(u16, u16, u16, bool)> {
     if p.machine.cpu_mode() != crate::walk::CpuMode::Protected {
         return None;
+    }
+    // As they were at the fault, when it was recorded (the task may be
+    // gone).
+    if let Some((top, min, bot)) = fault_record(p, f).and_then(|r| r.stack) {
+        return Some((top, min, bot, overflowed(f.regs.sp, top, bot)));
     }
     let m = &*p.machine as &dyn WalkMemory;
     let ss = f.regs.ss;
@@ -479,33 +618,46 @@ fn overflowed(sp: u16, top: u16, bot: u16) -> bool {
     sp < top || sp > bot
 }
 
-/// `run --json`'s `fault` member.
+/// `run --json`'s `fault` member. A fault of a Win16 task is described
+/// as it was recorded when it happened (win16/fault_record.rs): its task
+/// and modules may be gone since.
 pub fn fault_json(p: &Program, f: &crate::machine::Fault) -> j::Fault {
+    let rec = fault_record(p, f);
     let owner = WalkMemory::code_owner(&*p.machine, f.cs);
-    let module = owner.and_then(|o| {
-        p.module_name(&StackTraceEntry {
-            h_module: o.hmodule,
-            w_cs: f.cs,
-            ..StackTraceEntry::default()
-        })
-    });
+    let module = match rec {
+        Some(r) => r.module.clone(),
+        None => owner.and_then(|o| {
+            p.module_name(&StackTraceEntry {
+                h_module: o.hmodule,
+                w_cs: f.cs,
+                ..StackTraceEntry::default()
+            })
+        }),
+    };
+    let segments = fault_segments(p, f);
+    let cs_descriptor = segments.first().and_then(|s| s.2);
     j::Fault {
         number: f.number,
         name: fault_name(f.number).to_string(),
         wCS: f.cs,
         wIP: f.ip,
         module,
-        wSegment: owner.and_then(|o| o.segment),
-        symbol: p.symbol_at(f.cs, f.ip),
+        wSegment: match rec {
+            Some(r) => r.segment,
+            None => owner.and_then(|o| o.segment),
+        },
+        symbol: match rec {
+            Some(r) => r.symbol.clone(),
+            None => p.symbol_at(f.cs, f.ip),
+        },
         detail: f.detail.clone(),
         cause: f.cause.clone(),
         registers: f.regs,
-        linear: WalkMemory::descriptor(&*p.machine, f.cs)
-            .map(|d| d.base.wrapping_add(u32::from(f.ip))),
+        linear: cs_descriptor.map(|d| d.base.wrapping_add(u32::from(f.ip))),
         instruction: fault_instruction(p, f).map(|(bytes, text)| j::Instruction { bytes, text }),
         application_error: application_error(p, f),
         drwatson: p.unhandled(f).map(|u| u.drwatson.clone()),
-        segments: fault_segments(p, f)
+        segments: segments
             .into_iter()
             .map(|(n, sel, d)| {
                 (
@@ -554,7 +706,11 @@ pub fn fault_text(p: &Program, f: &crate::machine::Fault) -> String {
     if let Some(uae) = application_error(p, f) {
         s.push_str(&format!("  Application Error: {uae}\n"));
     }
-    if let Some(sym) = p.symbol_at(f.cs, f.ip) {
+    let sym = match fault_record(p, f) {
+        Some(r) => r.symbol.clone(),
+        None => p.symbol_at(f.cs, f.ip),
+    };
+    if let Some(sym) = sym {
         s.push_str(&format!("  in: {sym}\n"));
     }
     if let Some((bytes, text)) = fault_instruction(p, f) {

@@ -27,6 +27,10 @@
 //! neither arises here: the machine has no paging, so no page fault, and
 //! no keyboard that could press Ctrl+Alt+SysRq.
 //!
+//! Each fault is recorded before it is dispatched (fault_record.rs), with
+//! the walk from the faulting context, and its outcome set as it is
+//! decided.
+//!
 //! Callbacks are tried newest registration first, whichever task
 //! registered them: TOOLHELP kept one chain for the system, which is how
 //! Dr. Watson, a task of its own, saw every task's faults. The callback
@@ -150,7 +154,16 @@ pub fn final_stop(env: &mut Env, stop: Stop) -> Stop {
     stop
 }
 
+/// A fault that ends the run: recorded as unhandled (fault_record.rs)
+/// with the words that say why.
 fn final_fault(env: &mut Env, f: Fault) -> Stop {
+    if let Some(r) = env.win16.toolhelp.faults.records.last_mut() {
+        if (r.fault.cs, r.fault.ip, r.fault.number, r.fault.regs) == (f.cs, f.ip, f.number, f.regs)
+        {
+            r.outcome = super::fault_record::Outcome::Unhandled;
+            r.fault.detail = f.detail.clone();
+        }
+    }
     final_stop(env, Stop::Fault(f))
 }
 
@@ -187,6 +200,8 @@ pub fn offer(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool, Stop> {
         // Already handled to the end: the run ends with it.
         return Ok(false);
     }
+    // What a report of the fault says, taken now (fault_record.rs).
+    super::fault_record::record(env, uc, f);
     if env.win16.toolhelp.notifying {
         return Err(final_fault(
             env,
@@ -356,9 +371,11 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
                 ..f.regs
             };
             uc.set_regs(&regs).map_err(host)?;
+            super::fault_record::set_outcome(env, f, super::fault_record::Outcome::GpHandler);
             return Ok(true);
         }
     }
+    super::fault_record::set_outcome(env, f, super::fault_record::Outcome::Unhandled);
     record_event(
         uc,
         format!(

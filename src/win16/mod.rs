@@ -12,6 +12,7 @@ pub mod ddeml;
 pub mod drwatson;
 pub mod farptr;
 pub mod fault;
+pub mod fault_record;
 pub mod gdi;
 pub mod geom;
 pub mod global;

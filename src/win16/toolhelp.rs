@@ -307,6 +307,8 @@ pub struct Registrations {
     pub unhandled: Vec<super::fault::Unhandled>,
     /// NotifyRegister callbacks are running.
     pub notifying: bool,
+    /// Every fault of the run, recorded at the fault (fault_record.rs).
+    pub faults: super::fault_record::FaultLog,
 }
 
 /// The emulated clock: instructions per millisecond. The CPU is taken to

@@ -309,6 +309,7 @@ pub fn terminating_current(env: &mut Env, uc: &mut Uc<'_>, flags: u16) {
     let Some(d) = env.win16.toolhelp.dispatch.take() else {
         return;
     };
+    super::fault_record::set_outcome(env, &d.fault, super::fault_record::Outcome::Terminated);
     if flags & 1 != UAE_BOX {
         return;
     }
