@@ -479,7 +479,7 @@ pub fn run_as<T: Default>(
 /// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
 /// signature (TaskFindHandle and StackTraceFirst then refuse it).
 pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
-    super::user::forget_task(env, htask);
+    super::user::forget_task(env, uc, htask);
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);
     w.scheduler.suspended.remove(&htask);
