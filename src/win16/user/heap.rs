@@ -395,16 +395,30 @@ pub fn sync(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
 }
 
 /// [`sync`] for a window and the windows whose fields name it: its
-/// parent (hwndChild) and its siblings (hwndNext).
+/// parent (hwndChild) and the sibling above it (hwndNext).
 pub fn sync_around(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     let parent = env.win16.user.window(hwnd).map_or(0, |w| w.parent);
-    let mut todo = vec![hwnd];
-    if parent != 0 {
-        todo.push(parent);
-        todo.extend(env.win16.user.children(parent));
+    sync(env, uc, hwnd);
+    sync_neighbours(env, uc, parent, hwnd);
+}
+
+/// [`sync`] for `parent` and for the child above `hwnd` in its list (or,
+/// when `hwnd` is no longer there, every child: one of them lost its
+/// hwndNext).
+pub fn sync_neighbours(env: &mut Env, uc: &mut Uc<'_>, parent: u16, hwnd: u16) {
+    if parent == 0 {
+        return;
     }
-    for h in todo {
-        sync(env, uc, h);
+    sync(env, uc, parent);
+    let children = env.win16.user.children(parent);
+    match children.iter().position(|&c| c == hwnd) {
+        Some(0) => {}
+        Some(i) => sync(env, uc, children[i - 1]),
+        None => {
+            for c in children {
+                sync(env, uc, c);
+            }
+        }
     }
 }
 

@@ -514,6 +514,14 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     let u = &mut env.win16.user;
     let parent = u.window(hwnd).map_or(0, |w| w.parent);
     let class = u.window(hwnd).map_or(0, |w| w.class_atom);
+    // The sibling above it will name the one below it.
+    let above = {
+        let c = u.children(parent);
+        c.iter()
+            .position(|&x| x == hwnd)
+            .and_then(|i| i.checked_sub(1))
+            .map_or(0, |i| c[i])
+    };
     unlink(u, hwnd);
     for f in [
         &mut u.active,
@@ -587,12 +595,8 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     });
     super::heap::free_wnd(&mut env.win16, uc, hwnd, text);
     env.win16.user.handles.remove(&hwnd);
-    if parent != 0 {
-        super::heap::sync(env, uc, parent);
-        for c in env.win16.user.children(parent) {
-            super::heap::sync(env, uc, c);
-        }
-    }
+    super::heap::sync(env, uc, parent);
+    super::heap::sync(env, uc, above);
     super::heap::sync_class(env, uc, class);
 }
 
@@ -730,6 +734,14 @@ fn parent_of(u: &User, hwnd: u16) -> u16 {
 /// window is hidden, goes on top of its new parent's children at the same
 /// coordinates, and is shown again (Wine's notes, "Reparenting a button").
 fn set_parent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let old = env.win16.user.window(w16(a[0])).map_or(0, |w| w.parent);
+    let r = set_parent_in(env, uc, a)?;
+    super::heap::sync_neighbours(env, uc, old, 0);
+    super::heap::sync_around(env, uc, w16(a[0]));
+    Ok(r)
+}
+
+fn set_parent_in(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, mut new) = (w16(a[0]), w16(a[1]));
     if new == 0 {
         new = DESKTOP;
@@ -1272,6 +1284,7 @@ mod tests {
             extra: Vec::new(),
             hmodule: 0,
             global: false,
+            block: 0,
         };
         let mut w = Window::new(0x3000, &c, 0, 0);
         assert_eq!(extra_set(&mut w, 2, 4, 0x1234_5678), Some(0));
