@@ -12,7 +12,8 @@
 //! GetFreeSystemResources pages (the same percentage of USER's heap
 //! free), KB Q90762 (USER's data segment, like each of its heaps, is at
 //! most 64 KiB). `toolhelp16 heap --local USER`, stopped in the program,
-//! must list the same blocks with their LT_USER_ names.
+//! must list the same blocks with their LT_USER_ types (named without
+//! LT_, as its global heap names GT_ types without GT_).
 
 mod common;
 use common::watcom::{self, Kind};
@@ -128,18 +129,12 @@ fn toolhelp16_heap_lists_users_blocks_with_their_types() {
     };
     let w = find(hwnd);
     assert_eq!(w["wType"], 2);
-    assert_eq!(w["type"], "LT_USER_WND");
+    assert_eq!(w["type"], "USER_WND");
     assert_eq!(w["wAddress"], hwnd, "a fixed block's handle is its address");
     let c = find(pcls);
-    assert_eq!(c["type"], "LT_USER_CLASS");
+    assert_eq!(c["type"], "USER_CLASS");
     // The desktop's WND is there too, and USER's five cached DCs.
-    assert!(
-        entries
-            .iter()
-            .filter(|e| e["type"] == "LT_USER_DCE")
-            .count()
-            == 5
-    );
+    assert!(entries.iter().filter(|e| e["type"] == "USER_DCE").count() == 5);
     // The same walk in text.
     let out = bin()
         .args(["heap", "--at", "USERHEAP!DONE", "--local", "USER"])
@@ -152,5 +147,37 @@ fn toolhelp16_heap_lists_users_blocks_with_their_types() {
         .lines()
         .find(|l| l.trim_start().starts_with(&format!("{hwnd:04X} ")))
         .unwrap_or_else(|| panic!("no row for {hwnd:04X} in {text}"));
-    assert!(row.ends_with("LT_USER_WND"), "{row}");
+    assert!(row.ends_with("USER_WND"), "{row}");
+    // USER's menu heap holds the menu (a header of 8 bytes and 12 an
+    // item), its string heap the window's text and the items' texts
+    // (Q90762: menus in one heap, menu and window text in another).
+    assert_eq!(line(&o, "menu"), ["1"]);
+    let local = |what: &str| {
+        let out = bin()
+            .args(["heap", "--at", "USERHEAP!DONE", "--json", "--local", what])
+            .arg(&exe)
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{v}");
+        assert_eq!(v["local"]["wHeapType"], 1, "USER_HEAP");
+        v["local"]["entries"].as_array().unwrap().clone()
+    };
+    let menus = local("USER.MENU");
+    assert!(
+        menus
+            .iter()
+            .any(|e| e["type"] == "USER_MENU" && e["wSize"].as_u64().unwrap() >= 8 + 2 * 12),
+        "{menus:#?}"
+    );
+    let strings = local("USER.STRING");
+    let sizes: Vec<u64> = strings
+        .iter()
+        .filter(|e| e["type"] == "USER_STRING")
+        .map(|e| e["wSize"].as_u64().unwrap())
+        .collect();
+    // "uh", "&File", "&Edit" with their zeros (a block may be a little
+    // larger than asked: the heap's smallest arena).
+    assert!(sizes.len() >= 3, "{strings:#?}");
+    assert!(sizes.iter().filter(|&&n| n >= 6).count() >= 2, "{sizes:?}");
 }

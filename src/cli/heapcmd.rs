@@ -120,12 +120,15 @@ pub fn heap(
 }
 
 /// TOOLHELP.H's name of LOCALENTRY.wType `t` in a heap of type
-/// `heap_type` (USER's heaps have their LT_USER_ names).
+/// `heap_type`, LT_ dropped (as the global heap's GT_ names): NORMAL,
+/// FREE, and in USER's heaps USER_WND, USER_CLASS, ...
 fn lt_name(heap_type: u16, t: u16) -> String {
     match t {
-        th::LT_FREE => "LT_FREE".into(),
-        th::LT_NORMAL => "LT_NORMAL".into(),
-        t if heap_type == th::USER_HEAP => crate::win16::user::heap::lt_name(t).into(),
+        th::LT_FREE => "FREE".into(),
+        th::LT_NORMAL => "NORMAL".into(),
+        t if heap_type == th::USER_HEAP => crate::win16::user::heap::lt_name(t)
+            .trim_start_matches("LT_")
+            .into(),
         t => format!("{t}"),
     }
 }

@@ -470,8 +470,8 @@ pub struct LocalEntryView {
     pub wcLock: u16,
     /// LOCALENTRY.wType (LT_NORMAL 0, LT_FREE 255, ...).
     pub wType: u16,
-    /// wType's name as TOOLHELP.H spells it: LT_NORMAL, LT_FREE, or in
-    /// USER's heaps LT_USER_WND, LT_USER_CLASS, ...
+    /// wType's name (LT_ dropped): NORMAL, FREE, or in USER's heaps
+    /// USER_WND, USER_CLASS, ...
     pub r#type: String,
     /// LOCALENTRY.wNext.
     pub wNext: u16,

@@ -29,8 +29,9 @@
  *                                   until CreateWindow fails: how many,
  *                                   GFSR then, GFSR back after destroying
  *                                   them all
+ *   menu OK                         a menu of two string items made
  * and calls its exported Done, where `toolhelp16 heap --at USERHEAP!DONE`
- * stops with the first window alive.
+ * stops with the first window and the menu alive.
  */
 #include <windows.h>
 #include <toolhelp.h>
@@ -108,6 +109,7 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     int ok, n, i, found, heaptype;
     USUDPROC usud;
     WORD h;
+    HMENU hmenu;
     FARPROC done;
 
     wc.style = 0;
@@ -209,8 +211,15 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     wsprintf(line, "limit %d %u %d\r\n", n, full, user_pct() == p0);
     out();
 
+    hmenu = CreateMenu();
+    AppendMenu(hmenu, MF_STRING, 100, "&File");
+    AppendMenu(hmenu, MF_STRING, 101, "&Edit");
+    wsprintf(line, "menu %d\r\n", hmenu != 0);
+    out();
+
     done = MakeProcInstance((FARPROC)Done, hInst);
     (*done)();
+    DestroyMenu(hmenu);
     DestroyWindow(hwnd);
     return 0;
 }

@@ -33,7 +33,13 @@
 //! - a window's text is a block of LT_USER_STRING in the string heap, as
 //!   long as the text and its terminating zero (none for an empty text);
 //! - every class is a fixed block of [`CLS_SIZE`] + cbClsExtra bytes of
-//!   type LT_USER_CLASS in USER's data segment.
+//!   type LT_USER_CLASS in USER's data segment;
+//! - every window property (SetProp) is a fixed block of [`PROP_SIZE`]
+//!   bytes of type LT_USER_PROP, linked from the WND; SetProp fails when
+//!   USER's heap cannot take it;
+//! - every hook (SetWindowsHook, SetWindowsHookEx) is a fixed block of
+//!   [`HOOK_SIZE`] bytes of type LT_USER_HOOKLIST, the chain linked
+//!   through them; the hook is refused when USER's heap cannot take it.
 //!
 //! # USER's static data
 //!
@@ -163,8 +169,8 @@ pub mod wnd {
     /// The text's block in the string heap (0 for no text).
     pub const H_NAME: usize = 0x32;
     pub const RGW_SCROLL: usize = 0x34;
-    /// The number of properties (their blocks are not kept here).
-    pub const C_PROPS: usize = 0x36;
+    /// The most recent property's block (each names the one before).
+    pub const H_PROPS: usize = 0x36;
     pub const HWND_LAST_ACTIVE: usize = 0x38;
     pub const H_SYS_MENU: usize = 0x3A;
 }
@@ -257,6 +263,66 @@ pub fn alloc_class(w: &mut Win16, uc: &mut Uc<'_>, extra: u16) -> u16 {
     sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, size, lt::CLASS)
 }
 
+/// The bytes of a property's block: the next (older) property's block,
+/// the atom, the data, 1 when the name was a string.
+pub const PROP_SIZE: u16 = 8;
+
+/// A fixed block for a new window property; 0 when USER's heap cannot
+/// take it.
+pub fn alloc_prop(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
+    let Some(ds) = selector(w, DS) else {
+        return 0;
+    };
+    sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, PROP_SIZE, lt::PROP)
+}
+
+/// The bytes of a hook's block: the next hook's block (the chains, the
+/// most recent first), the hook type, the procedure, the data segment
+/// it gets, the task (0: every task), SetWindowsHookEx's handle.
+pub const HOOK_SIZE: u16 = 0x10;
+
+/// A fixed block for a new hook; 0 when USER's heap cannot take it.
+pub fn alloc_hook(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
+    let Some(ds) = selector(w, DS) else {
+        return 0;
+    };
+    sysheap::alloc(
+        w,
+        uc,
+        ds,
+        lmem::FIXED | lmem::ZEROINIT,
+        HOOK_SIZE,
+        lt::HOOKLIST,
+    )
+}
+
+/// Write every hook's block from USER's hook list.
+pub fn sync_hooks(env: &mut Env, uc: &mut Uc<'_>) {
+    let Some(ds) = selector(&env.win16, DS) else {
+        return;
+    };
+    let list = &env.win16.user.hooks.list;
+    for (i, h) in list.iter().enumerate() {
+        let mut b = [0u8; HOOK_SIZE as usize];
+        put16(&mut b, 0, list.get(i + 1).map_or(0, |n| n.block));
+        put16(&mut b, 2, h.id as u16);
+        put32(&mut b, 4, h.proc_);
+        put16(&mut b, 8, h.ds);
+        put16(&mut b, 0x0A, h.htask);
+        put32(&mut b, 0x0C, h.handle);
+        sysheap::write(&env.win16, uc, ds, h.block, 0, &b);
+    }
+}
+
+/// Free block `block` of USER's data segment (0: nothing).
+pub fn free_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
+    if block != 0
+        && let Some(ds) = selector(w, DS)
+    {
+        sysheap::free(w, uc, ds, block);
+    }
+}
+
 /// A class is gone: its block goes.
 pub fn free_class(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
     if block != 0
@@ -316,7 +382,11 @@ fn wnd_bytes(u: &User, win: &Window, hq: u16, pcls: u16) -> Vec<u8> {
     put32(&mut b, wnd::DW_EX_STYLE, win.ex_style);
     put16(&mut b, wnd::W_ID_MENU, win.id);
     put16(&mut b, wnd::H_NAME, win.text_block);
-    put16(&mut b, wnd::C_PROPS, win.props.len().min(0xFFFF) as u16);
+    put16(
+        &mut b,
+        wnd::H_PROPS,
+        win.props.last().map_or(0, |p| p.block),
+    );
     put16(&mut b, wnd::HWND_LAST_ACTIVE, win.last_active);
     put16(
         &mut b,
@@ -392,6 +462,17 @@ pub fn sync(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     let mut bytes = wnd_bytes(&w.user, win, hq, pcls);
     bytes.extend_from_slice(&win.extra);
     sysheap::write(w, uc, ds, hwnd, 0, &bytes);
+    // Its properties, the most recent first.
+    let mut next = 0;
+    for p in &win.props {
+        let mut b = [0u8; PROP_SIZE as usize];
+        put16(&mut b, 0, next);
+        put16(&mut b, 2, p.atom);
+        put16(&mut b, 4, p.data);
+        put16(&mut b, 6, u16::from(p.string));
+        sysheap::write(w, uc, ds, p.block, 0, &b);
+        next = p.block;
+    }
 }
 
 /// [`sync`] for a window and the windows whose fields name it: its
@@ -472,6 +553,150 @@ pub fn sync_classes(env: &mut Env, uc: &mut Uc<'_>) {
     for a in atoms {
         sync_class(env, uc, a);
     }
+}
+
+/// A menu's blocks: its structure in the menu heap (moveable), each
+/// string item's text in the string heap, and the bytes last written.
+#[derive(Debug, Clone, Default)]
+pub struct MenuBlocks {
+    pub block: u16,
+    pub strings: Vec<u16>,
+    written: Vec<u8>,
+}
+
+/// The menu structure: its flags (1 a pop-up, 2 a system menu), the item
+/// count, the size of its last layout, then the items.
+pub mod menu {
+    pub const FLAGS: usize = 0;
+    pub const C_ITEMS: usize = 2;
+    pub const CX: usize = 4;
+    pub const CY: usize = 6;
+    pub const ITEMS: usize = 8;
+    /// An item: its MF_ flags, its id, the pop-up it opens, its text's
+    /// block in the string heap (0 for none), its width and height.
+    pub const ITEM_SIZE: usize = 12;
+}
+
+fn menu_bytes(m: &super::menu::Menu, strings: &[u16]) -> Vec<u8> {
+    let mut b = vec![0u8; menu::ITEMS + menu::ITEM_SIZE * m.items.len()];
+    put16(
+        &mut b,
+        menu::FLAGS,
+        u16::from(m.popup) | u16::from(m.system) << 1,
+    );
+    put16(&mut b, menu::C_ITEMS, m.items.len().min(0xFFFF) as u16);
+    let (cx, cy) = m.size.unwrap_or((0, 0));
+    put16(&mut b, menu::CX, cx as u16);
+    put16(&mut b, menu::CY, cy as u16);
+    for (i, it) in m.items.iter().enumerate() {
+        let o = menu::ITEMS + menu::ITEM_SIZE * i;
+        put16(&mut b, o, it.flags);
+        put16(&mut b, o + 2, it.id);
+        put16(&mut b, o + 4, it.popup);
+        put16(&mut b, o + 6, strings.get(i).copied().unwrap_or(0));
+        put16(&mut b, o + 8, it.rect.width() as u16);
+        put16(&mut b, o + 10, it.rect.height() as u16);
+    }
+    b
+}
+
+/// Give every menu its blocks in USER's menu and string heaps as it now
+/// is (made, resized, written, freed with the menu): the menus whose
+/// structure the menu heap could not take.
+pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
+    let w = &mut env.win16;
+    let (Some(mh), Some(sh)) = (selector(w, MENU_HEAP), selector(w, STRING_HEAP)) else {
+        return Vec::new();
+    };
+    let gone: Vec<u16> = w
+        .user
+        .menus
+        .blocks
+        .keys()
+        .copied()
+        .filter(|&h| !w.user.menus.exists(h))
+        .collect();
+    for h in gone {
+        if let Some(b) = w.user.menus.blocks.remove(&h) {
+            sysheap::free(w, uc, mh, b.block);
+            for s in b.strings.into_iter().filter(|&s| s != 0) {
+                sysheap::free(w, uc, sh, s);
+            }
+        }
+    }
+    let mut failed = Vec::new();
+    let live: Vec<u16> = w.user.menus.handles().collect();
+    for h in live {
+        let Some(m) = w.user.menus.get(h) else {
+            continue;
+        };
+        let texts: Vec<Option<Vec<u8>>> = m
+            .items
+            .iter()
+            .map(|it| it.text().map(<[u8]>::to_vec))
+            .collect();
+        let size = (menu::ITEMS + menu::ITEM_SIZE * texts.len()).min(0xFFF0) as u16;
+        let mut b = w.user.menus.blocks.remove(&h).unwrap_or_default();
+        // The structure.
+        if b.block == 0 {
+            b.block = sysheap::alloc(w, uc, mh, lmem::MOVEABLE, size, lt::MENU);
+            b.written.clear();
+        } else if w.local_heaps.heaps.get(&mh).map_or(0, |l| l.size(b.block)) < size {
+            let n = sysheap::realloc(w, uc, mh, b.block, size);
+            if n == 0 {
+                sysheap::free(w, uc, mh, b.block);
+                b.block = 0;
+            } else {
+                b.block = n;
+            }
+            b.written.clear();
+        }
+        if b.block == 0 {
+            failed.push(h);
+        }
+        // Its strings.
+        b.strings.resize(texts.len(), 0);
+        for (i, t) in texts.iter().enumerate() {
+            let want = t
+                .as_ref()
+                .map_or(0, |t| u16::try_from(t.len() + 1).unwrap_or(u16::MAX));
+            let old = b.strings[i];
+            let have = if old == 0 {
+                0
+            } else {
+                w.local_heaps.heaps.get(&sh).map_or(0, |l| l.size(old))
+            };
+            if old != 0 && (want == 0 || have < want) {
+                sysheap::free(w, uc, sh, old);
+                b.strings[i] = 0;
+            }
+            if want != 0 {
+                if b.strings[i] == 0 {
+                    b.strings[i] = sysheap::alloc(w, uc, sh, lmem::FIXED, want, lt::STRING);
+                }
+                let mut z = t.clone().unwrap_or_default();
+                z.truncate(usize::from(want) - 1);
+                z.push(0);
+                sysheap::write(w, uc, sh, b.strings[i], 0, &z);
+            }
+        }
+        for s in b.strings.drain(texts.len()..).collect::<Vec<u16>>() {
+            if s != 0 {
+                sysheap::free(w, uc, sh, s);
+            }
+        }
+        if b.block != 0
+            && let Some(m) = w.user.menus.get(h)
+        {
+            let bytes = menu_bytes(m, &b.strings);
+            if bytes != b.written {
+                sysheap::write(w, uc, mh, b.block, 0, &bytes);
+                b.written = bytes;
+            }
+        }
+        w.user.menus.blocks.insert(h, b);
+    }
+    failed
 }
 
 /// USER's percentage of free system resources: the lowest of its three

@@ -165,6 +165,9 @@ pub struct Prop {
     /// property).
     pub string: bool,
     pub data: u16,
+    /// Its block of LT_USER_PROP in USER's data segment (heap.rs; 0 when
+    /// USER's heaps are not there).
+    pub block: u16,
 }
 
 /// A window.
@@ -832,6 +835,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
         .map(|w| w.hwnd)
         .collect();
     let mut blocks = Vec::new();
+    let mut props = Vec::new();
     for h in &gone {
         window::unlink(u, *h);
         if let Some(w) = u.window_mut(*h) {
@@ -839,6 +843,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
             w.style &= !WS_VISIBLE;
             w.children.clear();
             blocks.push((*h, std::mem::take(&mut w.text_block)));
+            props.extend(w.props.drain(..).map(|p| p.block));
         }
     }
     for f in [
@@ -861,7 +866,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     u.timers
         .retain(|t| t.htask != htask && !gone.contains(&t.hwnd));
     u.queues.remove(&htask);
-    u.hooks.forget_task(htask);
+    let hooks = u.hooks.forget_task(htask);
     u.clipboard.forget_windows(&gone);
     let mut dead = Vec::new();
     if let (true, Some(m)) = (last_of_module, hmodule) {
@@ -877,6 +882,12 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     for (h, text) in blocks {
         heap::free_wnd(&mut env.win16, uc, h, text);
         env.win16.user.handles.remove(&h);
+    }
+    for p in props.into_iter().chain(hooks.iter().copied()) {
+        heap::free_block(&mut env.win16, uc, p);
+    }
+    if !hooks.is_empty() {
+        heap::sync_hooks(env, uc);
     }
     for (atom, block) in &dead {
         env.win16.atoms.global.delete(*atom);

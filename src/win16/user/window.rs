@@ -560,6 +560,7 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
             m.maximized = 0;
         }
     }
+    let mut props = Vec::new();
     for w in u.windows.iter_mut() {
         if w.owner == hwnd {
             w.owner = 0;
@@ -572,7 +573,7 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
         w.destroyed = true;
         w.style &= !WS_VISIBLE;
         w.children.clear();
-        w.props.clear();
+        props = w.props.drain(..).map(|p| p.block).collect();
         w.update = Region::empty();
     }
     // Its DCs (an own DC, and any the program did not release) go back to
@@ -594,6 +595,9 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
         std::mem::take(&mut env.win16.user.windows[i].text_block)
     });
     super::heap::free_wnd(&mut env.win16, uc, hwnd, text);
+    for p in props {
+        super::heap::free_block(&mut env.win16, uc, p);
+    }
     env.win16.user.handles.remove(&hwnd);
     super::heap::sync(env, uc, parent);
     super::heap::sync(env, uc, above);
