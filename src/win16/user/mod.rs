@@ -25,6 +25,7 @@
 //! | `accel.rs` | accelerators |
 //! | `comm.rs`, `wnet.rs` | the communications functions (no serial port) and the network functions (no network) |
 //! | `system.rs`, `draw.rs`, `frame.rs` | system services; icons and the focus rectangle; the frame's drawing |
+//! | `heap.rs` | USER's data segment, menu heap and string heap in emulated memory, with the objects' blocks |
 //!
 //! This file keeps USER's state ([`User`]): the window records, the
 //! classes, the queues, and what the files share.
