@@ -10,10 +10,12 @@ fn events(v: &serde_json::Value) -> Vec<String> {
     strings(&v["events"])
 }
 
-/// The messages a window procedure received, in order.
+/// The messages a window procedure received, in order: the program's
+/// window, 32C4, the address of its WND in USER's data segment (the
+/// first free block after USER's own objects and the program's class).
 fn messages(ev: &[String]) -> Vec<String> {
     ev.iter()
-        .filter_map(|e| e.split_once(" message 3000 "))
+        .filter_map(|e| e.split_once(" message 32C4 "))
         .map(|(_, m)| m.split('(').next().unwrap().to_string())
         .collect()
 }
@@ -93,12 +95,12 @@ fn a_window_lives_its_whole_life_under_the_default_session() {
     // at (16, 16) plus (5, 24).
     assert!(
         ev.iter()
-            .any(|e| e.contains("message 3000 WM_SIZE(0000, 014B:01D6)")),
+            .any(|e| e.contains("message 32C4 WM_SIZE(0000, 014B:01D6)")),
         "{ev:#?}"
     );
     assert!(
         ev.iter()
-            .any(|e| e.contains("message 3000 WM_MOVE(0000, 0028:0015)")),
+            .any(|e| e.contains("message 32C4 WM_MOVE(0000, 0028:0015)")),
         "{ev:#?}"
     );
 }

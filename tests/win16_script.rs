@@ -141,7 +141,7 @@ fn a_program_with_a_timer_and_no_script_still_exits() {
     }
     assert!(
         ev.iter()
-            .any(|e| e.contains("call USER.KILLTIMER(3000, 0001)"))
+            .any(|e| e.contains("call USER.KILLTIMER(32C4, 0001)"))
     );
     let last_tick = ev.iter().rposition(|e| e.contains(" fires at ")).unwrap();
     let close = ev

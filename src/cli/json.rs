@@ -500,6 +500,9 @@ pub struct LocalEntryView {
     pub wcLock: u16,
     /// LOCALENTRY.wType (LT_NORMAL 0, LT_FREE 255, ...).
     pub wType: u16,
+    /// wType's name (LT_ dropped): NORMAL, FREE, or in USER's heaps
+    /// USER_WND, USER_CLASS, ...
+    pub r#type: String,
     /// LOCALENTRY.wNext.
     pub wNext: u16,
 }

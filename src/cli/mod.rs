@@ -386,7 +386,9 @@ pub enum Command {
         #[arg(long, value_name = "LOC")]
         at: Option<String>,
         /// The local heap to list: a module's (its automatic data
-        /// segment) or a segment's, by selector or handle in hex.
+        /// segment; USER is USER's data segment, USER.MENU and USER.STRING
+        /// its menu and string heaps) or a segment's, by selector or
+        /// handle in hex.
         #[arg(long, value_name = "MODULE|SELECTOR")]
         local: Option<String>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]

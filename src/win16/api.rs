@@ -155,6 +155,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::msgbox::APIS,
     super::user::paint::APIS,
     super::user::prop::APIS,
+    super::user::heap::APIS,
     super::user::rect::APIS,
     super::user::scroll::APIS,
     super::user::system::APIS,

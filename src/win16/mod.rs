@@ -587,6 +587,11 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         Some(r) => r,
         None => (api.func)(env, uc, &args)?,
     };
+    if api.module == "USER" {
+        // The menus' blocks in USER's menu heap follow what the call did
+        // (user/heap.rs).
+        user::heap::sync_menus(env, uc);
+    }
     let switched = std::mem::take(&mut env.win16.scheduler.switched);
     // The relay log: MODULE.NAME(args) -> DX:AX, from the caller's CS:IP;
     // only when asked for (`--events`): formatting every call is a cost

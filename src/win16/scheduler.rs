@@ -482,7 +482,7 @@ pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     // Its DDEML instances go; their partners hear XTYP_DISCONNECT through
     // their own message loops (ddeml/conv.rs, task_ended).
     super::ddeml::conv::task_ended(env, uc, htask);
-    super::user::forget_task(env, htask);
+    super::user::forget_task(env, uc, htask);
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);
     w.scheduler.suspended.remove(&htask);

@@ -227,6 +227,17 @@ pub fn write(w: &Win16, uc: &mut Uc<'_>, sel: u16, h: u16, offset: u16, bytes: &
         .is_ok()
 }
 
+/// LocalCompact(`min_free`) in segment `sel`'s heap: the largest free
+/// block afterwards (0 for no heap).
+pub fn compact(w: &mut Win16, uc: &mut Uc<'_>, sel: u16, min_free: u16) -> u16 {
+    let Some(heap) = w.local_heaps.heaps.get_mut(&sel) else {
+        return 0;
+    };
+    let r = heap.compact_for(uc, sel, min_free);
+    w.global.refresh(uc, sel);
+    r
+}
+
 /// Q61803's percentage free of the system heap in segment `sel`: what
 /// the heap has free plus what the segment may still grow, over 64 KiB
 /// less the statics; 0 for no system heap.

@@ -430,6 +430,16 @@ pub fn heap_type_name(t: u16) -> &'static str {
 /// task's DGROUP, or for a library the NE header's automatic data
 /// segment), or a selector or handle in hex.
 pub fn local_heap_segment(env: &Env, what: &str) -> Option<u16> {
+    // A built-in module's heaps: USER (its data segment), USER.MENU and
+    // USER.STRING (Windows 3.1's menu and string heaps).
+    let (name, which) = match what.split_once('.') {
+        Some((n, w)) if w.eq_ignore_ascii_case("MENU") => (n, 1),
+        Some((n, w)) if w.eq_ignore_ascii_case("STRING") => (n, 2),
+        _ => (what, 0),
+    };
+    if let Some(h) = env.win16.sys_heaps.get(name, which) {
+        return Some(h.selector);
+    }
     if let Some(m) = env.win16.module_by_name(what) {
         if let Some(t) = env.win16.tasks.iter().find(|t| t.hmodule == m.hmodule) {
             return Some(t.dgroup);

@@ -206,6 +206,7 @@ pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32, u32), Stop>
             .atoms
             .global
             .add(farptr::NameArg::Str(name.as_bytes().to_vec()));
+        let block = crate::win16::user::heap::alloc_class(&mut env.win16, uc, 0);
         env.win16.user.classes.push(WndClass {
             name: name.to_string(),
             atom,
@@ -223,7 +224,9 @@ pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32, u32), Stop>
             extra: Vec::new(),
             hmodule,
             global: true,
+            block,
         });
+        crate::win16::user::heap::sync_classes(env, uc);
         offsets.push(strings.len() as u16);
         strings.extend_from_slice(name.as_bytes());
         strings.push(0);

@@ -250,7 +250,7 @@ pub fn status_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
         WM_SETTEXT => {
             let text = farptr::read_cstr(uc, lparam, farptr::MAX_STRING).unwrap_or_default();
             state(env, hwnd).parts[0].text = text.clone();
-            wm::set_title(env, hwnd, &text);
+            wm::set_title(env, uc, hwnd, &text);
             wm::invalidate(env, uc, hwnd)?;
             Ok(1)
         }
@@ -273,7 +273,7 @@ pub fn status_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             slot.text = text.clone();
             slot.kind = kind;
             if part == 0 {
-                wm::set_title(env, hwnd, &text);
+                wm::set_title(env, uc, hwnd, &text);
             }
             wm::invalidate(env, uc, hwnd)?;
             Ok(1)

@@ -52,6 +52,7 @@ pub fn ensure_system_classes(env: &mut Env, uc: &mut Uc<'_>) {
             c.hcursor = if c.name == "EDIT" { ibeam } else { arrow };
         }
     }
+    super::heap::sync_classes(env, uc);
 }
 
 /// Does the class have this name (a string, compared without case, or an
@@ -123,6 +124,17 @@ fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
     }
     let menu = (menu_p != 0).then(|| string_arg(uc, menu_p));
     let cls_extra = get(&b, 6).min(MAX_EXTRA);
+    // The class structure and its extra bytes: a block of USER's data
+    // segment (heap.rs).
+    let block = super::heap::alloc_class(&mut env.win16, uc, cls_extra);
+    if block == 0 {
+        event(
+            uc,
+            format!("RegisterClass {name:?} fails: USER's heap has no room"),
+        );
+        env.win16.atoms.global.delete(atom);
+        return Ok(0);
+    }
     env.win16.user.classes.push(WndClass {
         name,
         atom,
@@ -139,7 +151,9 @@ fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         extra: vec![0; usize::from(cls_extra)],
         hmodule,
         global,
+        block,
     });
+    super::heap::sync_classes(env, uc);
     Ok(u32::from(atom))
 }
 
@@ -163,8 +177,10 @@ fn unregister_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     if u.live().any(|w| w.class_atom == atom && w.class == cname) {
         return Ok(0);
     }
-    env.win16.user.classes.remove(i);
+    let c = env.win16.user.classes.remove(i);
     env.win16.atoms.global.delete(atom);
+    super::heap::free_class(&mut env.win16, uc, c.block);
+    super::heap::sync_classes(env, uc);
     Ok(1)
 }
 
@@ -242,7 +258,15 @@ fn get_class_word(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 }
 
 /// USER.130 SetClassWord(hWnd, nIndex, wNewWord) -> the old value.
-fn set_class_word(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn set_class_word(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let r = set_class_word_in(env, uc, a)?;
+    if let Some(atom) = env.win16.user.class_of(a[0] as u16).map(|c| c.atom) {
+        super::heap::sync_class(env, uc, atom);
+    }
+    Ok(r)
+}
+
+fn set_class_word_in(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let v = a[2] as u16;
     let Some(c) = class_mut(&mut env.win16.user, a[0] as u16) else {
         return Ok(0);
@@ -277,6 +301,14 @@ fn get_class_long(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 /// USER.132 SetClassLong(hWnd, nIndex, dwNewLong) -> the old value
 /// (GCL_WNDPROC changes the procedure of windows created afterwards).
 fn set_class_long(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let r = set_class_long_in(env, uc, a)?;
+    if let Some(atom) = env.win16.user.class_of(a[0] as u16).map(|c| c.atom) {
+        super::heap::sync_class(env, uc, atom);
+    }
+    Ok(r)
+}
+
+fn set_class_long_in(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let v = a[2];
     let menu = (a[1] as u16 as i16 == GCL_MENUNAME && v != 0).then(|| string_arg(uc, v));
     let Some(c) = class_mut(&mut env.win16.user, a[0] as u16) else {

@@ -380,7 +380,7 @@ pub fn def_window_proc(
         WM_ERASEBKGND | WM_ICONERASEBKGND => erase_background(env, uc, hwnd, wparam)?,
         WM_SETTEXT => {
             let t = bytes_arg(uc, lparam, MAX_TEXT);
-            super::window::store_text(env, hwnd, t);
+            super::window::store_text(env, uc, hwnd, t);
             if env.win16.user.shown(hwnd) {
                 let active = env.win16.user.window(hwnd).is_some_and(|w| w.nc_active);
                 super::frame::draw(env, uc, hwnd, active)?;

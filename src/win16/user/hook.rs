@@ -41,6 +41,8 @@ pub struct Hook {
     pub htask: u16,
     /// SetWindowsHookEx's handle.
     pub handle: u32,
+    /// Its block of LT_USER_HOOKLIST in USER's data segment (heap.rs).
+    pub block: u16,
 }
 
 /// The hook chains (all types, the most recent first).
@@ -51,9 +53,16 @@ pub struct Hooks {
 }
 
 impl Hooks {
-    /// A task ends: its hooks go.
-    pub fn forget_task(&mut self, htask: u16) {
+    /// A task ends: its hooks go; their blocks, to free.
+    pub fn forget_task(&mut self, htask: u16) -> Vec<u16> {
+        let gone = self
+            .list
+            .iter()
+            .filter(|h| h.htask == htask)
+            .map(|h| h.block)
+            .collect();
         self.list.retain(|h| h.htask != htask);
+        gone
     }
 }
 
@@ -276,13 +285,27 @@ fn system_only(id: i16) -> bool {
     )
 }
 
-fn install(env: &mut Env, h: Hook) -> bool {
-    let hooks = &mut env.win16.user.hooks;
+/// Install hook `h` at the head of the chains, with its block in USER's
+/// heap (none: no hook).
+fn install(env: &mut Env, uc: &mut Uc<'_>, mut h: Hook) -> bool {
+    let hooks = &env.win16.user.hooks;
     if hooks.list.len() >= MAX_HOOKS || !(WH_MSGFILTER..=WH_SHELL).contains(&h.id) {
         return false;
     }
-    hooks.list.insert(0, h);
+    h.block = super::heap::alloc_hook(&mut env.win16, uc);
+    if h.block == 0 {
+        return false;
+    }
+    env.win16.user.hooks.list.insert(0, h);
+    super::heap::sync_hooks(env, uc);
     true
+}
+
+/// Take hook `i` off the chains; its block goes.
+fn uninstall(env: &mut Env, uc: &mut Uc<'_>, i: usize) {
+    let h = env.win16.user.hooks.list.remove(i);
+    super::heap::free_block(&mut env.win16, uc, h.block);
+    super::heap::sync_hooks(env, uc);
 }
 
 /// USER.121 SetWindowsHook(nFilterType, lpfnFilterFunc) -> the procedure
@@ -304,20 +327,21 @@ fn set_windows_hook(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         ds: uc.reg(crate::machine::R::DS),
         htask,
         handle,
+        block: 0,
     };
-    if !install(env, h) {
+    if !install(env, uc, h) {
         return Ok(0);
     }
     Ok(next)
 }
 
 /// USER.234 UnhookWindowsHook(nHook, lpfnHook) -> BOOL.
-fn unhook_windows_hook(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn unhook_windows_hook(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let id = a[0] as u16 as i16;
-    let list = &mut env.win16.user.hooks.list;
+    let list = &env.win16.user.hooks.list;
     match list.iter().position(|h| h.id == id && h.proc_ == a[1]) {
         Some(i) => {
-            list.remove(i);
+            uninstall(env, uc, i);
             Ok(1)
         }
         None => Ok(0),
@@ -357,7 +381,7 @@ fn def_hook_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 
 /// USER.291 SetWindowsHookEx(idHook, lpfn, hInstance, hTask) -> HHOOK
 /// (hTask 0: every task).
-fn set_windows_hook_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn set_windows_hook_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let id = a[0] as u16 as i16;
     let hooks = &mut env.win16.user.hooks;
     hooks.next = hooks.next.wrapping_add(1);
@@ -368,16 +392,17 @@ fn set_windows_hook_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         ds: instance_ds(a[2] as u16),
         htask: if system_only(id) { 0 } else { a[3] as u16 },
         handle,
+        block: 0,
     };
-    Ok(if install(env, h) { handle } else { 0 })
+    Ok(if install(env, uc, h) { handle } else { 0 })
 }
 
 /// USER.292 UnhookWindowsHookEx(hhook) -> BOOL.
-fn unhook_windows_hook_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let list = &mut env.win16.user.hooks.list;
+fn unhook_windows_hook_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let list = &env.win16.user.hooks.list;
     match list.iter().position(|h| h.handle == a[0]) {
         Some(i) => {
-            list.remove(i);
+            uninstall(env, uc, i);
             Ok(1)
         }
         None => Ok(0),

@@ -432,7 +432,7 @@ fn frame_text(env: &mut Env, uc: &mut Uc<'_>, client: u16) -> Result<(), Stop> {
         c.frame_title = saved;
     }
     if text != current {
-        super::window::store_text(env, frame, text);
+        super::window::store_text(env, uc, frame, text);
         if env.win16.user.shown(frame) {
             let active = env.win16.user.window(frame).is_some_and(|w| w.nc_active);
             super::frame::draw(env, uc, frame, active)?;

@@ -276,6 +276,8 @@ pub struct Menus {
     pub(crate) pending: Option<track::PendingClick>,
     /// The System font menus are measured with (layout.rs).
     pub(crate) font: Option<std::rc::Rc<crate::win16::gdi::font::FontResource>>,
+    /// Each menu's blocks in USER's menu and string heaps (heap.rs).
+    pub(crate) blocks: std::collections::BTreeMap<u16, super::heap::MenuBlocks>,
 }
 
 impl Menus {
@@ -488,15 +490,31 @@ pub fn window_menu(env: &Env, hwnd: u16) -> u16 {
 
 /// USER.151 CreateMenu() -> HMENU: a new, empty menu (0 when
 /// [`MAX_MENUS`] exist).
-fn create_menu(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+fn create_menu(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     layout::ensure_font(env);
-    Ok(u32::from(menus(env).create(false)))
+    let h = menus(env).create(false);
+    Ok(u32::from(with_block(env, uc, h)))
 }
 
 /// USER.415 CreatePopupMenu() -> HMENU.
-fn create_popup_menu(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+fn create_popup_menu(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     layout::ensure_font(env);
-    Ok(u32::from(menus(env).create(true)))
+    let h = menus(env).create(true);
+    Ok(u32::from(with_block(env, uc, h)))
+}
+
+/// A new menu gets its block in USER's menu heap; when the heap cannot
+/// take it, the menu is not made (0).
+fn with_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> u16 {
+    if h == 0 {
+        return 0;
+    }
+    if super::heap::sync_menus(env, uc).contains(&h) {
+        menus(env).destroy(h);
+        super::heap::sync_menus(env, uc);
+        return 0;
+    }
+    h
 }
 
 /// USER.152 DestroyMenu(hMenu) -> BOOL: the menu and its pop-ups.

@@ -25,12 +25,14 @@
 //! | `accel.rs` | accelerators |
 //! | `comm.rs`, `wnet.rs` | the communications functions (no serial port) and the network functions (no network) |
 //! | `system.rs`, `draw.rs`, `frame.rs` | system services; icons and the focus rectangle; the frame's drawing |
+//! | `heap.rs` | USER's data segment, menu heap and string heap in emulated memory, with the objects' blocks |
 //!
 //! This file keeps USER's state ([`User`]): the window records, the
 //! classes, the queues, and what the files share.
 //!
-//! **Windows.** A window is a record in [`User::windows`]; its handle is
-//! its slot (`HWND_BASE + 4 × slot`), slot 0 being the desktop window. The
+//! **Windows.** A window is a record in [`User::windows`], slot 0 being the
+//! desktop window; its handle is the address of its WND structure in
+//! USER's data segment (`heap.rs`), and [`User::handles`] finds its slot. The
 //! tree is kept as Windows keeps it: every window has a parent (the
 //! desktop for top-level windows) and its parent lists its children in
 //! z-order, the topmost first; top-level windows may have an owner. The
@@ -59,6 +61,7 @@ pub mod dialog;
 pub mod draw;
 pub mod focus;
 pub mod frame;
+pub mod heap;
 pub mod hook;
 pub mod input;
 pub mod mdi;
@@ -89,10 +92,9 @@ use crate::win16::farptr::split;
 use crate::win16::geom::{Point, Rect, Region};
 use crate::win16::script::{Line, Script};
 
-/// The handle of window slot 0, the desktop; slot `i` is `HWND_BASE + 4i`.
-pub const HWND_BASE: u16 = 0x2FFC;
-/// The desktop window (GetDesktopWindow).
-pub const DESKTOP: u16 = HWND_BASE;
+/// The desktop window (GetDesktopWindow): the address of its WND, the
+/// first block USER's data segment's heap gives (heap.rs).
+pub const DESKTOP: u16 = 0x3040;
 
 /// Most classes, live windows, queued messages a session keeps: a runaway
 /// program gets a failure (0), never unbounded host memory.
@@ -125,6 +127,9 @@ pub struct WndClass {
     pub hmodule: u16,
     /// A class every module may use: CS_GLOBALCLASS or USER's own.
     pub global: bool,
+    /// The class structure's block in USER's data segment (heap.rs; 0
+    /// before USER's heaps exist).
+    pub block: u16,
 }
 
 /// The state of one scroll bar (SB_HORZ, SB_VERT, or a SCROLLBAR control's
@@ -161,6 +166,9 @@ pub struct Prop {
     /// property).
     pub string: bool,
     pub data: u16,
+    /// Its block of LT_USER_PROP in USER's data segment (heap.rs; 0 when
+    /// USER's heaps are not there).
+    pub block: u16,
 }
 
 /// A window.
@@ -222,6 +230,8 @@ pub struct Window {
     pub dialog_result: Option<u16>,
     /// The client rectangle WM_SIZE and WM_MOVE last reported.
     pub reported: Option<Rect>,
+    /// The text's block in USER's string heap (heap.rs; 0 for none).
+    pub text_block: u16,
 }
 
 impl Window {
@@ -261,6 +271,7 @@ impl Window {
             no_redraw: false,
             dialog_result: None,
             reported: None,
+            text_block: 0,
         }
     }
 
@@ -364,6 +375,9 @@ pub struct User {
     pub classes: Vec<WndClass>,
     /// Window records by slot; slot 0 is the desktop.
     pub windows: Vec<Window>,
+    /// The slot of each window handle (the address of its WND in USER's
+    /// data segment, heap.rs).
+    pub handles: std::collections::HashMap<u16, usize>,
     /// Message queues by hTask.
     pub queues: BTreeMap<u16, Queue>,
     pub timers: Vec<Timer>,
@@ -431,6 +445,7 @@ impl Default for User {
             extra: Vec::new(),
             hmodule: 0,
             global: true,
+            block: 0,
         };
         let screen = Rect::new(0, 0, i32::from(SCREEN.0), i32::from(SCREEN.1));
         let mut desktop = Window::new(
@@ -446,6 +461,7 @@ impl Default for User {
         User {
             classes: Vec::new(),
             windows: vec![desktop],
+            handles: std::collections::HashMap::from([(DESKTOP, 0)]),
             queues: BTreeMap::new(),
             timers: Vec::new(),
             unclaimed: Vec::new(),
@@ -480,12 +496,6 @@ impl Default for User {
 
 /// A stand-in procedure for the desktop: DefWindowProc, called in Rust.
 pub(crate) const DEFWINDOWPROC: (u16, u16) = (0, 0);
-
-/// The slot of a handle.
-fn slot(hwnd: u16) -> Option<usize> {
-    let d = hwnd.checked_sub(HWND_BASE)?;
-    (d % 4 == 0).then_some(usize::from(d / 4))
-}
 
 impl User {
     /// The screen: the desktop window's rectangle (640×480, or what
@@ -550,10 +560,22 @@ impl User {
 
     /// The window with this handle (the desktop included), if it exists.
     pub fn window(&self, hwnd: u16) -> Option<&Window> {
-        self.windows.get(slot(hwnd)?).filter(|w| !w.destroyed)
+        self.windows
+            .get(*self.handles.get(&hwnd)?)
+            .filter(|w| !w.destroyed && w.hwnd == hwnd)
     }
     pub fn window_mut(&mut self, hwnd: u16) -> Option<&mut Window> {
-        self.windows.get_mut(slot(hwnd)?).filter(|w| !w.destroyed)
+        self.windows
+            .get_mut(*self.handles.get(&hwnd)?)
+            .filter(|w| !w.destroyed && w.hwnd == hwnd)
+    }
+
+    /// The slot of window `hwnd`'s record, gone or not.
+    pub(crate) fn slot_of(&self, hwnd: u16) -> Option<usize> {
+        self.handles
+            .get(&hwnd)
+            .copied()
+            .filter(|&i| self.windows.get(i).is_some_and(|w| w.hwnd == hwnd))
     }
 
     /// A window other than the desktop.
@@ -803,7 +825,7 @@ pub(crate) fn event(uc: &mut Uc<'_>, text: String) {
 /// are gone without messages, as when Windows cleans up after a task that
 /// did not destroy them, and the classes its module registered go with the
 /// module's last task.
-pub fn forget_task(env: &mut Env, htask: u16) {
+pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     let hmodule = env.win16.task(htask).map(|t| t.hmodule);
     let last_of_module =
         hmodule.is_some_and(|m| env.win16.tasks.iter().filter(|t| t.hmodule == m).count() == 1);
@@ -813,12 +835,16 @@ pub fn forget_task(env: &mut Env, htask: u16) {
         .filter(|w| w.htask == htask)
         .map(|w| w.hwnd)
         .collect();
+    let mut blocks = Vec::new();
+    let mut props = Vec::new();
     for h in &gone {
         window::unlink(u, *h);
         if let Some(w) = u.window_mut(*h) {
             w.destroyed = true;
             w.style &= !WS_VISIBLE;
             w.children.clear();
+            blocks.push((*h, std::mem::take(&mut w.text_block)));
+            props.extend(w.props.drain(..).map(|p| p.block));
         }
     }
     for f in [
@@ -841,19 +867,42 @@ pub fn forget_task(env: &mut Env, htask: u16) {
     u.timers
         .retain(|t| t.htask != htask && !gone.contains(&t.hwnd));
     u.queues.remove(&htask);
-    u.hooks.forget_task(htask);
+    let hooks = u.hooks.forget_task(htask);
     u.clipboard.forget_windows(&gone);
+    let mut dead = Vec::new();
     if let (true, Some(m)) = (last_of_module, hmodule) {
-        let dead: Vec<u16> = u
+        dead = u
             .classes
             .iter()
             .filter(|c| c.hmodule == m && c.hmodule != 0)
-            .map(|c| c.atom)
+            .map(|c| (c.atom, c.block))
             .collect();
         u.classes.retain(|c| !(c.hmodule == m && c.hmodule != 0));
-        for a in dead {
-            env.win16.atoms.global.delete(a);
+    }
+    // Their WNDs, texts and classes leave USER's heaps.
+    for (h, text) in blocks {
+        heap::free_wnd(&mut env.win16, uc, h, text);
+        env.win16.user.handles.remove(&h);
+    }
+    for p in props.into_iter().chain(hooks.iter().copied()) {
+        heap::free_block(&mut env.win16, uc, p);
+    }
+    if !hooks.is_empty() {
+        heap::sync_hooks(env, uc);
+    }
+    for (atom, block) in &dead {
+        env.win16.atoms.global.delete(*atom);
+        heap::free_class(&mut env.win16, uc, *block);
+    }
+    let parents: Vec<u16> = env.win16.user.live().map(|w| w.hwnd).collect();
+    if !gone.is_empty() {
+        heap::sync(env, uc, DESKTOP);
+        for h in parents {
+            heap::sync(env, uc, h);
         }
+    }
+    if !dead.is_empty() {
+        heap::sync_classes(env, uc);
     }
 }
 

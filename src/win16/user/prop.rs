@@ -41,6 +41,7 @@ fn set_prop(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         && let Some(p) = w.props.iter_mut().find(|p| p.atom == atom)
     {
         p.data = data;
+        super::heap::sync(env, uc, hwnd);
         return Ok(1);
     }
     if env
@@ -54,9 +55,23 @@ fn set_prop(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some((atom, string)) = atom_of(env, uc, a[1], true) else {
         return Ok(0);
     };
-    if let Some(w) = env.win16.user.window_mut(hwnd) {
-        w.props.push(Prop { atom, string, data });
+    // Its block in USER's data segment; none, no property.
+    let block = super::heap::alloc_prop(&mut env.win16, uc);
+    if block == 0 {
+        if string {
+            env.win16.atoms.global.delete(atom);
+        }
+        return Ok(0);
     }
+    if let Some(w) = env.win16.user.window_mut(hwnd) {
+        w.props.push(Prop {
+            atom,
+            string,
+            data,
+            block,
+        });
+    }
+    super::heap::sync(env, uc, hwnd);
     Ok(1)
 }
 
@@ -88,6 +103,8 @@ fn remove_prop(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if p.string {
         env.win16.atoms.global.delete(p.atom);
     }
+    super::heap::free_block(&mut env.win16, uc, p.block);
+    super::heap::sync(env, uc, a[0] as u16);
     Ok(u32::from(p.data))
 }
 

@@ -119,28 +119,27 @@ fn switch_to_this_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 }
 
 /// USER.284 GetFreeSystemResources(fuSysResource) -> the percentage of
-/// USER's (GFSR_USERRESOURCES 2) or GDI's (GFSR_GDIRESOURCES 1) 64 KB heap
-/// free, or the smaller of the two (GFSR_SYSTEMRESOURCES 0). An estimate:
-/// Windows itself with its desktop uses a fifth of each heap, a window
-/// about 80 bytes of USER's with its extra bytes, a class 40, a GDI object
-/// about 40 of GDI's.
-fn get_free_system_resources(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// USER's (GFSR_USERRESOURCES 2) or GDI's (GFSR_GDIRESOURCES 1) heaps
+/// free, or the smaller of the two (GFSR_SYSTEMRESOURCES 0). USER's is
+/// the lowest of its three heaps' KB Q61803 figures (heap.rs, Q90762).
+/// GDI's is an estimate: Windows itself uses a fifth of its heap, a GDI
+/// object about 40 bytes.
+fn get_free_system_resources(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     const HEAP: i64 = 65536;
-    let u = &env.win16.user;
-    let user_used = HEAP / 5
-        + u.live().map(|w| 80 + w.extra.len() as i64).sum::<i64>()
-        + u.classes
-            .iter()
-            .map(|c| 40 + i64::from(c.cls_extra))
-            .sum::<i64>();
     let gdi_used = HEAP / 5 + 40 * env.win16.gdi.objects.len() as i64;
     let free = |used: i64| ((HEAP - used).max(0) * 100 / HEAP) as u32;
-    let (user, gdi) = (free(user_used), free(gdi_used));
+    let (user, gdi) = (u32::from(user_free_percent(env, uc)), free(gdi_used));
     Ok(match a[0] as u16 {
         1 => gdi,
         2 => user,
         _ => user.min(gdi),
     })
+}
+
+/// USER's percentage of free system resources (GFSR_USERRESOURCES,
+/// TOOLHELP's SYSHEAPINFO.wUserFreePercent): heap.rs.
+pub fn user_free_percent(env: &Env, uc: &Uc<'_>) -> u16 {
+    super::heap::free_percent(&env.win16, uc)
 }
 
 /// USER.14 GetTimerResolution() -> 1000: microseconds per timer tick

@@ -45,17 +45,9 @@ pub fn unlink(u: &mut User, hwnd: u16) {
     let Some(parent) = u.window(hwnd).map(|w| w.parent) else {
         return;
     };
-    if let Some(p) = u
-        .windows
-        .get_mut(slot_of(parent))
-        .filter(|p| p.hwnd == parent)
-    {
+    if let Some(p) = u.slot_of(parent).and_then(|i| u.windows.get_mut(i)) {
         p.children.retain(|&c| c != hwnd);
     }
-}
-
-fn slot_of(hwnd: u16) -> usize {
-    usize::from(hwnd.wrapping_sub(HWND_BASE) / 4)
 }
 
 /// Put a window into its parent's child list: at the top of its band
@@ -158,7 +150,19 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     let Some(slot) = env.win16.user.free_slot() else {
         return Ok(0);
     };
-    let hwnd = HWND_BASE + 4 * slot as u16;
+    // The WND and its extra bytes: a fixed block of USER's data segment,
+    // whose address is the handle (heap.rs).
+    let hwnd = super::heap::alloc_wnd(&mut env.win16, uc, class.wnd_extra);
+    if hwnd == 0 {
+        event(
+            uc,
+            format!(
+                "CreateWindow: USER's heap has no room for a window of class {}",
+                class.name
+            ),
+        );
+        return Ok(0);
+    }
     // Default positions and sizes (CW_USEDEFAULT is for overlapped
     // windows; a pop-up or child gets 0).
     let overlapped = style & (WS_POPUP | WS_CHILD) == 0;
@@ -229,7 +233,9 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
         } else {
             u.windows[slot] = w;
         }
+        u.handles.insert(hwnd, slot);
     }
+    super::heap::sync(env, uc, hwnd);
     // The WH_CBT hook may refuse the window.
     let cs_bytes = createstruct(&a, x, y, cx, cy, style);
     let after = if style & WS_CHILD != 0 {
@@ -238,10 +244,12 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
         HWND_TOP
     };
     if super::hook::cbt_create(env, uc, hwnd, &cs_bytes, after)? {
-        free_record(env, hwnd);
+        free_record(env, uc, hwnd);
         return Ok(0);
     }
     link(&mut env.win16.user, hwnd, after);
+    super::heap::sync_around(env, uc, hwnd);
+    super::heap::sync_class(env, uc, class.atom);
     // A top-level window without a menu of its own gets its class's.
     if style & WS_CHILD == 0 && a.menu == 0 {
         if let Some(name) = &class.menu {
@@ -333,11 +341,11 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     if style & WS_CHILD == 0 && owner == 0 && env.win16.user.app_window(hwnd).is_some() {
         super::hook::shell(env, uc, HSHELL_WINDOWCREATED, hwnd)?;
     }
-    Ok(if env.win16.user.app_window(hwnd).is_some() {
-        hwnd
-    } else {
-        0
-    })
+    if env.win16.user.app_window(hwnd).is_none() {
+        return Ok(0);
+    }
+    super::heap::sync_around(env, uc, hwnd);
+    Ok(hwnd)
 }
 
 /// A window whose creation was refused: WM_NCDESTROY, and its record goes.
@@ -495,15 +503,25 @@ fn free_tree(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     }
     send(env, uc, hwnd, WM_NCDESTROY, 0, 0)?;
     super::menu::window_destroyed(env, uc, hwnd);
-    free_record(env, hwnd);
+    free_record(env, uc, hwnd);
     event(uc, format!("window {hwnd:04X} destroyed"));
     Ok(())
 }
 
 /// The record of a window goes: its timers, its place in the tree, its
 /// part in the focus, capture and activation.
-fn free_record(env: &mut Env, hwnd: u16) {
+fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     let u = &mut env.win16.user;
+    let parent = u.window(hwnd).map_or(0, |w| w.parent);
+    let class = u.window(hwnd).map_or(0, |w| w.class_atom);
+    // The sibling above it will name the one below it.
+    let above = {
+        let c = u.children(parent);
+        c.iter()
+            .position(|&x| x == hwnd)
+            .and_then(|i| i.checked_sub(1))
+            .map_or(0, |i| c[i])
+    };
     unlink(u, hwnd);
     for f in [
         &mut u.active,
@@ -542,6 +560,7 @@ fn free_record(env: &mut Env, hwnd: u16) {
             m.maximized = 0;
         }
     }
+    let mut props = Vec::new();
     for w in u.windows.iter_mut() {
         if w.owner == hwnd {
             w.owner = 0;
@@ -554,7 +573,7 @@ fn free_record(env: &mut Env, hwnd: u16) {
         w.destroyed = true;
         w.style &= !WS_VISIBLE;
         w.children.clear();
-        w.props.clear();
+        props = w.props.drain(..).map(|p| p.block).collect();
         w.update = Region::empty();
     }
     // Its DCs (an own DC, and any the program did not release) go back to
@@ -570,6 +589,19 @@ fn free_record(env: &mut Env, hwnd: u16) {
         env.win16.gdi.release_dc(hdc);
     }
     super::paint::refresh_dcs(env);
+    // Its WND and its text leave USER's heaps; its parent and siblings no
+    // longer name it.
+    let text = env.win16.user.slot_of(hwnd).map_or(0, |i| {
+        std::mem::take(&mut env.win16.user.windows[i].text_block)
+    });
+    super::heap::free_wnd(&mut env.win16, uc, hwnd, text);
+    for p in props {
+        super::heap::free_block(&mut env.win16, uc, p);
+    }
+    env.win16.user.handles.remove(&hwnd);
+    super::heap::sync(env, uc, parent);
+    super::heap::sync(env, uc, above);
+    super::heap::sync_class(env, uc, class);
 }
 
 // ------------------------------------------------------- the functions
@@ -706,6 +738,14 @@ fn parent_of(u: &User, hwnd: u16) -> u16 {
 /// window is hidden, goes on top of its new parent's children at the same
 /// coordinates, and is shown again (Wine's notes, "Reparenting a button").
 fn set_parent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let old = env.win16.user.window(w16(a[0])).map_or(0, |w| w.parent);
+    let r = set_parent_in(env, uc, a)?;
+    super::heap::sync_neighbours(env, uc, old, 0);
+    super::heap::sync_around(env, uc, w16(a[0]));
+    Ok(r)
+}
+
+fn set_parent_in(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, mut new) = (w16(a[0]), w16(a[1]));
     if new == 0 {
         new = DESKTOP;
@@ -970,6 +1010,12 @@ fn get_window_word(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 
 /// USER.134 SetWindowWord(hWnd, nIndex, wNewWord) -> the old value.
 fn set_window_word(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let r = set_window_word_in(env, uc, a)?;
+    super::heap::sync(env, uc, w16(a[0]));
+    Ok(r)
+}
+
+fn set_window_word_in(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, idx, v) = (w16(a[0]), w16(a[1]) as i16, w16(a[2]));
     if idx == GWW_HWNDPARENT {
         let is_child = env
@@ -1013,15 +1059,21 @@ fn get_window_long(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// USER.136 SetWindowLong(hWnd, nIndex, dwNewLong) -> the old value.
 /// GWL_WNDPROC subclasses the window: its messages go to the new
 /// procedure, which may pass them on with CallWindowProc.
-fn set_window_long(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn set_window_long(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let r = set_window_long_in(env, a);
+    super::heap::sync(env, uc, w16(a[0]));
+    Ok(r)
+}
+
+fn set_window_long_in(env: &mut Env, a: &[u32]) -> u32 {
     let (hwnd, idx, v) = (w16(a[0]), w16(a[1]) as i16, a[2]);
     if hwnd == DESKTOP {
-        return Ok(0);
+        return 0;
     }
     let Some(w) = env.win16.user.window_mut(hwnd) else {
-        return Ok(0);
+        return 0;
     };
-    Ok(match idx {
+    match idx {
         GWL_WNDPROC => {
             let old = makelong(w.wndproc.1, w.wndproc.0);
             w.wndproc = ((v >> 16) as u16, v as u16);
@@ -1030,13 +1082,13 @@ fn set_window_long(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         GWL_STYLE => std::mem::replace(&mut w.style, v),
         GWL_EXSTYLE => std::mem::replace(&mut w.ex_style, v),
         i => extra_set(w, i, 4, v).unwrap_or(0),
-    })
+    }
 }
 
 // -------------------------------------------------------------- text
 
 /// DefWindowProc's WM_SETTEXT: the window keeps the text.
-pub fn store_text(env: &mut Env, hwnd: u16, text: Vec<u8>) {
+pub fn store_text(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, text: Vec<u8>) {
     if let Some(w) = env.win16.user.window_mut(hwnd) {
         w.text = text;
         w.text.truncate(MAX_TEXT);
@@ -1044,6 +1096,7 @@ pub fn store_text(env: &mut Env, hwnd: u16, text: Vec<u8>) {
             w.frame = true;
         }
     }
+    super::heap::sync(env, uc, hwnd);
 }
 
 /// USER.37 SetWindowText(hWnd, lpString): WM_SETTEXT.
@@ -1235,6 +1288,7 @@ mod tests {
             extra: Vec::new(),
             hmodule: 0,
             global: false,
+            block: 0,
         };
         let mut w = Window::new(0x3000, &c, 0, 0);
         assert_eq!(extra_set(&mut w, 2, 4, 0x1234_5678), Some(0));

@@ -423,6 +423,26 @@ pub fn set_window_pos(
     cy: i32,
     flags: u16,
 ) -> Result<bool, Stop> {
+    let r = set_window_pos_in(env, uc, hwnd, after, x, y, cx, cy, flags)?;
+    // Its WND, and its siblings' (the z-order may have changed).
+    let parent = env.win16.user.window(hwnd).map_or(0, |w| w.parent);
+    super::heap::sync(env, uc, hwnd);
+    super::heap::sync_neighbours(env, uc, parent, 0);
+    Ok(r)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn set_window_pos_in(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    after: u16,
+    x: i32,
+    y: i32,
+    cx: i32,
+    cy: i32,
+    flags: u16,
+) -> Result<bool, Stop> {
     let Some(w) = env.win16.user.app_window(hwnd) else {
         return Ok(false);
     };

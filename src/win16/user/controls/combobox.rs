@@ -265,7 +265,7 @@ fn update_field(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
         })?;
         wm::send(env, uc, edit, EM_SETSEL, 0, 0xFFFF_0000)?;
     } else {
-        wm::set_title(env, hwnd, &t);
+        wm::set_title(env, uc, hwnd, &t);
         wm::invalidate(env, uc, hwnd)?;
     }
     Ok(())

@@ -212,7 +212,12 @@ pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win1
     }
     let idx = ensure_builtin(m, w, "USER")?;
     let hmodule = w.modules[idx].hmodule;
+    // USER's heaps, with what USER made at its start (heap.rs).
+    if !super::heap::init(m, w) {
+        return Err(Win16LoadError("USER's heaps cannot be made".into()));
+    }
     for c in CLASSES {
+        let block = super::heap::alloc_class(w, m, 0);
         let p = thunk_for(m, w, idx, c.ordinal, None)?;
         let atom = if c.name == "#32770" {
             DIALOG_ATOM
@@ -244,6 +249,7 @@ pub fn register_system_classes(m: &mut Uc<'_>, w: &mut Win16) -> Result<(), Win1
             extra: Vec::new(),
             hmodule: 0,
             global: true,
+            block,
         });
     }
     Ok(())

@@ -149,8 +149,8 @@ pub fn title(env: &Env, hwnd: u16) -> Vec<u8> {
 }
 
 /// Replace the text DefWindowProc keeps (no message).
-pub fn set_title(env: &mut Env, hwnd: u16, text: &[u8]) {
-    super::super::window::store_text(env, hwnd, text.to_vec());
+pub fn set_title(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, text: &[u8]) {
+    super::super::window::store_text(env, uc, hwnd, text.to_vec());
 }
 
 /// The client area's size.
