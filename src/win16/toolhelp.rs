@@ -959,15 +959,17 @@ pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
 
 // ----------------------------------------------------------- system info
 
-/// TOOLHELP.71 SystemHeapInfo(lpshi): USER and GDI are built in and keep no
-/// local heaps in emulated memory, so both are reported 100% free with no
-/// segment (0).
-pub fn system_heap_info(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// TOOLHELP.71 SystemHeapInfo(lpshi): USER's part is reported 100% free
+/// with no segment (0); GDI's is its heap's free percentage (KB Q61803, as
+/// GetFreeSystemResources(GFSR_GDIRESOURCES) reports it) and its data
+/// segment (gdi/heap.rs).
+pub fn system_heap_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let (gdi_free, gdi_seg) = super::gdi::heap::free_percent(&env.win16, uc);
     let shi = SysHeapInfo {
         w_user_free_percent: 100,
-        w_gdi_free_percent: 100,
+        w_gdi_free_percent: gdi_free,
         h_user_segment: 0,
-        h_gdi_segment: 0,
+        h_gdi_segment: gdi_seg,
     };
     Ok(fill(uc, arg(a, 0), SysHeapInfo::SIZE, &shi.to_bytes()))
 }

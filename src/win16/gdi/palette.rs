@@ -127,15 +127,11 @@ fn create_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         return Ok(0);
     };
     let entries = b.chunks(4).map(|e| [e[0], e[1], e[2], e[3]]).collect();
-    Ok(env
-        .win16
-        .gdi
-        .objects
-        .insert(super::objects::Obj::Palette(Box::new(Palette {
-            entries,
-            mapping: Vec::new(),
-        })))
-        .map_or(0, u32::from))
+    let p = super::objects::Obj::Palette(Box::new(Palette {
+        entries,
+        mapping: Vec::new(),
+    }));
+    Ok(super::objects::create(&mut env.win16, uc, p).map_or(0, u32::from))
 }
 
 /// GDI.363 GetPaletteEntries(hPalette, wStart, wNumEntries, lpEntries) ->

@@ -120,11 +120,11 @@ fn switch_to_this_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 
 /// USER.284 GetFreeSystemResources(fuSysResource) -> the percentage of
 /// USER's (GFSR_USERRESOURCES 2) or GDI's (GFSR_GDIRESOURCES 1) 64 KB heap
-/// free, or the smaller of the two (GFSR_SYSTEMRESOURCES 0). An estimate:
-/// Windows itself with its desktop uses a fifth of each heap, a window
-/// about 80 bytes of USER's with its extra bytes, a class 40, a GDI object
-/// about 40 of GDI's.
-fn get_free_system_resources(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// free, or the smaller of the two (GFSR_SYSTEMRESOURCES 0). GDI's is its
+/// heap's, by KB Q61803's formula (gdi/heap.rs, free_percent). USER's is
+/// an estimate: Windows itself with its desktop uses a fifth of its heap,
+/// a window about 80 bytes with its extra bytes, a class 40.
+fn get_free_system_resources(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     const HEAP: i64 = 65536;
     let u = &env.win16.user;
     let user_used = HEAP / 5
@@ -133,9 +133,9 @@ fn get_free_system_resources(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Resu
             .iter()
             .map(|c| 40 + i64::from(c.cls_extra))
             .sum::<i64>();
-    let gdi_used = HEAP / 5 + 40 * env.win16.gdi.objects.len() as i64;
     let free = |used: i64| ((HEAP - used).max(0) * 100 / HEAP) as u32;
-    let (user, gdi) = (free(user_used), free(gdi_used));
+    let user = free(user_used);
+    let gdi = u32::from(crate::win16::gdi::heap::free_percent(&env.win16, uc).0);
     Ok(match a[0] as u16 {
         1 => gdi,
         2 => user,
@@ -200,9 +200,9 @@ fn lock_my_task(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 }
 
 /// USER.275 RepaintScreen(): every window is drawn again.
-fn repaint_screen(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+fn repaint_screen(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let screen = env.win16.user.screen();
-    super::paint::paint_desktop(env, &Region::rect(screen));
+    super::paint::paint_desktop(env, uc, &Region::rect(screen));
     super::paint::invalidate_all(env);
     Ok(0)
 }

@@ -133,7 +133,7 @@ fn createstruct(a: &CreateArgs, x: i32, y: i32, cx: i32, cy: i32, style: u32) ->
 /// not be made.
 pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u16, Stop> {
     super::class::ensure_system_classes(env, uc);
-    super::paint::show_desktop(env);
+    super::paint::show_desktop(env, uc);
     let class_name = string_arg(uc, a.class);
     let Some(class) = super::class::find_class(env, uc, a.class, a.hinstance).cloned() else {
         event(
@@ -238,7 +238,7 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
         HWND_TOP
     };
     if super::hook::cbt_create(env, uc, hwnd, &cs_bytes, after)? {
-        free_record(env, hwnd);
+        free_record(env, uc, hwnd);
         return Ok(0);
     }
     link(&mut env.win16.user, hwnd, after);
@@ -495,14 +495,14 @@ fn free_tree(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
     }
     send(env, uc, hwnd, WM_NCDESTROY, 0, 0)?;
     super::menu::window_destroyed(env, uc, hwnd);
-    free_record(env, hwnd);
+    free_record(env, uc, hwnd);
     event(uc, format!("window {hwnd:04X} destroyed"));
     Ok(())
 }
 
 /// The record of a window goes: its timers, its place in the tree, its
 /// part in the focus, capture and activation.
-fn free_record(env: &mut Env, hwnd: u16) {
+fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     let u = &mut env.win16.user;
     unlink(u, hwnd);
     for f in [
@@ -567,9 +567,9 @@ fn free_record(env: &mut Env, hwnd: u16) {
         .collect();
     u.dcs.retain(|d| d.hwnd != hwnd);
     for hdc in gone {
-        env.win16.gdi.release_dc(hdc);
+        crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     }
-    super::paint::refresh_dcs(env);
+    super::paint::refresh_dcs(env, uc);
 }
 
 // ------------------------------------------------------- the functions
