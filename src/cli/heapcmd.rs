@@ -93,6 +93,7 @@ pub fn heap(
                         flags: th::lf_name(e.w_flags).to_string(),
                         wcLock: e.wc_lock,
                         wType: e.w_type,
+                        r#type: th::lt_name(heap.heap_type, e.w_type),
                         wNext: e.w_next,
                     })
                     .collect(),
@@ -158,16 +159,7 @@ fn text(h: &j::Heap) -> String {
         for e in &l.entries {
             s.push_str(&format!(
                 "  {:04X}    {:04X}     {:<5}  {:<8}  {:<4}  {}\n",
-                e.hHandle,
-                e.wAddress,
-                e.wSize,
-                e.flags,
-                e.wcLock,
-                if e.wType == th::LT_FREE {
-                    "FREE"
-                } else {
-                    "NORMAL"
-                }
+                e.hHandle, e.wAddress, e.wSize, e.flags, e.wcLock, e.r#type
             ));
         }
     }

@@ -470,6 +470,10 @@ pub struct LocalEntryView {
     pub wcLock: u16,
     /// LOCALENTRY.wType (LT_NORMAL 0, LT_FREE 255, ...).
     pub wType: u16,
+    /// wType's name: NORMAL, FREE, or in GDI's heap TOOLHELP.H's LT_GDI_
+    /// name without "LT_" (GDI_PEN, GDI_BRUSH, GDI_FONT, GDI_PALETTE,
+    /// GDI_BITMAP, GDI_RGN, GDI_DC, GDI_METADC, ...).
+    pub r#type: String,
     /// LOCALENTRY.wNext.
     pub wNext: u16,
 }

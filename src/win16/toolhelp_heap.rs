@@ -417,6 +417,20 @@ pub fn lf_name(f: u16) -> &'static str {
     }
 }
 
+/// LOCALENTRY.wType's name in a heap of type `heap_type`: NORMAL, FREE,
+/// or for GDI's heap TOOLHELP.H's LT_GDI_ name without "LT_" (GDI_PEN
+/// …); another number as `LT_n`.
+pub fn lt_name(heap_type: u16, w_type: u16) -> String {
+    match w_type {
+        LT_NORMAL => "NORMAL".into(),
+        LT_FREE => "FREE".into(),
+        t => match (heap_type, crate::win16::gdi::heap::lt::name(t)) {
+            (GDI_HEAP, Some(n)) => n.trim_start_matches("LT_").into(),
+            _ => format!("LT_{t}"),
+        },
+    }
+}
+
 /// LOCALENTRY.wHeapType's name.
 pub fn heap_type_name(t: u16) -> &'static str {
     match t {
@@ -427,9 +441,14 @@ pub fn heap_type_name(t: u16) -> &'static str {
 }
 
 /// The segment of `--local WHAT`: a module's automatic data segment (its
-/// task's DGROUP, or for a library the NE header's automatic data
-/// segment), or a selector or handle in hex.
+/// task's DGROUP, for a library the NE header's automatic data segment,
+/// for USER or GDI their heap's data segment), or a selector or handle in
+/// hex.
 pub fn local_heap_segment(env: &Env, what: &str) -> Option<u16> {
+    // A system module's heap segment (USER's, GDI's: sysheap.rs).
+    if let Some(h) = env.win16.sys_heaps.get(what, 0) {
+        return Some(h.selector);
+    }
     if let Some(m) = env.win16.module_by_name(what) {
         if let Some(t) = env.win16.tasks.iter().find(|t| t.hmodule == m.hmodule) {
             return Some(t.dgroup);

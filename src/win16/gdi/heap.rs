@@ -57,8 +57,10 @@
 //! estimate of GDI.EXE 3.1's static data and stack: 9 KiB.
 
 use super::objects::{DcPart, Obj};
-use crate::machine::{Cpu, Uc};
+use crate::env::Env;
+use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::Win16;
+use crate::win16::api::{Api, Arg};
 use crate::win16::sysheap::{self, lmem};
 
 /// The bytes of GDI's segment before its heap (static data and stack;
@@ -372,10 +374,59 @@ pub fn consistent(w: &Win16) -> bool {
     let Some(s) = selector(w).and_then(|sel| w.sys_heaps.by_selector(sel)) else {
         return w.gdi.objects.is_empty();
     };
-    let mut blocks: Vec<u16> = s.kinds.keys().copied().collect();
+    let mut blocks: Vec<u16> = s
+        .kinds
+        .iter()
+        .filter(|(_, k)| **k != LT_NORMAL)
+        .map(|(h, _)| *h)
+        .collect();
     blocks.sort_unstable();
     blocks == w.gdi.objects.handles()
 }
+
+/// LOCALENTRY.wType of a block GdiSeeGdiDo allocated (no object).
+const LT_NORMAL: u16 = 0;
+
+/// GDI.452 GdiSeeGdiDo(wReqType, wParam1, wParam2, wParam3) -> DWORD:
+/// KERNEL's local heap functions run on GDI's heap (the requests Wine's
+/// GDI documents for Windows 3.1's): 0001h LocalAlloc(wParam1 flags,
+/// wParam3 bytes) -> the handle, 0 when full; 0002h LocalFree(wParam1)
+/// -> 0, or the handle when it names no block GdiSeeGdiDo allocated (an
+/// object's block is freed by DeleteObject/DeleteDC only); 0003h
+/// LocalCompact(wParam3) -> the largest free block after compacting;
+/// 0103h -> GDI's heap segment; any other request -1.
+fn gdi_see_gdi_do(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let w = &mut env.win16;
+    let Some(sel) = start(uc, w) else {
+        return Ok(u32::MAX);
+    };
+    let (p1, p3) = (a[1] as u16, a[3] as u16);
+    Ok(match a[0] as u16 {
+        0x0001 => u32::from(sysheap::alloc(w, uc, sel, p1, p3, LT_NORMAL)),
+        0x0002 => {
+            let ours = w.sys_heaps.kind(sel, p1) == Some(LT_NORMAL);
+            if ours && sysheap::free(w, uc, sel, p1) {
+                0
+            } else {
+                u32::from(p1)
+            }
+        }
+        0x0003 => match w.local_heaps.heaps.get_mut(&sel) {
+            Some(h) => u32::from(h.compact_for(uc, sel, p3)),
+            None => 0,
+        },
+        0x0103 => u32::from(sel),
+        _ => u32::MAX,
+    })
+}
+
+pub static APIS: &[Api] = &[Api::new(
+    "GDI",
+    452,
+    "GDISEEGDIDO",
+    &[Arg::W, Arg::W, Arg::W, Arg::W],
+    gdi_see_gdi_do,
+)];
 
 #[cfg(test)]
 mod tests {

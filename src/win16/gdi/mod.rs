@@ -85,6 +85,7 @@ pub static TABLES: &[&[Api]] = &[
     font::APIS,
     text::APIS,
     metafile::APIS,
+    heap::APIS,
 ];
 
 /// What runs before every system function (win16/mod.rs, call_api): a
