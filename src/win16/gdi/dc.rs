@@ -395,9 +395,7 @@ pub fn release_dc(w: &mut Win16, uc: &mut Uc<'_>, hdc: u16) -> bool {
 /// handles InquireVisRgn and GetClipRgn gave out (Windows 3.1 freed a DC's
 /// hVisRgn and hClipRgn with it). The DC, None if `hdc` is none.
 pub fn drop_dc(w: &mut Win16, uc: &mut Uc<'_>, hdc: u16) -> Option<Box<Dc>> {
-    if w.gdi.objects.dc(hdc).is_none() {
-        return None;
-    }
+    w.gdi.objects.dc(hdc)?;
     let Some(Obj::Dc(d)) = super::objects::destroy(w, uc, hdc) else {
         return None;
     };

@@ -414,7 +414,9 @@ fn get_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     };
     // The structure is read from the object's block in GDI's heap, where
     // it follows the header (heap.rs); a palette's entry count is its
-    // LOGPALETTE's palNumEntries.
+    // LOGPALETTE's palNumEntries. (A stock font's block is brought up to
+    // the LOGFONT of the face it was realized with first.)
+    super::heap::sync(&mut env.win16, uc, h);
     let Some(bytes) = block_bytes(&env.win16, uc, h, &bytes) else {
         return Ok(0);
     };
