@@ -433,6 +433,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gdi_see_gdi_do_works_on_gdis_heap() {
+        let mut m = crate::machine::Machine::new_protected().unwrap();
+        let mut env = Env::new(false);
+        let sel = start(&mut m, &mut env.win16).unwrap();
+        let mut call = |a: [u32; 4]| gdi_see_gdi_do(&mut env, &mut m, &a).unwrap();
+        // 0103h: the heap's segment; 0001h LocalAlloc there (moveable:
+        // a handle 2 modulo 4); 0002h LocalFree: 0, then the handle (no
+        // block); an unknown request: -1.
+        assert_eq!(call([0x0103, 0, 0, 0]), u32::from(sel));
+        let h = call([0x0001, 0x0002, 0, 20]);
+        assert_eq!(h % 4, 2);
+        assert!(call([0x0003, 0, 0, 0]) > 0x100);
+        assert_eq!(call([0x0002, h, 0, 0]), 0);
+        assert_eq!(call([0x0002, h, 0, 0]), h);
+        assert_eq!(call([0x0007, 0, 0, 0]), u32::MAX);
+        // An object's block stays the object's.
+        let pen = u32::from(env.win16.gdi.objects.stock(7));
+        let mut call = |a: [u32; 4]| gdi_see_gdi_do(&mut env, &mut m, &a).unwrap();
+        assert_eq!(call([0x0002, pen, 0, 0]), pen);
+        assert!(consistent(&env.win16));
+    }
+
+    #[test]
     fn header_layout() {
         let h = ObjHeader {
             next: 0x0102,
