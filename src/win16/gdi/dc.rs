@@ -28,12 +28,12 @@
 //! # The interface for USER
 //!
 //! USER makes the DCs of its windows (GetDC, GetWindowDC, BeginPaint) with
-//! [`Gdi::create_window_dc`]: the window's handle, the DC origin on the
+//! [`create_window_dc`]: the window's handle, the DC origin on the
 //! screen (the client area's or the whole window's top-left corner) and
 //! its visible region in screen coordinates (the part of the window not
 //! covered, clipped to the update region for BeginPaint). As windows move
 //! or uncover, [`Gdi::set_visible_region`] changes a DC's origin and
-//! visible region; [`Gdi::release_dc`] (ReleaseDC, EndPaint) deletes it.
+//! visible region; [`release_dc`] (ReleaseDC, EndPaint) gives it back.
 //! [`Gdi::fill_rect`] fills a rectangle (logical coordinates of the DC,
 //! right and bottom excluded, clipped) with a brush or a colour, for
 //! WM_ERASEBKGND and the non-client area. `Gdi::sys_colors` holds the

@@ -9,6 +9,7 @@
 //! | mapping.rs | mapping modes, window and viewport, LPtoDP |
 //! | region.rs | region objects and clipping |
 //! | objects.rs | the handle table, SelectObject, DeleteObject, GetObject |
+//! | heap.rs | GDI's data segment and heap: each object's block, GdiSeeGdiDo |
 //! | pen.rs, brush.rs, logfont.rs, bitmap.rs, palette.rs | each object kind |
 //! | color.rs | COLORREFs and the VGA driver's colour rules |
 //! | surface.rs, raster.rs | pixels, ROP2/ROP3, painting spans |

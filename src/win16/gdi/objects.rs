@@ -2,13 +2,12 @@
 //! regions, palettes and device contexts share one table, as they shared
 //! GDI's local heap in Windows 3.1.
 //!
-//! **Handles.** A GDI handle was a local handle of GDI's heap: a small even
-//! number, never 0, and one handle space for every kind of object (a DC
-//! handle never equals a pen's). Here handles are multiples of 4 from
-//! [`FIRST_HANDLE`] (a moveable local handle pointed at a 4-byte handle
-//! table entry), the stock objects first, each freed handle reused. At most
-//! [`MAX_OBJECTS`] live at once: creation then fails (returns 0), as GDI's
-//! heap ran full.
+//! **Handles.** A GDI handle is the local handle of the object's moveable
+//! block in GDI's heap (heap.rs): one handle space for every kind of
+//! object, the stock objects first, a freed handle-table entry given out
+//! again first, as LocalAlloc does. [`create`] makes the block and
+//! [`destroy`] frees it; creation fails (returns 0) when the heap is full
+//! at 64 KiB. The table keeps each object's drawing state by handle.
 //!
 //! **The calls of this file.** SelectObject (returns the previous object of
 //! that kind; a region selects a clip region and returns its type; a bitmap

@@ -393,7 +393,7 @@ fn dc_geometry(env: &Env, hwnd: u16, kind: DcKind, paint: Option<&Region>) -> (P
 }
 
 /// The device context of a window: GetDC, GetWindowDC, GetDCEx and
-/// BeginPaint all come here. A DC made by GDI (`Gdi::create_window_dc`)
+/// BeginPaint all come here. A DC made by GDI (`gdi::dc::create_window_dc`)
 /// with the window's origin and visible region — clipped to `paint`, the
 /// update region, for BeginPaint — or the window's own DC again for a
 /// CS_OWNDC or CS_CLASSDC class (its attributes kept between uses; a
