@@ -451,7 +451,7 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
                 env.win16.commdlg.files = script.files.clone();
                 env.win16.user.set_script(script);
             }
-            crate::win16::user::paint::show_desktop(&mut env);
+            crate::win16::user::paint::show_desktop(&mut env, &mut m);
             crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })
         }

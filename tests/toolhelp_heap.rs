@@ -408,10 +408,11 @@ fn toolhelp16_heap_lists_the_blocks_the_program_walked() {
         )
     );
     // Besides USER's data segment and its menu and string heaps (KB
-    // Q90762), no other block holds a local heap.
+    // Q90762) and GDI's data segment (its objects' heap, gdi/heap.rs), no
+    // other block holds a local heap.
     assert!(
         g.iter()
-            .filter(|b| b["hBlock"] != o.heap && b["owner"] != "USER")
+            .filter(|b| b["hBlock"] != o.heap && b["owner"] != "USER" && b["owner"] != "GDI")
             .all(|b| b["wHeapPresent"] == false)
     );
     // The same heap named by its selector, in text.

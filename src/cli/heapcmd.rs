@@ -94,7 +94,7 @@ pub fn heap(
                         flags: th::lf_name(e.w_flags).to_string(),
                         wcLock: e.wc_lock,
                         wType: e.w_type,
-                        r#type: lt_name(heap.heap_type, e.w_type),
+                        r#type: th::lt_name(heap.heap_type, e.w_type),
                         wNext: e.w_next,
                     })
                     .collect(),
@@ -117,20 +117,6 @@ pub fn heap(
         0
     } else {
         super::exit_code(&stop).max(1)
-    }
-}
-
-/// TOOLHELP.H's name of LOCALENTRY.wType `t` in a heap of type
-/// `heap_type`, LT_ dropped (as the global heap's GT_ names): NORMAL,
-/// FREE, and in USER's heaps USER_WND, USER_CLASS, ...
-fn lt_name(heap_type: u16, t: u16) -> String {
-    match t {
-        th::LT_FREE => "FREE".into(),
-        th::LT_NORMAL => "NORMAL".into(),
-        t if heap_type == th::USER_HEAP => crate::win16::user::heap::lt_name(t)
-            .trim_start_matches("LT_")
-            .into(),
-        t => format!("{t}"),
     }
 }
 

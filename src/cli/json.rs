@@ -501,7 +501,8 @@ pub struct LocalEntryView {
     /// LOCALENTRY.wType (LT_NORMAL 0, LT_FREE 255, ...).
     pub wType: u16,
     /// wType's name (LT_ dropped): NORMAL, FREE, or in USER's heaps
-    /// USER_WND, USER_CLASS, ...
+    /// USER_WND, USER_CLASS, ..., in GDI's GDI_PEN, GDI_BRUSH, GDI_FONT,
+    /// GDI_PALETTE, GDI_BITMAP, GDI_RGN, GDI_DC, GDI_METADC, ...
     pub r#type: String,
     /// LOCALENTRY.wNext.
     pub wNext: u16,

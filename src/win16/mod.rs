@@ -462,6 +462,11 @@ pub fn ensure_builtin(m: &mut Uc<'_>, w: &mut Win16, name: &str) -> Result<usize
     });
     let idx = w.modules.len() - 1;
     w.thunk_segments.insert(cs, idx);
+    // GDI's data segment and heap, with the stock objects in it, exist
+    // from GDI's start (gdi/heap.rs).
+    if w.modules[idx].name == "GDI" {
+        gdi::heap::start(m, w);
+    }
     Ok(idx)
 }
 

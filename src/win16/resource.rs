@@ -545,7 +545,7 @@ pub fn load_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             .and_then(|(_, ne)| find(ne, &name, &NameArg::Int(RT_BITMAP)))
             .map(|(_, r)| r.data.clone());
         return Ok(packed.map_or(0, |p| {
-            u32::from(super::gdi::blit::bitmap_from_packed_dib(env, &p))
+            u32::from(super::gdi::blit::bitmap_from_packed_dib(env, uc, &p))
         }));
     }
     Ok(load(env, uc, a, &[RT_BITMAP], |id| {

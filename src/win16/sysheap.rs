@@ -114,6 +114,10 @@ pub fn ensure(
         return Some(h.selector);
     }
     let idx = super::ensure_builtin(m, w, module).ok()?;
+    // Making the module may have made its heap (GDI's does, gdi/heap.rs).
+    if let Some(h) = w.sys_heaps.get(module, which) {
+        return Some(h.selector);
+    }
     let hmodule = w.modules[idx].hmodule;
     let statics = statics.max(INSTANCE_DATA);
     let size =

@@ -826,19 +826,18 @@ pub fn module_find_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 
 // ----------------------------------------------------------- system info
 
-/// TOOLHELP.71 SystemHeapInfo(lpshi): USER's part is USER's free
-/// percentage as GetFreeSystemResources(GFSR_USERRESOURCES) gives it and
-/// the segment address (selector) of USER's data segment (SDK,
-/// SYSHEAPINFO; user/heap.rs); GDI keeps no local
-/// heap in emulated memory, so it is reported 100% free with no segment
-/// (0).
+/// TOOLHELP.71 SystemHeapInfo(lpshi): for USER and for GDI the free
+/// percentage that GetFreeSystemResources(GFSR_USERRESOURCES or
+/// GFSR_GDIRESOURCES) gives (KB Q61803, Q90762) and the selector of the
+/// module's data segment (SDK, SYSHEAPINFO; user/heap.rs, gdi/heap.rs).
 pub fn system_heap_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let user_ds = super::user::heap::selector(&env.win16, super::user::heap::DS).unwrap_or(0);
+    let (gdi_free, gdi_seg) = super::gdi::heap::free_percent(&env.win16, uc);
     let shi = SysHeapInfo {
         w_user_free_percent: super::user::system::user_free_percent(env, uc),
-        w_gdi_free_percent: 100,
+        w_gdi_free_percent: gdi_free,
         h_user_segment: user_ds,
-        h_gdi_segment: 0,
+        h_gdi_segment: gdi_seg,
     };
     Ok(fill(uc, arg(a, 0), SysHeapInfo::SIZE, &shi.to_bytes()))
 }

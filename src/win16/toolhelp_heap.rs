@@ -417,6 +417,25 @@ pub fn lf_name(f: u16) -> &'static str {
     }
 }
 
+/// LOCALENTRY.wType's name in a heap of type `heap_type`: NORMAL, FREE,
+/// or in USER's and GDI's heaps TOOLHELP.H's LT_USER_ and LT_GDI_ names
+/// without "LT_" (USER_WND, GDI_PEN, ...); another number as `LT_n`.
+pub fn lt_name(heap_type: u16, w_type: u16) -> String {
+    match w_type {
+        LT_NORMAL => "NORMAL".into(),
+        LT_FREE => "FREE".into(),
+        t => match (heap_type, crate::win16::gdi::heap::lt::name(t)) {
+            (GDI_HEAP, Some(n)) => n.trim_start_matches("LT_").into(),
+            (USER_HEAP, _) if crate::win16::user::heap::lt_name(t) != "LT_NORMAL" => {
+                crate::win16::user::heap::lt_name(t)
+                    .trim_start_matches("LT_")
+                    .into()
+            }
+            _ => format!("LT_{t}"),
+        },
+    }
+}
+
 /// LOCALENTRY.wHeapType's name.
 pub fn heap_type_name(t: u16) -> &'static str {
     match t {
@@ -427,8 +446,9 @@ pub fn heap_type_name(t: u16) -> &'static str {
 }
 
 /// The segment of `--local WHAT`: a module's automatic data segment (its
-/// task's DGROUP, or for a library the NE header's automatic data
-/// segment), or a selector or handle in hex.
+/// task's DGROUP, for a library the NE header's automatic data segment,
+/// for USER or GDI their heap's data segment), or a selector or handle in
+/// hex.
 pub fn local_heap_segment(env: &Env, what: &str) -> Option<u16> {
     // A built-in module's heaps: USER (its data segment), USER.MENU and
     // USER.STRING (Windows 3.1's menu and string heaps).

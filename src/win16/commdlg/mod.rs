@@ -455,8 +455,12 @@ pub fn print_dlg(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         } else {
             crate::win16::gdi::dc::DcKind::Info
         };
-        let hdc =
-            crate::win16::gdi::dc::make_dc(env, kind, crate::win16::gdi::devcaps::Device::Printer);
+        let hdc = crate::win16::gdi::dc::make_dc(
+            env,
+            uc,
+            kind,
+            crate::win16::gdi::devcaps::Device::Printer,
+        );
         farptr::write_bytes(uc, farptr::add(p, 10), &(hdc as u16).to_le_bytes());
     }
     Ok(1)

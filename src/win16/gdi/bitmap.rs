@@ -605,19 +605,16 @@ pub fn read_dib_header(uc: &Uc<'_>, p: u32, usage: u16) -> Option<DibHeader> {
     DibHeader::parse(&all, usage).ok()
 }
 
-fn new_bitmap(env: &mut Env, bm: Bitmap) -> u32 {
-    let gdi = &mut env.win16.gdi;
-    if !gdi.reserve_bytes(bm.surface.bytes()) {
+fn new_bitmap(env: &mut Env, uc: &mut Uc<'_>, bm: Bitmap) -> u32 {
+    if !env.win16.gdi.reserve_bytes(bm.surface.bytes()) {
         return 0;
     }
     let bytes = bm.surface.bytes();
-    match gdi
-        .objects
-        .insert(super::objects::Obj::Bitmap(Box::new(bm)))
-    {
+    let o = super::objects::Obj::Bitmap(Box::new(bm));
+    match super::objects::create(&mut env.win16, uc, o) {
         Some(h) => u32::from(h),
         None => {
-            gdi.release_bytes(bytes);
+            env.win16.gdi.release_bytes(bytes);
             0
         }
     }
@@ -625,14 +622,21 @@ fn new_bitmap(env: &mut Env, bm: Bitmap) -> u32 {
 
 /// Create a bitmap object of `format`, its bits from `bits` in DDB layout
 /// when given. 0 when the size or format is impossible or memory is short.
-pub fn create(env: &mut Env, w: i32, h: i32, format: Format, bits: Option<&[u8]>) -> u32 {
+pub fn create(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    w: i32,
+    h: i32,
+    format: Format,
+    bits: Option<&[u8]>,
+) -> u32 {
     let Some(mut bm) = Bitmap::new(w, h, format) else {
         return 0;
     };
     if let Some(b) = bits {
         bm.set_ddb_bits(b);
     }
-    new_bitmap(env, bm)
+    new_bitmap(env, uc, bm)
 }
 
 /// The format of a bitmap CreateBitmap makes: monochrome, or a colour
@@ -653,17 +657,17 @@ fn create_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
     Ok(create_from_memory(env, uc, w, h, fmt, a[4]))
 }
 
-fn create_from_memory(env: &mut Env, uc: &Uc<'_>, w: i32, h: i32, fmt: Format, p: u32) -> u32 {
+fn create_from_memory(env: &mut Env, uc: &mut Uc<'_>, w: i32, h: i32, fmt: Format, p: u32) -> u32 {
     if w <= 0 || h <= 0 || (w as u64) * (h as u64) > MAX_PIXELS {
         return 0;
     }
     if p == 0 {
-        return create(env, w, h, fmt, None);
+        return create(env, uc, w, h, fmt, None);
     }
     let (planes, bits) = fmt.planes_bits();
     let n = width_bytes(w, u32::from(bits)) * usize::from(planes) * h as usize;
     match read_huge(uc, p, n) {
-        Some(b) => create(env, w, h, fmt, Some(&b)),
+        Some(b) => create(env, uc, w, h, fmt, Some(&b)),
         None => 0,
     }
 }
@@ -690,15 +694,15 @@ fn create_bitmap_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 /// GDI.51 CreateCompatibleBitmap(hDC, nWidth, nHeight): a bitmap of the
 /// DC's format (a memory DC's: its selected bitmap's). A size of 0 gives a
 /// 1×1 monochrome bitmap (SDK, CreateCompatibleBitmap).
-fn create_compatible_bitmap(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn create_compatible_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (w, h) = (arg_i(a[1]), arg_i(a[2]));
     let Some(fmt) = super::dc::surface_format(&mut env.win16.gdi, arg_h(a[0])) else {
         return Ok(0);
     };
     if w == 0 || h == 0 {
-        return Ok(create(env, 1, 1, Format::Mono, None));
+        return Ok(create(env, uc, 1, 1, Format::Mono, None));
     }
-    Ok(create(env, w, h, fmt, None))
+    Ok(create(env, uc, w, h, fmt, None))
 }
 
 /// GDI.156 CreateDiscardableBitmap(hDC, nWidth, nHeight): a compatible

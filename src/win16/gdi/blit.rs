@@ -758,7 +758,7 @@ fn create_dibitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
             None => return Ok(0),
         }
     };
-    let h = bitmap::create(env, head.width, head.height, fmt, None);
+    let h = bitmap::create(env, uc, head.width, head.height, fmt, None);
     if h == 0 || !init {
         return Ok(h);
     }
@@ -774,7 +774,7 @@ fn create_dibitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 /// monochrome when the DIB is 1 bpp with a black-then-white table (the
 /// rule CreateDIBitmap follows above). The new bitmap's handle, 0 when the
 /// bytes are no DIB. For USER's LoadBitmap (resource.rs).
-pub fn bitmap_from_packed_dib(env: &mut Env, packed: &[u8]) -> u16 {
+pub fn bitmap_from_packed_dib(env: &mut Env, uc: &mut Uc<'_>, packed: &[u8]) -> u16 {
     let Ok(head) = DibHeader::parse(packed, bitmap::DIB_RGB_COLORS) else {
         return 0;
     };
@@ -784,7 +784,7 @@ pub fn bitmap_from_packed_dib(env: &mut Env, packed: &[u8]) -> u16 {
     } else {
         env.win16.gdi.display.format()
     };
-    let h = bitmap::create(env, head.width, head.height, fmt, None) as u16;
+    let h = bitmap::create(env, uc, head.width, head.height, fmt, None) as u16;
     if h == 0 {
         return 0;
     }
@@ -1047,10 +1047,11 @@ mod tests {
     #[test]
     fn load_bitmap_format_is_mono_for_black_and_white_dibs() {
         let mut env = Env::new(false);
+        let mut m = crate::machine::Machine::new_protected().unwrap();
         // 1 bpp, black then white: monochrome; bottom row 10000000,
         // top row 01000000.
         let p = packed(8, 2, 1, &[0, 0xFF_FFFF], &[0x80, 0, 0, 0, 0x40, 0, 0, 0]);
-        let h = bitmap_from_packed_dib(&mut env, &p);
+        let h = bitmap_from_packed_dib(&mut env, &mut m, &p);
         let bm = env.win16.gdi.objects.bitmap(h).unwrap();
         assert_eq!(bm.surface.format, Format::Mono);
         // Mono surfaces hold 1 for white.
@@ -1060,14 +1061,14 @@ mod tests {
         assert_eq!(bm.surface.get(1, 1), Some(0));
         // 1 bpp red and blue: a screen bitmap, red where bits are 0.
         let p = packed(8, 1, 1, &[0xFF, 0xFF_0000], &[0x7F, 0, 0, 0]);
-        let h = bitmap_from_packed_dib(&mut env, &p);
+        let h = bitmap_from_packed_dib(&mut env, &mut m, &p);
         let bm = env.win16.gdi.objects.bitmap(h).unwrap();
         assert_eq!(bm.surface.format, Format::Vga16);
         assert_eq!(bm.surface.get(0, 0), Some(9));
         assert_eq!(bm.surface.get(1, 0), Some(12));
         // Not a DIB, or bits missing: no bitmap, or a blank one.
-        assert_eq!(bitmap_from_packed_dib(&mut env, &[1, 2, 3]), 0);
+        assert_eq!(bitmap_from_packed_dib(&mut env, &mut m, &[1, 2, 3]), 0);
         let p = packed(8, 1, 4, &[0; 16], &[]);
-        assert_ne!(bitmap_from_packed_dib(&mut env, &p), 0);
+        assert_ne!(bitmap_from_packed_dib(&mut env, &mut m, &p), 0);
     }
 }

@@ -145,10 +145,9 @@ mod tests {
     use crate::win16::geom::Region;
 
     fn screen_dc(env: &mut Env, origin: Point) -> u16 {
+        let mut m = crate::machine::Machine::new_protected().unwrap();
         let r = env.win16.gdi.screen_rect();
-        env.win16
-            .gdi
-            .create_window_dc(1, origin, Region::rect(r))
+        crate::win16::gdi::dc::create_window_dc(&mut env.win16, &mut m, 1, origin, Region::rect(r))
             .unwrap()
     }
 

@@ -228,12 +228,8 @@ pub fn convert_pixel(from: Format, v: u32, colors: &Colors<'_>) -> u32 {
     colors.solid(rgb)
 }
 
-fn insert(env: &mut Env, b: Brush) -> u32 {
-    env.win16
-        .gdi
-        .objects
-        .insert(super::objects::Obj::Brush(b))
-        .map_or(0, u32::from)
+fn insert(env: &mut Env, uc: &mut Uc<'_>, b: Brush) -> u32 {
+    super::objects::create(&mut env.win16, uc, super::objects::Obj::Brush(b)).map_or(0, u32::from)
 }
 
 /// The brush a LOGBRUSH describes (None when its bitmap or DIB is not
@@ -319,8 +315,8 @@ fn dib_pattern_of(env: &mut Env, uc: &Uc<'_>, hmem: u16, usage: u16) -> Option<K
 }
 
 /// GDI.66 CreateSolidBrush(crColor) -> HBRUSH.
-fn create_solid_brush(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(insert(env, Brush::solid(a[0])))
+fn create_solid_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(insert(env, uc, Brush::solid(a[0])))
 }
 
 /// GDI.58 CreateHatchBrush(fnStyle, crColor) -> HBRUSH.
@@ -330,7 +326,7 @@ fn create_hatch_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
         color: a[1],
         hatch: a[0] as i16,
     };
-    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, b)))
+    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, uc, b)))
 }
 
 /// GDI.60 CreatePatternBrush(hBitmap) -> HBRUSH.
@@ -340,7 +336,7 @@ fn create_pattern_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         color: 0,
         hatch: arg_h(a[0]) as i16,
     };
-    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, b)))
+    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, uc, b)))
 }
 
 /// GDI.445 CreateDIBPatternBrush(hPackedDIB, fnColorSpec) -> HBRUSH.
@@ -350,7 +346,7 @@ fn create_dib_pattern_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
         color: a[1] & 0xFFFF,
         hatch: arg_h(a[0]) as i16,
     };
-    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, b)))
+    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, uc, b)))
 }
 
 /// GDI.50 CreateBrushIndirect(lpLogBrush) -> HBRUSH.
@@ -359,7 +355,7 @@ fn create_brush_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
         return Ok(0);
     };
     let log = LogBrush::from_bytes(&b);
-    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, b)))
+    Ok(from_logbrush(env, uc, log).map_or(0, |b| insert(env, uc, b)))
 }
 
 /// The RGB of a COLORREF for the brush's dithering decisions.

@@ -28,12 +28,12 @@
 //! # The interface for USER
 //!
 //! USER makes the DCs of its windows (GetDC, GetWindowDC, BeginPaint) with
-//! [`Gdi::create_window_dc`]: the window's handle, the DC origin on the
+//! [`create_window_dc`]: the window's handle, the DC origin on the
 //! screen (the client area's or the whole window's top-left corner) and
 //! its visible region in screen coordinates (the part of the window not
 //! covered, clipped to the update region for BeginPaint). As windows move
 //! or uncover, [`Gdi::set_visible_region`] changes a DC's origin and
-//! visible region; [`Gdi::release_dc`] (ReleaseDC, EndPaint) deletes it.
+//! visible region; [`release_dc`] (ReleaseDC, EndPaint) gives it back.
 //! [`Gdi::fill_rect`] fills a rectangle (logical coordinates of the DC,
 //! right and bottom excluded, clipped) with a brush or a colour, for
 //! WM_ERASEBKGND and the non-client area. `Gdi::sys_colors` holds the
@@ -48,6 +48,7 @@ use super::palette::Palette;
 use super::raster::{self, Paint};
 use super::surface::{Format, Surface};
 use super::{Env, Gdi, Stop, Uc, arg_h, arg_i, pack_point, write_point};
+use crate::win16::Win16;
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::{Point, Rect, Region};
 
@@ -296,46 +297,6 @@ impl Gdi {
         })
     }
 
-    /// USER's interface: a DC for window `hwnd` with device origin
-    /// `origin` (screen coordinates) and visible region `vis` (screen
-    /// coordinates). None when the table is full.
-    ///
-    /// **The DC cache**: Windows 3.1's GetDC handed out one of USER's
-    /// cached common DCs, with default attributes each time (SDK, GetDC),
-    /// and ReleaseDC gave it back to the cache: the handle stayed a DC.
-    /// So a DC released is kept here, reset to the defaults with nothing
-    /// visible, and handed out again (the last released first); a program
-    /// that still uses a handle after ReleaseDC measures text with the
-    /// System font, as on Windows, instead of failing.
-    pub fn create_window_dc(&mut self, hwnd: u16, origin: Point, vis: Region) -> Option<u16> {
-        while let Some(h) = self.dc_cache.pop() {
-            if self.objects.dc(h).is_some_and(|d| d.kind == DcKind::Window) {
-                self.reset_window_dc(h, hwnd, origin, vis);
-                return Some(h);
-            }
-        }
-        let d = Dc::window(self.display, &self.objects, hwnd, origin, vis);
-        self.objects.insert(Obj::Dc(Box::new(d)))
-    }
-
-    /// Window DC `hdc` as fresh: default attributes, window `hwnd`,
-    /// `origin` and `vis`; the regions it owned are freed.
-    fn reset_window_dc(&mut self, hdc: u16, hwnd: u16, origin: Point, vis: Region) {
-        let fresh = Dc::window(self.display, &self.objects, hwnd, origin, vis);
-        let Some(d) = self.objects.dc_mut(hdc) else {
-            return;
-        };
-        let old = std::mem::replace(d, fresh);
-        for h in old
-            .vis_saved
-            .iter()
-            .chain(&old.vis_rgn)
-            .chain(&old.clip_rgn)
-        {
-            self.objects.remove(*h);
-        }
-    }
-
     /// USER's interface: move a DC's origin and change its visible region.
     pub fn set_visible_region(&mut self, hdc: u16, origin: Point, vis: Region) -> bool {
         match self.objects.dc_mut(hdc) {
@@ -348,41 +309,100 @@ impl Gdi {
         }
     }
 
-    /// USER's interface: give a window's DC back (ReleaseDC, EndPaint):
-    /// it goes to the DC cache ([`Gdi::create_window_dc`]) with default
-    /// attributes and nothing visible.
-    pub fn release_dc(&mut self, hdc: u16) -> bool {
-        match self.objects.dc(hdc) {
-            Some(d) if d.kind == DcKind::Window => {
-                self.reset_window_dc(hdc, 0, Point::new(0, 0), Region::empty());
-                if !self.dc_cache.contains(&hdc) {
-                    self.dc_cache.push(hdc);
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Take DC `hdc` out of the table with the regions it owns: the
-    /// visible regions SaveVisRgn saved and not restored, and the handles
-    /// InquireVisRgn and GetClipRgn gave out (Windows 3.1 freed a DC's
-    /// hVisRgn and hClipRgn with it). The DC, None if `hdc` is none.
-    pub fn drop_dc(&mut self, hdc: u16) -> Option<Box<Dc>> {
-        let Some(Obj::Dc(d)) = self.objects.remove(hdc) else {
-            return None;
-        };
-        for h in d.vis_saved.iter().chain(&d.vis_rgn).chain(&d.clip_rgn) {
-            self.objects.remove(*h);
-        }
-        Some(d)
-    }
-
     /// USER's interface: fill `r` (logical coordinates of the DC) with a
     /// brush or a colour, as FillRect does.
     pub fn fill_rect(&mut self, hdc: u16, r: Rect, fill: Fill) -> bool {
         super::shapes::fill_rect_with(self, hdc, r, fill)
     }
+}
+
+/// USER's interface: a DC for window `hwnd` with device origin `origin`
+/// (screen coordinates) and visible region `vis` (screen coordinates).
+/// None when GDI's heap is full.
+///
+/// **The DC cache**: Windows 3.1's GetDC handed out one of USER's cached
+/// common DCs, with default attributes each time (SDK, GetDC), and
+/// ReleaseDC gave it back to the cache: the handle stayed a DC. So a DC
+/// released is kept here, reset to the defaults with nothing visible, and
+/// handed out again (the last released first); a program that still uses
+/// a handle after ReleaseDC measures text with the System font, as on
+/// Windows, instead of failing.
+pub fn create_window_dc(
+    w: &mut Win16,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    origin: Point,
+    vis: Region,
+) -> Option<u16> {
+    super::heap::start(uc, w)?;
+    while let Some(h) = w.gdi.dc_cache.pop() {
+        if w.gdi
+            .objects
+            .dc(h)
+            .is_some_and(|d| d.kind == DcKind::Window)
+        {
+            reset_window_dc(w, uc, h, hwnd, origin, vis);
+            return Some(h);
+        }
+    }
+    let d = Dc::window(w.gdi.display, &w.gdi.objects, hwnd, origin, vis);
+    super::objects::create(w, uc, Obj::Dc(Box::new(d)))
+}
+
+/// Window DC `hdc` as fresh: default attributes, window `hwnd`, `origin`
+/// and `vis`; the regions it owned are freed.
+fn reset_window_dc(
+    w: &mut Win16,
+    uc: &mut Uc<'_>,
+    hdc: u16,
+    hwnd: u16,
+    origin: Point,
+    vis: Region,
+) {
+    let fresh = Dc::window(w.gdi.display, &w.gdi.objects, hwnd, origin, vis);
+    let Some(d) = w.gdi.objects.dc_mut(hdc) else {
+        return;
+    };
+    let old = std::mem::replace(d, fresh);
+    for h in old
+        .vis_saved
+        .iter()
+        .chain(&old.vis_rgn)
+        .chain(&old.clip_rgn)
+    {
+        super::objects::destroy(w, uc, *h);
+    }
+}
+
+/// USER's interface: give a window's DC back (ReleaseDC, EndPaint): it
+/// goes to the DC cache ([`create_window_dc`]) with default attributes and
+/// nothing visible.
+pub fn release_dc(w: &mut Win16, uc: &mut Uc<'_>, hdc: u16) -> bool {
+    match w.gdi.objects.dc(hdc) {
+        Some(d) if d.kind == DcKind::Window => {
+            reset_window_dc(w, uc, hdc, 0, Point::new(0, 0), Region::empty());
+            if !w.gdi.dc_cache.contains(&hdc) {
+                w.gdi.dc_cache.push(hdc);
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Take DC `hdc` out of the table and GDI's heap with the regions it
+/// owns: the visible regions SaveVisRgn saved and not restored, and the
+/// handles InquireVisRgn and GetClipRgn gave out (Windows 3.1 freed a DC's
+/// hVisRgn and hClipRgn with it). The DC, None if `hdc` is none.
+pub fn drop_dc(w: &mut Win16, uc: &mut Uc<'_>, hdc: u16) -> Option<Box<Dc>> {
+    w.gdi.objects.dc(hdc)?;
+    let Some(Obj::Dc(d)) = super::objects::destroy(w, uc, hdc) else {
+        return None;
+    };
+    for h in d.vis_saved.iter().chain(&d.vis_rgn).chain(&d.clip_rgn) {
+        super::objects::destroy(w, uc, *h);
+    }
+    Some(d)
 }
 
 /// What [`Gdi::fill_rect`] fills with.
@@ -795,12 +815,12 @@ fn select_bitmap(gdi: &mut Gdi, hdc: u16, h: u16) -> Option<u16> {
 // ---------------------------------------------------------------------
 // The calls.
 
-pub(crate) fn make_dc(env: &mut Env, kind: DcKind, device: Device) -> u32 {
-    let gdi = &mut env.win16.gdi;
-    let d = Dc::new(kind, device, &gdi.objects);
-    gdi.objects
-        .insert(Obj::Dc(Box::new(d)))
-        .map_or(0, u32::from)
+pub(crate) fn make_dc(env: &mut Env, uc: &mut Uc<'_>, kind: DcKind, device: Device) -> u32 {
+    if super::heap::start(uc, &mut env.win16).is_none() {
+        return 0;
+    }
+    let d = Dc::new(kind, device, &env.win16.gdi.objects);
+    super::objects::create(&mut env.win16, uc, Obj::Dc(Box::new(d))).map_or(0, u32::from)
 }
 
 /// The device a CreateDC/CreateIC driver name names: "DISPLAY" (any case)
@@ -822,8 +842,8 @@ fn device_named(env: &Env, uc: &Uc<'_>, p: u32) -> Option<Device> {
 /// GDI.53 CreateDC(lpszDriver, lpszDevice, lpszOutput, lpInitData).
 fn create_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(match device_named(env, uc, a[0]) {
-        Some(d @ Device::Display(_)) => make_dc(env, DcKind::Display, d),
-        Some(Device::Printer) => make_dc(env, DcKind::Printer, Device::Printer),
+        Some(d @ Device::Display(_)) => make_dc(env, uc, DcKind::Display, d),
+        Some(Device::Printer) => make_dc(env, uc, DcKind::Printer, Device::Printer),
         None => 0,
     })
 }
@@ -831,14 +851,14 @@ fn create_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// GDI.153 CreateIC(lpszDriver, lpszDevice, lpszOutput, lpInitData).
 fn create_ic(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(match device_named(env, uc, a[0]) {
-        Some(d) => make_dc(env, DcKind::Info, d),
+        Some(d) => make_dc(env, uc, DcKind::Info, d),
         None => 0,
     })
 }
 
 /// GDI.52 CreateCompatibleDC(hDC): a memory DC of hDC's device (the
 /// display's for NULL).
-fn create_compatible_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn create_compatible_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let device = if hdc == 0 {
         Device::Display(env.win16.gdi.display)
@@ -848,22 +868,21 @@ fn create_compatible_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
             None => return Ok(0),
         }
     };
-    Ok(make_dc(env, DcKind::Memory, device))
+    Ok(make_dc(env, uc, DcKind::Memory, device))
 }
 
 /// GDI.68 DeleteDC(hDC) -> BOOL: a DC CreateDC, CreateIC or
 /// CreateCompatibleDC made (not a window's).
-fn delete_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn delete_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = arg_h(a[0]);
-    let gdi = &mut env.win16.gdi;
-    match gdi.objects.dc(h) {
+    match env.win16.gdi.objects.dc(h) {
         Some(d) if d.kind != DcKind::Window => {
-            if let Some(d) = gdi.drop_dc(h) {
+            if let Some(d) = drop_dc(&mut env.win16, uc, h) {
                 if let Some(p) = &d.page {
-                    gdi.release_bytes(p.bytes());
+                    env.win16.gdi.release_bytes(p.bytes());
                 }
             }
-            gdi.printer.forget(h);
+            env.win16.gdi.printer.forget(h);
             Ok(1)
         }
         _ => Ok(0),
@@ -929,12 +948,12 @@ fn take_state(gdi: &mut super::Gdi, hdc: u16, st: DcState) {
 /// mapping, the current position, the clip region and the selected
 /// objects — that answers queries and draws nothing; DeleteDC frees it.
 /// 0 for a handle that is no DC.
-fn get_dc_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_dc_state(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(d) = env.win16.gdi.dc(arg_h(a[0])) else {
         return Ok(0);
     };
     let (device, state) = (d.device, d.state.clone());
-    let copy = make_dc(env, DcKind::Info, device);
+    let copy = make_dc(env, uc, DcKind::Info, device);
     match env.win16.gdi.dc_mut(copy as u16) {
         Some(c) => c.state = state,
         None => return Ok(0),

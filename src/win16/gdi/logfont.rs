@@ -136,12 +136,8 @@ impl LogFont {
     }
 }
 
-fn create(env: &mut Env, f: LogFont) -> u32 {
-    env.win16
-        .gdi
-        .objects
-        .insert(super::objects::Obj::Font(f))
-        .map_or(0, u32::from)
+fn create(env: &mut Env, uc: &mut Uc<'_>, f: LogFont) -> u32 {
+    super::objects::create(&mut env.win16, uc, super::objects::Obj::Font(f)).map_or(0, u32::from)
 }
 
 /// GDI.56 CreateFont(nHeight, nWidth, nEscapement, nOrientation, fnWeight,
@@ -169,6 +165,7 @@ fn create_font(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let i = |k: usize| arg_i(a[k]) as i16;
     Ok(create(
         env,
+        uc,
         LogFont {
             height: i(0),
             width: i(1),
@@ -210,7 +207,7 @@ fn create_font_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
             b
         }
     };
-    Ok(create(env, LogFont::from_bytes(&b)))
+    Ok(create(env, uc, LogFont::from_bytes(&b)))
 }
 
 pub static APIS: &[Api] = &[

@@ -1404,8 +1404,9 @@ fn create_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         Some(crate::loader::latin1(&name))
     };
     let device = super::devcaps::Device::Display(env.win16.gdi.display);
-    let h = super::dc::make_dc(env, super::dc::DcKind::Info, device) as u16;
+    let h = super::dc::make_dc(env, uc, super::dc::DcKind::Info, device) as u16;
     if h != 0 {
+        super::heap::retype(&mut env.win16, uc, h, super::heap::lt::METADC);
         env.win16.gdi.metafiles.dcs.insert(h, Recorder::new(file));
     }
     Ok(u32::from(h))
@@ -1418,7 +1419,7 @@ fn close_meta_file(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let Some(r) = env.win16.gdi.metafiles.dcs.remove(&hdc) else {
         return Ok(0);
     };
-    env.win16.gdi.drop_dc(hdc);
+    crate::win16::gdi::dc::drop_dc(&mut env.win16, uc, hdc);
     let m = r.finish();
     if let Some(f) = &r.file
         && !write_file(env, f.as_bytes(), &m)

@@ -9,6 +9,7 @@
 //! | mapping.rs | mapping modes, window and viewport, LPtoDP |
 //! | region.rs | region objects and clipping |
 //! | objects.rs | the handle table, SelectObject, DeleteObject, GetObject |
+//! | heap.rs | GDI's data segment and heap: each object's block, GdiSeeGdiDo |
 //! | pen.rs, brush.rs, logfont.rs, bitmap.rs, palette.rs | each object kind |
 //! | color.rs | COLORREFs and the VGA driver's colour rules |
 //! | surface.rs, raster.rs | pixels, ROP2/ROP3, painting spans |
@@ -39,6 +40,7 @@ pub mod fill;
 pub mod fnt;
 pub mod font;
 pub mod fontmap;
+pub mod heap;
 pub mod lines;
 pub mod logfont;
 pub mod mapping;
@@ -84,6 +86,7 @@ pub static TABLES: &[&[Api]] = &[
     font::APIS,
     text::APIS,
     metafile::APIS,
+    heap::APIS,
 ];
 
 /// What runs before every system function (win16/mod.rs, call_api): a
@@ -103,6 +106,11 @@ pub fn before_call(
         let h = if api.ordinal == 82 { args[0] } else { args[1] } as u16;
         if text::is_stock_font(env, h) {
             text::settle_stock_fonts(env);
+            // Their blocks in GDI's heap hold the settled LOGFONTs.
+            for i in [10, 11, 12, 13, 14, 16] {
+                let h = env.win16.gdi.objects.stock(i);
+                heap::sync(&mut env.win16, uc, h);
+            }
         }
     }
     metafile::intercept(env, uc, api, args)
@@ -370,7 +378,7 @@ mod tests {
                 })
                 .collect();
             if let Ok(v) = (api.func)(&mut env, &mut m, &args) {
-                if (0x100..0x5000).contains(&(v & 0xFFFF)) && handles.len() < 64 {
+                if v & 0xFFFF != 0 && handles.len() < 64 {
                     handles.push(v & 0xFFFF);
                 }
             }
@@ -380,6 +388,6 @@ mod tests {
                 api.name
             );
         }
-        assert!(env.win16.gdi.objects.len() <= objects::MAX_OBJECTS);
+        assert!(heap::consistent(&env.win16));
     }
 }

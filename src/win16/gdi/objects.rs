@@ -2,13 +2,12 @@
 //! regions, palettes and device contexts share one table, as they shared
 //! GDI's local heap in Windows 3.1.
 //!
-//! **Handles.** A GDI handle was a local handle of GDI's heap: a small even
-//! number, never 0, and one handle space for every kind of object (a DC
-//! handle never equals a pen's). Here handles are multiples of 4 from
-//! [`FIRST_HANDLE`] (a moveable local handle pointed at a 4-byte handle
-//! table entry), the stock objects first, each freed handle reused. At most
-//! [`MAX_OBJECTS`] live at once: creation then fails (returns 0), as GDI's
-//! heap ran full.
+//! **Handles.** A GDI handle is the local handle of the object's moveable
+//! block in GDI's heap (heap.rs): one handle space for every kind of
+//! object, the stock objects first, a freed handle-table entry given out
+//! again first, as LocalAlloc does. [`create`] makes the block and
+//! [`destroy`] frees it; creation fails (returns 0) when the heap is full
+//! at 64 KiB. The table keeps each object's drawing state by handle.
 //!
 //! **The calls of this file.** SelectObject (returns the previous object of
 //! that kind; a region selects a clip region and returns its type; a bitmap
@@ -32,15 +31,9 @@ use super::dc::Dc;
 use super::logfont::LogFont;
 use super::palette::Palette;
 use super::pen::Pen;
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::Region;
-
-/// The first handle; handles step by 4.
-pub const FIRST_HANDLE: u16 = 0x0100;
-/// Handles stay below this (the table's size).
-pub const HANDLE_LIMIT: u16 = 0x5000;
-/// The most objects alive at once.
-pub const MAX_OBJECTS: usize = ((HANDLE_LIMIT - FIRST_HANDLE) / 4) as usize;
 
 /// One object.
 #[derive(Debug, Clone)]
@@ -114,97 +107,95 @@ pub mod stock {
     pub const COUNT: u16 = 17;
 }
 
-/// The object table.
-#[derive(Debug)]
+/// The object table: each object's drawing state by its handle (the
+/// handle of its block in GDI's heap, heap.rs).
+#[derive(Debug, Default)]
 pub struct Table {
     objs: HashMap<u16, Obj>,
     /// Handle of each stock object by index (0 for index 9).
     stock: [u16; stock::COUNT as usize],
     /// The default 1×1 monochrome bitmap of memory DCs.
     pub stock_bitmap: u16,
-    next: u16,
+    /// Objects made so far (the blocks' dwCount).
+    serial: u32,
 }
 
-impl Default for Table {
-    fn default() -> Self {
-        let mut t = Table {
-            objs: HashMap::new(),
-            stock: [0; stock::COUNT as usize],
-            stock_bitmap: 0,
-            next: FIRST_HANDLE,
-        };
-        use super::color::rgb;
-        let brush = |c| Obj::Brush(Brush::solid(c));
-        let pen = |style, c| Obj::Pen(Pen::new(style, 0, c));
-        let list: [(u16, Obj); 16] = [
-            (stock::WHITE_BRUSH, brush(rgb(255, 255, 255))),
-            (stock::LTGRAY_BRUSH, brush(rgb(0xC0, 0xC0, 0xC0))),
-            (stock::GRAY_BRUSH, brush(rgb(0x80, 0x80, 0x80))),
-            (stock::DKGRAY_BRUSH, brush(rgb(0x40, 0x40, 0x40))),
-            (stock::BLACK_BRUSH, brush(rgb(0, 0, 0))),
-            (stock::NULL_BRUSH, Obj::Brush(Brush::null())),
-            (stock::WHITE_PEN, pen(0, rgb(255, 255, 255))),
-            (stock::BLACK_PEN, pen(0, rgb(0, 0, 0))),
-            (stock::NULL_PEN, pen(5, 0)),
-            (
-                stock::OEM_FIXED_FONT,
-                Obj::Font(LogFont::stock(stock::OEM_FIXED_FONT)),
-            ),
-            (
-                stock::ANSI_FIXED_FONT,
-                Obj::Font(LogFont::stock(stock::ANSI_FIXED_FONT)),
-            ),
-            (
-                stock::ANSI_VAR_FONT,
-                Obj::Font(LogFont::stock(stock::ANSI_VAR_FONT)),
-            ),
-            (
-                stock::SYSTEM_FONT,
-                Obj::Font(LogFont::stock(stock::SYSTEM_FONT)),
-            ),
-            (
-                stock::DEVICE_DEFAULT_FONT,
-                Obj::Font(LogFont::stock(stock::DEVICE_DEFAULT_FONT)),
-            ),
-            (
-                stock::DEFAULT_PALETTE,
-                Obj::Palette(Box::new(Palette::default_palette())),
-            ),
-            (
-                stock::SYSTEM_FIXED_FONT,
-                Obj::Font(LogFont::stock(stock::SYSTEM_FIXED_FONT)),
-            ),
-        ];
-        for (i, o) in list {
-            let h = t.insert(o).unwrap_or(0);
-            t.stock[usize::from(i)] = h;
-        }
-        t.stock_bitmap = t
-            .insert(Obj::Bitmap(Box::new(Bitmap::stock())))
-            .unwrap_or(0);
-        t
+/// The stock objects, made in GDI's heap `sel` when it is made
+/// (heap::start): the brushes, pens, fonts and palette in
+/// GetStockObject's order, then the 1×1 bitmap of memory DCs; owned by
+/// no task.
+pub fn make_stock(w: &mut crate::win16::Win16, uc: &mut Uc<'_>, sel: u16) {
+    use super::color::rgb;
+    let brush = |c| Obj::Brush(Brush::solid(c));
+    let pen = |style, c| Obj::Pen(Pen::new(style, 0, c));
+    let font = |i| Obj::Font(LogFont::stock(i));
+    let list: [(u16, Obj); 16] = [
+        (stock::WHITE_BRUSH, brush(rgb(255, 255, 255))),
+        (stock::LTGRAY_BRUSH, brush(rgb(0xC0, 0xC0, 0xC0))),
+        (stock::GRAY_BRUSH, brush(rgb(0x80, 0x80, 0x80))),
+        (stock::DKGRAY_BRUSH, brush(rgb(0x40, 0x40, 0x40))),
+        (stock::BLACK_BRUSH, brush(rgb(0, 0, 0))),
+        (stock::NULL_BRUSH, Obj::Brush(Brush::null())),
+        (stock::WHITE_PEN, pen(0, rgb(255, 255, 255))),
+        (stock::BLACK_PEN, pen(0, rgb(0, 0, 0))),
+        (stock::NULL_PEN, pen(5, 0)),
+        (stock::OEM_FIXED_FONT, font(stock::OEM_FIXED_FONT)),
+        (stock::ANSI_FIXED_FONT, font(stock::ANSI_FIXED_FONT)),
+        (stock::ANSI_VAR_FONT, font(stock::ANSI_VAR_FONT)),
+        (stock::SYSTEM_FONT, font(stock::SYSTEM_FONT)),
+        (stock::DEVICE_DEFAULT_FONT, font(stock::DEVICE_DEFAULT_FONT)),
+        (
+            stock::DEFAULT_PALETTE,
+            Obj::Palette(Box::new(Palette::default_palette())),
+        ),
+        (stock::SYSTEM_FIXED_FONT, font(stock::SYSTEM_FIXED_FONT)),
+    ];
+    for (i, o) in list {
+        let h = place(w, uc, sel, o, Some(0)).unwrap_or(0);
+        w.gdi.objects.stock[usize::from(i)] = h;
     }
+    let bm = Obj::Bitmap(Box::new(Bitmap::stock()));
+    w.gdi.objects.stock_bitmap = place(w, uc, sel, bm, Some(0)).unwrap_or(0);
+}
+
+/// Object `o` in a new block of GDI's heap `sel`: its handle, None when
+/// the heap cannot take the block.
+fn place(
+    w: &mut crate::win16::Win16,
+    uc: &mut Uc<'_>,
+    sel: u16,
+    o: Obj,
+    owner: Option<u16>,
+) -> Option<u16> {
+    let kind = super::heap::kind_of(&o);
+    let h = super::heap::alloc_block(w, uc, sel, &o, kind, owner);
+    if h == 0 {
+        return None;
+    }
+    w.gdi.objects.objs.insert(h, o);
+    Some(h)
+}
+
+/// Make object `o`: a block in GDI's heap (made first if need be) whose
+/// handle is the object's; None when the heap is full, as creation failed
+/// on Windows.
+pub fn create(w: &mut crate::win16::Win16, uc: &mut Uc<'_>, o: Obj) -> Option<u16> {
+    let sel = super::heap::start(uc, w)?;
+    place(w, uc, sel, o, None)
+}
+
+/// Take object `h` out of the table and free its block (no checks).
+pub fn destroy(w: &mut crate::win16::Win16, uc: &mut Uc<'_>, h: u16) -> Option<Obj> {
+    let o = w.gdi.objects.objs.remove(&h)?;
+    super::heap::free_block(w, uc, h);
+    Some(o)
 }
 
 impl Table {
-    /// Add an object: its new handle, None when the table is full.
-    pub fn insert(&mut self, o: Obj) -> Option<u16> {
-        if self.objs.len() >= MAX_OBJECTS {
-            return None;
-        }
-        let mut h = self.next;
-        loop {
-            if !(FIRST_HANDLE..HANDLE_LIMIT).contains(&h) {
-                h = FIRST_HANDLE;
-            }
-            if !self.objs.contains_key(&h) {
-                break;
-            }
-            h += 4;
-        }
-        self.objs.insert(h, o);
-        self.next = h + 4;
-        Some(h)
+    /// The next creation serial number.
+    pub fn next_serial(&mut self) -> u32 {
+        self.serial = self.serial.wrapping_add(1);
+        self.serial
     }
 
     pub fn get(&self, h: u16) -> Option<&Obj> {
@@ -213,16 +204,6 @@ impl Table {
 
     pub fn get_mut(&mut self, h: u16) -> Option<&mut Obj> {
         self.objs.get_mut(&h)
-    }
-
-    /// Remove an object (no checks).
-    pub fn remove(&mut self, h: u16) -> Option<Obj> {
-        let o = self.objs.remove(&h);
-        if o.is_some() && h < self.next {
-            // Reuse the lowest freed handle first, as LocalAlloc did.
-            self.next = h;
-        }
-        o
     }
 
     /// The stock object with index `i`.
@@ -369,6 +350,13 @@ impl Table {
         })
     }
 
+    /// Every live object's handle, in order.
+    pub fn handles(&self) -> Vec<u16> {
+        let mut v: Vec<u16> = self.objs.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
     /// How many objects are alive.
     pub fn len(&self) -> usize {
         self.objs.len()
@@ -394,23 +382,23 @@ fn select_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 }
 
 /// GDI.69 DeleteObject(hObject) -> BOOL.
-fn delete_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(delete(&mut env.win16.gdi, arg_h(a[0]))))
+fn delete_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(delete(&mut env.win16, uc, arg_h(a[0]))))
 }
 
 /// DeleteObject's rule: not a DC (DeleteDC deletes those), not selected,
 /// not a region a DC owns (its visible or clip region's handle, a saved
 /// visible region: the DC frees those itself); stock objects succeed and
-/// stay.
-pub fn delete(gdi: &mut Gdi, h: u16) -> bool {
-    let t = &mut gdi.objects;
+/// stay. The object's block in GDI's heap is freed.
+pub fn delete(w: &mut crate::win16::Win16, uc: &mut Uc<'_>, h: u16) -> bool {
+    let t = &w.gdi.objects;
     match t.get(h) {
         None | Some(Obj::Dc(_)) => false,
         Some(_) if t.is_stock(h) => true,
         Some(_) if t.is_selected(h) || t.is_dc_owned(h) => false,
         Some(_) => {
-            if let Some(Obj::Bitmap(b)) = t.remove(h) {
-                gdi.release_bytes(b.surface.bytes());
+            if let Some(Obj::Bitmap(b)) = destroy(w, uc, h) {
+                w.gdi.release_bytes(b.surface.bytes());
             }
             true
         }
@@ -423,6 +411,14 @@ fn get_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(bytes) = object_bytes(&env.win16.gdi, h) else {
         return Ok(0);
     };
+    // The structure is read from the object's block in GDI's heap, where
+    // it follows the header (heap.rs); a palette's entry count is its
+    // LOGPALETTE's palNumEntries. (A stock font's block is brought up to
+    // the LOGFONT of the face it was realized with first.)
+    super::heap::sync(&mut env.win16, uc, h);
+    let Some(bytes) = block_bytes(&env.win16, uc, h, &bytes) else {
+        return Ok(0);
+    };
     if p == 0 {
         return Ok(bytes.len() as u32);
     }
@@ -431,6 +427,24 @@ fn get_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         return Ok(0);
     }
     Ok(n as u32)
+}
+
+/// What GetObject copies, read from object `h`'s block: the `like.len()`
+/// bytes after the header (a palette's: palNumEntries); None when the
+/// heap holds no block of the object's kind for `h`.
+fn block_bytes(w: &crate::win16::Win16, uc: &Uc<'_>, h: u16, like: &[u8]) -> Option<Vec<u8>> {
+    use super::heap::{ObjHeader, header, lt, selector, type_of_magic};
+    let o = w.gdi.objects.get(h)?;
+    let kind = super::heap::kind_of(o);
+    if type_of_magic(header(w, uc, h)?.magic) != kind {
+        return None;
+    }
+    let sel = selector(w)?;
+    let at = crate::win16::sysheap::address(w, sel, h)? as usize + ObjHeader::SIZE;
+    let skip = if kind == lt::PALETTE { 2 } else { 0 };
+    let mut b = vec![0u8; like.len()];
+    uc.read_seg(sel, (at + skip) as u16, &mut b).ok()?;
+    Some(b)
 }
 
 /// The structure GetObject copies for an object.
@@ -466,18 +480,27 @@ fn unrealize_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     Ok(u32::from(ok))
 }
 
-/// GDI.462 IsGDIObject(hObject) -> its type number, 0 if none.
-fn is_gdi_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(env
-        .win16
-        .gdi
-        .objects
-        .get(arg_h(a[0]))
-        .map_or(0, |o| u32::from(o.type_number())))
+/// GDI.462 IsGDIObject(hObject) -> its type, 0 if none: read from the
+/// header of the object's block in GDI's heap (heap.rs), the LT_GDI_ type
+/// (1 pen, 2 brush, 3 font, 4 palette, 5 bitmap, 6 region, 7 DC,
+/// 9 metafile DC) — the magic word less 4F46h, as Wine's gdi.exe16
+/// describes Windows 3.1's answer.
+fn is_gdi_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = arg_h(a[0]);
+    if env.win16.gdi.objects.get(h).is_none() {
+        return Ok(0);
+    }
+    Ok(super::heap::header(&env.win16, uc, h)
+        .map_or(0, |hd| u32::from(super::heap::type_of_magic(hd.magic))))
 }
 
-/// GDI.461 SetObjectOwner(hObject, hOwner): ownership is not tracked.
-fn set_object_owner(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+/// GDI.461 SetObjectOwner(hObject, hOwner): the object's block's hOwner
+/// word (heap.rs) becomes hOwner.
+fn set_object_owner(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = arg_h(a[0]);
+    if env.win16.gdi.objects.get(h).is_some() && !env.win16.gdi.objects.is_stock(h) {
+        super::heap::set_owner(&mut env.win16, uc, h, arg_h(a[1]));
+    }
     Ok(0)
 }
 
@@ -609,26 +632,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn handles_are_small_even_unique_and_reused() {
-        let mut t = Table::default();
-        let n0 = t.len();
-        assert_eq!(n0, 17);
-        for i in [0u16, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16] {
-            let h = t.stock(i);
-            assert!(h >= FIRST_HANDLE && h % 4 == 0, "{i}");
+    fn objects_are_blocks_of_gdis_heap() {
+        use super::super::heap::{self, lt};
+        let mut m = crate::machine::Machine::new_protected().unwrap();
+        let mut w = crate::win16::Win16::default();
+        let sel = heap::start(&mut m, &mut w).unwrap();
+        // The stock objects exist from the start, each a moveable block
+        // (a handle 2 modulo 4, Windows 3.1's moveable local handles) of
+        // its LT_GDI_ type.
+        assert_eq!(w.gdi.objects.len(), 17);
+        let kinds = [
+            (0u16, lt::BRUSH),
+            (5, lt::BRUSH),
+            (7, lt::PEN),
+            (13, lt::FONT),
+            (15, lt::PALETTE),
+        ];
+        for (i, k) in kinds {
+            let h = w.gdi.objects.stock(i);
+            assert_eq!(h % 4, 2, "{i}");
+            assert_eq!(w.sys_heaps.kind(sel, h), Some(k), "{i}");
+            assert_eq!(heap::header(&w, &m, h).unwrap().magic, heap::magic(k));
         }
-        assert_eq!(t.stock(9), 0);
-        assert_eq!(t.stock(17), 0);
-        let a = t.insert(Obj::Region(Region::empty())).unwrap();
-        let b = t.insert(Obj::Region(Region::empty())).unwrap();
-        assert_ne!(a, b);
-        t.remove(a);
-        assert_eq!(t.insert(Obj::Region(Region::empty())), Some(a));
-        // Full: creation fails.
-        while t.len() < MAX_OBJECTS {
-            assert!(t.insert(Obj::Region(Region::empty())).unwrap() < HANDLE_LIMIT);
+        assert_eq!(w.gdi.objects.stock(9), 0);
+        assert_eq!(w.gdi.objects.stock(17), 0);
+        assert!(heap::consistent(&w));
+        // A pen's block: the header, then its LOGPEN.
+        let start = heap::free_percent(&w, &m).0;
+        let pen = Obj::Pen(Pen::new(2, 3, 0x0012_3456));
+        let a = create(&mut w, &mut m, pen.clone()).unwrap();
+        let at = crate::win16::sysheap::address(&w, sel, a).unwrap();
+        let mut b = [0u8; 24];
+        m.read_seg(sel, at, &mut b).unwrap();
+        assert_eq!(&b[2..4], &0x4F47u16.to_le_bytes());
+        assert_eq!(&b[14..], &[2, 0, 3, 0, 0, 0, 0x56, 0x34, 0x12, 0]);
+        // Freed, the handle is the next one given out (LocalAlloc reuses
+        // the freed handle-table entry first).
+        let b2 = create(&mut w, &mut m, pen.clone()).unwrap();
+        assert_ne!(a, b2);
+        destroy(&mut w, &mut m, a);
+        assert_eq!(w.sys_heaps.kind(sel, a), None);
+        assert_eq!(create(&mut w, &mut m, pen.clone()), Some(a));
+        // Until the heap is full at 64 KiB: creation then fails, and the
+        // free percentage fell to (nearly) nothing.
+        let mut n = 2;
+        while create(&mut w, &mut m, pen.clone()).is_some() {
+            n += 1;
+            assert!(n < 4000);
         }
-        assert_eq!(t.insert(Obj::Region(Region::empty())), None);
+        assert!((1300..1700).contains(&n), "{n} pens");
+        assert!(heap::free_percent(&w, &m).0 <= 1);
+        assert!(start >= 95, "{start}");
+        assert!(heap::consistent(&w));
     }
 
     #[test]

@@ -127,15 +127,11 @@ fn create_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         return Ok(0);
     };
     let entries = b.chunks(4).map(|e| [e[0], e[1], e[2], e[3]]).collect();
-    Ok(env
-        .win16
-        .gdi
-        .objects
-        .insert(super::objects::Obj::Palette(Box::new(Palette {
-            entries,
-            mapping: Vec::new(),
-        })))
-        .map_or(0, u32::from))
+    let p = super::objects::Obj::Palette(Box::new(Palette {
+        entries,
+        mapping: Vec::new(),
+    }));
+    Ok(super::objects::create(&mut env.win16, uc, p).map_or(0, u32::from))
 }
 
 /// GDI.363 GetPaletteEntries(hPalette, wStart, wNumEntries, lpEntries) ->
@@ -174,12 +170,15 @@ fn set_palette_entries(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
         p.entries[start + k] = [e[0], e[1], e[2], e[3]];
     }
     p.mapping.clear();
+    // The block's LOGPALETTE follows (gdi/heap.rs).
+    super::heap::sync(&mut env.win16, uc, h);
     Ok(n as u32)
 }
 
 /// GDI.368 ResizePalette(hPalette, nNumEntries) -> BOOL: new entries are
-/// black.
-fn resize_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+/// black; FALSE, the palette unchanged, when GDI's heap cannot hold the
+/// larger block (gdi/heap.rs).
+fn resize_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = arg_h(a[0]);
     let n = a[1] as u16 as usize;
     if env.win16.gdi.objects.is_stock(h) || n == 0 || n > 1024 {
@@ -188,9 +187,16 @@ fn resize_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let Some(p) = env.win16.gdi.objects.palette_mut(h) else {
         return Ok(0);
     };
+    let old = p.clone();
     p.entries.resize(n, [0; 4]);
     p.mapping.clear();
-    Ok(1)
+    if super::heap::sync(&mut env.win16, uc, h) {
+        return Ok(1);
+    }
+    if let Some(p) = env.win16.gdi.objects.palette_mut(h) {
+        *p = old;
+    }
+    Ok(0)
 }
 
 /// GDI.367 AnimatePalette(hPalette, wStart, wNumEntries, lpEntries):
@@ -220,6 +226,7 @@ fn animate_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     for (s, c) in changed {
         gdi.syspal[usize::from(s)] = c;
     }
+    super::heap::sync(&mut env.win16, uc, h);
     Ok(1)
 }
 

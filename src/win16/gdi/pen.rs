@@ -83,18 +83,16 @@ impl Pen {
     }
 }
 
-fn create(env: &mut Env, log: LogPen) -> u32 {
-    env.win16
-        .gdi
-        .objects
-        .insert(super::objects::Obj::Pen(Pen { log }))
+fn create(env: &mut Env, uc: &mut Uc<'_>, log: LogPen) -> u32 {
+    super::objects::create(&mut env.win16, uc, super::objects::Obj::Pen(Pen { log }))
         .map_or(0, u32::from)
 }
 
 /// GDI.61 CreatePen(nPenStyle, nWidth, crColor) -> HPEN.
-fn create_pen(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn create_pen(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(create(
         env,
+        uc,
         LogPen {
             style: a[0] as u16,
             width: (arg_i(a[1]) as i16, 0),
@@ -108,7 +106,7 @@ fn create_pen_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
     let Some(b) = read_struct::<{ LogPen::SIZE }>(uc, a[0]) else {
         return Ok(0);
     };
-    Ok(create(env, LogPen::from_bytes(&b)))
+    Ok(create(env, uc, LogPen::from_bytes(&b)))
 }
 
 pub static APIS: &[Api] = &[

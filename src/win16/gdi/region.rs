@@ -37,10 +37,26 @@ fn bound() -> Rect {
     Rect::new(-LIMIT, -LIMIT, LIMIT, LIMIT)
 }
 
-fn new_region(gdi: &mut Gdi, r: Region) -> u32 {
-    gdi.objects
-        .insert(super::objects::Obj::Region(r))
-        .map_or(0, u32::from)
+/// A region object in GDI's heap: its handle, 0 when the heap cannot
+/// take it (a complex region's scans take room there, heap.rs).
+fn new_region(env: &mut Env, uc: &mut Uc<'_>, r: Region) -> u32 {
+    super::objects::create(&mut env.win16, uc, super::objects::Obj::Region(r)).map_or(0, u32::from)
+}
+
+/// Region `h` becomes `r`, its block in GDI's heap rewritten (resized);
+/// false, the region unchanged, when the heap cannot hold the new one.
+fn replace(env: &mut Env, uc: &mut Uc<'_>, h: u16, r: Region) -> bool {
+    let Some(cur) = env.win16.gdi.objects.region_mut(h) else {
+        return false;
+    };
+    let old = std::mem::replace(cur, r);
+    if super::heap::sync(&mut env.win16, uc, h) {
+        return true;
+    }
+    if let Some(cur) = env.win16.gdi.objects.region_mut(h) {
+        *cur = old;
+    }
+    false
 }
 
 fn rect_args(a: &[u32], k: usize) -> Rect {
@@ -54,11 +70,8 @@ fn rect_args(a: &[u32], k: usize) -> Rect {
 }
 
 /// GDI.64 CreateRectRgn(left, top, right, bottom).
-fn create_rect_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(new_region(
-        &mut env.win16.gdi,
-        Region::rect(rect_args(a, 0)),
-    ))
+fn create_rect_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(new_region(env, uc, Region::rect(rect_args(a, 0))))
 }
 
 /// GDI.65 CreateRectRgnIndirect(lpRect).
@@ -66,13 +79,14 @@ fn create_rect_rgn_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
     let Some(r) = read_rect(uc, a[0]) else {
         return Ok(0);
     };
-    Ok(new_region(&mut env.win16.gdi, Region::rect(r.normalized())))
+    Ok(new_region(env, uc, Region::rect(r.normalized())))
 }
 
 /// GDI.54 CreateEllipticRgn(left, top, right, bottom).
-fn create_elliptic_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn create_elliptic_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(new_region(
-        &mut env.win16.gdi,
+        env,
+        uc,
         ellipse_shape(rect_args(a, 0), region_view()),
     ))
 }
@@ -83,20 +97,21 @@ fn create_elliptic_rgn_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Re
         return Ok(0);
     };
     Ok(new_region(
-        &mut env.win16.gdi,
+        env,
+        uc,
         ellipse_shape(r.normalized(), region_view()),
     ))
 }
 
 /// GDI.444 CreateRoundRectRgn(left, top, right, bottom, nWidth, nHeight).
-fn create_round_rect_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn create_round_rect_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let r = roundrect_shape(
         rect_args(a, 0),
         arg_i(a[4]).abs(),
         arg_i(a[5]).abs(),
         region_view(),
     );
-    Ok(new_region(&mut env.win16.gdi, r))
+    Ok(new_region(env, uc, r))
 }
 
 /// GDI.63 CreatePolygonRgn(lpPoints, nCount, fnPolyFillMode).
@@ -111,7 +126,7 @@ fn create_polygon_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, 
     let winding = a[2] as u16 == super::dc::WINDING;
     Ok(
         match polygon_shape_capped(&[pts], winding, bound(), MAX_REGION_SPANS) {
-            Some(r) => new_region(&mut env.win16.gdi, r),
+            Some(r) => new_region(env, uc, r),
             None => 0,
         },
     )
@@ -126,7 +141,7 @@ fn create_poly_polygon_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     let winding = a[3] as u16 == super::dc::WINDING;
     Ok(
         match polygon_shape_capped(&polys, winding, bound(), MAX_REGION_SPANS) {
-            Some(r) => new_region(&mut env.win16.gdi, r),
+            Some(r) => new_region(env, uc, r),
             None => 0,
         },
     )
@@ -134,7 +149,7 @@ fn create_poly_polygon_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
 
 /// GDI.47 CombineRgn(hrgnDest, hrgnSrc1, hrgnSrc2, fnCombineMode) -> the
 /// result's type (ERROR when a region is missing or the mode unknown).
-fn combine_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn combine_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let t = &mut env.win16.gdi.objects;
     let (d, s1, s2) = (arg_h(a[0]), arg_h(a[1]), arg_h(a[2]));
     if t.region(d).is_none() {
@@ -155,8 +170,12 @@ fn combine_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> 
         _ => return Ok(0),
     };
     let k = kind(&out);
-    *t.region_mut(d).expect("checked") = out;
-    Ok(u32::from(k))
+    // ERROR when GDI's heap cannot hold the result.
+    Ok(if replace(env, uc, d, out) {
+        u32::from(k)
+    } else {
+        0
+    })
 }
 
 /// GDI.72 EqualRgn(hrgn1, hrgn2) -> BOOL (the same pixels).
@@ -169,12 +188,18 @@ fn equal_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// GDI.101 OffsetRgn(hrgn, x, y) -> type.
-fn offset_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let Some(r) = env.win16.gdi.objects.region_mut(arg_h(a[0])) else {
+fn offset_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    let h = arg_h(a[0]);
+    let Some(r) = env.win16.gdi.objects.region(h) else {
         return Ok(0);
     };
-    *r = r.offset(arg_i(a[1]), arg_i(a[2]));
-    Ok(u32::from(kind(r)))
+    let moved = r.offset(arg_i(a[1]), arg_i(a[2]));
+    let k = kind(&moved);
+    Ok(if replace(env, uc, h, moved) {
+        u32::from(k)
+    } else {
+        0
+    })
 }
 
 /// GDI.134 GetRgnBox(hrgn, lpRect) -> type.
@@ -210,10 +235,8 @@ fn rect_in_region(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
 }
 
 /// GDI.172 SetRectRgn(hrgn, left, top, right, bottom).
-fn set_rect_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    if let Some(r) = env.win16.gdi.objects.region_mut(arg_h(a[0])) {
-        *r = Region::rect(rect_args(a, 1));
-    }
+fn set_rect_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    replace(env, uc, arg_h(a[0]), Region::rect(rect_args(a, 1)));
     Ok(0)
 }
 

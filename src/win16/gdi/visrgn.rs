@@ -108,42 +108,40 @@ fn select_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 }
 
 /// GDI.129 SaveVisRgn(hDC) -> HRGN.
-fn save_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn save_vis_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
-    let gdi = &mut env.win16.gdi;
-    let Some(d) = gdi.dc(hdc) else {
+    let Some(d) = env.win16.gdi.dc(hdc) else {
         return Ok(0);
     };
     if d.vis_saved.len() >= MAX_SAVED {
         return Ok(0);
     }
     let copy = d.vis.clone();
-    let Some(h) = gdi.objects.insert(Obj::Region(copy)) else {
+    let Some(h) = super::objects::create(&mut env.win16, uc, Obj::Region(copy)) else {
         return Ok(0);
     };
-    if let Some(d) = gdi.dc_mut(hdc) {
+    if let Some(d) = env.win16.gdi.dc_mut(hdc) {
         d.vis_saved.push(h);
     }
     Ok(u32::from(h))
 }
 
 /// GDI.130 RestoreVisRgn(hDC) -> int.
-fn restore_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn restore_vis_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
-    let gdi = &mut env.win16.gdi;
-    let Some(h) = gdi.dc_mut(hdc).and_then(|d| d.vis_saved.pop()) else {
+    let Some(h) = env.win16.gdi.dc_mut(hdc).and_then(|d| d.vis_saved.pop()) else {
         return Ok(0);
     };
-    let Some(Obj::Region(r)) = gdi.objects.remove(h) else {
+    let Some(Obj::Region(r)) = super::objects::destroy(&mut env.win16, uc, h) else {
         return Ok(0);
     };
     Ok(change(env, hdc, |_| r))
 }
 
-/// The handle of DC `hdc`'s region `part`, made at the first asking.
-fn own_region(env: &mut Env, hdc: u16, part: DcPart) -> u32 {
-    let gdi = &mut env.win16.gdi;
-    let Some(d) = gdi.dc(hdc) else {
+/// The handle of DC `hdc`'s region `part`, made at the first asking; its
+/// block in GDI's heap holds the region as it is at each asking.
+fn own_region(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, part: DcPart) -> u32 {
+    let Some(d) = env.win16.gdi.dc(hdc) else {
         return 0;
     };
     let slot = match part {
@@ -151,12 +149,14 @@ fn own_region(env: &mut Env, hdc: u16, part: DcPart) -> u32 {
         DcPart::Clip => d.clip_rgn,
     };
     if let Some(h) = slot {
+        super::heap::sync(&mut env.win16, uc, h);
         return u32::from(h);
     }
-    let Some(h) = gdi.objects.insert(Obj::DcRegion(DcRegion { hdc, part })) else {
+    let o = Obj::DcRegion(DcRegion { hdc, part });
+    let Some(h) = super::objects::create(&mut env.win16, uc, o) else {
         return 0;
     };
-    if let Some(d) = gdi.dc_mut(hdc) {
+    if let Some(d) = env.win16.gdi.dc_mut(hdc) {
         match part {
             DcPart::Vis => d.vis_rgn = Some(h),
             DcPart::Clip => d.clip_rgn = Some(h),
@@ -166,15 +166,15 @@ fn own_region(env: &mut Env, hdc: u16, part: DcPart) -> u32 {
 }
 
 /// GDI.131 InquireVisRgn(hDC) -> HRGN: the DC's visible region.
-fn inquire_vis_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(own_region(env, arg_h(a[0]), DcPart::Vis))
+fn inquire_vis_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(own_region(env, uc, arg_h(a[0]), DcPart::Vis))
 }
 
 /// GDI.173 GetClipRgn(hDC) -> HRGN: the DC's clip region, 0 if none.
-fn get_clip_rgn(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_clip_rgn(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     match env.win16.gdi.dc(hdc) {
-        Some(d) if d.state.clip.is_some() => Ok(own_region(env, hdc, DcPart::Clip)),
+        Some(d) if d.state.clip.is_some() => Ok(own_region(env, uc, hdc, DcPart::Clip)),
         _ => Ok(0),
     }
 }

@@ -565,7 +565,7 @@ fn def_window_proc_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
 fn desktop_wnd_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if a[1] as u16 == WM_ERASEBKGND {
         let screen = env.win16.user.screen();
-        super::paint::paint_desktop(env, &Region::rect(screen));
+        super::paint::paint_desktop(env, uc, &Region::rect(screen));
         return Ok(1);
     }
     def_window_proc(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])

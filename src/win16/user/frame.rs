@@ -226,7 +226,7 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
     if iconic || parts.client == parts.window {
         return Ok(());
     }
-    let hdc = window_dc(env, hwnd, DcKind::Window, None);
+    let hdc = window_dc(env, uc, hwnd, DcKind::Window, None);
     if hdc == 0 {
         return Ok(());
     }
@@ -335,7 +335,7 @@ pub fn draw(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, active: bool) -> Result<(
             COLOR_BTNFACE,
         );
     }
-    release_window_dc(p.env, hdc);
+    release_window_dc(p.env, uc, hdc);
     if parts.menu.is_some() {
         // The items are the menu code's to draw (menu/draw.rs).
         super::menu::draw::redraw_bar(env, uc, hwnd)?;

@@ -83,7 +83,7 @@ fn message_box(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         answer: Some(answer as u16),
         by: ShownBy::Program,
     });
-    let saved = picture(env, caption.as_bytes(), text.as_bytes(), a[3] as u16);
+    let saved = picture(env, uc, caption.as_bytes(), text.as_bytes(), a[3] as u16);
     // The box's modal loop lets the other tasks run.
     let r = scheduler::yield_now(env, uc, Wait::Ready, Resume::After(answer));
     if let Some(s) = saved {
@@ -234,7 +234,7 @@ fn buttons(kind: u16) -> &'static [&'static str] {
 }
 
 /// Draw the message box on the screen (module doc): what was under it.
-fn picture(env: &mut Env, caption: &[u8], text: &[u8], ty: u16) -> Option<Under> {
+fn picture(env: &mut Env, uc: &mut Uc<'_>, caption: &[u8], text: &[u8], ty: u16) -> Option<Under> {
     use super::controls::paint::{DT_EXPANDTABS, DT_NOPREFIX, DT_SINGLELINE, DT_WORDBREAK};
     use super::metrics::{SM_CXDLGFRAME, SM_CYBORDER, SM_CYCAPTION, SM_CYDLGFRAME, fixed};
     use crate::win16::gdi::dc::Fill;
@@ -255,10 +255,13 @@ fn picture(env: &mut Env, caption: &[u8], text: &[u8], ty: u16) -> Option<Under>
         _ => None,
     };
     let default = usize::from((ty >> 8) & 0x0F).min(labels.len() - 1);
-    let hdc = env
-        .win16
-        .gdi
-        .create_window_dc(0, Point::new(0, 0), Region::rect(screen))?;
+    let hdc = crate::win16::gdi::dc::create_window_dc(
+        &mut env.win16,
+        uc,
+        0,
+        Point::new(0, 0),
+        Region::rect(screen),
+    )?;
     // Measure.
     let wrap = DT_WORDBREAK | DT_EXPANDTABS | DT_NOPREFIX;
     let max_text = screen.width() * 3 / 4;
@@ -326,7 +329,7 @@ fn picture(env: &mut Env, caption: &[u8], text: &[u8], ty: u16) -> Option<Under>
         push_button(env, hdc, r, l.as_bytes(), k == default);
         x += bw + gap;
     }
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     // The screen as the program last showed it (gdi/screen.rs).
     crate::win16::gdi::screen::shown(env);
     crate::win16::gdi::screen::after_paint(env);

@@ -120,7 +120,14 @@ pub fn invalidate_all(env: &mut Env) {
 /// The parent's area `rect` (in its client coordinates) became visible,
 /// but for what `keep` still covers: it and the children under it (but
 /// `except`) are invalid and need erasing.
-pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except: u16) {
+pub fn expose(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    parent: u16,
+    rect: Rect,
+    keep: Option<Rect>,
+    except: u16,
+) {
     let Some(p) = env.win16.user.window(parent) else {
         return;
     };
@@ -134,7 +141,7 @@ pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except
     if parent == DESKTOP {
         // The desktop paints its part at once with COLOR_BACKGROUND (no
         // wallpaper); the top-level windows under the area repaint theirs.
-        paint_desktop(env, &region);
+        paint_desktop(env, uc, &region);
         for c in env.win16.user.children(DESKTOP) {
             if c == except {
                 continue;
@@ -163,26 +170,24 @@ pub fn expose(env: &mut Env, parent: u16, rect: Rect, keep: Option<Rect>, except
 /// The desktop was on the screen before any program ran: it is painted
 /// once, when a Win16 session starts (and at the latest when the first
 /// window is made).
-pub fn show_desktop(env: &mut Env) {
+pub fn show_desktop(env: &mut Env, uc: &mut Uc<'_>) {
     if !env.win16.user.desktop_painted {
         env.win16.user.desktop_painted = true;
         let screen = env.win16.user.screen();
-        paint_desktop(env, &Region::rect(screen));
+        paint_desktop(env, uc, &Region::rect(screen));
     }
 }
 
 /// The desktop's part of `region` (screen coordinates) in the desktop
 /// colour, COLOR_BACKGROUND, straight on the screen (Windows 3.1 paints
 /// the desktop itself when windows uncover it).
-pub fn paint_desktop(env: &mut Env, region: &Region) {
+pub fn paint_desktop(env: &mut Env, uc: &mut Uc<'_>, region: &Region) {
     let vis = visible_region(env, DESKTOP, true).intersect(region);
     if vis.is_empty() {
         return;
     }
-    let Some(hdc) = env
-        .win16
-        .gdi
-        .create_window_dc(DESKTOP, Point::default(), vis)
+    let Some(hdc) =
+        crate::win16::gdi::dc::create_window_dc(&mut env.win16, uc, DESKTOP, Point::default(), vis)
     else {
         return;
     };
@@ -196,7 +201,7 @@ pub fn paint_desktop(env: &mut Env, region: &Region) {
     env.win16
         .gdi
         .fill_rect(hdc, screen, crate::win16::gdi::dc::Fill::Color(color));
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
 }
 
 /// A child's part of an exposed area (the area in its parent's client
@@ -261,14 +266,14 @@ fn erase_now_depth(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, depth: u32) -> Res
             .window(hwnd)
             .map(|w| w.update.clone())
             .unwrap_or_default();
-        let dc = window_dc(env, hwnd, DcKind::Client, Some(update));
+        let dc = window_dc(env, uc, hwnd, DcKind::Client, Some(update));
         let msg = if env.win16.user.app_window(hwnd).is_some_and(|w| w.iconic()) {
             WM_ICONERASEBKGND
         } else {
             WM_ERASEBKGND
         };
         let r = send(env, uc, hwnd, msg, dc, 0);
-        release_window_dc(env, dc);
+        release_window_dc(env, uc, dc);
         let r = r?;
         if r & 0xFFFF != 0
             && let Some(w) = env.win16.user.window_mut(hwnd)
@@ -388,13 +393,19 @@ fn dc_geometry(env: &Env, hwnd: u16, kind: DcKind, paint: Option<&Region>) -> (P
 }
 
 /// The device context of a window: GetDC, GetWindowDC, GetDCEx and
-/// BeginPaint all come here. A DC made by GDI (`Gdi::create_window_dc`)
+/// BeginPaint all come here. A DC made by GDI (`gdi::dc::create_window_dc`)
 /// with the window's origin and visible region — clipped to `paint`, the
 /// update region, for BeginPaint — or the window's own DC again for a
 /// CS_OWNDC or CS_CLASSDC class (its attributes kept between uses; a
 /// CS_CLASSDC window has one of its own here rather than sharing the
 /// class's). `hwnd` 0 is the screen. 0 when GDI's table is full.
-pub fn window_dc(env: &mut Env, hwnd: u16, kind: DcKind, paint: Option<Region>) -> u16 {
+pub fn window_dc(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    kind: DcKind,
+    paint: Option<Region>,
+) -> u16 {
     let own = kind == DcKind::Client
         && hwnd != 0
         && hwnd != DESKTOP
@@ -417,7 +428,8 @@ pub fn window_dc(env: &mut Env, hwnd: u16, kind: DcKind, paint: Option<Region>) 
         env.win16.gdi.set_visible_region(hdc, origin, vis);
         return hdc;
     }
-    let Some(hdc) = env.win16.gdi.create_window_dc(hwnd, origin, vis) else {
+    let Some(hdc) = crate::win16::gdi::dc::create_window_dc(&mut env.win16, uc, hwnd, origin, vis)
+    else {
         return 0;
     };
     env.win16.user.dcs.push(DcUse {
@@ -432,7 +444,7 @@ pub fn window_dc(env: &mut Env, hwnd: u16, kind: DcKind, paint: Option<Region>) 
 
 /// ReleaseDC and EndPaint: a common DC goes back to GDI; an own DC stays,
 /// showing its whole window again. False when USER did not make `hdc`.
-pub fn release_window_dc(env: &mut Env, hdc: u16) -> bool {
+pub fn release_window_dc(env: &mut Env, uc: &mut Uc<'_>, hdc: u16) -> bool {
     let u = &mut env.win16.user;
     let Some(i) = u.dcs.iter().position(|d| d.hdc == hdc) else {
         return false;
@@ -445,19 +457,19 @@ pub fn release_window_dc(env: &mut Env, hdc: u16) -> bool {
         return true;
     }
     u.dcs.remove(i);
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     true
 }
 
 /// After windows moved, appeared, went or changed order: every DC USER
 /// handed out shows what its window shows now; the DCs of windows that
 /// are gone go back to GDI.
-pub fn refresh_dcs(env: &mut Env) {
+pub fn refresh_dcs(env: &mut Env, uc: &mut Uc<'_>) {
     let uses = std::mem::take(&mut env.win16.user.dcs);
     let mut kept = Vec::with_capacity(uses.len());
     for d in uses {
         if d.hwnd != 0 && env.win16.user.window(d.hwnd).is_none() {
-            env.win16.gdi.release_dc(d.hdc);
+            crate::win16::gdi::dc::release_dc(&mut env.win16, uc, d.hdc);
             continue;
         }
         let (origin, vis) = dc_geometry(env, d.hwnd, d.kind, d.paint.as_ref());
@@ -598,7 +610,7 @@ pub fn begin_paint(
         send(env, uc, hwnd, WM_NCPAINT, 1, 0)?;
     }
     let rc = update.bbox().intersect(&client).unwrap_or_default();
-    let dc = window_dc(env, hwnd, DcKind::Client, Some(update));
+    let dc = window_dc(env, uc, hwnd, DcKind::Client, Some(update));
     let f_erase = if erase {
         let iconic = env.win16.user.app_window(hwnd).is_some_and(|w| w.iconic());
         let msg = if iconic {
@@ -643,7 +655,7 @@ fn begin_paint_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// EndPaint: the paint DC goes back, the caret comes back.
 pub fn end_paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) {
-    release_window_dc(env, hdc);
+    release_window_dc(env, uc, hdc);
     super::caret::show_after_paint(env, hwnd);
     event(uc, format!("paint {hwnd:04X} ends"));
     crate::win16::gdi::screen::after_paint(env);
@@ -670,28 +682,28 @@ fn end_paint_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 
 /// USER.66 GetDC(hWnd): the client area's DC (the whole screen's for
 /// NULL).
-fn get_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a[0] as u16;
     if h != 0 && env.win16.user.window(h).is_none() {
         return Ok(0);
     }
-    Ok(u32::from(window_dc(env, h, DcKind::Client, None)))
+    Ok(u32::from(window_dc(env, uc, h, DcKind::Client, None)))
 }
 
 /// USER.67 GetWindowDC(hWnd): the whole window's DC (the screen's for
 /// NULL).
-fn get_window_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_window_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = a[0] as u16;
     if h != 0 && env.win16.user.window(h).is_none() {
         return Ok(0);
     }
-    Ok(u32::from(window_dc(env, h, DcKind::Window, None)))
+    Ok(u32::from(window_dc(env, uc, h, DcKind::Window, None)))
 }
 
 /// USER.359 GetDCEx(hWnd, hrgnClip, flags): DCX_WINDOW for the whole
 /// window; DCX_INTERSECTRGN clips to the region, DCX_EXCLUDERGN leaves it
 /// out (SDK, GetDCEx).
-fn get_dc_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_dc_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     const DCX_WINDOW: u32 = 0x0001;
     const DCX_EXCLUDERGN: u32 = 0x0040;
     const DCX_INTERSECTRGN: u32 = 0x0080;
@@ -704,7 +716,7 @@ fn get_dc_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     } else {
         DcKind::Client
     };
-    let hdc = window_dc(env, h, kind, None);
+    let hdc = window_dc(env, uc, h, kind, None);
     let clip = gdi_region(env, a[1] as u16);
     if hdc != 0
         && let Some(r) = clip
@@ -726,8 +738,8 @@ fn get_dc_ex(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 
 /// USER.68 ReleaseDC(hWnd, hDC) -> 1 when released (an own DC stays), 0
 /// for a DC USER did not hand out.
-fn release_dc(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(release_window_dc(env, a[1] as u16)))
+fn release_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(release_window_dc(env, uc, a[1] as u16)))
 }
 
 /// USER.238 ExcludeUpdateRgn(hDC, hWnd) -> the kind of the DC's clip

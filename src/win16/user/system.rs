@@ -121,14 +121,11 @@ fn switch_to_this_window(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u3
 /// USER.284 GetFreeSystemResources(fuSysResource) -> the percentage of
 /// USER's (GFSR_USERRESOURCES 2) or GDI's (GFSR_GDIRESOURCES 1) heaps
 /// free, or the smaller of the two (GFSR_SYSTEMRESOURCES 0). USER's is
-/// the lowest of its three heaps' KB Q61803 figures (heap.rs, Q90762).
-/// GDI's is an estimate: Windows itself uses a fifth of its heap, a GDI
-/// object about 40 bytes.
+/// the lowest of its three heaps' KB Q61803 figures (heap.rs, Q90762);
+/// GDI's is its heap's, by the same formula (gdi/heap.rs, free_percent).
 fn get_free_system_resources(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    const HEAP: i64 = 65536;
-    let gdi_used = HEAP / 5 + 40 * env.win16.gdi.objects.len() as i64;
-    let free = |used: i64| ((HEAP - used).max(0) * 100 / HEAP) as u32;
-    let (user, gdi) = (u32::from(user_free_percent(env, uc)), free(gdi_used));
+    let user = u32::from(user_free_percent(env, uc));
+    let gdi = u32::from(crate::win16::gdi::heap::free_percent(&env.win16, uc).0);
     Ok(match a[0] as u16 {
         1 => gdi,
         2 => user,
@@ -199,9 +196,9 @@ fn lock_my_task(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Sto
 }
 
 /// USER.275 RepaintScreen(): every window is drawn again.
-fn repaint_screen(env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+fn repaint_screen(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let screen = env.win16.user.screen();
-    super::paint::paint_desktop(env, &Region::rect(screen));
+    super::paint::paint_desktop(env, uc, &Region::rect(screen));
     super::paint::invalidate_all(env);
     Ok(0)
 }

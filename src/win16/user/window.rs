@@ -125,7 +125,7 @@ fn createstruct(a: &CreateArgs, x: i32, y: i32, cx: i32, cy: i32, style: u32) ->
 /// not be made.
 pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u16, Stop> {
     super::class::ensure_system_classes(env, uc);
-    super::paint::show_desktop(env);
+    super::paint::show_desktop(env, uc);
     let class_name = string_arg(uc, a.class);
     let Some(class) = super::class::find_class(env, uc, a.class, a.hinstance).cloned() else {
         event(
@@ -586,9 +586,9 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
         .collect();
     u.dcs.retain(|d| d.hwnd != hwnd);
     for hdc in gone {
-        env.win16.gdi.release_dc(hdc);
+        crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     }
-    super::paint::refresh_dcs(env);
+    super::paint::refresh_dcs(env, uc);
     // Its WND and its text leave USER's heaps; its parent and siblings no
     // longer name it.
     let text = env.win16.user.slot_of(hwnd).map_or(0, |i| {

@@ -585,7 +585,7 @@ fn set_window_pos_in(
             );
         }
     }
-    paint::refresh_dcs(env);
+    paint::refresh_dcs(env, uc);
     // What became visible is invalid.
     if redraw && env.win16.user.shown(parent) {
         let size_changed =
@@ -600,10 +600,10 @@ fn set_window_pos_in(
             if child {
                 // The parent behind the child is repainted too (Wine,
                 // documentation/gui: "ShowWindow (for child window)").
-                paint::expose(env, parent, new_rect, None, hwnd);
+                paint::expose(env, uc, parent, new_rect, None, hwnd);
             }
         } else if flags & SWP_HIDEWINDOW != 0 {
-            paint::expose(env, parent, old_rect, None, 0);
+            paint::expose(env, uc, parent, old_rect, None, 0);
         } else if env.win16.user.shown(hwnd) {
             if flags & SWP_FRAMECHANGED != 0
                 || old_rect.width() != new_rect.width()
@@ -641,7 +641,7 @@ fn set_window_pos_in(
                 || old_rect.width() != new_rect.width()
                 || old_rect.height() != new_rect.height()
             {
-                paint::expose(env, parent, old_rect, Some(new_rect), hwnd);
+                paint::expose(env, uc, parent, old_rect, Some(new_rect), hwnd);
             }
         }
     }
@@ -665,7 +665,7 @@ fn set_window_pos_in(
             paint::erase_now_only(env, uc, parent)?;
         }
     }
-    paint::refresh_dcs(env);
+    paint::refresh_dcs(env, uc);
     if changed {
         send_struct(env, uc, hwnd, WM_WINDOWPOSCHANGED, 0, &pos.to_bytes())?;
     }

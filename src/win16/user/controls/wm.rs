@@ -311,16 +311,16 @@ pub fn show(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, cmd: u16) -> Result<bool,
 
 /// GetDC(hwnd): the client area's DC (0 for a window that does not
 /// exist).
-pub fn get_dc(env: &mut Env, _uc: &mut Uc<'_>, hwnd: u16) -> Result<u16, Stop> {
+pub fn get_dc(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<u16, Stop> {
     if hwnd != 0 && env.win16.user.window(hwnd).is_none() {
         return Ok(0);
     }
-    Ok(paint::window_dc(env, hwnd, paint::DcKind::Client, None))
+    Ok(paint::window_dc(env, uc, hwnd, paint::DcKind::Client, None))
 }
 
 /// ReleaseDC(hwnd, hdc).
-pub fn release_dc(env: &mut Env, _uc: &mut Uc<'_>, _hwnd: u16, hdc: u16) -> Result<(), Stop> {
-    paint::release_window_dc(env, hdc);
+pub fn release_dc(env: &mut Env, uc: &mut Uc<'_>, _hwnd: u16, hdc: u16) -> Result<(), Stop> {
+    paint::release_window_dc(env, uc, hdc);
     Ok(())
 }
 

@@ -297,12 +297,12 @@ pub fn draw_bar_item(
 /// A DC on window `hwnd`'s whole area (its top left is (0, 0)), for the
 /// menu bar: the window manager's GetWindowDC (paint.rs); release it with
 /// [`paint::release_window_dc`](crate::win16::user::paint::release_window_dc).
-fn window_dc(env: &mut Env, hwnd: u16) -> Option<u16> {
+fn window_dc(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Option<u16> {
     use crate::win16::user::paint;
     if !env.win16.user.shown(hwnd) {
         return None;
     }
-    match paint::window_dc(env, hwnd, paint::DcKind::Window, None) {
+    match paint::window_dc(env, uc, hwnd, paint::DcKind::Window, None) {
         0 => None,
         h => Some(h),
     }
@@ -325,12 +325,12 @@ pub fn redraw_bar(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop>
     if !env.win16.user.menus.exists(bar) {
         return Ok(());
     }
-    let Some(hdc) = window_dc(env, hwnd) else {
+    let Some(hdc) = window_dc(env, uc, hwnd) else {
         return Ok(());
     };
     let rect = bar_rect(env, hwnd);
     let r = draw_menu_bar(env, uc, hdc, rect, bar, hwnd);
-    crate::win16::user::paint::release_window_dc(env, hdc);
+    crate::win16::user::paint::release_window_dc(env, uc, hdc);
     r.map(|_| ())
 }
 
@@ -341,12 +341,12 @@ pub fn redraw_bar_item(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, i: usize) -> R
     if !env.win16.user.menus.exists(bar) {
         return Ok(());
     }
-    let Some(hdc) = window_dc(env, hwnd) else {
+    let Some(hdc) = window_dc(env, uc, hwnd) else {
         return Ok(());
     };
     let rect = bar_rect(env, hwnd);
     let r = draw_bar_item(env, uc, BarTarget { hdc, rect }, (bar, i), hwnd, ODA_SELECT);
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     r
 }
 
@@ -373,11 +373,13 @@ pub fn draw_popup_items(
     if items.is_empty() {
         return Ok(());
     }
-    let Some(hdc) = env
-        .win16
-        .gdi
-        .create_window_dc(owner, Point::new(0, 0), Region::empty())
-    else {
+    let Some(hdc) = crate::win16::gdi::dc::create_window_dc(
+        &mut env.win16,
+        uc,
+        owner,
+        Point::new(0, 0),
+        Region::empty(),
+    ) else {
         return Ok(());
     };
     let action = if only.is_some() {
@@ -397,7 +399,7 @@ pub fn draw_popup_items(
             break;
         }
     }
-    env.win16.gdi.release_dc(hdc);
+    crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
     r
 }
 
