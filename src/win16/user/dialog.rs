@@ -150,6 +150,10 @@ pub struct Dialog {
     pub modal: bool,
     /// How events name it.
     pub name: String,
+    /// Which dialog this is in the order they were made (1, 2, ...): the
+    /// newest dialog is the one with the highest, whatever its handle
+    /// (handles are addresses in USER's heap, reused after a free).
+    pub serial: u64,
 }
 
 /// Every dialog's state, by window handle.
@@ -158,6 +162,8 @@ pub struct Dialogs {
     pub map: HashMap<u16, Dialog>,
     /// GetDialogBaseUnits, once computed.
     pub system_base: Option<(u16, u16)>,
+    /// The dialogs made so far (the last [`Dialog::serial`]).
+    pub made: u64,
 }
 
 /// Is `hwnd` a dialog box (made by the dialog manager)?
@@ -654,9 +660,12 @@ fn create(
         return Ok(0);
     }
     event(uc, format!("dialog {name} opened as {hdlg:04X}"));
+    env.win16.user.dialogs.made += 1;
+    let serial = env.win16.user.dialogs.made;
     env.win16.user.dialogs.map.insert(
         hdlg,
         Dialog {
+            serial,
             base,
             owner,
             proc_,

@@ -237,20 +237,28 @@ fn find_control(env: &Env, htask: u16, id: u16) -> Option<u16> {
             })
             .map(|w| w.hwnd)
     };
-    let mut dialogs: Vec<u16> = u
+    // The newest dialog first (in the order they were made: handles are
+    // addresses in USER's heap, which a new window may reuse).
+    let mut dialogs: Vec<(u64, u16)> = u
         .dialogs
         .map
-        .keys()
-        .copied()
-        .filter(|&h| wm::task(env, h) == htask && wm::exists(env, h))
+        .iter()
+        .filter(|&(&h, _)| wm::task(env, h) == htask && wm::exists(env, h))
+        .map(|(&h, d)| (d.serial, h))
         .collect();
     dialogs.sort_unstable();
-    dialogs.iter().rev().find_map(|&d| matching(d)).or_else(|| {
-        u.windows
-            .iter()
-            .find(|w| !w.destroyed && w.htask == htask && w.id == id && w.style & wm::WS_CHILD != 0)
-            .map(|w| w.hwnd)
-    })
+    dialogs
+        .iter()
+        .rev()
+        .find_map(|&(_, d)| matching(d))
+        .or_else(|| {
+            u.windows
+                .iter()
+                .find(|w| {
+                    !w.destroyed && w.htask == htask && w.id == id && w.style & wm::WS_CHILD != 0
+                })
+                .map(|w| w.hwnd)
+        })
 }
 
 /// Queue a script input message (keyboard or mouse input) for the task.
