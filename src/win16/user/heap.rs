@@ -602,12 +602,17 @@ fn menu_bytes(m: &super::menu::Menu, strings: &[u16]) -> Vec<u8> {
 
 /// Give every menu its blocks in USER's menu and string heaps as it now
 /// is (made, resized, written, freed with the menu): the menus whose
-/// structure the menu heap could not take.
+/// structure the menu heap could not take. Nothing to do, and no cost,
+/// unless a menu was made, changed or destroyed since the last time.
 pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
     let w = &mut env.win16;
+    if !w.user.menus.dirty {
+        return Vec::new();
+    }
     let (Some(mh), Some(sh)) = (selector(w, MENU_HEAP), selector(w, STRING_HEAP)) else {
         return Vec::new();
     };
+    w.user.menus.dirty = false;
     let gone: Vec<u16> = w
         .user
         .menus

@@ -278,6 +278,9 @@ pub struct Menus {
     pub(crate) font: Option<std::rc::Rc<crate::win16::gdi::font::FontResource>>,
     /// Each menu's blocks in USER's menu and string heaps (heap.rs).
     pub(crate) blocks: std::collections::BTreeMap<u16, super::heap::MenuBlocks>,
+    /// A menu was made, changed or destroyed since its blocks were last
+    /// brought up to date (heap.rs, sync_menus).
+    pub(crate) dirty: bool,
 }
 
 impl Menus {
@@ -297,6 +300,7 @@ impl Menus {
 
     /// The menu `h`, to change.
     pub fn get_mut(&mut self, h: u16) -> Option<&mut Menu> {
+        self.dirty = true;
         self.slots.get_mut(Self::slot_of(h)?)?.as_mut()
     }
 
@@ -307,6 +311,7 @@ impl Menus {
 
     /// A new empty menu's handle; 0 when [`MAX_MENUS`] exist.
     pub fn create(&mut self, popup: bool) -> u16 {
+        self.dirty = true;
         let menu = Menu {
             popup,
             ..Menu::default()
@@ -328,6 +333,7 @@ impl Menus {
         if !self.exists(h) {
             return false;
         }
+        self.dirty = true;
         let mut todo = vec![h];
         while let Some(m) = todo.pop() {
             let Some(slot) = Self::slot_of(m) else {
