@@ -1368,7 +1368,7 @@ impl Machine {
         let handle = self.uc.get_handle();
         let deadline = self.uc.get_data().deadline;
         let uc = &mut self.uc;
-        let stop = watchdog::guard(handle, deadline, || match emulate(uc, 0) {
+        let stop = watchdog::guard(handle, deadline, || match emulate(uc, NO_END) {
             Ok(()) => Stop::Error("the emulation ended at no stop".into()),
             Err(stop) => stop,
         });
@@ -1406,8 +1406,17 @@ fn start_address(uc: &Uc<'_>) -> u64 {
     }
 }
 
+/// The `until` of a run that has no end address. unicorn stops a run when
+/// execution reaches its `until`; any linear address a program can reach
+/// would be one (0 was: `JMP 0000:0000`, an ordinary crash of a DOS
+/// program that runs the interrupt vector table as code, stopped there
+/// for no reason). A linear address is `CS base + IP` < 2^33, so this is
+/// none; vendor patch 0008 keeps unicorn from dropping the code "at" it
+/// after each run, as it does for a real end address.
+pub const NO_END: u64 = u64::MAX;
+
 /// Emulate from the current CS:IP until the program stops, or (with
-/// `until` not 0) until execution reaches linear address `until` (Ok):
+/// `until` not [`NO_END`]) until execution reaches linear address `until` (Ok):
 /// the loop of [`Machine::run`] and of [`run_nested`]. Between two
 /// emulations it does what hooks asked for (counter.rs,
 /// `apply_pending`), waits at HLT, and offers faults to the environment.
@@ -1447,7 +1456,7 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         let stop = match uc.get_data_mut().stop.take() {
             Some(stop) => stop,
             None => match res {
-                Ok(()) if until != 0 && linear_pc(uc) == Some(until) => {
+                Ok(()) if until != NO_END && linear_pc(uc) == Some(until) => {
                     counter::apply_pending(uc)?;
                     return Ok(());
                 }
