@@ -20,6 +20,29 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
+/// Assemble `src` (nasm, flat binary) into `dir/name`; None without nasm.
+fn nasm(dir: &Path, name: &str, src: &str) -> Option<PathBuf> {
+    if std::process::Command::new("nasm")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIP: nasm not installed");
+        return None;
+    }
+    let asm = dir.join(format!("{name}.asm"));
+    std::fs::write(&asm, src).unwrap();
+    let out = dir.join(name);
+    let st = std::process::Command::new("nasm")
+        .args(["-f", "bin", "-o"])
+        .arg(&out)
+        .arg(&asm)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    Some(out)
+}
+
 /// `run --json` of `prog` in its directory with an instruction budget.
 fn run(prog: &Path, max_insns: u64) -> (Option<i32>, serde_json::Value) {
     let out = bin()
@@ -76,5 +99,86 @@ fn a_call_through_a_null_far_pointer_runs_the_vector_table() {
         // .COM's initial SP of FFFEh.
         assert_eq!(v["fault"]["registers"]["sp"], 0xFFFA, "{v}");
     }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The issue's reproducer: two NOPs at FFFEh, then IP wraps to 0000h,
+/// where the PSP's INT 20h ends the program (exit 0), within a handful of
+/// instructions.
+#[test]
+fn ip_wraps_to_the_psp_s_int_20h() {
+    let d = temp("wrap");
+    let p = d.join("WRAP.COM");
+    // mov word [0FFFEh],9090h ; jmp 0FFFEh
+    std::fs::write(&p, [0xC7, 0x06, 0xFE, 0xFF, 0x90, 0x90, 0xE9, 0xF5, 0xFE]).unwrap();
+    let (code, v) = run(&p, 100);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A 0-byte .COM: its segment is zeros from 0100h, `add [bx+si],al`
+/// (00 00) each; 32,640 of them reach FFFFh, IP wraps to 0000h and the
+/// PSP's INT 20h ends the program. A budget short of them stops it in the
+/// zeros; one a little over lets it exit 0.
+#[test]
+fn an_empty_com_runs_its_zeros_to_the_wrap_and_exits() {
+    let d = temp("empty");
+    let p = d.join("EMPTY.COM");
+    std::fs::write(&p, []).unwrap();
+    let (code, v) = run(&p, 40_000);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let (code, v) = run(&p, 30_000);
+    assert_eq!(code, Some(122), "{v}");
+    assert_eq!(v["exit"]["kind"], "budget", "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Instructions that straddle FFFFh take their next bytes from CS:0000h,
+/// the PSP's INT 20h (CD 20): a short jump at FFFFh takes CDh (-51) as
+/// its displacement and goes to 0001h - 51 = FFCEh; a near jump at FFFEh
+/// takes FFh and CDh as its displacement (CDFFh) and goes to 0001h +
+/// CDFFh = CE00h. Each target ends the program with its own exit code.
+#[test]
+fn an_instruction_straddling_ffffh_takes_its_bytes_from_cs_0000() {
+    let d = temp("straddle");
+    let src = |at_ffff: &str| {
+        format!(
+            "org 100h
+    mov di, 0FFCEh
+    mov si, exit42
+    mov cx, 5
+    rep movsb
+    mov di, 0CE00h
+    mov si, exit43
+    mov cx, 5
+    rep movsb
+    {at_ffff}
+exit42: mov ax, 4C2Ah
+    int 21h
+exit43: mov ax, 4C2Bh
+    int 21h
+"
+        )
+    };
+    let Some(short) = nasm(
+        &d,
+        "SHORT.COM",
+        &src("mov byte [0FFFFh], 0EBh\n    jmp 0FFFFh"),
+    ) else {
+        return;
+    };
+    let (code, v) = run(&short, 1000);
+    assert_eq!(code, Some(42), "{v}");
+    let near = nasm(
+        &d,
+        "NEAR.COM",
+        &src("mov word [0FFFEh], 0FFE9h\n    jmp 0FFFEh"),
+    )
+    .unwrap();
+    let (code, v) = run(&near, 1000);
+    assert_eq!(code, Some(43), "{v}");
     std::fs::remove_dir_all(&d).ok();
 }

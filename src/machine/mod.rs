@@ -1527,9 +1527,10 @@ fn deadline_passed(uc: &Uc<'_>) -> bool {
 /// Did the emulation end at a HLT (real mode; CS:IP after it)?
 fn halted(uc: &Uc<'_>) -> bool {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-    uc.get_data().mode == CpuMode::Real && ip > 0 && {
+    // IP wraps: a HLT at FFFFh leaves IP 0000h.
+    uc.get_data().mode == CpuMode::Real && {
         let mut b = [0u8];
-        uc.read_seg(cs, ip - 1, &mut b).is_ok() && b[0] == 0xF4
+        uc.read_seg(cs, ip.wrapping_sub(1), &mut b).is_ok() && b[0] == 0xF4
     }
 }
 
@@ -1542,7 +1543,7 @@ fn halted(uc: &Uc<'_>) -> bool {
 /// next scripted key ([`Environment::timer_tick`]), and execution goes
 /// on after the HLT.
 fn after_hlt(uc: &mut Uc<'_>) -> Option<Stop> {
-    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP) - 1);
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP).wrapping_sub(1));
     let stop = with_host(uc, |uc| {
         let mut env = uc.get_data_mut().env.take()?;
         let stop = env.halted(uc, cs, ip);
