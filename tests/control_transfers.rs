@@ -182,3 +182,37 @@ exit43: mov ax, 4C2Bh
     assert_eq!(code, Some(43), "{v}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// SP wraps too (8086 manual: the stack is a 64 KiB segment; a push at
+/// SP 0000h stores at SS:FFFEh): with SP 0, a push stores its word at
+/// FFFEh and leaves SP FFFEh; the pop takes it back and SP wraps to
+/// 0000h. The program exits 42 when all of that held, 1 otherwise.
+#[test]
+fn sp_wraps_at_64_kib() {
+    let d = temp("spwrap");
+    let Some(p) = nasm(
+        &d,
+        "SPWRAP.COM",
+        "org 100h
+    mov sp, 0
+    mov ax, 4C2Ah
+    push ax
+    cmp sp, 0FFFEh
+    jne bad
+    cmp word [0FFFEh], 4C2Ah
+    jne bad
+    xor ax, ax
+    pop ax
+    cmp sp, 0
+    jne bad
+    int 21h
+bad: mov ax, 4C01h
+    int 21h
+",
+    ) else {
+        return;
+    };
+    let (code, v) = run(&p, 1000);
+    assert_eq!(code, Some(42), "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
