@@ -216,3 +216,21 @@ bad: mov ax, 4C01h
     assert_eq!(code, Some(42), "{v}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// Protected mode: a 16-bit code segment of 64 KiB (a code alias of a
+/// 64 KiB GlobalAlloc block) with two NOPs at FFFEh and a RETF at 0000h;
+/// a far call to FFFEh returns through the RETF (tests/watcom/ipwrap.c).
+#[test]
+fn ip_wraps_in_a_16_bit_protected_mode_segment() {
+    let Some(exe) = common::watcom::win16("ipwrap") else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json", "--max-insns", "50000000"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(common::output_lines(&v), ["wrapped"], "{v}");
+}
