@@ -1368,7 +1368,7 @@ impl Machine {
         let handle = self.uc.get_handle();
         let deadline = self.uc.get_data().deadline;
         let uc = &mut self.uc;
-        let stop = watchdog::guard(handle, deadline, || match emulate(uc, 0) {
+        let stop = watchdog::guard(handle, deadline, || match emulate(uc, NO_END) {
             Ok(()) => Stop::Error("the emulation ended at no stop".into()),
             Err(stop) => stop,
         });
@@ -1406,8 +1406,17 @@ fn start_address(uc: &Uc<'_>) -> u64 {
     }
 }
 
+/// The `until` of a run that has no end address. unicorn stops a run when
+/// execution reaches its `until`; any linear address a program can reach
+/// would be one (0 was: `JMP 0000:0000`, an ordinary crash of a DOS
+/// program that runs the interrupt vector table as code, stopped there
+/// for no reason). A linear address is `CS base + IP` < 2^33, so this is
+/// none; vendor patch 0008 keeps unicorn from dropping the code "at" it
+/// after each run, as it does for a real end address.
+pub const NO_END: u64 = u64::MAX;
+
 /// Emulate from the current CS:IP until the program stops, or (with
-/// `until` not 0) until execution reaches linear address `until` (Ok):
+/// `until` not [`NO_END`]) until execution reaches linear address `until` (Ok):
 /// the loop of [`Machine::run`] and of [`run_nested`]. Between two
 /// emulations it does what hooks asked for (counter.rs,
 /// `apply_pending`), waits at HLT, and offers faults to the environment.
@@ -1447,7 +1456,7 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         let stop = match uc.get_data_mut().stop.take() {
             Some(stop) => stop,
             None => match res {
-                Ok(()) if until != 0 && linear_pc(uc) == Some(until) => {
+                Ok(()) if until != NO_END && linear_pc(uc) == Some(until) => {
                     counter::apply_pending(uc)?;
                     return Ok(());
                 }
@@ -1518,9 +1527,10 @@ fn deadline_passed(uc: &Uc<'_>) -> bool {
 /// Did the emulation end at a HLT (real mode; CS:IP after it)?
 fn halted(uc: &Uc<'_>) -> bool {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
-    uc.get_data().mode == CpuMode::Real && ip > 0 && {
+    // IP wraps: a HLT at FFFFh leaves IP 0000h.
+    uc.get_data().mode == CpuMode::Real && {
         let mut b = [0u8];
-        uc.read_seg(cs, ip - 1, &mut b).is_ok() && b[0] == 0xF4
+        uc.read_seg(cs, ip.wrapping_sub(1), &mut b).is_ok() && b[0] == 0xF4
     }
 }
 
@@ -1533,7 +1543,7 @@ fn halted(uc: &Uc<'_>) -> bool {
 /// next scripted key ([`Environment::timer_tick`]), and execution goes
 /// on after the HLT.
 fn after_hlt(uc: &mut Uc<'_>) -> Option<Stop> {
-    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP) - 1);
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP).wrapping_sub(1));
     let stop = with_host(uc, |uc| {
         let mut env = uc.get_data_mut().env.take()?;
         let stop = env.halted(uc, cs, ip);

@@ -188,7 +188,12 @@ static inline gboolean uc_exit_invalidate_iter(gpointer key, gpointer val, gpoin
     uint64_t exit = *((uint64_t*)key);
     uc_engine *uc = (uc_engine*)data;
     
-    if (exit != 0) {
+    /*
+     * toolhelp16 patch 0008: UINT64_MAX is no address (the tool passes it
+     * as `until` for a run that has no end address, since 0 is one a
+     * program can reach); there is no block at it to drop.
+     */
+    if (exit != 0 && exit != UINT64_MAX) {
         // Unicorn: Why addr - 1?
         // 
         // 0: INC ecx

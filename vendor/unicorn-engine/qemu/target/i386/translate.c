@@ -574,6 +574,15 @@ static inline void gen_jmp_im(DisasContext *s, target_ulong pc)
 {
     TCGContext *tcg_ctx = s->uc->tcg_ctx;
 
+    /*
+     * toolhelp16 patch 0009: in a 16-bit code segment IP is 16 bits: the
+     * instruction after one that ends at FFFFh is at IP 0000h, not at
+     * 10000h (the translator counts the next IP linearly, s->pc -
+     * s->cs_base, and would carry into the next 64 KiB).
+     */
+    if (!s->code32 && !CODE64(s)) {
+        pc &= 0xffff;
+    }
     tcg_gen_movi_tl(tcg_ctx, s->tmp0, pc);
     gen_op_jmp_v(tcg_ctx, s->tmp0);
 }
@@ -2168,24 +2177,56 @@ static uint64_t advance_pc(CPUX86State *env, DisasContext *s, int num_bytes)
     return pc;
 }
 
-static inline uint8_t x86_ldub_code(CPUX86State *env, DisasContext *s)
+/*
+ * toolhelp16 patch 0009: in a 16-bit code segment the bytes of an
+ * instruction are fetched at CS:IP with a 16-bit IP, so an instruction
+ * that starts at FFFFh takes its next byte from CS:0000h. s->pc stays
+ * linear (the block's size and page bookkeeping count it so); the fetch
+ * address wraps. code16_wraps: the n bytes at s->pc run past FFFFh.
+ */
+static inline uint64_t code16_addr(DisasContext *s, uint64_t pc)
 {
-    return translator_ldub(env->uc->tcg_ctx, env, advance_pc(env, s, 1));
+    if (s->code32 || CODE64(s)) {
+        return pc;
+    }
+    return s->cs_base + ((pc - s->cs_base) & 0xffff);
 }
 
-static inline int16_t x86_ldsw_code(CPUX86State *env, DisasContext *s)
+static inline bool code16_wraps(DisasContext *s, int n)
 {
-    return translator_ldsw(env->uc->tcg_ctx, env, advance_pc(env, s, 2));
+    return !s->code32 && !CODE64(s) &&
+           ((s->pc - s->cs_base) & 0xffff) + n > 0x10000;
+}
+
+static inline uint8_t x86_ldub_code(CPUX86State *env, DisasContext *s)
+{
+    return translator_ldub(env->uc->tcg_ctx, env,
+                           code16_addr(s, advance_pc(env, s, 1)));
 }
 
 static inline uint16_t x86_lduw_code(CPUX86State *env, DisasContext *s)
 {
-    return translator_lduw(env->uc->tcg_ctx, env, advance_pc(env, s, 2));
+    if (unlikely(code16_wraps(s, 2))) {
+        uint16_t lo = x86_ldub_code(env, s);
+        return lo | (x86_ldub_code(env, s) << 8);
+    }
+    return translator_lduw(env->uc->tcg_ctx, env,
+                           code16_addr(s, advance_pc(env, s, 2)));
+}
+
+static inline int16_t x86_ldsw_code(CPUX86State *env, DisasContext *s)
+{
+    return (int16_t)x86_lduw_code(env, s);
 }
 
 static inline uint32_t x86_ldl_code(CPUX86State *env, DisasContext *s)
 {
-    return translator_ldl(env->uc->tcg_ctx, env, advance_pc(env, s, 4));
+    if (unlikely(code16_wraps(s, 4))) {
+        uint32_t lo = x86_lduw_code(env, s);
+        return lo | ((uint32_t)x86_lduw_code(env, s) << 16);
+    }
+    return translator_ldl(env->uc->tcg_ctx, env,
+                          code16_addr(s, advance_pc(env, s, 4)));
 }
 
 #ifdef TARGET_X86_64
@@ -9449,6 +9490,16 @@ static void i386_tr_translate_insn(DisasContextBase *dcbase, CPUState *cpu)
          */
         dc->base.is_jmp = DISAS_TOO_MANY;
     } else if ((pc_next - dc->base.pc_first) >= (TARGET_PAGE_SIZE - 32)) {
+        dc->base.is_jmp = DISAS_TOO_MANY;
+    }
+    /*
+     * toolhelp16 patch 0009: in a 16-bit code segment an instruction that
+     * ends at or past IP 10000h ends the block, so that the next one is
+     * looked up at the wrapped IP (gen_jmp_im keeps it to 16 bits)
+     * instead of translated on linearly past the segment's 64 KiB.
+     */
+    if (dc->base.is_jmp == DISAS_NEXT && !dc->code32 && !CODE64(dc) &&
+        pc_next - dc->cs_base > 0xffff) {
         dc->base.is_jmp = DISAS_TOO_MANY;
     }
 

@@ -1,0 +1,236 @@
+//! Where control goes as on a PC (issue 30, items 3 and 4): a jump or
+//! call to 0000:0000 runs the interrupt vector table's bytes as code, as
+//! an 8086 would (nothing in the machine stops at a linear address a
+//! program can reach), and IP wraps at 64 KiB, for the instruction after
+//! one ending at FFFFh and for the bytes of one that straddles FFFFh
+//! (Intel 8086 Family User's Manual: "the instruction pointer ... wraps
+//! around" within the 64 KiB code segment; an offset is 16 bits).
+//!
+//! The programs are .COM files assembled here with nasm (skipped without
+//! it) or written as bytes.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{bin, json};
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("th16-ctl-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Assemble `src` (nasm, flat binary) into `dir/name`; None without nasm.
+fn nasm(dir: &Path, name: &str, src: &str) -> Option<PathBuf> {
+    if std::process::Command::new("nasm")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIP: nasm not installed");
+        return None;
+    }
+    let asm = dir.join(format!("{name}.asm"));
+    std::fs::write(&asm, src).unwrap();
+    let out = dir.join(name);
+    let st = std::process::Command::new("nasm")
+        .args(["-f", "bin", "-o"])
+        .arg(&out)
+        .arg(&asm)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    Some(out)
+}
+
+/// `run --json` of `prog` in its directory with an instruction budget.
+fn run(prog: &Path, max_insns: u64) -> (Option<i32>, serde_json::Value) {
+    let out = bin()
+        .args(["run", "--json", "--timeout", "60", "--max-insns"])
+        .arg(max_insns.to_string())
+        .arg("--dir")
+        .arg(prog.parent().unwrap())
+        .arg(prog)
+        .output()
+        .unwrap();
+    (out.status.code(), json(&out))
+}
+
+/// The run went into segment 0000 and stopped there for what the bytes
+/// of the vector table did (a fault, the budget, a hang, or a named
+/// stop), never at 0000:0000 as a stop of the machine's own (exit 125,
+/// "keeps stopping at 0000:0000 for no reason").
+fn ran_the_vector_table(code: Option<i32>, v: &serde_json::Value) {
+    assert_ne!(code, Some(125), "{v}");
+    assert_ne!(v["exit"]["kind"], "error", "{v}");
+    let f = &v["frames"][0];
+    assert_eq!(f["wCS"], 0, "{v}");
+    let ip = f["wIP"].as_u64().unwrap();
+    // Execution went on past 0000:0000: the stop is further on, among
+    // the vectors (0000-03FFh) and the BIOS data after them.
+    assert!(ip > 0 && ip < 0x1000, "{v}");
+    if v["exit"]["kind"] == "fault" {
+        assert_eq!(v["fault"]["wCS"], 0, "{v}");
+        assert_eq!(v["fault"]["linear"], v["fault"]["wIP"], "{v}");
+    }
+}
+
+#[test]
+fn a_jump_to_0000_0000_runs_the_vector_table() {
+    let d = temp("jmp00");
+    let p = d.join("JMP00.COM");
+    // jmp 0000:0000
+    std::fs::write(&p, [0xEA, 0x00, 0x00, 0x00, 0x00]).unwrap();
+    let (code, v) = run(&p, 100_000);
+    ran_the_vector_table(code, &v);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_call_through_a_null_far_pointer_runs_the_vector_table() {
+    let d = temp("nullcall");
+    let p = d.join("NULLCALL.COM");
+    // call far [0104h] ; 0104h: dd 0 (a null far pointer)
+    std::fs::write(&p, [0xFF, 0x1E, 0x04, 0x01, 0, 0, 0, 0]).unwrap();
+    let (code, v) = run(&p, 100_000);
+    ran_the_vector_table(code, &v);
+    if v["exit"]["kind"] == "fault" {
+        // The far call pushed its return address, CS:0104h, below the
+        // .COM's initial SP of FFFEh.
+        assert_eq!(v["fault"]["registers"]["sp"], 0xFFFA, "{v}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The issue's reproducer: two NOPs at FFFEh, then IP wraps to 0000h,
+/// where the PSP's INT 20h ends the program (exit 0), within a handful of
+/// instructions.
+#[test]
+fn ip_wraps_to_the_psp_s_int_20h() {
+    let d = temp("wrap");
+    let p = d.join("WRAP.COM");
+    // mov word [0FFFEh],9090h ; jmp 0FFFEh
+    std::fs::write(&p, [0xC7, 0x06, 0xFE, 0xFF, 0x90, 0x90, 0xE9, 0xF5, 0xFE]).unwrap();
+    let (code, v) = run(&p, 100);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A 0-byte .COM: its segment is zeros from 0100h, `add [bx+si],al`
+/// (00 00) each; 32,640 of them reach FFFFh, IP wraps to 0000h and the
+/// PSP's INT 20h ends the program. A budget short of them stops it in the
+/// zeros; one a little over lets it exit 0.
+#[test]
+fn an_empty_com_runs_its_zeros_to_the_wrap_and_exits() {
+    let d = temp("empty");
+    let p = d.join("EMPTY.COM");
+    std::fs::write(&p, []).unwrap();
+    let (code, v) = run(&p, 40_000);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let (code, v) = run(&p, 30_000);
+    assert_eq!(code, Some(122), "{v}");
+    assert_eq!(v["exit"]["kind"], "budget", "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Instructions that straddle FFFFh take their next bytes from CS:0000h,
+/// the PSP's INT 20h (CD 20): a short jump at FFFFh takes CDh (-51) as
+/// its displacement and goes to 0001h - 51 = FFCEh; a near jump at FFFEh
+/// takes FFh and CDh as its displacement (CDFFh) and goes to 0001h +
+/// CDFFh = CE00h. Each target ends the program with its own exit code.
+#[test]
+fn an_instruction_straddling_ffffh_takes_its_bytes_from_cs_0000() {
+    let d = temp("straddle");
+    let src = |at_ffff: &str| {
+        format!(
+            "org 100h
+    mov di, 0FFCEh
+    mov si, exit42
+    mov cx, 5
+    rep movsb
+    mov di, 0CE00h
+    mov si, exit43
+    mov cx, 5
+    rep movsb
+    {at_ffff}
+exit42: mov ax, 4C2Ah
+    int 21h
+exit43: mov ax, 4C2Bh
+    int 21h
+"
+        )
+    };
+    let Some(short) = nasm(
+        &d,
+        "SHORT.COM",
+        &src("mov byte [0FFFFh], 0EBh\n    jmp 0FFFFh"),
+    ) else {
+        return;
+    };
+    let (code, v) = run(&short, 1000);
+    assert_eq!(code, Some(42), "{v}");
+    let near = nasm(
+        &d,
+        "NEAR.COM",
+        &src("mov word [0FFFEh], 0FFE9h\n    jmp 0FFFEh"),
+    )
+    .unwrap();
+    let (code, v) = run(&near, 1000);
+    assert_eq!(code, Some(43), "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// SP wraps too (8086 manual: the stack is a 64 KiB segment; a push at
+/// SP 0000h stores at SS:FFFEh): with SP 0, a push stores its word at
+/// FFFEh and leaves SP FFFEh; the pop takes it back and SP wraps to
+/// 0000h. The program exits 42 when all of that held, 1 otherwise.
+#[test]
+fn sp_wraps_at_64_kib() {
+    let d = temp("spwrap");
+    let Some(p) = nasm(
+        &d,
+        "SPWRAP.COM",
+        "org 100h
+    mov sp, 0
+    mov ax, 4C2Ah
+    push ax
+    cmp sp, 0FFFEh
+    jne bad
+    cmp word [0FFFEh], 4C2Ah
+    jne bad
+    xor ax, ax
+    pop ax
+    cmp sp, 0
+    jne bad
+    int 21h
+bad: mov ax, 4C01h
+    int 21h
+",
+    ) else {
+        return;
+    };
+    let (code, v) = run(&p, 1000);
+    assert_eq!(code, Some(42), "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Protected mode: a 16-bit code segment of 64 KiB (a code alias of a
+/// 64 KiB GlobalAlloc block) with two NOPs at FFFEh and a RETF at 0000h;
+/// a far call to FFFEh returns through the RETF (tests/watcom/ipwrap.c).
+#[test]
+fn ip_wraps_in_a_16_bit_protected_mode_segment() {
+    let Some(exe) = common::watcom::win16("ipwrap") else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json", "--max-insns", "50000000"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(common::output_lines(&v), ["wrapped"], "{v}");
+}
