@@ -311,3 +311,91 @@ fn gdb_sees_the_timeout_as_sigxcpu() {
     assert_eq!(status.and_then(|s| s.code()), Some(123), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `toolhelp16 ARGS... jmpself.com`: exit status (None when it did not
+/// end within `secs`), stdout and stderr.
+fn command(name: &str, args: &[&str], secs: f64) -> (Option<i32>, String) {
+    let dir = scratch(name);
+    let prog = jmpself(&dir);
+    let mut child = Command::new(exe())
+        .args(args)
+        .arg(&prog)
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let status = wait_for(&mut child, secs);
+    let text = reader.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (status.and_then(|s| s.code()), text)
+}
+
+#[test]
+fn the_other_commands_end_a_runaway_program_at_the_timeout() {
+    for args in [
+        &["trace", "--timeout", "1", "--output", "t.jsonl"][..],
+        &["stack", "--timeout", "1", "--at", "+100000000000"],
+        &["heap", "--timeout", "1", "--at", "+100000000000"],
+        &[
+            "snapshot",
+            "--timeout",
+            "1",
+            "--at",
+            "+100000000000",
+            "--output",
+            "s.json",
+        ],
+        &["profile", "--timeout", "1"],
+    ] {
+        let t = Instant::now();
+        let (code, text) = command("others", args, 20.0);
+        let took = t.elapsed().as_secs_f64();
+        assert_eq!(code, Some(123), "{args:?}: {text}");
+        assert!(took < 10.0, "{args:?}: took {took} s");
+    }
+}
+
+#[test]
+fn at_plus_n_past_the_instruction_budget_is_the_budget() {
+    // `--at +N` does not lift `--max-insns`: the budget ends the run
+    // first, and the location was not reached.
+    for args in [
+        &["stack", "--max-insns", "1000", "--at", "+100000"][..],
+        &["heap", "--max-insns", "1000", "--at", "+100000"],
+        &[
+            "snapshot",
+            "--max-insns",
+            "1000",
+            "--at",
+            "+100000",
+            "--output",
+            "s.json",
+        ],
+    ] {
+        let (code, text) = command("plusn", args, 20.0);
+        assert_eq!(code, Some(122), "{args:?}: {text}");
+        assert!(
+            text.contains("the instruction budget ran out"),
+            "{args:?}: {text}"
+        );
+    }
+    // Within the budget, +N is reached.
+    let (code, text) = command(
+        "plusn-in",
+        &["stack", "--max-insns", "1000", "--at", "+10"],
+        20.0,
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("after the requested number of instructions"),
+        "{text}"
+    );
+}
