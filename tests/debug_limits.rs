@@ -399,3 +399,47 @@ fn at_plus_n_past_the_instruction_budget_is_the_budget() {
         "{text}"
     );
 }
+
+#[test]
+fn debug_keeps_the_disk_quota() {
+    // roms/dossafe.asm under `debug`, continued to its end, with the
+    // quota and the writes kept as tests/sandbox.rs runs it: its big
+    // write is cut short at the same size as under `run` (64 KiB less
+    // what its other files cost, dos/fs.rs).
+    let outer = scratch("quota");
+    let dir = outer.join("prog");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rom = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms/dossafe.com");
+    std::fs::copy(rom, dir.join("dossafe.com")).unwrap();
+    let outside = outer.join("OUTSIDE.TXT");
+    std::fs::write(&outside, b"outside\n").unwrap();
+    std::fs::hard_link(&outside, dir.join("LINK.TXT")).unwrap();
+    std::fs::write(dir.join("DATA.TXT"), b"data\n").unwrap();
+    std::fs::write(dir.join("OLD.TXT"), b"old\n").unwrap();
+    let fifo = Command::new("mkfifo").arg(dir.join("PIPE.TXT")).status();
+    if !fifo.is_ok_and(|s| s.success()) {
+        eprintln!("SKIP: mkfifo is not available");
+        return;
+    }
+    let cmds = outer.join("cmds.txt");
+    std::fs::write(&cmds, "c\n").unwrap();
+    let keep = outer.join("kept");
+    let out = Command::new(exe())
+        .args(["debug", "--disk-quota", "64K", "--keep-writes"])
+        .arg(&keep)
+        .arg("--commands")
+        .arg(&cmds)
+        .arg(dir.join("dossafe.com"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("the program has ended"), "{text}");
+    assert_eq!(
+        std::fs::metadata(keep.join("BIG.DAT")).unwrap().len(),
+        0xF7F1,
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&outside).unwrap(), b"outside\n");
+    let _ = std::fs::remove_dir_all(&outer);
+}
