@@ -130,6 +130,15 @@ fn debug_budget_is_for_the_whole_session_across_steps_and_replays() {
 }
 
 #[test]
+fn debug_detach_runs_on_within_the_limits() {
+    for (opts, code) in [(["--timeout", "1"], 123), (["--max-insns", "50000"], 122)] {
+        let (out, status, took) = debug("detach", &opts, "si\ndetach\n", 30.0);
+        assert_eq!(status, Some(code), "{opts:?}: {out}");
+        assert!(took < 15.0, "{opts:?}: took {took} s");
+    }
+}
+
+#[test]
 fn debug_a_session_that_ends_within_the_timeout_is_not_a_limit() {
     // Stepping costs next to nothing of the time: the session ends at the
     // end of its commands, with status 0, well within --timeout.
