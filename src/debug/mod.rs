@@ -278,7 +278,7 @@ impl Budget {
     }
 
     /// The limit the instruction at `pos` would pass, if any.
-    fn passed(&mut self, pos: u64) -> Option<Stop> {
+    fn passed(&self, pos: u64) -> Option<Stop> {
         if self.max_insns != 0 && pos >= self.max_insns {
             return Some(Stop::Budget);
         }
