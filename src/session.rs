@@ -747,8 +747,22 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
     }
 }
 
+/// Did a run to `at` with instruction budget `max_insns` (0 = none)
+/// that ended with `stop` reach `at`? A breakpoint stop reached its
+/// location; a budget stop reached `+N` only when the budget did not end
+/// the run before it ([`Program::run`]).
+pub fn after_reached(at: &Loc, stop: &Stop, max_insns: u64) -> bool {
+    match (at, stop) {
+        (Loc::After(n), Stop::Budget) => max_insns == 0 || *n <= max_insns,
+        (_, Stop::Breakpoint { .. }) => true,
+        _ => false,
+    }
+}
+
 impl Program {
-    /// Run to exit, fault, a limit, or `at`.
+    /// Run to exit, fault, a limit, or `at`. `+N` stops after N
+    /// instructions as a [`Stop::Budget`], within the instruction budget:
+    /// a budget below N ends the run first (see [`after_reached`]).
     pub fn run(&mut self, limits: RunLimits, at: Option<&Loc>) -> Result<Stop, String> {
         let mut limits = limits;
         match at {
@@ -756,7 +770,10 @@ impl Program {
                 if *n == 0 {
                     return Ok(Stop::Budget);
                 }
-                limits.max_insns = *n;
+                limits.max_insns = match limits.max_insns {
+                    0 => *n,
+                    budget => budget.min(*n),
+                };
             }
             Some(loc) => {
                 let (seg, off) = self.resolve(loc)?;

@@ -77,7 +77,7 @@ pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String
         None => load(),
     };
     let server = crate::debug::gdb::GdbServer::new(stream);
-    match crate::debug::run_session(&mut again, Box::new(server)) {
+    match crate::debug::run_session_within(&mut again, Box::new(server), super::limits(opts)) {
         Ok(o) => {
             eprintln!(
                 "toolhelp16: gdb session ended after {} instructions{}",
@@ -108,7 +108,7 @@ struct Session {
 
 const HELP: &str = "\
 commands:
-  continue (c)            run to a breakpoint, a watchpoint, a fault or the end
+  continue (c, cont)      run to a breakpoint, a watchpoint, a fault or the end
   stepi (si), step (s)    one instruction
   next (n)                one instruction, over a call or an INT
   finish                  until the current function returns (from the ToolHelp walk)
@@ -256,7 +256,7 @@ impl Frontend for Session {
             let cmd = words.next().unwrap_or("");
             let ended = matches!(h.why, Why::Ended(_));
             let resume = match cmd {
-                "c" | "continue" => Some(Resume::Continue),
+                "c" | "cont" | "continue" => Some(Resume::Continue),
                 "si" | "stepi" | "s" | "step" => Some(Resume::Step),
                 "n" | "next" | "ni" | "nexti" => Some(Self::next(h)),
                 "finish" => match Self::finish(h) {
@@ -335,7 +335,7 @@ pub fn debug(
         input,
         last: String::new(),
     };
-    match crate::debug::run_session(&mut load, Box::new(session)) {
+    match crate::debug::run_session_within(&mut load, Box::new(session), super::limits(opts)) {
         Ok(o) => status(&o),
         Err(e) => fail(EXIT_LOAD, &e),
     }

@@ -12,7 +12,6 @@ use std::path::PathBuf;
 
 use super::json as j;
 use super::{EXIT_LOAD, RunOpts, fail, load_and_run_with, output, print_json, say};
-use crate::machine::Stop;
 use crate::session::Loc;
 use crate::win16::toolhelp_heap as th;
 
@@ -34,10 +33,9 @@ pub fn heap(
         Ok(r) => r,
         Err(code) => return code,
     };
-    let reached = matches!(
-        (&loc, &stop),
-        (Some(Loc::After(_)), Stop::Budget) | (Some(_), Stop::Breakpoint { .. })
-    );
+    let reached = loc
+        .as_ref()
+        .is_some_and(|l| crate::session::after_reached(l, &stop, opts.max_insns));
     let Some(env) = prog.machine.environment::<crate::env::Env>() else {
         return fail(EXIT_LOAD, "no Windows environment");
     };

@@ -1152,10 +1152,7 @@ pub fn main_with(cli: Cli) -> i32 {
             } else {
                 None
             };
-            let reached = matches!(
-                (&loc, &stop),
-                (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
-            );
+            let reached = session::after_reached(&loc, &stop, opts.max_insns);
             let walk = prog.walk_at_stop(&stop);
             let bt = walk
                 .as_ref()
@@ -1573,10 +1570,7 @@ fn snapshot(
         Ok(r) => r,
         Err(code) => return code,
     };
-    let reached = matches!(
-        (&loc, &stop),
-        (Loc::After(_), Stop::Budget) | (_, Stop::Breakpoint { .. })
-    );
+    let reached = session::after_reached(&loc, &stop, opts.max_insns);
     if !reached {
         return fail(
             exit_code(&stop).max(1),

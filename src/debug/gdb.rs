@@ -29,6 +29,12 @@
 //! #GP, #SS, #NP; SIGFPE for a divide error; SIGILL for an invalid
 //! opcode; SIGTRAP for INT 3 and the single-step trap); continuing lets
 //! TOOLHELP's dispatch or the default action have them.
+//!
+//! A limit of the session (`--max-insns`, `--timeout`; the module above,
+//! "Limits") ends the program: gdb gets `T18` (SIGXCPU, "Program received
+//! signal SIGXCPU"), and `X18` (the process ended by SIGXCPU) if it
+//! resumes; after a detach the server ends the program at the limit and
+//! exits with the limit's status.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

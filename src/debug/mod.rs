@@ -48,6 +48,24 @@
 //!   with their position and made again by the replay (those after the
 //!   position the replay returns to are forgotten: going back rewrites
 //!   history from there).
+//!
+//! **Limits.** `--max-insns` and `--timeout` hold for the whole session,
+//! as for `run`, whatever the user does: continue, step, go back, or
+//! detach. The debugger's hook keeps them, not the machine's counters
+//! (which start again with every run, and would count the time the user
+//! spends at a stop). The instruction budget is a position: no
+//! instruction at position `--max-insns` or beyond runs, in the first run
+//! or in a replay. The wall-clock limit is on the time the program runs
+//! (replays included), summed over the session; the time it waits at a
+//! stop for its user or client is not counted (the hook reads the
+//! clock every 256 instructions). A limit ends the program as it ends a
+//! run (`Stop::Budget`, `Stop::Timeout`): the front end sees the end (gdb
+//! a `T18`, SIGXCPU, then `X18` if it resumes; `debug` prints it), can
+//! look at it and go back (a replay that runs out of time ends at the
+//! limit again), and the session's exit status is the limit's (122 or
+//! 123) even when the user then quits. After a detach the hook still
+//! counts and stops the program at either limit. `--disk-quota` is the
+//! loader's (every load, replays included, gets it).
 
 pub mod gdb;
 pub mod monitor;
@@ -57,7 +75,7 @@ pub mod views;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use unicorn_engine::RegisterX86;
 use unicorn_engine::unicorn_const::{HookType, MemType};
@@ -215,6 +233,62 @@ pub struct Control {
     /// The program's console echo, as the first load set it (replays
     /// keep it off until they reach their target).
     echo: bool,
+    /// The session's limits and what it used of them (module notes,
+    /// "Limits").
+    budget: Budget,
+}
+
+/// The session's limits (module notes, "Limits"): the instruction budget
+/// as a position the program never passes, and the wall-clock limit on
+/// the time the program runs, summed over the session.
+#[derive(Debug, Default)]
+struct Budget {
+    /// Instructions (0 = none): no instruction at this position or
+    /// beyond it runs.
+    max_insns: u64,
+    /// The most time the program may run (None = no limit).
+    timeout: Option<Duration>,
+    /// Time run before `since`.
+    spent: Duration,
+    /// When the program last started running (None: it is stopped, the
+    /// front end has it).
+    since: Option<Instant>,
+    /// The limit that stopped the program, once one did: the session's
+    /// outcome from then on.
+    reached: Option<Stop>,
+}
+
+impl Budget {
+    /// How often (in positions) the hook reads the host's clock.
+    const CLOCK_EVERY: u64 = 0x100;
+
+    /// The program (re)starts running.
+    fn start(&mut self) {
+        if self.since.is_none() {
+            self.since = Some(Instant::now());
+        }
+    }
+
+    /// The program stops running (a stop for the front end, or the end
+    /// of a run).
+    fn pause(&mut self) {
+        if let Some(t) = self.since.take() {
+            self.spent = self.spent.saturating_add(t.elapsed());
+        }
+    }
+
+    /// The limit the instruction at `pos` would pass, if any.
+    fn passed(&self, pos: u64) -> Option<Stop> {
+        if self.max_insns != 0 && pos >= self.max_insns {
+            return Some(Stop::Budget);
+        }
+        let timeout = self.timeout?;
+        if pos % Self::CLOCK_EVERY != 0 {
+            return None;
+        }
+        let running = self.since.map_or(Duration::ZERO, |t| t.elapsed());
+        (self.spent.saturating_add(running) >= timeout).then_some(Stop::Timeout)
+    }
 }
 
 /// What a watchpoint's memory hook saw last: the kind and address, for
@@ -555,15 +629,22 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     let Ok(mut c) = sh.ctl.try_borrow_mut() else {
         return;
     };
-    if c.detached {
-        return;
-    }
     if c.restart.is_some() || c.killed {
         uc.request_stop(Stop::Error("the debugger ended this run".into()));
         return;
     }
     let pos = c.count;
+    // The session's limits hold before anything else, detached or not
+    // (module notes, "Limits").
+    if let Some(limit) = c.budget.passed(pos) {
+        c.budget.reached = Some(limit.clone());
+        uc.request_stop(limit);
+        return;
+    }
     c.count += 1;
+    if c.detached {
+        return;
+    }
     if c.last_fault.as_ref().is_some_and(|(_, lin)| *lin == addr) {
         c.fault_refired = true;
     }
@@ -628,6 +709,9 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
 fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, why: Why, pos: u64) {
     c.temp = None;
     c.stepping = false;
+    // The user's time at a stop is not the program's.
+    let running = c.budget.since.is_some();
+    c.budget.pause();
     let mut here = Here {
         uc,
         ctl: &mut c,
@@ -651,6 +735,9 @@ fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, w
         }
     };
     let c = &mut *here.ctl;
+    if running {
+        c.budget.start();
+    }
     match resume {
         Resume::Continue => {}
         Resume::Step => c.stepping = true,
@@ -726,7 +813,9 @@ impl crate::machine::Observer for FaultWatch {
 /// How a session ended.
 #[derive(Debug)]
 pub struct Outcome {
-    /// The program's last stop (None when the user killed it).
+    /// The program's last stop (None when the user killed it before it
+    /// ended and before a limit stopped it: a limit, once reached, is
+    /// the session's outcome).
     pub stop: Option<Stop>,
     /// Instructions it ran.
     pub position: u64,
@@ -735,17 +824,41 @@ pub struct Outcome {
 /// Load the program (again, for a replay): the front end's `load`.
 pub type Loader<'a> = dyn FnMut() -> Result<Program, String> + 'a;
 
+/// Run a debugging session without limits: [`run_session_within`] with
+/// no instruction budget and no wall-clock limit.
+pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Outcome, String> {
+    run_session_within(
+        load,
+        front,
+        RunLimits {
+            max_insns: 0,
+            timeout: Duration::MAX,
+        },
+    )
+}
+
 /// Run a debugging session: load the program, stop before its first
 /// instruction, and serve `front` until the user ends it or detaches and
 /// the program ends. `load` must load the program identically every time
-/// (module notes, "Reverse execution").
-pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Outcome, String> {
+/// (module notes, "Reverse execution"). `limits` hold for the whole
+/// session (module notes, "Limits"); `Duration::MAX` is no wall-clock
+/// limit.
+pub fn run_session_within(
+    load: &mut Loader<'_>,
+    front: Box<dyn Frontend>,
+    limits: RunLimits,
+) -> Result<Outcome, String> {
     let mut prog = load()?;
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
     let sh = Rc::new(Shared {
         ctl: RefCell::new(Control {
             replay: Some(Replay::To(0, Why::Start)),
             echo,
+            budget: Budget {
+                max_insns: limits.max_insns,
+                timeout: (limits.timeout != Duration::MAX).then_some(limits.timeout),
+                ..Budget::default()
+            },
             ..Control::default()
         }),
         front: RefCell::new(front),
@@ -754,14 +867,18 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
     });
     loop {
         install(&mut prog, &sh)?;
-        let limits = RunLimits {
+        // The limits are the debugger's own (its hook keeps them, module
+        // notes, "Limits"): the machine's would count the user's time at
+        // a stop, and restart with every replay.
+        let unlimited = RunLimits {
             max_insns: 0,
-            // No wall-clock limit: the user is the limit (Ctrl-C stops a
-            // runaway program; a client that goes away ends it).
             timeout: Duration::MAX,
         };
-        let s = prog.run(limits, None)?;
+        sh.ctl.borrow_mut().budget.start();
+        let s = prog.run(unlimited, None);
         let mut c = sh.ctl.borrow_mut();
+        c.budget.pause();
+        let s = s?;
         if c.detached && !c.killed {
             return Ok(Outcome {
                 stop: Some(s),
@@ -770,7 +887,7 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
         }
         if c.killed || sh.front.borrow().gone() {
             return Ok(Outcome {
-                stop: None,
+                stop: c.budget.reached.clone(),
                 position: c.count,
             });
         }
@@ -808,7 +925,11 @@ pub fn run_session(load: &mut Loader<'_>, front: Box<dyn Frontend>) -> Result<Ou
             continue;
         }
         return Ok(Outcome {
-            stop: (!c.killed).then_some(s),
+            stop: if c.killed {
+                c.budget.reached.clone()
+            } else {
+                Some(s)
+            },
             position: pos,
         });
     }
