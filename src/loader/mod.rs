@@ -18,6 +18,7 @@ pub mod mz;
 pub mod ne;
 pub mod ordnames;
 pub mod raw;
+pub mod shared;
 #[doc(hidden)]
 pub mod testdata;
 
@@ -30,6 +31,7 @@ pub use ne::{
 };
 pub use ordnames::{ordinal_name, ordinal_of};
 pub use raw::RawImage;
+pub use shared::FileBytes;
 
 /// The largest executable read (MZ, NE, `.COM`, raw image): an MZ header
 /// counts at most 65535 pages of 512 bytes (32 MiB), and an NE file's
