@@ -413,6 +413,11 @@ fn the_server_listens_on_the_loopback_address_unless_told_otherwise() {
 }
 
 fn debug_session(program: &[&str], commands: &str) -> String {
+    debug_session_in(Path::new("."), program, commands)
+}
+
+/// A `debug --commands` session started in directory `cwd`.
+fn debug_session_in(cwd: &Path, program: &[&str], commands: &str) -> String {
     let dir = std::env::temp_dir().join(format!("th16-debug-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!(
@@ -421,6 +426,7 @@ fn debug_session(program: &[&str], commands: &str) -> String {
     ));
     std::fs::write(&file, commands).unwrap();
     let out = Command::new(exe())
+        .current_dir(cwd)
         .arg("debug")
         .arg("--commands")
         .arg(&file)
@@ -894,13 +900,13 @@ fn a_replay_reaches_the_same_state_through_timer_interrupts() {
 fn debug_session_read_watchpoint_and_screenshot() {
     // demo.asm: paint_stop is `mov cx, [bp+6]`, reading PaintLine's
     // argument at SS:09E6 (demo.expect: BP = 09E0).
-    let png = std::env::temp_dir().join(format!("th16-debug-shot-{}.png", std::process::id()));
-    let out = debug_session(
+    let dir = std::env::temp_dir().join(format!("th16-debug-shot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = debug_session_in(
+        &dir,
         &[rom("demo.exe").to_str().unwrap()],
-        &format!(
-            "rwatch SS:09E6\ncontinue\nwhere\nscreenshot {}\n",
-            png.display()
-        ),
+        "rwatch SS:09E6\ncontinue\nwhere\nscreenshot shot.png\n",
     );
     let stop = map_offset("demo.map", "paint_stop");
     assert!(out.contains("read watchpoint: linear"), "{out}");
@@ -908,9 +914,91 @@ fn debug_session_read_watchpoint_and_screenshot() {
         out.contains(&format!("= DEMO:1:{:04X} paint_stop+0x3", stop + 3)),
         "the stop follows the reading instruction:\n{out}"
     );
-    let bytes = std::fs::read(&png).unwrap_or_default();
-    let _ = std::fs::remove_file(&png);
+    let bytes = std::fs::read(dir.join("shot.png")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{out}");
+}
+
+/// Issue 30 item 6: a screenshot's file is a plain name created new in the
+/// directory the tool was started in; any other path is refused, naming
+/// the rule, and nothing is written outside that directory.
+#[test]
+fn debug_screenshot_writes_only_new_plain_files_in_its_directory() {
+    let base = std::env::temp_dir().join(format!("th16-debug-jail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let dir = base.join("out");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("kept.png"), b"mine").unwrap();
+    let outside = base.join("escape.png");
+    let refused = [
+        "../escape.png".to_string(),
+        outside.display().to_string(),
+        "sub/inner.png".into(),
+        "sub\\inner.png".into(),
+        ".hidden.png".into(),
+        "notes.txt".into(),
+        "kept.png".into(),
+    ];
+    let mut cmds = String::from("rwatch SS:09E6\ncontinue\n");
+    for r in &refused {
+        cmds.push_str(&format!("screenshot {r}\n"));
+    }
+    cmds.push_str("screenshot fine.PNG\n");
+    let out = debug_session_in(&dir, &[rom("demo.exe").to_str().unwrap()], &cmds);
+    for r in &refused[..6] {
+        assert!(
+            out.contains(&format!(
+                "screenshot {r}: not a plain file name ending in .png"
+            )),
+            "{r}:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("screenshot kept.png: a file of that name exists"),
+        "{out}"
+    );
+    assert!(!outside.exists(), "{out}");
+    assert!(!dir.join("sub").join("inner.png").exists(), "{out}");
+    assert!(!dir.join("sub\\inner.png").exists(), "{out}");
+    assert!(!dir.join(".hidden.png").exists(), "{out}");
+    assert_eq!(std::fs::read(dir.join("kept.png")).unwrap(), b"mine");
+    let fine = std::fs::read(dir.join("fine.PNG")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(fine.starts_with(b"\x89PNG\r\n\x1a\n"), "{out}");
+}
+
+/// The same rule through the gdb stub: `monitor screenshot ../FILE` and an
+/// absolute path are refused with the message, and no file appears.
+#[test]
+fn gdb_monitor_screenshot_refuses_paths_outside_its_directory() {
+    if !have_gdb() {
+        return;
+    }
+    let up = format!("th16-gdb-escape-{}.png", std::process::id());
+    let abs = std::env::temp_dir().join(&up);
+    let (out, _) = gdb_session(
+        &[rom("demo.exe").to_str().unwrap()],
+        &[
+            "monitor break DEMO!PaintLine",
+            "continue",
+            &format!("monitor screenshot ../{up}"),
+            &format!("monitor screenshot {}", abs.display()),
+            "kill",
+        ],
+    );
+    assert_eq!(
+        out.matches("not a plain file name ending in .png").count(),
+        2,
+        "{out}"
+    );
+    assert!(!abs.exists(), "{out}");
+    assert!(
+        !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(&up)
+            .exists(),
+        "{out}"
+    );
 }
 
 #[test]

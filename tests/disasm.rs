@@ -230,3 +230,31 @@ fn a_real_programs_imports_read_as_names() {
     }
     assert!(!text.contains("call 0000:FFFF"), "an unresolved chain link");
 }
+
+/// Issue 30 item 8: `--json` never prints nothing. resonly.dll has no
+/// code segment; the text listing says so in a note, and `--json` prints
+/// that note as its one line (docs/schema/disasm.json).
+#[test]
+fn json_of_a_listing_without_code_is_its_note() {
+    let (text, _, code) = disasm(&["roms/resonly.dll"]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("; note: no code segment to list"), "{text}");
+    let (json, err, code) = disasm(&["--json", "roms/resonly.dll"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(v["note"], "no code segment to list", "{json}");
+    assert_eq!(v["version"], toolhelp16::JSON_VERSION, "{json}");
+}
+
+/// An error under `disasm --json` is one JSON line.
+#[test]
+fn json_error_is_one_line() {
+    let (json, _, code) = disasm(&["--json", "roms/no-such-file.exe"]);
+    assert_eq!(code, Some(120));
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(v["command"], "error", "{json}");
+}

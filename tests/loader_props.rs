@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use toolhelp16::loader::ne::expand_iterated;
+use toolhelp16::loader::ne::{MAX_EXPANDED_BYTES, expand_iterated};
 use toolhelp16::loader::testdata::{SAMPLE_CHAIN, sample_iterated_ne, sample_ne};
 use toolhelp16::loader::{
     FarPtr, Image, KindHint, MzImage, NeImage, NeReloc, RelocTarget, apply_relocations, info,
@@ -246,5 +246,135 @@ proptest! {
         if let Some(f) = f {
             exercise(&mutate(f, &ms));
         }
+    }
+}
+
+/// The sample NE with a resource table appended: `count` resources of type
+/// RT_RCDATA, every one at file offset 0 with length 0xFFFF << 4 (more than
+/// the file; clipped to it), each named by `id` (an integer id when its high
+/// bit is set, else a name offset in the table), then the file padded to
+/// `size` bytes. Every entry points at the same range of the whole file.
+fn hostile_resources(count: u16, id: u16, size: usize) -> Vec<u8> {
+    let mut f = sample_ne();
+    let table = f.len();
+    let rel = (table - 0x40) as u16;
+    f[0x40 + 0x24..0x40 + 0x26].copy_from_slice(&rel.to_le_bytes());
+    f.extend_from_slice(&4u16.to_le_bytes());
+    f.extend_from_slice(&0x800Au16.to_le_bytes());
+    f.extend_from_slice(&count.to_le_bytes());
+    f.extend_from_slice(&[0; 4]);
+    for _ in 0..count {
+        f.extend_from_slice(&0u16.to_le_bytes());
+        f.extend_from_slice(&0xFFFFu16.to_le_bytes());
+        f.extend_from_slice(&0x30u16.to_le_bytes());
+        f.extend_from_slice(&id.to_le_bytes());
+        f.extend_from_slice(&[0; 4]);
+    }
+    f.extend_from_slice(&0u16.to_le_bytes());
+    // A 255-byte name right after the table (for `id` offsets).
+    f.push(255);
+    f.extend(std::iter::repeat_n(b'N', 255));
+    if f.len() < size {
+        f.resize(size, 0xAB);
+    }
+    f
+}
+
+/// Issue 30 item 2: 10,000 resources that all cover the whole 256 KiB file
+/// once made the parser copy 2.5 GB. Their bytes are ranges of one shared
+/// copy of the file: the parsed module holds a few times the file's size.
+#[test]
+fn resources_sharing_one_range_cost_the_file_once() {
+    let f = hostile_resources(10_000, 0x8001, 256 << 10);
+    let ne = NeImage::parse(&f).unwrap();
+    let rs = &ne.resources[0].resources;
+    assert_eq!(rs.len(), 10_000);
+    assert!(rs.iter().all(|r| r.data.as_slice() == &f[..]));
+    let held = ne.held_bytes();
+    assert!(
+        held <= 8 * f.len() as u64,
+        "held {held} bytes for a file of {}",
+        f.len()
+    );
+    // `info` over it, in a child whose address space is limited to 1 GiB
+    // (the copies took 2.5 GB): it ends normally, listing the resources.
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("HOSTILE30.EXE");
+    std::fs::write(&path, &f).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\" info \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_toolhelp16"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("resources:"), "{stdout}");
+}
+
+/// 2,000 entries that all name the same 255-byte name (510 KB of copies
+/// from a 24 KB file): the names' copies are
+/// bounded by the file's size, past which the table is reported corrupt
+/// (naming the entry's offset).
+#[test]
+fn resource_names_repeated_without_end_are_an_error() {
+    let f = hostile_resources(2_000, 0, 0);
+    // Name offset 0 from the table start is its shift word (4): a
+    // 4-byte name; point the ids at the 255-byte name after the table.
+    let table = sample_ne().len();
+    let name_rel = (f.len() - 256 - table) as u16;
+    let mut g = f.clone();
+    for i in 0..2_000usize {
+        let e = table + 10 + i * 12 + 6;
+        g[e..e + 2].copy_from_slice(&name_rel.to_le_bytes());
+    }
+    let Err(e) = NeImage::parse(&g) else {
+        panic!("2,000 copies of one name parsed");
+    };
+    assert_eq!(e.field, "resource name");
+    assert!(e.message.contains("corrupt"), "{e}");
+    let o = e.offset.unwrap();
+    assert!(o > table as u64 && o < (g.len() - 256) as u64, "{e}");
+    // A few such entries are fine: the names are real.
+    let mut h = hostile_resources(3, 0, 0);
+    let table3 = table;
+    let name_rel3 = (h.len() - 256 - table3) as u16;
+    for i in 0..3usize {
+        let e = table3 + 10 + i * 12 + 6;
+        h[e..e + 2].copy_from_slice(&name_rel3.to_le_bytes());
+    }
+    let ne = NeImage::parse(&h).unwrap();
+    assert_eq!(
+        ne.resources[0].resources[2].id,
+        toolhelp16::loader::ne::ResourceId::Name("N".repeat(255))
+    );
+}
+
+/// The bytes a parsed module holds stay within a small multiple of its
+/// file's size (plus the iterated-segment expansion's fixed allowance),
+/// whatever the file says.
+fn assert_held_bounded(bytes: &[u8]) -> Result<(), TestCaseError> {
+    if let Ok(ne) = NeImage::parse(bytes) {
+        let held = ne.held_bytes();
+        let bound = 16 * bytes.len() as u64 + MAX_EXPANDED_BYTES + (256 << 10);
+        prop_assert!(held <= bound, "held {} for a file of {}", held, bytes.len());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsed_size_is_bounded_by_the_input(
+        ms in proptest::collection::vec(mutation(), 1..8),
+        count in 0u16..3000,
+        id in any::<u16>(),
+        size in 0usize..(64 << 10),
+    ) {
+        assert_held_bounded(&mutate(hostile_resources(count, id, size), &ms))?;
+        assert_held_bounded(&mutate(sample_ne(), &ms))?;
+        assert_held_bounded(&mutate(sample_iterated_ne(), &ms))?;
     }
 }

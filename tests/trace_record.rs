@@ -386,3 +386,34 @@ fn a_recording_that_cannot_be_written_is_an_error() {
         assert!(!err.contains("toolhelp16: trace: recorded"), "{err}");
     }
 }
+
+/// Issue 30 item 8: JSON lines stay JSON lines to the end. The replay of
+/// a truncated recording prints the instructions it could read, then its
+/// error as one more JSON line (not a pretty-printed document); so does a
+/// live trace whose output cannot be written.
+#[test]
+fn json_errors_after_json_lines_are_one_line() {
+    let dir = scratch("record-json-error");
+    let rec = record(&CASES[0], &dir, "good.rec");
+    let bytes = std::fs::read(&rec).unwrap();
+    let cut = dir.join("cut.rec");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let check = |out: &Output, what: &str| {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(120), "{what}: {}", stderr(out));
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{what}: {e}: {l:?}\n{text}"))
+            })
+            .collect();
+        let last = lines.last().unwrap_or_else(|| panic!("{what}: no output"));
+        assert_eq!(last["command"], "error", "{what}: {text}");
+        assert_eq!(last["exit_code"], 120, "{what}: {text}");
+        lines.len()
+    };
+    let n = check(&replay(&cut, &["--json"], &dir), "replay");
+    assert!(n > 1, "the readable instructions come first");
+    let live = run(&["--json", "-o", "/dev/full"], Some(&CASES[0]), &dir);
+    assert_eq!(check(&live, "live"), 1);
+}

@@ -66,10 +66,19 @@ pub fn disasm(a: DisasmArgs) -> i32 {
     }
     if a.json {
         let mut text = String::new();
-        for line in listing.sections.iter().flat_map(|s| &s.lines) {
+        let notes = listing
+            .notes
+            .iter()
+            .map(|n| super::json::DisasmOut::Note { note: n });
+        let lines = listing
+            .sections
+            .iter()
+            .flat_map(|s| &s.lines)
+            .map(super::json::DisasmOut::Line);
+        for body in notes.chain(lines) {
             let v = super::json::Versioned {
                 version: toolhelp16::JSON_VERSION,
-                body: line,
+                body,
             };
             text.push_str(&serde_json::to_string(&v).unwrap_or_default());
             text.push('\n');

@@ -674,6 +674,21 @@ pub type Info = toolhelp16::loader::info::Info;
 /// `disasm --json`: one line per instruction (disasm.rs).
 pub type DisasmLine = toolhelp16::disasm::Line;
 
+/// A line of `disasm --json`: an instruction, or a note the text listing
+/// prints as `; note: ...` (first, before the instructions; a listing
+/// with no instructions is its notes, so `--json` never prints nothing).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DisasmOut<'a> {
+    /// An instruction.
+    Line(&'a DisasmLine),
+    /// A note about the listing.
+    Note {
+        /// What the text listing says after `; note: `.
+        note: &'a str,
+    },
+}
+
 /// `trace --json`: one line per executed instruction (trace/mod.rs); it
 /// has its own `version`.
 pub type TraceLine = toolhelp16::trace::TraceLine;
@@ -752,7 +767,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
     let mut all = vec![
         ("bench.json", schema_for!(Doc<Bench>)),
         ("demo.json", schema_for!(Doc<Stack>)),
-        ("disasm.json", schema_for!(Versioned<DisasmLine>)),
+        ("disasm.json", schema_for!(Versioned<DisasmOut<'static>>)),
         ("error.json", schema_for!(Doc<ErrorOutput>)),
         ("heap.json", schema_for!(Doc<Heap>)),
         ("info.json", schema_for!(Doc<Info>)),

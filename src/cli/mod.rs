@@ -858,16 +858,35 @@ fn fail(code: i32, msg: &str) -> i32 {
             EXIT_INTERNAL => "internal",
             _ => "stopped",
         };
-        print_json(&json::Doc::new(
+        let doc = json::Doc::new(
             "error",
             json::ErrorOutput {
                 message: msg.to_string(),
                 exit_code: code,
                 kind: kind.to_string(),
             },
-        ));
+        );
+        if JSON_LINES.load(std::sync::atomic::Ordering::Relaxed) {
+            // A JSON-lines command (trace, disasm) may have printed lines
+            // already: its error is one more line, so that a reader of
+            // lines reads it as JSON too.
+            let mut text = serde_json::to_string(&doc).unwrap_or_default();
+            text.push('\n');
+            write_stdout(text.as_bytes());
+        } else {
+            print_json(&doc);
+        }
     }
     code
+}
+
+/// Whether the command prints JSON lines (`trace --json`, `disasm
+/// --json`): then an error under `--json` is one line too.
+static JSON_LINES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a command line names a JSON-lines command (`trace`, `disasm`).
+fn is_json_lines(c: &Command) -> bool {
+    matches!(c, Command::Trace { .. } | Command::Disasm { .. })
 }
 
 /// Whether the running command may show a spinner while the program runs
@@ -963,6 +982,8 @@ pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 
                 .any(|a| a == "--json");
             if code != 0 && wants_json {
                 JSON_ERRORS.store(true, std::sync::atomic::Ordering::Relaxed);
+                let lines = args.get(1).is_some_and(|a| a == "trace" || a == "disasm");
+                JSON_LINES.store(lines, std::sync::atomic::Ordering::Relaxed);
                 let text = e.render().to_string();
                 let first = text
                     .lines()
@@ -1007,6 +1028,10 @@ fn json_and_spinner(c: &Command) -> (bool, bool) {
 pub fn main_with(cli: Cli) -> i32 {
     let (json_out, spinner) = json_and_spinner(&cli.command);
     JSON_ERRORS.store(json_out, std::sync::atomic::Ordering::Relaxed);
+    JSON_LINES.store(
+        is_json_lines(&cli.command),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     SPINNER.store(spinner, std::sync::atomic::Ordering::Relaxed);
     // A debugging session shows the program through its own commands:
     // the report options would be accepted and ignored, so they are not

@@ -20,9 +20,44 @@ break and delete also take +N, the instruction at position N):
   break LOC           a breakpoint at LOC; delete LOC removes it
   watch LOC [LEN]     a write watchpoint (rwatch, awatch: read, access)
   breakpoints         the breakpoints and watchpoints, linear and SEG:OFF
-  screenshot FILE     the screen as a PNG (Win16 programs)
+  screenshot NAME.png the screen as a PNG (Win16 programs): a new file NAME.png in
+                      the directory toolhelp16 was started in (no directories)
   position            instructions run before this stop (reverse execution counts in them)
 ";
+
+/// The file a monitor command writes: `name` must be a plain file name
+/// (no directory part, not hidden) ending in `ext`, and is created new in
+/// the directory toolhelp16 was started in, its output directory. A gdb
+/// client (anyone who reaches the port) or a commands file chooses the
+/// name, so no name reaches another directory (`../`, `/`, `\`, a drive)
+/// and no existing file (nor a link, which `create_new` does not follow)
+/// is replaced.
+pub fn new_output_file(cmd: &str, name: &str, ext: &str) -> Result<std::fs::File, String> {
+    let plain = !name.is_empty()
+        && name.len() <= 255
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\', ':', '\0'])
+        && name.len() > ext.len()
+        && name.is_char_boundary(name.len() - ext.len())
+        && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext);
+    if !plain {
+        return Err(format!(
+            "{cmd} {name}: not a plain file name ending in {ext}; monitor commands write only \
+             new files in the directory toolhelp16 was started in (no directory part)"
+        ));
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(name)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "{cmd} {name}: a file of that name exists; monitor commands create new files \
+                 only"
+            ),
+            _ => format!("{cmd} {name}: {e}"),
+        })
+}
 
 /// A SEG:OFF where either part may be a register name (`SS:SP`, `DS:0010`).
 pub fn seg_off(h: &Here<'_, '_>, text: &str) -> Result<(u16, u16), String> {
@@ -238,7 +273,9 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
                 return Err("a DOS program has no graphics screen to take".into());
             }
             let png = crate::win16::gdi::screen::current_png(&env.win16.gdi)?;
-            crate::report::write_file("screenshot", std::path::Path::new(path), &png)?;
+            let mut file = new_output_file("screenshot", path, ".png")?;
+            std::io::Write::write_all(&mut file, &png)
+                .map_err(|e| format!("screenshot {path}: {e}"))?;
             format!("wrote {path} ({} bytes)\n", png.len())
         }
         _ => return Ok(None),

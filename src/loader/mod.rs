@@ -5,7 +5,11 @@
 //! (boot sector, ROM). Every read is bounds-checked through [`Reader`]; every
 //! count read from the file is checked against the file size before anything
 //! is allocated for it, so no input can make the parsers panic, hang or
-//! allocate without bound. Errors are [`LoadError`]s naming the byte offset in
+//! allocate without bound. What a parsed image holds stays within a small
+//! multiple of the file ([`NeImage::held_bytes`]): resources are ranges of
+//! one shared copy of the file ([`FileBytes`]), and what tables may copy
+//! (segment data, names) is bounded by the file's size, since entries of a
+//! corrupt table can all point at the same bytes. Errors are [`LoadError`]s naming the byte offset in
 //! the file, the field and what was expected versus found; the caller adds the
 //! file name.
 //!
@@ -18,6 +22,7 @@ pub mod mz;
 pub mod ne;
 pub mod ordnames;
 pub mod raw;
+pub mod shared;
 #[doc(hidden)]
 pub mod testdata;
 
@@ -30,6 +35,7 @@ pub use ne::{
 };
 pub use ordnames::{ordinal_name, ordinal_of};
 pub use raw::RawImage;
+pub use shared::FileBytes;
 
 /// The largest executable read (MZ, NE, `.COM`, raw image): an MZ header
 /// counts at most 65535 pages of 512 bytes (32 MiB), and an NE file's

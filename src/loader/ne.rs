@@ -8,9 +8,10 @@
 //! ends on any input.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::mz::MzImage;
-use super::{LoadError, Reader, latin1};
+use super::{FileBytes, LoadError, Reader, latin1};
 
 /// NE header flag (offset 0C): one shared automatic data segment.
 pub const NEF_SINGLEDATA: u16 = 0x0001;
@@ -562,8 +563,10 @@ pub struct NeResource {
     /// Resource flags (0x10 moveable, 0x20 pure, 0x40 preload).
     pub flags: u16,
     /// Its bytes: `length` bytes from `file_offset`, fewer when the file
-    /// ends first.
-    pub data: Vec<u8>,
+    /// ends first. A range of the file shared with every other resource
+    /// (see [`FileBytes`]), never a copy: entries that all point at the same
+    /// bytes cost the file's size once.
+    pub data: FileBytes,
 }
 
 /// All resources of one type.
@@ -676,6 +679,7 @@ impl NeImage {
         let nmod = header.module_ref_count as u64;
         r.bytes(mod_at, nmod * 2, "module reference table")?;
         let mut module_refs = Vec::with_capacity(nmod as usize);
+        let mut name_bytes = 0u64;
         for i in 0..nmod {
             let o = mod_at + i * 2;
             let name_off = r.u16(o, "module reference")?;
@@ -693,6 +697,22 @@ impl NeImage {
                         ),
                     )
                 })?;
+            // Real modules name each module once; a corrupt table can
+            // name the same 255 bytes 65535 times.
+            name_bytes += name.len() as u64;
+            if name_bytes > r.len().saturating_add(0x10000) {
+                return Err(LoadError::at(
+                    o,
+                    "module reference",
+                    format!(
+                        "modules 1..={} name more than {:#X} bytes in a file of {:#X}; the \
+                         module reference table is corrupt",
+                        i + 1,
+                        r.len().saturating_add(0x10000),
+                        r.len()
+                    ),
+                ));
+            }
             module_refs.push(name);
         }
 
@@ -728,7 +748,7 @@ impl NeImage {
 
         ne.entries = parse_entries(&r, &header)?;
         ne.segments = ne.parse_segments(&r)?;
-        ne.resources = parse_resources(&r, &header)?;
+        ne.resources = parse_resources(&r, &header, bytes)?;
         Ok(ne)
     }
 
@@ -1178,6 +1198,51 @@ impl NeImage {
     pub fn imported_names_bytes(&self) -> &[u8] {
         &self.imported_names
     }
+
+    /// The bytes this parsed module holds on the heap and inline: its
+    /// structures, copies and strings, with the file copy that resources
+    /// share counted once. The parser keeps this within a small multiple of
+    /// the file's size whatever the file says (tests/loader_props.rs).
+    pub fn held_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let names = |v: &[(String, u16)]| -> usize {
+            v.iter()
+                .map(|(s, _)| s.len() + size_of::<(String, u16)>())
+                .sum()
+        };
+        let id = |i: &ResourceId| match i {
+            ResourceId::Name(s) => s.len(),
+            ResourceId::Int(_) => 0,
+        };
+        let mut n = size_of::<Self>() + self.imported_names.len();
+        if let Some(stub) = &self.stub {
+            n += size_of::<MzImage>() + stub.image.len() + stub.relocs.len() * 4;
+        }
+        for s in &self.segments {
+            n += size_of::<NeSegment>() + s.data.len() + s.relocs.len() * size_of::<NeReloc>();
+        }
+        n += self.entries.len() * size_of::<NeEntry>();
+        n += names(&self.resident_names) + names(&self.nonresident_names);
+        n += self
+            .module_refs
+            .iter()
+            .map(|s| s.len() + size_of::<String>())
+            .sum::<usize>();
+        let mut files: Vec<(usize, usize)> = Vec::new();
+        for t in &self.resources {
+            n += size_of::<NeResourceType>() + id(&t.type_id);
+            for r in &t.resources {
+                n += size_of::<NeResource>() + id(&r.id);
+                if let Some(key) = r.data.file_key() {
+                    if !files.iter().any(|&(k, _)| k == key) {
+                        files.push((key, r.data.file_len()));
+                    }
+                }
+            }
+        }
+        n += files.iter().map(|&(_, len)| len).sum::<usize>();
+        n as u64
+    }
 }
 
 /// Parse the entry table (win16.md: bundles of (count, segment indicator):
@@ -1248,10 +1313,16 @@ fn parse_entries(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeEntry>, LoadError
 /// entries (offset and length in alignment units, flags, id, 4 reserved).
 /// Ids with the high bit set are integers; others are offsets of
 /// length-prefixed names from the start of the table.
-fn parse_resources(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeResourceType>, LoadError> {
+fn parse_resources(
+    r: &Reader<'_>,
+    h: &NeHeader,
+    bytes: &[u8],
+) -> Result<Vec<NeResourceType>, LoadError> {
     if h.resource_table_offset == h.resident_names_offset {
         return Ok(Vec::new());
     }
+    // One copy of the file, which every resource's bytes are a range of.
+    let mut file: Option<FileBytes> = None;
     let start = h.rel(h.resource_table_offset);
     let shift = r.u16(start, "resource alignment shift")?;
     if shift > 24 {
@@ -1261,20 +1332,36 @@ fn parse_resources(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeResourceType>, 
             format!("shift {shift} is not plausible (expected 0..=24)"),
         ));
     }
+    // Names are copied; in a real table each lies in the table once, so
+    // together they are smaller than the file. Entries of a corrupt one can
+    // all name the same 255 bytes: bound what all names copy.
+    let name_budget = r.len().saturating_add(0x10000);
+    let name_bytes = std::cell::Cell::new(0u64);
     let name = |v: u16, at: u64| -> Result<ResourceId, LoadError> {
         if v & 0x8000 != 0 {
-            Ok(ResourceId::Int(v & 0x7FFF))
-        } else {
-            r.pstring(start + v as u64, "resource name")
-                .map(|(s, _)| ResourceId::Name(s))
-                .map_err(|_| {
-                    LoadError::at(
-                        at,
-                        "resource name",
-                        format!("name offset {v:#X} points past the end of the file"),
-                    )
-                })
+            return Ok(ResourceId::Int(v & 0x7FFF));
         }
+        let (s, _) = r.pstring(start + v as u64, "resource name").map_err(|_| {
+            LoadError::at(
+                at,
+                "resource name",
+                format!("name offset {v:#X} points past the end of the file"),
+            )
+        })?;
+        name_bytes.set(name_bytes.get() + s.len() as u64);
+        if name_bytes.get() > name_budget {
+            return Err(LoadError::at(
+                at,
+                "resource name",
+                format!(
+                    "the resource names come to more than {name_budget:#X} bytes in a file of \
+                     {:#X}: entries name the same bytes over and over; the resource table is \
+                     corrupt",
+                    r.len()
+                ),
+            ));
+        }
+        Ok(ResourceId::Name(s))
     };
     let mut out = Vec::new();
     let mut p = start + 2;
@@ -1302,11 +1389,12 @@ fn parse_resources(r: &Reader<'_>, h: &NeHeader) -> Result<Vec<NeResourceType>, 
             let e = p + 8 + i * 12;
             let off = (r.u16(e, "resource offset")? as u64) << shift;
             let len = (r.u16(e + 2, "resource length")? as u64) << shift;
-            let have = len.min(r.len().saturating_sub(off));
-            let data = r
-                .bytes(off, have, "resource data")
-                .map(<[u8]>::to_vec)
-                .unwrap_or_default();
+            let data = if off < r.len() && len > 0 {
+                file.get_or_insert_with(|| FileBytes::whole(Arc::from(bytes)))
+                    .slice(off, len)
+            } else {
+                FileBytes::default()
+            };
             resources.push(NeResource {
                 file_offset: off,
                 length: len,

@@ -74,6 +74,28 @@ impl R<'_> {
     }
 }
 
+/// What the names copied from one file may still take, in bytes. In a
+/// real file each name lies once (a Latin-1 byte is at most 2 bytes of
+/// UTF-8), so the names take at most twice the file; a corrupt one can
+/// point every symbol (and, by a cycle in the segment chain, every
+/// segment) at the same 255-byte name, which this bounds.
+struct NameBudget {
+    left: u64,
+}
+
+impl NameBudget {
+    fn take(&mut self, name: &str, at: u64) -> Result<(), SymError> {
+        self.left = self.left.checked_sub(name.len() as u64).ok_or_else(|| {
+            SymError::offset(
+                at,
+                "the names come to more than twice the file's size: pointers name the same \
+                 bytes over and over; the file is corrupt",
+            )
+        })?;
+        Ok(())
+    }
+}
+
 /// The version a file's LAST_MAPDEF gives: (major, minor).
 pub fn version(bytes: &[u8]) -> Result<(u8, u8), SymError> {
     let r = R(bytes);
@@ -111,12 +133,15 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Layout>, SymError> {
     let mut out = Vec::new();
     let mut at = 0u64;
     let mut total = 0usize;
+    let mut names = NameBudget {
+        left: 2 * bytes.len() as u64 + 0x10000,
+    };
     loop {
         let next = u64::from(r.u16(at, "ppNextMap")?) * 16;
         if next == 0 {
             break;
         }
-        out.push(parse_map(&r, at, major, minor, &mut total)?);
+        out.push(parse_map(&r, at, major, minor, &mut total, &mut names)?);
         if out.len() >= MAX_MAPS {
             break;
         }
@@ -131,6 +156,7 @@ fn parse_map(
     major: u8,
     minor: u8,
     total: &mut usize,
+    names: &mut NameBudget,
 ) -> Result<Layout, SymError> {
     let c_segs = r.u16(at + 0x0A, "cSegs")?;
     if c_segs > MAX_SEGS {
@@ -160,6 +186,7 @@ fn parse_map(
         let load = r.u16(seg_at + 6, "the segment's load address")?;
         let flags = r.u8(seg_at + 0x0E, "the segment's bFlags")?;
         let name = r.pname(seg_at + 0x14, "the segment name")?;
+        names.take(&name, seg_at + 0x14)?;
         let ptr_size = if flags & 0x04 != 0 { 3 } else { 2 };
         let mut syms = Vec::with_capacity(usize::from(csym));
         for k in 0..u64::from(csym) {
@@ -176,6 +203,7 @@ fn parse_map(
                 (u32::from(r.u16(s, "a symbol's value")?), s + 2)
             };
             let sname = r.pname(name_at, "a symbol's name")?;
+            names.take(&sname, s)?;
             *total += 1;
             if *total > super::MAX_SYMBOLS {
                 return Err(SymError::offset(
@@ -388,6 +416,48 @@ pub fn write_layout(module: &str, layout: &Layout) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One map, one segment of `n` symbols whose pointers all lead to the
+    /// same symbol, named with 255 letters.
+    fn one_name_many_times(n: usize) -> Vec<u8> {
+        let s = 0x20;
+        let table = 0x120;
+        let len = (s + table + 2 * n + 15) & !15;
+        let mut f = vec![0u8; len + 0x10];
+        let para = |o: usize| ((o / 16) as u16).to_le_bytes();
+        f[0..2].copy_from_slice(&para(len)); // the end record
+        f[0x0A] = 1; // cSegs
+        f[0x0C..0x0E].copy_from_slice(&para(s));
+        f[0x0F] = 1;
+        f[0x10] = b'M';
+        f[s + 2..s + 4].copy_from_slice(&(n as u16).to_le_bytes());
+        f[s + 4..s + 6].copy_from_slice(&(table as u16).to_le_bytes());
+        f[s + 6] = 1;
+        f[s + 0x14] = 1;
+        f[s + 0x15] = b'S';
+        f[s + 0x1C] = 255;
+        f[s + 0x1D..s + 0x1D + 255].fill(b'N');
+        for k in 0..n {
+            let p = s + table + 2 * k;
+            f[p..p + 2].copy_from_slice(&0x1Au16.to_le_bytes());
+        }
+        f[len + 2] = 1;
+        f[len + 3] = 5;
+        f
+    }
+
+    /// Issue 30 item 2: symbol pointers that all name the same 255 bytes
+    /// (5 MB of names from a 40 KB file) are an error naming the offset,
+    /// not an allocation; a few are real symbols.
+    #[test]
+    fn names_are_bounded_by_the_file() {
+        let few = parse(&one_name_many_times(3)).unwrap();
+        assert_eq!(few[0].publics.len(), 3);
+        assert_eq!(few[0].publics[0].name, "N".repeat(255));
+        let e = parse(&one_name_many_times(20_000)).unwrap_err();
+        assert!(e.to_string().contains("the file is corrupt"), "{e}");
+        assert!(e.to_string().contains("0x3A"), "the symbol's offset: {e}");
+    }
 
     /// A MAPSYM 5.1 file laid out by hand from the SDK's description: one
     /// map "HAND", two segments; segment 1 holds `Start` at 0 and `Paint`

@@ -334,7 +334,7 @@ fn resource_block(
         usage: 1,
         loaded: load,
     };
-    let data = if load { r.data.clone() } else { Vec::new() };
+    let data = if load { r.data.to_vec() } else { Vec::new() };
     let owner = Owner {
         owner: hmodule,
         pdb_owner: false,
@@ -453,7 +453,7 @@ pub fn load_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let block = NameArg::Int(id / 16 + 1);
     let Some(data) = image(env, a[0] as u16)
         .and_then(|(_, ne)| find(ne, &block, &NameArg::Int(RT_STRING)))
-        .map(|(_, r)| r.data.clone())
+        .map(|(_, r)| r.data.to_vec())
     else {
         return Ok(0);
     };
@@ -512,7 +512,7 @@ fn handle_of(
 pub fn data(env: &Env, hinstance: u16, name: &NameArg, rt: u16) -> Option<(String, Vec<u8>)> {
     let m = &env.win16.modules[env.win16.module_for_handle(hinstance)?];
     let (_, r) = find(m.image.as_deref()?, name, &NameArg::Int(rt))?;
-    Some((m.name.clone(), r.data.clone()))
+    Some((m.name.clone(), r.data.to_vec()))
 }
 
 /// USER.174 LoadIcon(hInstance, lpszIcon).
@@ -543,7 +543,7 @@ pub fn load_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
         };
         let packed = image(env, a[0] as u16)
             .and_then(|(_, ne)| find(ne, &name, &NameArg::Int(RT_BITMAP)))
-            .map(|(_, r)| r.data.clone());
+            .map(|(_, r)| r.data.to_vec());
         return Ok(packed.map_or(0, |p| {
             u32::from(super::gdi::blit::bitmap_from_packed_dib(env, uc, &p))
         }));
@@ -571,7 +571,7 @@ mod tests {
             file_offset: 0,
             length: (data.len() as u64).div_ceil(16) * 16,
             flags: 0x30,
-            data: data.to_vec(),
+            data: data.into(),
         }
     }
 

@@ -135,7 +135,7 @@ fn resource(ne: &NeImage, ty: &ResourceId, id: Option<&ResourceId>) -> Option<(V
         .resources
         .iter()
         .find(|r| id.is_none_or(|i| same(&r.id, i)))?;
-    Some((r.data.clone(), r.file_offset))
+    Some((r.data.to_vec(), r.file_offset))
 }
 
 /// VER.6 GetFileVersionInfoSize(lpszFileName, lpdwHandle): the size of

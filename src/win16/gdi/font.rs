@@ -383,6 +383,7 @@ pub fn parse_fon(bytes: &[u8], file: Option<&Path>) -> Result<FonFile, LoadError
     let ne = NeImage::parse(bytes)?;
     let mut fonts = Vec::new();
     let mut directory = Vec::new();
+    let mut font_bytes = 0u64;
     for t in &ne.resources {
         match t.type_id {
             ResourceId::Int(RT_FONT) => {
@@ -396,6 +397,22 @@ pub fn parse_fon(bytes: &[u8], file: Option<&Path>) -> Result<FonFile, LoadError
                                 r.id,
                                 r.length,
                                 r.data.len()
+                            ),
+                        ));
+                    }
+                    // Fonts of a real file lie apart, so together they are
+                    // no larger than the file; entries of a corrupt table
+                    // that all point at one font would each parse it anew.
+                    font_bytes += r.data.len() as u64;
+                    if font_bytes > bytes.len() as u64 {
+                        return Err(LoadError::at(
+                            r.file_offset,
+                            "FONT resource",
+                            format!(
+                                "the FONT resources up to font {} come to {font_bytes:#X} bytes \
+                                 in a file of {:#X}: they overlap; the resource table is corrupt",
+                                r.id,
+                                bytes.len()
                             ),
                         ));
                     }
@@ -1387,6 +1404,47 @@ pub static APIS: &[Api] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sample NE with one small FNT font at the end and a resource
+    /// table of `count` FONT resources that all point at it.
+    fn fon_of_one_font(count: u16) -> Vec<u8> {
+        let fnt = super::super::fnt::tests::build(0x0200, "One", 0x41, &[(1, &["#"])]);
+        let mut f = crate::loader::testdata::sample_ne();
+        f.resize(f.len().next_multiple_of(16), 0);
+        let at = f.len();
+        f.extend_from_slice(&fnt);
+        f.resize(f.len().next_multiple_of(16), 0);
+        let table = f.len();
+        let rel = (table - 0x40) as u16;
+        f[0x40 + 0x24..0x40 + 0x26].copy_from_slice(&rel.to_le_bytes());
+        f.extend_from_slice(&4u16.to_le_bytes());
+        f.extend_from_slice(&0x8008u16.to_le_bytes());
+        f.extend_from_slice(&count.to_le_bytes());
+        f.extend_from_slice(&[0; 4]);
+        for k in 0..count {
+            f.extend_from_slice(&((at >> 4) as u16).to_le_bytes());
+            f.extend_from_slice(&(fnt.len().div_ceil(16) as u16).to_le_bytes());
+            f.extend_from_slice(&0x30u16.to_le_bytes());
+            f.extend_from_slice(&(0x8001 + k).to_le_bytes());
+            f.extend_from_slice(&[0; 4]);
+        }
+        f.extend_from_slice(&0u16.to_le_bytes());
+        f
+    }
+
+    /// Issue 30 item 2: FONT resources that all point at the same font
+    /// would each parse it anew; past the file's size they are an error
+    /// naming the resource, not a copy per entry.
+    #[test]
+    fn overlapping_font_resources_are_bounded_by_the_file() {
+        let one = parse_fon(&fon_of_one_font(1), None).unwrap();
+        assert_eq!(one.fonts.len(), 1);
+        assert_eq!(one.fonts[0].font.face, "One");
+        let f = fon_of_one_font(2000);
+        let e = parse_fon(&f, None).unwrap_err();
+        assert_eq!(e.field, "FONT resource", "{e}");
+        assert!(e.message.contains("they overlap"), "{e}");
+    }
 
     #[test]
     fn structure_layouts() {
