@@ -17,10 +17,7 @@ use super::Win16;
 
 /// A module's name for an hModule.
 fn module_name(w: &Win16, hmodule: u16) -> Option<&str> {
-    w.modules
-        .iter()
-        .find(|m| m.hmodule == hmodule && hmodule != 0)
-        .map(|m| m.name.as_str())
+    w.module_by_handle(hmodule).map(|m| m.name.as_str())
 }
 
 /// "MODULE seg:off" for a code address, as Dr. Watson names a place

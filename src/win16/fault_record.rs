@@ -134,10 +134,7 @@ impl FaultLog {
 
 /// The name of the module `hmodule`, while it is loaded.
 fn module_name(env: &Env, hmodule: u16) -> Option<String> {
-    (hmodule != 0)
-        .then(|| env.win16.modules.iter().find(|m| m.hmodule == hmodule))
-        .flatten()
-        .map(|m| m.name.clone())
+    env.win16.module_by_handle(hmodule).map(|m| m.name.clone())
 }
 
 /// Record fault `f` of the current task, taken now, before any callback

@@ -301,6 +301,13 @@ impl Win16 {
         self.thunk_segments.contains_key(&cs)
     }
 
+    /// The module whose hModule is `hmodule` (never for 0).
+    pub fn module_by_handle(&self, hmodule: u16) -> Option<&Module> {
+        self.modules
+            .iter()
+            .find(|m| m.hmodule == hmodule && hmodule != 0)
+    }
+
     /// The module with this name, case-insensitively.
     pub fn module_by_name(&self, name: &str) -> Option<&Module> {
         self.modules

@@ -327,9 +327,7 @@ pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     let (hmodule, seg) = (warg(a, 1), warg(a, 2));
     let sel = env
         .win16
-        .modules
-        .iter()
-        .find(|m| m.hmodule == hmodule && hmodule != 0)
+        .module_by_handle(hmodule)
         .and_then(|m| m.segments.get(usize::from(seg).wrapping_sub(1)).copied());
     let b = sel
         .and_then(|s| env.win16.global.find(s))

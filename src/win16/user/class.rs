@@ -179,7 +179,7 @@ fn unregister_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     }
     let c = env.win16.user.classes.remove(i);
     env.win16.atoms.global.delete(atom);
-    super::heap::free_class(&mut env.win16, uc, c.block);
+    super::heap::free_block(&mut env.win16, uc, c.block);
     super::heap::sync_classes(env, uc);
     Ok(1)
 }

@@ -214,12 +214,12 @@ pub fn init(m: &mut Uc<'_>, w: &mut Win16) -> bool {
             return false;
         }
     }
-    let desktop = sysheap::alloc(w, m, ds, lmem::FIXED | lmem::ZEROINIT, WND_SIZE, lt::WND);
+    let desktop = alloc_fixed(w, m, WND_SIZE, lt::WND);
     if desktop != DESKTOP {
         return false;
     }
     for _ in 0..DCE_COUNT {
-        sysheap::alloc(w, m, ds, lmem::FIXED | lmem::ZEROINIT, DCE_SIZE, lt::DCE);
+        alloc_fixed(w, m, DCE_SIZE, lt::DCE);
     }
     let d = &w.user.windows[0];
     let bytes = wnd_bytes(&w.user, d, 0, 0);
@@ -230,13 +230,18 @@ pub fn init(m: &mut Uc<'_>, w: &mut Win16) -> bool {
 /// A fixed block for a new window with `extra` bytes; 0 when USER's heap
 /// cannot take it.
 pub fn alloc_wnd(w: &mut Win16, uc: &mut Uc<'_>, extra: u16) -> u16 {
+    WND_SIZE
+        .checked_add(extra)
+        .map_or(0, |size| alloc_fixed(w, uc, size, lt::WND))
+}
+
+/// A zeroed fixed block of `size` bytes and LT_USER_ type `kind` in
+/// USER's data segment; 0 when USER's heap cannot take it.
+fn alloc_fixed(w: &mut Win16, uc: &mut Uc<'_>, size: u16, kind: u16) -> u16 {
     let Some(ds) = selector(w, DS) else {
         return 0;
     };
-    let Some(size) = WND_SIZE.checked_add(extra) else {
-        return 0;
-    };
-    sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, size, lt::WND)
+    sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, size, kind)
 }
 
 /// A window is gone: its WND and text blocks go.
@@ -254,13 +259,9 @@ pub fn free_wnd(w: &mut Win16, uc: &mut Uc<'_>, hwnd: u16, text_block: u16) {
 /// A fixed block for a new class with `extra` bytes; 0 when USER's heap
 /// cannot take it.
 pub fn alloc_class(w: &mut Win16, uc: &mut Uc<'_>, extra: u16) -> u16 {
-    let Some(ds) = selector(w, DS) else {
-        return 0;
-    };
-    let Some(size) = CLS_SIZE.checked_add(extra) else {
-        return 0;
-    };
-    sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, size, lt::CLASS)
+    CLS_SIZE
+        .checked_add(extra)
+        .map_or(0, |size| alloc_fixed(w, uc, size, lt::CLASS))
 }
 
 /// The bytes of a property's block: the next (older) property's block,
@@ -270,10 +271,7 @@ pub const PROP_SIZE: u16 = 8;
 /// A fixed block for a new window property; 0 when USER's heap cannot
 /// take it.
 pub fn alloc_prop(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
-    let Some(ds) = selector(w, DS) else {
-        return 0;
-    };
-    sysheap::alloc(w, uc, ds, lmem::FIXED | lmem::ZEROINIT, PROP_SIZE, lt::PROP)
+    alloc_fixed(w, uc, PROP_SIZE, lt::PROP)
 }
 
 /// The bytes of a hook's block: the next hook's block (the chains, the
@@ -283,17 +281,7 @@ pub const HOOK_SIZE: u16 = 0x10;
 
 /// A fixed block for a new hook; 0 when USER's heap cannot take it.
 pub fn alloc_hook(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
-    let Some(ds) = selector(w, DS) else {
-        return 0;
-    };
-    sysheap::alloc(
-        w,
-        uc,
-        ds,
-        lmem::FIXED | lmem::ZEROINIT,
-        HOOK_SIZE,
-        lt::HOOKLIST,
-    )
+    alloc_fixed(w, uc, HOOK_SIZE, lt::HOOKLIST)
 }
 
 /// Write every hook's block from USER's hook list.
@@ -314,17 +302,9 @@ pub fn sync_hooks(env: &mut Env, uc: &mut Uc<'_>) {
     }
 }
 
-/// Free block `block` of USER's data segment (0: nothing).
+/// Free block `block` of USER's data segment (0: nothing): a class's, a
+/// property's, a hook's.
 pub fn free_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
-    if block != 0
-        && let Some(ds) = selector(w, DS)
-    {
-        sysheap::free(w, uc, ds, block);
-    }
-}
-
-/// A class is gone: its block goes.
-pub fn free_class(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
     if block != 0
         && let Some(ds) = selector(w, DS)
     {

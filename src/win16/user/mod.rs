@@ -892,7 +892,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     }
     for (atom, block) in &dead {
         env.win16.atoms.global.delete(*atom);
-        heap::free_class(&mut env.win16, uc, *block);
+        heap::free_block(&mut env.win16, uc, *block);
     }
     let parents: Vec<u16> = env.win16.user.live().map(|w| w.hwnd).collect();
     if !gone.is_empty() {
