@@ -11,7 +11,7 @@
 //! walk, must list the same blocks.
 
 mod common;
-use common::watcom::{self, Kind};
+use common::watcom;
 use common::{bin, json};
 
 /// A LOCALENTRY line of the program's walk.
@@ -83,13 +83,7 @@ fn nums(o: &Output, key: &str) -> Vec<u32> {
 }
 
 fn build() -> Option<std::path::PathBuf> {
-    watcom::build(
-        "gdiheap",
-        Kind::Win16Exe,
-        &["gdiheap.c"],
-        None,
-        &["-ms", "toolhelp.lib"],
-    )
+    watcom::toolhelp_client("gdiheap")
 }
 
 fn run_program(exe: &std::path::Path) -> Output {

@@ -23,7 +23,7 @@ use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, MAX_HUGE_B
 use toolhelp16::win16::toolhelp::{self, GlobalEntry, ModuleEntry, TaskEntry};
 
 mod common;
-use common::watcom::{self, Kind};
+use common::watcom;
 use common::{bin, json};
 
 fn roms() -> PathBuf {
@@ -876,13 +876,7 @@ fn classes_are_listed_with_class_first_and_class_next() {
 
 #[test]
 fn a_toolhelp_client_gets_the_documented_answers() {
-    let Some(exe) = watcom::build(
-        "thexp",
-        Kind::Win16Exe,
-        &["thexp.c"],
-        None,
-        &["-ms", "toolhelp.lib"],
-    ) else {
+    let Some(exe) = watcom::toolhelp_client("thexp") else {
         return;
     };
     let out = bin().args(["run", "--json"]).arg(&exe).output().unwrap();

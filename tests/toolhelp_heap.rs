@@ -14,7 +14,7 @@
 //! inside the program after its walk, must list the same blocks.
 
 mod common;
-use common::watcom::{self, Kind};
+use common::watcom;
 use common::{bin, json};
 
 /// A LOCALENTRY line of the program's walk.
@@ -100,13 +100,7 @@ fn line<'a>(o: &'a Output, key: &str) -> &'a str {
 }
 
 fn build() -> Option<std::path::PathBuf> {
-    watcom::build(
-        "heapwalk",
-        Kind::Win16Exe,
-        &["heapwalk.c"],
-        None,
-        &["-ms", "toolhelp.lib"],
-    )
+    watcom::toolhelp_client("heapwalk")
 }
 
 fn run_program(exe: &std::path::Path) -> Output {

@@ -16,17 +16,11 @@
 //! LT_, as its global heap names GT_ types without GT_).
 
 mod common;
-use common::watcom::{self, Kind};
+use common::watcom;
 use common::{bin, json};
 
 fn build() -> Option<std::path::PathBuf> {
-    watcom::build(
-        "userheap",
-        Kind::Win16Exe,
-        &["userheap.c"],
-        None,
-        &["-ms", "toolhelp.lib"],
-    )
+    watcom::toolhelp_client("userheap")
 }
 
 fn run_program(exe: &std::path::Path) -> Vec<String> {

@@ -154,6 +154,18 @@ pub fn build(
     Some(out)
 }
 
+/// A TOOLHELP client: `tests/watcom/name.c` built as a small-model
+/// Win16 program linked with TOOLHELP's import library.
+pub fn toolhelp_client(name: &str) -> Option<PathBuf> {
+    build(
+        name,
+        Kind::Win16Exe,
+        &[&format!("{name}.c")],
+        None,
+        &["-ms", "toolhelp.lib"],
+    )
+}
+
 /// Build a Win16 application from one C file `<name>.c` in `tests/watcom/`
 /// (and `<name>.rc` when it is there).
 pub fn win16(name: &str) -> Option<PathBuf> {
