@@ -148,12 +148,30 @@ pub struct Scheduler {
     /// call. They are not candidates to run; [`run_as`] finds their stack.
     pub blocked: BTreeMap<u16, Regs>,
     /// The calls into other tasks in progress ([`run_as`]), innermost
-    /// last: the receiver and the number of nested emulations when it was
-    /// called.
-    pub calls: Vec<(u16, usize)>,
+    /// last.
+    pub calls: Vec<Call>,
     /// A task that ended inside a call into it: the host unwinds to that
     /// call ([`run_as`]), which returns 0 to the task that called.
     pub unwinding: Option<u16>,
+}
+
+/// A call into another task in progress ([`run_as`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call {
+    /// The task that called, blocked until the call returns or replies.
+    pub sender: u16,
+    /// The task the call runs in.
+    pub receiver: u16,
+    /// The number of nested emulations when it was called.
+    pub levels: usize,
+    /// The emulation depth the sender called from.
+    pub depth: u32,
+    /// The sender's call is a program's own call of a system function
+    /// whose result is all that remains to do (SendMessage): a reply
+    /// before the callee returns can let the sender go on ([`reply`]).
+    pub replyable: bool,
+    /// The sender got its reply and went on (module doc, "Replying").
+    pub replied: bool,
 }
 
 impl Scheduler {
@@ -388,6 +406,33 @@ pub fn run_as<T: Default>(
     receiver: u16,
     f: impl FnOnce(&mut Env, &mut Uc<'_>) -> Result<T, Stop>,
 ) -> Result<T, Stop> {
+    run_as_call(env, uc, receiver, false, f)
+}
+
+/// [`run_as`] for a system function the program called whose only work
+/// left after the call is to return its result (SendMessage): the
+/// receiver may [`reply`] before it returns, and the sender then goes on
+/// with the replied value while the receiver is still inside the call
+/// (module doc, "Replying"). When it did, the value `f` returns is not
+/// the sender's any more: the caller gets `T::default()` and the
+/// scheduler has already switched (the system function's result is not
+/// written).
+pub fn run_as_replyable<T: Default>(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    receiver: u16,
+    f: impl FnOnce(&mut Env, &mut Uc<'_>) -> Result<T, Stop>,
+) -> Result<T, Stop> {
+    run_as_call(env, uc, receiver, true, f)
+}
+
+fn run_as_call<T: Default>(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    receiver: u16,
+    replyable: bool,
+    f: impl FnOnce(&mut Env, &mut Uc<'_>) -> Result<T, Stop>,
+) -> Result<T, Stop> {
     let sender = uc.get_data().current_task;
     if receiver == sender || receiver == 0 || env.win16.task(receiver).is_none() {
         return f(env, uc);
@@ -439,9 +484,22 @@ pub fn run_as<T: Default>(
         ),
     );
     let levels = env.win16.scheduler.level_owner.len();
-    env.win16.scheduler.calls.push((receiver, levels));
+    let depth = uc.get_data().depth;
+    env.win16.scheduler.calls.push(Call {
+        sender,
+        receiver,
+        levels,
+        depth,
+        replyable,
+        replied: false,
+    });
     let r = f(env, uc);
-    env.win16.scheduler.calls.pop();
+    let replied = env
+        .win16
+        .scheduler
+        .calls
+        .pop()
+        .is_some_and(|c| c.replied);
     let r = match r {
         Ok(r) => r,
         Err(_) if env.win16.scheduler.unwinding == Some(receiver) => {
@@ -449,8 +507,13 @@ pub fn run_as<T: Default>(
             // the call: the caller goes on with 0, as a SendMessage to a
             // task that dies returns.
             env.win16.scheduler.unwinding = None;
-            env.win16.scheduler.blocked.remove(&sender);
             env.win16.user.in_send.retain(|s| s.receiver != receiver);
+            if replied {
+                // The sender went on already, with its reply.
+                after_replied_call(env, uc, sender, receiver)?;
+                return Ok(T::default());
+            }
+            env.win16.scheduler.blocked.remove(&sender);
             uc.get_data_mut().current_task = sender;
             env.dos.psp = saved_psp;
             uc.set_regs(&saved).map_err(host)?;
@@ -467,12 +530,118 @@ pub fn run_as<T: Default>(
     if let Some(w) = waiting {
         s.suspended.insert(receiver, w);
     }
-    s.blocked.remove(&sender);
     let _ = store_saved_stack(uc, receiver, ss, sp);
+    if replied {
+        after_replied_call(env, uc, sender, receiver)?;
+        return Ok(T::default());
+    }
+    env.win16.scheduler.blocked.remove(&sender);
     uc.get_data_mut().current_task = sender;
     env.dos.psp = saved_psp;
     uc.set_regs(&saved).map_err(host)?;
     Ok(r)
+}
+
+/// USER's ReplyMessage for the current task (module doc, "Replying"):
+/// the innermost call into it from `sender` that the sender made as a
+/// replyable call ([`run_as_replyable`]) and that has no reply yet gets
+/// `value`. The sender is no longer blocked: it resumes after its call
+/// with DX:AX = `value`, and, as ReplyMessage yielded to the sender in
+/// Windows 3.1, it runs at once when it can run here. True when the
+/// sender was released (the caller then owes it nothing more).
+pub fn reply(env: &mut Env, uc: &mut Uc<'_>, sender: u16, value: u32) -> Result<bool, Stop> {
+    let current = uc.get_data().current_task;
+    let s = &mut env.win16.scheduler;
+    let Some(call) = s
+        .calls
+        .iter_mut()
+        .rev()
+        .find(|c| c.receiver == current && c.sender == sender)
+    else {
+        return Ok(false);
+    };
+    if !call.replyable || call.replied {
+        return Ok(false);
+    }
+    let Some(mut regs) = s.blocked.remove(&sender) else {
+        return Ok(false);
+    };
+    call.replied = true;
+    let level = call.depth;
+    regs.ax = value as u16;
+    regs.dx = (value >> 16) as u16;
+    s.suspended.insert(
+        sender,
+        Suspended {
+            regs,
+            level,
+            wait: Wait::Ready,
+            fresh: false,
+        },
+    );
+    record_event(
+        uc,
+        format!(
+            "task {sender:04X} {} has its reply {value:08X} from task {current:04X} {} and goes on",
+            task_name(env, sender),
+            task_name(env, current)
+        ),
+    );
+    // The replying task yields to the sender (DirectedYield), which runs
+    // when it can run in this emulation; else when the host unwinds to
+    // its call (after_replied_call).
+    let depth = uc.get_data().depth;
+    let s = &env.win16.scheduler;
+    if s.suspended
+        .get(&sender)
+        .is_some_and(|st| s.resumable(sender, st, depth))
+    {
+        switch_to(env, uc, current, sender, Wait::Ready, Resume::After(0))?;
+    }
+    Ok(true)
+}
+
+/// A call whose sender had its reply ([`reply`]) has returned: the
+/// receiver is back where it waited, and the sender went on (or still
+/// waits to). The registers are the receiver's, at the end of the call:
+/// some task must run now in place of the sender's call — the sender if
+/// it has not run since its reply, else the receiver if it can go on
+/// (ready, or with input), else the next by [`pick`].
+fn after_replied_call(env: &mut Env, uc: &mut Uc<'_>, sender: u16, receiver: u16) -> Result<(), Stop> {
+    let depth = uc.get_data().depth;
+    let s = &env.win16.scheduler;
+    let runnable = |h: u16| {
+        s.suspended
+            .get(&h)
+            .filter(|st| s.resumable(h, st, depth))
+            .is_some_and(|st| st.wait == Wait::Ready || env.win16.user.has_input(h))
+    };
+    let next = [sender, receiver]
+        .into_iter()
+        .find(|&h| runnable(h))
+        .or_else(|| pick(env, receiver, depth, true))
+        .or_else(|| {
+            s.suspended
+                .get(&receiver)
+                .is_some_and(|st| s.resumable(receiver, st, depth))
+                .then_some(receiver)
+        });
+    let Some(next) = next else {
+        return Err(Stop::Error(format!(
+            "no task can run after task {receiver:04X} returned a call task {sender:04X} had its reply from"
+        )));
+    };
+    let text = format!(
+        "task {receiver:04X} {} returns the call task {sender:04X} had its reply from; task {next:04X} {} runs",
+        task_name(env, receiver),
+        task_name(env, next)
+    );
+    resume(env, uc, next)?;
+    let s = &mut env.win16.scheduler;
+    s.switched = true;
+    s.switches += 1;
+    s.switch_event = Some(text);
+    Ok(())
 }
 
 /// Take a task off every list: the task list, the scheduler, its windows,
@@ -552,8 +721,9 @@ pub fn end_task(
     };
     // Ended inside a call from another task, holding no nested emulation
     // of its own below that call: unwind to it (run_as).
-    let unwind = s.calls.last().is_some_and(|&(r, levels)| {
-        r == current && !s.level_owner[..levels.min(s.level_owner.len())].contains(&current)
+    let unwind = s.calls.last().is_some_and(|c| {
+        c.receiver == current
+            && !s.level_owner[..c.levels.min(s.level_owner.len())].contains(&current)
     });
     if unwind {
         remove_task(env, uc, current);

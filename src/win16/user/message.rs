@@ -254,6 +254,21 @@ pub fn send(
     wparam: u16,
     lparam: u32,
 ) -> Result<u32, Stop> {
+    send_as(env, uc, hwnd, msg, wparam, lparam, false)
+}
+
+/// [`send`]; `replyable` when it is the program's own SendMessage, whose
+/// sender may go on at the receiver's ReplyMessage (scheduler.rs,
+/// "Replying").
+fn send_as(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    hwnd: u16,
+    msg: u16,
+    wparam: u16,
+    lparam: u32,
+    replyable: bool,
+) -> Result<u32, Stop> {
     if hwnd == HWND_BROADCAST {
         for h in top_level_windows(env) {
             send(env, uc, h, msg, wparam, lparam)?;
@@ -290,25 +305,26 @@ pub fn send(
         }
     }
     if receiver != 0 && receiver != current && env.win16.task(receiver).is_some() {
-        return send_other_task(env, uc, hwnd, receiver, msg, wparam, lparam);
+        return send_other_task(env, uc, hwnd, receiver, (msg, wparam, lparam), replyable);
     }
     deliver(env, uc, hwnd, msg, wparam, lparam)
 }
 
 /// SendMessage to a window of another task: its procedure runs as that
 /// task, on that task's stack when it is waiting in the scheduler (module
-/// doc).
+/// doc). With `replyable` (the program's own SendMessage), ReplyMessage
+/// lets the sender go on before the procedure returns (scheduler.rs,
+/// "Replying").
 fn send_other_task(
     env: &mut Env,
     uc: &mut Uc<'_>,
     hwnd: u16,
     receiver: u16,
-    msg: u16,
-    wparam: u16,
-    lparam: u32,
+    (msg, wparam, lparam): (u16, u16, u32),
+    replyable: bool,
 ) -> Result<u32, Stop> {
     let sender = uc.get_data().current_task;
-    scheduler::run_as(env, uc, receiver, |env, uc| {
+    let call = |env: &mut Env, uc: &mut Uc<'_>| {
         env.win16.user.in_send.push(InSend {
             sender,
             receiver,
@@ -323,7 +339,12 @@ fn send_other_task(
         let r = deliver(env, uc, hwnd, msg, wparam, lparam)?;
         let reply = env.win16.user.in_send.pop().and_then(|s| s.reply);
         Ok(reply.unwrap_or(r))
-    })
+    };
+    if replyable {
+        scheduler::run_as_replyable(env, uc, receiver, call)
+    } else {
+        scheduler::run_as(env, uc, receiver, call)
+    }
 }
 
 /// Put `data` on the stack below SP, run `f` with a far pointer to it,
@@ -1076,7 +1097,7 @@ pub(crate) fn dispatch_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Res
 
 /// USER.111 SendMessage(hWnd, msg, wParam, lParam).
 fn send_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    send(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3])
+    send_as(env, uc, a[0] as u16, a[1] as u16, a[2] as u16, a[3], true)
 }
 
 /// USER.110 PostMessage(hWnd, msg, wParam, lParam) -> BOOL: FALSE when the
@@ -1121,30 +1142,44 @@ fn post_quit_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     Ok(0)
 }
 
-/// USER.115 ReplyMessage(lResult): the sender of the message being handled
-/// (from another task) gets this result.
+/// The message another task sent that the current task is handling, and
+/// has not replied to yet: the innermost such (a message this task sends
+/// itself meanwhile does not change it, as the queue's record of the
+/// message received stays).
+fn unreplied(env: &mut Env, current: u16) -> Option<&mut InSend> {
+    env.win16
+        .user
+        .in_send
+        .iter_mut()
+        .rev()
+        .find(|s| s.receiver == current)
+        .filter(|s| s.reply.is_none())
+}
+
+/// USER.115 ReplyMessage(lResult) (void): the sender of the message
+/// another task sent, being handled, gets this result and goes on as if
+/// the window procedure had returned; the replying task goes on too
+/// (SDK, ReplyMessage). Windows 3.1 yields to the sender at once
+/// (scheduler.rs, "Replying"). No effect when the message was not sent
+/// from another task, or was answered already.
 fn reply_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let current = uc.get_data().current_task;
-    if let Some(s) = env.win16.user.in_send.last_mut()
-        && s.receiver == current
-        && s.reply.is_none()
-    {
-        s.reply = Some(a[0]);
-    }
+    let Some(s) = unreplied(env, current) else {
+        return Ok(0);
+    };
+    s.reply = Some(a[0]);
+    let sender = s.sender;
+    scheduler::reply(env, uc, sender, a[0])?;
     Ok(0)
 }
 
 /// USER.192 InSendMessage(): is the current task handling a message
-/// another task sent?
+/// another task sent, not yet replied to? After ReplyMessage the sender
+/// runs as though the procedure had returned (SDK, ReplyMessage), and the
+/// queue no longer records a sender: FALSE.
 fn in_send_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let current = uc.get_data().current_task;
-    Ok(u32::from(
-        env.win16
-            .user
-            .in_send
-            .last()
-            .is_some_and(|s| s.receiver == current),
-    ))
+    Ok(u32::from(unreplied(env, current).is_some()))
 }
 
 /// USER.119 GetMessagePos(): the cursor position (screen) of the last

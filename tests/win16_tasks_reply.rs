@@ -1,0 +1,69 @@
+//! ReplyMessage between two Win16 tasks, as Windows 3.1 ran them: the
+//! receiver (tests/watcom/replyrcv.c) answers messages the sender
+//! (tests/watcom/replysnd.c) sends, and both print in one output what they
+//! do, in the order they ran.
+//!
+//! Expected values: Windows 3.1 SDK, ReplyMessage ("allows the task that
+//! called SendMessage to continue to run as though the task that received
+//! the message had returned control. The task that calls ReplyMessage also
+//! continues to run"; no effect for a message not sent from another task),
+//! SendMessage (the sender does not go on until the receiver returns or
+//! replies, so a receiver that yields without replying keeps it blocked),
+//! InSendMessage (nonzero while processing a message another task sent).
+//! Windows 3.1's ReplyMessage stores the result in the sender's queue,
+//! clears the receiving queue's record of the sender (InSendMessage is
+//! FALSE from then on) and yields to the sender directly (DirectedYield),
+//! as Wine's 16-bit USER records; the sender then runs until it yields,
+//! and the receiver finishes its window procedure after that.
+
+mod common;
+
+use common::{bin, json, watcom};
+
+#[test]
+fn reply_message_lets_the_sender_go_on_before_the_receiver_returns() {
+    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replysnd")) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&rcv)
+        .arg(&snd)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "receiver ready",
+            "sender insend 0",
+            // Replied: the sender has 0x1234 and runs before the rest of
+            // the window procedure, which goes on when the sender yields.
+            "receiver got 1, insend 1",
+            "sender got 1234",
+            "receiver replied, insend 0",
+            "receiver goes on",
+            "sender back from yield",
+            // Not replied: the sender stays blocked while the receiver
+            // yields, and gets the procedure's own result.
+            "receiver got 2, insend 1",
+            "receiver back from yield, insend 1",
+            "sender got 42",
+            // A reply from inside a message the receiver sent itself
+            // answers the other task's message.
+            "receiver got 3, insend 1",
+            "receiver own message, insend 1",
+            "sender got 77",
+            "receiver own send returned 44",
+            "receiver after own send, insend 0",
+            "sender back from yield",
+            // Within one task ReplyMessage has no effect.
+            "sender own send got 6",
+            "sender done",
+            "receiver done",
+        ],
+        "{v:#}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+}
