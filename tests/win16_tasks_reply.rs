@@ -67,3 +67,41 @@ fn reply_message_lets_the_sender_go_on_before_the_receiver_returns() {
     );
     assert_eq!(out.status.code(), Some(0), "{v:#}");
 }
+
+#[test]
+fn a_sender_that_ends_after_the_reply_leaves_the_receiver_to_finish() {
+    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replyend")) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&rcv)
+        .arg(&snd)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "receiver ready",
+            "receiver got 1, insend 1",
+            // The reply runs the sender, which ends; the receiver's
+            // procedure goes on, and its loop then takes the WM_USER+9
+            // posted before the send.
+            "sender got 1234",
+            "sender ends",
+            "receiver replied, insend 0",
+            "receiver goes on",
+            "receiver done",
+        ],
+        "{v:#}"
+    );
+    let exits = v["task_exits"].as_array().unwrap();
+    assert_eq!(exits.len(), 2, "{v:#}");
+    assert_eq!(exits[0]["code"], 5, "{v:#}");
+    assert_eq!(exits[1]["code"], 0, "{v:#}");
+    // The run's result is the first program's (README, several programs
+    // in one run).
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+}

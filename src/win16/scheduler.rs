@@ -50,7 +50,32 @@
 //! own stack, below the switch frame it waits behind (in the scheduler, or
 //! blocked in a send of its own), with its own data segment; then the
 //! sender goes on with the result. While the receiver runs it may yield
-//! like any task; the sender stays blocked until the receiver returns.
+//! like any task; the sender stays blocked until the receiver returns or
+//! replies.
+//!
+//! **Replying** ([`reply`], USER's ReplyMessage). In Windows 3.1 the
+//! receiver of a message another task sent may answer before its window
+//! procedure returns: the sender gets the value and runs at once
+//! (ReplyMessage yields to it), the receiver finishes its procedure when
+//! its turn comes again. The call into the receiver is nested on the host
+//! stack above the sender's system function, which cannot return before
+//! the receiver does; but a program's own SendMessage has nothing left to
+//! do after the call except return its result ([`run_as_replyable`]). So
+//! at the reply the sender leaves the blocked tasks and becomes a
+//! suspended one like any other, resuming after its call with DX:AX = the
+//! reply, and the replying task switches to it (as DirectedYield would)
+//! when it can run in the receiver's emulation — it holds no nested
+//! emulation of its own, see "Callbacks and switching"; a sender that
+//! does waits until the host unwinds to it. The sender then runs inside
+//! the receiver's nested emulation, as any task resumed there does, and
+//! may yield back to the receiver. When the receiver's procedure returns
+//! at last, the host unwinds to the sender's old call, whose registers
+//! are not the sender's any more: the receiver goes back to where it
+//! waited, and that call ends as a task switch (to the sender if it has
+//! not run since its reply, else to the receiver if it can go on, else to
+//! the next task) instead of a return. Calls made by a system function
+//! with work left after them (USER's own sends, DDEML transactions) are
+//! not replyable: their sender stays blocked until the receiver returns.
 //!
 //! **Ending.** When a task ends (INT 21h AH=4Ch), it leaves the task list,
 //! its windows, queue and DDEML instances go, its TDB loses the 'TD'
@@ -454,6 +479,7 @@ fn run_as_call<T: Default>(
         // frame: the frame a callback pushes links through the thunk into
         // the receiver's own frames.
         let word = |uc: &Uc<'_>, o: u16| uc.read_u16_at(ss, sp.wrapping_add(o)).unwrap_or(0);
+        let (es, ds) = (word(uc, 4), word(uc, 14));
         let (bp, ip, cs) = (word(uc, 16), word(uc, 18), word(uc, 20));
         let below = sp.wrapping_sub(4);
         let mut ret = [0u8; 4];
@@ -468,6 +494,11 @@ fn run_as_call<T: Default>(
         regs.ss = ss;
         regs.sp = below;
         regs.bp = bp & !1;
+        // Its own segments too: the registers the call comes back to
+        // must not name the sender's, which may be gone by then (it ended
+        // after a reply, "Replying").
+        regs.ds = ds;
+        regs.es = es;
         uc.set_regs(&regs).map_err(host)?;
     }
     uc.get_data_mut().current_task = receiver;
@@ -494,12 +525,7 @@ fn run_as_call<T: Default>(
         replied: false,
     });
     let r = f(env, uc);
-    let replied = env
-        .win16
-        .scheduler
-        .calls
-        .pop()
-        .is_some_and(|c| c.replied);
+    let replied = env.win16.scheduler.calls.pop().is_some_and(|c| c.replied);
     let r = match r {
         Ok(r) => r,
         Err(_) if env.win16.scheduler.unwinding == Some(receiver) => {
@@ -607,7 +633,12 @@ pub fn reply(env: &mut Env, uc: &mut Uc<'_>, sender: u16, value: u32) -> Result<
 /// some task must run now in place of the sender's call — the sender if
 /// it has not run since its reply, else the receiver if it can go on
 /// (ready, or with input), else the next by [`pick`].
-fn after_replied_call(env: &mut Env, uc: &mut Uc<'_>, sender: u16, receiver: u16) -> Result<(), Stop> {
+fn after_replied_call(
+    env: &mut Env,
+    uc: &mut Uc<'_>,
+    sender: u16,
+    receiver: u16,
+) -> Result<(), Stop> {
     let depth = uc.get_data().depth;
     let s = &env.win16.scheduler;
     let runnable = |h: u16| {

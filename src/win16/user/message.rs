@@ -46,8 +46,10 @@
 //! **SendMessage** calls the window procedure at once, after the WH_CALLWNDPROC
 //! hooks. A window of another task has its procedure run in that task's
 //! context, as Windows does: on the receiving task's own stack, with
-//! GetCurrentTask() the receiver, InSendMessage() TRUE, ReplyMessage
-//! giving the sender its answer early.
+//! GetCurrentTask() the receiver, InSendMessage() TRUE until it returns
+//! or replies. ReplyMessage gives the sender its answer early, and the
+//! sender of a program's own SendMessage runs on at once while the
+//! receiver's procedure is still in progress (scheduler.rs, "Replying").
 
 use std::collections::VecDeque;
 
