@@ -19,12 +19,14 @@ use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 
 pub mod conv;
+pub mod queue;
 
 use conv::{
     dde_abandon_transaction, dde_client_transaction, dde_connect, dde_connect_list, dde_disconnect,
-    dde_disconnect_list, dde_enable_callback, dde_post_advise, dde_query_conv_info,
-    dde_query_next_server, dde_reconnect, dde_set_user_handle,
+    dde_disconnect_list, dde_query_conv_info, dde_query_next_server, dde_reconnect,
+    dde_set_user_handle,
 };
+use queue::{dde_enable_callback, dde_post_advise};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

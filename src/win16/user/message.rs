@@ -795,14 +795,14 @@ fn retrieve(
 /// own windows got in Windows): taken off the queue and handed to DDEML,
 /// which runs the task's waiting DDEML transactions; true when `m` was it.
 fn ddeml_wake(env: &mut Env, uc: &mut Uc<'_>, htask: u16, m: &Msg) -> Result<bool, Stop> {
-    if m.hwnd != 0 || m.message != crate::win16::ddeml::conv::WM_DDEML_WAKE {
+    if m.hwnd != 0 || m.message != crate::win16::ddeml::queue::WM_DDEML_WAKE {
         return Ok(false);
     }
     let q = env.win16.user.queue(htask);
     if let Some(i) = q.msgs.iter().position(|x| x == m) {
         q.msgs.remove(i);
     }
-    crate::win16::ddeml::conv::pump(env, uc, htask)?;
+    crate::win16::ddeml::queue::pump(env, uc, htask)?;
     Ok(true)
 }
 
@@ -815,7 +815,7 @@ fn ddeml_wakes(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
         let Some(m) = q
             .msgs
             .iter()
-            .find(|m| m.hwnd == 0 && m.message == crate::win16::ddeml::conv::WM_DDEML_WAKE)
+            .find(|m| m.hwnd == 0 && m.message == crate::win16::ddeml::queue::WM_DDEML_WAKE)
             .copied()
         else {
             break;
