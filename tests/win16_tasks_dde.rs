@@ -6,10 +6,12 @@
 //! Expected values: Windows 3.1 SDK, DdeClientTransaction (a request
 //! returns the server's data, a poke, execute or advise start the server
 //! acknowledged returns TRUE), DdePostAdvise (XTYP_ADVREQ in the server,
-//! XTYP_ADVDATA in the client), DdeEnableCallback (EC_DISABLE holds
+//! the data posted: XTYP_ADVDATA in the client when the client's task
+//! retrieves its messages), DdeEnableCallback (EC_DISABLE holds
 //! transactions, EC_ENABLEALL gives them), InSendMessage (TRUE while
 //! handling a message another task sent, FALSE for a posted one),
-//! ReplyMessage (SendMessage returns the replied value), PeekMessage (with
+//! ReplyMessage (SendMessage returns the replied value, and the sender
+//! goes on before the receiver's procedure returns), PeekMessage (with
 //! an empty queue it yields to other tasks unless PM_NOYIELD).
 
 mod common;
@@ -47,24 +49,28 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
             "server advstart ss own ds own",
             "client advstart 1",
             // The first advise: the sent message runs in the server, which
-            // posts the advise; the client's callback runs in the client.
+            // posts the advise (its XTYP_ADVREQ at once, in the server);
+            // then it replies, and the client goes on at once.
             "server sent insend 1",
             "server sent ss own ds own",
             // The client waits in SendMessage (USER), called from its
             // WinMain (walk.md, StackTraceFirst), on its own stack.
             "server walks client USER DDECLI ss its own",
             "server advreq 1 left 0 ss own ds own",
-            "client advdata 1 ss own ds own",
-            // The server waits in DdePostAdvise, called from its window
-            // procedure.
-            "client walks server DDEML DDESRV ss its own",
             "client send 1234",
+            // The advise data was posted: the client's callback runs in
+            // the client when it retrieves its messages.
+            "client advdata 1 ss own ds own",
+            // The server waits in ReplyMessage (USER), called from its
+            // window procedure, which has not returned yet.
+            "client walks server USER DDESRV ss its own",
             "server sent insend 1",
             "server sent ss own ds own",
             "server advreq 2 left 0 ss own ds own",
-            "client advdata 2 ss own ds own",
             "client send 1234",
-            // Held while the client's callback is disabled.
+            "client advdata 2 ss own ds own",
+            // Held while the client's callback is disabled, though the
+            // client retrieves its messages.
             "server sent insend 1",
             "server sent ss own ds own",
             "server advreq 3 left 0 ss own ds own",

@@ -6,8 +6,10 @@
  * Expected (Windows 3.1 SDK, DdeClientTransaction): a request returns
  * the server's data handle; a poke or execute the server acknowledged
  * (DDE_FACK) and XTYP_ADVSTART it accepted (TRUE) return TRUE; the
- * advise data arrives in this task's callback (XTYP_ADVDATA). SDK,
- * ReplyMessage: SendMessage returns the value given to ReplyMessage.
+ * advise data arrives in this task's callback (XTYP_ADVDATA), posted:
+ * when this task retrieves its messages. SDK, ReplyMessage: SendMessage
+ * returns the value given to ReplyMessage, before the server's window
+ * procedure has returned.
  * SDK, PeekMessage: with no message, it yields to other tasks (unless
  * PM_NOYIELD), so the server can answer while this task polls.
  */
@@ -34,6 +36,16 @@ static int walked;
 static void say(LPSTR s)
 {
     _lwrite(1, s, lstrlen(s));
+}
+
+/* Retrieve what is posted to this task now, without yielding: DDEML's
+ * posted advise data reaches the callback here (SDK, DdePostAdvise:
+ * posted, taken by the client's message loop). */
+static void drain(void)
+{
+    MSG m;
+    while (PeekMessage(&m, NULL, 0, 0, PM_REMOVE | PM_NOYIELD))
+        DispatchMessage(&m);
 }
 
 /* The first two frames of another task's stack, by TOOLHELP: module
@@ -198,13 +210,16 @@ int PASCAL WinMain(HINSTANCE hi, HINSTANCE hp, LPSTR cmd, int show)
     r = SendMessage(hwnd, WM_USER + 1, (WPARAM)GetCurrentTask(), MAKELONG(get_ss(), 0));
     wsprintf(buf, "client send %lx\r\n", r);
     say(buf);
+    drain();
     r = SendMessage(hwnd, WM_USER + 1, 0, 0L);
     wsprintf(buf, "client send %lx\r\n", r);
     say(buf);
+    drain();
 
     /* Held while disabled, given when enabled again. */
     DdeEnableCallback(idInst, hconv, EC_DISABLE);
     SendMessage(hwnd, WM_USER + 1, 0, 0L);
+    drain();
     say("client enables\r\n");
     DdeEnableCallback(idInst, hconv, EC_ENABLEALL);
 

@@ -225,10 +225,12 @@ pub(super) fn answered(env: &mut Env, uc: &mut Uc<'_>, w: &Work, r: u32) -> Resu
 
 /// DDEML.13 DdePostAdvise(idInst, hszTopic, hszItem): for every advise
 /// loop of the instance's conversations on that topic and item (0: any),
-/// the server's callback gets XTYP_ADVREQ (dwData1 the number of
-/// XTYP_ADVREQ still to come) and its data goes to the client's callback
-/// as XTYP_ADVDATA (hData NULL for an XTYPF_NODATA loop), held while the
-/// client's callback is blocked; TRUE, FALSE for an unknown instance.
+/// the server's callback gets XTYP_ADVREQ now (dwData1 the number of
+/// XTYP_ADVREQ still to come), and its data is posted to the client,
+/// whose callback gets it as XTYP_ADVDATA (hData NULL for an XTYPF_NODATA
+/// loop) when the client's task next retrieves messages (module doc),
+/// held while the client's callback is blocked; TRUE, FALSE for an
+/// unknown instance.
 pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (inst, topic, item) = (a[0], a[1], a[2]);
     if !env.win16.ddeml.instances.contains_key(&inst) {
@@ -286,13 +288,16 @@ pub fn dde_post_advise(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
             flags: 0,
             orig: 0,
         };
-        if held(&env.win16.ddeml, w.inst, w.conv, w.ty) {
-            let d = &mut env.win16.ddeml.conv;
-            if d.work.len() < MAX_HANDLES {
-                d.work.push(w);
-            }
-        } else {
-            run(env, uc, w)?;
+        // Posted (WM_DDE_DATA to the client's side): the client's callback
+        // gets it when its task next retrieves messages, or, held, when
+        // the callback is enabled again.
+        let d = &mut env.win16.ddeml.conv;
+        if d.work.len() < MAX_HANDLES {
+            d.work.push(w);
+        }
+        if !held(&env.win16.ddeml, w.inst, w.conv, w.ty) {
+            let t = task_of(env, w.inst);
+            wake(env, uc, t);
         }
     }
     Ok(1)
