@@ -105,3 +105,39 @@ fn a_sender_that_ends_after_the_reply_leaves_the_receiver_to_finish() {
     // in one run).
     assert_eq!(out.status.code(), Some(0), "{v:#}");
 }
+
+#[test]
+fn a_fault_after_the_reply_ends_the_receiver_and_the_sender_goes_on() {
+    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replyflt")) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json"])
+        .arg(&rcv)
+        .arg(&snd)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
+    // The sender has its reply first; when it yields, the receiver goes
+    // on and faults; Windows 3.1's default action ends the receiver's task
+    // (its windows go with it), and the sender goes on.
+    assert_eq!(
+        lines,
+        [
+            "receiver ready",
+            "sender got 1234",
+            "receiver faults after the reply",
+            "sender after yield, receiver gone",
+        ],
+        "{v:#}"
+    );
+    assert_eq!(v["fault"]["module"], "REPLYRCV", "{v:#}");
+    let exits = v["task_exits"].as_array().unwrap();
+    assert_eq!(exits.len(), 2, "{v:#}");
+    assert_eq!(exits[0]["module"], "REPLYRCV", "{v:#}");
+    assert_eq!(exits[1]["code"], 5, "{v:#}");
+    // The receiver was the first program named: the run's result is its
+    // end, an unhandled fault (README, "Faults": exit status 121).
+    assert_eq!(out.status.code(), Some(121), "{v:#}");
+}

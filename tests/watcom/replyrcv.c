@@ -11,6 +11,8 @@
  *            its own window while handling the other task's message: it
  *            answers the other task's message (the queue's record of the
  *            message received).
+ * WM_USER+6: ReplyMessage(0x1234), then a fault (a write through a null
+ *            selector) in the rest of the procedure.
  * WM_USER+9: quit.
  */
 #include <windows.h>
@@ -53,6 +55,11 @@ LRESULT CALLBACK __export RcvWndProc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp)
         sayn("receiver own message, insend", (long)InSendMessage());
         ReplyMessage(0x77L);
         return 0x44L;
+    case WM_USER + 6:
+        ReplyMessage(0x1234L);
+        say("receiver faults after the reply\r\n");
+        *(char far *)MAKELP(0, 0x10) = 1;
+        return 0;
     case WM_USER + 9:
         PostQuitMessage(0);
         return 0;
