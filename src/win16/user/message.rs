@@ -1148,7 +1148,7 @@ fn post_quit_message(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 /// has not replied to yet: the innermost such (a message this task sends
 /// itself meanwhile does not change it, as the queue's record of the
 /// message received stays).
-fn unreplied(env: &mut Env, current: u16) -> Option<&mut InSend> {
+pub(crate) fn unreplied(env: &mut Env, current: u16) -> Option<&mut InSend> {
     env.win16
         .user
         .in_send

@@ -151,17 +151,13 @@ fn get_system_debug_state(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Resul
     Ok(0)
 }
 
-/// USER.184 QuerySendMessage(h1, h2, h3, lpMessage) -> FALSE: no message
-/// sent from another task is being received (undocumented; Wine's
-/// QuerySendMessage16).
+/// USER.184 QuerySendMessage(h1, h2, h3, lpMessage) -> is a message sent
+/// from another task being received, and not replied to yet (as
+/// InSendMessage; undocumented; Wine's QuerySendMessage16).
 fn query_send_message(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
     let htask = uc.get_data().current_task;
     Ok(u32::from(
-        env.win16
-            .user
-            .in_send
-            .last()
-            .is_some_and(|s| s.receiver == htask && s.sender != htask),
+        super::message::unreplied(env, htask).is_some_and(|s| s.sender != htask),
     ))
 }
 
