@@ -580,10 +580,44 @@ fn menu_bytes(m: &super::menu::Menu, strings: &[u16]) -> Vec<u8> {
     b
 }
 
-/// Give every menu its blocks in USER's menu and string heaps as it now
-/// is (made, resized, written, freed with the menu): the menus whose
-/// structure the menu heap could not take. Nothing to do, and no cost,
-/// unless a menu was made, changed or destroyed since the last time.
+/// A new menu's block in USER's menu heap (moveable, LT_USER_MENU, the
+/// structure of a menu without items): its local handle, the HMENU
+/// (module doc of menu.rs); 0 when the heap cannot take it.
+pub fn alloc_menu(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
+    let Some(mh) = selector(w, MENU_HEAP) else {
+        return 0;
+    };
+    let h = sysheap::alloc(w, uc, mh, lmem::MOVEABLE, menu::ITEMS as u16, lt::MENU);
+    if h != 0 {
+        w.user.menus.blocks.insert(
+            h,
+            MenuBlocks {
+                block: h,
+                ..MenuBlocks::default()
+            },
+        );
+    }
+    h
+}
+
+/// Free menu block `h` (and its strings) that no menu holds.
+pub fn free_menu(w: &mut Win16, uc: &mut Uc<'_>, h: u16) {
+    let (Some(mh), Some(sh)) = (selector(w, MENU_HEAP), selector(w, STRING_HEAP)) else {
+        return;
+    };
+    if let Some(b) = w.user.menus.blocks.remove(&h) {
+        sysheap::free(w, uc, mh, b.block);
+        for s in b.strings.into_iter().filter(|&s| s != 0) {
+            sysheap::free(w, uc, sh, s);
+        }
+    }
+}
+
+/// Bring every menu's blocks in USER's menu and string heaps up to date
+/// (resized, written; freed with the menu): the menus whose structure
+/// could not grow for their items (the block keeps its size and handle).
+/// Nothing to do, and no cost, unless a menu was made, changed or
+/// destroyed since the last time.
 pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
     let w = &mut env.win16;
     if !w.user.menus.dirty {
@@ -602,12 +636,7 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
         .filter(|&h| !w.user.menus.exists(h))
         .collect();
     for h in gone {
-        if let Some(b) = w.user.menus.blocks.remove(&h) {
-            sysheap::free(w, uc, mh, b.block);
-            for s in b.strings.into_iter().filter(|&s| s != 0) {
-                sysheap::free(w, uc, sh, s);
-            }
-        }
+        free_menu(w, uc, h);
     }
     let mut failed = Vec::new();
     let live: Vec<u16> = w.user.menus.handles().collect();
@@ -621,23 +650,17 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
             .map(|it| it.text().map(<[u8]>::to_vec))
             .collect();
         let size = (menu::ITEMS + menu::ITEM_SIZE * texts.len()).min(0xFFF0) as u16;
-        let mut b = w.user.menus.blocks.remove(&h).unwrap_or_default();
-        // The structure.
-        if b.block == 0 {
-            b.block = sysheap::alloc(w, uc, mh, lmem::MOVEABLE, size, lt::MENU);
-            b.written.clear();
-        } else if w.local_heaps.heaps.get(&mh).map_or(0, |l| l.size(b.block)) < size {
-            let n = sysheap::realloc(w, uc, mh, b.block, size);
-            if n == 0 {
-                sysheap::free(w, uc, mh, b.block);
-                b.block = 0;
-            } else {
-                b.block = n;
+        let Some(mut b) = w.user.menus.blocks.remove(&h) else {
+            // Every menu is made with its block (alloc_menu).
+            failed.push(h);
+            continue;
+        };
+        // The structure: a moveable block keeps its handle when it grows.
+        if w.local_heaps.heaps.get(&mh).map_or(0, |l| l.size(b.block)) < size {
+            if sysheap::realloc(w, uc, mh, b.block, size) == 0 {
+                failed.push(h);
             }
             b.written.clear();
-        }
-        if b.block == 0 {
-            failed.push(h);
         }
         // Its strings.
         b.strings.resize(texts.len(), 0);
@@ -670,9 +693,7 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
                 sysheap::free(w, uc, sh, s);
             }
         }
-        if b.block != 0
-            && let Some(m) = w.user.menus.get(h)
-        {
+        if let Some(m) = w.user.menus.get(h) {
             let bytes = menu_bytes(m, &b.strings);
             if bytes != b.written {
                 sysheap::write(w, uc, mh, b.block, 0, &bytes);
