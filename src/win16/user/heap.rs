@@ -137,9 +137,8 @@ pub const STATICS: u32 = 0x3000;
 /// The heaps' first size; each grows to 64 KiB as its objects need.
 const INITIAL: u32 = 0x1000;
 
-/// The DC cache's entries (module doc), and the bytes of each.
+/// The DC cache's entries (module doc; dce.rs).
 const DCE_COUNT: usize = 5;
-const DCE_SIZE: u16 = 0x20;
 
 /// The WND structure's fields (module doc): the offsets in the block.
 pub mod wnd {
@@ -219,7 +218,8 @@ pub fn init(m: &mut Uc<'_>, w: &mut Win16) -> bool {
         return false;
     }
     for _ in 0..DCE_COUNT {
-        alloc_fixed(w, m, DCE_SIZE, lt::DCE);
+        let b = super::dce::alloc(w, m);
+        super::dce::write(w, m, b, 0, 0, super::dce::flag::CACHE, 0);
     }
     let d = &w.user.windows[0];
     let bytes = wnd_bytes(&w.user, d, 0, 0);
@@ -237,7 +237,7 @@ pub fn alloc_wnd(w: &mut Win16, uc: &mut Uc<'_>, extra: u16) -> u16 {
 
 /// A zeroed fixed block of `size` bytes and LT_USER_ type `kind` in
 /// USER's data segment; 0 when USER's heap cannot take it.
-fn alloc_fixed(w: &mut Win16, uc: &mut Uc<'_>, size: u16, kind: u16) -> u16 {
+pub fn alloc_fixed(w: &mut Win16, uc: &mut Uc<'_>, size: u16, kind: u16) -> u16 {
     let Some(ds) = selector(w, DS) else {
         return 0;
     };
@@ -309,6 +309,21 @@ pub fn free_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
         && let Some(ds) = selector(w, DS)
     {
         sysheap::free(w, uc, ds, block);
+    }
+}
+
+/// Resize block `block` of USER's data segment to `size` bytes, moving
+/// it when it must (LocalReAlloc with LMEM_MOVEABLE: a fixed block's
+/// handle, its address, changes then); the handle afterwards, 0 when the
+/// heap cannot take it (the block is left as it was).
+pub fn realloc_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16, size: u16) -> u16 {
+    selector(w, DS).map_or(0, |ds| sysheap::realloc(w, uc, ds, block, size))
+}
+
+/// Write `bytes` at the start of block `block` of USER's data segment.
+pub fn write_block(w: &Win16, uc: &mut Uc<'_>, block: u16, bytes: &[u8]) {
+    if let Some(ds) = selector(w, DS) {
+        sysheap::write(w, uc, ds, block, 0, bytes);
     }
 }
 
@@ -501,6 +516,7 @@ pub fn sync_class(env: &mut Env, uc: &mut Uc<'_>, atom: u16) {
     put16(&mut b, cls::PCLS_NEXT, next);
     put16(&mut b, cls::W_SIG, cls::SIGNATURE);
     put16(&mut b, cls::ATOM, c.atom);
+    put16(&mut b, cls::H_DCE, super::dce::of_class(env, c.block));
     let count = u
         .live()
         .filter(|w| w.class_atom == c.atom && w.class == c.name)
