@@ -62,6 +62,9 @@ fn menus_dces_and_mwps_are_blocks_of_users_heaps() {
     assert_eq!(line(&o, "load"), ["2", "1", "1", "1"], "{o:#?}");
     // A menu whose block grows for its items keeps its handle.
     assert_eq!(line(&o, "grow"), ["1", "1"], "{o:#?}");
+    // GetSystemMenu makes the window's copy of the system menu, a block
+    // of its own; DestroyWindow destroys it (SDK, DestroyWindow).
+    assert_eq!(line(&o, "sysmenu"), ["1", "1", "1"], "{o:#?}");
     // The five cached DCs; one more entry for the CS_CLASSDC class when
     // it is registered, another for the CS_OWNDC window when it is made.
     assert_eq!(line(&o, "dce"), ["5", "1", "2"], "{o:#?}");

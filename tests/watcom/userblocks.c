@@ -13,6 +13,9 @@
  *                                the count is back
  *   grow OK FOUND                20 AppendMenu on one menu succeed, its
  *                                handle still names its block
+ *   sysmenu MORE FOUND GONE      GetSystemMenu on a new overlapped window:
+ *                                one more LT_USER_MENU block, its handle;
+ *                                DestroyWindow: the count is back
  *   dce BASE CLASS OWN           LT_USER_DCE blocks: at start, after
  *                                RegisterClass of a CS_CLASSDC class, after
  *                                a CS_OWNDC window is made
@@ -98,6 +101,18 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
 
     huser = GetModuleHandle("USER");
 
+    wc.style = 0;
+    wc.lpfnWndProc = DefWindowProc;
+    wc.cbClsExtra = 0;
+    wc.cbWndExtra = 0;
+    wc.hInstance = hInst;
+    wc.hIcon = 0;
+    wc.hCursor = 0;
+    wc.hbrBackground = 0;
+    wc.lpszMenuName = NULL;
+    wc.lpszClassName = "UBSYS";
+    RegisterClass(&wc);
+
     /* Menus. */
     hm = CreateMenu();
     walk(LTU_MENU, (WORD)hm, &flags);
@@ -124,6 +139,19 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
     wsprintf(line, "grow %d %d\r\n", ok, is_block(LTU_MENU, (WORD)hm));
     out();
     DestroyMenu(hm);
+
+    /* A window's system menu: made by GetSystemMenu, destroyed with the
+     * window. */
+    n0 = count(LTU_MENU);
+    w1 = CreateWindow("UBSYS", "sys", WS_OVERLAPPEDWINDOW, 0, 0, 100, 80, 0,
+                      0, hInst, NULL);
+    hm = GetSystemMenu(w1, FALSE);
+    n1 = count(LTU_MENU);
+    flags = is_block(LTU_MENU, (WORD)hm);
+    DestroyWindow(w1);
+    wsprintf(line, "sysmenu %d %d %d\r\n", n1 - n0, flags,
+             count(LTU_MENU) == n0);
+    out();
 
     /* DCEs. */
     n0 = count(LTU_DCE);

@@ -39,7 +39,14 @@
 //!   USER's heap cannot take it;
 //! - every hook (SetWindowsHook, SetWindowsHookEx) is a fixed block of
 //!   [`HOOK_SIZE`] bytes of type LT_USER_HOOKLIST, the chain linked
-//!   through them; the hook is refused when USER's heap cannot take it.
+//!   through them; the hook is refused when USER's heap cannot take it;
+//! - every menu is a moveable block of type LT_USER_MENU in the menu
+//!   heap whose local handle is the HMENU ([`alloc_menu`], [`sync_menus`];
+//!   menu.rs), its items' texts blocks of LT_USER_STRING in the string
+//!   heap;
+//! - a CS_OWNDC window's DC and a CS_CLASSDC class's have an LT_USER_DCE
+//!   block besides the five common ones (dce.rs); BeginDeferWindowPos's
+//!   structure is an LT_USER_MWP block (winpos.rs).
 //!
 //! # USER's static data
 //!

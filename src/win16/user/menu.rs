@@ -903,6 +903,23 @@ pub fn window_destroyed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     }
 }
 
+/// Window `hwnd` went with its task (user/mod.rs, forget_task): its menu
+/// bar and system menu go too, as when Windows destroys the windows of a
+/// task that ends; their blocks leave the menu heap at the next sync.
+pub fn task_window_gone(env: &mut Env, hwnd: u16) {
+    let bar = window_menu(env, hwnd);
+    let m = menus(env);
+    if bar != 0 {
+        m.destroy(bar);
+    }
+    if let Some(s) = m.system.remove(&hwnd) {
+        m.destroy(s);
+    }
+    if m.active.as_ref().is_some_and(|a| a.hwnd == hwnd) {
+        m.active = None;
+    }
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("USER", 151, "CREATEMENU", &[], create_menu),

@@ -835,6 +835,11 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
         .filter(|w| w.htask == htask)
         .map(|w| w.hwnd)
         .collect();
+    // Their menus go with them (menu.rs).
+    for h in &gone {
+        menu::task_window_gone(env, *h);
+    }
+    let u = &mut env.win16.user;
     let mut blocks = Vec::new();
     let mut props = Vec::new();
     for h in &gone {
@@ -906,6 +911,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     if !dead.is_empty() {
         heap::sync_classes(env, uc);
     }
+    heap::sync_menus(env, uc);
 }
 
 /// Call a program's callback (an EnumWindows function, a hook, a timer
