@@ -69,8 +69,10 @@ fn menus_dces_and_mwps_are_blocks_of_users_heaps() {
     // it is registered, another for the CS_OWNDC window when it is made.
     assert_eq!(line(&o, "dce"), ["5", "1", "2"], "{o:#?}");
     // GetDC on the CS_OWNDC window: the same HDC each time, ReleaseDC
-    // answers 1 and leaves it; a window of a plain class gets a common DC.
-    assert_eq!(line(&o, "owndc"), ["1", "1", "1", "1"], "{o:#?}");
+    // answers 1 and leaves it; a window of a plain class gets a common DC;
+    // BeginPaint paints with the window's own DC (SDK, BeginPaint: the
+    // DC "for the specified window", CS_OWNDC's).
+    assert_eq!(line(&o, "owndc"), ["1", "1", "1", "1", "1"], "{o:#?}");
     // The CS_CLASSDC class's windows share its DC.
     assert_eq!(line(&o, "classdc"), ["1"], "{o:#?}");
     // The CS_OWNDC window destroyed: its entry goes; the class

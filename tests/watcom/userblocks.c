@@ -19,10 +19,12 @@
  *   dce BASE CLASS OWN           LT_USER_DCE blocks: at start, after
  *                                RegisterClass of a CS_CLASSDC class, after
  *                                a CS_OWNDC window is made
- *   owndc SAME REL SAME2 NOTCOMMON  GetDC on the CS_OWNDC window twice:
- *                                the same HDC; ReleaseDC's answer; GetDC
- *                                after it the same again; a window without
- *                                those styles gets another DC
+ *   owndc SAME REL SAME2 NOTCOMMON PAINT  GetDC on the CS_OWNDC window
+ *                                twice: the same HDC; ReleaseDC's answer;
+ *                                GetDC after it the same again; a window
+ *                                without those styles gets another DC;
+ *                                BeginPaint on the CS_OWNDC window gives
+ *                                its DC too
  *   classdc SAME                 GetDC on two windows of the CS_CLASSDC
  *                                class: the same HDC
  *   dcegone OWN CLASS            LT_USER_DCE blocks after the CS_OWNDC
@@ -187,8 +189,13 @@ int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR cmd, int show)
                          50, 0, 0, hInst, NULL);
     {
         HDC p = GetDC(plain);
-        wsprintf(line, "owndc %d %d %d %d\r\n", d1 == d2, rel, d3 == d1,
-                 p != 0 && p != d1);
+        PAINTSTRUCT ps;
+        HDC pd;
+        InvalidateRect(own, NULL, TRUE);
+        pd = BeginPaint(own, &ps);
+        EndPaint(own, &ps);
+        wsprintf(line, "owndc %d %d %d %d %d\r\n", d1 == d2, rel, d3 == d1,
+                 p != 0 && p != d1, pd == d1 && ps.hdc == d1);
         out();
         ReleaseDC(plain, p);
     }
