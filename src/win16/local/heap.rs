@@ -581,6 +581,32 @@ impl LocalHeap {
         Some(t + 2)
     }
 
+    /// Handle `h` was just freed: when every entry of its handle table is
+    /// free, the table leaves the tables' chain and its block is freed
+    /// (module doc of `local`, "Layout").
+    fn free_empty_table(&mut self, h: u16) {
+        let span = 4 * HDELTA;
+        let Some(&t) = self
+            .tables
+            .iter()
+            .find(|&&t| h >= t + 2 && h < t + 2 + span)
+        else {
+            return;
+        };
+        let mine = (0..HDELTA).map(|k| t + 2 + 4 * k);
+        if mine
+            .clone()
+            .any(|e| self.entries.get(&e).is_some_and(Option::is_some))
+        {
+            return;
+        }
+        for e in mine {
+            self.entries.remove(&e);
+        }
+        self.tables.retain(|&x| x != t);
+        self.blocks.remove(&(u32::from(t) - ARENA));
+    }
+
     /// LocalAlloc; the heap is written to its segment afterwards.
     pub fn alloc(&mut self, uc: &mut Uc<'_>, ds: u16, flags: u16, size: u16) -> u16 {
         let r = self.alloc_inner(uc, ds, flags, size);
@@ -747,6 +773,7 @@ impl LocalHeap {
                 self.blocks.remove(&(u32::from(e.addr) - MOVEABLE_ARENA));
             }
             self.entries.insert(h, None);
+            self.free_empty_table(h);
             return 0;
         }
         match self.arena_of(h) {
@@ -931,7 +958,12 @@ impl LocalHeap {
         w(self.last + 4, MIN_ARENA as u16);
         w(self.last + 6, last_free as u16);
         w(self.last + 8, self.last as u16);
-        // Handle tables: entries in use, and the free ones chained.
+        // Handle tables: each names the next (its last word), entries in
+        // use, and the free ones chained.
+        for (i, &t) in self.tables.iter().enumerate() {
+            let next = self.tables.get(i + 1).copied().unwrap_or(0);
+            w(u32::from(t) + 2 + 4 * u32::from(HDELTA), next);
+        }
         let free_handles: Vec<u16> = self
             .entries
             .iter()

@@ -61,6 +61,12 @@
 //!   2 modulo 4, so `*(WORD NEAR *)h` is the block's address as programs
 //!   expect. Entry flags: 0Fh discardable, 40h discarded (address 0); a
 //!   free entry has flags and lock FFh and the next free entry's address.
+//!   A new table is made when no entry is free; when LocalFree leaves
+//!   every entry of a table free, the table leaves the chain and its
+//!   block is freed, so a heap that held many moveable blocks gets their
+//!   tables' room back once they are all gone (KERNEL's LocalFree as Wine
+//!   reimplements it, LOCAL_FreeHandleEntry: a fact source, no code
+//!   taken). The tables in use keep their entries' handles.
 //!
 //! Blocks are placed first-fit. When no free arena is big enough, unlocked
 //! moveable blocks are slid down (unless LMEM_NOCOMPACT), then unlocked
@@ -368,6 +374,47 @@ mod tests {
         assert_eq!(call(&mut env, &mut m, local_free, &[b]), 0);
         // The whole heap is free again: its first block is where a was.
         assert_eq!(call(&mut env, &mut m, local_alloc, &[0, 5]), 0x140);
+    }
+
+    #[test]
+    fn a_handle_table_goes_when_all_its_entries_are_free() {
+        let mut m = Machine::new_protected().unwrap();
+        let ds = m.alloc_segment(SegKind::Data, 0x1_0000, &[]).unwrap();
+        m.set_reg(R::DS, ds).unwrap();
+        let mut env = Env::new(false);
+        assert_eq!(local_init(&mut env, &mut m, &[0, 0x100, 0xFFF]).unwrap(), 1);
+        let info = m.read_u16_at(ds, 6).unwrap();
+        let htable = |m: &Machine| m.read_u16_at(ds, info + 0x14).unwrap();
+        let mv = u32::from(LMEM_MOVEABLE);
+        // 21h moveable blocks: the first table's 20h entries and one of
+        // a second table, which heads the chain and names the first.
+        let hs: Vec<u32> = (0..0x21)
+            .map(|_| call(&mut env, &mut m, local_alloc, &[mv, 4]))
+            .collect();
+        assert!(hs.iter().all(|&h| h != 0));
+        let (first, second) = (0x140u16, htable(&m));
+        assert_eq!(hs[0], 0x142);
+        assert_ne!(second, first);
+        assert_eq!(hs[0x20], u32::from(second) + 2);
+        assert_eq!(m.read_u16_at(ds, second + 2 + 0x80).unwrap(), first);
+        // The second table's only handle freed: the table goes, the chain
+        // starts at the first again.
+        assert_eq!(call(&mut env, &mut m, local_free, &[hs[0x20]]), 0);
+        assert_eq!(htable(&m), first);
+        assert_eq!(m.read_u16_at(ds, first + 2 + 0x80).unwrap(), 0);
+        // One entry of the first still used: it stays.
+        for &h in &hs[1..0x20] {
+            assert_eq!(call(&mut env, &mut m, local_free, &[h]), 0);
+        }
+        assert_eq!(htable(&m), first);
+        assert!(call(&mut env, &mut m, local_size, &[hs[0]]) >= 4);
+        // Its last one freed: no table left; the next moveable block
+        // makes one again.
+        assert_eq!(call(&mut env, &mut m, local_free, &[hs[0]]), 0);
+        assert_eq!(htable(&m), 0);
+        let h = call(&mut env, &mut m, local_alloc, &[mv, 4]);
+        assert_ne!(h, 0);
+        assert_eq!(u32::from(htable(&m)) + 2, h);
     }
 
     #[test]

@@ -196,7 +196,7 @@ fn translate(
 ) -> Result<Result<u16, &'static str>, Stop> {
     let style = env.win16.user.window(hwnd).map_or(0, |w| w.style);
     let disabled = style & WS_DISABLED != 0;
-    let sys = sysmenu::of_window(env, hwnd);
+    let sys = sysmenu::of_window(env, uc, hwnd);
     let bar = window_menu(env, hwnd);
     for (top, system) in [(sys, true), (bar, false)] {
         if top == 0 {
@@ -329,7 +329,7 @@ fn translate_mdi_sys_accel(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
         VK_F6 | VK_TAB if mods & FSHIFT != 0 => sysmenu::SC_NEXTWINDOW,
         VK_F6 | VK_TAB => sysmenu::SC_PREVWINDOW,
         VK_F4 => {
-            let sys = sysmenu::of_window(env, child);
+            let sys = sysmenu::of_window(env, uc, child);
             let m = &env.win16.user.menus;
             let grayed = m
                 .locate(sys, sysmenu::SC_CLOSE, false)

@@ -136,7 +136,7 @@ fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         return Ok(0);
     }
     env.win16.user.classes.push(WndClass {
-        name,
+        name: name.clone(),
         atom,
         style,
         wndproc: (get(&b, 4), get(&b, 2)),
@@ -153,6 +153,18 @@ fn register_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop
         global,
         block,
     });
+    // A CS_CLASSDC class's DC and its entry in USER's heap (dce.rs).
+    if !super::dce::class_registered(env, uc, block, style) {
+        event(
+            uc,
+            format!("RegisterClass {name:?} fails: no room for the class DC"),
+        );
+        env.win16.user.classes.pop();
+        env.win16.atoms.global.delete(atom);
+        super::heap::free_block(&mut env.win16, uc, block);
+        super::heap::sync_classes(env, uc);
+        return Ok(0);
+    }
     super::heap::sync_classes(env, uc);
     Ok(u32::from(atom))
 }
@@ -179,6 +191,7 @@ fn unregister_class(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     }
     let c = env.win16.user.classes.remove(i);
     env.win16.atoms.global.delete(atom);
+    super::dce::class_gone(env, uc, c.block);
     super::heap::free_block(&mut env.win16, uc, c.block);
     super::heap::sync_classes(env, uc);
     Ok(1)

@@ -39,7 +39,14 @@
 //!   USER's heap cannot take it;
 //! - every hook (SetWindowsHook, SetWindowsHookEx) is a fixed block of
 //!   [`HOOK_SIZE`] bytes of type LT_USER_HOOKLIST, the chain linked
-//!   through them; the hook is refused when USER's heap cannot take it.
+//!   through them; the hook is refused when USER's heap cannot take it;
+//! - every menu is a moveable block of type LT_USER_MENU in the menu
+//!   heap whose local handle is the HMENU ([`alloc_menu`], [`sync_menus`];
+//!   menu.rs), its items' texts blocks of LT_USER_STRING in the string
+//!   heap;
+//! - a CS_OWNDC window's DC and a CS_CLASSDC class's have an LT_USER_DCE
+//!   block besides the five common ones (dce.rs); BeginDeferWindowPos's
+//!   structure is an LT_USER_MWP block (winpos.rs).
 //!
 //! # USER's static data
 //!
@@ -137,9 +144,8 @@ pub const STATICS: u32 = 0x3000;
 /// The heaps' first size; each grows to 64 KiB as its objects need.
 const INITIAL: u32 = 0x1000;
 
-/// The DC cache's entries (module doc), and the bytes of each.
+/// The DC cache's entries (module doc; dce.rs).
 const DCE_COUNT: usize = 5;
-const DCE_SIZE: u16 = 0x20;
 
 /// The WND structure's fields (module doc): the offsets in the block.
 pub mod wnd {
@@ -219,7 +225,8 @@ pub fn init(m: &mut Uc<'_>, w: &mut Win16) -> bool {
         return false;
     }
     for _ in 0..DCE_COUNT {
-        alloc_fixed(w, m, DCE_SIZE, lt::DCE);
+        let b = super::dce::alloc(w, m);
+        super::dce::write(w, m, b, 0, 0, super::dce::flag::CACHE, 0);
     }
     let d = &w.user.windows[0];
     let bytes = wnd_bytes(&w.user, d, 0, 0);
@@ -237,7 +244,7 @@ pub fn alloc_wnd(w: &mut Win16, uc: &mut Uc<'_>, extra: u16) -> u16 {
 
 /// A zeroed fixed block of `size` bytes and LT_USER_ type `kind` in
 /// USER's data segment; 0 when USER's heap cannot take it.
-fn alloc_fixed(w: &mut Win16, uc: &mut Uc<'_>, size: u16, kind: u16) -> u16 {
+pub fn alloc_fixed(w: &mut Win16, uc: &mut Uc<'_>, size: u16, kind: u16) -> u16 {
     let Some(ds) = selector(w, DS) else {
         return 0;
     };
@@ -309,6 +316,21 @@ pub fn free_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16) {
         && let Some(ds) = selector(w, DS)
     {
         sysheap::free(w, uc, ds, block);
+    }
+}
+
+/// Resize block `block` of USER's data segment to `size` bytes, moving
+/// it when it must (LocalReAlloc with LMEM_MOVEABLE: a fixed block's
+/// handle, its address, changes then); the handle afterwards, 0 when the
+/// heap cannot take it (the block is left as it was).
+pub fn realloc_block(w: &mut Win16, uc: &mut Uc<'_>, block: u16, size: u16) -> u16 {
+    selector(w, DS).map_or(0, |ds| sysheap::realloc(w, uc, ds, block, size))
+}
+
+/// Write `bytes` at the start of block `block` of USER's data segment.
+pub fn write_block(w: &Win16, uc: &mut Uc<'_>, block: u16, bytes: &[u8]) {
+    if let Some(ds) = selector(w, DS) {
+        sysheap::write(w, uc, ds, block, 0, bytes);
     }
 }
 
@@ -501,6 +523,7 @@ pub fn sync_class(env: &mut Env, uc: &mut Uc<'_>, atom: u16) {
     put16(&mut b, cls::PCLS_NEXT, next);
     put16(&mut b, cls::W_SIG, cls::SIGNATURE);
     put16(&mut b, cls::ATOM, c.atom);
+    put16(&mut b, cls::H_DCE, super::dce::of_class(env, c.block));
     let count = u
         .live()
         .filter(|w| w.class_atom == c.atom && w.class == c.name)
@@ -580,10 +603,44 @@ fn menu_bytes(m: &super::menu::Menu, strings: &[u16]) -> Vec<u8> {
     b
 }
 
-/// Give every menu its blocks in USER's menu and string heaps as it now
-/// is (made, resized, written, freed with the menu): the menus whose
-/// structure the menu heap could not take. Nothing to do, and no cost,
-/// unless a menu was made, changed or destroyed since the last time.
+/// A new menu's block in USER's menu heap (moveable, LT_USER_MENU, the
+/// structure of a menu without items): its local handle, the HMENU
+/// (module doc of menu.rs); 0 when the heap cannot take it.
+pub fn alloc_menu(w: &mut Win16, uc: &mut Uc<'_>) -> u16 {
+    let Some(mh) = selector(w, MENU_HEAP) else {
+        return 0;
+    };
+    let h = sysheap::alloc(w, uc, mh, lmem::MOVEABLE, menu::ITEMS as u16, lt::MENU);
+    if h != 0 {
+        w.user.menus.blocks.insert(
+            h,
+            MenuBlocks {
+                block: h,
+                ..MenuBlocks::default()
+            },
+        );
+    }
+    h
+}
+
+/// Free menu block `h` (and its strings) that no menu holds.
+pub fn free_menu(w: &mut Win16, uc: &mut Uc<'_>, h: u16) {
+    let (Some(mh), Some(sh)) = (selector(w, MENU_HEAP), selector(w, STRING_HEAP)) else {
+        return;
+    };
+    if let Some(b) = w.user.menus.blocks.remove(&h) {
+        sysheap::free(w, uc, mh, b.block);
+        for s in b.strings.into_iter().filter(|&s| s != 0) {
+            sysheap::free(w, uc, sh, s);
+        }
+    }
+}
+
+/// Bring every menu's blocks in USER's menu and string heaps up to date
+/// (resized, written; freed with the menu): the menus whose structure
+/// could not grow for their items (the block keeps its size and handle).
+/// Nothing to do, and no cost, unless a menu was made, changed or
+/// destroyed since the last time.
 pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
     let w = &mut env.win16;
     if !w.user.menus.dirty {
@@ -602,12 +659,7 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
         .filter(|&h| !w.user.menus.exists(h))
         .collect();
     for h in gone {
-        if let Some(b) = w.user.menus.blocks.remove(&h) {
-            sysheap::free(w, uc, mh, b.block);
-            for s in b.strings.into_iter().filter(|&s| s != 0) {
-                sysheap::free(w, uc, sh, s);
-            }
-        }
+        free_menu(w, uc, h);
     }
     let mut failed = Vec::new();
     let live: Vec<u16> = w.user.menus.handles().collect();
@@ -621,23 +673,17 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
             .map(|it| it.text().map(<[u8]>::to_vec))
             .collect();
         let size = (menu::ITEMS + menu::ITEM_SIZE * texts.len()).min(0xFFF0) as u16;
-        let mut b = w.user.menus.blocks.remove(&h).unwrap_or_default();
-        // The structure.
-        if b.block == 0 {
-            b.block = sysheap::alloc(w, uc, mh, lmem::MOVEABLE, size, lt::MENU);
-            b.written.clear();
-        } else if w.local_heaps.heaps.get(&mh).map_or(0, |l| l.size(b.block)) < size {
-            let n = sysheap::realloc(w, uc, mh, b.block, size);
-            if n == 0 {
-                sysheap::free(w, uc, mh, b.block);
-                b.block = 0;
-            } else {
-                b.block = n;
+        let Some(mut b) = w.user.menus.blocks.remove(&h) else {
+            // Every menu is made with its block (alloc_menu).
+            failed.push(h);
+            continue;
+        };
+        // The structure: a moveable block keeps its handle when it grows.
+        if w.local_heaps.heaps.get(&mh).map_or(0, |l| l.size(b.block)) < size {
+            if sysheap::realloc(w, uc, mh, b.block, size) == 0 {
+                failed.push(h);
             }
             b.written.clear();
-        }
-        if b.block == 0 {
-            failed.push(h);
         }
         // Its strings.
         b.strings.resize(texts.len(), 0);
@@ -670,9 +716,7 @@ pub fn sync_menus(env: &mut Env, uc: &mut Uc<'_>) -> Vec<u16> {
                 sysheap::free(w, uc, sh, s);
             }
         }
-        if b.block != 0
-            && let Some(m) = w.user.menus.get(h)
-        {
+        if let Some(m) = w.user.menus.get(h) {
             let bytes = menu_bytes(m, &b.strings);
             if bytes != b.written {
                 sysheap::write(w, uc, mh, b.block, 0, &bytes);

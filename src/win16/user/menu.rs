@@ -10,8 +10,13 @@
 //! (MF_STRING, MF_BITMAP, MF_OWNERDRAW, MF_SEPARATOR, MF_POPUP,
 //! MF_MENUBREAK, MF_MENUBARBREAK, MF_HELP) and its state (MF_GRAYED,
 //! MF_DISABLED, MF_CHECKED, MF_HILITE, MF_USECHECKBITMAPS). Menus live in
-//! a table of [`Menus`]; a handle names one slot of it, handles of
-//! destroyed menus are reused only when the table is full.
+//! [`Menus`] by handle. An HMENU is the local handle of the menu's
+//! moveable block of type LT_USER_MENU in USER's menu heap (Windows 3.1
+//! kept menus in a heap of their own, KB Q90762, and a menu's handle was
+//! its block's handle there, Pietrek, "Windows Internals"): the block is
+//! made first ([`new_menu`]; LoadMenu makes the bar's and each pop-up's,
+//! in that order) and freed after the menu is destroyed, so a destroyed
+//! menu's handle may name the next menu made, as in Windows.
 //!
 //! The rooms of the concept:
 //!
@@ -147,8 +152,6 @@ pub const MAX_MENUS: usize = 4096;
 pub const MAX_ITEMS: usize = 32_768;
 /// Longest item text kept, in bytes.
 pub const MAX_TEXT: usize = 1024;
-/// First menu handle: handles are `MENU_BASE + 4 * (slot + 1)`.
-const MENU_BASE: u16 = 0x8000;
 
 /// What an item shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,11 +260,11 @@ pub struct Menu {
     pub size: Option<(i32, i32)>,
 }
 
-/// USER's menus (module doc).
+/// USER's menus (module doc), by handle: each handle is the local handle
+/// of the menu's block in USER's menu heap (heap.rs).
 #[derive(Debug, Default)]
 pub struct Menus {
-    slots: Vec<Option<Menu>>,
-    free: BTreeSet<usize>,
+    menus: std::collections::BTreeMap<u16, Menu>,
     items: usize,
     /// The system menu copies (GetSystemMenu) by window.
     pub(crate) system: std::collections::BTreeMap<u16, u16>,
@@ -284,48 +287,41 @@ pub struct Menus {
 }
 
 impl Menus {
-    fn slot_of(h: u16) -> Option<usize> {
-        let d = h.checked_sub(MENU_BASE)?;
-        (d % 4 == 0 && d >= 4).then(|| usize::from(d / 4) - 1)
-    }
-
-    fn handle_of(slot: usize) -> u16 {
-        MENU_BASE + 4 * (slot as u16 + 1)
-    }
-
     /// The menu `h`.
     pub fn get(&self, h: u16) -> Option<&Menu> {
-        self.slots.get(Self::slot_of(h)?)?.as_ref()
+        self.menus.get(&h)
     }
 
     /// The menu `h`, to change.
     pub fn get_mut(&mut self, h: u16) -> Option<&mut Menu> {
         self.dirty = true;
-        self.slots.get_mut(Self::slot_of(h)?)?.as_mut()
+        self.menus.get_mut(&h)
     }
 
     /// Is `h` a menu (IsMenu)?
     pub fn exists(&self, h: u16) -> bool {
-        self.get(h).is_some()
+        self.menus.contains_key(&h)
     }
 
-    /// A new empty menu's handle; 0 when [`MAX_MENUS`] exist.
-    pub fn create(&mut self, popup: bool) -> u16 {
+    /// Can another menu be made (fewer than [`MAX_MENUS`] exist)?
+    pub fn has_room(&self) -> bool {
+        self.menus.len() < MAX_MENUS
+    }
+
+    /// A new empty menu with handle `h` (its block's local handle in the
+    /// menu heap, [`new_menu`]); `h`, or 0 when `h` is 0 or already a
+    /// menu or [`MAX_MENUS`] exist.
+    pub fn create(&mut self, h: u16, popup: bool) -> u16 {
+        if h == 0 || self.exists(h) || !self.has_room() {
+            return 0;
+        }
         self.dirty = true;
         let menu = Menu {
             popup,
             ..Menu::default()
         };
-        let slot = if self.slots.len() < MAX_MENUS {
-            self.slots.push(Some(menu));
-            self.slots.len() - 1
-        } else if let Some(s) = self.free.pop_first() {
-            self.slots[s] = Some(menu);
-            s
-        } else {
-            return 0;
-        };
-        Self::handle_of(slot)
+        self.menus.insert(h, menu);
+        h
     }
 
     /// Destroy menu `h` and every pop-up it opens; false if `h` is no menu.
@@ -336,14 +332,10 @@ impl Menus {
         self.dirty = true;
         let mut todo = vec![h];
         while let Some(m) = todo.pop() {
-            let Some(slot) = Self::slot_of(m) else {
-                continue;
-            };
-            let Some(menu) = self.slots.get_mut(slot).and_then(Option::take) else {
+            let Some(menu) = self.menus.remove(&m) else {
                 continue;
             };
             self.items -= menu.items.len();
-            self.free.insert(slot);
             self.system.retain(|_, s| *s != m);
             todo.extend(menu.items.iter().filter(|i| i.popup != 0).map(|i| i.popup));
         }
@@ -426,11 +418,7 @@ impl Menus {
 
     /// The handles of every menu, in handle order.
     pub fn handles(&self) -> impl Iterator<Item = u16> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.is_some())
-            .map(|(i, _)| Self::handle_of(i))
+        self.menus.keys().copied()
     }
 
     /// Items of all menus together.
@@ -494,33 +482,31 @@ pub fn window_menu(env: &Env, hwnd: u16) -> u16 {
 
 // ----------------------------------------------------------- functions
 
-/// USER.151 CreateMenu() -> HMENU: a new, empty menu (0 when
-/// [`MAX_MENUS`] exist).
-fn create_menu(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+/// A new empty menu: its block in USER's menu heap is made first, and
+/// the block's local handle is the HMENU (module doc); 0 when the heap
+/// cannot take the block or [`MAX_MENUS`] exist.
+pub fn new_menu(env: &mut Env, uc: &mut Uc<'_>, popup: bool) -> u16 {
     layout::ensure_font(env);
-    let h = menus(env).create(false);
-    Ok(u32::from(with_block(env, uc, h)))
+    if !menus(env).has_room() {
+        return 0;
+    }
+    let h = super::heap::alloc_menu(&mut env.win16, uc);
+    if h != 0 && menus(env).create(h, popup) == 0 {
+        super::heap::free_menu(&mut env.win16, uc, h);
+        return 0;
+    }
+    h
+}
+
+/// USER.151 CreateMenu() -> HMENU: a new, empty menu (0 when USER's menu
+/// heap cannot take it).
+fn create_menu(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
+    Ok(u32::from(new_menu(env, uc, false)))
 }
 
 /// USER.415 CreatePopupMenu() -> HMENU.
 fn create_popup_menu(env: &mut Env, uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
-    layout::ensure_font(env);
-    let h = menus(env).create(true);
-    Ok(u32::from(with_block(env, uc, h)))
-}
-
-/// A new menu gets its block in USER's menu heap; when the heap cannot
-/// take it, the menu is not made (0).
-fn with_block(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> u16 {
-    if h == 0 {
-        return 0;
-    }
-    if super::heap::sync_menus(env, uc).contains(&h) {
-        menus(env).destroy(h);
-        super::heap::sync_menus(env, uc);
-        return 0;
-    }
-    h
+    Ok(u32::from(new_menu(env, uc, true)))
 }
 
 /// USER.152 DestroyMenu(hMenu) -> BOOL: the menu and its pop-ups.
@@ -537,7 +523,7 @@ fn is_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// `pos` (None: append).
 fn add_item(
     env: &mut Env,
-    uc: &Uc<'_>,
+    uc: &mut Uc<'_>,
     h: u16,
     pos: Option<usize>,
     flags: u16,
@@ -550,7 +536,25 @@ fn add_item(
     let Some(content) = new_content(uc, flags, lp) else {
         return false;
     };
-    menus(env).insert(h, pos, build_item(flags, id, content))
+    if !menus(env).insert(h, pos, build_item(flags, id, content)) {
+        return false;
+    }
+    fits(env, uc, h, pos)
+}
+
+/// Menu `h` just got an item at `pos` (None: the end): true when its block
+/// in the menu heap could grow for it; else the item is taken out again
+/// and false (the function that added it fails, as when LocalReAlloc
+/// fails in Windows).
+fn fits(env: &mut Env, uc: &mut Uc<'_>, h: u16, pos: Option<usize>) -> bool {
+    if !super::heap::sync_menus(env, uc).contains(&h) {
+        return true;
+    }
+    let n = menus(env).get(h).map_or(0, |m| m.items.len());
+    let at = pos.unwrap_or(usize::MAX).min(n.saturating_sub(1));
+    menus(env).take(h, at);
+    super::heap::sync_menus(env, uc);
+    false
 }
 
 /// USER.411 AppendMenu(hMenu, wFlags, wIDNewItem, lpNewItem) -> BOOL.
@@ -573,7 +577,7 @@ fn insert_place(m: &Menus, h: u16, item: u16, flags: u16) -> Option<(u16, Option
 
 fn insert_impl(
     env: &mut Env,
-    uc: &Uc<'_>,
+    uc: &mut Uc<'_>,
     h: u16,
     item: u16,
     flags: u16,
@@ -899,6 +903,23 @@ pub fn window_destroyed(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
     }
 }
 
+/// Window `hwnd` went with its task (user/mod.rs, forget_task): its menu
+/// bar and system menu go too, as when Windows destroys the windows of a
+/// task that ends; their blocks leave the menu heap at the next sync.
+pub fn task_window_gone(env: &mut Env, hwnd: u16) {
+    let bar = window_menu(env, hwnd);
+    let m = menus(env);
+    if bar != 0 {
+        m.destroy(bar);
+    }
+    if let Some(s) = m.system.remove(&hwnd) {
+        m.destroy(s);
+    }
+    if m.active.as_ref().is_some_and(|a| a.hwnd == hwnd) {
+        m.active = None;
+    }
+}
+
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
     Api::new("USER", 151, "CREATEMENU", &[], create_menu),
@@ -1042,9 +1063,9 @@ mod tests {
     #[test]
     fn by_command_searches_depth_first_and_survives_cycles() {
         let mut m = Menus::default();
-        let bar = m.create(false);
-        let a = m.create(true);
-        let b = m.create(true);
+        let bar = m.create(0x104, false);
+        let a = m.create(0x108, true);
+        let b = m.create(0x10C, true);
         m.insert(bar, None, text(MF_POPUP, a, "&A"));
         m.insert(bar, None, text(0, 7, "Seven on the bar"));
         m.insert(a, None, text(MF_POPUP, b, "&B"));
@@ -1097,30 +1118,26 @@ mod tests {
     }
 
     #[test]
-    fn handles_are_bounded_and_reused_only_when_full() {
+    fn handles_are_the_blocks_and_menus_are_bounded() {
         let mut m = Menus::default();
-        let first = m.create(false);
-        assert_eq!(first, 0x8004);
-        assert!(m.destroy(first));
-        // Not reused while slots remain: a stale handle stays invalid.
-        let second = m.create(false);
-        assert_ne!(second, first);
-        assert!(!m.exists(first));
-        let mut last = 0;
-        loop {
-            match m.create(true) {
-                0 => break,
-                h => last = h,
-            }
+        // The handle is the one given (the block's), once.
+        assert_eq!(m.create(0x0A2C, false), 0x0A2C);
+        assert_eq!(m.create(0x0A2C, true), 0);
+        assert_eq!(m.create(0, true), 0);
+        assert!(m.destroy(0x0A2C));
+        assert!(!m.exists(0x0A2C));
+        // A freed block's handle may name the next menu, as in Windows.
+        assert_eq!(m.create(0x0A2C, true), 0x0A2C);
+        let mut h = 0x1000u16;
+        while m.has_room() {
+            assert_eq!(m.create(h, true), h);
+            h += 4;
         }
-        // The freed slot is taken last, when the table is full.
-        assert_eq!(last, first);
         assert_eq!(m.handles().count(), MAX_MENUS);
-        assert_eq!(m.create(false), 0);
-        assert!(!m.exists(0) && !m.exists(0x8001) && !m.exists(0x7FFC));
+        assert_eq!(m.create(h, false), 0);
         // Items are bounded in all.
         let mut m = Menus::default();
-        let h = m.create(false);
+        let h = m.create(0x20, false);
         for i in 0..MAX_ITEMS {
             assert!(m.insert(h, None, text(0, i as u16, "i")));
         }
@@ -1139,10 +1156,14 @@ mod tests {
             (0u8..6, 0usize..6, 0u16..8, 0usize..8), 0..80)) {
             let mut m = Menus::default();
             let mut hs: Vec<u16> = Vec::new();
+            let mut next = 0x100u16;
             for (op, a, id, pos) in ops {
                 let h = hs.get(a % hs.len().max(1)).copied().unwrap_or(0);
                 match op {
-                    0 => hs.push(m.create(a % 2 == 0)),
+                    0 => {
+                        next += 4;
+                        hs.push(m.create(next, a % 2 == 0));
+                    }
                     1 => { m.insert(h, Some(pos), text(0, id, "t")); }
                     2 => {
                         let sub = hs.get(pos % hs.len().max(1)).copied().unwrap_or(0);

@@ -56,6 +56,7 @@ pub mod comm;
 pub mod consts;
 pub mod controls;
 pub mod cursor;
+pub mod dce;
 pub mod defwnd;
 pub mod dialog;
 pub mod draw;
@@ -413,8 +414,8 @@ pub struct User {
     /// Windows placed with CW_USEDEFAULT so far (the cascade).
     pub default_placed: u16,
     /// Pending DeferWindowPos lists by handle.
-    pub defer: BTreeMap<u16, Vec<winpos::Deferred>>,
-    pub next_defer: u16,
+    /// Each HDWP's positions and the room its block has (winpos.rs).
+    pub defer: BTreeMap<u16, (Vec<winpos::Deferred>, usize)>,
     /// WM_SETREDRAW / LockWindowUpdate: the window whose drawing is locked.
     pub locked: u16,
     /// The MDICLIENT windows.
@@ -484,7 +485,6 @@ impl Default for User {
             in_send: Vec::new(),
             default_placed: 0,
             defer: BTreeMap::new(),
-            next_defer: 0,
             locked: 0,
             boxes: msgbox::Shown::default(),
             mdi: mdi::MdiClients::new(),
@@ -835,6 +835,11 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
         .filter(|w| w.htask == htask)
         .map(|w| w.hwnd)
         .collect();
+    // Their menus go with them (menu.rs).
+    for h in &gone {
+        menu::task_window_gone(env, *h);
+    }
+    let u = &mut env.win16.user;
     let mut blocks = Vec::new();
     let mut props = Vec::new();
     for h in &gone {
@@ -881,6 +886,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     }
     // Their WNDs, texts and classes leave USER's heaps.
     for (h, text) in blocks {
+        dce::window_gone(env, uc, h);
         heap::free_wnd(&mut env.win16, uc, h, text);
         env.win16.user.handles.remove(&h);
     }
@@ -892,6 +898,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     }
     for (atom, block) in &dead {
         env.win16.atoms.global.delete(*atom);
+        dce::class_gone(env, uc, *block);
         heap::free_block(&mut env.win16, uc, *block);
     }
     let parents: Vec<u16> = env.win16.user.live().map(|w| w.hwnd).collect();
@@ -904,6 +911,7 @@ pub fn forget_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
     if !dead.is_empty() {
         heap::sync_classes(env, uc);
     }
+    heap::sync_menus(env, uc);
 }
 
 /// Call a program's callback (an EnumWindows function, a hook, a timer

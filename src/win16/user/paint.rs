@@ -343,8 +343,13 @@ pub struct DcUse {
     /// (client coordinates).
     pub paint: Option<Region>,
     /// The window's own DC (CS_OWNDC, CS_CLASSDC): kept until the window
-    /// goes; ReleaseDC leaves it.
+    /// (its class's) goes; ReleaseDC leaves it.
     pub own: bool,
+    /// An own or class DC's entry in USER's heap (dce.rs); 0 for a
+    /// common DC.
+    pub dce: u16,
+    /// A class DC's class (its block); 0 for another DC.
+    pub class: u16,
 }
 
 /// Where a DC of `hwnd` has its origin and what it shows (screen
@@ -395,10 +400,10 @@ fn dc_geometry(env: &Env, hwnd: u16, kind: DcKind, paint: Option<&Region>) -> (P
 /// The device context of a window: GetDC, GetWindowDC, GetDCEx and
 /// BeginPaint all come here. A DC made by GDI (`gdi::dc::create_window_dc`)
 /// with the window's origin and visible region — clipped to `paint`, the
-/// update region, for BeginPaint — or the window's own DC again for a
-/// CS_OWNDC or CS_CLASSDC class (its attributes kept between uses; a
-/// CS_CLASSDC window has one of its own here rather than sharing the
-/// class's). `hwnd` 0 is the screen. 0 when GDI's table is full.
+/// update region, for BeginPaint — or, for the client area of a window of
+/// a CS_OWNDC or CS_CLASSDC class, the window's own DC or its class's
+/// (dce.rs), the same handle every time, its attributes kept between
+/// uses. `hwnd` 0 is the screen. 0 when GDI's table is full.
 pub fn window_dc(
     env: &mut Env,
     uc: &mut Uc<'_>,
@@ -406,25 +411,13 @@ pub fn window_dc(
     kind: DcKind,
     paint: Option<Region>,
 ) -> u16 {
-    let own = kind == DcKind::Client
-        && hwnd != 0
-        && hwnd != DESKTOP
-        && env
-            .win16
-            .user
-            .class_of(hwnd)
-            .is_some_and(|c| c.style & (CS_OWNDC | CS_CLASSDC) != 0);
     let (origin, vis) = dc_geometry(env, hwnd, kind, paint.as_ref());
-    if own
-        && let Some(d) = env
-            .win16
-            .user
-            .dcs
-            .iter_mut()
-            .find(|d| d.own && d.hwnd == hwnd)
+    if kind == DcKind::Client
+        && let Some(hdc) = super::dce::own_dc(env, uc, hwnd)
     {
-        d.paint = paint;
-        let hdc = d.hdc;
+        if let Some(d) = env.win16.user.dcs.iter_mut().find(|d| d.hdc == hdc) {
+            d.paint = paint;
+        }
         env.win16.gdi.set_visible_region(hdc, origin, vis);
         return hdc;
     }
@@ -437,7 +430,9 @@ pub fn window_dc(
         hwnd,
         kind,
         paint,
-        own,
+        own: false,
+        dce: 0,
+        class: 0,
     });
     hdc
 }
@@ -451,6 +446,9 @@ pub fn release_window_dc(env: &mut Env, uc: &mut Uc<'_>, hdc: u16) -> bool {
     };
     if u.dcs[i].own {
         u.dcs[i].paint = None;
+        if u.dcs[i].hwnd == 0 {
+            return true;
+        }
         let (hwnd, kind) = (u.dcs[i].hwnd, u.dcs[i].kind);
         let (origin, vis) = dc_geometry(env, hwnd, kind, None);
         env.win16.gdi.set_visible_region(hdc, origin, vis);
@@ -467,9 +465,16 @@ pub fn release_window_dc(env: &mut Env, uc: &mut Uc<'_>, hdc: u16) -> bool {
 pub fn refresh_dcs(env: &mut Env, uc: &mut Uc<'_>) {
     let uses = std::mem::take(&mut env.win16.user.dcs);
     let mut kept = Vec::with_capacity(uses.len());
+    let mut gone = Vec::new();
     for d in uses {
+        if d.class != 0 && d.hwnd == 0 {
+            // A class DC no window has now shows nothing.
+            kept.push(d);
+            continue;
+        }
         if d.hwnd != 0 && env.win16.user.window(d.hwnd).is_none() {
-            crate::win16::gdi::dc::release_dc(&mut env.win16, uc, d.hdc);
+            gone.push(d.hwnd);
+            kept.push(d);
             continue;
         }
         let (origin, vis) = dc_geometry(env, d.hwnd, d.kind, d.paint.as_ref());
@@ -477,6 +482,9 @@ pub fn refresh_dcs(env: &mut Env, uc: &mut Uc<'_>) {
         kept.push(d);
     }
     env.win16.user.dcs = kept;
+    for hwnd in gone {
+        super::dce::window_gone(env, uc, hwnd);
+    }
 }
 
 /// The window of a DC [`window_dc`] gave, if it is one (0 for the

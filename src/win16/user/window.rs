@@ -250,6 +250,18 @@ pub fn create_window(env: &mut Env, uc: &mut Uc<'_>, a: CreateArgs) -> Result<u1
     link(&mut env.win16.user, hwnd, after);
     super::heap::sync_around(env, uc, hwnd);
     super::heap::sync_class(env, uc, class.atom);
+    // A CS_OWNDC window's DC and its entry in USER's heap (dce.rs).
+    if !super::dce::window_created(env, uc, hwnd) {
+        event(
+            uc,
+            format!(
+                "CreateWindow: no room for the own DC of a window of class {}",
+                class.name
+            ),
+        );
+        free_record(env, uc, hwnd);
+        return Ok(0);
+    }
     // A top-level window without a menu of its own gets its class's.
     if style & WS_CHILD == 0 && a.menu == 0 {
         if let Some(name) = &class.menu {
@@ -576,18 +588,9 @@ fn free_record(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) {
         props = w.props.drain(..).map(|p| p.block).collect();
         w.update = Region::empty();
     }
-    // Its DCs (an own DC, and any the program did not release) go back to
-    // GDI.
-    let gone: Vec<u16> = u
-        .dcs
-        .iter()
-        .filter(|d| d.hwnd == hwnd)
-        .map(|d| d.hdc)
-        .collect();
-    u.dcs.retain(|d| d.hwnd != hwnd);
-    for hdc in gone {
-        crate::win16::gdi::dc::release_dc(&mut env.win16, uc, hdc);
-    }
+    // Its DCs: an own DC goes with its entry, a class DC no longer names
+    // it, any common DC the program did not release goes back (dce.rs).
+    super::dce::window_gone(env, uc, hwnd);
     super::paint::refresh_dcs(env, uc);
     // Its WND and its text leave USER's heaps; its parent and siblings no
     // longer name it.

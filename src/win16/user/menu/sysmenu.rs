@@ -76,9 +76,10 @@ pub const ITEMS: &[(u16, u16, &[u8])] = &[
     (0, SC_TASKLIST, b"S&witch To...\tCtrl+Esc"),
 ];
 
-/// A new standard system menu: its handle, 0 when no menu can be made.
-pub fn standard(m: &mut Menus) -> u16 {
-    let h = m.create(true);
+/// A new standard system menu with handle `h` (its block in the menu
+/// heap): `h`, 0 when no menu can be made.
+pub fn standard(m: &mut Menus, h: u16) -> u16 {
+    let h = m.create(h, true);
     if h == 0 {
         return 0;
     }
@@ -101,7 +102,7 @@ pub fn standard(m: &mut Menus) -> u16 {
 
 /// Window `hwnd`'s system menu, made when first needed (module doc); 0
 /// when it has no WS_SYSMENU or no menu can be made.
-pub fn of_window(env: &mut Env, hwnd: u16) -> u16 {
+pub fn of_window(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> u16 {
     let Some(w) = env.win16.user.window(hwnd) else {
         return 0;
     };
@@ -114,10 +115,16 @@ pub fn of_window(env: &mut Env, hwnd: u16) -> u16 {
         return h;
     }
     super::layout::ensure_font(env);
+    let block = crate::win16::user::heap::alloc_menu(&mut env.win16, uc);
     let m = &mut env.win16.user.menus;
-    let h = standard(m);
+    let h = standard(m, block);
     if h != 0 {
         m.system.insert(hwnd, h);
+    }
+    // The block goes back when no menu took it (or, with the menu, when
+    // its items did not fit: the next sync frees it).
+    if block != 0 && h == 0 {
+        crate::win16::user::heap::free_menu(&mut env.win16, uc, block);
     }
     h
 }
@@ -145,7 +152,7 @@ pub fn init_states(env: &mut Env, hwnd: u16, h: u16) {
 }
 
 /// USER.156 GetSystemMenu(hWnd, bRevert) -> HMENU (module doc).
-fn get_system_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+fn get_system_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, revert) = (a[0] as u16, a[1] as u16 != 0);
     if revert {
         let m = &mut env.win16.user.menus;
@@ -154,7 +161,7 @@ fn get_system_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         }
         return Ok(0);
     }
-    Ok(u32::from(of_window(env, hwnd)))
+    Ok(u32::from(of_window(env, uc, hwnd)))
 }
 
 /// USER.280 SetSystemMenu(hWnd, hMenu) -> BOOL (undocumented): hMenu
@@ -201,7 +208,8 @@ mod tests {
     #[test]
     fn the_standard_menu() {
         let mut m = Menus::default();
-        let h = standard(&mut m);
+        let h = standard(&mut m, 0x104);
+        assert_eq!(h, 0x104);
         let menu = m.get(h).unwrap();
         assert!(menu.system && menu.popup);
         let texts: Vec<String> = menu

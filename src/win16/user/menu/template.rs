@@ -191,15 +191,29 @@ pub fn encode(items: &[TemplateItem]) -> Vec<u8> {
     out
 }
 
-/// Build the menus a parsed template describes (module doc): the bar's
-/// handle, None (and nothing left behind) when the menus or items run
-/// out.
-pub fn build(menus: &mut Menus, items: &[TemplateItem]) -> Option<u16> {
-    let bar = menus.create(false);
+/// How many menus a parsed template makes: the bar and each pop-up.
+pub fn menu_count(items: &[TemplateItem]) -> usize {
+    fn popups(items: &[TemplateItem]) -> usize {
+        items
+            .iter()
+            .filter(|t| t.flags & MF_POPUP != 0)
+            .map(|t| 1 + popups(&t.items))
+            .sum()
+    }
+    1 + popups(items)
+}
+
+/// Build the menus a parsed template describes (module doc), each taking
+/// the next of `handles` (the bar the first, then the pop-ups depth
+/// first: the order LoadMenuIndirect makes them): the bar's handle, None
+/// (and no menu left behind) when the handles or the items run out.
+pub fn build(menus: &mut Menus, handles: &[u16], items: &[TemplateItem]) -> Option<u16> {
+    let mut next = handles.iter().copied();
+    let bar = menus.create(next.next().unwrap_or(0), false);
     if bar == 0 {
         return None;
     }
-    if fill(menus, bar, items) {
+    if fill(menus, &mut next, bar, items) {
         Some(bar)
     } else {
         menus.destroy(bar);
@@ -207,10 +221,15 @@ pub fn build(menus: &mut Menus, items: &[TemplateItem]) -> Option<u16> {
     }
 }
 
-fn fill(menus: &mut Menus, h: u16, items: &[TemplateItem]) -> bool {
+fn fill(
+    menus: &mut Menus,
+    next: &mut dyn Iterator<Item = u16>,
+    h: u16,
+    items: &[TemplateItem],
+) -> bool {
     for t in items {
         let item = if t.flags & MF_POPUP != 0 {
-            let sub = menus.create(true);
+            let sub = menus.create(next.next().unwrap_or(0), true);
             if sub == 0 {
                 return false;
             }
@@ -219,7 +238,7 @@ fn fill(menus: &mut Menus, h: u16, items: &[TemplateItem]) -> bool {
                 menus.destroy(sub);
                 return false;
             }
-            if !fill(menus, sub, &t.items) {
+            if !fill(menus, next, sub, &t.items) {
                 return false;
             }
             continue;
@@ -235,16 +254,55 @@ fn fill(menus: &mut Menus, h: u16, items: &[TemplateItem]) -> bool {
     true
 }
 
+/// The menus of a parsed template, each with its block in USER's menu
+/// heap made first (its HMENU: menu.rs, new_menu): the bar's handle, 0
+/// when the menu heap or the menus run out (nothing left behind).
+fn build_in_heap(env: &mut Env, uc: &mut Uc<'_>, items: &[TemplateItem]) -> u16 {
+    let n = menu_count(items);
+    let mut handles = Vec::with_capacity(n);
+    for _ in 0..n {
+        match super::super::heap::alloc_menu(&mut env.win16, uc) {
+            0 => break,
+            h => handles.push(h),
+        }
+    }
+    let bar = if handles.len() == n {
+        build(&mut env.win16.user.menus, &handles, items)
+    } else {
+        None
+    };
+    // Blocks no menu took go back to the heap (those of menus destroyed
+    // on failure go at the sync below).
+    for &h in &handles {
+        if !env.win16.user.menus.exists(h) {
+            super::super::heap::free_menu(&mut env.win16, uc, h);
+        }
+    }
+    let Some(bar) = bar else {
+        super::super::heap::sync_menus(env, uc);
+        return 0;
+    };
+    let failed = super::super::heap::sync_menus(env, uc);
+    if !failed.iter().any(|f| handles.contains(f)) {
+        bar
+    } else {
+        // A menu's block could not grow for its items.
+        env.win16.user.menus.destroy(bar);
+        super::super::heap::sync_menus(env, uc);
+        0
+    }
+}
+
 /// Parse and build a template; the event says why when it fails.
 fn load(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8], what: &str) -> u16 {
     super::layout::ensure_font(env);
     match parse(bytes) {
-        Ok(items) => match build(&mut env.win16.user.menus, &items) {
-            Some(h) => h,
-            None => {
+        Ok(items) => match build_in_heap(env, uc, &items) {
+            0 => {
                 event(uc, format!("{what}: no room for more menus or items"));
                 0
             }
+            h => h,
         },
         Err(e) => {
             event(uc, format!("{what}: a bad menu template: {e}"));
@@ -392,7 +450,8 @@ mod tests {
             ]
         );
         let mut m = Menus::default();
-        let bar = build(&mut m, &items).unwrap();
+        assert_eq!(menu_count(&items), 3);
+        let bar = build(&mut m, &fake_handles(0x100, 3), &items).unwrap();
         let menu = m.get(bar).unwrap();
         assert!(!menu.popup);
         assert_eq!(menu.items.len(), 3);
@@ -443,16 +502,22 @@ mod tests {
         assert!(parse(&many).unwrap_err().what.contains("more than"));
     }
 
+    /// `n` handles from `first` on, 4 apart (moveable blocks' handles).
+    fn fake_handles(first: u16, n: usize) -> Vec<u16> {
+        (0..n as u16).map(|i| first + 4 * i).collect()
+    }
+
     #[test]
     fn building_gives_back_everything_when_the_menus_run_out() {
         let items = parse(&sample()).unwrap();
         let mut m = Menus::default();
-        while m.create(false) != 0 {}
+        let mut next = fake_handles(0x100, super::super::MAX_MENUS + 1).into_iter();
+        while m.create(next.next().unwrap(), false) != 0 {}
         let full = m.handles().count();
         // Free one slot: the bar fits, its pop-ups do not.
         let h = m.handles().next().unwrap();
         m.destroy(h);
-        assert_eq!(build(&mut m, &items), None);
+        assert_eq!(build(&mut m, &fake_handles(0xC000, 8), &items), None);
         assert_eq!(m.handles().count(), full - 1);
         assert_eq!(m.item_count(), 0);
     }
@@ -464,7 +529,7 @@ mod tests {
         fn arbitrary_bytes_never_panic(b in proptest::collection::vec(any::<u8>(), 0..600)) {
             if let Ok(items) = parse(&b) {
                 let mut m = Menus::default();
-                let _ = build(&mut m, &items);
+                let _ = build(&mut m, &fake_handles(0x100, 4), &items);
             }
         }
 

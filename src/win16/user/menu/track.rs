@@ -800,7 +800,7 @@ fn start(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, mouse: bool) -> Option<(Trac
         0
     };
     let mut t = Track::new(env, uc, hwnd, mouse);
-    t.sys = sysmenu::of_window(env, hwnd);
+    t.sys = sysmenu::of_window(env, uc, hwnd);
     if bar == 0 && t.sys == 0 {
         return None;
     }
@@ -1010,7 +1010,7 @@ pub fn script_click(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, line: &Line) -> O
     let system = matches!(line.action, Action::SysMenu);
     let (x0, y0) = bar_origin(env, hwnd);
     let (wparam, x, y) = if system {
-        if sysmenu::of_window(env, hwnd) == 0 {
+        if sysmenu::of_window(env, uc, hwnd) == 0 {
             event(
                 uc,
                 format!("script line {}: the window has no system menu", line.number),
