@@ -90,6 +90,12 @@ pub fn set_mode(env: &mut Env, uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
 }
 
 fn clear(uc: &mut Uc<'_>, m: u8) {
+    // The adapter's memory is the planes: whatever mode comes, what
+    // another mode left there is gone.
+    let vga = &mut uc.get_data_mut().vga;
+    if !vga.planes.is_empty() {
+        vga.planes.iter_mut().for_each(|b| *b = 0);
+    }
     match m {
         0..=3 => super::screen::clear(uc),
         7 => {
@@ -102,11 +108,7 @@ fn clear(uc: &mut Uc<'_>, m: u8) {
         0x13 => {
             let _ = uc.mem_write(0xA0000, &vec![0u8; PLANE]);
         }
-        _ => {
-            let vga = &mut uc.get_data_mut().vga;
-            vga.planes.clear();
-            vga.planes.resize(4 * PLANE, 0);
-        }
+        _ => uc.get_data_mut().vga.planes.resize(4 * PLANE, 0),
     }
     if (0..=3).contains(&m) {
         super::screen::set_cursor(uc, 0, 0);
