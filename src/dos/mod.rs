@@ -7,9 +7,11 @@
 //! memory, the PSP and loading programs are [`process`] and [`psp`]; DOS's
 //! tables in segment 0070h are [`data`]; the MCB chain is [`memory`]; the
 //! sandboxed drive C: is [`fs`]. BIOS services (INT 10h, 11h, 12h, 13h "no
-//! drive", 15h, 16h over the BIOS keyboard buffer, 1Ah) are in [`bios`];
-//! the timer and keyboard interrupts in [`hardware`]; the mouse driver
-//! (INT 33h, `--mouse`) in [`mouse`].
+//! drive", 15h, 16h over the BIOS keyboard buffer, 1Ah) are in [`bios`],
+//! the graphics side of INT 10h in [`video`] (the adapter itself is
+//! `machine::vga`), the ROM fonts in [`font`] and the screen's pictures
+//! in [`picture`]; the timer and keyboard interrupts in [`hardware`]; the
+//! mouse driver (INT 33h, `--mouse`) in [`mouse`].
 
 pub mod bios;
 pub mod clock;

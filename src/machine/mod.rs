@@ -2019,7 +2019,8 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 
 /// Port input: no device answers, so the bus reads all ones (FFh per byte).
 /// The keyboard controller answers at port 60h (the last scan code) and
-/// 64h (status: output buffer full, system flag, keyboard enabled).
+/// 64h (status: output buffer full, system flag, keyboard enabled), the
+/// VGA at its ports (vga.rs).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
     counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
@@ -2049,7 +2050,8 @@ fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
     })
 }
 
-/// Port output: no device listens; the write is logged.
+/// Port output: the VGA (vga.rs) and the A20 gate's controllers take
+/// theirs; the write is logged.
 fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
     counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
