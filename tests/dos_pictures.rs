@@ -269,3 +269,121 @@ fn a_text_screen_pictured_at_the_stop() {
     assert_eq!(p.at(0, 32 + 2), 0xFFFFFF);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A C program drawing with Open Watcom's graph.lib: its filled
+/// rectangles, pixels and `_outtext` in modes 12h, 0Dh and 13h. The
+/// program ends in mode 13h, so the run's picture is that screen.
+#[test]
+fn a_graph_lib_program_pictured() {
+    let Some(exe) = common::watcom::build(
+        "dosgraph",
+        common::watcom::Kind::DosExe,
+        &["dosgraph.c"],
+        None,
+        &["graph.lib"],
+    ) else {
+        return;
+    };
+    let dir = temp("dosgraph");
+    let shots = dir.join("shots");
+    let out = bin()
+        .arg("run")
+        .arg("--screenshots")
+        .arg(&shots)
+        .arg("--screenshot")
+        .arg(dir.join("final.png"))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // _getvideoconfig's sizes for 12h, 0Dh, 13h.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+        "640x480 320x200 320x200\n"
+    );
+    // Before the mode sets: mode 12h (colour 2 green, 9 light blue),
+    // then 0Dh (colour 12 light red through register 14h of the 200-line
+    // table).
+    Picture::load(&shots.join("screen-00001.png")).check(
+        "graph.lib 12h",
+        (640, 480),
+        &[
+            (20, 20, 0x00AA00),
+            (119, 69, 0x00AA00),
+            (19, 20, 0),
+            (120, 69, 0),
+            (20, 70, 0),
+            (300, 200, 0x5555FF),
+        ],
+    );
+    Picture::load(&shots.join("screen-00002.png")).check(
+        "graph.lib 0Dh",
+        (320, 200),
+        &[(0, 0, 0xFF5555), (15, 9, 0xFF5555), (16, 0, 0), (0, 10, 0)],
+    );
+    assert!(!shots.join("screen-00003.png").exists());
+    // Mode 13h at the exit: yellow (DAC 14: 3F,3F,15), red (DAC 4:
+    // 2A,00,00), and the 8x8 'O' of "OK" at text row 2, column 2 (its
+    // first line ..###...).
+    Picture::load(&dir.join("final.png")).check(
+        "graph.lib 13h",
+        (320, 200),
+        &[
+            (200, 100, 0xFFFF55),
+            (219, 119, 0xFFFF55),
+            (220, 119, 0),
+            (5, 150, 0xAA0000),
+            (10, 8, 0xFFFFFF),
+            (12, 8, 0xFFFFFF),
+            (9, 8, 0),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real DOS graphics demo from the corpus (Jerome Shidel's SLIVER.EXE,
+/// Turbo Pascal 7, direct mode 13h video memory and a palette through
+/// AX=1012h): with a fixed clock and budget its picture is the 320x200
+/// screen with its dots on it, the same each run.
+#[test]
+fn a_corpus_demo_pictured() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let dir = temp("sliver");
+    let shot = |name: &str| {
+        let png = dir.join(name);
+        let out = bin()
+            .args([
+                "run",
+                "--clock",
+                "1993-01-01T12:00:00",
+                "--max-insns",
+                "20000000",
+            ])
+            .arg("--screenshot")
+            .arg(&png)
+            .arg(corpus.join("dos/tp7/SLIVER.EXE"))
+            .output()
+            .unwrap();
+        // The demo runs until a key; the budget ends it (exit 122).
+        assert_eq!(
+            out.status.code(),
+            Some(122),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        png
+    };
+    let (a, b) = (shot("a.png"), shot("b.png"));
+    let p = Picture::load(&a);
+    assert_eq!((p.width, p.height), (320, 200));
+    assert!((20..5000).contains(&p.lit()), "{} pixels lit", p.lit());
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
