@@ -74,7 +74,7 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     let (ah, al) = ((ax >> 8) as u8, ax as u8);
     let (bx, cx, dx) = (uc.reg(R::BX), uc.reg(R::CX), uc.reg(R::DX));
-    let (cols, rows) = screen::SIZE;
+    let (cols, rows) = screen::size(uc);
     match ah {
         0x00 => video::set_mode(env, uc, al)?,
         // Cursor shape: start line CH, end line CL.

@@ -274,6 +274,11 @@ fn blank_text(uc: &Uc<'_>) -> bool {
 /// for a text mode (the run's picture, module doc) and write the next
 /// file of a series.
 pub fn before_mode_set(env: &mut Env, uc: &Uc<'_>, new_mode: u8) {
+    use crate::machine::Cpu;
+    if uc.mode() != crate::walk::CpuMode::Real {
+        // A Win16 program's screen is GDI's, pictured by win16/gdi.
+        return;
+    }
     let graphics = uc.get_data().vga.gc[6] & 1 != 0;
     if graphics && matches!(new_mode & 0x7F, 0..=3 | 7) {
         env.dos.shots.left_graphics = Some(render(uc));
@@ -335,5 +340,24 @@ mod tests {
         let line = g.iter().position(|&b| b == 0xFF).unwrap();
         assert_eq!(f.get(18 + 8, line), Some([0xFF, 0x55, 0x55]));
         assert_eq!(f.get(18, line), Some([0xFF, 0x55, 0x55]));
+    }
+
+    #[test]
+    fn forty_columns_are_doubled_to_the_same_width() {
+        use crate::machine::Cpu;
+        let mut m = Machine::new_real().unwrap();
+        m.get_data_mut().vga.load_mode(1);
+        m.write_u16_at(0x40, 0x4A, 40).unwrap();
+        // The BIOS's text functions lay the screen out 40 cells a row.
+        super::super::screen::put(&mut m, 1, 1, 0xDB, 0x0E);
+        let f = render(&m);
+        assert_eq!((f.width, f.height), (720, 400));
+        // Cell (1, 1): x 18..=35 (9 dots, each doubled), y from 16; the
+        // full block (in C0h-DFh) fills the 9th dot too.
+        assert_eq!(f.get(18, 16), Some([0xFF, 0xFF, 0x55]));
+        assert_eq!(f.get(33, 31), Some([0xFF, 0xFF, 0x55]));
+        assert_eq!(f.get(35, 16), Some([0xFF, 0xFF, 0x55]));
+        assert_eq!(f.get(36, 16), Some([0, 0, 0]));
+        assert_eq!(f.get(17, 16), Some([0, 0, 0]));
     }
 }
