@@ -387,3 +387,64 @@ fn a_corpus_demo_pictured() {
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `stack --screenshot` and the debugger's `screenshot` take the screen
+/// at the stop: roms/vgashow.com just before its last mode set shows the
+/// mode X screen its series keeps as file 9. `--every N` adds files
+/// between the mode sets.
+#[test]
+fn the_stop_the_debugger_and_the_series_picture_the_screen_now() {
+    let dir = temp("stops");
+    // The program's PSP (a .COM's CS) from a walk after one instruction;
+    // its last `mov ax, 3` is at PSP:03A2 (the listing of vgashow.asm).
+    let out = bin()
+        .args(["stack", "--json", "--at", "+1"])
+        .arg(rom("vgashow.com"))
+        .output()
+        .unwrap();
+    let psp = common::json(&out)["frames"][0]["wCS"].as_u64().unwrap();
+    let at = format!("{psp:04X}:03A2");
+    let out = bin()
+        .args(["run", "--screenshots"])
+        .arg(dir.join("series"))
+        .args(["--every", "2000"])
+        .arg(rom("vgashow.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let files = std::fs::read_dir(dir.join("series")).unwrap().count();
+    assert!(files > 9, "{files} files with --every 2000");
+    let mode_x = std::fs::read(dir.join("series").join(format!("screen-{files:05}.png"))).unwrap();
+    let stack = dir.join("stack.png");
+    let out = bin()
+        .args(["stack", "--at", &at, "--screenshot"])
+        .arg(&stack)
+        .arg(rom("vgashow.com"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&stack).unwrap(), mode_x);
+    let mut child = bin()
+        .arg("debug")
+        .arg(rom("vgashow.com"))
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        write!(stdin, "break {at}\ncontinue\nscreenshot dbg.png\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("wrote dbg.png"), "{text}");
+    assert_eq!(std::fs::read(dir.join("dbg.png")).unwrap(), mode_x);
+    let _ = std::fs::remove_dir_all(&dir);
+}

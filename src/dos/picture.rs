@@ -360,4 +360,39 @@ mod tests {
         assert_eq!(f.get(36, 16), Some([0, 0, 0]));
         assert_eq!(f.get(17, 16), Some([0, 0, 0]));
     }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+
+            /// Whatever a program writes to the adapter's ports and its
+            /// planar window, the picture is drawn, bounded, without a
+            /// panic.
+            #[test]
+            fn any_register_values_draw_a_bounded_picture(
+                mode in prop::sample::select(vec![3u8, 4, 6, 0x0D, 0x12, 0x13]),
+                writes in proptest::collection::vec((0x3B4u16..0x3DB, any::<u8>()), 0..64),
+                mem in proptest::collection::vec((any::<u16>(), any::<u8>()), 0..32),
+            ) {
+                let mut m = Machine::new_real().unwrap();
+                m.get_data_mut().vga.load_mode(mode);
+                for (port, v) in writes {
+                    m.get_data_mut().vga.port_out(port, v);
+                    let _ = m.get_data_mut().vga.port_in(port);
+                }
+                for (off, v) in mem {
+                    let vga = &mut m.get_data_mut().vga;
+                    vga.read_byte(usize::from(off));
+                    vga.write_byte(usize::from(off), v);
+                }
+                let f = render(&m);
+                prop_assert!(f.width >= 1 && f.width <= MAX_SIDE);
+                prop_assert!(f.height >= 1 && f.height <= MAX_SIDE);
+                prop_assert_eq!(f.rgb.len(), f.width * f.height * 3);
+            }
+        }
+    }
 }
