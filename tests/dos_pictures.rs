@@ -448,3 +448,40 @@ fn the_stop_the_debugger_and_the_series_picture_the_screen_now() {
     assert_eq!(std::fs::read(dir.join("dbg.png")).unwrap(), mode_x);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Text fonts a program loads (INT 10h AH=11h): roms/vgafont.com loads
+/// the ROM's 8x8 set (80x50) and then its own character 80h; the
+/// picture shows 50 rows of 8 lines and that character.
+#[test]
+fn loaded_text_fonts_are_pictured() {
+    let dir = temp("vgafont");
+    let png = dir.join("font.png");
+    let out = bin()
+        .arg("run")
+        .arg("--screenshot")
+        .arg(&png)
+        .arg(rom("vgafont.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // AX=1130h after AX=1112h: 8 lines a character, 50 rows (DL = 49).
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "08 31 ");
+    Picture::load(&png).check(
+        "80x50",
+        (720, 400),
+        &[
+            // Character 80h: AAh, 55h, ... in white.
+            (0, 0, 0xFFFFFF),
+            (1, 0, 0),
+            (0, 1, 0),
+            (1, 1, 0xFFFFFF),
+            (6, 7, 0),
+            (7, 7, 0xFFFFFF),
+            // 'A' of the 8x8 set (..##....) at row 40, column 1.
+            (9 + 2, 320, 0x55FF55),
+            (9 + 3, 320, 0x55FF55),
+            (9 + 1, 320, 0),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

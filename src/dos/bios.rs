@@ -168,9 +168,9 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
                 .map_err(host)?;
         }
         // Character generator: AL=30h tells where a ROM font is and the
-        // screen's character height and rows; loading fonts changes
-        // nothing shown here.
+        // screen's character height and rows; AL=00h-14h load text fonts.
         0x11 if al == 0x30 => video::font_info(uc)?,
+        0x11 if al <= 0x14 => video::load_font(uc, al)?,
         // EGA/VGA information: a colour adapter with 256 KiB.
         0x12 if bx & 0xFF == 0x10 => {
             uc.set_reg(R::BX, 0x0003).map_err(host)?;

@@ -5,7 +5,8 @@
 //!
 //! * **Text modes** (0-3, 7): each cell's character in the VGA's 8x16 ROM
 //!   font (dos/font.rs; 8x14 or 8x8 when the maximum scan line register
-//!   says so), 9 dots wide as the VGA shows 80x25 text (720x400), the 9th
+//!   says so; the font a program loaded through INT 10h AH=11h once it
+//!   did), 9 dots wide as the VGA shows 80x25 text (720x400), the 9th
 //!   dot repeating the 8th for the line-drawing characters C0h-DFh; 40
 //!   columns are doubled to the same width. The foreground is the
 //!   attribute's low nibble, the background its bits 4-6 with blinking on
@@ -241,7 +242,10 @@ fn text(uc: &Uc<'_>, v: &Vga) -> Frame {
             let (ch, attr) = (mem[a], mem[(a + 1) & 0x7FFF]);
             let fg = v.rgb(v.attribute(attr & 0x0F));
             let bg = v.rgb(v.attribute(if blink { (attr >> 4) & 7 } else { attr >> 4 }));
-            let glyph = font.glyph(ch);
+            let glyph = match &v.text_font {
+                Some(loaded) => &loaded[usize::from(ch) * 32..usize::from(ch) * 32 + 32],
+                None => font.glyph(ch),
+            };
             for line in 0..cell_h {
                 let bits = glyph.get(line).copied().unwrap_or(0);
                 for dot in 0..dot_w {

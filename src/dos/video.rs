@@ -485,6 +485,74 @@ pub fn palette(uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
     Ok(())
 }
 
+/// AH=11h AL=00h-14h, the text modes' character generator: AL=00h/10h
+/// load CX characters of BH bytes each from ES:BP, the first being DX;
+/// AL=01h/11h, 02h/12h, 04h/14h load the ROM's 8x14, 8x8 and 8x16 sets;
+/// AL=03h selects the blocks (sequencer register 3). The fonts go into
+/// block BL, and only block 0 is shown (the one the BIOS selects). The
+/// 1xh forms also make the font's height the character height: the CRTC's
+/// maximum scan line, 0040:0085, and the rows (0040:0084) of the 400
+/// lines (25 with 16 lines, 28 with 14, 50 with 8).
+pub fn load_font(uc: &mut Uc<'_>, al: u8) -> Result<(), Stop> {
+    if graphics(uc) {
+        return Ok(());
+    }
+    let (bx, cx, dx) = (uc.reg(R::BX), uc.reg(R::CX), uc.reg(R::DX));
+    let (bh, bl) = ((bx >> 8) as u8, bx as u8);
+    if al == 0x03 {
+        uc.get_data_mut().vga.seq[3] = bl;
+        return Ok(());
+    }
+    let (height, first, glyphs) = match al & 0x0F {
+        0 => {
+            let h = usize::from(bh.clamp(1, 32));
+            let n = usize::from(cx).min(256);
+            let mut t = vec![0u8; n * h];
+            let (es, bp) = (uc.reg(R::ES), uc.reg(R::BP));
+            let _ = uc.read_seg(es, bp, &mut t);
+            (h, usize::from(dx & 0xFF), t)
+        }
+        1 => (14, 0, font::F14.bytes.to_vec()),
+        2 => (8, 0, font::F8.bytes.to_vec()),
+        4 => (16, 0, font::F16.bytes.to_vec()),
+        _ => return Ok(()),
+    };
+    if bl & 7 != 0 {
+        return Ok(());
+    }
+    let vga = &mut uc.get_data_mut().vga;
+    let cell_h = usize::from(vga.crtc[9] & 0x1F) + 1;
+    let font = vga.text_font.get_or_insert_with(|| {
+        let rom = match cell_h {
+            ..=8 => font::F8,
+            9..=14 => font::F14,
+            _ => font::F16,
+        };
+        let mut f = vec![0u8; 256 * 32];
+        for c in 0..=255u8 {
+            let g = rom.glyph(c);
+            f[usize::from(c) * 32..usize::from(c) * 32 + g.len()].copy_from_slice(g);
+        }
+        f
+    });
+    for (k, g) in glyphs.chunks(height).enumerate() {
+        let c = first + k;
+        if c > 255 {
+            break;
+        }
+        let slot = &mut font[c * 32..c * 32 + 32];
+        slot.fill(0);
+        slot[..g.len()].copy_from_slice(g);
+    }
+    if al & 0x10 != 0 {
+        vga.crtc[9] = (vga.crtc[9] & 0xE0) | (height as u8 - 1);
+        let rows = (400 / height).clamp(1, 100) as u8;
+        let _ = uc.write_u16_at(0x40, 0x85, height as u16);
+        let _ = uc.write_seg(0x40, 0x84, &[rows - 1]);
+    }
+    Ok(())
+}
+
 /// AX=1130h: ES:BP = the font BH names (0 INT 1Fh's, 1 INT 43h's, 2 the
 /// 8x14 set, 3 the 8x8 set, 4 its upper half, 5 the 9x14 alternates, 6
 /// the 8x16 set, 7 the 9x16 alternates: the 8x14 and 8x16 sets, which

@@ -92,6 +92,11 @@ pub struct Vga {
     pub planes: Vec<u8>,
     /// The window A0000h-AFFFFh is the device region.
     pub mapped: bool,
+    /// The text font in character generator block 0 once a program
+    /// loaded one (INT 10h AH=11h): 256 characters of 32 bytes, as plane
+    /// 2 holds them; None: the ROM's set for the character height, which
+    /// the BIOS's mode set loads.
+    pub text_font: Option<Vec<u8>>,
     /// Input status 1 reads so far (the retrace cycle).
     status_reads: u8,
 }
@@ -117,6 +122,7 @@ impl Default for Vga {
             latch: [0; 4],
             planes: Vec::new(),
             mapped: false,
+            text_font: None,
             status_reads: 0,
         };
         v.load_mode(3);
@@ -430,6 +436,7 @@ impl Vga {
         self.pel_mask = 0xFF;
         self.ac_index = 0x20;
         self.ac_data = false;
+        self.text_font = None;
         let table: fn(u8) -> [u8; 3] = match mode & 0x7F {
             4 | 5 | 6 | 0x0D | 0x0E => dac_cga,
             0x13 => dac_vga256,
