@@ -41,7 +41,11 @@ impl crate::machine::Observer for ScreenSeries {
         if n >= self.next {
             self.next = (n / self.every + 1) * self.every;
             if let Some(env) = crate::machine::environment_of::<Env>(uc) {
-                crate::win16::gdi::screen::series_shot(env);
+                if crate::machine::Cpu::mode(uc) == CpuMode::Real {
+                    crate::dos::picture::series_shot(env, uc);
+                } else {
+                    crate::win16::gdi::screen::series_shot(env);
+                }
             }
         }
         None
@@ -781,7 +785,11 @@ impl Program {
             }
             None => {}
         }
-        Ok(self.machine.run(limits))
+        let stop = self.machine.run(limits);
+        if let (Stop::Exited { .. }, Some(env)) = (&stop, self.machine.environment_mut::<Env>()) {
+            env.dos.shots.ended = true;
+        }
+        Ok(stop)
     }
 
     /// The registers a walk from this stop starts with: the fault's
@@ -896,46 +904,37 @@ impl Program {
         )
     }
 
-    /// The screen as a PNG: the picture the program last showed before the
-    /// session's default WM_CLOSE, else the screen now (gdi/screen.rs).
-    /// Err for a DOS program (its text screen has no picture yet).
+    /// The screen as a PNG: for a Win16 program the picture it last
+    /// showed before the session's default WM_CLOSE, else the screen now
+    /// (gdi/screen.rs); for a DOS program its text or graphics screen
+    /// (dos/picture.rs).
     pub fn screenshot_final(&self) -> Result<Vec<u8>, String> {
-        self.require_screen()?;
         let env = self.env();
+        if self.is_real_mode() {
+            return crate::dos::picture::final_png(env, &self.machine, env.dos.shots.ended);
+        }
         let shown = env.win16.user.live().any(|w| !w.is_child() && w.visible());
         crate::win16::gdi::screen::final_png(&env.win16.gdi, shown)
     }
 
     /// The screen now, as a PNG.
     pub fn screenshot_now(&self) -> Result<Vec<u8>, String> {
-        self.require_screen()?;
+        if self.is_real_mode() {
+            return crate::dos::picture::render(&self.machine).png();
+        }
         crate::win16::gdi::screen::current_png(&self.env().win16.gdi)
     }
 
-    /// Does this program have a graphics screen?
-    pub fn has_screen(&self) -> bool {
-        matches!(self.loaded, Loaded::Ne { .. })
-    }
-
-    fn require_screen(&self) -> Result<(), String> {
-        if self.has_screen() {
-            return Ok(());
-        }
-        crate::win16::gdi::screen::dos_text_picture(&self.screen_text())
-            .map(|_| ())
-            .ok_or_else(|| {
-                "only Win16 programs have a graphics screen (a DOS text screen has no picture yet)"
-                    .to_string()
-            })
+    /// A real-mode program (DOS, raw image): its screen is the VGA's.
+    fn is_real_mode(&self) -> bool {
+        !matches!(self.loaded, Loaded::Ne { .. })
     }
 
     /// Write a numbered screenshot into `dir` every `every` instructions
-    /// (0: none) and after each WM_PAINT (gdi/screen.rs), at most
+    /// (0: none) and after each WM_PAINT (gdi/screen.rs) or, for a DOS
+    /// program, before each video mode set (dos/picture.rs), at most
     /// [`MAX_SHOTS`] files.
     pub fn start_screenshots(&mut self, dir: &Path, every: u64) -> Result<(), String> {
-        if !self.has_screen() {
-            return Err(self.require_screen().unwrap_err());
-        }
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         if let Some(env) = self.machine.environment_mut::<Env>() {
             env.win16.gdi.shots.series = Some(crate::win16::gdi::screen::Series::new(

@@ -266,11 +266,14 @@ pub enum Command {
         opts: RunOpts,
         /// Write the screen as a PNG: as the program last showed it before
         /// the headless session closed its windows, or at the stop when
-        /// the run ended otherwise (Win16 programs).
+        /// the run ended otherwise (Win16 programs); a DOS program's text or
+        /// graphics screen at the stop, or the graphics screen it left when
+        /// it exited in text mode.
         #[arg(long, value_name = "FILE.png")]
         screenshot: Option<PathBuf>,
         /// Write numbered screenshots (screen-00001.png …) into DIR: one
-        /// after each WM_PAINT, and one every --every instructions.
+        /// after each WM_PAINT (a DOS program: before each video mode
+        /// set), and one every --every instructions.
         #[arg(long, value_name = "DIR")]
         screenshots: Option<PathBuf>,
         /// Instructions between the screenshots of --screenshots (0: only
@@ -367,7 +370,7 @@ pub enum Command {
         /// a Win16 program, the screen at the stop).
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
-        /// Write the screen at the stop as a PNG (Win16 programs).
+        /// Write the screen at the stop as a PNG (Win16 or DOS programs).
         #[arg(long, value_name = "FILE.png")]
         screenshot: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]

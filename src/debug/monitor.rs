@@ -20,7 +20,7 @@ break and delete also take +N, the instruction at position N):
   break LOC           a breakpoint at LOC; delete LOC removes it
   watch LOC [LEN]     a write watchpoint (rwatch, awatch: read, access)
   breakpoints         the breakpoints and watchpoints, linear and SEG:OFF
-  screenshot NAME.png the screen as a PNG (Win16 programs): a new file NAME.png in
+  screenshot NAME.png the screen as a PNG (Win16's, or a DOS program's VGA): a new file NAME.png in
                       the directory toolhelp16 was started in (no directories)
   position            instructions run before this stop (reverse execution counts in them)
 ";
@@ -269,10 +269,11 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         "screenshot" => {
             let path = args.first().ok_or("screenshot FILE: to which file?")?;
             let env = h.env().ok_or("the environment is busy at this stop")?;
-            if h.mode() != crate::walk::CpuMode::Protected {
-                return Err("a DOS program has no graphics screen to take".into());
-            }
-            let png = crate::win16::gdi::screen::current_png(&env.win16.gdi)?;
+            let png = if h.mode() == crate::walk::CpuMode::Protected {
+                crate::win16::gdi::screen::current_png(&env.win16.gdi)?
+            } else {
+                crate::dos::picture::render(h.uc()).png()?
+            };
             let mut file = new_output_file("screenshot", path, ".png")?;
             std::io::Write::write_all(&mut file, &png)
                 .map_err(|e| format!("screenshot {path}: {e}"))?;

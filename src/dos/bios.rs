@@ -1,5 +1,6 @@
 //! BIOS services of a VGA AT: INT 10h video (an 80×25 colour text screen at
-//! B800:0000, [`super::screen`]), INT 11h equipment, INT 12h memory size,
+//! B800:0000, [`super::screen`]; modes, pixels, palettes and fonts of the
+//! graphics modes, [`super::video`]), INT 11h equipment, INT 12h memory size,
 //! INT 13h disks (none answer), INT 15h system services (the A20 gate of
 //! [`crate::machine::a20`], the configuration table), INT 16h keyboard
 //! (the BIOS buffer and the `--keys` script), INT 1Ah clock, and what DOS
@@ -8,7 +9,9 @@
 //! installation check, XMS (AX=4300h) and DPMI (AX=1687h) included. INT 33h
 //! is the mouse driver of [`super::mouse`], or an IRET without one.
 
-use super::{ROM_SEG, clock, hardware, host, screen, set_al, set_carry, set_zf, unimplemented};
+use super::{
+    ROM_SEG, clock, hardware, host, screen, set_al, set_carry, set_zf, unimplemented, video,
+};
 use crate::env::Env;
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 use crate::walk::CpuMode;
@@ -71,22 +74,9 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let ax = uc.reg(R::AX);
     let (ah, al) = ((ax >> 8) as u8, ax as u8);
     let (bx, cx, dx) = (uc.reg(R::BX), uc.reg(R::CX), uc.reg(R::DX));
-    let (cols, rows) = screen::SIZE;
+    let (cols, rows) = screen::size(uc);
     match ah {
-        0x00 => {
-            let _ = uc.write_seg(0x40, 0x49, &[al & 0x7F]);
-            let c: u16 = if matches!(al & 0x7F, 0 | 1 | 4 | 5 | 0x0D | 0x13) {
-                40
-            } else {
-                80
-            };
-            let _ = uc.write_u16_at(0x40, 0x4A, c);
-            let _ = uc.write_seg(0x40, 0x62, &[0]);
-            if al & 0x80 == 0 && matches!(al & 0x7F, 2 | 3 | 7) {
-                screen::clear(uc);
-            }
-            screen::set_cursor(uc, 0, 0);
-        }
+        0x00 => video::set_mode(env, uc, al)?,
         // Cursor shape: start line CH, end line CL.
         0x01 => {
             let _ = uc.write_seg(0x40, 0x60, &[cx as u8, (cx >> 8) as u8]);
@@ -108,8 +98,19 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         }
         // Light pen: not triggered.
         0x04 => uc.set_reg(R::AX, ax & 0x00FF).map_err(host)?,
-        0x05 => {
-            let _ = uc.write_seg(0x40, 0x62, &[al & 7]);
+        0x05 => video::set_page(uc, al),
+        0x06 | 0x07 if video::graphics(uc) => {
+            let (top, left, bottom, right) = (cx >> 8, cx & 0xFF, dx >> 8, dx & 0xFF);
+            video::scroll(
+                uc,
+                ah == 0x06,
+                u16::from(al),
+                (bx >> 8) as u8,
+                top,
+                left,
+                bottom,
+                right,
+            );
         }
         0x06 | 0x07 => {
             let (top, left, bottom, right) = (cx >> 8, cx & 0xFF, dx >> 8, dx & 0xFF);
@@ -126,6 +127,7 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::AX, u16::from(attr) << 8 | u16::from(ch))
                 .map_err(host)?;
         }
+        0x09 | 0x0A if video::graphics(uc) => video::write_chars(uc, al, bx as u8, cx),
         0x09 | 0x0A => {
             let (c, r) = screen::cursor(uc);
             for k in 0..cx.min(cols * rows) {
@@ -139,30 +141,24 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
                 screen::put(uc, col, row, al, attr);
             }
         }
-        // Palette and border: nothing this text screen shows.
-        0x0B | 0x10 => {}
-        // Pixels, in mode 13h (A000:y*320+x); other modes have none here.
-        0x0C | 0x0D => {
-            let mut mode = [3u8];
-            let _ = uc.read_seg(0x40, 0x49, &mut mode);
-            if mode[0] == 0x13 && cx < 320 && dx < 200 {
-                let off = dx * 320 + cx;
-                if ah == 0x0C {
-                    let _ = uc.write_seg(0xA000, off, &[al]);
-                } else {
-                    let mut p = [0u8];
-                    let _ = uc.read_seg(0xA000, off, &mut p);
-                    set_al(uc, p[0])?;
-                }
-            }
-        }
+        0x0B => video::cga_palette(uc, (bx >> 8) as u8, bx as u8),
+        0x10 => video::palette(uc, al)?,
+        0x0C | 0x0D => video::pixel(uc, ah == 0x0C)?,
         0x0E => {
             env.write_console(&[al]);
-            screen::teletype(uc, al);
+            if video::graphics(uc) {
+                video::teletype(uc, al, bx as u8);
+            } else {
+                screen::teletype(uc, al);
+            }
         }
+        // The mode (bit 7: the last mode set kept the memory), columns,
+        // page.
         0x0F => {
-            let mut mode = [3u8];
-            let _ = uc.read_seg(0x40, 0x49, &mut mode);
+            let mut mode = [3u8, 0];
+            let _ = uc.read_seg(0x40, 0x49, &mut mode[..1]);
+            let _ = uc.read_seg(0x40, 0x87, &mut mode[1..]);
+            mode[0] |= mode[1] & 0x80;
             let c = uc.read_u16_at(0x40, 0x4A).unwrap_or(80);
             let mut page = [0u8];
             let _ = uc.read_seg(0x40, 0x62, &mut page);
@@ -171,15 +167,10 @@ fn video(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             uc.set_reg(R::BX, u16::from(page[0]) << 8 | (bx & 0x00FF))
                 .map_err(host)?;
         }
-        // Character generator: AL=30h tells the font (CX bytes per
-        // character, DL rows - 1); loading fonts changes nothing shown here.
-        0x11 if al == 0x30 => {
-            uc.set_reg(R::CX, 16).map_err(host)?;
-            uc.set_reg(R::DX, (dx & 0xFF00) | (rows - 1))
-                .map_err(host)?;
-            uc.set_reg(R::ES, ROM_SEG).map_err(host)?;
-            uc.set_reg(R::BP, 0xFA6E).map_err(host)?;
-        }
+        // Character generator: AL=30h tells where a ROM font is and the
+        // screen's character height and rows; AL=00h-14h load text fonts.
+        0x11 if al == 0x30 => video::font_info(uc)?,
+        0x11 if al <= 0x14 => video::load_font(uc, al)?,
         // EGA/VGA information: a colour adapter with 256 KiB.
         0x12 if bx & 0xFF == 0x10 => {
             uc.set_reg(R::BX, 0x0003).map_err(host)?;

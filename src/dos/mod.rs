@@ -7,22 +7,27 @@
 //! memory, the PSP and loading programs are [`process`] and [`psp`]; DOS's
 //! tables in segment 0070h are [`data`]; the MCB chain is [`memory`]; the
 //! sandboxed drive C: is [`fs`]. BIOS services (INT 10h, 11h, 12h, 13h "no
-//! drive", 15h, 16h over the BIOS keyboard buffer, 1Ah) are in [`bios`];
-//! the timer and keyboard interrupts in [`hardware`]; the mouse driver
-//! (INT 33h, `--mouse`) in [`mouse`].
+//! drive", 15h, 16h over the BIOS keyboard buffer, 1Ah) are in [`bios`],
+//! the graphics side of INT 10h in [`video`] (the adapter itself is
+//! `machine::vga`), the ROM fonts in [`font`] and the screen's pictures
+//! in [`picture`]; the timer and keyboard interrupts in [`hardware`]; the
+//! mouse driver (INT 33h, `--mouse`) in [`mouse`].
 
 pub mod bios;
 pub mod clock;
 pub mod data;
+pub mod font;
 pub mod fs;
 pub mod hardware;
 pub mod int21;
 pub mod log;
 pub mod memory;
 pub mod mouse;
+pub mod picture;
 pub mod process;
 pub mod psp;
 pub mod screen;
+pub mod video;
 
 pub use bios::bios;
 pub use int21::fcb;
@@ -101,6 +106,8 @@ pub struct Dos {
     pub no_inherit: std::collections::HashSet<u8>,
     /// The mouse driver and its script (`--mouse`); None: no driver.
     pub mouse: Option<mouse::Mouse>,
+    /// The screen's pictures (picture.rs).
+    pub shots: picture::Shots,
 }
 
 /// How many reads past the end of standard input a program may make before
@@ -320,6 +327,10 @@ pub fn console_out(env: &mut Env, uc: &mut Uc<'_>, bytes: &[u8]) {
                         break;
                     }
                 }
+            } else if video::graphics(uc) {
+                // DOS's console in a graphics mode: the BIOS teletype in
+                // colour 7.
+                video::teletype(uc, b, 7);
             } else {
                 screen::teletype(uc, b);
             }
@@ -433,6 +444,7 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     m.write_linear(ROM_LINEAR, &vec![0xF4; 0x10000])?;
     wl(m, ROM_SEG, ROM_STUBS, &rom)?;
     bios::init_rom(m)?;
+    font::init_rom(m)?;
     // BIOS data area.
     wl(m, 0x40, 0x10, &0x0021u16.to_le_bytes())?; // equipment: 80x25 colour, FPU-less, 1 floppy bit off
     wl(m, 0x40, 0x13, &640u16.to_le_bytes())?; // KiB of conventional memory

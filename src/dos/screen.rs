@@ -1,12 +1,23 @@
-//! The 80x25 colour text screen at B800:0000 and the BIOS cursor in the BIOS
-//! data area (0040:0050 column, 0040:0051 row, page 0), as INT 10h keeps
-//! them. `--screen` prints the final screen as text.
+//! The colour text screen at B800:0000 (80x25, or 40x25 in modes 0 and 1:
+//! the columns are the BIOS data area's at 0040:004A) and the BIOS cursor
+//! in the BIOS data area (0040:0050 column, 0040:0051 row, page 0), as
+//! INT 10h keeps them. `--screen` prints the final screen as text.
 
 use crate::machine::Uc;
 
 const VRAM: u64 = 0xB8000;
 const COLS: u16 = 80;
 const ROWS: u16 = 25;
+
+/// Columns of the text mode (0040:004A: 40 or 80; anything else reads as
+/// 80).
+fn cols(uc: &Uc<'_>) -> u16 {
+    use crate::machine::Cpu;
+    match uc.read_u16_at(0x40, 0x4A) {
+        Ok(c) if (1..=COLS).contains(&c) => c,
+        _ => COLS,
+    }
+}
 const BDA_CURSOR: u64 = 0x450;
 const DEFAULT_ATTR: u8 = 0x07;
 
@@ -14,25 +25,27 @@ const DEFAULT_ATTR: u8 = 0x07;
 pub fn cursor(uc: &Uc<'_>) -> (u16, u16) {
     let mut b = [0u8; 2];
     let _ = uc.mem_read(BDA_CURSOR, &mut b);
-    (u16::from(b[0]).min(COLS - 1), u16::from(b[1]).min(ROWS - 1))
+    (
+        u16::from(b[0]).min(cols(uc) - 1),
+        u16::from(b[1]).min(ROWS - 1),
+    )
 }
 
 /// Move the cursor.
 pub fn set_cursor(uc: &mut Uc<'_>, col: u16, row: u16) {
-    let _ = uc.mem_write(
-        BDA_CURSOR,
-        &[col.min(COLS - 1) as u8, row.min(ROWS - 1) as u8],
-    );
+    let c = cols(uc);
+    let _ = uc.mem_write(BDA_CURSOR, &[col.min(c - 1) as u8, row.min(ROWS - 1) as u8]);
 }
 
-fn cell(col: u16, row: u16) -> u64 {
-    VRAM + (u64::from(row) * u64::from(COLS) + u64::from(col)) * 2
+fn cell(uc: &Uc<'_>, col: u16, row: u16) -> u64 {
+    VRAM + (u64::from(row) * u64::from(cols(uc)) + u64::from(col)) * 2
 }
 
 /// Write a character and attribute at a position.
 pub fn put(uc: &mut Uc<'_>, col: u16, row: u16, ch: u8, attr: u8) {
-    if col < COLS && row < ROWS {
-        let _ = uc.mem_write(cell(col, row), &[ch, attr]);
+    if col < cols(uc) && row < ROWS {
+        let at = cell(uc, col, row);
+        let _ = uc.mem_write(at, &[ch, attr]);
     }
 }
 
@@ -48,7 +61,7 @@ pub fn clear(uc: &mut Uc<'_>) {
 /// Scroll rows `top..=bottom` of columns `left..=right` up by `n` lines
 /// (0 = clear), filling with `attr` (INT 10h AH=06h).
 pub fn scroll_up(uc: &mut Uc<'_>, n: u16, attr: u8, top: u16, left: u16, bottom: u16, right: u16) {
-    let (bottom, right) = (bottom.min(ROWS - 1), right.min(COLS - 1));
+    let (bottom, right) = (bottom.min(ROWS - 1), right.min(cols(uc) - 1));
     if top > bottom || left > right {
         return;
     }
@@ -59,9 +72,10 @@ pub fn scroll_up(uc: &mut Uc<'_>, n: u16, attr: u8, top: u16, left: u16, bottom:
             let src = row + n;
             let mut b = [b' ', attr];
             if src <= bottom {
-                let _ = uc.mem_read(cell(col, src), &mut b);
+                let _ = uc.mem_read(cell(uc, col, src), &mut b);
             }
-            let _ = uc.mem_write(cell(col, row), &b);
+            let at = cell(uc, col, row);
+            let _ = uc.mem_write(at, &b);
         }
     }
 }
@@ -77,7 +91,7 @@ pub fn teletype(uc: &mut Uc<'_>, ch: u8) {
         b'\n' => row += 1,
         _ => {
             let mut attr = [DEFAULT_ATTR; 1];
-            let _ = uc.mem_read(cell(col, row) + 1, &mut attr);
+            let _ = uc.mem_read(cell(uc, col, row) + 1, &mut attr);
             put(
                 uc,
                 col,
@@ -86,14 +100,15 @@ pub fn teletype(uc: &mut Uc<'_>, ch: u8) {
                 if attr[0] == 0 { DEFAULT_ATTR } else { attr[0] },
             );
             col += 1;
-            if col >= COLS {
+            if col >= cols(uc) {
                 col = 0;
                 row += 1;
             }
         }
     }
     if row >= ROWS {
-        scroll_up(uc, 1, DEFAULT_ATTR, 0, 0, ROWS - 1, COLS - 1);
+        let right = cols(uc) - 1;
+        scroll_up(uc, 1, DEFAULT_ATTR, 0, 0, ROWS - 1, right);
         row = ROWS - 1;
     }
     set_cursor(uc, col, row);
@@ -118,13 +133,12 @@ pub fn glyph(b: u8) -> char {
 /// character but the line ends, so printing it cannot move a terminal's
 /// cursor or send it an escape sequence.
 pub fn text(uc: &Uc<'_>) -> String {
-    let mut buf = vec![0u8; usize::from(COLS * ROWS) * 2];
+    let w = usize::from(cols(uc));
+    let mut buf = vec![0u8; w * usize::from(ROWS) * 2];
     let _ = uc.mem_read(VRAM, &mut buf);
     let mut out = String::new();
     for row in 0..usize::from(ROWS) {
-        let line: String = (0..usize::from(COLS))
-            .map(|c| glyph(buf[(row * usize::from(COLS) + c) * 2]))
-            .collect();
+        let line: String = (0..w).map(|c| glyph(buf[(row * w + c) * 2])).collect();
         out.push_str(line.trim_end());
         out.push('\n');
     }
@@ -142,7 +156,7 @@ pub fn scroll_down(
     bottom: u16,
     right: u16,
 ) {
-    let (bottom, right) = (bottom.min(ROWS - 1), right.min(COLS - 1));
+    let (bottom, right) = (bottom.min(ROWS - 1), right.min(cols(uc) - 1));
     if top > bottom || left > right {
         return;
     }
@@ -152,9 +166,10 @@ pub fn scroll_down(
         for col in left..=right {
             let mut b = [b' ', attr];
             if row >= top + n {
-                let _ = uc.mem_read(cell(col, row - n), &mut b);
+                let _ = uc.mem_read(cell(uc, col, row - n), &mut b);
             }
-            let _ = uc.mem_write(cell(col, row), &b);
+            let at = cell(uc, col, row);
+            let _ = uc.mem_write(at, &b);
         }
     }
 }
@@ -162,8 +177,8 @@ pub fn scroll_down(
 /// The character and attribute at a position.
 pub fn get(uc: &Uc<'_>, col: u16, row: u16) -> (u8, u8) {
     let mut b = [b' ', DEFAULT_ATTR];
-    if col < COLS && row < ROWS {
-        let _ = uc.mem_read(cell(col, row), &mut b);
+    if col < cols(uc) && row < ROWS {
+        let _ = uc.mem_read(cell(uc, col, row), &mut b);
     }
     (b[0], b[1])
 }
@@ -190,7 +205,9 @@ pub fn cp437_text(bytes: &[u8]) -> String {
 }
 
 /// Columns and rows of the text screen.
-pub const SIZE: (u16, u16) = (COLS, ROWS);
+pub fn size(uc: &Uc<'_>) -> (u16, u16) {
+    (cols(uc), ROWS)
+}
 
 /// Console output as a terminal should show it: what the BIOS teletype
 /// acts on (CR, LF, Backspace, Tab) stays, BEL is dropped (the teletype

@@ -33,6 +33,7 @@ pub mod page0;
 pub mod record;
 pub mod time;
 pub mod tlb;
+pub mod vga;
 mod watchdog;
 
 pub use exception::{Cause, Fault, fault_name};
@@ -385,6 +386,8 @@ pub struct State {
     pub port60: u8,
     /// Real mode: the A20 gate (a20.rs).
     pub a20: a20::Gate,
+    /// The VGA adapter's registers and planes (vga.rs).
+    pub vga: Box<vga::Vga>,
     /// Protected mode: the fault the TLB hook refused last (tlb.rs).
     tlb_fault: Option<(MemType, u64)>,
     /// Protected mode: the permissions of every mapped page (tlb.rs).
@@ -976,6 +979,7 @@ fn new_state(mode: CpuMode) -> State {
         events_dropped: 0,
         port60: 0,
         a20: a20::Gate::default(),
+        vga: Box::default(),
         tlb_fault: None,
         pages: tlb::Pages::default(),
         page0: None,
@@ -2015,7 +2019,8 @@ pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
 
 /// Port input: no device answers, so the bus reads all ones (FFh per byte).
 /// The keyboard controller answers at port 60h (the last scan code) and
-/// 64h (status: output buffer full, system flag, keyboard enabled).
+/// 64h (status: output buffer full, system flag, keyboard enabled), the
+/// VGA at its ports (vga.rs).
 fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
     counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
@@ -2024,7 +2029,8 @@ fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
             a20::port_in(uc, port)
         } else {
             None
-        };
+        }
+        .or_else(|| vga::port_in(uc, port, size));
         let v = match (port, size) {
             _ if gate.is_some() => gate.unwrap_or(0xFF),
             (0x60, 1) => u32::from(uc.get_data().port60),
@@ -2044,7 +2050,8 @@ fn on_port_in(uc: &mut Uc<'_>, port: u32, size: usize) -> u32 {
     })
 }
 
-/// Port output: no device listens; the write is logged.
+/// Port output: the VGA (vga.rs) and the A20 gate's controllers take
+/// theirs; the write is logged.
 fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
     counter::inline_off(uc);
     time::advance(uc.get_data_mut(), time::PORT_INSNS);
@@ -2056,6 +2063,9 @@ fn on_port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) {
             ip,
             format!("out port {port:04X} ({size} byte(s)) <- {value:X}"),
         );
+        if vga::port_out(uc, port, size, value) {
+            return;
+        }
         if uc.get_data().mode == CpuMode::Real
             && let a20::PortEffect::Reset(how) = a20::port_out(uc, port, value as u8)
         {

@@ -16,8 +16,8 @@
 //! instructions (the session's observer calls [`series_shot`]) and one
 //! after each WM_PAINT a window procedure handled ([`after_paint`]).
 //!
-//! A DOS program's text screen (B800, 80×25) has no picture yet: once a
-//! VGA text font exists, [`dos_text_picture`] is where it is drawn.
+//! A DOS program's screen (text or graphics) is drawn by
+//! `dos::picture`; its series shares [`Series`] with this one.
 
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -65,6 +65,25 @@ impl Series {
     pub fn written(&self) -> u32 {
         self.count.get()
     }
+
+    /// The next file's path (counted as written), or None when the series
+    /// has all its files.
+    pub fn next_file(&self) -> Option<PathBuf> {
+        let n = self.count.get() + 1;
+        if n > self.max {
+            return None;
+        }
+        self.count.set(n);
+        Some(self.dir.join(format!("screen-{n:05}.png")))
+    }
+
+    /// Keep the first write error.
+    pub fn fail(&self, e: String) {
+        let mut slot = self.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+    }
 }
 
 /// The screen as PNG bytes, if anything made it.
@@ -106,22 +125,16 @@ pub fn series_shot(env: &Env) {
     let Some(series) = &gdi.shots.series else {
         return;
     };
-    let n = series.count.get() + 1;
-    if n > series.max {
+    let Some(path) = series.next_file() else {
         return;
-    }
-    series.count.set(n);
-    let path = series.dir.join(format!("screen-{n:05}.png"));
+    };
     let res = match gdi.screen_if_made() {
         Some(s) => screen_png(gdi, s),
         None => blank_png(gdi),
     }
     .and_then(|png| std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display())));
     if let Err(e) = res {
-        let mut slot = series.error.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(e);
-        }
+        series.fail(e);
     }
 }
 
@@ -163,10 +176,4 @@ pub fn current_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
         Some(s) => screen_png(gdi, s),
         None => blank_png(gdi),
     }
-}
-
-/// A DOS text screen as a picture: not drawn until a text-mode font
-/// exists (the DOS side's to add).
-pub fn dos_text_picture(_text: &str) -> Option<Vec<u8>> {
-    None
 }
