@@ -108,6 +108,26 @@ pub struct Frame {
     pub symbol: Option<String>,
     /// The name as the symbol file spells it, or null.
     pub symbol_raw: Option<String>,
+    /// The source line, from the module's debug information, or null.
+    pub source: Option<SourceLine>,
+}
+
+/// A place in a source file, from debug information.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SourceLine {
+    /// The file as the debug information names it.
+    pub file: String,
+    /// The 1-based line.
+    pub line: u32,
+}
+
+impl From<&crate::symbols::lines::SourceLine> for SourceLine {
+    fn from(l: &crate::symbols::lines::SourceLine) -> SourceLine {
+        SourceLine {
+            file: l.file.to_string(),
+            line: l.line,
+        }
+    }
 }
 
 /// The faulting instruction.

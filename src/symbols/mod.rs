@@ -6,7 +6,10 @@
 //! * Microsoft LINK `.MAP` files ([`msmap`]) and Open Watcom wlink `.MAP`
 //!   files ([`wmap`]);
 //! * MAPSYM `.SYM` files, versions 3.x to 6.x ([`mapsym`]), the files the
-//!   Windows debuggers loaded.
+//!   Windows debuggers loaded;
+//! * debug information inside the executable: Open Watcom's DWARF
+//!   ([`dwarf`]), giving functions with their extents and parameters'
+//!   places, and source lines ([`lines`]).
 //!
 //! A map's segment (frame) numbers are the linker's, not NE segment numbers
 //! or selectors: [`fit`] derives the correspondence from the NE segment
@@ -19,7 +22,9 @@
 //! found beside the file by stem (any case) or given with `--map`/`--sym`.
 
 pub mod demangle;
+pub mod dwarf;
 pub mod fit;
+pub mod lines;
 pub mod mapsym;
 pub mod msmap;
 pub mod wmap;
@@ -104,6 +109,8 @@ impl fmt::Display for SymError {
 /// Where a symbol came from; at one address the better source names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Source {
+    /// Debug information in the executable (a function's own name).
+    Debug,
     /// A MAPSYM `.SYM` file.
     Sym,
     /// A linker `.MAP` file.
@@ -118,6 +125,7 @@ impl Source {
     /// The name.
     pub fn name(self) -> &'static str {
         match self {
+            Source::Debug => "debug information",
             Source::Sym => "sym",
             Source::Map => "map",
             Source::Resident => "resident names",
@@ -374,6 +382,8 @@ pub struct SymbolTable {
     by_name: HashMap<String, Vec<usize>>,
     /// Where the symbols came from (paths and tables), for `info`.
     pub sources: Vec<String>,
+    /// Source lines and functions from the executable's debug information.
+    pub lines: lines::LineTable,
 }
 
 impl SymbolTable {
@@ -486,6 +496,9 @@ impl SymbolTable {
 
     /// The nearest symbol at or before `offset` in NE segment `segment`.
     pub fn lookup(&self, segment: u16, offset: u32) -> Option<SymbolRef> {
+        if let Some(f) = self.debug_function(segment, offset) {
+            return Some(f);
+        }
         let seg = self.segments.get(&segment)?;
         if seg.size.is_some_and(|n| offset >= n) {
             return None;
@@ -504,6 +517,9 @@ impl SymbolTable {
     /// The nearest symbol at or before `linear` (from the load image's
     /// start) in the DOS program's map segment that holds it.
     pub fn lookup_linear(&self, linear: u32) -> Option<SymbolRef> {
+        if let Some(f) = self.debug_function(lines::DOS_SEGMENT, linear) {
+            return Some(f);
+        }
         let k = self
             .linear
             .partition_point(|&(start, _, _)| start <= linear);
@@ -514,6 +530,54 @@ impl SymbolTable {
             .rev()
             .find(|&&(start, len, _)| linear - start < len)
             .and_then(|&(start, _, seg)| self.lookup(seg, linear - start))
+    }
+
+    /// The function of the debug information whose code holds `offset`.
+    fn debug_function(&self, segment: u16, offset: u32) -> Option<SymbolRef> {
+        let f = self.lines.function(segment, offset)?;
+        Some(SymbolRef {
+            display: f.name.clone(),
+            raw: f.name.clone(),
+            displacement: offset - f.start,
+            source: Source::Debug,
+        })
+    }
+
+    /// The source line of code at `offset` of NE segment `segment`.
+    pub fn line(&self, segment: u16, offset: u32) -> Option<lines::SourceLine> {
+        self.lines.line(segment, offset)
+    }
+
+    /// The source line of a DOS program's code at `linear` (from the load
+    /// image's start).
+    pub fn line_linear(&self, linear: u32) -> Option<lines::SourceLine> {
+        self.lines.line(lines::DOS_SEGMENT, linear)
+    }
+
+    /// Take in debug information fitted to the module: its functions as
+    /// symbols (for lookups by name) and its lines.
+    pub fn add_debug(&mut self, table: lines::LineTable, image_len: Option<u32>) {
+        for f in table.functions() {
+            let dos = f.segment == lines::DOS_SEGMENT && image_len.is_some();
+            self.push(
+                &f.name,
+                f.segment,
+                f.start,
+                dos.then_some(f.raw),
+                Source::Debug,
+            );
+        }
+        if let Some(len) = image_len {
+            if !table.functions().is_empty() {
+                self.add_linear_segment(lines::DOS_SEGMENT, 0, len);
+            }
+        }
+        self.sources.extend(table.formats.iter().cloned());
+        if self.lines.is_empty() {
+            self.lines = table;
+        } else {
+            self.lines.absorb(table);
+        }
     }
 
     /// Every symbol named `name` (raw or demangled, any case).
@@ -594,6 +658,41 @@ impl Given {
         self.path
             .file_stem()
             .is_some_and(|s| s.to_string_lossy().eq_ignore_ascii_case(module))
+    }
+}
+
+impl Registry {
+    /// Read the debug information inside the executable `exe`, when it has
+    /// any, into `table`; debug information that cannot be read or does
+    /// not fit is a warning.
+    fn read_debug(&self, exe: &Path, m: &ModuleInfo<'_>, table: &mut SymbolTable) {
+        let Ok(bytes) = read_bounded(exe) else {
+            return;
+        };
+        let image_len = match m.target {
+            fit::Target::Dos { image_len } => Some(image_len),
+            fit::Target::Ne(_) => None,
+        };
+        let mut infos = Vec::new();
+        if dwarf::present(&bytes) {
+            infos.push(dwarf::parse(&bytes));
+        }
+        for info in infos {
+            let fitted = info.map_err(|e| e.in_file(exe)).and_then(|i| {
+                lines::fit(&i, &m.target).map_err(|e| {
+                    format!(
+                        "{}: {} does not fit {}: {e}",
+                        exe.display(),
+                        i.format,
+                        m.name
+                    )
+                })
+            });
+            match fitted {
+                Ok(t) => table.add_debug(t, image_len),
+                Err(e) => self.warn(format!("debug information not used: {e}")),
+            }
+        }
     }
 }
 
@@ -688,6 +787,9 @@ impl Registry {
         let mut table = SymbolTable::new();
         if let fit::Target::Ne(ne) = &m.target {
             ne_names(ne, &mut table);
+        }
+        if let Some(exe) = m.path {
+            self.read_debug(exe, m, &mut table);
         }
         let mut used_given = false;
         for g in &self.given {
