@@ -1,0 +1,206 @@
+//! Source lines, function names and parameters' places from the debug
+//! information compilers put in executables (src/symbols/dwarf.rs,
+//! lines.rs): programs built here with Open Watcom `-d2` fault, and the
+//! frames of the fault report name each function and its `file:line`.
+//!
+//! The expected lines are the C sources' own: each test finds them by the
+//! marker comments (`LINE-...`) in tests/watcom/srclines.c and
+//! srcline2.c, whose header says what the program does.
+
+mod common;
+use common::{bin, json, watcom};
+
+/// The 1-based line of `tests/watcom/<file>` holding `marker`.
+fn line_of(file: &str, marker: &str) -> u32 {
+    let text = std::fs::read_to_string(watcom::source(file)).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
+    hits[0] as u32
+}
+
+/// The two-file program, built with `flags`.
+fn build(name: &str, flags: &[&str]) -> Option<std::path::PathBuf> {
+    watcom::build(
+        name,
+        watcom::Kind::Win16Exe,
+        &["srclines.c", "srcline2.c"],
+        None,
+        flags,
+    )
+}
+
+/// The frames of the run's one fault: (symbol, file's last component,
+/// line) each.
+fn fault_frames(exe: &std::path::Path) -> (serde_json::Value, Vec<(String, String, u64)>) {
+    let out = bin().args(["run", "--json"]).arg(exe).output().unwrap();
+    let v = json(&out);
+    let frames = v["faults"][0]["frames"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no fault frames: {v}"))
+        .iter()
+        .map(|f| {
+            let file = f["source"]["file"].as_str().unwrap_or("-");
+            let file = file.rsplit(['/', '\\']).next().unwrap().to_string();
+            (
+                f["symbol"].as_str().unwrap_or("-").to_string(),
+                file,
+                f["source"]["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    (v, frames)
+}
+
+/// Each frame: its function (the symbol up to `+`), file and line.
+fn functions_and_lines(frames: &[(String, String, u64)]) -> Vec<(String, String, u64)> {
+    frames
+        .iter()
+        .map(|(s, f, l)| (s.split('+').next().unwrap().to_string(), f.clone(), *l))
+        .collect()
+}
+
+fn expected() -> Vec<(String, String, u64)> {
+    vec![
+        (
+            "leaf".into(),
+            "srclines.c".into(),
+            line_of("srclines.c", "LINE-FAULT").into(),
+        ),
+        (
+            "middle".into(),
+            "srcline2.c".into(),
+            line_of("srcline2.c", "LINE-CALL-LEAF").into(),
+        ),
+        (
+            "WinMain".into(),
+            "srclines.c".into(),
+            line_of("srclines.c", "LINE-CALL-MIDDLE").into(),
+        ),
+    ]
+}
+
+#[test]
+fn dwarf_fault_frames_name_functions_and_source_lines() {
+    // -d2 alone: DWARF, Open Watcom's default debug format.
+    let Some(exe) = build("srcdw", &["-d2"]) else {
+        return;
+    };
+    let (v, frames) = fault_frames(&exe);
+    // The GP fault is unhandled: Windows 3.1 ends the task with its
+    // Application Error box (SDK, "Application Error").
+    assert_eq!(v["fault"]["number"], 13, "{v}");
+    assert_eq!(functions_and_lines(&frames), expected(), "{v}");
+    // The first frame is the faulting instruction inside leaf, the others
+    // return addresses inside their callers: a displacement each.
+    assert!(
+        frames.iter().all(|(s, _, _)| s.contains("+0x")),
+        "{frames:?}"
+    );
+    // The full path the compiler recorded.
+    let file = v["faults"][0]["frames"][0]["source"]["file"]
+        .as_str()
+        .unwrap();
+    assert!(
+        std::path::Path::new(file).ends_with("tests/watcom/srclines.c"),
+        "{file}"
+    );
+}
+
+#[test]
+fn dwarf_lines_in_the_text_report_and_in_a_small_model_program() {
+    // Small model: near calls inside one code segment.
+    let Some(exe) = build("srcdws", &["-d2", "-hd", "-ms"]) else {
+        return;
+    };
+    let (v, frames) = fault_frames(&exe);
+    assert_eq!(functions_and_lines(&frames), expected(), "{v}");
+    let kinds: Vec<&str> = v["faults"][0]["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| if f["far"] == true { "far" } else { "near" })
+        .collect();
+    // leaf is reached by the fault (the first frame is always far in a
+    // walk from CS:IP); middle and WinMain return near.
+    assert_eq!(kinds, ["far", "near", "near"], "{v}");
+    // The text report: `NAME+0xN at FILE:LINE` in the symbol column.
+    let out = bin().arg("run").arg(&exe).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    for (f, file, line) in expected() {
+        let want = format!(" at {file}:{line}");
+        assert!(
+            text.lines()
+                .any(|l| l.contains(&format!("  {f}+0x")) && l.ends_with(&want)),
+            "no frame line for {f}{want}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_break_at_a_function_by_its_debug_name_shows_its_first_line() {
+    // Watcom gives a function's entry (its prologue) the line of its
+    // declarator.
+    let Some(exe) = build("srcdwat", &["-d2"]) else {
+        return;
+    };
+    // wlink's map names leaf `leaf_` (Watcom's register convention); the
+    // debug information names it as the source does.
+    let out = bin()
+        .args(["stack", "--json", "--at", "SRCDWAT!leaf"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let f0 = &v["frames"][0];
+    assert_eq!(f0["symbol"], "leaf", "{v}");
+    assert_eq!(
+        f0["source"]["line"].as_u64().unwrap(),
+        u64::from(line_of("srclines.c", "LINE-LEAF")),
+        "{v}"
+    );
+}
+
+#[test]
+fn damaged_debug_information_never_panics_and_is_named_with_its_offset() {
+    let Some(exe) = build("srcdwbad", &["-d2"]) else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let Some((start, len)) = toolhelp16::symbols::dwarf::find(&good) else {
+        panic!("no DWARF TIS trailer in a -d2 build");
+    };
+    assert!(toolhelp16::symbols::dwarf::parse(&good).is_ok());
+    // Deterministic edits all over the appended image: every result is a
+    // table or an error naming a file offset inside the image.
+    let mut x: u32 = 0x1234_5678;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    for _ in 0..400 {
+        let mut b = good.clone();
+        for _ in 0..(1 + next() % 8) {
+            let at = start + (next() as usize) % len;
+            b[at] = next() as u8;
+        }
+        match toolhelp16::symbols::dwarf::parse(&b) {
+            Ok(info) => {
+                assert!(info.rows.len() <= toolhelp16::symbols::lines::MAX_ROWS);
+            }
+            Err(e) => match e.at {
+                toolhelp16::symbols::At::Offset(o) => {
+                    assert!((o as usize) < b.len(), "{e}");
+                }
+                _ => panic!("no offset: {e}"),
+            },
+        }
+    }
+}
