@@ -337,6 +337,15 @@ impl Environment for Env {
         self.symbol_at(uc, cs, ip)
     }
 
+    fn source_line(
+        &self,
+        uc: &Uc<'_>,
+        cs: u16,
+        ip: u16,
+    ) -> Option<crate::symbols::lines::SourceLine> {
+        self.line_at(uc, cs, ip)
+    }
+
     fn halted(&mut self, uc: &mut Uc<'_>, cs: u16, ip: u16) -> Option<Stop> {
         // The system ROM is HLT where its code is not emulated (ROM BASIC,
         // the reset entry): the jump there, named.

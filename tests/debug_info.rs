@@ -204,3 +204,80 @@ fn damaged_debug_information_never_panics_and_is_named_with_its_offset() {
         }
     }
 }
+
+/// The JSON lines a command printed.
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn disasm_shows_each_source_lines_first_instruction_with_its_text() {
+    let Some(exe) = build("srcdis", &["-d2"]) else {
+        return;
+    };
+    let fault = line_of("srclines.c", "LINE-FAULT");
+    let out = bin().args(["disasm", "--json"]).arg(&exe).output().unwrap();
+    let lines = json_lines(&out);
+    let want = format!("srclines.c:{fault}");
+    let starts: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["source"] == want.as_str())
+        .collect();
+    // One source line, one first instruction: inside leaf, with the
+    // source text as the file has it.
+    assert_eq!(starts.len(), 1, "{want}: {starts:?}");
+    assert!(starts[0]["symbol"].as_str().unwrap().starts_with("leaf+0x"));
+    assert_eq!(
+        starts[0]["source_text"],
+        "    *(int far *)0L = total;             /* LINE-FAULT */"
+    );
+    let call = format!("srcline2.c:{}", line_of("srcline2.c", "LINE-CALL-LEAF"));
+    assert!(
+        lines.iter().any(|l| l["source"] == call.as_str()
+            && l["symbol"].as_str().unwrap().starts_with("middle+0x")),
+        "{call}"
+    );
+    // The text listing: a comment line before that instruction.
+    let text = bin().arg("disasm").arg(&exe).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.lines().any(|l| l.trim_start()
+            == format!("; {want}: *(int far *)0L = total;             /* LINE-FAULT */")),
+        "{text}"
+    );
+}
+
+#[test]
+fn trace_names_each_instructions_source_line() {
+    let Some(exe) = build("srctr", &["-d2"]) else {
+        return;
+    };
+    let out = bin()
+        .args(["trace", "--json", "--module", "SRCTR"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let lines = json_lines(&out);
+    let fault = format!("srclines.c:{}", line_of("srclines.c", "LINE-FAULT"));
+    // The faulting line ran: each of its instructions names it, inside
+    // leaf; the last instruction traced in leaf is the faulting store.
+    let in_line: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["source"] == fault.as_str())
+        .collect();
+    assert!(!in_line.is_empty(), "no instruction of {fault}");
+    assert!(
+        in_line
+            .iter()
+            .all(|l| l["symbol"].as_str().unwrap().starts_with("leaf+0x")),
+        "{in_line:?}"
+    );
+    assert_eq!(in_line.last().unwrap()["text"], "mov [es:bx],ax");
+    // Code without debug information (the C runtime's start-up, wlink's
+    // own) names no line.
+    assert!(lines.iter().any(|l| l.get("source").is_none()));
+}

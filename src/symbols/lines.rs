@@ -351,6 +351,51 @@ impl LineTable {
     }
 }
 
+/// The text of line `line` of source file `file` (as the debug
+/// information names it), when the file can be read here: tabs and
+/// control characters shown as spaces, cut at 200 characters. Files are
+/// read once per thread and kept.
+pub fn source_text(file: &str, line: u32) -> Option<String> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static FILES: RefCell<HashMap<String, Option<Rc<Vec<String>>>>> = RefCell::new(HashMap::new());
+    }
+    let lines = FILES.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.len() > 256 && !f.contains_key(file) {
+            f.clear();
+        }
+        f.entry(file.to_string())
+            .or_insert_with(|| read_source(file).map(Rc::new))
+            .clone()
+    })?;
+    let text = lines.get(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect();
+    Some(clean.trim_end().to_string())
+}
+
+/// A source file's lines, when it is a readable file of at most 16 MiB.
+fn read_source(file: &str) -> Option<Vec<String>> {
+    use std::io::Read;
+    let f = std::fs::File::open(file).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(16 << 20).read_to_end(&mut bytes).ok()?;
+    Some(
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
 /// A frame table's symbol column: `NAME+0x12`, then ` at FILE:LINE` when
 /// debug information gives the line; `-` when neither is known.
 pub fn symbol_cell(symbol: Option<String>, line: Option<&SourceLine>) -> String {
