@@ -281,3 +281,77 @@ fn trace_names_each_instructions_source_line() {
     // own) names no line.
     assert!(lines.iter().any(|l| l.get("source").is_none()));
 }
+
+/// A `debug --commands` session on `exe`: its standard output.
+fn debug_session(exe: &std::path::Path, commands: &str) -> String {
+    let dir = common::scratch("srcstep-commands");
+    let file = dir.join("commands.txt");
+    std::fs::write(&file, commands).unwrap();
+    let out = bin()
+        .arg("debug")
+        .arg("--commands")
+        .arg(&file)
+        .arg(exe)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn debug_breaks_at_a_line_lists_and_steps_by_source_line() {
+    let Some(exe) = watcom::build(
+        "srcstep",
+        watcom::Kind::Win16Exe,
+        &["srcstep.c"],
+        None,
+        &["-d2"],
+    ) else {
+        return;
+    };
+    let l = |m: &str| line_of("srcstep.c", m);
+    let first = l("LINE-FIRST");
+    let out = debug_session(
+        &exe,
+        &format!(
+            "break srcstep.c:{first}\ncontinue\nlist\nnext\nstep\nnext\nnext\nnext\nnext\nnext\nnext\nnext\ncontinue\n"
+        ),
+    );
+    // Each stop names its line as `srcstep.c:N: text`: the lines the
+    // stops reached, in order.
+    let stops: Vec<u32> = out
+        .lines()
+        .filter_map(|t| t.strip_prefix("srcstep.c:"))
+        .filter_map(|t| t.split(':').next()?.parse().ok())
+        .collect();
+    // gdb's rules: `next` runs a call through, `step` goes into add (its
+    // first line is the declarator, where Watcom puts the prologue), and
+    // after add's closing line the step returns to the rest of the
+    // calling line (the store of the result).
+    assert_eq!(
+        stops,
+        [
+            first,
+            l("LINE-CALL-ADD"),
+            l("LINE-ADD"),
+            l("LINE-ADD-BODY"),
+            l("LINE-ADD-RETURN"),
+            l("LINE-ADD-RETURN") + 1,
+            l("LINE-CALL-ADD"),
+            l("LINE-CALL-ADD-2"),
+            l("LINE-RETURN"),
+            l("LINE-RETURN") + 1,
+        ],
+        "{out}"
+    );
+    // `list` shows the lines around the stop, the stop's marked.
+    assert!(
+        out.lines().any(|t| t
+            == format!("=>{first:>5}      int r = 1;                          /* LINE-FIRST */")),
+        "{out}"
+    );
+    assert!(
+        out.contains("the program has ended: exited with code 0"),
+        "{out}"
+    );
+}

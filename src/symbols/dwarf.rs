@@ -395,10 +395,18 @@ struct State {
 }
 
 /// End the open row at `s`'s address (a row covers the code up to the
-/// next row's address in its sequence).
-fn emit(files: &[Option<u32>], s: &State, open: &mut Option<State>, out: &mut DebugInfo) {
+/// next row's address in its sequence). At the end of a sequence (`last`)
+/// the row may be empty: Open Watcom ends its sequences at the last row's
+/// address (lines::DebugInfo::push_row).
+fn emit(
+    files: &[Option<u32>],
+    s: &State,
+    open: &mut Option<State>,
+    out: &mut DebugInfo,
+    last: bool,
+) {
     if let Some(p) = open.take() {
-        if p.segment == s.segment && s.address > p.address {
+        if p.segment == s.segment && (s.address > p.address || (last && s.address == p.address)) {
             if let (Some(Some(file)), Ok(line), Ok(start), Ok(end)) = (
                 files.get(p.file as usize),
                 u32::try_from(p.line),
@@ -517,14 +525,14 @@ fn read_lines(
                 }
             }
             I::EndSequence => {
-                emit(&files, &s, &mut open, out);
+                emit(&files, &s, &mut open, out, true);
                 s = initial;
                 continue;
             }
             _ => {}
         }
         if row {
-            emit(&files, &s, &mut open, out);
+            emit(&files, &s, &mut open, out, false);
             open = Some(s);
         }
     }

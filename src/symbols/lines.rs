@@ -128,9 +128,12 @@ impl DebugInfo {
         (self.files.len() - 1) as u32
     }
 
-    /// Add a row (rows past [`MAX_ROWS`] are dropped).
+    /// Add a row (rows past [`MAX_ROWS`] are dropped). A row may be empty
+    /// (`end == start`): Open Watcom ends a sequence at the address of its
+    /// last row, a function's closing line, which [`fit`] extends to the
+    /// end of the function that holds it.
     pub fn push_row(&mut self, row: RawRow) {
-        if self.rows.len() < MAX_ROWS && row.end > row.start {
+        if self.rows.len() < MAX_ROWS && row.end >= row.start {
             self.rows.push(row);
         }
     }
@@ -215,7 +218,23 @@ pub fn fit(info: &DebugInfo, target: &Target<'_>) -> Result<LineTable, String> {
             dropped += 1;
             continue;
         }
-        match place(r.segment, r.start, r.end) {
+        // An empty last row runs to the end of its function.
+        let end = if r.end > r.start {
+            r.end
+        } else {
+            match info
+                .functions
+                .iter()
+                .filter(|f| f.segment == r.segment && f.start <= r.start)
+                .filter_map(|f| f.end)
+                .filter(|&e| e > r.start)
+                .min()
+            {
+                Some(e) => e,
+                None => continue,
+            }
+        };
+        match place(r.segment, r.start, end) {
             Some((segment, start, end)) => t.rows.push(Row {
                 segment,
                 start,
