@@ -235,6 +235,47 @@ impl Env {
         t.lines.function(seg, off).cloned()
     }
 
+    /// The parameters of a walked frame whose function the debug
+    /// information describes: each one's place, BP-relative, and the word
+    /// there (read from the frame's BP, the low bit that marks a far frame
+    /// cleared), except while the frame's CS:IP is still on the function's
+    /// first line (its prologue, where BP is not yet the function's). A
+    /// return address (`exact` false) is looked up one byte back.
+    pub fn frame_params(
+        &self,
+        mem: &dyn crate::walk::WalkMemory,
+        frame: &crate::walk::StackTraceEntry,
+        exact: bool,
+    ) -> Vec<crate::symbols::lines::ParamValue> {
+        let (cs, ip) = (frame.w_cs, frame.w_ip);
+        let ip = if exact || ip == 0 { ip } else { ip - 1 };
+        let Some((t, seg, off)) = self.debug_place(mem, cs, ip) else {
+            return Vec::new();
+        };
+        let Some(f) = t.lines.function(seg, off) else {
+            return Vec::new();
+        };
+        let in_prologue = t
+            .lines
+            .line_range(seg, f.start)
+            .is_some_and(|(s, e)| off >= s && off < e);
+        let bp = frame.w_bp & !1;
+        f.params
+            .iter()
+            .filter(|p| p.is_param)
+            .map(|p| crate::symbols::lines::ParamValue {
+                param: p.clone(),
+                value: if in_prologue {
+                    None
+                } else {
+                    u16::try_from(i32::from(bp) + p.bp_offset)
+                        .ok()
+                        .and_then(|at| mem.read_u16(frame.w_ss, at).ok())
+                },
+            })
+            .collect()
+    }
+
     /// The code range `[start, end)` of the source line that holds `cs:ip`,
     /// as IPs of the same CS (for stepping by line).
     pub fn line_range_at(

@@ -101,6 +101,40 @@ fn dwarf_fault_frames_name_functions_and_source_lines() {
         frames.iter().all(|(s, _, _)| s.contains("+0x")),
         "{frames:?}"
     );
+    // Parameters' places and values: Watcom passes a, b and x in
+    // registers and its prologue stores them below BP; WinMain is PASCAL,
+    // its arguments above the return address, the last (nCmdShow) nearest
+    // (BP+6: saved BP, return IP and CS below it).
+    let params = |i: usize| -> Vec<(String, i64, u64)> {
+        v["faults"][0]["frames"][i]["params"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no params in frame {i}: {v}"))
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["bp_offset"].as_i64().unwrap(),
+                    p["value"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let win_main = params(2);
+    let names: Vec<&str> = win_main.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(names, ["nCmdShow", "lpCmd", "hPrev", "hInst"], "{v}");
+    assert_eq!(win_main[0].1, 6, "{v}");
+    let n_cmd_show = win_main[0].2;
+    // middle(nCmdShow), then leaf(x + 1, 2) (the sources).
+    let middle = params(1);
+    assert_eq!(middle.len(), 1, "{v}");
+    assert_eq!(
+        (middle[0].0.as_str(), middle[0].2),
+        ("x", n_cmd_show),
+        "{v}"
+    );
+    let leaf0 = params(0);
+    let leaf: Vec<(&str, u64)> = leaf0.iter().map(|p| (p.0.as_str(), p.2)).collect();
+    assert_eq!(leaf, [("a", n_cmd_show + 1), ("b", 2)], "{v}");
     // The full path the compiler recorded.
     let file = v["faults"][0]["frames"][0]["source"]["file"]
         .as_str()
@@ -164,6 +198,10 @@ fn a_break_at_a_function_by_its_debug_name_shows_its_first_line() {
         u64::from(line_of("srclines.c", "LINE-LEAF")),
         "{v}"
     );
+    // At the entry BP is still the caller's: the places, no values.
+    let p = f0["params"].as_array().unwrap();
+    assert_eq!(p.len(), 2, "{v}");
+    assert!(p.iter().all(|p| p["value"].is_null()), "{v}");
 }
 
 #[test]

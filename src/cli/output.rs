@@ -53,6 +53,7 @@ fn record_frames_json(r: &crate::win16::fault_record::FaultRecord) -> Vec<j::Fra
                 symbol: n.symbol,
                 symbol_raw: n.symbol_raw,
                 source: n.line.as_ref().map(j::SourceLine::from),
+                params: n.params.iter().map(j::Param::from).collect(),
             }
         })
         .collect()
@@ -88,6 +89,7 @@ pub fn record_walk_table(r: &crate::win16::fault_record::FaultRecord) -> String 
             name(n.module),
             sym
         ));
+        s.push_str(&crate::symbols::lines::params_line(&n.params));
     }
     s.push_str(&format!("walk ended: {}\n", r.walk.stop));
     s
@@ -140,6 +142,7 @@ fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> j::Frame 
         symbol: sym.as_ref().map(|s| s.to_string()),
         symbol_raw: sym.as_ref().map(|s| s.raw.clone()),
         source: p.frame_line(w, i).as_ref().map(j::SourceLine::from),
+        params: p.frame_params(w, i).iter().map(j::Param::from).collect(),
     }
 }
 
@@ -462,6 +465,7 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
             f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
         ));
+        s.push_str(&crate::symbols::lines::params_line(&p.frame_params(w, i)));
     }
     s.push_str(&format!("walk ended: {}\n", w.stop));
     s

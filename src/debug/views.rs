@@ -174,6 +174,13 @@ pub fn stack_text(h: &Here<'_, '_>) -> String {
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
             f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
         ));
+        if let Some(env) = h.env() {
+            s.push_str(&crate::symbols::lines::params_line(&env.frame_params(
+                h.uc() as &dyn WalkMemory,
+                f,
+                w.exact_at(i),
+            )));
+        }
     }
     s.push_str(&format!("walk ended: {}\n", w.stop));
     s

@@ -74,6 +74,39 @@ impl fmt::Display for Param {
     }
 }
 
+/// A parameter of a walked frame: its place and the word there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamValue {
+    /// The parameter and its place.
+    pub param: Param,
+    /// The word at `SS:[BP + offset]` of the frame, when it could be read
+    /// and the frame has been set up (not at the function's prologue).
+    pub value: Option<u16>,
+}
+
+impl fmt::Display for ParamValue {
+    /// `a=[BP-16]=0x0005` (or `a=[BP-16]` without a value).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Some(v) => write!(f, "{}={v:#06x}", self.param),
+            None => write!(f, "{}", self.param),
+        }
+    }
+}
+
+/// A frame table's line of parameters (`args: a=[BP-16]=0x0005, ...`),
+/// indented under the frame; empty when there are none.
+pub fn params_line(params: &[ParamValue]) -> String {
+    if params.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = params
+        .iter()
+        .map(|p| crate::escape::name(&p.to_string()).into_owned())
+        .collect();
+    format!("       args: {}\n", list.join(", "))
+}
+
 /// A function as debug information describes it, in the linker's frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawFunction {
