@@ -322,7 +322,9 @@ fn trace_names_each_instructions_source_line() {
 
 /// A `debug --commands` session on `exe`: its standard output.
 fn debug_session(exe: &std::path::Path, commands: &str) -> String {
-    let dir = common::scratch("srcstep-commands");
+    // A directory of its own per session: tests run in parallel.
+    let stem = exe.file_stem().unwrap().to_string_lossy().to_string();
+    let dir = common::scratch(&format!("debug-info-{stem}"));
     let file = dir.join("commands.txt");
     std::fs::write(&file, commands).unwrap();
     let out = bin()
@@ -392,4 +394,112 @@ fn debug_breaks_at_a_line_lists_and_steps_by_source_line() {
         out.contains("the program has ended: exited with code 0"),
         "{out}"
     );
+}
+
+/// The walk at srcdos.c's LINE-STOP in a `debug` session, as (symbol's
+/// function, file, line) per frame.
+fn dos_frames_at_the_stop(exe: &std::path::Path) -> (String, Vec<(String, String, u64)>) {
+    let stop = line_of("srcdos.c", "LINE-STOP");
+    let out = debug_session(
+        exe,
+        &format!("break srcdos.c:{stop}\ncontinue\nbt\ncontinue\n"),
+    );
+    let frames = out
+        .lines()
+        .skip_while(|l| !l.contains("#  hTask"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("walk ended"))
+        .filter(|l| !l.trim_start().starts_with("args:"))
+        .map(|l| {
+            let sym = l.split_whitespace().nth(7).unwrap_or("-");
+            let at = l.rsplit(" at ").next().unwrap_or("");
+            let (file, line) = at.split_once(':').unwrap_or(("-", "0"));
+            (
+                sym.split('+').next().unwrap().to_string(),
+                file.to_string(),
+                line.parse().unwrap_or(0),
+            )
+        })
+        .collect();
+    (out, frames)
+}
+
+fn dos_expected() -> Vec<(String, String, u64)> {
+    vec![
+        (
+            "leaf".into(),
+            "srcdos.c".into(),
+            line_of("srcdos.c", "LINE-STOP").into(),
+        ),
+        (
+            "middle".into(),
+            "srcdos.c".into(),
+            line_of("srcdos.c", "LINE-CALL-LEAF").into(),
+        ),
+        (
+            "main".into(),
+            "srcdos.c".into(),
+            line_of("srcdos.c", "LINE-CALL-MIDDLE").into(),
+        ),
+    ]
+}
+
+#[test]
+fn codeview_lines_and_functions_of_a_dos_program() {
+    let Some(exe) = watcom::dos_codeview("srccv", &["srcdos.c"], &["-ms"]) else {
+        return;
+    };
+    let bytes = std::fs::read(&exe).unwrap();
+    let info = toolhelp16::symbols::codeview::parse(&bytes).unwrap();
+    assert_eq!(info.format, "CodeView 4 (NB05)");
+    let (out, frames) = dos_frames_at_the_stop(&exe);
+    assert_eq!(frames, dos_expected(), "{out}");
+    assert!(out.contains("sum 7"), "{out}");
+}
+
+#[test]
+fn dwarf_lines_and_functions_of_a_dos_program() {
+    let Some(exe) = watcom::build(
+        "srcdosdw",
+        watcom::Kind::DosExe,
+        &["srcdos.c"],
+        None,
+        // -of: traceable frames (BP pushed first), which the BP-chain walk
+        // needs; with DWARF alone Watcom saves registers before BP in DOS
+        // code (with -hc it pushes BP first).
+        &["-d2", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let (out, frames) = dos_frames_at_the_stop(&exe);
+    assert_eq!(frames, dos_expected(), "{out}");
+}
+
+#[test]
+fn damaged_codeview_never_panics_and_is_named_with_its_offset() {
+    let Some(exe) = watcom::dos_codeview("srccvbad", &["srcdos.c"], &["-ms"]) else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let (base, _) = toolhelp16::symbols::codeview::find(&good).unwrap();
+    let mut x: u32 = 0x9E37_79B9;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    for _ in 0..400 {
+        let mut b = good.clone();
+        for _ in 0..(1 + next() % 8) {
+            let at = base + 8 + (next() as usize) % (b.len() - base - 16);
+            b[at] = next() as u8;
+        }
+        if let Err(e) = toolhelp16::symbols::codeview::parse(&b) {
+            match e.at {
+                toolhelp16::symbols::At::Offset(o) => assert!((o as usize) < b.len(), "{e}"),
+                _ => panic!("no offset: {e}"),
+            }
+        }
+    }
 }

@@ -8,8 +8,8 @@
 //! * MAPSYM `.SYM` files, versions 3.x to 6.x ([`mapsym`]), the files the
 //!   Windows debuggers loaded;
 //! * debug information inside the executable: Open Watcom's DWARF
-//!   ([`dwarf`]), giving functions with their extents and parameters'
-//!   places, and source lines ([`lines`]).
+//!   ([`dwarf`]) and CodeView 4 ([`codeview`]), giving functions with
+//!   their extents and parameters' places, and source lines ([`lines`]).
 //!
 //! A map's segment (frame) numbers are the linker's, not NE segment numbers
 //! or selectors: [`fit`] derives the correspondence from the NE segment
@@ -21,6 +21,7 @@
 //! [`Registry`] keeps the tables of a run: the program's and each DLL's,
 //! found beside the file by stem (any case) or given with `--map`/`--sym`.
 
+pub mod codeview;
 pub mod demangle;
 pub mod dwarf;
 pub mod fit;
@@ -676,6 +677,9 @@ impl Registry {
         let mut infos = Vec::new();
         if dwarf::present(&bytes) {
             infos.push(dwarf::parse(&bytes));
+        }
+        if codeview::present(&bytes) {
+            infos.push(codeview::parse(&bytes));
         }
         for info in infos {
             let fitted = info.map_err(|e| e.in_file(exe)).and_then(|i| {
