@@ -503,3 +503,44 @@ fn damaged_codeview_never_panics_and_is_named_with_its_offset() {
         }
     }
 }
+
+#[test]
+fn link_map_line_numbers_name_the_frames_source_lines() {
+    // tests/symbols/mzfar_lines.map: roms/mzfar.map as LINK /LI writes it,
+    // with the "Line numbers for" sections of an assembler module
+    // assembled with line information (the lines are mzfar.asm's).
+    let root = common::root();
+    let map = root.join("tests/symbols/mzfar_lines.map");
+    let out = bin()
+        .args(["stack", "--json", "--no-symbol-search", "--map"])
+        .arg(format!("MZFAR={}", map.display()))
+        .args(["--at", "MZFAR!leaf_stop"])
+        .arg(common::rom("mzfar.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let frames: Vec<(String, String, u64)> = v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["symbol"].as_str().unwrap().to_string(),
+                f["source"]["file"].as_str().unwrap_or("-").to_string(),
+                f["source"]["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let lines: Vec<u64> = frames.iter().map(|f| f.2).collect();
+    assert_eq!(lines, [81, 99, 93, 72], "{v}");
+    assert!(frames.iter().all(|f| f.1 == "mzfar.asm"), "{frames:?}");
+    // Those lines are the stop and the three calls (mzfar.asm's header
+    // gives the chain): the return addresses are named from the call
+    // before them.
+    let asm = std::fs::read_to_string(common::rom("mzfar.asm")).unwrap();
+    let text = |n: u64| asm.lines().nth(n as usize - 1).unwrap().to_string();
+    assert!(text(81).contains("mov ax, [bp+6]"), "{}", text(81));
+    assert!(text(99).contains("call far CODE_A:Leaf"), "{}", text(99));
+    assert!(text(93).contains("call helper"), "{}", text(93));
+    assert!(text(72).contains("call far CODE_B:Worker"), "{}", text(72));
+}

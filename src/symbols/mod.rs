@@ -204,6 +204,8 @@ pub struct Layout {
     pub segments: Vec<MapSegment>,
     /// The map's public symbols.
     pub publics: Vec<MapPublic>,
+    /// Source lines the map lists (LINK `/LINENUMBERS`), in its frames.
+    pub lines: Option<lines::DebugInfo>,
 }
 
 impl Layout {
@@ -663,6 +665,26 @@ impl Given {
 }
 
 impl Registry {
+    /// Take in the source lines of a map that fitted (LINK `/LI`); lines
+    /// that do not fit are a warning.
+    fn map_lines(&self, path: &Path, layout: &Layout, m: &ModuleInfo<'_>, table: &mut SymbolTable) {
+        let Some(info) = &layout.lines else {
+            return;
+        };
+        let image_len = match m.target {
+            fit::Target::Dos { image_len } => Some(image_len),
+            fit::Target::Ne(_) => None,
+        };
+        match lines::fit(info, &m.target) {
+            Ok(t) => table.add_debug(t, image_len),
+            Err(e) => self.warn(format!(
+                "{}: its line numbers not used: they do not fit {}: {e}",
+                path.display(),
+                m.name
+            )),
+        }
+    }
+
     /// Read the debug information inside the executable `exe`, when it has
     /// any, into `table`; debug information that cannot be read or does
     /// not fit is a warning.
@@ -817,6 +839,7 @@ impl Registry {
                     )
                 })?;
                 table.sources.push(g.path.display().to_string());
+                self.map_lines(&g.path, &layout, m, &mut table);
             }
         }
         if !used_given && self.search_beside {
@@ -827,7 +850,10 @@ impl Registry {
                         Ok(layouts) => {
                             for layout in &layouts {
                                 match fit::fit(layout, &m.target, &mut table) {
-                                    Ok(()) => table.sources.push(p.display().to_string()),
+                                    Ok(()) => {
+                                        table.sources.push(p.display().to_string());
+                                        self.map_lines(&p, layout, m, &mut table);
+                                    }
                                     Err(e) => self.warn(format!(
                                         "{}: not used: it does not fit {} ({}): {e}",
                                         p.display(),
