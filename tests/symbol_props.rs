@@ -123,7 +123,7 @@ fn elf_with(sections: &[(&str, &[u8])]) -> Vec<u8> {
     elf[0x32..0x34].copy_from_slice(&((count - 1) as u16).to_le_bytes());
     let mut headers = vec![0u8; 40];
     let mut body = Vec::new();
-    let mut header = |name: u32, len: usize, at: usize| {
+    let header = |name: u32, len: usize, at: usize| {
         let mut h = vec![0u8; 40];
         h[0..4].copy_from_slice(&name.to_le_bytes());
         h[16..20].copy_from_slice(&(at as u32).to_le_bytes());

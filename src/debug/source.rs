@@ -211,7 +211,7 @@ fn decode(h: &Here<'_, '_>) -> (Option<(u16, u16)>, Option<u16>) {
     let target = if i.flow_control() == FlowControl::Call {
         match i.op0_kind() {
             OpKind::NearBranch16 => Some((r.cs, i.near_branch16())),
-            OpKind::FarBranch16 => Some((i.far_branch_selector(), i.far_branch16() as u16)),
+            OpKind::FarBranch16 => Some((i.far_branch_selector(), i.far_branch16())),
             _ => None,
         }
     } else {

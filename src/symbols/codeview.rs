@@ -200,8 +200,8 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
         }
     };
     let mut segmap = SegMap::default();
-    for k in 0..subs.len() {
-        if subs[k].0 == SST_SEG_MAP {
+    for (k, &(kind, _, _)) in subs.iter().enumerate() {
+        if kind == SST_SEG_MAP {
             let r = sub(k, "sstSegMap");
             let n = usize::from(r.u16(0, "cSeg")?);
             for j in 0..n.min(r.b.len() / 20) {
@@ -216,8 +216,8 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
         format: format!("CodeView 4 ({})", String::from_utf8_lossy(&sig)),
         ..DebugInfo::default()
     };
-    for k in 0..subs.len() {
-        match subs[k].0 {
+    for (k, &(kind, _, _)) in subs.iter().enumerate() {
+        match kind {
             SST_SRC_MODULE => src_module(&sub(k, "sstSrcModule"), &segmap, &mut out)?,
             SST_SYMBOLS | SST_ALIGN_SYM => {
                 symbols(&sub(k, "sstSymbols/sstAlignSym"), 4, &segmap, &mut out)?

@@ -518,11 +518,9 @@ fn read_lines(
                     s.segment = seg;
                 }
             }
-            I::DefineFile(f) => {
-                if files.len() <= 10_000 {
-                    let name = file_name(&f);
-                    files.push(Some(out.file_index(&name)));
-                }
+            I::DefineFile(f) if files.len() <= 10_000 => {
+                let name = file_name(&f);
+                files.push(Some(out.file_index(&name)));
             }
             I::EndSequence => {
                 emit(&files, &s, &mut open, out, true);
