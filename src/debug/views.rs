@@ -229,12 +229,13 @@ pub fn where_text(h: &Here<'_, '_>) -> String {
     };
     let place = Place::of(mem, &Names(h), &frame, true);
     format!(
-        "{:04X}:{:04X} = {} (linear {:#x}); position {}\n{}\n",
+        "{:04X}:{:04X} = {} (linear {:#x}); position {}\n{}{}\n",
         r.cs,
         r.ip,
         place.full(),
         h.pc(),
         h.pos,
+        super::source::here_text(h).unwrap_or_default(),
         describe(h)
     )
 }
