@@ -142,6 +142,12 @@ pub struct Line {
     /// operand.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub notes: Vec<String>,
+    /// `file.c:12` when the debug information begins a source line here.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source: Option<String>,
+    /// That line's text, when its file can be read.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source_text: Option<String>,
 }
 
 /// A segment's part of a listing: a heading and its lines.
@@ -184,6 +190,14 @@ impl Names {
         match self.naming {
             Naming::Ne { segment } => self.table.lookup(segment, u32::from(offset)),
             Naming::Dos { base } => self.table.lookup_linear(base + u32::from(offset)),
+        }
+    }
+
+    /// The source line of the code at `offset`, from debug information.
+    fn line(&self, offset: u16) -> Option<crate::symbols::lines::SourceLine> {
+        match self.naming {
+            Naming::Ne { segment } => self.table.line(segment, u32::from(offset)),
+            Naming::Dos { base } => self.table.line_linear(base + u32::from(offset)),
         }
     }
 
@@ -718,6 +732,7 @@ fn symbol_labels(u: &mut Unit) {
 fn list_unit(u: &Unit, syntax: Syntax, from: u16, count: Option<usize>) -> Vec<Line> {
     let mut fmt_plain = formatter(syntax, Some(u.names.clone()));
     let mut out = Vec::new();
+    let mut last_src: Option<crate::symbols::lines::SourceLine> = None;
     let mut off = u32::from(from);
     let end = u.end();
     let max = count.unwrap_or(MAX_LINES).min(MAX_LINES);
@@ -767,6 +782,17 @@ fn list_unit(u: &Unit, syntax: Syntax, from: u16, count: Option<usize>) -> Vec<L
         };
         let bytes = &data[..len as usize];
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        // A source line's first instruction says which line it is.
+        let src = u.names.line(o);
+        let begins = src.is_some() && src != last_src;
+        last_src = src.clone();
+        let (source, source_text) = match src.filter(|_| begins) {
+            Some(l) => (
+                Some(l.to_string()),
+                crate::symbols::lines::source_text(&l.file, l.line),
+            ),
+            None => (None, None),
+        };
         out.push(Line {
             module: u.module.clone(),
             segment: u.segment,
@@ -779,6 +805,8 @@ fn list_unit(u: &Unit, syntax: Syntax, from: u16, count: Option<usize>) -> Vec<L
             labels: u.labels.get(&o).cloned().unwrap_or_default(),
             fixups,
             notes,
+            source,
+            source_text,
         });
         off += len;
     }
@@ -1157,6 +1185,16 @@ pub fn text(l: &Listing, title: &str) -> String {
                     let _ = writeln!(s, "{:<w$}  ; {lab}", "", w = width);
                 } else {
                     let _ = writeln!(s, "{:<w$}  {lab}:", "", w = width);
+                }
+            }
+            if let Some(src) = &line.source {
+                match &line.source_text {
+                    Some(t) => {
+                        let _ = writeln!(s, "{:<w$}  ; {src}: {}", "", t.trim(), w = width);
+                    }
+                    None => {
+                        let _ = writeln!(s, "{:<w$}  ; {src}", "", w = width);
+                    }
                 }
             }
             let mut row = format!(

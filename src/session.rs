@@ -981,6 +981,23 @@ impl Program {
             .frame_symbol(&*self.machine, f.w_cs, f.w_ip, w.exact_at(i))
     }
 
+    /// The source line of frame `i` of a walk, from debug information (a
+    /// return address from the byte before it, as [`Program::frame_symbol`]).
+    pub fn frame_line(&self, w: &Walk, i: usize) -> Option<crate::symbols::lines::SourceLine> {
+        let f = w.frames.get(i)?;
+        self.env()
+            .frame_line(&*self.machine, f.w_cs, f.w_ip, w.exact_at(i))
+    }
+
+    /// The parameters of frame `i` of a walk, with their places and
+    /// values, from debug information ([`Env::frame_params`]).
+    pub fn frame_params(&self, w: &Walk, i: usize) -> Vec<crate::symbols::lines::ParamValue> {
+        let Some(f) = w.frames.get(i) else {
+            return Vec::new();
+        };
+        self.env().frame_params(&*self.machine, f, w.exact_at(i))
+    }
+
     /// [`Program::symbol_at`] with the raw (undemangled) name and source.
     pub fn symbol_ref(&self, cs: u16, ip: u16) -> Option<crate::symbols::SymbolRef> {
         self.env().symbol_at(&*self.machine, cs, ip)

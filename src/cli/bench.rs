@@ -148,7 +148,7 @@ impl Observer for LinePerInsn {
         };
         let place = crate::trace::Place::of(uc, cs);
         let sym = crate::machine::symbol_at(uc, cs, ip).map(|s| s.to_string());
-        let line = self.render.line(&b, i, &place, sym.as_deref());
+        let line = self.render.line(&b, i, &place, sym.as_deref(), None);
         if self.error.is_none() {
             if let Err(e) = writeln!(self.out, "{line}") {
                 self.error = Some(e);

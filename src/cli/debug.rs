@@ -104,13 +104,20 @@ struct Session {
     input: Input,
     /// The last command, repeated by an empty line (interactive).
     last: String,
+    /// A step by line in progress (`step`, `next` on a line the debug
+    /// information names).
+    line_step: Option<crate::debug::source::LineStep>,
 }
 
 const HELP: &str = "\
 commands:
   continue (c, cont)      run to a breakpoint, a watchpoint, a fault or the end
-  stepi (si), step (s)    one instruction
-  next (n)                one instruction, over a call or an INT
+  step (s)                to the next source line, into called functions that have lines
+                          (one instruction where the debug information names no line)
+  next (n)                to the next source line, over calls (else one instruction, over
+                          a call or an INT)
+  stepi (si)              one instruction
+  nexti (ni)              one instruction, over a call or an INT
   finish                  until the current function returns (from the ToolHelp walk)
   reverse-stepi (rsi, rs) back one instruction (replays the run from its start)
   reverse-continue (rc)   back to the last breakpoint, watchpoint or fault
@@ -152,30 +159,22 @@ impl Session {
         }
     }
 
-    /// `next`: over a call, an INT or a string instruction's repetitions.
+    /// `next` by instruction: over a call, an INT or a string
+    /// instruction's repetitions.
     fn next(h: &mut Here<'_, '_>) -> Resume {
-        use iced_x86::{Decoder, DecoderOptions, FlowControl};
-        let r = h.regs();
-        let bytes = crate::machine::insn_bytes(h.uc(), r.cs, r.ip);
-        let mut d = Decoder::with_ip(16, &bytes, u64::from(r.ip), DecoderOptions::NONE);
-        let i = d.decode();
-        let over = !i.is_invalid()
-            && (matches!(
-                i.flow_control(),
-                FlowControl::Call | FlowControl::IndirectCall | FlowControl::Interrupt
-            ) || i.has_rep_prefix()
-                || i.has_repe_prefix()
-                || i.has_repne_prefix());
-        match (over, h.linear(r.cs, r.ip.wrapping_add(i.len() as u16))) {
-            (true, Some(addr)) => {
-                h.set_temp(Some(TempBreak {
-                    addr,
-                    ss: r.ss,
-                    min_sp: r.sp,
-                }));
-                Resume::Continue
+        crate::debug::source::over_instruction(h)
+    }
+
+    /// `step` or `next` (`over`) by line, where the debug information
+    /// names the line at CS:IP; else by instruction.
+    fn line_step(&mut self, h: &mut Here<'_, '_>, over: bool) -> Resume {
+        match crate::debug::source::LineStep::begin(h, over) {
+            Some((s, r)) => {
+                self.line_step = Some(s);
+                r
             }
-            _ => Resume::Step,
+            None if over => Self::next(h),
+            None => Resume::Step,
         }
     }
 
@@ -243,8 +242,22 @@ impl Frontend for Session {
     }
 
     fn stopped(&mut self, h: &mut Here<'_, '_>) -> Resume {
+        if let Some(s) = &mut self.line_step {
+            match s.resume(h) {
+                Ok(r) => return r,
+                Err(note) => {
+                    self.line_step = None;
+                    if let Some(n) = note {
+                        say(&n);
+                    }
+                }
+            }
+        }
         say(&format!("{}\n", views::describe(h)));
         if !matches!(h.why, Why::Ended(Stop::Exited { .. })) {
+            if let Some(t) = crate::debug::source::here_text(h) {
+                say(&t);
+            }
             let r = h.regs();
             say(&views::disasm_text(h, r.cs, r.ip, 1));
         }
@@ -257,8 +270,11 @@ impl Frontend for Session {
             let ended = matches!(h.why, Why::Ended(_));
             let resume = match cmd {
                 "c" | "cont" | "continue" => Some(Resume::Continue),
-                "si" | "stepi" | "s" | "step" => Some(Resume::Step),
-                "n" | "next" | "ni" | "nexti" => Some(Self::next(h)),
+                "si" | "stepi" => Some(Resume::Step),
+                "ni" | "nexti" => Some(Self::next(h)),
+                "s" | "step" if !ended => Some(self.line_step(h, false)),
+                "n" | "next" if !ended => Some(self.line_step(h, true)),
+                "s" | "step" | "n" | "next" => Some(Resume::Step),
                 "finish" => match Self::finish(h) {
                     Ok(r) => Some(r),
                     Err(e) => {
@@ -334,6 +350,7 @@ pub fn debug(
     let session = Session {
         input,
         last: String::new(),
+        line_step: None,
     };
     match crate::debug::run_session_within(&mut load, Box::new(session), super::limits(opts)) {
         Ok(o) => status(&o),

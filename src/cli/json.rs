@@ -108,6 +108,52 @@ pub struct Frame {
     pub symbol: Option<String>,
     /// The name as the symbol file spells it, or null.
     pub symbol_raw: Option<String>,
+    /// The source line, from the module's debug information, or null.
+    pub source: Option<SourceLine>,
+    /// The function's parameters, from debug information: each one's
+    /// place relative to the frame's BP and the word there.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub params: Vec<Param>,
+}
+
+/// A parameter of a frame's function.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// Its place: the signed offset from the frame's BP.
+    pub bp_offset: i32,
+    /// The word there, or null (not readable, or the frame stopped in
+    /// the function's prologue, before BP is the function's).
+    pub value: Option<u16>,
+}
+
+impl From<&crate::symbols::lines::ParamValue> for Param {
+    fn from(p: &crate::symbols::lines::ParamValue) -> Param {
+        Param {
+            name: p.param.name.clone(),
+            bp_offset: p.param.bp_offset,
+            value: p.value,
+        }
+    }
+}
+
+/// A place in a source file, from debug information.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SourceLine {
+    /// The file as the debug information names it.
+    pub file: String,
+    /// The 1-based line.
+    pub line: u32,
+}
+
+impl From<&crate::symbols::lines::SourceLine> for SourceLine {
+    fn from(l: &crate::symbols::lines::SourceLine) -> SourceLine {
+        SourceLine {
+            file: l.file.to_string(),
+            line: l.line,
+        }
+    }
 }
 
 /// The faulting instruction.

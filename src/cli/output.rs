@@ -52,6 +52,8 @@ fn record_frames_json(r: &crate::win16::fault_record::FaultRecord) -> Vec<j::Fra
                 module: n.module,
                 symbol: n.symbol,
                 symbol_raw: n.symbol_raw,
+                source: n.line.as_ref().map(j::SourceLine::from),
+                params: n.params.iter().map(j::Param::from).collect(),
             }
         })
         .collect()
@@ -66,6 +68,7 @@ pub fn record_walk_table(r: &crate::win16::fault_record::FaultRecord) -> String 
             v.map(|m| crate::escape::name(&m).into_owned())
                 .unwrap_or_else(|| "-".into())
         };
+        let sym = crate::symbols::lines::symbol_cell(n.symbol, n.line.as_ref());
         let seg = if f.w_segment == 0 {
             "-".to_string()
         } else {
@@ -84,8 +87,9 @@ pub fn record_walk_table(r: &crate::win16::fault_record::FaultRecord) -> String 
             f.w_cs,
             f.w_ip,
             name(n.module),
-            name(n.symbol)
+            sym
         ));
+        s.push_str(&crate::symbols::lines::params_line(&n.params));
     }
     s.push_str(&format!("walk ended: {}\n", r.walk.stop));
     s
@@ -137,6 +141,8 @@ fn frame_json(p: &Program, w: &Walk, i: usize, f: &StackTraceEntry) -> j::Frame 
         module: p.module_name(f),
         symbol: sym.as_ref().map(|s| s.to_string()),
         symbol_raw: sym.as_ref().map(|s| s.raw.clone()),
+        source: p.frame_line(w, i).as_ref().map(j::SourceLine::from),
+        params: p.frame_params(w, i).iter().map(j::Param::from).collect(),
     }
 }
 
@@ -451,13 +457,15 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
         } else {
             "far"
         };
-        let sym = frame_symbol(p, w, i)
-            .map(|s| crate::escape::name(&s.to_string()).into_owned())
-            .unwrap_or_else(|| "-".into());
+        let sym = crate::symbols::lines::symbol_cell(
+            frame_symbol(p, w, i).map(|s| s.to_string()),
+            p.frame_line(w, i).as_ref(),
+        );
         s.push_str(&format!(
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
             f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
         ));
+        s.push_str(&crate::symbols::lines::params_line(&p.frame_params(w, i)));
     }
     s.push_str(&format!("walk ended: {}\n", w.stop));
     s

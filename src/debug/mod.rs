@@ -70,6 +70,7 @@
 pub mod gdb;
 pub mod monitor;
 pub mod rsp;
+pub mod source;
 pub mod views;
 
 use std::cell::{Cell, RefCell};

@@ -20,6 +20,8 @@ break and delete also take +N, the instruction at position N):
   break LOC           a breakpoint at LOC; delete LOC removes it
   watch LOC [LEN]     a write watchpoint (rwatch, awatch: read, access)
   breakpoints         the breakpoints and watchpoints, linear and SEG:OFF
+  list [FILE:LINE|FUNC] the source around the stop's line (or that line, or FUNC's first),
+                      from the program's debug information; break FILE:LINE also works
   screenshot NAME.png the screen as a PNG (Win16's, or a DOS program's VGA): a new file NAME.png in
                       the directory toolhelp16 was started in (no directories)
   position            instructions run before this stop (reverse execution counts in them)
@@ -199,9 +201,13 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
             }
             format!("deleted the breakpoint at position {n}\n")
         }
+        "list" | "l" => super::source::list_text(h, args)?,
         "break" | "b" => {
             let at = args.first().ok_or("break LOC: where?")?;
-            let (seg, off) = seg_off(h, at)?;
+            let (seg, off) = match super::source::parse_file_line(at) {
+                Some((file, line)) => super::source::line_address(h, file, line)?,
+                None => seg_off(h, at)?,
+            };
             let lin = h
                 .linear(seg, off)
                 .ok_or_else(|| format!("{seg:04X}:{off:04X}: no such segment"))?;

@@ -166,13 +166,21 @@ pub fn stack_text(h: &Here<'_, '_>) -> String {
         } else {
             "far"
         };
-        let sym = frame_symbol(h, &w, i)
-            .map(|s| crate::escape::name(&s).into_owned())
-            .unwrap_or_else(|| "-".into());
+        let line = h.env().and_then(|env| {
+            env.frame_line(h.uc() as &dyn WalkMemory, f.w_cs, f.w_ip, w.exact_at(i))
+        });
+        let sym = crate::symbols::lines::symbol_cell(frame_symbol(h, &w, i), line.as_ref());
         s.push_str(&format!(
             "{i:>3}  {:04X}   {:04X}:{:04X}  {:04X}:{:04X}  {module:<10}  {seg:>3}  {kind:<5}  {sym}\n",
             f.h_task, f.w_ss, f.w_bp, f.w_cs, f.w_ip
         ));
+        if let Some(env) = h.env() {
+            s.push_str(&crate::symbols::lines::params_line(&env.frame_params(
+                h.uc() as &dyn WalkMemory,
+                f,
+                w.exact_at(i),
+            )));
+        }
     }
     s.push_str(&format!("walk ended: {}\n", w.stop));
     s
@@ -221,12 +229,13 @@ pub fn where_text(h: &Here<'_, '_>) -> String {
     };
     let place = Place::of(mem, &Names(h), &frame, true);
     format!(
-        "{:04X}:{:04X} = {} (linear {:#x}); position {}\n{}\n",
+        "{:04X}:{:04X} = {} (linear {:#x}); position {}\n{}{}\n",
         r.cs,
         r.ip,
         place.full(),
         h.pc(),
         h.pos,
+        super::source::here_text(h).unwrap_or_default(),
         describe(h)
     )
 }

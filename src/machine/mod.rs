@@ -330,6 +330,22 @@ pub trait Environment: std::any::Any {
     fn symbol(&self, _cpu: &Uc<'_>, _cs: u16, _ip: u16) -> Option<crate::symbols::SymbolRef> {
         None
     }
+
+    /// The source line of code address `cs:ip`, from the debug
+    /// information of the module that holds it (symbols/lines.rs).
+    fn source_line(
+        &self,
+        _cpu: &Uc<'_>,
+        _cs: u16,
+        _ip: u16,
+    ) -> Option<crate::symbols::lines::SourceLine> {
+        None
+    }
+}
+
+/// [`Environment::source_line`] of the machine's environment.
+pub fn line_at(uc: &Uc<'_>, cs: u16, ip: u16) -> Option<crate::symbols::lines::SourceLine> {
+    uc.get_data().env.as_ref()?.source_line(uc, cs, ip)
 }
 
 /// [`Environment::symbol`] of the machine's environment.

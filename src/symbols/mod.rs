@@ -6,7 +6,10 @@
 //! * Microsoft LINK `.MAP` files ([`msmap`]) and Open Watcom wlink `.MAP`
 //!   files ([`wmap`]);
 //! * MAPSYM `.SYM` files, versions 3.x to 6.x ([`mapsym`]), the files the
-//!   Windows debuggers loaded.
+//!   Windows debuggers loaded;
+//! * debug information inside the executable: Open Watcom's DWARF
+//!   ([`dwarf`]) and CodeView 4 ([`codeview`]), giving functions with
+//!   their extents and parameters' places, and source lines ([`lines`]).
 //!
 //! A map's segment (frame) numbers are the linker's, not NE segment numbers
 //! or selectors: [`fit`] derives the correspondence from the NE segment
@@ -18,8 +21,11 @@
 //! [`Registry`] keeps the tables of a run: the program's and each DLL's,
 //! found beside the file by stem (any case) or given with `--map`/`--sym`.
 
+pub mod codeview;
 pub mod demangle;
+pub mod dwarf;
 pub mod fit;
+pub mod lines;
 pub mod mapsym;
 pub mod msmap;
 pub mod wmap;
@@ -104,6 +110,8 @@ impl fmt::Display for SymError {
 /// Where a symbol came from; at one address the better source names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Source {
+    /// Debug information in the executable (a function's own name).
+    Debug,
     /// A MAPSYM `.SYM` file.
     Sym,
     /// A linker `.MAP` file.
@@ -118,6 +126,7 @@ impl Source {
     /// The name.
     pub fn name(self) -> &'static str {
         match self {
+            Source::Debug => "debug information",
             Source::Sym => "sym",
             Source::Map => "map",
             Source::Resident => "resident names",
@@ -195,6 +204,8 @@ pub struct Layout {
     pub segments: Vec<MapSegment>,
     /// The map's public symbols.
     pub publics: Vec<MapPublic>,
+    /// Source lines the map lists (LINK `/LINENUMBERS`), in its frames.
+    pub lines: Option<lines::DebugInfo>,
 }
 
 impl Layout {
@@ -374,6 +385,8 @@ pub struct SymbolTable {
     by_name: HashMap<String, Vec<usize>>,
     /// Where the symbols came from (paths and tables), for `info`.
     pub sources: Vec<String>,
+    /// Source lines and functions from the executable's debug information.
+    pub lines: lines::LineTable,
 }
 
 impl SymbolTable {
@@ -486,6 +499,9 @@ impl SymbolTable {
 
     /// The nearest symbol at or before `offset` in NE segment `segment`.
     pub fn lookup(&self, segment: u16, offset: u32) -> Option<SymbolRef> {
+        if let Some(f) = self.debug_function(segment, offset) {
+            return Some(f);
+        }
         let seg = self.segments.get(&segment)?;
         if seg.size.is_some_and(|n| offset >= n) {
             return None;
@@ -504,6 +520,9 @@ impl SymbolTable {
     /// The nearest symbol at or before `linear` (from the load image's
     /// start) in the DOS program's map segment that holds it.
     pub fn lookup_linear(&self, linear: u32) -> Option<SymbolRef> {
+        if let Some(f) = self.debug_function(lines::DOS_SEGMENT, linear) {
+            return Some(f);
+        }
         let k = self
             .linear
             .partition_point(|&(start, _, _)| start <= linear);
@@ -514,6 +533,54 @@ impl SymbolTable {
             .rev()
             .find(|&&(start, len, _)| linear - start < len)
             .and_then(|&(start, _, seg)| self.lookup(seg, linear - start))
+    }
+
+    /// The function of the debug information whose code holds `offset`.
+    fn debug_function(&self, segment: u16, offset: u32) -> Option<SymbolRef> {
+        let f = self.lines.function(segment, offset)?;
+        Some(SymbolRef {
+            display: f.name.clone(),
+            raw: f.name.clone(),
+            displacement: offset - f.start,
+            source: Source::Debug,
+        })
+    }
+
+    /// The source line of code at `offset` of NE segment `segment`.
+    pub fn line(&self, segment: u16, offset: u32) -> Option<lines::SourceLine> {
+        self.lines.line(segment, offset)
+    }
+
+    /// The source line of a DOS program's code at `linear` (from the load
+    /// image's start).
+    pub fn line_linear(&self, linear: u32) -> Option<lines::SourceLine> {
+        self.lines.line(lines::DOS_SEGMENT, linear)
+    }
+
+    /// Take in debug information fitted to the module: its functions as
+    /// symbols (for lookups by name) and its lines.
+    pub fn add_debug(&mut self, table: lines::LineTable, image_len: Option<u32>) {
+        for f in table.functions() {
+            let dos = f.segment == lines::DOS_SEGMENT && image_len.is_some();
+            self.push(
+                &f.name,
+                f.segment,
+                f.start,
+                dos.then_some(f.raw),
+                Source::Debug,
+            );
+        }
+        if let Some(len) = image_len {
+            if !table.functions().is_empty() {
+                self.add_linear_segment(lines::DOS_SEGMENT, 0, len);
+            }
+        }
+        self.sources.extend(table.formats.iter().cloned());
+        if self.lines.is_empty() {
+            self.lines = table;
+        } else {
+            self.lines.absorb(table);
+        }
     }
 
     /// Every symbol named `name` (raw or demangled, any case).
@@ -594,6 +661,64 @@ impl Given {
         self.path
             .file_stem()
             .is_some_and(|s| s.to_string_lossy().eq_ignore_ascii_case(module))
+    }
+}
+
+impl Registry {
+    /// Take in the source lines of a map that fitted (LINK `/LI`); lines
+    /// that do not fit are a warning.
+    fn map_lines(&self, path: &Path, layout: &Layout, m: &ModuleInfo<'_>, table: &mut SymbolTable) {
+        let Some(info) = &layout.lines else {
+            return;
+        };
+        let image_len = match m.target {
+            fit::Target::Dos { image_len } => Some(image_len),
+            fit::Target::Ne(_) => None,
+        };
+        match lines::fit(info, &m.target) {
+            Ok(t) => table.add_debug(t, image_len),
+            Err(e) => self.warn(format!(
+                "{}: its line numbers not used: they do not fit {}: {e}",
+                path.display(),
+                m.name
+            )),
+        }
+    }
+
+    /// Read the debug information inside the executable `exe`, when it has
+    /// any, into `table`; debug information that cannot be read or does
+    /// not fit is a warning.
+    fn read_debug(&self, exe: &Path, m: &ModuleInfo<'_>, table: &mut SymbolTable) {
+        let Ok(bytes) = read_bounded(exe) else {
+            return;
+        };
+        let image_len = match m.target {
+            fit::Target::Dos { image_len } => Some(image_len),
+            fit::Target::Ne(_) => None,
+        };
+        let mut infos = Vec::new();
+        if dwarf::present(&bytes) {
+            infos.push(dwarf::parse(&bytes));
+        }
+        if codeview::present(&bytes) {
+            infos.push(codeview::parse(&bytes));
+        }
+        for info in infos {
+            let fitted = info.map_err(|e| e.in_file(exe)).and_then(|i| {
+                lines::fit(&i, &m.target).map_err(|e| {
+                    format!(
+                        "{}: {} does not fit {}: {e}",
+                        exe.display(),
+                        i.format,
+                        m.name
+                    )
+                })
+            });
+            match fitted {
+                Ok(t) => table.add_debug(t, image_len),
+                Err(e) => self.warn(format!("debug information not used: {e}")),
+            }
+        }
     }
 }
 
@@ -689,6 +814,9 @@ impl Registry {
         if let fit::Target::Ne(ne) = &m.target {
             ne_names(ne, &mut table);
         }
+        if let Some(exe) = m.path {
+            self.read_debug(exe, m, &mut table);
+        }
         let mut used_given = false;
         for g in &self.given {
             for layout in &g.layouts {
@@ -711,6 +839,7 @@ impl Registry {
                     )
                 })?;
                 table.sources.push(g.path.display().to_string());
+                self.map_lines(&g.path, &layout, m, &mut table);
             }
         }
         if !used_given && self.search_beside {
@@ -721,7 +850,10 @@ impl Registry {
                         Ok(layouts) => {
                             for layout in &layouts {
                                 match fit::fit(layout, &m.target, &mut table) {
-                                    Ok(()) => table.sources.push(p.display().to_string()),
+                                    Ok(()) => {
+                                        table.sources.push(p.display().to_string());
+                                        self.map_lines(&p, layout, m, &mut table);
+                                    }
                                     Err(e) => self.warn(format!(
                                         "{}: not used: it does not fit {} ({}): {e}",
                                         p.display(),

@@ -137,8 +137,16 @@ impl Render {
     }
 
     /// One instruction's line (without the newline), with the symbol
-    /// that names its address (symbols/mod.rs).
-    pub fn line(&self, b: &Block, i: &Insn, place: &Place, symbol: Option<&str>) -> String {
+    /// that names its address (symbols/mod.rs) and its source line, from
+    /// debug information (symbols/lines.rs).
+    pub fn line(
+        &self,
+        b: &Block,
+        i: &Insn,
+        place: &Place,
+        symbol: Option<&str>,
+        source: Option<&crate::symbols::lines::SourceLine>,
+    ) -> String {
         let bytes = &b.bytes[usize::from(i.at)..usize::from(i.at) + usize::from(i.len)];
         let hex: Vec<String> = bytes.iter().map(|x| format!("{x:02X}")).collect();
         let text = self.format(&i.insn);
@@ -153,6 +161,7 @@ impl Render {
                 symbol: symbol.map(str::to_string),
                 segment: place.segment,
                 offset: place.segment.map(|_| i.ip),
+                source: source.map(|l| l.to_string()),
                 changed: None,
             };
             serde_json::to_string(&line).unwrap_or_default()
@@ -168,29 +177,33 @@ impl Render {
                 i.ip,
                 hex.join(" ")
             );
+            let at = source
+                .map(|l| format!(" at {}", crate::escape::name(&l.to_string())))
+                .unwrap_or_default();
             match symbol {
-                Some(sym) => format!("{line:<78} ; {}", crate::escape::name(sym)),
+                Some(sym) => format!("{line:<78} ; {}{at}", crate::escape::name(sym)),
+                None if source.is_some() => format!("{line:<78} ;{at}"),
                 None => line,
             }
         }
     }
 
     /// Every line of block `b` at `place`; `symbol(k)` names instruction
-    /// `k`'s address. With `wanted` false (outside `--module`), every line
-    /// is empty and `symbol` is not asked.
+    /// `k`'s address and gives its source line. With `wanted` false
+    /// (outside `--module`), every line is empty and `symbol` is not asked.
     pub fn block(
         &self,
         b: &Block,
         place: &Place,
         wanted: bool,
-        mut symbol: impl FnMut(usize) -> Option<String>,
+        mut symbol: impl FnMut(usize) -> (Option<String>, Option<crate::symbols::lines::SourceLine>),
     ) -> Lines {
         let mut text = String::new();
         let mut ends = Vec::with_capacity(b.insns.len());
         for (k, i) in b.insns.iter().enumerate() {
             if wanted {
-                let sym = symbol(k);
-                text.push_str(&self.line(b, i, place, sym.as_deref()));
+                let (sym, src) = symbol(k);
+                text.push_str(&self.line(b, i, place, sym.as_deref(), src.as_ref()));
                 text.push('\n');
             }
             ends.push(text.len());
@@ -363,7 +376,11 @@ impl Tracer {
         let place = Place::of(uc, b.cs);
         let wanted = place.selected(self.opts.module.as_deref());
         let lines = self.render.block(b, &place, wanted, |k| {
-            crate::machine::symbol_at(uc, b.cs, b.insns[k].ip).map(|s| s.to_string())
+            let ip = b.insns[k].ip;
+            (
+                crate::machine::symbol_at(uc, b.cs, ip).map(|s| s.to_string()),
+                crate::machine::line_at(uc, b.cs, ip),
+            )
         });
         self.rendered[k] = Some(lines);
     }
@@ -542,7 +559,10 @@ impl Observer for Tracer {
             return;
         }
         let sym = crate::machine::symbol_at(uc, regs.cs, regs.ip).map(|s| s.to_string());
-        let line = self.render.line(&b, i, &place, sym.as_deref());
+        let src = crate::machine::line_at(uc, regs.cs, regs.ip);
+        let line = self
+            .render
+            .line(&b, i, &place, sym.as_deref(), src.as_ref());
         self.prev = Some((line, regs));
     }
 }
@@ -572,6 +592,9 @@ pub struct TraceLine {
     /// The offset in that segment (= `ip`), with `segment`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub offset: Option<u16>,
+    /// `file.c:12`: its source line, from the module's debug information.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source: Option<String>,
     /// `--regs`: the registers the instruction changed, by name.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub changed: Option<std::collections::BTreeMap<String, u16>>,

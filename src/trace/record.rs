@@ -863,11 +863,14 @@ impl Expander {
         self.flush(None, sink);
         let block = blocks::decode(r.linear, r.cs, r.ip, r.bytes.clone());
         let wanted = r.place.selected(self.opts.module.as_deref());
+        // A recording keeps symbols, not source lines.
         let lines = self.opts.render.block(&block, &r.place, wanted, |k| {
-            r.symbols
+            let sym = r
+                .symbols
                 .iter()
                 .find(|(i, _)| usize::from(*i) == k)
-                .map(|(_, s)| s.clone())
+                .map(|(_, s)| s.clone());
+            (sym, None)
         });
         let key = (r.linear, r.bytes.len() as u32);
         let e = Expanded { block, lines };

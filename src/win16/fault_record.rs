@@ -79,6 +79,10 @@ pub struct FrameNames {
     pub symbol: Option<String>,
     /// The name as the symbol file spells it.
     pub symbol_raw: Option<String>,
+    /// The source line, from the module's debug information.
+    pub line: Option<crate::symbols::lines::SourceLine>,
+    /// The function's parameters, their places and values at the fault.
+    pub params: Vec<crate::symbols::lines::ParamValue>,
 }
 
 /// One fault, as it was when it happened.
@@ -158,6 +162,8 @@ pub fn record(env: &mut Env, uc: &Uc<'_>, f: &Fault) {
                 module: module_name(env, e.h_module),
                 symbol: sym.as_ref().map(|s| s.to_string()),
                 symbol_raw: sym.map(|s| s.raw),
+                line: env.frame_line(mem, e.w_cs, e.w_ip, walk.exact_at(i)),
+                params: env.frame_params(mem, e, walk.exact_at(i)),
             }
         })
         .collect();

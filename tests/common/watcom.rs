@@ -154,6 +154,36 @@ pub fn build(
     Some(out)
 }
 
+/// A DOS .EXE with CodeView 4 debug information: each of `sources` (in
+/// `tests/watcom/`) compiled by `wcc -d2 -hc` with `flags`, then linked by
+/// `wlink debug codeview all` (wcl would run CVPACK after, which the
+/// toolchain lacks; wlink's own output is CodeView 4, signature NB05).
+pub fn dos_codeview(name: &str, sources: &[&str], flags: &[&str]) -> Option<PathBuf> {
+    let wat = toolchain()?;
+    let dir = out_dir(name);
+    let out = dir.join(format!("{}.exe", name.to_ascii_uppercase()));
+    let mut objs = Vec::new();
+    for s in sources {
+        let obj = dir.join(format!("{}.obj", s.trim_end_matches(".c")));
+        let mut c = tool(&wat, "wcc", &dir);
+        c.args(["-q", "-bt=dos", "-d2", "-hc"])
+            .args(flags)
+            .arg(format!("-fo={}", obj.display()))
+            .arg(source(s));
+        check(&format!("wcc {s}"), c.output().unwrap());
+        objs.push(obj.display().to_string());
+    }
+    let mut l = tool(&wat, "wlink", &dir);
+    l.args([
+        "op", "q", "system", "dos", "debug", "codeview", "all", "name",
+    ])
+    .arg(&out)
+    .arg("file")
+    .arg(objs.join(","));
+    check(&format!("wlink {name}"), l.output().unwrap());
+    Some(out)
+}
+
 /// A TOOLHELP client: `tests/watcom/name.c` built as a small-model
 /// Win16 program linked with TOOLHELP's import library.
 pub fn toolhelp_client(name: &str) -> Option<PathBuf> {
