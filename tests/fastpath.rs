@@ -435,7 +435,9 @@ fn self_modifying_code_stops_after_exactly_n_instructions() {
 #[test]
 fn code_rewriting_its_next_instruction_runs_it_as_rewritten() {
     let code = std::fs::read(rom("smc8.com")).unwrap();
-    for n in [1u64, 2, 3, 4, 5, 6, 7, 299, 300, 301, 302, 3_000, 30_001, 300_002] {
+    for n in [
+        1u64, 2, 3, 4, 5, 6, 7, 299, 300, 301, 302, 3_000, 30_001, 300_002,
+    ] {
         let mut p = load_com("smc8-exact", &code);
         run_budget(&mut p, n);
         let (k, r) = (n / 3, n % 3);

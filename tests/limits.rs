@@ -83,7 +83,14 @@ fn every_self_modifying_program_ends_by_its_budget() {
     for name in ["smc8.com", "dossmc.com", "smcdata.com", "smcboot.img"] {
         let m = run_measured(
             bin()
-                .args(["run", "--json", "--timeout", "300", "--max-insns", "2000000"])
+                .args([
+                    "run",
+                    "--json",
+                    "--timeout",
+                    "300",
+                    "--max-insns",
+                    "2000000",
+                ])
                 .arg(rom(name)),
             Duration::from_secs(400),
         );
