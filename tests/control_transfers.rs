@@ -234,3 +234,52 @@ fn ip_wraps_in_a_16_bit_protected_mode_segment() {
     assert_eq!(out.status.code(), Some(0), "{v}");
     assert_eq!(common::output_lines(&v), ["wrapped"], "{v}");
 }
+
+/// The translation of an instruction straddling FFFFh holds bytes from
+/// CS:0000h, so a store there must reach it as a store into any code
+/// does: a short jump at FFFFh first takes the PSP's CDh as its
+/// displacement (to FFCEh, which goes on to the second stage); the
+/// second stage rewrites FFCEh to exit with 44, stores F0h (-16) at
+/// CS:0000h and jumps to FFFFh again: the jump must now go to 0001h - 16
+/// = FFF1h, which exits with 43. A translation kept from the first jump
+/// would go to FFCEh and exit with 44 (vendor/README.md, patch 0010).
+#[test]
+fn a_store_to_cs_0000_reaches_the_instruction_straddling_ffffh() {
+    let d = temp("straddle-store");
+    let Some(prog) = nasm(
+        &d,
+        "RESTRAD.COM",
+        "org 100h
+    mov di, 0FFCEh
+    mov si, to_stage2
+    mov cx, to_stage2_end - to_stage2
+    rep movsb
+    mov di, 0FFF1h
+    mov si, exit43
+    mov cx, 5
+    rep movsb
+    mov byte [0FFFFh], 0EBh
+    jmp 0FFFFh
+stage2:
+    mov di, 0FFCEh
+    mov si, exit44
+    mov cx, 5
+    rep movsb
+    mov byte [0], 0F0h
+    jmp 0FFFFh
+to_stage2:
+    mov ax, stage2
+    jmp ax
+to_stage2_end:
+exit43: mov ax, 4C2Bh
+    int 21h
+exit44: mov ax, 4C2Ch
+    int 21h
+",
+    ) else {
+        return;
+    };
+    let (code, v) = run(&prog, 1000);
+    assert_eq!(code, Some(43), "{v}");
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -422,6 +422,65 @@ fn self_modifying_code_stops_after_exactly_n_instructions() {
     }
 }
 
+/// roms/smc8.com increments the immediate of the `mov bl, imm8` right
+/// after the store, in the same block, then jumps back (`inc byte
+/// [patch+1]; patch: mov bl, 0; jmp again`: three instructions a pass).
+/// Under the engine's one-instruction blocks for code rewritten in place
+/// (vendor/README.md, patch 0010) the budget stays exact and each `mov
+/// bl` runs the byte stored just before it (Intel SDM vol. 3A, 8.1.3,
+/// "Handling Self- and Cross-Modifying Code": a store into the code
+/// about to run is seen by the instructions fetched after it), pass
+/// after pass: after N = 3k + r instructions BL = k (r < 2) or k + 1
+/// (r = 2), and the immediate byte is k + (r >= 1), mod 256.
+#[test]
+fn code_rewriting_its_next_instruction_runs_it_as_rewritten() {
+    let code = std::fs::read(rom("smc8.com")).unwrap();
+    for n in [
+        1u64, 2, 3, 4, 5, 6, 7, 299, 300, 301, 302, 3_000, 30_001, 300_002,
+    ] {
+        let mut p = load_com("smc8-exact", &code);
+        run_budget(&mut p, n);
+        let (k, r) = (n / 3, n % 3);
+        let bl = (k + u64::from(r == 2)) as u8;
+        let imm = (k + u64::from(r >= 1)) as u8;
+        let ip = [0x100u16, 0x104, 0x106][r as usize];
+        let cs = p.machine.reg(R::CS);
+        let mut byte = [0u8];
+        p.machine.read_seg(cs, 0x105, &mut byte).unwrap();
+        assert_eq!(
+            (p.machine.reg(R::IP), p.machine.reg(R::BX) as u8, byte[0]),
+            (ip, bl, imm),
+            "N = {n}: IP, BL, the immediate"
+        );
+    }
+}
+
+/// roms/smcnow.com rewrites code that runs at once, in six ways (its
+/// header works out each value): the next instruction in the same block,
+/// an immediate rewritten on each of 300 passes, an instruction adding
+/// its own immediate to itself, `rep stosb` over the jump after it, a
+/// jump's displacement flipped on each of 100 passes, code copied over
+/// itself 1000 times. The store is seen by the next instruction fetched
+/// (Intel SDM vol. 3A, 8.1.3; what QEMU and DOSBox do), on every path.
+#[test]
+fn rewritten_code_runs_as_rewritten_at_once_on_every_path() {
+    for path in PATHS {
+        let o = LoadOptions {
+            dir: Some(rom("smcnow.com").parent().unwrap().to_path_buf()),
+            ..Default::default()
+        };
+        let mut p: Program = load(&rom("smcnow.com"), &o).unwrap();
+        watch(&mut p.machine, path);
+        let stop = p.run(limits(path), None).unwrap();
+        assert_eq!(stop, Stop::Exited { code: 0 }, "{path:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&p.env().console),
+            "42 5E 20 P 32 66\r\n",
+            "{path:?}: the values the rewritten code produced"
+        );
+    }
+}
+
 /// The hook API a debugger uses (machine/mod.rs, `add_breakpoint`): a
 /// breakpoint stops before its instruction; `resume` goes on from it and
 /// stops there again one round of the loop later (CX one less: one `dec

@@ -260,18 +260,34 @@ fn bench_prints_every_figure_with_its_ratio() {
         // recurse.asm: 100 calls deep, the start's frame, 101 frames.
         "walking (roms/recurse.exe, 101 frames a walk",
         "loading (roms/winmenu.exe, bundled",
+        // Self-modifying code: each program of roms/ that rewrites its
+        // code, and the worst against its target.
+        "self-modifying code (",
+        "smc8.com",
+        "dossmc.com",
+        "smcdata.com",
+        "smcboot.img",
+        "us/instruction   target <= 3",
     ] {
         assert!(text.contains(want), "{want} missing:\n{text}");
     }
 }
 
-/// `bench` carries the programs it runs: the bytes of roms/recurse.exe and
-/// roms/winmenu.exe are in the binary itself, so an installed binary
+/// `bench` carries the programs it runs: the bytes of roms/recurse.exe,
+/// roms/winmenu.exe and the self-modifying programs are in the binary
+/// itself, so an installed binary
 /// benches without the source tree it was built from.
 #[test]
 fn bench_programs_are_inside_the_binary() {
     let exe = std::fs::read(env!("CARGO_BIN_EXE_toolhelp16")).unwrap();
-    for name in ["recurse.exe", "winmenu.exe"] {
+    for name in [
+        "recurse.exe",
+        "winmenu.exe",
+        "smc8.com",
+        "dossmc.com",
+        "smcdata.com",
+        "smcboot.img",
+    ] {
         let prog = std::fs::read(rom(name)).unwrap();
         assert!(
             exe.windows(prog.len()).any(|w| w == prog.as_slice()),

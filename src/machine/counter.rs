@@ -35,7 +35,11 @@
 //! its own, translated afresh. That block starts inside the last one and
 //! ends before it, which a block entered in the ordinary way never does
 //! (it would run to the same final jump): the hook settles the last block
-//! there, as at a stop, so the count stays exact.
+//! there, as at a stop, so the count stays exact. A block of one
+//! instruction that stores into itself is not abandoned (the patched
+//! engine finishes the instruction as decoded; vendor/README.md, patch
+//! 0010, which also gives code rewritten in place blocks of one
+//! instruction): it counts as the one instruction it ran.
 //!
 //! **Counting inside the translated code.** A call out of translated
 //! code on every block costs this engine most of its speed, and the cost

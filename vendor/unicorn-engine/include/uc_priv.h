@@ -442,6 +442,13 @@ struct uc_struct {
     // toolhelp16 patch 0006: the count translated code keeps (unicorn.h,
     // uc_toolhelp16_inline_count), or NULL.
     struct uc_inline_count *inline_count;
+
+    // toolhelp16 patch 0010: how many pages have code rewritten in place
+    // (PageDesc's smc_bits); and the block being translated: its first
+    // page's linear and ram addresses, for tb_smc_ends_block.
+    unsigned int smc_pages;
+    uint64_t smc_tb_vpage;
+    uint64_t smc_tb_ppage;
 };
 
 // Metadata stub for the variable-size cpu context used with uc_context_*()

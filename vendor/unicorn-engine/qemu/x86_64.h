@@ -1272,6 +1272,8 @@
 #define tb_page_desc tb_page_desc_x86_64
 #define tb_store_meets_code_slow tb_store_meets_code_slow_x86_64
 #define tb_page_look tb_page_look_x86_64
+#define tb_smc_ends_block tb_smc_ends_block_x86_64
+#define probe_code_ram_addr probe_code_ram_addr_x86_64
 #define tb_check_watchpoint tb_check_watchpoint_x86_64
 #define cpu_io_recompile cpu_io_recompile_x86_64
 #define tb_flush_jmp_cache tb_flush_jmp_cache_x86_64

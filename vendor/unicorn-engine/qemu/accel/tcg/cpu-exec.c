@@ -166,6 +166,10 @@ static bool tb_lookup_cmp(struct uc_struct *uc, const void *p, const void *d)
             target_ulong virt_page2;
 
             virt_page2 = (desc->pc & TARGET_PAGE_MASK) + TARGET_PAGE_SIZE;
+            /* toolhelp16 patch 0010: a block wrapping past IP FFFFh */
+            if (tb->cflags & CF_WRAP16) {
+                virt_page2 = tb->cs_base & TARGET_PAGE_MASK;
+            }
             phys_page2 = get_page_addr_code(desc->env, virt_page2);
             if (tb->page_addr[1] == phys_page2) {
                 return true;

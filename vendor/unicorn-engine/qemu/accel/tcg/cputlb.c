@@ -1198,6 +1198,21 @@ tb_page_addr_t get_page_addr_code(CPUArchState *env, target_ulong addr)
     return get_page_addr_code_hostp(env, addr, NULL);
 }
 
+/* toolhelp16 patch 0010 (exec-all.h) */
+tb_page_addr_t probe_code_ram_addr(CPUArchState *env, target_ulong addr)
+{
+    struct uc_struct *uc = env->uc;
+    uintptr_t mmu_idx = cpu_mmu_index(env, true);
+    CPUTLBEntry *entry = tlb_entry(env, mmu_idx, addr);
+
+    if (!tlb_hit(uc, entry->addr_code, addr) ||
+        (entry->addr_code & TLB_MMIO)) {
+        return -1;
+    }
+    return qemu_ram_addr_from_host_nofail(uc,
+                                          (void *)((uintptr_t)addr + entry->addend));
+}
+
 static void notdirty_write(CPUState *cpu, vaddr mem_vaddr, unsigned size,
                            CPUIOTLBEntry *iotlbentry, uintptr_t retaddr,
                            CPUTLBEntry *tlbe)
@@ -2132,9 +2147,6 @@ store_to_code_page(CPUArchState *env, target_ulong addr, uint64_t val,
     }
     meets = tb_store_meets_code(uc, addr + env_tlb(env)->d[mmu_idx].iotlb[index].addr,
                                 size, retaddr);
-    if (meets == 2) {
-        return false;
-    }
     paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
     mr = uc_mm_cache_find(uc, paddr);
     if (!mr) {
@@ -2142,6 +2154,16 @@ store_to_code_page(CPUArchState *env, target_ulong addr, uint64_t val,
     }
     if (!mr || !(mr->perms & UC_PROT_WRITE)) {
         return false;
+    }
+    if (meets == 2) {
+        /*
+         * toolhelp16 patch 0010: a store into code bytes that already
+         * hold the value written changes no code and no memory (a boot
+         * sector or a loader copying code over itself): it is done.
+         * Any other store into code takes the general path.
+         */
+        return load_memop((void *)((uintptr_t)addr + entry->addend), op) ==
+               (val & MAKE_64BIT_MASK(0, size * 8));
     }
     if (meets == 0 && !uc_mem_hook_installed(uc, paddr)) {
         tlb_set_dirty(env_cpu(env), addr);

@@ -1709,6 +1709,11 @@ TranslationBlock *tb_gen_code(CPUState *cpu,
         /* Generate a temporary TB; do not cache */
         cflags |= CF_NOCACHE;
     }
+    /* toolhelp16 patch 0010: the block's first page, for
+       tb_smc_ends_block */
+    cpu->uc->smc_tb_vpage = pc & TARGET_PAGE_MASK;
+    cpu->uc->smc_tb_ppage = phys_pc == -1 ? (uint64_t)-1
+                                          : (phys_pc & TARGET_PAGE_MASK);
 
     cflags &= ~CF_CLUSTER_MASK;
     cflags |= ((uint32_t)cpu->cluster_index) << CF_CLUSTER_SHIFT;
@@ -1828,6 +1833,20 @@ TranslationBlock *tb_gen_code(CPUState *cpu,
     /* check next page if needed */
     virt_page2 = (pc + tb->size - 1) & TARGET_PAGE_MASK;
     phys_page2 = -1;
+#ifdef TARGET_I386
+    /*
+     * toolhelp16 patch 0010: a 16-bit block whose last instruction wraps
+     * past IP FFFFh (patch 0009; the translator makes such a block one
+     * instruction, within one page) took its last bytes from CS:0000h:
+     * that is its second page, so that a store there drops it.
+     */
+    if (!(flags & (HF_CS32_MASK | HF_CS64_MASK)) &&
+        (pc - cs_base) + tb->size > 0x10000 &&
+        (pc & TARGET_PAGE_MASK) == ((cs_base + 0xffff) & TARGET_PAGE_MASK)) {
+        virt_page2 = cs_base & TARGET_PAGE_MASK;
+        tb->cflags |= CF_WRAP16;
+    }
+#endif
     if ((pc & TARGET_PAGE_MASK) != virt_page2) {
         phys_page2 = get_page_addr_code(env, virt_page2);
     }
@@ -1856,6 +1875,109 @@ TranslationBlock *tb_gen_code(CPUState *cpu,
 }
 
 /*
+ * toolhelp16 patch 0010: code that a program keeps rewriting in place (an
+ * instruction's immediate used as a variable, a jump retargeted, a loop
+ * patching the instruction it runs next) costs QEMU a translation of the
+ * whole block holding it at every rewrite, and a restart of the block
+ * when the store is in the block itself: microseconds per instruction.
+ * So a byte of code rewritten a second time (each store into translated
+ * code notes its bytes: first SMC_SEEN, then SMC_HOT) gets its
+ * instruction a block of its own: the translator ends a block after an
+ * instruction holding a hot byte, recording where that instruction
+ * starts (SMC_START), and before an instruction starting there. A
+ * rewrite then drops and translates one instruction, and the block
+ * doing the store is not the one rewritten. Pages never rewritten in
+ * place pay one test of uc->smc_pages per instruction translated.
+ */
+#define SMC_WORDS BITS_TO_LONGS(TARGET_PAGE_SIZE)
+#define SMC_SEEN 0
+#define SMC_HOT 1
+#define SMC_START 2
+
+static unsigned long *smc_map(PageDesc *p, int which)
+{
+    return p->smc_bits + which * SMC_WORDS;
+}
+
+static void tb_smc_note(struct uc_struct *uc, PageDesc *p,
+                        tb_page_addr_t start, tb_page_addr_t end)
+{
+    unsigned int nr = start & ~TARGET_PAGE_MASK;
+    unsigned int last = nr + (end - start);
+    unsigned int i;
+
+    if (!p->smc_bits) {
+        p->smc_bits = g_new0(unsigned long, 3 * SMC_WORDS);
+        uc->smc_pages++;
+    }
+    for (i = nr; i < last && i < TARGET_PAGE_SIZE; i++) {
+        if (test_bit(i, smc_map(p, SMC_SEEN))) {
+            set_bit(i, smc_map(p, SMC_HOT));
+        } else {
+            set_bit(i, smc_map(p, SMC_SEEN));
+        }
+    }
+}
+
+/* The page descriptor of the code at linear address vaddr, if its page
+   was ever rewritten in place: the block's first page as tb_gen_code
+   found it, any other through the code TLB (never filled here). */
+static PageDesc *smc_page(struct uc_struct *uc, CPUArchState *env,
+                          target_ulong vaddr)
+{
+    tb_page_addr_t ram;
+    PageDesc *p;
+
+    if ((vaddr & TARGET_PAGE_MASK) == uc->smc_tb_vpage) {
+        ram = uc->smc_tb_ppage;
+    } else {
+        ram = probe_code_ram_addr(env, vaddr);
+    }
+    if (ram == (tb_page_addr_t)-1) {
+        return NULL;
+    }
+    p = page_find(uc, ram >> TARGET_PAGE_BITS);
+    return p && p->smc_bits ? p : NULL;
+}
+
+/*
+ * The instruction at linear insn, ending before next, has just been
+ * translated: must the block end after it? Yes when it holds a hot byte
+ * (its start is then recorded) or when the next instruction starts where
+ * one holding a hot byte did. Called only while uc->smc_pages.
+ */
+bool tb_smc_ends_block(struct uc_struct *uc, CPUArchState *env,
+                       target_ulong insn, target_ulong next)
+{
+    target_ulong a = insn;
+    bool hot = false;
+    PageDesc *p;
+
+    while (a < next && a - insn < 16) {
+        target_ulong page_end = (a & TARGET_PAGE_MASK) + TARGET_PAGE_SIZE;
+        target_ulong end = next < page_end ? next : page_end;
+        unsigned int from = a & ~TARGET_PAGE_MASK;
+        unsigned int to = from + (end - a);
+
+        p = smc_page(uc, env, a);
+        if (p && find_next_bit(smc_map(p, SMC_HOT), to, from) < to) {
+            hot = true;
+            break;
+        }
+        a = end;
+    }
+    if (hot) {
+        p = smc_page(uc, env, insn);
+        if (p) {
+            set_bit(insn & ~TARGET_PAGE_MASK, smc_map(p, SMC_START));
+        }
+        return true;
+    }
+    p = smc_page(uc, env, next);
+    return p && test_bit(next & ~TARGET_PAGE_MASK, smc_map(p, SMC_START));
+}
+
+/*
  * @p must be non-NULL.
  * user-mode: call with mmap_lock held.
  * !user-mode: call with all @pages locked.
@@ -1869,6 +1991,7 @@ tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collecti
     TranslationBlock *tb;
     tb_page_addr_t tb_start, tb_end;
     int n;
+    bool met_code = false; /* toolhelp16 patch 0010 */
 #ifdef TARGET_HAS_PRECISE_SMC
     CPUState *cpu = uc->cpu;
     CPUArchState *env = NULL;
@@ -1911,8 +2034,16 @@ tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collecti
                 /* now we have a real cpu fault */
                 current_tb = tcg_tb_lookup(uc->tcg_ctx, retaddr);
             }
+            /*
+             * toolhelp16 patch 0010: nor when the block is a single
+             * instruction (as after tb_smc_ends_block): it has been
+             * decoded whole, and the CPU finishes it as decoded (the
+             * store is seen by the next instruction fetched), just as
+             * QEMU lets its own one-instruction block go on.
+             */
             if (current_tb == tb &&
-                (tb_cflags(current_tb) & CF_COUNT_MASK) != 1) {
+                (tb_cflags(current_tb) & CF_COUNT_MASK) != 1 &&
+                current_tb->icount != 1) {
                 /*
                  * If we are modifying the current TB, we must stop
                  * its execution. We could be more precise by checking
@@ -1927,13 +2058,26 @@ tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collecti
             }
 #endif /* TARGET_HAS_PRECISE_SMC */
             tb_phys_invalidate__locked(uc->tcg_ctx, tb);
+            met_code = true;
         }
+    }
+
+    /* toolhelp16 patch 0010: a store (from translated code) that met
+       translated code: note the bytes it rewrote */
+    if (met_code && retaddr && end - start <= 16) {
+        tb_smc_note(uc, p, start, end);
     }
 
     /* if no code remaining, no need to continue to use slow writes */
     if (!p->first_tb) {
         invalidate_page_bitmap(p);
         tlb_unprotect_code(uc, start);
+        /* toolhelp16 patch 0010: and no code to rewrite in place: the
+           page starts afresh (code loaded there again, an overlay, is
+           not rewritten code) */
+        if (p->smc_bits) {
+            memset(p->smc_bits, 0, 3 * SMC_WORDS * sizeof(unsigned long));
+        }
     }
 
 #ifdef TARGET_HAS_PRECISE_SMC

@@ -35,6 +35,12 @@ typedef struct PageDesc {
        (each doubles the stores the next one waits for) */
     unsigned int data_write_count;
     unsigned int data_looks;
+    /* toolhelp16 patch 0010: NULL until a store first rewrites code
+       bytes of the page; then three bitmaps of TARGET_PAGE_SIZE bits
+       each (SMC_SEEN, SMC_HOT, SMC_START): the bytes rewritten once,
+       the bytes rewritten again, and where instructions holding the
+       latter start. */
+    unsigned long *smc_bits;
 } PageDesc;
 
 

@@ -313,6 +313,9 @@ struct TranslationBlock {
 #define CF_USE_ICOUNT  0x00020000
 #define CF_INVALID     0x00040000 /* TB is stale. Set with @jmp_lock held */
 #define CF_PARALLEL    0x00080000 /* Generate code for a parallel context */
+/* toolhelp16 patch 0010: a 16-bit block whose last instruction wraps past
+   IP FFFFh: its second page is the one of CS:0000h (not hashed) */
+#define CF_WRAP16      0x00100000
 #define CF_CLUSTER_MASK 0xff000000 /* Top 8 bits are cluster ID */
 #define CF_CLUSTER_SHIFT 24
 /* cflags' mask for hashing/comparison */
@@ -462,6 +465,17 @@ tb_page_addr_t get_page_addr_code(CPUArchState *env, target_ulong addr);
  */
 tb_page_addr_t get_page_addr_code_hostp(CPUArchState *env, target_ulong addr,
                                         void **hostp);
+
+/* toolhelp16 patch 0010: the ram address of the guest code at @addr when
+   the code TLB already maps it to RAM, else -1; never fills the TLB, so
+   never raises an exception. */
+tb_page_addr_t probe_code_ram_addr(CPUArchState *env, target_ulong addr);
+
+/* toolhelp16 patch 0010 (translate-all.c): must the block being
+   translated end after the instruction at @insn, ending before @next,
+   because the program rewrites code there in place? */
+bool tb_smc_ends_block(struct uc_struct *uc, CPUArchState *env,
+                       target_ulong insn, target_ulong next);
 
 void tlb_reset_dirty(CPUState *cpu, ram_addr_t start1, ram_addr_t length);
 void tlb_reset_dirty_by_vaddr(CPUState *cpu, target_ulong start1, target_ulong length);

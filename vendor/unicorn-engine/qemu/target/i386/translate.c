@@ -9463,9 +9463,14 @@ static bool i386_tr_breakpoint_check(DisasContextBase *dcbase, CPUState *cpu,
     }
 }
 
+/* toolhelp16 patch 0010: a block ended for code rewritten in place
+   (tb_smc_ends_block), chained to the next as a jump would be. */
+#define DISAS_SMC_SPLIT DISAS_TARGET_0
+
 static void i386_tr_translate_insn(DisasContextBase *dcbase, CPUState *cpu)
 {
     DisasContext *dc = container_of(dcbase, DisasContext, base);
+    target_ulong pc_insn = dc->base.pc_next;
     target_ulong pc_next;
 
     pc_next = disas_insn(dc, cpu);
@@ -9502,6 +9507,25 @@ static void i386_tr_translate_insn(DisasContextBase *dcbase, CPUState *cpu)
         pc_next - dc->cs_base > 0xffff) {
         dc->base.is_jmp = DISAS_TOO_MANY;
     }
+    /*
+     * toolhelp16 patch 0010: an instruction the program keeps rewriting
+     * gets a block of its own (translate-all.c, tb_smc_ends_block).
+     */
+    if (dc->uc->smc_pages &&
+        tb_smc_ends_block(dc->uc, cpu->env_ptr, pc_insn, pc_next) &&
+        dc->base.is_jmp == DISAS_NEXT) {
+        dc->base.is_jmp = DISAS_SMC_SPLIT;
+    }
+    /*
+     * toolhelp16 patch 0010: in a 16-bit code segment a block ends
+     * before an instruction starting past IP FFF0h, so that one which
+     * wraps past FFFFh (it starts at FFF2h or later) is the only one of
+     * its block and tb_gen_code can give it the page of CS:0000h.
+     */
+    if (dc->base.is_jmp == DISAS_NEXT && !dc->code32 && !CODE64(dc) &&
+        pc_next - dc->cs_base > 0xfff0) {
+        dc->base.is_jmp = DISAS_SMC_SPLIT;
+    }
 
     dc->base.pc_next = pc_next;
 }
@@ -9513,6 +9537,9 @@ static void i386_tr_tb_stop(DisasContextBase *dcbase, CPUState *cpu)
     if (dc->base.is_jmp == DISAS_TOO_MANY) {
         gen_jmp_im(dc, dc->base.pc_next - dc->cs_base);
         gen_eob(dc);
+    } else if (dc->base.is_jmp == DISAS_SMC_SPLIT) {
+        /* toolhelp16 patch 0010 */
+        gen_jmp_tb(dc, dc->base.pc_next - dc->cs_base, 0);
     }
 }
 
