@@ -637,6 +637,22 @@ impl std::str::FromStr for Loc {
                 name: rest.into(),
             });
         }
+        // `MODULE.N`: entry ordinal N, as reports print a system
+        // function (`USER.108 GetMessage`).
+        if let Some((module, n)) = s.split_once('.')
+            && !module.is_empty()
+            && !module.contains(':')
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+        {
+            let ordinal = n
+                .parse()
+                .map_err(|_| format!("'{s}': the ordinal N of MODULE.N is 1 to 65535"))?;
+            return Ok(Loc::Ordinal {
+                module: module.into(),
+                ordinal,
+            });
+        }
         let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {
             [seg, off] => Ok(Loc::SegOff {
@@ -651,7 +667,7 @@ impl std::str::FromStr for Loc {
                 offset: hex16(off)?,
             }),
             _ => Err(format!(
-                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N"
+                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N"
             )),
         }
     }
@@ -686,8 +702,13 @@ impl Program {
         Ok((seg, off))
     }
 
-    /// Resolve a location to SEG:OFF in this machine.
-    pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
+    /// Resolve a location to SEG:OFF in this machine (making a built-in
+    /// DLL function's thunk when the program does not import it:
+    /// [`prepare_location`]).
+    pub fn resolve(&mut self, loc: &Loc) -> Result<(u16, u16), String> {
+        if matches!(self.machine.cpu_mode(), crate::walk::CpuMode::Protected) {
+            prepare_location(&mut self.machine, loc)?;
+        }
         resolve_in(self.env(), loc)
     }
 }
@@ -719,6 +740,11 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                 module: name,
                 ordinal,
             } => {
+                if env.dos_program.is_none()
+                    && let Some(at) = system_function(w, name, None, Some(*ordinal))?
+                {
+                    return Ok(at);
+                }
                 let m = module(name)?;
                 m.exports
                     .get(ordinal)
@@ -729,6 +755,11 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                 module: name,
                 name: export,
             } => {
+                if env.dos_program.is_none()
+                    && let Some(at) = system_function(w, name, Some(export), None)?
+                {
+                    return Ok(at);
+                }
                 if let Some(at) = resolve_symbol(env, name, export)? {
                     return Ok(at);
                 }
@@ -745,6 +776,67 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
             Loc::After(_) => Err("+N is not an address".into()),
         }
     }
+}
+
+/// The thunk of the built-in DLL function `module!name` or `module.ordinal`
+/// (win16/sysexport.rs): None when `module` is not a built-in DLL (a
+/// program's module, or a DLL loaded from a file); an error for a
+/// function the module does not export, or one that has no thunk yet
+/// (see [`prepare_location`]).
+fn system_function(
+    w: &crate::win16::Win16,
+    module: &str,
+    name: Option<&str>,
+    ordinal: Option<u16>,
+) -> Result<Option<(u16, u16)>, String> {
+    use crate::win16::sysexport;
+    let builtin = match w.module_by_name(module) {
+        Some(m) => m.builtin,
+        None => sysexport::is_builtin(module),
+    };
+    if !builtin {
+        return Ok(None);
+    }
+    // An absent module (imported, neither built in nor found) has thunks
+    // by ordinal and no names.
+    let absent = !sysexport::is_builtin(module);
+    let ordinal = match (absent, ordinal) {
+        (true, Some(o)) => o,
+        (true, None) => return Ok(None),
+        (false, _) => sysexport::function(module, name, ordinal)?,
+    };
+    match w.thunk_of(module, ordinal) {
+        Some(p) => Ok(Some((p.selector, p.offset))),
+        None => Err(format!(
+            "{}: the program has not imported it, so it has no address yet",
+            sysexport::describe(module, ordinal)
+        )),
+    }
+}
+
+/// Make sure a location naming a built-in DLL's function has an address:
+/// the function's thunk, made now when the program does not import it
+/// (win16/sysexport.rs). Other locations are left alone. Call it where
+/// the machine can be changed, before [`resolve_in`].
+pub fn prepare_location(uc: &mut crate::machine::Uc<'_>, loc: &Loc) -> Result<(), String> {
+    use crate::win16::sysexport;
+    let (module, name, ordinal) = match loc {
+        Loc::Export { module, name } => (module, Some(name.as_str()), None),
+        Loc::Ordinal { module, ordinal } => (module, None, Some(*ordinal)),
+        _ => return Ok(()),
+    };
+    if !sysexport::is_builtin(module) {
+        return Ok(());
+    }
+    crate::machine::with_environment::<Env, _>(uc, |env, uc| {
+        if env.win16.module_by_name(module).is_some_and(|m| !m.builtin) {
+            // The program loaded a DLL of that name from a file.
+            return Ok(());
+        }
+        let ordinal = sysexport::function(module, name, ordinal)?;
+        sysexport::ensure(uc, &mut env.win16, module, ordinal).map(|_| ())
+    })
+    .unwrap_or(Ok(()))
 }
 
 /// Did a run to `at` with instruction budget `max_insns` (0 = none)

@@ -332,7 +332,8 @@ pub enum Command {
     Stack {
         #[command(flatten)]
         opts: RunOpts,
-        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N;
+        /// a built-in DLL's function too (USER!GetMessage, GDI!#20, KERNEL.91).
         #[arg(long)]
         at: String,
         /// After the current task's walk, walk every other task from the
@@ -478,7 +479,8 @@ pub enum Command {
     Snapshot {
         #[command(flatten)]
         opts: RunOpts,
-        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N;
+        /// a built-in DLL's function too (USER!GetMessage, GDI!#20, KERNEL.91).
         #[arg(long)]
         at: String,
         /// The snapshot file to write.
@@ -530,7 +532,8 @@ pub enum Command {
         segment: Option<u16>,
         /// List from LOC instead: MODULE:SEG:OFF or SEG:OFF (an NE segment
         /// number, or a DOS program's paragraph from its load image),
-        /// MODULE!NAME, MODULE!#N.
+        /// MODULE!NAME, MODULE!#N, MODULE.N; for a built-in DLL's function
+        /// (USER!GetMessage) the instructions that call it.
         #[arg(long, value_name = "LOC")]
         at: Option<String>,
         /// Instructions to list from --at (default 20).

@@ -18,7 +18,7 @@ use crate::trace::{Render, Sink, Syntax, TraceOptions, Tracer};
 use crate::walk::WalkMemory;
 
 /// The linear address of LOC in the loaded program.
-fn linear_of(p: &Program, text: &str) -> Result<u64, String> {
+fn linear_of(p: &mut Program, text: &str) -> Result<u64, String> {
     let loc: Loc = text.parse()?;
     let (seg, off) = p.resolve(&loc)?;
     let d = WalkMemory::descriptor(&*p.machine, seg)
@@ -566,8 +566,8 @@ fn replay_from(h: &Header, text: &str) -> Result<u64, String> {
     enter_recorded_dir(h)?;
     let r = (|| {
         let lo = super::load_opts(&opts, file, more, &args, false)?;
-        let p = crate::session::load(file, &lo).map_err(|e| e.to_string())?;
-        linear_of(&p, text)
+        let mut p = crate::session::load(file, &lo).map_err(|e| e.to_string())?;
+        linear_of(&mut p, text)
     })();
     // -o FILE is relative to where `trace` was started.
     if let Some(d) = here {

@@ -533,6 +533,19 @@ impl<'b> Here<'_, 'b> {
         crate::session::resolve_in(env, &loc)
     }
 
+    /// [`Here::resolve`], first giving a built-in DLL function the
+    /// program does not import its thunk when the machine can be changed
+    /// here (`break USER!GetMessage`: session.rs, `prepare_location`).
+    pub fn resolve_mut(&mut self, text: &str) -> Result<(u16, u16), String> {
+        let loc: Loc = text.parse()?;
+        if self.mode() == CpuMode::Protected
+            && let Ok(uc) = self.uc_mut()
+        {
+            crate::session::prepare_location(uc, &loc)?;
+        }
+        self.resolve(text)
+    }
+
     /// [`Here::resolve`] to a linear address.
     pub fn resolve_linear(&self, text: &str) -> Result<u64, String> {
         let (seg, off) = self.resolve(text)?;

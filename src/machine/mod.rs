@@ -343,6 +343,24 @@ pub fn environment_of<'a, T: Environment>(uc: &'a Uc<'_>) -> Option<&'a T> {
     env.downcast_ref::<T>()
 }
 
+/// Run `f` with the machine's environment, as its concrete type, and the
+/// machine, both mutable (the environment is lent out of the machine's
+/// state for the call, as the interrupt hook does). None when there is no
+/// such environment, or it is lent out already.
+pub fn with_environment<T: Environment, R>(
+    uc: &mut Uc<'_>,
+    f: impl FnOnce(&mut T, &mut Uc<'_>) -> R,
+) -> Option<R> {
+    let mut env = uc.get_data_mut().env.take()?;
+    let any: &mut dyn std::any::Any = env.as_mut();
+    let r = match any.downcast_mut::<T>() {
+        Some(t) => Some(with_host(uc, |uc| f(t, uc))),
+        None => None,
+    };
+    uc.get_data_mut().env = Some(env);
+    r
+}
+
 /// [`Environment::module_name`] of the machine's environment.
 pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
     uc.get_data().env.as_ref()?.module_name(hmodule)

@@ -36,6 +36,7 @@ pub mod shell;
 pub mod shellenv;
 pub mod sound;
 pub mod strings;
+pub mod sysexport;
 pub mod sysheap;
 pub mod systemdrv;
 pub mod tdb;
