@@ -164,3 +164,74 @@ fn the_debugger_breaks_on_a_system_function_and_lists_it_as_seg_off_and_linear()
         "the stop is at the breakpoint: {text}"
     );
 }
+
+/// The `event:` lines of a text run, from stdout (README, "Options of
+/// every command": `--events` prints after the report, on stdout for
+/// `run` and `stack`).
+fn events(args: &[&str], exe: &std::path::Path) -> Vec<String> {
+    let out = bin().arg("run").args(args).arg(exe).output().unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("event: "),
+        "events go to stdout"
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("event: "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn events_filters_name_modules_and_functions_as_relay_filters_do() {
+    let Some(exe) = watcom::win16("sysbreak") else {
+        return;
+    };
+    // The program calls GetVersion once (Probe) and GetTickCount once
+    // (through GetProcAddress's pointer): two calls, in that order,
+    // however the filter spells them.
+    for filter in [
+        "KERNEL!GetVersion,USER!GetTickCount",
+        "kernel!getversion,user.13",
+        "KERNEL!#3,USER!GETTICK*",
+    ] {
+        let lines = events(&["--events", filter], &exe);
+        assert_eq!(lines.len(), 2, "{filter}: {lines:?}");
+        assert!(
+            lines[0].contains(" call KERNEL.GETVERSION() -> "),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].contains(" call USER.GETTICKCOUNT() -> "),
+            "{lines:?}"
+        );
+    }
+    // A whole module: its calls only, and nothing but calls.
+    let user = events(&["--events=USER!*"], &exe);
+    assert!(user.len() >= 3, "wsprintf twice, GetTickCount: {user:?}");
+    assert!(user.iter().all(|l| l.contains(" call USER.")), "{user:?}");
+    // Without a filter every event, KERNEL's calls among them.
+    let all = events(&["--events"], &exe);
+    assert!(
+        all.iter().any(|l| l.contains(" call KERNEL.GETVERSION()")),
+        "{all:?}"
+    );
+    assert!(all.len() > user.len());
+}
+
+#[test]
+fn a_bad_events_filter_is_a_usage_error() {
+    let Some(exe) = watcom::win16("sysbreak") else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--events", "GDI!Frobnicate"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("GDI (a built-in DLL) exports no function named Frobnicate"),
+        "{err}"
+    );
+}

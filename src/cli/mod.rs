@@ -145,8 +145,13 @@ pub struct RunOpts {
     /// Print what the program did, after the run: the Win16 API calls
     /// (relay log), messages and boxes, the DOS and BIOS interrupt calls
     /// with their registers and results, and port I/O (ports read FFh).
-    #[arg(long)]
-    pub events: bool,
+    /// With a FILTER, only the system calls it names, as winedbg's relay
+    /// filters: `--events USER!*`, `--events GDI!TextOut,KERNEL!LocalAlloc`
+    /// (MODULE!NAME, MODULE!#N, MODULE.N, MODULE!PREFIX*, MODULE!*; any
+    /// case).
+    #[arg(long, value_name = "FILTER", num_args = 0..=1, require_equals = true,
+          default_missing_value = "", value_parser = checked(events_filter))]
+    pub events: Option<String>,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
     /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
     /// `timer [N]`, `close`, `msgbox ANSWER`, `dialog ANSWER`, `type ID
@@ -717,7 +722,7 @@ fn load_opts(
             Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
             None => None,
         },
-        log_calls: o.events,
+        log_calls: o.events.is_some(),
         cmd_show: match &o.show {
             Some(v) => parse_show(v)?,
             None => 1,
@@ -774,7 +779,16 @@ pub(crate) fn load_and_run_with(
         })?;
     }
     setup(&mut prog).map_err(|e| fail(EXIT_LOAD, &format!("{}: {e}", file.display())))?;
-    if opts.events {
+    if let Some(filter) = opts.events.as_deref().filter(|f| !f.is_empty()) {
+        // Only the calls the filter names (win16/relayfilter.rs), from
+        // the load's on.
+        let f = crate::win16::relayfilter::RelayFilter::parse(filter)
+            .map_err(|e| fail(EXIT_LOAD, &e))?;
+        let st = prog.machine.get_data_mut();
+        st.events.retain(|e| f.keeps_event(e));
+        st.event_filter = Some(Box::new(move |e| f.keeps_event(e)));
+    }
+    if opts.events.is_some() {
         // Port events name their exact instruction only while the machine
         // counts blocks (machine/mod.rs, `port_site`).
         prog.machine.count_instructions();
@@ -809,25 +823,80 @@ pub(crate) fn events_json(
     prog: &session::Program,
     opts: &RunOpts,
 ) -> (Option<Vec<String>>, Option<u64>) {
-    if !opts.events {
+    if opts.events.is_none() {
         return (None, None);
     }
     let st = prog.machine.get_data();
     (Some(st.events.clone()), Some(st.events_dropped))
 }
 
-/// `--events` in text, on stderr after the report: `event: ...` lines.
+/// `--events` in text, on stderr after the report: `event: ...` lines
+/// (`trace`, `profile`, `snapshot`, whose stdout is their own).
 pub(crate) fn tell_events(prog: &session::Program, opts: &RunOpts) {
-    if !opts.events {
-        return;
+    tell(&events_text(prog, opts));
+}
+
+/// `--events` in text, on stdout after the report (`run`, `stack`, as
+/// the README's "Options of every command" says).
+pub(crate) fn say_events(prog: &session::Program, opts: &RunOpts) {
+    say(&events_text(prog, opts));
+}
+
+/// The `event: ...` lines of `--events` (nothing without it).
+fn events_text(prog: &session::Program, opts: &RunOpts) -> String {
+    let mut s = String::new();
+    if opts.events.is_none() {
+        return s;
     }
     let st = prog.machine.get_data();
     for e in &st.events {
-        tell(&format!("event: {}\n", crate::escape::name(e)));
+        s.push_str(&format!("event: {}\n", crate::escape::name(e)));
     }
     if st.events_dropped > 0 {
-        tell(&format!("event: ... and {} more\n", st.events_dropped));
+        s.push_str(&format!("event: ... and {} more\n", st.events_dropped));
     }
+    s
+}
+
+/// `--events USER!*` written with a space: the filter joined to the
+/// option (`--events=USER!*`), as clap takes an optional value. The word
+/// after `--events` is a filter when it names a function (`!`, or
+/// `MODULE.N`) and is no file: `--events prog.exe` stays the option and
+/// the program.
+fn events_filter_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.into_iter().peekable();
+    let mut after_dashes = false;
+    while let Some(a) = it.next() {
+        after_dashes |= a == "--";
+        let filter = match it.peek().and_then(|n| n.to_str()) {
+            Some(n) if !after_dashes && a == "--events" => {
+                let dotted = n.split_once('.').is_some_and(|(m, o)| {
+                    !m.is_empty() && !o.is_empty() && o.bytes().all(|b| b.is_ascii_digit())
+                });
+                ((n.contains('!') || dotted) && !std::path::Path::new(n).exists())
+                    .then(|| format!("--events={n}"))
+            }
+            _ => None,
+        };
+        match filter {
+            Some(f) => {
+                out.push(f.into());
+                it.next();
+            }
+            None => out.push(a),
+        }
+    }
+    out
+}
+
+/// `--events FILTER`: checked as clap parses (an empty value is every
+/// event).
+fn events_filter(s: &str) -> Result<(), String> {
+    if s.is_empty() {
+        return Ok(());
+    }
+    crate::win16::relayfilter::RelayFilter::parse(s).map(|_| ())
 }
 
 /// The exit status for a stop.
@@ -971,7 +1040,7 @@ pub(crate) fn tell(s: &str) {
 /// A usage error exits 2 (clap's status), `--help` and `--version` 0;
 /// with `--json` among the options a usage error is JSON too.
 pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let args = events_filter_args(args.into_iter().collect());
     // `trace --record` keeps the command line, to run it again.
     tracecmd::ARGS.with(|a| *a.borrow_mut() = args.clone());
     let cli = match Cli::try_parse_from(&args) {
@@ -1046,11 +1115,11 @@ pub fn main_with(cli: Cli) -> i32 {
         } => Some(opts),
         _ => None,
     };
-    if let Some(o) = session.filter(|o| o.json || o.screen || o.events) {
+    if let Some(o) = session.filter(|o| o.json || o.screen || o.events.is_some()) {
         let which: Vec<&str> = [
             (o.json, "--json"),
             (o.screen, "--screen"),
-            (o.events, "--events"),
+            (o.events.is_some(), "--events"),
         ]
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
@@ -1137,7 +1206,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 print_json(&json::Doc::new("run", v));
             } else {
                 tell(&output::run_text(&prog, &stop));
-                tell_events(&prog, &opts);
+                say_events(&prog, &opts);
                 if opts.screen {
                     say(&prog.screen_text());
                 }
@@ -1274,7 +1343,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 if let Some(lines) = told {
                     say(&crate::report::explain::text(lines));
                 }
-                tell_events(&prog, &opts);
+                say_events(&prog, &opts);
                 if opts.screen {
                     say(&prog.screen_text());
                 }

@@ -399,6 +399,9 @@ pub struct State {
     pub events: Vec<String>,
     /// Events not stored because the log was full.
     pub events_dropped: u64,
+    /// Which events the log keeps (`--events FILTER`,
+    /// win16/relayfilter.rs); every one when None.
+    pub event_filter: Option<Box<dyn Fn(&str) -> bool>>,
     /// What port 60h (the keyboard controller's data port) returns.
     pub port60: u8,
     /// Real mode: the A20 gate (a20.rs).
@@ -992,6 +995,7 @@ fn new_state(mode: CpuMode) -> State {
         ic: Box::default(),
         events: Vec::new(),
         events_dropped: 0,
+        event_filter: None,
         port60: 0,
         a20: a20::Gate::default(),
         tlb_fault: None,
@@ -2023,9 +2027,12 @@ pub fn record_event(uc: &mut Uc<'_>, text: String) {
 pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
     let regs = (cs, ip);
     let st = uc.get_data_mut();
+    let line = format!("{:04X}:{:04X} {text}", regs.0, regs.1);
+    if st.event_filter.as_ref().is_some_and(|keep| !keep(&line)) {
+        return;
+    }
     if st.events.len() < MAX_EVENTS {
-        st.events
-            .push(format!("{:04X}:{:04X} {text}", regs.0, regs.1));
+        st.events.push(line);
     } else {
         st.events_dropped += 1;
     }

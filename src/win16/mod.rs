@@ -28,6 +28,7 @@ pub mod mmsystem;
 pub mod nametable;
 pub mod ole;
 pub mod prologue;
+pub mod relayfilter;
 pub mod resource;
 pub mod scheduler;
 pub mod script;
