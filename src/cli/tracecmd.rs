@@ -189,9 +189,12 @@ fn trace_html(
         .map_or(DEFAULT_MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
     let mut notes = Vec::new();
     if asked > HARD_MAX {
-        notes.push(format!(
+        let note = format!(
             "--max {asked} was lowered to {HARD_MAX}: a page holds at most {HARD_MAX} steps"
-        ));
+        );
+        // Said at once, not only on the page.
+        super::tell(&format!("toolhelp16: warning: trace --html: {note}\n"));
+        notes.push(note);
     }
     let max = asked.min(HARD_MAX);
     // Created first, so that a file that cannot be written stops the run
@@ -217,11 +220,20 @@ fn trace_html(
         Ok(r) => r,
         Err(code) => return code,
     };
+    let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
     let recording = prog.machine.stop_recording();
     let Some(mut rec) = prog.machine.take_observer::<StepRecorder>() else {
         return fail(EXIT_LOAD, "the step recorder was lost");
     };
     rec.finish(&prog.machine);
+    // The page's cap (`--max`, 2000 when not given) ended the run: a stop
+    // where it was asked for (the exit table: reaching --max is 0), not
+    // a budget that ran out.
+    let stop = if rec.truncated && matches!(stop, crate::machine::Stop::Budget) {
+        crate::machine::Stop::Breakpoint { cs, ip }
+    } else {
+        stop
+    };
     let info = PageInfo {
         title: format!("Step through {}", prog.path.display()),
         ended: output::describe(&stop),
