@@ -142,6 +142,10 @@ pub struct RunOpts {
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
+    /// Say no warnings on stderr (a font file or a symbol file that is
+    /// missing, not used or does not fit); errors are still said.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Print what the program did, after the run: the Win16 API calls
     /// (relay log), messages and boxes, the DOS and BIOS interrupt calls
     /// with their registers and results, and port I/O (ports read FFh).
@@ -766,7 +770,7 @@ pub(crate) fn load_and_run_with(
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.to_string()))?;
-    warn_symbols(&prog);
+    warn_symbols(&prog, opts.quiet);
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
             .parse()
@@ -802,13 +806,18 @@ pub(crate) fn load_and_run_with(
         let text = at.map(|(_, t)| t).unwrap_or("");
         fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
     })?;
-    warn_symbols(&prog);
+    warn_symbols(&prog, opts.quiet);
     Ok((prog, stop))
 }
 
 /// Say on stderr, once each, what the symbol tables noticed (a map beside
 /// a module that does not fit it).
-fn warn_symbols(prog: &session::Program) {
+fn warn_symbols(prog: &session::Program, quiet: bool) {
+    if quiet {
+        // Taken, so that they are not said later either.
+        let _ = (prog.symbol_warnings(), prog.font_warnings());
+        return;
+    }
     for w in prog.symbol_warnings() {
         tell(&format!("toolhelp16: warning: {w}\n"));
     }
