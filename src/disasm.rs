@@ -921,6 +921,8 @@ fn resolve_at(
             .ok_or_else(|| format!("{seg}:{off:04X} is not in the listed code"))
     };
     match loc {
+        // The listing from the function's entry shows its prologue too.
+        Loc::AfterPrologue(inner) => resolve_at(inner, units, module, ne, table),
         Loc::ModuleSeg {
             module: m,
             segment,

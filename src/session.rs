@@ -603,6 +603,9 @@ pub enum Loc {
     },
     /// `+N`: after N instructions.
     After(u64),
+    /// `LOC+prologue`: after the prologue of the function at LOC, where
+    /// its frame exists (walk/prologue.rs).
+    AfterPrologue(Box<Loc>),
 }
 
 fn hex16(s: &str) -> Result<u16, String> {
@@ -613,6 +616,17 @@ fn hex16(s: &str) -> Result<u16, String> {
 impl std::str::FromStr for Loc {
     type Err = String;
     fn from_str(s: &str) -> Result<Loc, String> {
+        const PROLOGUE: &str = "+prologue";
+        if s.len() > PROLOGUE.len()
+            && s.is_char_boundary(s.len() - PROLOGUE.len())
+            && s[s.len() - PROLOGUE.len()..].eq_ignore_ascii_case(PROLOGUE)
+        {
+            let inner: Loc = s[..s.len() - PROLOGUE.len()].parse()?;
+            if matches!(inner, Loc::After(_) | Loc::AfterPrologue(_)) {
+                return Err(format!("'{s}': +prologue follows a function's place"));
+            }
+            return Ok(Loc::AfterPrologue(Box::new(inner)));
+        }
         if let Some(n) = s.strip_prefix('+') {
             return n
                 .parse()
@@ -667,7 +681,8 @@ impl std::str::FromStr for Loc {
                 offset: hex16(off)?,
             }),
             _ => Err(format!(
-                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N"
+                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N, \
+                 optionally followed by +prologue"
             )),
         }
     }
@@ -709,13 +724,35 @@ impl Program {
         if matches!(self.machine.cpu_mode(), crate::walk::CpuMode::Protected) {
             prepare_location(&mut self.machine, loc)?;
         }
-        resolve_in(self.env(), loc)
+        resolve_in(self.env(), &*self.machine as &dyn WalkMemory, loc)
     }
 }
 
-/// Resolve a location to SEG:OFF in the environment `env` (the
-/// debugger resolves from inside a hook, where it has no [`Program`]).
-pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
+/// Resolve a location to SEG:OFF in the environment `env`, reading code
+/// from `mem` (the debugger resolves from inside a hook, where it has no
+/// [`Program`]).
+pub fn resolve_in(env: &Env, mem: &dyn WalkMemory, loc: &Loc) -> Result<(u16, u16), String> {
+    if let Loc::AfterPrologue(inner) = loc {
+        let (seg, off) = resolve_in(env, mem, inner)?;
+        let mut code = [0u8; crate::walk::prologue::MAX_PROLOGUE];
+        let mut n = code.len();
+        // Near the end of the segment: what there is.
+        while n > 0 && mem.read(seg, off, &mut code[..n]).is_err() {
+            n -= 1;
+        }
+        return match crate::walk::prologue::prologue(&code[..n]) {
+            Some((len, _)) => Ok((seg, off.wrapping_add(len))),
+            None => Err(format!(
+                "{seg:04X}:{off:04X} does not begin with a prologue that makes a BP frame \
+                 ([inc bp;] push bp; mov bp,sp or enter); the bytes there are {}",
+                code[..n.min(6)]
+                    .iter()
+                    .map(|b| format!("{b:02X}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        };
+    }
     {
         let w = &env.win16;
         let module = |name: &str| {
@@ -774,6 +811,7 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                     .ok_or_else(|| format!("{name}!{export} has no address"))
             }
             Loc::After(_) => Err("+N is not an address".into()),
+            Loc::AfterPrologue(_) => unreachable!("resolved above"),
         }
     }
 }
@@ -823,6 +861,7 @@ pub fn prepare_location(uc: &mut crate::machine::Uc<'_>, loc: &Loc) -> Result<()
     let (module, name, ordinal) = match loc {
         Loc::Export { module, name } => (module, Some(name.as_str()), None),
         Loc::Ordinal { module, ordinal } => (module, None, Some(*ordinal)),
+        Loc::AfterPrologue(inner) => return prepare_location(uc, inner),
         _ => return Ok(()),
     };
     if !sysexport::is_builtin(module) {

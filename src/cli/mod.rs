@@ -1332,6 +1332,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 print_json(&json::Doc::new("stack", v));
             } else {
                 say(&output::stack_text(&prog, &stop, reached));
+                if let Some(note) = output::entry_note(&prog, &stop) {
+                    say(&note);
+                }
                 if let Some(bt) = &bt {
                     let name = |k: usize| {
                         let w = walk.as_ref()?;

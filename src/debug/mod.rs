@@ -530,7 +530,7 @@ impl<'b> Here<'_, 'b> {
     pub fn resolve(&self, text: &str) -> Result<(u16, u16), String> {
         let loc: Loc = text.parse()?;
         let env = self.env().ok_or("the environment is busy at this stop")?;
-        crate::session::resolve_in(env, &loc)
+        crate::session::resolve_in(env, self.uc() as &dyn crate::walk::WalkMemory, &loc)
     }
 
     /// [`Here::resolve`], first giving a built-in DLL function the

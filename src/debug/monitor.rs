@@ -8,6 +8,7 @@ use super::{Here, Watch, WatchKind, views};
 /// The commands, for `monitor help`.
 pub const HELP: &str = "\
 monitor commands (LOC is SEG:OFF, MODULE:SEG:OFF, MODULE!NAME, MODULE!#N or MODULE.N,
+any of them +prologue (after the function's prologue),
 a system function too: USER!GetMessage, GDI!#20, KERNEL.91;
 break and delete also take +N, the instruction at position N):
   stack [--explain]   the ToolHelp walk at the stop (StackTraceCSIPFirst, StackTraceNext)
