@@ -572,6 +572,9 @@ pub enum Command {
     },
     /// Print the JSON Schema of a command's `--json` output (the files of
     /// docs/schema/), or write them all into a directory.
+    #[command(
+        override_usage = "toolhelp16 schema <COMMAND>\n       toolhelp16 schema --write <DIR>"
+    )]
     Schema {
         /// The command: run, stack, trace, profile, bench, snapshot, walk,
         /// mapsym, disasm, demo, info, heap, or error (what an error under

@@ -353,10 +353,9 @@ pub fn with_environment<T: Environment, R>(
 ) -> Option<R> {
     let mut env = uc.get_data_mut().env.take()?;
     let any: &mut dyn std::any::Any = env.as_mut();
-    let r = match any.downcast_mut::<T>() {
-        Some(t) => Some(with_host(uc, |uc| f(t, uc))),
-        None => None,
-    };
+    let r = any
+        .downcast_mut::<T>()
+        .map(|t| with_host(uc, |uc| f(t, uc)));
     uc.get_data_mut().env = Some(env);
     r
 }
@@ -385,6 +384,9 @@ fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
     }
 }
 
+/// Which events the log keeps (`--events FILTER`): true to keep one.
+pub type EventFilter = Box<dyn Fn(&str) -> bool>;
+
 /// Per-machine state that unicorn's hooks reach.
 pub struct State {
     mode: CpuMode,
@@ -401,7 +403,7 @@ pub struct State {
     pub events_dropped: u64,
     /// Which events the log keeps (`--events FILTER`,
     /// win16/relayfilter.rs); every one when None.
-    pub event_filter: Option<Box<dyn Fn(&str) -> bool>>,
+    pub event_filter: Option<EventFilter>,
     /// What port 60h (the keyboard controller's data port) returns.
     pub port60: u8,
     /// Real mode: the A20 gate (a20.rs).
