@@ -1002,8 +1002,19 @@ fn resolve_at(
             Err(format!("the file's module is {module}, not {m}"))
         }
         Loc::After(_) => Err("+N counts executed instructions; disasm runs nothing".into()),
-        Loc::ModuleSeg { .. } => Err(
-            "MODULE:SEG:OFF names an NE segment; this is a DOS program: use PARAGRAPH:OFF".into(),
+        // A DOS program's MODULE:PARA:OFF: the paragraph of its load
+        // image (hex, as the listing's headings give it), as PARA:OFF.
+        Loc::ModuleSeg {
+            segment, offset, ..
+        } => resolve_at(
+            &Loc::SegOff {
+                seg: crate::session::dos_paragraph(*segment)?,
+                offset: *offset,
+            },
+            units,
+            module,
+            ne,
+            table,
         ),
     }
 }

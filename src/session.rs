@@ -761,6 +761,22 @@ pub fn resolve_in(env: &Env, mem: &dyn WalkMemory, loc: &Loc) -> Result<(u16, u1
         };
         match loc {
             Loc::SegOff { seg, offset } => Ok((*seg, *offset)),
+            // A DOS program's MODULE:PARA:OFF counts from its load image,
+            // as `disasm --at` and the walk's MODULE name it.
+            Loc::ModuleSeg {
+                module: name,
+                segment,
+                offset,
+            } if env.dos_program.is_some()
+                && env
+                    .program_name
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(name)) =>
+            {
+                let base = env.dos_program.as_ref().map_or(0, |p| p.base_seg);
+                let para = dos_paragraph(*segment)?;
+                Ok((base.wrapping_add(para), *offset))
+            }
             Loc::ModuleSeg {
                 module: name,
                 segment,
@@ -876,6 +892,16 @@ pub fn prepare_location(uc: &mut crate::machine::Uc<'_>, loc: &Loc) -> Result<()
         sysexport::ensure(uc, &mut env.win16, module, ordinal).map(|_| ())
     })
     .unwrap_or(Ok(()))
+}
+
+/// The paragraph a DOS program's `MODULE:PARA:OFF` names, from its
+/// load image. The LOC parser reads the middle part as a decimal NE
+/// segment number; for a DOS program it is a hexadecimal paragraph (as
+/// `disasm` headings give it), so its digits are read again as hex.
+pub fn dos_paragraph(segment: u16) -> Result<u16, String> {
+    u16::from_str_radix(&segment.to_string(), 16).map_err(|_| {
+        format!("{segment}: a DOS program's MODULE:PARA:OFF takes the paragraph in hex, up to FFFF")
+    })
 }
 
 /// Did a run to `at` with instruction budget `max_insns` (0 = none)

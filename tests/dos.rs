@@ -1263,3 +1263,27 @@ fn without_events_no_win16_api_call_is_logged() {
         );
     }
 }
+
+/// A DOS program's MODULE:PARA:OFF counts from its load image, in `stack`
+/// as in `disasm` (issue 31, Why 7): roms/mzfar.map puts leaf_stop at
+/// 0000:002A and helper at 0010:0015 of the image.
+#[test]
+fn module_para_off_names_the_load_image_in_stack_and_disasm() {
+    for (at, symbol) in [("MZFAR:0:2A", "leaf_stop"), ("mzfar:10:15", "helper")] {
+        let out = common::bin()
+            .args(["stack", "--json", "--at", at])
+            .arg(common::rom("mzfar.exe"))
+            .output()
+            .unwrap();
+        let v = common::json(&out);
+        assert_eq!(v["stop"]["kind"], "breakpoint", "{at}: {v}");
+        assert_eq!(v["frames"][0]["symbol"], symbol, "{at}: {v}");
+    }
+    let out = common::bin()
+        .args(["disasm", "--count", "1", "--at", "MZFAR:0:2A"])
+        .arg(common::rom("mzfar.exe"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("leaf_stop:\n0000:002A "), "{text}");
+}
