@@ -94,7 +94,30 @@ Exit status:
   127  the program ended itself with a fatal error (FatalExit, FatalAppExit)
 
 With --json, an error is a JSON object on stdout (docs/schema/error.json).
-Documentation: README.md and docs/ in the source repository.";
+
+LOC (stack --at, snapshot --at, trace --from/--to, --inject-fault, disasm --at,
+debug and gdb's monitor break):
+  MODULE:SEG:OFF    NE segment number (decimal), offset (hex): DEMO:1:3A; for a DOS
+                    program a paragraph of its load image (hex): MZFAR:0:2A
+  SEG:OFF           a segment or selector and offset, both hex: 102F:003A
+  MODULE!NAME       a name from the NE names tables, a .MAP or .SYM, or a built-in
+                    DLL's function (any case): DEMO!WinMain, USER!GetMessage
+  MODULE!#N         entry ordinal N: GDI!#20
+  MODULE.N          the same, as reports print it: KERNEL.91
+  +N                after N instructions
+  LOC+prologue      after the prologue of the function at LOC, where its frame exists
+
+Examples:
+  toolhelp16 demo
+  toolhelp16 stack --at DEMO:1:3A roms/demo.exe
+  toolhelp16 stack --at USER!GetMessage prog.exe
+  toolhelp16 stack --verify --at DEMO!OnEraseBkgnd+prologue roms/demo.exe
+  toolhelp16 run --events 'GDI!TextOut,KERNEL!LocalAlloc' prog.exe
+  toolhelp16 disasm --at KERNEL!GetVersion prog.exe
+  toolhelp16 info roms/demo.exe
+
+Documentation: README.md and docs/ of toolhelp16's source (`toolhelp16 COMMAND
+--help` for each command).";
 
 /// Options shared by the commands that run a program.
 #[derive(clap::Args, Debug, Clone)]
@@ -1497,9 +1520,8 @@ pub fn main_with(cli: Cli) -> i32 {
             0
         }
         Command::Man { dir: Some(dir) } => {
-            let written = std::fs::create_dir_all(&dir).and_then(|()| {
-                clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), &dir)
-            });
+            let written = std::fs::create_dir_all(&dir)
+                .and_then(|()| clap_mangen::generate_to(man_command(), &dir));
             match written {
                 Ok(()) => {
                     tell(&format!(
@@ -1513,7 +1535,7 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Command::Man { dir: None } => {
             let mut out = Vec::new();
-            let man = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            let man = clap_mangen::Man::new(man_command());
             match man.render(&mut out) {
                 Ok(()) => {
                     write_stdout(&out);
@@ -1523,6 +1545,12 @@ pub fn main_with(cli: Cli) -> i32 {
             }
         }
     }
+}
+
+/// The command line as the manual pages describe it: without clap's
+/// `help` subcommand, which has no page of its own (`--help` is listed).
+fn man_command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().disable_help_subcommand(true)
 }
 
 /// `schema COMMAND` / `schema --write DIR`.
