@@ -761,6 +761,38 @@ fn load_opts(
     })
 }
 
+/// Arguments that name a host file or directory the program cannot
+/// reach: it sees only `dir` as drive C: (and its current directory is
+/// C:\), so `x/T.ZIP`, found from where toolhelp16 was started but not
+/// inside `dir`, is not there for it. One hint each, naming `--dir`.
+fn outside_drive_hints(dir: &std::path::Path, args: &[String]) -> Vec<String> {
+    let Ok(root) = dir.canonicalize() else {
+        return Vec::new();
+    };
+    let mut hints = Vec::new();
+    for a in args {
+        if a.starts_with('-') || (a.starts_with('/') && a.len() <= 3) {
+            continue;
+        }
+        let host = std::path::Path::new(a);
+        let Ok(full) = host.canonicalize() else {
+            continue;
+        };
+        let inside = full.starts_with(&root);
+        let there = root.join(a.replace('\\', "/")).exists();
+        if !inside && !there {
+            hints.push(format!(
+                "the argument {a} names {} on this machine, but the program sees only {} as \
+                 drive C: (its current directory C:\\): it will not find {a}; give --dir with a \
+                 directory holding both, or copy the file beside the program",
+                full.display(),
+                root.display()
+            ));
+        }
+    }
+    hints
+}
+
 /// The directory a program's file lies in (`.` for a bare file name).
 fn own_directory(file: &std::path::Path) -> PathBuf {
     match file.parent() {
@@ -797,6 +829,13 @@ pub(crate) fn load_and_run_with(
     let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.to_string()))?;
     warn_symbols(&prog, opts.quiet);
+    if !opts.quiet {
+        if let Some(dir) = &lo.dir {
+            for hint in outside_drive_hints(dir, args) {
+                tell(&format!("toolhelp16: note: {hint}\n"));
+            }
+        }
+    }
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
             .parse()
