@@ -313,3 +313,32 @@ fn a_missing_face_is_warned_about_once_when_asked_for() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+/// `info` describes a resource-only module, a .FON above all, instead of
+/// refusing it: its resources listed, and that nothing in it runs
+/// (issue 31, Why 7).
+#[test]
+fn info_describes_a_font_file() {
+    let out = common::bin()
+        .arg("info")
+        .arg(common::rom("resonly.dll"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("no segments: a resource-only module; nothing in it runs"),
+        "{text}"
+    );
+    assert!(text.contains("STRING"), "{text}");
+    let fon = std::path::Path::new("/usr/share/wine/fonts/vgasys.fon");
+    if !fon.is_file() {
+        println!("SKIP: no fonts-wine for the .FON half");
+        return;
+    }
+    let out = common::bin().arg("info").arg(fon).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("a font file"), "{text}");
+    assert!(text.contains("FONT: "), "{text}");
+}

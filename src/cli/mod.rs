@@ -1210,14 +1210,14 @@ pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
         Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
-                // The issue's rule for `info`: OS/2 modules and zero-segment
-                // (resource-only) modules are refused with the reason.
+                // The rule for `info`: OS/2 modules are refused with the
+                // reason. A resource-only module (a .FON font file, no
+                // segments) is described, its resources listed, and says
+                // it cannot be run (issue 31).
                 if let crate::loader::Image::Ne(ne) = &image {
                     // A bound OS/2 program runs (its real-mode part), so
                     // it is described.
-                    let not_win16 = (ne.header.target_os == 1
-                        || ne.segments.is_empty()
-                        || !ne.os2_imports().is_empty())
+                    let not_win16 = (ne.header.target_os == 1 || !ne.os2_imports().is_empty())
                         && ne.bound_dos_program().is_none();
                     if let (true, Err(e)) = (not_win16, ne.check_runnable(true)) {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));

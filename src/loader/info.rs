@@ -727,6 +727,19 @@ fn render_ne(s: &mut String, n: &NeInfo) {
              LoadAppSeg load the other segments)"
         );
     }
+    if n.segments.is_empty() && n.refusal.is_none() {
+        let fonts = n.resources.iter().any(|r| r.type_name == Some("FONT"));
+        let _ = writeln!(
+            s,
+            "no segments: a resource-only module{}; nothing in it runs",
+            if fonts {
+                " (a font file: its FONT resources are Windows raster fonts, loaded by \
+                 AddFontResource or the --fonts directory)"
+            } else {
+                ""
+            }
+        );
+    }
     match &n.refusal {
         Some(r) if n.os2_bound => {
             let _ = writeln!(
