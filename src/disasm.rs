@@ -949,6 +949,8 @@ fn resolve_at(
             .ok_or_else(|| format!("{seg}:{off:04X} is not in the listed code"))
     };
     match loc {
+        // The listing from the function's entry shows its prologue too.
+        Loc::AfterPrologue(inner) => resolve_at(inner, units, module, ne, table),
         Loc::ModuleSeg {
             module: m,
             segment,
@@ -1028,10 +1030,38 @@ fn resolve_at(
             Err(format!("the file's module is {module}, not {m}"))
         }
         Loc::After(_) => Err("+N counts executed instructions; disasm runs nothing".into()),
-        Loc::ModuleSeg { .. } => Err(
-            "MODULE:SEG:OFF names an NE segment; this is a DOS program: use PARAGRAPH:OFF".into(),
+        // A DOS program's MODULE:PARA:OFF: the paragraph of its load
+        // image (hex, as the listing's headings give it), as PARA:OFF.
+        Loc::ModuleSeg {
+            segment, offset, ..
+        } => resolve_at(
+            &Loc::SegOff {
+                seg: crate::session::dos_paragraph(*segment)?,
+                offset: *offset,
+            },
+            units,
+            module,
+            ne,
+            table,
         ),
     }
+}
+
+/// A location naming a built-in DLL's function (`USER!GetMessage`,
+/// `GDI!#20`, `USER.108`) in a file whose module is another: its
+/// description (`USER.108 GetMessage`) and ordinal, or why the module has
+/// no such function.
+fn system_function(loc: &Loc, module: &str) -> Option<Result<(String, u16), String>> {
+    use crate::win16::sysexport;
+    let (m, name, ordinal) = match loc {
+        Loc::Export { module, name } => (module, Some(name.as_str()), None),
+        Loc::Ordinal { module, ordinal } => (module, None, Some(*ordinal)),
+        _ => return None,
+    };
+    if m.eq_ignore_ascii_case(module) || !sysexport::is_builtin(m) {
+        return None;
+    }
+    Some(sysexport::function(m, name, ordinal).map(|o| (sysexport::describe(m, o), o)))
 }
 
 /// The listing of a parsed file. `symbols` builds the module's symbol
@@ -1129,6 +1159,51 @@ pub fn listing(
         symbol_labels(u);
     }
     let mut sections = Vec::new();
+    if let Some(f) = opts.at.as_ref().and_then(|l| system_function(l, &module)) {
+        // A built-in DLL's function: no x86 code of its own to list, so
+        // the instructions that call it.
+        let (what, ordinal) = f?;
+        let (m, name) = match opts.at.as_ref() {
+            Some(Loc::Export { module, .. } | Loc::Ordinal { module, .. }) => (
+                module.to_ascii_uppercase(),
+                crate::loader::ordnames::ordinal_name(module, ordinal),
+            ),
+            _ => (String::new(), None),
+        };
+        let calls = |i: &ImportRef| {
+            i.module.eq_ignore_ascii_case(&m)
+                && (i.ordinal == Some(ordinal)
+                    || name.is_some_and(|n| {
+                        i.name.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(n))
+                    }))
+        };
+        notes.push(format!(
+            "{what} is built into toolhelp16 (Rust, no x86 code to list): a program's import of \
+             it resolves to a thunk (INT F0h; RETF) made when the program loads, where `stack \
+             --at` and breakpoints on it stop; listed are this file's instructions that refer \
+             to it"
+        ));
+        for u in &units {
+            let lines: Vec<Line> = list_unit(u, opts.syntax, u.start, None)
+                .into_iter()
+                .filter(|l| {
+                    l.fixups
+                        .iter()
+                        .any(|x| x.import.as_ref().is_some_and(calls))
+                })
+                .collect();
+            if !lines.is_empty() {
+                sections.push(Section {
+                    heading: format!("{}: references to {what}", u.heading),
+                    lines,
+                });
+            }
+        }
+        if sections.is_empty() {
+            notes.push(format!("this file does not import {what}"));
+        }
+        return Ok(Listing { sections, notes });
+    }
     match &opts.at {
         Some(loc) => {
             let table = units

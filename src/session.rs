@@ -607,6 +607,9 @@ pub enum Loc {
     },
     /// `+N`: after N instructions.
     After(u64),
+    /// `LOC+prologue`: after the prologue of the function at LOC, where
+    /// its frame exists (walk/prologue.rs).
+    AfterPrologue(Box<Loc>),
 }
 
 fn hex16(s: &str) -> Result<u16, String> {
@@ -617,6 +620,17 @@ fn hex16(s: &str) -> Result<u16, String> {
 impl std::str::FromStr for Loc {
     type Err = String;
     fn from_str(s: &str) -> Result<Loc, String> {
+        const PROLOGUE: &str = "+prologue";
+        if s.len() > PROLOGUE.len()
+            && s.is_char_boundary(s.len() - PROLOGUE.len())
+            && s[s.len() - PROLOGUE.len()..].eq_ignore_ascii_case(PROLOGUE)
+        {
+            let inner: Loc = s[..s.len() - PROLOGUE.len()].parse()?;
+            if matches!(inner, Loc::After(_) | Loc::AfterPrologue(_)) {
+                return Err(format!("'{s}': +prologue follows a function's place"));
+            }
+            return Ok(Loc::AfterPrologue(Box::new(inner)));
+        }
         if let Some(n) = s.strip_prefix('+') {
             return n
                 .parse()
@@ -641,6 +655,22 @@ impl std::str::FromStr for Loc {
                 name: rest.into(),
             });
         }
+        // `MODULE.N`: entry ordinal N, as reports print a system
+        // function (`USER.108 GetMessage`).
+        if let Some((module, n)) = s.split_once('.')
+            && !module.is_empty()
+            && !module.contains(':')
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+        {
+            let ordinal = n
+                .parse()
+                .map_err(|_| format!("'{s}': the ordinal N of MODULE.N is 1 to 65535"))?;
+            return Ok(Loc::Ordinal {
+                module: module.into(),
+                ordinal,
+            });
+        }
         let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {
             [seg, off] => Ok(Loc::SegOff {
@@ -655,7 +685,8 @@ impl std::str::FromStr for Loc {
                 offset: hex16(off)?,
             }),
             _ => Err(format!(
-                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N"
+                "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N, \
+                 optionally followed by +prologue"
             )),
         }
     }
@@ -690,15 +721,42 @@ impl Program {
         Ok((seg, off))
     }
 
-    /// Resolve a location to SEG:OFF in this machine.
-    pub fn resolve(&self, loc: &Loc) -> Result<(u16, u16), String> {
-        resolve_in(self.env(), loc)
+    /// Resolve a location to SEG:OFF in this machine (making a built-in
+    /// DLL function's thunk when the program does not import it:
+    /// [`prepare_location`]).
+    pub fn resolve(&mut self, loc: &Loc) -> Result<(u16, u16), String> {
+        if matches!(self.machine.cpu_mode(), crate::walk::CpuMode::Protected) {
+            prepare_location(&mut self.machine, loc)?;
+        }
+        resolve_in(self.env(), &*self.machine as &dyn WalkMemory, loc)
     }
 }
 
-/// Resolve a location to SEG:OFF in the environment `env` (the
-/// debugger resolves from inside a hook, where it has no [`Program`]).
-pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
+/// Resolve a location to SEG:OFF in the environment `env`, reading code
+/// from `mem` (the debugger resolves from inside a hook, where it has no
+/// [`Program`]).
+pub fn resolve_in(env: &Env, mem: &dyn WalkMemory, loc: &Loc) -> Result<(u16, u16), String> {
+    if let Loc::AfterPrologue(inner) = loc {
+        let (seg, off) = resolve_in(env, mem, inner)?;
+        let mut code = [0u8; crate::walk::prologue::MAX_PROLOGUE];
+        let mut n = code.len();
+        // Near the end of the segment: what there is.
+        while n > 0 && mem.read(seg, off, &mut code[..n]).is_err() {
+            n -= 1;
+        }
+        return match crate::walk::prologue::prologue(&code[..n]) {
+            Some((len, _)) => Ok((seg, off.wrapping_add(len))),
+            None => Err(format!(
+                "{seg:04X}:{off:04X} does not begin with a prologue that makes a BP frame \
+                 ([inc bp;] push bp; mov bp,sp or enter); the bytes there are {}",
+                code[..n.min(6)]
+                    .iter()
+                    .map(|b| format!("{b:02X}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        };
+    }
     {
         let w = &env.win16;
         let module = |name: &str| {
@@ -707,6 +765,22 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
         };
         match loc {
             Loc::SegOff { seg, offset } => Ok((*seg, *offset)),
+            // A DOS program's MODULE:PARA:OFF counts from its load image,
+            // as `disasm --at` and the walk's MODULE name it.
+            Loc::ModuleSeg {
+                module: name,
+                segment,
+                offset,
+            } if env.dos_program.is_some()
+                && env
+                    .program_name
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(name)) =>
+            {
+                let base = env.dos_program.as_ref().map_or(0, |p| p.base_seg);
+                let para = dos_paragraph(*segment)?;
+                Ok((base.wrapping_add(para), *offset))
+            }
             Loc::ModuleSeg {
                 module: name,
                 segment,
@@ -723,6 +797,11 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                 module: name,
                 ordinal,
             } => {
+                if env.dos_program.is_none()
+                    && let Some(at) = system_function(w, name, None, Some(*ordinal))?
+                {
+                    return Ok(at);
+                }
                 let m = module(name)?;
                 m.exports
                     .get(ordinal)
@@ -733,6 +812,11 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                 module: name,
                 name: export,
             } => {
+                if env.dos_program.is_none()
+                    && let Some(at) = system_function(w, name, Some(export), None)?
+                {
+                    return Ok(at);
+                }
                 if let Some(at) = resolve_symbol(env, name, export)? {
                     return Ok(at);
                 }
@@ -747,8 +831,81 @@ pub fn resolve_in(env: &Env, loc: &Loc) -> Result<(u16, u16), String> {
                     .ok_or_else(|| format!("{name}!{export} has no address"))
             }
             Loc::After(_) => Err("+N is not an address".into()),
+            Loc::AfterPrologue(_) => unreachable!("resolved above"),
         }
     }
+}
+
+/// The thunk of the built-in DLL function `module!name` or `module.ordinal`
+/// (win16/sysexport.rs): None when `module` is not a built-in DLL (a
+/// program's module, or a DLL loaded from a file); an error for a
+/// function the module does not export, or one that has no thunk yet
+/// (see [`prepare_location`]).
+fn system_function(
+    w: &crate::win16::Win16,
+    module: &str,
+    name: Option<&str>,
+    ordinal: Option<u16>,
+) -> Result<Option<(u16, u16)>, String> {
+    use crate::win16::sysexport;
+    let builtin = match w.module_by_name(module) {
+        Some(m) => m.builtin,
+        None => sysexport::is_builtin(module),
+    };
+    if !builtin {
+        return Ok(None);
+    }
+    // An absent module (imported, neither built in nor found) has thunks
+    // by ordinal and no names.
+    let absent = !sysexport::is_builtin(module);
+    let ordinal = match (absent, ordinal) {
+        (true, Some(o)) => o,
+        (true, None) => return Ok(None),
+        (false, _) => sysexport::function(module, name, ordinal)?,
+    };
+    match w.thunk_of(module, ordinal) {
+        Some(p) => Ok(Some((p.selector, p.offset))),
+        None => Err(format!(
+            "{}: the program has not imported it, so it has no address yet",
+            sysexport::describe(module, ordinal)
+        )),
+    }
+}
+
+/// Make sure a location naming a built-in DLL's function has an address:
+/// the function's thunk, made now when the program does not import it
+/// (win16/sysexport.rs). Other locations are left alone. Call it where
+/// the machine can be changed, before [`resolve_in`].
+pub fn prepare_location(uc: &mut crate::machine::Uc<'_>, loc: &Loc) -> Result<(), String> {
+    use crate::win16::sysexport;
+    let (module, name, ordinal) = match loc {
+        Loc::Export { module, name } => (module, Some(name.as_str()), None),
+        Loc::Ordinal { module, ordinal } => (module, None, Some(*ordinal)),
+        Loc::AfterPrologue(inner) => return prepare_location(uc, inner),
+        _ => return Ok(()),
+    };
+    if !sysexport::is_builtin(module) {
+        return Ok(());
+    }
+    crate::machine::with_environment::<Env, _>(uc, |env, uc| {
+        if env.win16.module_by_name(module).is_some_and(|m| !m.builtin) {
+            // The program loaded a DLL of that name from a file.
+            return Ok(());
+        }
+        let ordinal = sysexport::function(module, name, ordinal)?;
+        sysexport::ensure(uc, &mut env.win16, module, ordinal).map(|_| ())
+    })
+    .unwrap_or(Ok(()))
+}
+
+/// The paragraph a DOS program's `MODULE:PARA:OFF` names, from its
+/// load image. The LOC parser reads the middle part as a decimal NE
+/// segment number; for a DOS program it is a hexadecimal paragraph (as
+/// `disasm` headings give it), so its digits are read again as hex.
+pub fn dos_paragraph(segment: u16) -> Result<u16, String> {
+    u16::from_str_radix(&segment.to_string(), 16).map_err(|_| {
+        format!("{segment}: a DOS program's MODULE:PARA:OFF takes the paragraph in hex, up to FFFF")
+    })
 }
 
 /// Did a run to `at` with instruction budget `max_insns` (0 = none)

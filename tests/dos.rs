@@ -1263,3 +1263,56 @@ fn without_events_no_win16_api_call_is_logged() {
         );
     }
 }
+
+/// A DOS program's MODULE:PARA:OFF counts from its load image, in `stack`
+/// as in `disasm` (issue 31, Why 7): roms/mzfar.map puts leaf_stop at
+/// 0000:002A and helper at 0010:0015 of the image.
+#[test]
+fn module_para_off_names_the_load_image_in_stack_and_disasm() {
+    for (at, symbol) in [("MZFAR:0:2A", "leaf_stop"), ("mzfar:10:15", "helper")] {
+        let out = common::bin()
+            .args(["stack", "--json", "--at", at])
+            .arg(common::rom("mzfar.exe"))
+            .output()
+            .unwrap();
+        let v = common::json(&out);
+        assert_eq!(v["stop"]["kind"], "breakpoint", "{at}: {v}");
+        assert_eq!(v["frames"][0]["symbol"], symbol, "{at}: {v}");
+    }
+    let out = common::bin()
+        .args(["disasm", "--count", "1", "--at", "MZFAR:0:2A"])
+        .arg(common::rom("mzfar.exe"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("leaf_stop:\n0000:002A "), "{text}");
+}
+
+/// A program sees only its own directory as drive C: (README, "DOS
+/// programs"); an argument naming a host file outside it gets a note
+/// saying so and naming --dir, so the program's "file not found" is not a
+/// mystery (issue 31, Why 7). `--quiet` leaves it out.
+#[test]
+fn an_argument_outside_the_programs_drive_gets_a_hint() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-outside-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("x")).unwrap();
+    std::fs::write(dir.join("x").join("T.TXT"), b"hi").unwrap();
+    let run = |quiet: bool| {
+        let mut c = bin();
+        c.current_dir(&dir).arg("run");
+        if quiet {
+            c.arg("--quiet");
+        }
+        let out = c
+            .arg(rom("dosfile.com"))
+            .args(["--", "x/T.TXT", "/L"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run(false);
+    assert_eq!(err.matches("note: the argument").count(), 1, "{err}");
+    assert!(err.contains("x/T.TXT") && err.contains("--dir"), "{err}");
+    assert!(!run(true).contains("note: the argument"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -192,11 +192,18 @@ fn the_catalogue_takes_the_vga_fonts_of_the_windows_31_files() {
         .collect();
     assert_eq!(ss, expect);
     // fonts-wine lacks vgaoem.fon (Terminal), serife.fon (MS Serif) and
-    // symbole.fon: the warning names them.
+    // symbole.fon: each face is listed as absent, with a warning naming
+    // its file for when a program asks for it; nothing is said before.
     let w = cat.warnings.join("\n");
-    for f in ["vgaoem.fon", "serife.fon", "symbole.fon"] {
+    for (f, face) in [
+        ("vgaoem.fon", "Terminal"),
+        ("serife.fon", "MS Serif"),
+        ("symbole.fon", "Symbol"),
+    ] {
+        assert!(!w.contains(f), "{w}");
         if !dir.join(f).exists() {
-            assert!(w.contains(f), "{w}");
+            let said = cat.absent.iter().find(|(x, _)| x == face);
+            assert!(said.is_some_and(|(_, t)| t.contains(f)), "{:?}", cat.absent);
         }
     }
     assert!(
@@ -265,4 +272,73 @@ fn the_mapper_on_the_fonts_wine_catalogue() {
             "{req:?}"
         );
     }
+}
+
+/// A missing standard font file is said only when a program asks for its
+/// face, and once however often it asks (issue 31, Why 7); `--quiet`
+/// says nothing; a program that asks for no such face hears nothing.
+#[test]
+fn a_missing_face_is_warned_about_once_when_asked_for() {
+    let dir = std::path::Path::new("/usr/share/wine/fonts");
+    if !dir.join("vgasys.fon").is_file() || dir.join("vgaoem.fon").exists() {
+        println!("SKIP: needs fonts-wine without vgaoem.fon");
+        return;
+    }
+    let Some(exe) = common::watcom::win16("fontwarn") else {
+        return;
+    };
+    let run = |quiet: bool| {
+        let mut c = common::bin();
+        c.arg("run");
+        if quiet {
+            c.arg("--quiet");
+        }
+        let out = c.arg(&exe).env_remove("TOOLHELP16_FONTS").output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run(false);
+    assert_eq!(err.matches("vgaoem.fon").count(), 1, "{err}");
+    assert!(err.contains("the Terminal face"), "{err}");
+    assert!(
+        !err.contains("serife.fon") && !err.contains("symbole.fon"),
+        "{err}"
+    );
+    assert!(!run(true).contains("warning"));
+    let out = common::bin()
+        .arg("run")
+        .arg(common::rom("winmsg.exe"))
+        .env_remove("TOOLHELP16_FONTS")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
+
+/// `info` describes a resource-only module, a .FON above all, instead of
+/// refusing it: its resources listed, and that nothing in it runs
+/// (issue 31, Why 7).
+#[test]
+fn info_describes_a_font_file() {
+    let out = common::bin()
+        .arg("info")
+        .arg(common::rom("resonly.dll"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("no segments: a resource-only module; nothing in it runs"),
+        "{text}"
+    );
+    assert!(text.contains("STRING"), "{text}");
+    let fon = std::path::Path::new("/usr/share/wine/fonts/vgasys.fon");
+    if !fon.is_file() {
+        println!("SKIP: no fonts-wine for the .FON half");
+        return;
+    }
+    let out = common::bin().arg("info").arg(fon).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("a font file"), "{text}");
+    assert!(text.contains("FONT: "), "{text}");
 }

@@ -175,6 +175,13 @@ fn completions_and_man_page_are_generated() {
         "the man page lists the exit statuses"
     );
     assert!(text.contains("stack"), "the man page names the commands");
+    // The LOC syntax and examples; no page it does not write (issue 31).
+    assert!(
+        text.contains("LOC+prologue") && text.contains("MODULE!#N"),
+        "{text}"
+    );
+    assert!(text.contains("Examples:"), "{text}");
+    assert!(!text.contains("toolhelp16\\-help(1)"), "{text}");
     // A page per command, with its options.
     let dir = std::env::temp_dir().join(format!("toolhelp16-man-{}", std::process::id()));
     let out = bin().args(["man", "--dir"]).arg(&dir).output().unwrap();

@@ -4,7 +4,8 @@
 //! just before it — whose lines must appear, in order and one after the
 //! other, in the command's output (stdout, then stderr; `...` in a line
 //! stands for any text), or is marked `<!-- not an example: WHY -->`.
-//! A new block without either fails, so README cannot rot. (A session
+//! A new block without either fails, so README cannot rot; an indented
+//! block (inside a list item) is an example like any other. (A session
 //! that cannot be replayed by running one command, such as gdb's, is
 //! marked not an example even when it starts with `$ toolhelp16`.)
 
@@ -25,15 +26,20 @@ fn blocks() -> Vec<Block> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if !lines[i].starts_with("```") {
+        // A fence may be indented (a block inside a list item): its
+        // lines lose that indentation.
+        let indent = lines[i].len() - lines[i].trim_start().len();
+        if !lines[i].trim_start().starts_with("```") {
             i += 1;
             continue;
         }
         let start = i;
         let mut body = Vec::new();
         i += 1;
-        while i < lines.len() && !lines[i].starts_with("```") {
-            body.push(lines[i].to_string());
+        while i < lines.len() && !lines[i].trim_start().starts_with("```") {
+            let l = lines[i];
+            let cut = l.len() - l.trim_start().len();
+            body.push(l[cut.min(indent)..].to_string());
             i += 1;
         }
         i += 1;
@@ -42,7 +48,7 @@ fn blocks() -> Vec<Block> {
             .iter()
             .rev()
             .find(|l| !l.trim().is_empty())
-            .copied()
+            .map(|l| l.trim_start())
             .unwrap_or("");
         let marker_args = before
             .strip_prefix("<!-- example: ")

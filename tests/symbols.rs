@@ -446,3 +446,155 @@ fn a_broken_sym_file_is_an_error_naming_file_and_offset() {
     assert!(err.contains("bad.sym: offset 0x"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `mapsym` of a DOS program's map: the .SYM places the symbols where the
+/// map does (the map's frames are paragraphs, the first 0000), so a stop
+/// by a .SYM name is reached and `disasm --sym` lists what `--map` lists
+/// (issue 31, Why 2).
+#[test]
+fn a_sym_made_from_a_dos_map_places_symbols_as_the_map_does() {
+    let dir = temp_dir("dossym");
+    let sym = dir.join("mzfar.sym");
+    let out = bin()
+        .args(["mapsym", "-o"])
+        .arg(&sym)
+        .arg(rom("mzfar.map"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stack = |opt: &str, file: &Path| {
+        let out = bin()
+            .args(["stack", "--json", "--no-symbol-search", opt])
+            .arg(file)
+            .args(["--at", "MZFAR!leaf_stop"])
+            .arg(rom("mzfar.exe"))
+            .output()
+            .unwrap();
+        json(&out)
+    };
+    let by_map = stack("--map", &rom("mzfar.map"));
+    let by_sym = stack("--sym", &sym);
+    assert_eq!(by_sym["stop"]["kind"], "breakpoint", "{by_sym}");
+    let symbols = |v: &serde_json::Value| {
+        v["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["symbol"].to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(symbols(&by_sym), symbols(&by_map));
+    assert_eq!(by_sym["frames"][0]["symbol"], "leaf_stop");
+    let disasm = |opt: &str, file: &Path| {
+        let out = bin()
+            .args(["disasm", "--no-symbol-search", opt])
+            .arg(file)
+            .arg(rom("mzfar.exe"))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let listing = disasm("--sym", &sym);
+    assert_eq!(listing, disasm("--map", &rom("mzfar.map")));
+    // `main:` labels the instruction at 0000:0015, as the map says.
+    let lines: Vec<&str> = listing.lines().collect();
+    let at = lines.iter().position(|l| l.trim() == "main:").unwrap();
+    assert!(lines[at + 1].starts_with("0000:0015"), "{listing}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An Open Watcom map lists absolute publics at frame 0000 (`pLocalHeap`
+/// and the other instance-data words): they are values, not a segment,
+/// so the .SYM made from it has the program's two physical segments and
+/// fits it (issue 31, Why 2).
+#[test]
+fn a_sym_made_from_an_open_watcom_map_fits_the_program() {
+    let Some(exe) = common::watcom::build(
+        "symwat",
+        common::watcom::Kind::Win16Exe,
+        &["sysbreak.c"],
+        None,
+        &["-fm=symwat.map"],
+    ) else {
+        return;
+    };
+    let dir = exe.parent().unwrap();
+    let map = dir.join("symwat.map");
+    assert!(
+        std::fs::read_to_string(&map)
+            .unwrap()
+            .contains("0000:0006* ")
+    );
+    let sym = dir.join("watcom.sym");
+    let out = bin()
+        .args(["mapsym", "-o"])
+        .arg(&sym)
+        .arg(&map)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = bin()
+        .args(["stack", "--json", "--no-symbol-search", "--sym"])
+        .arg(&sym)
+        .args(["--at", "SYMWAT!WinMain"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["stop"]["kind"], "breakpoint", "{v}");
+    assert_eq!(v["frames"][0]["symbol"], "WINMAIN", "{v}");
+}
+
+/// Both a .MAP and a .SYM beside the program: the linker's map names the
+/// code (the .SYM is made from it, and may be stale), and the run says
+/// which file it used and which it left (issue 31, Why 2).
+#[test]
+fn a_map_beside_the_program_comes_before_a_sym_beside_it() {
+    let dir = temp_dir("mapfirst");
+    let exe = dir.join("demo.exe");
+    std::fs::copy(rom("demo.exe"), &exe).unwrap();
+    std::fs::copy(rom("demo.map"), dir.join("demo.map")).unwrap();
+    // A stale .SYM: made from a map whose label has another name.
+    let wrong = std::fs::read_to_string(rom("demo.map"))
+        .unwrap()
+        .replace("paint_stop", "stale_name");
+    std::fs::write(dir.join("old.map"), wrong).unwrap();
+    let out = bin()
+        .args(["mapsym", "-o"])
+        .arg(dir.join("demo.sym"))
+        .arg(dir.join("old.map"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:3A"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["frames"][0]["symbol"], "paint_stop", "{v}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("names from")
+            && err.contains("demo.map")
+            && err.contains("demo.sym beside it is not used"),
+        "{err}"
+    );
+    // Given with --sym, the .SYM is used.
+    let out = bin()
+        .args(["stack", "--json", "--at", "DEMO:1:3A", "--sym"])
+        .arg(dir.join("demo.sym"))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["frames"][0]["symbol"], "stale_name");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -365,6 +365,39 @@ fn trace_max_stops_the_run_the_same_with_and_without_regs() {
     }
 }
 
+/// `trace --html` at its cap (`--max N`, 2000 when not given) stops
+/// where it was asked to, as the text trace does (README's exit table:
+/// reaching --max is exit 0, not 122); a --max above the page's 10000 is
+/// lowered, and said so on stderr (issue 31, Why 4).
+#[test]
+fn trace_html_at_its_cap_exits_0_and_says_when_max_is_lowered() {
+    let dir = std::env::temp_dir().join(format!("toolhelp16-trace-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("t.html");
+    // poppad runs on for longer than 2000 instructions (it waits for
+    // input no run gives it).
+    let out = common::bin()
+        .args(["trace", "--html"])
+        .arg(&page)
+        .arg(common::rom("poppad.exe"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2000 step(s)"), "{err}");
+    assert!(err.contains(": stopped at "), "{err}");
+    assert!(!err.contains("budget"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = common::bin()
+        .args(["trace", "--max", "20000", "--html"])
+        .arg(&page)
+        .arg(common::rom("demo.exe"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--max 20000 was lowered to 10000"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `trace | head`: when the reader goes away the run stops with it (there
 /// is nothing more to write), quietly and with status 0, instead of
 /// emulating on to the program's end or the wall-clock limit.

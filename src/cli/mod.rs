@@ -94,7 +94,30 @@ Exit status:
   127  the program ended itself with a fatal error (FatalExit, FatalAppExit)
 
 With --json, an error is a JSON object on stdout (docs/schema/error.json).
-Documentation: README.md and docs/ in the source repository.";
+
+LOC (stack --at, snapshot --at, trace --from/--to, --inject-fault, disasm --at,
+debug and gdb's monitor break):
+  MODULE:SEG:OFF    NE segment number (decimal), offset (hex): DEMO:1:3A; for a DOS
+                    program a paragraph of its load image (hex): MZFAR:0:2A
+  SEG:OFF           a segment or selector and offset, both hex: 102F:003A
+  MODULE!NAME       a name from the NE names tables, a .MAP or .SYM, or a built-in
+                    DLL's function (any case): DEMO!WinMain, USER!GetMessage
+  MODULE!#N         entry ordinal N: GDI!#20
+  MODULE.N          the same, as reports print it: KERNEL.91
+  +N                after N instructions
+  LOC+prologue      after the prologue of the function at LOC, where its frame exists
+
+Examples:
+  toolhelp16 demo
+  toolhelp16 stack --at DEMO:1:3A roms/demo.exe
+  toolhelp16 stack --at USER!GetMessage prog.exe
+  toolhelp16 stack --verify --at DEMO!OnEraseBkgnd+prologue roms/demo.exe
+  toolhelp16 run --events 'GDI!TextOut,KERNEL!LocalAlloc' prog.exe
+  toolhelp16 disasm --at KERNEL!GetVersion prog.exe
+  toolhelp16 info roms/demo.exe
+
+Documentation: README.md and docs/ of toolhelp16's source (`toolhelp16 COMMAND
+--help` for each command).";
 
 /// Options shared by the commands that run a program.
 #[derive(clap::Args, Debug, Clone)]
@@ -142,11 +165,20 @@ pub struct RunOpts {
     /// Print the final 80x25 text screen after the run.
     #[arg(long)]
     pub screen: bool,
+    /// Say no warnings on stderr (a font file or a symbol file that is
+    /// missing, not used or does not fit); errors are still said.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Print what the program did, after the run: the Win16 API calls
     /// (relay log), messages and boxes, the DOS and BIOS interrupt calls
     /// with their registers and results, and port I/O (ports read FFh).
-    #[arg(long)]
-    pub events: bool,
+    /// With a FILTER, only the system calls it names, as winedbg's relay
+    /// filters: `--events USER!*`, `--events GDI!TextOut,KERNEL!LocalAlloc`
+    /// (MODULE!NAME, MODULE!#N, MODULE.N, MODULE!PREFIX*, MODULE!*; any
+    /// case).
+    #[arg(long, value_name = "FILTER", num_args = 0..=1, require_equals = true,
+          default_missing_value = "", value_parser = checked(events_filter))]
+    pub events: Option<String>,
     /// Input for Win16 programs, one command per line: `key NAME`, `char C`,
     /// `click X Y [right]`, `command ID`, `scroll vert|horz CODE [N]`,
     /// `timer [N]`, `close`, `msgbox ANSWER`, `dialog ANSWER`, `type ID
@@ -335,7 +367,8 @@ pub enum Command {
     Stack {
         #[command(flatten)]
         opts: RunOpts,
-        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N;
+        /// a built-in DLL's function too (USER!GetMessage, GDI!#20, KERNEL.91).
         #[arg(long)]
         at: String,
         /// After the current task's walk, walk every other task from the
@@ -481,7 +514,8 @@ pub enum Command {
     Snapshot {
         #[command(flatten)]
         opts: RunOpts,
-        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N or +N.
+        /// MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N;
+        /// a built-in DLL's function too (USER!GetMessage, GDI!#20, KERNEL.91).
         #[arg(long)]
         at: String,
         /// The snapshot file to write.
@@ -533,7 +567,8 @@ pub enum Command {
         segment: Option<u16>,
         /// List from LOC instead: MODULE:SEG:OFF or SEG:OFF (an NE segment
         /// number, or a DOS program's paragraph from its load image),
-        /// MODULE!NAME, MODULE!#N.
+        /// MODULE!NAME, MODULE!#N, MODULE.N; for a built-in DLL's function
+        /// (USER!GetMessage) the instructions that call it.
         #[arg(long, value_name = "LOC")]
         at: Option<String>,
         /// Instructions to list from --at (default 20).
@@ -563,6 +598,9 @@ pub enum Command {
     },
     /// Print the JSON Schema of a command's `--json` output (the files of
     /// docs/schema/), or write them all into a directory.
+    #[command(
+        override_usage = "toolhelp16 schema <COMMAND>\n       toolhelp16 schema --write <DIR>"
+    )]
     Schema {
         /// The command: run, stack, trace, profile, bench, snapshot, walk,
         /// mapsym, disasm, demo, info, heap, or error (what an error under
@@ -717,13 +755,45 @@ fn load_opts(
             Some(d) => Some(crate::win16::gdi::devcaps::DisplayMode::parse(d)?),
             None => None,
         },
-        log_calls: o.events,
+        log_calls: o.events.is_some(),
         cmd_show: match &o.show {
             Some(v) => parse_show(v)?,
             None => 1,
         },
         windows: o.windows.clone(),
     })
+}
+
+/// Arguments that name a host file or directory the program cannot
+/// reach: it sees only `dir` as drive C: (and its current directory is
+/// C:\), so `x/T.ZIP`, found from where toolhelp16 was started but not
+/// inside `dir`, is not there for it. One hint each, naming `--dir`.
+fn outside_drive_hints(dir: &std::path::Path, args: &[String]) -> Vec<String> {
+    let Ok(root) = dir.canonicalize() else {
+        return Vec::new();
+    };
+    let mut hints = Vec::new();
+    for a in args {
+        if a.starts_with('-') || (a.starts_with('/') && a.len() <= 3) {
+            continue;
+        }
+        let host = std::path::Path::new(a);
+        let Ok(full) = host.canonicalize() else {
+            continue;
+        };
+        let inside = full.starts_with(&root);
+        let there = root.join(a.replace('\\', "/")).exists();
+        if !inside && !there {
+            hints.push(format!(
+                "the argument {a} names {} on this machine, but the program sees only {} as \
+                 drive C: (its current directory C:\\): it will not find {a}; give --dir with a \
+                 directory holding both, or copy the file beside the program",
+                full.display(),
+                root.display()
+            ));
+        }
+    }
+    hints
 }
 
 /// The directory a program's file lies in (`.` for a bare file name).
@@ -761,7 +831,14 @@ pub(crate) fn load_and_run_with(
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
     let lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     let mut prog = session::load(file, &lo).map_err(|e| fail(EXIT_LOAD, &e.to_string()))?;
-    warn_symbols(&prog);
+    warn_symbols(&prog, opts.quiet);
+    if !opts.quiet {
+        if let Some(dir) = &lo.dir {
+            for hint in outside_drive_hints(dir, args) {
+                tell(&format!("toolhelp16: note: {hint}\n"));
+            }
+        }
+    }
     if let Some(text) = &opts.inject_fault {
         let loc: Loc = text
             .parse()
@@ -774,7 +851,16 @@ pub(crate) fn load_and_run_with(
         })?;
     }
     setup(&mut prog).map_err(|e| fail(EXIT_LOAD, &format!("{}: {e}", file.display())))?;
-    if opts.events {
+    if let Some(filter) = opts.events.as_deref().filter(|f| !f.is_empty()) {
+        // Only the calls the filter names (win16/relayfilter.rs), from
+        // the load's on.
+        let f = crate::win16::relayfilter::RelayFilter::parse(filter)
+            .map_err(|e| fail(EXIT_LOAD, &e))?;
+        let st = prog.machine.get_data_mut();
+        st.events.retain(|e| f.keeps_event(e));
+        st.event_filter = Some(Box::new(move |e| f.keeps_event(e)));
+    }
+    if opts.events.is_some() {
         // Port events name their exact instruction only while the machine
         // counts blocks (machine/mod.rs, `port_site`).
         prog.machine.count_instructions();
@@ -788,13 +874,18 @@ pub(crate) fn load_and_run_with(
         let text = at.map(|(_, t)| t).unwrap_or("");
         fail(EXIT_LOAD, &format!("{}: --at {text}: {e}", file.display()))
     })?;
-    warn_symbols(&prog);
+    warn_symbols(&prog, opts.quiet);
     Ok((prog, stop))
 }
 
 /// Say on stderr, once each, what the symbol tables noticed (a map beside
 /// a module that does not fit it).
-fn warn_symbols(prog: &session::Program) {
+fn warn_symbols(prog: &session::Program, quiet: bool) {
+    if quiet {
+        // Taken, so that they are not said later either.
+        let _ = (prog.symbol_warnings(), prog.font_warnings());
+        return;
+    }
     for w in prog.symbol_warnings() {
         tell(&format!("toolhelp16: warning: {w}\n"));
     }
@@ -809,25 +900,80 @@ pub(crate) fn events_json(
     prog: &session::Program,
     opts: &RunOpts,
 ) -> (Option<Vec<String>>, Option<u64>) {
-    if !opts.events {
+    if opts.events.is_none() {
         return (None, None);
     }
     let st = prog.machine.get_data();
     (Some(st.events.clone()), Some(st.events_dropped))
 }
 
-/// `--events` in text, on stderr after the report: `event: ...` lines.
+/// `--events` in text, on stderr after the report: `event: ...` lines
+/// (`trace`, `profile`, `snapshot`, whose stdout is their own).
 pub(crate) fn tell_events(prog: &session::Program, opts: &RunOpts) {
-    if !opts.events {
-        return;
+    tell(&events_text(prog, opts));
+}
+
+/// `--events` in text, on stdout after the report (`run`, `stack`, as
+/// the README's "Options of every command" says).
+pub(crate) fn say_events(prog: &session::Program, opts: &RunOpts) {
+    say(&events_text(prog, opts));
+}
+
+/// The `event: ...` lines of `--events` (nothing without it).
+fn events_text(prog: &session::Program, opts: &RunOpts) -> String {
+    let mut s = String::new();
+    if opts.events.is_none() {
+        return s;
     }
     let st = prog.machine.get_data();
     for e in &st.events {
-        tell(&format!("event: {}\n", crate::escape::name(e)));
+        s.push_str(&format!("event: {}\n", crate::escape::name(e)));
     }
     if st.events_dropped > 0 {
-        tell(&format!("event: ... and {} more\n", st.events_dropped));
+        s.push_str(&format!("event: ... and {} more\n", st.events_dropped));
     }
+    s
+}
+
+/// `--events USER!*` written with a space: the filter joined to the
+/// option (`--events=USER!*`), as clap takes an optional value. The word
+/// after `--events` is a filter when it names a function (`!`, or
+/// `MODULE.N`) and is no file: `--events prog.exe` stays the option and
+/// the program.
+fn events_filter_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.into_iter().peekable();
+    let mut after_dashes = false;
+    while let Some(a) = it.next() {
+        after_dashes |= a == "--";
+        let filter = match it.peek().and_then(|n| n.to_str()) {
+            Some(n) if !after_dashes && a == "--events" => {
+                let dotted = n.split_once('.').is_some_and(|(m, o)| {
+                    !m.is_empty() && !o.is_empty() && o.bytes().all(|b| b.is_ascii_digit())
+                });
+                ((n.contains('!') || dotted) && !std::path::Path::new(n).exists())
+                    .then(|| format!("--events={n}"))
+            }
+            _ => None,
+        };
+        match filter {
+            Some(f) => {
+                out.push(f.into());
+                it.next();
+            }
+            None => out.push(a),
+        }
+    }
+    out
+}
+
+/// `--events FILTER`: checked as clap parses (an empty value is every
+/// event).
+fn events_filter(s: &str) -> Result<(), String> {
+    if s.is_empty() {
+        return Ok(());
+    }
+    crate::win16::relayfilter::RelayFilter::parse(s).map(|_| ())
 }
 
 /// The exit status for a stop.
@@ -971,7 +1117,7 @@ pub(crate) fn tell(s: &str) {
 /// A usage error exits 2 (clap's status), `--help` and `--version` 0;
 /// with `--json` among the options a usage error is JSON too.
 pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let args = events_filter_args(args.into_iter().collect());
     // `trace --record` keeps the command line, to run it again.
     tracecmd::ARGS.with(|a| *a.borrow_mut() = args.clone());
     let cli = match Cli::try_parse_from(&args) {
@@ -1046,11 +1192,11 @@ pub fn main_with(cli: Cli) -> i32 {
         } => Some(opts),
         _ => None,
     };
-    if let Some(o) = session.filter(|o| o.json || o.screen || o.events) {
+    if let Some(o) = session.filter(|o| o.json || o.screen || o.events.is_some()) {
         let which: Vec<&str> = [
             (o.json, "--json"),
             (o.screen, "--screen"),
-            (o.events, "--events"),
+            (o.events.is_some(), "--events"),
         ]
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
@@ -1067,14 +1213,14 @@ pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
         Command::Info { file, json, dir } => match session::parse_file(&file, KindHint::Auto) {
             Ok(image) => {
-                // The issue's rule for `info`: OS/2 modules and zero-segment
-                // (resource-only) modules are refused with the reason.
+                // The rule for `info`: OS/2 modules are refused with the
+                // reason. A resource-only module (a .FON font file, no
+                // segments) is described, its resources listed, and says
+                // it cannot be run (issue 31).
                 if let crate::loader::Image::Ne(ne) = &image {
                     // A bound OS/2 program runs (its real-mode part), so
                     // it is described.
-                    let not_win16 = (ne.header.target_os == 1
-                        || ne.segments.is_empty()
-                        || !ne.os2_imports().is_empty())
+                    let not_win16 = (ne.header.target_os == 1 || !ne.os2_imports().is_empty())
                         && ne.bound_dos_program().is_none();
                     if let (true, Err(e)) = (not_win16, ne.check_runnable(true)) {
                         return fail(EXIT_LOAD, &format!("{}: {e}", file.display()));
@@ -1137,7 +1283,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 print_json(&json::Doc::new("run", v));
             } else {
                 tell(&output::run_text(&prog, &stop));
-                tell_events(&prog, &opts);
+                say_events(&prog, &opts);
                 if opts.screen {
                     say(&prog.screen_text());
                 }
@@ -1254,6 +1400,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 print_json(&json::Doc::new("stack", v));
             } else {
                 say(&output::stack_text(&prog, &stop, reached));
+                if let Some(note) = output::entry_note(&prog, &stop) {
+                    say(&note);
+                }
                 if let Some(bt) = &bt {
                     let name = |k: usize| {
                         let w = walk.as_ref()?;
@@ -1274,7 +1423,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 if let Some(lines) = told {
                     say(&crate::report::explain::text(lines));
                 }
-                tell_events(&prog, &opts);
+                say_events(&prog, &opts);
                 if opts.screen {
                     say(&prog.screen_text());
                 }
@@ -1413,9 +1562,8 @@ pub fn main_with(cli: Cli) -> i32 {
             0
         }
         Command::Man { dir: Some(dir) } => {
-            let written = std::fs::create_dir_all(&dir).and_then(|()| {
-                clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), &dir)
-            });
+            let written = std::fs::create_dir_all(&dir)
+                .and_then(|()| clap_mangen::generate_to(man_command(), &dir));
             match written {
                 Ok(()) => {
                     tell(&format!(
@@ -1429,7 +1577,7 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Command::Man { dir: None } => {
             let mut out = Vec::new();
-            let man = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            let man = clap_mangen::Man::new(man_command());
             match man.render(&mut out) {
                 Ok(()) => {
                     write_stdout(&out);
@@ -1439,6 +1587,12 @@ pub fn main_with(cli: Cli) -> i32 {
             }
         }
     }
+}
+
+/// The command line as the manual pages describe it: without clap's
+/// `help` subcommand, which has no page of its own (`--help` is listed).
+fn man_command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().disable_help_subcommand(true)
 }
 
 /// `schema COMMAND` / `schema --write DIR`.

@@ -1150,3 +1150,66 @@ pub fn walk_text(
     }
     s
 }
+
+/// What a walk at a function's entry does not show, said after it
+/// (walk/prologue.rs): at the first instruction of a function whose
+/// prologue has not run, or at a built-in function's thunk, BP is still
+/// the caller's, so the walk starts from the caller's frame and the
+/// caller itself (its return address at SS:SP) is not in the chain.
+pub fn entry_note(p: &Program, stop: &Stop) -> Option<String> {
+    if !matches!(stop, Stop::Breakpoint { .. }) {
+        return None;
+    }
+    let r = p.registers_at_stop(stop)?;
+    let mem = &*p.machine as &dyn crate::walk::WalkMemory;
+    let mut word = [0u8; 4];
+    let words = mem.read(r.ss, r.sp, &mut word).ok().map(|()| {
+        (
+            u16::from_le_bytes([word[2], word[3]]),
+            u16::from_le_bytes([word[0], word[1]]),
+        )
+    });
+    let ret = words.map_or_else(
+        || "unreadable".into(),
+        |(cs, ip)| {
+            format!(
+                "{cs:04X}:{ip:04X} if it was a far call, {:04X}:{ip:04X} if near",
+                r.cs
+            )
+        },
+    );
+    if let Some(env) = p.machine.environment::<crate::env::Env>()
+        && let Some((name, 0)) = env.win16.thunk_symbol(r.cs, r.ip)
+    {
+        let module = env
+            .win16
+            .modules
+            .iter()
+            .find(|m| m.segments.first() == Some(&r.cs))
+            .map(|m| m.name.clone())
+            .unwrap_or_default();
+        return Some(format!(
+            "note: the stop is at the entry of the built-in function {module}!{name}, before it \
+             runs; it makes no frame, so the walk starts from its caller's BP and the caller \
+             itself is not in the chain: its far return address at SS:SP is {}\n",
+            words.map_or_else(
+                || "unreadable".into(),
+                |(cs, ip)| format!("{cs:04X}:{ip:04X}")
+            )
+        ));
+    }
+    let mut code = [0u8; crate::walk::prologue::MAX_PROLOGUE];
+    let mut n = code.len();
+    while n > 0 && mem.read(r.cs, r.ip, &mut code[..n]).is_err() {
+        n -= 1;
+    }
+    let (_, parts) = crate::walk::prologue::prologue(&code[..n])?;
+    Some(format!(
+        "note: the stop is at a function's first instruction, before its prologue ({}) has \
+         run: BP is still its caller's, so frame 0 has the caller's SS:BP and the function's \
+         caller is not in the chain (its return address is at SS:SP: {ret}); `--at \
+         LOC+prologue` stops after the prologue, where the walk and --verify see the \
+         function's frame\n",
+        parts.join("; ")
+    ))
+}

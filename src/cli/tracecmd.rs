@@ -18,7 +18,7 @@ use crate::trace::{Render, Sink, Syntax, TraceOptions, Tracer};
 use crate::walk::WalkMemory;
 
 /// The linear address of LOC in the loaded program.
-fn linear_of(p: &Program, text: &str) -> Result<u64, String> {
+fn linear_of(p: &mut Program, text: &str) -> Result<u64, String> {
     let loc: Loc = text.parse()?;
     let (seg, off) = p.resolve(&loc)?;
     let d = WalkMemory::descriptor(&*p.machine, seg)
@@ -189,9 +189,12 @@ fn trace_html(
         .map_or(DEFAULT_MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
     let mut notes = Vec::new();
     if asked > HARD_MAX {
-        notes.push(format!(
+        let note = format!(
             "--max {asked} was lowered to {HARD_MAX}: a page holds at most {HARD_MAX} steps"
-        ));
+        );
+        // Said at once, not only on the page.
+        super::tell(&format!("toolhelp16: warning: trace --html: {note}\n"));
+        notes.push(note);
     }
     let max = asked.min(HARD_MAX);
     // Created first, so that a file that cannot be written stops the run
@@ -217,11 +220,20 @@ fn trace_html(
         Ok(r) => r,
         Err(code) => return code,
     };
+    let (cs, ip) = (prog.machine.reg(R::CS), prog.machine.reg(R::IP));
     let recording = prog.machine.stop_recording();
     let Some(mut rec) = prog.machine.take_observer::<StepRecorder>() else {
         return fail(EXIT_LOAD, "the step recorder was lost");
     };
     rec.finish(&prog.machine);
+    // The page's cap (`--max`, 2000 when not given) ended the run: a stop
+    // where it was asked for (the exit table: reaching --max is 0), not
+    // a budget that ran out.
+    let stop = if rec.truncated && matches!(stop, crate::machine::Stop::Budget) {
+        crate::machine::Stop::Breakpoint { cs, ip }
+    } else {
+        stop
+    };
     let info = PageInfo {
         title: format!("Step through {}", prog.path.display()),
         ended: output::describe(&stop),
@@ -566,8 +578,8 @@ fn replay_from(h: &Header, text: &str) -> Result<u64, String> {
     enter_recorded_dir(h)?;
     let r = (|| {
         let lo = super::load_opts(&opts, file, more, &args, false)?;
-        let p = crate::session::load(file, &lo).map_err(|e| e.to_string())?;
-        linear_of(&p, text)
+        let mut p = crate::session::load(file, &lo).map_err(|e| e.to_string())?;
+        linear_of(&mut p, text)
     })();
     // -o FILE is relative to where `trace` was started.
     if let Some(d) = here {

@@ -531,7 +531,20 @@ impl<'b> Here<'_, 'b> {
     pub fn resolve(&self, text: &str) -> Result<(u16, u16), String> {
         let loc: Loc = text.parse()?;
         let env = self.env().ok_or("the environment is busy at this stop")?;
-        crate::session::resolve_in(env, &loc)
+        crate::session::resolve_in(env, self.uc() as &dyn crate::walk::WalkMemory, &loc)
+    }
+
+    /// [`Here::resolve`], first giving a built-in DLL function the
+    /// program does not import its thunk when the machine can be changed
+    /// here (`break USER!GetMessage`: session.rs, `prepare_location`).
+    pub fn resolve_mut(&mut self, text: &str) -> Result<(u16, u16), String> {
+        let loc: Loc = text.parse()?;
+        if self.mode() == CpuMode::Protected
+            && let Ok(uc) = self.uc_mut()
+        {
+            crate::session::prepare_location(uc, &loc)?;
+        }
+        self.resolve(text)
     }
 
     /// [`Here::resolve`] to a linear address.

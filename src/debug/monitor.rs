@@ -7,7 +7,9 @@ use super::{Here, Watch, WatchKind, views};
 
 /// The commands, for `monitor help`.
 pub const HELP: &str = "\
-monitor commands (LOC is SEG:OFF, MODULE:SEG:OFF, MODULE!NAME or MODULE!#N;
+monitor commands (LOC is SEG:OFF, MODULE:SEG:OFF, MODULE!NAME, MODULE!#N or MODULE.N,
+any of them +prologue (after the function's prologue),
+a system function too: USER!GetMessage, GDI!#20, KERNEL.91;
 break and delete also take +N, the instruction at position N):
   stack [--explain]   the ToolHelp walk at the stop (StackTraceCSIPFirst, StackTraceNext)
   where               CS:IP, its MODULE:SEG:OFF and symbol, the linear address, the position
@@ -61,8 +63,9 @@ pub fn new_output_file(cmd: &str, name: &str, ext: &str) -> Result<std::fs::File
         })
 }
 
-/// A SEG:OFF where either part may be a register name (`SS:SP`, `DS:0010`).
-pub fn seg_off(h: &Here<'_, '_>, text: &str) -> Result<(u16, u16), String> {
+/// A SEG:OFF where either part may be a register name (`SS:SP`, `DS:0010`),
+/// or any location `stack --at` takes.
+pub fn seg_off(h: &mut Here<'_, '_>, text: &str) -> Result<(u16, u16), String> {
     if let Some((a, b)) = text.split_once(':')
         && !b.contains(':')
     {
@@ -81,7 +84,7 @@ pub fn seg_off(h: &Here<'_, '_>, text: &str) -> Result<(u16, u16), String> {
             return Ok((s, o));
         }
     }
-    h.resolve(text)
+    h.resolve_mut(text)
 }
 
 fn reg_value(h: &Here<'_, '_>, name: &str) -> Option<u16> {
@@ -257,14 +260,20 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
                 s.push_str(&format!("breakpoint at position {n}\n"));
             }
             for b in h.breakpoints() {
-                s.push_str(&format!("breakpoint at linear {b:#x}\n"));
+                s.push_str(&format!(
+                    "breakpoint at {}\n",
+                    views::breakpoint_place(h, b)
+                ));
             }
             for w in h.watches() {
+                let at = match views::seg_off_of_linear(h, w.addr) {
+                    Some((seg, off)) => format!("{seg:04X}:{off:04X} (linear {:#x})", w.addr),
+                    None => format!("linear {:#x}", w.addr),
+                };
                 s.push_str(&format!(
-                    "{} watchpoint on {} bytes at linear {:#x}\n",
+                    "{} watchpoint on {} bytes at {at}\n",
                     w.kind.word(),
                     w.len,
-                    w.addr
                 ));
             }
             if s.is_empty() {

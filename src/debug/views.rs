@@ -423,3 +423,54 @@ pub fn disasm_text(h: &Here<'_, '_>, seg: u16, off: u16, count: usize) -> String
     }
     s
 }
+
+/// The SEG:OFF a breakpoint's linear address is in the program's terms:
+/// in protected mode the code segment of a loaded module (or CS) whose
+/// descriptor covers it; in real mode CS when it lies within CS's 64 KiB,
+/// else the paragraph (linear / 16) and the rest.
+pub fn seg_off_of_linear(h: &Here<'_, '_>, lin: u64) -> Option<(u16, u16)> {
+    let r = h.regs();
+    let within = |sel: u16| {
+        let d = h.uc().descriptor_of(sel)?;
+        let base = u64::from(d.base);
+        (lin >= base && lin - base <= u64::from(d.limit).min(0xFFFF))
+            .then(|| (sel, (lin - base) as u16))
+    };
+    if let Some(p) = within(r.cs) {
+        return Some(p);
+    }
+    match h.mode() {
+        CpuMode::Protected => h
+            .env()?
+            .win16
+            .modules
+            .iter()
+            .flat_map(|m| m.segments.iter().copied())
+            .find_map(within),
+        CpuMode::Real => u16::try_from(lin >> 4)
+            .ok()
+            .map(|seg| (seg, (lin & 0xF) as u16)),
+    }
+}
+
+/// A breakpoint's place: `SEG:OFF = MODULE:SEG:OFF symbol (linear 0x...)`.
+pub fn breakpoint_place(h: &Here<'_, '_>, lin: u64) -> String {
+    let Some((seg, off)) = seg_off_of_linear(h, lin) else {
+        return format!("linear {lin:#x} (in no segment the program has now)");
+    };
+    let mem = h.uc() as &dyn WalkMemory;
+    let owner = mem.code_owner(seg);
+    let frame = StackTraceEntry {
+        h_task: mem.current_task(),
+        w_ss: 0,
+        w_bp: 0,
+        w_cs: seg,
+        w_ip: off,
+        h_module: owner.map(|o| o.hmodule).unwrap_or(0),
+        w_segment: owner.and_then(|o| o.segment).unwrap_or(0),
+        dw_size: StackTraceEntry::SIZE as u32,
+        w_flags: StackTraceEntry::FRAME_FAR,
+    };
+    let place = Place::of(mem, &Names(h), &frame, true);
+    format!("{seg:04X}:{off:04X} = {} (linear {lin:#x})", place.full())
+}

@@ -506,7 +506,7 @@ fn ne_info(ne: &NeImage) -> NeInfo {
         target_os: h.target_os,
         target_os_name: ne::target_os_name(h.target_os),
         flags: h.flags,
-        flag_names: ne::flag_names(h.flags, ne::NE_FLAG_NAMES),
+        flag_names: ne::ne_flag_names(h.flags),
         library: h.is_library(),
         entry: SegOff {
             segment: h.cs,
@@ -638,10 +638,16 @@ pub fn render_text(i: &Info) -> String {
                 "extra memory: min {:#X} max {:#X} paragraphs; checksum {:#06X}; overlay {}",
                 m.min_alloc, m.max_alloc, m.checksum, m.overlay
             );
-            if let (Some(o), Some(sig)) = (m.new_exe_offset, &m.new_exe_signature) {
+            // e_lfanew (0x3C) means something only in a header of 0x40
+            // bytes or more with a new-executable signature where it
+            // points; 0 (a plain DOS program's) points back at "MZ".
+            if let (Some(o), Some(sig)) = (m.new_exe_offset, &m.new_exe_signature)
+                && o >= 0x40
+            {
                 let _ = writeln!(
                     s,
-                    "e_lfanew {o:#X} points at {}",
+                    "e_lfanew {o:#X} points at {}, not a new-executable header this tool runs \
+                     (it runs the DOS program)",
                     crate::escape::quoted(sig)
                 );
             }
@@ -685,12 +691,18 @@ fn render_ne(s: &mut String, n: &NeInfo) {
         if n.library { "DLL" } else { "EXE" },
         esc(&opt(&n.description))
     );
+    // The expected Windows version (NE offset 3Eh) is a Windows field:
+    // OS/2 linkers leave it 0.
+    let windows = if n.target_os == 2 || n.expected_windows_version != "0.00" {
+        format!("; Windows {}", n.expected_windows_version)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "target OS {} ({}); Windows {}; linker {}; flags {:#06X} [{}]",
+        "target OS {} ({}){windows}; linker {}; flags {:#06X} [{}]",
         n.target_os,
         n.target_os_name,
-        n.expected_windows_version,
         n.linker_version,
         n.flags,
         n.flag_names.join(" ")
@@ -713,6 +725,19 @@ fn render_ne(s: &mut String, n: &NeInfo) {
             s,
             "self-loading: segment 1 holds the program's own loader (its BootApp and \
              LoadAppSeg load the other segments)"
+        );
+    }
+    if n.segments.is_empty() && n.refusal.is_none() {
+        let fonts = n.resources.iter().any(|r| r.type_name == Some("FONT"));
+        let _ = writeln!(
+            s,
+            "no segments: a resource-only module{}; nothing in it runs",
+            if fonts {
+                " (a font file: its FONT resources are Windows raster fonts, loaded by \
+                 AddFontResource or the --fonts directory)"
+            } else {
+                ""
+            }
         );
     }
     match &n.refusal {

@@ -38,8 +38,6 @@ pub const NE_FLAG_NAMES: &[(u16, &str)] = &[
     (0x0020, "I286"),
     (0x0040, "I386"),
     (0x0080, "I8087"),
-    (0x0100, "NOTWINCOMPAT"),
-    (0x0200, "WINCOMPAT"),
     (0x0400, "OS2FAMILY"),
     (0x0800, "SELFLOAD"),
     (0x1000, "BIT12"),
@@ -83,6 +81,30 @@ pub fn flag_names(flags: u16, table: &[(u16, &'static str)]) -> Vec<&'static str
         .filter(|(bit, _)| flags & bit != 0)
         .map(|&(_, n)| n)
         .collect()
+}
+
+/// Names of the NE header's flags: the bits of [`NE_FLAG_NAMES`], and the
+/// application type, one two-bit field (bits 8 and 9, the Microsoft NE
+/// format's "application flags"): 1 NOTWINCOMPAT (full screen, not aware
+/// of the Windows/PM API), 2 WINCOMPAT (compatible with it), 3 WINAPI
+/// (uses it). 0x0302 is MULTIPLEDATA WINAPI, not three flags.
+pub fn ne_flag_names(flags: u16) -> Vec<&'static str> {
+    let mut v = flag_names(flags, NE_FLAG_NAMES);
+    let app = match (flags >> 8) & 3 {
+        1 => Some("NOTWINCOMPAT"),
+        2 => Some("WINCOMPAT"),
+        3 => Some("WINAPI"),
+        _ => None,
+    };
+    if let Some(a) = app {
+        // In bit order: after the low byte's flags.
+        let at = v
+            .iter()
+            .position(|n| NE_FLAG_NAMES.iter().any(|&(b, m)| m == *n && b > 0x0300))
+            .unwrap_or(v.len());
+        v.insert(at, a);
+    }
+    v
 }
 
 /// Module names that mark an OS/2 program (its API lives in these DLLs).
@@ -1660,6 +1682,19 @@ fn relocate(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn the_application_type_is_one_two_bit_field() {
+        // Microsoft's NE format: application flags bits 0-1 (header
+        // flags bits 8-9) are the type, 3 = uses the Windows/PM API.
+        assert_eq!(ne_flag_names(0x0302), ["MULTIPLEDATA", "WINAPI"]);
+        assert_eq!(ne_flag_names(0x0201), ["SINGLEDATA", "WINCOMPAT"]);
+        assert_eq!(
+            ne_flag_names(0x8101),
+            ["SINGLEDATA", "NOTWINCOMPAT", "LIBRARY"]
+        );
+        assert_eq!(ne_flag_names(0x0002), ["MULTIPLEDATA"]);
+    }
 
     pub(crate) fn build_ne() -> Vec<u8> {
         crate::loader::testdata::sample_ne()

@@ -360,6 +360,23 @@ pub fn environment_of<'a, T: Environment>(uc: &'a Uc<'_>) -> Option<&'a T> {
     env.downcast_ref::<T>()
 }
 
+/// Run `f` with the machine's environment, as its concrete type, and the
+/// machine, both mutable (the environment is lent out of the machine's
+/// state for the call, as the interrupt hook does). None when there is no
+/// such environment, or it is lent out already.
+pub fn with_environment<T: Environment, R>(
+    uc: &mut Uc<'_>,
+    f: impl FnOnce(&mut T, &mut Uc<'_>) -> R,
+) -> Option<R> {
+    let mut env = uc.get_data_mut().env.take()?;
+    let any: &mut dyn std::any::Any = env.as_mut();
+    let r = any
+        .downcast_mut::<T>()
+        .map(|t| with_host(uc, |uc| f(t, uc)));
+    uc.get_data_mut().env = Some(env);
+    r
+}
+
 /// [`Environment::module_name`] of the machine's environment.
 pub fn module_name(uc: &Uc<'_>, hmodule: u16) -> Option<String> {
     uc.get_data().env.as_ref()?.module_name(hmodule)
@@ -384,6 +401,9 @@ fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
     }
 }
 
+/// Which events the log keeps (`--events FILTER`): true to keep one.
+pub type EventFilter = Box<dyn Fn(&str) -> bool>;
+
 /// Per-machine state that unicorn's hooks reach.
 pub struct State {
     mode: CpuMode,
@@ -398,6 +418,9 @@ pub struct State {
     pub events: Vec<String>,
     /// Events not stored because the log was full.
     pub events_dropped: u64,
+    /// Which events the log keeps (`--events FILTER`,
+    /// win16/relayfilter.rs); every one when None.
+    pub event_filter: Option<EventFilter>,
     /// What port 60h (the keyboard controller's data port) returns.
     pub port60: u8,
     /// Real mode: the A20 gate (a20.rs).
@@ -993,6 +1016,7 @@ fn new_state(mode: CpuMode) -> State {
         ic: Box::default(),
         events: Vec::new(),
         events_dropped: 0,
+        event_filter: None,
         port60: 0,
         a20: a20::Gate::default(),
         vga: Box::default(),
@@ -2025,9 +2049,12 @@ pub fn record_event(uc: &mut Uc<'_>, text: String) {
 pub fn record_event_at(uc: &mut Uc<'_>, cs: u16, ip: u16, text: String) {
     let regs = (cs, ip);
     let st = uc.get_data_mut();
+    let line = format!("{:04X}:{:04X} {text}", regs.0, regs.1);
+    if st.event_filter.as_ref().is_some_and(|keep| !keep(&line)) {
+        return;
+    }
     if st.events.len() < MAX_EVENTS {
-        st.events
-            .push(format!("{:04X}:{:04X} {text}", regs.0, regs.1));
+        st.events.push(line);
     } else {
         st.events_dropped += 1;
     }

@@ -217,10 +217,10 @@ fn parse_map(
         seg_at = u64::from(r.u16(seg_at, "ppNextSeg")?) * 16;
     }
     // The load addresses are the map's frames when they climb (segment
-    // numbers for a Windows module, paragraphs for a DOS program); else the
-    // segments' order numbers them.
-    let climbing =
-        segs.windows(2).all(|w| w[0].0 < w[1].0) && segs.first().is_some_and(|s| s.0 != 0);
+    // numbers for a Windows module, paragraphs for a DOS program, whose
+    // first is paragraph 0: the load image's start); else (all 0, as some
+    // writers leave them) the segments' order numbers them.
+    let climbing = segs.windows(2).all(|w| w[0].0 < w[1].0);
     for (k, (load, name, syms, seg_at)) in segs.into_iter().enumerate() {
         let frame = if climbing { load } else { (k + 1) as u16 };
         layout.segments.push(MapSegment {
@@ -372,8 +372,12 @@ pub fn frames_of(layout: &Layout) -> Vec<(u16, String)> {
             }
         }
     }
+    // A segmented map (wlink's, LINK's for Windows) numbers its physical
+    // segments; a public in none of them is an absolute value (wlink's
+    // `0000:0006* pLocalHeap`), no segment of its own.
+    let numbered = !v.is_empty();
     for p in &layout.publics {
-        if !v.iter().any(|(f, _)| *f == p.addr.frame) {
+        if !numbered && !v.iter().any(|(f, _)| *f == p.addr.frame) {
             let name = layout
                 .segments
                 .iter()

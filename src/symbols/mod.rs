@@ -844,23 +844,45 @@ impl Registry {
         }
         if !used_given && self.search_beside {
             if let Some(exe) = m.path {
-                for ext in ["sym", "map"] {
+                // The linker's map first: the .SYM is made from it (by
+                // MAPSYM), and a stale or mis-made one must not name the
+                // code over the map it came from. The .SYM serves when
+                // there is no map that fits.
+                let mut used: Option<PathBuf> = None;
+                for ext in ["map", "sym"] {
                     let Some(p) = beside(exe, ext) else { continue };
+                    if let Some(u) = &used {
+                        self.warn(format!(
+                            "{}: names from {}; {} beside it is not used (the linker's map comes \
+                             first; give --sym to use the .SYM)",
+                            m.name,
+                            u.display(),
+                            p.display()
+                        ));
+                        continue;
+                    }
                     match parse_file(&p) {
                         Ok(layouts) => {
+                            let mut part = SymbolTable::new();
+                            let mut fits = true;
                             for layout in &layouts {
-                                match fit::fit(layout, &m.target, &mut table) {
-                                    Ok(()) => {
-                                        table.sources.push(p.display().to_string());
-                                        self.map_lines(&p, layout, m, &mut table);
-                                    }
-                                    Err(e) => self.warn(format!(
+                                if let Err(e) = fit::fit(layout, &m.target, &mut part) {
+                                    fits = false;
+                                    self.warn(format!(
                                         "{}: not used: it does not fit {} ({}): {e}",
                                         p.display(),
                                         m.name,
                                         layout.format
-                                    )),
+                                    ));
                                 }
+                            }
+                            if fits && !layouts.is_empty() {
+                                table.absorb(part);
+                                for layout in &layouts {
+                                    self.map_lines(&p, layout, m, &mut table);
+                                }
+                                table.sources.push(p.display().to_string());
+                                used = Some(p);
                             }
                         }
                         Err(e) => self.warn(format!("not used: {e}")),

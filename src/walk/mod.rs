@@ -5,6 +5,7 @@ pub mod backtrace;
 pub mod cache;
 pub mod dispatch;
 pub mod memory;
+pub mod prologue;
 pub mod snapshot;
 pub mod stackframe;
 pub mod testmem;

@@ -531,6 +531,15 @@ impl fmt::Display for NextFailure {
             NextFailure::EndOfChain { bp } => {
                 write!(f, "saved BP at SS:{bp:04X} is 0: the end of the chain")
             }
+            // 0001 is the outermost frame's BP of 0 with the far-call
+            // mark: MSC's and Watcom's far prologue (`inc bp; push bp`)
+            // run by a function entered with BP = 0 (the startup code
+            // clears BP). The chain's normal end, not a corruption.
+            NextFailure::NotClimbing { bp, next: 1 } => write!(
+                f,
+                "saved BP 0001 at SS:{bp:04X} is BP 0 with the far-call mark (a far prologue's \
+                 `inc bp` run with BP = 0, as the startup code leaves it): the end of the chain"
+            ),
             NextFailure::NotClimbing { bp, next } => write!(
                 f,
                 "saved BP {next:04X} at SS:{bp:04X} does not climb (must be > {bp:04X}): chain ends"
@@ -2150,6 +2159,23 @@ mod tests {
             assert_eq!(err.step(), step, "{err}");
             assert_eq!(got.to_bytes(), e.to_bytes(), "{err}");
         }
+    }
+
+    #[test]
+    fn a_saved_bp_of_one_is_told_as_the_outermost_far_frame() {
+        // `inc bp; push bp` with BP = 0 saves 0001: still a failure of
+        // step 4 (it does not climb), told as the chain's normal end.
+        let e = NextFailure::NotClimbing {
+            bp: 0x25D0,
+            next: 0x0001,
+        };
+        assert_eq!(e.step(), 4);
+        let t = e.to_string();
+        assert!(
+            t.starts_with("saved BP 0001 at SS:25D0 is BP 0 with the far-call mark"),
+            "{t}"
+        );
+        assert!(t.ends_with("the end of the chain"), "{t}");
     }
 
     #[test]

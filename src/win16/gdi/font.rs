@@ -504,6 +504,9 @@ pub struct FontCatalogue {
     pub added: Vec<(String, u32)>,
     /// What the catalogue could not load or had to stand in for.
     pub warnings: Vec<String>,
+    /// The faces of the standard set whose files were not found, and what
+    /// to say when a program first asks for one.
+    pub absent: Vec<(String, String)>,
 }
 
 impl FontCatalogue {
@@ -537,17 +540,27 @@ impl FontCatalogue {
             .map(|d| d.display().to_string())
             .collect::<Vec<_>>()
             .join(", ");
+        // A missing face matters only to a program that asks for it:
+        // said then, once (FontState::map_cached), not on every run.
+        let mut absent = Vec::new();
         if !missing.is_empty() {
             let hint = if Path::new(WINE_FONTS).join("vgasys.fon").is_file() {
-                "fonts-wine does not ship them; give --fonts DIR with Windows' own files"
+                "fonts-wine does not ship it; give --fonts DIR with Windows' own files"
             } else {
                 "install Debian's fonts-wine, or give --fonts DIR or TOOLHELP16_FONTS"
             };
-            warnings.push(format!(
-                "Windows 3.1 font files not found in [{dirs}]: {}; requests for those faces map \
-                 to the nearest font present ({hint})",
-                missing.join(", ")
-            ));
+            for (name, face) in VGA_FONT_FILES {
+                if missing.iter().any(|m| m.starts_with(&format!("{name} ("))) {
+                    absent.push((
+                        face.to_string(),
+                        format!(
+                            "the program asked for the {face} face, whose Windows 3.1 font file \
+                             {name} is not found in [{dirs}]: it gets the nearest font present \
+                             ({hint})"
+                        ),
+                    ));
+                }
+            }
         }
         if !fonts
             .iter()
@@ -565,6 +578,7 @@ impl FontCatalogue {
             fonts,
             added: Vec::new(),
             warnings,
+            absent,
         }
     }
 
@@ -574,6 +588,7 @@ impl FontCatalogue {
             fonts: fonts.into_iter().map(Rc::new).collect(),
             added: Vec::new(),
             warnings: Vec::new(),
+            absent: Vec::new(),
         }
     }
 
@@ -711,6 +726,17 @@ impl FontState {
         let key = lf.to_bytes();
         if let Some(f) = self.cache.get(&key) {
             return f.clone();
+        }
+        let cat = self.catalogue();
+        let face = String::from_utf8_lossy(&lf.face).into_owned();
+        if let Some(k) = cat
+            .absent
+            .iter()
+            .position(|(f, _)| f.eq_ignore_ascii_case(&face))
+        {
+            // Said once: the face leaves the list.
+            let (_, text) = cat.absent.remove(k);
+            self.warnings.borrow_mut().push(text);
         }
         let f = super::fontmap::map(self.catalogue(), lf);
         if self.cache.len() < 4096 {
