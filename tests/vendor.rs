@@ -100,7 +100,7 @@ fn a_change_outside_the_patches_fails_the_check() {
     if !tools_or_skip() {
         return;
     }
-    let file = "qemu/target/i386/translate.c";
+    let file = "qemu/target/i386/seg_helper.c";
     let err = check_after("vendor-changed", file, |mut b| {
         let at = b.iter().position(|&c| c == b'x').unwrap();
         b[at] = b'y';
