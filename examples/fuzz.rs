@@ -23,9 +23,10 @@
 //! - `snapshot`: snapshots (`snapshot`), mutated as bytes and as JSON
 //!   values, walked from every start;
 //! - `rsp`: gdb's packet framing, byte streams and framed packets;
-//! - `programs`: mutated DOS and Win16 programs (roms/ and
-//!   fuzz/seeds/programs/) loaded and run as `run` runs them, with a budget
-//!   of 200,000 instructions and 2 seconds, the outcome classified.
+//! - `programs`: mutated DOS and Win16 programs (roms/*.com, roms/*.exe
+//!   and fuzz/seeds/watcom/*.c built with Open Watcom when it is there)
+//!   loaded and run as `run` runs them, with a budget of 200,000
+//!   instructions and 2 seconds, the outcome classified.
 //!
 //! The loop runs for `--seconds` (60 by default) and prints a line per
 //! finding and a summary. Findings go to `--out` (fuzz/out/TARGET by
@@ -228,9 +229,12 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
                 &r.join("roms"),
                 &[".exe", ".com", ".dll", ".img", ".fon"],
             ));
-            paths.extend(files(&r.join("fuzz/seeds/programs"), &[""]));
+            paths.extend(watcom_seeds());
         }
-        "programs" => paths.extend(files(&r.join("roms"), &[".exe", ".com"])),
+        "programs" => {
+            paths.extend(files(&r.join("roms"), &[".exe", ".com"]));
+            paths.extend(watcom_seeds());
+        }
         "symbols" => {
             paths.extend(files(&r.join("roms"), &[".map"]));
             paths.extend(files(&r.join("tests/symbols"), &[".map", ".sym"]));
@@ -269,6 +273,71 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
         _ => {}
     }
     v
+}
+
+/// The seed programs of fuzz/seeds/watcom/*.c, built with Open Watcom
+/// into fuzz/out/watcom/ (again only when a source is newer than its
+/// program): a source that includes `windows.h` as a Win16 program, the
+/// others as DOS programs. None without the toolchain ($WATCOM, or
+/// ../shared/toolchains/openwatcom beside the repository).
+fn watcom_seeds() -> Vec<PathBuf> {
+    let r = root();
+    let watcom = std::env::var_os("WATCOM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| r.join("../shared/toolchains/openwatcom"));
+    let wcl = watcom.join("binl/wcl");
+    if !wcl.is_file() {
+        eprintln!(
+            "fuzz: no Open Watcom at {}: the Watcom seeds are left out",
+            watcom.display()
+        );
+        return Vec::new();
+    }
+    let out = r.join("fuzz/out/watcom");
+    let _ = std::fs::create_dir_all(&out);
+    let mut built = Vec::new();
+    for src in files(&r.join("fuzz/seeds/watcom"), &[".c"]) {
+        let stem = src.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let exe = out.join(format!("{stem}.exe"));
+        let t = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        if !exe.is_file() || t(&src) > t(&exe) {
+            let text = std::fs::read_to_string(&src).unwrap_or_default();
+            let win = text.contains("<windows.h>");
+            let h = watcom.join("h");
+            let include = if win {
+                format!("{}:{}", h.display(), h.join("win").display())
+            } else {
+                h.display().to_string()
+            };
+            let path = format!(
+                "{}:{}",
+                watcom.join("binl").display(),
+                std::env::var("PATH").unwrap_or_default()
+            );
+            let mut cmd = std::process::Command::new(&wcl);
+            cmd.current_dir(&out)
+                .env("WATCOM", &watcom)
+                .env("INCLUDE", include)
+                .env("PATH", path)
+                .arg("-q");
+            if win {
+                cmd.args(["-bt=windows", "-l=windows", "-ml"]);
+            } else {
+                cmd.args(["-bt=dos", "-l=dos", "-ms"]);
+            }
+            let ok = cmd
+                .arg(&src)
+                .arg(format!("-fe={}", exe.display()))
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !ok {
+                eprintln!("fuzz: {} did not build", src.display());
+                continue;
+            }
+        }
+        built.push(exe);
+    }
+    built
 }
 
 /// A recording built record by record: every check right, the fields
@@ -360,7 +429,9 @@ fn run_loader(b: &[u8]) -> &'static str {
         },
     ] {
         if let Ok(img) = parse(b, hint) {
-            outcome = "parsed";
+            if matches!(hint, KindHint::Auto) {
+                outcome = "parsed";
+            }
             let i = info(&img);
             let _ = toolhelp16::loader::render_text(&i);
             let _ = serde_json::to_string(&i);
