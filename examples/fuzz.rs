@@ -278,13 +278,24 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
 /// The seed programs of fuzz/seeds/watcom/*.c, built with Open Watcom
 /// into fuzz/out/watcom/ (again only when a source is newer than its
 /// program): a source that includes `windows.h` as a Win16 program, the
-/// others as DOS programs. None without the toolchain ($WATCOM, or
-/// ../shared/toolchains/openwatcom beside the repository).
+/// others as DOS programs. None without the toolchain (looked for where
+/// the tests look: ../shared/toolchains/openwatcom beside the repository,
+/// $TOOLHELP16_WATCOM, $WATCOM).
 fn watcom_seeds() -> Vec<PathBuf> {
     let r = root();
-    let watcom = std::env::var_os("WATCOM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| r.join("../shared/toolchains/openwatcom"));
+    // Where tests/common/watcom.rs looks, in the same order.
+    let mut tries = vec![r.join("../shared/toolchains/openwatcom")];
+    for var in ["TOOLHELP16_WATCOM", "WATCOM"] {
+        if let Some(v) = std::env::var_os(var) {
+            tries.push(PathBuf::from(v));
+        }
+    }
+    tries.push(PathBuf::from("/work/shared/toolchains/openwatcom"));
+    let watcom = tries
+        .iter()
+        .find(|w| w.join("binl/wcl").is_file())
+        .cloned()
+        .unwrap_or_else(|| tries[0].clone());
     let wcl = watcom.join("binl/wcl");
     if !wcl.is_file() {
         eprintln!(
@@ -297,7 +308,11 @@ fn watcom_seeds() -> Vec<PathBuf> {
     let _ = std::fs::create_dir_all(&out);
     let mut built = Vec::new();
     for src in files(&r.join("fuzz/seeds/watcom"), &[".c"]) {
-        let stem = src.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let stem = src
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let exe = out.join(format!("{stem}.exe"));
         let t = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         if !exe.is_file() || t(&src) > t(&exe) {

@@ -794,6 +794,8 @@ pub struct Drive {
     /// DOS paths already listed as created or written (each is listed
     /// once).
     touched: HashSet<String>,
+    /// The TMPnnnnn number AH=5Ah tries first in each DOS directory.
+    temp_next: HashMap<Vec<String>, u32>,
     /// The host directories read, and the DOS directories' entry counts
     /// (listing.rs).
     listings: std::cell::RefCell<listing::Listings>,
@@ -855,6 +857,7 @@ impl Drive {
             changes: Vec::new(),
             changes_dropped: 0,
             touched: HashSet::new(),
+            temp_next: HashMap::new(),
             listings: std::cell::RefCell::new(listing::Listings::default()),
         })
     }
@@ -1887,8 +1890,8 @@ impl Drive {
 
     /// INT 21h AH=5Ah: create a file with a name no file in the directory
     /// `dir` has (a DOS path ending in `\`, or empty for the current
-    /// directory). The directory is listed once and the first free
-    /// `TMPnnnnn` name is taken. Returns the handle and the full path, as
+    /// directory): the first free `TMPnnnnn` name from the one after the
+    /// last this directory gave (from TMP00000 at first). Returns the handle and the full path, as
     /// the program's buffer receives it (its directory, then the name).
     pub fn create_temp(&mut self, dir: &[u8], attr: u8) -> Result<(u16, Vec<u8>), DosError> {
         if attr & (ATTR_VOLUME | ATTR_DIRECTORY) != 0 {
@@ -1919,14 +1922,19 @@ impl Drive {
             }
             _ => return Err(DosError::PATH_NOT_FOUND),
         };
-        let taken: HashSet<String> = self.listing(&at)?.into_iter().map(|(n, _)| n).collect();
-        for n in 0..0x10_0000u32 {
+        // The names are tried in order from the one after the last this
+        // directory gave (each a lookup in the kept listing: listing.rs),
+        // so that n temporary files cost n lookups, not n listings.
+        let first = self.temp_next.get(&at.comps).copied().unwrap_or(0);
+        for k in 0..0x10_0000u32 {
+            let n = (first + k) & 0xF_FFFF;
             let name = format!("TMP{n:05X}");
-            if taken.contains(&name) {
+            if self.entry(&at, &name)?.is_some() {
                 continue;
             }
             match self.make_file(slot, &at, &name, None, attr, 2) {
                 Ok(h) => {
+                    self.temp_next.insert(at.comps.clone(), (n + 1) & 0xF_FFFF);
                     let mut full = prefix;
                     full.extend_from_slice(name.as_bytes());
                     return Ok((h, full));
@@ -3653,8 +3661,8 @@ mod tests {
         assert!(d.reads() - before < 20);
     }
 
-    /// AH=5Ah takes the first free TMPnnnnn name from one listing of the
-    /// directory, however many names are taken.
+    /// AH=5Ah takes the first free TMPnnnnn name without listing the
+    /// directory again, however many names are taken.
     #[test]
     fn temporary_files_list_the_directory_once() {
         let t = Tmp::new("temp");
@@ -3676,6 +3684,14 @@ mod tests {
             Some(DosError::PATH_NOT_FOUND)
         );
         assert!(t.root.join("T/TMP0012C").is_file());
+        // Many more: each a few lookups, the directory read no more.
+        let before = d.reads();
+        for k in 0..3000u32 {
+            let (h, path) = d.create_temp(b"T\\", 0).unwrap();
+            assert_eq!(path, format!("T\\TMP{:05X}", 0x12D + k).into_bytes());
+            d.close(h).unwrap();
+        }
+        assert!(d.reads() - before < 10, "{} listings", d.reads() - before);
     }
 
     /// Every escape attempt is refused with the DOS error, and nothing
