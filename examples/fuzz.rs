@@ -345,6 +345,7 @@ fn watcom_seeds() -> Vec<PathBuf> {
                 .arg(format!("-fe={}", exe.display()))
                 .output()
                 .is_ok_and(|o| o.status.success());
+            let _ = std::fs::remove_file(out.join(format!("{stem}.o")));
             if !ok {
                 eprintln!("fuzz: {} did not build", src.display());
                 continue;
