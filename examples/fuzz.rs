@@ -84,7 +84,7 @@ const INTERESTING16: [u16; 14] = [
 /// One mutation of `b` (`other` is a second seed for splicing).
 fn mutate_once(rng: &mut Rng, b: &mut Vec<u8>, other: &[u8], max_len: usize) {
     let len = b.len();
-    match rng.below(11) {
+    match rng.below(12) {
         0 if len > 0 => {
             let i = rng.below(len);
             b[i] ^= 1 << rng.below(8);
@@ -153,6 +153,20 @@ fn mutate_once(rng: &mut Rng, b: &mut Vec<u8>, other: &[u8], max_len: usize) {
                 w.wrapping_sub(d)
             };
             b[i..i + 2].copy_from_slice(&w.to_le_bytes());
+        }
+        11 if len > 0 && len < max_len => {
+            // A short pattern (an instruction) repeated hundreds of times
+            // in place: long blocks of one instruction are where a
+            // translator runs out of something (vendor patch 0010).
+            let i = rng.below(len);
+            let k = 1 + rng.below(4);
+            let pat: Vec<u8> = (0..k)
+                .map(|j| b.get(i + j).copied().unwrap_or(rng.next() as u8))
+                .collect();
+            let reps = 64 + rng.below(1024);
+            let run: Vec<u8> = pat.iter().copied().cycle().take(k * reps).collect();
+            let end = (i + run.len()).min(len);
+            b.splice(i..end, run);
         }
         _ => {
             b.push(rng.next() as u8);
