@@ -8,6 +8,8 @@
 //!   into a segment with a 4 GiB - 1 limit; `farptr::read_cstr` computed
 //!   `limit - offset + 1` in 32 bits and overflowed (a panic inside the
 //!   engine's hook, which cannot unwind: the process aborted).
+//! - `WSPRINT2.EXE`: another mutated program that aborted the fuzz build
+//!   made before that fix, and runs clean with it.
 
 mod common;
 
