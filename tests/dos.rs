@@ -493,7 +493,7 @@ a20 off 0000 0
   ext 0012 0 0803 0002
 32 dpb 3200 0 0002 0200
 32 A: 32FF 1
-36 free 0004 1 0200
+36 free 0020 1 0200
 38 country 0001 0 0001 $-
 6501 6501 0 0029 0001 01B5
 6520 6520 0 FF9A
@@ -727,8 +727,9 @@ fn corpus_programs_run_to_their_dos_5_exits() {
     }
 }
 
-/// MS-DOS 1.25's CHKDSK under DOS 5, on the sandbox drive (a 40 MiB fixed
-/// disk as DOS 5's FORMAT lays it out: 2 KiB clusters, 20431 of them).
+/// MS-DOS 1.25's CHKDSK under DOS 5, on the sandbox drive (with a 20 MiB
+/// quota, a 40 MiB fixed disk as DOS 5's FORMAT lays it out: 2 KiB
+/// clusters, 20431 of them).
 ///
 /// CHKDSK 1.25 asks INT 21h AH=1Ch for the drive and reads DS:BX as DOS 1
 /// gave it: a pointer to the FAT itself. DOS 2 and later point DS:BX at one
@@ -742,7 +743,8 @@ fn corpus_programs_run_to_their_dos_5_exits() {
 /// exits. A real PC running DOS 5 does the same: this is why DOS 2 and later
 /// tools refuse another version. (It clears a word per cluster at its
 /// PSP:07B8 first, so a disk of more than 31780 clusters would have it wipe
-/// its own code; the 40 MiB drive has fewer.)
+/// its own code; the 40 MiB drive has fewer. The default 256 MiB quota's
+/// 512 MiB drive has more, as a real disk of that size would.)
 #[test]
 fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
     let Some(c) = corpus_dos("CHKDSK.COM") else {
@@ -751,7 +753,15 @@ fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
     let d = temp("chkdsk");
     std::fs::write(d.join("HELLO.TXT"), b"hello, world\r\n").unwrap();
     let out = bin()
-        .args(["run", "--json", "--stdin", "/dev/null", "--dir"])
+        .args([
+            "run",
+            "--json",
+            "--stdin",
+            "/dev/null",
+            "--disk-quota",
+            "20M",
+            "--dir",
+        ])
         .arg(&d)
         .arg(c.join("msdos125/CHKDSK.COM"))
         .output()

@@ -291,6 +291,9 @@ pub struct Drive {
     pub used: u64,
     /// Writes the quota cut short.
     pub full_writes: u64,
+    /// Writes cut short because a file reached the per-file size limit
+    /// (64 MiB): the write wrote what fitted, as on a full disk.
+    pub capped_writes: u64,
     /// What the program changed, in order.
     pub changes: Vec<toolhelp16::dos::fs::Change>,
     /// Changes past what a run keeps.

@@ -17,6 +17,8 @@
 
 pub mod bench;
 mod bench_dosbox;
+#[cfg(unix)]
+pub mod crash;
 pub mod debug;
 pub mod disasm;
 mod heapcmd;
@@ -81,6 +83,7 @@ Exit status:
   N    run: the program's own exit code
   1    stack --verify disagrees; stack, snapshot, heap: LOC not reached, the program exited with 0
   2    a usage error (an unknown option, a malformed value)
+  116  the tool crashed (a signal: SIGSEGV in the emulation engine, a stack overflow, an abort)
   117  the program halted with interrupts disabled (cli; hlt)
   118  walk: the walk disagrees with the snapshot's expected frames
   119  walk: the first step fails
@@ -1118,6 +1121,10 @@ pub(crate) fn tell(s: &str) {
 /// with `--json` among the options a usage error is JSON too.
 pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let args = events_filter_args(args.into_iter().collect());
+    // A crash of the engine (a signal) ends the tool with exit 116 and a
+    // message, never silently (crash.rs).
+    #[cfg(unix)]
+    crash::install();
     // `trace --record` keeps the command line, to run it again.
     tracecmd::ARGS.with(|a| *a.borrow_mut() = args.clone());
     let cli = match Cli::try_parse_from(&args) {

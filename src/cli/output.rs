@@ -286,7 +286,8 @@ pub fn message_boxes_text(p: &Program) -> String {
 /// program saw), "mode": "copy-on-write" | "read-write", "writes_kept_in"
 /// (the overlay kept with --keep-writes, or null: discarded, or written in
 /// place), "quota", "used" (bytes), "full_writes" (writes the quota cut
-/// short), "changes": [{"kind": "created" | "wrote" | "deleted" |
+/// short), "capped_writes" (writes the per-file size limit cut short),
+/// "changes": [{"kind": "created" | "wrote" | "deleted" |
 /// "renamed" | "made-directory" | "removed-directory" | "set-attributes" |
 /// "set-time", "path" ("C:\..."), "to" (renamed only)}],
 /// "changes_dropped"}`; null without a drive.
@@ -307,6 +308,7 @@ pub fn drive_json(p: &Program) -> Option<j::Drive> {
         quota,
         used,
         full_writes: d.full_writes(),
+        capped_writes: d.capped_writes(),
         changes: changes.to_vec(),
         changes_dropped: dropped,
     })
@@ -319,7 +321,7 @@ pub fn drive_text(p: &Program) -> String {
         return String::new();
     };
     let (changes, dropped) = d.changes();
-    if changes.is_empty() && d.full_writes() == 0 {
+    if changes.is_empty() && d.full_writes() == 0 && d.capped_writes() == 0 {
         return String::new();
     }
     let root = d.root().display();
@@ -346,6 +348,13 @@ pub fn drive_text(p: &Program) -> String {
         s.push_str(&format!(
             "toolhelp16: note: the disk was full (--disk-quota {quota} bytes): {} write(s) were cut short\n",
             d.full_writes()
+        ));
+    }
+    if d.capped_writes() > 0 {
+        s.push_str(&format!(
+            "toolhelp16: note: a file reached the per-file size limit ({} bytes): {} write(s) were cut short, as on a full disk\n",
+            d.max_file_size(),
+            d.capped_writes()
         ));
     }
     s

@@ -108,11 +108,11 @@ pub fn upper(c: u8) -> u8 {
 pub const TERMINATORS: &[u8] = b".\"/\\[]:|<>+=;,";
 
 /// The drive parameter block of C: (DOS 4+ layout, 21h bytes): the
-/// [`fs::geometry`] FORMAT gives the drive, consistent with AH=36h's
-/// numbers.
-pub fn dpb_c() -> [u8; 0x21] {
-    let g = fs::geometry(fs::DRIVE_SECTORS);
-    let (spc, free, bps, total) = fs::disk_free();
+/// [`fs::geometry`] FORMAT gives a drive of `total_sectors`, with
+/// AH=36h's numbers `free` ([`fs::drive_numbers`]).
+pub fn dpb_c(total_sectors: u32, free: (u16, u16, u16, u16)) -> [u8; 0x21] {
+    let g = fs::geometry(total_sectors);
+    let (spc, free, bps, total) = free;
     let mut d = [0u8; 0x21];
     d[0] = 2; // drive C:
     d[1] = 0; // unit
@@ -197,7 +197,8 @@ pub fn init(uc: &mut Uc<'_>, first_mcb: u16) {
     lol[0x44] = 1; // 80386 or later: no
     put(uc, LOL - 2, &first_mcb.to_le_bytes());
     put(uc, LOL, &lol);
-    put(uc, DPB_C, &dpb_c());
+    let (sectors, free) = fs::drive_numbers(None);
+    put(uc, DPB_C, &dpb_c(sectors, free));
     // The SFT header: no next table, FILES=20.
     put(uc, SFT, &[0xFF, 0xFF, 0xFF, 0xFF, 20, 0]);
     for d in 0..LAST_DRIVE {
@@ -257,8 +258,10 @@ mod tests {
 
     #[test]
     fn the_dpb_agrees_with_free_space() {
-        let d = dpb_c();
-        let (spc, free, bps, total) = fs::disk_free();
+        let sectors = fs::drive_sectors(fs::DEFAULT_QUOTA);
+        let numbers = fs::disk_free(sectors, 1 << 20);
+        let d = dpb_c(sectors, numbers);
+        let (spc, free, bps, total) = numbers;
         assert_eq!(u16::from_le_bytes([d[2], d[3]]), bps);
         assert_eq!(u16::from(d[4]) + 1, spc);
         assert_eq!(1u16 << d[5], spc);
@@ -270,7 +273,7 @@ mod tests {
         // The data area ends inside the partition: first data sector plus
         // the clusters fit in the drive's sectors.
         let first_data = u32::from(u16::from_le_bytes([d[0x0B], d[0x0C]]));
-        assert!(first_data + u32::from(total) * u32::from(spc) <= fs::DRIVE_SECTORS);
+        assert!(first_data + u32::from(total) * u32::from(spc) <= sectors);
     }
 
     /// FORMAT's layouts (MS-DOS 4.0 FORMAT.ASM's DiskTable): a power-of-two

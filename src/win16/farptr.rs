@@ -43,7 +43,10 @@ pub fn read_cstr(uc: &Uc<'_>, p: u32, max: usize) -> Option<Vec<u8>> {
     if u32::from(off) > limit {
         return None;
     }
-    let room = (limit - u32::from(off) + 1) as usize;
+    // Up to the limit, and no further than offset FFFFh: a 16-bit offset
+    // does not go on past it (a descriptor's limit can be 4 GiB - 1, where
+    // `limit + 1` alone would overflow).
+    let room = (u64::from(limit) - u64::from(off) + 1).min(0x1_0000 - u64::from(off)) as usize;
     let mut out = Vec::new();
     let mut at = off;
     while out.len() < max.min(room) {

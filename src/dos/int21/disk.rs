@@ -51,12 +51,12 @@ pub fn get_dta(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
 /// media byte is copied into one fixed cell of DOS's data (FATBYTE) at
 /// each call, and DS:BX points there: DOS 1's pointer to the FAT itself
 /// became a pointer to one byte, and what follows it is DOS's own data.
-fn allocation_of(uc: &mut Uc<'_>, dl: u8) -> Result<(), Stop> {
+fn allocation_of(env: &Env, uc: &mut Uc<'_>, dl: u8) -> Result<(), Stop> {
     if !is_c(dl) {
         return set_al(uc, 0xFF);
     }
     let _ = uc.write_seg(data::SEG, data::MEDIA, &[data::MEDIA_BYTE]);
-    let (spc, _free, bps, total) = fs::disk_free();
+    let (_, (spc, _free, bps, total)) = fs::drive_numbers(env.drive.as_ref());
     set(uc, R::AX, (uc.reg(R::AX) & 0xFF00) | (spc & 0xFF))?;
     set(uc, R::CX, bps)?;
     set(uc, R::DX, total)?;
@@ -66,14 +66,14 @@ fn allocation_of(uc: &mut Uc<'_>, dl: u8) -> Result<(), Stop> {
 
 /// AH=1Bh: allocation information of the default drive: AL sectors per
 /// cluster, CX bytes per sector, DX clusters, DS:BX the media byte.
-pub fn allocation_default(_env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
-    allocation_of(uc, 0)
+pub fn allocation_default(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
+    allocation_of(env, uc, 0)
 }
 
 /// AH=1Ch: allocation information of drive DL (AL = FFh: no such drive).
-pub fn allocation(_env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
+pub fn allocation(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     let dl = uc.reg(R::DX) as u8;
-    allocation_of(uc, dl)
+    allocation_of(env, uc, dl)
 }
 
 /// AH=1Fh: DS:BX = the default drive's parameter block, AL = 0.
@@ -93,7 +93,8 @@ fn dpb_of(env: &mut Env, uc: &mut Uc<'_>, dl: u8) -> Result<(), Stop> {
         super::record(env, DosError::INVALID_DRIVE.0);
         return set_al(uc, 0xFF);
     }
-    let _ = uc.write_seg(data::SEG, data::DPB_C, &data::dpb_c());
+    let (sectors, free) = fs::drive_numbers(env.drive.as_ref());
+    let _ = uc.write_seg(data::SEG, data::DPB_C, &data::dpb_c(sectors, free));
     set(uc, R::DS, data::SEG)?;
     set(uc, R::BX, data::DPB_C)?;
     set_al(uc, 0)
@@ -108,10 +109,7 @@ pub fn free_space(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         super::record(env, DosError::INVALID_DRIVE.0);
         return set(uc, R::AX, 0xFFFF);
     }
-    let (spc, free, bps, total) = match env.drive.as_ref() {
-        Some(d) => d.disk_free(),
-        None => fs::disk_free(),
-    };
+    let (_, (spc, free, bps, total)) = fs::drive_numbers(env.drive.as_ref());
     set(uc, R::AX, spc)?;
     set(uc, R::BX, free)?;
     set(uc, R::CX, bps)?;

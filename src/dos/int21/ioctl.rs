@@ -172,8 +172,9 @@ fn generic_block(env: &mut Env, uc: &mut Uc<'_>, cx: u16, dx: u16) -> Result<(),
     let ds = uc.reg(R::DS);
     match cx {
         0x0860 => {
-            let dpb = crate::dos::data::dpb_c();
-            let (spc, _, bps, _) = crate::dos::fs::disk_free();
+            let (sectors, free) = crate::dos::fs::drive_numbers(env.drive.as_ref());
+            let dpb = crate::dos::data::dpb_c(sectors, free);
+            let (spc, _, bps, _) = free;
             let mut p = [0u8; 0x26];
             p[1] = 5; // fixed disk
             p[2..4].copy_from_slice(&1u16.to_le_bytes()); // not removable
@@ -183,7 +184,6 @@ fn generic_block(env: &mut Env, uc: &mut Uc<'_>, cx: u16, dx: u16) -> Result<(),
             p[0x0A..0x0C].copy_from_slice(&dpb[6..8]);
             p[0x0C] = dpb[8];
             p[0x0D..0x0F].copy_from_slice(&dpb[9..0x0B]);
-            let sectors = crate::dos::fs::DRIVE_SECTORS;
             p[0x11] = crate::dos::data::MEDIA_BYTE;
             p[0x12..0x14].copy_from_slice(&dpb[0x0F..0x11]);
             p[0x14..0x16].copy_from_slice(&63u16.to_le_bytes());

@@ -899,7 +899,15 @@ void tcg_func_start(TCGContext *s)
 static inline TCGTemp *tcg_temp_alloc(TCGContext *s)
 {
     int n = s->nb_temps++;
-    tcg_debug_assert(n < TCG_MAX_TEMPS);
+    /*
+     * toolhelp16 patch 0011: a hard stop instead of a debug-only
+     * assertion: past the array lie the op lists, and a write there
+     * crashes later, far from the cause (tcg_abort aborts the process;
+     * toolhelp16 reports that as its exit 116).
+     */
+    if (n >= TCG_MAX_TEMPS) {
+        tcg_abort();
+    }
     return memset(&s->temps[n], 0, sizeof(TCGTemp));
 }
 

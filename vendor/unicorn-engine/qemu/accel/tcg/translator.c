@@ -198,6 +198,20 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
             db->is_jmp = DISAS_TOO_MANY;
             break;
         }
+
+        /*
+         * toolhelp16 patch 0011: nor translate on when the temporaries
+         * are running out. An instruction whose translation leaves a
+         * temporary allocated (AAM and AAD did) uses one more each time,
+         * and a block may hold 512 instructions: past TCG_MAX_TEMPS the
+         * next one is written over the op list that follows the array in
+         * TCGContext, and tcg_emit_op then crashes. Ending the block
+         * leaves room for its end and for any one instruction.
+         */
+        if (tcg_ctx->nb_temps >= TCG_MAX_TEMPS - 128) {
+            db->is_jmp = DISAS_TOO_MANY;
+            break;
+        }
     }
 
 _end_loop:

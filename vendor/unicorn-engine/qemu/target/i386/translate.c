@@ -7772,7 +7772,15 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
         if (val == 0) {
             gen_exception(s, EXCP00_DIVZ, pc_start - s->cs_base);
         } else {
-            gen_helper_aam(tcg_ctx, tcg_ctx->cpu_env, tcg_const_i32(tcg_ctx, val));
+            /*
+             * toolhelp16 patch 0011: the constant's temporary is freed
+             * after the call (it was left allocated: a block of some
+             * 500 AAMs ran out of TCG's 512 temporaries and overwrote
+             * the op list that follows them in TCGContext).
+             */
+            TCGv_i32 base = tcg_const_i32(tcg_ctx, val);
+            gen_helper_aam(tcg_ctx, tcg_ctx->cpu_env, base);
+            tcg_temp_free_i32(tcg_ctx, base);
             set_cc_op(s, CC_OP_LOGICB);
         }
         break;
@@ -7780,7 +7788,12 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
         if (CODE64(s))
             goto illegal_op;
         val = x86_ldub_code(env, s);
-        gen_helper_aad(tcg_ctx, tcg_ctx->cpu_env, tcg_const_i32(tcg_ctx, val));
+        {
+            /* toolhelp16 patch 0011: freed, as for AAM above. */
+            TCGv_i32 base = tcg_const_i32(tcg_ctx, val);
+            gen_helper_aad(tcg_ctx, tcg_ctx->cpu_env, base);
+            tcg_temp_free_i32(tcg_ctx, base);
+        }
         set_cc_op(s, CC_OP_LOGICB);
         break;
         /************************/

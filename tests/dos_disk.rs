@@ -1,0 +1,94 @@
+//! Drive C: as a DOS program sees it (issue 30 item 8), with a program
+//! built by Open Watcom (tests/watcom/dosdisk.c):
+//!
+//! - INT 21h AH=36h reports what is left of the write quota as the free
+//!   space, on a disk FORMAT would lay out for twice the quota (MS-DOS
+//!   4.0 FORMAT.ASM's table: 32 sectors a cluster from 512 MiB, 4 below
+//!   128 MiB), and the numbers fall by what the program writes;
+//! - the root directory of a fixed disk holds 512 entries (KB Q120138,
+//!   "all 512 root directory entries have been used"): the 513th create
+//!   is refused with error 05h, access denied (Ralf Brown's list, AH=3Ch),
+//!   a directory too; a delete makes room; a subdirectory is not so
+//!   limited.
+
+mod common;
+
+use common::{bin, watcom};
+
+fn run(quota: &str) -> Option<Vec<String>> {
+    let exe = watcom::build(
+        "dosdisk",
+        watcom::Kind::DosExe,
+        &["dosdisk.c"],
+        None,
+        &["-ms"],
+    )?;
+    let dir =
+        std::env::temp_dir().join(format!("toolhelp16-dosdisk-{quota}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin()
+        .args([
+            "run",
+            "--json",
+            "--stdin",
+            "/dev/null",
+            "--disk-quota",
+            quota,
+            "--dir",
+        ])
+        .arg(&dir)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exit"]["kind"], "exited", "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(
+        v["output"]
+            .as_str()
+            .unwrap()
+            .replace("\r\n", "\n")
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+#[test]
+fn the_default_quota_is_the_free_space_and_the_root_holds_512_entries() {
+    let Some(lines) = run("256M") else {
+        return;
+    };
+    // 2 x 256 MiB = 1,048,576 sectors: 16 KiB clusters, a 128-sector
+    // FAT, 32,758 clusters; 256 MiB free = 16,384 clusters. 100,000
+    // bytes and the file's entry (a 512-byte sector of the quota) leave
+    // (268,435,456 - 100,512) / 16,384 = 16,377 whole clusters.
+    assert_eq!(
+        lines,
+        [
+            "start: spc 32 free 16384 bps 512 total 32758",
+            "after 100000 bytes: spc 32 free 16377 bps 512 total 32758",
+            "after delete: spc 32 free 16384 bps 512 total 32758",
+            "root: 512 files, then error 05",
+            "mkdir in the full root: -1",
+            "after a delete: created",
+            "subdirectory: 700 files",
+        ]
+    );
+}
+
+#[test]
+fn a_small_quota_is_a_40_mib_disk_with_that_much_free() {
+    let Some(lines) = run("1M") else {
+        return;
+    };
+    // The smallest disk, 40 MiB: 2 KiB clusters, 20,431 of them; 1 MiB
+    // free = 512 clusters; (1,048,576 - 100,512) / 2,048 = 462.
+    assert_eq!(lines[0], "start: spc 4 free 512 bps 512 total 20431");
+    assert_eq!(
+        lines[1],
+        "after 100000 bytes: spc 4 free 462 bps 512 total 20431"
+    );
+    assert_eq!(lines[2], "after delete: spc 4 free 512 bps 512 total 20431");
+}
