@@ -16,15 +16,19 @@ mod common;
 use common::{bin, watcom};
 
 fn run(quota: &str) -> Option<Vec<String>> {
+    run_program("dosdisk", quota)
+}
+
+fn run_program(name: &str, quota: &str) -> Option<Vec<String>> {
     let exe = watcom::build(
-        "dosdisk",
+        name,
         watcom::Kind::DosExe,
-        &["dosdisk.c"],
+        &[&format!("{name}.c")],
         None,
         &["-ms"],
     )?;
     let dir =
-        std::env::temp_dir().join(format!("toolhelp16-dosdisk-{quota}-{}", std::process::id()));
+        std::env::temp_dir().join(format!("toolhelp16-{name}-{quota}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let out = bin()
@@ -91,4 +95,31 @@ fn a_small_quota_is_a_40_mib_disk_with_that_much_free() {
         "after 100000 bytes: spc 4 free 462 bps 512 total 20431"
     );
     assert_eq!(lines[2], "after delete: spc 4 free 512 bps 512 total 20431");
+}
+
+/// A disk test fills the free space AH=36h reports with one file, as on a
+/// real disk, under a quota larger than the 64 MiB one file was once
+/// limited to (issue 30: DISKTEST.EXE stopped with Turbo Pascal's runtime
+/// error 101, disk write error). The file's directory entry takes a
+/// 512-byte sector of the quota (README, `--disk-quota`), so the free space
+/// after the create is the quota less that sector, in whole clusters; it
+/// all fits, and a cluster more is a short write (AX < CX).
+#[test]
+fn one_file_fills_the_free_space_past_64_mib() {
+    let Some(lines) = run_program("dosfill", "100M") else {
+        return;
+    };
+    let quota: u64 = 100 << 20;
+    let nums = |l: &str| -> Vec<u64> {
+        l.split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    };
+    let first = nums(&lines[0]);
+    let (cluster, free) = (first[0], first[1]);
+    assert!(cluster.is_power_of_two() && cluster >= 512, "{lines:?}");
+    assert_eq!(free, (quota - 512) / cluster * cluster, "{lines:?}");
+    assert!(free > 64 << 20, "{lines:?}");
+    assert_eq!(lines[1], format!("written {free}"), "{lines:?}");
+    assert_eq!(lines[2], "a cluster more: short", "{lines:?}");
 }

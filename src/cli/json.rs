@@ -292,7 +292,8 @@ pub struct Drive {
     /// Writes the quota cut short.
     pub full_writes: u64,
     /// Writes cut short because a file reached the per-file size limit
-    /// (64 MiB): the write wrote what fitted, as on a full disk.
+    /// (DOS's 4 GiB - 1, or less where a test sets it): the write wrote
+    /// what fitted, as on a full disk.
     pub capped_writes: u64,
     /// What the program changed, in order.
     pub changes: Vec<toolhelp16::dos::fs::Change>,

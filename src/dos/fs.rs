@@ -141,8 +141,13 @@ pub const MAX_PATH: usize = 127;
 /// Longest current directory, with its leading backslash (DOS: 64).
 pub const MAX_DIR: usize = 64;
 /// Largest file a program may grow (writes past it are short, as on a full
-/// disk). Keeps a runaway guest from filling the host disk.
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
+/// disk): DOS's own limit, the 32-bit size of a directory entry. What a
+/// program may add to the host disk is bounded by the quota
+/// ([`DEFAULT_QUOTA`], `--disk-quota`), which AH=36h reports as the free
+/// space; so a program that fills the free space with one file (a disk
+/// test) can, as on a real disk (issue 30: a 64 MiB cap under a 256 MiB
+/// quota stopped such a program with "disk write error").
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 0xFFFF_FFFF;
 /// Host directory entries examined per listing; the rest are invisible.
 const MAX_SCAN: usize = 1 << 16;
 /// Find-first searches remembered for 4Fh (DOS keeps them in the DTA; a
