@@ -159,6 +159,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::rect::APIS,
     super::user::scroll::APIS,
     super::user::system::APIS,
+    super::user::text::APIS,
     super::user::timer::APIS,
     super::user::window::APIS,
     super::user::winpos::APIS,

@@ -75,6 +75,7 @@ pub mod prop;
 pub mod rect;
 pub mod scroll;
 pub mod system;
+pub mod text;
 pub mod timer;
 pub mod window;
 pub mod winpos;

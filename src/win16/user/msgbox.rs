@@ -238,7 +238,7 @@ fn picture(env: &mut Env, uc: &mut Uc<'_>, caption: &[u8], text: &[u8], ty: u16)
     use super::controls::paint::{DT_EXPANDTABS, DT_NOPREFIX, DT_SINGLELINE, DT_WORDBREAK};
     use super::metrics::{SM_CXDLGFRAME, SM_CYBORDER, SM_CYCAPTION, SM_CYDLGFRAME, fixed};
     use crate::win16::gdi::dc::Fill;
-    use crate::win16::gdi::text::draw_text_rs;
+    use crate::win16::user::text::draw_text_rs;
     const DT_CALCRECT: u16 = 0x0400;
     let screen = env.win16.gdi.screen_rect();
     let (bx, by) = super::dialog::base_units(env);
@@ -342,7 +342,7 @@ fn picture(env: &mut Env, uc: &mut Uc<'_>, caption: &[u8], text: &[u8], ty: u16)
 fn push_button(env: &mut Env, hdc: u16, r: Rect, label: &[u8], default: bool) {
     use super::controls::paint::{DT_CENTER, DT_SINGLELINE, DT_VCENTER};
     use crate::win16::gdi::dc::Fill;
-    use crate::win16::gdi::text::draw_text_rs;
+    use crate::win16::user::text::draw_text_rs;
     const DT_CALCRECT: u16 = 0x0400;
     let c = |i: usize| env.win16.user.sys.colors[i];
     let (frame, face, light, shadow, ink) = (c(6), c(15), c(20), c(16), c(18));
