@@ -14,7 +14,8 @@
 //! The rules the tool follows are written down in the repository's
 //! `docs/`: the stack walk (`docs/walk.md`), Win16 tasks and NE files
 //! (`docs/win16.md`), STACKFRAME and ADDRESS modes (`docs/stackframe.md`)
-//! and DOS (`docs/dos.md`). Doc comments cite where each fact comes from.
+//! and DOS (`docs/dos.md`); the modules' layers in `docs/architecture.md`.
+//! Doc comments cite where each fact comes from.
 //!
 //! # Using the library
 //!
@@ -63,6 +64,7 @@ pub mod env;
 pub mod escape;
 pub mod loader;
 pub mod machine;
+pub mod pngfile;
 pub mod report;
 pub mod session;
 pub mod symbols;
@@ -70,3 +72,4 @@ pub mod trace;
 pub mod walk;
 #[allow(missing_docs)]
 pub mod win16;
+pub mod x86;

@@ -15,8 +15,7 @@ use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
 /// the host's own standard input).
 pub const MAX_STDIN_BYTES: u64 = 16 << 20;
 
-/// The most frames a walk reports (a climbing chain has at most 32768).
-pub const MAX_FRAMES: usize = 0x8000;
+pub use crate::walk::MAX_FRAMES;
 
 /// The most files a screenshot series writes.
 pub const MAX_SHOTS: u32 = 10_000;

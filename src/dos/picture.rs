@@ -81,7 +81,7 @@ impl Frame {
 
     /// The picture as PNG bytes.
     pub fn png(&self) -> Result<Vec<u8>, String> {
-        crate::win16::gdi::surface::encode_png(self.width as u32, self.height as u32, &self.rgb)
+        crate::pngfile::encode_png(self.width as u32, self.height as u32, &self.rgb)
     }
 }
 

@@ -81,7 +81,7 @@ pub fn enabled(uc: &Uc<'_>) -> bool {
 /// Switch the A20 gate. Turning it on maps the HMA (with the bytes it held
 /// when it was last on); turning it off saves them and maps the alias.
 pub fn set(uc: &mut Uc<'_>, on: bool) -> Result<(), MachineError> {
-    if uc.get_data().mode != crate::walk::CpuMode::Real || enabled(uc) == on {
+    if uc.get_data().mode != crate::x86::CpuMode::Real || enabled(uc) == on {
         return Ok(());
     }
     if on {

@@ -71,7 +71,7 @@ use std::cell::Cell;
 use unicorn_engine::unicorn_const::HookType;
 
 use super::{Cpu, R, Stop, Uc, uerr, with_host, with_observers};
-use crate::walk::CpuMode;
+use crate::x86::CpuMode;
 
 /// Slots of the direct-mapped table of block instruction counts.
 const SLOTS: usize = 1 << 13;

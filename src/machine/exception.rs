@@ -512,7 +512,7 @@ fn raises(uc: &Uc<'_>, regs: &Regs, n: u8) -> bool {
                 | Mnemonic::Popf
                 | Mnemonic::Pushf
         );
-    let protected = uc.mode() == crate::walk::CpuMode::Protected;
+    let protected = uc.mode() == crate::x86::CpuMode::Protected;
     match n {
         0 => matches!(m, Mnemonic::Div | Mnemonic::Idiv | Mnemonic::Aam),
         5 => m == Mnemonic::Bound,

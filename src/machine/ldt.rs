@@ -470,3 +470,34 @@ pub fn alloc_alias_run(uc: &mut Uc<'_>, count: u16, d: Descriptor) -> Result<u16
     }
     Ok(descriptor::ldt_selector(first))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Slots follow LDT indices one to one from the first index handed
+    /// out, so an address in a slot's hole names its segment.
+    #[test]
+    fn slots_go_in_lockstep_with_ldt_indices() {
+        assert_eq!(slot_of(FIRST_LDT_INDEX), SLOT_BASE);
+        assert_eq!(slot_of(FIRST_LDT_INDEX + 1), SLOT_BASE + SLOT_SIZE);
+        assert_eq!(
+            slot_of(8191),
+            SLOT_BASE + u64::from(8191 - FIRST_LDT_INDEX) * SLOT_SIZE
+        );
+        // The last slot ends below 4 GiB: every segment is reachable.
+        assert!(slot_of(8191) + SLOT_SIZE <= 1 << 32);
+    }
+
+    /// unicorn's uc_x86_mmr: selector (padded to 8 bytes), base, limit,
+    /// flags, little-endian.
+    #[test]
+    fn mmr_layout() {
+        let v = mmr(0x1007, 0x0123_4567_89AB_CDEF, 0xFFFF, 0x00F3);
+        assert_eq!(v.len(), 24);
+        assert_eq!(&v[0..8], &[0x07, 0x10, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&v[8..16], &0x0123_4567_89AB_CDEFu64.to_le_bytes());
+        assert_eq!(&v[16..20], &[0xFF, 0xFF, 0, 0]);
+        assert_eq!(&v[20..24], &[0xF3, 0, 0, 0]);
+    }
+}

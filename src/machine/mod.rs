@@ -28,7 +28,7 @@ pub mod a20;
 pub mod counter;
 mod cpu;
 pub mod debug;
-pub mod descriptor;
+pub use crate::x86::descriptor;
 mod environment;
 mod events;
 pub mod exception;
@@ -72,7 +72,7 @@ use std::time::{Duration, Instant};
 use unicorn_engine::unicorn_const::{Arch, MemType, Mode, Permission, uc_error};
 use unicorn_engine::{RegisterX86, Unicorn};
 
-use crate::walk::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
+use crate::x86::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
 
 /// Linear address of the GDT (protected mode).
 const GDT_BASE: u64 = 0x0010_0000;

@@ -108,7 +108,7 @@ fn write(page: &Page0, uc: &mut Uc<'_>, off: u64, size: usize, value: u64) {
 pub(super) fn fetch(uc: &mut Uc<'_>) -> bool {
     use super::Cpu;
     let st = uc.get_data();
-    if st.page0.is_none() || st.mode != crate::walk::CpuMode::Real {
+    if st.page0.is_none() || st.mode != crate::x86::CpuMode::Real {
         return false;
     }
     let (cs, ip) = (uc.reg(super::R::CS), uc.reg(super::R::IP));

@@ -45,7 +45,7 @@
 //! advances the clock (a port hook runs in the middle of an instruction).
 
 use super::{Cpu, Machine, State, Uc, with_host};
-use crate::walk::CpuMode;
+use crate::x86::CpuMode;
 
 /// Clock instructions per BIOS timer tick (18.2 per second): about what a
 /// 386 at 5 MIPS runs in 55 ms.

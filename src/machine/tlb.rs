@@ -23,7 +23,7 @@
 use unicorn_engine::unicorn_const::{MemType, Permission, TlbEntry, TlbType, uc_error};
 
 use super::{MachineError, Uc, uerr};
-use crate::walk::CpuMode;
+use crate::x86::CpuMode;
 
 const PAGE_SHIFT: u32 = 12;
 

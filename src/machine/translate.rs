@@ -175,3 +175,23 @@ pub(super) fn uses_ss(bytes: &[u8]) -> bool {
     }
     (0..i.op_count()).any(|n| i.op_kind(n) == OpKind::Memory && i.memory_segment() == Register::SS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Intel's rules for the default segment (SDM vol. 1, 3.7.4): a
+    /// BP-based operand and the stack instructions use SS, BX-, SI- and
+    /// DI-based operands DS; a segment override replaces the default.
+    #[test]
+    fn stack_accesses_are_those_through_ss() {
+        assert!(uses_ss(&[0x8B, 0x46, 0x04])); // mov ax,[bp+4]
+        assert!(uses_ss(&[0x50])); // push ax
+        assert!(uses_ss(&[0xC3])); // ret
+        assert!(uses_ss(&[0x36, 0x8B, 0x07])); // mov ax,ss:[bx]
+        assert!(!uses_ss(&[0x8B, 0x07])); // mov ax,[bx]
+        assert!(!uses_ss(&[0x26, 0x8B, 0x46, 0x04])); // mov ax,es:[bp+4]
+        assert!(!uses_ss(&[0x90])); // nop
+        assert!(!uses_ss(&[])); // nothing to decode
+    }
+}

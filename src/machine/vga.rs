@@ -708,7 +708,7 @@ pub(super) fn port_out(uc: &mut Uc<'_>, port: u32, size: usize, value: u32) -> b
 /// mode only): a planar mode maps A0000h-AFFFFh as the device, any other
 /// makes it memory again, holding plane 0's bytes.
 pub fn update_mapping(uc: &mut Uc<'_>) -> Result<(), MachineError> {
-    if uc.get_data().mode != crate::walk::CpuMode::Real {
+    if uc.get_data().mode != crate::x86::CpuMode::Real {
         return Ok(());
     }
     let (want, mapped) = {

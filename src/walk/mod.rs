@@ -4,12 +4,15 @@
 pub mod backtrace;
 pub mod cache;
 pub mod dispatch;
-pub mod memory;
+pub use crate::x86::memory;
 pub mod prologue;
 pub mod snapshot;
 pub mod stackframe;
 pub mod testmem;
 pub mod toolhelp;
+
+/// The most frames a walk reports (a climbing chain has at most 32768).
+pub const MAX_FRAMES: usize = 0x8000;
 
 pub use memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};
 pub use testmem::{StackCursor, TestMemory};

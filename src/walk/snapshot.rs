@@ -171,8 +171,8 @@ impl Registers {
     }
 }
 
-impl From<crate::machine::Regs> for Registers {
-    fn from(r: crate::machine::Regs) -> Self {
+impl From<crate::x86::Regs> for Registers {
+    fn from(r: crate::x86::Regs) -> Self {
         Registers {
             cs: r.cs,
             ip: r.ip,
@@ -859,7 +859,7 @@ impl WalkMemory for Snapshot {
         if u32::from(index) * 8 + 7 > t.limit {
             return None;
         }
-        let d = crate::machine::descriptor::decode(t.entries.get(&index)?);
+        let d = crate::x86::descriptor::decode(t.entries.get(&index)?);
         (d.access != 0).then_some(d)
     }
 

@@ -22,7 +22,7 @@
 
 use crate::env::Env;
 use crate::machine::{Fault, Uc};
-use crate::session::MAX_FRAMES;
+use crate::walk::MAX_FRAMES;
 use crate::walk::{Descriptor, Walk, WalkMemory, walk_from_csip};
 
 /// Most faults a run records (a callback restarting the same fault may

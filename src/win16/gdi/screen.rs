@@ -23,8 +23,9 @@ use std::cell::Cell;
 use std::path::PathBuf;
 
 use super::Gdi;
-use super::surface::{Surface, encode_png};
+use super::surface::Surface;
 use crate::env::Env;
+use crate::pngfile::encode_png;
 
 /// A series of screenshots.
 #[derive(Debug)]

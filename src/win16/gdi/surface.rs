@@ -158,23 +158,8 @@ impl Surface {
 
     /// The surface as a PNG file (8-bit RGB).
     pub fn to_png(&self, rgb: &dyn Fn(u32) -> u32) -> Result<Vec<u8>, String> {
-        encode_png(self.width as u32, self.height as u32, &self.to_rgb(rgb))
+        crate::pngfile::encode_png(self.width as u32, self.height as u32, &self.to_rgb(rgb))
     }
-}
-
-/// A PNG of 8-bit RGB rows.
-pub fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, width, height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        let mut w = enc.write_header().map_err(|e| e.to_string())?;
-        w.write_image_data(rgb).map_err(|e| e.to_string())?;
-        w.finish().map_err(|e| e.to_string())?;
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

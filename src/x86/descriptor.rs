@@ -1,6 +1,6 @@
 //! 286-style segment descriptors as they sit in the GDT and LDT.
 
-use crate::walk::Descriptor;
+use super::memory::Descriptor;
 
 /// Encode a byte-granular 16-bit segment descriptor (limit <= 0xFFFFF).
 pub fn encode(d: &Descriptor) -> [u8; 8] {
