@@ -481,7 +481,7 @@ fn rewritten_code_runs_as_rewritten_at_once_on_every_path() {
     }
 }
 
-/// The hook API a debugger uses (machine/mod.rs, `add_breakpoint`): a
+/// The hook API a debugger uses (machine/mod.rs, `Machine::add_breakpoint`): a
 /// breakpoint stops before its instruction; `resume` goes on from it and
 /// stops there again one round of the loop later (CX one less: one `dec
 /// cx` ran); `step(1)` runs one instruction at a time along the loop's

@@ -865,7 +865,7 @@ pub(crate) fn load_and_run_with(
     }
     if opts.events.is_some() {
         // Port events name their exact instruction only while the machine
-        // counts blocks (machine/mod.rs, `port_site`).
+        // counts blocks (machine/ports.rs, `port_site`).
         prog.machine.count_instructions();
     }
     let spinner = run_spinner(file, echo);

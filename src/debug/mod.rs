@@ -5,7 +5,7 @@
 //!
 //! **Where the debugger runs.** A Win16 program's window procedures run
 //! in nested emulations, started from inside the system function that
-//! calls them (machine/mod.rs, `run_nested`): a stop that unwound the
+//! calls them (machine/run.rs, `run_nested`): a stop that unwound the
 //! emulation there could never be resumed. So the debugger never stops
 //! the emulation to talk to its user: a code hook on every instruction
 //! decides whether to stop *before* that instruction runs, and when it
