@@ -29,6 +29,7 @@ pub mod counter;
 pub mod debug;
 pub mod descriptor;
 pub mod exception;
+pub mod hookguard;
 pub mod page0;
 pub mod record;
 pub mod time;
@@ -1167,14 +1168,23 @@ impl Machine {
     /// hook runs when QEMU translates a block.
     fn install_hooks(&mut self) -> Result<(), MachineError> {
         let uc = &mut self.uc;
-        uc.add_intr_hook(on_interrupt)
+        // Each hook's Rust body runs under hookguard::guard: a panic in
+        // it stops the machine with an internal error, never unwinds into
+        // unicorn's C (hookguard.rs).
+        uc.add_intr_hook(|uc, n| hookguard::guard(uc, "interrupt", (), |uc| on_interrupt(uc, n)))
             .map_err(|e| uerr("interrupt hook", e))?;
-        uc.add_insn_in_hook(on_port_in)
-            .map_err(|e| uerr("port-in hook", e))?;
-        uc.add_insn_out_hook(on_port_out)
-            .map_err(|e| uerr("port-out hook", e))?;
-        uc.add_insn_invalid_hook(on_invalid_insn)
-            .map_err(|e| uerr("invalid-instruction hook", e))?;
+        uc.add_insn_in_hook(|uc, port, size| {
+            hookguard::guard(uc, "port-in", 0, |uc| on_port_in(uc, port, size))
+        })
+        .map_err(|e| uerr("port-in hook", e))?;
+        uc.add_insn_out_hook(|uc, port, size, v| {
+            hookguard::guard(uc, "port-out", (), |uc| on_port_out(uc, port, size, v))
+        })
+        .map_err(|e| uerr("port-out hook", e))?;
+        uc.add_insn_invalid_hook(|uc| {
+            hookguard::guard(uc, "invalid-instruction", false, on_invalid_insn)
+        })
+        .map_err(|e| uerr("invalid-instruction hook", e))?;
         counter::install_edge_hook(uc)?;
         Ok(())
     }
@@ -1242,7 +1252,9 @@ impl Machine {
     /// what needs every instruction's registers (`trace --regs`).
     pub fn watch_instructions(&mut self) -> Result<(), MachineError> {
         self.uc
-            .add_code_hook(1, 0, on_insn)
+            .add_code_hook(1, 0, |uc, addr, size| {
+                hookguard::guard(uc, "instruction", (), |uc| on_insn(uc, addr, size))
+            })
             .map(|_| ())
             .map_err(|e| uerr("instruction hook", e))
     }
@@ -1324,7 +1336,9 @@ impl Machine {
         }
         let id = self
             .uc
-            .add_code_hook(lin, lin, on_breakpoint)
+            .add_code_hook(lin, lin, |uc, addr, size| {
+                hookguard::guard(uc, "breakpoint", (), |uc| on_breakpoint(uc, addr, size))
+            })
             .map_err(|e| uerr("breakpoint hook", e))?;
         self.uc.get_data_mut().breakpoints.push((lin, id));
         let _ = self.uc.ctl_remove_cache(lin, lin + 1);
@@ -2192,6 +2206,7 @@ fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// system call the timer ticks whose time came are delivered.
 fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
     counter::inline_off(uc);
+    hookguard::test_panic((intno & 0xFF) as u8);
     time::advance(uc.get_data_mut(), time::EVENT_INSNS);
     with_host(uc, |uc| {
         interrupt(uc, intno);
