@@ -39,9 +39,10 @@
 //! default): `panic-HASH.bin`, `slow-HASH.bin`, `memory-HASH.bin`; the
 //! input being run is kept in `current.bin` first, so an input that kills
 //! the process (a signal in the engine) is there afterwards; a case of
-//! `programs` or `commands` that runs past 60 seconds is saved as
-//! `hang-HASH.bin` and ends the process with status 3. Exit status 1
-//! when anything was found.
+//! `programs` or `commands` that runs past 60 seconds of processor time
+//! is saved as `hang-HASH.bin` and ends the process with status 3. Time
+//! is processor time (a case waiting for a processor on a busy machine
+//! is not slow). Exit status 1 when anything was found.
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -757,13 +758,30 @@ fn run_program(b: &[u8], name: &str) -> &'static str {
 /// see, since the case never returns): after [`HANG`] the watchdog
 /// thread saves the input as `hang-HASH.bin`, says so and ends the
 /// process with status 3.
-struct Watchdog(std::sync::Arc<std::sync::Mutex<Option<(Instant, Vec<u8>, PathBuf)>>>);
+struct Watchdog(std::sync::Arc<std::sync::Mutex<Option<(Duration, Vec<u8>, PathBuf)>>>);
 
+/// A hang: a case that used this much processor time (not wall-clock
+/// time: on a shared machine a case may wait long for a processor).
 const HANG: Duration = Duration::from_secs(60);
+
+/// The processor time this process has used (user and system, from
+/// /proc/self/stat, in clock ticks of 10 ms).
+fn cpu_time() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // The fields after the command name, which is in parentheses.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
 
 impl Watchdog {
     fn start() -> Watchdog {
-        let armed: std::sync::Arc<std::sync::Mutex<Option<(Instant, Vec<u8>, PathBuf)>>> =
+        let armed: std::sync::Arc<std::sync::Mutex<Option<(Duration, Vec<u8>, PathBuf)>>> =
             Default::default();
         let seen = armed.clone();
         std::thread::spawn(move || {
@@ -771,12 +789,12 @@ impl Watchdog {
                 std::thread::sleep(Duration::from_secs(1));
                 let g = seen.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some((t, input, out)) = g.as_ref()
-                    && t.elapsed() > HANG
+                    && cpu_time().saturating_sub(*t) > HANG
                 {
                     let file = out.join(format!("hang-{:016x}.bin", hash(input)));
                     let _ = std::fs::write(&file, input);
                     commands::report(&format!(
-                        "hang: a case ran past {} s ({} bytes) -> {}",
+                        "hang: a case ran past {} s of processor time ({} bytes) -> {}",
                         HANG.as_secs(),
                         input.len(),
                         file.display()
@@ -791,7 +809,7 @@ impl Watchdog {
     /// The case `input` starts now.
     fn arm(&self, input: &[u8], out: &Path) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((Instant::now(), input.to_vec(), out.to_path_buf()));
+            Some((cpu_time(), input.to_vec(), out.to_path_buf()));
     }
 }
 
@@ -959,9 +977,12 @@ fn main() {
             watchdog.arm(&input, &a.out);
         }
         let before = peak_kib();
-        let t0 = Instant::now();
+        // Slowness is measured in processor time: on a machine shared with
+        // other work a case may wait for a processor far longer than it
+        // runs (the wall-clock time is said with it).
+        let (t0, c0) = (Instant::now(), cpu_time());
         let result = catch_unwind(AssertUnwindSafe(|| run(&input, prog_name)));
-        let took = t0.elapsed();
+        let (wall, took) = (t0.elapsed(), cpu_time().saturating_sub(c0));
         let grew = peak_kib().saturating_sub(before);
         n += 1;
         let finding = match &result {
@@ -973,7 +994,14 @@ fn main() {
                     .unwrap_or_default();
                 Some(("panic", msg))
             }
-            Ok(_) if took > slow => Some(("slow", format!("{:.1} s", took.as_secs_f64()))),
+            Ok(_) if took > slow => Some((
+                "slow",
+                format!(
+                    "{:.1} s of processor time ({:.1} s wall)",
+                    took.as_secs_f64(),
+                    wall.as_secs_f64()
+                ),
+            )),
             Ok(_) if grew > memory_kib => Some(("memory", format!("{} MiB more", grew / 1024))),
             Ok(_) => None,
         };

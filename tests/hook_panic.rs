@@ -58,7 +58,10 @@ fn a_panic_in_a_hook_is_exit_125_with_its_message() {
     assert!(text.contains("this is a bug in toolhelp16"), "{text}");
     // An ordinary stop: no abort, no crash report.
     assert!(!err.contains("the process crashed"), "{err}");
-    assert!(!err.contains("panic in a function that cannot unwind"), "{err}");
+    assert!(
+        !err.contains("panic in a function that cannot unwind"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -180,15 +180,15 @@ fn command_lines(b: &[u8], file: &Path, dir: &Path) -> Vec<(Vec<OsString>, bool,
         2 => line(vec![&["run"], j, &budget, &[f]], json, false),
         3 => {
             let max = ["50", "2000"][pick(2)];
-            line(
-                vec![&["trace", "--max", max], j, &budget, &[f]],
-                json,
-                true,
-            );
+            line(vec![&["trace", "--max", max], j, &budget, &[f]], json, true);
         }
         4 => {
             let _ = std::fs::remove_file(rec);
-            line(vec![&["trace", "--record", rec], &budget, &[f]], false, false);
+            line(
+                vec![&["trace", "--record", rec], &budget, &[f]],
+                false,
+                false,
+            );
             line(
                 vec![&["trace", "--replay", rec, "--max", "2000"], j],
                 json,
@@ -297,8 +297,8 @@ fn exit_kind(code: i32) -> &'static str {
 }
 
 const EXIT_NAMES: [&str; 28] = [
-    "exit 100", "exit 101", "exit 102", "exit 103", "exit 104", "exit 105", "exit 106",
-    "exit 107", "exit 108", "exit 109", "exit 110", "exit 111", "exit 112", "exit 113",
-    "exit 114", "exit 115", "exit 116", "exit 117", "exit 118", "exit 119", "exit 120",
-    "exit 121", "exit 122", "exit 123", "exit 124", "exit 125", "exit 126", "exit 127",
+    "exit 100", "exit 101", "exit 102", "exit 103", "exit 104", "exit 105", "exit 106", "exit 107",
+    "exit 108", "exit 109", "exit 110", "exit 111", "exit 112", "exit 113", "exit 114", "exit 115",
+    "exit 116", "exit 117", "exit 118", "exit 119", "exit 120", "exit 121", "exit 122", "exit 123",
+    "exit 124", "exit 125", "exit 126", "exit 127",
 ];

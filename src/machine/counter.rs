@@ -495,7 +495,7 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
         uc.add_block_hook(1, 0, |uc, addr, size| {
             super::hookguard::guard(uc, "block", (), |uc| on_block(uc, addr, size))
         })
-            .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
+        .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
         uc.get_data_mut().hook = Hook::Full;
     }
     forget_all_code(uc);

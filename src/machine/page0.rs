@@ -66,9 +66,7 @@ pub(super) fn map(uc: &mut Uc<'_>) -> Result<(), MachineError> {
             super::hookguard::guard(uc, "first-page read", 0, |uc| read(&r, uc, off, size))
         }),
         Some(move |uc: &mut Uc<'_>, off: u64, size: usize, v: u64| {
-            super::hookguard::guard(uc, "first-page write", (), |uc| {
-                write(&w, uc, off, size, v)
-            })
+            super::hookguard::guard(uc, "first-page write", (), |uc| write(&w, uc, off, size, v))
         }),
     )
     .map_err(|e| uerr("mapping the first page", e))?;

@@ -104,7 +104,7 @@ pub(super) fn install(uc: &mut Uc<'_>) -> Result<(), MachineError> {
     uc.add_tlb_hook(1, 0, |uc, vaddr, t| {
         super::hookguard::guard(uc, "TLB", None, |uc| on_fill(uc, vaddr, t))
     })
-        .map_err(|e| uerr("TLB hook", e))?;
+    .map_err(|e| uerr("TLB hook", e))?;
     Ok(())
 }
 
