@@ -758,7 +758,11 @@ fn run_program(b: &[u8], name: &str) -> &'static str {
 /// see, since the case never returns): after [`HANG`] the watchdog
 /// thread saves the input as `hang-HASH.bin`, says so and ends the
 /// process with status 3.
-struct Watchdog(std::sync::Arc<std::sync::Mutex<Option<(Duration, Vec<u8>, PathBuf)>>>);
+struct Watchdog(std::sync::Arc<std::sync::Mutex<Option<Armed>>>);
+
+/// The case the watchdog watches: the processor time at its start, the
+/// input, and where findings go.
+type Armed = (Duration, Vec<u8>, PathBuf);
 
 /// A hang: a case that used this much processor time (not wall-clock
 /// time: on a shared machine a case may wait long for a processor).
@@ -781,8 +785,7 @@ fn cpu_time() -> Duration {
 
 impl Watchdog {
     fn start() -> Watchdog {
-        let armed: std::sync::Arc<std::sync::Mutex<Option<(Duration, Vec<u8>, PathBuf)>>> =
-            Default::default();
+        let armed: std::sync::Arc<std::sync::Mutex<Option<Armed>>> = Default::default();
         let seen = armed.clone();
         std::thread::spawn(move || {
             loop {

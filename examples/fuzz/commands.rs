@@ -143,7 +143,7 @@ fn command_lines(b: &[u8], file: &Path, dir: &Path) -> Vec<(Vec<OsString>, bool,
     let mut h = crate::hash(b);
     let mut pick = |n: u64| {
         let v = h % n;
-        h = h / n ^ h.rotate_left(17);
+        h = (h / n) ^ h.rotate_left(17);
         v as usize
     };
     let json = pick(2) == 0;
