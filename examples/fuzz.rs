@@ -26,14 +26,23 @@
 //! - `programs`: mutated DOS and Win16 programs (roms/*.com, roms/*.exe
 //!   and fuzz/seeds/watcom/*.c built with Open Watcom when it is there)
 //!   loaded and run as `run` runs them, with a budget of 200,000
-//!   instructions and 2 seconds, the outcome classified.
+//!   instructions and 2 seconds, the outcome classified;
+//! - `commands`: the same programs through the command line's own code
+//!   in process (`info`, `disasm`, `run`, `trace`, `trace --record` and
+//!   `--replay`, `stack`, `heap`, `profile`, `snapshot` and `walk`,
+//!   `debug --commands`), `--json` half of the time, with small budgets;
+//!   an exit 125 or JSON output that is empty or not JSON to its end is
+//!   a finding (examples/fuzz/commands.rs).
 //!
 //! The loop runs for `--seconds` (60 by default) and prints a line per
 //! finding and a summary. Findings go to `--out` (fuzz/out/TARGET by
 //! default): `panic-HASH.bin`, `slow-HASH.bin`, `memory-HASH.bin`; the
 //! input being run is kept in `current.bin` first, so an input that kills
-//! the process (a signal in the engine) is there afterwards. Exit status
-//! 1 when anything was found.
+//! the process (a signal in the engine) is there afterwards; a case of
+//! `programs` or `commands` that runs past 60 seconds of processor time
+//! is saved as `hang-HASH.bin` and ends the process with status 3. Time
+//! is processor time (a case waiting for a processor on a busy machine
+//! is not slow). Exit status 1 when anything was found.
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -41,17 +50,28 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use toolhelp16::debug::rsp;
+use debug::rsp;
 use toolhelp16::loader::ne::{NeImage, ResourceId};
 use toolhelp16::loader::{FarPtr, Image, KindHint, RelocTarget, apply_relocations, info, parse};
 use toolhelp16::machine::record::Step;
 use toolhelp16::machine::{RunLimits, Stop};
-use toolhelp16::session::{self, LoadOptions, Writes};
-use toolhelp16::symbols;
+use toolhelp16::session::{LoadOptions, Writes};
 use toolhelp16::trace::record::{self, End, Header, Reader, Recorded};
 use toolhelp16::trace::{Place, Render, Sink, Syntax};
 use toolhelp16::walk::snapshot::Snapshot;
 use toolhelp16::walk::stackframe::Start;
+
+// The command line's modules, compiled into this harness so that the
+// `commands` target runs them in process as the binary does
+// (`cli::run_from_args`). They name the library's modules as
+// `crate::...`: these bind them at this crate's root, as src/main.rs does.
+#[path = "../src/cli/mod.rs"]
+mod cli;
+#[path = "fuzz/commands.rs"]
+mod commands;
+use toolhelp16::{
+    debug, disasm, dos, env, escape, loader, machine, report, session, symbols, trace, walk, win16,
+};
 
 /// A small, fast, seeded generator (xorshift64*): the same seed makes the
 /// same inputs.
@@ -245,7 +265,7 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
             ));
             paths.extend(watcom_seeds());
         }
-        "programs" => {
+        "programs" | "commands" => {
             paths.extend(files(&r.join("roms"), &[".exe", ".com"]));
             paths.extend(watcom_seeds());
         }
@@ -734,6 +754,68 @@ fn run_program(b: &[u8], name: &str) -> &'static str {
     }
 }
 
+/// A case that runs on past every limit (a hang the time bound cannot
+/// see, since the case never returns): after [`HANG`] the watchdog
+/// thread saves the input as `hang-HASH.bin`, says so and ends the
+/// process with status 3.
+struct Watchdog(std::sync::Arc<std::sync::Mutex<Option<Armed>>>);
+
+/// The case the watchdog watches: the processor time at its start, the
+/// input, and where findings go.
+type Armed = (Duration, Vec<u8>, PathBuf);
+
+/// A hang: a case that used this much processor time (not wall-clock
+/// time: on a shared machine a case may wait long for a processor).
+const HANG: Duration = Duration::from_secs(60);
+
+/// The processor time this process has used (user and system, from
+/// /proc/self/stat, in clock ticks of 10 ms).
+fn cpu_time() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // The fields after the command name, which is in parentheses.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+impl Watchdog {
+    fn start() -> Watchdog {
+        let armed: std::sync::Arc<std::sync::Mutex<Option<Armed>>> = Default::default();
+        let seen = armed.clone();
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                let g = seen.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some((t, input, out)) = g.as_ref()
+                    && cpu_time().saturating_sub(*t) > HANG
+                {
+                    let file = out.join(format!("hang-{:016x}.bin", hash(input)));
+                    let _ = std::fs::write(&file, input);
+                    commands::report(&format!(
+                        "hang: a case ran past {} s of processor time ({} bytes) -> {}",
+                        HANG.as_secs(),
+                        input.len(),
+                        file.display()
+                    ));
+                    std::process::exit(3);
+                }
+            }
+        });
+        Watchdog(armed)
+    }
+
+    /// The case `input` starts now.
+    fn arm(&self, input: &[u8], out: &Path) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((cpu_time(), input.to_vec(), out.to_path_buf()));
+    }
+}
+
 /// The process's peak resident memory so far (VmHWM), in KiB.
 fn peak_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -801,16 +883,21 @@ fn main() {
         "snapshot" => |b, _| run_snapshot(b),
         "rsp" => |b, _| run_rsp(b),
         "programs" => run_program,
+        "commands" => commands::run,
         t => {
             eprintln!(
-                "fuzz: unknown target {t} (loader, resources, symbols, trace, snapshot, rsp, programs)"
+                "fuzz: unknown target {t} (loader, resources, symbols, trace, snapshot, rsp, programs, commands)"
             );
             std::process::exit(2);
         }
     };
     // Bounds of a finding: a parser case past 2 s, a program past its own
     // 2 s limit by a second; memory that grows by 256 MiB in one case.
-    let slow = if a.target == "programs" {
+    let runs = a.target == "programs" || a.target == "commands";
+    let slow = if a.target == "commands" {
+        // Two commands of a case may each take their 2 s.
+        Duration::from_secs(5)
+    } else if runs {
         Duration::from_secs(3)
     } else {
         Duration::from_secs(2)
@@ -837,13 +924,27 @@ fn main() {
     let mut findings = 0u64;
     let mut n = 0u64;
     let current = a.out.join("current.bin");
+    let watchdog = Watchdog::start();
+    if a.target == "commands" {
+        // The commands print; the harness reports on its own stderr.
+        commands::redirect(&program_dir());
+    }
     let replaying = !a.replay.is_empty();
+    let mut last_progress = Instant::now();
     loop {
         if replaying && n as usize >= cases.len() {
             break;
         }
         if !replaying && started.elapsed() >= Duration::from_secs(a.seconds) {
             break;
+        }
+        // A line a minute, so that a run that dies still has its counts.
+        if last_progress.elapsed() >= Duration::from_secs(60) {
+            last_progress = Instant::now();
+            commands::report(&format!(
+                "{} progress: {n} cases, {findings} findings",
+                a.target
+            ));
         }
         let (input, name) = if replaying {
             (cases[n as usize].1.clone(), cases[n as usize].0.clone())
@@ -874,13 +975,17 @@ fn main() {
         } else {
             "FUZZ.EXE"
         };
-        if a.target == "programs" {
+        if runs {
             let _ = std::fs::write(&current, &input);
+            watchdog.arm(&input, &a.out);
         }
         let before = peak_kib();
-        let t0 = Instant::now();
+        // Slowness is measured in processor time: on a machine shared with
+        // other work a case may wait for a processor far longer than it
+        // runs (the wall-clock time is said with it).
+        let (t0, c0) = (Instant::now(), cpu_time());
         let result = catch_unwind(AssertUnwindSafe(|| run(&input, prog_name)));
-        let took = t0.elapsed();
+        let (wall, took) = (t0.elapsed(), cpu_time().saturating_sub(c0));
         let grew = peak_kib().saturating_sub(before);
         n += 1;
         let finding = match &result {
@@ -892,7 +997,14 @@ fn main() {
                     .unwrap_or_default();
                 Some(("panic", msg))
             }
-            Ok(_) if took > slow => Some(("slow", format!("{:.1} s", took.as_secs_f64()))),
+            Ok(_) if took > slow => Some((
+                "slow",
+                format!(
+                    "{:.1} s of processor time ({:.1} s wall)",
+                    took.as_secs_f64(),
+                    wall.as_secs_f64()
+                ),
+            )),
             Ok(_) if grew > memory_kib => Some(("memory", format!("{} MiB more", grew / 1024))),
             Ok(_) => None,
         };
@@ -902,11 +1014,11 @@ fn main() {
                 *outcomes.entry(kind).or_default() += 1;
                 let file = a.out.join(format!("{kind}-{:016x}.bin", hash(&input)));
                 let _ = std::fs::write(&file, &input);
-                println!(
+                commands::report(&format!(
                     "{kind}: {msg} ({} bytes from {name}) -> {}",
                     input.len(),
                     file.display()
-                );
+                ));
             }
             (Ok(o), None) => *outcomes.entry(o).or_default() += 1,
             (Err(_), None) => {}
@@ -915,7 +1027,7 @@ fn main() {
     let _ = std::fs::remove_file(&current);
     let _ = std::fs::remove_dir_all(program_dir());
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    commands::report(&format!(
         "{}: {n} cases in {secs:.0} s ({:.0}/s), {findings} findings; outcomes: {}",
         a.target,
         n as f64 / secs.max(1e-9),
@@ -924,6 +1036,6 @@ fn main() {
             .map(|(k, v)| format!("{k} {v}"))
             .collect::<Vec<_>>()
             .join(", ")
-    );
+    ));
     std::process::exit(i32::from(findings > 0));
 }

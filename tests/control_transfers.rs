@@ -283,3 +283,34 @@ exit44: mov ax, 4C2Ch
     assert_eq!(code, Some(43), "{v}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// Protected mode, self-modifying code (vendor/README.md, patch 0010):
+/// a 16-bit code segment of 64 KiB (a code alias of a GlobalAlloc block)
+/// whose code rewrites, through the data selector, the high byte of a
+/// `MOV AX, imm16` it is about to run, where that instruction straddles
+/// the 64 KiB wrap (FFFEh..0000h) and where it straddles a page boundary
+/// (0FFEh..1000h); the program rewrites the low byte between calls too.
+/// Every call must return the bytes as last stored (Intel SDM vol. 3A,
+/// 8.1.3), on the untraced path and under an instruction budget (the
+/// counting path of machine/counter.rs) (tests/watcom/pmsmc.c).
+#[test]
+fn a_rewritten_instruction_straddling_the_wrap_or_a_page_in_protected_mode() {
+    let Some(exe) = common::watcom::win16("pmsmc") else {
+        return;
+    };
+    for budget in [&[][..], &["--max-insns", "50000000"][..]] {
+        let out = bin()
+            .args(["run", "--json"])
+            .args(budget)
+            .arg(&exe)
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{budget:?}: {v}");
+        assert_eq!(
+            common::output_lines(&v),
+            ["wrap 500 of 500", "page 500 of 500"],
+            "{budget:?}: {v}"
+        );
+    }
+}

@@ -452,3 +452,90 @@ fn debug_keeps_the_disk_quota() {
     assert_eq!(std::fs::read(&outside).unwrap(), b"outside\n");
     let _ = std::fs::remove_dir_all(&outer);
 }
+
+#[test]
+fn gdbserver_without_a_client_ends_at_the_timeout() {
+    // src/debug/gdb.rs, module notes: --timeout bounds the wait for a
+    // client too; nobody connects, the server says so and exits with the
+    // wall-clock limit's status. `run --gdb PORT` is the same server.
+    let dir = scratch("gdbnone");
+    let prog = jmpself(&dir);
+    for how in [
+        &["gdbserver", "--listen", "0"][..],
+        &["run", "--gdb", "0"][..],
+    ] {
+        let t = Instant::now();
+        let mut child = Command::new(exe())
+            .args(how)
+            .args(["--timeout", "2"])
+            .arg(&prog)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        });
+        let status = wait_for(&mut child, 20.0);
+        let text = reader.join().unwrap();
+        let took = t.elapsed().as_secs_f64();
+        assert_eq!(status.and_then(|s| s.code()), Some(123), "{how:?}: {text}");
+        assert!((2.0..15.0).contains(&took), "{how:?}: took {took} s");
+        assert!(
+            text.contains("no gdb client connected within the time limit (--timeout 2 s)"),
+            "{how:?}: {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gdb_sees_the_budget_reached_by_a_step_as_sigxcpu() {
+    let ok = Command::new("gdb")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+        return;
+    }
+    let dir = scratch("gdbstep");
+    let prog = jmpself(&dir);
+    let (mut server, addr) = gdbserver(&["--max-insns", "2", prog.to_str().unwrap()]);
+    // The first stepi runs instruction 1; the second runs instruction 2,
+    // which is the budget: a stop gdb reports as SIGXCPU; a continue
+    // after it is the end of the program by SIGXCPU.
+    let mut gdb = Command::new("gdb")
+        .args(["-batch", "-nx", "-ex", "set pagination off"])
+        .args(["-ex", &format!("target remote {addr}")])
+        .args(["-ex", "stepi", "-ex", "stepi", "-ex", "continue"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = gdb.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let gdb_status = wait_for(&mut gdb, 30.0);
+    let text = reader.join().unwrap();
+    assert!(gdb_status.is_some(), "gdb ended");
+    assert!(
+        text.contains("Program received signal SIGXCPU"),
+        "the second stepi: {text}"
+    );
+    assert!(
+        text.contains("Program terminated with signal SIGXCPU"),
+        "the continue after it: {text}"
+    );
+    let status = wait_for(&mut server, 10.0);
+    assert_eq!(status.and_then(|s| s.code()), Some(122), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

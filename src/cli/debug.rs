@@ -67,8 +67,20 @@ pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String
         Ok(p) => p,
         Err(e) => return fail(EXIT_LOAD, &e),
     };
-    let stream = match crate::debug::gdb::accept(addr) {
-        Ok(s) => s,
+    // The wait for a client is bounded by --timeout too (gdb.rs, module
+    // notes): exit 123 when nobody connects.
+    let wait = super::limits(opts).timeout;
+    let stream = match crate::debug::gdb::accept(addr, wait) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            return fail(
+                super::EXIT_TIMEOUT,
+                &format!(
+                    "no gdb client connected within the time limit (--timeout {} s); the program was not run",
+                    wait.as_secs_f64()
+                ),
+            );
+        }
         Err(e) => return fail(EXIT_LOAD, &e),
     };
     let mut first = Some(first);

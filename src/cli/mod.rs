@@ -1152,7 +1152,19 @@ pub fn run_from_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 
             return code;
         }
     };
-    main_with(cli)
+    // A panic anywhere in the command (a hook's is already a stop,
+    // machine/hookguard.rs) is an internal error with its message: exit
+    // 125, the JSON error under --json, never Rust's exit 101.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| main_with(cli))) {
+        Ok(code) => code,
+        Err(p) => fail(
+            EXIT_INTERNAL,
+            &format!(
+                "internal error: a panic: {}; {BUG_REPORT}",
+                crate::machine::hookguard::panic_message(p.as_ref())
+            ),
+        ),
+    }
 }
 
 /// Whether a command prints JSON (then its errors are JSON too), and

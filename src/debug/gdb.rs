@@ -34,7 +34,9 @@
 //! "Limits") ends the program: gdb gets `T18` (SIGXCPU, "Program received
 //! signal SIGXCPU"), and `X18` (the process ended by SIGXCPU) if it
 //! resumes; after a detach the server ends the program at the limit and
-//! exits with the limit's status.
+//! exits with the limit's status. `--timeout` also bounds the wait for a
+//! client: when none connects within it the server says so and exits
+//! with the wall-clock limit's status (123), the program not run.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -759,8 +761,11 @@ pub fn listen_address(text: &str) -> Result<SocketAddr, String> {
     })
 }
 
-/// Listen on `addr`, say where on stderr, and take one client.
-pub fn accept(addr: SocketAddr) -> Result<TcpStream, String> {
+/// Listen on `addr`, say where on stderr, and take one client: None
+/// when none connected within `wait` (the session's `--timeout`, which
+/// bounds the wait for a client as it bounds the program's run: a server
+/// nobody connects to does not wait for ever).
+pub fn accept(addr: SocketAddr, wait: std::time::Duration) -> Result<Option<TcpStream>, String> {
     let l = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = l.local_addr().map_err(|e| e.to_string())?;
     if !local.ip().is_loopback() {
@@ -769,7 +774,24 @@ pub fn accept(addr: SocketAddr) -> Result<TcpStream, String> {
         );
     }
     eprintln!("toolhelp16: gdbserver listening on {local}; in gdb: target remote {local}");
-    let (s, peer) = l.accept().map_err(|e| format!("accepting a client: {e}"))?;
+    let until = std::time::Instant::now() + wait;
+    l.set_nonblocking(true)
+        .map_err(|e| format!("listening on {local}: {e}"))?;
+    let (s, peer) = loop {
+        match l.accept() {
+            Ok(c) => break c,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if std::time::Instant::now() >= until {
+                    return Ok(None);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("accepting a client: {e}")),
+        }
+    };
+    s.set_nonblocking(false)
+        .map_err(|e| format!("the client's connection: {e}"))?;
     eprintln!("toolhelp16: gdb connected from {peer}");
-    Ok(s)
+    Ok(Some(s))
 }

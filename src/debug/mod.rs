@@ -940,7 +940,13 @@ pub fn run_session_within(
         }
         return Ok(Outcome {
             stop: if c.killed {
-                c.budget.reached.clone()
+                // A limit, or an internal error (a bug in toolhelp16: a
+                // panic in a hook, machine/hookguard.rs), stays the
+                // session's outcome when the user then quits.
+                c.budget
+                    .reached
+                    .clone()
+                    .or_else(|| matches!(s, Stop::Error(_)).then(|| s.clone()))
             } else {
                 Some(s)
             },
@@ -979,7 +985,11 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
 fn install(prog: &mut Program, sh: &Rc<Shared>) -> Result<(), String> {
     let hook_sh = sh.clone();
     prog.machine
-        .add_code_hook(1, 0, move |uc, addr, _size| on_insn(&hook_sh, uc, addr))
+        .add_code_hook(1, 0, move |uc, addr, _size| {
+            crate::machine::hookguard::guard(uc, "debugger's instruction", (), |uc| {
+                on_insn(&hook_sh, uc, addr)
+            })
+        })
         .map_err(|e| {
             format!(
                 "the debugger's instruction hook: {}",

@@ -57,17 +57,21 @@ pub(super) fn map_alias(uc: &mut Uc<'_>) -> Result<(), MachineError> {
         HMA_BASE,
         HMA_SIZE,
         Some(|uc: &mut Uc<'_>, offset: u64, size: usize| -> u64 {
-            super::counter::inline_off(uc);
-            let mut b = [0u8; 8];
-            let n = size.min(8);
-            let _ = uc.mem_read(offset, &mut b[..n]);
-            u64::from_le_bytes(b)
+            super::hookguard::guard(uc, "A20 read", 0, |uc| {
+                super::counter::inline_off(uc);
+                let mut b = [0u8; 8];
+                let n = size.min(8);
+                let _ = uc.mem_read(offset, &mut b[..n]);
+                u64::from_le_bytes(b)
+            })
         }),
         Some(|uc: &mut Uc<'_>, offset: u64, size: usize, value: u64| {
-            super::counter::inline_off(uc);
-            let n = size.min(8);
-            let _ = uc.mem_write(offset, &value.to_le_bytes()[..n]);
-            super::forget_code(uc, offset, n);
+            super::hookguard::guard(uc, "A20 write", (), |uc| {
+                super::counter::inline_off(uc);
+                let n = size.min(8);
+                let _ = uc.mem_write(offset, &value.to_le_bytes()[..n]);
+                super::forget_code(uc, offset, n);
+            })
         }),
     )
     .map_err(|e| uerr("mapping the A20 wrap", e))

@@ -492,8 +492,10 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
             // dropped below; its user data (the state) outlives them.
             unsafe { unicorn_engine::ffi::uc_hook_del(uc.get_handle(), h) };
         }
-        uc.add_block_hook(1, 0, on_block)
-            .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
+        uc.add_block_hook(1, 0, |uc, addr, size| {
+            super::hookguard::guard(uc, "block", (), |uc| on_block(uc, addr, size))
+        })
+        .map_err(|e| Stop::Error(uerr("block hook", e).0))?;
         uc.get_data_mut().hook = Hook::Full;
     }
     forget_all_code(uc);
@@ -563,10 +565,25 @@ extern "C" fn on_block_fast(
         st.ic.on(st.max_insns);
         return;
     }
-    if st.recording.is_some() {
-        return fast_hook_recording(st, handle, addr, size);
+    // The rest under a guard: a panic may not unwind into unicorn's C
+    // (hookguard.rs); it stops the machine with an internal error.
+    let rest = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if st.recording.is_some() {
+            fast_hook_recording(st, handle, addr, size)
+        } else {
+            fast_hook_rest(st, handle, addr, size)
+        }
+    }));
+    if let Err(p) = rest {
+        st.ic.off();
+        st.stop = Some(Stop::Error(format!(
+            "a panic in the engine's block hook: {}",
+            super::hookguard::panic_message(p.as_ref())
+        )));
+        // SAFETY: `handle` is the engine that called this hook, live for
+        // the call; uc_emu_stop may be called from a hook.
+        unsafe { unicorn_engine::ffi::uc_emu_stop(handle) };
     }
-    fast_hook_rest(st, handle, addr, size);
 }
 
 /// The common case of [`on_block_fast`]: nothing pending, no timed run,
@@ -712,7 +729,9 @@ pub(super) fn apply_pending(uc: &mut Uc<'_>) -> Result<(), Stop> {
         && t.hook.is_none()
     {
         let id = uc
-            .add_code_hook(t.at, t.at, on_tail)
+            .add_code_hook(t.at, t.at, |uc, addr, size| {
+                super::hookguard::guard(uc, "budget", (), |uc| on_tail(uc, addr, size))
+            })
             .map_err(|e| Stop::Error(uerr("budget hook", e).0))?;
         let _ = uc.ctl_remove_cache(t.at, t.at + 1);
         t.hook = Some(id);

@@ -33,6 +33,7 @@ mod environment;
 mod events;
 pub mod exception;
 mod fpu;
+pub mod hookguard;
 mod interrupt;
 mod ldt;
 mod observer;
@@ -324,14 +325,23 @@ impl Machine {
     /// hook runs when QEMU translates a block.
     fn install_hooks(&mut self) -> Result<(), MachineError> {
         let uc = &mut self.uc;
-        uc.add_intr_hook(on_interrupt)
+        // Each hook's Rust body runs under hookguard::guard: a panic in
+        // it stops the machine with an internal error, never unwinds into
+        // unicorn's C (hookguard.rs).
+        uc.add_intr_hook(|uc, n| hookguard::guard(uc, "interrupt", (), |uc| on_interrupt(uc, n)))
             .map_err(|e| uerr("interrupt hook", e))?;
-        uc.add_insn_in_hook(on_port_in)
-            .map_err(|e| uerr("port-in hook", e))?;
-        uc.add_insn_out_hook(on_port_out)
-            .map_err(|e| uerr("port-out hook", e))?;
-        uc.add_insn_invalid_hook(on_invalid_insn)
-            .map_err(|e| uerr("invalid-instruction hook", e))?;
+        uc.add_insn_in_hook(|uc, port, size| {
+            hookguard::guard(uc, "port-in", 0, |uc| on_port_in(uc, port, size))
+        })
+        .map_err(|e| uerr("port-in hook", e))?;
+        uc.add_insn_out_hook(|uc, port, size, v| {
+            hookguard::guard(uc, "port-out", (), |uc| on_port_out(uc, port, size, v))
+        })
+        .map_err(|e| uerr("port-out hook", e))?;
+        uc.add_insn_invalid_hook(|uc| {
+            hookguard::guard(uc, "invalid-instruction", false, on_invalid_insn)
+        })
+        .map_err(|e| uerr("invalid-instruction hook", e))?;
         counter::install_edge_hook(uc)?;
         Ok(())
     }
@@ -399,7 +409,9 @@ impl Machine {
     /// what needs every instruction's registers (`trace --regs`).
     pub fn watch_instructions(&mut self) -> Result<(), MachineError> {
         self.uc
-            .add_code_hook(1, 0, on_insn)
+            .add_code_hook(1, 0, |uc, addr, size| {
+                hookguard::guard(uc, "instruction", (), |uc| on_insn(uc, addr, size))
+            })
             .map(|_| ())
             .map_err(|e| uerr("instruction hook", e))
     }
@@ -481,7 +493,9 @@ impl Machine {
         }
         let id = self
             .uc
-            .add_code_hook(lin, lin, on_breakpoint)
+            .add_code_hook(lin, lin, |uc, addr, size| {
+                hookguard::guard(uc, "breakpoint", (), |uc| on_breakpoint(uc, addr, size))
+            })
             .map_err(|e| uerr("breakpoint hook", e))?;
         self.uc.get_data_mut().breakpoints.push((lin, id));
         let _ = self.uc.ctl_remove_cache(lin, lin + 1);

@@ -62,8 +62,12 @@ pub(super) fn map(uc: &mut Uc<'_>) -> Result<(), MachineError> {
     uc.mmio_map(
         0,
         SIZE,
-        Some(move |uc: &mut Uc<'_>, off: u64, size: usize| read(&r, uc, off, size)),
-        Some(move |uc: &mut Uc<'_>, off: u64, size: usize, v: u64| write(&w, uc, off, size, v)),
+        Some(move |uc: &mut Uc<'_>, off: u64, size: usize| {
+            super::hookguard::guard(uc, "first-page read", 0, |uc| read(&r, uc, off, size))
+        }),
+        Some(move |uc: &mut Uc<'_>, off: u64, size: usize, v: u64| {
+            super::hookguard::guard(uc, "first-page write", (), |uc| write(&w, uc, off, size, v))
+        }),
     )
     .map_err(|e| uerr("mapping the first page", e))?;
     uc.get_data_mut().page0 = Some(page);

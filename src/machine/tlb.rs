@@ -101,8 +101,10 @@ pub(super) fn protect(
 pub(super) fn install(uc: &mut Uc<'_>) -> Result<(), MachineError> {
     uc.ctl_tlb_type(TlbType::VIRTUAL)
         .map_err(|e| uerr("virtual TLB", e))?;
-    uc.add_tlb_hook(1, 0, on_fill)
-        .map_err(|e| uerr("TLB hook", e))?;
+    uc.add_tlb_hook(1, 0, |uc, vaddr, t| {
+        super::hookguard::guard(uc, "TLB", None, |uc| on_fill(uc, vaddr, t))
+    })
+    .map_err(|e| uerr("TLB hook", e))?;
     Ok(())
 }
 

@@ -728,20 +728,24 @@ pub fn update_mapping(uc: &mut Uc<'_>) -> Result<(), MachineError> {
             WINDOW,
             PLANE,
             Some(|uc: &mut Uc<'_>, off: u64, size: usize| -> u64 {
-                super::counter::inline_off(uc);
-                let vga = &mut uc.get_data_mut().vga;
-                let mut v = 0u64;
-                for k in 0..size.min(8) {
-                    v |= u64::from(vga.read_byte(off as usize + k)) << (8 * k);
-                }
-                v
+                super::hookguard::guard(uc, "VGA read", 0, |uc| {
+                    super::counter::inline_off(uc);
+                    let vga = &mut uc.get_data_mut().vga;
+                    let mut v = 0u64;
+                    for k in 0..size.min(8) {
+                        v |= u64::from(vga.read_byte(off as usize + k)) << (8 * k);
+                    }
+                    v
+                })
             }),
             Some(|uc: &mut Uc<'_>, off: u64, size: usize, value: u64| {
-                super::counter::inline_off(uc);
-                let vga = &mut uc.get_data_mut().vga;
-                for k in 0..size.min(8) {
-                    vga.write_byte(off as usize + k, (value >> (8 * k)) as u8);
-                }
+                super::hookguard::guard(uc, "VGA write", (), |uc| {
+                    super::counter::inline_off(uc);
+                    let vga = &mut uc.get_data_mut().vga;
+                    for k in 0..size.min(8) {
+                        vga.write_byte(off as usize + k, (value >> (8 * k)) as u8);
+                    }
+                })
             }),
         )
         .map_err(|e| uerr("mapping the planar window", e))?;
