@@ -501,6 +501,16 @@ pub struct State {
     observers: Vec<Box<dyn Observer>>,
     /// The recording of executed blocks, when one is made (record.rs).
     recording: Option<Box<record::Recording>>,
+    /// Called between two emulations (debug.rs, [`debug::set_between`]).
+    between: Option<debug::Between>,
+    /// The emulation goes on in the middle of a block it left (a stop
+    /// that only interrupted, counter.rs `settle_resumed`): the timer
+    /// ticks were looked at when the block was first entered, not again.
+    resumed_mid_block: bool,
+    /// Set by whoever stops the emulation only for it to go on at once
+    /// (debug.rs, `interrupt_here` and the poller thread): the loop then
+    /// takes the stop for no HLT.
+    poked: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// The fault of the last segment-register load the CPU refused
     /// ([`Cpu::set_reg`]) or guest memory access that failed
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
@@ -546,6 +556,13 @@ pub trait Observer: std::any::Any {
     /// One instruction is about to run (only after
     /// [`Machine::watch_instructions`]).
     fn on_insn(&mut self, _uc: &Uc<'_>, _addr: u64, _size: u32) {}
+
+    /// Does it need [`Observer::on_block`]? An observer of faults and
+    /// calls alone (the debugger's) says no: it then costs the machine no
+    /// hook call per block (counter.rs).
+    fn watches_blocks(&self) -> bool {
+        true
+    }
 }
 
 /// Lend the observers to `f` (they live in the machine's state, which `f`
@@ -1048,6 +1065,9 @@ fn new_state(mode: CpuMode) -> State {
         emulating: 0,
         ran: false,
         host: Cell::new(true),
+        between: None,
+        resumed_mid_block: false,
+        poked: Default::default(),
         depth: 0,
         next_ldt: FIRST_LDT_INDEX,
         free_ldt: BTreeSet::new(),
@@ -1470,6 +1490,10 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
     let mut unexplained = (0u32, 0u64);
     loop {
         counter::apply_pending(uc)?;
+        if debug::call_between(uc) {
+            let stop = uc.get_data_mut().stop.take();
+            return Err(stop.unwrap_or_else(|| Stop::Error("stopped between emulations".into())));
+        }
         let begin = start_address(uc);
         let was_host = {
             let st = uc.get_data_mut();
@@ -1507,12 +1531,30 @@ fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
                 Ok(()) if deadline_passed(uc) => Stop::Timeout,
                 // The budget ends inside the next block (counter.rs).
                 Ok(()) if counter::tail_to_arm(uc) => continue,
+                // The debugger's stop, to go on at once (debug.rs).
+                Ok(())
+                    if uc
+                        .get_data()
+                        .poked
+                        .swap(false, std::sync::atomic::Ordering::Relaxed) =>
+                {
+                    if uc.get_data().counting() {
+                        counter::settle_resumed(uc, linear_pc(uc).unwrap_or(0));
+                    }
+                    continue;
+                }
                 Ok(()) if halted(uc) => match after_hlt(uc) {
                     None => continue,
                     Some(stop) => stop,
                 },
                 Ok(()) => {
                     let here = linear_pc(uc).unwrap_or(0);
+                    // A stop that only interrupted (the debugger's, which
+                    // goes on at once): the block it left is entered again
+                    // at CS:IP, counted from there.
+                    if uc.get_data().counting() {
+                        counter::settle_resumed(uc, here);
+                    }
                     unexplained = if unexplained.1 == here {
                         (unexplained.0 + 1, here)
                     } else {
