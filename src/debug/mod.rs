@@ -14,8 +14,29 @@
 //! and the instruction runs. Breakpoints at any depth of callbacks, steps
 //! into and out of window procedures, and stops in the middle of a system
 //! function's callback all work the same. The hook per instruction makes
-//! a debugged program ten to twenty times slower than a plain run; only
-//! a debugging session pays for it.
+//! a debugged program ten to twenty times slower than a plain run, so it
+//! is installed only while something needs it ("Hooks").
+//!
+//! **Hooks.** While the session only continues to breakpoints — no
+//! single step, watchpoint, position breakpoint, instruction budget or
+//! replay — in a real-mode program not timed ([`may_run_fast`]), the instruction hook is given up for a
+//! code hook on each breakpoint's address (and the one-time stop's of
+//! `next` and `finish`), one address each, so that code elsewhere runs
+//! as in a plain run. A stop's position is then the machine's count of
+//! instructions completed (machine/counter.rs, exact at a code hook) plus
+//! an offset fixed when the instruction hook was given up, and moved by
+//! one at each fault (a faulting instruction counts as started, not as
+//! completed). Going either way happens at a stop: the block running
+//! then was translated with the hooks as they were, so the emulation is
+//! stopped before the stop's instruction and goes on at once from there
+//! (machine/debug.rs, `interrupt_here`; the machine settles its count
+//! and clock so that nothing sees the difference). A stop where the
+//! machine cannot be changed (a fault) leaves the change to the next
+//! point between two emulations ([`between`]). Without the instruction
+//! hook, a thread interrupts the run every [`POLL_EVERY`] so that the
+//! front end is asked whether the user interrupted it, and the
+//! wall-clock limit is looked at. tests/debug_fast.rs runs sessions both
+//! ways and compares them line for line.
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -267,6 +288,42 @@ pub struct Control {
     /// The instruction hook installed last: one given up but not removed
     /// yet does nothing.
     insn_gen: u64,
+    /// The instruction hook's last call: where, and the machine's count
+    /// then ([`Seen`]).
+    seen: Option<Seen>,
+}
+
+/// The machine's raw count: instructions counted, and the last block
+/// counted (linear address, size, instructions counted).
+type RawCount = (u64, (u64, u32, u64));
+
+/// What the instruction hook saw at its last call: the instruction's
+/// address, the machine's count of instructions completed before it, and
+/// the machine's raw count then.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    addr: u64,
+    before: u64,
+    raw: RawCount,
+}
+
+/// The machine's count of instructions completed before the one at
+/// `addr`, from the instruction hook (and the raw count): the next
+/// instruction of the block the last call saw costs nothing to place,
+/// nor does the first of a block.
+fn before_here(uc: &Uc<'_>, addr: u64, last: Option<Seen>) -> Option<(u64, RawCount)> {
+    let raw = crate::machine::debug::count_state(uc)?;
+    let (exec, (start, size, counted)) = raw;
+    let inside = counted != 0 && addr >= start && addr < start + u64::from(size);
+    if !inside {
+        return Some((exec, raw));
+    }
+    match last {
+        // The instruction after the last one seen, in the same block.
+        Some(s) if s.raw == raw && s.addr < addr && s.addr >= start => Some((s.before + 1, raw)),
+        _ if addr == start => Some((exec.saturating_sub(counted), raw)),
+        _ => crate::machine::debug::executed_before(uc, addr).map(|b| (b, raw)),
+    }
 }
 
 /// The session's limits (module notes, "Limits"): the instruction budget
@@ -306,6 +363,16 @@ impl Budget {
         if let Some(t) = self.since.take() {
             self.spent = self.spent.saturating_add(t.elapsed());
         }
+    }
+
+    /// Has the program run out of time? (Asked without the instruction
+    /// hook, at each poll.)
+    fn out_of_time(&self) -> bool {
+        let Some(timeout) = self.timeout else {
+            return false;
+        };
+        let running = self.since.map_or(Duration::ZERO, |t| t.elapsed());
+        self.spent.saturating_add(running) >= timeout
     }
 
     /// The limit the instruction at `pos` would pass, if any.
@@ -694,16 +761,24 @@ enum Site {
 }
 
 /// Can the program run without the instruction hook now (module notes,
-/// "Hooks")?
-fn may_run_fast(c: &Control) -> bool {
-    c.replay.is_none()
+/// "Hooks")? Only in real mode: in protected mode the engine can leave a
+/// block it is stopped in from another thread half done (a stop noticed
+/// at a memory access the descriptor tables' hook sees, machine/tlb.rs),
+/// so the poller thread cannot interrupt it safely. Nor once the program
+/// is timed (machine/time.rs): the timer's interrupts there fall at
+/// block entries, and going back to the instruction hook at a breakpoint
+/// (a block entered again in its middle) is not yet proved to keep them
+/// where they were.
+fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
+    mode == CpuMode::Real
+        && !timed
+        && c.replay.is_none()
         && c.restart.is_none()
         && !c.killed
         && !c.stepping
         && c.position_breaks.is_empty()
         && c.watches.is_empty()
         && c.budget.max_insns == 0
-        && c.budget.timeout.is_none()
 }
 
 /// The linear address of CS:IP.
@@ -729,7 +804,8 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
         }
     };
     c.dirty = false;
-    if may_run_fast(c) {
+    if may_run_fast(c, uc.mode(), crate::machine::debug::timed(uc)) {
+        let mut changed = false;
         if c.fast.is_none() {
             let Some(done) = crate::machine::debug::executed_before(uc, addr) else {
                 return;
@@ -740,9 +816,16 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
             c.insn_gen += 1;
             crate::machine::debug::forget_all_code(uc);
             c.fast = Some(pos.wrapping_sub(done));
+            changed = true;
         }
         c.pass = passed.then_some(pos);
-        sync_bp_hooks(sh, c, uc);
+        changed |= sync_bp_hooks(sh, c, uc);
+        // The block running now was translated with the hooks as they
+        // were: its rest is translated again, from here (the
+        // instruction here, stopped at already, is passed: `pass`).
+        if changed && matches!(site, Site::Insn(_) | Site::Bp(_)) {
+            crate::machine::debug::interrupt_here(uc);
+        }
     } else if c.fast.take().is_some() {
         c.insn_gen += 1;
         let generation = c.insn_gen;
@@ -773,8 +856,10 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
 }
 
 /// A code hook on each address the program must stop at without the
-/// instruction hook: the breakpoints and the one-time stop.
-fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) {
+/// instruction hook: the breakpoints and the one-time stop. True when a
+/// hook was added.
+fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) -> bool {
+    let mut added = false;
     let mut want: BTreeSet<u64> = c.breakpoints.clone();
     if let Some(t) = c.temp {
         want.insert(t.addr);
@@ -794,6 +879,7 @@ fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) {
         match uc.add_code_hook(a, a, move |uc, addr, _| on_bp(&me, uc, addr)) {
             Ok(id) => {
                 kept.push((a, id));
+                added = true;
                 // Code translated before the hook does not call it.
                 let _ = uc.ctl_remove_cache(a, a + 1);
             }
@@ -804,6 +890,7 @@ fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) {
         }
     }
     c.bp_hooks = kept;
+    added
 }
 
 /// The code hook on a breakpoint's address, without the instruction
@@ -862,8 +949,17 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
         uc.request_stop(Stop::Error("the debugger ended this run".into()));
         return;
     }
+    // The wall-clock limit, as the instruction hook keeps it (module
+    // notes, "Limits"), looked at every poll.
+    if c.budget.out_of_time() {
+        c.budget.reached = Some(Stop::Timeout);
+        uc.request_stop(Stop::Timeout);
+        return;
+    }
     let pc = linear_pc(uc);
-    if c.dirty {
+    // A program that became timed goes back to the instruction hook here,
+    // between two blocks (`may_run_fast`).
+    if c.dirty || crate::machine::debug::timed(uc) {
         arrange(sh, &mut c, uc, Site::Between(pc), pos, false);
         if c.fast.is_none() {
             return;
@@ -898,6 +994,17 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
     }
     if c.fast.is_some() {
         return;
+    }
+    // The same instruction seen again with nothing completed since: QEMU
+    // gave up the block at a store into it and runs the store again as a
+    // block of its own (machine/counter.rs, "Self-modifying code"). It
+    // started once.
+    if let Some((before, raw)) = before_here(uc, addr, c.seen) {
+        let again = c.seen.is_some_and(|s| s.addr == addr && s.before == before);
+        c.seen = Some(Seen { addr, before, raw });
+        if again {
+            return;
+        }
     }
     if let Some(a) = c.reenter.take() {
         if a == addr {
@@ -1301,6 +1408,7 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     c.reenter = None;
     c.dirty = false;
     c.last_fault_exec = None;
+    c.seen = None;
     c.stale_hooks.clear();
     sh.fast_on.store(false, Ordering::Relaxed);
     Ok(prog)

@@ -69,6 +69,22 @@ pub fn executed(uc: &Uc<'_>) -> Option<u64> {
     st.counting().then(|| st.ic.executed())
 }
 
+/// The machine's count as it stands inside a hook: instructions counted
+/// in this run (each block whole when entered) and the last block counted
+/// (linear address, size, instructions counted); None when the machine
+/// does not count.
+pub fn count_state(uc: &Uc<'_>) -> Option<(u64, (u64, u32, u64))> {
+    let st = uc.get_data();
+    st.counting()
+        .then(|| (st.ic.executed(), st.ic.last_block()))
+}
+
+/// Does the machine keep time by counting instructions (time.rs,
+/// "Timed")?
+pub fn timed(uc: &Uc<'_>) -> bool {
+    uc.get_data().timed
+}
+
 /// Drop every translated block, so that the next ones are translated
 /// with the code hooks installed now (safe inside an emulation: the
 /// block running finishes as it was translated).
