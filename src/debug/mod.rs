@@ -14,8 +14,29 @@
 //! and the instruction runs. Breakpoints at any depth of callbacks, steps
 //! into and out of window procedures, and stops in the middle of a system
 //! function's callback all work the same. The hook per instruction makes
-//! a debugged program ten to twenty times slower than a plain run; only
-//! a debugging session pays for it.
+//! a debugged program ten to twenty times slower than a plain run, so it
+//! is installed only while something needs it ("Hooks").
+//!
+//! **Hooks.** While the session only continues to breakpoints — no
+//! single step, watchpoint, position breakpoint, instruction budget or
+//! replay — in a real-mode program not timed ([`may_run_fast`]), the instruction hook is given up for a
+//! code hook on each breakpoint's address (and the one-time stop's of
+//! `next` and `finish`), one address each, so that code elsewhere runs
+//! as in a plain run. A stop's position is then the machine's count of
+//! instructions completed (machine/counter.rs, exact at a code hook) plus
+//! an offset fixed when the instruction hook was given up, and moved by
+//! one at each fault (a faulting instruction counts as started, not as
+//! completed). Going either way happens at a stop: the block running
+//! then was translated with the hooks as they were, so the emulation is
+//! stopped before the stop's instruction and goes on at once from there
+//! (machine/debug.rs, `interrupt_here`; the machine settles its count
+//! and clock so that nothing sees the difference). A stop where the
+//! machine cannot be changed (a fault) leaves the change to the next
+//! point between two emulations ([`between`]). Without the instruction
+//! hook, a thread interrupts the run every [`POLL_EVERY`] so that the
+//! front end is asked whether the user interrupted it, and the
+//! wall-clock limit is looked at. tests/debug_fast.rs runs sessions both
+//! ways and compares them line for line.
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -75,7 +96,9 @@ pub mod views;
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use unicorn_engine::RegisterX86;
@@ -237,6 +260,70 @@ pub struct Control {
     /// The session's limits and what it used of them (module notes,
     /// "Limits").
     budget: Budget,
+    /// Running without the instruction hook (module notes, "Hooks"): a
+    /// position is this plus the machine's count of instructions
+    /// completed in the run.
+    fast: Option<u64>,
+    /// The instruction hook, while installed.
+    insn_hook: Option<unicorn_engine::UcHookId>,
+    /// The code hooks on the breakpoints' (and the one-time stop's)
+    /// addresses, one address each.
+    bp_hooks: Vec<(u64, unicorn_engine::UcHookId)>,
+    /// A breakpoint hit at this position is the stop already made there.
+    pass: Option<u64>,
+    /// The instruction hook's next call, when at this address, is for the
+    /// instruction at the last stop, already counted (the rest of a block
+    /// translated again with the hook).
+    reenter: Option<u64>,
+    /// The hooks are to be put in order at the next chance (a stop made
+    /// where the machine could not be changed: a fault).
+    dirty: bool,
+    /// The machine's count at the last fault reported without the
+    /// instruction hook (the same fault offered again comes with the same
+    /// count).
+    last_fault_exec: Option<u64>,
+    /// Hooks given up, removed between two emulations (not from inside a
+    /// hook, which may be one of them).
+    stale_hooks: Vec<unicorn_engine::UcHookId>,
+    /// The instruction hook installed last: one given up but not removed
+    /// yet does nothing.
+    insn_gen: u64,
+    /// The instruction hook's last call: where, and the machine's count
+    /// then ([`Seen`]).
+    seen: Option<Seen>,
+}
+
+/// The machine's raw count: instructions counted, and the last block
+/// counted (linear address, size, instructions counted).
+type RawCount = (u64, (u64, u32, u64));
+
+/// What the instruction hook saw at its last call: the instruction's
+/// address, the machine's count of instructions completed before it, and
+/// the machine's raw count then.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    addr: u64,
+    before: u64,
+    raw: RawCount,
+}
+
+/// The machine's count of instructions completed before the one at
+/// `addr`, from the instruction hook (and the raw count): the next
+/// instruction of the block the last call saw costs nothing to place,
+/// nor does the first of a block.
+fn before_here(uc: &Uc<'_>, addr: u64, last: Option<Seen>) -> Option<(u64, RawCount)> {
+    let raw = crate::machine::debug::count_state(uc)?;
+    let (exec, (start, size, counted)) = raw;
+    let inside = counted != 0 && addr >= start && addr < start + u64::from(size);
+    if !inside {
+        return Some((exec, raw));
+    }
+    match last {
+        // The instruction after the last one seen, in the same block.
+        Some(s) if s.raw == raw && s.addr < addr && s.addr >= start => Some((s.before + 1, raw)),
+        _ if addr == start => Some((exec.saturating_sub(counted), raw)),
+        _ => crate::machine::debug::executed_before(uc, addr).map(|b| (b, raw)),
+    }
 }
 
 /// The session's limits (module notes, "Limits"): the instruction budget
@@ -276,6 +363,16 @@ impl Budget {
         if let Some(t) = self.since.take() {
             self.spent = self.spent.saturating_add(t.elapsed());
         }
+    }
+
+    /// Has the program run out of time? (Asked without the instruction
+    /// hook, at each poll.)
+    fn out_of_time(&self) -> bool {
+        let Some(timeout) = self.timeout else {
+            return false;
+        };
+        let running = self.since.map_or(Duration::ZERO, |t| t.elapsed());
+        self.spent.saturating_add(running) >= timeout
     }
 
     /// The limit the instruction at `pos` would pass, if any.
@@ -636,16 +733,286 @@ struct Shared {
     front: RefCell<Box<dyn Frontend>>,
     pending: Pending,
     path: std::path::PathBuf,
+    /// Itself, for the hooks it installs.
+    me: Weak<Shared>,
+    /// The program runs without the instruction hook: the poller thread
+    /// interrupts it now and then ([`POLL_EVERY`]).
+    fast_on: Arc<AtomicBool>,
+    /// The poller thread interrupted the program: time to ask the front
+    /// end whether the user did.
+    poll: Arc<AtomicBool>,
 }
 
-/// The code hook on every instruction (module notes).
-fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
+/// How often the program running without the instruction hook is
+/// interrupted to ask the front end whether the user interrupted it.
+const POLL_EVERY: Duration = Duration::from_millis(20);
+
+/// Where a stop is made, for putting the hooks in order after it.
+#[derive(Debug, Clone, Copy)]
+enum Site {
+    /// In the instruction hook, before the instruction at this address.
+    Insn(u64),
+    /// In a breakpoint's code hook, before the instruction there.
+    Bp(u64),
+    /// Between two emulations, at CS:IP (this linear address).
+    Between(u64),
+    /// Where the machine cannot be changed (a fault), or at the end.
+    Other,
+}
+
+/// Can the program run without the instruction hook now (module notes,
+/// "Hooks")? Only in real mode: in protected mode the engine can leave a
+/// block it is stopped in from another thread half done (a stop noticed
+/// at a memory access the descriptor tables' hook sees, machine/tlb.rs),
+/// so the poller thread cannot interrupt it safely. Nor once the program
+/// is timed (machine/time.rs): the timer's interrupts there fall at
+/// block entries, and going back to the instruction hook at a breakpoint
+/// (a block entered again in its middle) is not yet proved to keep them
+/// where they were.
+fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
+    mode == CpuMode::Real
+        && !timed
+        && c.replay.is_none()
+        && c.restart.is_none()
+        && !c.killed
+        && !c.stepping
+        && c.position_breaks.is_empty()
+        && c.watches.is_empty()
+        && c.budget.max_insns == 0
+}
+
+/// The linear address of CS:IP.
+fn linear_pc(uc: &Uc<'_>) -> u64 {
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    uc.descriptor_of(cs)
+        .map_or(u64::from(ip), |d| u64::from(d.base) + u64::from(ip))
+}
+
+/// Put the hooks in the order the debugger's state asks for, at a stop
+/// at position `pos` made at `site`: with `passed`, the instruction at the
+/// stop passed the hooks (it was counted as started). Without the
+/// instruction hook, a code hook on each breakpoint's address; with it,
+/// those hooks do nothing.
+fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, passed: bool) {
+    let addr = match site {
+        Site::Insn(a) | Site::Bp(a) | Site::Between(a) => a,
+        Site::Other => {
+            if c.fast.is_some() {
+                c.dirty = true;
+            }
+            return;
+        }
+    };
+    c.dirty = false;
+    if may_run_fast(c, uc.mode(), crate::machine::debug::timed(uc)) {
+        let mut changed = false;
+        if c.fast.is_none() {
+            let Some(done) = crate::machine::debug::executed_before(uc, addr) else {
+                return;
+            };
+            if let Some(id) = c.insn_hook.take() {
+                c.stale_hooks.push(id);
+            }
+            c.insn_gen += 1;
+            crate::machine::debug::forget_all_code(uc);
+            c.fast = Some(pos.wrapping_sub(done));
+            changed = true;
+        }
+        c.pass = passed.then_some(pos);
+        changed |= sync_bp_hooks(sh, c, uc);
+        // The block running now was translated with the hooks as they
+        // were: its rest is translated again, from here (the
+        // instruction here, stopped at already, is passed: `pass`).
+        if changed && matches!(site, Site::Insn(_) | Site::Bp(_)) {
+            crate::machine::debug::interrupt_here(uc);
+        }
+    } else if c.fast.take().is_some() {
+        c.insn_gen += 1;
+        let generation = c.insn_gen;
+        if let Some(me) = sh.me.upgrade() {
+            match uc.add_code_hook(1, 0, move |uc, a, _| on_insn(&me, uc, a, generation)) {
+                Ok(id) => c.insn_hook = Some(id),
+                Err(e) => uc.request_stop(Stop::Error(format!(
+                    "the debugger's instruction hook: {}",
+                    crate::machine::uc_words(e)
+                ))),
+            }
+        }
+        crate::machine::debug::forget_all_code(uc);
+        c.pass = None;
+        if passed {
+            c.count = pos + 1;
+            c.reenter = Some(addr);
+        } else {
+            c.count = pos;
+        }
+        // The block running now was translated without the hook: its
+        // rest is translated again, from here.
+        if matches!(site, Site::Bp(_)) {
+            crate::machine::debug::interrupt_here(uc);
+        }
+    }
+    sh.fast_on.store(c.fast.is_some(), Ordering::Relaxed);
+}
+
+/// A code hook on each address the program must stop at without the
+/// instruction hook: the breakpoints and the one-time stop. True when a
+/// hook was added.
+fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) -> bool {
+    let mut added = false;
+    let mut want: BTreeSet<u64> = c.breakpoints.clone();
+    if let Some(t) = c.temp {
+        want.insert(t.addr);
+    }
+    let mut kept = Vec::new();
+    for (a, id) in std::mem::take(&mut c.bp_hooks) {
+        if want.remove(&a) {
+            kept.push((a, id));
+        } else {
+            c.stale_hooks.push(id);
+        }
+    }
+    for a in want {
+        let Some(me) = sh.me.upgrade() else {
+            break;
+        };
+        match uc.add_code_hook(a, a, move |uc, addr, _| on_bp(&me, uc, addr)) {
+            Ok(id) => {
+                kept.push((a, id));
+                added = true;
+                // Code translated before the hook does not call it.
+                let _ = uc.ctl_remove_cache(a, a + 1);
+            }
+            Err(e) => uc.request_stop(Stop::Error(format!(
+                "a breakpoint's hook: {}",
+                crate::machine::uc_words(e)
+            ))),
+        }
+    }
+    c.bp_hooks = kept;
+    added
+}
+
+/// The code hook on a breakpoint's address, without the instruction
+/// hook (module notes, "Hooks").
+fn on_bp(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
+    crate::machine::debug::host_hook(uc);
     let Ok(mut c) = sh.ctl.try_borrow_mut() else {
         return;
     };
+    let Some(base) = c.fast else {
+        return;
+    };
+    if c.detached || c.killed || c.restart.is_some() {
+        return;
+    }
+    let Some(done) = crate::machine::debug::executed_before(uc, addr) else {
+        return;
+    };
+    let pos = base.wrapping_add(done);
+    if c.pass == Some(pos) {
+        return;
+    }
+    let temp_hit = c
+        .temp
+        .is_some_and(|t| t.addr == addr && uc.reg(R::SS) == t.ss && uc.reg(R::SP) >= t.min_sp);
+    if !(c.breakpoints.contains(&addr) || temp_hit) {
+        return;
+    }
+    c.count = pos + 1;
+    stop(sh, c, UcRef::Mut(uc), Why::Breakpoint, pos, Site::Bp(addr));
+}
+
+/// Called by the machine between two emulations (machine/debug.rs,
+/// `set_between`): without the instruction hook, the hooks put in order
+/// after a fault, and the front end asked whether the user interrupted
+/// the program.
+fn between(sh: &Shared, uc: &mut Uc<'_>) {
+    let Ok(mut c) = sh.ctl.try_borrow_mut() else {
+        return;
+    };
+    if !c.stale_hooks.is_empty() {
+        for id in std::mem::take(&mut c.stale_hooks) {
+            let _ = uc.remove_hook(id);
+        }
+        crate::machine::debug::forget_all_code(uc);
+    }
+    let Some(base) = c.fast else {
+        return;
+    };
+    let Some(done) = crate::machine::debug::executed(uc) else {
+        return;
+    };
+    let pos = base.wrapping_add(done);
+    c.count = pos;
+    if c.killed || c.restart.is_some() {
+        uc.request_stop(Stop::Error("the debugger ended this run".into()));
+        return;
+    }
+    // The wall-clock limit, as the instruction hook keeps it (module
+    // notes, "Limits"), looked at every poll.
+    if c.budget.out_of_time() {
+        c.budget.reached = Some(Stop::Timeout);
+        uc.request_stop(Stop::Timeout);
+        return;
+    }
+    let pc = linear_pc(uc);
+    // A program that became timed goes back to the instruction hook here,
+    // between two blocks (`may_run_fast`).
+    if c.dirty || crate::machine::debug::timed(uc) {
+        arrange(sh, &mut c, uc, Site::Between(pc), pos, false);
+        if c.fast.is_none() {
+            return;
+        }
+    }
+    if sh.poll.swap(false, Ordering::Relaxed) && !c.detached && sh.front.borrow_mut().interrupted()
+    {
+        c.count = pos + 1;
+        stop(
+            sh,
+            c,
+            UcRef::Mut(uc),
+            Why::Interrupted,
+            pos,
+            Site::Between(pc),
+        );
+    }
+}
+
+/// The code hook on every instruction (module notes), installed as the
+/// `generation`-th.
+fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
+    let Ok(mut c) = sh.ctl.try_borrow_mut() else {
+        return;
+    };
+    if c.insn_gen != generation {
+        return;
+    }
     if c.restart.is_some() || c.killed {
         uc.request_stop(Stop::Error("the debugger ended this run".into()));
         return;
+    }
+    if c.fast.is_some() {
+        return;
+    }
+    // The same instruction seen again with nothing completed since: QEMU
+    // gave up the block at a store into it and runs the store again as a
+    // block of its own (machine/counter.rs, "Self-modifying code"). It
+    // started once.
+    if let Some((before, raw)) = before_here(uc, addr, c.seen) {
+        let again = c.seen.is_some_and(|s| s.addr == addr && s.before == before);
+        c.seen = Some(Seen { addr, before, raw });
+        if again {
+            return;
+        }
+    }
+    if let Some(a) = c.reenter.take() {
+        if a == addr {
+            return;
+        }
+        // Something came before the instruction counted (a timer tick
+        // sent the program elsewhere): it has not started.
+        c.count = c.count.saturating_sub(1);
     }
     let pos = c.count;
     // The session's limits hold before anything else, detached or not
@@ -680,7 +1047,7 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
                 if let Some(env) = crate::machine::debug::environment_mut::<Env>(uc) {
                     env.echo = c.echo;
                 }
-                stop(sh, c, UcRef::Mut(uc), why, pos);
+                stop(sh, c, UcRef::Mut(uc), why, pos, Site::Insn(addr));
             }
             Replay::To(..) => {}
             Replay::Search { limit, found } => {
@@ -716,11 +1083,18 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     } else {
         return;
     };
-    stop(sh, c, UcRef::Mut(uc), why, pos);
+    stop(sh, c, UcRef::Mut(uc), why, pos, Site::Insn(addr));
 }
 
 /// Serve the front end at a stop, and do what it asks.
-fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, why: Why, pos: u64) {
+fn stop(
+    sh: &Shared,
+    mut c: std::cell::RefMut<'_, Control>,
+    uc: UcRef<'_, '_>,
+    why: Why,
+    pos: u64,
+    site: Site,
+) {
     c.temp = None;
     c.stepping = false;
     // The user's time at a stop is not the program's.
@@ -772,6 +1146,16 @@ fn stop(sh: &Shared, mut c: std::cell::RefMut<'_, Control>, uc: UcRef<'_, '_>, w
     {
         uc.request_stop(Stop::Error("the debugger ended this run".into()));
     }
+    match &mut here.uc {
+        UcRef::Mut(uc) if !matches!(here.why, Why::Ended(_)) => {
+            arrange(sh, c, uc, site, pos, true);
+        }
+        _ => {
+            if c.fast.is_some() {
+                c.dirty = true;
+            }
+        }
+    }
 }
 
 fn restart(c: &mut Control, r: Replay) {
@@ -786,11 +1170,31 @@ impl crate::machine::Observer for FaultWatch {
         None
     }
 
+    fn watches_blocks(&self) -> bool {
+        false
+    }
+
     fn on_fault(&mut self, uc: &Uc<'_>, fault: &Fault) {
         let sh = &*self.0;
         let Ok(mut c) = sh.ctl.try_borrow_mut() else {
             return;
         };
+        // Without the instruction hook: the machine's count (settled at
+        // the fault) leaves the faulting instruction out, a position
+        // counts it as started; the same fault offered again on the way
+        // out of a nested emulation comes with the same count.
+        let mut fresh = true;
+        if let Some(base) = c.fast {
+            let done = crate::machine::debug::executed(uc).unwrap_or(0);
+            if c.last_fault_exec == Some(done) {
+                fresh = false;
+            } else {
+                c.last_fault_exec = Some(done);
+                c.fast = Some(base.wrapping_add(1));
+                c.count = base.wrapping_add(done).wrapping_add(1);
+                c.fault_refired = true;
+            }
+        }
         if c.detached || c.killed || c.restart.is_some() {
             return;
         }
@@ -809,9 +1213,10 @@ impl crate::machine::Observer for FaultWatch {
         if c.replay.is_some() {
             return;
         }
-        let again = c.last_fault.as_ref().is_some_and(|(f, _)| {
-            (f.number, f.cs, f.ip, f.regs) == (fault.number, fault.cs, fault.ip, fault.regs)
-        });
+        let again = !fresh
+            || c.last_fault.as_ref().is_some_and(|(f, _)| {
+                (f.number, f.cs, f.ip, f.regs) == (fault.number, fault.cs, fault.ip, fault.regs)
+            });
         if again && !c.fault_refired {
             return;
         }
@@ -820,7 +1225,14 @@ impl crate::machine::Observer for FaultWatch {
             .map_or(0, |d| u64::from(d.base) + u64::from(fault.ip));
         c.last_fault = Some((fault.clone(), lin));
         c.fault_refired = false;
-        stop(sh, c, UcRef::Ref(uc), Why::Fault(fault.clone()), pos);
+        stop(
+            sh,
+            c,
+            UcRef::Ref(uc),
+            Why::Fault(fault.clone()),
+            pos,
+            Site::Other,
+        );
     }
 }
 
@@ -864,7 +1276,10 @@ pub fn run_session_within(
 ) -> Result<Outcome, String> {
     let mut prog = load()?;
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
-    let sh = Rc::new(Shared {
+    let sh = Rc::new_cyclic(|me| Shared {
+        me: me.clone(),
+        fast_on: Arc::new(AtomicBool::new(false)),
+        poll: Arc::new(AtomicBool::new(false)),
         ctl: RefCell::new(Control {
             replay: Some(Replay::To(0, Why::Start)),
             echo,
@@ -889,9 +1304,22 @@ pub fn run_session_within(
             timeout: Duration::MAX,
         };
         sh.ctl.borrow_mut().budget.start();
-        let s = prog.run(unlimited, None);
+        let poker = crate::machine::debug::poker(&prog.machine);
+        let s = crate::machine::debug::with_poller(
+            poker,
+            sh.fast_on.clone(),
+            sh.poll.clone(),
+            POLL_EVERY,
+            || prog.run(unlimited, None),
+        );
         let mut c = sh.ctl.borrow_mut();
         c.budget.pause();
+        // Without the instruction hook, the position is the machine's.
+        if let Some(base) = c.fast
+            && let Some(done) = crate::machine::debug::executed(&prog.machine)
+        {
+            c.count = base.wrapping_add(done);
+        }
         let s = s?;
         if c.detached && !c.killed {
             return Ok(Outcome {
@@ -931,6 +1359,7 @@ pub fn run_session_within(
             UcRef::Mut(&mut prog.machine),
             Why::Ended(s.clone()),
             pos,
+            Site::Other,
         );
         let mut c = sh.ctl.borrow_mut();
         if let Some(r) = c.restart.take() {
@@ -978,16 +1407,32 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     for w in &mut c.watches {
         w.1 = None;
     }
+    c.fast = None;
+    c.insn_hook = None;
+    c.bp_hooks.clear();
+    c.pass = None;
+    c.reenter = None;
+    c.dirty = false;
+    c.last_fault_exec = None;
+    c.seen = None;
+    c.stale_hooks.clear();
+    sh.fast_on.store(false, Ordering::Relaxed);
     Ok(prog)
 }
 
 /// The debugger's hooks on a freshly loaded program.
 fn install(prog: &mut Program, sh: &Rc<Shared>) -> Result<(), String> {
     let hook_sh = sh.clone();
-    prog.machine
+    let generation = {
+        let mut c = sh.ctl.borrow_mut();
+        c.insn_gen += 1;
+        c.insn_gen
+    };
+    let id = prog
+        .machine
         .add_code_hook(1, 0, move |uc, addr, _size| {
             crate::machine::hookguard::guard(uc, "debugger's instruction", (), |uc| {
-                on_insn(&hook_sh, uc, addr)
+                on_insn(&hook_sh, uc, addr, generation)
             })
         })
         .map_err(|e| {
@@ -997,7 +1442,16 @@ fn install(prog: &mut Program, sh: &Rc<Shared>) -> Result<(), String> {
             )
         })?;
     prog.machine.add_observer(Box::new(FaultWatch(sh.clone())));
+    // Positions without the instruction hook are the machine's count
+    // (module notes, "Hooks").
+    prog.machine.count_instructions();
+    let between_sh = sh.clone();
+    crate::machine::debug::set_between(
+        &mut prog.machine,
+        Some(Box::new(move |uc| between(&between_sh, uc))),
+    );
     let mut c = sh.ctl.borrow_mut();
+    c.insn_hook = Some(id);
     for w in &mut c.watches {
         if w.1.is_none() {
             w.1 = Some(install_watch(&mut prog.machine, w.0, sh.pending.clone())?);

@@ -442,9 +442,14 @@ pub(super) enum Hook {
 fn hook_wanted(st: &super::State) -> bool {
     match st.hook {
         Hook::None => true,
-        Hook::Fast => !st.observers.is_empty(),
+        Hook::Fast => observes_blocks(st),
         Hook::Full => false,
     }
+}
+
+/// Does an observer need every block ([`super::Observer::watches_blocks`])?
+fn observes_blocks(st: &super::State) -> bool {
+    st.observers.iter().any(|o| o.watches_blocks())
 }
 
 /// Ask for the counting hook. During an emulation (a hook, or the
@@ -477,7 +482,7 @@ fn install(uc: &mut Uc<'_>) -> Result<(), Stop> {
     if !hook_wanted(st) {
         return Ok(());
     }
-    if st.observers.is_empty() {
+    if !observes_blocks(st) {
         install_fast(uc)?;
         uc.get_data_mut().hook = Hook::Fast;
     } else {
@@ -648,7 +653,9 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
     if st.stop.is_some() {
         return;
     }
-    let tick_due = st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick;
+    let resumed = std::mem::take(&mut st.resumed_mid_block);
+    let tick_due =
+        st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && !resumed;
     let to_give = st.recording.is_some()
         && !st
             .tb_counts
@@ -829,13 +836,21 @@ fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
 /// when the block is let in, None when it does not run now.
 #[inline(never)]
 fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) -> Option<u64> {
+    let resumed = std::mem::take(&mut uc.get_data_mut().resumed_mid_block);
     let st = uc.get_data();
     if st.stop.is_some() {
         return None;
     }
     // A timed run's ticks first: a tick that starts a handler sends the
-    // program elsewhere, and this block does not run now.
-    if st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && tick(uc) {
+    // program elsewhere, and this block does not run now. (Not in a block
+    // the emulation went on in the middle of: they were looked at when
+    // it was first entered, `settle_resumed`.)
+    if st.timed
+        && st.mode == CpuMode::Real
+        && st.total_insns >= st.next_tick
+        && !resumed
+        && tick(uc)
+    {
         return None;
     }
     let h = uc.get_handle();
@@ -976,6 +991,51 @@ fn observe_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
 pub(super) fn settle(uc: &mut Uc<'_>, pc: u64, faulted: bool) {
     let h = uc.get_handle();
     settle_raw(uc.get_data_mut(), h, pc, faulted);
+}
+
+/// The emulation stopped at linear address `pc` only to go on from there
+/// (a stop the machine's loop does not explain: the debugger's, which
+/// changes its hooks or looks at its front end and resumes): the last
+/// block is settled as at a stop, and so is the clock of a timed run
+/// (time.rs), which counted the block whole when it was entered; the
+/// block entered again at `pc` is then counted from there, and when `pc`
+/// is inside the last block its entry looks at no timer tick (they were
+/// looked at when the block was first entered). So the count, the clock
+/// and the ticks are as if the emulation had not stopped.
+pub(super) fn settle_resumed(uc: &mut Uc<'_>, pc: u64) {
+    let h = uc.get_handle();
+    let st = uc.get_data_mut();
+    let (addr, size, counted) = st.ic.last_block();
+    if counted == 0 || pc < addr || pc >= addr + u64::from(size) {
+        return;
+    }
+    let before = st.ic.executed();
+    settle_raw(st, h, pc, false);
+    let not_run = before.saturating_sub(st.ic.executed());
+    if st.timed {
+        st.insns = st.insns.wrapping_sub(not_run);
+        st.total_insns = st.total_insns.wrapping_sub(not_run);
+        st.resumed_mid_block = pc != addr;
+    }
+    st.preentered = None;
+}
+
+/// The instructions completed in this run before the one at linear
+/// address `addr`, asked from a code hook on that instruction (the block
+/// holding it was counted whole when it was entered); None when the
+/// machine does not count.
+pub fn executed_before(uc: &Uc<'_>, addr: u64) -> Option<u64> {
+    let st = uc.get_data();
+    if !st.counting() {
+        return None;
+    }
+    let (last, size, counted) = st.ic.last_block();
+    let executed = st.ic.executed();
+    if counted == 0 || addr < last || addr >= last + u64::from(size) {
+        return Some(executed);
+    }
+    let done = u64::from(decode_count(uc.get_handle(), last, size, Some(addr)));
+    Some(executed.saturating_sub(counted.saturating_sub(done)))
 }
 
 fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {

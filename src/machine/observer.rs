@@ -24,6 +24,13 @@ pub trait Observer: std::any::Any {
     /// One instruction is about to run (only after
     /// [`Machine::watch_instructions`]).
     fn on_insn(&mut self, _uc: &Uc<'_>, _addr: u64, _size: u32) {}
+
+    /// Does it need [`Observer::on_block`]? An observer of faults and
+    /// calls alone (the debugger's) says no: it then costs the machine no
+    /// hook call per block (counter.rs).
+    fn watches_blocks(&self) -> bool {
+        true
+    }
 }
 
 /// Lend the observers to `f` (they live in the machine's state, which `f`

@@ -56,6 +56,10 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
     let mut unexplained = (0u32, 0u64);
     loop {
         counter::apply_pending(uc)?;
+        if debug::call_between(uc) {
+            let stop = uc.get_data_mut().stop.take();
+            return Err(stop.unwrap_or_else(|| Stop::Error("stopped between emulations".into())));
+        }
         let begin = start_address(uc);
         let was_host = {
             let st = uc.get_data_mut();
@@ -93,12 +97,30 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
                 Ok(()) if deadline_passed(uc) => Stop::Timeout,
                 // The budget ends inside the next block (counter.rs).
                 Ok(()) if counter::tail_to_arm(uc) => continue,
+                // The debugger's stop, to go on at once (debug.rs).
+                Ok(())
+                    if uc
+                        .get_data()
+                        .poked
+                        .swap(false, std::sync::atomic::Ordering::Relaxed) =>
+                {
+                    if uc.get_data().counting() {
+                        counter::settle_resumed(uc, linear_pc(uc).unwrap_or(0));
+                    }
+                    continue;
+                }
                 Ok(()) if halted(uc) => match after_hlt(uc) {
                     None => continue,
                     Some(stop) => stop,
                 },
                 Ok(()) => {
                     let here = linear_pc(uc).unwrap_or(0);
+                    // A stop that only interrupted (the debugger's, which
+                    // goes on at once): the block it left is entered again
+                    // at CS:IP, counted from there.
+                    if uc.get_data().counting() {
+                        counter::settle_resumed(uc, here);
+                    }
                     unexplained = if unexplained.1 == here {
                         (unexplained.0 + 1, here)
                     } else {

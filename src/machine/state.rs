@@ -103,6 +103,16 @@ pub struct State {
     pub(super) observers: Vec<Box<dyn Observer>>,
     /// The recording of executed blocks, when one is made (record.rs).
     pub(super) recording: Option<Box<record::Recording>>,
+    /// Called between two emulations (debug.rs, [`debug::set_between`]).
+    pub(super) between: Option<debug::Between>,
+    /// The emulation goes on in the middle of a block it left (a stop
+    /// that only interrupted, counter.rs `settle_resumed`): the timer
+    /// ticks were looked at when the block was first entered, not again.
+    pub(super) resumed_mid_block: bool,
+    /// Set by whoever stops the emulation only for it to go on at once
+    /// (debug.rs, `interrupt_here` and the poller thread): the loop then
+    /// takes the stop for no HLT.
+    pub(super) poked: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// The fault of the last segment-register load the CPU refused
     /// ([`Cpu::set_reg`]) or guest memory access that failed
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
