@@ -496,7 +496,7 @@ use super::mapping::Mapping;
 use super::objects::stock;
 use super::raster::Paint;
 use super::{Env, Stop, Uc, arg_h, arg_i, read_rect, write_rect};
-use crate::win16::api::{self, Api, Arg};
+use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::geom::{Point, Rect, Region};
 
@@ -695,7 +695,7 @@ fn pack(cx: i32, cy: i32) -> u32 {
 
 /// GDI.91 GetTextExtent(hDC, lpString, nCount) -> DWORD: height in the
 /// high word, width in the low.
-fn get_text_extent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_text_extent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = arg_i(a[2]).max(0);
     let Some(text) = text_bytes(uc, a[1], n) else {
         return Ok(0);
@@ -870,7 +870,7 @@ fn record_texts(env: &mut Env, hdc: u16, items: &[(i32, i32, &[u8])]) {
 }
 
 /// GDI.33 TextOut(hDC, x, y, lpString, nCount) -> BOOL.
-fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = arg_i(a[4]).max(0);
     let Some(text) = text_bytes(uc, a[3], n) else {
         return Ok(0);
@@ -900,7 +900,7 @@ fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// lpDx) -> BOOL: ETO_OPAQUE fills the rectangle with the background
 /// colour, ETO_CLIPPED clips the text to it, lpDx gives each character's
 /// advance (logical units).
-fn ext_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn ext_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let n = arg_i(a[6]).max(0);
     let Some(text) = text_bytes(uc, a[5], n) else {
@@ -1027,7 +1027,7 @@ fn tabbed_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// USER.85 DrawText(hDC, lpString, nCount, lpRect, wFormat) -> the height
 /// of the text (module notes).
-fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let count = arg_i(a[2]);
     let Some(text) = text_bytes(uc, a[1], if count == -1 { -1 } else { count.max(0) }) else {
@@ -1205,27 +1205,23 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         None
     };
     // The memory DC and its bitmap, made as a program makes them.
-    let gdi = |env: &mut Env, uc: &mut Uc<'_>, ord: u16, args: &[u32]| -> Result<u32, Stop> {
-        match api::find("GDI", ord) {
-            Some(f) => (f.func)(env, uc, args),
-            None => Ok(0),
-        }
-    };
-    let mem = gdi(env, uc, 52, &[u32::from(hdc)])?;
-    let bm = gdi(env, uc, 48, &[cx as u32, cy as u32, 1, 1, 0])?;
+    use super::{bitmap, blit, dc, objects};
+    let mem = dc::create_compatible_dc(env, uc, &[u32::from(hdc)])?;
+    let bm = bitmap::create_bitmap(env, uc, &[cx as u32, cy as u32, 1, 1, 0])?;
     if mem == 0 || bm == 0 {
-        for (o, h) in [(68, mem), (69, bm)] {
-            if h != 0 {
-                gdi(env, uc, o, &[h])?;
-            }
+        if mem != 0 {
+            dc::delete_dc(env, uc, &[mem])?;
+        }
+        if bm != 0 {
+            objects::delete_object(env, uc, &[bm])?;
         }
         return Ok(0);
     }
     let font = env.win16.gdi.dc_mut(hdc).map_or(0, |d| d.state.font);
-    let old_bm = gdi(env, uc, 45, &[mem, bm])?;
-    gdi(env, uc, 45, &[mem, u32::from(font)])?;
-    gdi(env, uc, 29, &[mem, 0, 0, cx as u32, cy as u32, 0x00FF_0062])?; // WHITENESS
-    gdi(env, uc, 2, &[mem, 1])?; // TRANSPARENT
+    let old_bm = objects::select_object(env, uc, &[mem, bm])?;
+    objects::select_object(env, uc, &[mem, u32::from(font)])?;
+    blit::pat_blt(env, uc, &[mem, 0, 0, cx as u32, cy as u32, 0x00FF_0062])?; // WHITENESS
+    dc::set_bk_mode(env, uc, &[mem, 1])?; // TRANSPARENT
     let ok = match &text {
         Some(t) => output(
             env,
@@ -1256,9 +1252,9 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         .bitmap(bm as u16)
         .map(|b| b.surface.px.iter().map(|&p| p == 0).collect())
         .unwrap_or_default();
-    gdi(env, uc, 45, &[mem, old_bm])?;
-    gdi(env, uc, 68, &[mem])?;
-    gdi(env, uc, 69, &[bm])?;
+    objects::select_object(env, uc, &[mem, old_bm])?;
+    dc::delete_dc(env, uc, &[mem])?;
+    objects::delete_object(env, uc, &[bm])?;
     if !ok {
         return Ok(0);
     }
@@ -1679,9 +1675,7 @@ mod props {
 
 #[cfg(test)]
 mod hostile {
-    use crate::env::Env;
-    use crate::machine::{Machine, SegKind};
-    use crate::win16::api::{Api, Arg};
+    use crate::win16::api::Api;
 
     /// The text, font and metafile functions called with what a bad
     /// program could pass (live, deleted and made-up handles — metafile
@@ -1691,17 +1685,6 @@ mod hostile {
     /// Callbacks fail cleanly here (no GDI or USER module is loaded).
     #[test]
     fn no_call_panics_on_hostile_arguments() {
-        let mut m = Machine::new_protected().unwrap();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let bytes: Vec<u8> = (0..0x1000).map(|_| next() as u8).collect();
-        let data = m.alloc_segment(SegKind::Data, 0x1000, &bytes).unwrap();
-        let mut env = Env::new(false);
         let ours: Vec<&Api> = [
             super::APIS,
             super::super::font::APIS,
@@ -1735,49 +1718,24 @@ mod hostile {
         .iter()
         .filter_map(|&(md, o)| crate::win16::api::find(md, o))
         .collect();
-        let mut handles: Vec<u32> = vec![0, 1, 0x100, 0x5001, 0xFFFF];
-        let start = std::time::Instant::now();
-        for round in 0..6000 {
-            let r0 = next();
-            let api = if r0 % 3 == 0 {
-                helpers[(r0 >> 8) as usize % helpers.len()]
-            } else {
-                ours[(r0 >> 8) as usize % ours.len()]
-            };
-            let args: Vec<u32> = api
-                .args
-                .iter()
-                .map(|a| {
-                    let r = next();
-                    match (a, r % 8) {
-                        (Arg::W, 0..=2) => handles[(r >> 8) as usize % handles.len()],
-                        (Arg::W, 3) => (r >> 8) as u32 & 0xFFFF,
-                        (Arg::W, 4) => 0x8000 | (r >> 8) as u32 & 0x7FFF,
-                        (Arg::W, _) => (r >> 8) as u32 % 700,
-                        (Arg::L, 0) => 0,
-                        (Arg::L, 1) => (r >> 8) as u32,
-                        (Arg::L, 2) => 0x00FF_FFFF & (r >> 8) as u32,
-                        (Arg::L, _) => u32::from(data) << 16 | ((r >> 8) as u32 % 0x1000),
-                    }
-                })
-                .collect();
-            let r = match crate::win16::gdi::metafile::intercept(&mut env, &mut m, api, &args) {
+        let env = crate::win16::hostile::hostile_calls(
+            0x9E37_79B9_7F4A_7C15,
+            6000,
+            &mut |r0| {
+                if r0 % 3 == 0 {
+                    helpers[(r0 >> 8) as usize % helpers.len()]
+                } else {
+                    ours[(r0 >> 8) as usize % ours.len()]
+                }
+            },
+            &mut |env, uc, api, args| match crate::win16::gdi::metafile::intercept(
+                env, uc, api, args,
+            ) {
                 Ok(Some(v)) => Ok(v),
-                Ok(None) => (api.func)(&mut env, &mut m, &args),
+                Ok(None) => (api.func)(env, uc, args),
                 Err(e) => Err(e),
-            };
-            if let Ok(v) = r
-                && v & 0xFFFF != 0
-                && handles.len() < 64
-            {
-                handles.push(v & 0xFFFF);
-            }
-            assert!(
-                start.elapsed().as_secs() < 120,
-                "round {round}: {} took too long",
-                api.name
-            );
-        }
+            },
+        );
         assert!(crate::win16::gdi::heap::consistent(&env.win16));
     }
 }
