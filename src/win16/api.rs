@@ -10,6 +10,14 @@
 //! arguments. An import with no Rust function still resolves; calling it stops
 //! the program with [`Stop::Unimplemented`] naming `MODULE.ordinal NAME`.
 //!
+//! The function is found once, when the thunk is made (win16/mod.rs,
+//! `thunk_for`, at link time or in GetProcAddress): the thunk keeps its
+//! `&'static Api`, so a call costs no search. The lookups that remain
+//! (making a thunk, GetProcAddress, locations and the relay filter in
+//! sysexport.rs) use [`index`], hash maps built on first use. One system
+//! function that needs another calls its Rust function by name, never
+//! through this table.
+//!
 //! A few functions are `cdecl` (USER's `_wsprintf`): the caller pushed the
 //! arguments last first, so the first lies just above the return address,
 //! and the caller pops them, so the thunk is `retf 0`. The declared
