@@ -636,39 +636,24 @@ impl std::str::FromStr for Loc {
                 .map(Loc::After)
                 .map_err(|_| format!("'{s}': +N needs a decimal instruction count"));
         }
-        if let Some((module, rest)) = s.split_once('!') {
-            if module.is_empty() || rest.is_empty() {
-                return Err(format!("'{s}': expected MODULE!NAME or MODULE!#N"));
-            }
-            if let Some(n) = rest.strip_prefix('#') {
-                let ordinal = n
-                    .parse()
-                    .map_err(|_| format!("'{s}': #N needs a decimal ordinal"))?;
+        // `MODULE!NAME`, `MODULE!#N` and `MODULE.N` (as reports print a
+        // system function, `USER.108 GetMessage`): win16/sysexport.rs
+        // reads them, for the relay filter too.
+        use crate::win16::sysexport::{Export, parse_ref};
+        match parse_ref(s).map_err(|e| format!("'{s}': {e}"))? {
+            Some((module, Export::Ordinal(ordinal))) => {
                 return Ok(Loc::Ordinal {
                     module: module.into(),
                     ordinal,
                 });
             }
-            return Ok(Loc::Export {
-                module: module.into(),
-                name: rest.into(),
-            });
-        }
-        // `MODULE.N`: entry ordinal N, as reports print a system
-        // function (`USER.108 GetMessage`).
-        if let Some((module, n)) = s.split_once('.')
-            && !module.is_empty()
-            && !module.contains(':')
-            && !n.is_empty()
-            && n.bytes().all(|b| b.is_ascii_digit())
-        {
-            let ordinal = n
-                .parse()
-                .map_err(|_| format!("'{s}': the ordinal N of MODULE.N is 1 to 65535"))?;
-            return Ok(Loc::Ordinal {
-                module: module.into(),
-                ordinal,
-            });
+            Some((module, Export::Name(name))) => {
+                return Ok(Loc::Export {
+                    module: module.into(),
+                    name: name.into(),
+                });
+            }
+            None => {}
         }
         let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {

@@ -21,6 +21,10 @@
 //!   microseconds per instruction (wall and the thread's CPU time), and
 //!   the worst CPU figure against its target (at most 3 us:
 //!   `--max-insns N` bounds a run whatever it runs).
+//! * **System calls.** roms/ticks.exe (bundled): a Win16 program calling
+//!   USER.13 GetTickCount 100,000 times in a tight loop, each call through
+//!   its import thunk: calls per second, the loop's own instructions
+//!   included (target: at least 1 M calls/s).
 //! * **Walking.** StackTraceNext frames per second over roms/recurse.exe's
 //!   chain (bundled in the binary).
 //! * **Loading.** roms/winmenu.exe (bundled), and the largest program of
@@ -507,6 +511,7 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     s.push_str(&recording_bench(dir, quick, reps, &small, n_small)?);
     s.push_str(&debug_bench(dir, quick, reps)?);
     s.push_str(&smc_bench(dir, if quick { 20_000 } else { 2_000_000 })?);
+    s.push_str(&syscall_bench(reps)?);
     s.push_str(&walk_bench(if quick { 200 } else { 20_000 })?);
     s.push_str(&corpus_run_bench(if quick { 1 } else { 3 }));
     s.push_str(&super::bench_dosbox::bench(dir, quick));
@@ -708,6 +713,10 @@ fn draw_bench(quick: bool) -> Result<String, String> {
 /// The programs `bench` runs, inside the binary: an installed tool benches
 /// from any directory, with no source tree beside it.
 const RECURSE_EXE: &[u8] = include_bytes!("../../roms/recurse.exe");
+/// The system-call loop: 100,000 GetTickCount calls (roms/ticks.asm).
+const TICKS_EXE: &[u8] = include_bytes!("../../roms/ticks.exe");
+/// The calls roms/ticks.exe makes.
+const TICKS_CALLS: u64 = 100_000;
 /// The largest NE program of roms/, for the load figure.
 const WINMENU_EXE: &[u8] = include_bytes!("../../roms/winmenu.exe");
 
@@ -825,6 +834,19 @@ fn thread_cpu() -> Duration {
 #[cfg(not(unix))]
 fn thread_cpu() -> Duration {
     Duration::ZERO
+}
+
+/// The system-call figure (module doc): the best of `reps` runs of
+/// roms/ticks.exe, the load excluded.
+fn syscall_bench(reps: usize) -> Result<String, String> {
+    let file = Bundled::new("ticks.exe", TICKS_EXE)?;
+    let d = best(reps, || machine_run(&file.path, Mode::Untraced))?;
+    let r = rate(TICKS_CALLS, d);
+    Ok(format!(
+        "system calls (roms/ticks.exe, {TICKS_CALLS} GetTickCount calls through the import thunk)\n  calls per second        {:10.3} M calls/s    target >= 1 M: {}\n",
+        r / 1e6,
+        verdict(r, 1e6)
+    ))
 }
 
 fn walk_bench(n: usize) -> Result<String, String> {

@@ -10,11 +10,22 @@
 //! arguments. An import with no Rust function still resolves; calling it stops
 //! the program with [`Stop::Unimplemented`] naming `MODULE.ordinal NAME`.
 //!
+//! The function is found once, when the thunk is made (win16/mod.rs,
+//! `thunk_for`, at link time or in GetProcAddress): the thunk keeps its
+//! `&'static Api`, so a call costs no search. The lookups that remain
+//! (making a thunk, GetProcAddress, locations and the relay filter in
+//! sysexport.rs) use [`index`], hash maps built on first use. One system
+//! function that needs another calls its Rust function by name, never
+//! through this table.
+//!
 //! A few functions are `cdecl` (USER's `_wsprintf`): the caller pushed the
 //! arguments last first, so the first lies just above the return address,
 //! and the caller pops them, so the thunk is `retf 0`. The declared
 //! arguments are the fixed ones; the function reads any variable ones from
 //! the stack itself.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
@@ -43,6 +54,7 @@ impl Arg {
 pub type ApiFn = fn(&mut Env, &mut Uc<'_>, &[u32]) -> Result<u32, Stop>;
 
 /// A registered system function.
+#[derive(Debug)]
 pub struct Api {
     pub module: &'static str,
     pub ordinal: u16,
@@ -236,11 +248,63 @@ pub fn is_registered(table: &'static [Api]) -> bool {
         .all(|a| find(a.module, a.ordinal).is_some_and(|f| f.name == a.name))
 }
 
-/// The registered function for `module.ordinal`, if implemented.
+/// The registered function for `module.ordinal`, if implemented (the
+/// module's name in any case). A hash lookup in [`index`], made once.
 pub fn find(module: &str, ordinal: u16) -> Option<&'static Api> {
-    all()
-        .chain(INTERNAL.iter().flat_map(|t| t.iter()))
-        .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+    let by_module = &index().by_ordinal;
+    let m = match by_module.get(module) {
+        Some(m) => m,
+        None if module.bytes().any(|b| b.is_ascii_lowercase()) => {
+            by_module.get(module.to_ascii_uppercase().as_str())?
+        }
+        None => return None,
+    };
+    m.get(&ordinal).copied()
+}
+
+/// The registered function of `module` (any case) named `name` (any case).
+pub fn find_name(module: &str, name: &str) -> Option<&'static Api> {
+    let key = (module.to_ascii_uppercase(), name.to_ascii_uppercase());
+    index().by_name.get(&key).copied()
+}
+
+/// The table's lookups, built on first use: by module and ordinal (every
+/// entry of [`TABLES`] and [`INTERNAL`]) and by module and name (the
+/// exported ones, [`all`]). Module names in the tables are upper case.
+pub struct Index {
+    by_ordinal: HashMap<&'static str, HashMap<u16, &'static Api>>,
+    by_name: HashMap<(String, String), &'static Api>,
+}
+
+/// The one [`Index`].
+pub fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut by_ordinal: HashMap<&'static str, HashMap<u16, &'static Api>> = HashMap::new();
+        let mut by_name = HashMap::new();
+        for a in all() {
+            // The first entry wins, as the linear search found it.
+            by_ordinal
+                .entry(a.module)
+                .or_default()
+                .entry(a.ordinal)
+                .or_insert(a);
+            by_name
+                .entry((a.module.to_ascii_uppercase(), a.name.to_ascii_uppercase()))
+                .or_insert(a);
+        }
+        for a in INTERNAL.iter().flat_map(|t| t.iter()) {
+            by_ordinal
+                .entry(a.module)
+                .or_default()
+                .entry(a.ordinal)
+                .or_insert(a);
+        }
+        Index {
+            by_ordinal,
+            by_name,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -285,5 +349,37 @@ mod tests {
             );
         }
         assert_eq!(find("KERNEL", 115).map(|a| a.arg_bytes()), Some(4));
+    }
+
+    /// The index finds what a search of the tables finds, for every
+    /// entry, in any case of the module's name.
+    #[test]
+    fn the_index_agrees_with_the_tables() {
+        let search = |module: &str, ordinal: u16| {
+            all()
+                .chain(INTERNAL.iter().flat_map(|t| t.iter()))
+                .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+        };
+        for a in all().chain(INTERNAL.iter().flat_map(|t| t.iter())) {
+            assert!(
+                a.module.bytes().all(|b| !b.is_ascii_lowercase()),
+                "{}",
+                a.module
+            );
+            let want = search(a.module, a.ordinal).map(|f| f as *const Api);
+            assert_eq!(find(a.module, a.ordinal).map(|f| f as *const Api), want);
+            let lower = a.module.to_ascii_lowercase();
+            assert_eq!(find(&lower, a.ordinal).map(|f| f as *const Api), want);
+        }
+        // Windows 3.1 SDK: GetTickCount is USER.13, GetMessage USER.108.
+        assert_eq!(
+            find_name("user", "gettickcount").map(|a| a.ordinal),
+            Some(13)
+        );
+        assert_eq!(
+            find_name("USER", "GetMessage").map(|a| a.ordinal),
+            Some(108)
+        );
+        assert!(find("USER", 0xEFFF).is_none() && find("NOSUCH", 1).is_none());
     }
 }

@@ -17,6 +17,8 @@ pub mod gdi;
 pub mod geom;
 pub mod global;
 pub mod guest;
+#[cfg(test)]
+pub mod hostile;
 pub mod kernel;
 pub mod keyboard;
 pub mod local;
@@ -88,6 +90,9 @@ pub struct Thunk {
     pub module: String,
     pub ordinal: u16,
     pub name: Option<String>,
+    /// The function the thunk calls, found once when the thunk was made
+    /// ([`thunk_for`]); None for an import with no Rust function.
+    pub api: Option<&'static api::Api>,
 }
 
 /// A module in memory (built-in or loaded from an NE file).
@@ -267,7 +272,7 @@ impl Win16 {
         let name = t
             .name
             .clone()
-            .or_else(|| api::find(&m.name, t.ordinal).map(|a| a.name.to_string()))
+            .or_else(|| t.api.map(|a| a.name.to_string()))
             .or_else(|| {
                 crate::loader::ordnames::ordinal_name(&m.name, t.ordinal).map(str::to_string)
             })
@@ -294,8 +299,7 @@ impl Win16 {
             return None;
         }
         let m = &self.modules[*self.thunk_segments.get(&cs)?];
-        let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
-        api::find(&t.module, t.ordinal)
+        m.thunks.get(usize::from(ip / THUNK_SIZE))?.api
     }
 
     /// Is `cs` a built-in module's thunk segment?
@@ -527,6 +531,7 @@ pub fn thunk_for(
         module: module.name.clone(),
         ordinal,
         name,
+        api,
     });
     Ok(FarPtr {
         selector: cs,
@@ -567,14 +572,16 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         return fault::pass_on(env, uc);
     }
     let k = usize::from(ip / THUNK_SIZE);
-    let Some(thunk) = env.win16.modules[idx].thunks.get(k).cloned() else {
+    // The function was found when the thunk was made: no search here.
+    let Some(found) = env.win16.modules[idx].thunks.get(k).map(|t| t.api) else {
         return Err(Stop::Error(format!(
             "a thunk at {cs:04X}:{ip:04X} that was never resolved ran"
         )));
     };
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
     let (ret_cs, ret_ip, bp) = api_caller(uc);
-    let Some(api) = api::find(&thunk.module, thunk.ordinal) else {
+    let Some(api) = found else {
+        let thunk = &env.win16.modules[idx].thunks[k];
         // An import by a name the module does not know has no ordinal
         // (its thunk's number is made up): MODULE.NAME.
         let what = match (&thunk.name, thunk.ordinal >= UNKNOWN_NAME_ORDINAL) {

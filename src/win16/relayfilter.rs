@@ -39,20 +39,15 @@ impl RelayFilter {
             if item.is_empty() {
                 continue;
             }
-            let (module, rest) = match item.split_once('!') {
-                Some((m, r)) => (m, r.to_string()),
-                None => match item.split_once('.') {
-                    Some((m, n)) if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() => {
-                        (m, format!("#{n}"))
-                    }
-                    _ => {
-                        return Err(format!(
-                            "--events {text}: '{item}' is not MODULE!NAME, MODULE!#N, MODULE.N, \
-                             MODULE!PREFIX* or MODULE!*"
-                        ));
-                    }
-                },
+            let bad = || {
+                format!(
+                    "--events {text}: '{item}' is not MODULE!NAME, MODULE!#N, MODULE.N, \
+                     MODULE!PREFIX* or MODULE!*"
+                )
             };
+            let (module, export) = sysexport::parse_ref(item)
+                .map_err(|e| format!("--events {text}: '{item}': {e}"))?
+                .ok_or_else(bad)?;
             if !sysexport::is_builtin(module) {
                 return Err(format!(
                     "--events {text}: {module} is not a built-in DLL (the relay log shows their \
@@ -60,17 +55,12 @@ impl RelayFilter {
                 ));
             }
             let upper = module.to_ascii_uppercase();
-            let pattern = if rest == "*" {
-                Pattern::All
-            } else if let Some(p) = rest.strip_suffix('*') {
-                Pattern::Prefix(p.to_ascii_uppercase())
-            } else if let Some(n) = rest.strip_prefix('#') {
-                let o = n.parse().map_err(|_| {
-                    format!("--events {text}: '{item}': #N needs a decimal ordinal")
-                })?;
-                Pattern::Ordinal(sysexport::function(&upper, None, Some(o))?)
-            } else {
-                Pattern::Ordinal(sysexport::function(&upper, Some(&rest), None)?)
+            let pattern = match export {
+                sysexport::Export::Name("*") => Pattern::All,
+                sysexport::Export::Name(n) if n.ends_with('*') => {
+                    Pattern::Prefix(n[..n.len() - 1].to_ascii_uppercase())
+                }
+                e => Pattern::Ordinal(sysexport::resolve(&upper, e)?),
             };
             entries.push((upper, pattern));
         }
@@ -106,12 +96,7 @@ impl RelayFilter {
             return false;
         };
         let name = rest.split('(').next().unwrap_or("");
-        let ordinal = sysexport::ordinal_of(module, name).or_else(|| {
-            super::api::all()
-                .find(|a| a.module.eq_ignore_ascii_case(module) && a.name == name)
-                .map(|a| a.ordinal)
-        });
-        ordinal.is_some_and(|o| self.keeps_call(module, o, name))
+        sysexport::ordinal_of(module, name).is_some_and(|o| self.keeps_call(module, o, name))
     }
 }
 

@@ -523,6 +523,47 @@ fn fill_entry(uc: &mut Uc<'_>, p: u32, size: usize, entry: Option<Vec<u8>>) -> u
     entry.map_or(0, |b| fill(uc, p, size, &b))
 }
 
+/// Which entry one of TOOLHELP's First/Next/FindHandle triplets
+/// (TaskFirst, TaskNext, TaskFindHandle; ModuleFirst, ModuleNext,
+/// ModuleFindHandle) asks for.
+#[derive(Debug, Clone, Copy)]
+enum Pick {
+    /// xxxFirst: the first of the list.
+    First,
+    /// xxxNext: the one whose handle the structure's next field holds (0
+    /// after the last).
+    Next,
+    /// xxxFindHandle: the one with this handle (never 0).
+    Handle(u16),
+    /// Found already (ModuleFindName), or none.
+    At(Option<usize>),
+}
+
+/// A First/Next/FindHandle call over the list whose handles are `handles`
+/// in order, of structures of `size` bytes whose next field is at
+/// `next_at`: the entry `entry` makes for the index picked, written at
+/// `p` ([`fill_entry`]). 1 on success; 0, with nothing written, when the
+/// structure is wrong or there is no such entry.
+fn walk_list(
+    uc: &mut Uc<'_>,
+    p: u32,
+    (size, next_at): (usize, u16),
+    handles: &[u16],
+    pick: Pick,
+    entry: impl FnOnce(&Uc<'_>, usize) -> Option<Vec<u8>>,
+) -> u32 {
+    let position = |h: u16| handles.iter().position(|&x| x == h && h != 0);
+    let i = match pick {
+        Pick::First => (!handles.is_empty()).then_some(0),
+        Pick::Next if !size_ok(uc, p, size) => None,
+        Pick::Next => position(field_u16(uc, p, next_at).unwrap_or(0)),
+        Pick::Handle(h) => position(h),
+        Pick::At(i) => i,
+    };
+    let bytes = i.and_then(|i| entry(uc, i));
+    fill_entry(uc, p, size, bytes)
+}
+
 /// The word at offset `at` of the structure at `p`.
 fn field_u16(uc: &Uc<'_>, p: u32, at: u16) -> Option<u16> {
     let b = guest::read(uc, p.wrapping_add(u32::from(at)), 2)?;
@@ -653,36 +694,28 @@ fn task_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<TaskEntry> {
     })
 }
 
-fn fill_task(env: &Env, uc: &mut Uc<'_>, p: u32, i: Option<usize>) -> u32 {
-    let te = i.and_then(|i| task_entry(env, uc, i));
-    fill_entry(uc, p, TaskEntry::SIZE, te.map(|te| te.to_bytes()))
+fn fill_task(env: &Env, uc: &mut Uc<'_>, p: u32, pick: Pick) -> u32 {
+    let handles: Vec<u16> = env.win16.tasks.iter().map(|t| t.htask).collect();
+    let list = (TaskEntry::SIZE, TaskEntry::H_NEXT);
+    walk_list(uc, p, list, &handles, pick, |uc, i| {
+        task_entry(env, uc, i).map(|te| te.to_bytes())
+    })
 }
 
 /// TOOLHELP.63 TaskFirst(lpte): the first task.
 pub fn task_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let first = (!env.win16.tasks.is_empty()).then_some(0);
-    Ok(fill_task(env, uc, arg(a, 0), first))
+    Ok(fill_task(env, uc, arg(a, 0), Pick::First))
 }
 
 /// TOOLHELP.64 TaskNext(lpte): the task the structure's hNext names; FALSE
 /// after the last.
 pub fn task_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let p = arg(a, 0);
-    if !size_ok(uc, p, TaskEntry::SIZE) {
-        return Ok(0);
-    }
-    let next = field_u16(uc, p, TaskEntry::H_NEXT).unwrap_or(0);
-    let i = (next != 0)
-        .then(|| env.win16.tasks.iter().position(|t| t.htask == next))
-        .flatten();
-    Ok(fill_task(env, uc, p, i))
+    Ok(fill_task(env, uc, arg(a, 0), Pick::Next))
 }
 
 /// TOOLHELP.65 TaskFindHandle(lpte, hTask).
 pub fn task_find_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = warg(a, 1);
-    let i = env.win16.tasks.iter().position(|t| t.htask == h && h != 0);
-    Ok(fill_task(env, uc, arg(a, 0), i))
+    Ok(fill_task(env, uc, arg(a, 0), Pick::Handle(warg(a, 1))))
 }
 
 // ----------------------------------------------------------------- classes
@@ -770,28 +803,22 @@ fn module_entry(env: &Env, uc: &Uc<'_>, i: usize) -> Option<ModuleEntry> {
     })
 }
 
-fn fill_module(env: &Env, uc: &mut Uc<'_>, p: u32, i: Option<usize>) -> u32 {
-    let me = i.and_then(|i| module_entry(env, uc, i));
-    fill_entry(uc, p, ModuleEntry::SIZE, me.map(|me| me.to_bytes()))
+fn fill_module(env: &Env, uc: &mut Uc<'_>, p: u32, pick: Pick) -> u32 {
+    let handles: Vec<u16> = env.win16.modules.iter().map(|m| m.hmodule).collect();
+    let list = (ModuleEntry::SIZE, ModuleEntry::W_NEXT);
+    walk_list(uc, p, list, &handles, pick, |uc, i| {
+        module_entry(env, uc, i).map(|me| me.to_bytes())
+    })
 }
 
 /// TOOLHELP.59 ModuleFirst(lpme): the first module (KERNEL, loaded first).
 pub fn module_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let first = (!env.win16.modules.is_empty()).then_some(0);
-    Ok(fill_module(env, uc, arg(a, 0), first))
+    Ok(fill_module(env, uc, arg(a, 0), Pick::First))
 }
 
 /// TOOLHELP.60 ModuleNext(lpme): the module the structure's wNext names.
 pub fn module_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let p = arg(a, 0);
-    if !size_ok(uc, p, ModuleEntry::SIZE) {
-        return Ok(0);
-    }
-    let next = field_u16(uc, p, ModuleEntry::W_NEXT).unwrap_or(0);
-    let i = (next != 0)
-        .then(|| env.win16.modules.iter().position(|m| m.hmodule == next))
-        .flatten();
-    Ok(fill_module(env, uc, p, i))
+    Ok(fill_module(env, uc, arg(a, 0), Pick::Next))
 }
 
 /// TOOLHELP.61 ModuleFindName(lpme, lpszName): the module of that name
@@ -806,18 +833,12 @@ pub fn module_find_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
         .modules
         .iter()
         .position(|m| m.name.eq_ignore_ascii_case(&name));
-    Ok(fill_module(env, uc, arg(a, 0), i))
+    Ok(fill_module(env, uc, arg(a, 0), Pick::At(i)))
 }
 
 /// TOOLHELP.62 ModuleFindHandle(lpme, hModule).
 pub fn module_find_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = warg(a, 1);
-    let i = env
-        .win16
-        .modules
-        .iter()
-        .position(|m| m.hmodule == h && h != 0);
-    Ok(fill_module(env, uc, arg(a, 0), i))
+    Ok(fill_module(env, uc, arg(a, 0), Pick::Handle(warg(a, 1))))
 }
 
 // ------------------------------------------------------------- local heap

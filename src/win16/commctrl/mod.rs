@@ -46,8 +46,6 @@ use crate::win16::user::WndClass;
 use crate::win16::user::controls::wm;
 use crate::win16::{ensure_builtin, thunk_for};
 
-pub use crate::win16::user::controls::paint::call;
-
 /// WM_USER: the controls' own messages count from it.
 pub const WM_USER: u16 = 0x0400;
 /// The class names (COMMCTRL.H).
@@ -192,7 +190,7 @@ pub fn register(env: &mut Env, uc: &mut Uc<'_>) -> Result<(u32, u32, u32), Stop>
     };
     let idx = ensure_builtin(uc, &mut env.win16, "COMMCTRL").map_err(fail)?;
     let hmodule = env.win16.modules[idx].hmodule;
-    let arrow = call(env, uc, "USER", 173, &[0, 32512])? as u16;
+    let arrow = crate::win16::resource::load_cursor(env, uc, &[0, 32512])? as u16;
     let mut strings = Vec::new();
     let mut offsets = Vec::new();
     for (name, ordinal, brush) in [
@@ -332,16 +330,15 @@ pub fn show_hide_menu_ctl(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
         return Ok(0);
     };
     // GetMenuState(hMenu, item, MF_BYCOMMAND) & MF_CHECKED.
-    let checked = call(env, uc, "USER", 250, &[u32::from(menu), u32::from(item), 0])? & 0x0008 != 0;
+    let checked =
+        crate::win16::user::menu::get_menu_state(env, uc, &[u32::from(menu), u32::from(item), 0])?
+            & 0x0008
+            != 0;
     let flags = if checked { 0x0000 } else { 0x0008 };
-    call(
-        env,
-        uc,
-        "USER",
-        154,
-        &[u32::from(menu), u32::from(item), flags],
-    )?;
-    let child = call(env, uc, "USER", 91, &[u32::from(hwnd), u32::from(ctl)])? as u16;
+    crate::win16::user::menu::check_menu_item(env, uc, &[u32::from(menu), u32::from(item), flags])?;
+    let child =
+        crate::win16::user::dialog::get_dlg_item(env, uc, &[u32::from(hwnd), u32::from(ctl)])?
+            as u16;
     if child != 0 {
         // SW_HIDE 0, SW_SHOW 5.
         wm::show(env, uc, child, if checked { 0 } else { 5 })?;
@@ -356,7 +353,11 @@ pub fn get_effective_client_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> R
     let mut r = (0i16, 0i16, cx, cy);
     if let Some((_, pairs)) = info_pairs(uc, a[2]) {
         for (_, ctl) in pairs {
-            let child = call(env, uc, "USER", 91, &[u32::from(hwnd), u32::from(ctl)])? as u16;
+            let child = crate::win16::user::dialog::get_dlg_item(
+                env,
+                uc,
+                &[u32::from(hwnd), u32::from(ctl)],
+            )? as u16;
             if child == 0 || wm::style(env, child) & WS_VISIBLE == 0 {
                 continue;
             }
@@ -404,11 +405,9 @@ pub fn menu_help(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         let id = wparam.wrapping_add(base);
         let (n, buf) =
             crate::win16::user::controls::with_data(env, uc, &[0u8; 256], |env, uc, p| {
-                call(
+                crate::win16::resource::load_string(
                     env,
                     uc,
-                    "USER",
-                    176,
                     &[u32::from(hinst), u32::from(id), p, 256],
                 )
             })?;

@@ -20,7 +20,7 @@
 //! vertically; tab characters split it into a left-aligned, a centred and
 //! a right-aligned piece.
 
-use super::{WM_USER, call};
+use super::WM_USER;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::farptr;
@@ -171,7 +171,7 @@ pub fn draw(
         p.fill(env, uc, (r.0, b1, r.2, r.3), sys_brush(light))?;
         p.fill(env, uc, (r1, r.1, r.2, r.3), sys_brush(light))?;
     }
-    let old_mode = call(env, uc, "GDI", 2, &[u32::from(hdc), 1])?;
+    let old_mode = crate::win16::gdi::dc::set_bk_mode(env, uc, &[u32::from(hdc), 1])?;
     let old_color = p.text_color(env, uc, sys_color(env, COLOR_BTNTEXT))?;
     let inner = (
         r.0.saturating_add(TEXT_MARGIN),
@@ -193,7 +193,7 @@ pub fn draw(
         }
     }
     p.text_color(env, uc, old_color)?;
-    call(env, uc, "GDI", 2, &[u32::from(hdc), old_mode])?;
+    crate::win16::gdi::dc::set_bk_mode(env, uc, &[u32::from(hdc), old_mode])?;
     Ok(())
 }
 

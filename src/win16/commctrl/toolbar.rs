@@ -35,7 +35,7 @@
 //! COMMANDTOINDEX 25, GETITEMRECT 29. A command id that no button has
 //! answers FALSE (GETSTATE: -1).
 
-use super::{WM_USER, call};
+use super::WM_USER;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::farptr;
@@ -231,7 +231,7 @@ fn draw_button(
             0,
             0x00CC_0020,
         ];
-        call(env, uc, "GDI", 34, &args)?;
+        crate::win16::gdi::blit::bit_blt(env, uc, &args)?;
     }
     Ok(())
 }
@@ -244,22 +244,20 @@ fn paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop
     let tb = state(env, hwnd).clone();
     let mut bitmap = tb.bitmap;
     if bitmap == 0 && tb.bm_id != 0 {
-        bitmap = call(
+        bitmap = crate::win16::resource::load_bitmap(
             env,
             uc,
-            "USER",
-            175,
             &[u32::from(tb.bm_inst), u32::from(tb.bm_id)],
         )? as u16;
         state(env, hwnd).bitmap = bitmap;
     }
     let mem = if bitmap != 0 {
-        call(env, uc, "GDI", 52, &[u32::from(hdc)])? as u16
+        crate::win16::gdi::dc::create_compatible_dc(env, uc, &[u32::from(hdc)])? as u16
     } else {
         0
     };
     let old = if mem != 0 {
-        call(env, uc, "GDI", 45, &[u32::from(mem), u32::from(bitmap)])?
+        crate::win16::gdi::objects::select_object(env, uc, &[u32::from(mem), u32::from(bitmap)])?
     } else {
         0
     };
@@ -269,8 +267,8 @@ fn paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop
         }
     }
     if mem != 0 {
-        call(env, uc, "GDI", 45, &[u32::from(mem), old])?;
-        call(env, uc, "GDI", 68, &[u32::from(mem)])?;
+        crate::win16::gdi::objects::select_object(env, uc, &[u32::from(mem), old])?;
+        crate::win16::gdi::dc::delete_dc(env, uc, &[u32::from(mem)])?;
     }
     Ok(())
 }
@@ -395,7 +393,7 @@ pub fn toolbar_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         WM_NCDESTROY => {
             if let Some(tb) = env.win16.commctrl.toolbars.remove(&hwnd) {
                 if tb.bitmap != 0 {
-                    call(env, uc, "GDI", 69, &[u32::from(tb.bitmap)])?;
+                    crate::win16::gdi::objects::delete_object(env, uc, &[u32::from(tb.bitmap)])?;
                 }
             }
             return wm::def_proc(env, uc, hwnd, msg, wparam, lparam);

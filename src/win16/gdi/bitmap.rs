@@ -649,7 +649,7 @@ fn format_for(planes: u32, bits: u32) -> Option<Format> {
 }
 
 /// GDI.48 CreateBitmap(nWidth, nHeight, cPlanes, cBitsPerPel, lpvBits).
-fn create_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn create_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (w, h) = (arg_i(a[0]), arg_i(a[1]));
     let Some(fmt) = format_for(a[2] & 0xFFFF, a[3] & 0xFFFF) else {
         return Ok(0);
@@ -694,7 +694,7 @@ fn create_bitmap_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 /// GDI.51 CreateCompatibleBitmap(hDC, nWidth, nHeight): a bitmap of the
 /// DC's format (a memory DC's: its selected bitmap's). A size of 0 gives a
 /// 1×1 monochrome bitmap (SDK, CreateCompatibleBitmap).
-fn create_compatible_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn create_compatible_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (w, h) = (arg_i(a[1]), arg_i(a[2]));
     let Some(fmt) = super::dc::surface_format(&mut env.win16.gdi, arg_h(a[0])) else {
         return Ok(0);

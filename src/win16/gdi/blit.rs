@@ -419,7 +419,7 @@ fn stretch(
 }
 
 /// GDI.29 PatBlt(hDC, x, y, nWidth, nHeight, dwRop) -> BOOL.
-fn pat_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn pat_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let gdi = &mut env.win16.gdi;
     let hdc = arg_h(a[0]);
     let rop = (a[5] >> 16) as u8;
@@ -465,7 +465,7 @@ fn fast_window_frame(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 
 /// GDI.34 BitBlt(hdcDest, x, y, nWidth, nHeight, hdcSrc, xSrc, ySrc,
 /// dwRop) -> BOOL.
-fn bit_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn bit_blt(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (w, h) = (arg_i(a[3]), arg_i(a[4]));
     Ok(u32::from(stretch(
         &mut env.win16.gdi,
@@ -631,7 +631,7 @@ fn device_table(gdi: &Gdi, fmt: Format, bits: u16) -> Vec<u32> {
 /// GDI.441 GetDIBits(hDC, hBitmap, uStartScan, cScanLines, lpvBits,
 /// lpbmi, fuColorUse) -> scan lines copied (with lpvBits NULL: the header
 /// and colour table are filled and the bitmap's height returned).
-fn get_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let gdi = &mut env.win16.gdi;
     let hbm = arg_h(a[1]);
     let (start, lines) = (a[2] as u16 as u32, a[3] as u16 as u32);
@@ -813,7 +813,7 @@ fn dib_surface(cv: &Canvas, h: &DibHeader, px: &bitmap::DibPixels) -> Option<Sur
 
 /// GDI.443 SetDIBitsToDevice(hDC, xDest, yDest, cx, cy, xSrc, ySrc,
 /// uStartScan, cScanLines, lpvBits, lpbmi, fuColorUse) -> scan lines set.
-fn set_dibits_to_device(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn set_dibits_to_device(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let (xd, yd, cx, cy) = (arg_i(a[1]), arg_i(a[2]), arg_i(a[3]), arg_i(a[4]));
     let (xs, ys) = (arg_i(a[5]), arg_i(a[6]));
@@ -864,7 +864,7 @@ fn set_dibits_to_device(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 /// GDI.439 StretchDIBits(hDC, XDest, YDest, nDestWidth, nDestHeight, XSrc,
 /// YSrc, nSrcWidth, nSrcHeight, lpBits, lpBitsInfo, iUsage, dwRop) -> scan
 /// lines.
-fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn stretch_dibits(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let d = (arg_i(a[1]), arg_i(a[2]), arg_i(a[3]), arg_i(a[4]));
     let (xs, ys, ws, hs) = (arg_i(a[5]), arg_i(a[6]), arg_i(a[7]), arg_i(a[8]));

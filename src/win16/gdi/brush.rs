@@ -315,7 +315,7 @@ fn dib_pattern_of(env: &mut Env, uc: &Uc<'_>, hmem: u16, usage: u16) -> Option<K
 }
 
 /// GDI.66 CreateSolidBrush(crColor) -> HBRUSH.
-fn create_solid_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn create_solid_brush(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(insert(env, uc, Brush::solid(a[0])))
 }
 

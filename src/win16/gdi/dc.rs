@@ -858,7 +858,7 @@ fn create_ic(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 
 /// GDI.52 CreateCompatibleDC(hDC): a memory DC of hDC's device (the
 /// display's for NULL).
-fn create_compatible_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn create_compatible_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let device = if hdc == 0 {
         Device::Display(env.win16.gdi.display)
@@ -873,7 +873,7 @@ fn create_compatible_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 
 /// GDI.68 DeleteDC(hDC) -> BOOL: a DC CreateDC, CreateIC or
 /// CreateCompatibleDC made (not a window's).
-fn delete_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn delete_dc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let h = arg_h(a[0]);
     match env.win16.gdi.objects.dc(h) {
         Some(d) if d.kind != DcKind::Window => {
@@ -1017,17 +1017,17 @@ fn get_attr<T: Into<u32>>(env: &mut Env, hdc: u32, f: impl Fn(&Dc) -> T) -> u32 
 }
 
 /// GDI.1 SetBkColor(hDC, crColor) -> previous colour.
-fn set_bk_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn set_bk_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(set_attr(env, a[0], a[1], |_| true, |s| &mut s.bk_color))
 }
 
 /// GDI.9 SetTextColor(hDC, crColor) -> previous colour.
-fn set_text_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn set_text_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(set_attr(env, a[0], a[1], |_| true, |s| &mut s.text_color))
 }
 
 /// GDI.2 SetBkMode(hDC, nMode) -> previous (TRANSPARENT 1, OPAQUE 2).
-fn set_bk_mode(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn set_bk_mode(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(set_attr16(
         env,
         a[0],
@@ -1122,7 +1122,7 @@ fn get_bk_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
 }
 
 /// GDI.90 GetTextColor(hDC).
-fn get_text_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_text_color(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(get_attr(env, a[0], |d| d.state.text_color))
 }
 
@@ -1175,7 +1175,7 @@ fn get_brush_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 }
 
 /// GDI.20 MoveTo(hDC, x, y) -> the previous position.
-fn move_to(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn move_to(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(d) = env.win16.gdi.dc_mut(arg_h(a[0])) else {
         return Ok(0);
     };

@@ -279,7 +279,7 @@ pub fn plot_line(cv: &mut Canvas, a: Point, b: Point, paint: &Paint) {
 
 /// GDI.19 LineTo(hDC, x, y) -> BOOL: from the current position to (x, y),
 /// which becomes the current position.
-fn line_to(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn line_to(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let to = Point::new(arg_i(a[1]), arg_i(a[2]));
     let gdi = &mut env.win16.gdi;

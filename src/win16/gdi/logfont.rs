@@ -186,7 +186,7 @@ fn create_font(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// GDI.57 CreateFontIndirect(lpLogFont) -> HFONT.
-fn create_font_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn create_font_indirect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     // The face name may end before the structure's 50 bytes do: read what
     // can be read.
     let b = match read_struct::<{ LogFont::SIZE }>(uc, a[0]) {

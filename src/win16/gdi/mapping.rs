@@ -319,39 +319,59 @@ fn get_which(m: &Mapping, w: Which) -> (i32, i32) {
     }
 }
 
-fn set_call(env: &mut Env, a: &[u32], w: Which) -> u32 {
-    with_map(env, a[0], |m, c| {
-        set_which(m, c, w, arg_i(a[1]), arg_i(a[2]))
-    })
-    .flatten()
-    .map_or(0, pack_ext)
+/// What a call does to an origin or extent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// SetXxx(hDC, x, y[, lpPrev]).
+    Set,
+    /// GetXxx(hDC[, lpOut]).
+    Get,
+    /// OffsetXxxOrg(hDC, dx, dy[, lpPrev]).
+    Offset,
+    /// ScaleXxxExt(hDC, xNum, xDenom, yNum, yDenom[, lpPrev]).
+    Scale,
 }
 
-fn set_call_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], w: Which) -> u32 {
-    match with_map(env, a[0], |m, c| {
-        set_which(m, c, w, arg_i(a[1]), arg_i(a[2]))
-    })
-    .flatten()
-    {
-        Some(prev) => {
-            if a[3] != 0 {
-                write_point(uc, a[3], Point::new(prev.0, prev.1));
-            }
-            1
-        }
-        None => 0,
+/// One origin/extent function: `op` on `w` of DC `a[0]`. The Windows 3.0
+/// form (`ex` false) returns the value (the previous one, or the current
+/// for Get) packed in DX:AX, 0 on failure; the Ex form returns TRUE and
+/// writes the value at its last argument, a far pointer that Set, Offset
+/// and Scale may leave NULL and Get may not (FALSE when it cannot be
+/// written).
+fn mapping_call(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], op: Op, w: Which, ex: bool) -> u32 {
+    let i = |k: usize| arg_i(a[k]);
+    let (value, out) = match op {
+        Op::Set => (
+            with_map(env, a[0], |m, c| set_which(m, c, w, i(1), i(2))).flatten(),
+            3,
+        ),
+        Op::Get => (with_map(env, a[0], |m, _| get_which(m, w)), 1),
+        Op::Offset => (
+            with_map(env, a[0], |m, _| offset_which(m, w, i(1), i(2))),
+            3,
+        ),
+        Op::Scale => (
+            with_map(env, a[0], |m, c| {
+                scale_which(m, c, w, i(1), i(2), i(3), i(4))
+            })
+            .flatten(),
+            5,
+        ),
+    };
+    let Some(v) = value else {
+        return 0;
+    };
+    if !ex {
+        return pack_ext(v);
     }
-}
-
-fn get_call(env: &mut Env, a: &[u32], w: Which) -> u32 {
-    with_map(env, a[0], |m, _| pack_ext(get_which(m, w))).unwrap_or(0)
-}
-
-fn get_call_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], w: Which) -> u32 {
-    match with_map(env, a[0], |m, _| get_which(m, w)) {
-        Some(v) => u32::from(write_point(uc, a[1], Point::new(v.0, v.1))),
-        None => 0,
+    let at = Point::new(v.0, v.1);
+    if op == Op::Get {
+        return u32::from(write_point(uc, a[out], at));
     }
+    if a[out] != 0 {
+        write_point(uc, a[out], at);
+    }
+    1
 }
 
 /// Offset an origin by (dx, dy): the previous origin.
@@ -403,137 +423,103 @@ fn scale_which(
 }
 
 /// GDI.11 SetWindowOrg(hDC, x, y) -> the previous origin.
-fn set_window_org(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call(env, a, Which::WinOrg))
+fn set_window_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Set, Which::WinOrg, false))
 }
 /// GDI.12 SetWindowExt(hDC, x, y) -> the previous extent.
-fn set_window_ext(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call(env, a, Which::WinExt))
+fn set_window_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Set, Which::WinExt, false))
 }
 /// GDI.13 SetViewportOrg(hDC, x, y).
-fn set_viewport_org(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call(env, a, Which::VpOrg))
+fn set_viewport_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Set, Which::VpOrg, false))
 }
 /// GDI.14 SetViewportExt(hDC, x, y).
-fn set_viewport_ext(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call(env, a, Which::VpExt))
+fn set_viewport_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Set, Which::VpExt, false))
 }
 /// GDI.482 SetWindowOrgEx(hDC, x, y, lpPoint) -> BOOL.
 fn set_window_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call_ex(env, uc, a, Which::WinOrg))
+    Ok(mapping_call(env, uc, a, Op::Set, Which::WinOrg, true))
 }
 /// GDI.481 SetWindowExtEx(hDC, x, y, lpSize) -> BOOL.
 fn set_window_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call_ex(env, uc, a, Which::WinExt))
+    Ok(mapping_call(env, uc, a, Op::Set, Which::WinExt, true))
 }
 /// GDI.480 SetViewportOrgEx(hDC, x, y, lpPoint) -> BOOL.
 fn set_viewport_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call_ex(env, uc, a, Which::VpOrg))
+    Ok(mapping_call(env, uc, a, Op::Set, Which::VpOrg, true))
 }
 /// GDI.479 SetViewportExtEx(hDC, x, y, lpSize) -> BOOL.
 fn set_viewport_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(set_call_ex(env, uc, a, Which::VpExt))
+    Ok(mapping_call(env, uc, a, Op::Set, Which::VpExt, true))
 }
 /// GDI.97 GetWindowOrg(hDC).
-fn get_window_org(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call(env, a, Which::WinOrg))
+fn get_window_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Get, Which::WinOrg, false))
 }
 /// GDI.96 GetWindowExt(hDC).
-fn get_window_ext(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call(env, a, Which::WinExt))
+fn get_window_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Get, Which::WinExt, false))
 }
 /// GDI.95 GetViewportOrg(hDC).
-fn get_viewport_org(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call(env, a, Which::VpOrg))
+fn get_viewport_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Get, Which::VpOrg, false))
 }
 /// GDI.94 GetViewportExt(hDC).
-fn get_viewport_ext(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call(env, a, Which::VpExt))
+fn get_viewport_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+    Ok(mapping_call(env, uc, a, Op::Get, Which::VpExt, false))
 }
 /// GDI.475 GetWindowOrgEx(hDC, lpPoint).
 fn get_window_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call_ex(env, uc, a, Which::WinOrg))
+    Ok(mapping_call(env, uc, a, Op::Get, Which::WinOrg, true))
 }
 /// GDI.474 GetWindowExtEx(hDC, lpSize).
 fn get_window_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call_ex(env, uc, a, Which::WinExt))
+    Ok(mapping_call(env, uc, a, Op::Get, Which::WinExt, true))
 }
 /// GDI.473 GetViewportOrgEx(hDC, lpPoint).
 fn get_viewport_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call_ex(env, uc, a, Which::VpOrg))
+    Ok(mapping_call(env, uc, a, Op::Get, Which::VpOrg, true))
 }
 /// GDI.472 GetViewportExtEx(hDC, lpSize).
 fn get_viewport_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(get_call_ex(env, uc, a, Which::VpExt))
-}
-
-fn offset_call(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], w: Which, ex: bool) -> u32 {
-    let Some(prev) = with_map(env, a[0], |m, _| {
-        offset_which(m, w, arg_i(a[1]), arg_i(a[2]))
-    }) else {
-        return 0;
-    };
-    if ex {
-        if a[3] != 0 {
-            write_point(uc, a[3], Point::new(prev.0, prev.1));
-        }
-        1
-    } else {
-        pack_ext(prev)
-    }
+    Ok(mapping_call(env, uc, a, Op::Get, Which::VpExt, true))
 }
 
 /// GDI.15 OffsetWindowOrg(hDC, dx, dy) -> the previous origin.
 fn offset_window_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(offset_call(env, uc, a, Which::WinOrg, false))
+    Ok(mapping_call(env, uc, a, Op::Offset, Which::WinOrg, false))
 }
 /// GDI.17 OffsetViewportOrg(hDC, dx, dy).
 fn offset_viewport_org(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(offset_call(env, uc, a, Which::VpOrg, false))
+    Ok(mapping_call(env, uc, a, Op::Offset, Which::VpOrg, false))
 }
 /// GDI.477 OffsetWindowOrgEx(hDC, dx, dy, lpPoint) -> BOOL.
 fn offset_window_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(offset_call(env, uc, a, Which::WinOrg, true))
+    Ok(mapping_call(env, uc, a, Op::Offset, Which::WinOrg, true))
 }
 /// GDI.476 OffsetViewportOrgEx(hDC, dx, dy, lpPoint) -> BOOL.
 fn offset_viewport_org_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(offset_call(env, uc, a, Which::VpOrg, true))
-}
-
-fn scale_call(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], w: Which, ex: bool) -> u32 {
-    let i = |k: usize| arg_i(a[k]);
-    let r = with_map(env, a[0], |m, c| {
-        scale_which(m, c, w, i(1), i(2), i(3), i(4))
-    })
-    .flatten();
-    match (r, ex) {
-        (Some(prev), true) => {
-            if a[5] != 0 {
-                write_point(uc, a[5], Point::new(prev.0, prev.1));
-            }
-            1
-        }
-        (Some(prev), false) => pack_ext(prev),
-        (None, _) => 0,
-    }
+    Ok(mapping_call(env, uc, a, Op::Offset, Which::VpOrg, true))
 }
 
 /// GDI.16 ScaleWindowExt(hDC, xNum, xDenom, yNum, yDenom) -> the previous
 /// extent.
 fn scale_window_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(scale_call(env, uc, a, Which::WinExt, false))
+    Ok(mapping_call(env, uc, a, Op::Scale, Which::WinExt, false))
 }
 /// GDI.18 ScaleViewportExt(hDC, xNum, xDenom, yNum, yDenom).
 fn scale_viewport_ext(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(scale_call(env, uc, a, Which::VpExt, false))
+    Ok(mapping_call(env, uc, a, Op::Scale, Which::VpExt, false))
 }
 /// GDI.485 ScaleWindowExtEx(hDC, xNum, xDenom, yNum, yDenom, lpSize).
 fn scale_window_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(scale_call(env, uc, a, Which::WinExt, true))
+    Ok(mapping_call(env, uc, a, Op::Scale, Which::WinExt, true))
 }
 /// GDI.484 ScaleViewportExtEx(hDC, xNum, xDenom, yNum, yDenom, lpSize).
 fn scale_viewport_ext_ex(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(scale_call(env, uc, a, Which::VpExt, true))
+    Ok(mapping_call(env, uc, a, Op::Scale, Which::VpExt, true))
 }
 
 fn convert_points(env: &mut Env, uc: &mut Uc<'_>, a: &[u32], to_device: bool) -> u32 {

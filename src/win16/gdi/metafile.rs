@@ -916,13 +916,11 @@ pub const STACK_RECORDS: &[(u16, u16)] = &[
 /// Calls a metafile DC accepts without recording them (module notes).
 const NOT_RECORDED: &[u16] = &[38, 40, 41, 42, 43, 44];
 
-const ORD_PATBLT: u16 = 29;
+// The ordinals the recording hook (intercept) tells calls apart by; GDI's
+// own calls go to the Rust functions by name.
 const ORD_BITBLT: u16 = 34;
 const ORD_STRETCHBLT: u16 = 35;
-const ORD_CREATECOMPATIBLEBITMAP: u16 = 51;
-const ORD_CREATECOMPATIBLEDC: u16 = 52;
 const ORD_STRETCHDIBITS: u16 = 439;
-const ORD_GETDIBITS: u16 = 441;
 const ORD_SETDIBITSTODEVICE: u16 = 443;
 const SRCCOPY: u32 = 0x00CC_0020;
 /// The largest DIB a record here carries (one scratch segment).
@@ -1005,23 +1003,17 @@ fn capture(
     if 40 + colors * 4 + bits_len > MAX_DIB {
         return Ok(None);
     }
-    let mem = call_gdi(env, uc, ORD_CREATECOMPATIBLEDC, &[src])?;
-    let bm = call_gdi(
-        env,
-        uc,
-        ORD_CREATECOMPATIBLEBITMAP,
-        &[src, ws as u32, hs as u32],
-    )?;
+    let mem = super::dc::create_compatible_dc(env, uc, &[src])?;
+    let bm = super::bitmap::create_compatible_bitmap(env, uc, &[src, ws as u32, hs as u32])?;
     let mut out = None;
     if mem != 0 && bm != 0 {
-        let old = call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, bm])?;
-        call_gdi(
+        let old = super::objects::select_object(env, uc, &[mem, bm])?;
+        super::blit::bit_blt(
             env,
             uc,
-            ORD_BITBLT,
             &[mem, 0, 0, ws as u32, hs as u32, src, xs, ys, SRCCOPY],
         )?;
-        call_gdi(env, uc, ORD_SELECTOBJECT, &[mem, old])?;
+        super::objects::select_object(env, uc, &[mem, old])?;
         let mut head = vec![0u8; 40 + colors * 4];
         head[0..4].copy_from_slice(&40u32.to_le_bytes());
         head[4..8].copy_from_slice(&(ws as u32).to_le_bytes());
@@ -1031,10 +1023,9 @@ fn capture(
         let mut data = head.clone();
         data.resize(head.len() + bits_len, 0);
         if let Some((p, blk)) = scratch(env, uc, &data) {
-            let lines = call_gdi(
+            let lines = super::blit::get_dibits(
                 env,
                 uc,
-                ORD_GETDIBITS,
                 &[mem, bm, 0, hs as u32, farptr::add(p, head.len()), p, 0],
             )?;
             if lines != 0 {
@@ -1044,10 +1035,10 @@ fn capture(
         }
     }
     if mem != 0 {
-        call_gdi(env, uc, ORD_DELETEDC, &[mem])?;
+        super::dc::delete_dc(env, uc, &[mem])?;
     }
     if bm != 0 {
-        call_gdi(env, uc, ORD_DELETEOBJECT, &[bm])?;
+        super::objects::delete_object(env, uc, &[bm])?;
     }
     Ok(out)
 }
@@ -1498,12 +1489,7 @@ pub fn play_record(
             if let Some((x, y, text)) = parse_text_out(r) {
                 let n = text.len() as u32;
                 with_scratch(env, uc, &text, &mut |env, uc, p| {
-                    call_gdi(
-                        env,
-                        uc,
-                        ORD_TEXTOUT,
-                        &[h, x as u16 as u32, y as u16 as u32, p, n],
-                    )
+                    super::text::text_out(env, uc, &[h, x as u16 as u32, y as u16 as u32, p, n])
                 })?;
             }
         }
@@ -1540,7 +1526,7 @@ pub fn play_record(
                         n,
                         dx,
                     ];
-                    call_gdi(env, uc, ORD_EXTTEXTOUT, &args)
+                    super::text::ext_text_out(env, uc, &args)
                 })?;
             }
         }
@@ -1576,12 +1562,7 @@ pub fn play_record(
                 }
                 let n = polys.len() as u32;
                 with_scratch(env, uc, &data, &mut |env, uc, p| {
-                    call_gdi(
-                        env,
-                        uc,
-                        ORD_POLYPOLYGON,
-                        &[h, p, farptr::add(p, counts_at), n],
-                    )
+                    super::shapes::poly_polygon(env, uc, &[h, p, farptr::add(p, counts_at), n])
                 })?;
             }
         }
@@ -1600,7 +1581,7 @@ pub fn play_record(
             if let Some(slot) = table.iter_mut().find(|s| **s == 0) {
                 *slot = obj as u16;
             } else if obj != 0 {
-                call_gdi(env, uc, ORD_DELETEOBJECT, &[obj])?;
+                super::objects::delete_object(env, uc, &[obj])?;
             }
         }
         META_DIBBITBLT | META_DIBSTRETCHBLT | META_STRETCHDIB | META_SETDIBTODEV => {
@@ -1609,14 +1590,14 @@ pub fn play_record(
         META_SELECTOBJECT => {
             let slot = usize::from(r.params.first().copied().unwrap_or(u16::MAX));
             if let Some(&o) = table.get(slot).filter(|&&o| o != 0) {
-                call_gdi(env, uc, ORD_SELECTOBJECT, &[h, u32::from(o)])?;
+                super::objects::select_object(env, uc, &[h, u32::from(o)])?;
             }
         }
         META_DELETEOBJECT => {
             let slot = usize::from(r.params.first().copied().unwrap_or(u16::MAX));
             if let Some(o) = table.get_mut(slot).filter(|o| **o != 0) {
                 let obj = std::mem::take(o);
-                call_gdi(env, uc, ORD_DELETEOBJECT, &[u32::from(obj)])?;
+                super::objects::delete_object(env, uc, &[u32::from(obj)])?;
             }
         }
         _ => {}
@@ -1634,11 +1615,11 @@ fn play_dib(env: &mut Env, uc: &mut Uc<'_>, h: u32, r: &MetaRecord) -> Result<()
     // (destination x, y, w, h; source x, y, w, h; usage; the DIB's start)
     let (dst, src, usage, dib_at) = match r.function {
         META_DIBBITBLT if p.len() == 9 => {
-            call_gdi(env, uc, ORD_PATBLT, &[h, v(8), v(7), v(6), v(5), rop])?;
+            super::blit::pat_blt(env, uc, &[h, v(8), v(7), v(6), v(5), rop])?;
             return Ok(());
         }
         META_DIBSTRETCHBLT if p.len() == 11 => {
-            call_gdi(env, uc, ORD_PATBLT, &[h, v(10), v(9), v(8), v(7), rop])?;
+            super::blit::pat_blt(env, uc, &[h, v(10), v(9), v(8), v(7), rop])?;
             return Ok(());
         }
         META_DIBBITBLT => ([v(7), v(6), v(5), v(4)], [v(3), v(2), v(5), v(4)], 0, 8),
@@ -1674,7 +1655,7 @@ fn play_dib(env: &mut Env, uc: &mut Uc<'_>, h: u32, r: &MetaRecord) -> Result<()
                 ptr,
                 v(0),
             ];
-            let _ = call_gdi(env, uc, ORD_SETDIBITSTODEVICE, &args);
+            let _ = super::blit::set_dibits_to_device(env, uc, &args);
             global::free_block(env, uc, blk);
             return Ok(());
         }
@@ -1701,7 +1682,7 @@ fn play_dib(env: &mut Env, uc: &mut Uc<'_>, h: u32, r: &MetaRecord) -> Result<()
         usage,
         rop,
     ];
-    let res = call_gdi(env, uc, ORD_STRETCHDIBITS, &args);
+    let res = super::blit::stretch_dibits(env, uc, &args);
     global::free_block(env, uc, blk);
     res.map(|_| ())
 }
@@ -1769,10 +1750,10 @@ fn tidy(
     table: &[u16],
 ) -> Result<(), Stop> {
     for &o in saved {
-        call_gdi(env, uc, ORD_SELECTOBJECT, &[u32::from(hdc), u32::from(o)])?;
+        super::objects::select_object(env, uc, &[u32::from(hdc), u32::from(o)])?;
     }
     for &o in table.iter().filter(|&&o| o != 0) {
-        call_gdi(env, uc, ORD_DELETEOBJECT, &[u32::from(o)])?;
+        super::objects::delete_object(env, uc, &[u32::from(o)])?;
     }
     Ok(())
 }

@@ -322,8 +322,6 @@ pub fn pack_point(p: Point) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::{Machine, SegKind};
-    use crate::win16::api::Arg;
 
     /// Every GDI function called with arguments a bad program could pass:
     /// handles of live, deleted and made-up objects, pointers to random
@@ -332,17 +330,6 @@ mod tests {
     /// back into the program are left out: they need a running task.)
     #[test]
     fn no_call_panics_on_hostile_arguments() {
-        let mut m = Machine::new_protected().unwrap();
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let bytes: Vec<u8> = (0..0x1000).map(|_| next() as u8).collect();
-        let data = m.alloc_segment(SegKind::Data, 0x1000, &bytes).unwrap();
-        let mut env = Env::new(false);
         let callbacks = [
             ("GDI", 38),
             ("GDI", 71),
@@ -356,38 +343,12 @@ mod tests {
             .flat_map(|t| t.iter())
             .filter(|a| !callbacks.contains(&(a.module, a.ordinal)))
             .collect();
-        let mut handles: Vec<u32> = vec![0, 1, 0x100, 0x5001, 0xFFFF];
-        let start = std::time::Instant::now();
-        for round in 0..6000 {
-            let api = apis[(next() as usize) % apis.len()];
-            let args: Vec<u32> = api
-                .args
-                .iter()
-                .map(|a| {
-                    let r = next();
-                    match (a, r % 8) {
-                        (Arg::W, 0..=2) => handles[(r >> 8) as usize % handles.len()],
-                        (Arg::W, 3) => (r >> 8) as u32 & 0xFFFF,
-                        (Arg::W, 4) => 0x8000 | (r >> 8) as u32 & 0x7FFF,
-                        (Arg::W, _) => (r >> 8) as u32 % 700,
-                        (Arg::L, 0) => 0,
-                        (Arg::L, 1) => (r >> 8) as u32,
-                        (Arg::L, 2) => 0x00FF_FFFF & (r >> 8) as u32,
-                        (Arg::L, _) => u32::from(data) << 16 | ((r >> 8) as u32 % 0x1000),
-                    }
-                })
-                .collect();
-            if let Ok(v) = (api.func)(&mut env, &mut m, &args) {
-                if v & 0xFFFF != 0 && handles.len() < 64 {
-                    handles.push(v & 0xFFFF);
-                }
-            }
-            assert!(
-                start.elapsed().as_secs() < 120,
-                "round {round}: {} took too long",
-                api.name
-            );
-        }
+        let env = crate::win16::hostile::hostile_calls(
+            0x2545_F491_4F6C_DD1D,
+            6000,
+            &mut |r| apis[r as usize % apis.len()],
+            &mut |env, uc, api, args| (api.func)(env, uc, args),
+        );
         assert!(heap::consistent(&env.win16));
     }
 }

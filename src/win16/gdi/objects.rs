@@ -370,19 +370,19 @@ impl Table {
 use super::{Env, Stop, Uc, arg_h, write_struct};
 
 /// GDI.87 GetStockObject(nIndex) -> the object, 0 for an unknown index.
-fn get_stock_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_stock_object(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(env.win16.gdi.objects.stock(a[0] as u16)))
 }
 
 /// GDI.45 SelectObject(hDC, hObject) -> the previous object of that kind
 /// (a region: the clip region's type), 0 on failure.
-fn select_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn select_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hdc, h) = (arg_h(a[0]), arg_h(a[1]));
     Ok(super::dc::select(&mut env.win16.gdi, uc, hdc, h).map_or(0, u32::from))
 }
 
 /// GDI.69 DeleteObject(hObject) -> BOOL.
-fn delete_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn delete_object(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(delete(&mut env.win16, uc, arg_h(a[0]))))
 }
 

@@ -480,7 +480,7 @@ fn rectangle(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// GDI.24 Ellipse(hDC, left, top, right, bottom).
-fn ellipse(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn ellipse(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let c = |k: usize| arg_i(a[k]);
     Ok(with_canvas(env, arg_h(a[0]), |cv| {
         let b = surface_box(cv, c(1), c(2), c(3), c(4));
@@ -722,7 +722,7 @@ fn polygon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// GDI.450 PolyPolygon(hDC, lpPoints, lpPolyCounts, nCount).
-fn poly_polygon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn poly_polygon(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(polys) = read_polys(uc, a[1], a[2], arg_i(a[3])) else {
         return Ok(0);
     };
@@ -804,7 +804,7 @@ pub fn fill_rect_with(gdi: &mut Gdi, hdc: u16, r: Rect, fill: Fill) -> bool {
 
 /// USER.81 FillRect(hDC, lpRect, hBrush): the rectangle, right and bottom
 /// edges excluded.
-fn fill_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn fill_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(r) = read_rect(uc, a[1]) else {
         return Ok(0);
     };
@@ -818,7 +818,7 @@ fn fill_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 
 /// USER.83 FrameRect(hDC, lpRect, hBrush): a one-pixel border just inside
 /// the rectangle, drawn with the brush.
-fn frame_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn frame_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(r) = read_rect(uc, a[1]) else {
         return Ok(0);
     };
@@ -836,7 +836,7 @@ fn frame_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 }
 
 /// USER.82 InvertRect(hDC, lpRect): DSTINVERT over the rectangle.
-fn invert_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn invert_rect(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let Some(r) = read_rect(uc, a[1]) else {
         return Ok(0);
     };

@@ -411,7 +411,7 @@ pub(crate) fn pack(cx: i32, cy: i32) -> u32 {
 
 /// GDI.91 GetTextExtent(hDC, lpString, nCount) -> DWORD: height in the
 /// high word, width in the low.
-fn get_text_extent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_text_extent(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = arg_i(a[2]).max(0);
     let Some(text) = text_bytes(uc, a[1], n) else {
         return Ok(0);
@@ -594,7 +594,7 @@ pub(crate) fn record_texts(env: &mut Env, hdc: u16, items: &[(i32, i32, &[u8])])
 }
 
 /// GDI.33 TextOut(hDC, x, y, lpString, nCount) -> BOOL.
-fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let n = arg_i(a[4]).max(0);
     let Some(text) = text_bytes(uc, a[3], n) else {
         return Ok(0);
@@ -624,7 +624,7 @@ fn text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// lpDx) -> BOOL: ETO_OPAQUE fills the rectangle with the background
 /// colour, ETO_CLIPPED clips the text to it, lpDx gives each character's
 /// advance (logical units).
-fn ext_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn ext_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let n = arg_i(a[6]).max(0);
     let Some(text) = text_bytes(uc, a[5], n) else {
@@ -857,9 +857,7 @@ mod props {
 
 #[cfg(test)]
 mod hostile {
-    use crate::env::Env;
-    use crate::machine::{Machine, SegKind};
-    use crate::win16::api::{Api, Arg};
+    use crate::win16::api::Api;
 
     /// The text, font and metafile functions called with what a bad
     /// program could pass (live, deleted and made-up handles — metafile
@@ -869,17 +867,6 @@ mod hostile {
     /// Callbacks fail cleanly here (no GDI or USER module is loaded).
     #[test]
     fn no_call_panics_on_hostile_arguments() {
-        let mut m = Machine::new_protected().unwrap();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let bytes: Vec<u8> = (0..0x1000).map(|_| next() as u8).collect();
-        let data = m.alloc_segment(SegKind::Data, 0x1000, &bytes).unwrap();
-        let mut env = Env::new(false);
         let ours: Vec<&Api> = [
             super::APIS,
             crate::win16::user::text::APIS,
@@ -914,49 +901,24 @@ mod hostile {
         .iter()
         .filter_map(|&(md, o)| crate::win16::api::find(md, o))
         .collect();
-        let mut handles: Vec<u32> = vec![0, 1, 0x100, 0x5001, 0xFFFF];
-        let start = std::time::Instant::now();
-        for round in 0..6000 {
-            let r0 = next();
-            let api = if r0 % 3 == 0 {
-                helpers[(r0 >> 8) as usize % helpers.len()]
-            } else {
-                ours[(r0 >> 8) as usize % ours.len()]
-            };
-            let args: Vec<u32> = api
-                .args
-                .iter()
-                .map(|a| {
-                    let r = next();
-                    match (a, r % 8) {
-                        (Arg::W, 0..=2) => handles[(r >> 8) as usize % handles.len()],
-                        (Arg::W, 3) => (r >> 8) as u32 & 0xFFFF,
-                        (Arg::W, 4) => 0x8000 | (r >> 8) as u32 & 0x7FFF,
-                        (Arg::W, _) => (r >> 8) as u32 % 700,
-                        (Arg::L, 0) => 0,
-                        (Arg::L, 1) => (r >> 8) as u32,
-                        (Arg::L, 2) => 0x00FF_FFFF & (r >> 8) as u32,
-                        (Arg::L, _) => u32::from(data) << 16 | ((r >> 8) as u32 % 0x1000),
-                    }
-                })
-                .collect();
-            let r = match crate::win16::gdi::metafile::intercept(&mut env, &mut m, api, &args) {
+        let env = crate::win16::hostile::hostile_calls(
+            0x9E37_79B9_7F4A_7C15,
+            6000,
+            &mut |r0| {
+                if r0 % 3 == 0 {
+                    helpers[(r0 >> 8) as usize % helpers.len()]
+                } else {
+                    ours[(r0 >> 8) as usize % ours.len()]
+                }
+            },
+            &mut |env, uc, api, args| match crate::win16::gdi::metafile::intercept(
+                env, uc, api, args,
+            ) {
                 Ok(Some(v)) => Ok(v),
-                Ok(None) => (api.func)(&mut env, &mut m, &args),
+                Ok(None) => (api.func)(env, uc, args),
                 Err(e) => Err(e),
-            };
-            if let Ok(v) = r
-                && v & 0xFFFF != 0
-                && handles.len() < 64
-            {
-                handles.push(v & 0xFFFF);
-            }
-            assert!(
-                start.elapsed().as_secs() < 120,
-                "round {round}: {} took too long",
-                api.name
-            );
-        }
+            },
+        );
         assert!(crate::win16::gdi::heap::consistent(&env.win16));
     }
 }

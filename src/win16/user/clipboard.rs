@@ -102,9 +102,7 @@ fn free_data(env: &mut Env, uc: &mut Uc<'_>, fmt: u16, h: u16) -> Result<(), Sto
     }
     match fmt {
         CF_BITMAP | CF_PALETTE => {
-            if let Some(api) = crate::win16::api::find("GDI", 69) {
-                (api.func)(env, uc, &[u32::from(h)])?;
-            }
+            crate::win16::gdi::objects::delete_object(env, uc, &[u32::from(h)])?;
         }
         _ => {
             crate::win16::global::free_block(env, uc, h);

@@ -128,15 +128,6 @@ pub fn hit_test(env: &Env, hwnd: u16, pt: Point) -> u16 {
     HTNOWHERE
 }
 
-/// Call a GDI function by ordinal, if GDI has it (colours for WM_CTLCOLOR,
-/// brushes).
-fn gdi(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16, args: &[u32]) -> Result<u32, Stop> {
-    match crate::win16::api::find("GDI", ordinal) {
-        Some(api) if api.args.len() == args.len() => (api.func)(env, uc, args),
-        _ => Ok(0),
-    }
-}
-
 /// GDI's stock objects WHITE_BRUSH and LTGRAY_BRUSH.
 const WHITE_BRUSH: u32 = 0;
 const LTGRAY_BRUSH: u32 = 1;
@@ -260,9 +251,7 @@ fn sys_command(
             }
         }
         SC_ARRANGE => {
-            let _ = crate::win16::api::find("USER", 170)
-                .map(|api| (api.func)(env, uc, &[u32::from(DESKTOP)]))
-                .transpose()?;
+            super::winpos::arrange_iconic_windows(env, uc, &[u32::from(DESKTOP)])?;
         }
         // SC_SIZE and SC_MOVE track the mouse on a screen; SC_VSCROLL,
         // SC_HSCROLL and SC_MOUSEMENU likewise; SC_TASKLIST starts the
@@ -455,14 +444,14 @@ pub fn def_window_proc(
             let kind = (lparam >> 16) as u16;
             let colors = env.win16.user.sys.colors;
             if kind == CTLCOLOR_SCROLLBAR {
-                gdi(env, uc, 1, &[u32::from(wparam), 0xFFFFFF])?;
-                gdi(env, uc, 9, &[u32::from(wparam), 0])?;
-                gdi(env, uc, 87, &[LTGRAY_BRUSH])?
+                crate::win16::gdi::dc::set_bk_color(env, uc, &[u32::from(wparam), 0xFFFFFF])?;
+                crate::win16::gdi::dc::set_text_color(env, uc, &[u32::from(wparam), 0])?;
+                crate::win16::gdi::objects::get_stock_object(env, uc, &[LTGRAY_BRUSH])?
             } else {
                 // SetBkColor(COLOR_WINDOW), SetTextColor(COLOR_WINDOWTEXT).
-                gdi(env, uc, 1, &[u32::from(wparam), colors[5]])?;
-                gdi(env, uc, 9, &[u32::from(wparam), colors[8]])?;
-                gdi(env, uc, 87, &[WHITE_BRUSH])?
+                crate::win16::gdi::dc::set_bk_color(env, uc, &[u32::from(wparam), colors[5]])?;
+                crate::win16::gdi::dc::set_text_color(env, uc, &[u32::from(wparam), colors[8]])?;
+                crate::win16::gdi::objects::get_stock_object(env, uc, &[WHITE_BRUSH])?
             }
         }
         WM_SYSKEYDOWN => {

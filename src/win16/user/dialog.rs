@@ -421,10 +421,7 @@ pub fn def_dlg_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
         WM_NCDESTROY => {
             if let Some(d) = env.win16.user.dialogs.map.remove(&hwnd) {
                 if d.own_font && d.font != 0 {
-                    // GDI.69 DeleteObject.
-                    if let Some(del) = crate::win16::api::find("GDI", 69) {
-                        (del.func)(env, uc, &[u32::from(d.font)])?;
-                    }
+                    crate::win16::gdi::objects::delete_object(env, uc, &[u32::from(d.font)])?;
                     env.win16.user.controls.fonts.remove(&d.font);
                 }
                 if d.edit_ds != 0 {
@@ -466,13 +463,10 @@ fn make_font(
         ..LogFont::default()
     };
     let phys = env.win16.gdi.fonts.map_cached(&lf);
-    let mut h = 0;
-    if let Some(create) = crate::win16::api::find("GDI", 57) {
-        let (r, _) = controls::with_data(env, uc, &lf.to_bytes(), |env, uc, p| {
-            (create.func)(env, uc, &[p])
-        })?;
-        h = r as u16;
-    }
+    let (r, _) = controls::with_data(env, uc, &lf.to_bytes(), |env, uc, p| {
+        crate::win16::gdi::logfont::create_font_indirect(env, uc, &[p])
+    })?;
+    let h = r as u16;
     if h != 0 {
         env.win16.user.controls.fonts.insert(h, phys.clone());
     }
@@ -1027,7 +1021,7 @@ pub fn end(env: &mut Env, hdlg: u16, result: u16) {
 }
 
 /// USER.91 GetDlgItem(hDlg, nIDDlgItem).
-fn get_dlg_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_dlg_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     Ok(u32::from(item(env, a[0] as u16, a[1] as u16)))
 }
 

@@ -295,7 +295,7 @@ pub fn draw_image(env: &mut Env, hdc: u16, x: i32, y: i32, img: &IconImage) -> b
 }
 
 /// USER.84 DrawIcon(hDC, x, y, hIcon) -> BOOL.
-fn draw_icon_api(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn draw_icon_api(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (x, y) = (i32::from(a[1] as u16 as i16), i32::from(a[2] as u16 as i16));
     Ok(u32::from(draw_icon(env, a[0] as u16, x, y, a[3] as u16)))
 }
@@ -334,7 +334,7 @@ pub fn draw_focus_rect(env: &mut Env, hdc: u16, r: Rect) -> bool {
 }
 
 /// USER.466 DrawFocusRect(hDC, lpRect).
-fn draw_focus_rect_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn draw_focus_rect_api(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     if let Some(r) = read_rect(uc, a[1]) {
         draw_focus_rect(env, a[0] as u16, r);
     }

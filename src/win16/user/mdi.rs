@@ -605,9 +605,7 @@ pub fn client_proc(
             Ok(1)
         }
         WM_MDIICONARRANGE => {
-            crate::win16::api::find("USER", 170)
-                .map(|api| (api.func)(env, uc, &[u32::from(hwnd)]))
-                .transpose()?;
+            super::winpos::arrange_iconic_windows(env, uc, &[u32::from(hwnd)])?;
             Ok(0)
         }
         WM_MDISETMENU => {
@@ -632,9 +630,7 @@ pub fn client_proc(
                 window_menu_items(env, hwnd);
             }
             if frame_menu != 0 && frame != 0 {
-                crate::win16::api::find("USER", 158)
-                    .map(|api| (api.func)(env, uc, &[u32::from(frame), u32::from(frame_menu)]))
-                    .transpose()?;
+                super::menu::set_menu(env, uc, &[u32::from(frame), u32::from(frame_menu)])?;
             }
             Ok(u32::from(old))
         }

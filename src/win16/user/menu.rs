@@ -727,7 +727,7 @@ pub fn item_state(m: &Menus, it: &MenuItem) -> u16 {
 }
 
 /// USER.250 GetMenuState(hMenu, wId, wFlags) -> WORD (module doc).
-fn get_menu_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn get_menu_state(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let m = menus(env);
     Ok(
         match m
@@ -752,7 +752,7 @@ pub fn set_item_flags(m: &mut Menus, h: u16, item: u16, flags: u16, mask: u16) -
 
 /// USER.154 CheckMenuItem(hMenu, wIDCheckItem, wCheck) -> the previous
 /// check state (MF_CHECKED or MF_UNCHECKED), -1 for no item.
-fn check_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn check_menu_item(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (h, item, flags) = (a[0] as u16, a[1] as u16, a[2] as u16);
     Ok(set_item_flags(menus(env), h, item, flags, MF_CHECKED).map_or(MINUS_ONE, u32::from))
 }
@@ -848,7 +848,7 @@ fn get_menu(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
 /// hMenu (0 removes it; the old menu is not destroyed); the frame is
 /// laid out again ([`bar_changed`]). FALSE for a child window or when
 /// hMenu is not a menu.
-fn set_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn set_menu(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hwnd, h) = (a[0] as u16, a[1] as u16);
     if h != 0 && !menus(env).exists(h) {
         return Ok(0);

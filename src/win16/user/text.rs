@@ -29,7 +29,7 @@
 //! - The text is clipped to the rectangle unless DT_NOCLIP.
 //! - DrawText returns the height of the text (the SDK, Windows 3.1).
 
-use crate::win16::api::{self, Api, Arg};
+use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::gdi::dc::{Canvas, OPAQUE};
 use crate::win16::gdi::font::PhysFont;
@@ -384,7 +384,7 @@ fn tabbed_text_out(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// USER.85 DrawText(hDC, lpString, nCount, lpRect, wFormat) -> the height
 /// of the text (module notes).
-fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn draw_text(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let hdc = arg_h(a[0]);
     let count = arg_i(a[2]);
     let Some(text) = text_bytes(uc, a[1], if count == -1 { -1 } else { count.max(0) }) else {
@@ -562,27 +562,23 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         None
     };
     // The memory DC and its bitmap, made as a program makes them.
-    let gdi = |env: &mut Env, uc: &mut Uc<'_>, ord: u16, args: &[u32]| -> Result<u32, Stop> {
-        match api::find("GDI", ord) {
-            Some(f) => (f.func)(env, uc, args),
-            None => Ok(0),
-        }
-    };
-    let mem = gdi(env, uc, 52, &[u32::from(hdc)])?;
-    let bm = gdi(env, uc, 48, &[cx as u32, cy as u32, 1, 1, 0])?;
+    use crate::win16::gdi::{bitmap, blit, dc, objects};
+    let mem = dc::create_compatible_dc(env, uc, &[u32::from(hdc)])?;
+    let bm = bitmap::create_bitmap(env, uc, &[cx as u32, cy as u32, 1, 1, 0])?;
     if mem == 0 || bm == 0 {
-        for (o, h) in [(68, mem), (69, bm)] {
-            if h != 0 {
-                gdi(env, uc, o, &[h])?;
-            }
+        if mem != 0 {
+            dc::delete_dc(env, uc, &[mem])?;
+        }
+        if bm != 0 {
+            objects::delete_object(env, uc, &[bm])?;
         }
         return Ok(0);
     }
     let font = env.win16.gdi.dc_mut(hdc).map_or(0, |d| d.state.font);
-    let old_bm = gdi(env, uc, 45, &[mem, bm])?;
-    gdi(env, uc, 45, &[mem, u32::from(font)])?;
-    gdi(env, uc, 29, &[mem, 0, 0, cx as u32, cy as u32, 0x00FF_0062])?; // WHITENESS
-    gdi(env, uc, 2, &[mem, 1])?; // TRANSPARENT
+    let old_bm = objects::select_object(env, uc, &[mem, bm])?;
+    objects::select_object(env, uc, &[mem, u32::from(font)])?;
+    blit::pat_blt(env, uc, &[mem, 0, 0, cx as u32, cy as u32, 0x00FF_0062])?; // WHITENESS
+    dc::set_bk_mode(env, uc, &[mem, 1])?; // TRANSPARENT
     let ok = match &text {
         Some(t) => output(
             env,
@@ -613,9 +609,9 @@ fn gray_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
         .bitmap(bm as u16)
         .map(|b| b.surface.px.iter().map(|&p| p == 0).collect())
         .unwrap_or_default();
-    gdi(env, uc, 45, &[mem, old_bm])?;
-    gdi(env, uc, 68, &[mem])?;
-    gdi(env, uc, 69, &[bm])?;
+    objects::select_object(env, uc, &[mem, old_bm])?;
+    dc::delete_dc(env, uc, &[mem])?;
+    objects::delete_object(env, uc, &[bm])?;
     if !ok {
         return Ok(0);
     }

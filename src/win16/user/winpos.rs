@@ -1559,7 +1559,7 @@ fn end_defer_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32
 
 /// USER.170 ArrangeIconicWindows(hWnd) -> the height of one row of icons:
 /// the minimized children go in rows along the bottom of the client area.
-fn arrange_iconic_windows(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn arrange_iconic_windows(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let parent = w16(a[0]);
     let Some(p) = env.win16.user.window(parent) else {
         return Ok(0);

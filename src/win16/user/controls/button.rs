@@ -34,7 +34,7 @@
 //!   gives the focus).
 
 use super::wm::{self, WM_DRAWITEM, WM_GETDLGCODE, WM_GETFONT, WM_KILLFOCUS, WM_SETFONT};
-use super::{Control, notify, paint};
+use super::{notify, paint};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::user::{
@@ -120,20 +120,7 @@ pub fn kind(style: u32) -> u32 {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut Button {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::Button(Button::default()));
-    if !matches!(c, Control::Button(_)) {
-        *c = Control::Button(Button::default());
-    }
-    match c {
-        Control::Button(b) => b,
-        _ => unreachable!("just made a button"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// The most BM_SETCHECK keeps for a style: none for push buttons and group

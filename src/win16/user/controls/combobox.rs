@@ -45,7 +45,7 @@ use super::wm::{
     self, WM_GETDLGCODE, WM_GETFONT, WM_GETTEXT, WM_GETTEXTLENGTH, WM_KILLFOCUS, WM_SETFONT,
     WM_SETTEXT,
 };
-use super::{Control, class_name_ptr, notify};
+use super::{class_name_ptr, notify};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::user::{
@@ -130,20 +130,7 @@ pub struct ComboBox {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut ComboBox {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::ComboBox(Box::default()));
-    if !matches!(c, Control::ComboBox(_)) {
-        *c = Control::ComboBox(Box::default());
-    }
-    match c {
-        Control::ComboBox(c) => c,
-        _ => unreachable!("just made a combo box"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// The combo box's list window.

@@ -203,20 +203,7 @@ impl Edit {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut Edit {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::Edit(Box::default()));
-    if !matches!(c, Control::Edit(_)) {
-        *c = Control::Edit(Box::default());
-    }
-    match c {
-        Control::Edit(e) => e,
-        _ => unreachable!("just made an edit control"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// A segment of `size` bytes with a local heap over it (after 16 bytes of

@@ -182,20 +182,7 @@ pub struct ListBox {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut ListBox {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::ListBox(Box::default()));
-    if !matches!(c, Control::ListBox(_)) {
-        *c = Control::ListBox(Box::default());
-    }
-    match c {
-        Control::ListBox(l) => l,
-        _ => unreachable!("just made a list box"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// The state of list box `hwnd`, if it is one.

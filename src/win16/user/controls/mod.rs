@@ -167,6 +167,70 @@ pub enum Control {
     ScrollBar(scrollbar::ScrollBar),
 }
 
+/// A predefined class's state kept per control in [`Controls::state`]:
+/// the variant of [`Control`] that holds it.
+pub trait ControlState: Default {
+    /// The variant holding `self`.
+    fn wrap(self) -> Control;
+    /// The state in `c`, when `c` is this kind's.
+    fn of(c: &mut Control) -> Option<&mut Self>;
+}
+
+macro_rules! control_state {
+    ($t:ty, $variant:ident, boxed) => {
+        impl ControlState for $t {
+            fn wrap(self) -> Control {
+                Control::$variant(Box::new(self))
+            }
+            fn of(c: &mut Control) -> Option<&mut Self> {
+                match c {
+                    Control::$variant(s) => Some(s.as_mut()),
+                    _ => None,
+                }
+            }
+        }
+    };
+    ($t:ty, $variant:ident) => {
+        impl ControlState for $t {
+            fn wrap(self) -> Control {
+                Control::$variant(self)
+            }
+            fn of(c: &mut Control) -> Option<&mut Self> {
+                match c {
+                    Control::$variant(s) => Some(s),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+control_state!(button::Button, Button);
+control_state!(edit::Edit, Edit, boxed);
+control_state!(r#static::Static, Static);
+control_state!(listbox::ListBox, ListBox, boxed);
+control_state!(combobox::ComboBox, ComboBox, boxed);
+control_state!(scrollbar::ScrollBar, ScrollBar);
+
+/// Control `hwnd`'s state as a `T`: made fresh (the class's defaults)
+/// when the window has none yet, or holds another class's.
+pub fn state_of<T: ControlState>(env: &mut Env, hwnd: u16) -> &mut T {
+    let c = env
+        .win16
+        .user
+        .controls
+        .state
+        .entry(hwnd)
+        .or_insert_with(|| T::default().wrap());
+    if T::of(c).is_none() {
+        *c = T::default().wrap();
+    }
+    match T::of(c) {
+        Some(s) => s,
+        None => unreachable!("the state was just made of this kind"),
+    }
+}
+
 /// The predefined classes' session state.
 #[derive(Debug, Default)]
 pub struct Controls {

@@ -44,7 +44,6 @@
 use super::wm;
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
-use crate::win16::api;
 use crate::win16::geom::Rect;
 
 pub const COLOR_SCROLLBAR: u16 = 0;
@@ -105,21 +104,6 @@ pub fn sys_color(env: &Env, i: u16) -> u32 {
         .unwrap_or(0)
 }
 
-/// Call `module`.`ordinal` as a program would (nothing when it is not
-/// implemented).
-pub fn call(
-    env: &mut Env,
-    uc: &mut Uc<'_>,
-    module: &str,
-    ordinal: u16,
-    args: &[u32],
-) -> Result<u32, Stop> {
-    match api::find(module, ordinal) {
-        Some(a) => (a.func)(env, uc, args),
-        None => Ok(0),
-    }
-}
-
 fn rect_bytes(r: R) -> [u8; 8] {
     let mut b = [0u8; 8];
     for (i, v) in [r.0, r.1, r.2, r.3].iter().enumerate() {
@@ -175,7 +159,7 @@ impl Painter {
         }
         let hdc = self.hdc;
         super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
-            call(env, uc, "USER", 81, &[u32::from(hdc), p, u32::from(brush)])
+            crate::win16::gdi::shapes::fill_rect(env, uc, &[u32::from(hdc), p, u32::from(brush)])
         })?;
         Ok(())
     }
@@ -183,7 +167,7 @@ impl Painter {
     pub fn frame(&self, env: &mut Env, uc: &mut Uc<'_>, r: R, brush: u16) -> Result<(), Stop> {
         let hdc = self.hdc;
         super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
-            call(env, uc, "USER", 83, &[u32::from(hdc), p, u32::from(brush)])
+            crate::win16::gdi::shapes::frame_rect(env, uc, &[u32::from(hdc), p, u32::from(brush)])
         })?;
         Ok(())
     }
@@ -194,21 +178,21 @@ impl Painter {
         }
         let hdc = self.hdc;
         super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
-            call(env, uc, "USER", 82, &[u32::from(hdc), p])
+            crate::win16::gdi::shapes::invert_rect(env, uc, &[u32::from(hdc), p])
         })?;
         Ok(())
     }
 
     pub fn text_color(&self, env: &mut Env, uc: &mut Uc<'_>, c: u32) -> Result<u32, Stop> {
-        call(env, uc, "GDI", 9, &[u32::from(self.hdc), c])
+        crate::win16::gdi::dc::set_text_color(env, uc, &[u32::from(self.hdc), c])
     }
 
     pub fn bk_color(&self, env: &mut Env, uc: &mut Uc<'_>, c: u32) -> Result<u32, Stop> {
-        call(env, uc, "GDI", 1, &[u32::from(self.hdc), c])
+        crate::win16::gdi::dc::set_bk_color(env, uc, &[u32::from(self.hdc), c])
     }
 
     pub fn bk_mode(&self, env: &mut Env, uc: &mut Uc<'_>, mode: u16) -> Result<u32, Stop> {
-        call(env, uc, "GDI", 2, &[u32::from(self.hdc), u32::from(mode)])
+        crate::win16::gdi::dc::set_bk_mode(env, uc, &[u32::from(self.hdc), u32::from(mode)])
     }
 
     /// SelectObject: the object it replaced (0 for none given).
@@ -216,11 +200,17 @@ impl Painter {
         if h == 0 {
             return Ok(0);
         }
-        Ok(call(env, uc, "GDI", 45, &[u32::from(self.hdc), u32::from(h)])? as u16)
+        Ok(
+            crate::win16::gdi::objects::select_object(
+                env,
+                uc,
+                &[u32::from(self.hdc), u32::from(h)],
+            )? as u16,
+        )
     }
 
     pub fn stock(&self, env: &mut Env, uc: &mut Uc<'_>, i: u16) -> Result<u16, Stop> {
-        Ok(call(env, uc, "GDI", 87, &[u32::from(i)])? as u16)
+        Ok(crate::win16::gdi::objects::get_stock_object(env, uc, &[u32::from(i)])? as u16)
     }
 
     pub fn text_out(
@@ -237,11 +227,9 @@ impl Painter {
         let hdc = self.hdc;
         let n = t.len().min(0x7FFF) as u32;
         super::with_data(env, uc, t, |env, uc, p| {
-            call(
+            crate::win16::gdi::text::text_out(
                 env,
                 uc,
-                "GDI",
-                33,
                 &[
                     u32::from(hdc),
                     u32::from(x as u16),
@@ -268,11 +256,9 @@ impl Painter {
         let n = t.len().min(0x7FFF) as u32;
         super::with_data(env, uc, &data, |env, uc, p| {
             let text = crate::win16::farptr::add(p, 8);
-            call(
+            crate::win16::user::text::draw_text(
                 env,
                 uc,
-                "USER",
-                85,
                 &[u32::from(hdc), text, n, p, u32::from(format)],
             )
         })?;
@@ -292,7 +278,7 @@ impl Painter {
             u32::from(r.2 as u16),
             u32::from(r.3 as u16),
         ];
-        call(env, uc, "GDI", 24, &args)?;
+        crate::win16::gdi::shapes::ellipse(env, uc, &args)?;
         self.select(env, uc, ob)?;
         self.select(env, uc, op)?;
         Ok(())
@@ -310,18 +296,14 @@ impl Painter {
         let p = self.stock(env, uc, BLACK_PEN)?;
         let op = self.select(env, uc, p)?;
         let hdc = u32::from(self.hdc);
-        call(
+        crate::win16::gdi::dc::move_to(
             env,
             uc,
-            "GDI",
-            20,
             &[hdc, u32::from(a.0 as u16), u32::from(a.1 as u16)],
         )?;
-        call(
+        crate::win16::gdi::lines::line_to(
             env,
             uc,
-            "GDI",
-            19,
             &[hdc, u32::from(b.0 as u16), u32::from(b.1 as u16)],
         )?;
         self.select(env, uc, op)?;
@@ -363,14 +345,14 @@ fn shown_text(t: &[u8]) -> Vec<u8> {
 fn text_extent(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, t: &[u8]) -> Result<(i16, i16), Stop> {
     if t.is_empty() {
         let v = super::with_data(env, uc, b" ", |env, uc, p| {
-            call(env, uc, "GDI", 91, &[u32::from(hdc), p, 1])
+            crate::win16::gdi::text::get_text_extent(env, uc, &[u32::from(hdc), p, 1])
         })?
         .0;
         return Ok((0, (v >> 16) as i16));
     }
     let n = t.len().min(0x7FFF) as u32;
     let v = super::with_data(env, uc, t, |env, uc, p| {
-        call(env, uc, "GDI", 91, &[u32::from(hdc), p, n])
+        crate::win16::gdi::text::get_text_extent(env, uc, &[u32::from(hdc), p, n])
     })?
     .0;
     Ok((v as u16 as i16, (v >> 16) as i16))
@@ -563,8 +545,8 @@ pub fn check_box(
     let x = if left_text { cx - size } else { 0 };
     let y = (cy - size) / 2;
     // The marks' colour: the DC's text colour (GDI.90 GetTextColor).
-    let ink = call(env, uc, "GDI", 90, &[u32::from(hdc)])?;
-    let brush = call(env, uc, "GDI", 66, &[ink])? as u16;
+    let ink = crate::win16::gdi::dc::get_text_color(env, uc, &[u32::from(hdc)])?;
+    let brush = crate::win16::gdi::brush::create_solid_brush(env, uc, &[ink])? as u16;
     if radio {
         stamp(env, uc, &p, &RADIO_RING, (x, y), brush)?;
         if pushed {
@@ -597,7 +579,7 @@ pub fn check_box(
         }
     }
     if brush != 0 {
-        call(env, uc, "GDI", 69, &[u32::from(brush)])?;
+        crate::win16::gdi::objects::delete_object(env, uc, &[u32::from(brush)])?;
     }
     p.bk_mode(env, uc, TRANSPARENT)?;
     let old = p.select(env, uc, font)?;
@@ -675,11 +657,9 @@ pub fn static_control(
             _ => 0,
         };
         if icon != 0 {
-            call(
+            crate::win16::user::draw::draw_icon_api(
                 env,
                 uc,
-                "USER",
-                84,
                 &[u32::from(hdc), 0, 0, u32::from(icon)],
             )?;
         }
@@ -710,11 +690,8 @@ pub fn static_control(
 
 /// The dotted focus rectangle (DrawFocusRect, where USER has it).
 pub fn focus_rect(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, r: R) -> Result<(), Stop> {
-    if api::find("USER", 466).is_none() {
-        return Ok(());
-    }
     super::with_data(env, uc, &rect_bytes(r), |env, uc, p| {
-        call(env, uc, "USER", 466, &[u32::from(hdc), p])
+        crate::win16::user::draw::draw_focus_rect_api(env, uc, &[u32::from(hdc), p])
     })?;
     Ok(())
 }

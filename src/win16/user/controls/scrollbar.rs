@@ -24,7 +24,6 @@
 //! standard bar), placed in the shaft between the arrows in proportion to
 //! (pos − min) / (max − min).
 
-use super::Control;
 use super::wm::{self, WM_HSCROLL, WM_KILLFOCUS, WM_VSCROLL};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
@@ -61,20 +60,7 @@ pub struct ScrollBar {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut ScrollBar {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::ScrollBar(ScrollBar::default()));
-    if !matches!(c, Control::ScrollBar(_)) {
-        *c = Control::ScrollBar(ScrollBar::default());
-    }
-    match c {
-        Control::ScrollBar(s) => s,
-        _ => unreachable!("just made a scroll bar"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// Is `hwnd` a scroll bar control?

@@ -18,8 +18,8 @@
 //!   beneath).
 //! - Its text is the window text (DefWindowProc); setting it repaints.
 
+use super::button::DLGC_STATIC;
 use super::wm::{self, WM_GETDLGCODE, WM_GETFONT, WM_SETFONT, WM_SETTEXT};
-use super::{Control, button::DLGC_STATIC};
 use crate::env::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::farptr;
@@ -56,20 +56,7 @@ pub struct Static {
 }
 
 fn state(env: &mut Env, hwnd: u16) -> &mut Static {
-    let c = env
-        .win16
-        .user
-        .controls
-        .state
-        .entry(hwnd)
-        .or_insert_with(|| Control::Static(Static::default()));
-    if !matches!(c, Control::Static(_)) {
-        *c = Control::Static(Static::default());
-    }
-    match c {
-        Control::Static(s) => s,
-        _ => unreachable!("just made a static control"),
-    }
+    super::state_of(env, hwnd)
 }
 
 /// The icon an SS_ICON control's creation text names (CREATESTRUCT at
