@@ -635,6 +635,8 @@ fn without_a_map_an_export_names_only_its_own_function() {
     ) else {
         return;
     };
+    let run = bin().arg("run").arg(&exe).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "report 25\r\n");
     let publics = watcom_code_publics(&exe.parent().unwrap().join("extents.map"), "0001");
     let at = |name: &str| {
         publics
@@ -763,4 +765,51 @@ fn the_demo_without_its_map_names_unexported_functions_by_segment() {
     )
     .unwrap();
     assert_eq!(v["symbol"], "(entry)+0x5");
+}
+
+/// `stack --json` says where each frame module's names came from
+/// (`symbols`: exports, map, sym, debug information) and carries the note
+/// text mode prints after a walk stopped at a function's entry
+/// (`entry_note`; walk/prologue.rs), null elsewhere.
+#[test]
+fn stack_json_names_the_symbol_sources_and_the_entry_note() {
+    let run = |args: &[&str]| {
+        let out = bin()
+            .arg("stack")
+            .arg("--json")
+            .args(args)
+            .arg(rom("demo.exe"))
+            .output()
+            .unwrap();
+        json(&out)
+    };
+    let kinds = |v: &serde_json::Value| -> Vec<String> {
+        let m = v["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["module"] == "DEMO")
+            .unwrap_or_else(|| panic!("DEMO in {v}"));
+        m["used"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // demo.map beside the program: the names tables and the map.
+    let v = run(&["--at", "DEMO!WinMain"]);
+    assert_eq!(kinds(&v), ["exports", "map"], "{v}");
+    let m = &v["symbols"][0]["used"][1];
+    assert!(m["from"].as_str().unwrap().ends_with("demo.map"), "{v}");
+    // WinMain's first instruction is its prologue's push bp.
+    let note = v["entry_note"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        note.contains("before its prologue (push bp; mov bp,sp)"),
+        "{note}"
+    );
+    // Without the map: the names tables only; after the prologue no note.
+    let v = run(&["--no-symbol-search", "--at", "DEMO:1:3A"]);
+    assert_eq!(kinds(&v), ["exports"], "{v}");
+    assert!(v["entry_note"].is_null(), "{v}");
 }

@@ -399,6 +399,10 @@ pub struct SymbolTable {
     by_name: HashMap<String, Vec<usize>>,
     /// Where the symbols came from (paths and tables), for `info`.
     pub sources: Vec<String>,
+    /// The kinds of symbol source used, each with what it was (a file's
+    /// path, a table, a debug format), for `--json`: `exports` (the NE
+    /// names tables), `map`, `sym`, `debug information`.
+    pub used: Vec<(&'static str, String)>,
     /// Source lines and functions from the executable's debug information.
     pub lines: lines::LineTable,
     /// (NE segment, offset) of an export → the end of its function, read
@@ -658,6 +662,9 @@ impl SymbolTable {
             }
         }
         self.sources.extend(table.formats.iter().cloned());
+        for f in &table.formats {
+            self.used.push(("debug information", f.clone()));
+        }
         if self.lines.is_empty() {
             self.lines = table;
         } else {
@@ -703,6 +710,7 @@ pub fn ne_names(ne: &crate::loader::ne::NeImage, table: &mut SymbolTable) {
     }
     table.read_extents(ne);
     table.sources.push("NE names tables".into());
+    table.used.push(("exports", "NE names tables".into()));
 }
 
 /// A symbol file the user named (`--map [MODULE=]FILE`, `--sym`).
@@ -802,6 +810,15 @@ impl Registry {
                 Err(e) => self.warn(format!("debug information not used: {e}")),
             }
         }
+    }
+}
+
+/// `sym` for a MAPSYM file's layout, else `map` (a linker's map).
+fn layout_kind(l: &Layout) -> &'static str {
+    if l.format.starts_with("MAPSYM") {
+        "sym"
+    } else {
+        "map"
     }
 }
 
@@ -922,6 +939,9 @@ impl Registry {
                     )
                 })?;
                 table.sources.push(g.path.display().to_string());
+                table
+                    .used
+                    .push((layout_kind(&layout), g.path.display().to_string()));
                 self.map_lines(&g.path, &layout, m, &mut table);
             }
         }
@@ -965,6 +985,9 @@ impl Registry {
                                     self.map_lines(&p, layout, m, &mut table);
                                 }
                                 table.sources.push(p.display().to_string());
+                                if let Some(l) = layouts.first() {
+                                    table.used.push((layout_kind(l), p.display().to_string()));
+                                }
                                 used = Some(p);
                             }
                         }

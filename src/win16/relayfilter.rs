@@ -108,7 +108,9 @@ impl RelayFilter {
         let name = rest.split('(').next().unwrap_or("");
         let ordinal = sysexport::ordinal_of(module, name).or_else(|| {
             super::api::all()
-                .find(|a| a.module.eq_ignore_ascii_case(module) && a.name == name)
+                .find(|a| {
+                    a.module.eq_ignore_ascii_case(module) && a.name.eq_ignore_ascii_case(name)
+                })
                 .map(|a| a.ordinal)
         });
         ordinal.is_some_and(|o| self.keeps_call(module, o, name))

@@ -9,24 +9,35 @@
 #include <windows.h>
 
 static char line[64];
+static HINSTANCE inst;
+
+typedef int (FAR PASCAL *REPORTPROC)(int);
 
 int FAR PASCAL _export Report(int x)
 {
     return x * 3 + 1;
 }
 
+/* Report is called through its instance thunk, which loads AX with the
+ * data segment its prologue moves into DS (SDK Guide to Programming,
+ * chapter 14). */
 int NEAR Helper(int n)
 {
+    REPORTPROC report = (REPORTPROC)MakeProcInstance((FARPROC)Report, inst);
     int i, s = 0;
 
     for (i = 0; i < n; i++)
-        s += Report(i);
+        s += report(i);
+    FreeProcInstance((FARPROC)report);
     return s;
 }
 
 int PASCAL WinMain(HINSTANCE hInst, HINSTANCE hPrev, LPSTR lpCmdLine, int nCmdShow)
 {
-    int n = wsprintf(line, "report %d\r\n", Helper(4) + 3);
+    int n;
+
+    inst = hInst;
+    n = wsprintf(line, "report %d\r\n", Helper(4) + 3);
 
     _lwrite(1, line, n);
     return 0;
