@@ -762,17 +762,17 @@ fn user_visible_text_points_at_docs_in_the_repository() {
 
 /// The stack picture is at most 1200 px wide (issue 31, Why 7), and a
 /// name too long for its line is not lost: the demo walked with a map
-/// whose PaintLine has a 200-character name draws every text inside the
+/// whose OnEraseBkgnd has a 200-character name draws every text inside the
 /// picture (12 px monospace, 7.2 px a character; the title 15 px), and
 /// the whole name is in the picture, wrapped or in an elided text's
 /// `<title>`.
 #[test]
 fn the_stack_picture_fits_1200_px_without_losing_a_long_name() {
     let dir = tmp("wide");
-    let long = format!("PaintLine_{}", "x".repeat(190));
+    let long = format!("OnEraseBkgnd_{}", "x".repeat(190));
     let map = std::fs::read_to_string(root().join("roms/demo.map"))
         .unwrap()
-        .replace("PaintLine", &long);
+        .replace("OnEraseBkgnd", &long);
     std::fs::write(dir.join("long.map"), map).unwrap();
     let svg = dir.join("s.svg");
     succeed(

@@ -579,11 +579,19 @@ pub fn render(pic: &Picture) -> String {
         );
         // A long legend (a C++ name) wraps onto more lines.
         for part in wrap(&line, LINE_MAX) {
+            // A single word longer than the line (a long C++ name) is
+            // elided, the whole of it in the element's <title>.
+            let shown = clip(&part, LINE_MAX);
+            let title = if shown == part {
+                String::new()
+            } else {
+                format!("<title>{}</title>", esc(&part))
+            };
             let _ = writeln!(
                 body,
-                r#"<text x="14" y="{y_after}" class="frame-legend mono" data-frame="{}">{}</text>"#,
+                r#"<text x="14" y="{y_after}" class="frame-legend mono" data-frame="{}">{title}{}</text>"#,
                 f.index,
-                esc(&clip(&part, LINE_MAX))
+                esc(&shown)
             );
             y_after += 17;
         }
