@@ -978,7 +978,7 @@ fn resolve_at(
                     units.iter().enumerate().find_map(|(i, u)| {
                         let base = u32::from(u.paragraph?) << 4;
                         let off = linear.checked_sub(base)?;
-                        (off >= u32::from(u.start) && off < u.end()).then(|| (i, off as u16))
+                        (off >= u32::from(u.start) && off < u.end()).then_some((i, off as u16))
                     })
                 })
                 .ok_or_else(|| {

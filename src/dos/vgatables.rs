@@ -391,11 +391,13 @@ mod tests {
 
     #[test]
     fn the_tables_do_not_overlap_and_fit_after_the_fonts() {
-        assert!(SAVE_PTR >= super::super::font::OFF_8X8 + 0x800);
-        assert!(usize::from(SECONDARY) >= usize::from(SAVE_PTR) + 28);
-        assert!(usize::from(DCC) >= usize::from(SECONDARY) + 0x1A);
+        const {
+            assert!(SAVE_PTR >= super::super::font::OFF_8X8 + 0x800);
+            assert!(SECONDARY as usize >= SAVE_PTR as usize + 28);
+            assert!(DCC as usize >= SECONDARY as usize + 0x1A);
+            assert!(PARAMS as usize + ENTRIES * ENTRY_LEN <= 0x8000);
+        }
         assert!(usize::from(PARAMS) >= usize::from(DCC) + dcc_table().len());
-        assert!(usize::from(PARAMS) + ENTRIES * ENTRY_LEN <= 0x8000);
     }
 
     #[test]

@@ -100,11 +100,7 @@ pub fn function_end(code: &[u8], start: u32) -> u32 {
                     _ => {}
                 }
             }
-            FlowControl::IndirectBranch | FlowControl::Return => {
-                if furthest < next {
-                    return next;
-                }
-            }
+            FlowControl::IndirectBranch | FlowControl::Return if furthest < next => return next,
             _ => {}
         }
     }
