@@ -955,7 +955,8 @@ fn resolve_at(
             module: m,
             segment,
             offset,
-        } if same(m) && ne.is_some() => find(*segment, *offset),
+            ..
+        } if same(m) && ne.is_some() => find(crate::session::ne_segment(m, *segment)?, *offset),
         Loc::ModuleSeg { module: m, .. } if !same(m) => {
             Err(format!("the file's module is {module}, not {m}"))
         }
@@ -969,6 +970,17 @@ fn resolve_at(
                         && u32::from(*offset) < u.end()
                 })
                 .map(|i| (i, *offset))
+                .or_else(|| {
+                    // Another paragraph naming the same byte (A:75 is
+                    // 0010:0015), as `stack --at` takes it: the segment
+                    // that holds its linear address.
+                    let linear = (u32::from(*seg) << 4) + u32::from(*offset);
+                    units.iter().enumerate().find_map(|(i, u)| {
+                        let base = u32::from(u.paragraph?) << 4;
+                        let off = linear.checked_sub(base)?;
+                        (off >= u32::from(u.start) && off < u.end()).then_some((i, off as u16))
+                    })
+                })
                 .ok_or_else(|| {
                     format!(
                         "{seg:04X}:{offset:04X} is not in the program's image (segments: {})",
@@ -1032,11 +1044,9 @@ fn resolve_at(
         Loc::After(_) => Err("+N counts executed instructions; disasm runs nothing".into()),
         // A DOS program's MODULE:PARA:OFF: the paragraph of its load
         // image (hex, as the listing's headings give it), as PARA:OFF.
-        Loc::ModuleSeg {
-            segment, offset, ..
-        } => resolve_at(
+        Loc::ModuleSeg { para, offset, .. } => resolve_at(
             &Loc::SegOff {
-                seg: crate::session::dos_paragraph(*segment)?,
+                seg: crate::session::dos_paragraph(*para)?,
                 offset: *offset,
             },
             units,

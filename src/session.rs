@@ -573,12 +573,18 @@ fn check_symbols(env: &Env) -> Result<(), LoadFailure> {
 /// Where to stop (the CLI's LOC).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loc {
-    /// `MODULE:SEG:OFF`: NE segment number and offset in a module.
+    /// `MODULE:SEG:OFF`: NE segment number and offset in a module; for
+    /// a DOS program `MODULE:PARA:OFF`, a paragraph of its load image.
     ModuleSeg {
         /// The module name.
         module: String,
-        /// The NE segment number.
+        /// The NE segment number (the middle part read as decimal; 0 when
+        /// it is not decimal, which no NE segment is).
         segment: u16,
+        /// The middle part read as hexadecimal: a DOS program's paragraph
+        /// (`MZFAR:1A:2B`), as `disasm` headings give it; None when it is
+        /// not hexadecimal.
+        para: Option<u16>,
         /// The offset (hex).
         offset: u16,
     },
@@ -661,13 +667,25 @@ impl std::str::FromStr for Loc {
                 seg: hex16(seg)?,
                 offset: hex16(off)?,
             }),
-            [module, seg, off] => Ok(Loc::ModuleSeg {
-                module: (*module).into(),
-                segment: seg
-                    .parse()
-                    .map_err(|_| format!("'{s}': the segment number is decimal"))?,
-                offset: hex16(off)?,
-            }),
+            [module, seg, off] => {
+                // Decimal for an NE segment number, hexadecimal for a DOS
+                // paragraph: which one applies depends on the program,
+                // so both readings are kept.
+                let segment = seg.parse().ok();
+                let para = hex16(seg).ok();
+                if segment.is_none() && para.is_none() {
+                    return Err(format!(
+                        "'{s}': the middle part is an NE segment number (decimal) or a DOS \
+                         program's paragraph (hex, up to FFFF)"
+                    ));
+                }
+                Ok(Loc::ModuleSeg {
+                    module: (*module).into(),
+                    segment: segment.unwrap_or(0),
+                    para,
+                    offset: hex16(off)?,
+                })
+            }
             _ => Err(format!(
                 "'{s}': LOC is MODULE:SEG:OFF, SEG:OFF, MODULE!NAME, MODULE!#N, MODULE.N or +N, \
                  optionally followed by +prologue"
@@ -753,8 +771,9 @@ pub fn resolve_in(env: &Env, mem: &dyn WalkMemory, loc: &Loc) -> Result<(u16, u1
             // as `disasm --at` and the walk's MODULE name it.
             Loc::ModuleSeg {
                 module: name,
-                segment,
+                para,
                 offset,
+                ..
             } if env.dos_program.is_some()
                 && env
                     .program_name
@@ -762,14 +781,16 @@ pub fn resolve_in(env: &Env, mem: &dyn WalkMemory, loc: &Loc) -> Result<(u16, u1
                     .is_some_and(|p| p.eq_ignore_ascii_case(name)) =>
             {
                 let base = env.dos_program.as_ref().map_or(0, |p| p.base_seg);
-                let para = dos_paragraph(*segment)?;
+                let para = dos_paragraph(*para)?;
                 Ok((base.wrapping_add(para), *offset))
             }
             Loc::ModuleSeg {
                 module: name,
                 segment,
                 offset,
+                ..
             } => {
+                ne_segment(name, *segment)?;
                 let m = module(name)?;
                 let sel = m
                     .segments
@@ -883,13 +904,23 @@ pub fn prepare_location(uc: &mut crate::machine::Uc<'_>, loc: &Loc) -> Result<()
 }
 
 /// The paragraph a DOS program's `MODULE:PARA:OFF` names, from its
-/// load image. The LOC parser reads the middle part as a decimal NE
-/// segment number; for a DOS program it is a hexadecimal paragraph (as
-/// `disasm` headings give it), so its digits are read again as hex.
-pub fn dos_paragraph(segment: u16) -> Result<u16, String> {
-    u16::from_str_radix(&segment.to_string(), 16).map_err(|_| {
-        format!("{segment}: a DOS program's MODULE:PARA:OFF takes the paragraph in hex, up to FFFF")
+/// load image: the middle part read as hexadecimal (as `disasm` headings
+/// give it), [`Loc::ModuleSeg`]'s `para`.
+pub fn dos_paragraph(para: Option<u16>) -> Result<u16, String> {
+    para.ok_or_else(|| {
+        "a DOS program's MODULE:PARA:OFF takes the paragraph in hex, up to FFFF".to_string()
     })
+}
+
+/// An NE module's `MODULE:SEG:OFF` segment number: decimal, from 1
+/// ([`Loc::ModuleSeg`]'s `segment` is 0 when the part was not decimal).
+pub fn ne_segment(module: &str, segment: u16) -> Result<u16, String> {
+    if segment == 0 {
+        return Err(format!(
+            "{module}: the segment of MODULE:SEG:OFF is an NE segment number, decimal from 1"
+        ));
+    }
+    Ok(segment)
 }
 
 /// Did a run to `at` with instruction budget `max_insns` (0 = none)

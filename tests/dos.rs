@@ -1279,7 +1279,14 @@ fn without_events_no_win16_api_call_is_logged() {
 /// 0000:002A and helper at 0010:0015 of the image.
 #[test]
 fn module_para_off_names_the_load_image_in_stack_and_disasm() {
-    for (at, symbol) in [("MZFAR:0:2A", "leaf_stop"), ("mzfar:10:15", "helper")] {
+    // A paragraph with hex letters names the same bytes: helper at image
+    // offset 0x115 is A:75 and b:65 too.
+    for (at, symbol) in [
+        ("MZFAR:0:2A", "leaf_stop"),
+        ("mzfar:10:15", "helper"),
+        ("MZFAR:A:75", "helper"),
+        ("mzfar:b:65", "helper"),
+    ] {
         let out = common::bin()
             .args(["stack", "--json", "--at", at])
             .arg(common::rom("mzfar.exe"))
@@ -1296,6 +1303,24 @@ fn module_para_off_names_the_load_image_in_stack_and_disasm() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("leaf_stop:\n0000:002A "), "{text}");
+    let out = common::bin()
+        .args(["disasm", "--count", "1", "--at", "MZFAR:A:75"])
+        .arg(common::rom("mzfar.exe"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("helper:\n"), "{text}");
+    // An NE module's segment number stays decimal: a hex letter there is
+    // refused with a message saying so.
+    let out = common::bin()
+        .args(["stack", "--at", "DEMO:1A:0"])
+        .arg(common::rom("demo.exe"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("decimal from 1"), "{err}");
 }
 
 /// A program sees only its own directory as drive C: (README, "DOS
@@ -1325,4 +1350,47 @@ fn an_argument_outside_the_programs_drive_gets_a_hint() {
     assert!(err.contains("x/T.TXT") && err.contains("--dir"), "{err}");
     assert!(!run(true).contains("note: the argument"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The VGA BIOS's tables behind the video save pointer (0040:00A8), as
+/// IBM's VGA BIOS lays them out (Ralf Brown's memory map at 0040:00A8 and
+/// INT 10h AH=1Ah; src/dos/vgatables.rs): the secondary save pointer
+/// table is 1Ah bytes long; the display combination code table has 16
+/// entries, version 1; the 400-line 80-column text entry (18h) holds 80
+/// columns, 25 rows, 16-line characters, a 1000h-byte page, misc output
+/// 67h, CRTC 09h 4Fh and graphics controller 06h 0Eh (B800h, odd/even);
+/// mode 13h's (1Ch) 40 columns, 25 rows, 8 lines, misc 63h.
+#[test]
+fn the_video_save_pointer_leads_to_ibm_s_vga_tables() {
+    let out = common::bin()
+        .arg("run")
+        .arg(common::rom("vgatable.com"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1A \r\n10 01 \r\n50 18 10 00 10 67 4F 0E \r\n28 18 08 63 \r\n"
+    );
+}
+
+/// Turbo Pascal 7's LARGE.COM (the corpus's dos/tp7, a TSR that keeps its
+/// own text font across mode sets) copies the save pointer table and
+/// refuses to install ("Unknown VGA table format") unless the secondary
+/// table is the VGA's 1Ah bytes; with the tables there it installs.
+#[test]
+fn tp7_large_com_installs_its_font_over_the_vga_tables() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let exe = corpus.join("dos/tp7/LARGE.COM");
+    if !exe.is_file() {
+        eprintln!("SKIP: {} is absent", exe.display());
+        return;
+    }
+    let out = common::bin().arg("run").arg(&exe).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.contains("Large Text Font is now installed."), "{text}");
+    assert!(!text.contains("Unknown VGA table format"), "{text}");
 }

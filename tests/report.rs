@@ -759,3 +759,61 @@ fn user_visible_text_points_at_docs_in_the_repository() {
     assert!(linked >= 5, "README links {linked} docs pages");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The stack picture is at most 1200 px wide (issue 31, Why 7), and a
+/// name too long for its line is not lost: the demo walked with a map
+/// whose OnEraseBkgnd has a 200-character name draws every text inside the
+/// picture (12 px monospace, 7.2 px a character; the title 15 px), and
+/// the whole name is in the picture, wrapped or in an elided text's
+/// `<title>`.
+#[test]
+fn the_stack_picture_fits_1200_px_without_losing_a_long_name() {
+    let dir = tmp("wide");
+    let long = format!("OnEraseBkgnd_{}", "x".repeat(190));
+    let map = std::fs::read_to_string(root().join("roms/demo.map"))
+        .unwrap()
+        .replace("OnEraseBkgnd", &long);
+    std::fs::write(dir.join("long.map"), map).unwrap();
+    let svg = dir.join("s.svg");
+    succeed(
+        bin()
+            .current_dir(root())
+            .args(["stack", "--no-symbol-search", "--map"])
+            .arg(dir.join("long.map"))
+            .args(["--at", "DEMO:1:3A", "roms/demo.exe", "--svg"])
+            .arg(&svg),
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = parse(&text);
+    let root_el = doc.root_element();
+    let width: u32 = root_el.attribute("width").unwrap().parse().unwrap();
+    assert!(width <= 1200, "width {width}");
+    let mut whole = false;
+    for t in root_el.descendants().filter(|n| n.has_tag_name("text")) {
+        let x: f64 = t.attribute("x").unwrap().parse().unwrap();
+        let shown: String = t
+            .children()
+            .filter(|c| c.is_text())
+            .filter_map(|c| c.text())
+            .collect();
+        let class = t.attribute("class").unwrap_or("");
+        let px = if class.contains("title") { 9.1 } else { 7.2 };
+        let anchored = t.attribute("text-anchor").is_some();
+        assert!(
+            anchored || x + shown.chars().count() as f64 * px <= f64::from(width),
+            "text past the right edge: {shown:?} at x {x}"
+        );
+        let titled = t
+            .children()
+            .find(|c| c.has_tag_name("title"))
+            .and_then(|c| c.text())
+            .unwrap_or("");
+        whole |= shown.contains(&long) || titled.contains(&long);
+    }
+    // Wrapped legend lines hold the name whole too (a word is never cut).
+    assert!(
+        whole || text.contains(&long),
+        "the long name is in the picture"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

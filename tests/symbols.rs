@@ -223,15 +223,16 @@ fn a_wlink_map_names_the_demo_as_the_link_map_does() {
 fn without_a_map_the_ne_names_tables_name_what_they_can() {
     let sc = demo();
     let p = load_with(&sc, &root().join(&sc.file), Vec::new(), false).unwrap();
-    // PAINTLINE and MAINWNDPROC are exported; WinMain precedes every
-    // export of segment 1, so nothing names it.
+    // PAINTLINE and MAINWNDPROC are exported and name their own
+    // functions; OnEraseBkgnd follows MainWndProc's RETF and WinMain the
+    // entry's code, and no export names them (symbols/extent.rs).
     assert_eq!(
         frame_symbols(&p),
         [
             Some("PAINTLINE+0xa".to_string()),
-            Some("MAINWNDPROC+0x27".to_string()),
+            Some("SEG2+0x27".to_string()),
             Some("MAINWNDPROC+0x10".to_string()),
-            None,
+            Some("SEG1+0x28".to_string()),
         ]
     );
 }
@@ -597,4 +598,218 @@ fn a_map_beside_the_program_comes_before_a_sym_beside_it() {
         .unwrap();
     assert_eq!(json(&out)["frames"][0]["symbol"], "stale_name");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The code-segment publics of an Open Watcom map (`0001:00cc  _cstart_`),
+/// read here by the test itself: (offset, name), sorted by offset.
+fn watcom_code_publics(map: &Path, segment: &str) -> Vec<(u32, String)> {
+    let text = std::fs::read_to_string(map).unwrap();
+    let mut v: Vec<(u32, String)> = text
+        .lines()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let (s, o) = t.first()?.split_once(':')?;
+            let o = o.trim_end_matches(['*', '+']);
+            (s == segment && t.len() == 2)
+                .then(|| (u32::from_str_radix(o, 16).ok(), t[1].to_string()))
+                .and_then(|(o, n)| Some((o?, n)))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Without a map, an export names only its own function: the code after
+/// it (a static helper, WinMain, the C runtime) is `SEGn+0xOFF`, and the
+/// program's entry (`ne_csip`) is `(entry)` over the startup code it
+/// begins (issue 31, Why 7: the C runtime's entry was named as a window
+/// procedure plus 0x2d2). The truth is wlink's own map of the program.
+#[test]
+fn without_a_map_an_export_names_only_its_own_function() {
+    let Some(exe) = common::watcom::build(
+        "extents",
+        common::watcom::Kind::Win16Exe,
+        &["extents.c"],
+        None,
+        &["-ms", "-fm=extents.map"],
+    ) else {
+        return;
+    };
+    let run = bin().arg("run").arg(&exe).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "report 25\r\n");
+    let publics = watcom_code_publics(&exe.parent().unwrap().join("extents.map"), "0001");
+    let at = |name: &str| {
+        publics
+            .iter()
+            .find(|(_, n)| n == name)
+            .unwrap_or_else(|| panic!("{name} in the map: {publics:?}"))
+            .0
+    };
+    let next_after = |off: u32| publics.iter().map(|&(o, _)| o).find(|&o| o > off).unwrap();
+    let (report, helper, winmain, cstart) =
+        (at("REPORT"), at("Helper_"), at("WINMAIN"), at("_cstart_"));
+    let out = bin()
+        .args(["disasm", "--json", "--no-symbol-search", "--segment", "1"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut seen = 0;
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let off = v["offset"].as_u64().unwrap() as u32;
+        let sym = v["symbol"].as_str().unwrap_or("-").to_string();
+        let disp = |base: u32, name: &str| {
+            if off == base {
+                name.to_string()
+            } else {
+                format!("{name}+{:#x}", off - base)
+            }
+        };
+        if (report..helper).contains(&off) {
+            assert_eq!(sym, disp(report, "REPORT"));
+        } else if (helper..next_after(winmain)).contains(&off) {
+            // Helper and WinMain: exported by nobody.
+            assert_eq!(sym, format!("SEG1+{off:#x}"));
+        } else if (cstart..next_after(cstart)).contains(&off) {
+            assert_eq!(sym, disp(cstart, "(entry)"));
+        }
+        assert!(
+            off < helper || !sym.starts_with("REPORT"),
+            "{off:#x} is past REPORT's function: {sym}"
+        );
+        seen += 1;
+    }
+    assert!(seen > 100, "{seen} instructions listed");
+    // The walk from inside Report: Helper's and WinMain's frames are not
+    // Report's (the frames' return addresses, from the map).
+    let out = bin()
+        .args([
+            "stack",
+            "--json",
+            "--no-symbol-search",
+            "--at",
+            "EXTENTS!REPORT+prologue",
+        ])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let frames = v["frames"].as_array().unwrap();
+    assert!(frames.len() >= 3, "{v}");
+    assert!(
+        frames[0]["symbol"].as_str().unwrap().starts_with("REPORT+"),
+        "{v}"
+    );
+    for f in &frames[1..3] {
+        let ip = f["wIP"].as_u64().unwrap() as u32;
+        assert!((helper..next_after(winmain)).contains(&ip), "{v}");
+        assert_eq!(f["symbol"], format!("SEG1+{ip:#x}"), "{v}");
+    }
+}
+
+/// roms/demo.exe without its map: the exports MAINWNDPROC and PAINTLINE
+/// name their own functions; OnEraseBkgnd (after MainWndProc) and WinMain
+/// (after the entry's code, which ends where WinMain's prologue begins)
+/// are segment offsets, not `MAINWNDPROC+0x27` or `(entry)+0x28`
+/// (demo.map gives the functions: WinMain 0001:001E, OnEraseBkgnd
+/// 0002:001D).
+#[test]
+fn the_demo_without_its_map_names_unexported_functions_by_segment() {
+    let out = bin()
+        .args(["stack", "--json", "--no-symbol-search", "--at", "DEMO:1:3A"])
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let names: Vec<&str> = v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["symbol"].as_str().unwrap_or("-"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "PAINTLINE+0xa",
+            "SEG2+0x27",
+            "MAINWNDPROC+0x10",
+            "SEG1+0x28"
+        ],
+        "{v}"
+    );
+    // The entry's own code is `(entry)`.
+    let out = bin()
+        .args([
+            "disasm",
+            "--json",
+            "--no-symbol-search",
+            "--at",
+            "DEMO:1:5",
+            "--count",
+            "1",
+        ])
+        .arg(rom("demo.exe"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["symbol"], "(entry)+0x5");
+}
+
+/// `stack --json` says where each frame module's names came from
+/// (`symbols`: exports, map, sym, debug information) and carries the note
+/// text mode prints after a walk stopped at a function's entry
+/// (`entry_note`; walk/prologue.rs), null elsewhere.
+#[test]
+fn stack_json_names_the_symbol_sources_and_the_entry_note() {
+    let run = |args: &[&str]| {
+        let out = bin()
+            .arg("stack")
+            .arg("--json")
+            .args(args)
+            .arg(rom("demo.exe"))
+            .output()
+            .unwrap();
+        json(&out)
+    };
+    let kinds = |v: &serde_json::Value| -> Vec<String> {
+        let m = v["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["module"] == "DEMO")
+            .unwrap_or_else(|| panic!("DEMO in {v}"));
+        m["used"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // demo.map beside the program: the names tables and the map.
+    let v = run(&["--at", "DEMO!WinMain"]);
+    assert_eq!(kinds(&v), ["exports", "map"], "{v}");
+    let m = &v["symbols"][0]["used"][1];
+    assert!(m["from"].as_str().unwrap().ends_with("demo.map"), "{v}");
+    // WinMain's first instruction is its prologue's push bp.
+    let note = v["entry_note"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        note.contains("before its prologue (push bp; mov bp,sp)"),
+        "{note}"
+    );
+    // Without the map: the names tables only; after the prologue no note.
+    let v = run(&["--no-symbol-search", "--at", "DEMO:1:3A"]);
+    assert_eq!(kinds(&v), ["exports"], "{v}");
+    assert!(v["entry_note"].is_null(), "{v}");
 }

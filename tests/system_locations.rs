@@ -197,11 +197,11 @@ fn events_filters_name_modules_and_functions_as_relay_filters_do() {
         let lines = events(&["--events", filter], &exe);
         assert_eq!(lines.len(), 2, "{filter}: {lines:?}");
         assert!(
-            lines[0].contains(" call KERNEL.GETVERSION() -> "),
+            lines[0].contains(" call KERNEL.GetVersion() -> "),
             "{lines:?}"
         );
         assert!(
-            lines[1].contains(" call USER.GETTICKCOUNT() -> "),
+            lines[1].contains(" call USER.GetTickCount() -> "),
             "{lines:?}"
         );
     }
@@ -212,7 +212,7 @@ fn events_filters_name_modules_and_functions_as_relay_filters_do() {
     // Without a filter every event, KERNEL's calls among them.
     let all = events(&["--events"], &exe);
     assert!(
-        all.iter().any(|l| l.contains(" call KERNEL.GETVERSION()")),
+        all.iter().any(|l| l.contains(" call KERNEL.GetVersion()")),
         "{all:?}"
     );
     assert!(all.len() > user.len());

@@ -557,7 +557,7 @@ fn the_log_is_what_toolhelp16_stack_shows_at_the_faulting_instruction() {
     // its own code.
     assert_eq!(walks[0].1[0].4, "USER", "{log}");
     assert_eq!(walks[0].1.last().unwrap().4, "PMWATSON", "{log}");
-    assert_eq!(tool_task["frames"][0]["symbol"], "GETMESSAGE", "{s:#}");
+    assert_eq!(tool_task["frames"][0]["symbol"], "GetMessage", "{s:#}");
 }
 
 #[test]

@@ -342,7 +342,7 @@ fn regs_in_json_are_a_changed_member_and_max_counts_them() {
         "InitTask succeeded: {lines:?}"
     );
     assert_eq!(lines[0]["symbol"], "start");
-    assert_eq!(lines[1]["symbol"], "INITTASK");
+    assert_eq!(lines[1]["symbol"], "InitTask");
 }
 
 /// `trace --max N` ends the trace and the run with it, the same with and

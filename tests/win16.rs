@@ -85,7 +85,7 @@ fn a_window_lives_its_whole_life_under_the_default_session() {
     // The relay log names each call with its arguments and result.
     assert!(
         ev.iter()
-            .any(|e| e.contains("call USER.POSTQUITMESSAGE(0007) -> 0000:0000")),
+            .any(|e| e.contains("call USER.PostQuitMessage(0007) -> 0000:0000")),
         "{ev:#?}"
     );
     // WM_SIZE carries the client size of a 480x360 default window: the
@@ -193,16 +193,16 @@ fn flaggen_paints_its_flag_and_exits_under_the_default_session() {
     // Its WinMain and MainWndProc (progress-pride-win16 source/main.c):
     // register, create, show, paint stripes and shapes, quit on WM_DESTROY.
     for call in [
-        "call USER.REGISTERCLASS",
-        "call USER.CREATEWINDOW",
-        "call USER.SHOWWINDOW",
-        "call USER.UPDATEWINDOW",
-        "call USER.BEGINPAINT",
-        "call GDI.POLYGON",
-        "call GDI.RECTANGLE",
-        "call GDI.ELLIPSE",
-        "call USER.ENDPAINT",
-        "call USER.POSTQUITMESSAGE",
+        "call USER.RegisterClass",
+        "call USER.CreateWindow",
+        "call USER.ShowWindow",
+        "call USER.UpdateWindow",
+        "call USER.BeginPaint",
+        "call GDI.Polygon",
+        "call GDI.Rectangle",
+        "call GDI.Ellipse",
+        "call USER.EndPaint",
+        "call USER.PostQuitMessage",
     ] {
         assert!(has(call), "{call} missing: {ev:#?}");
     }

@@ -141,7 +141,7 @@ fn a_program_with_a_timer_and_no_script_still_exits() {
     }
     assert!(
         ev.iter()
-            .any(|e| e.contains("call USER.KILLTIMER(32C4, 0001)"))
+            .any(|e| e.contains("call USER.KillTimer(32C4, 0001)"))
     );
     let last_tick = ev.iter().rposition(|e| e.contains(" fires at ")).unwrap();
     let close = ev
@@ -281,7 +281,7 @@ fn flaggen_opens_its_about_box_from_the_menu() {
         at("WM_COMMAND(0064, 0000:0000)"),
         at("dialog \"AboutBox\" opened"),
         at("gets command 1 (script line 2)"),
-        at("call USER.ENDDIALOG"),
+        at("call USER.EndDialog"),
         at("ended with 1"),
         at("WM_CLOSE"),
     ];

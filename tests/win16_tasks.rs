@@ -69,7 +69,7 @@ fn two_tasks_take_turns_through_yield() {
     for (i, e) in ev.iter().enumerate() {
         if e.contains("task switch ") {
             assert!(
-                ev[i - 1].contains("call KERNEL.YIELD() -> gives up the CPU"),
+                ev[i - 1].contains("call KERNEL.Yield() -> gives up the CPU"),
                 "{}",
                 ev[i - 1]
             );
@@ -115,7 +115,7 @@ fn win_exec_starts_a_task_that_runs_first() {
 }
 
 /// The Yield thunk's CS:IP in the ping/pong run: the relay log's
-/// `call KERNEL.YIELD()` events are stamped with CS:IP after the thunk's
+/// `call KERNEL.Yield()` events are stamped with CS:IP after the thunk's
 /// two-byte `int F0h`.
 fn yield_thunk() -> (u16, u16) {
     let out = bin()
@@ -127,7 +127,7 @@ fn yield_thunk() -> (u16, u16) {
     let ev = strings(&json(&out)["events"]);
     let e = ev
         .iter()
-        .find(|e| e.contains("call KERNEL.YIELD()"))
+        .find(|e| e.contains("call KERNEL.Yield()"))
         .expect("a Yield call");
     let (cs, ip) = e[..9].split_once(':').unwrap();
     (

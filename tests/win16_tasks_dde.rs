@@ -152,14 +152,14 @@ fn a_fault_in_a_message_sent_from_another_task_is_the_receivers() {
     assert!(frames.iter().all(|fr| fr["wSS"] == server_ss), "{v:#}");
     // The server was parked in GetMessage (its loop, ddesrv.c) when the
     // message came: the walk passes USER's GetMessage thunk, where the
-    // task resumes to run GetMessage again, and names it GETMESSAGE, not
+    // task resumes to run GetMessage again, and names it GetMessage, not
     // the thunk before it (a return address one byte back).
     let user: Vec<&str> = frames
         .iter()
         .filter(|fr| fr["module"] == "USER")
         .filter_map(|fr| fr["symbol"].as_str())
         .collect();
-    assert_eq!(user, ["GETMESSAGE"], "{v:#}");
+    assert_eq!(user, ["GetMessage"], "{v:#}");
     // The server's task ends (Windows 3.1's default action); the sender,
     // waiting in SendMessage, goes on with 0 and exits with its own code.
     // The server was the first program named: the run's result is its

@@ -625,6 +625,12 @@ pub struct Stack {
     pub near_pointers: Option<NearPointers>,
     /// Win16: every message box shown up to the stop, in order.
     pub message_boxes: Vec<MessageBox>,
+    /// For each module a frame lies in, where its names came from.
+    pub symbols: Vec<ModuleSymbols>,
+    /// What a walk stopped at a function's entry (before its prologue,
+    /// or at a built-in function's thunk) does not show, as text mode
+    /// says it after the walk; null elsewhere.
+    pub entry_note: Option<String>,
     /// The back trace (`--skip`, `--max`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub backtrace: Option<BackTrace>,
@@ -646,6 +652,26 @@ pub struct Stack {
     /// `--events`: events past what a run keeps.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub events_dropped: Option<u64>,
+}
+
+/// Where one module's names came from.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ModuleSymbols {
+    /// The module.
+    pub module: String,
+    /// Each source used, in the order they were read.
+    pub used: Vec<SymbolSource>,
+}
+
+/// One source of names.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SymbolSource {
+    /// `exports` (the NE names tables), `map` (a linker's .MAP), `sym`
+    /// (a MAPSYM .SYM) or `debug information` (CodeView, DWARF, LINK /LI
+    /// line numbers).
+    pub kind: String,
+    /// The file's path, or the table or debug format.
+    pub from: String,
 }
 
 /// A first step that failed (`walk`).

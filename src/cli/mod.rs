@@ -101,7 +101,7 @@ With --json, an error is a JSON object on stdout (docs/schema/error.json).
 LOC (stack --at, snapshot --at, trace --from/--to, --inject-fault, disasm --at,
 debug and gdb's monitor break):
   MODULE:SEG:OFF    NE segment number (decimal), offset (hex): DEMO:1:3A; for a DOS
-                    program a paragraph of its load image (hex): MZFAR:0:2A
+                    program a paragraph of its load image (hex): MZFAR:0:2A, MZFAR:A:75
   SEG:OFF           a segment or selector and offset, both hex: 102F:003A
   MODULE!NAME       a name from the NE names tables, a .MAP or .SYM, or a built-in
                     DLL's function (any case): DEMO!WinMain, USER!GetMessage

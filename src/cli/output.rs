@@ -792,6 +792,11 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
         walk_end: w.as_ref().map(|w| w.stop.to_string()),
         near_pointers: super::nearptr::find(p, w.as_ref()),
         message_boxes: message_boxes_json(p),
+        symbols: w
+            .as_ref()
+            .map(|w| symbols_used_json(p, w))
+            .unwrap_or_default(),
+        entry_note: entry_note(p, stop).map(|n| n.trim_end().to_string()),
         backtrace: None,
         tasks: None,
         explain: None,
@@ -800,6 +805,46 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
         events: None,
         events_dropped: None,
     }
+}
+
+/// Where the names of the modules the frames lie in came from (the
+/// symbol tables' `used`), each module once, in frame order.
+fn symbols_used_json(p: &Program, w: &Walk) -> Vec<j::ModuleSymbols> {
+    let Some(env) = p.machine.environment::<crate::env::Env>() else {
+        return Vec::new();
+    };
+    let mut out: Vec<j::ModuleSymbols> = Vec::new();
+    for f in &w.frames {
+        let (h, name) = if f.h_module != 0 {
+            match env.win16.modules.iter().find(|m| m.hmodule == f.h_module) {
+                Some(m) => (Some(f.h_module), m.name.clone()),
+                None => continue,
+            }
+        } else {
+            match &env.program_name {
+                Some(n) if env.dos_program.is_some() => (None, n.clone()),
+                _ => continue,
+            }
+        };
+        if out.iter().any(|m| m.module == name) {
+            continue;
+        }
+        let Ok(Some(t)) = env.symbol_table(h) else {
+            continue;
+        };
+        out.push(j::ModuleSymbols {
+            module: name,
+            used: t
+                .used
+                .iter()
+                .map(|(kind, from)| j::SymbolSource {
+                    kind: (*kind).to_string(),
+                    from: from.clone(),
+                })
+                .collect(),
+        });
+    }
+    out
 }
 
 /// `stack` in text.
@@ -921,6 +966,7 @@ pub fn demo(json_out: bool) -> i32 {
         let loc = crate::session::Loc::ModuleSeg {
             module: "DEMO".into(),
             segment: 1,
+            para: Some(1),
             offset: 0x3A,
         };
         let stop = prog.run(crate::machine::RunLimits::default(), Some(&loc))?;

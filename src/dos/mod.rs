@@ -27,6 +27,7 @@ pub mod picture;
 pub mod process;
 pub mod psp;
 pub mod screen;
+pub mod vgatables;
 pub mod video;
 
 pub use bios::bios;
@@ -445,6 +446,7 @@ pub fn init_real_mode_tables(m: &mut Machine) -> Result<(), MachineError> {
     wl(m, ROM_SEG, ROM_STUBS, &rom)?;
     bios::init_rom(m)?;
     font::init_rom(m)?;
+    vgatables::init(m)?;
     // BIOS data area.
     wl(m, 0x40, 0x10, &0x0021u16.to_le_bytes())?; // equipment: 80x25 colour, FPU-less, 1 floppy bit off
     wl(m, 0x40, 0x13, &640u16.to_le_bytes())?; // KiB of conventional memory

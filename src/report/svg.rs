@@ -16,12 +16,15 @@ use super::stackmodel::{Picture, Row, WordKind};
 use super::{clip, esc};
 use crate::walk::CpuMode;
 
-/// Width of the picture.
-const W: u32 = 1320;
+/// Width of the picture: at most 1200 px, so it fits a page and a
+/// README without scaling (issue 31, Why 7). Text that would pass the
+/// right edge is wrapped or elided, the whole of it kept in a `<title>`
+/// (a tooltip) — see [`text_full`].
+pub const W: u32 = 1200;
 /// Right edge of the bands and bound lines; the segment map lies past it.
-const COL_R: u32 = 1126;
+const COL_R: u32 = 1006;
 /// The segment map's bar.
-const MAP_X: u32 = 1150;
+const MAP_X: u32 = 1030;
 const MAP_W: u32 = 16;
 /// Least height of the segment map.
 const MAP_MIN_H: u32 = 240;
@@ -34,10 +37,12 @@ const OFF_X: u32 = WORD_X + WORD_W + 14;
 const LIN_X: u32 = OFF_X + 52;
 const MARK_X: u32 = LIN_X + 82;
 const NOTE_X: u32 = MARK_X + 70;
-/// Longest note drawn, in characters (the HTML table has them whole).
-const NOTE_MAX: usize = 82;
-/// Longest header and legend line before it wraps.
-const LINE_MAX: usize = 160;
+/// Longest note drawn, in characters (the HTML table and the note's
+/// `<title>` have them whole): 12 px monospace is 7.2 px a character, and
+/// a note runs from NOTE_X to COL_R.
+const NOTE_MAX: usize = ((COL_R - NOTE_X) * 10 / 72) as usize;
+/// Longest header and legend line before it wraps or is elided.
+const LINE_MAX: usize = ((W - 14 - 14) * 10 / 72) as usize;
 /// Band colours (fill, stroke), frame by frame.
 const BANDS: [(&str, &str); 6] = [
     ("#e3effb", "#4a7fb5"),
@@ -87,6 +92,31 @@ fn text(out: &mut String, x: u32, y: u32, class: &str, extra: &str, content: &st
         r#"<text x="{x}" y="{y}" class="{class}"{extra}>{}</text>"#,
         esc(content)
     );
+}
+
+/// Like [`text`], with `content` elided to `max` characters; when it is
+/// cut, the whole text is the element's `<title>`, which viewers show as
+/// its tooltip and screen readers read, so no name is lost.
+fn text_full(
+    out: &mut String,
+    x: u32,
+    y: u32,
+    class: &str,
+    extra: &str,
+    content: &str,
+    max: usize,
+) {
+    let shown = clip(content, max);
+    if shown == content {
+        text(out, x, y, class, extra, content);
+    } else {
+        let _ = writeln!(
+            out,
+            r#"<text x="{x}" y="{y}" class="{class}"{extra}><title>{}</title>{}</text>"#,
+            esc(content),
+            esc(&shown)
+        );
+    }
 }
 
 /// Where a boundary offset lies in the column.
@@ -169,7 +199,16 @@ impl Column<'_> {
 pub fn render(pic: &Picture) -> String {
     let mut body = String::new();
     let mut y = 26;
-    text(&mut body, 14, y, "title", "", &clip(&pic.title, LINE_MAX));
+    // The title is 15 px bold: fewer characters fit.
+    text_full(
+        &mut body,
+        14,
+        y,
+        "title",
+        "",
+        &pic.title,
+        LINE_MAX * 12 / 15,
+    );
     y += 20;
     let r = &pic.regs;
     let mode = match pic.mode {
@@ -341,14 +380,7 @@ pub fn render(pic: &Picture) -> String {
                     text(&mut body, MARK_X, ry + 15, "mark", "", marks);
                 }
                 if !w.note.is_empty() {
-                    text(
-                        &mut body,
-                        NOTE_X,
-                        ry + 15,
-                        "note",
-                        "",
-                        &clip(&w.note, NOTE_MAX),
-                    );
+                    text_full(&mut body, NOTE_X, ry + 15, "note", "", &w.note, NOTE_MAX);
                 }
                 let _ = writeln!(body, "</g>");
             }
@@ -545,13 +577,24 @@ pub fn render(pic: &Picture) -> String {
             f.csip(),
             f.place.full()
         );
-        let _ = writeln!(
-            body,
-            r#"<text x="14" y="{y_after}" class="frame-legend mono" data-frame="{}">{}</text>"#,
-            f.index,
-            esc(&clip(&line, LINE_MAX))
-        );
-        y_after += 17;
+        // A long legend (a C++ name) wraps onto more lines.
+        for part in wrap(&line, LINE_MAX) {
+            // A single word longer than the line (a long C++ name) is
+            // elided, the whole of it in the element's <title>.
+            let shown = clip(&part, LINE_MAX);
+            let title = if shown == part {
+                String::new()
+            } else {
+                format!("<title>{}</title>", esc(&part))
+            };
+            let _ = writeln!(
+                body,
+                r#"<text x="14" y="{y_after}" class="frame-legend mono" data-frame="{}">{title}{}</text>"#,
+                f.index,
+                esc(&shown)
+            );
+            y_after += 17;
+        }
     }
     y_after += 6;
     for line in wrap(&format!("walk ended: {}", pic.walk_end), LINE_MAX) {

@@ -24,6 +24,7 @@
 pub mod codeview;
 pub mod demangle;
 pub mod dwarf;
+pub mod extent;
 pub mod fit;
 pub mod lines;
 pub mod mapsym;
@@ -120,6 +121,11 @@ pub enum Source {
     Resident,
     /// The NE non-resident names table.
     NonResident,
+    /// The NE entry point (`ne_csip`), named `(entry)` over its function.
+    Entry,
+    /// No name covers the code: `SEGn+0xOFF`, from the segment's start
+    /// ([`extent`]).
+    Segment,
 }
 
 impl Source {
@@ -131,7 +137,15 @@ impl Source {
             Source::Map => "map",
             Source::Resident => "resident names",
             Source::NonResident => "non-resident names",
+            Source::Entry => "entry point",
+            Source::Segment => "segment",
         }
+    }
+
+    /// Names from the NE names tables (exports), which name only their
+    /// own function's code ([`extent`]).
+    pub fn is_export(self) -> bool {
+        matches!(self, Source::Resident | Source::NonResident)
     }
 }
 
@@ -385,8 +399,17 @@ pub struct SymbolTable {
     by_name: HashMap<String, Vec<usize>>,
     /// Where the symbols came from (paths and tables), for `info`.
     pub sources: Vec<String>,
+    /// The kinds of symbol source used, each with what it was (a file's
+    /// path, a table, a debug format), for `--json`: `exports` (the NE
+    /// names tables), `map`, `sym`, `debug information`.
+    pub used: Vec<(&'static str, String)>,
     /// Source lines and functions from the executable's debug information.
     pub lines: lines::LineTable,
+    /// (NE segment, offset) of an export → the end of its function, read
+    /// from the code ([`extent`]).
+    ends: HashMap<(u16, u32), u32>,
+    /// The NE entry point: segment, offset, end of its function.
+    entry: Option<(u16, u32, u32)>,
 }
 
 impl SymbolTable {
@@ -497,7 +520,11 @@ impl SymbolTable {
         self.linear.sort_unstable();
     }
 
-    /// The nearest symbol at or before `offset` in NE segment `segment`.
+    /// The symbol naming `offset` in NE segment `segment`: a function of
+    /// the debug information that holds it; else the nearest symbol at or
+    /// before it from a map or `.SYM`; an export (or the entry point,
+    /// `(entry)`) names only the code of its own function ([`extent`]),
+    /// and code past it is `SEGn+0xOFF`.
     pub fn lookup(&self, segment: u16, offset: u32) -> Option<SymbolRef> {
         if let Some(f) = self.debug_function(segment, offset) {
             return Some(f);
@@ -507,14 +534,73 @@ impl SymbolTable {
             return None;
         }
         let k = seg.sorted.partition_point(|&(o, _)| o <= offset);
-        let (o, i) = *seg.sorted.get(k.checked_sub(1)?)?;
-        let s = &self.symbols[i];
-        Some(SymbolRef {
+        let named = k
+            .checked_sub(1)
+            .and_then(|j| seg.sorted.get(j))
+            .map(|&(o, i)| (o, &self.symbols[i]));
+        let symbol_ref = |o: u32, s: &Symbol| SymbolRef {
             display: s.display.clone(),
             raw: s.raw.clone(),
             displacement: offset - o,
             source: s.source,
-        })
+        };
+        if let Some((o, s)) = named {
+            if !s.source.is_export() {
+                return Some(symbol_ref(o, s));
+            }
+        }
+        let export =
+            named.filter(|&(o, _)| self.ends.get(&(segment, o)).is_none_or(|&end| offset < end));
+        let entry = self
+            .entry
+            .filter(|&(es, eo, _)| es == segment && eo <= offset);
+        let entry_holds = entry.filter(|&(_, _, end)| offset < end);
+        match (export, entry_holds) {
+            (Some((o, _)), Some((_, eo, _))) if eo > o => Some(Self::entry_ref(offset - eo)),
+            (Some((o, s)), _) => Some(symbol_ref(o, s)),
+            (None, Some((_, eo, _))) => Some(Self::entry_ref(offset - eo)),
+            (None, None) if named.is_some() || entry.is_some() => Some(SymbolRef {
+                display: format!("SEG{segment}"),
+                raw: format!("SEG{segment}"),
+                displacement: offset,
+                source: Source::Segment,
+            }),
+            (None, None) => None,
+        }
+    }
+
+    fn entry_ref(displacement: u32) -> SymbolRef {
+        SymbolRef {
+            display: "(entry)".into(),
+            raw: "(entry)".into(),
+            displacement,
+            source: Source::Entry,
+        }
+    }
+
+    /// Read the extents of the exports' functions and of the entry point's
+    /// from an NE module's code segments ([`extent`]); call after the
+    /// exports are pushed.
+    pub fn read_extents(&mut self, ne: &crate::loader::ne::NeImage) {
+        let code = |n: u16| {
+            ne.segments
+                .iter()
+                .find(|s| s.number == n && !s.is_data() && !s.data.is_empty())
+                .map(|s| &s.data[..])
+        };
+        for s in &self.symbols {
+            if s.source.is_export() {
+                if let Some(bytes) = code(s.segment) {
+                    self.ends
+                        .insert((s.segment, s.offset), extent::function_end(bytes, s.offset));
+                }
+            }
+        }
+        let (cs, ip) = (ne.header.cs, u32::from(ne.header.ip));
+        if let Some(bytes) = code(cs) {
+            self.entry = Some((cs, ip, extent::function_end(bytes, ip)));
+            self.segments.entry(cs).or_default();
+        }
     }
 
     /// The nearest symbol at or before `linear` (from the load image's
@@ -576,6 +662,9 @@ impl SymbolTable {
             }
         }
         self.sources.extend(table.formats.iter().cloned());
+        for f in &table.formats {
+            self.used.push(("debug information", f.clone()));
+        }
         if self.lines.is_empty() {
             self.lines = table;
         } else {
@@ -619,7 +708,9 @@ pub fn ne_names(ne: &crate::loader::ne::NeImage, table: &mut SymbolTable) {
     for seg in &ne.segments {
         table.set_segment_size(seg.number, seg.alloc_size().max(seg.file_length()));
     }
+    table.read_extents(ne);
     table.sources.push("NE names tables".into());
+    table.used.push(("exports", "NE names tables".into()));
 }
 
 /// A symbol file the user named (`--map [MODULE=]FILE`, `--sym`).
@@ -719,6 +810,15 @@ impl Registry {
                 Err(e) => self.warn(format!("debug information not used: {e}")),
             }
         }
+    }
+}
+
+/// `sym` for a MAPSYM file's layout, else `map` (a linker's map).
+fn layout_kind(l: &Layout) -> &'static str {
+    if l.format.starts_with("MAPSYM") {
+        "sym"
+    } else {
+        "map"
     }
 }
 
@@ -839,6 +939,9 @@ impl Registry {
                     )
                 })?;
                 table.sources.push(g.path.display().to_string());
+                table
+                    .used
+                    .push((layout_kind(&layout), g.path.display().to_string()));
                 self.map_lines(&g.path, &layout, m, &mut table);
             }
         }
@@ -882,6 +985,9 @@ impl Registry {
                                     self.map_lines(&p, layout, m, &mut table);
                                 }
                                 table.sources.push(p.display().to_string());
+                                if let Some(l) = layouts.first() {
+                                    table.used.push((layout_kind(l), p.display().to_string()));
+                                }
                                 used = Some(p);
                             }
                         }

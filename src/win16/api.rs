@@ -66,6 +66,14 @@ pub struct Api {
 }
 
 impl Api {
+    /// The name as the Windows 3.1 SDK writes it (`GetMessage`), from the
+    /// ordinal tables (loader/ordnames.rs); the table's own upper-case
+    /// name (the NE names tables' spelling) when they lack it. Shown in
+    /// walks, profiles, events and disasm; look-ups ignore case.
+    pub fn sdk_name(&self) -> &'static str {
+        crate::loader::ordnames::ordinal_name(self.module, self.ordinal).unwrap_or(self.name)
+    }
+
     /// Bytes of arguments the callee pops: none for `cdecl`.
     pub fn arg_bytes(&self) -> u16 {
         if self.cdecl {

@@ -269,13 +269,12 @@ impl Win16 {
     pub fn thunk_symbol(&self, cs: u16, ip: u16) -> Option<(String, u16)> {
         let m = &self.modules[*self.thunk_segments.get(&cs)?];
         let t = m.thunks.get(usize::from(ip / THUNK_SIZE))?;
-        let name = t
-            .name
-            .clone()
-            .or_else(|| t.api.map(|a| a.name.to_string()))
-            .or_else(|| {
-                crate::loader::ordnames::ordinal_name(&m.name, t.ordinal).map(str::to_string)
-            })
+        // The SDK's spelling first (`GetMessage`), then the name the
+        // import gave, then the built-in table's.
+        let name = crate::loader::ordnames::ordinal_name(&m.name, t.ordinal)
+            .map(str::to_string)
+            .or_else(|| t.name.clone())
+            .or_else(|| t.api.map(|a| a.sdk_name().to_string()))
             .unwrap_or_else(|| format!("#{}", t.ordinal));
         Some((name, ip % THUNK_SIZE))
     }
@@ -521,11 +520,10 @@ pub fn thunk_for(
             k * THUNK_SIZE
         )));
     }
-    let name = name
-        .or_else(|| api.map(|a| a.name.to_string()))
-        .or_else(|| {
-            crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal).map(str::to_string)
-        });
+    let name = crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal)
+        .map(str::to_string)
+        .or(name)
+        .or_else(|| api.map(|a| a.sdk_name().to_string()));
     let module = &mut w.modules[idx];
     module.thunks.push(Thunk {
         module: module.name.clone(),
@@ -665,7 +663,7 @@ fn relay_log(
         format!(
             "call {}.{}({}) -> {result} from {ret_cs:04X}:{ret_ip:04X}",
             api.module,
-            api.name,
+            api.sdk_name(),
             shown.join(", "),
         ),
     );
