@@ -544,3 +544,130 @@ fn link_map_line_numbers_name_the_frames_source_lines() {
     assert!(text(93).contains("call helper"), "{}", text(93));
     assert!(text(72).contains("call far CODE_B:Worker"), "{}", text(72));
 }
+
+#[test]
+fn watcom_format_fault_frames_name_functions_lines_and_parameters() {
+    // -d2 -hw: Open Watcom's own format ("WATCOM Debugging Information
+    // Format"), which wcl links with `debug watcom all`.
+    let Some(exe) = build("srchw", &["-d2", "-hw"]) else {
+        return;
+    };
+    let bytes = std::fs::read(&exe).unwrap();
+    assert!(toolhelp16::symbols::watdbg::present(&bytes));
+    assert!(!toolhelp16::symbols::dwarf::present(&bytes));
+    let info = toolhelp16::symbols::watdbg::parse(&bytes).unwrap();
+    assert_eq!(info.format, "Watcom");
+    // leaf's local `total` is a local (below BP, after its two register
+    // parameters' records), not a parameter.
+    let leaf = info.functions.iter().find(|f| f.name == "leaf").unwrap();
+    let places: Vec<(&str, bool)> = leaf
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.is_param))
+        .collect();
+    assert_eq!(places, [("a", true), ("b", true), ("total", false)]);
+    assert!(leaf.params.iter().all(|p| p.bp_offset < 0), "{leaf:?}");
+    let (v, frames) = fault_frames(&exe);
+    assert_eq!(v["fault"]["number"], 13, "{v}");
+    assert_eq!(functions_and_lines(&frames), expected(), "{v}");
+    let params = |i: usize| -> Vec<(String, i64, u64)> {
+        v["faults"][0]["frames"][i]["params"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no params in frame {i}: {v}"))
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["bp_offset"].as_i64().unwrap(),
+                    p["value"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // WinMain is PASCAL: its arguments above the far return address, the
+    // last (nCmdShow) nearest, at BP+6.
+    let win_main = params(2);
+    let names: Vec<(&str, i64)> = win_main.iter().map(|p| (p.0.as_str(), p.1)).collect();
+    assert_eq!(
+        names,
+        [("nCmdShow", 6), ("lpCmd", 8), ("hPrev", 12), ("hInst", 14)],
+        "{v}"
+    );
+    let n_cmd_show = win_main[0].2;
+    let middle = params(1);
+    assert_eq!(middle.len(), 1, "{v}");
+    assert_eq!(
+        (middle[0].0.as_str(), middle[0].2),
+        ("x", n_cmd_show),
+        "{v}"
+    );
+    let leaf: Vec<(String, u64)> = params(0).into_iter().map(|p| (p.0, p.2)).collect();
+    assert_eq!(
+        leaf,
+        [("a".to_string(), n_cmd_show + 1), ("b".to_string(), 2)],
+        "{v}"
+    );
+}
+
+#[test]
+fn watcom_format_lines_and_functions_of_a_dos_program() {
+    let Some(exe) = watcom::build(
+        "srcdoshw",
+        watcom::Kind::DosExe,
+        &["srcdos.c"],
+        None,
+        // -of as for DWARF: BP pushed first, for the BP-chain walk.
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let bytes = std::fs::read(&exe).unwrap();
+    assert_eq!(
+        toolhelp16::symbols::watdbg::parse(&bytes).unwrap().format,
+        "Watcom"
+    );
+    let (out, frames) = dos_frames_at_the_stop(&exe);
+    assert_eq!(frames, dos_expected(), "{out}");
+    // leaf(int a, int b) is called as leaf(x, 4) with x = 3 (the source).
+    assert!(out.contains("args: a=[BP-"), "{out}");
+    assert!(out.contains("=0x0003, b=[BP-"), "{out}");
+    assert!(out.contains("=0x0004"), "{out}");
+    assert!(out.contains("sum 7"), "{out}");
+}
+
+#[test]
+fn damaged_watcom_information_never_panics_and_is_named_with_its_offset() {
+    let Some(exe) = build("srchwbad", &["-d2", "-hw"]) else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let hdr = toolhelp16::symbols::watdbg::find(&good).unwrap();
+    let size = u32::from_le_bytes(good[hdr + 10..hdr + 14].try_into().unwrap()) as usize;
+    let start = hdr + 14 - size;
+    let mut x: u32 = 0x2545_F491;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    let mut refused = 0;
+    for _ in 0..400 {
+        let mut b = good.clone();
+        for _ in 0..(1 + next() % 8) {
+            let at = start + (next() as usize) % (hdr + 14 - start);
+            b[at] = next() as u8;
+        }
+        if let Err(e) = toolhelp16::symbols::watdbg::parse(&b) {
+            refused += 1;
+            match e.at {
+                toolhelp16::symbols::At::Offset(o) => assert!((o as usize) < b.len(), "{e}"),
+                toolhelp16::symbols::At::File => {
+                    assert!(e.what.contains("0x8386"), "{e}")
+                }
+                _ => panic!("no offset: {e}"),
+            }
+        }
+    }
+    assert!(refused > 0);
+}
