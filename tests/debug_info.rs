@@ -671,3 +671,102 @@ fn damaged_watcom_information_never_panics_and_is_named_with_its_offset() {
     }
     assert!(refused > 0);
 }
+
+#[test]
+fn a_replayed_recording_names_each_instructions_source_line_as_the_live_trace() {
+    let Some(exe) = build("srcrec", &["-d2", "-hw"]) else {
+        return;
+    };
+    let dir = exe.parent().unwrap();
+    let rec = dir.join("run.rec");
+    let live = bin()
+        .args(["trace", "--module", "SRCREC"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let out = bin()
+        .args(["trace", "--record"])
+        .arg(&rec)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(rec.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let replay = bin()
+        .args(["trace", "--module", "SRCREC", "--replay"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let live = String::from_utf8_lossy(&live.stdout).to_string();
+    let replay = String::from_utf8_lossy(&replay.stdout).to_string();
+    let fault = format!(
+        "; leaf+0x2e at srclines.c:{}",
+        line_of("srclines.c", "LINE-FAULT")
+    );
+    assert!(live.lines().any(|l| l.ends_with(&fault)), "{live}");
+    // The replay writes what the live trace wrote, source lines included.
+    assert_eq!(replay, live);
+    // The recording keeps them: the source file may be gone by now.
+    let json = bin()
+        .args(["trace", "--json", "--module", "SRCREC", "--replay"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let lines = json_lines(&json);
+    let call = format!("srclines.c:{}", line_of("srclines.c", "LINE-CALL-MIDDLE"));
+    assert!(lines.iter().any(|l| l["source"] == call.as_str()), "{call}");
+}
+
+#[test]
+fn profile_names_the_source_lines_its_samples_were_taken_at() {
+    let Some(exe) = watcom::build(
+        "srchot",
+        watcom::Kind::DosExe,
+        &["srchot.c"],
+        None,
+        &["-d2", "-ms"],
+    ) else {
+        return;
+    };
+    let hot = line_of("srchot.c", "LINE-HOT");
+    let out = bin()
+        .args(["profile", "--json", "--every", "10"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines = v["lines"].as_array().unwrap_or_else(|| panic!("{v}"));
+    // The loop's line takes most samples: the most sampled line, in spin.
+    let top = &lines[0];
+    assert!(top["file"].as_str().unwrap().ends_with("srchot.c"), "{v}");
+    assert_eq!(top["line"], u64::from(hot), "{v}");
+    assert_eq!(top["function"], "SRCHOT!spin", "{v}");
+    let samples = v["samples"].as_u64().unwrap();
+    assert!(
+        top["samples"].as_u64().unwrap() * 2 > samples,
+        "{samples} samples: {v}"
+    );
+    // The text report lists it on stderr, the folded stacks stay alone on
+    // stdout.
+    let out = bin()
+        .args(["profile", "--every", "10"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err
+        .lines()
+        .skip_while(|l| !l.contains("the source lines sampled"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        first.contains(&format!(" srchot.c:{hot} ")) && first.ends_with(" SRCHOT!spin"),
+        "{first}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().all(|l| l
+            .rsplit_once(' ')
+            .is_some_and(|(_, n)| n.parse::<u64>().is_ok())),
+        "{stdout}"
+    );
+}
