@@ -452,9 +452,45 @@ fn codeview_lines_and_functions_of_a_dos_program() {
     let bytes = std::fs::read(&exe).unwrap();
     let info = toolhelp16::symbols::codeview::parse(&bytes).unwrap();
     assert_eq!(info.format, "CodeView 4 (NB05)");
+    // Watcom passes leaf's a and b in registers and its prologue stores
+    // them below BP: parameters at negative offsets (their procedure
+    // type's argument list has two), then the local `sum`; main(void)
+    // has none.
+    let vars = |name: &str| -> Vec<(String, bool, i32)> {
+        info.functions
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no {name}: {:?}", info.functions))
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.is_param, p.bp_offset))
+            .collect()
+    };
+    let leaf = vars("leaf");
+    let shape: Vec<(&str, bool)> = leaf.iter().map(|v| (v.0.as_str(), v.1)).collect();
+    assert_eq!(shape, [("a", true), ("b", true), ("sum", false)]);
+    assert!(leaf.iter().all(|v| v.2 < 0), "{leaf:?}");
+    assert_eq!(leaf[1].2, leaf[0].2 + 2, "{leaf:?}");
+    assert!(vars("main").iter().all(|v| !v.1));
     let (out, frames) = dos_frames_at_the_stop(&exe);
     assert_eq!(frames, dos_expected(), "{out}");
     assert!(out.contains("sum 7"), "{out}");
+    // leaf(x, 4) with x = 3, middle(3) (the source).
+    let args: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("args:"))
+        .collect();
+    assert_eq!(args.len(), 2, "{out}");
+    assert!(
+        args[0].contains("a=[BP-")
+            && args[0].contains("]=0x0003, b=[BP-")
+            && args[0].ends_with("]=0x0004"),
+        "{out}"
+    );
+    assert!(
+        args[1].contains("x=[BP-") && args[1].ends_with("]=0x0003"),
+        "{out}"
+    );
 }
 
 #[test]
