@@ -806,3 +806,135 @@ fn profile_names_the_source_lines_its_samples_were_taken_at() {
         "{stdout}"
     );
 }
+
+/// gdb (batch mode, the real one) against `toolhelp16 gdbserver exe`:
+/// its output; None (SKIP on stderr) without gdb.
+fn gdb_batch(exe: &std::path::Path, commands: &[String]) -> Option<String> {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let have = Command::new("gdb")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+        return None;
+    }
+    let mut server = Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+        .args(["gdbserver", "--listen", "0"])
+        .arg(exe)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = server.kill();
+            let _ = server.wait();
+            panic!("gdbserver ended before listening");
+        }
+        if let Some(i) = line.find("listening on ") {
+            break line[i + 13..].split(';').next().unwrap().trim().to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while err.read_line(&mut sink).unwrap_or(0) > 0 {
+            sink.clear();
+        }
+    });
+    let mut args: Vec<String> = vec![
+        "-batch".into(),
+        "-nx".into(),
+        "-ex".into(),
+        "set pagination off".into(),
+        "-ex".into(),
+        format!("target remote {addr}"),
+    ];
+    for c in commands {
+        args.push("-ex".into());
+        args.push(c.clone());
+    }
+    let mut gdb = Command::new("gdb")
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while gdb.try_wait().ok().flatten().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = gdb.kill();
+    let out = gdb.wait_with_output().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while server.try_wait().ok().flatten().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    Some(format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
+#[test]
+fn gdb_breaks_at_a_source_line_and_lists_it_through_monitor() {
+    let Some(exe) = watcom::build(
+        "srcgdb",
+        watcom::Kind::DosExe,
+        &["srcdos.c"],
+        None,
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let stop = line_of("srcdos.c", "LINE-STOP");
+    let Some(out) = gdb_batch(
+        &exe,
+        &[
+            format!("monitor break srcdos.c:{stop}"),
+            "continue".into(),
+            "monitor where".into(),
+            "monitor list".into(),
+            "p/x $pc - $csbase".into(),
+            "kill".into(),
+        ],
+    ) else {
+        return;
+    };
+    assert!(out.contains("Program received signal SIGTRAP"), "{out}");
+    // `monitor where` names the line, `monitor list` shows its text.
+    assert!(out.contains(&format!("srcdos.c:{stop}")), "{out}");
+    assert!(out.contains("/* LINE-STOP */"), "{out}");
+    // The stop is at the line's first instruction: the address the debug
+    // information gives it (leaf's first line after the prologue).
+    let info = toolhelp16::symbols::watdbg::parse(&std::fs::read(&exe).unwrap()).unwrap();
+    let file = info
+        .files
+        .iter()
+        .position(|f| f.ends_with("srcdos.c"))
+        .unwrap() as u32;
+    let row = info
+        .rows
+        .iter()
+        .filter(|r| r.file == file && r.line == stop)
+        .min_by_key(|r| r.start)
+        .unwrap();
+    // A DOS program's CS is its code segment's paragraph: IP is the
+    // row's offset from it (the small model's one code segment).
+    let ip = out
+        .lines()
+        .find_map(|l| l.strip_prefix("$1 = 0x"))
+        .map(|h| u32::from_str_radix(h.trim(), 16).unwrap())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(ip, row.start, "{out}");
+}
