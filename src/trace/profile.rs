@@ -82,7 +82,7 @@ impl Profiler {
                 samples: *samples,
             })
             .collect();
-        v.sort_by(|a, b| b.samples.cmp(&a.samples));
+        v.sort_by_key(|h| std::cmp::Reverse(h.samples));
         v
     }
 
