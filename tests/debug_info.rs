@@ -938,3 +938,44 @@ fn gdb_breaks_at_a_source_line_and_lists_it_through_monitor() {
         .unwrap_or_else(|| panic!("{out}"));
     assert_eq!(ip, row.start, "{out}");
 }
+
+#[test]
+fn watcom_format_names_the_lines_of_code_in_a_header_through_its_cues() {
+    let Some(exe) = watcom::build(
+        "srccue",
+        watcom::Kind::DosExe,
+        &["srccue.c"],
+        None,
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let stop = line_of("srccue.h", "LINE-IN-HEADER");
+    let call = line_of("srccue.c", "LINE-CALL-TWICE");
+    let out = debug_session(
+        &exe,
+        &format!("break srccue.h:{stop}\ncontinue\nbt\nlist\ncontinue\n"),
+    );
+    let frames: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.contains("#  hTask"))
+        .skip(1)
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    assert!(
+        frames[0].contains(" twice+0x") && frames[0].ends_with(&format!(" at srccue.h:{stop}")),
+        "{out}"
+    );
+    // twice(3) (the source).
+    assert!(
+        frames[1].trim_start().starts_with("args: v=[BP-") && frames[1].ends_with("]=0x0003"),
+        "{out}"
+    );
+    assert!(
+        frames[2].contains(" main+0x") && frames[2].ends_with(&format!(" at srccue.c:{call}")),
+        "{out}"
+    );
+    assert!(out.contains("/* LINE-IN-HEADER */"), "{out}");
+    assert!(out.contains("twice 6"), "{out}");
+}
