@@ -471,8 +471,11 @@ fn local_symbols(r: &Rd<'_>, out: &mut DebugInfo) -> Result<(), SymError> {
                 for _ in 0..n {
                     at += location(&rec, at)?.0;
                 }
-                let name =
-                    String::from_utf8_lossy(rec.slice(at, rec.hi - at, "a routine's name")?);
+                let name = String::from_utf8_lossy(rec.slice(
+                    at,
+                    rec.hi.saturating_sub(at),
+                    "a routine's name",
+                )?);
                 if let Some((segment, off)) = base {
                     let start = off.saturating_add(u32::from(start));
                     let ret_len = if kind == FAR_RTN { 4 } else { 2 };
@@ -501,8 +504,11 @@ fn local_symbols(r: &Rd<'_>, out: &mut DebugInfo) -> Result<(), SymError> {
                     let (n, bp) = location(&rec, d)?;
                     let at = d + n;
                     let at = at + index_len(&rec, at)?;
-                    let name =
-                        String::from_utf8_lossy(rec.slice(at, rec.hi - at, "a local's name")?);
+                    let name = String::from_utf8_lossy(rec.slice(
+                        at,
+                        rec.hi.saturating_sub(at),
+                        "a local's name",
+                    )?);
                     let is_param =
                         rt.seen < rt.reg_params || bp.is_some_and(|o| o >= rt.stack_params_from);
                     rt.seen += 1;
@@ -677,6 +683,25 @@ mod tests {
         b.extend_from_slice(&14u32.to_le_bytes());
         let e = parse(&b).unwrap_err();
         assert!(e.what.contains("version 2"), "{}", e.what);
+    }
+
+    #[test]
+    fn a_type_index_past_its_record_is_an_error_not_a_panic() {
+        let mut b = vec![6u8, SET_BASE, 0, 0, 1, 0];
+        b.extend_from_slice(&[
+            16, NEAR_RTN, 0, 0, 8, 0, 0, 0, 1, 1, 2, 0, 0x10, 0x48, 0, b'f',
+        ]);
+        // A LOCAL at BP-16 whose two-byte type index has one byte.
+        b.extend_from_slice(&[5, LOCAL, 0x10, 0xF0, 0x80]);
+        let r = Rd {
+            b: &b,
+            lo: 0,
+            hi: b.len(),
+            what: "test",
+        };
+        let mut out = DebugInfo::default();
+        let e = local_symbols(&r, &mut out).unwrap_err();
+        assert!(e.what.contains("a local's name"), "{}", e.what);
     }
 
     #[test]
