@@ -423,6 +423,17 @@ fn built_recording(rng: &mut Rng) -> Vec<u8> {
                     symbols: (0..rng.below(4))
                         .map(|_| (rng.below(40) as u16, "sym".to_string()))
                         .collect(),
+                    sources: (0..rng.below(4))
+                        .map(|_| {
+                            (
+                                rng.below(40) as u16,
+                                toolhelp16::symbols::lines::SourceLine {
+                                    file: "a.c".into(),
+                                    line: rng.below(100) as u32,
+                                },
+                            )
+                        })
+                        .collect(),
                 };
                 blocks.push((t.linear, n as u32));
                 f.extend(record::translation_bytes(&t));

@@ -452,9 +452,45 @@ fn codeview_lines_and_functions_of_a_dos_program() {
     let bytes = std::fs::read(&exe).unwrap();
     let info = toolhelp16::symbols::codeview::parse(&bytes).unwrap();
     assert_eq!(info.format, "CodeView 4 (NB05)");
+    // Watcom passes leaf's a and b in registers and its prologue stores
+    // them below BP: parameters at negative offsets (their procedure
+    // type's argument list has two), then the local `sum`; main(void)
+    // has none.
+    let vars = |name: &str| -> Vec<(String, bool, i32)> {
+        info.functions
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no {name}: {:?}", info.functions))
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.is_param, p.bp_offset))
+            .collect()
+    };
+    let leaf = vars("leaf");
+    let shape: Vec<(&str, bool)> = leaf.iter().map(|v| (v.0.as_str(), v.1)).collect();
+    assert_eq!(shape, [("a", true), ("b", true), ("sum", false)]);
+    assert!(leaf.iter().all(|v| v.2 < 0), "{leaf:?}");
+    assert_eq!(leaf[1].2, leaf[0].2 + 2, "{leaf:?}");
+    assert!(vars("main").iter().all(|v| !v.1));
     let (out, frames) = dos_frames_at_the_stop(&exe);
     assert_eq!(frames, dos_expected(), "{out}");
     assert!(out.contains("sum 7"), "{out}");
+    // leaf(x, 4) with x = 3, middle(3) (the source).
+    let args: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("args:"))
+        .collect();
+    assert_eq!(args.len(), 2, "{out}");
+    assert!(
+        args[0].contains("a=[BP-")
+            && args[0].contains("]=0x0003, b=[BP-")
+            && args[0].ends_with("]=0x0004"),
+        "{out}"
+    );
+    assert!(
+        args[1].contains("x=[BP-") && args[1].ends_with("]=0x0003"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -543,4 +579,403 @@ fn link_map_line_numbers_name_the_frames_source_lines() {
     assert!(text(99).contains("call far CODE_A:Leaf"), "{}", text(99));
     assert!(text(93).contains("call helper"), "{}", text(93));
     assert!(text(72).contains("call far CODE_B:Worker"), "{}", text(72));
+}
+
+#[test]
+fn watcom_format_fault_frames_name_functions_lines_and_parameters() {
+    // -d2 -hw: Open Watcom's own format ("WATCOM Debugging Information
+    // Format"), which wcl links with `debug watcom all`.
+    let Some(exe) = build("srchw", &["-d2", "-hw"]) else {
+        return;
+    };
+    let bytes = std::fs::read(&exe).unwrap();
+    assert!(toolhelp16::symbols::watdbg::present(&bytes));
+    assert!(!toolhelp16::symbols::dwarf::present(&bytes));
+    let info = toolhelp16::symbols::watdbg::parse(&bytes).unwrap();
+    assert_eq!(info.format, "Watcom");
+    // leaf's local `total` is a local (below BP, after its two register
+    // parameters' records), not a parameter.
+    let leaf = info.functions.iter().find(|f| f.name == "leaf").unwrap();
+    let places: Vec<(&str, bool)> = leaf
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.is_param))
+        .collect();
+    assert_eq!(places, [("a", true), ("b", true), ("total", false)]);
+    assert!(leaf.params.iter().all(|p| p.bp_offset < 0), "{leaf:?}");
+    let (v, frames) = fault_frames(&exe);
+    assert_eq!(v["fault"]["number"], 13, "{v}");
+    assert_eq!(functions_and_lines(&frames), expected(), "{v}");
+    let params = |i: usize| -> Vec<(String, i64, u64)> {
+        v["faults"][0]["frames"][i]["params"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no params in frame {i}: {v}"))
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["bp_offset"].as_i64().unwrap(),
+                    p["value"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // WinMain is PASCAL: its arguments above the far return address, the
+    // last (nCmdShow) nearest, at BP+6.
+    let win_main = params(2);
+    let names: Vec<(&str, i64)> = win_main.iter().map(|p| (p.0.as_str(), p.1)).collect();
+    assert_eq!(
+        names,
+        [("nCmdShow", 6), ("lpCmd", 8), ("hPrev", 12), ("hInst", 14)],
+        "{v}"
+    );
+    let n_cmd_show = win_main[0].2;
+    let middle = params(1);
+    assert_eq!(middle.len(), 1, "{v}");
+    assert_eq!(
+        (middle[0].0.as_str(), middle[0].2),
+        ("x", n_cmd_show),
+        "{v}"
+    );
+    let leaf: Vec<(String, u64)> = params(0).into_iter().map(|p| (p.0, p.2)).collect();
+    assert_eq!(
+        leaf,
+        [("a".to_string(), n_cmd_show + 1), ("b".to_string(), 2)],
+        "{v}"
+    );
+}
+
+#[test]
+fn watcom_format_lines_and_functions_of_a_dos_program() {
+    let Some(exe) = watcom::build(
+        "srcdoshw",
+        watcom::Kind::DosExe,
+        &["srcdos.c"],
+        None,
+        // -of as for DWARF: BP pushed first, for the BP-chain walk.
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let bytes = std::fs::read(&exe).unwrap();
+    assert_eq!(
+        toolhelp16::symbols::watdbg::parse(&bytes).unwrap().format,
+        "Watcom"
+    );
+    let (out, frames) = dos_frames_at_the_stop(&exe);
+    assert_eq!(frames, dos_expected(), "{out}");
+    // leaf(int a, int b) is called as leaf(x, 4) with x = 3 (the source).
+    assert!(out.contains("args: a=[BP-"), "{out}");
+    assert!(out.contains("=0x0003, b=[BP-"), "{out}");
+    assert!(out.contains("=0x0004"), "{out}");
+    assert!(out.contains("sum 7"), "{out}");
+}
+
+#[test]
+fn damaged_watcom_information_never_panics_and_is_named_with_its_offset() {
+    let Some(exe) = build("srchwbad", &["-d2", "-hw"]) else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let hdr = toolhelp16::symbols::watdbg::find(&good).unwrap();
+    let size = u32::from_le_bytes(good[hdr + 10..hdr + 14].try_into().unwrap()) as usize;
+    let start = hdr + 14 - size;
+    let mut x: u32 = 0x2545_F491;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    let mut refused = 0;
+    for _ in 0..400 {
+        let mut b = good.clone();
+        for _ in 0..(1 + next() % 8) {
+            let at = start + (next() as usize) % (hdr + 14 - start);
+            b[at] = next() as u8;
+        }
+        if let Err(e) = toolhelp16::symbols::watdbg::parse(&b) {
+            refused += 1;
+            match e.at {
+                toolhelp16::symbols::At::Offset(o) => assert!((o as usize) < b.len(), "{e}"),
+                toolhelp16::symbols::At::File => {
+                    assert!(e.what.contains("0x8386"), "{e}")
+                }
+                _ => panic!("no offset: {e}"),
+            }
+        }
+    }
+    assert!(refused > 0);
+}
+
+#[test]
+fn a_replayed_recording_names_each_instructions_source_line_as_the_live_trace() {
+    let Some(exe) = build("srcrec", &["-d2", "-hw"]) else {
+        return;
+    };
+    let dir = exe.parent().unwrap();
+    let rec = dir.join("run.rec");
+    let live = bin()
+        .args(["trace", "--module", "SRCREC"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let out = bin()
+        .args(["trace", "--record"])
+        .arg(&rec)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(rec.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let replay = bin()
+        .args(["trace", "--module", "SRCREC", "--replay"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let live = String::from_utf8_lossy(&live.stdout).to_string();
+    let replay = String::from_utf8_lossy(&replay.stdout).to_string();
+    let fault = format!(
+        "; leaf+0x2e at srclines.c:{}",
+        line_of("srclines.c", "LINE-FAULT")
+    );
+    assert!(live.lines().any(|l| l.ends_with(&fault)), "{live}");
+    // The replay writes what the live trace wrote, source lines included.
+    assert_eq!(replay, live);
+    // The recording keeps them: the source file may be gone by now.
+    let json = bin()
+        .args(["trace", "--json", "--module", "SRCREC", "--replay"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let lines = json_lines(&json);
+    let call = format!("srclines.c:{}", line_of("srclines.c", "LINE-CALL-MIDDLE"));
+    assert!(lines.iter().any(|l| l["source"] == call.as_str()), "{call}");
+}
+
+#[test]
+fn profile_names_the_source_lines_its_samples_were_taken_at() {
+    let Some(exe) = watcom::build(
+        "srchot",
+        watcom::Kind::DosExe,
+        &["srchot.c"],
+        None,
+        &["-d2", "-ms"],
+    ) else {
+        return;
+    };
+    let hot = line_of("srchot.c", "LINE-HOT");
+    let out = bin()
+        .args(["profile", "--json", "--every", "10"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let lines = v["lines"].as_array().unwrap_or_else(|| panic!("{v}"));
+    // The loop's line takes most samples: the most sampled line, in spin.
+    let top = &lines[0];
+    assert!(top["file"].as_str().unwrap().ends_with("srchot.c"), "{v}");
+    assert_eq!(top["line"], u64::from(hot), "{v}");
+    assert_eq!(top["function"], "SRCHOT!spin", "{v}");
+    let samples = v["samples"].as_u64().unwrap();
+    assert!(
+        top["samples"].as_u64().unwrap() * 2 > samples,
+        "{samples} samples: {v}"
+    );
+    // The text report lists it on stderr, the folded stacks stay alone on
+    // stdout.
+    let out = bin()
+        .args(["profile", "--every", "10"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err
+        .lines()
+        .skip_while(|l| !l.contains("the source lines sampled"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        first.contains(&format!(" srchot.c:{hot} ")) && first.ends_with(" SRCHOT!spin"),
+        "{first}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().all(|l| l
+            .rsplit_once(' ')
+            .is_some_and(|(_, n)| n.parse::<u64>().is_ok())),
+        "{stdout}"
+    );
+}
+
+/// gdb (batch mode, the real one) against `toolhelp16 gdbserver exe`:
+/// its output; None (SKIP on stderr) without gdb.
+fn gdb_batch(exe: &std::path::Path, commands: &[String]) -> Option<String> {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let have = Command::new("gdb")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+        return None;
+    }
+    let mut server = Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
+        .args(["gdbserver", "--listen", "0"])
+        .arg(exe)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = server.kill();
+            let _ = server.wait();
+            panic!("gdbserver ended before listening");
+        }
+        if let Some(i) = line.find("listening on ") {
+            break line[i + 13..].split(';').next().unwrap().trim().to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while err.read_line(&mut sink).unwrap_or(0) > 0 {
+            sink.clear();
+        }
+    });
+    let mut args: Vec<String> = vec![
+        "-batch".into(),
+        "-nx".into(),
+        "-ex".into(),
+        "set pagination off".into(),
+        "-ex".into(),
+        format!("target remote {addr}"),
+    ];
+    for c in commands {
+        args.push("-ex".into());
+        args.push(c.clone());
+    }
+    let mut gdb = Command::new("gdb")
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while gdb.try_wait().ok().flatten().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = gdb.kill();
+    let out = gdb.wait_with_output().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while server.try_wait().ok().flatten().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    Some(format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
+#[test]
+fn gdb_breaks_at_a_source_line_and_lists_it_through_monitor() {
+    let Some(exe) = watcom::build(
+        "srcgdb",
+        watcom::Kind::DosExe,
+        &["srcdos.c"],
+        None,
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let stop = line_of("srcdos.c", "LINE-STOP");
+    let Some(out) = gdb_batch(
+        &exe,
+        &[
+            format!("monitor break srcdos.c:{stop}"),
+            "continue".into(),
+            "monitor where".into(),
+            "monitor list".into(),
+            "p/x $pc - $csbase".into(),
+            "kill".into(),
+        ],
+    ) else {
+        return;
+    };
+    assert!(out.contains("Program received signal SIGTRAP"), "{out}");
+    // `monitor where` names the line, `monitor list` shows its text.
+    assert!(out.contains(&format!("srcdos.c:{stop}")), "{out}");
+    assert!(out.contains("/* LINE-STOP */"), "{out}");
+    // The stop is at the line's first instruction: the address the debug
+    // information gives it (leaf's first line after the prologue).
+    let info = toolhelp16::symbols::watdbg::parse(&std::fs::read(&exe).unwrap()).unwrap();
+    let file = info
+        .files
+        .iter()
+        .position(|f| f.ends_with("srcdos.c"))
+        .unwrap() as u32;
+    let row = info
+        .rows
+        .iter()
+        .filter(|r| r.file == file && r.line == stop)
+        .min_by_key(|r| r.start)
+        .unwrap();
+    // A DOS program's CS is its code segment's paragraph: IP is the
+    // row's offset from it (the small model's one code segment).
+    let ip = out
+        .lines()
+        .find_map(|l| l.strip_prefix("$1 = 0x"))
+        .map(|h| u32::from_str_radix(h.trim(), 16).unwrap())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(ip, row.start, "{out}");
+}
+
+#[test]
+fn watcom_format_names_the_lines_of_code_in_a_header_through_its_cues() {
+    let Some(exe) = watcom::build(
+        "srccue",
+        watcom::Kind::DosExe,
+        &["srccue.c"],
+        None,
+        &["-d2", "-hw", "-ms", "-of"],
+    ) else {
+        return;
+    };
+    let stop = line_of("srccue.h", "LINE-IN-HEADER");
+    let call = line_of("srccue.c", "LINE-CALL-TWICE");
+    let out = debug_session(
+        &exe,
+        &format!("break srccue.h:{stop}\ncontinue\nbt\nlist\ncontinue\n"),
+    );
+    let frames: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.contains("#  hTask"))
+        .skip(1)
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    assert!(
+        frames[0].contains(" twice+0x") && frames[0].ends_with(&format!(" at srccue.h:{stop}")),
+        "{out}"
+    );
+    // twice(3) (the source).
+    assert!(
+        frames[1].trim_start().starts_with("args: v=[BP-") && frames[1].ends_with("]=0x0003"),
+        "{out}"
+    );
+    assert!(
+        frames[2].contains(" main+0x") && frames[2].ends_with(&format!(" at srccue.c:{call}")),
+        "{out}"
+    );
+    assert!(out.contains("/* LINE-IN-HEADER */"), "{out}");
+    assert!(out.contains("twice 6"), "{out}");
 }

@@ -79,12 +79,16 @@ proptest! {
 /// Read `bytes` as an executable's appended debug information, fit what
 /// is read to a DOS image and to the sample NE module, and look up.
 fn exercise_debug(bytes: &[u8]) {
-    use toolhelp16::symbols::{codeview, dwarf, lines};
+    use toolhelp16::symbols::{codeview, dwarf, lines, watdbg};
     let ne = toolhelp16::loader::NeImage::parse(&toolhelp16::loader::testdata::sample_ne())
         .expect("the sample NE parses");
-    for info in [dwarf::parse(bytes), codeview::parse(bytes)]
-        .into_iter()
-        .flatten()
+    for info in [
+        dwarf::parse(bytes),
+        codeview::parse(bytes),
+        watdbg::parse(bytes),
+    ]
+    .into_iter()
+    .flatten()
     {
         assert!(info.rows.len() <= lines::MAX_ROWS);
         for target in [Target::Dos { image_len: 0x10000 }, Target::Ne(&ne)] {
@@ -167,6 +171,27 @@ proptest! {
             _ => b.extend_from_slice(b"NB05"),
         }
         b.extend_from_slice(&back.to_le_bytes());
+        exercise_debug(&b);
+    }
+
+    #[test]
+    fn watcom_information_of_arbitrary_bytes_never_panics(
+        body in proptest::collection::vec(any::<u8>(), 0..2048),
+        sizes in proptest::collection::vec(any::<u16>(), 2),
+        back in 0u32..2200,
+        trailer in any::<bool>(),
+    ) {
+        // A master header (signature 0x8386, versions 3.0 and 1.3) with
+        // arbitrary table sizes and debug size over arbitrary bytes,
+        // sometimes under another Watcom trailer.
+        let mut b = body;
+        b.extend_from_slice(&[0x86, 0x83, 3, 0, 1, 3]);
+        b.extend_from_slice(&(sizes[0] % 64).to_le_bytes());
+        b.extend_from_slice(&(sizes[1] % 64).to_le_bytes());
+        b.extend_from_slice(&back.to_le_bytes());
+        if trailer {
+            b.extend_from_slice(&[0x02, 0x83, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0]);
+        }
         exercise_debug(&b);
     }
 

@@ -779,6 +779,19 @@ pub struct ProfileStack {
     pub samples: u64,
 }
 
+/// A source line of `profile --json`: where samples were taken.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProfileLine {
+    /// The file, as the debug information names it.
+    pub file: String,
+    /// The 1-based line.
+    pub line: u32,
+    /// The function holding it, as the stacks name it.
+    pub function: String,
+    /// Samples taken there.
+    pub samples: u64,
+}
+
 /// `profile --json`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Profile {
@@ -790,6 +803,9 @@ pub struct Profile {
     pub samples: u64,
     /// The folded stacks.
     pub stacks: Vec<ProfileStack>,
+    /// The source lines the samples were taken at, most samples first,
+    /// when the program has debug information.
+    pub lines: Vec<ProfileLine>,
     /// How the run ended.
     pub exit: Exit,
 }

@@ -588,6 +588,9 @@ fn replay_from(h: &Header, text: &str) -> Result<u64, String> {
     r
 }
 
+/// The most hot source lines `profile` writes as text (JSON has all).
+const HOT_LINES: usize = 20;
+
 /// `toolhelp16 profile`.
 pub fn profile(
     opts: &RunOpts,
@@ -646,6 +649,16 @@ pub fn profile(
                 every: every.max(1),
                 samples: prof.total,
                 stacks,
+                lines: prof
+                    .hot_lines()
+                    .into_iter()
+                    .map(|h| super::json::ProfileLine {
+                        file: h.file,
+                        line: h.line,
+                        function: h.function,
+                        samples: h.samples,
+                    })
+                    .collect(),
                 exit: output::stop_json(&stop),
             },
         ));
@@ -656,6 +669,26 @@ pub fn profile(
         prof.total,
         every.max(1)
     ));
+    let hot = prof.hot_lines();
+    if !hot.is_empty() {
+        let mut s = String::from("toolhelp16: profile: the source lines sampled, most first:\n");
+        for h in hot.iter().take(HOT_LINES) {
+            let place = crate::symbols::lines::SourceLine {
+                file: h.file.as_str().into(),
+                line: h.line,
+            };
+            s.push_str(&format!(
+                "  {:>8}  {:<24} {}\n",
+                h.samples,
+                crate::escape::name(&place.to_string()),
+                crate::escape::name(&h.function)
+            ));
+        }
+        if hot.len() > HOT_LINES {
+            s.push_str(&format!("  ({} more lines)\n", hot.len() - HOT_LINES));
+        }
+        super::tell(&s);
+    }
     super::tell(&output::run_text(&prog, &stop));
     super::tell_events(&prog, opts);
     if opts.screen {

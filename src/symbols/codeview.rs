@@ -27,9 +27,15 @@
 //!   the segment value the linker relocated (the NE segment number, or a
 //!   DOS program's paragraph) and whose offset is added to the symbols'.
 //!
-//! CodeView 4 does not mark which BP-relative variables are parameters;
-//! as Microsoft C placed them, those above the return address (a positive
-//! offset) are taken as parameters.
+//! CodeView 4 does not mark which BP-relative variables are parameters.
+//! A procedure's type (`LF_PROCEDURE`, 0x0008, in the module's `sstTypes`
+//! (0x121, NB05) or `sstGlobalTypes` (0x12B, NB09), type indices from
+//! 0x1000) gives its argument list (`LF_ARGLIST`, 0x0201); the compilers
+//! write the parameters' `S_BPREL16` records first, so the first as many
+//! as the list has arguments (a lone `void` is none) are the parameters,
+//! at their signed offsets (below BP when the prologue stored register
+//! arguments there, as Open Watcom does). Variables above the return
+//! address (a positive offset) are parameters too.
 
 use super::SymError;
 use super::lines::{DebugInfo, Param, RawFunction, RawRow};
@@ -42,6 +48,13 @@ const S_GPROC16: u16 = 0x0105;
 const S_BLOCK16: u16 = 0x0107;
 const S_LABEL16: u16 = 0x0109;
 
+const SST_TYPES: u16 = 0x121;
+const SST_GLOBAL_TYPES: u16 = 0x12B;
+const LF_PROCEDURE: u16 = 0x0008;
+const LF_ARGLIST: u16 = 0x0201;
+const T_VOID: u16 = 0x0003;
+/// The first type index a types table defines.
+const FIRST_TYPE: u16 = 0x1000;
 const SST_PUBLIC_SYM: u16 = 0x123;
 const SST_SYMBOLS: u16 = 0x124;
 const SST_ALIGN_SYM: u16 = 0x125;
@@ -176,6 +189,7 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
     for i in 0..count as usize {
         let e = dir + cb_header + i * cb_entry;
         let kind = all.u16(e, "a directory entry's subsection")?;
+        let module = all.u16(e + 2, "a directory entry's module")?;
         let lfo = all.u32(e + 4, "a directory entry's lfo")? as usize;
         let cb = all.u32(e + 8, "a directory entry's cb")? as usize;
         let start = base.checked_add(lfo);
@@ -189,10 +203,10 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
                 ),
             ));
         };
-        subs.push((kind, start, cb));
+        subs.push((kind, module, start, cb));
     }
     let sub = |k: usize, what: &'static str| -> Rd<'_> {
-        let (_, start, cb) = subs[k];
+        let (_, _, start, cb) = subs[k];
         Rd {
             b: &bytes[start..start + cb],
             at: start as u64,
@@ -200,7 +214,7 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
         }
     };
     let mut segmap = SegMap::default();
-    for (k, &(kind, _, _)) in subs.iter().enumerate() {
+    for (k, &(kind, _, _, _)) in subs.iter().enumerate() {
         if kind == SST_SEG_MAP {
             let r = sub(k, "sstSegMap");
             let n = usize::from(r.u16(0, "cSeg")?);
@@ -216,14 +230,44 @@ pub fn parse(bytes: &[u8]) -> Result<DebugInfo, SymError> {
         format: format!("CodeView 4 ({})", String::from_utf8_lossy(&sig)),
         ..DebugInfo::default()
     };
-    for (k, &(kind, _, _)) in subs.iter().enumerate() {
+    // Parameter counts by procedure type: per module (NB05), or global
+    // (NB09, module 0xFFFF here).
+    let mut types: std::collections::HashMap<u16, Vec<Option<usize>>> =
+        std::collections::HashMap::new();
+    for (k, &(kind, module, _, _)) in subs.iter().enumerate() {
+        match kind {
+            SST_TYPES => {
+                let r = sub(k, "sstTypes");
+                types.insert(module, param_counts(&r, types_sequential(&r)?)?);
+            }
+            SST_GLOBAL_TYPES => {
+                let r = sub(k, "sstGlobalTypes");
+                types.insert(0xFFFF, param_counts(&r, types_indexed(&r)?)?);
+            }
+            _ => {}
+        }
+    }
+    for (k, &(kind, module, _, _)) in subs.iter().enumerate() {
+        let params = |t: u16| -> Option<usize> {
+            let i = usize::from(t.checked_sub(FIRST_TYPE)?);
+            types
+                .get(&module)
+                .or_else(|| types.get(&0xFFFF))?
+                .get(i)
+                .copied()
+                .flatten()
+        };
         match kind {
             SST_SRC_MODULE => src_module(&sub(k, "sstSrcModule"), &segmap, &mut out)?,
-            SST_SYMBOLS | SST_ALIGN_SYM => {
-                symbols(&sub(k, "sstSymbols/sstAlignSym"), 4, &segmap, &mut out)?
-            }
-            SST_PUBLIC_SYM => symbols(&sub(k, "sstPublicSym"), 4, &segmap, &mut out)?,
-            SST_GLOBAL_PUB => symbols(&sub(k, "sstGlobalPub"), 16, &segmap, &mut out)?,
+            SST_SYMBOLS | SST_ALIGN_SYM => symbols(
+                &sub(k, "sstSymbols/sstAlignSym"),
+                4,
+                &segmap,
+                &params,
+                &mut out,
+            )?,
+            SST_PUBLIC_SYM => symbols(&sub(k, "sstPublicSym"), 4, &segmap, &params, &mut out)?,
+            SST_GLOBAL_PUB => symbols(&sub(k, "sstGlobalPub"), 16, &segmap, &params, &mut out)?,
             _ => {}
         }
     }
@@ -278,11 +322,19 @@ fn src_module(r: &Rd<'_>, segmap: &SegMap, out: &mut DebugInfo) -> Result<(), Sy
 }
 
 /// Symbol records from `first` (after the signature or hash header).
-fn symbols(r: &Rd<'_>, first: usize, segmap: &SegMap, out: &mut DebugInfo) -> Result<(), SymError> {
+fn symbols(
+    r: &Rd<'_>,
+    first: usize,
+    segmap: &SegMap,
+    params: &dyn Fn(u16) -> Option<usize>,
+    out: &mut DebugInfo,
+) -> Result<(), SymError> {
     let mut at = first;
     // Open scopes: procedures and blocks; the procedure being read.
     let mut depth = 0usize;
     let mut current: Option<(RawFunction, usize)> = None;
+    // The procedure's parameter count, and its BP-relative records read.
+    let (mut n_params, mut seen) = (0usize, 0usize);
     while at + 4 <= r.b.len() {
         let len = usize::from(r.u16(at, "a symbol's reclen")?);
         if len < 2 {
@@ -302,8 +354,11 @@ fn symbols(r: &Rd<'_>, first: usize, segmap: &SegMap, out: &mut DebugInfo) -> Re
                 let plen = r.u16(d + 12, "a procedure's length")?;
                 let off = r.u16(d + 18, "a procedure's offset")?;
                 let seg = r.u16(d + 20, "a procedure's segment")?;
+                let typind = r.u16(d + 22, "a procedure's type")?;
                 let name = r.name(d + 25, "a procedure's name")?;
                 depth += 1;
+                n_params = params(typind).unwrap_or(0);
+                seen = 0;
                 if let Some((segment, start)) = segmap.place(seg, u32::from(off)) {
                     if let Some((f, _)) = current.take() {
                         out.push_function(f);
@@ -333,10 +388,12 @@ fn symbols(r: &Rd<'_>, first: usize, segmap: &SegMap, out: &mut DebugInfo) -> Re
                 if let Some((f, _)) = &mut current {
                     let off = r.u16(d, "a variable's BP offset")? as i16;
                     let name = r.name(d + 4, "a variable's name")?;
+                    let nth = seen;
+                    seen += 1;
                     if f.params.len() < super::lines::MAX_PARAMS {
                         f.params.push(Param {
                             name,
-                            is_param: off > 0,
+                            is_param: off > 0 || nth < n_params,
                             bp_offset: i32::from(off),
                         });
                     }
@@ -365,6 +422,65 @@ fn symbols(r: &Rd<'_>, first: usize, segmap: &SegMap, out: &mut DebugInfo) -> Re
         out.push_function(f);
     }
     Ok(())
+}
+
+/// The type records of an NB05 `sstTypes`: after a 32-bit signature,
+/// one after another (a 16-bit length, then the leaf); their offsets in
+/// the subsection, in index order.
+fn types_sequential(r: &Rd<'_>) -> Result<Vec<usize>, SymError> {
+    let mut v = Vec::new();
+    let mut at = 4;
+    while at + 4 <= r.b.len() && v.len() < usize::from(u16::MAX - FIRST_TYPE) {
+        let len = usize::from(r.u16(at, "a type record's length")?);
+        v.push(at);
+        at += 2 + len;
+    }
+    Ok(v)
+}
+
+/// The type records of an NB09 `sstGlobalTypes`: a 32-bit flags word,
+/// the count, and each record's offset from the end of the offsets.
+fn types_indexed(r: &Rd<'_>) -> Result<Vec<usize>, SymError> {
+    let n = r.u32(4, "cTypes")? as usize;
+    if n.saturating_mul(4) > r.b.len() {
+        return Err(r.err(4, "cTypes' offsets"));
+    }
+    let base = 8 + 4 * n;
+    (0..n.min(usize::from(u16::MAX - FIRST_TYPE)))
+        .map(|i| Ok(base.saturating_add(r.u32(8 + 4 * i, "a type's offset")? as usize)))
+        .collect()
+}
+
+/// Per type (by index from [`FIRST_TYPE`]): a procedure's parameter
+/// count, from its argument list.
+fn param_counts(r: &Rd<'_>, at: Vec<usize>) -> Result<Vec<Option<usize>>, SymError> {
+    let arg_count = |t: u16| -> Result<Option<usize>, SymError> {
+        let Some(&a) = t
+            .checked_sub(FIRST_TYPE)
+            .and_then(|i| at.get(usize::from(i)))
+        else {
+            return Ok(None);
+        };
+        if r.u16(a + 2, "a type's leaf")? != LF_ARGLIST {
+            return Ok(None);
+        }
+        let n = usize::from(r.u16(a + 4, "an argument list's count")?);
+        if n == 1 && r.u16(a + 6, "an argument's type")? == T_VOID {
+            return Ok(Some(0));
+        }
+        Ok(Some(n))
+    };
+    let mut v = Vec::with_capacity(at.len());
+    for &a in &at {
+        if r.u16(a + 2, "a type's leaf")? != LF_PROCEDURE {
+            v.push(None);
+            continue;
+        }
+        let count = usize::from(r.u16(a + 8, "a procedure's parameter count")?);
+        let list = r.u16(a + 10, "a procedure's argument list")?;
+        v.push(Some(arg_count(list)?.unwrap_or(count)));
+    }
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! * MAPSYM `.SYM` files, versions 3.x to 6.x ([`mapsym`]), the files the
 //!   Windows debuggers loaded;
 //! * debug information inside the executable: Open Watcom's DWARF
-//!   ([`dwarf`]) and CodeView 4 ([`codeview`]), giving functions with
+//!   ([`dwarf`]), CodeView 4 ([`codeview`]) and the Watcom format
+//!   ([`watdbg`]), giving functions with
 //!   their extents and parameters' places, and source lines ([`lines`]).
 //!
 //! A map's segment (frame) numbers are the linker's, not NE segment numbers
@@ -29,6 +30,7 @@ pub mod fit;
 pub mod lines;
 pub mod mapsym;
 pub mod msmap;
+pub mod watdbg;
 pub mod wmap;
 
 use std::cell::RefCell;
@@ -793,6 +795,9 @@ impl Registry {
         }
         if codeview::present(&bytes) {
             infos.push(codeview::parse(&bytes));
+        }
+        if watdbg::present(&bytes) {
+            infos.push(watdbg::parse(&bytes));
         }
         for info in infos {
             let fitted = info.map_err(|e| e.in_file(exe)).and_then(|i| {

@@ -9,6 +9,10 @@
 //! of the module the outermost code belongs to. Instructions are counted a
 //! translation block at a time, so a sample is taken at the first block
 //! boundary at or after each multiple of N.
+//!
+//! When the program's debug information gives the source line of the
+//! code a sample is taken at (symbols/lines.rs), the sample also counts
+//! for that line: the hot lines, each with the function holding it.
 
 use std::collections::BTreeMap;
 
@@ -25,6 +29,22 @@ pub struct Profiler {
     pub samples: BTreeMap<Vec<String>, u64>,
     /// Samples taken.
     pub total: u64,
+    /// Samples by the source line they were taken at: (file as the debug
+    /// information names it, line) → (the innermost function, samples).
+    pub lines: BTreeMap<(String, u32), (String, u64)>,
+}
+
+/// A source line samples were taken at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HotLine {
+    /// The file, as the debug information names it.
+    pub file: String,
+    /// The 1-based line.
+    pub line: u32,
+    /// The function the code is in (MODULE!NAME, as stacks name it).
+    pub function: String,
+    /// Samples taken there.
+    pub samples: u64,
 }
 
 impl Profiler {
@@ -37,6 +57,7 @@ impl Profiler {
             next: every,
             samples: BTreeMap::new(),
             total: 0,
+            lines: BTreeMap::new(),
         }
     }
 
@@ -46,6 +67,23 @@ impl Profiler {
             .iter()
             .map(|(k, n)| format!("{} {n}", k.join(";")))
             .collect()
+    }
+
+    /// The source lines samples were taken at, most samples first (then
+    /// by file and line).
+    pub fn hot_lines(&self) -> Vec<HotLine> {
+        let mut v: Vec<HotLine> = self
+            .lines
+            .iter()
+            .map(|((file, line), (function, samples))| HotLine {
+                file: file.clone(),
+                line: *line,
+                function: function.clone(),
+                samples: *samples,
+            })
+            .collect();
+        v.sort_by_key(|h| std::cmp::Reverse(h.samples));
+        v
     }
 
     /// The flame graph of the samples, as SVG.
@@ -100,6 +138,19 @@ impl Observer for Profiler {
                     .iter()
                     .map(|a| function_name(uc, a.entry.0, a.entry.1)),
             );
+            if let Some(l) = crate::machine::line_at(uc, cs, ip) {
+                // The function holding the code (the stack's innermost
+                // call may have returned to it in the block before).
+                let function = match crate::machine::symbol_at(uc, cs, ip) {
+                    Some(sym) => format!("{}!{}", module_of(uc, cs), sym.display),
+                    None => key.last().cloned().unwrap_or_default(),
+                };
+                let e = self
+                    .lines
+                    .entry((l.file.to_string(), l.line))
+                    .or_insert((function, 0));
+                e.1 += 1;
+            }
             *self.samples.entry(key).or_insert(0) += 1;
             self.total += 1;
         }

@@ -9,14 +9,15 @@
 //! steps is copied and handed to a thread of its own, which encodes and
 //! writes it while the run goes on. A translation is written with what
 //! only the running machine knows — the module and NE segment owning the
-//! code, and the symbol naming each instruction — so that the expansion
+//! code, the symbol naming each instruction and its source line (from
+//! the program's debug information) — so that the expansion
 //! needs neither the machine nor the program.
 //!
 //! **The file** (all integers little-endian; a string is a `u32` length
 //! and that many bytes of UTF-8):
 //!
 //! ```text
-//! header      "TH16REC\0"  u16 version (1)
+//! header      "TH16REC\0"  u16 version (2; version 1 is read too)
 //!             string cwd          the directory the recording was made in
 //!             u16 n, n strings    the `trace` arguments that load and run
 //!                                 the program again (`--replay --regs`)
@@ -27,6 +28,8 @@
 //!                                 u8 has (1: module, 2: segment),
 //!                                 [string module], [u16 segment],
 //!                                 u16 n, n × (u16 instruction, string symbol),
+//!                                 (version 2:) u16 n, n × (u16 instruction,
+//!                                 string file, u32 line): source lines,
 //!                                 u32 check (FNV-1a of the record from 'T')
 //!             'S' steps           u32 n steps, u32 m, m bytes: the step words
 //!                                 (machine/record.rs) coded by [`steps_bytes`],
@@ -59,11 +62,14 @@ use super::blocks::{self, Block};
 use super::{Lines, Place, Render, Sink};
 use crate::machine::Uc;
 use crate::machine::record::{BlockRecorder, Step, Translation};
+use crate::symbols::lines::SourceLine;
 
 /// The first bytes of a recording.
 pub const MAGIC: &[u8; 8] = b"TH16REC\0";
 /// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The oldest version read (1: no source lines).
+const OLDEST: u16 = 1;
 
 /// Caps on what a recording may declare (a larger value is malformed).
 const MAX_STRING: u32 = 1 << 16;
@@ -115,6 +121,9 @@ pub struct Recorded {
     pub place: Place,
     /// The symbol naming each instruction (by index), when one does.
     pub symbols: Vec<(u16, String)>,
+    /// The source line of each instruction (by index), when debug
+    /// information gives one.
+    pub sources: Vec<(u16, SourceLine)>,
 }
 
 /// How the recorded run ended.
@@ -295,6 +304,12 @@ pub fn translation_bytes(r: &Recorded) -> Vec<u8> {
         out.extend_from_slice(&k.to_le_bytes());
         put_str(&mut out, s);
     }
+    out.extend_from_slice(&(r.sources.len() as u16).to_le_bytes());
+    for (k, l) in &r.sources {
+        out.extend_from_slice(&k.to_le_bytes());
+        put_str(&mut out, &l.file);
+        out.extend_from_slice(&l.line.to_le_bytes());
+    }
     seal(out)
 }
 
@@ -466,6 +481,12 @@ impl BlockRecorder for RecordWriter {
                 Some((k as u16, s.to_string()))
             })
             .collect();
+        let sources = b
+            .insns
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| Some((k as u16, crate::machine::line_at(uc, t.cs, i.ip)?)))
+            .collect();
         let r = Recorded {
             linear: t.linear,
             cs: t.cs,
@@ -474,6 +495,7 @@ impl BlockRecorder for RecordWriter {
             bytes: t.bytes.to_vec(),
             place,
             symbols,
+            sources,
         };
         let mut w = self.0.borrow_mut();
         w.translations += 1;
@@ -512,6 +534,8 @@ pub struct Reader {
     /// The FNV-1a check of the record read so far (None while reading
     /// what it does not cover).
     hash: Option<u32>,
+    /// The file's format version.
+    version: u16,
 }
 
 impl Reader {
@@ -540,6 +564,7 @@ impl Reader {
             scratch: Vec::new(),
             ended: false,
             hash: Some(FNV_START),
+            version: VERSION,
         };
         let mut magic = [0u8; 8];
         r.exact(&mut magic, "the magic number")?;
@@ -547,12 +572,13 @@ impl Reader {
             return Err(r.error_at(0, "not a toolhelp16 recording (no TH16REC magic)".into()));
         }
         let v = r.u16("the format version")?;
-        if v != VERSION {
+        if !(OLDEST..=VERSION).contains(&v) {
             return Err(r.error_at(
                 8,
-                format!("format version {v}; this toolhelp16 reads version {VERSION}"),
+                format!("format version {v}; this toolhelp16 reads versions {OLDEST} to {VERSION}"),
             ));
         }
+        r.version = v;
         let cwd = r.string("the directory", MAX_STRING)?;
         let n = r.u16("the argument count")?;
         if n > MAX_ARGS {
@@ -795,6 +821,36 @@ impl Reader {
             }
             symbols.push((k, self.string("a symbol", MAX_STRING)?));
         }
+        let mut sources = Vec::new();
+        if self.version >= 2 {
+            let at = self.offset;
+            let n = self.u16("the source line count")?;
+            if n > size {
+                return Err(
+                    self.error_at(at, format!("{n} source lines for a block of {size} bytes"))
+                );
+            }
+            sources.reserve(usize::from(n));
+            for _ in 0..n {
+                let at = self.offset;
+                let k = self.u16("a source line's instruction")?;
+                if k >= size {
+                    return Err(self.error_at(
+                        at,
+                        format!("a source line for instruction {k} of a block of {size} bytes"),
+                    ));
+                }
+                let file = self.string("a source file", MAX_STRING)?;
+                let line = self.u32("a source line")?;
+                sources.push((
+                    k,
+                    SourceLine {
+                        file: file.into(),
+                        line,
+                    },
+                ));
+            }
+        }
         Ok(Recorded {
             linear,
             cs,
@@ -803,6 +859,7 @@ impl Reader {
             bytes,
             place: Place { module, segment },
             symbols,
+            sources,
         })
     }
 }
@@ -863,14 +920,18 @@ impl Expander {
         self.flush(None, sink);
         let block = blocks::decode(r.linear, r.cs, r.ip, r.bytes.clone());
         let wanted = r.place.selected(self.opts.module.as_deref());
-        // A recording keeps symbols, not source lines.
         let lines = self.opts.render.block(&block, &r.place, wanted, |k| {
             let sym = r
                 .symbols
                 .iter()
                 .find(|(i, _)| usize::from(*i) == k)
                 .map(|(_, s)| s.clone());
-            (sym, None)
+            let src = r
+                .sources
+                .iter()
+                .find(|(i, _)| usize::from(*i) == k)
+                .map(|(_, l)| l.clone());
+            (sym, src)
         });
         let key = (r.linear, r.bytes.len() as u32);
         let e = Expanded { block, lines };
@@ -1188,6 +1249,13 @@ mod tests {
                 segment: None,
             },
             symbols: vec![(0, "start".into())],
+            sources: vec![(
+                1,
+                SourceLine {
+                    file: "a.c".into(),
+                    line: 7,
+                },
+            )],
         }));
         steps_bytes(
             &mut f,
@@ -1243,6 +1311,8 @@ mod tests {
         assert!(lines[0].starts_with("0100:0100  A "), "{text}");
         assert!(lines[0].ends_with("; start"), "{text}");
         assert!(lines[1].contains("inc ax"), "{text}");
+        // The recorded source line, as the live trace writes it.
+        assert!(lines[1].ends_with("; at a.c:7"), "{text}");
     }
 
     #[test]
