@@ -10,6 +10,20 @@
 //!   engine's hook, which cannot unwind: the process aborted).
 //! - `WSPRINT2.EXE`: another mutated program that aborted the fuzz build
 //!   made before that fix, and runs clean with it.
+//!
+//! And inputs of the `commands` target (tests/fuzz/commands/), with the
+//! command that broke:
+//!
+//! - `DISASM1.EXE`, `DISASM2.EXE`, `DISASM3.EXE`: mutated MZ programs
+//!   whose entry segment has nothing to list; `disasm --json` printed
+//!   nothing with exit 0 where the text has the segment's heading (the
+//!   JSON now has the heading as a note).
+//! - `RECORD.COM`: a mutated roms/smcpages.com whose `rcr word
+//!   [ecx+ecx-1729C743h],cl` (an address-size prefix, 67h, in real mode)
+//!   reads past FFFFh: every run command stopped with an internal error
+//!   ("emulation failed ... a read from memory that does not exist",
+//!   exit 125); a 386 raises #GP there (Intel SDM vol. 2, real-address
+//!   mode exceptions), exit 121.
 
 mod common;
 
@@ -45,4 +59,56 @@ fn the_programs_the_fuzzer_found_stop_cleanly() {
         n += 1;
     }
     assert!(n > 0);
+}
+
+/// `disasm --json` of a program with nothing to list prints the note
+/// that says so, one JSON value per line; never nothing.
+#[test]
+fn disasm_json_of_nothing_to_list_is_a_note() {
+    let dir = root().join("tests/fuzz/commands");
+    for name in ["DISASM1.EXE", "DISASM2.EXE", "DISASM3.EXE"] {
+        let out = bin()
+            .args(["disasm", "--json"])
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(!lines.is_empty(), "{name}: --json printed nothing");
+        for l in &lines {
+            let v: serde_json::Value = serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("{name}: not a JSON line ({e}): {l}"));
+            assert_eq!(v["version"], 1, "{name}: {l}");
+        }
+        assert!(
+            lines.iter().any(|l| l.contains("no instructions")),
+            "{name}: {text}"
+        );
+    }
+}
+
+/// An effective address past FFFFh in real mode is #GP (exit 121, a
+/// fault), not an internal error; under `trace --record` as under `run`.
+#[test]
+fn an_address_past_ffffh_in_real_mode_is_a_fault() {
+    let prog = root().join("tests/fuzz/commands/RECORD.COM");
+    let rec = std::env::temp_dir().join(format!("th16-fuzzreg-{}.th16rec", std::process::id()));
+    let out = bin()
+        .args(["trace", "--record"])
+        .arg(&rec)
+        .args(["--max-insns", "2000", "--timeout", "20", "--quiet"])
+        .arg(&prog)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&rec);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(121), "{err}");
+    assert!(err.contains("exception 13"), "{err}");
+    let out = bin()
+        .args(["run", "--max-insns", "2000", "--timeout", "20"])
+        .arg(&prog)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(121), "{out:?}");
 }

@@ -66,9 +66,19 @@ pub fn disasm(a: DisasmArgs) -> i32 {
     }
     if a.json {
         let mut text = String::new();
+        // A segment with nothing to list says so, as the text's heading
+        // does: `--json` never prints nothing (issue 30; found by the
+        // fuzz target `commands`, tests/fuzz_regressions.rs).
+        let empty: Vec<String> = listing
+            .sections
+            .iter()
+            .filter(|s| s.lines.is_empty())
+            .map(|s| format!("{}: no instructions", s.heading.trim()))
+            .collect();
         let notes = listing
             .notes
             .iter()
+            .chain(&empty)
             .map(|n| super::json::DisasmOut::Note { note: n });
         let lines = listing
             .sections

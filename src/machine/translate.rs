@@ -39,6 +39,24 @@ pub(super) fn translate_error(uc: &mut Uc<'_>, e: uc_error) -> Stop {
             };
             Stop::Fault(Fault::new(number, regs, detail))
         }
+        // Real mode maps all the 1 MiB and the HMA: an access outside them
+        // has an effective address past FFFFh, made with a 32-bit
+        // address-size prefix (67h). A 386 faults on it: #SS through SS,
+        // else #GP (Intel SDM vol. 2, real-address mode exceptions: "if a
+        // memory operand effective address is outside the ... segment
+        // limit"). Found by the `commands` fuzz target
+        // (tests/fuzz_regressions.rs, RECORD.COM).
+        (uc_error::READ_UNMAPPED | uc_error::WRITE_UNMAPPED, None)
+            if uc.get_data().mode == CpuMode::Real =>
+        {
+            let insn = insn_bytes(uc, regs.cs, regs.ip);
+            let number = if uses_ss(&insn) { 12 } else { 13 };
+            Stop::Fault(Fault::new(
+                number,
+                regs,
+                "an effective address past FFFFh (32-bit addressing), outside the 64 KiB segment",
+            ))
+        }
         (e, None) => Stop::Error(format!(
             "emulation failed at {:04X}:{:04X}: {}",
             regs.cs,
