@@ -613,7 +613,7 @@ pub enum Loc {
     /// `+N`: after N instructions.
     After(u64),
     /// `LOC+prologue`: after the prologue of the function at LOC, where
-    /// its frame exists (walk/prologue.rs).
+    /// its frame exists (x86/prologue.rs).
     AfterPrologue(Box<Loc>),
 }
 

@@ -215,13 +215,15 @@ fn a_fault_injected_into_the_window_procedure_is_reported_through_user_into_winm
     );
     assert_eq!(frames[0]["wBP"], f["registers"]["bp"]);
     // Named from flaggen's exports (its NE names tables): the fault is 5
-    // bytes into MAINWNDPROC; InitInstance, WinMain and the start-up code
-    // lie before every export of segment 1, so nothing names them.
+    // bytes into MAINWNDPROC; InitInstance and WinMain lie before every
+    // export of segment 1 and outside the entry point's function, so they
+    // are named by segment and offset (symbols/extent.rs); the start-up
+    // code is the function at the NE header's entry point, 1:001A.
     assert_eq!(f["symbol"], "MAINWNDPROC+0x5");
     assert_eq!(frames[0]["symbol"], "MAINWNDPROC+0x5");
-    for fr in &frames[2..] {
-        assert!(fr["symbol"].is_null(), "{fr}");
-    }
+    assert_eq!(frames[2]["symbol"], "SEG1+0x8e2");
+    assert_eq!(frames[3]["symbol"], "SEG1+0x816");
+    assert_eq!(frames[4]["symbol"], "(entry)+0xcd");
     let dw = strings(&f["drwatson"]);
     assert!(
         dw.iter()

@@ -770,7 +770,7 @@ fn the_demo_without_its_map_names_unexported_functions_by_segment() {
 /// `stack --json` says where each frame module's names came from
 /// (`symbols`: exports, map, sym, debug information) and carries the note
 /// text mode prints after a walk stopped at a function's entry
-/// (`entry_note`; walk/prologue.rs), null elsewhere.
+/// (`entry_note`; x86/prologue.rs), null elsewhere.
 #[test]
 fn stack_json_names_the_symbol_sources_and_the_entry_note() {
     let run = |args: &[&str]| {

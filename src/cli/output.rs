@@ -1207,7 +1207,7 @@ pub fn walk_text(
 }
 
 /// What a walk at a function's entry does not show, said after it
-/// (walk/prologue.rs): at the first instruction of a function whose
+/// (x86/prologue.rs): at the first instruction of a function whose
 /// prologue has not run, or at a built-in function's thunk, BP is still
 /// the caller's, so the walk starts from the caller's frame and the
 /// caller itself (its return address at SS:SP) is not in the chain.

@@ -17,7 +17,7 @@
 //!   boundary after the first: `push bp; mov bp,sp` with the optional
 //!   far marker `inc bp`, `enter`, and the exported-function preambles
 //!   before them (`mov ax,DGROUP`, `push ds; pop ax; nop`, `mov ax,ds;
-//!   nop`, `nop; nop; nop`) — the forms [`crate::walk::prologue`] lists,
+//!   nop`, `nop; nop; nop`) — the forms [`crate::x86::prologue`] lists,
 //!   which the Windows 3.1 SDK's Guide to Programming (chapter 14) and
 //!   the compilers of the era emit;
 //! - bytes that decode to no instruction end it too.
@@ -30,15 +30,7 @@ use iced_x86::{Decoder, DecoderOptions, FlowControl, OpKind};
 /// with: a BP frame (or `enter`), possibly after an exported-function
 /// preamble; None when it has none.
 pub fn prologue_len(code: &[u8]) -> Option<usize> {
-    // `mov ax,ds; nop` and `mov ax,ss; nop` (the exported preambles as
-    // compiled, and as programs that take DS from SS write them) are not
-    // ones `walk::prologue` measures; skip them first.
-    let skip = if code.starts_with(&[0x8C, 0xD8, 0x90]) || code.starts_with(&[0x8C, 0xD0, 0x90]) {
-        3
-    } else {
-        0
-    };
-    crate::walk::prologue::prologue(&code[skip..]).map(|(n, _)| skip + usize::from(n))
+    crate::x86::prologue::prologue(code).map(|(n, _)| usize::from(n))
 }
 
 /// Whether a new function begins at `code[0..]` (see [`prologue_len`]).

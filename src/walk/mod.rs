@@ -5,7 +5,7 @@ pub mod backtrace;
 pub mod cache;
 pub mod dispatch;
 pub use crate::x86::memory;
-pub mod prologue;
+pub use crate::x86::prologue;
 pub mod snapshot;
 pub mod stackframe;
 pub mod testmem;

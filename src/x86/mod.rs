@@ -6,6 +6,7 @@
 
 pub mod descriptor;
 pub mod memory;
+pub mod prologue;
 mod regs;
 
 pub use memory::{CodeOwner, CpuMode, Descriptor, DescriptorTable, MemError, WalkMemory};

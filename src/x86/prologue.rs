@@ -42,6 +42,20 @@ pub fn prologue(code: &[u8]) -> Option<(u16, Vec<&'static str>)> {
     } else if starts(0, &[0x90, 0x90, 0x90]) {
         at = 3;
         parts.push("nop; nop; nop");
+    } else if starts(0, &[0x8C, 0xD8]) || starts(0, &[0x8C, 0xD0]) {
+        // `mov ax,ds` or `mov ax,ss` (Borland's exported and "smart
+        // callback" entries, the latter taking DS from SS), with or
+        // without the `nop` that leaves room for the loader's patch.
+        at = 2;
+        parts.push(if code[1] == 0xD8 {
+            "mov ax,ds"
+        } else {
+            "mov ax,ss"
+        });
+        if starts(2, &[0x90]) {
+            at = 3;
+            parts.push("nop");
+        }
     }
     if starts(at, &[0xC8]) && code.len() >= at + 4 {
         at += 4;
@@ -90,6 +104,19 @@ mod tests {
         assert_eq!(prologue(&[0x55, 0x8B, 0xEC, 0xC3]).unwrap().0, 3);
         // NASM's encoding 89 E5, far frame marker.
         assert_eq!(prologue(&[0x45, 0x55, 0x89, 0xE5, 0x90]).unwrap().0, 4);
+        // Borland's entry taking DS from SS, without a nop, and with one.
+        assert_eq!(
+            prologue(&[0x8C, 0xD0, 0x55, 0x8B, 0xEC, 0x1E, 0x8E, 0xD8])
+                .unwrap()
+                .0,
+            8
+        );
+        assert_eq!(
+            prologue(&[0x8C, 0xD8, 0x90, 0x45, 0x55, 0x8B, 0xEC])
+                .unwrap()
+                .0,
+            7
+        );
         // enter 8,0
         assert_eq!(prologue(&[0xC8, 0x08, 0x00, 0x00, 0x90]).unwrap().0, 4);
         // sub sp,imm16
