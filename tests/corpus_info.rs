@@ -3,7 +3,7 @@
 //! corpus README promises happen. Without the corpus: common/need.rs.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toolhelp16::loader::{
     FarPtr, Image, KindHint, MzImage, NeImage, RelocTarget, apply_relocations, info, parse,

@@ -248,7 +248,7 @@ fn stack_and_trace_name_flaggen_s_exported_window_procedure() {
     };
     assert_eq!(v["frames"][0]["symbol"], "MAINWNDPROC", "{v}");
     assert_eq!(v["frames"][0]["wIP"], 0x0D4A, "{v}");
-    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
+    let exe = flaggen().expect("walk found it");
     let out = bin()
         .args([
             "trace",

@@ -13,7 +13,7 @@
 //! mode 13h's 256 colours are IBM's default table (20h blue 00,00,3F; 28h
 //! red 3F,00,00; 2Ch yellow 3F,3F,00; 30h green 00,3F,00).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 mod common;
 use common::picture::Picture;

@@ -1,8 +1,6 @@
 //! Win16 programs headless: windows, the message loop, callbacks from USER
 //! into window procedures, and the walk from inside a window procedure.
 
-use std::path::PathBuf;
-
 mod common;
 use common::{bin, json, rom, strings};
 
