@@ -175,7 +175,7 @@ fn a_dos_buffer_at_the_end_of_its_segment_is_cut_there() {
 #[test]
 fn inputs_are_read_with_a_cap() {
     if !std::path::Path::new("/dev/zero").exists() {
-        eprintln!("SKIP: no /dev/zero");
+        common::need::tool_missing("/dev/zero", "a Unix host has it");
         return;
     }
     let (code, _, err) = run(&["info"], std::path::Path::new("/dev/zero"));

@@ -6,7 +6,7 @@
 //! colours of the frame bands and the saved-BP words. A blank page, taken
 //! the same way, must count as blank, so the check can fail.
 //!
-//! Without Chromium the test says SKIP on stderr and passes.
+//! Without Chromium: common/need.rs (a failure under `./x test` and CI).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -134,9 +134,9 @@ fn hex(rgb: &str) -> [u8; 3] {
 #[test]
 fn the_pages_render_to_pictures_that_are_not_blank() {
     let Some(browser) = chromium() else {
-        eprintln!(
-            "\n*** SKIP: chromium is not installed (apt-get install chromium, or ./x test); \
-             the stack pages were NOT rendered in a browser ***\n"
+        common::need::tool_missing(
+            "`chromium` (the stack pages are not rendered in a browser)",
+            "Debian package chromium; ./x test installs it",
         );
         return;
     };

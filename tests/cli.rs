@@ -10,13 +10,7 @@ fn root() -> PathBuf {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let c = root().join("../shared/corpus");
-    if c.is_dir() {
-        Some(c)
-    } else {
-        eprintln!("SKIP: ../shared/corpus is absent; corpus CLI tests not run");
-        None
-    }
+    common::corpus()
 }
 
 #[test]
@@ -435,7 +429,10 @@ fn progress_shows_on_a_terminal_only() {
         .arg("--version")
         .output();
     if script.is_err() {
-        eprintln!("SKIP: `script` (util-linux) is absent; the terminal half is not run");
+        common::need::tool_missing(
+            "`script` (the terminal half is not run)",
+            "Debian package bsdutils; ./x test installs it",
+        );
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }

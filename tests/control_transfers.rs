@@ -22,12 +22,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// Assemble `src` (nasm, flat binary) into `dir/name`; None without nasm.
 fn nasm(dir: &Path, name: &str, src: &str) -> Option<PathBuf> {
-    if std::process::Command::new("nasm")
-        .arg("-v")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIP: nasm not installed");
+    if !common::need::tool("nasm", "-v", "nasm") {
         return None;
     }
     let asm = dir.join(format!("{name}.asm"));

@@ -1,27 +1,17 @@
 //! Every NE and MZ file of the shared corpus parses and agrees with the
 //! header column of `../shared/corpus/MANIFEST.tsv`; the refusals the
-//! corpus README promises happen. Skips loudly when the corpus is absent.
+//! corpus README promises happen. Without the corpus: common/need.rs.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toolhelp16::loader::{
     FarPtr, Image, KindHint, MzImage, NeImage, RelocTarget, apply_relocations, info, parse,
     render_text,
 };
 
-fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    if p.join("MANIFEST.tsv").is_file() {
-        Some(p)
-    } else {
-        eprintln!(
-            "SKIP: {} corpus absent; corpus tests did not run",
-            p.display()
-        );
-        None
-    }
-}
+mod common;
+use common::corpus;
 
 /// MANIFEST.tsv: path -> header column.
 fn manifest(dir: &Path) -> BTreeMap<String, String> {

@@ -33,14 +33,21 @@ use toolhelp16::win16::CALLBACK_RETURN;
 mod common;
 use common::{bin, json, strings};
 
-/// Walk flaggen.exe at `at`; `None` (after a SKIP message) without the
-/// corpus.
+/// flaggen.exe of the shared corpus; None without the corpus
+/// (common/need.rs).
+fn flaggen() -> Option<PathBuf> {
+    let exe = common::corpus()?.join("ne/flaggen.exe");
+    assert!(
+        exe.is_file(),
+        "{} is missing from the corpus",
+        exe.display()
+    );
+    Some(exe)
+}
+
+/// Walk flaggen.exe at `at`; `None` without the corpus.
 fn walk(at: &str) -> Option<serde_json::Value> {
-    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
-    if !exe.is_file() {
-        eprintln!("SKIP: ../shared/corpus/ne/flaggen.exe is absent; the walk at {at} not run");
-        return None;
-    }
+    let exe = flaggen()?;
     let out = bin()
         .args(["stack", "--json", "--at", at])
         .arg(&exe)
@@ -179,11 +186,9 @@ fn a_fault_injected_into_the_window_procedure_is_reported_through_user_into_winm
     // No InterruptRegister callback: the default action ends the run, and
     // the report's walk runs from the faulting context through USER's
     // frame back into InitInstance, WinMain and the start-up code.
-    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
-    if !exe.is_file() {
-        eprintln!("SKIP: ../shared/corpus/ne/flaggen.exe is absent; the injected fault not run");
+    let Some(exe) = flaggen() else {
         return;
-    }
+    };
     let out = bin()
         .args(["run", "--json", "--inject-fault", "PRIDEFLAG:1:0D4F"])
         .arg(&exe)
@@ -245,7 +250,7 @@ fn stack_and_trace_name_flaggen_s_exported_window_procedure() {
     };
     assert_eq!(v["frames"][0]["symbol"], "MAINWNDPROC", "{v}");
     assert_eq!(v["frames"][0]["wIP"], 0x0D4A, "{v}");
-    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne/flaggen.exe");
+    let exe = flaggen().expect("walk found it");
     let out = bin()
         .args([
             "trace",

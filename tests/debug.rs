@@ -8,6 +8,8 @@
 //! frames at PaintLine; roms/faults.asm the divide error in `div_site`;
 //! the .map files the symbols' offsets.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -25,16 +27,7 @@ fn rom(name: &str) -> PathBuf {
 }
 
 fn have_gdb() -> bool {
-    let ok = Command::new("gdb")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
-    }
-    ok
+    common::need::tool("gdb", "--version", "gdb")
 }
 
 /// A gdbserver on a free loopback port: the process and its address.

@@ -9,6 +9,8 @@
 //! The exit statuses are the documented ones (`toolhelp16 --help`, "exit
 //! status"): 122 for the instruction budget, 123 for the wall-clock limit.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -285,14 +287,7 @@ fn gdbserver_after_a_detach_ends_the_program_at_its_limits() {
 
 #[test]
 fn gdb_sees_the_timeout_as_sigxcpu() {
-    let ok = Command::new("gdb")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+    if !common::need::tool("gdb", "--version", "gdb") {
         return;
     }
     let dir = scratch("gdb");
@@ -427,7 +422,7 @@ fn debug_keeps_the_disk_quota() {
     std::fs::write(dir.join("OLD.TXT"), b"old\n").unwrap();
     let fifo = Command::new("mkfifo").arg(dir.join("PIPE.TXT")).status();
     if !fifo.is_ok_and(|s| s.success()) {
-        eprintln!("SKIP: mkfifo is not available");
+        common::need::tool_missing("`mkfifo`", "coreutils");
         return;
     }
     let cmds = outer.join("cmds.txt");

@@ -96,11 +96,9 @@ fn exe_gets_its_max_allocation_and_exit_code() {
 
 #[test]
 fn corpus_programs_that_need_only_console_services_exit_cleanly() {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; corpus DOS runs not checked");
+    let Some(c) = corpus_dos() else {
         return;
-    }
+    };
     // helloc.com / helloe.exe print a greeting; MESSAGE.COM prints its text.
     for (f, want) in [("edge/helloc.com", "Hello"), ("edge/helloe.exe", "Hello")] {
         let out = bin()
@@ -186,12 +184,10 @@ fn convertible_exe() -> Vec<u8> {
 
 #[test]
 fn exe2bin_converts_an_exe_in_the_sandbox() {
-    let c =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/msdos125/EXE2BIN.EXE");
-    if !c.exists() {
-        eprintln!("SKIP: ../shared/corpus is absent; EXE2BIN not run");
+    let Some(c) = corpus_dos() else {
         return;
-    }
+    };
+    let c = c.join("msdos125/EXE2BIN.EXE");
     let d = temp("exe2bin");
     std::fs::write(d.join("HELLO.EXE"), convertible_exe()).unwrap();
     let out = bin()
@@ -262,11 +258,10 @@ fn port_io_reads_ff_and_is_logged() {
 
 #[test]
 fn turbo_pascal_program_prints_its_report() {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/tp7");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; TP7 program not run");
+    let Some(c) = corpus_dos() else {
         return;
-    }
+    };
+    let c = c.join("tp7");
     let d = temp("tp7");
     let out = bin()
         .args([
@@ -328,11 +323,7 @@ fn a_program_waiting_for_a_key_is_named_when_the_budget_ends_it() {
 
 /// A corpus program run with a key script, its exit and its output.
 fn run_tp7(name: &str, keys: &str) -> Option<serde_json::Value> {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/tp7");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; {name} not run");
-        return None;
-    }
+    let c = corpus_dos()?.join("tp7");
     let d = temp(name);
     let out = bin()
         .args([
@@ -382,11 +373,10 @@ fn turbo_pascal_programs_with_keyboard_handlers_take_scripted_keys() {
 
 #[test]
 fn a_jump_into_rom_basic_is_a_named_stop() {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos/msdos125");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; BASIC.COM not run");
+    let Some(c) = corpus_dos() else {
         return;
-    }
+    };
+    let c = c.join("msdos125");
     let out = bin()
         .args(["run", "--json", "--stdin", "/dev/null"])
         .arg(c.join("BASIC.COM"))
@@ -592,20 +582,10 @@ fn the_first_program_is_command_com_s_child_below_64k() {
     assert!(chain.last().unwrap().last);
 }
 
-/// The corpus directory of DOS programs, or None (with a visible SKIP).
-fn corpus_dos(what: &str) -> Option<PathBuf> {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dos");
-    let c = if c.is_dir() {
-        c
-    } else {
-        PathBuf::from("/work/shared/corpus/dos")
-    };
-    if c.is_dir() {
-        Some(c)
-    } else {
-        eprintln!("SKIP: ../shared/corpus is absent; {what} not run");
-        None
-    }
+/// The corpus directory of DOS programs, or None without the corpus
+/// (common/need.rs).
+fn corpus_dos() -> Option<PathBuf> {
+    Some(common::corpus()?.join("dos"))
 }
 
 /// A real assembler and a real linker build a program inside the sandbox:
@@ -613,15 +593,10 @@ fn corpus_dos(what: &str) -> Option<PathBuf> {
 /// links it on drive C: into HELLO.EXE, and HELLO.EXE runs and prints.
 #[test]
 fn link_links_an_assembled_object_in_the_sandbox_and_it_runs() {
-    let Some(c) = corpus_dos("LINK.EXE") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
-    if std::process::Command::new("nasm")
-        .arg("-v")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIP: nasm not installed; the LINK test needs an object file");
+    if !common::need::tool("nasm", "-v", "nasm") {
         return;
     }
     let d = temp("link");
@@ -667,7 +642,7 @@ fn link_links_an_assembled_object_in_the_sandbox_and_it_runs() {
 /// (LASTDRIVE=E, booted from C:): what each prints first and its exit code.
 #[test]
 fn corpus_programs_run_to_their_dos_5_exits() {
-    let Some(c) = corpus_dos("the DOS corpus") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
     let cases: [(&str, &str, i64); 10] = [
@@ -747,7 +722,7 @@ fn corpus_programs_run_to_their_dos_5_exits() {
 /// 512 MiB drive has more, as a real disk of that size would.)
 #[test]
 fn chkdsk_1_25_reads_dos_5_data_as_its_fat_and_truncates_files() {
-    let Some(c) = corpus_dos("CHKDSK.COM") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
     let d = temp("chkdsk");
@@ -1031,7 +1006,7 @@ fn keys_reach_dos_console_reads() {
 /// line and EDLIN's Ctrl-Z end-of-file mark; the screen is EDLIN's.
 #[test]
 fn edlin_takes_its_commands_from_keys() {
-    let Some(c) = corpus_dos("EDLIN.COM") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
     let d = temp("edlin");
@@ -1071,7 +1046,7 @@ fn edlin_takes_its_commands_from_keys() {
 /// other control byte, so `--screen` cannot drive the user's terminal.
 #[test]
 fn the_text_screen_is_code_page_437_without_control_bytes() {
-    let Some(c) = corpus_dos("POST.COM and TESTANSI.EXE") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
     let screen = |prog: &str| {
@@ -1106,7 +1081,7 @@ fn the_text_screen_is_code_page_437_without_control_bytes() {
 /// (helloo16.exe) is still refused, as it was.
 #[test]
 fn a_bound_os2_program_runs_its_dos_part() {
-    let Some(c) = corpus_dos("ne/os2lib.exe") else {
+    let Some(c) = corpus_dos() else {
         return;
     };
     let os2lib = c.join("../ne/os2lib.exe");

@@ -13,9 +13,10 @@
 //! mode 13h's 256 colours are IBM's default table (20h blue 00,00,3F; 28h
 //! red 3F,00,00; 2Ch yellow 3F,3F,00; 30h green 00,3F,00).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 mod common;
+use common::picture::Picture;
 use common::{bin, rom};
 
 fn temp(name: &str) -> PathBuf {
@@ -23,49 +24,6 @@ fn temp(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// A decoded PNG: width, height, RGB.
-struct Picture {
-    width: usize,
-    height: usize,
-    rgb: Vec<u8>,
-}
-
-impl Picture {
-    fn load(path: &Path) -> Picture {
-        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut dec = png::Decoder::new(std::io::BufReader::new(file));
-        dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-        let mut r = dec.read_info().unwrap();
-        let mut buf = vec![0; r.output_buffer_size().unwrap()];
-        let info = r.next_frame(&mut buf).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgb, "{}", path.display());
-        buf.truncate(info.buffer_size());
-        Picture {
-            width: info.width as usize,
-            height: info.height as usize,
-            rgb: buf,
-        }
-    }
-
-    fn at(&self, x: usize, y: usize) -> u32 {
-        assert!(x < self.width && y < self.height, "({x},{y}) outside");
-        let i = (y * self.width + x) * 3;
-        u32::from(self.rgb[i]) << 16 | u32::from(self.rgb[i + 1]) << 8 | u32::from(self.rgb[i + 2])
-    }
-
-    /// How many pixels are not black.
-    fn lit(&self) -> usize {
-        self.rgb.chunks(3).filter(|c| c != &[0, 0, 0]).count()
-    }
-
-    fn check(&self, name: &str, size: (usize, usize), points: &[(usize, usize, u32)]) {
-        assert_eq!((self.width, self.height), size, "{name}: size");
-        for &(x, y, c) in points {
-            assert_eq!(self.at(x, y), c, "{name}: pixel ({x},{y})");
-        }
-    }
 }
 
 /// roms/vgashow.com draws in nine screens; the series keeps each before

@@ -6,20 +6,8 @@
 //! USER puts its client area.
 
 mod common;
+use common::picture::Picture;
 use common::{bin, rom};
-
-/// The screenshot's RGB at (x, y).
-struct Shot {
-    w: usize,
-    px: Vec<u8>,
-}
-
-impl Shot {
-    fn at(&self, x: i32, y: i32) -> (u8, u8, u8) {
-        let i = (y as usize * self.w + x as usize) * 3;
-        (self.px[i], self.px[i + 1], self.px[i + 2])
-    }
-}
 
 const BLACK: (u8, u8, u8) = (0, 0, 0);
 const WHITE: (u8, u8, u8) = (255, 255, 255);
@@ -33,7 +21,7 @@ const DKGRAY: (u8, u8, u8) = (128, 128, 128);
 const LTGRAY: (u8, u8, u8) = (192, 192, 192);
 
 /// The screenshot, the paint DC's origin, and what the program printed.
-fn run_scene() -> (Shot, i32, i32, String) {
+fn run_scene() -> (Picture, i32, i32, String) {
     let path = std::env::temp_dir().join(format!("toolhelp16-scene-{}.png", std::process::id()));
     let out = bin()
         .args(["run", "--screenshot"])
@@ -55,21 +43,10 @@ fn run_scene() -> (Shot, i32, i32, String) {
     let mut it = line.split_whitespace();
     let x = i32::from_str_radix(it.next().unwrap(), 16).unwrap();
     let y = i32::from_str_radix(it.next().unwrap(), 16).unwrap();
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), (640, 480), "the VGA's screen");
+    let shot = Picture::load(&path);
+    assert_eq!((shot.width, shot.height), (640, 480), "the VGA's screen");
     let _ = std::fs::remove_file(&path);
-    (
-        Shot {
-            w: info.width as usize,
-            px: buf,
-        },
-        x,
-        y,
-        text.into_owned(),
-    )
+    (shot, x, y, text.into_owned())
 }
 
 /// A pixel to check: where, the colour the rules give, and why.
@@ -80,7 +57,7 @@ fn the_scene_is_drawn_by_the_rules() {
     let (shot, ox, oy, text) = run_scene();
     // EnumObjects(OBJ_PEN) on the VGA: 16 colours × 5 styles, NUMPENS.
     assert!(text.contains("pens 0050"), "{text}");
-    let c = |x: i32, y: i32| shot.at(ox + x, oy + y);
+    let c = |x: i32, y: i32| shot.rgb_at(i64::from(ox + x), i64::from(oy + y));
     let checks: &[Check] = &[
         // Rectangle(10,10,110,60): border on 10 and 109 / 59 (right and
         // bottom excluded), red inside.
@@ -205,10 +182,8 @@ fn screenshots_at_stops_in_pages_and_in_series() {
         std::fs::read(&stop).unwrap(),
         "the page shows the stop's screen"
     );
-    let info = png::Decoder::new(std::io::Cursor::new(&png))
-        .read_info()
-        .unwrap();
-    assert_eq!((info.info().width, info.info().height), (640, 480));
+    let shot = Picture::decode(&png, "the page's picture");
+    assert_eq!((shot.width, shot.height), (640, 480));
 
     // A series: the paint's shot plus at least one by instruction count.
     let series = dir.join("series");
@@ -242,10 +217,8 @@ fn screenshots_at_stops_in_pages_and_in_series() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let info = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&big).unwrap()))
-        .read_info()
-        .unwrap();
-    assert_eq!((info.info().width, info.info().height), (800, 600));
+    let shot = Picture::load(&big);
+    assert_eq!((shot.width, shot.height), (800, 600));
     // A bad --display is refused with the reason, as a usage error.
     let out = bin()
         .args(["run", "--display", "800x600x16"])
@@ -263,11 +236,7 @@ fn screenshots_at_stops_in_pages_and_in_series() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let info = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(dir.join("dos.png")).unwrap(),
-    ))
-    .read_info()
-    .unwrap();
-    assert_eq!((info.info().width, info.info().height), (720, 400));
+    let shot = Picture::load(&dir.join("dos.png"));
+    assert_eq!((shot.width, shot.height), (720, 400));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use proptest::prelude::*;
 use toolhelp16::loader::ne::{MAX_EXPANDED_BYTES, expand_iterated};
 use toolhelp16::loader::testdata::{SAMPLE_CHAIN, sample_iterated_ne, sample_ne};
@@ -92,7 +94,9 @@ fn mutate(mut v: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
 
 /// The header-heavy start of every corpus NE and MZ file, when present.
 fn corpus_files() -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let Some(dir) = common::corpus() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for sub in ["ne", "dos/edge", "dos/msdos125", "dos/tp7"] {
         let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
@@ -108,12 +112,7 @@ fn corpus_files() -> Vec<Vec<u8>> {
             }
         }
     }
-    if out.is_empty() {
-        eprintln!(
-            "SKIP: {} corpus absent; mutating only the sample NE",
-            dir.display()
-        );
-    }
+    assert!(!out.is_empty(), "{}: no NE or MZ files", dir.display());
     out
 }
 

@@ -4,6 +4,8 @@
 //! command `roms/build.sh` uses and asserts that the result is byte-for-byte
 //! the committed binary.  Without nasm it says so on stderr and returns.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,11 +41,7 @@ fn output_name(source: &Path) -> String {
 }
 
 fn nasm_available() -> bool {
-    Command::new("nasm")
-        .arg("-v")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    common::need::tool("nasm", "-v", "nasm")
 }
 
 /// A fresh directory under the system temp dir, unique per process and call.
@@ -88,7 +86,6 @@ fn committed_roms_equal_a_rebuild() {
     }
 
     if !nasm_available() {
-        eprintln!("SKIP: nasm not installed; committed roms/ binaries not verified");
         return;
     }
 
@@ -178,7 +175,6 @@ fn every_rom_has_an_expectation() {
 #[test]
 fn committed_link_maps_equal_the_build_script_s() {
     if !nasm_available() {
-        eprintln!("SKIP: nasm not installed; committed roms/*.map not verified");
         return;
     }
     let roms = roms_dir();

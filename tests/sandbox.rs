@@ -12,7 +12,7 @@ use common::{bin, json, rom, run_measured, scratch};
 /// A directory holding dossafe.com and what it works on: PIPE.TXT a FIFO,
 /// LINK.TXT a second hard link to OUTSIDE.TXT beside the directory,
 /// DATA.TXT and OLD.TXT. Returns (the program's directory, OUTSIDE.TXT);
-/// None (with a SKIP line) where the host cannot make a FIFO.
+/// None where the host cannot make a FIFO (common/need.rs).
 fn fixture(name: &str) -> Option<(PathBuf, PathBuf)> {
     let outer = scratch(name);
     let dir = outer.join("prog");
@@ -27,7 +27,7 @@ fn fixture(name: &str) -> Option<(PathBuf, PathBuf)> {
         .arg(dir.join("PIPE.TXT"))
         .status();
     if !made.is_ok_and(|s| s.success()) {
-        eprintln!("SKIP: mkfifo is not available; the sandbox tests need a FIFO");
+        common::need::tool_missing("`mkfifo` (the sandbox tests need a FIFO)", "coreutils");
         return None;
     }
     Some((dir, outside))

@@ -374,7 +374,7 @@ fn record_and_replay_refuse_what_does_not_apply() {
 #[test]
 fn a_recording_that_cannot_be_written_is_an_error() {
     if !Path::new("/dev/full").exists() {
-        eprintln!("SKIPPED: no /dev/full on this host");
+        common::need::tool_missing("/dev/full", "a Linux host has it");
         return;
     }
     let dir = scratch("record-full");

@@ -1,8 +1,6 @@
 //! Win16 programs headless: windows, the message loop, callbacks from USER
 //! into window procedures, and the walk from inside a window procedure.
 
-use std::path::PathBuf;
-
 mod common;
 use common::{bin, json, rom, strings};
 
@@ -145,11 +143,9 @@ fn the_walk_inside_a_window_procedure_climbs_through_user_into_the_caller() {
 
 #[test]
 fn corpus_message_box_programs_exit_cleanly() {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; helljw16.exe not run");
+    let Some(c) = common::corpus().map(|c| c.join("ne")) else {
         return;
-    }
+    };
     let out = bin()
         .args(["run", "--json", "--events"])
         .arg(c.join("helljw16.exe"))
@@ -167,11 +163,7 @@ fn corpus_message_box_programs_exit_cleanly() {
 }
 
 fn corpus_run(name: &str) -> Option<(std::process::Output, serde_json::Value)> {
-    let c = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ne");
-    if !c.is_dir() {
-        eprintln!("SKIP: ../shared/corpus is absent; {name} not run");
-        return None;
-    }
+    let c = common::corpus()?.join("ne");
     let out = bin()
         .args(["run", "--json", "--events"])
         .arg(c.join(name))

@@ -32,21 +32,13 @@
 
 mod common;
 
-use common::{bin, json, output_lines, watcom};
+use common::run_together;
 
 #[test]
 fn two_programs_hold_a_ddeml_conversation_each_with_its_own_side() {
-    let (Some(srv), Some(cli)) = (watcom::win16("ddeasrv"), watcom::win16("ddeacli")) else {
+    let Some((out, v, lines)) = run_together(&["ddeasrv", "ddeacli"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&srv)
-        .arg(&cli)
-        .output()
-        .unwrap();
-    let v = json(&out);
-    let lines = output_lines(&v);
     let value = |prefix: &str| {
         lines
             .iter()

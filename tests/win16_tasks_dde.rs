@@ -16,21 +16,13 @@
 
 mod common;
 
-use common::{bin, json, watcom};
+use common::run_together;
 
 #[test]
 fn a_ddeml_server_and_client_run_each_in_its_own_task() {
-    let (Some(srv), Some(cli)) = (watcom::win16("ddesrv"), watcom::win16("ddecli")) else {
+    let Some((out, v, lines)) = run_together(&["ddesrv", "ddecli"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&srv)
-        .arg(&cli)
-        .output()
-        .unwrap();
-    let v = json(&out);
-    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
     // Each callback runs in its own task (the server's for the server
     // instance, the client's for the client's): its SS and DS.
     assert_eq!(
@@ -123,16 +115,9 @@ fn a_ddeml_server_and_client_run_each_in_its_own_task() {
 
 #[test]
 fn a_fault_in_a_message_sent_from_another_task_is_the_receivers() {
-    let (Some(srv), Some(snd)) = (watcom::win16("ddesrv"), watcom::win16("sendflt")) else {
+    let Some((out, v, _)) = run_together(&["ddesrv", "sendflt"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&srv)
-        .arg(&snd)
-        .output()
-        .unwrap();
-    let v = json(&out);
     let output = v["output"].as_str().unwrap();
     let hex = |line: &str, key: &str| {
         let at = line.find(key).unwrap() + key.len();

@@ -18,21 +18,13 @@
 
 mod common;
 
-use common::{bin, json, watcom};
+use common::run_together;
 
 #[test]
 fn reply_message_lets_the_sender_go_on_before_the_receiver_returns() {
-    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replysnd")) else {
+    let Some((out, v, lines)) = run_together(&["replyrcv", "replysnd"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&rcv)
-        .arg(&snd)
-        .output()
-        .unwrap();
-    let v = json(&out);
-    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
         [
@@ -70,17 +62,9 @@ fn reply_message_lets_the_sender_go_on_before_the_receiver_returns() {
 
 #[test]
 fn a_sender_that_ends_after_the_reply_leaves_the_receiver_to_finish() {
-    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replyend")) else {
+    let Some((out, v, lines)) = run_together(&["replyrcv", "replyend"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&rcv)
-        .arg(&snd)
-        .output()
-        .unwrap();
-    let v = json(&out);
-    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
         [
@@ -108,17 +92,9 @@ fn a_sender_that_ends_after_the_reply_leaves_the_receiver_to_finish() {
 
 #[test]
 fn a_fault_after_the_reply_ends_the_receiver_and_the_sender_goes_on() {
-    let (Some(rcv), Some(snd)) = (watcom::win16("replyrcv"), watcom::win16("replyflt")) else {
+    let Some((out, v, lines)) = run_together(&["replyrcv", "replyflt"]) else {
         return;
     };
-    let out = bin()
-        .args(["run", "--json"])
-        .arg(&rcv)
-        .arg(&snd)
-        .output()
-        .unwrap();
-    let v = json(&out);
-    let lines: Vec<&str> = v["output"].as_str().unwrap().lines().collect();
     // The sender has its reply first; when it yields, the receiver goes
     // on and faults; Windows 3.1's default action ends the receiver's task
     // (its windows go with it), and the sender goes on.

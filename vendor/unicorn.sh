@@ -1,43 +1,56 @@
 #!/usr/bin/env bash
-# vendor/unicorn.sh -- make or check vendor/unicorn-engine: the crate
-# unicorn-engine 2.1.3 exactly as crates.io publishes it, pruned to the x86
-# target, with vendor/unicorn-patches/*.patch applied (vendor/README.md).
+# vendor/unicorn.sh -- the engine's patches against the crate unicorn-engine
+# 2.1.3 exactly as crates.io publishes it (vendor/README.md). The build
+# (build.rs) applies them to the .crate cargo downloads; this script proves
+# they still do, and makes a patched tree to work on.
 # Part of toolhelp16 (GPL-2.0-or-later).
 #
-#   vendor/unicorn.sh make CRATE   rebuild the tree from CRATE (the .crate
-#                                  file; its SHA-256 must be the one
-#                                  crates.io published) and rewrite
-#                                  vendor/unicorn-pristine.txt
-#   vendor/unicorn.sh check [TREE] take the patches back out of a copy of
-#                                  the tree (or of TREE) and compare every
-#                                  file with vendor/unicorn-pristine.txt
+#   vendor/unicorn.sh check [CRATE|DIR]  the crate (default: the .crate in
+#                                        cargo's registry cache; its SHA-256
+#                                        must be crates.io's), or an unpacked
+#                                        DIR, is the one the manifest lists,
+#                                        file by file, and every patch
+#                                        applies to it, in order
+#   vendor/unicorn.sh tree [CRATE] DIR   unpack the crate into DIR as a git
+#                                        repository: the published crate as
+#                                        the first commit, each patch a
+#                                        commit after it (`git format-patch`
+#                                        gives the patches back)
+#   vendor/unicorn.sh manifest [CRATE]   rewrite vendor/unicorn-pristine.txt
 #
-# The manifest lists each file of the pruned, unpatched tree with its git
-# blob id (`git hash-object`), sorted by path. `check` needs only git and
-# the repository: tests/vendor.rs runs it.
+# The manifest lists each file of the published crate with its git blob id
+# (`git hash-object`), sorted by path. UNICORN_PATCHES names another
+# directory of patches (tests/vendor.rs uses it).
 set -euo pipefail
+shopt -s nullglob
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-tree="$here/unicorn-engine"
-patches="$here/unicorn-patches"
+patches="${UNICORN_PATCHES:-$here/unicorn-patches}"
 manifest="$here/unicorn-pristine.txt"
+crate_name=unicorn-engine-2.1.3
 crate_sha256=827118d4fdedff61086fe435c6bd84f9f7e2f189a7d0fdcffdb788b23cea10d8
 
-# What the x86-only build does not read: the other targets (but for the
-# small unicorn.h of each, which uc.c includes), their symbol headers,
-# their hardware, decimal floating point (PowerPC's), the MSVC build, the
-# upstream CI, and the crate's own lock file and extraction marker.
-prune() {
-    local d=$1 a
-    for a in arm m68k mips ppc riscv s390x sparc tricore; do
-        find "$d/qemu/target/$a" -mindepth 1 ! -name unicorn.h -delete
+# The published .crate in cargo's registry cache.
+find_crate() {
+    local c
+    for c in "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$crate_name.crate"; do
+        [[ -f "$c" ]] && { echo "$c"; return 0; }
     done
-    for a in aarch64 arm m68k mips mips64 mips64el mipsel ppc ppc64 riscv32 \
-             riscv64 s390x sparc sparc64 tricore; do
-        rm -f "$d/qemu/$a.h"
-    done
-    rm -rf "$d/qemu/hw/ppc" "$d/qemu/hw/s390x" "$d/qemu/libdecnumber" \
-        "$d/msvc" "$d/.github" "$d/Cargo.lock" "$d/.cargo-ok"
+    echo "unicorn.sh: no $crate_name.crate in cargo's registry cache; \`cargo fetch\` downloads it" >&2
+    return 1
+}
+
+# unpack CRATE DEST: DEST/$crate_name, after the checksum.
+unpack() {
+    local sum
+    sum=$(sha256sum "$1" | cut -d' ' -f1)
+    if [[ "$sum" != "$crate_sha256" ]]; then
+        echo "unicorn.sh: $1: SHA-256 $sum, not crates.io's $crate_sha256" >&2
+        exit 1
+    fi
+    tar -xzf "$1" -C "$2"
+    # cargo's own extraction marker and lock file are not the crate's.
+    rm -f "$2/$crate_name/.cargo-ok"
 }
 
 # manifest DIR: every file under DIR with its blob id, sorted by path.
@@ -54,43 +67,54 @@ trap 'rm -rf "$work"' EXIT
 # one above the scratch directory (a TMPDIR inside a checkout).
 export GIT_CEILING_DIRECTORIES="$work"
 
-case "${1:-}" in
-make)
-    crate=${2:?usage: vendor/unicorn.sh make CRATE}
-    sum=$(sha256sum "$crate" | cut -d' ' -f1)
-    if [[ "$sum" != "$crate_sha256" ]]; then
-        echo "unicorn.sh: $crate: SHA-256 $sum, not crates.io's $crate_sha256" >&2
-        exit 1
+# source ARG: an unpacked copy of the crate (ARG: a .crate, a directory,
+# or nothing for the registry's .crate) in $work/t.
+source_tree() {
+    if [[ -d "${1:-}" ]]; then
+        cp -a "$1" "$work/t"
+    else
+        local c="${1:-}"
+        [[ -n "$c" ]] || c=$(find_crate)
+        unpack "$c" "$work"
+        mv "$work/$crate_name" "$work/t"
     fi
-    tar -xzf "$crate" -C "$work"
-    src=$(echo "$work"/unicorn-engine-*)
-    prune "$src"
-    manifest_of "$src" > "$manifest"
-    for p in "$patches"/*.patch; do
-        (cd "$src" && git apply -p1 "$p")
-    done
-    rm -rf "$tree"
-    mv "$src" "$tree"
-    echo "unicorn.sh: $tree made; $manifest written"
-    ;;
+}
+
+case "${1:-}" in
 check)
-    cp -a "${2:-$tree}" "$work/t"
-    mapfile -t list < <(ls "$patches"/*.patch | LC_ALL=C sort -r)
-    for p in "${list[@]}"; do
-        if ! (cd "$work/t" && git apply -R -p1 "$p"); then
-            echo "unicorn.sh: $(basename "$p") does not come back out of ${2:-vendor/unicorn-engine}" >&2
-            exit 1
-        fi
-    done
+    source_tree "${2:-}"
     if ! diff -u "$manifest" <(manifest_of "$work/t") > "$work/diff"; then
-        echo "unicorn.sh: ${2:-vendor/unicorn-engine}, patches taken out, is not the pristine crate:" >&2
+        echo "unicorn.sh: ${2:-the crate} is not the published $crate_name:" >&2
         cat "$work/diff" >&2
         exit 1
     fi
-    echo "unicorn.sh: vendor/unicorn-engine is unicorn-engine 2.1.3 (pruned) with $(ls "$patches"/*.patch | wc -l) patches"
+    n=0
+    for p in "$patches"/*.patch; do
+        if ! (cd "$work/t" && git apply -p1 "$p" 2> "$work/err"); then
+            echo "unicorn.sh: $(basename "$p") does not apply:" >&2
+            cat "$work/err" >&2
+            exit 1
+        fi
+        n=$((n + 1))
+    done
+    echo "unicorn.sh: $crate_name as published, and $n patches apply to it"
+    ;;
+tree)
+    if [[ $# -eq 3 ]]; then crate=$2; dest=$3; else crate=$(find_crate); dest=${2:?usage: vendor/unicorn.sh tree [CRATE] DIR}; fi
+    [[ ! -e "$dest" ]] || { echo "unicorn.sh: $dest exists" >&2; exit 1; }
+    unpack "$crate" "$work"
+    mv "$work/$crate_name" "$dest"
+    (cd "$dest" && git init -q && git add -A && git -c user.name=toolhelp16 -c user.email=dev@toolhelp16 commit -qm "$crate_name as published" \
+        && for p in "$patches"/*.patch; do git -c user.name=toolhelp16 -c user.email=dev@toolhelp16 am -q "$p"; done)
+    echo "unicorn.sh: $dest: $crate_name, and a commit for each patch"
+    ;;
+manifest)
+    source_tree "${2:-}"
+    manifest_of "$work/t" > "$manifest"
+    echo "unicorn.sh: $manifest written"
     ;;
 *)
-    echo "usage: vendor/unicorn.sh make CRATE | vendor/unicorn.sh check [TREE]" >&2
+    echo "usage: vendor/unicorn.sh check [CRATE|DIR] | tree [CRATE] DIR | manifest [CRATE]" >&2
     exit 2
     ;;
 esac

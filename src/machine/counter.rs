@@ -152,7 +152,7 @@ impl TbCounts {
 
 /// The count the translated code keeps itself while the fast hook is
 /// installed: the patched engine's `struct uc_inline_count`
-/// (vendor/unicorn-engine/include/unicorn/unicorn.h, patch 0006), field
+/// (include/unicorn/unicorn.h as patch 0006 makes it), field
 /// for field. It lives boxed in the machine's state, in place for the
 /// engine's life, and in cells: the translated code writes it between the
 /// hook's calls (module notes, "Counting inside the translated code").
@@ -241,6 +241,7 @@ pub(super) fn inline_off(uc: &Uc<'_>) {
     uc.get_data().ic.off();
 }
 
+#[cfg(not(feature = "unpatched-engine"))]
 unsafe extern "C" {
     /// The patched engine's `uc_toolhelp16_inline_count` (unicorn.h,
     /// patch 0006): count in `count` from now on, or stop (NULL).
@@ -252,6 +253,7 @@ unsafe extern "C" {
 
 /// Have blocks translated from now on count in the machine's
 /// [`InlineCount`] (`on`), or not.
+#[cfg(not(feature = "unpatched-engine"))]
 fn translate_with_inline_count(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
     let count: *const InlineCount = &*uc.get_data().ic;
     let count = if on {
@@ -269,6 +271,13 @@ fn translate_with_inline_count(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
     if err != unicorn_engine::unicorn_const::uc_error::OK {
         return Err(Stop::Error(uerr("inline count", err).0));
     }
+    Ok(())
+}
+
+/// The engine as published has no inline count (patch 0006): the hook
+/// counts every block itself, as it does whenever the count is not armed.
+#[cfg(feature = "unpatched-engine")]
+fn translate_with_inline_count(_uc: &mut Uc<'_>, _on: bool) -> Result<(), Stop> {
     Ok(())
 }
 

@@ -5,16 +5,16 @@
 
 use std::path::{Path, PathBuf};
 
-/// Debian's fonts-wine directory, or None (and a SKIP line) without it.
+/// Debian's fonts-wine directory, or None without it (need.rs: a failure
+/// under `./x test` and CI, else a visible skip).
 pub fn wine_fonts() -> Option<PathBuf> {
     let p = PathBuf::from("/usr/share/wine/fonts");
     if p.join("vgasys.fon").is_file() && p.join("sserife.fon").is_file() {
         Some(p)
     } else {
-        eprintln!(
-            "SKIP: {} lacks vgasys.fon/sserife.fon (install Debian's fonts-wine); real-font \
-             tests not run",
-            p.display()
+        super::need::tool_missing(
+            &format!("{}/vgasys.fon and sserife.fon", p.display()),
+            "Debian package fonts-wine; ./x test installs it",
         );
         None
     }

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod fnt;
+pub mod need;
+pub mod picture;
 pub mod watcom;
 
 use std::path::PathBuf;
@@ -44,6 +46,28 @@ pub fn output_lines(v: &Value) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// Build the Open Watcom programs `names` (`tests/watcom/NAME.c`, each a
+/// Win16 application) and run them together, one task each in the order
+/// named (`toolhelp16 run --json A.EXE B.EXE ...`): the process's output,
+/// its JSON report, and the lines the programs wrote to standard output,
+/// in the order they ran (every line, empty ones too). None when the
+/// toolchain is absent (need.rs says when that is a skip).
+pub fn run_together(names: &[&str]) -> Option<(Output, Value, Vec<String>)> {
+    let mut exes = Vec::new();
+    for name in names {
+        exes.push(watcom::win16(name)?);
+    }
+    let out = bin().args(["run", "--json"]).args(&exes).output().unwrap();
+    let v = json(&out);
+    let lines = v["output"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no output: {v:#}"))
+        .lines()
+        .map(str::to_string)
+        .collect();
+    Some((out, v, lines))
 }
 
 /// A JSON array of strings.
@@ -130,7 +154,8 @@ pub fn root() -> PathBuf {
 
 /// The shared corpus of real programs: `../shared/corpus` from the
 /// repository root, or, from a worktree elsewhere, `TOOLHELP16_CORPUS` or
-/// /work/shared/corpus. None (and a SKIP line on stderr) when absent.
+/// /work/shared/corpus. None when absent: a visible skip, a failure under
+/// CI (need.rs).
 pub fn corpus() -> Option<PathBuf> {
     let mut tries = vec![root().join("../shared/corpus")];
     if let Some(v) = std::env::var_os("TOOLHELP16_CORPUS") {
@@ -139,7 +164,7 @@ pub fn corpus() -> Option<PathBuf> {
     tries.push(PathBuf::from("/work/shared/corpus"));
     let found = tries.into_iter().find(|p| p.join("MANIFEST.tsv").is_file());
     if found.is_none() {
-        eprintln!("SKIP: the shared corpus (../shared/corpus) is absent; corpus tests not run");
+        need::shared_missing("the shared corpus (../shared/corpus)");
     }
     found
 }

@@ -8,8 +8,9 @@
 //! own program (`wcl` takes a few milliseconds).
 //!
 //! When the toolchain is absent (a checkout outside this workplace) the
-//! build prints a `SKIP` line and returns None; under CI (`CI` set), where
-//! `../shared` is always present, an absent toolchain is a failure.
+//! build is a visible skip and returns None; under CI (`CI` set), where
+//! `../shared` is always present, an absent toolchain is a failure
+//! (need.rs).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,8 +28,8 @@ pub enum Kind {
     DosCom,
 }
 
-/// The toolchain's directory, or None (with a SKIP line on stderr) when it
-/// is absent; panics when it is absent under CI.
+/// The toolchain's directory, or None (a visible skip) when it is absent;
+/// panics when it is absent under CI.
 pub fn toolchain() -> Option<PathBuf> {
     let mut tries = vec![super::root().join("../shared/toolchains/openwatcom")];
     if let Some(v) = std::env::var_os("TOOLHELP16_WATCOM") {
@@ -39,14 +40,7 @@ pub fn toolchain() -> Option<PathBuf> {
         .into_iter()
         .find(|p| p.join("binl").join("wcl").is_file());
     if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: the Open Watcom toolchain (../shared/toolchains/openwatcom) is missing"
-        );
-        eprintln!(
-            "SKIP: the Open Watcom toolchain (../shared/toolchains/openwatcom) is absent; \
-             tests of programs built with it not run"
-        );
+        super::need::shared_missing("the Open Watcom toolchain (../shared/toolchains/openwatcom)");
     }
     found
 }

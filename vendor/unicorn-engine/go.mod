@@ -1,4 +1,0 @@
-module github.com/unicorn-engine/unicorn
-
-go 1.17
-
