@@ -808,19 +808,13 @@ fn profile_names_the_source_lines_its_samples_were_taken_at() {
 }
 
 /// gdb (batch mode, the real one) against `toolhelp16 gdbserver exe`:
-/// its output; None (SKIP on stderr) without gdb.
+/// its output; None without gdb (common::need's policy: a failure under
+/// ./x test and CI).
 fn gdb_batch(exe: &std::path::Path, commands: &[String]) -> Option<String> {
     use std::io::BufRead;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let have = Command::new("gdb")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+    if !common::need::tool("gdb", "--version", "gdb") {
         return None;
     }
     let mut server = Command::new(env!("CARGO_BIN_EXE_toolhelp16"))

@@ -489,14 +489,7 @@ fn gdbserver_without_a_client_ends_at_the_timeout() {
 
 #[test]
 fn gdb_sees_the_budget_reached_by_a_step_as_sigxcpu() {
-    let ok = Command::new("gdb")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("SKIPPED: gdb is not installed (Debian package gdb; ./x test installs it)");
+    if !common::need::tool("gdb", "--version", "gdb") {
         return;
     }
     let dir = scratch("gdbstep");

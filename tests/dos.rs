@@ -1360,7 +1360,7 @@ fn tp7_large_com_installs_its_font_over_the_vga_tables() {
     };
     let exe = corpus.join("dos/tp7/LARGE.COM");
     if !exe.is_file() {
-        eprintln!("SKIP: {} is absent", exe.display());
+        common::need::shared_missing(&exe.display().to_string());
         return;
     }
     let out = common::bin().arg("run").arg(&exe).output().unwrap();
