@@ -112,3 +112,45 @@ fn an_address_past_ffffh_in_real_mode_is_a_fault() {
         .unwrap();
     assert_eq!(out.status.code(), Some(121), "{out:?}");
 }
+
+/// `trace --json` of a program that faults before its first instruction
+/// (its NE entry point lies past its code segment's limit: a #GP on the
+/// first fetch, exit 121) printed nothing. A trace that ends short of what
+/// was asked now ends with one `error` line of kind `stopped` carrying the
+/// exit status, so the stop is in the JSON lines and never nothing.
+#[test]
+fn trace_json_of_a_program_that_stops_at_once_is_one_error_line() {
+    let prog = root().join("tests/fuzz/commands/TRACE1.EXE");
+    let out = bin().args(["trace", "--json"]).arg(&prog).output().unwrap();
+    assert_eq!(out.status.code(), Some(121), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert_eq!(lines[0]["command"], "error");
+    assert_eq!(lines[0]["kind"], "stopped");
+    assert_eq!(lines[0]["exit_code"], 121);
+    let msg = lines[0]["message"].as_str().unwrap();
+    assert!(msg.contains("general protection fault"), "{msg}");
+    // A budget that runs out mid-trace: the instructions, then the line.
+    let out = bin()
+        .args(["trace", "--json", "--max-insns", "5"])
+        .arg(root().join("roms/smc8.com"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(122), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() > 1, "{text}");
+    assert!(lines[..lines.len() - 1].iter().all(|l| l["ip"].is_u64()));
+    let last = lines.last().unwrap();
+    assert_eq!(
+        (last["kind"].as_str(), last["exit_code"].as_i64()),
+        (Some("stopped"), Some(122))
+    );
+}

@@ -82,13 +82,27 @@ fn a_panic_in_a_hook_keeps_trace_json_lines() {
     assert_eq!(out.status.code(), Some(125), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
-    // The two instructions traced before the panic, each a JSON line;
-    // the stop is said on stderr, as trace says every stop.
-    assert_eq!(lines.len(), 2, "{stdout}");
-    for l in &lines {
-        serde_json::from_str::<serde_json::Value>(l)
-            .unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"));
-    }
+    // The two instructions traced before the panic, each a JSON line,
+    // then the stop as one `error` line of kind `internal` (it is said
+    // on stderr too, as trace says every stop).
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let docs: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l)
+                .unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))
+        })
+        .collect();
+    assert!(docs[..2].iter().all(|d| d["ip"].is_u64()), "{stdout}");
+    assert_eq!(docs[2]["kind"], "internal", "{stdout}");
+    assert_eq!(docs[2]["exit_code"], 125, "{stdout}");
+    assert!(
+        docs[2]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(MESSAGE),
+        "{stdout}"
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(MESSAGE), "{err}");
 }

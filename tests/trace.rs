@@ -8,8 +8,19 @@ use serde_json::Value;
 mod common;
 use common::{bin, rom};
 
-/// The JSON-lines trace of a run.
+/// The JSON-lines trace of a run: its instruction lines (a run that
+/// ends short of what was asked ends with one `error` line, left out
+/// here; see [`trace_all`]).
 fn trace(files: &[&str], tail: &[&str], extra: &[&str]) -> Vec<Value> {
+    let mut lines = trace_all(files, tail, extra);
+    if lines.last().is_some_and(|l| l["command"] == "error") {
+        lines.pop();
+    }
+    lines
+}
+
+/// Every line of a JSON-lines trace, its final `error` line included.
+fn trace_all(files: &[&str], tail: &[&str], extra: &[&str]) -> Vec<Value> {
     let mut cmd = bin();
     cmd.args(["trace", "--json"]).args(extra);
     for f in files {
@@ -108,6 +119,13 @@ fn a_fault_is_the_last_instruction_traced() {
     let last = lines.last().unwrap();
     assert_eq!(at(last), ("FAULTS".into(), 2, 0x4F));
     assert_eq!(last["text"], "div cx");
+    // The fault ends the JSON lines too: one `error` line of kind
+    // `stopped` with the fault's exit status (121).
+    let all = trace_all(&["faults.exe"], &["d"], &[]);
+    let end = all.last().unwrap();
+    assert_eq!(end["command"], "error", "{end}");
+    assert_eq!(end["kind"], "stopped", "{end}");
+    assert_eq!(end["exit_code"], 121, "{end}");
 }
 
 #[test]

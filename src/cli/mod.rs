@@ -1032,6 +1032,30 @@ fn fail(code: i32, msg: &str) -> i32 {
     code
 }
 
+/// Under `trace --json`, a run that ended short of what was asked (a
+/// fault, the budget, the time limit; not the program's own exit, nor
+/// `--max`) says so in one more line, the `error` document of kind
+/// `stopped` (`internal` for a bug in toolhelp16) with the exit status: the stop is not on stderr alone, and a
+/// program that stops before its first instruction still prints a line.
+fn json_stop_line(code: i32, msg: &str) {
+    let doc = json::Doc::new(
+        "error",
+        json::ErrorOutput {
+            message: msg.to_string(),
+            exit_code: code,
+            kind: if code == EXIT_INTERNAL {
+                "internal"
+            } else {
+                "stopped"
+            }
+            .to_string(),
+        },
+    );
+    let mut text = serde_json::to_string(&doc).unwrap_or_default();
+    text.push('\n');
+    write_stdout(text.as_bytes());
+}
+
 /// Whether the command prints JSON lines (`trace --json`, `disasm
 /// --json`): then an error under `--json` is one line too.
 static JSON_LINES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -158,7 +158,15 @@ fn trace_checked(
     if opts.screen {
         super::tell(&prog.screen_text());
     }
-    exit_code(&stop)
+    let code = exit_code(&stop);
+    if opts.json && code != 0 && !matches!(stop, crate::machine::Stop::Exited { .. }) {
+        let file = files
+            .first()
+            .map(|f| f.display().to_string())
+            .unwrap_or_default();
+        super::json_stop_line(code, &format!("{file}: {}", output::stop_json(&stop).text));
+    }
+    code
 }
 
 /// `toolhelp16 trace --html FILE`: record each instruction with the
