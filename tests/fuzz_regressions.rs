@@ -115,9 +115,9 @@ fn an_address_past_ffffh_in_real_mode_is_a_fault() {
 
 /// `trace --json` of a program that faults before its first instruction
 /// (its NE entry point lies past its code segment's limit: a #GP on the
-/// first fetch, exit 121) printed nothing. A trace that ends short of what
-/// was asked now ends with one `error` line of kind `stopped` carrying the
-/// exit status, so the stop is in the JSON lines and never nothing.
+/// first fetch, exit 121) printed nothing. A trace whose exit status is
+/// not 0 now ends with one `error` line of kind `stopped` carrying the
+/// status, so the stop is in the JSON lines and never nothing.
 #[test]
 fn trace_json_of_a_program_that_stops_at_once_is_one_error_line() {
     let prog = root().join("tests/fuzz/commands/TRACE1.EXE");

@@ -1032,16 +1032,24 @@ fn fail(code: i32, msg: &str) -> i32 {
     code
 }
 
-/// Under `trace --json`, a run that ended short of what was asked (a
-/// fault, the budget, the time limit; not the program's own exit, nor
-/// `--max`) says so in one more line, the `error` document of kind
-/// `stopped` (`internal` for a bug in toolhelp16) with the exit status: the stop is not on stderr alone, and a
-/// program that stops before its first instruction still prints a line.
-fn json_stop_line(code: i32, msg: &str) {
+/// Under `trace --json` (live or replayed), a run whose exit status is
+/// not 0 (a fault, the budget, the time limit, the program's own non-zero
+/// exit code; not `--max`) says so in one more line, the `error`
+/// document of kind `stopped` (`internal` for a bug in toolhelp16) with
+/// the exit status and `said`, the report text mode prints on stderr
+/// (each line's `toolhelp16: ` left out): the stop is not on stderr
+/// alone, and a program that stops before its first instruction still
+/// prints a line.
+fn json_stop_line(code: i32, said: &str) {
+    let msg = said
+        .lines()
+        .map(|l| l.strip_prefix("toolhelp16: ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n");
     let doc = json::Doc::new(
         "error",
         json::ErrorOutput {
-            message: msg.to_string(),
+            message: msg.trim_end().to_string(),
             exit_code: code,
             kind: if code == EXIT_INTERNAL {
                 "internal"

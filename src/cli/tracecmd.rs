@@ -153,18 +153,15 @@ fn trace_checked(
             }
         }
     }
-    super::tell(&output::run_text(&prog, &stop));
+    let said = output::run_text(&prog, &stop);
+    super::tell(&said);
     super::tell_events(&prog, opts);
     if opts.screen {
         super::tell(&prog.screen_text());
     }
     let code = exit_code(&stop);
-    if opts.json && code != 0 && !matches!(stop, crate::machine::Stop::Exited { .. }) {
-        let file = files
-            .first()
-            .map(|f| f.display().to_string())
-            .unwrap_or_default();
-        super::json_stop_line(code, &format!("{file}: {}", output::stop_json(&stop).text));
+    if opts.json && code != 0 {
+        super::json_stop_line(code, &said);
     }
     code
 }
@@ -572,6 +569,9 @@ fn replay(opts: &RunOpts, files: &[PathBuf], args: &[String], t: TraceArgs, path
         return 0;
     }
     super::tell(&x.end.stop);
+    if opts.json && x.end.status != 0 {
+        super::json_stop_line(x.end.status, &x.end.stop);
+    }
     x.end.status
 }
 
