@@ -232,25 +232,4 @@ start:
         mov ax, 0x4C00
         int 21h
 
-; print AL as two hex digits and a space (INT 21h AH=02h)
-print_hex:
-        push ax
-        shr al, 4
-        call .digit
-        pop ax
-        and al, 0x0F
-        call .digit
-        mov dl, ' '
-        mov ah, 02h
-        int 21h
-        ret
-.digit:
-        add al, '0'
-        cmp al, '9'
-        jbe .out
-        add al, 'A' - '0' - 10
-.out:
-        mov dl, al
-        mov ah, 02h
-        int 21h
-        ret
+%include "inc/printhex.inc"

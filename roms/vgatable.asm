@@ -80,24 +80,4 @@ crlf:
         int 21h
         ret
 
-; print AL as two hex digits and a space (INT 21h AH=02h)
-print_hex:
-        push ax
-        shr al, 4
-        call .digit
-        pop ax
-        and al, 0x0F
-        call .digit
-        mov dl, ' '
-        mov ah, 02h
-        int 21h
-        ret
-.digit:
-        add al, '0'
-        cmp al, '9'
-        jbe .out
-        add al, 7
-.out:   mov dl, al
-        mov ah, 02h
-        int 21h
-        ret
+%include "inc/printhex.inc"
