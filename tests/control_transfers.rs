@@ -309,3 +309,41 @@ fn a_rewritten_instruction_straddling_the_wrap_or_a_page_in_protected_mode() {
         );
     }
 }
+
+/// Protected mode, a 64 KiB window whose base is 0804h past a page
+/// boundary (a selector of the program's own inside a 128 KiB block,
+/// SetSelectorBase/SetSelectorLimit, and its code alias): a `MOV AX,
+/// imm16` at FFFEh fetches its high byte from offset 0000h, 64 KiB back
+/// in linear memory and on another page, rewritten from outside and by
+/// the code itself just before it runs; a PUSH with SP = 0000h stores at
+/// FFFEh and the POP brings SP back to 0000h (80286 and i386 PRMs: IP
+/// and SP wrap modulo 64 KiB in 16-bit segments). AllocDStoCSAlias of a
+/// segment that neither starts nor ends on a page (the program's DS, and
+/// the window) gives an alias of the same base and limit (it returned 0
+/// before) (tests/watcom/pmoffwrp.c).
+#[test]
+fn ip_and_sp_wrap_in_a_window_off_a_page_boundary() {
+    let Some(exe) = common::watcom::win16("pmoffwrp") else {
+        return;
+    };
+    for budget in [&[][..], &["--max-insns", "50000000"][..]] {
+        let out = bin()
+            .args(["run", "--json"])
+            .args(budget)
+            .arg(&exe)
+            .output()
+            .unwrap();
+        let v = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{budget:?}: {v}");
+        assert_eq!(
+            common::output_lines(&v),
+            [
+                "wrap 300 of 300",
+                "smc 300 of 300",
+                "stack 1234 0000 1234",
+                "dsalias 1 1 1"
+            ],
+            "{budget:?}: {v}"
+        );
+    }
+}

@@ -10,8 +10,10 @@ pub fn make_writable(uc: &mut Uc<'_>, sel: u16) -> Result<(), MachineError> {
     let d = uc
         .descriptor_of(sel)
         .ok_or_else(|| MachineError(format!("no selector {sel:04X}")))?;
+    // Whole pages: a segment need not start or end on one (a selector a
+    // program moved inside a block with SetSelectorBase).
     let start = u64::from(d.base) & !(PAGE - 1);
-    let end = u64::from(d.base) + u64::from(d.limit) + 1;
+    let end = (u64::from(d.base) + u64::from(d.limit) + 1).next_multiple_of(PAGE);
     tlb::protect(uc, start, (end - start) as usize, Permission::ALL)
         .map_err(|e| uerr("unprotecting", e))
 }
