@@ -443,3 +443,52 @@ fn loaded_text_fonts_are_pictured() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The BIOS's scrolling and teletype in graphics modes (INT 10h AH=06h,
+/// 07h, 0Ch, 0Dh, 0Eh: IBM VGA Technical Reference, "BIOS summary"), read
+/// back pixel by pixel with AH=0Dh in modes 04h, 06h, 0Dh, 0Eh, 10h, 12h
+/// and 13h: a full-screen scroll up by one character row (8, 14 or 16
+/// pixel rows) with the vacated row in colour BH; a window of two columns
+/// scrolled down two rows, a pixel beside it untouched. Then 24 KiB of
+/// console output in mode 12h (every line scrolls the screen): the last
+/// line holds the one character printed on it. Printing that much used to
+/// take minutes (every pixel of every scroll read the mode from the BIOS
+/// data area), past any `--timeout`; the run has a generous one
+/// (tests/watcom/gscroll.c).
+#[test]
+fn graphics_modes_scroll_and_print_as_the_bios_does() {
+    let Some(exe) = common::watcom::build(
+        "gscroll",
+        common::watcom::Kind::DosExe,
+        &["gscroll.c"],
+        None,
+        &[],
+    ) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json", "--timeout", "120"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v = common::json(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", v["exit"]);
+    let text = v["output"]
+        .as_str()
+        .unwrap_or_default()
+        .replace("\r\n", "\n");
+    let last: Vec<&str> = text.lines().rev().take(8).collect();
+    assert_eq!(
+        last.into_iter().rev().collect::<Vec<_>>(),
+        [
+            "mode 04 ok",
+            "mode 06 ok",
+            "mode 0D ok",
+            "mode 0E ok",
+            "mode 10 ok",
+            "mode 12 ok",
+            "mode 13 ok",
+            "text ok"
+        ]
+    );
+}

@@ -143,131 +143,225 @@ enum Place {
     Unchained(usize, usize),
 }
 
-fn place(uc: &Uc<'_>, page: u8, x: u16, y: u16) -> Option<Place> {
-    let m = mode(uc);
-    let (_, _, _, size, w, h) = geometry(m)?;
-    if w == 0 || x >= w || y >= h {
-        return None;
+/// The graphics mode as one BIOS call finds it: the mode byte and its
+/// geometry read once, not for every pixel (a string printed in a
+/// graphics mode draws and scrolls hundreds of thousands of pixels).
+#[derive(Clone, Copy)]
+struct Screen {
+    mode: u8,
+    width: u16,
+    height: u16,
+    page_size: u16,
+    /// Mode 13h with chain 4 off (the "mode X" planes).
+    unchained: bool,
+}
+
+/// Where the bytes of one row's pixels live, for moving whole rows.
+enum Rows {
+    /// The same offsets in each of the four planes.
+    Planes,
+    /// Emulated memory from a linear address, of this length.
+    Memory(u64, usize),
+}
+
+impl Screen {
+    /// The current graphics mode; None in a text mode.
+    fn of(uc: &Uc<'_>) -> Option<Screen> {
+        let mode = mode(uc);
+        let (_, _, _, page_size, width, height) = geometry(mode)?;
+        (width != 0).then(|| Screen {
+            mode,
+            width,
+            height,
+            page_size,
+            unchained: uc.get_data().vga.mapped,
+        })
     }
-    let (x, y) = (usize::from(x), usize::from(y));
-    let bank = (y & 1) * 0x2000 + (y >> 1) * 80;
-    Some(match m {
-        4 | 5 => Place::Cga(0xB8000 + (bank + x / 4) as u64, (6 - 2 * (x % 4)) as u8, 2),
-        6 => Place::Cga(0xB8000 + (bank + x / 8) as u64, (7 - x % 8) as u8, 1),
-        0x13 if uc.get_data().vga.mapped => Place::Unchained(x & 3, y * 80 + x / 4),
-        0x13 => Place::Linear(0xA0000 + (y * 320 + x) as u64),
-        _ => {
-            let pitch = usize::from(w) / 8;
-            let base = usize::from(page & 7) * usize::from(size);
-            Place::Planar((base + y * pitch + x / 8) % PLANE, (7 - x % 8) as u8)
+
+    fn place(&self, page: u8, x: u16, y: u16) -> Option<Place> {
+        if x >= self.width || y >= self.height {
+            return None;
         }
-    })
+        let (x, y) = (usize::from(x), usize::from(y));
+        let bank = (y & 1) * 0x2000 + (y >> 1) * 80;
+        Some(match self.mode {
+            4 | 5 => Place::Cga(0xB8000 + (bank + x / 4) as u64, (6 - 2 * (x % 4)) as u8, 2),
+            6 => Place::Cga(0xB8000 + (bank + x / 8) as u64, (7 - x % 8) as u8, 1),
+            0x13 if self.unchained => Place::Unchained(x & 3, y * 80 + x / 4),
+            0x13 => Place::Linear(0xA0000 + (y * 320 + x) as u64),
+            _ => {
+                let pitch = usize::from(self.width) / 8;
+                let base = usize::from(page & 7) * usize::from(self.page_size);
+                Place::Planar((base + y * pitch + x / 8) % PLANE, (7 - x % 8) as u8)
+            }
+        })
+    }
+
+    /// Where rows live, for [`Screen::row`].
+    fn rows(&self) -> Rows {
+        match self.mode {
+            4..=6 => Rows::Memory(0xB8000, 0x4000),
+            0x13 if self.unchained => Rows::Planes,
+            0x13 => Rows::Memory(0xA0000, 320 * 200),
+            _ => Rows::Planes,
+        }
+    }
+
+    /// The bytes of page 0 holding pixels `x0..x1` of row `y` (`x0` and
+    /// `x1` multiples of 8, as character cells are): offset and length,
+    /// in each plane or in the memory of [`Screen::rows`].
+    fn row(&self, y: u16, x0: u16, x1: u16) -> (usize, usize) {
+        let (y, x0, x1) = (usize::from(y), usize::from(x0), usize::from(x1));
+        let bank = (y & 1) * 0x2000 + (y >> 1) * 80;
+        match self.mode {
+            4 | 5 => (bank + x0 / 4, (x1 - x0) / 4),
+            6 => (bank + x0 / 8, (x1 - x0) / 8),
+            0x13 if self.unchained => (y * 80 + x0 / 4, (x1 - x0) / 4),
+            0x13 => (y * 320 + x0, x1 - x0),
+            _ => (y * (usize::from(self.width) / 8) + x0 / 8, (x1 - x0) / 8),
+        }
+    }
+
+    /// The byte that fills a row with colour `c`: in plane `plane`, or in
+    /// memory (`None`).
+    fn fill_byte(&self, c: u8, plane: Option<usize>) -> u8 {
+        match (self.mode, plane) {
+            (4 | 5, _) => (c & 3) * 0x55,
+            (6, _) => 0u8.wrapping_sub(c & 1),
+            (0x13, _) => c,
+            (_, Some(p)) => 0u8.wrapping_sub((c >> p) & 1),
+            (_, None) => 0,
+        }
+    }
+
+    /// Write a pixel as INT 10h AH=0Ch does (colour bit 7: XOR).
+    fn put(&self, uc: &mut Uc<'_>, page: u8, x: u16, y: u16, color: u8) {
+        let xor = color & 0x80 != 0;
+        match self.place(page, x, y) {
+            Some(Place::Cga(at, shift, bits)) => {
+                let mut b = [0u8];
+                let _ = uc.mem_read(at, &mut b);
+                let mask = ((1u8 << bits) - 1) << shift;
+                let v = ((color & 0x7F) << shift) & mask;
+                b[0] = if xor { b[0] ^ v } else { (b[0] & !mask) | v };
+                let _ = uc.mem_write(at, &b);
+            }
+            Some(Place::Planar(off, bit)) => {
+                let vga = &mut uc.get_data_mut().vga;
+                if vga.planes.is_empty() {
+                    vga.planes.resize(4 * PLANE, 0);
+                }
+                for p in 0..4 {
+                    let byte = &mut vga.planes[p * PLANE + off];
+                    let on = color & (1 << p) != 0;
+                    if xor {
+                        if on {
+                            *byte ^= 1 << bit;
+                        }
+                    } else if on {
+                        *byte |= 1 << bit;
+                    } else {
+                        *byte &= !(1 << bit);
+                    }
+                }
+            }
+            Some(Place::Linear(at)) => {
+                let mut b = [0u8];
+                let _ = uc.mem_read(at, &mut b);
+                b[0] = if xor { b[0] ^ color } else { color };
+                let _ = uc.mem_write(at, &b);
+            }
+            Some(Place::Unchained(p, off)) => {
+                let vga = &mut uc.get_data_mut().vga;
+                if let Some(b) = vga.planes.get_mut(p * PLANE + off) {
+                    *b = if xor { *b ^ color } else { color };
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Read a pixel as INT 10h AH=0Dh does (0 outside the screen).
+    fn get(&self, uc: &Uc<'_>, page: u8, x: u16, y: u16) -> u8 {
+        let vga = &uc.get_data().vga;
+        let plane = |p: usize, off: usize| vga.planes.get(p * PLANE + off).copied().unwrap_or(0);
+        match self.place(page, x, y) {
+            Some(Place::Cga(at, shift, bits)) => {
+                let mut b = [0u8];
+                let _ = uc.mem_read(at, &mut b);
+                (b[0] >> shift) & ((1 << bits) - 1)
+            }
+            Some(Place::Planar(off, bit)) => {
+                (0..4).fold(0, |c, p| c | ((plane(p, off) >> bit) & 1) << p)
+            }
+            Some(Place::Linear(at)) => {
+                let mut b = [0u8];
+                let _ = uc.mem_read(at, &mut b);
+                b[0]
+            }
+            Some(Place::Unchained(p, off)) => plane(p, off),
+            None => 0,
+        }
+    }
+
+    /// The BIOS's character cells: columns, rows, character height.
+    fn cells(&self) -> (u16, u16, u16) {
+        let (cols, rows, ..) = geometry(self.mode).unwrap_or((80, 25, 8, 0, 0, 0));
+        (
+            cols,
+            u16::from(rows),
+            u16::from(font::for_mode(self.mode).height),
+        )
+    }
+
+    /// Draw character `ch` at cell (col, row) in colour `color` (bit 7:
+    /// XOR), the rest of the cell in colour 0 (IBM's BIOS in graphics
+    /// modes).
+    fn draw_char(&self, uc: &mut Uc<'_>, page: u8, col: u16, row: u16, ch: u8, color: u8) {
+        let f = font::for_mode(self.mode);
+        let h = u16::from(f.height);
+        for (line, bits) in f.glyph(ch).iter().enumerate() {
+            for dot in 0..8u16 {
+                let on = bits & (0x80 >> dot) != 0;
+                let (x, y) = (col * 8 + dot, row * h + line as u16);
+                if color & 0x80 != 0 {
+                    if on {
+                        self.put(uc, page, x, y, color);
+                    }
+                } else {
+                    self.put(uc, page, x, y, if on { color } else { 0 });
+                }
+            }
+        }
+    }
 }
 
 /// Write a pixel as INT 10h AH=0Ch does (colour bit 7: XOR).
 pub fn put_pixel(uc: &mut Uc<'_>, page: u8, x: u16, y: u16, color: u8) {
-    let xor = color & 0x80 != 0;
-    match place(uc, page, x, y) {
-        Some(Place::Cga(at, shift, bits)) => {
-            let mut b = [0u8];
-            let _ = uc.mem_read(at, &mut b);
-            let mask = ((1u8 << bits) - 1) << shift;
-            let v = ((color & 0x7F) << shift) & mask;
-            b[0] = if xor { b[0] ^ v } else { (b[0] & !mask) | v };
-            let _ = uc.mem_write(at, &b);
-        }
-        Some(Place::Planar(off, bit)) => {
-            let vga = &mut uc.get_data_mut().vga;
-            if vga.planes.is_empty() {
-                vga.planes.resize(4 * PLANE, 0);
-            }
-            for p in 0..4 {
-                let byte = &mut vga.planes[p * PLANE + off];
-                let on = color & (1 << p) != 0;
-                if xor {
-                    if on {
-                        *byte ^= 1 << bit;
-                    }
-                } else if on {
-                    *byte |= 1 << bit;
-                } else {
-                    *byte &= !(1 << bit);
-                }
-            }
-        }
-        Some(Place::Linear(at)) => {
-            let mut b = [0u8];
-            let _ = uc.mem_read(at, &mut b);
-            b[0] = if xor { b[0] ^ color } else { color };
-            let _ = uc.mem_write(at, &b);
-        }
-        Some(Place::Unchained(p, off)) => {
-            let vga = &mut uc.get_data_mut().vga;
-            if let Some(b) = vga.planes.get_mut(p * PLANE + off) {
-                *b = if xor { *b ^ color } else { color };
-            }
-        }
-        None => {}
+    if let Some(s) = Screen::of(uc) {
+        s.put(uc, page, x, y, color);
     }
 }
 
 /// Read a pixel as INT 10h AH=0Dh does (0 outside the screen).
 pub fn get_pixel(uc: &Uc<'_>, page: u8, x: u16, y: u16) -> u8 {
-    let vga = &uc.get_data().vga;
-    let plane = |p: usize, off: usize| vga.planes.get(p * PLANE + off).copied().unwrap_or(0);
-    match place(uc, page, x, y) {
-        Some(Place::Cga(at, shift, bits)) => {
-            let mut b = [0u8];
-            let _ = uc.mem_read(at, &mut b);
-            (b[0] >> shift) & ((1 << bits) - 1)
-        }
-        Some(Place::Planar(off, bit)) => {
-            (0..4).fold(0, |c, p| c | ((plane(p, off) >> bit) & 1) << p)
-        }
-        Some(Place::Linear(at)) => {
-            let mut b = [0u8];
-            let _ = uc.mem_read(at, &mut b);
-            b[0]
-        }
-        Some(Place::Unchained(p, off)) => plane(p, off),
-        None => 0,
-    }
-}
-
-/// The BIOS's character cell in a graphics mode: width in pixels of the
-/// screen, character height, columns and rows.
-fn cells(uc: &Uc<'_>) -> Option<(u16, u16, u16)> {
-    let (cols, rows, _, _, w, _) = geometry(mode(uc))?;
-    (w != 0).then_some((
-        cols,
-        u16::from(rows),
-        u16::from(font::for_mode(mode(uc)).height),
-    ))
+    Screen::of(uc).map_or(0, |s| s.get(uc, page, x, y))
 }
 
 /// Draw character `ch` at cell (col, row) in colour `color` (bit 7: XOR),
 /// the rest of the cell in colour 0 (IBM's BIOS in graphics modes).
 pub fn draw_char(uc: &mut Uc<'_>, page: u8, col: u16, row: u16, ch: u8, color: u8) {
-    let f = font::for_mode(mode(uc));
-    let h = u16::from(f.height);
-    for (line, bits) in f.glyph(ch).iter().enumerate() {
-        for dot in 0..8u16 {
-            let on = bits & (0x80 >> dot) != 0;
-            let (x, y) = (col * 8 + dot, row * h + line as u16);
-            if color & 0x80 != 0 {
-                if on {
-                    put_pixel(uc, page, x, y, color);
-                }
-            } else {
-                put_pixel(uc, page, x, y, if on { color } else { 0 });
-            }
-        }
+    if let Some(s) = Screen::of(uc) {
+        s.draw_char(uc, page, col, row, ch, color);
     }
 }
 
 /// Scroll the window of cells (top, left)-(bottom, right) up (or down)
 /// by `n` rows (0: clear it), filling with colour `fill` (AH=06h/07h in a
-/// graphics mode).
+/// graphics mode). Cells are whole bytes in every mode, so the window
+/// moves a row of bytes at a time (in each plane, or in the mode's memory,
+/// read once and written back once): the same pixels as moving them one
+/// by one, at the cost of a memory copy.
 #[allow(clippy::too_many_arguments)]
 pub fn scroll(
     uc: &mut Uc<'_>,
@@ -279,36 +373,73 @@ pub fn scroll(
     bottom: u16,
     right: u16,
 ) {
-    let Some((cols, rows, h)) = cells(uc) else {
+    let Some(s) = Screen::of(uc) else {
         return;
     };
+    let (cols, rows, h) = s.cells();
     let (bottom, right) = (bottom.min(rows - 1), right.min(cols - 1));
     if top > bottom || left > right {
         return;
     }
     let height = bottom - top + 1;
     let n = if n == 0 || n > height { height } else { n };
-    let page = 0;
     let (x0, x1) = (left * 8, right * 8 + 8);
-    let (y0, y1) = (top * h, (bottom + 1) * h);
+    let (y0, y1) = (top * h, ((bottom + 1) * h).min(s.height));
     let dy = n * h;
-    let ys: Vec<u16> = if up {
-        (y0..y1).collect()
-    } else {
-        (y0..y1).rev().collect()
-    };
-    for y in ys {
+    let fill = fill & 0x7F;
+    // Each destination row, in the order that never reads a row already
+    // written: its source row, or None to fill.
+    let moves = (y0..y1).map(|y| {
         let src = if up {
             y.checked_add(dy)
         } else {
             y.checked_sub(dy)
         };
-        for x in x0..x1 {
-            let c = match src {
-                Some(s) if s >= y0 && s < y1 => get_pixel(uc, page, x, s),
-                _ => fill & 0x7F,
-            };
-            put_pixel(uc, page, x, y, c);
+        (y, src.filter(|&r| r >= y0 && r < y1))
+    });
+    let moves: Vec<(u16, Option<u16>)> = if up {
+        moves.collect()
+    } else {
+        moves.rev().collect()
+    };
+    match s.rows() {
+        Rows::Planes => {
+            let vga = &mut uc.get_data_mut().vga;
+            if vga.planes.is_empty() {
+                vga.planes.resize(4 * PLANE, 0);
+            }
+            for p in 0..4 {
+                let plane = &mut vga.planes[p * PLANE..(p + 1) * PLANE];
+                let b = s.fill_byte(fill, Some(p));
+                for &(y, src) in &moves {
+                    let (to, len) = s.row(y, x0, x1);
+                    match src {
+                        Some(r) => {
+                            let from = s.row(r, x0, x1).0;
+                            plane.copy_within(from..from + len, to);
+                        }
+                        None => plane[to..to + len].fill(b),
+                    }
+                }
+            }
+        }
+        Rows::Memory(at, size) => {
+            let mut mem = vec![0u8; size];
+            if uc.mem_read(at, &mut mem).is_err() {
+                return;
+            }
+            let b = s.fill_byte(fill, None);
+            for &(y, src) in &moves {
+                let (to, len) = s.row(y, x0, x1);
+                match src {
+                    Some(r) => {
+                        let from = s.row(r, x0, x1).0;
+                        mem.copy_within(from..from + len, to);
+                    }
+                    None => mem[to..to + len].fill(b),
+                }
+            }
+            let _ = uc.mem_write(at, &mem);
         }
     }
 }
@@ -328,9 +459,10 @@ fn set_cursor(uc: &mut Uc<'_>, col: u16, row: u16) {
 /// `color` at the cursor, which advances; the screen scrolls a row at the
 /// bottom.
 pub fn teletype(uc: &mut Uc<'_>, ch: u8, color: u8) {
-    let Some((cols, rows, _)) = cells(uc) else {
+    let Some(s) = Screen::of(uc) else {
         return;
     };
+    let (cols, rows, _) = s.cells();
     let (mut col, mut row) = cursor(uc);
     match ch {
         0x07 => {}
@@ -338,7 +470,7 @@ pub fn teletype(uc: &mut Uc<'_>, ch: u8, color: u8) {
         b'\r' => col = 0,
         b'\n' => row += 1,
         _ => {
-            draw_char(uc, 0, col.min(cols - 1), row.min(rows - 1), ch, color);
+            s.draw_char(uc, 0, col.min(cols - 1), row.min(rows - 1), ch, color);
             col += 1;
             if col >= cols {
                 col = 0;
@@ -356,15 +488,16 @@ pub fn teletype(uc: &mut Uc<'_>, ch: u8, color: u8) {
 /// AH=09h/0Ah in a graphics mode: CX copies of AL from the cursor on, in
 /// colour BL; the cursor stays.
 pub fn write_chars(uc: &mut Uc<'_>, ch: u8, color: u8, count: u16) {
-    let Some((cols, rows, _)) = cells(uc) else {
+    let Some(s) = Screen::of(uc) else {
         return;
     };
+    let (cols, rows, _) = s.cells();
     let (c, r) = cursor(uc);
     for k in 0..count.min(cols * rows) {
         let pos = c + k;
         let (col, row) = (pos % cols, r + pos / cols);
         if row < rows {
-            draw_char(uc, 0, col, row, ch, color);
+            s.draw_char(uc, 0, col, row, ch, color);
         }
     }
 }
