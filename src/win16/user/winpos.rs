@@ -28,215 +28,37 @@
 //! what is invalid is erased now (WM_NCPAINT, WM_ERASEBKGND); and
 //! WM_WINDOWPOSCHANGED comes last, when anything changed, and
 //! DefWindowProc turns it into WM_MOVE and WM_SIZE.
+//!
+//! The non-client layout is in `winpos/nonclient.rs`, the coordinate
+//! functions (MapWindowPoints, WindowFromPoint, ...) in `winpos/coords.rs`,
+//! and DeferWindowPos in `winpos/defer.rs`.
 
 use super::focus;
 use super::message::{send, send_struct};
 use super::metrics::{
-    SM_CXBORDER, SM_CXDLGFRAME, SM_CXFRAME, SM_CXICON, SM_CXMINTRACK, SM_CXVSCROLL, SM_CYBORDER,
-    SM_CYCAPTION, SM_CYDLGFRAME, SM_CYFRAME, SM_CYHSCROLL, SM_CYICON, SM_CYMENU, SM_CYMINTRACK,
-    fixed, metric,
+    SM_CXBORDER, SM_CXDLGFRAME, SM_CXFRAME, SM_CXICON, SM_CXMINTRACK, SM_CYBORDER, SM_CYDLGFRAME,
+    SM_CYFRAME, SM_CYICON, SM_CYMINTRACK, fixed, metric,
 };
 use super::paint;
 use super::window::{link, unlink};
 use super::*;
 use crate::win16::api::{Api, Arg};
 
-/// Does the style draw a dialog frame (SDK/Wine HAS_DLGFRAME)?
-pub fn has_dlgframe(style: u32, ex: u32) -> bool {
-    ex & WS_EX_DLGMODALFRAME != 0 || (style & WS_DLGFRAME != 0 && style & WS_BORDER == 0)
-}
+mod coords;
+mod defer;
+mod nonclient;
 
-/// Does the style draw a sizing frame (Wine HAS_THICKFRAME)?
-pub fn has_thickframe(style: u32) -> bool {
-    style & WS_THICKFRAME != 0 && style & (WS_DLGFRAME | WS_BORDER) != WS_DLGFRAME
-}
-
-/// The rectangle a window needs around a client rectangle `r` (module
-/// doc): NC_AdjustRect.
-pub fn adjust(r: Rect, style: u32, menu: bool, ex: u32) -> Rect {
-    let mut r = r;
-    if style & WS_MINIMIZE != 0 {
-        return r;
-    }
-    if has_dlgframe(style, ex) {
-        r = r.inflate(fixed(SM_CXDLGFRAME), fixed(SM_CYDLGFRAME));
-    } else {
-        if has_thickframe(style) {
-            r = r.inflate(fixed(SM_CXFRAME), fixed(SM_CYFRAME));
-        }
-        if style & WS_BORDER != 0 {
-            r = r.inflate(fixed(SM_CXBORDER), fixed(SM_CYBORDER));
-        }
-    }
-    if style & WS_CAPTION == WS_CAPTION {
-        r.top -= fixed(SM_CYCAPTION) - fixed(SM_CYBORDER);
-    }
-    if menu {
-        r.top -= fixed(SM_CYMENU) + fixed(SM_CYBORDER);
-    }
-    if style & WS_VSCROLL != 0 {
-        r.right += fixed(SM_CXVSCROLL) - 1 + i32::from(style & WS_BORDER == 0);
-    }
-    if style & WS_HSCROLL != 0 {
-        r.bottom += fixed(SM_CYHSCROLL) - 1 + i32::from(style & WS_BORDER == 0);
-    }
-    r
-}
-
-/// AdjustWindowRectEx's rectangle: overlapped windows count a caption,
-/// only the frame styles matter (scroll bars do not), and
-/// WS_EX_DLGMODALFRAME replaces a thick frame.
-pub fn adjust_window_rect(r: Rect, style: u32, menu: bool, ex: u32) -> Rect {
-    let mut style = style;
-    if style & (WS_POPUP | WS_CHILD) == 0 {
-        style |= WS_CAPTION;
-    }
-    style &= WS_DLGFRAME | WS_BORDER | WS_THICKFRAME | WS_CHILD;
-    let ex = ex & WS_EX_DLGMODALFRAME;
-    if ex & WS_EX_DLGMODALFRAME != 0 {
-        style &= !WS_THICKFRAME;
-    }
-    adjust(r, style, menu, ex)
-}
-
-/// The height of a window's menu bar, the line under it included: as the
-/// menu code laid it out (menu/layout.rs: more than one line when its
-/// items do not fit the width), one line (SM_CYMENU) until then.
-pub fn menu_bar_height(env: &Env, hwnd: u16) -> i32 {
-    let bar = env
-        .win16
-        .user
-        .menus
-        .bar_heights
-        .get(&hwnd)
-        .copied()
-        .filter(|&h| h > 0)
-        .unwrap_or(fixed(SM_CYMENU));
-    bar + fixed(SM_CYBORDER)
-}
-
-/// DefWindowProc's WM_NCCALCSIZE: the client rectangle of window `hwnd`
-/// if its window rectangle were `win` (both in the parent's client
-/// coordinates).
-pub fn calc_client(env: &Env, hwnd: u16, win: Rect) -> Rect {
-    let Some(w) = env.win16.user.window(hwnd) else {
-        return win;
-    };
-    if w.iconic() {
-        return win;
-    }
-    let ins = adjust(Rect::default(), w.style, false, w.ex_style);
-    let mut c = Rect::new(
-        win.left - ins.left,
-        win.top - ins.top,
-        win.right - ins.right,
-        win.bottom - ins.bottom,
-    );
-    if w.has_menu() {
-        c.top += menu_bar_height(env, hwnd);
-    }
-    c.right = c.right.max(c.left);
-    c.bottom = c.bottom.max(c.top);
-    c
-}
-
-/// The rectangles of a window's non-client parts, in window coordinates
-/// (0, 0 = its top left corner), for hit testing and drawing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NcParts {
-    /// The window, and the area inside the frame.
-    pub window: Rect,
-    pub inside: Rect,
-    pub caption: Option<Rect>,
-    pub menu: Option<Rect>,
-    /// The scroll bars: from the client area's edge, SM_CXVSCROLL
-    /// (SM_CYHSCROLL) across, as long as the client area.
-    pub vscroll: Option<Rect>,
-    pub hscroll: Option<Rect>,
-    pub client: Rect,
-    /// The frame can be dragged to size the window.
-    pub sizing: bool,
-}
-
-/// The non-client parts of a window.
-pub fn nc_parts(env: &Env, hwnd: u16) -> Option<NcParts> {
-    let w = env.win16.user.window(hwnd)?;
-    let window = Rect::new(0, 0, w.rect.width(), w.rect.height());
-    let client = w.client.offset(-w.rect.left, -w.rect.top);
-    if w.iconic() {
-        return Some(NcParts {
-            window,
-            inside: window,
-            client: window,
-            ..NcParts::default()
-        });
-    }
-    // The frame alone: the caption is laid out below, and the scroll
-    // bars are inside the frame, not part of it.
-    let frame = adjust(
-        Rect::default(),
-        w.style & !(WS_CAPTION & !WS_BORDER) & !(WS_VSCROLL | WS_HSCROLL),
-        false,
-        w.ex_style,
-    );
-    let inside = Rect::new(
-        -frame.left,
-        -frame.top,
-        window.right - frame.right,
-        window.bottom - frame.bottom,
-    );
-    // What is left below the caption and the menu bar.
-    let mut rest = inside;
-    let caption = (w.style & WS_CAPTION == WS_CAPTION).then(|| {
-        let c = Rect::new(
-            rest.left,
-            rest.top,
-            rest.right,
-            rest.top + fixed(SM_CYCAPTION) - fixed(SM_CYBORDER),
-        );
-        rest.top = c.bottom;
-        c
-    });
-    let menu = w.has_menu().then(|| {
-        let m = Rect::new(
-            rest.left,
-            rest.top,
-            rest.right,
-            rest.top + menu_bar_height(env, hwnd),
-        );
-        rest.top = m.bottom;
-        m
-    });
-    // A scroll bar is SM_CXVSCROLL (SM_CYHSCROLL) across from the client
-    // area's edge, its outer line on the border when there is one (Wine's
-    // 3.1-era SCROLL_GetScrollBarRect); the frame code adds its end lines.
-    let vscroll = (w.style & WS_VSCROLL != 0).then(|| {
-        Rect::new(
-            client.right,
-            client.top,
-            client.right + fixed(SM_CXVSCROLL),
-            client.bottom,
-        )
-    });
-    let hscroll = (w.style & WS_HSCROLL != 0).then(|| {
-        Rect::new(
-            client.left,
-            client.bottom,
-            client.right,
-            client.bottom + fixed(SM_CYHSCROLL),
-        )
-    });
-    Some(NcParts {
-        window,
-        inside,
-        caption,
-        menu,
-        vscroll,
-        hscroll,
-        client,
-        sizing: has_thickframe(w.style),
-    })
-}
+use coords::{
+    child_window_from_point, client_to_screen, map_window_points, screen_to_client,
+    window_from_point_api,
+};
+pub use coords::{map_offset, window_from_point};
+pub use defer::{Deferred, mwp};
+use defer::{begin_defer_window_pos, defer_window_pos, end_defer_window_pos};
+pub use nonclient::{
+    NcParts, adjust, adjust_window_rect, calc_client, has_dlgframe, has_thickframe,
+    menu_bar_height, nc_parts,
+};
 
 // -------------------------------------------------------------- min/max
 
@@ -1166,108 +988,6 @@ fn adjust_window_rect_ex(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
     Ok(1)
 }
 
-/// The offset from `from`'s client coordinates to `to`'s (0 is the
-/// screen).
-pub fn map_offset(env: &Env, from: u16, to: u16) -> Point {
-    let u = &env.win16.user;
-    let o = |h: u16| {
-        if h == 0 {
-            Point::default()
-        } else {
-            u.client_origin(h)
-        }
-    };
-    let (a, b) = (o(from), o(to));
-    Point::new(a.x - b.x, a.y - b.y)
-}
-
-/// USER.28 ClientToScreen(hWnd, lpPoint).
-fn client_to_screen(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    map_points_at(env, uc, w16(a[0]), 0, a[1], 1);
-    Ok(0)
-}
-
-/// USER.29 ScreenToClient(hWnd, lpPoint).
-fn screen_to_client(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    map_points_at(env, uc, 0, w16(a[0]), a[1], 1);
-    Ok(0)
-}
-
-fn map_points_at(env: &Env, uc: &mut Uc<'_>, from: u16, to: u16, p: u32, n: u16) {
-    let d = map_offset(env, from, to);
-    for i in 0..n.min(0x2000) {
-        let at = p.wrapping_add(u32::from(i) * 4);
-        if let Some(pt) = read_point(uc, at) {
-            write_point(uc, at, Point::new(pt.x + d.x, pt.y + d.y));
-        }
-    }
-}
-
-/// USER.258 MapWindowPoints(hWndFrom, hWndTo, lppt, cPoints).
-fn map_window_points(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    map_points_at(env, uc, w16(a[0]), w16(a[1]), a[2], w16(a[3]));
-    Ok(0)
-}
-
-/// The window under a screen point, searching down from `scope`'s
-/// children: visible windows containing the point, disabled children
-/// skipped, the children of a window searched when the point is in its
-/// client area (Wine's 3.1-era WINPOS_WindowFromPoint, without
-/// WM_NCHITTEST).
-pub fn window_from_point(env: &Env, pt: Point) -> u16 {
-    let u = &env.win16.user;
-    let mut found = DESKTOP;
-    let mut scope = DESKTOP;
-    'down: for _ in 0..64 {
-        let origin = u.client_origin(scope);
-        for h in u.children(scope) {
-            let Some(w) = u.window(h) else { continue };
-            let r = w.rect.offset(origin.x, origin.y);
-            if !w.visible() || !r.contains(pt) {
-                continue;
-            }
-            if !w.enabled() && w.is_child() {
-                continue;
-            }
-            found = h;
-            let c = w.client.offset(origin.x, origin.y);
-            if w.iconic() || !w.enabled() || !c.contains(pt) {
-                break 'down;
-            }
-            scope = h;
-            continue 'down;
-        }
-        break;
-    }
-    found
-}
-
-/// USER.30 WindowFromPoint(Point).
-fn window_from_point_api(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    Ok(u32::from(window_from_point(env, lparam_point(a[0]))))
-}
-
-/// USER.191 ChildWindowFromPoint(hWndParent, Point): the first child (in
-/// z-order, hidden and disabled ones too) containing the client point, the
-/// parent itself when none does, 0 when the point is outside the parent's
-/// client area.
-fn child_window_from_point(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let parent = w16(a[0]);
-    let pt = lparam_point(a[1]);
-    let u = &env.win16.user;
-    let Some(p) = u.window(parent) else {
-        return Ok(0);
-    };
-    if !Rect::new(0, 0, p.client.width(), p.client.height()).contains(pt) {
-        return Ok(0);
-    }
-    let hit = u
-        .children(parent)
-        .into_iter()
-        .find(|&h| u.window(h).is_some_and(|c| c.rect.contains(pt)));
-    Ok(u32::from(hit.unwrap_or(parent)))
-}
-
 /// WINDOWPLACEMENT (16-bit): length, flags, showCmd, ptMinPosition,
 /// ptMaxPosition, rcNormalPosition; 22 bytes.
 const WINDOWPLACEMENT_SIZE: usize = 22;
@@ -1411,150 +1131,6 @@ fn set_internal_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     }
     show_window(env, uc, hwnd, w16(a[1]))?;
     Ok(0)
-}
-
-/// One DeferWindowPos entry.
-#[derive(Debug, Clone, Copy)]
-pub struct Deferred {
-    pub hwnd: u16,
-    pub after: u16,
-    pub x: i32,
-    pub y: i32,
-    pub cx: i32,
-    pub cy: i32,
-    pub flags: u16,
-}
-
-/// The multiple-window-position structure BeginDeferWindowPos makes: a
-/// fixed block of type LT_USER_MWP in USER's data segment whose address
-/// is the HDWP (Windows 3.1 allocated it in USER's heap; DeferWindowPos
-/// "may return a different handle" when it must enlarge it, SDK
-/// DeferWindowPos, which a block that moves as it grows gives). Its
-/// bytes: the count of positions, the count there is room for, then a
-/// WINDOWPOS (the SDK's: hwnd, hwndInsertAfter, x, y, cx, cy, flags) for
-/// each.
-pub mod mwp {
-    pub const C_WP: usize = 0;
-    pub const C_WP_ALLOC: usize = 2;
-    pub const WINDOWPOS: usize = 4;
-    pub const WINDOWPOS_SIZE: usize = 14;
-}
-
-/// The MWP block's size for `n` positions.
-fn mwp_size(n: usize) -> u16 {
-    u16::try_from(mwp::WINDOWPOS + mwp::WINDOWPOS_SIZE * n).unwrap_or(u16::MAX)
-}
-
-/// Write HDWP `h`'s block from its list, with room for `alloc`.
-fn write_mwp(env: &Env, uc: &mut Uc<'_>, h: u16, list: &[Deferred], alloc: usize) {
-    let mut b = vec![0u8; mwp::WINDOWPOS + mwp::WINDOWPOS_SIZE * list.len()];
-    b[0..2].copy_from_slice(&(list.len() as u16).to_le_bytes());
-    b[2..4].copy_from_slice(&(alloc as u16).to_le_bytes());
-    for (i, d) in list.iter().enumerate() {
-        let o = mwp::WINDOWPOS + mwp::WINDOWPOS_SIZE * i;
-        for (j, v) in [
-            d.hwnd,
-            d.after,
-            d.x as u16,
-            d.y as u16,
-            d.cx as u16,
-            d.cy as u16,
-            d.flags,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            b[o + 2 * j..o + 2 * j + 2].copy_from_slice(&v.to_le_bytes());
-        }
-    }
-    super::heap::write_block(&env.win16, uc, h, &b);
-}
-
-/// The most positions a structure holds (and the room it starts with).
-const MAX_DEFERRED: usize = 1024;
-
-/// USER.259 BeginDeferWindowPos(nNumWindows) -> HDWP: the block of the
-/// structure ([`mwp`]) with room for nNumWindows positions (at least
-/// one); 0 when nNumWindows is negative or USER's heap cannot take it.
-fn begin_defer_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let n = a[0] as u16 as i16;
-    if n < 0 || env.win16.user.defer.len() >= 64 {
-        return Ok(0);
-    }
-    let alloc = usize::from(n as u16).clamp(1, MAX_DEFERRED);
-    let h = super::heap::alloc_fixed(&mut env.win16, uc, mwp_size(alloc), super::heap::lt::MWP);
-    if h == 0 {
-        return Ok(0);
-    }
-    env.win16.user.defer.insert(h, (Vec::new(), alloc));
-    write_mwp(env, uc, h, &[], alloc);
-    Ok(u32::from(h))
-}
-
-/// USER.260 DeferWindowPos(hWinPosInfo, hWnd, hWndInsertAfter, x, y, cx,
-/// cy, wFlags) -> the HDWP to use next: the same, or another when the
-/// structure had to grow and moved. 0 for a window that is none (the
-/// structure stays), and when the structure cannot grow: then the whole
-/// sequence fails (SDK, BeginDeferWindowPos) and the structure is freed.
-fn defer_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let mut h = w16(a[0]);
-    let hwnd = w16(a[1]);
-    if !env.win16.user.defer.contains_key(&h) {
-        return Ok(0);
-    }
-    let d = Deferred {
-        hwnd,
-        after: w16(a[2]),
-        x: i16v(a[3]),
-        y: i16v(a[4]),
-        cx: i16v(a[5]),
-        cy: i16v(a[6]),
-        flags: w16(a[7]),
-    };
-    if env.win16.user.app_window(hwnd).is_none() {
-        return Ok(0);
-    }
-    let Some((mut list, mut alloc)) = env.win16.user.defer.remove(&h) else {
-        return Ok(0);
-    };
-    let fail = |env: &mut Env, uc: &mut Uc<'_>, h: u16| {
-        super::heap::free_block(&mut env.win16, uc, h);
-        Ok(0)
-    };
-    match list.iter_mut().find(|x| x.hwnd == hwnd) {
-        Some(x) => *x = d,
-        None => {
-            if list.len() >= MAX_DEFERRED {
-                return fail(env, uc, h);
-            }
-            if list.len() == alloc {
-                let more = (alloc * 2).min(MAX_DEFERRED);
-                let n = super::heap::realloc_block(&mut env.win16, uc, h, mwp_size(more));
-                if n == 0 {
-                    return fail(env, uc, h);
-                }
-                (h, alloc) = (n, more);
-            }
-            list.push(d);
-        }
-    }
-    write_mwp(env, uc, h, &list, alloc);
-    env.win16.user.defer.insert(h, (list, alloc));
-    Ok(u32::from(h))
-}
-
-/// USER.261 EndDeferWindowPos(hWinPosInfo): every deferred position is
-/// applied and the structure's block freed.
-fn end_defer_window_pos(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let h = w16(a[0]);
-    let Some((list, _)) = env.win16.user.defer.remove(&h) else {
-        return Ok(0);
-    };
-    super::heap::free_block(&mut env.win16, uc, h);
-    for d in list {
-        set_window_pos(env, uc, d.hwnd, d.after, d.x, d.y, d.cx, d.cy, d.flags)?;
-    }
-    Ok(1)
 }
 
 /// USER.170 ArrangeIconicWindows(hWnd) -> the height of one row of icons:
@@ -1821,55 +1397,6 @@ pub static APIS: &[Api] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const OVERLAPPEDWINDOW: u32 =
-        WS_CAPTION | WS_SYSMENU | WS_THICKFRAME | WS_MINIMIZEBOX | WS_MAXIMIZEBOX;
-
-    #[test]
-    fn non_client_layout_of_windows_3_1() {
-        let z = Rect::default();
-        // A sizable captioned window: frame 4 + border 1 on each side, the
-        // caption 20 - 1 more on top.
-        assert_eq!(
-            adjust(z, OVERLAPPEDWINDOW, false, 0),
-            Rect::new(-5, -24, 5, 5)
-        );
-        // A menu bar: 18 + the line under it.
-        assert_eq!(
-            adjust(z, OVERLAPPEDWINDOW, true, 0),
-            Rect::new(-5, -43, 5, 5)
-        );
-        // Scroll bars overlap the border by one pixel.
-        assert_eq!(
-            adjust(z, OVERLAPPEDWINDOW | WS_VSCROLL | WS_HSCROLL, false, 0),
-            Rect::new(-5, -24, 21, 21)
-        );
-        // A dialog frame (WS_DLGFRAME without WS_BORDER, or the modal
-        // frame) replaces the others.
-        assert_eq!(
-            adjust(z, WS_POPUP | WS_DLGFRAME, false, 0),
-            Rect::new(-4, -4, 4, 4)
-        );
-        assert_eq!(
-            adjust(z, WS_POPUP | WS_CAPTION, false, WS_EX_DLGMODALFRAME),
-            Rect::new(-4, -23, 4, 4)
-        );
-        // A child with a border, a scroll bar without a border.
-        assert_eq!(
-            adjust(z, WS_CHILD | WS_BORDER, false, 0),
-            Rect::new(-1, -1, 1, 1)
-        );
-        assert_eq!(
-            adjust(z, WS_CHILD | WS_VSCROLL, false, 0),
-            Rect::new(0, 0, 17, 0)
-        );
-        // AdjustWindowRect: an overlapped window counts a caption; scroll
-        // bars do not count.
-        assert_eq!(
-            adjust_window_rect(Rect::new(0, 0, 100, 50), WS_VSCROLL, false, 0),
-            Rect::new(-1, -20, 101, 51)
-        );
-    }
 
     #[test]
     fn window_pos_layout() {
