@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::env::Env;
 use crate::loader::{self, Image, KindHint};
 use crate::machine::{Cpu, Machine, RunLimits, Stop};
+use crate::system::Env;
 use crate::walk::snapshot::{Snapshot, Source};
 use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};

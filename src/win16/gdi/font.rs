@@ -1019,8 +1019,8 @@ pub fn dialog_base_units(cat: &FontCatalogue) -> (u16, u16) {
 // ---------------------------------------------------------------------
 // The font functions that need no device context.
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;

@@ -681,8 +681,8 @@ pub fn parse_poly_polygon(r: &MetaRecord) -> Option<Vec<Vec<(i16, i16)>>> {
 // any global block holding a metafile). A disk metafile's block holds the
 // bits as read from or written to its file, mtType 2.
 
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::global::{self, gmem};
