@@ -435,12 +435,12 @@ const WIN16_BACK_EDGES: &[(&str, &str)] = &[
     // KERNEL's notifications to TOOLHELP's NotifyRegister callbacks
     // (NFY_LOGERROR, NFY_OUTSTR, NFY_RIP, ...).
     ("src/win16/kernel/error.rs", "toolhelp_notify"),
+    ("src/win16/kernel/mod.rs", "toolhelp_notify"),
+    ("src/win16/kernel/system.rs", "toolhelp_notify"),
     // LoadLibrary's missing-DLL message box is USER's; KERNEL notifies
     // TOOLHELP (NFY_*) of loads and frees.
     ("src/win16/kernel/library.rs", "toolhelp_notify"),
     ("src/win16/kernel/library.rs", "user"),
-    ("src/win16/kernel/mod.rs", "toolhelp_notify"),
-    ("src/win16/kernel/system.rs", "toolhelp_notify"),
     // mod.rs holds both the state (Win16: every subsystem's state as a
     // field) and the loader and the thunk dispatch (`call_api`), which
     // belong on top.
@@ -479,8 +479,7 @@ const WIN16_BACK_EDGES: &[(&str, &str)] = &[
     ("src/win16/scheduler.rs", "user"),
     // USER's shell hook (WH_SHELL) reaches SHELL's state.
     ("src/win16/user/hook.rs", "shell"),
-    // USER's message loop serves DDEML's conversations; the default
-    // close keeps GDI's screen.
+    // USER's message loop serves DDEML's conversations.
     ("src/win16/user/message.rs", "ddeml"),
 ];
 
