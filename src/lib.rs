@@ -60,6 +60,9 @@ pub mod disasm;
 // not all documented item by item yet, so the lint is off there only.
 #[allow(missing_docs)]
 pub mod dos;
+// DOS's drive C: (it was dos::fs; documented as dos is).
+#[allow(missing_docs)]
+pub mod dosfs;
 pub mod env;
 pub mod escape;
 pub mod loader;
@@ -68,6 +71,7 @@ pub mod pngfile;
 pub mod report;
 pub mod session;
 pub mod symbols;
+pub mod system;
 pub mod trace;
 pub mod walk;
 #[allow(missing_docs)]

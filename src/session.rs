@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::env::Env;
 use crate::loader::{self, Image, KindHint};
 use crate::machine::{Cpu, Machine, RunLimits, Stop};
+use crate::system::Env;
 use crate::walk::snapshot::{Snapshot, Source};
 use crate::walk::stackframe::{FrameWalk, Start, WalkContext, walk_with_start};
 use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
@@ -77,7 +77,7 @@ pub struct LoadOptions {
     pub dir: Option<PathBuf>,
     /// How the program's writes reach `dir`.
     pub writes: Writes,
-    /// The total write quota of the drive, in bytes (dos/fs.rs).
+    /// The total write quota of the drive, in bytes (dosfs.rs).
     pub disk_quota: u64,
     /// More Win16 programs to load as tasks beside the first (`run A.EXE
     /// B.EXE`); the first one named runs first.
@@ -103,7 +103,7 @@ pub struct LoadOptions {
     /// SW_SHOWNORMAL, by default).
     pub cmd_show: u16,
     /// `--windows DIR`: host files shown in C:\WINDOWS above the
-    /// built-in ones (dos/fs/windir.rs).
+    /// built-in ones (dosfs/windir.rs).
     pub windows: Option<PathBuf>,
 }
 
@@ -134,7 +134,7 @@ impl Default for LoadOptions {
     }
 }
 
-/// How a program's writes reach its drive's directory (dos/fs.rs).
+/// How a program's writes reach its drive's directory (dosfs.rs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Writes {
     /// Read-write: the program changes the directory itself (`--dir`).
@@ -425,7 +425,7 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
         .map_err(|e| LoadFailure::Other(format!("drive C: {}: {e}", dir.display())))?;
         drive.set_quota(opts.disk_quota);
         // A Win16 program finds Windows on the drive: C:\WINDOWS beneath
-        // it (dos/fs/windir.rs).
+        // it (dosfs/windir.rs).
         if matches!(image, Image::Ne(_)) {
             drive
                 .add_windows_layer(opts.windows.as_deref())

@@ -409,7 +409,7 @@ fn debug_keeps_the_disk_quota() {
     // roms/dossafe.asm under `debug`, continued to its end, with the
     // quota and the writes kept as tests/sandbox.rs runs it: its big
     // write is cut short at the same size as under `run` (64 KiB less
-    // what its other files cost, dos/fs.rs).
+    // what its other files cost, dosfs.rs).
     let outer = scratch("quota");
     let dir = outer.join("prog");
     std::fs::create_dir_all(&dir).unwrap();

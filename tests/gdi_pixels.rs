@@ -7,8 +7,8 @@
 //! show black as `#` and white as `.`, VGA pictures each pixel's driver
 //! colour index in hex.
 
-use toolhelp16::env::Env;
 use toolhelp16::machine::{Cpu, Machine, SegKind};
+use toolhelp16::system::Env;
 use toolhelp16::win16::api;
 
 /// Stock object indices.

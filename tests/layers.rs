@@ -8,41 +8,51 @@
 //! file: the list may only shrink. A new back-edge fails the test, and so
 //! does a listed one that is gone (remove it from the list, and from
 //! docs/architecture.md's account of what is left).
+//!
+//! Inside win16 the same rule holds between tiers of its rooms
+//! ([`WIN16_LAYERS`]: the shared vocabulary, KERNEL, GDI, USER, the other
+//! DLLs), with its own shrink-only list, [`WIN16_BACK_EDGES`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The rooms from the bottom up. A room may use the rooms before it.
+#[rustfmt::skip]
 const LAYERS: &[&str] = &[
     // Bytes: escaping untrusted text for output, PNG files.
     "escape", "pngfile",
     // The 16-bit CPU's shared vocabulary: registers, descriptors, the
     // memory interface the walkers read and the machine implements.
-    "x86",     // Executable files: NE, MZ, COM, resources.
-    "loader",  // Debug information files (map, .sym, CodeView, DWARF) and names.
-    "symbols", // The emulated CPU.
+    "x86",
+    // Executable files: NE, MZ, COM, resources.
+    "loader",
+    // Debug information files (map, .sym, CodeView, DWARF) and names.
+    "symbols",
+    // The emulated CPU.
     "machine",
     // The stack walkers: they read any WalkMemory, the machine's or a
     // snapshot's.
     "walk",
-    // The environment: its shared state (env) at the bottom, then DOS, then
-    // Win16 (which runs on DOS).
-    "env", "dos", "win16",   // Loading and running a program, its stops and walks.
-    "session", // Observers of a run: tracer, shadow stack, profiler, recordings.
-    "trace",   // Pictures and text made from a run.
-    "report", "disasm", // The debugger front ends (gdb remote, monitor).
-    "debug",  // The command line.
+    // The environment: DOS's drive C: (a sandboxed host directory), the
+    // shared state (env), then DOS, then Win16 (which runs on DOS).
+    "dosfs", "env", "dos", "win16",
+    // The dispatch of the machine's interrupts, thunks and faults to them.
+    "system",
+    // Loading and running a program, its stops and walks.
+    "session",
+    // Observers of a run: tracer, shadow stack, profiler, recordings.
+    "trace",
+    // Pictures and text made from a run.
+    "report", "disasm",
+    // The debugger front ends (gdb remote, monitor).
+    "debug",
+    // The command line.
     "cli",
 ];
 
 /// Imports that still run up a layer: (file, room it names). Each is a
 /// debt docs/architecture.md describes; the list may only shrink.
-const BACK_EDGES: &[(&str, &str)] = &[
-    // env.rs holds the environment's state and also dispatches interrupts
-    // and system calls to DOS and Win16: the dispatch belongs above them.
-    ("src/env.rs", "dos"),
-    ("src/env.rs", "win16"),
-];
+const BACK_EDGES: &[(&str, &str)] = &[];
 
 /// The crate's source directory.
 fn src_dir() -> PathBuf {
@@ -304,4 +314,397 @@ fn the_reader_sees_paths_as_rustc_does() {
     "#;
     let rooms: Vec<_> = named_rooms(src).into_iter().collect();
     assert_eq!(rooms, ["cli_thing", "dos", "machine", "walk", "win16"]);
+}
+
+/// Win16's rooms (the first name under src/win16/: a file's stem or a
+/// directory; `mod` is win16/mod.rs) from the bottom up, tier by tier, as
+/// docs/architecture.md draws them: a file may name the rooms of its own
+/// tier and of the tiers below.
+const WIN16_LAYERS: &[&[&str]] = &[
+    // The vocabulary every subsystem shares: the state of tasks and
+    // modules (mod.rs), the API entry type (api.rs), far pointers,
+    // strings, atoms, callbacks into the program, names of code.
+    &[
+        "mod",
+        "api",
+        "farptr",
+        "geom",
+        "guest",
+        "strings",
+        "nametable",
+        "prologue",
+        "tdb",
+        "atom",
+        "callback",
+        "search",
+        "script",
+        "sysexport",
+        "relayfilter",
+        "code_names",
+        "hostile",
+    ],
+    // KERNEL: memory, tasks, modules, resources, the scheduler.
+    &[
+        "kernel",
+        "global",
+        "local",
+        "sysheap",
+        "resource",
+        "scheduler",
+    ],
+    // GDI.
+    &["gdi"],
+    // USER, with the keyboard and the sound drivers it drives.
+    &["user", "keyboard", "sound", "systemdrv", "win87em"],
+    // The other system DLLs, and what serves the debugger: TOOLHELP, the
+    // fault handler, Dr. Watson.
+    &[
+        "commctrl",
+        "commdlg",
+        "ddeml",
+        "lzexpand",
+        "mci",
+        "midi",
+        "mmio",
+        "mmsystem",
+        "wave",
+        "ole",
+        "shell",
+        "shellenv",
+        "ver",
+        "winsock",
+        "toolhelp",
+        "toolhelp_global",
+        "toolhelp_heap",
+        "toolhelp_notify",
+        "toolhelp_task",
+        "fault",
+        "fault_record",
+        "drwatson",
+        "catalog",
+    ],
+];
+
+/// Names win16/mod.rs re-exports from a room (`pub use kernel::{...}`).
+const WIN16_ALIASES: &[(&str, &str)] = &[
+    ("module", "kernel"),
+    ("profile", "kernel"),
+    ("system", "kernel"),
+];
+
+/// Imports inside win16 that still run up a tier: (file, room it names).
+/// The list may only shrink (docs/architecture.md says why each is left).
+const WIN16_BACK_EDGES: &[(&str, &str)] = &[
+    // api.rs holds both the API entry type (low) and the table of every
+    // subsystem's functions (`TABLES`, `find`): the table belongs on top.
+    ("src/win16/api.rs", "commctrl"),
+    ("src/win16/api.rs", "commdlg"),
+    ("src/win16/api.rs", "ddeml"),
+    ("src/win16/api.rs", "gdi"),
+    ("src/win16/api.rs", "global"),
+    ("src/win16/api.rs", "kernel"),
+    ("src/win16/api.rs", "keyboard"),
+    ("src/win16/api.rs", "local"),
+    ("src/win16/api.rs", "lzexpand"),
+    ("src/win16/api.rs", "mci"),
+    ("src/win16/api.rs", "midi"),
+    ("src/win16/api.rs", "mmio"),
+    ("src/win16/api.rs", "mmsystem"),
+    ("src/win16/api.rs", "ole"),
+    ("src/win16/api.rs", "resource"),
+    ("src/win16/api.rs", "scheduler"),
+    ("src/win16/api.rs", "shell"),
+    ("src/win16/api.rs", "shellenv"),
+    ("src/win16/api.rs", "sound"),
+    ("src/win16/api.rs", "systemdrv"),
+    ("src/win16/api.rs", "toolhelp"),
+    ("src/win16/api.rs", "toolhelp_task"),
+    ("src/win16/api.rs", "user"),
+    ("src/win16/api.rs", "ver"),
+    ("src/win16/api.rs", "wave"),
+    ("src/win16/api.rs", "win87em"),
+    ("src/win16/api.rs", "winsock"),
+    // RealizePalette asks USER for a DC's window.
+    ("src/win16/gdi/palette.rs", "user"),
+    // A test registers USER's DrawText table.
+    ("src/win16/gdi/text.rs", "user"),
+    // A test walks TOOLHELP's global list.
+    ("src/win16/global.rs", "toolhelp_global"),
+    // The Burgermaster's walk reuses TOOLHELP's global walk.
+    ("src/win16/kernel/burgermaster.rs", "toolhelp_global"),
+    // KERNEL's notifications to TOOLHELP's NotifyRegister callbacks
+    // (NFY_LOGERROR, NFY_OUTSTR, NFY_RIP, ...).
+    ("src/win16/kernel/error.rs", "toolhelp_notify"),
+    ("src/win16/kernel/mod.rs", "toolhelp_notify"),
+    ("src/win16/kernel/system.rs", "toolhelp_notify"),
+    // LoadLibrary's missing-DLL message box is USER's; KERNEL notifies
+    // TOOLHELP (NFY_*) of loads and frees.
+    ("src/win16/kernel/library.rs", "toolhelp_notify"),
+    ("src/win16/kernel/library.rs", "user"),
+    // mod.rs holds both the state (Win16: every subsystem's state as a
+    // field) and the loader and the thunk dispatch (`call_api`), which
+    // belong on top.
+    ("src/win16/mod.rs", "commctrl"),
+    ("src/win16/mod.rs", "commdlg"),
+    ("src/win16/mod.rs", "ddeml"),
+    ("src/win16/mod.rs", "fault"),
+    ("src/win16/mod.rs", "gdi"),
+    ("src/win16/mod.rs", "global"),
+    ("src/win16/mod.rs", "kernel"),
+    ("src/win16/mod.rs", "local"),
+    ("src/win16/mod.rs", "lzexpand"),
+    ("src/win16/mod.rs", "mci"),
+    ("src/win16/mod.rs", "midi"),
+    ("src/win16/mod.rs", "mmio"),
+    ("src/win16/mod.rs", "ole"),
+    ("src/win16/mod.rs", "resource"),
+    ("src/win16/mod.rs", "scheduler"),
+    ("src/win16/mod.rs", "shell"),
+    ("src/win16/mod.rs", "sound"),
+    ("src/win16/mod.rs", "sysheap"),
+    ("src/win16/mod.rs", "toolhelp"),
+    ("src/win16/mod.rs", "user"),
+    ("src/win16/mod.rs", "wave"),
+    ("src/win16/mod.rs", "win87em"),
+    ("src/win16/mod.rs", "winsock"),
+    // LoadBitmap makes a GDI bitmap; a test walks TOOLHELP's global list.
+    ("src/win16/resource.rs", "gdi"),
+    ("src/win16/resource.rs", "toolhelp_global"),
+    // KERNEL's scheduler ends tasks through USER (their windows and queues),
+    // DDEML, the fault handler, TOOLHELP's notifications and Dr. Watson.
+    ("src/win16/scheduler.rs", "ddeml"),
+    ("src/win16/scheduler.rs", "drwatson"),
+    ("src/win16/scheduler.rs", "fault"),
+    ("src/win16/scheduler.rs", "toolhelp_notify"),
+    ("src/win16/scheduler.rs", "user"),
+    // USER's shell hook (WH_SHELL) reaches SHELL's state.
+    ("src/win16/user/hook.rs", "shell"),
+    // USER's message loop serves DDEML's conversations.
+    ("src/win16/user/message.rs", "ddeml"),
+];
+
+/// The win16 room a name `n` right under win16 lies in (`mod` for items
+/// of win16/mod.rs itself).
+fn win16_room(n: &str) -> String {
+    if let Some((_, r)) = WIN16_ALIASES.iter().find(|(a, _)| *a == n) {
+        return r.to_string();
+    }
+    let known = WIN16_LAYERS.iter().any(|t| t.contains(&n));
+    if known {
+        n.to_string()
+    } else {
+        "mod".to_string()
+    }
+}
+
+/// The first names of the members of a path group `{a::b, c, *}` starting
+/// at token `i` (an `Open`).
+fn group_members(t: &[Tok], i: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut expect = true;
+    for tok in &t[i..] {
+        match tok {
+            Tok::Open => {
+                depth += 1;
+                if depth == 1 {
+                    expect = true;
+                    continue;
+                }
+            }
+            Tok::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            Tok::Comma if depth == 1 => expect = true,
+            Tok::Ident(s) if depth == 1 && expect => {
+                out.push(s.clone());
+                expect = false;
+            }
+            _ if depth == 1 => {
+                if expect {
+                    // `*` or `self`: the module itself.
+                    out.push(String::new());
+                }
+                expect = false;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The win16 rooms a file names: `crate::win16::ROOM`, `super::` paths
+/// that leave the file's room, and in win16/mod.rs its child modules.
+/// `module` is the file's module path under win16 (empty for mod.rs).
+fn win16_named(src: &str, module: &[String]) -> BTreeSet<String> {
+    let t = tokens(src);
+    let mut rooms = BTreeSet::new();
+    let child_names: Vec<&str> = WIN16_LAYERS
+        .iter()
+        .flat_map(|t| t.iter().copied())
+        .collect();
+    let mut i = 0;
+    while i < t.len() {
+        let ident = |k: usize| match t.get(k) {
+            Some(Tok::Ident(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        // The path's first segments, as a module path under win16.
+        let mut base: Option<Vec<String>> = None;
+        let mut j = i;
+        if ident(i) == Some("crate")
+            && t.get(i + 1) == Some(&Tok::Path)
+            && ident(i + 2) == Some("win16")
+            && t.get(i + 3) == Some(&Tok::Path)
+        {
+            base = Some(Vec::new());
+            j = i + 4;
+        } else if ident(i) == Some("super")
+            && !(i > 0 && t[i - 1] == Tok::Path)
+            && t.get(i + 1) == Some(&Tok::Path)
+        {
+            let mut m = module.to_vec();
+            j = i;
+            let mut ok = true;
+            while ident(j) == Some("super") && t.get(j + 1) == Some(&Tok::Path) {
+                if m.pop().is_none() {
+                    ok = false;
+                }
+                j += 2;
+            }
+            if ok {
+                base = Some(m);
+            }
+        } else if module.is_empty()
+            && !(i > 0 && t[i - 1] == Tok::Path)
+            && ident(i).is_some_and(|s| {
+                child_names.contains(&s) || WIN16_ALIASES.iter().any(|(a, _)| *a == s)
+            })
+            && t.get(i + 1) == Some(&Tok::Path)
+        {
+            base = Some(Vec::new());
+            j = i;
+        }
+        let Some(base) = base else {
+            i += 1;
+            continue;
+        };
+        if let Some(first) = base.first() {
+            rooms.insert(win16_room(first));
+        } else {
+            match t.get(j) {
+                Some(Tok::Ident(s)) => {
+                    rooms.insert(win16_room(s));
+                }
+                Some(Tok::Open) => {
+                    for m in group_members(&t, j) {
+                        rooms.insert(if m.is_empty() {
+                            "mod".to_string()
+                        } else {
+                            win16_room(&m)
+                        });
+                    }
+                }
+                _ => {
+                    // `super::*` at win16's top.
+                    rooms.insert("mod".to_string());
+                }
+            }
+        }
+        i = j.max(i + 1);
+    }
+    rooms
+}
+
+/// Every (file, win16 room named) pair whose room lies in a higher tier
+/// than the file's.
+fn win16_back_edges() -> BTreeSet<(String, String)> {
+    let win16 = src_dir().join("win16");
+    let mut files = Vec::new();
+    rust_files(&win16, &mut files);
+    let tier = |room: &str| WIN16_LAYERS.iter().position(|t| t.contains(&room));
+    let mut found = BTreeSet::new();
+    for f in files {
+        let rel = f.strip_prefix(&win16).unwrap();
+        let mut module: Vec<String> = rel
+            .iter()
+            .map(|c| c.to_str().unwrap().trim_end_matches(".rs").to_string())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod") {
+            module.pop();
+        }
+        let own = module.first().cloned().unwrap_or_else(|| "mod".to_string());
+        let own_tier = tier(&own).unwrap_or_else(|| {
+            panic!(
+                "src/win16/{}: room {own} is in no tier (WIN16_LAYERS)",
+                rel.display()
+            )
+        });
+        let text = std::fs::read_to_string(&f).unwrap();
+        for named in win16_named(&text, &module) {
+            if named == own {
+                continue;
+            }
+            if tier(&named).is_some_and(|t| t > own_tier) {
+                let file = format!("src/win16/{}", rel.display()).replace('\\', "/");
+                found.insert((file, named));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn win16_imports_only_point_down() {
+    let found = win16_back_edges();
+    let listed: BTreeSet<(String, String)> = WIN16_BACK_EDGES
+        .iter()
+        .map(|(f, r)| (f.to_string(), r.to_string()))
+        .collect();
+    let new: Vec<_> = found.difference(&listed).collect();
+    let gone: Vec<_> = listed.difference(&found).collect();
+    assert!(
+        new.is_empty(),
+        "win16 imports that run up a tier (docs/architecture.md): {new:#?}"
+    );
+    assert!(
+        gone.is_empty(),
+        "win16 back-edges that are gone: remove them from WIN16_BACK_EDGES and docs/architecture.md: {gone:?}"
+    );
+}
+
+#[test]
+fn every_win16_room_has_a_tier() {
+    let win16 = src_dir().join("win16");
+    for e in std::fs::read_dir(&win16).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap();
+        let room = name.trim_end_matches(".rs");
+        if room == "mod" || room.starts_with('.') {
+            continue;
+        }
+        assert!(
+            WIN16_LAYERS.iter().any(|t| t.contains(&room)),
+            "src/win16/{name}: room {room} is in no tier (WIN16_LAYERS)"
+        );
+    }
+}
+
+#[test]
+fn the_win16_reader_resolves_super_and_crate_paths() {
+    let src = r#"
+        use super::api::{Api, Arg};
+        use super::super::gdi::dc;
+        use crate::win16::{user::send, Env, scheduler};
+        use crate::win16::profile::get;
+        fn f() { super::super::super::dos::x(); }
+    "#;
+    let m = ["kernel".to_string(), "library".to_string()];
+    let rooms: Vec<_> = win16_named(src, &m).into_iter().collect();
+    // super:: from kernel/library.rs is kernel (its own room); super::super
+    // is win16's top; three supers leave win16 (not followed).
+    assert_eq!(rooms, ["gdi", "kernel", "mod", "scheduler", "user"]);
 }

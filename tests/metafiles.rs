@@ -9,8 +9,8 @@
 
 mod common;
 
-use toolhelp16::env::Env;
 use toolhelp16::machine::{Cpu, Machine, SegKind};
+use toolhelp16::system::Env;
 use toolhelp16::win16::api;
 use toolhelp16::win16::gdi::metafile::{self, Metafile};
 

@@ -66,7 +66,7 @@ fn lines(v: &serde_json::Value) -> Vec<String> {
 /// creates, renames and writes there as it likes, the directory is left
 /// exactly as it was, and the report lists what it did. The FIFO opens
 /// not at all (error 2: DOS does not see it) and never blocks; the quota
-/// (64 KiB: every file made costs 512 bytes besides its data, dos/fs/quota.rs)
+/// (64 KiB: every file made costs 512 bytes besides its data, dosfs/quota.rs)
 /// ends the big write short with CF clear, as DOS's handle write does on
 /// a full disk.
 #[test]
@@ -91,7 +91,7 @@ fn default_drive_is_the_programs_directory_copy_on_write() {
     // Copies made: LINK.TXT (8 bytes) before its write, OLD.TXT (4 bytes)
     // for the rename; made: NEW.TXT (3 bytes), BIG.DAT. BIG.DAT gets the
     // rest of 65536 bytes: 65536 - (520 + 515 + 516 + 512) = F7F1h. AH=36h
-    // reports the 40 MiB disk (4FCFh clusters of 2 KiB, dos/fs/geometry.rs
+    // reports the 40 MiB disk (4FCFh clusters of 2 KiB, dosfs/geometry.rs
     // geometry) with no more free than the quota leaves: 1Fh clusters
     // before BIG.DAT, none after.
     assert_eq!(

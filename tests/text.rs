@@ -8,8 +8,8 @@
 mod common;
 
 use common::fnt::{Fnt, u16at, wine_fonts, wrap};
-use toolhelp16::env::Env;
 use toolhelp16::machine::{Cpu, Machine, SegKind};
+use toolhelp16::system::Env;
 use toolhelp16::win16::api;
 use toolhelp16::win16::gdi::font::{FontSearch, FontState};
 

@@ -14,9 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use toolhelp16::env::Env;
 use toolhelp16::loader::{self, Image, KindHint};
 use toolhelp16::machine::{Cpu, Machine, R, Stop};
+use toolhelp16::system::Env;
 use toolhelp16::walk::StackTraceEntry;
 use toolhelp16::win16::api::{self, ApiFn};
 use toolhelp16::win16::global::{ARENA_LIMIT, GF_PDB_OWNER, MAX_BLOCK, MAX_HUGE_BLOCK, gmem, gt};

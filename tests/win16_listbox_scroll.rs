@@ -3,8 +3,8 @@
 //! LBS_DISABLENOSCROLL, new in 3.1, shows it disabled instead), driven
 //! through USER's functions as a program calls them.
 
-use toolhelp16::env::Env;
 use toolhelp16::machine::{Cpu, Machine, R, SegKind};
+use toolhelp16::system::Env;
 use toolhelp16::win16::api;
 
 const WS_CHILD: u32 = 0x4000_0000;

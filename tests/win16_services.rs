@@ -21,7 +21,7 @@ fn services_answer_as_windows_does() {
         .unwrap();
     let win_ini = std::fs::read_to_string(dir.join("WINDOWS").join("WIN.INI"));
     std::fs::remove_dir_all(&dir).unwrap();
-    // The fresh Windows 3.1 WIN.INI of C:\WINDOWS (dos/fs/windir.rs), the
+    // The fresh Windows 3.1 WIN.INI of C:\WINDOWS (dosfs/windir.rs), the
     // new section written after its last.
     let fresh = toolhelp16::dos::fs::windir::WIN_INI.replace('\n', "\r\n");
     assert_eq!(

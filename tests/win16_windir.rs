@@ -1,5 +1,5 @@
 //! The Windows directory a Win16 program finds on drive C:
-//! (dos/fs/windir.rs), through a program built with Open Watcom
+//! (dosfs/windir.rs), through a program built with Open Watcom
 //! (tests/watcom/windir.c): WIN.INI and SYSTEM.INI as a fresh Windows 3.1
 //! set-up writes them, read by the profile functions, a directory search,
 //! OpenFile and `_lopen`; a write to WIN.INI that leaves the host's

@@ -600,7 +600,7 @@ fn recording_bench(
 
 /// Call GDI (or USER) function `ord` of `module` as a program would.
 fn gdi_call(
-    env: &mut crate::env::Env,
+    env: &mut crate::system::Env,
     m: &mut crate::machine::Machine,
     module: &str,
     ord: u16,
@@ -614,12 +614,12 @@ fn gdi_call(
 fn draw_bench(quick: bool) -> Result<String, String> {
     use crate::machine::{Cpu, Machine, SegKind};
     let mut m = Machine::new_protected().map_err(|e| e.to_string())?;
-    let mut env = crate::env::Env::new(false);
+    let mut env = crate::system::Env::new(false);
     let data = m
         .alloc_segment(SegKind::Data, 0x100, b"DISPLAY\0")
         .map_err(|e| e.to_string())?;
     let name = u32::from(data) << 16;
-    let call = |env: &mut crate::env::Env, m: &mut Machine, ord: u16, a: &[u32]| {
+    let call = |env: &mut crate::system::Env, m: &mut Machine, ord: u16, a: &[u32]| {
         gdi_call(env, m, "GDI", ord, a)
     };
     let dc = call(&mut env, &mut m, 53, &[name, 0, 0, 0])?; // CreateDC
@@ -635,9 +635,9 @@ fn draw_bench(quick: bool) -> Result<String, String> {
             if r >= target { "met" } else { "NOT met" }
         ));
     };
-    let time = |env: &mut crate::env::Env,
+    let time = |env: &mut crate::system::Env,
                 m: &mut Machine,
-                f: &mut dyn FnMut(&mut crate::env::Env, &mut Machine) -> Result<(), String>|
+                f: &mut dyn FnMut(&mut crate::system::Env, &mut Machine) -> Result<(), String>|
      -> Result<Duration, String> {
         let t = Instant::now();
         for _ in 0..n {
@@ -954,8 +954,8 @@ fn text_bench(lines: usize) -> String {
         let data = m
             .alloc_segment(SegKind::Data, 0x1000, text)
             .map_err(|e| e.to_string())?;
-        let mut env = crate::env::Env::new(false);
-        let call = |env: &mut crate::env::Env, m: &mut Machine, ord: u16, a: &[u32]| {
+        let mut env = crate::system::Env::new(false);
+        let call = |env: &mut crate::system::Env, m: &mut Machine, ord: u16, a: &[u32]| {
             api::find("GDI", ord)
                 .map(|f| (f.func)(env, m, a).unwrap_or(0))
                 .unwrap_or(0)

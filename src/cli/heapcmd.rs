@@ -36,7 +36,7 @@ pub fn heap(
     let reached = loc
         .as_ref()
         .is_some_and(|l| crate::session::after_reached(l, &stop, opts.max_insns));
-    let Some(env) = prog.machine.environment::<crate::env::Env>() else {
+    let Some(env) = prog.machine.environment::<crate::system::Env>() else {
         return fail(EXIT_LOAD, "no Windows environment");
     };
     let uc = &*prog.machine;

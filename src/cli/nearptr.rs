@@ -35,7 +35,7 @@ const MAX_WORDS: u32 = 512;
 /// The near pointers of the stop (module doc); `None` when DS holds no
 /// local heap or the program is no Win16 program.
 pub fn find(p: &Program, w: Option<&Walk>) -> Option<j::NearPointers> {
-    let env = p.machine.environment::<crate::env::Env>()?;
+    let env = p.machine.environment::<crate::system::Env>()?;
     let m = &*p.machine;
     let ds = m.reg(R::DS);
     if ds == 0 {

@@ -23,7 +23,7 @@ pub fn fault_record<'a>(
     f: &crate::machine::Fault,
 ) -> Option<&'a crate::win16::fault_record::FaultRecord> {
     p.machine
-        .environment::<crate::env::Env>()?
+        .environment::<crate::system::Env>()?
         .win16
         .toolhelp
         .faults
@@ -99,7 +99,7 @@ pub fn record_walk_table(r: &crate::win16::fault_record::FaultRecord) -> String 
 fn faults_json(p: &Program) -> Option<Vec<j::FaultSeen>> {
     let log = &p
         .machine
-        .environment::<crate::env::Env>()?
+        .environment::<crate::system::Env>()?
         .win16
         .toolhelp
         .faults;
@@ -218,7 +218,7 @@ pub fn run_json(p: &Program, stop: &Stop) -> j::Run {
         faults: faults_json(p),
         faults_dropped: p
             .machine
-            .environment::<crate::env::Env>()
+            .environment::<crate::system::Env>()
             .map(|e| e.win16.toolhelp.faults.dropped)
             .filter(|&n| n > 0),
         ..j::Run::default()
@@ -483,7 +483,7 @@ pub fn walk_table(p: &Program, w: &Walk) -> String {
 /// Every task's TASKENTRY and, for each task but the current one, its walk
 /// by StackTraceFirst then StackTraceNext (`stack --all-tasks`).
 pub fn task_walks(p: &Program) -> Vec<(crate::win16::toolhelp::TaskEntry, Option<Walk>)> {
-    let Some(env) = p.machine.environment::<crate::env::Env>() else {
+    let Some(env) = p.machine.environment::<crate::system::Env>() else {
         return Vec::new();
     };
     let current = p.machine.get_data().current_task;
@@ -810,7 +810,7 @@ pub fn stack_json(p: &Program, stop: &Stop, reached: bool) -> j::Stack {
 /// Where the names of the modules the frames lie in came from (the
 /// symbol tables' `used`), each module once, in frame order.
 fn symbols_used_json(p: &Program, w: &Walk) -> Vec<j::ModuleSymbols> {
-    let Some(env) = p.machine.environment::<crate::env::Env>() else {
+    let Some(env) = p.machine.environment::<crate::system::Env>() else {
         return Vec::new();
     };
     let mut out: Vec<j::ModuleSymbols> = Vec::new();
@@ -1233,7 +1233,7 @@ pub fn entry_note(p: &Program, stop: &Stop) -> Option<String> {
             )
         },
     );
-    if let Some(env) = p.machine.environment::<crate::env::Env>()
+    if let Some(env) = p.machine.environment::<crate::system::Env>()
         && let Some((name, 0)) = env.win16.thunk_symbol(r.cs, r.ip)
     {
         let module = env

@@ -104,9 +104,9 @@ use std::time::{Duration, Instant};
 use unicorn_engine::RegisterX86;
 use unicorn_engine::unicorn_const::{HookType, MemType};
 
-use crate::env::Env;
 use crate::machine::{Cpu, Fault, R, Regs, RunLimits, Stop, Uc};
 use crate::session::{Loc, Program};
+use crate::system::Env;
 use crate::walk::CpuMode;
 
 /// Why the program stopped in the debugger.

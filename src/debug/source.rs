@@ -5,8 +5,8 @@
 //! until the program leaves the code of the line it is on; `step` goes
 //! into a called function that has lines, `next` runs calls through).
 
-use crate::env::Env;
 use crate::symbols::lines::{DOS_SEGMENT, SourceLine, source_text};
+use crate::system::Env;
 use crate::walk::WalkMemory;
 
 use super::{Here, Resume, TempBreak, Why};

@@ -12,7 +12,7 @@
 use super::{
     ROM_SEG, clock, hardware, host, screen, set_al, set_carry, set_zf, unimplemented, video,
 };
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};
 use crate::walk::CpuMode;
 

@@ -25,8 +25,8 @@
 //! (INT 74h, [`super::mouse`]).
 
 use super::{ROM_SEG, ROM_STUBS, get_vector};
+use crate::dos::Env;
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// BIOS data area: keyboard buffer head and tail (offsets in segment 40h).

@@ -28,7 +28,7 @@
 //! The log costs one test of a flag per call when `--events` is off
 //! ([`super::Dos::log_calls`]).
 
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::{Cpu, Regs, Stop, Uc};
 
 /// At most this many characters of a string argument are shown.

@@ -17,7 +17,7 @@ pub mod bios;
 pub mod clock;
 pub mod data;
 pub mod font;
-pub mod fs;
+pub use crate::dosfs as fs;
 pub mod hardware;
 pub mod int21;
 pub mod log;
@@ -35,7 +35,45 @@ pub use int21::fcb;
 pub use int21::int21;
 pub use psp::environment_block;
 
-use crate::env::Env;
+/// The environment as DOS's functions see it: the shared state
+/// (`env::Env`), DOS's own, and of the layer that runs on DOS (Win16) only
+/// the interface [`Upper`].
+pub type Env = crate::env::Env<Dos, dyn Upper>;
+
+/// What DOS needs of the layer that runs on it (Win16): the one thing it
+/// shares with DOS's screen, the run's series of screenshots
+/// (`--screenshots DIR`, held by GDI), which a DOS program's screen is
+/// written to as well (picture.rs).
+pub trait Upper {
+    /// The next file of the series (counted as written), or None when no
+    /// series is asked for or it has all its files.
+    fn next_shot_file(&self) -> Option<std::path::PathBuf>;
+    /// A file of the series could not be written (the first error is
+    /// kept for the report).
+    fn shot_failed(&self, error: String);
+}
+
+impl<W: ?Sized> crate::env::Env<Dos, W> {
+    /// Write program output to the console: kept for the report (at most
+    /// [`crate::env::MAX_CONSOLE`] bytes, the rest counted) and echoed to
+    /// the host's stdout when asked.
+    pub fn write_console(&mut self, bytes: &[u8]) {
+        use std::io::Write as _;
+        let room = crate::env::MAX_CONSOLE.saturating_sub(self.console.len());
+        let kept = bytes.len().min(room);
+        self.console.extend_from_slice(&bytes[..kept]);
+        self.console_dropped += (bytes.len() - kept) as u64;
+        if self.echo {
+            let mut out = std::io::stdout().lock();
+            if self.echo_terminal {
+                let _ = out.write_all(screen::terminal_text(bytes).as_bytes());
+            } else {
+                let _ = out.write_all(bytes);
+            }
+            let _ = out.flush();
+        }
+    }
+}
 use std::io::Read as _;
 
 use crate::machine::{Cpu, Machine, MachineError, R, Stop, Uc};

@@ -52,7 +52,7 @@
 use std::collections::VecDeque;
 
 use super::{ROM_SEG, ROM_STUBS, host, screen};
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::{Cpu, Machine, MachineError, R, Regs, Stop, Uc};
 
 /// The interrupt of IRQ 12, the PS/2 mouse.

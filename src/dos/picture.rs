@@ -37,7 +37,7 @@
 //! screen about to be left), unless that screen is an empty text screen.
 
 use super::font;
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::{Uc, vga::Vga};
 
 /// The largest picture drawn (registers a program set to nonsense cannot
@@ -294,17 +294,14 @@ pub fn before_mode_set(env: &mut Env, uc: &Uc<'_>, new_mode: u8) {
 
 /// Write the next file of the series, if one is asked for.
 pub fn series_shot(env: &Env, uc: &Uc<'_>) {
-    let Some(series) = &env.win16.gdi.shots.series else {
-        return;
-    };
-    let Some(path) = series.next_file() else {
+    let Some(path) = env.win16.next_shot_file() else {
         return;
     };
     if let Err(e) = render(uc)
         .png()
         .and_then(|png| std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display())))
     {
-        series.fail(e);
+        env.win16.shot_failed(e);
     }
 }
 

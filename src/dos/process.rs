@@ -39,7 +39,7 @@
 
 use super::int21::error;
 use super::{memory, psp};
-use crate::env::Env;
+use crate::dos::Env;
 use crate::loader::mz::MzImage;
 use crate::machine::{Cpu, R, Regs, Stop, Uc};
 

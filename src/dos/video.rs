@@ -16,7 +16,7 @@
 //! 7 is set; pixel colours with bit 7 set are XORed in.
 
 use super::{font, host, picture, set_al};
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::vga::PLANE;
 use crate::machine::{Cpu, R, Stop, Uc};
 

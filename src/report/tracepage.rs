@@ -58,7 +58,7 @@ impl Namer for MachineNames<'_, '_> {
         crate::machine::module_name(self.0, f.h_module)
     }
     fn symbol(&self, cs: u16, ip: u16, exact: bool) -> Option<String> {
-        if let Some(env) = crate::machine::environment_of::<crate::env::Env>(self.0) {
+        if let Some(env) = crate::machine::environment_of::<crate::system::Env>(self.0) {
             return env
                 .frame_symbol(self.0 as &dyn WalkMemory, cs, ip, exact)
                 .map(|s| s.to_string());

@@ -27,8 +27,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 
 /// One argument's size on the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

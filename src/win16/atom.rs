@@ -21,8 +21,8 @@ use std::collections::HashMap;
 use super::api::{Api, Arg};
 use super::farptr::{self, NameArg};
 use super::strings::upper;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

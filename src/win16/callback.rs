@@ -30,9 +30,9 @@
 
 use super::CALLBACK_RETURN;
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, Environment, R, Stop, Uc, run_nested};
 use crate::walk::WalkMemory as _;
+use crate::win16::Env;
 
 /// One argument pushed for a callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

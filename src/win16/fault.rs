@@ -64,10 +64,10 @@
 
 use super::{THUNK_SIZE, THUNKS_PER_MODULE, write_code};
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, Fault, R, SegKind, Stop, Uc, record_event};
 use crate::walk::MAX_FRAMES;
 use crate::walk::{Walk, walk_from_csip};
+use crate::win16::Env;
 
 /// Offset, in TOOLHELP's thunk segment, of the address a fault callback
 /// returns to with `retf` to pass the fault on.

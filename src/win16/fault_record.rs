@@ -20,10 +20,10 @@
 //! went to the module's GP handler, or nobody handled it (the Application
 //! Error). At most [`MAX_RECORDS`] are kept; later ones are counted.
 
-use crate::env::Env;
 use crate::machine::{Fault, Uc};
 use crate::walk::MAX_FRAMES;
 use crate::walk::{Descriptor, Walk, WalkMemory, walk_from_csip};
+use crate::win16::Env;
 
 /// Most faults a run records (a callback restarting the same fault may
 /// raise it many times).

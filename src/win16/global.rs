@@ -109,8 +109,8 @@
 //! - GLOBALENTRY shows the block at its true linear address.
 
 use super::api::{Api, Arg};
-use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc};
+use crate::win16::Env;
 
 /// wType values (toolhelp.md, "Structures and constants").
 pub mod gt {

@@ -5,8 +5,8 @@
 //! numbers — and checks that nothing panics and nothing hangs. The caller
 //! checks what else must hold (GDI's heap stays consistent).
 
-use crate::env::Env;
 use crate::machine::{Machine, SegKind, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 /// How a round calls its function (directly, or through a hook first as

@@ -10,8 +10,8 @@
 //! (an accented letter loses its accent: ANSI `À` is OEM `A`), else `?`,
 //! as Windows' tables map what they cannot keep.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

@@ -57,8 +57,8 @@
 //! a number that is none MCIERR_BAD_INTEGER. Lengths and positions in
 //! milliseconds are to the nearest millisecond.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 use crate::win16::wave::{self, Format};

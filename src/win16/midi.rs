@@ -34,8 +34,8 @@
 //! one millisecond of the emulated clock, counted from the open. At most
 //! [`MAX_EVENTS`] bytes of events are kept.
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::mmsystem::{

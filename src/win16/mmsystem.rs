@@ -16,8 +16,8 @@
 //! timeGetDevCaps gives a 1 ms to 65535 ms period range, timeBeginPeriod
 //! and timeEndPeriod accept periods within it.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;

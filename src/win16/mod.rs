@@ -6,6 +6,7 @@ pub mod api;
 pub mod atom;
 pub mod callback;
 pub mod catalog;
+pub mod code_names;
 pub mod commctrl;
 pub mod commdlg;
 pub mod ddeml;
@@ -59,7 +60,23 @@ pub use kernel::{module, profile, system};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::env::Env;
+/// The whole environment as Win16's functions see it: the shared state
+/// (`env::Env`), DOS's (below Win16: its services are Win16's to call)
+/// and Win16's own.
+pub type Env = crate::env::Env<crate::dos::Dos, Win16>;
+
+/// What DOS asks of Win16 (dos::Upper): GDI's series of screenshots.
+impl crate::dos::Upper for Win16 {
+    fn next_shot_file(&self) -> Option<PathBuf> {
+        self.gdi.shots.series.as_ref()?.next_file()
+    }
+
+    fn shot_failed(&self, error: String) {
+        if let Some(s) = &self.gdi.shots.series {
+            s.fail(error);
+        }
+    }
+}
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
 use crate::machine::{Cpu, MachineError, R, SegKind, Stop, Uc, alloc_seg, make_writable};
 use crate::walk::CodeOwner;

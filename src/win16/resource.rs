@@ -40,9 +40,9 @@ use super::api::{Api, Arg};
 use super::farptr::{self, NameArg};
 use super::global::{self, Owner, ResourceTag, gmem, gt};
 use super::strings::eq_nocase;
-use crate::env::Env;
 use crate::loader::ne::{NeImage, NeResource, ResourceId};
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

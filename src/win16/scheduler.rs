@@ -92,8 +92,8 @@ use std::collections::BTreeMap;
 use super::api::{Api, Arg};
 use super::tdb::{SwitchFrame, off};
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, Regs, Stop, Uc, record_event};
+use crate::win16::Env;
 
 /// The KERNEL functions that schedule.
 pub static APIS: &[Api] = &[

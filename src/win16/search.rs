@@ -75,7 +75,7 @@ impl DllSearch {
     pub fn for_drive(drive: &Drive, vars: &[(String, String)], program: &Path) -> Self {
         // Every host directory a DOS directory is made of: the drive's
         // writable layer, then its read-only ones (the Windows directory's
-        // files lie in a layer beneath the program's, dos/fs/windir.rs).
+        // files lie in a layer beneath the program's, dosfs/windir.rs).
         let dirs = |dos: &str| drive.host_dirs(dos.as_bytes());
         let cwd = format!("\\{}", drive.getcwd());
         let first: Vec<PathBuf> = [cwd.as_str(), "C:\\WINDOWS", "C:\\WINDOWS\\SYSTEM"]

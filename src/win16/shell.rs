@@ -69,8 +69,8 @@
 //! WIN.INI's `[Extensions]` line `ext=program ^.ext`). Its results are
 //! WinExec's; SE_ERR_NOASSOC (31) when nothing is associated.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

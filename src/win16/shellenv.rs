@@ -18,8 +18,8 @@
 //!   value in the environment block (the byte after `=`), NULL when the
 //!   variable is not there.
 
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

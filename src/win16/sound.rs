@@ -11,8 +11,8 @@
 //! modes and pitches are checked against their documented ranges, with
 //! the documented errors. Every note played is recorded as an event.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 /// The functions this file implements.

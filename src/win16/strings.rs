@@ -17,8 +17,8 @@
 
 use super::api::{Api, Arg};
 use super::farptr::{self, MAX_STRING};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

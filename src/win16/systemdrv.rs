@@ -6,8 +6,8 @@
 //! tick). CreateSystemTimer's periodic callbacks at interrupt time are not
 //! made: it returns 0, the documented failure.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 /// The functions this file implements.

@@ -14,9 +14,9 @@ use super::guest;
 use super::tdb::{module_db, off};
 use super::toolhelp_global;
 use super::toolhelp_heap;
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
 use crate::walk::{StackTraceEntry, WalkMemory};
+use crate::win16::Env;
 
 /// MAX_MODULE_NAME + 1: the bytes of szModule (toolhelp.md).
 pub const MODULE_NAME_BYTES: usize = 10;

@@ -52,8 +52,8 @@ use super::guest;
 use super::kernel::burgermaster::GA_SENTINEL;
 use super::toolhelp::{GlobalEntry, GlobalInfo};
 use super::toolhelp_heap;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 
 /// GlobalFirst/GlobalNext wFlags (TOOLHELP.H).
 pub const GLOBAL_ALL: u16 = 0;

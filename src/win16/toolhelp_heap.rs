@@ -46,8 +46,8 @@
 use super::api::Arg;
 use super::global::gt;
 use super::guest;
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 
 /// LOCALENTRY.wFlags (TOOLHELP.H).
 pub const LF_FIXED: u16 = 1;

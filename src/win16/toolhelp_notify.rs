@@ -36,8 +36,8 @@
 
 use super::callback::{CallArg, call_far};
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 
 pub const NFY_UNKNOWN: u16 = 0;
 pub const NFY_LOADSEG: u16 = 1;

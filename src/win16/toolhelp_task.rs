@@ -13,8 +13,8 @@
 
 use super::api::{Api, Arg};
 use super::tdb::{SwitchFrame, off};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

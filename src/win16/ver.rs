@@ -15,9 +15,9 @@
 //! VerFindFile says where a file is and where to install it (the
 //! application's directory, or the Windows directory for a shared file).
 
-use crate::env::Env;
 use crate::loader::ne::{NeImage, ResourceId};
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

@@ -47,8 +47,8 @@
 //! nothing could be played, or while the device is open (the device is
 //! busy).
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::mmsystem::{

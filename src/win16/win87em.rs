@@ -57,9 +57,9 @@
 //! or 1 when the area is too small or cannot be reached.
 
 use crate::dos::host;
-use crate::env::Env;
 use crate::loader::ne::{NeReloc, RelocTarget};
 use crate::machine::{Cpu, Fpu, R, Stop, Uc, read_fpu, write_fpu};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

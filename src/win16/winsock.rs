@@ -10,8 +10,8 @@
 //! 4 parts, decimal, octal or hex), inet_ntoa (into a buffer of the task's
 //! that the next call overwrites).
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

@@ -28,8 +28,8 @@
 //! them, so none is ahead of a read and AH=0Ch flushes nothing.
 
 use super::{al, set};
+use crate::dos::Env;
 use crate::dos::{console_out, hardware, read_until, set_al, set_zf};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// The next key typed for the console: the BIOS buffer (a key a timer

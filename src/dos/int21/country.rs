@@ -6,8 +6,8 @@
 //! DOS answers when COUNTRY.SYS has not given it the data.
 
 use super::{al, fail, ok, set};
+use crate::dos::Env;
 use crate::dos::{bios, data, set_al};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// The United States.

@@ -4,9 +4,9 @@
 //! (56h) and the canonical name (60h).
 
 use super::{al, path_at, with_drive};
+use crate::dos::Env;
 use crate::dos::data;
 use crate::dos::fs::{self, DosError, HostPath};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// AH=39h: create the directory DS:DX.

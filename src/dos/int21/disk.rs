@@ -5,9 +5,9 @@
 //! the phantom floppy letters DOS always reserves, and LASTDRIVE is E:.
 
 use super::{al, fail, ok, set};
+use crate::dos::Env;
 use crate::dos::fs::{self, DosError};
 use crate::dos::{data, set_al, set_carry};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// Drive C: in INT 21h's 1-based numbering (0 = the default drive).

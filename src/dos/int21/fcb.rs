@@ -24,9 +24,9 @@
 //! Failures answer AL = FFh and leave the extended error (AH=59h).
 
 use super::{al, record};
+use crate::dos::Env;
 use crate::dos::fs::{self, DosError, Drive};
 use crate::dos::{data, host, psp, set_al};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 const FCB_LEN: usize = 37;

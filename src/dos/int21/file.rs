@@ -6,9 +6,9 @@
 //! DOS error code in AX (see [`super::with_drive`]).
 
 use super::{al, fail, ok, path_at, set, with_drive};
+use crate::dos::Env;
 use crate::dos::fs::{DosError, Drive};
 use crate::dos::{console_out, psp};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 fn regs(uc: &Uc<'_>) -> (u16, u16, u16, u16, u16) {

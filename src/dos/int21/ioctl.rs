@@ -11,9 +11,9 @@
 //! device; a file is error 1.
 
 use super::{al, fail, ok, set, with_drive};
+use crate::dos::Env;
 use crate::dos::fs::DosError;
 use crate::dos::set_al;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// The information word of handles 0-4 without a drive.

@@ -6,8 +6,8 @@
 //! error 7. Without DOS memory (Win16 tasks) these stop as unimplemented.
 
 use super::{al, fail, ok, set};
+use crate::dos::Env;
 use crate::dos::memory::{self, Strategy};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 fn need_dos_memory(env: &Env, uc: &Uc<'_>) -> Result<u16, Stop> {

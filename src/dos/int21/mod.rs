@@ -34,7 +34,7 @@ pub mod time;
 
 use super::fs::{DosError, Drive};
 use super::{Dos, host, psp, set_al, set_carry};
-use crate::env::Env;
+use crate::dos::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// A DOS function: reads its arguments from the registers and guest

@@ -5,10 +5,10 @@
 //! [`crate::dos::process`]'s.
 
 use super::{al, fail, ok, path_at, set};
+use crate::dos::Env;
 use crate::dos::fs::DosError;
 use crate::dos::process::{self, Executable, Loader, Params, Waiting};
 use crate::dos::{memory, psp};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 use crate::walk::CpuMode;
 

@@ -6,8 +6,8 @@
 //! functions.
 
 use super::{al, fail, ok, set};
+use crate::dos::Env;
 use crate::dos::{data, get_vector as read_vector, psp, set_al, set_vector as write_vector};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 use crate::walk::CpuMode;
 

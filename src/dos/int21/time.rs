@@ -4,8 +4,8 @@
 //! cannot change the host's clock.
 
 use super::set;
+use crate::dos::Env;
 use crate::dos::set_al;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 
 /// AH=2Ah: CX year, DH month, DL day, AL day of the week (0 = Sunday).

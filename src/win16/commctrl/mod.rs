@@ -38,8 +38,8 @@ pub mod updown;
 
 use std::collections::HashMap;
 
-use crate::env::Env;
 use crate::machine::{SegKind, Stop, Uc, alloc_seg};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::user::WndClass;

@@ -21,8 +21,8 @@
 //! a right-aligned piece.
 
 use super::WM_USER;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::user::controls::paint::{
     COLOR_BTNFACE, COLOR_BTNHIGHLIGHT, COLOR_BTNSHADOW, COLOR_BTNTEXT, DT_CENTER, DT_LEFT,

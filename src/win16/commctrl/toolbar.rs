@@ -36,8 +36,8 @@
 //! answers FALSE (GETSTATE: -1).
 
 use super::WM_USER;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::user::controls::paint::{
     COLOR_BTNFACE, COLOR_BTNHIGHLIGHT, COLOR_BTNSHADOW, Painter, R, sys_brush,

@@ -29,8 +29,8 @@
 //! black triangle, sunken while pressed.
 
 use super::WM_USER;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::user::controls::paint::{
     COLOR_BTNFACE, COLOR_BTNHIGHLIGHT, COLOR_BTNSHADOW, Painter, R, sys_brush,
 };

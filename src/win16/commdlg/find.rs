@@ -39,8 +39,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc, record_event};
+use crate::win16::Env;
 use crate::win16::farptr::{self, NameArg};
 use crate::win16::user::controls::{button, wm};
 use crate::win16::user::dialog;

@@ -38,8 +38,8 @@ use std::collections::BTreeMap;
 
 use super::queue::{Then, Work, answered, client_result, held, wake};
 use super::{DdemlState, MAX_HANDLES, cbf, dmlerr, xtyp};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::callback::{self, CallArg};
 use crate::win16::farptr;
 

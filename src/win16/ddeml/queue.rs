@@ -29,8 +29,8 @@
 
 use super::conv::{Advise, CBR_BLOCK, Conv, DDE_FBUSY, call_back, task_of};
 use super::{DDE_FACK, DdemlState, MAX_HANDLES, dmlerr, ec, xtyp};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 
 /// The message DDEML posts (hWnd 0) to wake a task with DDEML work.
 pub const WM_DDEML_WAKE: u16 = 0x03F0;

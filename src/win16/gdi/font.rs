@@ -267,8 +267,8 @@ impl TextMetric {
 // ---------------------------------------------------------------------
 // The font functions that need no device context.
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr;

@@ -57,8 +57,8 @@
 //! estimate of GDI.EXE 3.1's static data and stack: 9 KiB.
 
 use super::objects::{DcPart, Obj};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::Win16;
 use crate::win16::api::{Api, Arg};
 use crate::win16::sysheap::{self, lmem};

@@ -46,7 +46,7 @@
 //! - `metafile/play.rs`: playing records back onto a DC (PlayMetaFile,
 //!   PlayMetaFileRecord, EnumMetaFile).
 
-use crate::env::Env;
+use crate::win16::Env;
 use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;

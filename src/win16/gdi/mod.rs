@@ -61,8 +61,8 @@ use crate::win16::api::Api;
 use crate::win16::farptr;
 use crate::win16::geom::{Point, Rect};
 
-pub(crate) use crate::env::Env;
 pub(crate) use crate::machine::{Cpu, Stop, Uc};
+pub(crate) use crate::win16::Env;
 
 /// Every GDI table (api.rs chains them after its own list).
 pub static TABLES: &[&[Api]] = &[

@@ -1,7 +1,7 @@
 //! Printing: a printer DC draws on a page (devcaps.rs: 2400×3150 pixels at
 //! 300 dpi, monochrome); Escape's NEWFRAME / NEXTBAND, or StartDoc,
 //! StartPage, EndPage and EndDoc, send each finished page to the sandbox
-//! directory (drive C:, dos/fs.rs) as a PNG file named `PRNddppp.PNG`
+//! directory (drive C:, dosfs.rs) as a PNG file named `PRNddppp.PNG`
 //! (document dd, page ppp, both from 1), and the page starts white again.
 //!
 //! Escapes (SDK, "Printer escapes"): NEWFRAME (1) ends a page; ABORTDOC

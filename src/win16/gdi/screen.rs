@@ -24,8 +24,8 @@ use std::path::PathBuf;
 
 use super::Gdi;
 use super::surface::Surface;
-use crate::env::Env;
 use crate::pngfile::encode_png;
+use crate::win16::Env;
 
 /// A series of screenshots.
 #[derive(Debug)]

@@ -51,8 +51,8 @@
 //! | 17 | pga_selcount: selectors of the block |
 //! | 18 | pga_lruprev, 1C pga_lrunext: the LRU chain (circular) |
 
-use crate::env::Env;
 use crate::machine::{Cpu, SegKind, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::Api;
 use crate::win16::global::{self, GlobalBlock, gt};
 

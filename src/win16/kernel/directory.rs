@@ -13,8 +13,8 @@
 //! itself, from the emulated clock, counting up past names already taken,
 //! and creates the (empty) file; the result is the number used.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

@@ -22,8 +22,8 @@
 //! return address; without one the run stops there.
 
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, Fault, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

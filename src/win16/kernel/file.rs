@@ -51,8 +51,8 @@
 //! procedure hears of each file created or deleted here (filecdr.rs).
 
 use crate::dos::fs::{DosError, HostPath};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

@@ -18,8 +18,8 @@
 //!   OF_CREATE as 3C01h and OF_DELETE as 4100h, DeletePathName as 4100h.
 //!   A program's own INT 21h (not through DOS3Call) is not seen here.
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::{farptr, global};

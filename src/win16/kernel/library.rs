@@ -45,8 +45,8 @@
 
 use std::path::PathBuf;
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{self, CallArg};
 use crate::win16::farptr::{self, MAX_STRING};

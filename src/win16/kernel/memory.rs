@@ -24,8 +24,8 @@
 use std::collections::HashMap;
 
 use super::selector::AHINCR;
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

@@ -45,8 +45,8 @@ pub mod task;
 
 use super::api::{Api, Arg};
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

@@ -21,8 +21,8 @@
 
 use std::path::Path;
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING, NameArg};
 use crate::win16::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};

@@ -7,7 +7,7 @@
 //! `C:\WINDOWS`. The first time a file is used it is read from the
 //! sandboxed drive C: (`--dir`) when the run has one and the file exists
 //! there; otherwise it starts empty. A Win16 run's drive has the Windows
-//! directory beneath it (dos/fs/windir.rs), so WIN.INI and SYSTEM.INI
+//! directory beneath it (dosfs/windir.rs), so WIN.INI and SYSTEM.INI
 //! start as a fresh Windows 3.1 set-up wrote them. A write changes the copy in memory
 //! and is written back to the drive at once, in WIN.INI's format: a
 //! `[section]` line, a `key=value` line per key, a blank line between
@@ -39,8 +39,8 @@
 
 use std::collections::HashMap;
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 use crate::win16::strings::eq_nocase;

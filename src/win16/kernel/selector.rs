@@ -34,9 +34,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
 use crate::walk::Descriptor;
+use crate::win16::Env;
 use crate::win16::Win16;
 use crate::win16::api::{Api, Arg};
 

@@ -66,9 +66,9 @@
 
 use std::path::Path;
 
-use crate::env::Env;
 use crate::loader::ne::{FarPtr, NeImage};
 use crate::machine::{Cpu, SegKind, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{self, CallArg};
 use crate::win16::global::{self, gt};

@@ -30,8 +30,8 @@
 //! the call is an event.
 
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc, record_event};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 /// The functions this file implements.

@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 
 use crate::dos::host;
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::{api_caller, farptr};
 

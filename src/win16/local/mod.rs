@@ -79,8 +79,8 @@ mod heap;
 pub use heap::LocalHeap;
 
 use super::api::{Api, Arg};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[

@@ -46,8 +46,8 @@
 use super::server::{name_arg, put_long};
 use super::status::*;
 use super::{ClientDoc, OLE_VERSION};
-use crate::env::Env;
 use crate::machine::{Cpu, R, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, NameArg};
 

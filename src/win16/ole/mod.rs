@@ -147,7 +147,7 @@ impl Default for OleState {
 
 /// Is `class` registered as an OLE server of `protocol` (the registration
 /// database has `class\protocol\<protocol>\server`)?
-pub fn has_server(env: &mut crate::env::Env, class: &str, protocol: &str) -> bool {
+pub fn has_server(env: &mut crate::win16::Env, class: &str, protocol: &str) -> bool {
     !class.is_empty()
         && !class.contains('\\')
         && env
@@ -158,7 +158,7 @@ pub fn has_server(env: &mut crate::env::Env, class: &str, protocol: &str) -> boo
 }
 
 /// Is `class` a key of the registration database?
-pub fn class_registered(env: &mut crate::env::Env, class: &str) -> bool {
+pub fn class_registered(env: &mut crate::win16::Env, class: &str) -> bool {
     !class.is_empty() && !class.contains('\\') && env.win16.shell.key_exists(class)
 }
 

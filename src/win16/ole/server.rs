@@ -24,8 +24,8 @@
 
 use super::status::*;
 use super::{OLE_VERSION, Server, ServerDoc};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 

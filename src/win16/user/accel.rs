@@ -60,8 +60,8 @@
 use super::menu::track::{WM_INITMENUPOPUP, WM_SYSCHAR, WM_SYSKEYDOWN, WM_SYSKEYUP};
 use super::menu::{MF_ENABLE_MASK, item_state, sysmenu, window_menu};
 use super::{WM_CHAR, WM_COMMAND, WM_INITMENU, WM_KEYDOWN, WM_KEYUP, WM_SYSCOMMAND, event, send};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::resource::{self, RT_ACCELERATOR};

@@ -17,8 +17,8 @@
 //!
 //! Every call is an event, so a trace shows what the program tried.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc, record_event};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING};
 

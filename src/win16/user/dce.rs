@@ -30,8 +30,8 @@
 
 use super::paint::{DcKind, DcUse, dc_origin, visible_region};
 use super::{CS_CLASSDC, CS_OWNDC, DESKTOP};
-use crate::env::Env;
 use crate::machine::Uc;
+use crate::win16::Env;
 use crate::win16::Win16;
 use crate::win16::geom::{Point, Region};
 use crate::win16::sysheap::{self, lmem};

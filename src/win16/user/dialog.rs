@@ -83,8 +83,8 @@ use std::collections::HashMap;
 
 use super::controls::{self, DIALOG_ATOM, button, wm};
 use super::{WM_COMMAND, WM_INITDIALOG, WM_NCDESTROY, event, instance_ds, user_cs};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
 use crate::win16::farptr::{self, split};

@@ -67,8 +67,8 @@
 //! properties and classes); a bare window is much smaller than those.
 
 use super::{DESKTOP, User, Window};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::Win16;
 use crate::win16::api::{Api, Arg};
 use crate::win16::sysheap::{self, lmem};

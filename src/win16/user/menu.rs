@@ -90,8 +90,8 @@ pub mod track;
 use std::collections::BTreeSet;
 
 use super::{WS_CHILD, event};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::geom::Rect;

@@ -34,8 +34,8 @@
 //!   808080, 800000, FFFFFF, 0, FFFFFF.
 
 use super::{WM_SYSCOLORCHANGE, event, top_level_windows};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::split;
 

@@ -88,8 +88,8 @@ pub use message::{Msg, call_wndproc, post, send};
 pub use metrics::SCREEN;
 pub use timer::{IDLE_TICKS, Timer};
 
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc, record_event};
+use crate::win16::Env;
 use crate::win16::farptr::split;
 use crate::win16::geom::{Point, Rect, Region};
 use crate::win16::script::{Line, Script};

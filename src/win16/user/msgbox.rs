@@ -32,8 +32,8 @@
 
 use super::message::take_answer;
 use super::{event, string_arg};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::geom::{Point, Rect, Region};
 use crate::win16::scheduler;

@@ -2,8 +2,8 @@
 //! headless session's step 2, message.rs).
 
 use super::{MAX_QUEUE, Msg, QS_TIMER, WM_TIMER, event};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::split;
 

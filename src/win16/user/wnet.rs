@@ -5,8 +5,8 @@
 //! specified capability, the return value is zero"; WINNET.H's codes).
 //! Nothing is written through the pointers.
 
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 use Arg::{L, W};

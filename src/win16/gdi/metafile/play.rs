@@ -12,7 +12,7 @@ use super::{
     ORD_CREATEBRUSHINDIRECT, ORD_CREATEFONTINDIRECT, ORD_CREATEPENINDIRECT, ORD_POLYGON,
     ORD_POLYLINE, STACK_RECORDS, dib_parts, read_handle,
 };
-use crate::env::Env;
+use crate::win16::Env;
 use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::api::Arg;
 use crate::win16::farptr;

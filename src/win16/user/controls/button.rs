@@ -35,8 +35,8 @@
 
 use super::wm::{self, WM_DRAWITEM, WM_GETDLGCODE, WM_GETFONT, WM_KILLFOCUS, WM_SETFONT};
 use super::{notify, paint};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::user::{
     WM_CHAR, WM_KEYDOWN, WM_KEYUP, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_NCDESTROY, WM_PAINT,
     WM_SETFOCUS,

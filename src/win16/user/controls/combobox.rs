@@ -46,8 +46,8 @@ use super::wm::{
     WM_SETTEXT,
 };
 use super::{class_name_ptr, notify};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::user::{
     WM_COMMAND, WM_CREATE, WM_KEYDOWN, WM_LBUTTONDOWN, WM_NCDESTROY, WM_PAINT, WM_SETFOCUS,
 };

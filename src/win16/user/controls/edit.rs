@@ -65,8 +65,8 @@ use super::wm::{
     WM_KILLFOCUS, WM_LBUTTONDBLCLK, WM_NEXTDLGCTL, WM_PASTE, WM_SETFONT, WM_SETTEXT, WM_UNDO,
 };
 use super::{Control, notify};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::local::{LMEM_MOVEABLE, LMEM_ZEROINIT};
 use crate::win16::strings::{lower, upper};

@@ -66,8 +66,8 @@ use super::wm::{
     WM_KILLFOCUS, WM_LBUTTONDBLCLK, WM_MEASUREITEM, WM_SETFONT, WM_VKEYTOITEM,
 };
 use super::{Control, notify};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::strings::compare_nocase;
 use crate::win16::user::{

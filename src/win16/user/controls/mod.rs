@@ -52,8 +52,8 @@ pub mod wm;
 use std::collections::HashMap;
 
 use super::WndClass;
-use crate::env::Env;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc, alloc_seg};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
 use crate::win16::gdi::font::{PhysFont, TextMetric};

@@ -42,8 +42,8 @@
 //! - disabled text in COLOR_GRAYTEXT.
 
 use super::wm;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::geom::Rect;
 
 pub const COLOR_SCROLLBAR: u16 = 0;

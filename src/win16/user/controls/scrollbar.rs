@@ -25,8 +25,8 @@
 //! (pos − min) / (max − min).
 
 use super::wm::{self, WM_HSCROLL, WM_KILLFOCUS, WM_VSCROLL};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::user::{
     WM_KEYDOWN, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_NCDESTROY, WM_PAINT, WM_SETFOCUS,
 };

@@ -20,8 +20,8 @@
 
 use super::button::DLGC_STATIC;
 use super::wm::{self, WM_GETDLGCODE, WM_GETFONT, WM_SETFONT, WM_SETTEXT};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::user::{WM_CREATE, WM_NCDESTROY, WM_PAINT};
 

@@ -8,8 +8,8 @@
 //! controls and dialogs follow its rules, messages and events.
 
 use super::super::{Msg, Window, paint};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 
 pub const WS_CHILD: u32 = 0x4000_0000;

@@ -25,8 +25,8 @@
 //!   directory or drive. With no selection lpString is left alone.
 
 use super::item;
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::user::controls::combobox::{CB_DIR, CB_GETCURSEL, CB_GETLBTEXT, CB_RESETCONTENT};
 use crate::win16::user::controls::listbox::{
     self, LB_DIR, LB_ERR, LB_ERRSPACE, LB_GETCURSEL, LB_GETTEXT, LB_RESETCONTENT,

@@ -19,8 +19,8 @@ use super::super::message::{claim_script, deliver_line, take_answer, take_paint,
 use super::super::timer::fire_timer;
 use super::super::{Msg, WM_PAINT, event};
 use super::{IDCANCEL, dialog, end, ended, item, navigate};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::script::Action;
 use crate::win16::user::controls::{self, button, combobox, listbox, wm};
 use crate::win16::user::{WM_CHAR, WM_CLOSE, WM_COMMAND, WM_LBUTTONDOWN, WM_LBUTTONUP};

@@ -35,8 +35,8 @@
 //!   (TranslateMessage) and dispatched.
 
 use super::{DC_HASDEFID, DM_GETDEFID, IDCANCEL, IDOK, dialog, item};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::user::controls::button::{
     self, BM_SETSTYLE, BN_CLICKED, DLGC_BUTTON, DLGC_DEFPUSHBUTTON, DLGC_HASSETSEL,

@@ -28,8 +28,8 @@ use super::layout::{self, BAR_ITEM_SPACE, ODT_MENU, system_font};
 use super::{
     Content, MF_CHECKED, MF_DISABLED, MF_GRAYED, MF_HILITE, MF_OWNERDRAW, MF_SEPARATOR, MenuItem,
 };
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::callback::CallArg;
 use crate::win16::gdi::dc::{Canvas, DEFAULT_SYS_COLORS, R2_COPYPEN};
 use crate::win16::gdi::raster::Paint;

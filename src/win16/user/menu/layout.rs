@@ -62,8 +62,8 @@ use std::rc::Rc;
 
 use super::MenuItem;
 use super::{Content, MF_HELP, MF_MENUBARBREAK, MF_MENUBREAK, MF_OWNERDRAW, MF_POPUP};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::callback::CallArg;
 use crate::win16::gdi::font::{FontCatalogue, FontResource, FontSearch, PhysFont};
 use crate::win16::geom::Rect;

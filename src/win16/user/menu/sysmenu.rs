@@ -37,8 +37,8 @@
 //! can only see the standard menu through GetSystemMenu's copy.
 
 use super::{Content, MF_GRAYED, MF_SEPARATOR, MenuItem, Menus};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 
 pub const SC_SIZE: u16 = 0xF000;

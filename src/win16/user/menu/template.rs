@@ -25,8 +25,8 @@
 //! returns NULL, as Windows does for a menu it cannot load).
 
 use super::{Content, MF_END, MF_POPUP, MF_SEPARATOR, MenuItem, Menus};
-use crate::env::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, NameArg};
 use crate::win16::resource::{self, RT_MENU};

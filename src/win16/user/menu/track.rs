@@ -83,8 +83,8 @@
 use super::sysmenu::{self, SC_CLOSE, SC_KEYMENU, SC_MOUSEMENU};
 use super::{MF_HILITE, MF_MOUSESELECT, MF_POPUP, MF_SEPARATOR, MF_SYSMENU, window_menu};
 use super::{draw, layout};
-use crate::env::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::script::{Action, Line};
 use crate::win16::user::{

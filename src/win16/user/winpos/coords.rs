@@ -2,7 +2,7 @@
 //! MapWindowPoints, WindowFromPoint and ChildWindowFromPoint.
 
 use super::w16;
-use crate::env::Env;
+use crate::win16::Env;
 use crate::machine::{Stop, Uc};
 use crate::win16::gdi::write_point;
 use crate::win16::geom::{Point, Rect};

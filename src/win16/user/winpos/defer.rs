@@ -2,7 +2,7 @@
 //! SetWindowPos calls made together.
 
 use super::{i16v, set_window_pos, w16};
-use crate::env::Env;
+use crate::win16::Env;
 use crate::machine::{Stop, Uc};
 
 /// One DeferWindowPos entry.

@@ -1,6 +1,6 @@
 //! The non-client layout a window style implies (see the parent module).
 
-use crate::env::Env;
+use crate::win16::Env;
 use crate::win16::geom::Rect;
 use crate::win16::user::consts::{
     WS_BORDER, WS_CAPTION, WS_CHILD, WS_DLGFRAME, WS_EX_DLGMODALFRAME, WS_HSCROLL, WS_MINIMIZE,
