@@ -8,7 +8,7 @@ use crate::machine::{Cpu, Environment, R, Stop, Uc};
 use crate::win16::{API_INT, Win16};
 
 /// Everything the program can call.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Env {
     /// The DOS and BIOS state.
     pub dos: Dos,
