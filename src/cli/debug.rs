@@ -93,7 +93,10 @@ pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String
         &mut again,
         Box::new(server),
         super::limits(opts),
-        opts.checkpoint_memory.saturating_mul(1 << 20),
+        crate::debug::checkpoint::Options {
+            memory: opts.checkpoint_memory.saturating_mul(1 << 20),
+            every: opts.checkpoint_every,
+        },
     ) {
         Ok(o) => {
             eprintln!(
@@ -373,7 +376,10 @@ pub fn debug(
         &mut load,
         Box::new(session),
         super::limits(opts),
-        opts.checkpoint_memory.saturating_mul(1 << 20),
+        crate::debug::checkpoint::Options {
+            memory: opts.checkpoint_memory.saturating_mul(1 << 20),
+            every: opts.checkpoint_every,
+        },
     ) {
         Ok(o) => status(&o),
         Err(e) => fail(EXIT_LOAD, &e),

@@ -139,6 +139,10 @@ pub struct RunOpts {
     /// every replay from the program's start.
     #[arg(long, value_name = "MIB", default_value_t = crate::debug::checkpoint::DEFAULT_MEMORY >> 20)]
     pub checkpoint_memory: u64,
+    /// Take a checkpoint every N positions instead of an interval that
+    /// adapts to the run (tests: checkpoints in short programs).
+    #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
+    pub checkpoint_every: u64,
     /// Load a raw image at SEG:OFF (hex) instead of detecting the format.
     #[arg(long, value_name = "SEG:OFF", requires = "entry", value_parser = checked(parse_segoff))]
     pub load: Option<String>,

@@ -53,6 +53,25 @@ pub const DEFAULT_MEMORY: u64 = 256 << 20;
 /// Checkpoints kept at most, whatever their size.
 const MAX_CHECKPOINTS: usize = 4096;
 
+/// How a session takes checkpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Their memory at most, in bytes (0: no checkpoints; every replay
+    /// from the program's start).
+    pub memory: u64,
+    /// Positions between two (0: an interval that adapts, module notes).
+    pub every: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            memory: DEFAULT_MEMORY,
+            every: 0,
+        }
+    }
+}
+
 /// A run's state at a position (module notes).
 pub struct Checkpoint {
     /// Its position: the instructions started before it.
@@ -132,6 +151,8 @@ pub struct Checkpoints {
     last: Option<(Instant, u64)>,
     /// Checkpoints are taken (a session can do without).
     pub on: bool,
+    /// The interval was given: it does not adapt.
+    fixed: bool,
 }
 
 impl Default for Checkpoints {
@@ -144,6 +165,7 @@ impl Default for Checkpoints {
             due: MIN_EVERY * 2,
             last: None,
             on: true,
+            fixed: false,
         }
     }
 }
@@ -159,10 +181,15 @@ impl std::fmt::Debug for Checkpoints {
 }
 
 impl Checkpoints {
-    /// Bound the checkpoints' memory to `bytes` (0: no checkpoints).
-    pub fn set_limit(&mut self, bytes: u64) {
-        self.limit = bytes;
-        self.on = bytes != 0;
+    /// Take checkpoints as `o` says.
+    pub fn configure(&mut self, o: Options) {
+        self.limit = o.memory;
+        self.on = o.memory != 0;
+        if o.every != 0 {
+            self.fixed = true;
+            self.every = o.every;
+            self.due = o.every;
+        }
         self.thin();
     }
 
@@ -222,6 +249,7 @@ impl Checkpoints {
         let cost = started.elapsed();
         if let Some((t, p)) = self.last
             && pos > p
+            && !self.fixed
         {
             let ran = t
                 .elapsed()

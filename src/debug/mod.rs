@@ -45,14 +45,25 @@
 //! repetition (each repetition passes the hook, as each one takes the
 //! 8086's single-step trap).
 //!
-//! **Reverse execution** (`reverse-stepi`, `reverse-continue`) replays
-//! the run from its start: the program is loaded again, with the same
-//! options, and runs without stopping to the wanted position (one
-//! instruction back; or the last breakpoint, watchpoint or fault before
-//! the current position, found by a first replay that records them). The
-//! only checkpoint is the program's loaded state, so memory stays bounded
-//! and a step back costs a run from the start (about 10 million
-//! instructions a second). What keeps the replay identical:
+//! **Reverse execution** (`reverse-stepi`, `reverse-continue`, `goto`)
+//! replays the run from the nearest checkpoint before the wanted
+//! position ([`checkpoint`]): the program is loaded again, with the same
+//! options, the checkpoint's state is put into it (CPU, memory, the
+//! machine's and the environment's state, the drive's files), and it runs
+//! without stopping to the wanted position (one instruction back; or the
+//! last breakpoint, watchpoint or fault before the current position,
+//! found by a replay that records them: from the nearest checkpoint, and
+//! when that stretch holds none, from the checkpoint before it, and so
+//! on back to the start). Checkpoints are taken between two emulations
+//! of the top-level run every few hundred thousand positions (the
+//! interval adapts; their memory is bounded by `--checkpoint-memory`,
+//! the oldest thinned out first), so a step back costs at most one
+//! interval of running, wherever the run is; without checkpoints
+//! (`--checkpoint-memory 0`) the program's loaded state is the only one
+//! and a step back costs a run from the start. Running without the
+//! instruction hook ("Hooks"), checkpoints come only at the poller's
+//! interruptions (every [`POLL_EVERY`] of running), further apart. What
+//! keeps the replay identical:
 //!
 //! * the emulated clock counts instructions, never the host's time
 //!   (machine/time.rs): GetTickCount, the BIOS tick count and the timer
@@ -68,7 +79,15 @@
 //! * register and memory changes made from the debugger are recorded
 //!   with their position and made again by the replay (those after the
 //!   position the replay returns to are forgotten: going back rewrites
-//!   history from there).
+//!   history from there); a change drops the checkpoints after its
+//!   position, and a replay from a checkpoint makes only the changes at
+//!   or after the checkpoint's position (the earlier ones are in it);
+//! * a checkpoint restored goes on as the emulation that started at its
+//!   position (machine/checkpoint.rs): the same clock, count, pending
+//!   timer tick and memory, the translated code dropped; the checkpoint
+//!   taken there had stopped the emulation and started another at the
+//!   same place, which the machine's loop does for any stop that only
+//!   interrupts.
 //!
 //! **Limits.** `--max-insns` and `--timeout` hold for the whole session,
 //! as for `run`, whatever the user does: continue, step, go back, or
@@ -1338,17 +1357,16 @@ pub fn run_session_within(
     front: Box<dyn Frontend>,
     limits: RunLimits,
 ) -> Result<Outcome, String> {
-    run_session_checkpointed(load, front, limits, checkpoint::DEFAULT_MEMORY)
+    run_session_checkpointed(load, front, limits, checkpoint::Options::default())
 }
 
-/// [`run_session_within`] with at most `checkpoint_bytes` of memory for
-/// the checkpoints reverse execution replays from (checkpoint.rs; 0:
-/// none, replays from the start).
+/// [`run_session_within`] with the checkpoints reverse execution replays
+/// from as `checkpoints` says (checkpoint.rs).
 pub fn run_session_checkpointed(
     load: &mut Loader<'_>,
     front: Box<dyn Frontend>,
     limits: RunLimits,
-    checkpoint_bytes: u64,
+    checkpoints: checkpoint::Options,
 ) -> Result<Outcome, String> {
     let mut prog = load()?;
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
@@ -1370,7 +1388,7 @@ pub fn run_session_checkpointed(
         pending: Rc::new(Cell::new(None)),
         path: prog.path.clone(),
     });
-    sh.ctl.borrow_mut().checkpoints.set_limit(checkpoint_bytes);
+    sh.ctl.borrow_mut().checkpoints.configure(checkpoints);
     loop {
         install(&mut prog, &sh)?;
         // The limits are the debugger's own (its hook keeps them, module
