@@ -14,6 +14,8 @@
 //! (`--checkpoint-memory 0`: every replay from the program's start, as
 //! before checkpoints existed).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -174,5 +176,21 @@ fn a_win16_program_goes_on_from_a_checkpoint_as_it_ran() {
         &[rom("ticks.exe").to_str().unwrap()],
         &[100_000, 400_000, 800_000, 1_150_000],
         20_000,
+    );
+}
+
+#[test]
+fn a_corpus_dos_program_goes_on_from_a_checkpoint_as_it_ran() {
+    // Turbo Pascal 7's INFO.EXE (the shared corpus) reads the BIOS data
+    // area, the equipment and memory sizes, and prints them.
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let info = corpus.join("dos/tp7/INFO.EXE");
+    restored_as_run(
+        "info",
+        &["--clock", "2024-01-01 00:00:00", info.to_str().unwrap()],
+        &[10_000, 30_000, 60_000],
+        5_000,
     );
 }
