@@ -42,6 +42,7 @@
 //! it up to the writable layer; a delete or rename of one leaves a
 //! whiteout, on every drive.
 
+mod checkpoint;
 mod datetime;
 mod find;
 mod geometry;
@@ -57,6 +58,7 @@ mod tempdir;
 mod testutil;
 pub mod windir;
 
+pub use checkpoint::DriveFiles;
 pub use datetime::*;
 pub use find::*;
 pub use geometry::*;
@@ -196,7 +198,7 @@ pub enum HostPath {
 }
 
 /// The sandboxed drive C:.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Drive {
     /// The directory the program was given (canonical): its own when it
     /// runs copy-on-write, read-only then.
@@ -232,10 +234,17 @@ pub struct Drive {
     /// The host directories read, and the DOS directories' entry counts
     /// (listing.rs).
     listings: std::cell::RefCell<listing::Listings>,
+    /// Shared by the drive and its clones (a debugger's checkpoints,
+    /// checkpoint.rs): the last one dropped removes the temporary
+    /// directories.
+    owner: std::rc::Rc<()>,
 }
 
 impl Drop for Drive {
     fn drop(&mut self) {
+        if std::rc::Rc::strong_count(&self.owner) > 1 {
+            return;
+        }
         if let Some(o) = &self.overlay {
             if o.temporary {
                 let _ = fs::remove_dir_all(&o.upper);
@@ -292,6 +301,7 @@ impl Drive {
             touched: HashSet::new(),
             temp_next: HashMap::new(),
             listings: std::cell::RefCell::new(listing::Listings::default()),
+            owner: std::rc::Rc::new(()),
         })
     }
 

@@ -15,7 +15,7 @@
 /// Everything the program can call: the shared state, and each
 /// subsystem's own (`D`: DOS and the BIOS; `W`: what runs on DOS, last so
 /// a reference to the whole unsizes to DOS's view of it).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Env<D, W: ?Sized> {
     /// What the program wrote to the console: the first [`MAX_CONSOLE`]
     /// bytes (all of it still goes to the echo).

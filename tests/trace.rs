@@ -274,6 +274,10 @@ fn bench_prints_every_figure_with_its_ratio() {
         // A debugged run with breakpoints that never hit (issue 33).
         "debugged, 3 breakpoints",
         "x untraced   target >= 0.80",
+        // Reverse-stepi deep into a debugged run, replayed from the
+        // nearest checkpoint (issue 33; `--quick`: after 10^6).
+        "reverse-stepi after 10^6 instructions",
+        "ms   target <= 50 ms",
         "expansion of a recording",
         "x the hook   target > 1 (faster)",
         "instructions, the same",

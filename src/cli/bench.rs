@@ -385,6 +385,70 @@ fn debug_bench(dir: &Path, quick: bool, reps: usize) -> Result<String, String> {
     ))
 }
 
+/// The debugger's front end for [`reverse_bench`]: at the start it sets
+/// a breakpoint at position `at` and continues; there it goes back one
+/// instruction and notes how long that took; then it ends the session.
+struct ReverseFront {
+    at: u64,
+    asked: Option<Instant>,
+    took: std::rc::Rc<std::cell::Cell<Option<(Duration, u64)>>>,
+}
+
+impl crate::debug::Frontend for ReverseFront {
+    fn stopped(&mut self, h: &mut crate::debug::Here<'_, '_>) -> crate::debug::Resume {
+        use crate::debug::{Resume, Why};
+        match (&h.why, self.asked) {
+            (Why::Start, None) => {
+                h.add_position_break(self.at);
+                Resume::Continue
+            }
+            (Why::Breakpoint, None) if h.pos == self.at => {
+                self.asked = Some(Instant::now());
+                Resume::ReverseStep
+            }
+            (_, Some(t)) => {
+                self.took.set(Some((t.elapsed(), h.pos)));
+                Resume::Kill
+            }
+            _ => Resume::Kill,
+        }
+    }
+}
+
+/// Reverse-stepi after `at` instructions of the loop in a debugging
+/// session (issue 33: target at most 50 ms): the time from the request
+/// to the stop one instruction back, replayed from the nearest
+/// checkpoint (src/debug/checkpoint.rs).
+fn reverse_bench(dir: &Path, quick: bool) -> Result<String, String> {
+    let at: u64 = if quick { 1_000_000 } else { 100_000_000 };
+    let outer = (at / loop_insns(1, 1000) + 2) as u16;
+    let file = dir.join("reverse.com");
+    std::fs::write(&file, loop_com(outer, 1000)).map_err(|e| e.to_string())?;
+    let took = std::rc::Rc::new(std::cell::Cell::new(None));
+    let front = ReverseFront {
+        at,
+        asked: None,
+        took: took.clone(),
+    };
+    let mut load = || session::load(&file, &LoadOptions::default()).map_err(|e| e.to_string());
+    crate::debug::run_session(&mut load, Box::new(front)).map_err(|e| e.to_string())?;
+    let (t, pos) = took
+        .get()
+        .ok_or_else(|| "the reverse-stepi benchmark did not reach its position".to_string())?;
+    if pos != at - 1 {
+        return Err(format!(
+            "reverse-stepi from position {at} stopped at {pos}, not {}",
+            at - 1
+        ));
+    }
+    let ms = t.as_secs_f64() * 1000.0;
+    Ok(format!(
+        "reverse execution\n  reverse-stepi after 10^{} instructions  {ms:.1} ms   target <= 50 ms: {}\n",
+        at.ilog10(),
+        if ms <= 50.0 { "met" } else { "NOT met" },
+    ))
+}
+
 /// The fastest of `n` runs of `f`.
 fn best<F: FnMut() -> Result<Duration, String>>(n: usize, mut f: F) -> Result<Duration, String> {
     let mut b = Duration::MAX;
@@ -394,11 +458,16 @@ fn best<F: FnMut() -> Result<Duration, String>>(n: usize, mut f: F) -> Result<Du
     Ok(b)
 }
 
-/// Run the benchmarks; `quick` shrinks them (for a smoke test).
-pub fn bench(quick: bool) -> Result<String, String> {
+/// `quick` shrinks them (for a smoke test).
+/// Run the benchmarks, or (`only`: `reverse`) one part's figures.
+pub fn bench_only(quick: bool, only: Option<&str>) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("toolhelp16-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = run_all(&dir, quick);
+    let result = match only {
+        None => run_all(&dir, quick),
+        Some("reverse") => reverse_bench(&dir, quick),
+        Some(other) => Err(format!("bench --only {other}: the parts are: reverse")),
+    };
     let _ = std::fs::remove_dir_all(&dir);
     result.map(|text| if quick { quick_text(&text) } else { text })
 }
@@ -510,6 +579,7 @@ fn run_all(dir: &Path, quick: bool) -> Result<String, String> {
     ));
     s.push_str(&recording_bench(dir, quick, reps, &small, n_small)?);
     s.push_str(&debug_bench(dir, quick, reps)?);
+    s.push_str(&reverse_bench(dir, quick)?);
     s.push_str(&smc_bench(dir, if quick { 20_000 } else { 2_000_000 })?);
     s.push_str(&syscall_bench(reps)?);
     s.push_str(&walk_bench(if quick { 200 } else { 20_000 })?);

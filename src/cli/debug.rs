@@ -89,7 +89,15 @@ pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String
         None => load(),
     };
     let server = crate::debug::gdb::GdbServer::new(stream);
-    match crate::debug::run_session_within(&mut again, Box::new(server), super::limits(opts)) {
+    match crate::debug::run_session_checkpointed(
+        &mut again,
+        Box::new(server),
+        super::limits(opts),
+        crate::debug::checkpoint::Options {
+            memory: opts.checkpoint_memory.saturating_mul(1 << 20),
+            every: opts.checkpoint_every,
+        },
+    ) {
         Ok(o) => {
             eprintln!(
                 "toolhelp16: gdb session ended after {} instructions{}",
@@ -364,7 +372,15 @@ pub fn debug(
         last: String::new(),
         line_step: None,
     };
-    match crate::debug::run_session_within(&mut load, Box::new(session), super::limits(opts)) {
+    match crate::debug::run_session_checkpointed(
+        &mut load,
+        Box::new(session),
+        super::limits(opts),
+        crate::debug::checkpoint::Options {
+            memory: opts.checkpoint_memory.saturating_mul(1 << 20),
+            every: opts.checkpoint_every,
+        },
+    ) {
         Ok(o) => status(&o),
         Err(e) => fail(EXIT_LOAD, &e),
     }

@@ -133,6 +133,16 @@ pub struct RunOpts {
     /// Wall-clock limit in seconds.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
+    /// `debug`, `gdbserver`, `run --gdb`: memory in MiB for the
+    /// checkpoints that reverse execution replays from (src/debug/
+    /// checkpoint.rs; the oldest are thinned out past it); 0 = none,
+    /// every replay from the program's start.
+    #[arg(long, value_name = "MIB", default_value_t = crate::debug::checkpoint::DEFAULT_MEMORY >> 20)]
+    pub checkpoint_memory: u64,
+    /// Take a checkpoint every N positions instead of an interval that
+    /// adapts to the run (tests: checkpoints in short programs).
+    #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
+    pub checkpoint_every: u64,
     /// Load a raw image at SEG:OFF (hex) instead of detecting the format.
     #[arg(long, value_name = "SEG:OFF", requires = "entry", value_parser = checked(parse_segoff))]
     pub load: Option<String>,
@@ -510,6 +520,10 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Only one part's figures: `reverse` (reverse-stepi deep into a
+        /// debugged run).
+        #[arg(long, value_name = "PART")]
+        only: Option<String>,
     },
     /// Run until LOC and save the machine for the walk there as a JSON
     /// snapshot (descriptor tables, the memory the walk reads, registers,
@@ -1537,7 +1551,7 @@ pub fn main_with(cli: Cli) -> i32 {
             folded.as_deref(),
             svg.as_deref(),
         ),
-        Command::Bench { quick, json } => match bench::bench(quick) {
+        Command::Bench { quick, json, only } => match bench::bench_only(quick, only.as_deref()) {
             Ok(text) if json => {
                 print_json(&json::Doc::new(
                     "bench",

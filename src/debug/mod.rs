@@ -45,14 +45,25 @@
 //! repetition (each repetition passes the hook, as each one takes the
 //! 8086's single-step trap).
 //!
-//! **Reverse execution** (`reverse-stepi`, `reverse-continue`) replays
-//! the run from its start: the program is loaded again, with the same
-//! options, and runs without stopping to the wanted position (one
-//! instruction back; or the last breakpoint, watchpoint or fault before
-//! the current position, found by a first replay that records them). The
-//! only checkpoint is the program's loaded state, so memory stays bounded
-//! and a step back costs a run from the start (about 10 million
-//! instructions a second). What keeps the replay identical:
+//! **Reverse execution** (`reverse-stepi`, `reverse-continue`, `goto`)
+//! replays the run from the nearest checkpoint before the wanted
+//! position ([`checkpoint`]): the program is loaded again, with the same
+//! options, the checkpoint's state is put into it (CPU, memory, the
+//! machine's and the environment's state, the drive's files), and it runs
+//! without stopping to the wanted position (one instruction back; or the
+//! last breakpoint, watchpoint or fault before the current position,
+//! found by a replay that records them: from the nearest checkpoint, and
+//! when that stretch holds none, from the checkpoint before it, and so
+//! on back to the start). Checkpoints are taken between two emulations
+//! of the top-level run every few hundred thousand positions (the
+//! interval adapts; their memory is bounded by `--checkpoint-memory`,
+//! the oldest thinned out first), so a step back costs at most one
+//! interval of running, wherever the run is; without checkpoints
+//! (`--checkpoint-memory 0`) the program's loaded state is the only one
+//! and a step back costs a run from the start. Running without the
+//! instruction hook ("Hooks"), checkpoints come only at the poller's
+//! interruptions (every [`POLL_EVERY`] of running), further apart. What
+//! keeps the replay identical:
 //!
 //! * the emulated clock counts instructions, never the host's time
 //!   (machine/time.rs): GetTickCount, the BIOS tick count and the timer
@@ -68,7 +79,15 @@
 //! * register and memory changes made from the debugger are recorded
 //!   with their position and made again by the replay (those after the
 //!   position the replay returns to are forgotten: going back rewrites
-//!   history from there).
+//!   history from there); a change drops the checkpoints after its
+//!   position, and a replay from a checkpoint makes only the changes at
+//!   or after the checkpoint's position (the earlier ones are in it);
+//! * a checkpoint restored goes on as the emulation that started at its
+//!   position (machine/checkpoint.rs): the same clock, count, pending
+//!   timer tick and memory, the translated code dropped; the checkpoint
+//!   taken there had stopped the emulation and started another at the
+//!   same place, which the machine's loop does for any stop that only
+//!   interrupts.
 //!
 //! **Limits.** `--max-insns` and `--timeout` hold for the whole session,
 //! as for `run`, whatever the user does: continue, step, go back, or
@@ -88,6 +107,7 @@
 //! counts and stops the program at either limit. `--disk-quota` is the
 //! loader's (every load, replays included, gets it).
 
+pub mod checkpoint;
 pub mod gdb;
 pub mod monitor;
 pub mod rsp;
@@ -291,6 +311,14 @@ pub struct Control {
     /// The instruction hook's last call: where, and the machine's count
     /// then ([`Seen`]).
     seen: Option<Seen>,
+    /// The checkpoints (checkpoint.rs).
+    pub checkpoints: checkpoint::Checkpoints,
+    /// The position this run started at: 0, or the checkpoint's it was
+    /// restored from.
+    started_at: u64,
+    /// The instruction hook stopped the emulation for a checkpoint at
+    /// this position, to be taken between the two emulations.
+    ckpt_asked: Option<u64>,
 }
 
 /// The machine's raw count: instructions counted, and the last block
@@ -538,6 +566,7 @@ impl<'b> Here<'_, 'b> {
         let uc = self.uc_mut()?;
         apply(uc, &Edit::Mem(addr, data.to_vec()))?;
         self.ctl.edits.push((pos, Edit::Mem(addr, data.to_vec())));
+        self.ctl.checkpoints.forget_after(pos);
         Ok(())
     }
 
@@ -547,6 +576,7 @@ impl<'b> Here<'_, 'b> {
         let uc = self.uc_mut()?;
         apply(uc, &Edit::Reg(r, v))?;
         self.ctl.edits.push((pos, Edit::Reg(r, v)));
+        self.ctl.checkpoints.forget_after(pos);
         Ok(())
     }
 
@@ -937,6 +967,7 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
         }
         crate::machine::debug::forget_all_code(uc);
     }
+    take_checkpoint(sh, &mut c, uc);
     let Some(base) = c.fast else {
         return;
     };
@@ -1022,6 +1053,19 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
         uc.request_stop(limit);
         return;
     }
+    // A checkpoint due here is taken between two emulations: this one
+    // stops before the instruction, which the next one starts with
+    // (checkpoint.rs, "When").
+    if !c.detached
+        && c.ckpt_asked.is_none()
+        && c.checkpoints.due(pos)
+        && crate::machine::debug::nesting(uc) == 0
+    {
+        c.ckpt_asked = Some(pos);
+        c.seen = None;
+        crate::machine::debug::interrupt_here(uc);
+        return;
+    }
     c.count += 1;
     if c.detached {
         return;
@@ -1057,10 +1101,7 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
                 let found = if hit && pos < limit { Some(pos) } else { found };
                 if pos >= limit {
                     c.replay = None;
-                    c.restart = Some(match found {
-                        Some(p) => Replay::To(p, Why::Breakpoint),
-                        None => Replay::To(0, Why::HistoryStart),
-                    });
+                    c.restart = Some(search_done(&c, found));
                     uc.request_stop(Stop::Error("the debugger ended this run".into()));
                 } else {
                     c.replay = Some(Replay::Search { limit, found });
@@ -1160,6 +1201,48 @@ fn stop(
 
 fn restart(c: &mut Control, r: Replay) {
     c.restart = Some(r);
+}
+
+/// Where a search back ends: at the last stop it found; or, when it
+/// found none in the stretch it replayed from a checkpoint, a search of
+/// the stretch before that checkpoint; or at the start of history.
+fn search_done(c: &Control, found: Option<u64>) -> Replay {
+    match found {
+        Some(p) => Replay::To(p, Why::Breakpoint),
+        None if c.started_at > 0 => Replay::Search {
+            limit: c.started_at,
+            found: None,
+        },
+        None => Replay::To(0, Why::HistoryStart),
+    }
+}
+
+/// Take the checkpoint the instruction hook asked for, or one due
+/// without the hook, when the run is where one can be taken
+/// (checkpoint.rs, "When").
+fn take_checkpoint(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) {
+    let asked = c.ckpt_asked.take();
+    if c.killed || c.detached || c.restart.is_some() || !c.checkpoints.on {
+        return;
+    }
+    if !crate::machine::Machine::checkpoint_safe(uc) {
+        return;
+    }
+    let pos = match (c.fast, asked) {
+        (None, Some(p)) => p,
+        (Some(base), _) => match crate::machine::debug::executed(uc) {
+            Some(done) => {
+                let p = base.wrapping_add(done);
+                if !c.checkpoints.due(p) {
+                    return;
+                }
+                p
+            }
+            None => return,
+        },
+        (None, None) => return,
+    };
+    c.checkpoints.take(uc, pos, sh.pending.get());
 }
 
 /// The debugger's observer: faults, before the environment sees them.
@@ -1274,6 +1357,17 @@ pub fn run_session_within(
     front: Box<dyn Frontend>,
     limits: RunLimits,
 ) -> Result<Outcome, String> {
+    run_session_checkpointed(load, front, limits, checkpoint::Options::default())
+}
+
+/// [`run_session_within`] with the checkpoints reverse execution replays
+/// from as `checkpoints` says (checkpoint.rs).
+pub fn run_session_checkpointed(
+    load: &mut Loader<'_>,
+    front: Box<dyn Frontend>,
+    limits: RunLimits,
+    checkpoints: checkpoint::Options,
+) -> Result<Outcome, String> {
     let mut prog = load()?;
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
     let sh = Rc::new_cyclic(|me| Shared {
@@ -1294,6 +1388,7 @@ pub fn run_session_within(
         pending: Rc::new(Cell::new(None)),
         path: prog.path.clone(),
     });
+    sh.ctl.borrow_mut().checkpoints.configure(checkpoints);
     loop {
         install(&mut prog, &sh)?;
         // The limits are the debugger's own (its hook keeps them, module
@@ -1341,10 +1436,7 @@ pub fn run_session_within(
         // A search back from the end reaches the end again: go to what
         // it found.
         if let Some(Replay::Search { found, .. }) = c.replay.take() {
-            let r = match found {
-                Some(p) => Replay::To(p, Why::Breakpoint),
-                None => Replay::To(0, Why::HistoryStart),
-            };
+            let r = search_done(&c, found);
             drop(c);
             prog = replay(load, &sh, r)?;
             continue;
@@ -1392,18 +1484,38 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     if let Some(env) = prog.machine.environment_mut::<Env>() {
         env.echo = false;
     }
-    // Changes made after the target are history no longer.
+    // Changes made after the target are history no longer, nor are the
+    // checkpoints made after them.
     if let Replay::To(t, _) = r {
+        if c.edits.iter().any(|(p, _)| *p > t) {
+            c.checkpoints.forget_after(t);
+        }
         c.edits.retain(|(p, _)| *p <= t);
     }
+    // From the nearest checkpoint before the target (checkpoint.rs),
+    // or from the start.
+    let target = match &r {
+        Replay::To(t, _) => *t,
+        Replay::Search { limit, .. } => limit.saturating_sub(1),
+    };
     c.count = 0;
-    c.next_edit = 0;
+    c.started_at = 0;
+    sh.pending.set(None);
+    if let Some(ck) = c.checkpoints.nearest(target) {
+        ck.restore(&mut prog.machine, false)?;
+        let (at, pending) = (ck.pos, ck.pending);
+        c.count = at;
+        c.started_at = at;
+        sh.pending.set(pending);
+    }
+    let from = c.started_at;
+    c.next_edit = c.edits.partition_point(|(p, _)| *p < from);
+    c.ckpt_asked = None;
     c.last_fault = None;
     c.replay = Some(r);
     c.stepping = false;
     c.temp = None;
     c.restart = None;
-    sh.pending.set(None);
     for w in &mut c.watches {
         w.1 = None;
     }

@@ -27,6 +27,7 @@ break and delete also take +N, the instruction at position N):
   screenshot NAME.png the screen as a PNG (Win16's, or a DOS program's VGA): a new file NAME.png in
                       the directory toolhelp16 was started in (no directories)
   position            instructions run before this stop (reverse execution counts in them)
+  digest              hashes of the whole state: memory, VGA planes, console output, the clock
 ";
 
 /// The file a monitor command writes: `name` must be a plain file name
@@ -159,6 +160,7 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         "tasks" => views::tasks_text(h),
         "modules" => views::modules_text(h),
         "position" => format!("{}\n", h.pos),
+        "digest" => views::digest_text(h),
         "selector" => {
             let s = args.first().ok_or("selector SEL: which selector?")?;
             let sel = match reg_value(h, s) {

@@ -5,15 +5,19 @@
 use super::*;
 
 /// What a handle refers to.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Node {
     Device(&'static str),
     File(OpenFile),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct OpenFile {
-    pub(super) file: File,
+    /// The host file, shared with the checkpoints taken while it was
+    /// open (checkpoint.rs reopens it by `host` when one is restored).
+    pub(super) file: std::rc::Rc<File>,
+    /// Its host path.
+    pub(super) host: PathBuf,
     pub(super) pos: u32,
     pub(super) access: u8,
     pub(super) written: bool,
@@ -24,7 +28,7 @@ pub(super) struct OpenFile {
 }
 
 /// A system file table entry, shared by handles made with dup/dup2.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Sft {
     pub(super) node: Node,
     pub(super) refs: usize,
@@ -116,9 +120,16 @@ impl Drive {
             .unwrap_or(false)
     }
 
-    pub(super) fn file_node(file: File, access: u8, dos: String, writable: bool) -> Node {
+    pub(super) fn file_node(
+        file: File,
+        host: PathBuf,
+        access: u8,
+        dos: String,
+        writable: bool,
+    ) -> Node {
         Node::File(OpenFile {
-            file,
+            file: std::rc::Rc::new(file),
+            host,
             pos: 0,
             access,
             written: false,
@@ -199,7 +210,7 @@ impl Drive {
         };
         self.touched.remove(&dos);
         self.note(kind, &dos, None);
-        Ok(self.install(slot, Self::file_node(file, access, dos, true)))
+        Ok(self.install(slot, Self::file_node(file, host, access, dos, true)))
     }
 
     /// INT 21h AH=3Ch: create or truncate a file, opened read/write.
@@ -342,7 +353,7 @@ impl Drive {
             (e.host.clone(), e.upper)
         };
         let file = open_host(&host, access, How::Open)?;
-        Ok(self.install(slot, Self::file_node(file, access, dos, writable)))
+        Ok(self.install(slot, Self::file_node(file, host, access, dos, writable)))
     }
 
     /// INT 21h AX=6C00h: extended open/create. `mode` is BX (access in bits
@@ -440,10 +451,10 @@ impl Drive {
             return Err(DosError::ACCESS_DENIED);
         }
         let mut buf = Vec::with_capacity(usize::from(n));
-        f.file
+        (&*f.file)
             .seek(SeekFrom::Start(u64::from(f.pos)))
             .map_err(|_| DosError::ACCESS_DENIED)?;
-        (&mut f.file)
+        (&*f.file)
             .take(u64::from(n))
             .read_to_end(&mut buf)
             .map_err(|_| DosError::ACCESS_DENIED)?;
@@ -509,10 +520,10 @@ impl Drive {
             return Ok(0);
         }
         f.written = true;
-        f.file
+        (&*f.file)
             .seek(SeekFrom::Start(pos))
             .map_err(|_| DosError::ACCESS_DENIED)?;
-        f.file
+        (&*f.file)
             .write_all(&data[..n as usize])
             .map_err(|_| DosError::ACCESS_DENIED)?;
         f.pos = f.pos.wrapping_add(n as u32);

@@ -46,7 +46,7 @@ pub const SUBDIR_ENTRIES: usize = 65_536 - 2;
 const MAX_DIRS: usize = 4096;
 
 /// One host directory as DOS sees it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Listed {
     /// The directory's modification time when read or last updated.
     mtime: Option<SystemTime>,
@@ -57,7 +57,7 @@ struct Listed {
 }
 
 /// The cache of host directories and of DOS directories' entry counts.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Listings {
     dirs: HashMap<PathBuf, Listed>,
     /// DOS directory (its components) -> visible entries on all layers.

@@ -5,7 +5,7 @@
 use super::*;
 
 /// The copy-on-write layer of a drive whose directory is read-only.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Overlay {
     /// Where the program's writes go (canonical).
     pub(super) upper: PathBuf,

@@ -105,6 +105,12 @@ pub fn interrupt_here(uc: &mut Uc<'_>) {
     let _ = uc.emu_stop();
 }
 
+/// How deep in nested runs the machine is (0: the top-level run's own
+/// code; machine/run.rs, `run_nested`).
+pub fn nesting(uc: &Uc<'_>) -> u32 {
+    uc.get_data().depth
+}
+
 /// The engine's handle, for `uc_emu_stop` from the poller thread.
 struct Handle(unicorn_engine::ffi::uc_handle);
 

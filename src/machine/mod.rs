@@ -25,6 +25,7 @@
 //! the fault is attributed to the jump that left the segment.
 
 pub mod a20;
+pub mod checkpoint;
 pub mod counter;
 mod cpu;
 pub mod debug;
@@ -215,6 +216,7 @@ fn new_state(mode: CpuMode) -> State {
         observers: Vec::new(),
         recording: None,
         refused: std::cell::Cell::new(None),
+        restored: None,
     }
 }
 
@@ -576,6 +578,13 @@ impl Machine {
             st.slow = None;
             st.max_insns = limits.max_insns;
             st.deadline = started.checked_add(limits.timeout);
+            // A run restored from a checkpoint goes on with its clock and
+            // count (checkpoint.rs).
+            if let Some(r) = st.restored.take() {
+                st.insns = r.insns;
+                st.ic.set_executed(r.executed);
+                st.ic.set_last_block(r.last_block);
+            }
         }
         if limits.max_insns != 0 {
             counter::want_counting(&mut self.uc);

@@ -39,6 +39,20 @@ pub struct Page0 {
     bytes: RefCell<Vec<u8>>,
 }
 
+impl Page0 {
+    /// The page's bytes (a checkpoint's copy, checkpoint.rs).
+    pub(super) fn bytes(&self) -> Vec<u8> {
+        self.bytes.borrow().clone()
+    }
+
+    /// Put the page's bytes back (a checkpoint restored).
+    pub(super) fn set_bytes(&self, b: &[u8]) {
+        let mut bytes = self.bytes.borrow_mut();
+        let n = b.len().min(SIZE);
+        bytes[..n].copy_from_slice(&b[..n]);
+    }
+}
+
 /// Reads that look at the time: the BIOS timer count and its midnight
 /// flag, the keyboard buffer's head and tail.
 const WATCHED_READS: [(u64, u64); 2] = [(0x46C, 0x471), (0x41A, 0x41E)];

@@ -118,6 +118,9 @@ pub struct State {
     /// ([`Cpu::read_seg`], [`Cpu::write_seg`]) in protected mode, until
     /// the next interrupt hook.
     pub(super) refused: std::cell::Cell<Option<Fault>>,
+    /// Set by a checkpoint restored (checkpoint.rs): the next
+    /// [`Machine::run`] goes on with this clock and count, not from 0.
+    pub(super) restored: Option<checkpoint::Resume>,
 }
 
 impl State {

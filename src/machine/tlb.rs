@@ -29,7 +29,7 @@ const PAGE_SHIFT: u32 = 12;
 
 /// Permissions of every page of linear space (R = 1, W = 2, X = 4, as
 /// unicorn's `Permission`); 0 for a page not mapped.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Pages {
     perms: Vec<u8>,
 }

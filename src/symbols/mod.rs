@@ -848,7 +848,7 @@ pub fn beside(exe: &Path, ext: &str) -> Option<PathBuf> {
 }
 
 /// The symbol tables of a run: built when first asked, per module.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Registry {
     /// `--map`/`--sym` files.
     pub given: Vec<Given>,

@@ -201,7 +201,7 @@ impl AtomTable {
 }
 
 /// Every atom table.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Atoms {
     /// Local tables by the data segment's selector.
     pub local: HashMap<u16, AtomTable>,

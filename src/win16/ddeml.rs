@@ -318,7 +318,7 @@ struct Data {
 }
 
 /// DDEML's state.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DdemlState {
     instances: BTreeMap<u32, Instance>,
     next_instance: u32,

@@ -81,7 +81,7 @@ struct LzFile {
 }
 
 /// LZEXPAND's open handles.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LzState {
     files: BTreeMap<u16, LzFile>,
 }

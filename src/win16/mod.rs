@@ -168,7 +168,7 @@ impl Task {
 }
 
 /// Win16 state: modules and tasks.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Win16 {
     pub modules: Vec<Module>,
     pub tasks: Vec<Task>,

@@ -129,7 +129,7 @@ enum Loaded {
 /// Handles for loaded icons, cursors, bitmaps, menus and accelerator
 /// tables: handle `(i + 1) << 3 | 6` is entry `i` (LDT indexes 1..=511,
 /// which the machine never allocates).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ResourceHandles {
     loaded: Vec<Loaded>,
 }

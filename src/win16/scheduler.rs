@@ -151,7 +151,7 @@ pub struct TaskExit {
 }
 
 /// The scheduler's state.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Scheduler {
     /// Every task that is not running, by hTask.
     pub suspended: BTreeMap<u16, Suspended>,

@@ -211,7 +211,7 @@ struct Key {
 
 /// SHELL's state: the database and its open handles, the windows that
 /// accept dropped files.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ShellState {
     /// Keys by index; 0 is HKEY_CLASSES_ROOT.
     keys: Vec<Key>,

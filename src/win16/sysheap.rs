@@ -69,7 +69,7 @@ pub struct SysHeap {
 }
 
 /// Every system module's heap segment.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SysHeaps {
     pub heaps: Vec<SysHeap>,
 }

@@ -99,7 +99,7 @@ pub const WSANOTINITIALISED: u32 = 10093;
 pub const INADDR_NONE: u32 = 0xFFFF_FFFF;
 
 /// WINSOCK's state: the last error, inet_ntoa's buffer.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct WinsockState {
     pub last_error: u32,
     /// A global block per task for inet_ntoa's text.

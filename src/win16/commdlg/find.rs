@@ -112,7 +112,7 @@ pub struct FindDialog {
 }
 
 /// The open dialogs, by window.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FindDialogs {
     pub map: BTreeMap<u16, FindDialog>,
 }

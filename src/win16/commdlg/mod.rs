@@ -96,7 +96,7 @@ pub const PRINTDLG_SIZE: u32 = 52;
 pub const FINDREPLACE_SIZE: u32 = find::FINDREPLACE_SIZE;
 
 /// COMMDLG's state: the last error and the script's file names.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CommDlgState {
     pub last_error: u32,
     /// The `file` lines' names by line number (script.rs).

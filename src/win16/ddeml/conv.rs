@@ -139,7 +139,7 @@ pub(super) struct SyncWait {
 }
 
 /// Conversations, advise loops and waiting transactions.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ConvState {
     pub convs: BTreeMap<u32, Conv>,
     next_conv: u32,

@@ -235,7 +235,7 @@ fn set_meta_file_bits_better(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resul
 // event says so): regions, palettes, escapes, and DIBs over 64 KB.
 
 /// Metafile DCs being recorded: DC handle -> recorder.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Recording {
     dcs: std::collections::HashMap<u16, Recorder>,
 }

@@ -120,7 +120,7 @@ pub fn before_call(
 pub const MAX_BYTES: usize = 512 * 1024 * 1024;
 
 /// GDI's state.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Gdi {
     pub objects: objects::Table,
     /// The display the session emulates (`--display`).

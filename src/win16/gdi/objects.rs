@@ -109,7 +109,7 @@ pub mod stock {
 
 /// The object table: each object's drawing state by its handle (the
 /// handle of its block in GDI's heap, heap.rs).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Table {
     objs: HashMap<u16, Obj>,
     /// Handle of each stock object by index (0 for index 9).

@@ -39,7 +39,7 @@ struct Job {
 }
 
 /// Print jobs by DC, and what was written.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Spool {
     jobs: HashMap<u16, Job>,
     abort_procs: HashMap<u16, u32>,

@@ -28,7 +28,7 @@ use crate::pngfile::encode_png;
 use crate::win16::Env;
 
 /// A series of screenshots.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Series {
     pub dir: PathBuf,
     /// Instructions between shots (0: only after paints).
@@ -41,7 +41,7 @@ pub struct Series {
 }
 
 /// The session's screenshot state.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Shots {
     /// The screen taken before the default WM_CLOSE (the first time).
     pub at_close: Option<Surface>,

@@ -75,7 +75,7 @@ pub const ERROR_DLL_INIT: u32 = 20;
 pub const WEP_FREE_DLL: u16 = 0;
 
 /// Libraries' state for the run.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Libraries {
     /// hModules of DLLs whose LibEntry is still due, in load order.
     pending: Vec<u16>,

@@ -114,7 +114,7 @@ pub static APIS: &[Api] = &[
 ];
 
 /// Registered procedures and counts (module notes).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct MemoryState {
     /// LocalNotify's procedure.
     pub local_notify: u32,

@@ -102,7 +102,7 @@ pub static APIS: &[Api] = &[
 ];
 
 /// KERNEL's state for the run that belongs to no other part of Win16.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct KernelState {
     /// Libraries: usage counts, LibEntry calls still due (library.rs).
     pub libraries: library::Libraries,

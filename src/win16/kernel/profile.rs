@@ -271,7 +271,7 @@ impl IniFile {
 }
 
 /// Every initialization file of the run.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Profiles {
     pub files: HashMap<String, IniFile>,
 }

@@ -131,7 +131,7 @@ pub const REAL_MODE_ENTRIES: &[(u16, u16)] = &[
 ];
 
 /// Selectors made here, and the real-mode memory's.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Selectors {
     /// Aliases (module notes): FreeSelector frees these.
     pub aliases: BTreeSet<u16>,

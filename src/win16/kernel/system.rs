@@ -75,7 +75,7 @@ pub fn constant_export(module: &str, ordinal: u16) -> Option<u16> {
 }
 
 /// KERNEL/USER state of the run that belongs to no single file.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SystemState {
     /// MakeProcInstance thunks in use, by thunk segment.
     pub thunks_used: HashMap<u16, Vec<bool>>,

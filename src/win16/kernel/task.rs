@@ -116,7 +116,7 @@ pub fn environment(env: &Env) -> Vec<(String, String)> {
 }
 
 /// Priorities and the locked task.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TaskState {
     pub priority: HashMap<u16, i16>,
     /// LockCurrentTask's task, 0 when none.

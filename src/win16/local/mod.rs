@@ -126,7 +126,7 @@ pub const LMEM_DISCARDABLE: u16 = 0x0F00;
 pub const LMEM_DISCARDED: u16 = 0x4000;
 
 /// Every local heap, by segment selector.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LocalHeaps {
     pub heaps: std::collections::HashMap<u16, LocalHeap>,
 }

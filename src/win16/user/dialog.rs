@@ -157,7 +157,7 @@ pub struct Dialog {
 }
 
 /// Every dialog's state, by window handle.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Dialogs {
     pub map: HashMap<u16, Dialog>,
     /// GetDialogBaseUnits, once computed.

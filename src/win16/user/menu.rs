@@ -262,7 +262,7 @@ pub struct Menu {
 
 /// USER's menus (module doc), by handle: each handle is the local handle
 /// of the menu's block in USER's menu heap (heap.rs).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Menus {
     menus: std::collections::BTreeMap<u16, Menu>,
     items: usize,

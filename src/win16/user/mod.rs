@@ -372,7 +372,7 @@ pub struct InSend {
 }
 
 /// USER's state.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct User {
     pub classes: Vec<WndClass>,
     /// Window records by slot; slot 0 is the desktop.

@@ -420,7 +420,7 @@ impl FontCatalogue {
 /// GDI's font state in a session: where fonts are looked for, and the
 /// catalogue, loaded the first time a program needs a font (most runs
 /// never do), with its warnings kept until the CLI says them.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FontState {
     pub search: FontSearch,
     catalogue: Option<FontCatalogue>,

@@ -232,7 +232,7 @@ pub fn state_of<T: ControlState>(env: &mut Env, hwnd: u16) -> &mut T {
 }
 
 /// The predefined classes' session state.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Controls {
     /// Far pointers to the class names in USER's data segment, by
     /// [`CLASSES`] index (what a dialog passes CreateWindow for an item of
