@@ -507,6 +507,11 @@ pub enum Command {
         /// Small sizes (a smoke test; the figures mean little).
         #[arg(long)]
         quick: bool,
+        /// Only the sections whose names are given (comma-separated):
+        /// emulation, tracing, record, debug, smc, syscall, walk, corpus,
+        /// dosbox, load, draw, text.
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -1537,7 +1542,7 @@ pub fn main_with(cli: Cli) -> i32 {
             folded.as_deref(),
             svg.as_deref(),
         ),
-        Command::Bench { quick, json } => match bench::bench(quick) {
+        Command::Bench { quick, only, json } => match bench::bench(quick, &only) {
             Ok(text) if json => {
                 print_json(&json::Doc::new(
                     "bench",

@@ -214,6 +214,8 @@ fn new_state(mode: CpuMode) -> State {
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
         recording: None,
+        ring: Box::default(),
+        ring_inline: false,
         refused: std::cell::Cell::new(None),
     }
 }
@@ -366,6 +368,7 @@ impl Machine {
         st.ic.off();
         st.tb_counts.forget_given();
         counter::want_counting(&mut self.uc);
+        counter::record_inline(&mut self.uc, true);
     }
 
     /// End the recording: its steps handed over, the recorder back with
@@ -374,7 +377,8 @@ impl Machine {
         &mut self,
     ) -> Option<(Box<dyn record::BlockRecorder>, Option<std::io::Error>)> {
         let mut rec = self.uc.get_data_mut().recording.take()?;
-        rec.flush();
+        rec.flush(&self.uc.get_data().ring);
+        counter::record_inline(&mut self.uc, false);
         Some((rec.recorder, rec.error))
     }
 
