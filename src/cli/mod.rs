@@ -510,7 +510,8 @@ pub enum Command {
         /// Only the sections whose names are given (comma-separated):
         /// emulation, tracing, record, debug, smc, syscall, walk, corpus,
         /// dosbox, load, draw, text.
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long, value_delimiter = ',',
+              value_parser = clap::builder::PossibleValuesParser::new(bench::SECTIONS))]
         only: Vec<String>,
         /// Print JSON instead of text.
         #[arg(long)]

@@ -57,6 +57,14 @@
 //! counts only blocks the hook would have counted the same way, with
 //! nothing the hook's rules rest on changed since it last looked.
 //!
+//! **Recording inside the translated code.** While a recording is made
+//! (record.rs), the fast hook arms the count in its common case too, and
+//! blocks translated since the recording started (patch 0012) also write
+//! their step word into the recording's ring as they count themselves,
+//! when their translation has been given to the recorder (the hook marks
+//! it, [`mark_given`]) and the ring has room; else they call the hook,
+//! which appends the word itself.
+//!
 //! **An exact budget.** A block is counted when it is entered, before it
 //! runs. When the budget ends inside the block (`k` of its `n`
 //! instructions still allowed), the emulation stops at the block's start,
@@ -293,11 +301,12 @@ unsafe extern "C" {
 }
 
 /// A recording starts (`on`) or ends: the machine's ring of step words
-/// emptied, and the translated code made to write it itself (patch 0012)
-/// or not. Every translated block is dropped, so that none made before
-/// counts a block without recording it (or records after the end).
-pub(super) fn record_inline(uc: &mut Uc<'_>, on: bool) {
-    let inline = on && cfg!(not(feature = "unpatched-engine"));
+/// emptied, and the translated code made to write it itself (`inline`,
+/// patch 0012) or not. Every translated block is dropped, so that none
+/// made before counts a block without recording it (or records after
+/// the end).
+pub(super) fn record_inline(uc: &mut Uc<'_>, on: bool, inline: bool) {
+    let inline = on && inline && cfg!(not(feature = "unpatched-engine"));
     let st = uc.get_data_mut();
     st.ic.off();
     if on {

@@ -22,10 +22,25 @@
 //! expanded with the translations, are exactly the instructions the
 //! machine completed, plus each faulting instruction, marked.
 //!
-//! **Cost.** The hook appends one word per block to a buffer and hands
-//! the buffer over when it is full: no call out per block. A translation
-//! is handed over when its block is first entered, with the steps before
-//! it, so a recorder sees everything in order.
+//! **Cost.** A step is one word in a ring of [`BUFFER_WORDS`] words the
+//! machine owns ([`Ring`]), handed over when it is full. On the patched
+//! engine (vendor/README.md, patch 0012, an extension of 0006's inline
+//! count) the translated code of a block writes the block's word itself
+//! as it counts the block: no call out of the translated code per block,
+//! so a recorded run costs about what a run with an instruction budget
+//! costs (`bench --only record`). The block hook is called instead, and
+//! appends the word, only where the hook must look anyway: a block whose
+//! translation the recording has not been given yet (each translation
+//! carries a *given* flag, 0 when it is made, which the hook sets during
+//! its call once the recorder has it), a full ring, the budget's edge, a
+//! block cut short, a timed run's clock (so every block of a Win16
+//! program, or of a DOS program that keeps time), a stop; and a cut is always
+//! appended by the machine, at the stop that makes it. On the unpatched
+//! engine, and with [`super::Machine::record_blocks_by_hook`], the hook
+//! appends every word (the words are the same; tests/record_inline.rs
+//! compares the two, and both with a run that records nothing). A
+//! translation is handed over when its block is first entered, with the
+//! steps before it, so a recorder sees everything in order.
 //!
 //! **A limit.** The counting table keys a block by linear address and
 //! size, not by CS: in real mode, one block of code entered through two
@@ -149,6 +164,11 @@ pub(super) struct Ring {
     /// The words (empty until the first recording, then
     /// [`BUFFER_WORDS`], never moved).
     buf: Vec<Cell<u64>>,
+    /// Words handed over since the recording started, and how many of
+    /// them the machine's own code appended (the rest the translated code
+    /// wrote).
+    handed: Cell<u64>,
+    by_hook: Cell<u64>,
 }
 
 impl Default for Ring {
@@ -159,6 +179,8 @@ impl Default for Ring {
             end: Cell::new(0),
             given: Cell::new(std::ptr::null_mut()),
             buf: Vec::new(),
+            handed: Cell::new(0),
+            by_hook: Cell::new(0),
         }
     }
 }
@@ -172,6 +194,8 @@ impl Ring {
             self.words_ptr.set(self.buf.as_ptr() as *mut u64);
         }
         self.pos.set(0);
+        self.handed.set(0);
+        self.by_hook.set(0);
         self.given.set(std::ptr::null_mut());
         self.end.set(if inline { BUFFER_WORDS as u64 } else { 0 });
     }
@@ -194,6 +218,14 @@ impl Ring {
         let pos = self.pos.get();
         self.buf[pos as usize].set(word);
         self.pos.set(pos + 1);
+        self.by_hook.set(self.by_hook.get() + 1);
+    }
+
+    /// Words recorded since the recording started (handed over or not),
+    /// and how many of them the translated code wrote itself.
+    pub(super) fn counts(&self) -> (u64, u64) {
+        let total = self.handed.get() + self.pos.get();
+        (total, total.saturating_sub(self.by_hook.get()))
     }
 
     /// Take where the block calling the hook now keeps its *given* flag,
@@ -205,6 +237,7 @@ impl Ring {
 
     /// The engine's view of the ring (what `uc_toolhelp16_inline_record`
     /// is given).
+    #[cfg_attr(feature = "unpatched-engine", allow(dead_code))]
     pub(super) fn as_engine_ptr(&self) -> *mut Ring {
         (self as *const Ring).cast_mut()
     }
@@ -238,6 +271,7 @@ impl Recording {
         self.out
             .extend(ring.buf[..n.min(ring.buf.len())].iter().map(Cell::get));
         ring.pos.set(0);
+        ring.handed.set(ring.handed.get() + n as u64);
         if self.error.is_none()
             && let Err(e) = self.recorder.steps(&mut self.out)
         {
