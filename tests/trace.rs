@@ -298,6 +298,42 @@ fn bench_prints_every_figure_with_its_ratio() {
     }
 }
 
+/// `bench --only` runs the sections named and no other; a name that is
+/// no section is an error naming the sections.
+#[test]
+fn bench_only_runs_the_sections_named() {
+    let out = bin()
+        .args(["bench", "--quick", "--only", "record"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("trace --record"), "{text}");
+    assert!(text.contains("expansion of a recording"), "{text}");
+    for not in [
+        "bare unicorn",
+        "StackTraceNext",
+        "self-modifying code (",
+        "drawing (",
+    ] {
+        assert!(!text.contains(not), "{not} printed:\n{text}");
+    }
+    let out = bin()
+        .args(["bench", "--quick", "--only", "record,nothing"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'nothing'") && err.contains("record") && err.contains("syscall"),
+        "{err}"
+    );
+}
+
 /// `bench` carries the programs it runs: the bytes of roms/recurse.exe,
 /// roms/winmenu.exe and the self-modifying programs are in the binary
 /// itself, so an installed binary

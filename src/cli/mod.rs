@@ -517,13 +517,16 @@ pub enum Command {
         /// Small sizes (a smoke test; the figures mean little).
         #[arg(long)]
         quick: bool,
+        /// Only the sections whose names are given (comma-separated):
+        /// emulation, tracing, record, debug, reverse (reverse-stepi deep
+        /// into a debugged run), smc, syscall, walk, corpus, dosbox, load,
+        /// draw, text.
+        #[arg(long, value_delimiter = ',',
+              value_parser = clap::builder::PossibleValuesParser::new(bench::SECTIONS))]
+        only: Vec<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
-        /// Only one part's figures: `reverse` (reverse-stepi deep into a
-        /// debugged run).
-        #[arg(long, value_name = "PART")]
-        only: Option<String>,
     },
     /// Run until LOC and save the machine for the walk there as a JSON
     /// snapshot (descriptor tables, the memory the walk reads, registers,
@@ -1551,7 +1554,7 @@ pub fn main_with(cli: Cli) -> i32 {
             folded.as_deref(),
             svg.as_deref(),
         ),
-        Command::Bench { quick, json, only } => match bench::bench_only(quick, only.as_deref()) {
+        Command::Bench { quick, only, json } => match bench::bench(quick, &only) {
             Ok(text) if json => {
                 print_json(&json::Doc::new(
                     "bench",

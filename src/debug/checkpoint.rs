@@ -38,9 +38,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::env::Env;
 use crate::machine::checkpoint::MachineCheckpoint;
 use crate::machine::{Machine, Uc};
+use crate::system::Env;
 
 use super::WatchKind;
 

@@ -57,6 +57,14 @@
 //! counts only blocks the hook would have counted the same way, with
 //! nothing the hook's rules rest on changed since it last looked.
 //!
+//! **Recording inside the translated code.** While a recording is made
+//! (record.rs), the fast hook arms the count in its common case too, and
+//! blocks translated since the recording started (patch 0012) also write
+//! their step word into the recording's ring as they count themselves,
+//! when their translation has been given to the recorder (the hook marks
+//! it, [`mark_given`]) and the ring has room; else they call the hook,
+//! which appends the word itself.
+//!
 //! **An exact budget.** A block is counted when it is entered, before it
 //! runs. When the budget ends inside the block (`k` of its `n`
 //! instructions still allowed), the emulation stops at the block's start,
@@ -279,6 +287,59 @@ fn translate_with_inline_count(uc: &mut Uc<'_>, on: bool) -> Result<(), Stop> {
 #[cfg(feature = "unpatched-engine")]
 fn translate_with_inline_count(_uc: &mut Uc<'_>, _on: bool) -> Result<(), Stop> {
     Ok(())
+}
+
+#[cfg(not(feature = "unpatched-engine"))]
+unsafe extern "C" {
+    /// The patched engine's `uc_toolhelp16_inline_record` (unicorn.h,
+    /// patch 0012): blocks translated from now on that count themselves
+    /// also record themselves in `record`, or not (NULL).
+    fn uc_toolhelp16_inline_record(
+        uc: unicorn_engine::ffi::uc_handle,
+        record: *mut std::ffi::c_void,
+    ) -> unicorn_engine::unicorn_const::uc_error;
+}
+
+/// A recording starts (`on`) or ends: the machine's ring of step words
+/// emptied, and the translated code made to write it itself (`inline`,
+/// patch 0012) or not. Every translated block is dropped, so that none
+/// made before counts a block without recording it (or records after
+/// the end).
+pub(super) fn record_inline(uc: &mut Uc<'_>, on: bool, inline: bool) {
+    let inline = on && inline && cfg!(not(feature = "unpatched-engine"));
+    let st = uc.get_data_mut();
+    st.ic.off();
+    if on {
+        st.ring.start(inline);
+    } else {
+        st.ring.stop();
+    }
+    st.ring_inline = inline;
+    #[cfg(not(feature = "unpatched-engine"))]
+    {
+        let ring = if inline {
+            uc.get_data()
+                .ring
+                .as_engine_ptr()
+                .cast::<std::ffi::c_void>()
+        } else {
+            std::ptr::null_mut()
+        };
+        // SAFETY: the engine is live. The ring is boxed in the state, which
+        // lives inside the engine's own allocation and is dropped only with
+        // the engine, after its last emulation, and its first fields are
+        // the engine's `struct uc_inline_record` (record.rs, its layout
+        // test); they and the words are cells, written by the translated
+        // code between the hook's calls. The words never move once
+        // allocated (`Ring::start`). NULL stops recording in blocks
+        // translated from now on; the others are dropped below.
+        let err = unsafe { uc_toolhelp16_inline_record(uc.get_handle(), ring) };
+        if err != unicorn_engine::unicorn_const::uc_error::OK {
+            uc.get_data_mut().ring_inline = false;
+            uc.get_data().ring.stop();
+        }
+    }
+    forget_all_code(uc);
 }
 
 /// unicorn's `uc_tb`: a translation block's guest address, instruction
@@ -635,16 +696,43 @@ fn cuts_short((last, last_size, last_counted): (u64, u32, u64), addr: u64, size:
 /// line, so that the count alone stays as small as it can be.
 #[inline(never)]
 fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
+    mark_given(st, addr, size);
     if let Some((n, true)) = common_case(st, addr, size)
-        && let Some(r) = &mut st.recording
-        && r.words.len() < super::record::BUFFER_WORDS
+        && st.ring.has_room()
     {
-        r.words
-            .push(super::record::Step::Block { linear: addr, size }.word());
+        st.ring
+            .append(super::record::Step::Block { linear: addr, size }.word());
         st.ic.add_block(addr, size, n);
+        if st.ring_inline {
+            st.ic.on(st.max_insns);
+        }
         return;
     }
     fast_hook_rest(st, handle, addr, size);
+}
+
+/// The block calling the hook now, when the translated code said where
+/// its *given* flag is (patch 0012): marked given when the recording has
+/// its translation, so that from its next entry on the translated code
+/// records it itself. The flag is written during the hook's call, while
+/// the block's translation is the one running (QEMU frees translations
+/// only between emulations).
+#[inline(always)]
+fn mark_given(st: &super::State, addr: u64, size: u32) {
+    let flag = st.ring.take_given();
+    if !flag.is_null()
+        && st
+            .tb_counts
+            .find(addr, size)
+            .is_some_and(|slot| slot.given.get())
+    {
+        // SAFETY: the translated code of the block now calling the hook
+        // stored the address of its own flag (a field of its
+        // TranslationBlock) just before the call; the block is running, so
+        // its TranslationBlock is allocated, and nothing else writes the
+        // flag (the translated code only reads it).
+        unsafe { flag.write(1) };
+    }
 }
 
 /// Every case of [`on_block_fast`] beyond its common one.
@@ -679,7 +767,7 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
     if enter(st, handle, addr, size).is_some()
         && let Some(r) = &mut st.recording
     {
-        r.push(super::record::Step::Block { linear: addr, size });
+        r.push(&st.ring, super::record::Step::Block { linear: addr, size });
         if let Some(stop) = r.failure() {
             stop_raw(st, handle, stop);
         }
@@ -716,10 +804,13 @@ fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
         st.ic.set_last_block((last, last_size, 0));
     }
     if let Some(r) = &mut st.recording {
-        r.push(super::record::Step::Cut {
-            linear: addr,
-            faulted: false,
-        });
+        r.push(
+            &st.ring,
+            super::record::Step::Cut {
+                linear: addr,
+                faulted: false,
+            },
+        );
     }
 }
 
@@ -887,7 +978,7 @@ fn record_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
         .find(addr, size)
         .is_some_and(|s| s.given.get());
     if !given {
-        rec.flush();
+        rec.flush(&uc.get_data().ring);
         let mut bytes = [0u8; 4096];
         let len = (size as usize).min(bytes.len());
         let n = icount(uc.get_data(), uc.get_handle(), addr, size);
@@ -911,7 +1002,10 @@ fn record_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
             s.given.set(true);
         }
     }
-    rec.push(super::record::Step::Block { linear: addr, size });
+    rec.push(
+        &uc.get_data().ring,
+        super::record::Step::Block { linear: addr, size },
+    );
     let failed = rec.failure();
     uc.get_data_mut().recording = Some(rec);
     if let Some(stop) = failed {
@@ -1060,10 +1154,13 @@ fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
     );
     st.ic.set_last_block((addr, size, done.min(counted)));
     if let Some(r) = &mut st.recording {
-        r.push(super::record::Step::Cut {
-            linear: pc,
-            faulted,
-        });
+        r.push(
+            &st.ring,
+            super::record::Step::Cut {
+                linear: pc,
+                faulted,
+            },
+        );
     }
 }
 

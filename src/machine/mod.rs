@@ -215,6 +215,8 @@ fn new_state(mode: CpuMode) -> State {
         free_ldt: BTreeSet::new(),
         observers: Vec::new(),
         recording: None,
+        ring: Box::default(),
+        ring_inline: false,
         refused: std::cell::Cell::new(None),
         restored: None,
     }
@@ -363,11 +365,31 @@ impl Machine {
     /// Replaces a recording in progress (which is dropped unflushed; take
     /// it back first with [`Machine::stop_recording`]).
     pub fn record_blocks(&mut self, recorder: Box<dyn record::BlockRecorder>) {
+        self.start_recording(recorder, true);
+    }
+
+    /// [`Machine::record_blocks`], with every word appended by the
+    /// counting hook, called on every block, as on the unpatched engine
+    /// (none written by the translated code, patch 0012): the same
+    /// recording, made the slow way, to compare with.
+    pub fn record_blocks_by_hook(&mut self, recorder: Box<dyn record::BlockRecorder>) {
+        self.start_recording(recorder, false);
+    }
+
+    fn start_recording(&mut self, recorder: Box<dyn record::BlockRecorder>, inline: bool) {
         let st = self.uc.get_data_mut();
         st.recording = Some(Box::new(record::Recording::new(recorder)));
         st.ic.off();
         st.tb_counts.forget_given();
         counter::want_counting(&mut self.uc);
+        counter::record_inline(&mut self.uc, true, inline);
+    }
+
+    /// Words (steps) of the recording in progress or the last one, and
+    /// how many of them the translated code wrote itself (patch 0012; the
+    /// rest the counting hook appended).
+    pub fn recorded_words(&self) -> (u64, u64) {
+        self.uc.get_data().ring.counts()
     }
 
     /// End the recording: its steps handed over, the recorder back with
@@ -376,7 +398,8 @@ impl Machine {
         &mut self,
     ) -> Option<(Box<dyn record::BlockRecorder>, Option<std::io::Error>)> {
         let mut rec = self.uc.get_data_mut().recording.take()?;
-        rec.flush();
+        rec.flush(&self.uc.get_data().ring);
+        counter::record_inline(&mut self.uc, false, false);
         Some((rec.recorder, rec.error))
     }
 

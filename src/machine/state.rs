@@ -103,6 +103,11 @@ pub struct State {
     pub(super) observers: Vec<Box<dyn Observer>>,
     /// The recording of executed blocks, when one is made (record.rs).
     pub(super) recording: Option<Box<record::Recording>>,
+    /// The recording's buffer of step words, shared with the translated
+    /// code (record.rs), and whether the translated code writes it itself
+    /// (patch 0012; counter.rs `record_inline`).
+    pub(super) ring: Box<record::Ring>,
+    pub(super) ring_inline: bool,
     /// Called between two emulations (debug.rs, [`debug::set_between`]).
     pub(super) between: Option<debug::Between>,
     /// The emulation goes on in the middle of a block it left (a stop

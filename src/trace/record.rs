@@ -210,8 +210,15 @@ pub fn steps_bytes(out: &mut Vec<u8>, words: &[u64]) {
     let len_at = out.len();
     out.extend_from_slice(&0u32.to_le_bytes());
     let start = out.len();
+    // Room for the worst case at once, so that each word's bytes are
+    // stored without growing the buffer.
+    out.reserve(words.len() * 9 + 8);
     let mut table = [0u64; 255];
+    // The check's sums in the same pass (what `steps_check` computes).
+    let (mut a, mut b) = (0u64, 0u64);
     for &w in words {
+        a = a.wrapping_add(w);
+        b = b.wrapping_add(a);
         let k = slot(w);
         if table[k] == w {
             out.push(k as u8);
@@ -223,7 +230,7 @@ pub fn steps_bytes(out: &mut Vec<u8>, words: &[u64]) {
     }
     let coded = (out.len() - start) as u32;
     out[len_at..len_at + 4].copy_from_slice(&coded.to_le_bytes());
-    out.extend_from_slice(&steps_check(words).to_le_bytes());
+    out.extend_from_slice(&(a ^ b.rotate_left(29)).to_le_bytes());
 }
 
 /// Decode `n` steps coded as [`steps_bytes`] codes them into `words`;
@@ -504,18 +511,16 @@ impl BlockRecorder for RecordWriter {
 
     fn steps(&mut self, words: &mut Vec<u64>) -> std::io::Result<()> {
         let mut w = self.0.borrow_mut();
-        // The steps are copied into a buffer the writing thread has
-        // finished with, and the machine keeps its own: a buffer handed
-        // to and fro between the two threads would have the run's hook
-        // fetch every cache line of it back from the other core as it
-        // stores into it, which costs far more than one copy in bulk.
+        // The words are the machine's copy, made in bulk out of the ring
+        // the run writes (machine/record.rs), so the buffer itself goes to
+        // the writing thread, and one it has finished with comes back in
+        // its place: no second copy.
         let mut v = w
             .back
             .try_recv()
             .unwrap_or_else(|_| Vec::with_capacity(crate::machine::record::BUFFER_WORDS));
         v.clear();
-        v.extend_from_slice(words);
-        words.clear();
+        std::mem::swap(words, &mut v);
         w.send(Msg::Steps(v))
     }
 }

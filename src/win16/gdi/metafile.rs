@@ -46,8 +46,8 @@
 //! - `metafile/play.rs`: playing records back onto a DC (PlayMetaFile,
 //!   PlayMetaFileRecord, EnumMetaFile).
 
-use crate::win16::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
 use crate::win16::global::{self, gmem};

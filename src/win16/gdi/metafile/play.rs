@@ -12,8 +12,8 @@ use super::{
     ORD_CREATEBRUSHINDIRECT, ORD_CREATEFONTINDIRECT, ORD_CREATEPENINDIRECT, ORD_POLYGON,
     ORD_POLYLINE, STACK_RECORDS, dib_parts, read_handle,
 };
-use crate::win16::Env;
 use crate::machine::{Cpu, Stop, Uc};
+use crate::win16::Env;
 use crate::win16::api::Arg;
 use crate::win16::farptr;
 use crate::win16::gdi::{blit, objects, shapes, text};

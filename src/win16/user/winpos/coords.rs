@@ -2,8 +2,8 @@
 //! MapWindowPoints, WindowFromPoint and ChildWindowFromPoint.
 
 use super::w16;
-use crate::win16::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 use crate::win16::gdi::write_point;
 use crate::win16::geom::{Point, Rect};
 use crate::win16::user::{DESKTOP, lparam_point, read_point};

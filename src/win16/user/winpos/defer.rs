@@ -2,8 +2,8 @@
 //! SetWindowPos calls made together.
 
 use super::{i16v, set_window_pos, w16};
-use crate::win16::Env;
 use crate::machine::{Stop, Uc};
+use crate::win16::Env;
 
 /// One DeferWindowPos entry.
 #[derive(Debug, Clone, Copy)]
