@@ -5,7 +5,8 @@ mod cli;
 // The command line's modules name the library's as `crate::...`: these
 // bind them at this crate's root.
 use toolhelp16::{
-    debug, disasm, dos, env, escape, loader, machine, report, session, symbols, trace, walk, win16,
+    debug, disasm, dos, env, escape, loader, machine, report, serve, session, symbols, trace, walk,
+    win16,
 };
 
 fn main() {
