@@ -31,7 +31,8 @@ const LAYERS: &[&str] = &[
     "session", // Observers of a run: tracer, shadow stack, profiler, recordings.
     "trace",   // Pictures and text made from a run.
     "report", "disasm", // The debugger front ends (gdb remote, monitor).
-    "debug",  // The command line.
+    "debug",  // Any moment of a run as a page (a debugger front end).
+    "serve",  // The command line.
     "cli",
 ];
 

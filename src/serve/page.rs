@@ -198,9 +198,14 @@ fn timeline(s: &mut String, h: &Here<'_, '_>, info: &Info<'_>) {
         s,
         "<rect x=\"20\" y=\"12\" width=\"{bar}\" height=\"12\" fill=\"#dde\" stroke=\"#557\"/>"
     );
+    let mut last = None;
     for k in 0..=10u64 {
         let at = (u128::from(extent) * u128::from(k) / 10) as u64;
-        let x = 20 + bar * k / 10;
+        if last == Some(at) {
+            continue;
+        }
+        last = Some(at);
+        let x = 20 + (u128::from(bar) * u128::from(at) / u128::from(extent)) as u64;
         let _ = writeln!(
             s,
             "<a href=\"/at/{at}\"><rect x=\"{}\" y=\"8\" width=\"8\" height=\"20\" fill=\"#557\"><title>position {at}</title></rect><text x=\"{x}\" y=\"40\" font-size=\"9\" text-anchor=\"middle\">{at}</text></a>",
