@@ -53,8 +53,21 @@ pub fn serve(
                 Ok(n) => n,
                 Err(e) => return fail(EXIT_LOAD, &e),
             };
+            // The recording's paths are relative to the directory it was
+            // made in; a recording brought from elsewhere is looked at
+            // from its own directory.
             if let Err(e) = super::tracecmd::enter_recorded_dir(&header) {
-                return fail(EXIT_LOAD, &format!("{}: {e}", path.display()));
+                let own = std::path::absolute(path)
+                    .ok()
+                    .and_then(|p| p.parent().map(Path::to_path_buf));
+                match own {
+                    Some(d) if std::env::set_current_dir(&d).is_ok() => eprintln!(
+                        "toolhelp16: {}: {e}; the program is looked for from {}",
+                        path.display(),
+                        d.display()
+                    ),
+                    _ => return fail(EXIT_LOAD, &format!("{}: {e}", path.display())),
+                }
             }
             // The recorded run's budget ends the replay where it ended.
             if ropts.max_insns != 0 {

@@ -193,42 +193,28 @@ pub fn encode(s: &str) -> String {
     out
 }
 
-/// Read one request's head from `s` (and its small body, ignored), within
-/// [`DEADLINE`] and [`MAX_HEAD`].
-pub fn read_request(s: &mut TcpStream) -> Result<Request, Refusal> {
-    let start = Instant::now();
-    let mut buf = Vec::with_capacity(1024);
+/// The request in the bytes `buf` received so far on a connection: None
+/// while its head is not all there (and within [`MAX_HEAD`]); else the
+/// request, with the bytes of its body that came along, or the refusal.
+pub fn head_in(buf: &[u8]) -> Option<Result<(Request, usize), Refusal>> {
+    match find_end(buf) {
+        Some(end) => Some(parse(&buf[..end]).map(|r| (r, buf.len() - end))),
+        None if buf.len() > MAX_HEAD => {
+            Some(Err(refuse(431, "the request's headers are too large")))
+        }
+        None => None,
+    }
+}
+
+/// Read the rest of a request's small body (ignored): `have` bytes came
+/// with the head; the rest must come before `start` + [`DEADLINE`].
+pub fn skip_body(
+    s: &mut TcpStream,
+    req: &Request,
+    mut have: usize,
+    start: Instant,
+) -> Result<(), Refusal> {
     let mut chunk = [0u8; 1024];
-    let end = loop {
-        if let Some(i) = find_end(&buf) {
-            break i;
-        }
-        if buf.len() > MAX_HEAD {
-            return Err(refuse(431, "the request's headers are too large"));
-        }
-        let left = DEADLINE.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Err(refuse(408, "the request took too long"));
-        }
-        let _ = s.set_read_timeout(Some(left));
-        match s.read(&mut chunk) {
-            Ok(0) => return Err(refuse(400, "the connection closed before a whole request")),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(refuse(408, "the request took too long"));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return Err(refuse(400, "the connection failed")),
-        }
-    };
-    let req = parse(&buf[..end])?;
-    // The body: what came with the head, then the rest, bounded.
-    let mut have = buf.len() - end;
     while have < req.body_len {
         let left = DEADLINE.saturating_sub(start.elapsed());
         if left.is_zero() {
@@ -242,7 +228,7 @@ pub fn read_request(s: &mut TcpStream) -> Result<Request, Refusal> {
             Err(_) => return Err(refuse(408, "the request took too long")),
         }
     }
-    Ok(req)
+    Ok(())
 }
 
 /// The end of a request's head (after its empty line), when it is in

@@ -18,9 +18,11 @@
 //! [`go_to`], the one place that asks the debugger to move.
 //!
 //! **Bounds.** It listens on 127.0.0.1 unless `--listen` names another
-//! address (a warning says so). One connection at a time, one request per
-//! connection; a request's head is at most 8 KiB, its body 1 KiB, and it
-//! must arrive within 5 s ([`http`]). The program's `--timeout` and
+//! address (a warning says so). At most [`MAX_CONNS`] connections are
+//! held open, read as their bytes come (one that sends nothing holds up no
+//! other), one request per connection, answered one at a time; a
+//! request's head is at most 8 KiB, its body 1 KiB, and it must arrive
+//! within 5 s ([`http`]). The program's `--timeout` and
 //! `--max-insns` hold for the whole session, whatever the requests ask;
 //! a search for the next system call gives up after
 //! [`MAX_SEARCH`] instructions. No request names a file: the pages are
@@ -31,7 +33,9 @@
 pub mod http;
 pub mod page;
 
+use std::io::Read as _;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::{Duration, Instant};
 
 use crate::debug::{Frontend, Here, Loader, Outcome, Resume, Why};
 use crate::machine::{Cpu, RunLimits};
@@ -40,6 +44,19 @@ use http::{Method, Request, Response};
 
 /// The most instructions a search for the next system call steps over.
 pub const MAX_SEARCH: u64 = 1_000_000;
+
+/// The most connections held open at once (a browser opens some before
+/// it has a request for them); past it, the oldest is closed.
+const MAX_CONNS: usize = 8;
+/// How long the server sleeps when no connection has anything to read.
+const IDLE: Duration = Duration::from_millis(10);
+
+/// A connection whose request is not all there yet.
+struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+    since: Instant,
+}
 
 /// A recording served: its file and what its end record says.
 #[derive(Debug, Clone)]
@@ -98,6 +115,8 @@ struct Server {
     position_break: Option<u64>,
     /// The furthest position reached.
     furthest: u64,
+    /// Connections waiting for their requests.
+    conns: Vec<Conn>,
 }
 
 /// Listen on `cfg.listen`, say where on stdout, and serve the program the
@@ -107,6 +126,9 @@ pub fn serve(load: &mut Loader<'_>, cfg: Config, limits: RunLimits) -> Result<Ou
     let listener = TcpListener::bind(cfg.listen)
         .map_err(|e| format!("cannot listen on {}: {e}", cfg.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("listening on {local}: {e}"))?;
     if !local.ip().is_loopback() {
         eprintln!(
             "toolhelp16: warning: listening on {local}, not a loopback address: whoever reaches it controls the program"
@@ -129,6 +151,7 @@ pub fn serve(load: &mut Loader<'_>, cfg: Config, limits: RunLimits) -> Result<Ou
         pending: None,
         position_break: None,
         furthest: 0,
+        conns: Vec::new(),
     };
     crate::debug::run_session_within(load, Box::new(server), limits)
 }
@@ -408,6 +431,100 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Take the connections waiting to be accepted (the oldest closed
+    /// past [`MAX_CONNS`]); true when there was one.
+    fn accept_waiting(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            match self.listener.accept() {
+                Ok((s, _)) => {
+                    any = true;
+                    if s.set_nonblocking(true).is_err() {
+                        continue;
+                    }
+                    if self.conns.len() == MAX_CONNS {
+                        self.conns.remove(0);
+                    }
+                    self.conns.push(Conn {
+                        stream: s,
+                        buf: Vec::new(),
+                        since: Instant::now(),
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return any,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    eprintln!("toolhelp16: serve: accepting a connection: {e}");
+                    std::thread::sleep(Duration::from_millis(100));
+                    return any;
+                }
+            }
+        }
+    }
+
+    /// The next whole request, from whichever connection sends one first
+    /// (a connection that sends nothing holds up no other); refused
+    /// requests are answered here.
+    fn next_request(&mut self) -> (TcpStream, Request) {
+        loop {
+            let mut busy = self.accept_waiting();
+            let mut i = 0;
+            while i < self.conns.len() {
+                let mut chunk = [0u8; 2048];
+                let c = &mut self.conns[i];
+                match c.stream.read(&mut chunk) {
+                    Ok(0) => {
+                        self.conns.remove(i);
+                        continue;
+                    }
+                    Ok(n) => {
+                        busy = true;
+                        c.buf.extend_from_slice(&chunk[..n]);
+                    }
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+                        ) => {}
+                    Err(_) => {
+                        self.conns.remove(i);
+                        continue;
+                    }
+                }
+                let late = c.since.elapsed() > http::DEADLINE;
+                let Some(got) = http::head_in(&c.buf) else {
+                    if late {
+                        let mut c = self.conns.remove(i);
+                        if !c.buf.is_empty() {
+                            let _ = c.stream.set_nonblocking(false);
+                            let body = page::refusal(408, "the request took too long");
+                            http::write(&mut c.stream, &Response::html(408, body), false);
+                        }
+                        continue;
+                    }
+                    i += 1;
+                    continue;
+                };
+                let mut c = self.conns.remove(i);
+                let _ = c.stream.set_nonblocking(false);
+                match got.and_then(|(req, have)| {
+                    http::skip_body(&mut c.stream, &req, have, c.since).map(|()| req)
+                }) {
+                    Ok(req) => return (c.stream, req),
+                    Err(refusal) => {
+                        let body = page::refusal(refusal.status, &refusal.what);
+                        http::write(&mut c.stream, &Response::html(refusal.status, body), false);
+                    }
+                }
+            }
+            if !busy {
+                std::thread::sleep(IDLE);
+            }
+        }
+    }
+}
+
 impl Frontend for Server {
     fn stopped(&mut self, h: &mut Here<'_, '_>) -> Resume {
         if let Some(n) = self.position_break.take() {
@@ -420,22 +537,7 @@ impl Frontend for Server {
             }
         }
         loop {
-            let mut stream = match self.listener.accept() {
-                Ok((s, _)) => s,
-                Err(e) => {
-                    eprintln!("toolhelp16: serve: accepting a connection: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                    continue;
-                }
-            };
-            let req = match http::read_request(&mut stream) {
-                Ok(r) => r,
-                Err(refusal) => {
-                    let body = page::refusal(refusal.status, &refusal.what);
-                    http::write(&mut stream, &Response::html(refusal.status, body), false);
-                    continue;
-                }
-            };
+            let (stream, req) = self.next_request();
             match self.handle(h, stream, req) {
                 Next::Served => {}
                 Next::Move(r) => return r,
