@@ -70,8 +70,8 @@ mod cli;
 #[path = "fuzz/commands.rs"]
 mod commands;
 use toolhelp16::{
-    debug, disasm, dos, escape, loader, machine, report, session, symbols, system, trace, walk,
-    win16,
+    debug, disasm, dos, escape, loader, machine, report, serve, session, symbols, system, trace,
+    walk, win16,
 };
 
 /// A small, fast, seeded generator (xorshift64*): the same seed makes the

@@ -69,6 +69,7 @@ pub mod loader;
 pub mod machine;
 pub mod pngfile;
 pub mod report;
+pub mod serve;
 pub mod session;
 pub mod symbols;
 pub mod system;

@@ -5,8 +5,8 @@ mod cli;
 // The command line's modules name the library's as `crate::...`: these
 // bind them at this crate's root.
 use toolhelp16::{
-    debug, disasm, dos, escape, loader, machine, report, session, symbols, system, trace, walk,
-    win16,
+    debug, disasm, dos, escape, loader, machine, report, serve, session, symbols, system, trace,
+    walk, win16,
 };
 
 fn main() {

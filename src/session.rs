@@ -1081,12 +1081,7 @@ impl Program {
     /// (gdi/screen.rs); for a DOS program its text or graphics screen
     /// (dos/picture.rs).
     pub fn screenshot_final(&self) -> Result<Vec<u8>, String> {
-        let env = self.env();
-        if self.is_real_mode() {
-            return crate::dos::picture::final_png(env, &self.machine, env.dos.shots.ended);
-        }
-        let shown = env.win16.user.live().any(|w| !w.is_child() && w.visible());
-        crate::win16::gdi::screen::final_png(&env.win16.gdi, shown)
+        screenshot_of(self.env(), &self.machine, self.is_real_mode())
     }
 
     /// The screen now, as a PNG.
@@ -1264,4 +1259,20 @@ impl Program {
             }
         }
     }
+}
+
+/// The screen as `run --screenshot` writes it, from a run's environment
+/// and machine (`real_mode`: a DOS program or raw image, whose screen is
+/// the VGA's): [`Program::screenshot_final`], and `serve`'s pages at any
+/// moment.
+pub fn screenshot_of(
+    env: &Env,
+    uc: &crate::machine::Uc<'_>,
+    real_mode: bool,
+) -> Result<Vec<u8>, String> {
+    if real_mode {
+        return crate::dos::picture::final_png(env, uc, env.dos.shots.ended);
+    }
+    let shown = env.win16.user.live().any(|w| !w.is_child() && w.visible());
+    crate::win16::gdi::screen::final_png(&env.win16.gdi, shown)
 }

@@ -453,7 +453,7 @@ fn progress_shows_on_a_terminal_only() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A debugging session (gdbserver, debug, run --gdb) does not take the
+/// A debugging session (gdbserver, debug, run --gdb, serve) does not take the
 /// report options it would ignore: a usage error (2), JSON under --json.
 #[test]
 fn debugging_sessions_refuse_the_report_options() {
@@ -462,6 +462,7 @@ fn debugging_sessions_refuse_the_report_options() {
         &["debug", "--events"][..],
         &["gdbserver", "--screen", "--listen", "0"],
         &["run", "--gdb", "0", "--events"],
+        &["serve", "--screen", "--listen", "0"],
     ] {
         let out = bin().args(args).arg(&demo).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);

@@ -46,6 +46,8 @@ const LAYERS: &[&str] = &[
     "report", "disasm",
     // The debugger front ends (gdb remote, monitor).
     "debug",
+    // Any moment of a run as a page (a debugger front end).
+    "serve",
     // The command line.
     "cli",
 ];

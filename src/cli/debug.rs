@@ -14,7 +14,7 @@ use crate::session::{self, Program};
 /// execution"): the clock fixed at the session's start unless `--clock`
 /// fixed it, and standard input from `--stdin FILE` or empty, never the
 /// terminal the session reads its commands from.
-fn loader<'a>(
+pub(super) fn loader<'a>(
     opts: &'a RunOpts,
     files: &'a [PathBuf],
     args: &'a [String],

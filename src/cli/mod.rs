@@ -25,6 +25,7 @@ mod heapcmd;
 pub mod json;
 pub mod nearptr;
 pub mod output;
+mod servecmd;
 pub mod tracecmd;
 
 use std::path::PathBuf;
@@ -372,6 +373,35 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Serve the run as web pages, one per moment (/at/N: after N
+    /// instructions): the screen, registers, disassembly, the ToolHelp
+    /// walk, the tasks, and a timeline to step either way, go to a
+    /// position, run to a breakpoint or the next system call. A program
+    /// (run under the debugger, with the run options) or a recording
+    /// (`--recording FILE`, made by `trace --record`).
+    #[command(
+        mut_arg("json", |a| a.hide(true)),
+        mut_arg("screen", |a| a.hide(true)),
+        mut_arg("events", |a| a.hide(true))
+    )]
+    Serve {
+        #[command(flatten)]
+        opts: RunOpts,
+        /// Where to listen: PORT (on 127.0.0.1), or ADDRESS:PORT, an IP
+        /// address named explicitly to listen beyond the loopback
+        /// address. Port 0 (the default) picks a free port; the URL is
+        /// printed.
+        #[arg(long, value_name = "[ADDRESS:]PORT", default_value = "127.0.0.1:0")]
+        listen: String,
+        /// Serve this recording (`trace --record FILE`): its program is
+        /// run again as the recording names it.
+        #[arg(long, value_name = "FILE", conflicts_with = "files")]
+        recording: Option<PathBuf>,
+        #[arg(num_args = 0.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
@@ -1228,7 +1258,9 @@ fn json_and_spinner(c: &Command) -> (bool, bool) {
         Command::Trace { opts, .. } => (opts.json, false),
         // A debugging session talks to its user or its client while the
         // program runs: no spinner.
-        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => (opts.json, false),
+        Command::Gdbserver { opts, .. }
+        | Command::Debug { opts, .. }
+        | Command::Serve { opts, .. } => (opts.json, false),
         Command::Info { json, .. }
         | Command::Walk { json, .. }
         | Command::Disasm { json, .. }
@@ -1254,7 +1286,9 @@ pub fn main_with(cli: Cli) -> i32 {
     // the report options would be accepted and ignored, so they are not
     // accepted (a usage error, as clap gives).
     let session = match &cli.command {
-        Command::Gdbserver { opts, .. } | Command::Debug { opts, .. } => Some(opts),
+        Command::Gdbserver { opts, .. }
+        | Command::Debug { opts, .. }
+        | Command::Serve { opts, .. } => Some(opts),
         Command::Run {
             opts, gdb: Some(_), ..
         } => Some(opts),
@@ -1617,6 +1651,13 @@ pub fn main_with(cli: Cli) -> i32 {
             files,
             args,
         } => debug::debug(&opts, commands.as_deref(), &files, &args),
+        Command::Serve {
+            opts,
+            listen,
+            recording,
+            files,
+            args,
+        } => servecmd::serve(&opts, &listen, recording.as_deref(), &files, &args),
         Command::Schema { command, write } => schema(command.as_deref(), write.as_deref()),
         Command::Completions { shell } => {
             let mut out = Vec::new();

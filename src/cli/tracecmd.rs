@@ -435,11 +435,11 @@ fn record(opts: &RunOpts, files: &[PathBuf], args: &[String], t: &TraceArgs, pat
 
 /// What a recording's header names: the run options, the files, the
 /// command tail and `--to`.
-type RecordedCommand = (RunOpts, Vec<PathBuf>, Vec<String>, Option<String>);
+pub(super) type RecordedCommand = (RunOpts, Vec<PathBuf>, Vec<String>, Option<String>);
 
 /// The program, options and `--to` a recording's header names, parsed
 /// as `trace` parses them.
-fn recorded_command(h: &Header) -> Result<RecordedCommand, String> {
+pub(super) fn recorded_command(h: &Header) -> Result<RecordedCommand, String> {
     let mut argv = vec!["toolhelp16".to_string(), "trace".to_string()];
     argv.extend(h.args.iter().cloned());
     match <super::Cli as clap::Parser>::try_parse_from(&argv) {
@@ -463,7 +463,7 @@ fn recorded_command(h: &Header) -> Result<RecordedCommand, String> {
 
 /// Make the recorded run's directory the current one (its paths are
 /// relative to it).
-fn enter_recorded_dir(h: &Header) -> Result<(), String> {
+pub(super) fn enter_recorded_dir(h: &Header) -> Result<(), String> {
     std::env::set_current_dir(&h.cwd)
         .map_err(|e| format!("the directory the recording was made in, {}: {e}", h.cwd))
 }

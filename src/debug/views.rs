@@ -10,8 +10,9 @@ use crate::walk::{CpuMode, StackTraceEntry, Walk, WalkMemory, walk_from_csip};
 
 use super::{Here, Why};
 
-/// Names for frames, from the machine's environment.
-struct Names<'h, 'a, 'b>(&'h Here<'a, 'b>);
+/// Names for frames, from the machine's environment (for the stack
+/// picture of `serve`'s pages too).
+pub struct Names<'h, 'a, 'b>(pub &'h Here<'a, 'b>);
 
 impl Namer for Names<'_, '_, '_> {
     fn module(&self, frame: &StackTraceEntry) -> Option<String> {
