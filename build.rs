@@ -10,13 +10,17 @@
 //! there (`git apply`, or `patch -p1` without git) and builds the x86 core
 //! with cmake, as the crate's own build script does. The library is linked
 //! whole and first (`+whole-archive`), so its definitions are the ones the
-//! binding's calls reach; the unpatched library the crate's own build
-//! script makes comes later on the link line and adds nothing.
+//! binding's calls reach.
 //!
-//! With the feature `unpatched-engine` this script does nothing: the
-//! binding links the crate's own, unpatched build (slower, and without
-//! patch 0006's inline count: src/machine/counter.rs calls the block hook
-//! for every block instead).
+//! With the feature `unpatched-engine` the same is done without the
+//! patches: the engine as published (slower, and without patch 0006's
+//! inline count: src/machine/counter.rs calls the block hook for every
+//! block instead).
+//!
+//! The crate's own build script, which would build the C core a second
+//! time, is overridden in `.cargo/config.toml` (its `links = "unicorn"`)
+//! for the usual targets; on another target it runs, and its unpatched
+//! archive, later on the link line, adds nothing.
 //!
 //! Part of toolhelp16 (GPL-2.0-or-later).
 
@@ -34,16 +38,16 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=vendor/unicorn-patches");
     println!("cargo:rerun-if-env-changed=CARGO_HOME");
-    if env::var_os("CARGO_FEATURE_UNPATCHED_ENGINE").is_some() {
-        return;
-    }
-    if let Err(e) = build() {
+    let patched = env::var_os("CARGO_FEATURE_UNPATCHED_ENGINE").is_none();
+    if let Err(e) = build(patched) {
         eprintln!("toolhelp16 build.rs: {e}");
         std::process::exit(1);
     }
 }
 
-fn build() -> Result<(), String> {
+/// Unpack the published crate into OUT_DIR, apply the patches (when
+/// `patched`), build the x86 core and tell cargo to link it.
+fn build(patched: bool) -> Result<(), String> {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let out = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let krate = find_crate()?;
@@ -59,11 +63,15 @@ fn build() -> Result<(), String> {
         .arg("-C")
         .arg(&out))?;
 
-    let mut patches: Vec<PathBuf> = fs::read_dir(root.join("vendor/unicorn-patches"))
-        .map_err(|e| format!("vendor/unicorn-patches: {e}"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "patch"))
-        .collect();
+    let mut patches: Vec<PathBuf> = if patched {
+        fs::read_dir(root.join("vendor/unicorn-patches"))
+            .map_err(|e| format!("vendor/unicorn-patches: {e}"))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "patch"))
+            .collect()
+    } else {
+        Vec::new()
+    };
     patches.sort();
     let git = Command::new("git").arg("--version").output().is_ok();
     for p in &patches {
@@ -92,7 +100,8 @@ fn build() -> Result<(), String> {
         .no_build_target(true)
         .build();
     // The combined archive under another name, so that the `-l unicorn`
-    // of the crate's own build script cannot find it instead of its own.
+    // of the crate's own build script (where it runs) cannot find it
+    // instead of its own.
     let lib = out.join("lib");
     fs::create_dir_all(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
     let built = dst.join("build").join(if compiler.is_like_msvc() {
@@ -112,8 +121,8 @@ fn build() -> Result<(), String> {
         println!("cargo:rustc-link-arg=/FORCE:MULTIPLE");
     } else {
         // The archive holds a few symbols twice (unicorn's build says so
-        // and passes the same flag), and the crate's unpatched archive
-        // may be searched after it.
+        // and passes the same flag), and where the crate's own build
+        // script runs its unpatched archive is searched after it.
         println!("cargo:rustc-link-arg=-Wl,-allow-multiple-definition");
         println!("cargo:rustc-link-lib=pthread");
         println!("cargo:rustc-link-lib=m");

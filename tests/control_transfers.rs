@@ -8,6 +8,15 @@
 //!
 //! The programs are .COM files assembled here with nasm (skipped without
 //! it) or written as bytes.
+//!
+//! UNPATCHED: the tests of the wrap itself are not built against the
+//! engine as published (`unpatched-engine`). The wrap is patch 0009's fix
+//! of the engine's x86 translator (vendor/README.md), which fetches an
+//! instruction's bytes and the next instruction linearly past FFFFh,
+//! inside translated code where no hook of toolhelp16 runs: a Rust
+//! workaround would need a hook on every instruction near FFFFh of every
+//! code segment. Without the patch a program running across FFFFh goes on
+//! at offset 10000h (the next 64 KiB) instead of 0000h.
 
 use std::path::{Path, PathBuf};
 
@@ -101,6 +110,7 @@ fn a_call_through_a_null_far_pointer_runs_the_vector_table() {
 /// where the PSP's INT 20h ends the program (exit 0), within a handful of
 /// instructions.
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn ip_wraps_to_the_psp_s_int_20h() {
     let d = temp("wrap");
     let p = d.join("WRAP.COM");
@@ -118,6 +128,7 @@ fn ip_wraps_to_the_psp_s_int_20h() {
 /// PSP's INT 20h ends the program. A budget short of them stops it in the
 /// zeros; one a little over lets it exit 0.
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn an_empty_com_runs_its_zeros_to_the_wrap_and_exits() {
     let d = temp("empty");
     let p = d.join("EMPTY.COM");
@@ -137,6 +148,7 @@ fn an_empty_com_runs_its_zeros_to_the_wrap_and_exits() {
 /// takes FFh and CDh as its displacement (CDFFh) and goes to 0001h +
 /// CDFFh = CE00h. Each target ends the program with its own exit code.
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn an_instruction_straddling_ffffh_takes_its_bytes_from_cs_0000() {
     let d = temp("straddle");
     let src = |at_ffff: &str| {
@@ -216,6 +228,7 @@ bad: mov ax, 4C01h
 /// 64 KiB GlobalAlloc block) with two NOPs at FFFEh and a RETF at 0000h;
 /// a far call to FFFEh returns through the RETF (tests/watcom/ipwrap.c).
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn ip_wraps_in_a_16_bit_protected_mode_segment() {
     let Some(exe) = common::watcom::win16("ipwrap") else {
         return;
@@ -239,6 +252,7 @@ fn ip_wraps_in_a_16_bit_protected_mode_segment() {
 /// = FFF1h, which exits with 43. A translation kept from the first jump
 /// would go to FFCEh and exit with 44 (vendor/README.md, patch 0010).
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn a_store_to_cs_0000_reaches_the_instruction_straddling_ffffh() {
     let d = temp("straddle-store");
     let Some(prog) = nasm(
@@ -289,6 +303,7 @@ exit44: mov ax, 4C2Ch
 /// 8.1.3), on the untraced path and under an instruction budget (the
 /// counting path of machine/counter.rs) (tests/watcom/pmsmc.c).
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn a_rewritten_instruction_straddling_the_wrap_or_a_page_in_protected_mode() {
     let Some(exe) = common::watcom::win16("pmsmc") else {
         return;

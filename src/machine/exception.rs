@@ -420,7 +420,7 @@ pub(super) fn read_operand_of(uc: &Uc<'_>, regs: &Regs, insn: &Instruction) -> O
     read_operand(uc, regs, insn)
 }
 
-/// Is interrupt `n`, reported at `regs`' CS:IP, the software interrupt of
+/// Is interrupt `n`, reported at `cs:ip`, the software interrupt of
 /// an `INT n` (or `INT 3`, `INTO`) just executed, rather than a processor
 /// exception at the instruction at CS:IP?
 ///
@@ -433,30 +433,35 @@ pub(super) fn read_operand_of(uc: &Uc<'_>, regs: &Regs, insn: &Instruction) -> O
 /// issue those numbers as calls in front of such instructions.) The
 /// answer depends only on the code and the registers, so a traced run
 /// and an untraced one agree.
-pub fn is_software_interrupt(uc: &Uc<'_>, regs: &Regs, n: u8) -> bool {
-    let before = |k: u16| -> Option<Vec<u8>> {
-        let mut b = vec![0u8; usize::from(k)];
-        uc.read_seg(regs.cs, regs.ip.wrapping_sub(k), &mut b)
-            .ok()
-            .map(|_| b)
-    };
-    let looks = before(2).is_some_and(|b| b[0] == 0xCD && b[1] == n)
-        || (n == 3 && before(1).is_some_and(|b| b[0] == 0xCC))
-        || (n == 4 && before(1).is_some_and(|b| b[0] == 0xCE));
-    looks && !raises(uc, regs, n)
+///
+/// Only CS:IP is read: the system call's path reads no other register.
+pub fn is_software_interrupt(uc: &Uc<'_>, cs: u16, ip: u16, n: u8) -> bool {
+    let mut two = [0u8; 2];
+    let mut one = [0u8; 1];
+    let looks =
+        (uc.read_seg(cs, ip.wrapping_sub(2), &mut two).is_ok() && two[0] == 0xCD && two[1] == n)
+            || (matches!(n, 3 | 4)
+                && uc.read_seg(cs, ip.wrapping_sub(1), &mut one).is_ok()
+                && one[0] == if n == 3 { 0xCC } else { 0xCE });
+    looks && !raises(uc, cs, ip, n)
 }
 
 /// Can the instruction at CS:IP raise exception `n`?
-fn raises(uc: &Uc<'_>, regs: &Regs, n: u8) -> bool {
+fn raises(uc: &Uc<'_>, cs: u16, ip: u16, n: u8) -> bool {
     use iced_x86::{FlowControl, Mnemonic, OpKind};
+    // The numbers the match at the end can answer yes for; any other (a
+    // system call's F0h, DOS's 21h) no instruction raises, whatever it is.
+    if !matches!(n, 0 | 5 | 6 | 7 | 10..=13 | 16) {
+        return false;
+    }
     if uc
-        .descriptor_of(regs.cs)
-        .is_some_and(|d| u32::from(regs.ip) > d.limit)
+        .descriptor_of(cs)
+        .is_some_and(|d| u32::from(ip) > d.limit)
     {
         // Past the code segment: the HLT padding's #GP.
         return n == 13;
     }
-    let bytes = super::insn_bytes(uc, regs.cs, regs.ip);
+    let bytes = super::insn_bytes(uc, cs, ip);
     let mut dec = Decoder::new(16, &bytes, DecoderOptions::NONE);
     let insn = dec.decode();
     if insn.is_invalid() {

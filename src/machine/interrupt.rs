@@ -41,6 +41,40 @@ pub(super) fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
 
 pub(super) fn interrupt(uc: &mut Uc<'_>, intno: u32) {
     uc.get_data().refused.set(None);
+    let intno8 = (intno & 0xFF) as u8;
+    let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
+    let software = exception::is_software_interrupt(uc, cs, ip, intno8);
+    if !software || intno8 == 3 || intno8 == 4 {
+        exception_or_trap(uc, intno8, software);
+        return;
+    }
+    // A software interrupt (a system call, DOS, the BIOS): only CS:IP is
+    // read here; the environment reads what it needs.
+    if deadline_passed(uc) {
+        // The call has not run: CS:IP back at the INT for the walk.
+        let _ = uc.set_reg(R::IP, ip.wrapping_sub(2));
+        uc.request_stop(Stop::Timeout);
+        return;
+    }
+    let Some(mut env) = uc.get_data_mut().env.take() else {
+        let bp = uc.reg(R::BP);
+        uc.request_stop(Stop::Unimplemented {
+            what: format!("INT {intno8:02X}h"),
+            caller: (cs, ip.wrapping_sub(2), bp),
+        });
+        return;
+    };
+    let res = env.interrupt(uc, intno8);
+    uc.get_data_mut().env = Some(env);
+    if let Err(stop) = res {
+        uc.request_stop(stop);
+    }
+}
+
+/// A processor exception, or a trap (INT 3, INTO, the single-step trap),
+/// reported by unicorn's interrupt hook: the machine stops with its
+/// [`Fault`].
+fn exception_or_trap(uc: &mut Uc<'_>, intno8: u8, software: bool) {
     let regs = uc.regs();
 
     let before = |n: u16| -> Option<Vec<u8>> {
@@ -49,8 +83,6 @@ pub(super) fn interrupt(uc: &mut Uc<'_>, intno: u32) {
             .ok()
             .map(|_| b)
     };
-    let intno8 = (intno & 0xFF) as u8;
-    let software = exception::is_software_interrupt(uc, &regs, intno8);
     if intno8 == 3 || intno8 == 4 || (intno8 == 1 && !software) {
         // Traps: INT 3 / INTO report the trap instruction itself; the
         // single-step trap the instruction after the one that ran.
@@ -92,31 +124,18 @@ pub(super) fn interrupt(uc: &mut Uc<'_>, intno: u32) {
             None => Fault::new(intno8, regs, fault_name(intno8)),
         };
         uc.request_stop(Stop::Fault(fault));
-        return;
-    }
-    if deadline_passed(uc) {
-        // The call has not run: CS:IP back at the INT for the walk.
-        let _ = uc.set_reg(R::IP, regs.ip.wrapping_sub(2));
-        uc.request_stop(Stop::Timeout);
-        return;
-    }
-    let Some(mut env) = uc.get_data_mut().env.take() else {
-        uc.request_stop(Stop::Unimplemented {
-            what: format!("INT {intno8:02X}h"),
-            caller: (regs.cs, regs.ip.wrapping_sub(2), regs.bp),
-        });
-        return;
-    };
-    let res = env.interrupt(uc, intno8);
-    uc.get_data_mut().env = Some(env);
-    if let Err(stop) = res {
-        uc.request_stop(stop);
     }
 }
 
 /// Up to 15 bytes (the longest x86 instruction) at CS:IP, stopping at the
 /// segment limit.
 pub fn insn_bytes(uc: &Uc<'_>, cs: u16, ip: u16) -> Vec<u8> {
+    let mut all = [0u8; 15];
+    if uc.read_seg(cs, ip, &mut all).is_ok() {
+        // The common case in one read; near the limit (or a wrap), byte
+        // by byte.
+        return all.to_vec();
+    }
     let mut out = Vec::new();
     for k in 0..15u16 {
         let mut b = [0u8];

@@ -70,7 +70,7 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         // The translated code counts only while the counting hook has just
         // seen the common case (counter.rs): not across the host's work.
         uc.get_data().ic.off();
-        let res = uc.emu_start(begin, until, 0, 0);
+        let res = emu_start(uc, begin, until);
         {
             let st = uc.get_data_mut();
             st.ic.off();
@@ -151,6 +151,34 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
             Some(stop) => return Err(stop),
         }
     }
+}
+
+/// Start the engine at `begin` until `until` ([`NO_END`]: none).
+#[cfg(not(feature = "unpatched-engine"))]
+fn emu_start(uc: &mut Uc<'_>, begin: u64, until: u64) -> Result<(), uc_error> {
+    uc.emu_start(begin, until, 0, 0)
+}
+
+/// Start the engine at `begin` until `until` ([`NO_END`]: none), on the
+/// engine as published: without patch 0008 it would take [`NO_END`] for
+/// an address and, after every run, look up the code page "at" it to drop
+/// a block there (a TLB fill for an address that is none). The engine's
+/// list of exits does the same work without that: a run with no end has
+/// an empty list, which drops nothing; one with an end has that address
+/// (dropped after the run, as the engine does for an `until`); a nested
+/// run puts the outer run's list back when it returns.
+#[cfg(feature = "unpatched-engine")]
+fn emu_start(uc: &mut Uc<'_>, begin: u64, until: u64) -> Result<(), uc_error> {
+    uc.ctl_exits_enable()?;
+    let outer = uc.ctl_get_exits()?;
+    if until == NO_END {
+        uc.ctl_set_exits(&[])?;
+    } else {
+        uc.ctl_set_exits(&[until])?;
+    }
+    let res = uc.emu_start(begin, until, 0, 0);
+    let _ = uc.ctl_set_exits(&outer);
+    res
 }
 
 /// The linear address of CS:IP.

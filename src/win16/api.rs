@@ -120,8 +120,33 @@ impl Api {
     /// the far return address), in declaration order. An unreadable word
     /// reads as 0.
     pub fn read_args(&self, uc: &Uc<'_>, ss: u16, sp: u16) -> Vec<u32> {
-        let word = |off: u16| u32::from(uc.read_u16_at(ss, off).unwrap_or(0));
         let mut args = vec![0u32; self.args.len()];
+        self.read_args_into(uc, ss, sp, &mut args);
+        args
+    }
+
+    /// [`Api::read_args`] into `args` (as long as the declared arguments),
+    /// allocating nothing: the system call's path.
+    pub fn read_args_into(&self, uc: &Uc<'_>, ss: u16, sp: u16, args: &mut [u32]) {
+        let total: u16 = self.args.iter().map(|a| a.size()).sum();
+        // The arguments' bytes in one read when they lie within the stack
+        // segment (every call but a hostile one); else word by word, an
+        // unreadable word reading as 0 (and the refused access noted for
+        // the word, as before: machine/cpu.rs, `note_refused_access`).
+        let mut bytes = [0u8; MAX_ARG_BYTES];
+        let whole = usize::from(total) <= MAX_ARG_BYTES
+            && u32::from(sp) + 4 + u32::from(total) <= 0x1_0000
+            && uc
+                .read_seg(ss, sp.wrapping_add(4), &mut bytes[..usize::from(total)])
+                .is_ok();
+        let word = |off: u16| {
+            if whole {
+                let k = usize::from(off.wrapping_sub(sp).wrapping_sub(4));
+                u32::from(u16::from_le_bytes([bytes[k], bytes[k + 1]]))
+            } else {
+                u32::from(uc.read_u16_at(ss, off).unwrap_or(0))
+            }
+        };
         let mut off = sp.wrapping_add(4);
         let mut read = |i: usize, off: &mut u16| {
             let a = self.args[i];
@@ -142,9 +167,15 @@ impl Api {
                 read(i, &mut off);
             }
         }
-        args
     }
 }
+
+/// The most argument bytes [`Api::read_args_into`] reads at once.
+const MAX_ARG_BYTES: usize = 128;
+
+/// The most arguments a call reads without allocating (win16/mod.rs,
+/// `call_api`); a function declaring more gets a `Vec`.
+pub const MAX_ARGS_INLINE: usize = 32;
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.

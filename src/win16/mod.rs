@@ -558,9 +558,24 @@ pub fn thunk_for(
 /// return address (CS:IP) at SS:SP, and BP.
 pub fn api_caller(uc: &Uc<'_>) -> (u16, u16, u16) {
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
+    let (cs, ip) = return_address(uc, ss, sp);
+    (cs, ip, uc.reg(R::BP))
+}
+
+/// The far return address (CS, IP) at `ss:sp`; a word that cannot be read
+/// reads as 0.
+fn return_address(uc: &Uc<'_>, ss: u16, sp: u16) -> (u16, u16) {
+    let mut b = [0u8; 4];
+    if sp <= 0xFFFC && uc.read_seg(ss, sp, &mut b).is_ok() {
+        return (
+            u16::from_le_bytes([b[2], b[3]]),
+            u16::from_le_bytes([b[0], b[1]]),
+        );
+    }
+    // Near the end of the segment (or past its limit): word by word.
     let ip = uc.read_u16_at(ss, sp).unwrap_or(0);
     let cs = uc.read_u16_at(ss, sp.wrapping_add(2)).unwrap_or(0);
-    (cs, ip, uc.reg(R::BP))
+    (cs, ip)
 }
 
 /// Write code at `sel:off` from the host and drop any translation of the
@@ -594,8 +609,9 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
         )));
     };
     let (ss, sp) = (uc.reg(R::SS), uc.reg(R::SP));
-    let (ret_cs, ret_ip, bp) = api_caller(uc);
+    let (ret_cs, ret_ip) = return_address(uc, ss, sp);
     let Some(api) = found else {
+        let bp = uc.reg(R::BP);
         let thunk = &env.win16.modules[idx].thunks[k];
         // An import by a name the module does not know has no ordinal
         // (its thunk's number is made up): MODULE.NAME.
@@ -615,13 +631,26 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             caller: (ret_cs, ret_ip, bp),
         });
     };
-    let args = api.read_args(uc, ss, sp);
+    // The arguments on this stack frame, without allocating (a function
+    // declaring more than MAX_ARGS_INLINE gets a Vec).
+    let mut inline = [0u32; api::MAX_ARGS_INLINE];
+    let spilled;
+    let args: &[u32] = match inline.get_mut(..api.args.len()) {
+        Some(a) => {
+            api.read_args_into(uc, ss, sp, a);
+            a
+        }
+        None => {
+            spilled = api.read_args(uc, ss, sp);
+            &spilled
+        }
+    };
     env.win16.scheduler.switched = false;
     // GDI's hook: a call on a metafile DC is recorded instead
     // (gdi/mod.rs, before_call).
-    let r = match gdi::before_call(env, uc, api, &args)? {
+    let r = match gdi::before_call(env, uc, api, args)? {
         Some(r) => r,
-        None => (api.func)(env, uc, &args)?,
+        None => (api.func)(env, uc, args)?,
     };
     if api.module == "USER" {
         // The menus' blocks in USER's menu heap follow what the call did
@@ -633,7 +662,7 @@ pub fn call_api(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
     // only when asked for (`--events`): formatting every call is a cost
     // an unlogged run does not pay.
     if env.dos.log_calls {
-        relay_log(uc, api, &args, r, switched, (cs, ip), (ret_cs, ret_ip));
+        relay_log(uc, api, args, r, switched, (cs, ip), (ret_cs, ret_ip));
     }
     if switched {
         // The registers are now another task's; this task gets its result
