@@ -345,7 +345,7 @@ mod tests {
         let stop = m.run(RunLimits::default());
         assert!(once.get(), "the hook ran");
         match stop {
-            Stop::Fault(f) => assert_eq!((f.number, f.ip, f.regs.bx & 0xFF), (3, 0x706, 1)),
+            Stop::Fault(f) => assert_eq!((f.number, f.ip, f.regs.bx & 0xFF), (3, 0x705, 1)),
             other => panic!("expected the INT 3, got {other:?}"),
         }
     }
