@@ -50,7 +50,8 @@
 //! memory hook has the engine put the accessing instruction back
 //! (machine/debug.rs, `redo_insn`, vendor patch 0013) and [`between`]
 //! runs it again with the instruction hook, which stops after it; the
-//! stop's `arrange` then gives the hook up again.
+//! stop's `arrange` then gives the hook up again. In real mode only so
+//! far ([`may_run_fast`]).
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
