@@ -218,7 +218,9 @@ fn wait_for(child: &mut Child, secs: f64) -> Option<std::process::ExitStatus> {
     None
 }
 
-/// `toolhelp16 gdbserver --listen 0 ARGS`: the server and its address.
+/// `toolhelp16 gdbserver --listen 0 ARGS`: the server and its address
+/// (the caller waits for it).
+#[allow(clippy::zombie_processes)]
 fn gdbserver(args: &[&str]) -> (Child, String) {
     let mut child = Command::new(exe())
         .args(["gdbserver", "--listen", "0"])

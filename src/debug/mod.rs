@@ -845,8 +845,11 @@ enum Site {
 /// callbacks (InterruptRegister, the fault dialog) run in, which only
 /// the instruction hook tells from the fault happening again.
 fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
-    !(timed && mode == CpuMode::Real)
-        && !(mode == CpuMode::Protected && c.last_fault.is_some())
+    let mode_needs_hook = match mode {
+        CpuMode::Real => timed,
+        CpuMode::Protected => c.last_fault.is_some(),
+    };
+    !mode_needs_hook
         && c.replay.is_none()
         && c.restart.is_none()
         && !c.killed
