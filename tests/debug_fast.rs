@@ -10,8 +10,12 @@
 //! replays. The expected values that come from the programs themselves
 //! are asserted too.
 
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_toolhelp16")
@@ -141,9 +145,10 @@ fn a_watchpoint_added_at_a_breakpoint_and_finish_in_a_window_procedure_agree() {
     // nested emulation). `finish` stops at the return into WndProc; a
     // write watchpoint added there (on a word of the stack, which the
     // next call writes) needs the hook on every instruction;
-    // reverse-continue replays to the last stop. (A Win16 program keeps
-    // the hook on every instruction throughout, src/debug/mod.rs,
-    // `may_run_fast`: the two ways must agree all the same.)
+    // reverse-continue replays to the last stop. (A Win16 program runs
+    // without the hook on every instruction while it only continues to
+    // breakpoints, src/debug/mod.rs, `may_run_fast`, nested emulations
+    // included.)
     let out = both_ways(
         &[rom("winmsg.exe").to_str().unwrap()],
         "break WINMSG!paint_here\ncontinue\nposition\nregs\nfinish\nposition\nregs\nstepi\nposition\n\
@@ -196,4 +201,272 @@ fn a_fault_in_a_dos_program_is_at_the_same_position_both_ways() {
         out.contains("divide error (exception 0) at 0CC9:0110"),
         "{out}"
     );
+}
+
+/// Wait for a process to end, at most `secs`; its exit status, or None
+/// (and it is killed) when it did not end.
+fn wait_for(child: &mut Child, secs: f64) -> Option<std::process::ExitStatus> {
+    let until = Instant::now() + Duration::from_secs_f64(secs);
+    while Instant::now() < until {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// `toolhelp16 gdbserver --listen 0 ARGS`: the server and its address
+/// (the caller waits for it).
+#[allow(clippy::zombie_processes)]
+fn gdbserver(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(exe())
+        .args(["gdbserver", "--listen", "0"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gdbserver");
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("gdbserver ended before listening");
+        }
+        if let Some(i) = line.find("listening on ") {
+            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
+            std::thread::spawn(move || {
+                let mut sink = String::new();
+                while err.read_line(&mut sink).unwrap_or(0) > 0 {
+                    sink.clear();
+                }
+            });
+            return (child, addr);
+        }
+    }
+}
+
+#[test]
+fn gdb_sets_a_breakpoint_after_ctrl_c_and_the_program_stops_there() {
+    // The real gdb against a program running without the hook on every
+    // instruction (a DOS `jmp $` that keeps no time): Ctrl-C (SIGINT to
+    // gdb, which sends the interrupt byte 03h) stops it at the jump, as
+    // SIGINT (gdb's "Program received signal SIGINT"); `break *$pc` sends
+    // Z0 for that address, which must be answered; `continue` steps over
+    // it and runs the jump once more, which stops at the breakpoint.
+    if !common::need::tool("gdb", "--version", "gdb") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("th16-dbgfast-gdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prog = dir.join("jmpself.com");
+    std::fs::write(&prog, [0xEB, 0xFE]).unwrap();
+    let (mut server, addr) = gdbserver(&["--timeout", "60", prog.to_str().unwrap()]);
+    let mut gdb = Command::new("gdb")
+        .args(["-batch", "-nx", "-ex", "set pagination off"])
+        .args(["-ex", &format!("target remote {addr}")])
+        .args(["-ex", "continue", "-ex", "break *$pc", "-ex", "continue"])
+        .args(["-ex", "info breakpoints", "-ex", "kill"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut out, mut err) = (gdb.stdout.take().unwrap(), gdb.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    // The program runs for a while before the interrupt.
+    std::thread::sleep(Duration::from_millis(2500));
+    let _ = Command::new("kill")
+        .args(["-INT", &gdb.id().to_string()])
+        .status();
+    let gdb_status = wait_for(&mut gdb, 30.0);
+    let text = reader.join().unwrap();
+    let _ = wait_for(&mut server, 10.0);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(gdb_status.is_some(), "gdb ended:\n{text}");
+    assert!(text.contains("SIGINT"), "stopped by the interrupt:\n{text}");
+    assert!(
+        text.contains("Breakpoint 1 at"),
+        "the breakpoint was set (Z0 answered):\n{text}"
+    );
+    assert!(
+        text.contains("Breakpoint 1, "),
+        "the program stopped at it:\n{text}"
+    );
+    assert!(
+        text.contains("breakpoint already hit 1 time"),
+        "once:\n{text}"
+    );
+}
+
+/// The line of `file` (tests/watcom/) holding the comment `/* MARKER */`.
+fn line_of(file: &str, marker: &str) -> u32 {
+    let text = std::fs::read_to_string(common::watcom::source(file)).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
+    hits[0] as u32
+}
+
+#[test]
+fn a_breakpoint_in_a_watcom_window_procedure_finish_and_next_agree_both_ways() {
+    // tests/watcom/dbgwnd.c (Win16, protected mode, -d2): WinMain sends
+    // its window WM_USER+1 twenty times; each SendMessage runs WndProc in
+    // a nested emulation, which calls accumulate(). A breakpoint in
+    // accumulate stops once per message; `finish` returns to the rest of
+    // WndProc's calling line, `next` goes on to its return line; the
+    // later stops are one message apart, the same instructions each time
+    // (USER's SendMessage is the host's, the path through the program
+    // does not depend on the value). Then a breakpoint at the print after
+    // the loop, a step back and the end.
+    let Some(exe) = common::watcom::build(
+        "dbgwnd",
+        common::watcom::Kind::Win16Exe,
+        &["dbgwnd.c"],
+        None,
+        &["-d2"],
+    ) else {
+        return;
+    };
+    let l = |m: &str| line_of("dbgwnd.c", m);
+    let (body, call, ret, print) = (
+        l("LINE-ACC-BODY"),
+        l("LINE-WNDPROC-CALL"),
+        l("LINE-WNDPROC-RETURN"),
+        l("LINE-PRINT"),
+    );
+    let out = both_ways(
+        &[exe.to_str().unwrap()],
+        &format!(
+            "break dbgwnd.c:{body}\ncontinue\nposition\nregs\nfinish\nposition\nnext\nposition\n\
+             continue\nposition\nregs\ncontinue\nposition\ncontinue\nposition\n\
+             delete dbgwnd.c:{body}\nbreak dbgwnd.c:{print}\ncontinue\nposition\nreverse-stepi\n\
+             position\nstepi\nposition\ncontinue\n"
+        ),
+    );
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 9, "{out}");
+    assert!(
+        pos[0] < pos[1] && pos[1] < pos[2] && pos[2] < pos[3],
+        "{out}"
+    );
+    // The second, third and fourth messages' stops, equally far apart.
+    assert_eq!(pos[4] - pos[3], pos[5] - pos[4], "{out}");
+    assert!(pos[6] > pos[5], "{out}");
+    assert_eq!(pos[7], pos[6] - 1, "{out}");
+    assert_eq!(pos[8], pos[6], "{out}");
+    // The stops name their lines: accumulate's body, the rest of
+    // WndProc's calling line after `finish`, its return line after
+    // `next`, the print.
+    for line in [body, call, ret, print] {
+        assert!(
+            out.contains(&format!("dbgwnd.c:{line}:")),
+            "a stop at line {line}:\n{out}"
+        );
+    }
+    assert!(out.contains("total 1900 calls 20 last 1900"), "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+}
+
+#[test]
+fn a_watchpoint_on_a_range_of_a_timed_program_agrees_both_ways() {
+    // dosirq.com (roms/dosirq.asm, at 0CC9:0100), which keeps time: a
+    // write watchpoint on its words `ticks` and `seen` (0CC9:024A, 4
+    // bytes). Its INT 1Ch handler (`inc word [cs:ticks]`) writes the
+    // first once per BIOS tick; each stop is after the write, the count
+    // moved by one. reverse-continue goes back to the first write; the
+    // watchpoint deleted, the program runs to its end.
+    let out = both_ways(
+        &["--keys", "q", rom("dosirq.com").to_str().unwrap()],
+        "watch 0CC9:024A 4\ncontinue\nposition\nx/2 0CC9:024A\ncontinue\nposition\nx/2 0CC9:024A\n\
+         reverse-continue\nposition\nx/2 0CC9:024A\ndelete 0CC9:024A\ncontinue\nposition\n",
+    );
+    let words = after(&out, "x/2 0CC9:024A");
+    assert_eq!(
+        words,
+        [
+            "0CC9:024A  0001 0000",
+            "0CC9:024A  0002 0000",
+            "0CC9:024A  0001 0000"
+        ],
+        "{out}"
+    );
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 4, "{out}");
+    assert!(pos[1] > pos[0] && pos[2] == pos[0], "{out}");
+    assert!(out.contains("ticks 3 make 0010 break 0090 key q"), "{out}");
+    assert!(out.contains("exited with code 113"), "{out}");
+}
+
+#[test]
+fn watchpoints_on_ranges_stop_after_the_write_both_ways() {
+    // A .COM (listed here) that keeps no time, so the session watches
+    // without the hook on every instruction (src/debug/mod.rs, "Hooks"):
+    // `mov bx,0 / mov ax,1 / l: mov [bx+0200h],ax / add bx,2 / inc ax /
+    // cmp bx,10 / jb l / mov ax,4C00h / int 21h`: five words written at
+    // 0200h..0209h, the k-th (from 0) by the `mov` at position 2 + 5k,
+    // with AX = k + 1. A write watchpoint on 0204h..0207h stops after the
+    // writes of k = 2 and 3 (positions 13 and 18, before the `add` at
+    // 010Ah); one on the single byte 0209h stops after the word written
+    // at 0208h (k = 4, position 23), an access that starts before it.
+    // reverse-continue goes back to the stop before.
+    let dir = std::env::temp_dir().join(format!("th16-dbgfast-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let com = dir.join("words.com");
+    std::fs::write(
+        &com,
+        [
+            0xBB, 0x00, 0x00, 0xB8, 0x01, 0x00, 0x89, 0x87, 0x00, 0x02, 0x83, 0xC3, 0x02, 0x40,
+            0x83, 0xFB, 0x0A, 0x72, 0xF3, 0xB8, 0x00, 0x4C, 0xCD, 0x21,
+        ],
+    )
+    .unwrap();
+    let out = both_ways(
+        &[com.to_str().unwrap()],
+        "watch 0CC9:0204 4\nwatch 0CC9:0209 1\ncontinue\nposition\nregs\ncontinue\nposition\n\
+         regs\ncontinue\nposition\nregs\nx/5 0CC9:0200\nreverse-continue\nposition\nregs\n\
+         delete 0CC9:0204\ndelete 0CC9:0209\ncontinue\n",
+    );
+    assert_eq!(after(&out, "position"), ["13", "18", "23", "18"], "{out}");
+    let regs = after(&out, "regs");
+    assert_eq!(regs.len(), 4, "{out}");
+    for (r, (bx, ax)) in regs.iter().zip([
+        ("0004", "0003"),
+        ("0006", "0004"),
+        ("0008", "0005"),
+        ("0006", "0004"),
+    ]) {
+        assert!(
+            r.contains(&format!("AX={ax} BX={bx}")),
+            "AX {ax} BX {bx}: {r}\n{out}"
+        );
+    }
+    // Each stop is before the `add` after the write.
+    assert_eq!(out.matches("=> 0CC9:010A").count(), 4, "{out}");
+    assert_eq!(
+        after(&out, "x/5 0CC9:0200"),
+        ["0CC9:0200  0001 0002 0003 0004 0005"],
+        "{out}"
+    );
+    assert!(out.contains("exited with code 0"), "{out}");
 }

@@ -15,7 +15,8 @@
 //! * **Debugging.** A debugged run (`debug`, `gdbserver`: the debugger's
 //!   session, src/debug/) with three breakpoints set that the program
 //!   never reaches, beside the untraced run (target: at least 0.8 x
-//!   untraced, issue 33).
+//!   untraced, issue 33): a DOS loop, and roms/ticks.exe (bundled, a
+//!   Win16 program in protected mode making system calls).
 //! * **Self-modifying code.** roms/smc8.com, dossmc.com, smcdata.com and
 //!   smcboot.img (bundled) under a budget of 2 M instructions each:
 //!   microseconds per instruction (wall and the thread's CPU time), and
@@ -343,11 +344,16 @@ fn debugged_run(file: &Path) -> Result<Duration, String> {
     let started = std::rc::Rc::new(std::cell::Cell::new(None));
     let ran = std::rc::Rc::new(std::cell::Cell::new(None));
     let other = std::rc::Rc::new(std::cell::Cell::new(false));
-    // Past the loop's code in its segment (PSP at 0, the code at 0100h
-    // and ending at 011Dh), in real mode: CS is the load segment.
+    // Past the program's code in its first code segment (the DOS loop:
+    // PSP at 0, the code at 0100h and ending at 011Dh; roms/ticks.exe's
+    // code segment is shorter than 4000h): linear addresses it never
+    // runs, in real or protected mode.
     let probe = session::load(file, &LoadOptions::default()).map_err(|e| e.to_string())?;
     let regs = crate::machine::Cpu::regs(&*probe.machine);
-    let base = u64::from(regs.cs) << 4;
+    let base = probe
+        .machine
+        .linear(regs.cs, 0)
+        .ok_or_else(|| format!("{}: no code segment at its entry", file.display()))?;
     drop(probe);
     let front = BenchFront {
         never: vec![base + 0x4000, base + 0x8000, base + 0xC000],
@@ -446,6 +452,29 @@ fn reverse_bench(dir: &Path, quick: bool) -> Result<String, String> {
         "reverse execution\n  reverse-stepi after 10^{} instructions  {ms:.1} ms   target <= 50 ms: {}\n",
         at.ilog10(),
         if ms <= 50.0 { "met" } else { "NOT met" },
+    ))
+}
+
+/// A debugged run of a Win16 program (protected mode, system calls,
+/// nested emulations allowed) with breakpoints set that never hit, beside
+/// its plain run: roms/ticks.exe (bundled), in time from its first
+/// instruction to its end (target: at least 0.8 x the plain run).
+fn debug_win16_bench(reps: usize) -> Result<String, String> {
+    let file = Bundled::new("ticks.exe", TICKS_EXE)?;
+    let (mut plain, mut debugged) = (Duration::MAX, Duration::MAX);
+    for _ in 0..reps {
+        plain = plain.min(machine_run(&file.path, Mode::Untraced)?);
+        debugged = debugged.min(debugged_run(&file.path)?);
+    }
+    let ratio = plain.as_secs_f64() / debugged.as_secs_f64().max(1e-9);
+    Ok(format!(
+        "debugging a Win16 program (roms/ticks.exe, {TICKS_CALLS} GetTickCount calls)
+  plain run                {:8.1} ms
+  debugged, 3 breakpoints  {:8.1} ms   {ratio:.2} x the plain run's speed   target >= 0.80: {}
+",
+        plain.as_secs_f64() * 1e3,
+        debugged.as_secs_f64() * 1e3,
+        verdict(ratio, 0.80),
     ))
 }
 
@@ -606,6 +635,7 @@ fn run_all(dir: &Path, quick: bool, want: &dyn Fn(&str) -> bool) -> Result<Strin
     }
     if want("debug") {
         s.push_str(&debug_bench(dir, quick, reps)?);
+        s.push_str(&debug_win16_bench(reps)?);
     }
     if want("reverse") {
         s.push_str(&reverse_bench(dir, quick)?);

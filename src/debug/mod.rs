@@ -17,9 +17,11 @@
 //! a debugged program ten to twenty times slower than a plain run, so it
 //! is installed only while something needs it ("Hooks").
 //!
-//! **Hooks.** While the session only continues to breakpoints — no
-//! single step, watchpoint, position breakpoint, instruction budget or
-//! replay — in a real-mode program not timed ([`may_run_fast`]), the instruction hook is given up for a
+//! **Hooks.** While the session only continues to breakpoints and
+//! watchpoints — no single step, position breakpoint, instruction budget
+//! or replay — in a Win16 program (protected mode, nested emulations
+//! included, keeping time or not) or a real-mode one that keeps no time
+//! ([`may_run_fast`]), the instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
 //! `next` and `finish`), one address each, so that code elsewhere runs
 //! as in a plain run. A stop's position is then the machine's count of
@@ -33,10 +35,23 @@
 //! and clock so that nothing sees the difference). A stop where the
 //! machine cannot be changed (a fault) leaves the change to the next
 //! point between two emulations ([`between`]). Without the instruction
-//! hook, a thread interrupts the run every [`POLL_EVERY`] so that the
-//! front end is asked whether the user interrupted it, and the
-//! wall-clock limit is looked at. tests/debug_fast.rs runs sessions both
-//! ways and compares them line for line.
+//! hook, the machine's counting hook stops the run where a block starts
+//! every [`POLL_INSNS`] instructions (machine/debug.rs, `poll_every`; on
+//! the emulation's own thread, so nothing is left half done and no stop
+//! can be taken for the program's HLT), and at most every [`POLL_EVERY`]
+//! the front end is asked whether the user interrupted it; the
+//! wall-clock limit is looked at each time. tests/debug_fast.rs runs
+//! sessions both ways and compares them line for line.
+//!
+//! A watchpoint is a memory hook on its range alone (the engine calls it
+//! only for accesses there, though any memory hook sends every access
+//! down the engine's slower path). With the instruction hook, an access
+//! is noted and the next instruction's hook stops; without it, the
+//! memory hook has the engine put the accessing instruction back
+//! (machine/debug.rs, `redo_insn`, vendor patch 0013) and [`between`]
+//! runs it again with the instruction hook, which stops after it; the
+//! stop's `arrange` then gives the hook up again. In real mode only so
+//! far ([`may_run_fast`]).
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -117,8 +132,6 @@ pub mod views;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::rc::{Rc, Weak};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use unicorn_engine::RegisterX86;
@@ -319,6 +332,10 @@ pub struct Control {
     /// The instruction hook stopped the emulation for a checkpoint at
     /// this position, to be taken between the two emulations.
     ckpt_asked: Option<u64>,
+    /// The instruction at this position made a watched access without
+    /// the instruction hook and runs again with it (module notes,
+    /// "Hooks"): the hook stays until the stop after it.
+    redo_at: Option<u64>,
 }
 
 /// The machine's raw count: instructions counted, and the last block
@@ -419,7 +436,22 @@ impl Budget {
 
 /// What a watchpoint's memory hook saw last: the kind and address, for
 /// the next instruction's stop.
-type Pending = Rc<Cell<Option<(WatchKind, u64)>>>;
+type Pending = Rc<WatchHits>;
+
+/// What the watchpoints' memory hooks leave for the debugger.
+#[derive(Debug, Default)]
+struct WatchHits {
+    /// An access seen, for the next instruction's stop (with the hook on
+    /// every instruction).
+    hit: Cell<Option<(WatchKind, u64)>>,
+    /// The program runs without the instruction hook (module notes,
+    /// "Hooks").
+    fast: Cell<bool>,
+    /// Without it: the instruction making a watched access, asked to run
+    /// again (machine/debug.rs, `redo_insn`): its linear address, and the
+    /// access ([`between`] takes it).
+    redo: Cell<Option<(u64, WatchKind, u64)>>,
+}
 
 /// A front end: the gdb stub or the command session.
 pub trait Frontend {
@@ -724,24 +756,47 @@ fn install_watch(
         WatchKind::Access => HookType::MEM_READ | HookType::MEM_WRITE,
     };
     let end = w.addr + w.len - 1;
-    uc.add_mem_hook(ty, w.addr, end, move |_uc, t, addr, size, _v| {
-        let hit = addr <= end && addr.saturating_add(size as u64) > w.addr;
-        let kind_ok = match w.kind {
-            WatchKind::Write => t == MemType::WRITE,
-            WatchKind::Read => t == MemType::READ,
-            WatchKind::Access => matches!(t, MemType::READ | MemType::WRITE),
-        };
-        if hit && kind_ok && pending.get().is_none() {
-            pending.set(Some((w.kind, addr.max(w.addr))));
-        }
-        true
-    })
+    // An access of up to 8 bytes that starts before the range and
+    // reaches into it is one: the engine calls a hook for the access's
+    // first address only.
+    uc.add_mem_hook(
+        ty,
+        w.addr.saturating_sub(7),
+        end,
+        move |uc, t, addr, size, _v| {
+            let hit = addr <= end && addr.saturating_add(size as u64) > w.addr;
+            let kind_ok = match w.kind {
+                WatchKind::Write => t == MemType::WRITE,
+                WatchKind::Read => t == MemType::READ,
+                WatchKind::Access => matches!(t, MemType::READ | MemType::WRITE),
+            };
+            if !(hit && kind_ok) {
+                return true;
+            }
+            if pending.fast.get() {
+                // Without the instruction hook: the instruction is put back
+                // and run again with it, which stops after it (`between`).
+                if pending.redo.get().is_none() {
+                    pending
+                        .redo
+                        .set(Some((linear_pc(uc), w.kind, addr.max(w.addr))));
+                    crate::machine::debug::redo_insn(uc);
+                }
+            } else if pending.hit.get().is_none() {
+                pending.hit.set(Some((w.kind, addr.max(w.addr))));
+            }
+            true
+        },
+    )
     .map_err(|e| format!("watchpoint: {}", crate::machine::uc_words(e)))
     .inspect(|_| {
         // Memory hooks are called from the slow path of an access, which
         // the TLB's entries made before the hook skip: drop them, so the
-        // next access (even in the block running now) sees the hook.
+        // next access (even in the block running now) sees the hook; and
+        // code translated before the first memory hook reads memory
+        // without looking for one: drop it too.
         let _ = uc.ctl_flush_tlb();
+        crate::machine::debug::forget_all_code(uc);
     })
 }
 
@@ -765,17 +820,21 @@ struct Shared {
     path: std::path::PathBuf,
     /// Itself, for the hooks it installs.
     me: Weak<Shared>,
-    /// The program runs without the instruction hook: the poller thread
-    /// interrupts it now and then ([`POLL_EVERY`]).
-    fast_on: Arc<AtomicBool>,
-    /// The poller thread interrupted the program: time to ask the front
-    /// end whether the user did.
-    poll: Arc<AtomicBool>,
+    /// When the front end was last asked whether the user interrupted
+    /// the program running without the instruction hook.
+    looked: Cell<Instant>,
 }
 
-/// How often the program running without the instruction hook is
-/// interrupted to ask the front end whether the user interrupted it.
+/// How often the front end is asked whether the user interrupted the
+/// program running without the instruction hook, at most.
 const POLL_EVERY: Duration = Duration::from_millis(20);
+
+/// Every how many instructions the program running without the
+/// instruction hook stops between two blocks for the debugger to look at
+/// its front end and its wall-clock limit (machine/debug.rs,
+/// `poll_every`): a few milliseconds of a plain run, a few tens in a
+/// debug build.
+const POLL_INSNS: u64 = 1 << 20;
 
 /// Where a stop is made, for putting the hooks in order after it.
 #[derive(Debug, Clone, Copy)]
@@ -791,23 +850,43 @@ enum Site {
 }
 
 /// Can the program run without the instruction hook now (module notes,
-/// "Hooks")? Only in real mode: in protected mode the engine can leave a
-/// block it is stopped in from another thread half done (a stop noticed
-/// at a memory access the descriptor tables' hook sees, machine/tlb.rs),
-/// so the poller thread cannot interrupt it safely. Nor once the program
-/// is timed (machine/time.rs): the timer's interrupts there fall at
-/// block entries, and going back to the instruction hook at a breakpoint
-/// (a block entered again in its middle) is not yet proved to keep them
-/// where they were.
+/// "Hooks")? In real and protected mode alike: the machine stops it for
+/// the debugger's polls only where a block starts, on the emulation's
+/// own thread (machine/debug.rs, `poll_every`), never from another
+/// thread (which in protected mode could leave a block half done: a stop
+/// noticed inside a helper's descriptor-table accesses, machine/tlb.rs).
+/// A timed program (machine/time.rs) too in protected mode, where the
+/// clock only answers the program's questions (GetTickCount) and no
+/// timer interrupt is delivered between blocks. Not yet a real-mode
+/// program that keeps time: its timer and keyboard interrupts are
+/// delivered at block entries, and going back to the instruction hook
+/// at a breakpoint at the start of a timer handler lets the next
+/// interrupt in before the handler's first instruction (a `stepi` there
+/// lands in the keyboard handler), which the hook on every instruction
+/// does not; so it keeps the hook (tests/debug_fast.rs, the timer
+/// handler's session, compares both ways).
+///
+/// Watchpoints without the instruction hook in real mode only: in
+/// protected mode a stop after a watched `PUSH` was found one position
+/// short (tests/debug.rs, demo.exe), not yet explained.
+///
+/// Nor a protected-mode program after a fault was reported: Windows
+/// offers the fault again on its way out of the nested emulations its
+/// callbacks (InterruptRegister, the fault dialog) run in, which only
+/// the instruction hook tells from the fault happening again.
 fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
-    mode == CpuMode::Real
-        && !timed
+    let mode_needs_hook = match mode {
+        CpuMode::Real => timed,
+        CpuMode::Protected => c.last_fault.is_some(),
+    };
+    !mode_needs_hook
         && c.replay.is_none()
         && c.restart.is_none()
         && !c.killed
         && !c.stepping
         && c.position_breaks.is_empty()
-        && c.watches.is_empty()
+        && (c.watches.is_empty() || (crate::machine::debug::CAN_REDO && mode == CpuMode::Real))
+        && c.redo_at.is_none()
         && c.budget.max_insns == 0
 }
 
@@ -882,7 +961,8 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
             crate::machine::debug::interrupt_here(uc);
         }
     }
-    sh.fast_on.store(c.fast.is_some(), Ordering::Relaxed);
+    crate::machine::debug::poll_every(uc, if c.fast.is_some() { POLL_INSNS } else { 0 });
+    sh.pending.fast.set(c.fast.is_some() && !c.detached);
 }
 
 /// A code hook on each address the program must stop at without the
@@ -988,16 +1068,42 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
         return;
     }
     let pc = linear_pc(uc);
-    // A program that became timed goes back to the instruction hook here,
-    // between two blocks (`may_run_fast`).
-    if c.dirty || crate::machine::debug::timed(uc) {
+    // A watched access made without the instruction hook: its
+    // instruction was put back (machine/debug.rs, `redo_insn`) and runs
+    // again with the hook, which stops after it as it always does;
+    // or, made outside translated code, it completed: the stop is here.
+    if let Some((at, kind, addr)) = sh.pending.redo.take()
+        && !c.detached
+    {
+        if pc == at && c.fast.is_some() {
+            c.redo_at = Some(pos);
+            arrange(sh, &mut c, uc, Site::Between(pc), pos, true);
+            return;
+        }
+        c.count = pos + 1;
+        stop(
+            sh,
+            c,
+            UcRef::Mut(uc),
+            Why::Watch { kind, addr },
+            pos,
+            Site::Between(pc),
+        );
+        return;
+    }
+    // A real-mode program that became timed goes back to the instruction
+    // hook here, between two blocks (`may_run_fast`).
+    if c.dirty || (crate::machine::debug::timed(uc) && uc.mode() == CpuMode::Real) {
         arrange(sh, &mut c, uc, Site::Between(pc), pos, false);
         if c.fast.is_none() {
             return;
         }
     }
-    if sh.poll.swap(false, Ordering::Relaxed) && !c.detached && sh.front.borrow_mut().interrupted()
-    {
+    let look = sh.looked.get().elapsed() >= POLL_EVERY;
+    if look {
+        sh.looked.set(Instant::now());
+    }
+    if look && !c.detached && sh.front.borrow_mut().interrupted() {
         c.count = pos + 1;
         stop(
             sh,
@@ -1073,7 +1179,14 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
     if c.last_fault.as_ref().is_some_and(|(_, lin)| *lin == addr) {
         c.fault_refired = true;
     }
-    let watched = sh.pending.take();
+    let watched = sh.pending.hit.take();
+    // The instruction run again after a watched access made without the
+    // hook is done: the stop after it is made here, if the access was
+    // seen again; the hook goes at the next chance.
+    if c.redo_at.is_some_and(|p| pos > p) {
+        c.redo_at = None;
+        c.dirty = true;
+    }
     if let Some(r) = c.replay.clone() {
         while let Some((p, e)) = c.edits.get(c.next_edit).cloned() {
             if p > pos {
@@ -1242,7 +1355,7 @@ fn take_checkpoint(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) {
         },
         (None, None) => return,
     };
-    c.checkpoints.take(uc, pos, sh.pending.get());
+    c.checkpoints.take(uc, pos, sh.pending.hit.get());
 }
 
 /// The debugger's observer: faults, before the environment sees them.
@@ -1372,8 +1485,7 @@ pub fn run_session_checkpointed(
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
     let sh = Rc::new_cyclic(|me| Shared {
         me: me.clone(),
-        fast_on: Arc::new(AtomicBool::new(false)),
-        poll: Arc::new(AtomicBool::new(false)),
+        looked: Cell::new(Instant::now()),
         ctl: RefCell::new(Control {
             replay: Some(Replay::To(0, Why::Start)),
             echo,
@@ -1385,7 +1497,7 @@ pub fn run_session_checkpointed(
             ..Control::default()
         }),
         front: RefCell::new(front),
-        pending: Rc::new(Cell::new(None)),
+        pending: Rc::default(),
         path: prog.path.clone(),
     });
     sh.ctl.borrow_mut().checkpoints.configure(checkpoints);
@@ -1399,14 +1511,7 @@ pub fn run_session_checkpointed(
             timeout: Duration::MAX,
         };
         sh.ctl.borrow_mut().budget.start();
-        let poker = crate::machine::debug::poker(&prog.machine);
-        let s = crate::machine::debug::with_poller(
-            poker,
-            sh.fast_on.clone(),
-            sh.poll.clone(),
-            POLL_EVERY,
-            || prog.run(unlimited, None),
-        );
+        let s = prog.run(unlimited, None);
         let mut c = sh.ctl.borrow_mut();
         c.budget.pause();
         // Without the instruction hook, the position is the machine's.
@@ -1500,13 +1605,13 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     };
     c.count = 0;
     c.started_at = 0;
-    sh.pending.set(None);
+    sh.pending.hit.set(None);
     if let Some(ck) = c.checkpoints.nearest(target) {
         ck.restore(&mut prog.machine, false)?;
         let (at, pending) = (ck.pos, ck.pending);
         c.count = at;
         c.started_at = at;
-        sh.pending.set(pending);
+        sh.pending.hit.set(pending);
     }
     let from = c.started_at;
     c.next_edit = c.edits.partition_point(|(p, _)| *p < from);
@@ -1516,6 +1621,8 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     c.stepping = false;
     c.temp = None;
     c.restart = None;
+    sh.pending.redo.set(None);
+    c.redo_at = None;
     for w in &mut c.watches {
         w.1 = None;
     }
@@ -1528,7 +1635,6 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     c.last_fault_exec = None;
     c.seen = None;
     c.stale_hooks.clear();
-    sh.fast_on.store(false, Ordering::Relaxed);
     Ok(prog)
 }
 

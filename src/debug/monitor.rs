@@ -221,12 +221,32 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         }
         "delete" => {
             let at = args.first().ok_or("delete LOC: which breakpoint?")?;
-            let (seg, off) = seg_off(h, at)?;
+            // What `break` takes: FILE:LINE too.
+            let (seg, off) = match super::source::parse_file_line(at) {
+                Some((file, line)) => super::source::line_address(h, file, line)?,
+                None => seg_off(h, at)?,
+            };
             let lin = h.linear(seg, off).unwrap_or(u64::MAX);
             if h.remove_breakpoint(lin) {
                 format!("deleted the breakpoint at {seg:04X}:{off:04X}\n")
             } else {
-                return Err(format!("no breakpoint at {seg:04X}:{off:04X}"));
+                // The watchpoints that start there, of any kind and length.
+                let mut s = String::new();
+                for w in h.watches().into_iter().filter(|w| w.addr == lin) {
+                    if h.remove_watch(w)? {
+                        s.push_str(&format!(
+                            "deleted the {} watchpoint on {} bytes at {seg:04X}:{off:04X}\n",
+                            w.kind.word(),
+                            w.len
+                        ));
+                    }
+                }
+                if s.is_empty() {
+                    return Err(format!(
+                        "no breakpoint or watchpoint at {seg:04X}:{off:04X}"
+                    ));
+                }
+                s
             }
         }
         "watch" | "rwatch" | "awatch" => {

@@ -233,11 +233,10 @@ impl InlineCount {
         self.limit.set(0);
     }
 
-    /// The next block may be counted by the translated code, within the
-    /// run's budget `max_insns` (0: none).
-    fn on(&self, max_insns: u64) {
-        self.limit
-            .set(if max_insns == 0 { u64::MAX } else { max_insns });
+    /// The next block may be counted by the translated code, up to
+    /// `limit` instructions in this run ([`limit`]).
+    fn on(&self, limit: u64) {
+        self.limit.set(limit);
     }
 }
 
@@ -637,7 +636,7 @@ extern "C" fn on_block_fast(
         && let Some((n, _)) = common_case(st, addr, size)
     {
         st.ic.add_block(addr, size, n);
-        st.ic.on(st.max_insns);
+        st.ic.on(limit(st));
         return;
     }
     // The rest under a guard: a panic may not unwind into unicorn's C
@@ -672,13 +671,53 @@ fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
     }
     let slot = st.tb_counts.find(addr, size)?;
     let n = u64::from(slot.n.get());
-    let max = if st.max_insns == 0 {
+    let max = limit(st);
+    (!cuts_short(st.ic.last_block(), addr, size) && st.ic.executed() + n <= max)
+        .then(|| (n, slot.given.get()))
+}
+
+/// The most instructions this run may count without the hook looking:
+/// the budget, and the next poll ([`poll_due`]).
+#[inline(always)]
+fn limit(st: &super::State) -> u64 {
+    let budget = if st.max_insns == 0 {
         u64::MAX
     } else {
         st.max_insns
     };
-    (!cuts_short(st.ic.last_block(), addr, size) && st.ic.executed() + n <= max)
-        .then(|| (n, slot.given.get()))
+    if st.poll_every == 0 {
+        budget
+    } else {
+        budget.min(st.poll_at)
+    }
+}
+
+/// Is a poll due at the entry of the next block (debug.rs,
+/// `poll_every`)? Then the next one is set, and the caller stops the
+/// emulation before the block runs: at a block's entry nothing is half
+/// done (in protected mode too, where a stop from another thread may land
+/// inside a helper's memory accesses), and the count is exact. The
+/// machine's loop goes on at once, after its `between` function.
+#[inline(always)]
+fn poll_due(st: &mut super::State) -> bool {
+    if st.poll_every == 0
+        || st.ic.executed() < st.poll_at
+        || st.stop.is_some()
+        || st.tail.is_some()
+        || st.preentered.is_some()
+    {
+        return false;
+    }
+    st.poll_at = st.ic.executed().saturating_add(st.poll_every);
+    st.polled = true;
+    true
+}
+
+/// Poll every `every` instructions from now on (0: never).
+pub(super) fn set_poll(st: &mut super::State, every: u64) {
+    st.poll_every = every;
+    st.poll_at = st.ic.executed().saturating_add(every);
+    st.ic.off();
 }
 
 /// Does the block at `addr` of `size` bytes start inside the last one
@@ -748,6 +787,11 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
         undo_entry(st, a, counted);
     }
     if st.stop.is_some() {
+        return;
+    }
+    if poll_due(st) {
+        // SAFETY: `handle` is the engine calling this hook.
+        unsafe { unicorn_engine::ffi::uc_emu_stop(handle) };
         return;
     }
     let resumed = std::mem::take(&mut st.resumed_mid_block);
@@ -929,6 +973,10 @@ fn on_tail(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 /// observers, which need the machine at hand in every block.
 fn on_block(uc: &mut Uc<'_>, addr: u64, size: u32) {
     inline_off(uc);
+    if uc.get_data().preentered.is_none() && poll_due(uc.get_data_mut()) {
+        let _ = uc.emu_stop();
+        return;
+    }
     on_block_full(uc, addr, size);
 }
 

@@ -4,13 +4,9 @@
 //! console echo back on where a replay ends); the instruction count at a
 //! code hook (the position of a breakpoint hit without a hook on every
 //! instruction); dropping translated code when its hooks change; a call
-//! between two emulations, where the machine is whole; and a thread that
-//! interrupts the emulation now and then so that the debugger can ask its
-//! front end whether the user pressed Ctrl-C.
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+//! between two emulations, where the machine is whole; and a stop every
+//! so many instructions so that the debugger can ask its front end
+//! whether the user pressed Ctrl-C.
 
 use super::{Environment, Uc};
 
@@ -111,77 +107,54 @@ pub fn nesting(uc: &Uc<'_>) -> u32 {
     uc.get_data().depth
 }
 
-/// The engine's handle, for `uc_emu_stop` from the poller thread.
-struct Handle(unicorn_engine::ffi::uc_handle);
-
-// SAFETY: the handle is only used for `uc_emu_stop`, which unicorn itself
-// calls from its timeout thread while the engine runs in another (the
-// machine's watchdog does the same, watchdog.rs); the engine outlives the
-// thread (it is joined before `with_poller` returns, and the caller keeps
-// the engine alive across the call).
-unsafe impl Send for Handle {}
-
-/// What the poller thread of [`with_poller`] needs of a machine.
-pub struct Poker {
-    h: Handle,
-    poked: Arc<AtomicBool>,
+/// Stop the emulation at a block's entry every `every` instructions
+/// (0: never), only for the machine's loop to call the [`set_between`]
+/// function and go on (counter.rs, `poll_due`): the debugger's way to
+/// look at its front end and its wall-clock limit while the program runs
+/// with no hook of its own. The stop is made by the counting hook, on the
+/// emulation's own thread, where a block starts: nothing is left half
+/// done, in protected mode as in real mode, and the count stays exact.
+/// The machine must count ([`super::Machine::count_instructions`]).
+pub fn poll_every(uc: &mut Uc<'_>, every: u64) {
+    super::counter::set_poll(uc.get_data_mut(), every);
 }
 
-/// The machine's [`Poker`].
-pub fn poker(uc: &Uc<'_>) -> Poker {
-    Poker {
-        h: Handle(uc.get_handle()),
-        poked: uc.get_data().poked.clone(),
+/// Can a memory hook have its instruction run again ([`redo_insn`])?
+/// Only the patched engine (vendor/README.md, patch 0013) can.
+pub const CAN_REDO: bool = cfg!(not(feature = "unpatched-engine"));
+
+#[cfg(not(feature = "unpatched-engine"))]
+unsafe extern "C" {
+    /// The patched engine's `uc_toolhelp16_redo_insn` (unicorn.h, patch
+    /// 0013).
+    fn uc_toolhelp16_redo_insn(
+        uc: unicorn_engine::ffi::uc_handle,
+    ) -> unicorn_engine::unicorn_const::uc_error;
+}
+
+/// From a memory hook: stop the emulation before the instruction making
+/// the access, its state put back as before it, for the machine's loop
+/// to go on at once from there (after the [`set_between`] function),
+/// running it again whole; the count is settled as at
+/// [`interrupt_here`]. An access made outside translated code (an
+/// interrupt's pushes) completes, and the stop falls after its
+/// instruction. The debugger's way to stop exactly after a watched
+/// access without a hook on every instruction: it runs the instruction
+/// again with one. Without patch 0013 ([`CAN_REDO`]) it is
+/// [`interrupt_here`], which stops only where the block ends.
+pub fn redo_insn(uc: &mut Uc<'_>) {
+    super::counter::inline_off(uc);
+    uc.get_data()
+        .poked
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "unpatched-engine"))]
+    {
+        // SAFETY: the engine is live (`uc` borrows it), and the call is
+        // made from one of its memory hooks, which the function is for.
+        let _ = unsafe { uc_toolhelp16_redo_insn(uc.get_handle()) };
     }
-}
-
-/// Run `f` (a run of the machine `poker` is from) while a thread,
-/// every `every` that `on` is set, sets `poll` and stops the emulation
-/// (the machine's loop goes on at once, after its [`set_between`]
-/// function, which sees `poll`): the debugger's way to look at its front
-/// end while the program runs with no hook of its own.
-pub fn with_poller<R>(
-    poker: Poker,
-    on: Arc<AtomicBool>,
-    poll: Arc<AtomicBool>,
-    every: Duration,
-    f: impl FnOnce() -> R,
-) -> R {
-    let done = Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
-    let Poker { h, poked } = poker;
-    std::thread::scope(|s| {
-        let d = done.clone();
-        s.spawn(move || {
-            let h = h;
-            let (lock, cv) = &*d;
-            let Ok(mut finished) = lock.lock() else {
-                return;
-            };
-            loop {
-                finished = match cv.wait_timeout(finished, every) {
-                    Ok((g, _)) => g,
-                    Err(_) => return,
-                };
-                if *finished {
-                    return;
-                }
-                if on.load(Ordering::Relaxed) {
-                    poll.store(true, Ordering::Relaxed);
-                    poked.store(true, Ordering::Relaxed);
-                    // SAFETY: see `Handle`; the run has not finished (the
-                    // flag is read under the lock the run sets it with).
-                    unsafe {
-                        unicorn_engine::ffi::uc_emu_stop(h.0);
-                    }
-                }
-            }
-        });
-        let r = f();
-        let (lock, cv) = &*done;
-        if let Ok(mut finished) = lock.lock() {
-            *finished = true;
-        }
-        cv.notify_all();
-        r
-    })
+    #[cfg(feature = "unpatched-engine")]
+    {
+        let _ = uc.emu_stop();
+    }
 }

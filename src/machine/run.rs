@@ -71,12 +71,13 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
         // seen the common case (counter.rs): not across the host's work.
         uc.get_data().ic.off();
         let res = emu_start(uc, begin, until);
-        {
+        let polled = {
             let st = uc.get_data_mut();
             st.ic.off();
             st.emulating -= 1;
             st.host.set(was_host);
-        }
+            std::mem::take(&mut st.polled)
+        };
         // The fast counting hook stopped before a block it leaves to the
         // loop (counter.rs): seen to, then the emulation goes on.
         if let Some((addr, size)) = uc.get_data_mut().slow.take()
@@ -97,6 +98,16 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
                 Ok(()) if deadline_passed(uc) => Stop::Timeout,
                 // The budget ends inside the next block (counter.rs).
                 Ok(()) if counter::tail_to_arm(uc) => continue,
+                // The program's HLT, as the engine tells it (`halted`):
+                // before the debugger's stop, which may have been on its
+                // way while the HLT ran.
+                Ok(()) if HALT_IS_KNOWN && halted(uc) => match after_hlt(uc) {
+                    None => continue,
+                    Some(stop) => stop,
+                },
+                // The block hook's poll (counter.rs, `poll_due`): before a
+                // block it did not enter; the `between` function runs next.
+                Ok(()) if polled => continue,
                 // The debugger's stop, to go on at once (debug.rs).
                 Ok(())
                     if uc
@@ -109,7 +120,9 @@ pub(super) fn emulate(uc: &mut Uc<'_>, until: u64) -> Result<(), Stop> {
                     }
                     continue;
                 }
-                Ok(()) if halted(uc) => match after_hlt(uc) {
+                // Without patch 0013 only the byte before CS:IP tells a
+                // HLT, after the debugger's own stops are accounted for.
+                Ok(()) if !HALT_IS_KNOWN && halted(uc) => match after_hlt(uc) {
                     None => continue,
                     Some(stop) => stop,
                 },
@@ -204,14 +217,50 @@ pub(super) fn deadline_passed(uc: &Uc<'_>) -> bool {
     uc.get_data().deadline.is_some_and(|d| Instant::now() >= d)
 }
 
-/// Did the emulation end at a HLT (real mode; CS:IP after it)?
+/// Does the engine say whether a HLT ended the emulation (patch 0013)?
+const HALT_IS_KNOWN: bool = cfg!(not(feature = "unpatched-engine"));
+
+/// Did the emulation end at the program's HLT (real mode; CS:IP after
+/// it)? The engine says so itself (patch 0013, `uc_toolhelp16_halted`):
+/// the byte before CS:IP cannot tell, since a stop from elsewhere (the
+/// debugger's poller thread, debug.rs) may land after any instruction
+/// whose last byte is F4h (`MOV AL,0F4h` before a jump's target), and
+/// a real HLT may run while such a stop is on its way. A stop's own
+/// reason is looked at only when the engine says no HLT ran.
 pub(super) fn halted(uc: &Uc<'_>) -> bool {
+    uc.get_data().mode == CpuMode::Real && engine_halted(uc)
+}
+
+#[cfg(not(feature = "unpatched-engine"))]
+unsafe extern "C" {
+    /// The patched engine's `uc_toolhelp16_halted` (unicorn.h, patch
+    /// 0013): did the last emulation end at the guest's HLT?
+    fn uc_toolhelp16_halted(
+        uc: unicorn_engine::ffi::uc_handle,
+        halted: *mut bool,
+    ) -> unicorn_engine::unicorn_const::uc_error;
+}
+
+/// The engine's word on whether the last emulation ended at a HLT.
+#[cfg(not(feature = "unpatched-engine"))]
+fn engine_halted(uc: &Uc<'_>) -> bool {
+    let mut h = false;
+    // SAFETY: the engine is live (`uc` borrows it) and `h` is a bool the
+    // call writes once, before it returns.
+    let err = unsafe { uc_toolhelp16_halted(uc.get_handle(), &mut h) };
+    err == unicorn_engine::unicorn_const::uc_error::OK && h
+}
+
+/// The engine as published cannot say (patch 0013): the byte before
+/// CS:IP is looked at, which an asynchronous stop landing after an F4h
+/// byte would fool; the debugger's poller is the only such stop, and it
+/// marks its own (`poked`), looked at first.
+#[cfg(feature = "unpatched-engine")]
+fn engine_halted(uc: &Uc<'_>) -> bool {
     let (cs, ip) = (uc.reg(R::CS), uc.reg(R::IP));
     // IP wraps: a HLT at FFFFh leaves IP 0000h.
-    uc.get_data().mode == CpuMode::Real && {
-        let mut b = [0u8];
-        uc.read_seg(cs, ip.wrapping_sub(1), &mut b).is_ok() && b[0] == 0xF4
-    }
+    let mut b = [0u8];
+    uc.read_seg(cs, ip.wrapping_sub(1), &mut b).is_ok() && b[0] == 0xF4
 }
 
 /// HLT stops the 8086 until an interrupt arrives. The environment may
@@ -279,4 +328,78 @@ pub fn run_nested(
         .take()
         .expect("the environment is back in the state after a nested run");
     (env, result)
+}
+
+/// Both need the engine's word on a HLT (patch 0013).
+#[cfg(all(test, not(feature = "unpatched-engine")))]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use std::sync::atomic::Ordering;
+
+    /// Real mode, `code` at 0000:0700, IF clear (a HLT there hangs: the
+    /// machine's own stop, which tells a HLT taken from any other).
+    fn machine(code: &[u8]) -> Machine {
+        let mut m = Machine::new_real().unwrap();
+        m.write_linear(0x700, code).unwrap();
+        m.set_reg(R::SS, 0).unwrap();
+        m.set_reg(R::SP, 0x600).unwrap();
+        m.set_csip(0, 0x700).unwrap();
+        m
+    }
+
+    /// A stop from outside (as the debugger's poller makes, but not
+    /// marked as its own) landing just after a `MOV AL,0F4h` is not the
+    /// program's HLT: the run goes on to the INT 3. Before patch 0013 the
+    /// byte F4h before CS:IP made it a HLT, and with IF clear a hang.
+    #[test]
+    fn a_stop_after_an_f4_byte_is_no_hlt() {
+        let code = [
+            0xFA, // cli
+            0xB0, 0xF4, // mov al, 0F4h
+            0xB3, 0x01, // mov bl, 1          ; 0703h: stopped before it
+            0xCC, // int3
+        ];
+        let mut m = machine(&code);
+        let once = Rc::new(Cell::new(false));
+        let o = once.clone();
+        m.uc.add_code_hook(0x703, 0x703, move |uc, _, _| {
+            if !o.replace(true) {
+                let _ = uc.emu_stop();
+            }
+        })
+        .unwrap();
+        let stop = m.run(RunLimits::default());
+        assert!(once.get(), "the hook ran");
+        match stop {
+            Stop::Fault(f) => assert_eq!((f.number, f.ip, f.regs.bx & 0xFF), (3, 0x705, 1)),
+            other => panic!("expected the INT 3, got {other:?}"),
+        }
+    }
+
+    /// The program's HLT while the debugger's stop is on its way (its
+    /// mark set, the stop not yet landed): the HLT is the program's, and
+    /// with IF clear the machine hangs there, as without the debugger.
+    /// Before, the mark made the loop go on after the HLT as if nothing
+    /// had happened.
+    #[test]
+    fn a_hlt_is_the_programs_while_the_debuggers_stop_is_on_its_way() {
+        let code = [
+            0xFA, // cli
+            0xB3, 0x01, // mov bl, 1
+            0xF4, // hlt                ; 0703h
+            0xCC, // int3
+        ];
+        let mut m = machine(&code);
+        let poked = m.uc.get_data().poked.clone();
+        m.uc.add_code_hook(0x703, 0x703, move |_, _, _| {
+            poked.store(true, Ordering::Relaxed);
+        })
+        .unwrap();
+        match m.run(RunLimits::default()) {
+            Stop::Hung { cs, ip } => assert_eq!((cs, ip), (0, 0x703)),
+            other => panic!("expected the HLT's hang, got {other:?}"),
+        }
+    }
 }

@@ -66,6 +66,14 @@ pub struct State {
     pub(super) timed: bool,
     /// The run's instruction budget (0 = none) and wall-clock deadline.
     pub(super) max_insns: u64,
+    /// Stop the emulation at a block's entry every this many instructions
+    /// (0: never), for the [`debug::set_between`] function to run
+    /// (debug.rs, `poll_every`), and the count of the next such stop.
+    pub(super) poll_every: u64,
+    pub(super) poll_at: u64,
+    /// The block hook stopped the emulation for the poll above: the loop
+    /// goes on at once (the block was not entered).
+    pub(super) polled: bool,
     pub(super) deadline: Option<Instant>,
     /// Where the budget ends inside a block (counter.rs).
     pub(super) tail: Option<counter::Tail>,
@@ -116,7 +124,8 @@ pub struct State {
     pub(super) resumed_mid_block: bool,
     /// Set by whoever stops the emulation only for it to go on at once
     /// (debug.rs, `interrupt_here` and the poller thread): the loop then
-    /// takes the stop for no HLT.
+    /// goes on from CS:IP. A HLT the engine reports (run.rs, `halted`)
+    /// is the program's whatever this says.
     pub(super) poked: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// The fault of the last segment-register load the CPU refused
     /// ([`Cpu::set_reg`]) or guest memory access that failed
