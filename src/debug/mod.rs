@@ -726,7 +726,7 @@ fn apply(uc: &mut Uc<'_>, e: &Edit) -> Result<(), String> {
             uc.mem_write(*addr, data)
                 .map_err(|e| format!("{addr:#x}: {}", crate::machine::uc_words(e)))?;
             // Code written over must be translated again.
-            let _ = uc.ctl_remove_cache(*addr, addr + data.len() as u64);
+            crate::machine::tlb::remove_cache(uc, *addr, addr + data.len() as u64);
             Ok(())
         }
         Edit::Reg(r, v) => {
@@ -991,7 +991,7 @@ fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) -> bool {
                 kept.push((a, id));
                 added = true;
                 // Code translated before the hook does not call it.
-                let _ = uc.ctl_remove_cache(a, a + 1);
+                crate::machine::tlb::remove_cache(uc, a, a + 1);
             }
             Err(e) => uc.request_stop(Stop::Error(format!(
                 "a breakpoint's hook: {}",

@@ -743,7 +743,7 @@ fn fast_hook_recording(st: &mut super::State, handle: Handle, addr: u64, size: u
             .append(super::record::Step::Block { linear: addr, size }.word());
         st.ic.add_block(addr, size, n);
         if st.ring_inline {
-            st.ic.on(st.max_insns);
+            st.ic.on(limit(st));
         }
         return;
     }
@@ -884,7 +884,7 @@ pub(super) fn apply_pending(uc: &mut Uc<'_>) -> Result<(), Stop> {
                 super::hookguard::guard(uc, "budget", (), |uc| on_tail(uc, addr, size))
             })
             .map_err(|e| Stop::Error(uerr("budget hook", e).0))?;
-        let _ = uc.ctl_remove_cache(t.at, t.at + 1);
+        crate::machine::tlb::remove_cache(uc, t.at, t.at + 1);
         t.hook = Some(id);
         uc.get_data_mut().tail = Some(t);
     }
@@ -915,7 +915,7 @@ pub(super) fn disarm(uc: &mut Uc<'_>) {
         if let Some(id) = t.hook {
             let _ = uc.remove_hook(id);
         }
-        let _ = uc.ctl_remove_cache(t.at, t.at + 1);
+        crate::machine::tlb::remove_cache(uc, t.at, t.at + 1);
     }
 }
 
@@ -939,17 +939,17 @@ pub(super) fn forget_all_code(uc: &mut Uc<'_>) {
             } else {
                 0
             };
-            let _ = uc.ctl_remove_cache(from, super::a20::HMA_BASE);
+            crate::machine::tlb::remove_cache(uc, from, super::a20::HMA_BASE);
             if super::a20::enabled(uc) {
                 let hma = super::a20::HMA_BASE;
-                let _ = uc.ctl_remove_cache(hma, hma + super::a20::HMA_SIZE as u64);
+                crate::machine::tlb::remove_cache(uc, hma, hma + super::a20::HMA_SIZE as u64);
             }
         }
         CpuMode::Protected => {
             for (from, to) in super::tlb::exec_ranges(uc) {
                 let mut p = from;
                 while p < to {
-                    let _ = uc.ctl_remove_cache(p, p + 0x1000);
+                    crate::machine::tlb::remove_cache(uc, p, p + 0x1000);
                     p += 0x1000;
                 }
             }
@@ -1232,7 +1232,8 @@ mod tests {
     }
 
     /// Unarmed, the limit is 0, so every block goes to the hook (n >= 1);
-    /// armed, it is the budget.
+    /// armed, it is what [`limit`] says: the budget, or the next poll, or
+    /// `u64::MAX` with neither.
     #[test]
     fn unarmed_means_a_limit_of_zero() {
         let c = InlineCount::default();
@@ -1241,7 +1242,7 @@ mod tests {
         assert_eq!(c.limit.get(), 500);
         c.off();
         assert_eq!(c.limit.get(), 0);
-        c.on(0);
+        c.on(u64::MAX);
         assert_eq!(c.limit.get(), u64::MAX, "no budget");
     }
 }

@@ -80,13 +80,13 @@ pub fn forget_code(uc: &Uc<'_>, lin: u64, len: usize) {
     let end = lin.saturating_add(len as u64);
     let low_end = end.min(a20::HMA_BASE);
     if lin < low_end {
-        let _ = uc.ctl_remove_cache(lin, low_end);
+        crate::machine::tlb::remove_cache(uc, lin, low_end);
     }
     if end > a20::HMA_BASE && !a20::enabled(uc) {
         let from = lin.max(a20::HMA_BASE) - a20::HMA_BASE;
         let to = (end - a20::HMA_BASE).min(a20::HMA_SIZE as u64);
         if from < to {
-            let _ = uc.ctl_remove_cache(from, to);
+            crate::machine::tlb::remove_cache(uc, from, to);
         }
     }
 }

@@ -529,7 +529,7 @@ impl Machine {
             })
             .map_err(|e| uerr("breakpoint hook", e))?;
         self.uc.get_data_mut().breakpoints.push((lin, id));
-        let _ = self.uc.ctl_remove_cache(lin, lin + 1);
+        crate::machine::tlb::remove_cache(&self.uc, lin, lin + 1);
         Ok(())
     }
 
@@ -547,7 +547,7 @@ impl Machine {
         self.uc
             .remove_hook(id)
             .map_err(|e| uerr("removing a breakpoint hook", e))?;
-        let _ = self.uc.ctl_remove_cache(lin, lin + 1);
+        crate::machine::tlb::remove_cache(&self.uc, lin, lin + 1);
         Ok(true)
     }
 

@@ -158,3 +158,41 @@ pub(super) fn exec_ranges(uc: &Uc<'_>) -> Vec<(u64, u64)> {
     }
     out
 }
+
+/// Drop the engine's translations of linear `[from, to)` (unicorn's
+/// TB_REMOVE_CACHE control), as every part of the tool must: unicorn finds
+/// the range's pages through the TLB, and in protected mode a page the
+/// TLB refuses ([`on_fill`]: no permission at all, as a segment's hole or
+/// freed memory) leaves the refusal's exception pending in the CPU, so
+/// that the next emulation starts with a #GP at its first instruction (a
+/// debugger's breakpoint past a code segment's end did that). No
+/// translation of such a page can run (a fetch from it faults before any
+/// translation is looked up), so those pages are skipped.
+pub fn remove_cache(uc: &Uc<'_>, from: u64, to: u64) {
+    if from >= to {
+        return;
+    }
+    let st = uc.get_data();
+    if st.mode != CpuMode::Protected {
+        let _ = uc.ctl_remove_cache(from, to);
+        return;
+    }
+    let page = 1u64 << PAGE_SHIFT;
+    let mut run: Option<u64> = None;
+    let mut p = from & !(page - 1);
+    while p < to {
+        let ok = st.pages.get(p) != 0;
+        match (ok, run) {
+            (true, None) => run = Some(p.max(from)),
+            (false, Some(s)) => {
+                let _ = uc.ctl_remove_cache(s, p);
+                run = None;
+            }
+            _ => {}
+        }
+        p += page;
+    }
+    if let Some(s) = run {
+        let _ = uc.ctl_remove_cache(s, to);
+    }
+}

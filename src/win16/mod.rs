@@ -586,7 +586,7 @@ pub fn write_code(uc: &mut Uc<'_>, sel: u16, off: u16, code: &[u8]) -> bool {
     }
     if let Some(d) = uc.descriptor_of(sel) {
         let lin = u64::from(d.base) + u64::from(off);
-        let _ = uc.ctl_remove_cache(lin, lin + code.len() as u64);
+        crate::machine::tlb::remove_cache(uc, lin, lin + code.len() as u64);
     }
     true
 }

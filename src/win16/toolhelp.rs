@@ -1054,7 +1054,7 @@ pub fn memory_write(_env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
     if uc.descriptor_of(sel).is_some_and(|d| d.is_code()) {
         // Code already translated from these bytes must be translated
         // again.
-        let _ = uc.ctl_remove_cache(lin, lin + u64::from(n));
+        crate::machine::tlb::remove_cache(uc, lin, lin + u64::from(n));
     }
     Ok(n)
 }
