@@ -337,6 +337,7 @@ fn a_rewritten_instruction_straddling_the_wrap_or_a_page_in_protected_mode() {
 /// the window) gives an alias of the same base and limit (it returned 0
 /// before) (tests/watcom/pmoffwrp.c).
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patch 0009 (see UNPATCHED)
 fn ip_and_sp_wrap_in_a_window_off_a_page_boundary() {
     let Some(exe) = common::watcom::win16("pmoffwrp") else {
         return;
