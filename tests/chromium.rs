@@ -8,7 +8,7 @@
 //!
 //! Without Chromium: common/need.rs (a failure under `./x test` and CI).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -18,16 +18,7 @@ use common::{bin, root, succeed};
 /// How long a screenshot may take before Chromium is killed.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The browser: `$CHROMIUM`, or `chromium` / `chromium-browser` on PATH.
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
-        .find(|p| p.is_file())
-}
+use common::chromium;
 
 /// Render `page` to `out` at `width`×`height`, in a user-data directory of
 /// its own, killed after [`TIMEOUT`].

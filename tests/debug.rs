@@ -10,7 +10,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -30,40 +30,7 @@ fn have_gdb() -> bool {
     common::need::tool("gdb", "--version", "gdb")
 }
 
-/// A gdbserver on a free loopback port: the process and its address.
-/// The caller waits for the process (`wait_for`).
-#[allow(clippy::zombie_processes)]
-fn gdbserver(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(exe())
-        .arg("gdbserver")
-        .args(["--listen", "0"])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gdbserver");
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if err.read_line(&mut line).unwrap_or(0) == 0 {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gdbserver ended before listening");
-        }
-        if let Some(i) = line.find("listening on ") {
-            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
-            // Keep draining stderr so the server never blocks on it.
-            std::thread::spawn(move || {
-                let mut sink = String::new();
-                while err.read_line(&mut sink).unwrap_or(0) > 0 {
-                    sink.clear();
-                }
-            });
-            return (child, addr);
-        }
-    }
-}
+use common::gdbserver;
 
 /// Wait for a process to end, at most `secs`; its exit status, or None
 /// (and it is killed) when it did not end.

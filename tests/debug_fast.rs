@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -218,38 +218,7 @@ fn wait_for(child: &mut Child, secs: f64) -> Option<std::process::ExitStatus> {
     None
 }
 
-/// `toolhelp16 gdbserver --listen 0 ARGS`: the server and its address
-/// (the caller waits for it).
-#[allow(clippy::zombie_processes)]
-fn gdbserver(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(exe())
-        .args(["gdbserver", "--listen", "0"])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gdbserver");
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if err.read_line(&mut line).unwrap_or(0) == 0 {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gdbserver ended before listening");
-        }
-        if let Some(i) = line.find("listening on ") {
-            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
-            std::thread::spawn(move || {
-                let mut sink = String::new();
-                while err.read_line(&mut sink).unwrap_or(0) > 0 {
-                    sink.clear();
-                }
-            });
-            return (child, addr);
-        }
-    }
-}
+use common::gdbserver;
 
 #[test]
 fn gdb_sets_a_breakpoint_after_ctrl_c_and_the_program_stops_there() {

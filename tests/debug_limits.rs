@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -148,38 +148,7 @@ fn debug_a_session_that_ends_within_the_timeout_is_not_a_limit() {
     assert_eq!(code, Some(0), "{out}");
 }
 
-/// A gdbserver on a free loopback port: the process and its address.
-#[allow(clippy::zombie_processes)]
-fn gdbserver(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(exe())
-        .arg("gdbserver")
-        .args(["--listen", "0"])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gdbserver");
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if err.read_line(&mut line).unwrap_or(0) == 0 {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gdbserver ended before listening");
-        }
-        if let Some(i) = line.find("listening on ") {
-            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
-            std::thread::spawn(move || {
-                let mut sink = String::new();
-                while err.read_line(&mut sink).unwrap_or(0) > 0 {
-                    sink.clear();
-                }
-            });
-            return (child, addr);
-        }
-    }
-}
+use common::gdbserver;
 
 fn framed(body: &[u8]) -> Vec<u8> {
     toolhelp16::debug::rsp::frame(body)

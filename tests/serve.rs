@@ -13,7 +13,7 @@
 
 use std::io::{BufRead, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -272,16 +272,7 @@ fn agrees(s: &Server, dir: &Path, prog: &str, n: u64, scratch: &Path) -> String 
     page
 }
 
-/// The browser: `$CHROMIUM`, or `chromium` / `chromium-browser` on PATH.
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
-        .find(|p| p.is_file())
-}
+use common::chromium;
 
 /// Headless Chromium's screenshot of `url` at `size`, as 8-bit RGB.
 fn browser_shot(browser: &Path, url: &str, size: (u32, u32), scratch: &Path) -> Picture {

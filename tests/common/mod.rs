@@ -354,3 +354,49 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// `toolhelp16 gdbserver --listen 0 ARGS` on a free loopback port: the
+/// server and the address it said it listens on (its stderr is drained
+/// from then on, so that it never blocks writing it).
+#[allow(clippy::zombie_processes)]
+pub fn gdbserver(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .args(["gdbserver", "--listen", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start gdbserver");
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("gdbserver ended before listening");
+        }
+        if let Some(i) = line.find("listening on ") {
+            let addr = line[i + 13..].split(';').next().unwrap().trim().to_string();
+            std::thread::spawn(move || {
+                let mut sink = String::new();
+                while err.read_line(&mut sink).unwrap_or(0) > 0 {
+                    sink.clear();
+                }
+            });
+            return (child, addr);
+        }
+    }
+}
+
+/// The browser: `$CHROMIUM`, or `chromium` / `chromium-browser` on PATH.
+pub fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
+        .find(|p| p.is_file())
+}
