@@ -149,6 +149,9 @@ enum Place {
 #[derive(Clone, Copy)]
 struct Screen {
     mode: u8,
+    /// Character cells: columns and rows.
+    cols: u16,
+    rows: u16,
     width: u16,
     height: u16,
     page_size: u16,
@@ -168,9 +171,11 @@ impl Screen {
     /// The current graphics mode; None in a text mode.
     fn of(uc: &Uc<'_>) -> Option<Screen> {
         let mode = mode(uc);
-        let (_, _, _, page_size, width, height) = geometry(mode)?;
+        let (cols, rows, _, page_size, width, height) = geometry(mode)?;
         (width != 0).then(|| Screen {
             mode,
+            cols,
+            rows: u16::from(rows),
             width,
             height,
             page_size,
@@ -306,10 +311,9 @@ impl Screen {
 
     /// The BIOS's character cells: columns, rows, character height.
     fn cells(&self) -> (u16, u16, u16) {
-        let (cols, rows, ..) = geometry(self.mode).unwrap_or((80, 25, 8, 0, 0, 0));
         (
-            cols,
-            u16::from(rows),
+            self.cols,
+            self.rows,
             u16::from(font::for_mode(self.mode).height),
         )
     }
