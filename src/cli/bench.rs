@@ -427,7 +427,11 @@ impl crate::debug::Frontend for ReverseFront {
 /// checkpoint (src/debug/checkpoint.rs).
 fn reverse_bench(dir: &Path, quick: bool) -> Result<String, String> {
     let at: u64 = if quick { 1_000_000 } else { 100_000_000 };
-    let outer = (at / loop_insns(1, 1000) + 2) as u16;
+    // Enough passes of the outer loop to run past `at` (each pass is
+    // the difference of two counts: `loop_insns(1, ..)` also counts the
+    // instructions before and after the loop).
+    let per_pass = loop_insns(2, 1000) - loop_insns(1, 1000);
+    let outer = (at / per_pass + 2) as u16;
     let file = dir.join("reverse.com");
     std::fs::write(&file, loop_com(outer, 1000)).map_err(|e| e.to_string())?;
     let took = std::rc::Rc::new(std::cell::Cell::new(None));
