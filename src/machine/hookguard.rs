@@ -78,3 +78,26 @@ pub fn test_panic(intno: u8) {
 /// The test trigger: nothing in a release build.
 #[cfg(not(debug_assertions))]
 pub fn test_panic(_intno: u8) {}
+
+/// The backstop's test trigger (debug builds only): when software
+/// interrupt `intno` is the one `TOOLHELP16_HANG_IN_HOOK` names (two hex
+/// digits), the hook never returns, as a system function whose loop did
+/// not end would (watchdog.rs, the backstop).
+#[cfg(debug_assertions)]
+pub fn test_hang(intno: u8) {
+    static WANTED: std::sync::OnceLock<Option<u8>> = std::sync::OnceLock::new();
+    let wanted = WANTED.get_or_init(|| {
+        std::env::var("TOOLHELP16_HANG_IN_HOOK")
+            .ok()
+            .and_then(|v| u8::from_str_radix(v.trim(), 16).ok())
+    });
+    if *wanted == Some(intno) {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+}
+
+/// The backstop's test trigger: nothing in a release build.
+#[cfg(not(debug_assertions))]
+pub fn test_hang(_intno: u8) {}

@@ -32,6 +32,7 @@ pub(super) fn on_breakpoint(uc: &mut Uc<'_>, addr: u64, _size: u32) {
 pub(super) fn on_interrupt(uc: &mut Uc<'_>, intno: u32) {
     counter::inline_off(uc);
     super::hookguard::test_panic((intno & 0xFF) as u8);
+    super::hookguard::test_hang((intno & 0xFF) as u8);
     time::advance(uc.get_data_mut(), time::EVENT_INSNS);
     with_host(uc, |uc| {
         interrupt(uc, intno);

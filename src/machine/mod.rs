@@ -50,6 +50,7 @@ pub mod tlb;
 mod translate;
 pub mod vga;
 mod watchdog;
+pub use watchdog::{Backstop, GRACE, set_backstop};
 
 pub use cpu::*;
 pub use environment::*;
@@ -621,9 +622,11 @@ impl Machine {
         let handle = self.uc.get_handle();
         let deadline = self.uc.get_data().deadline;
         let uc = &mut self.uc;
-        let stop = watchdog::guard(handle, deadline, || match emulate(uc, NO_END) {
-            Ok(()) => Stop::Error("the emulation ended at no stop".into()),
-            Err(stop) => stop,
+        let stop = watchdog::guard(handle, deadline, limits.timeout, || {
+            match emulate(uc, NO_END) {
+                Ok(()) => Stop::Error("the emulation ended at no stop".into()),
+                Err(stop) => stop,
+            }
         });
         counter::disarm(&mut self.uc);
         stop
