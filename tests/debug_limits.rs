@@ -496,3 +496,58 @@ fn gdb_sees_the_budget_reached_by_a_step_as_sigxcpu() {
     assert_eq!(status.and_then(|s| s.code()), Some(122), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn gdb_going_back_from_the_budget_meets_it_again_as_a_stop() {
+    if !common::need::tool("gdb", "--version", "gdb") {
+        return;
+    }
+    let dir = scratch("gdbagain");
+    let prog = jmpself(&dir);
+    let (mut server, addr) = gdbserver(&["--max-insns", "3", prog.to_str().unwrap()]);
+    // The continue reaches the budget (a stop: SIGXCPU); two steps back
+    // and two forward reach it again, a stop again, gdb's process still
+    // alive (module notes of src/debug/gdb.rs: `X18` only when resumed
+    // from the limit); the continue after that ends the process.
+    let mut gdb = Command::new("gdb")
+        .args(["-batch", "-nx", "-ex", "set pagination off"])
+        .args(["-ex", &format!("target remote {addr}")])
+        .args([
+            "-ex",
+            "continue",
+            "-ex",
+            "reverse-stepi",
+            "-ex",
+            "reverse-stepi",
+        ])
+        .args(["-ex", "stepi", "-ex", "stepi", "-ex", "info registers eip"])
+        .args(["-ex", "continue"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = gdb.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let gdb_status = wait_for(&mut gdb, 30.0);
+    let text = reader.join().unwrap();
+    assert!(gdb_status.is_some(), "gdb ended");
+    assert_eq!(
+        text.matches("Program received signal SIGXCPU").count(),
+        2,
+        "the continue, then the second stepi: {text}"
+    );
+    assert!(text.contains("eip"), "registers after the stop: {text}");
+    assert_eq!(
+        text.matches("Program terminated with signal SIGXCPU")
+            .count(),
+        1,
+        "the last continue: {text}"
+    );
+    let status = wait_for(&mut server, 10.0);
+    assert_eq!(status.and_then(|s| s.code()), Some(122), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

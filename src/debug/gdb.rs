@@ -33,7 +33,8 @@
 //! A limit of the session (`--max-insns`, `--timeout`; the module above,
 //! "Limits") ends the program: gdb gets `T18` (SIGXCPU, "Program received
 //! signal SIGXCPU"), and `X18` (the process ended by SIGXCPU) if it
-//! resumes; after a detach the server ends the program at the limit and
+//! resumes from there (gone back from it, gdb sees the limit as a
+//! `T18` stop again when the program comes to it again); after a detach the server ends the program at the limit and
 //! exits with the limit's status. `--timeout` also bounds the wait for a
 //! client: when none connects within it the server says so and exits
 //! with the wall-clock limit's status (123), the program not run.
@@ -374,9 +375,10 @@ impl GdbServer {
         if r.starts_with('W') || r.starts_with('X') {
             self.reported_end = true;
         }
-        if matches!(h.why, Why::Ended(_)) {
-            self.end_shown = true;
-        }
+        // The end was shown at this stop: resuming from it is the end
+        // of the process. A stop elsewhere (gdb went back from the end)
+        // makes the end a stop again when the program reaches it anew.
+        self.end_shown = matches!(h.why, Why::Ended(_));
         self.send_str(&r);
     }
 
