@@ -217,8 +217,17 @@ fn command_lines(b: &[u8], file: &Path, dir: &Path) -> Vec<(Vec<OsString>, bool,
                 .map(|_| DEBUG_COMMANDS[pick(DEBUG_COMMANDS.len() as u64)])
                 .collect();
             let _ = std::fs::write(&cmds, script.join("\n") + "\n");
+            // Half the sessions take a checkpoint every few hundred
+            // positions, so that going back restores one (the default
+            // interval is longer than most of these runs).
+            let every: &[&str] = [&[][..], &["--checkpoint-every", "300"][..]][pick(2)];
             line(
-                vec![&["debug", "--commands", cmds.as_str()], &budget, &[f]],
+                vec![
+                    &["debug", "--commands", cmds.as_str()],
+                    every,
+                    &budget,
+                    &[f],
+                ],
                 false,
                 false,
             );
