@@ -13,7 +13,7 @@ mod common;
 use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn exe() -> &'static str {
@@ -30,57 +30,14 @@ fn have_gdb() -> bool {
     common::need::tool("gdb", "--version", "gdb")
 }
 
-use common::gdbserver;
-
-/// Wait for a process to end, at most `secs`; its exit status, or None
-/// (and it is killed) when it did not end.
-fn wait_for(child: &mut Child, secs: u64) -> Option<std::process::ExitStatus> {
-    let until = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < until {
-        if let Ok(Some(s)) = child.try_wait() {
-            return Some(s);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
+use common::{gdbserver, wait_for};
 
 /// Run gdb in batch mode against a fresh server for `program`; gdb's
 /// output and the server's exit status.
 fn gdb_session(program: &[&str], commands: &[&str]) -> (String, Option<std::process::ExitStatus>) {
     let (mut server, addr) = gdbserver(program);
-    let mut args = vec![
-        "-batch".to_string(),
-        "-nx".into(),
-        "-ex".into(),
-        "set pagination off".into(),
-        "-ex".into(),
-        format!("target remote {addr}"),
-    ];
-    for c in commands {
-        args.push("-ex".into());
-        args.push((*c).into());
-    }
-    let mut gdb = Command::new("gdb")
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gdb");
-    let until = Instant::now() + Duration::from_secs(60);
-    while gdb.try_wait().ok().flatten().is_none() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = gdb.kill();
-    let out = gdb.wait_with_output().expect("gdb output");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let status = wait_for(&mut server, 10);
+    let (_, text) = common::gdb_batch(&addr, commands, 60.0);
+    let status = wait_for(&mut server, 10.0);
     (text, status)
 }
 
@@ -321,7 +278,7 @@ fn a_client_that_goes_away_leaves_no_server_behind() {
     let s = TcpStream::connect(&addr).unwrap();
     drop(s);
     assert!(
-        wait_for(&mut server, 10).is_some(),
+        wait_for(&mut server, 10.0).is_some(),
         "the server ends when its client disconnects"
     );
     // While the program runs (dosirq.com polls for a key forever).
@@ -337,7 +294,7 @@ fn a_client_that_goes_away_leaves_no_server_behind() {
     );
     drop(s);
     assert!(
-        wait_for(&mut server, 10).is_some(),
+        wait_for(&mut server, 10.0).is_some(),
         "the server ends when its client disconnects while the program runs"
     );
     // Ctrl-C (the byte 0x03) stops the running program: SIGINT.
@@ -352,7 +309,7 @@ fn a_client_that_goes_away_leaves_no_server_behind() {
         "an interrupted program stops with SIGINT"
     );
     s.write_all(&framed(b"k")).unwrap();
-    assert!(wait_for(&mut server, 10).is_some(), "k ends the server");
+    assert!(wait_for(&mut server, 10.0).is_some(), "k ends the server");
 }
 
 #[test]
@@ -361,7 +318,7 @@ fn the_server_listens_on_the_loopback_address_unless_told_otherwise() {
     let (mut server, addr) = gdbserver(&[demo.to_str().unwrap()]);
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
     drop(TcpStream::connect(&addr).unwrap());
-    wait_for(&mut server, 10);
+    wait_for(&mut server, 10.0);
     // A host name is not an address named explicitly.
     let out = Command::new(exe())
         .args(["gdbserver", "--listen", "example.com:1234"])
@@ -666,7 +623,7 @@ fn run_gdb_port_serves_the_program() {
     }
     // That probe was the server's one client; it went away: the server
     // ends.
-    assert!(wait_for(&mut server, 10).is_some());
+    assert!(wait_for(&mut server, 10.0).is_some());
     let mut server = Command::new(exe())
         .args(["run", "--gdb", &port.to_string()])
         .arg(rom("demo.exe"))
@@ -688,7 +645,7 @@ fn run_gdb_port_serves_the_program() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("exited normally"), "{text}");
-    let status = wait_for(&mut server, 10).expect("the server ends with the program");
+    let status = wait_for(&mut server, 10.0).expect("the server ends with the program");
     assert_eq!(status.code(), Some(0), "the program's exit code");
 }
 

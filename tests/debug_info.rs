@@ -811,73 +811,13 @@ fn profile_names_the_source_lines_its_samples_were_taken_at() {
 /// its output; None without gdb (common::need's policy: a failure under
 /// ./x test and CI).
 fn gdb_batch(exe: &std::path::Path, commands: &[String]) -> Option<String> {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
     if !common::need::tool("gdb", "--version", "gdb") {
         return None;
     }
-    let mut server = Command::new(env!("CARGO_BIN_EXE_toolhelp16"))
-        .args(["gdbserver", "--listen", "0"])
-        .arg(exe)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(server.stderr.take().unwrap());
-    let mut line = String::new();
-    let addr = loop {
-        line.clear();
-        if err.read_line(&mut line).unwrap_or(0) == 0 {
-            let _ = server.kill();
-            let _ = server.wait();
-            panic!("gdbserver ended before listening");
-        }
-        if let Some(i) = line.find("listening on ") {
-            break line[i + 13..].split(';').next().unwrap().trim().to_string();
-        }
-    };
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while err.read_line(&mut sink).unwrap_or(0) > 0 {
-            sink.clear();
-        }
-    });
-    let mut args: Vec<String> = vec![
-        "-batch".into(),
-        "-nx".into(),
-        "-ex".into(),
-        "set pagination off".into(),
-        "-ex".into(),
-        format!("target remote {addr}"),
-    ];
-    for c in commands {
-        args.push("-ex".into());
-        args.push(c.clone());
-    }
-    let mut gdb = Command::new("gdb")
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(60);
-    while gdb.try_wait().ok().flatten().is_none() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = gdb.kill();
-    let out = gdb.wait_with_output().unwrap();
-    let until = Instant::now() + Duration::from_secs(10);
-    while server.try_wait().ok().flatten().is_none() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = server.kill();
-    let _ = server.wait();
-    Some(format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    ))
+    let (mut server, addr) = common::gdbserver(&[exe.to_str().unwrap()]);
+    let (_, text) = common::gdb_batch(&addr, commands, 60.0);
+    common::wait_for(&mut server, 10.0);
+    Some(text)
 }
 
 #[test]

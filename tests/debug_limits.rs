@@ -14,7 +14,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn exe() -> &'static str {
@@ -33,21 +33,6 @@ fn jmpself(dir: &std::path::Path) -> PathBuf {
     let p = dir.join("jmpself.com");
     std::fs::write(&p, [0xEB, 0xFE]).unwrap();
     p
-}
-
-/// Wait for a process to end, at most `secs`; its exit status, or None
-/// (and it is killed) when it did not end.
-fn wait_for(child: &mut Child, secs: f64) -> Option<std::process::ExitStatus> {
-    let until = Instant::now() + Duration::from_secs_f64(secs);
-    while Instant::now() < until {
-        if let Ok(Some(s)) = child.try_wait() {
-            return Some(s);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
 }
 
 /// `debug --commands FILE` with `opts` on jmpself: stdout, exit status
@@ -148,7 +133,7 @@ fn debug_a_session_that_ends_within_the_timeout_is_not_a_limit() {
     assert_eq!(code, Some(0), "{out}");
 }
 
-use common::gdbserver;
+use common::{gdbserver, wait_for};
 
 fn framed(body: &[u8]) -> Vec<u8> {
     toolhelp16::debug::rsp::frame(body)
@@ -262,23 +247,8 @@ fn gdb_sees_the_timeout_as_sigxcpu() {
     let dir = scratch("gdb");
     let prog = jmpself(&dir);
     let (mut server, addr) = gdbserver(&["--timeout", "2", prog.to_str().unwrap()]);
-    let mut gdb = Command::new("gdb")
-        .args(["-batch", "-nx", "-ex", "set pagination off"])
-        .args(["-ex", &format!("target remote {addr}")])
-        .args(["-ex", "continue", "-ex", "kill"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = gdb.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let gdb_status = wait_for(&mut gdb, 30.0);
-    let text = reader.join().unwrap();
-    assert!(gdb_status.is_some(), "gdb ended");
+    let (ended, text) = common::gdb_batch(&addr, &["-ex", "continue", "-ex", "kill"], 30.0);
+    assert!(ended, "gdb ended: {text}");
     assert!(text.contains("SIGXCPU"), "{text}");
     let status = wait_for(&mut server, 10.0);
     assert_eq!(status.and_then(|s| s.code()), Some(123), "{text}");
@@ -467,23 +437,12 @@ fn gdb_sees_the_budget_reached_by_a_step_as_sigxcpu() {
     // The first stepi runs instruction 1; the second runs instruction 2,
     // which is the budget: a stop gdb reports as SIGXCPU; a continue
     // after it is the end of the program by SIGXCPU.
-    let mut gdb = Command::new("gdb")
-        .args(["-batch", "-nx", "-ex", "set pagination off"])
-        .args(["-ex", &format!("target remote {addr}")])
-        .args(["-ex", "stepi", "-ex", "stepi", "-ex", "continue"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = gdb.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let gdb_status = wait_for(&mut gdb, 30.0);
-    let text = reader.join().unwrap();
-    assert!(gdb_status.is_some(), "gdb ended");
+    let (ended, text) = common::gdb_batch(
+        &addr,
+        &["-ex", "stepi", "-ex", "stepi", "-ex", "continue"],
+        30.0,
+    );
+    assert!(ended, "gdb ended: {text}");
     assert!(
         text.contains("Program received signal SIGXCPU"),
         "the second stepi: {text}"
@@ -509,32 +468,20 @@ fn gdb_going_back_from_the_budget_meets_it_again_as_a_stop() {
     // and two forward reach it again, a stop again, gdb's process still
     // alive (module notes of src/debug/gdb.rs: `X18` only when resumed
     // from the limit); the continue after that ends the process.
-    let mut gdb = Command::new("gdb")
-        .args(["-batch", "-nx", "-ex", "set pagination off"])
-        .args(["-ex", &format!("target remote {addr}")])
-        .args([
-            "-ex",
+    let (ended, text) = common::gdb_batch(
+        &addr,
+        &[
             "continue",
-            "-ex",
             "reverse-stepi",
-            "-ex",
             "reverse-stepi",
-        ])
-        .args(["-ex", "stepi", "-ex", "stepi", "-ex", "info registers eip"])
-        .args(["-ex", "continue"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = gdb.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let gdb_status = wait_for(&mut gdb, 30.0);
-    let text = reader.join().unwrap();
-    assert!(gdb_status.is_some(), "gdb ended");
+            "stepi",
+            "stepi",
+            "info registers eip",
+            "continue",
+        ],
+        30.0,
+    );
+    assert!(ended, "gdb ended: {text}");
     assert_eq!(
         text.matches("Program received signal SIGXCPU").count(),
         2,

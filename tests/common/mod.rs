@@ -390,6 +390,56 @@ pub fn gdbserver(args: &[&str]) -> (std::process::Child, String) {
     }
 }
 
+/// Wait for `child` to end, at most `secs` seconds: its exit status, or
+/// None (and it is killed) when it did not end in time.
+pub fn wait_for(child: &mut std::process::Child, secs: f64) -> Option<std::process::ExitStatus> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+    while std::time::Instant::now() < until {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// The real gdb in batch mode against the server at `addr` (pagination
+/// off, `target remote`, then `commands` in order), killed if it has not
+/// ended within `secs`: whether it ended, and its standard output and
+/// error (read while it runs, so a full pipe cannot stall it).
+pub fn gdb_batch<S: AsRef<str>>(addr: &str, commands: &[S], secs: f64) -> (bool, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut c = Command::new("gdb");
+    c.args(["-batch", "-nx", "-ex", "set pagination off"])
+        .args(["-ex", &format!("target remote {addr}")]);
+    for cmd in commands {
+        c.args(["-ex", cmd.as_ref()]);
+    }
+    let mut gdb = c
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gdb");
+    let (mut out, mut err) = (gdb.stdout.take().unwrap(), gdb.stderr.take().unwrap());
+    let errs = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let outs = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let ended = wait_for(&mut gdb, secs).is_some();
+    let text = outs.join().unwrap_or_default() + &errs.join().unwrap_or_default();
+    (ended, text)
+}
+
 /// The browser: `$CHROMIUM`, or `chromium` / `chromium-browser` on PATH.
 pub fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CHROMIUM") {
