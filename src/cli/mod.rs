@@ -25,6 +25,7 @@ mod heapcmd;
 pub mod json;
 pub mod nearptr;
 pub mod output;
+mod resume;
 mod servecmd;
 pub mod tracecmd;
 
@@ -330,7 +331,12 @@ pub enum Command {
         /// `gdbserver --listen PORT`).
         #[arg(long, value_name = "PORT")]
         gdb: Option<u16>,
-        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        /// Resume a checkpoint file (`snapshot --resumable`): its program
+        /// from its stop on, the state there checked (docs/debugging.md,
+        /// "Checkpoint files"); the file holds the run options.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "screenshots"])]
+        resume: Option<PathBuf>,
+        #[arg(required_unless_present = "resume", num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The program's command tail.
         #[arg(last = true)]
@@ -352,7 +358,12 @@ pub enum Command {
         /// address. Port 0 picks a free port (said on stderr).
         #[arg(long, value_name = "[ADDRESS:]PORT", default_value = "127.0.0.1:1234")]
         listen: String,
-        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        /// Start at a checkpoint file's stop (`snapshot --resumable`),
+        /// the state there checked; reverse execution still goes back to
+        /// the program's start.
+        #[arg(long, value_name = "FILE", conflicts_with = "files")]
+        resume: Option<PathBuf>,
+        #[arg(required_unless_present = "resume", num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
@@ -372,7 +383,12 @@ pub enum Command {
         /// line; `#` starts a comment); the session ends with the file.
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
-        #[arg(required = true, num_args = 1.., value_name = "FILE")]
+        /// Start at a checkpoint file's stop (`snapshot --resumable`),
+        /// the state there checked; reverse execution still goes back to
+        /// the program's start.
+        #[arg(long, value_name = "FILE", conflicts_with = "files")]
+        resume: Option<PathBuf>,
+        #[arg(required_unless_present = "resume", num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
         args: Vec<String>,
@@ -571,6 +587,12 @@ pub enum Command {
         /// The snapshot file to write.
         #[arg(short = 'o', long = "output", value_name = "OUT.json")]
         output: PathBuf,
+        /// Also make it a checkpoint file: the program, the files of its
+        /// drive C:, the run options and the stop's position and state,
+        /// for `run`, `debug` and `gdbserver --resume FILE` to go on from
+        /// the stop (docs/debugging.md, "Checkpoint files").
+        #[arg(long)]
+        resumable: bool,
         #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[arg(last = true)]
@@ -854,19 +876,8 @@ fn own_directory(file: &std::path::Path) -> PathBuf {
     }
 }
 
-/// Load `file` with the run options and run it, to `at` when given. A
-/// failure is reported on stderr and becomes the exit status.
-fn load_and_run(
-    opts: &RunOpts,
-    files: &[PathBuf],
-    args: &[String],
-    echo: bool,
-    at: Option<(&Loc, &str)>,
-) -> Result<(session::Program, Stop), i32> {
-    load_and_run_with(opts, files, args, echo, at, &mut |_| Ok(()))
-}
-
-/// [`load_and_run`], calling `setup` between loading and running (to add
+/// Load `file` with the run options and run it, to `at` when given,
+/// calling `setup` between loading and running (to add
 /// observers: the tracer, the shadow call stack, the profiler).
 pub(crate) fn load_and_run_with(
     opts: &RunOpts,
@@ -1358,11 +1369,21 @@ pub fn main_with(cli: Cli) -> i32 {
             screenshots,
             every,
             gdb,
+            resume,
             files,
             args,
         } => {
             if let Some(port) = gdb {
-                return debug::gdbserver(&opts, &port.to_string(), &files, &args);
+                return debug::gdbserver(
+                    &opts,
+                    &port.to_string(),
+                    &files,
+                    &args,
+                    resume.as_deref(),
+                );
+            }
+            if let Some(path) = &resume {
+                return resume::run(&opts, path, screenshot.as_deref());
             }
             let mut setup = |p: &mut session::Program| match &screenshots {
                 Some(dir) => p.start_screenshots(dir, every),
@@ -1609,9 +1630,10 @@ pub fn main_with(cli: Cli) -> i32 {
             opts,
             at,
             output,
+            resumable,
             files,
             args,
-        } => snapshot(&opts, &at, &output, &files, &args),
+        } => resume::snapshot(&opts, &at, &output, resumable, &files, &args),
         Command::Walk {
             snapshot,
             init,
@@ -1642,15 +1664,17 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Gdbserver {
             opts,
             listen,
+            resume,
             files,
             args,
-        } => debug::gdbserver(&opts, &listen, &files, &args),
+        } => debug::gdbserver(&opts, &listen, &files, &args, resume.as_deref()),
         Command::Debug {
             opts,
             commands,
+            resume,
             files,
             args,
-        } => debug::debug(&opts, commands.as_deref(), &files, &args),
+        } => debug::debug(&opts, commands.as_deref(), &files, &args, resume.as_deref()),
         Command::Serve {
             opts,
             listen,
@@ -1843,68 +1867,6 @@ fn mapsym(map: &std::path::Path, output: Option<PathBuf>, json_out: bool) -> i32
         layout.publics.len(),
         bytes.len()
     ));
-    0
-}
-
-fn snapshot(
-    opts: &RunOpts,
-    at: &str,
-    out: &std::path::Path,
-    files: &[PathBuf],
-    args: &[String],
-) -> i32 {
-    let loc: Loc = match at.parse() {
-        Ok(l) => l,
-        Err(e) => return fail(EXIT_LOAD, &e),
-    };
-    let (prog, stop) = match load_and_run(opts, files, args, false, Some((&loc, at))) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let reached = session::after_reached(&loc, &stop, opts.max_insns);
-    if !reached {
-        return fail(
-            exit_code(&stop).max(1),
-            &format!(
-                "{}: --at {at}: the location was not reached: {}; no snapshot written",
-                prog.path.display(),
-                output::describe(&stop)
-            ),
-        );
-    }
-    let source = crate::walk::snapshot::Source {
-        file: prog.path.display().to_string(),
-        at: at.to_string(),
-        more: files
-            .iter()
-            .skip(1)
-            .map(|f| f.display().to_string())
-            .collect(),
-    };
-    let snap = match prog.snapshot(&stop, Some(source)) {
-        Ok(s) => s,
-        Err(e) => {
-            return fail(
-                EXIT_INTERNAL,
-                &format!("{}: {e}; {}", prog.path.display(), BUG_REPORT),
-            );
-        }
-    };
-    if let Err(e) = std::fs::write(out, snap.to_json()) {
-        return fail(EXIT_LOAD, &format!("{}: {e}", out.display()));
-    }
-    if opts.json {
-        print_json(&json::Doc::new(
-            "snapshot",
-            output::snapshot_json(out, &snap),
-        ));
-    } else {
-        tell(&output::snapshot_summary(out, &snap));
-        tell_events(&prog, opts);
-        if opts.screen {
-            tell(&prog.screen_text());
-        }
-    }
     0
 }
 

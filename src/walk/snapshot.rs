@@ -243,6 +243,9 @@ pub struct Snapshot {
     pub dispatch: Option<(u16, u16)>,
     /// The frames a correct walk gives, and how it ends.
     pub expect: Option<Expect>,
+    /// A checkpoint file's `resume` member (debug/checkpoint_file.rs),
+    /// kept as it is: a walk does not read it.
+    pub resume: Option<Value>,
 }
 
 // ---- The JSON shapes --------------------------------------------------
@@ -271,6 +274,8 @@ struct Raw {
     dispatch: Option<RawCsIp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expect: Option<RawExpect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resume: Option<Value>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -632,6 +637,7 @@ impl Snapshot {
             code_owners,
             dispatch: raw.dispatch.map(|d| (d.cs, d.ip)),
             expect,
+            resume: raw.resume,
         })
     }
 
@@ -703,6 +709,7 @@ impl Snapshot {
                 end_text: e.end_text.clone(),
                 failures: e.failures.clone(),
             }),
+            resume: self.resume.clone(),
         };
         serde_json::to_string_pretty(&raw).unwrap_or_default() + "\n"
     }
@@ -1100,6 +1107,7 @@ pub fn capture(
         code_owners,
         dispatch,
         expect: Some(expect),
+        resume: None,
     })
 }
 
