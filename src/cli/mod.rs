@@ -60,7 +60,8 @@ pub const EXIT_FATAL: i32 = 127;
 /// The program halted with interrupts disabled (`cli; hlt`): the machine
 /// would hang there.
 pub const EXIT_HUNG: i32 = 117;
-/// `walk`: the walk disagrees with the snapshot's expected frames.
+/// `walk`: the walk disagrees with the snapshot's expected frames;
+/// `--resume`: the replay did not reach the checkpoint file's state.
 pub const EXIT_MISMATCH: i32 = 118;
 /// `walk`: the first step failed (an ADDRESS could not be translated).
 pub const EXIT_WALK_FAILED: i32 = 119;
@@ -87,7 +88,7 @@ Exit status:
   2    a usage error (an unknown option, a malformed value)
   116  the tool crashed (a signal: SIGSEGV in the emulation engine, a stack overflow, an abort)
   117  the program halted with interrupts disabled (cli; hlt)
-  118  walk: the walk disagrees with the snapshot's expected frames
+  118  walk: the walk disagrees with the snapshot's expected frames; --resume: the state differs from the file's
   119  walk: the first step fails
   120  a file cannot be loaded or written, or a LOC cannot be resolved
   121  a fault ended the program

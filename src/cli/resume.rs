@@ -143,7 +143,7 @@ fn write_snapshot(opts: &RunOpts, out: &Path, snap: &Snapshot) -> Result<(), i32
 }
 
 /// What the debugger's run to the location found.
-type Taken = Result<(u64, Digest, Snapshot), String>;
+type Taken = Result<(u64, Digest, Snapshot), (i32, String)>;
 
 /// The front end of `snapshot --resumable`'s run: a breakpoint at the
 /// location (`break LOC`, so `+N` is a position as the debugger counts
@@ -165,16 +165,25 @@ impl Frontend for Taker {
                 match crate::debug::monitor::run(h, &format!("break {}", self.at)) {
                     Ok(_) => return crate::debug::Resume::Continue,
                     Err(e) => {
-                        *taken = Some(Err(format!("--at {}: {e}", self.at)));
+                        *taken = Some(Err((EXIT_LOAD, format!("--at {}: {e}", self.at))));
                         return crate::debug::Resume::Kill;
                     }
                 }
             }
         } else if !matches!(h.why, Why::Breakpoint) {
-            *taken = Some(Err(format!(
-                "--at {}: the location was not reached: {}; no snapshot written",
-                self.at,
-                crate::debug::views::describe(h)
+            // The status the stop gives `run` (at least 1), as a plain
+            // snapshot's.
+            let code = match &h.why {
+                Why::Ended(stop) => exit_code(stop).max(1),
+                _ => 1,
+            };
+            *taken = Some(Err((
+                code,
+                format!(
+                    "--at {}: the location was not reached: {}; no snapshot written",
+                    self.at,
+                    crate::debug::views::describe(h)
+                ),
             )));
             return crate::debug::Resume::Kill;
         }
@@ -186,7 +195,10 @@ impl Frontend for Taker {
             Some(self.source.clone()),
             session::MAX_FRAMES,
         );
-        *taken = Some(snap.map(|s| (h.pos, Digest::of(h.uc()), s)));
+        *taken = Some(
+            snap.map(|s| (h.pos, Digest::of(h.uc()), s))
+                .map_err(|e| (EXIT_INTERNAL, format!("{e}; {BUG_REPORT}"))),
+        );
         crate::debug::Resume::Kill
     }
 }
@@ -276,7 +288,7 @@ fn snapshot_resumable(
     let name = file.display();
     let (position, digest, mut snap) = match taken.borrow_mut().take() {
         Some(Ok(t)) => t,
-        Some(Err(e)) => return fail(EXIT_LOAD, &format!("{name}: {e}")),
+        Some(Err((code, e))) => return fail(code, &format!("{name}: {e}")),
         None => {
             return fail(
                 EXIT_INTERNAL,

@@ -35,6 +35,9 @@
 //!     "end_text": "...",                    optional: the sentence
 //!     "failures": {START: REASON}           starts that must fail on their
 //!   }                                       first step, with the reason
+//!   "resume": {...}                         optional: a checkpoint file's
+//!                                           (debug/checkpoint_file.rs);
+//!                                           a walk does not read it
 //! }
 //! TABLE = {"base": linear, "limit": byte limit (<= 0xFFFF),
 //!          "entries": [{"index": N, "hex": 16 hex digits}...]}
