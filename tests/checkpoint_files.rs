@@ -355,3 +355,95 @@ fn a_state_that_differs_is_refused() {
     assert!(text(&r.stderr).contains("--keys would change the run"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Send one packet and gather the reply: the text of its O packets
+/// (monitor output, hex) and the packet that ends it.
+fn rsp(s: &mut std::net::TcpStream, body: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    s.write_all(&toolhelp16::debug::rsp::frame(body.as_bytes()))
+        .unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let mut dec = toolhelp16::debug::rsp::Decoder::default();
+    let mut said = String::new();
+    let mut b = [0u8; 1];
+    loop {
+        s.read_exact(&mut b).expect("a reply in time");
+        if let Some(toolhelp16::debug::rsp::Event::Packet(p)) = dec.feed(b[0]) {
+            if p.len() > 1 && p[0] == b'O' && p != b"OK" {
+                let bytes = toolhelp16::debug::rsp::from_hex(&p[1..]).unwrap();
+                said += &String::from_utf8_lossy(&bytes);
+                continue;
+            }
+            return (said, String::from_utf8_lossy(&p).into_owned());
+        }
+    }
+}
+
+fn monitor(s: &mut std::net::TcpStream, cmd: &str) -> String {
+    let hex: String = cmd.bytes().map(|b| format!("{b:02x}")).collect();
+    let (said, end) = rsp(s, &format!("qRcmd,{hex}"));
+    assert_eq!(end, "OK", "monitor {cmd}");
+    said
+}
+
+/// What gdb sees at a stop: the position, the registers (`g`), the
+/// digest.
+fn gdb_state(s: &mut std::net::TcpStream) -> (String, String, String) {
+    (monitor(s, "position"), rsp(s, "g").1, monitor(s, "digest"))
+}
+
+#[test]
+fn gdbserver_resumes_at_the_files_stop_and_steps_back_before_it() {
+    let Some(exe) = common::watcom::win16("ckfile") else {
+        return;
+    };
+    let dir = scratch("gdb");
+    let prog = alone(&dir, &exe);
+    let file = dir.join("f.json");
+    let out = th16(&[
+        "snapshot",
+        "--resumable",
+        "--clock",
+        CLOCK,
+        "--at",
+        "+3000",
+        "-o",
+        file.to_str().unwrap(),
+        prog.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (resumed, addr) = common::gdbserver(&["--resume", file.to_str().unwrap()]);
+    let mut r = std::net::TcpStream::connect(&addr).unwrap();
+    let (fresh, addr) = common::gdbserver(&["--clock", CLOCK, prog.to_str().unwrap()]);
+    let mut f = std::net::TcpStream::connect(&addr).unwrap();
+    monitor(&mut f, "break +3000");
+    let (_, stop) = rsp(&mut f, "c");
+    assert!(stop.starts_with('T') || stop.starts_with('S'), "{stop}");
+    let at_r = gdb_state(&mut r);
+    assert_eq!(at_r.0, "3000\n");
+    assert_eq!(at_r, gdb_state(&mut f), "at the file's position");
+    // Back before the file's position: the replay starts at the start.
+    for _ in 0..3 {
+        rsp(&mut r, "bs");
+        rsp(&mut f, "bs");
+    }
+    let back_r = gdb_state(&mut r);
+    assert_eq!(back_r.0, "2997\n");
+    assert_eq!(back_r, gdb_state(&mut f), "three steps back");
+    // On to the end: the same end.
+    monitor(&mut f, "delete +3000");
+    let end_r = rsp(&mut r, "c").1;
+    let end_f = rsp(&mut f, "c").1;
+    assert_eq!(end_r, end_f);
+    for (mut s, mut child) in [(r, resumed), (f, fresh)] {
+        let _ = rsp_kill(&mut s);
+        let _ = child.wait();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn rsp_kill(s: &mut std::net::TcpStream) -> std::io::Result<()> {
+    use std::io::Write;
+    s.write_all(&toolhelp16::debug::rsp::frame(b"k"))
+}
