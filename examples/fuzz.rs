@@ -21,7 +21,10 @@
 //! - `trace`: recordings (`trace --record`), mutated as bytes and built
 //!   record by record with valid checks, read and expanded;
 //! - `snapshot`: snapshots (`snapshot`), mutated as bytes and as JSON
-//!   values, walked from every start;
+//!   values, walked from every start; and read as checkpoint files
+//!   (`snapshot --resumable`, src/debug/checkpoint_file.rs: the `resume`
+//!   member; fuzz/seeds/snapshot/resumable.json), what reads written
+//!   back and read again to itself;
 //! - `rsp`: gdb's packet framing, byte streams and framed packets;
 //! - `programs`: mutated DOS and Win16 programs (roms/*.com, roms/*.exe
 //!   and fuzz/seeds/watcom/*.c built with Open Watcom when it is there)
@@ -51,6 +54,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use debug::rsp;
+use toolhelp16::debug::checkpoint_file::Resume;
 use toolhelp16::loader::ne::{NeImage, ResourceId};
 use toolhelp16::loader::{FarPtr, Image, KindHint, RelocTarget, apply_relocations, info, parse};
 use toolhelp16::machine::record::Step;
@@ -666,6 +670,28 @@ fn mutate_json(rng: &mut Rng, v: &mut serde_json::Value) {
 }
 
 fn run_snapshot(b: &[u8]) -> &'static str {
+    // The checkpoint file's reader (its own, offset-precise pass).
+    match Resume::from_json(b, "fuzz") {
+        Ok(Some(r)) => {
+            let again = serde_json::json!({
+                "format": toolhelp16::walk::snapshot::FORMAT,
+                "version": toolhelp16::walk::snapshot::VERSION,
+                "resume": r.to_value(),
+            });
+            let back = Resume::from_json(again.to_string().as_bytes(), "fuzz")
+                .unwrap_or_else(|e| panic!("a checkpoint file's own JSON does not read back: {e}"));
+            assert_eq!(
+                back.as_ref(),
+                Some(&r),
+                "a checkpoint file reads back otherwise"
+            );
+        }
+        Ok(None) => {}
+        Err(e) => assert!(
+            e.starts_with("fuzz: "),
+            "an error that does not name the file: {e}"
+        ),
+    }
     match Snapshot::from_json(b) {
         Ok(s) => {
             for start in Start::ALL {

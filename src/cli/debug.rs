@@ -3,12 +3,14 @@
 //! the run options.
 
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{EXIT_LOAD, RunOpts, fail, load_opts, say};
 use crate::debug::{Frontend, Here, Resume, TempBreak, Why, monitor, views};
 use crate::machine::Stop;
 use crate::session::{self, Program};
+
+use super::resume::{ResumeFront, Resumed};
 
 /// Load options made reproducible (src/debug/mod.rs, "Reverse
 /// execution"): the clock fixed at the session's start unless `--clock`
@@ -18,11 +20,12 @@ pub(super) fn loader<'a>(
     opts: &'a RunOpts,
     files: &'a [PathBuf],
     args: &'a [String],
+    echo: bool,
 ) -> Result<impl FnMut() -> Result<Program, String> + 'a, i32> {
     let (file, more) = files
         .split_first()
         .ok_or_else(|| fail(EXIT_LOAD, "no program named"))?;
-    let mut lo = load_opts(opts, file, more, args, true).map_err(|e| fail(EXIT_LOAD, &e))?;
+    let mut lo = load_opts(opts, file, more, args, echo).map_err(|e| fail(EXIT_LOAD, &e))?;
     if let crate::dos::clock::Clock::Host = lo.clock {
         lo.clock = crate::dos::clock::Clock::Fixed(crate::dos::clock::Clock::Host.now());
     }
@@ -51,16 +54,71 @@ fn status(outcome: &crate::debug::Outcome) -> i32 {
     }
 }
 
-/// `gdbserver [--listen ADDR] PROGRAM` and `run --gdb PORT`.
-pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String]) -> i32 {
+/// A front end that ends the session at its first stop (a checkpoint
+/// file checked before a gdb client is waited for).
+struct Kill;
+
+impl Frontend for Kill {
+    fn stopped(&mut self, _: &mut Here<'_, '_>) -> Resume {
+        Resume::Kill
+    }
+}
+
+/// The checkpoint file of `--resume`, opened, when given.
+fn resumed(resume: Option<&Path>, opts: &RunOpts) -> Result<Option<Resumed>, i32> {
+    resume.map(|p| super::resume::open(p, opts)).transpose()
+}
+
+/// `gdbserver [--listen ADDR] PROGRAM` and `run --gdb PORT`; with a
+/// checkpoint file (`--resume`), the session starts at its position.
+pub fn gdbserver(
+    opts: &RunOpts,
+    listen: &str,
+    files: &[PathBuf],
+    args: &[String],
+    resume: Option<&Path>,
+) -> i32 {
     let addr = match crate::debug::gdb::listen_address(listen) {
         Ok(a) => a,
         Err(e) => return fail(EXIT_LOAD, &e),
     };
-    let mut load = match loader(opts, files, args) {
+    let resumed = match resumed(resume, opts) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let (opts, files, args) = match &resumed {
+        Some(r) => (&r.opts, &r.files[..], &r.args[..]),
+        None => (opts, files, args),
+    };
+    let checkpoints = crate::debug::checkpoint::Options {
+        memory: opts.checkpoint_memory.saturating_mul(1 << 20),
+        every: opts.checkpoint_every,
+    };
+    let mut load = match loader(opts, files, args, true) {
         Ok(l) => l,
         Err(code) => return code,
     };
+    if let Some(r) = &resumed {
+        // A file that does not resume here is said before a client
+        // waits for it.
+        let (front, checked) = ResumeFront::new(r, Some(Box::new(Kill)));
+        let first = crate::debug::run_session_from(
+            &mut load,
+            Box::new(front),
+            super::limits(opts),
+            crate::debug::checkpoint::Options {
+                memory: 0,
+                every: 0,
+            },
+            r.position,
+        );
+        if let Err(e) = first {
+            return fail(EXIT_LOAD, &e);
+        }
+        if let Some(why) = &checked.borrow().refused {
+            return super::resume::refused(r, why);
+        }
+    }
     // Load once before listening: a file that cannot be loaded is said
     // before a client waits for it.
     let first = match load() {
@@ -89,15 +147,21 @@ pub fn gdbserver(opts: &RunOpts, listen: &str, files: &[PathBuf], args: &[String
         None => load(),
     };
     let server = crate::debug::gdb::GdbServer::new(stream);
-    match crate::debug::run_session_checkpointed(
-        &mut again,
-        Box::new(server),
-        super::limits(opts),
-        crate::debug::checkpoint::Options {
-            memory: opts.checkpoint_memory.saturating_mul(1 << 20),
-            every: opts.checkpoint_every,
-        },
-    ) {
+    let (front, start, checked): (Box<dyn Frontend>, u64, _) = match &resumed {
+        Some(r) => {
+            let (f, c) = ResumeFront::new(r, Some(Box::new(server)));
+            (Box::new(f), r.position, Some(c))
+        }
+        None => (Box::new(server), 0, None),
+    };
+    let outcome =
+        crate::debug::run_session_from(&mut again, front, super::limits(opts), checkpoints, start);
+    if let (Some(r), Some(c)) = (&resumed, &checked)
+        && let Some(why) = &c.borrow().refused
+    {
+        return super::resume::refused(r, why);
+    }
+    match outcome {
         Ok(o) => {
             eprintln!(
                 "toolhelp16: gdb session ended after {} instructions{}",
@@ -343,12 +407,14 @@ impl Frontend for Session {
     }
 }
 
-/// `debug [--commands FILE] PROGRAM`.
+/// `debug [--commands FILE] PROGRAM`; with a checkpoint file
+/// (`--resume`), the session starts at its position.
 pub fn debug(
     opts: &RunOpts,
     commands: Option<&std::path::Path>,
     files: &[PathBuf],
     args: &[String],
+    resume: Option<&Path>,
 ) -> i32 {
     let input = match commands {
         Some(p) => match std::fs::File::open(p) {
@@ -363,24 +429,46 @@ pub fn debug(
             Err(e) => return fail(EXIT_LOAD, &format!("the line editor: {e}")),
         },
     };
-    let mut load = match loader(opts, files, args) {
+    let resumed = match resumed(resume, opts) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let (opts, files, args) = match &resumed {
+        Some(r) => (&r.opts, &r.files[..], &r.args[..]),
+        None => (opts, files, args),
+    };
+    let mut load = match loader(opts, files, args, true) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let session = Session {
+    let session = Box::new(Session {
         input,
         last: String::new(),
         line_step: None,
+    });
+    let (front, start, checked): (Box<dyn Frontend>, u64, _) = match &resumed {
+        Some(r) => {
+            let (f, c) = ResumeFront::new(r, Some(session));
+            (Box::new(f), r.position, Some(c))
+        }
+        None => (session, 0, None),
     };
-    match crate::debug::run_session_checkpointed(
+    let outcome = crate::debug::run_session_from(
         &mut load,
-        Box::new(session),
+        front,
         super::limits(opts),
         crate::debug::checkpoint::Options {
             memory: opts.checkpoint_memory.saturating_mul(1 << 20),
             every: opts.checkpoint_every,
         },
-    ) {
+        start,
+    );
+    if let (Some(r), Some(c)) = (&resumed, &checked)
+        && let Some(why) = &c.borrow().refused
+    {
+        return super::resume::refused(r, why);
+    }
+    match outcome {
         Ok(o) => status(&o),
         Err(e) => fail(EXIT_LOAD, &e),
     }

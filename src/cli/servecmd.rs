@@ -84,7 +84,7 @@ pub fn serve(
         .first()
         .map(|f| f.display().to_string())
         .unwrap_or_default();
-    let mut load = match super::debug::loader(&ropts, &rfiles, &rargs) {
+    let mut load = match super::debug::loader(&ropts, &rfiles, &rargs, true) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -123,6 +123,7 @@
 //! loader's (every load, replays included, gets it).
 
 pub mod checkpoint;
+pub mod checkpoint_file;
 pub mod gdb;
 pub mod monitor;
 pub mod rsp;
@@ -1433,7 +1434,6 @@ impl crate::machine::Observer for FaultWatch {
 }
 
 /// How a session ended.
-#[derive(Debug)]
 pub struct Outcome {
     /// The program's last stop (None when the user killed it before it
     /// ended and before a limit stopped it: a limit, once reached, is
@@ -1441,6 +1441,8 @@ pub struct Outcome {
     pub stop: Option<Stop>,
     /// Instructions it ran.
     pub position: u64,
+    /// The program as it ended, after a detach (for a run's report).
+    pub program: Option<Program>,
 }
 
 /// Load the program (again, for a replay): the front end's `load`.
@@ -1481,13 +1483,34 @@ pub fn run_session_checkpointed(
     limits: RunLimits,
     checkpoints: checkpoint::Options,
 ) -> Result<Outcome, String> {
+    run_session_from(load, front, limits, checkpoints, 0)
+}
+
+/// [`run_session_checkpointed`], the first stop at position `start`
+/// instead of before the first instruction (a checkpoint file resumed,
+/// checkpoint_file.rs): the program runs there without stopping and
+/// without echoing its output, and the front end's first stop is there
+/// (`Why::Start`), or at the program's end if it ends before.
+pub fn run_session_from(
+    load: &mut Loader<'_>,
+    front: Box<dyn Frontend>,
+    limits: RunLimits,
+    checkpoints: checkpoint::Options,
+    start: u64,
+) -> Result<Outcome, String> {
     let mut prog = load()?;
     let echo = prog.machine.environment::<Env>().is_some_and(|e| e.echo);
+    if start > 0
+        && let Some(env) = prog.machine.environment_mut::<Env>()
+    {
+        // What the program writes before `start` was the original run's.
+        env.echo = false;
+    }
     let sh = Rc::new_cyclic(|me| Shared {
         me: me.clone(),
         looked: Cell::new(Instant::now()),
         ctl: RefCell::new(Control {
-            replay: Some(Replay::To(0, Why::Start)),
+            replay: Some(Replay::To(start, Why::Start)),
             echo,
             budget: Budget {
                 max_insns: limits.max_insns,
@@ -1522,15 +1545,19 @@ pub fn run_session_checkpointed(
         }
         let s = s?;
         if c.detached && !c.killed {
+            let position = c.count;
+            drop(c);
             return Ok(Outcome {
                 stop: Some(s),
-                position: c.count,
+                position,
+                program: Some(prog),
             });
         }
         if c.killed || sh.front.borrow().gone() {
             return Ok(Outcome {
                 stop: c.budget.reached.clone(),
                 position: c.count,
+                program: None,
             });
         }
         if let Some(r) = c.restart.take() {
@@ -1577,6 +1604,7 @@ pub fn run_session_checkpointed(
                 Some(s)
             },
             position: pos,
+            program: None,
         });
     }
 }

@@ -49,6 +49,7 @@ pub fn describe(h: &Here<'_, '_>) -> String {
     let r = h.regs();
     let at = format!("{:04X}:{:04X}", r.cs, r.ip);
     match &h.why {
+        Why::Start if h.pos > 0 => format!("resumed at position {}, at {at}", h.pos),
         Why::Start => format!("the program is loaded, at {at}"),
         Why::Step => format!("stepped to {at}"),
         Why::Breakpoint => format!("breakpoint at {at}"),
