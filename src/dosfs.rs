@@ -238,6 +238,14 @@ pub struct Drive {
     /// checkpoint.rs): the last one dropped removes the temporary
     /// directories.
     owner: std::rc::Rc<()>,
+    /// The time DOS stamps what the program creates or writes with, when
+    /// its clock is fixed (`--clock`): DOS gives a file it creates,
+    /// writes or closes after writing the current date and time of its
+    /// clock (MS-DOS Programmer's Reference: INT 21h 3Ch, 40h, 3Eh; AX=
+    /// 5700h reads them back), and the host's own time would make the
+    /// run differ from one replay to the next. None: the host's clock,
+    /// which the host already stamps with.
+    stamp: Option<std::time::SystemTime>,
 }
 
 impl Drop for Drive {
@@ -301,6 +309,7 @@ impl Drive {
             touched: HashSet::new(),
             temp_next: HashMap::new(),
             listings: std::cell::RefCell::new(listing::Listings::default()),
+            stamp: None,
             owner: std::rc::Rc::new(()),
         })
     }
@@ -463,6 +472,23 @@ impl Drive {
         }
     }
 
+    /// Stamp what the program creates or writes from now on with `t`
+    /// (the fixed clock's time, [`Drive`]'s `stamp`), or with the host's
+    /// time (None, the default).
+    pub fn set_stamp(&mut self, t: Option<std::time::SystemTime>) {
+        self.stamp = t;
+    }
+
+    /// Give the host file or directory at `host` the stamp's time, when
+    /// there is one (best effort: a time the host refuses leaves its own).
+    pub(crate) fn stamp_path(&self, host: &Path) {
+        if let Some(t) = self.stamp {
+            if let Ok(f) = fs::File::open(host) {
+                let _ = f.set_modified(t);
+            }
+        }
+    }
+
     /// INT 21h AH=39h: make a directory (upper-case name). Error 5 if the
     /// name exists or is a device, or the disk (the quota) is full; 3 if
     /// the parent is missing or the path would be longer than DOS allows.
@@ -482,7 +508,8 @@ impl Drive {
             return Err(DosError::PATH_NOT_FOUND);
         }
         self.room_in(&dir)?;
-        self.upper_dir(&comps)?;
+        let made = self.upper_dir(&comps)?;
+        self.stamp_path(&made);
         self.counted(&dir.comps, true);
         self.note(ChangeKind::MadeDirectory, &dos, None);
         Ok(())

@@ -424,6 +424,15 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
         }
         .map_err(|e| LoadFailure::Other(format!("drive C: {}: {e}", dir.display())))?;
         drive.set_quota(opts.disk_quota);
+        // A fixed clock stamps what the program writes (dosfs.rs, the
+        // drive's `stamp`): in DOS's directory form, to its 2 seconds.
+        if let crate::dos::clock::Clock::Fixed(t) = opts.clock {
+            let time = u16::from(t.hour) << 11 | u16::from(t.minute) << 5 | u16::from(t.second / 2);
+            let date = (t.year.saturating_sub(1980) & 0x7F) << 9
+                | u16::from(t.month) << 5
+                | u16::from(t.day);
+            drive.set_stamp(Some(crate::dos::fs::system_time(time, date)));
+        }
         // A Win16 program finds Windows on the drive: C:\WINDOWS beneath
         // it (dosfs/windir.rs).
         if matches!(image, Image::Ne(_)) {

@@ -123,3 +123,63 @@ fn one_file_fills_the_free_space_past_64_mib() {
     assert_eq!(lines[1], format!("written {free}"), "{lines:?}");
     assert_eq!(lines[2], "a cluster more: short", "{lines:?}");
 }
+
+/// A DOS program run with a fixed clock sees that clock's date and time
+/// on what it creates and writes (tests/watcom/dosftime.c): DOS stamps a
+/// file's directory entry from its clock when the file is created and
+/// when it is closed after a write, and a directory when it is made
+/// (MS-DOS Programmer's Reference: INT 21h AH=3Ch, 3Eh, 39h; AX=5700h
+/// and FindFirst read the stamp back); a time set with AX=5701h is kept
+/// at the close. The packed forms: date (year-1980)<<9 | month<<5 | day,
+/// time hour<<11 | minute<<5 | seconds/2. With the host's time instead,
+/// a replay of the run (the debugger's, a checkpoint file's) would see
+/// other times than the first run saw.
+#[test]
+fn a_fixed_clock_stamps_what_the_program_writes() {
+    let Some(exe) = watcom::build(
+        "dosftime",
+        watcom::Kind::DosExe,
+        &["dosftime.c"],
+        None,
+        &["-ms"],
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("toolhelp16-dosftime-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null"])
+        .args(["--clock", "1994-03-15 10:20:31", "--dir"])
+        .arg(&dir)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    let date = (1994 - 1980) << 9 | 3 << 5 | 15;
+    let time = 10 << 11 | 20 << 5 | 31 / 2;
+    let set = format!(
+        "set {:04X} {:04X}",
+        11 << 9 | 12 << 5 | 31,
+        23 << 11 | 58 << 5 | 29
+    );
+    let stamped = |w: &str| format!("{w} {date:04X} {time:04X}");
+    let want = [
+        stamped("open"),
+        stamped("closed"),
+        stamped("find"),
+        stamped("empty"),
+        stamped("dir"),
+        set,
+    ];
+    let got: Vec<String> = v["output"]
+        .as_str()
+        .unwrap()
+        .replace("\r\n", "\n")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(got, want);
+}

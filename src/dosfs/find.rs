@@ -107,7 +107,7 @@ impl Drive {
             return Err(DosError::NO_MORE_FILES);
         }
         if let (false, Some(d)) = (wild, device_name(&raw)) {
-            let (time, date) = dos_datetime(SystemTime::now());
+            let (time, date) = dos_datetime(self.stamp.unwrap_or_else(SystemTime::now));
             state.results.push(FindResult {
                 name: d.to_string(),
                 attr: ATTR_DEVICE,

@@ -25,6 +25,20 @@ pub(super) struct OpenFile {
     pub(super) dos: String,
     /// It lies on the writable layer (its time may be set).
     pub(super) writable: bool,
+    /// The time the program set (AX=5701h): DOS keeps it at the close,
+    /// whatever is written after it (the host's writes would not).
+    pub(super) time_set: Option<std::time::SystemTime>,
+}
+
+impl OpenFile {
+    /// After a write: the file's time is the one the program set
+    /// (AX=5701h), else the fixed clock's (`stamp`, [`Drive::set_stamp`]),
+    /// else the host's own.
+    fn stamp(&self, stamp: Option<std::time::SystemTime>) {
+        if let Some(t) = self.time_set.or(stamp) {
+            let _ = self.file.set_modified(t);
+        }
+    }
 }
 
 /// A system file table entry, shared by handles made with dup/dup2.
@@ -135,6 +149,7 @@ impl Drive {
             written: false,
             dos,
             writable,
+            time_set: None,
         })
     }
 
@@ -196,6 +211,9 @@ impl Drive {
                 (host, f)
             }
         };
+        if let Some(t) = self.stamp {
+            let _ = file.set_modified(t);
+        }
         if attr & ATTR_READ_ONLY != 0 {
             set_read_only(&host, true)?;
         }
@@ -474,6 +492,7 @@ impl Drive {
     pub fn write(&mut self, h: u16, data: &[u8]) -> Result<usize, DosError> {
         let max = self.max_file_size;
         let room = self.room();
+        let stamp = self.stamp;
         let data = &data[..data.len().min(0xFFFF)];
         let f = match self.node(h)? {
             Node::Device(_) => return Ok(data.len()),
@@ -500,6 +519,7 @@ impl Drive {
             }
             f.written = true;
             f.file.set_len(pos).map_err(|_| DosError::ACCESS_DENIED)?;
+            f.stamp(stamp);
             if pos > len {
                 self.used += pos - len;
             } else {
@@ -526,6 +546,7 @@ impl Drive {
         (&*f.file)
             .write_all(&data[..n as usize])
             .map_err(|_| DosError::ACCESS_DENIED)?;
+        f.stamp(stamp);
         f.pos = f.pos.wrapping_add(n as u32);
         let end = pos + n;
         if end > len {
@@ -633,9 +654,11 @@ impl Drive {
         if !f.writable || links(&md) > 1 {
             return Err(DosError::ACCESS_DENIED);
         }
+        let t = system_time(time, date);
         f.file
-            .set_modified(system_time(time, date))
+            .set_modified(t)
             .map_err(|_| DosError::ACCESS_DENIED)?;
+        f.time_set = Some(t);
         let dos = f.dos.clone();
         self.note(ChangeKind::SetTime, &dos, None);
         Ok(())
