@@ -589,3 +589,134 @@ fn position_breakpoints_are_reached_without_the_hook_at_the_same_positions() {
         );
     }
 }
+
+#[test]
+fn a_watchpoint_on_a_global_a_window_procedure_writes_agrees_both_ways() {
+    // tests/watcom/watchwnd.c (Win16, protected mode, -d2): WndProc, run
+    // by SendMessage in a nested emulation five times, adds 10 * i + 1 to
+    // the global `total` with one `add [total],ax`; WinMain prints the
+    // global's offset first. A write watchpoint set at a breakpoint in
+    // WndProc stops after each write (gdb's rule: the stop is after the
+    // writing instruction, the new value in memory), at the same
+    // positions with the same registers whether the session watches with
+    // the memory hook alone (the writing instruction run again with the
+    // instruction hook, machine/debug.rs `redo_insn`) or with the hook on
+    // every instruction; reverse-continue, reverse-stepi and stepi back
+    // over a write agree too.
+    let Some(built) = common::watcom::build(
+        "watchwnd",
+        common::watcom::Kind::Win16Exe,
+        &["watchwnd.c"],
+        None,
+        &["-d2"],
+    ) else {
+        return;
+    };
+    let prog = built.to_str().unwrap();
+    let run = Command::new(exe()).args(["run", prog]).output().unwrap();
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    let off = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("total at "))
+        .unwrap_or_else(|| panic!("{printed}"))
+        .trim()
+        .to_string();
+    let add = line_of("watchwnd.c", "LINE-WATCH-ADD");
+    let ret = line_of("watchwnd.c", "LINE-WATCH-RETURN");
+    let script = format!(
+        "break watchwnd.c:{add}\ncontinue\nwatch DS:{off} 2\ndelete watchwnd.c:{add}\n\
+         continue\nposition\nregs\nx/1 DS:{off}\ncontinue\nposition\nregs\nx/1 DS:{off}\n\
+         continue\nposition\nreverse-continue\nposition\nregs\nx/1 DS:{off}\nreverse-stepi\n\
+         position\nx/1 DS:{off}\nstepi\nposition\ncontinue\nposition\ncontinue\nposition\n\
+         continue\nposition\nx/1 DS:{off}\ncontinue\n"
+    );
+    let out = both_ways(&[prog], &script);
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 9, "{out}");
+    // One message's path is the same each time: the writes are equally
+    // far apart.
+    let step = pos[1] - pos[0];
+    assert!(step > 0 && pos[2] - pos[1] == step, "{out}");
+    // Back to the second write; one instruction back is before it (the
+    // old value); stepi over it stops after it again.
+    assert_eq!(pos[3], pos[1], "{out}");
+    assert_eq!(pos[4], pos[1] - 1, "{out}");
+    assert_eq!(pos[5], pos[1], "{out}");
+    assert_eq!(
+        &pos[6..9],
+        [pos[2], pos[2] + step, pos[2] + 2 * step],
+        "{out}"
+    );
+    // The values after each write: 1, 1 + 11, and before the second 1;
+    // after the fifth, 105 (0069h).
+    let values: Vec<String> = after(&out, &format!("x/1 DS:{off}"))
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(values, ["0001", "000C", "000C", "0001", "0069"], "{out}");
+    // Each stop is after the `add`, on the return line.
+    assert!(
+        out.matches(&format!("watchwnd.c:{ret}:")).count() >= 7,
+        "{out}"
+    );
+    assert!(out.contains("total 105"), "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    // Without --max-insns the session ran to the first write without the
+    // hook on every instruction, and ran the writing instruction again
+    // with it.
+    let fast = session(
+        &[prog],
+        &format!(
+            "break watchwnd.c:{add}\ncontinue\nwatch DS:{off} 2\ndelete watchwnd.c:{add}\n\
+             continue\nposition\nhooks\nkill\n"
+        ),
+    );
+    let at: u64 = after(&fast, "position")[0].parse().unwrap();
+    assert_eq!(
+        after(&fast, "hooks"),
+        [format!(
+            "ran with code hooks on the breakpoints only to position {}, then with the hook on every instruction",
+            at - 1
+        )],
+        "{fast}"
+    );
+}
+
+#[test]
+fn a_watched_push_at_the_stop_is_at_the_same_position_both_ways() {
+    // roms/demo.exe (Win16): WinMain's `push bp / mov bp,sp / push 14h`;
+    // `next` twice stops at the push (WinMain+3), and a write watchpoint
+    // on the word it writes (SS:09F6, demo.expect) stops after it, at
+    // WinMain+5 (gdb's rule: after the writing instruction). Without the
+    // hook on every instruction the push is the first instruction run
+    // and is run again with the hook: the stop was one position short
+    // there once. Then to the end and one instruction back (the INT 21h
+    // that ends the program).
+    let demo = rom("demo.exe");
+    let out = both_ways(
+        &[demo.to_str().unwrap()],
+        "break DEMO!WinMain\ncontinue\nnext\nnext\nposition\nwatch SS:09F6\ncontinue\nwhere\n\
+         position\nregs\nx/1 SS:09F6\ndelete DEMO!WinMain\ncontinue\ncontinue\nreverse-stepi\n\
+         position\nregs\nreverse-continue\nposition\n",
+    );
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 4, "{out}");
+    assert_eq!(pos[1], pos[0] + 1, "{out}");
+    assert!(out.contains("= DEMO:1:0023 WinMain+0x5"), "{out}");
+    assert_eq!(
+        after(&out, "x/1 SS:09F6")
+            .first()
+            .and_then(|l| l.split_whitespace().last()),
+        Some("0014"),
+        "{out}"
+    );
+    // reverse-continue from the end goes back to the watched write.
+    assert_eq!(pos[3], pos[1], "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+}

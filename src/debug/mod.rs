@@ -50,8 +50,8 @@
 //! memory hook has the engine put the accessing instruction back
 //! (machine/debug.rs, `redo_insn`, vendor patch 0013) and [`between`]
 //! runs it again with the instruction hook, which stops after it; the
-//! stop's `arrange` then gives the hook up again. In real mode only so
-//! far ([`may_run_fast`]).
+//! stop's `arrange` then gives the hook up again. In real and protected
+//! mode (Win16, nested emulations included) alike ([`may_run_fast`]).
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -878,9 +878,9 @@ enum Site {
 /// same instruction (machine/counter.rs, `settle_resumed`);
 /// tests/debug_fast.rs compares timer handlers' sessions both ways.
 ///
-/// Watchpoints without the instruction hook in real mode only: in
-/// protected mode a stop after a watched `PUSH` was found one position
-/// short (tests/debug.rs, demo.exe), not yet explained.
+/// Watchpoints without the instruction hook in protected mode too (a
+/// window procedure's write to a global, in a nested emulation:
+/// tests/debug_fast.rs).
 ///
 /// Nor a protected-mode program after a fault was reported: Windows
 /// offers the fault again on its way out of the nested emulations its
@@ -903,7 +903,7 @@ fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
         && !c.killed
         && !c.stepping
         && !position_break_near(c, next)
-        && (c.watches.is_empty() || (crate::machine::debug::CAN_REDO && mode == CpuMode::Real))
+        && (c.watches.is_empty() || crate::machine::debug::CAN_REDO)
         && c.redo_at.is_none()
         && c.budget.max_insns == 0
 }
@@ -991,6 +991,12 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
         }
     } else if c.fast.take().is_some() {
         c.left_fast_at = Some(pos);
+        // What the hook saw last is from before the program ran without
+        // it: the instruction at the stop, seen there, would be taken for
+        // the same one seen again (`on_insn`) and `reenter` not used up,
+        // putting the next stop one position short (a watched `PUSH` at
+        // the stop, run again with the hook: tests/debug.rs, demo.exe).
+        c.seen = None;
         c.insn_gen += 1;
         let generation = c.insn_gen;
         if let Some(me) = sh.me.upgrade() {
@@ -1702,6 +1708,9 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     c.temp = None;
     c.restart = None;
     sh.pending.redo.set(None);
+    // The replay runs with the instruction hook: a watched access is
+    // noted for it, not run again (`install_watch`).
+    sh.pending.fast.set(false);
     c.redo_at = None;
     c.left_fast_at = None;
     for w in &mut c.watches {
