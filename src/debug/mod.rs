@@ -18,8 +18,9 @@
 //! is installed only while something needs it ("Hooks").
 //!
 //! **Hooks.** While the session only continues to breakpoints and
-//! watchpoints — no single step, position breakpoint, instruction budget
-//! or replay — in a Win16 program (protected mode, nested emulations
+//! watchpoints — no single step, instruction budget or replay, and no
+//! position breakpoint a few thousand instructions ahead or nearer
+//! ([`NEAR_POSITION`]) — in a Win16 program (protected mode, nested emulations
 //! included) or a DOS one, keeping time or not ([`may_run_fast`]), the
 //! instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
