@@ -439,3 +439,288 @@ fn watchpoints_on_ranges_stop_after_the_write_both_ways() {
     );
     assert!(out.contains("exited with code 0"), "{out}");
 }
+
+#[test]
+fn a_dos_program_s_own_timer_handler_and_main_loop_stop_alike_without_the_hook() {
+    // tests/watcom/dostimer.c (DOS .EXE): it takes INT 08h (IRQ 0) and
+    // counts four ticks in its handler while its main loop calls
+    // spin_once(); it prints both addresses first. A program that keeps
+    // time (machine/time.rs): the ticks are delivered between blocks at
+    // instruction counts, and must fall at the same instructions whether
+    // the debugger watches every instruction or only its breakpoints'
+    // addresses (src/debug/mod.rs, `may_run_fast`). Breakpoints in the
+    // loop and in the handler, `stepi` from the handler's first
+    // instruction (a stop at the first instruction of a block the tick
+    // sent the program to), back into the loop, `reverse-stepi` and
+    // `reverse-continue`.
+    let Some(built) = common::watcom::build(
+        "dostimer",
+        common::watcom::Kind::DosExe,
+        &["dostimer.c"],
+        None,
+        &["-ms"],
+    ) else {
+        return;
+    };
+    let prog = built.to_str().unwrap();
+    let run = Command::new(exe()).args(["run", prog]).output().unwrap();
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    let words: Vec<&str> = printed.split_whitespace().collect();
+    assert!(
+        words.len() >= 4 && words[0] == "handler" && words[2] == "loop",
+        "{printed}"
+    );
+    let (handler, spin) = (words[1], words[3]);
+    let out = both_ways(
+        &[prog],
+        &format!(
+            "break {spin}\ncontinue\nposition\ndelete {spin}\nbreak {handler}\ncontinue\n\
+             position\nregs\nstepi\nposition\nregs\nstepi\nposition\nbreak {spin}\ncontinue\n\
+             position\nregs\ncontinue\nposition\ndelete {spin}\ncontinue\nposition\nregs\n\
+             reverse-stepi\nposition\nreverse-continue\nposition\nregs\ndelete {handler}\n\
+             continue\nposition\n"
+        ),
+    );
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 10, "{out}");
+    // The loop runs before the first tick; the handler's first stop is
+    // a tick later; each stepi moves by one; the loop is entered again
+    // after the handler returned, and called again a few instructions
+    // on; the second tick's stop is one tick (time.rs's TICK_INSNS) of
+    // loop later.
+    assert!(pos[0] < pos[1], "{out}");
+    assert_eq!(pos[2], pos[1] + 1, "{out}");
+    assert_eq!(pos[3], pos[2] + 1, "{out}");
+    assert!(pos[4] > pos[3] && pos[5] > pos[4], "{out}");
+    assert!(pos[6] > pos[5], "{out}");
+    // reverse-stepi goes back one; reverse-continue goes back to the
+    // previous stop in the handler (the first tick's).
+    assert_eq!(pos[7], pos[6] - 1, "{out}");
+    assert_eq!(pos[8], pos[1], "{out}");
+    // At the handler's first instruction the interrupt has cleared IF
+    // (Intel 8086 family user's manual, "Interrupts": the CPU pushes the
+    // flags and clears IF and TF); the loop runs with interrupts on.
+    // (`regs` prints two lines; FLAGS is on the second, spelt out last.)
+    let lines: Vec<&str> = out.lines().collect();
+    let flags: Vec<&str> = lines
+        .windows(3)
+        .filter(|w| w[0] == "(debug) regs")
+        .map(|w| w[2].rsplit(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(flags.len(), 5, "{out}");
+    for (i, with_if) in [(0, false), (2, true), (3, false), (4, false)] {
+        assert_eq!(
+            flags[i].contains('I'),
+            with_if,
+            "regs {i}: {}\n{out}",
+            flags[i]
+        );
+    }
+    assert!(out.contains("ticks 4 spins "), "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    // And without --max-insns the session did run without the hook on
+    // every instruction to the handler's breakpoint.
+    let fast = session(
+        &[prog],
+        &format!("break {handler}\ncontinue\nhooks\ncontinue\nhooks\nkill\n"),
+    );
+    assert_eq!(
+        after(&fast, "hooks"),
+        [
+            "ran to this stop with code hooks on the breakpoints only",
+            "ran to this stop with code hooks on the breakpoints only"
+        ],
+        "{fast}"
+    );
+}
+
+#[test]
+fn position_breakpoints_are_reached_without_the_hook_at_the_same_positions() {
+    // A breakpoint at a position (`break +N`: before the instruction at
+    // position N), as `serve` moves forward with: the program runs
+    // without the hook on every instruction until the position is near
+    // (src/debug/mod.rs, `NEAR_POSITION`), then with it. roms/hot.com's
+    // loops, and dosirq.com (a timed program: its ticks must fall at the
+    // same instructions). Each stop is exactly at its position, with the
+    // registers of the run with the hook all the way; a breakpoint one
+    // instruction on is a step; a later breakpoint at an address still
+    // stops first when it comes first.
+    for (prog, far) in [("hot.com", 50_000u64), ("dosirq.com", 600_000)] {
+        let path = rom(prog);
+        let path = path.to_str().unwrap();
+        let out = both_ways(
+            &["--keys", "q", path],
+            &format!(
+                "break +{far}\ncontinue\nposition\nregs\nbreak +{}\ncontinue\nposition\nregs\n\
+                 break +{}\ncontinue\nposition\nregs\ncontinue\nposition\n",
+                far + 1,
+                far + 7000,
+            ),
+        );
+        let pos: Vec<u64> = after(&out, "position")
+            .iter()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        assert_eq!(&pos[..3], [far, far + 1, far + 7000], "{prog}: {out}");
+        assert!(pos[3] > far + 7000, "{prog}: {out}");
+        assert!(out.contains("the program has ended"), "{prog}: {out}");
+        // Without --max-insns, the session ran to the first stop without
+        // the hook on every instruction, up to a few thousand
+        // instructions before it.
+        let fast = session(
+            &["--keys", "q", path],
+            &format!("break +{far}\ncontinue\nhooks\nposition\nkill\n"),
+        );
+        let said = after(&fast, "hooks");
+        assert_eq!(said.len(), 1, "{prog}: {fast}");
+        let upto: u64 = said[0]
+            .strip_prefix("ran with code hooks on the breakpoints only to position ")
+            .and_then(|r| r.split(',').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{prog}: {fast}"));
+        assert!(upto < far && far - upto <= 8192, "{prog}: {upto}: {fast}");
+        assert_eq!(
+            after(&fast, "position"),
+            [far.to_string()],
+            "{prog}: {fast}"
+        );
+    }
+}
+
+#[test]
+fn a_watchpoint_on_a_global_a_window_procedure_writes_agrees_both_ways() {
+    // tests/watcom/watchwnd.c (Win16, protected mode, -d2): WndProc, run
+    // by SendMessage in a nested emulation five times, adds 10 * i + 1 to
+    // the global `total` with one `add [total],ax`; WinMain prints the
+    // global's offset first. A write watchpoint set at a breakpoint in
+    // WndProc stops after each write (gdb's rule: the stop is after the
+    // writing instruction, the new value in memory), at the same
+    // positions with the same registers whether the session watches with
+    // the memory hook alone (the writing instruction run again with the
+    // instruction hook, machine/debug.rs `redo_insn`) or with the hook on
+    // every instruction; reverse-continue, reverse-stepi and stepi back
+    // over a write agree too.
+    let Some(built) = common::watcom::build(
+        "watchwnd",
+        common::watcom::Kind::Win16Exe,
+        &["watchwnd.c"],
+        None,
+        &["-d2"],
+    ) else {
+        return;
+    };
+    let prog = built.to_str().unwrap();
+    let run = Command::new(exe()).args(["run", prog]).output().unwrap();
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    let off = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("total at "))
+        .unwrap_or_else(|| panic!("{printed}"))
+        .trim()
+        .to_string();
+    let add = line_of("watchwnd.c", "LINE-WATCH-ADD");
+    let ret = line_of("watchwnd.c", "LINE-WATCH-RETURN");
+    let script = format!(
+        "break watchwnd.c:{add}\ncontinue\nwatch DS:{off} 2\ndelete watchwnd.c:{add}\n\
+         continue\nposition\nregs\nx/1 DS:{off}\ncontinue\nposition\nregs\nx/1 DS:{off}\n\
+         continue\nposition\nreverse-continue\nposition\nregs\nx/1 DS:{off}\nreverse-stepi\n\
+         position\nx/1 DS:{off}\nstepi\nposition\ncontinue\nposition\ncontinue\nposition\n\
+         continue\nposition\nx/1 DS:{off}\ncontinue\n"
+    );
+    let out = both_ways(&[prog], &script);
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 9, "{out}");
+    // One message's path is the same each time: the writes are equally
+    // far apart.
+    let step = pos[1] - pos[0];
+    assert!(step > 0 && pos[2] - pos[1] == step, "{out}");
+    // Back to the second write; one instruction back is before it (the
+    // old value); stepi over it stops after it again.
+    assert_eq!(pos[3], pos[1], "{out}");
+    assert_eq!(pos[4], pos[1] - 1, "{out}");
+    assert_eq!(pos[5], pos[1], "{out}");
+    assert_eq!(
+        &pos[6..9],
+        [pos[2], pos[2] + step, pos[2] + 2 * step],
+        "{out}"
+    );
+    // The values after each write: 1, 1 + 11, and before the second 1;
+    // after the fifth, 105 (0069h).
+    let values: Vec<String> = after(&out, &format!("x/1 DS:{off}"))
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(values, ["0001", "000C", "000C", "0001", "0069"], "{out}");
+    // Each stop is after the `add`, on the return line.
+    assert!(
+        out.matches(&format!("watchwnd.c:{ret}:")).count() >= 7,
+        "{out}"
+    );
+    assert!(out.contains("total 105"), "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    // Without --max-insns the session ran to the first write without the
+    // hook on every instruction, and ran the writing instruction again
+    // with it (patch 0013's `redo_insn`; the unpatched engine watches
+    // with the hook on every instruction).
+    if cfg!(feature = "unpatched-engine") {
+        return;
+    }
+    let fast = session(
+        &[prog],
+        &format!(
+            "break watchwnd.c:{add}\ncontinue\nwatch DS:{off} 2\ndelete watchwnd.c:{add}\n\
+             continue\nposition\nhooks\nkill\n"
+        ),
+    );
+    let at: u64 = after(&fast, "position")[0].parse().unwrap();
+    assert_eq!(
+        after(&fast, "hooks"),
+        [format!(
+            "ran with code hooks on the breakpoints only to position {}, then with the hook on every instruction",
+            at - 1
+        )],
+        "{fast}"
+    );
+}
+
+#[test]
+fn a_watched_push_at_the_stop_is_at_the_same_position_both_ways() {
+    // roms/demo.exe (Win16): WinMain's `push bp / mov bp,sp / push 14h`;
+    // `next` twice stops at the push (WinMain+3), and a write watchpoint
+    // on the word it writes (SS:09F6, demo.expect) stops after it, at
+    // WinMain+5 (gdb's rule: after the writing instruction). Without the
+    // hook on every instruction the push is the first instruction run
+    // and is run again with the hook: the stop was one position short
+    // there once. Then to the end and one instruction back (the INT 21h
+    // that ends the program).
+    let demo = rom("demo.exe");
+    let out = both_ways(
+        &[demo.to_str().unwrap()],
+        "break DEMO!WinMain\ncontinue\nnext\nnext\nposition\nwatch SS:09F6\ncontinue\nwhere\n\
+         position\nregs\nx/1 SS:09F6\ndelete DEMO!WinMain\ncontinue\ncontinue\nreverse-stepi\n\
+         position\nregs\nreverse-continue\nposition\n",
+    );
+    let pos: Vec<u64> = after(&out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pos.len(), 4, "{out}");
+    assert_eq!(pos[1], pos[0] + 1, "{out}");
+    assert!(out.contains("= DEMO:1:0023 WinMain+0x5"), "{out}");
+    assert_eq!(
+        after(&out, "x/1 SS:09F6")
+            .first()
+            .and_then(|l| l.split_whitespace().last()),
+        Some("0014"),
+        "{out}"
+    );
+    // reverse-continue from the end goes back to the watched write.
+    assert_eq!(pos[3], pos[1], "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+}

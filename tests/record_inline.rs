@@ -237,12 +237,6 @@ fn a_timed_dos_program_records_alike() {
     same_three_ways("dosirq.com", "", 2_000_000);
 }
 
-// On the published engine unpatched, a Win16 run recorded by the block
-// hook ends differently from the plain run (it faults at offset 0000
-// "past the code segment limit" where the plain run exits): a divergence
-// of the unpatched engine not understood yet (issue 32's note), so these
-// two run on the patched engine only.
-#[cfg(not(feature = "unpatched-engine"))]
 /// A Win16 divide error: the faulting instruction is the recording's
 /// last step, a cut marked faulted.
 #[test]
@@ -250,12 +244,6 @@ fn a_win16_fault_records_alike() {
     same_three_ways("faults.exe", "d", 0);
 }
 
-// On the published engine unpatched, a Win16 run recorded by the block
-// hook ends differently from the plain run (it faults at offset 0000
-// "past the code segment limit" where the plain run exits): a divergence
-// of the unpatched engine not understood yet (issue 32's note), so these
-// two run on the patched engine only.
-#[cfg(not(feature = "unpatched-engine"))]
 /// Win16 programs whose window procedures USER calls back in nested
 /// emulations (roms/demo.exe's messages, roms/recurse.exe's recursion),
 /// and one calling the system 100,000 times (roms/ticks.exe), to their

@@ -41,6 +41,11 @@ impl Drop for Server {
 /// Start `toolhelp16 serve ARGS` in `dir` on port 0 and read the URL it
 /// prints.
 fn start(dir: &Path, args: &[&str]) -> Server {
+    start_with(dir, args, Stdio::inherit())
+}
+
+/// [`start`] with the server's standard error sent to `stderr`.
+fn start_with(dir: &Path, args: &[&str], stderr: Stdio) -> Server {
     let mut child = bin()
         .current_dir(dir)
         .arg("serve")
@@ -48,7 +53,7 @@ fn start(dir: &Path, args: &[&str]) -> Server {
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let out = child.stdout.take().unwrap();
@@ -614,5 +619,42 @@ fn junk_requests_are_refused_and_the_server_goes_on() {
             "serve did not end"
         );
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn ending_the_session_says_the_moment_s_position() {
+    // The page's "End the session" at the moment after N instructions:
+    // serve says it ended after N, as many as ran (the instruction at
+    // the moment never runs), whether the move forward was a step (the
+    // hook on every instruction), a position near (the hook for the last
+    // stretch), or far (without the hook until the position is near;
+    // src/debug/mod.rs, "Hooks").
+    let scratch = common::scratch("serve-end");
+    let dir = rom("");
+    for n in [1u64, 3000, 15_000] {
+        let log = scratch.join(format!("serve-{n}.log"));
+        let s = start_with(
+            &dir,
+            &["vgashow.com"],
+            Stdio::from(std::fs::File::create(&log).unwrap()),
+        );
+        moment(&s, n);
+        let a = raw(&s, b"POST /quit HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+        assert_eq!(a.status, 200);
+        let mut s = s;
+        let start = Instant::now();
+        while s.child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "serve did not end"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let said = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            said.contains(&format!("serve ended after {n} instructions")),
+            "at {n}: {said}"
+        );
     }
 }

@@ -218,6 +218,13 @@ impl Checkpoints {
         }
     }
 
+    /// The position at which the next checkpoint is due, when they are
+    /// taken: where a program running without the instruction hook is
+    /// stopped for one (mod.rs, `poll_distance`).
+    pub fn next_due(&self) -> Option<u64> {
+        self.on.then_some(self.due)
+    }
+
     /// The last checkpoint at or before `pos`.
     pub fn nearest(&self, pos: u64) -> Option<&Checkpoint> {
         let i = self.list.partition_point(|c| c.pos <= pos);

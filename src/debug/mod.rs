@@ -18,10 +18,11 @@
 //! is installed only while something needs it ("Hooks").
 //!
 //! **Hooks.** While the session only continues to breakpoints and
-//! watchpoints — no single step, position breakpoint, instruction budget
-//! or replay — in a Win16 program (protected mode, nested emulations
-//! included, keeping time or not) or a real-mode one that keeps no time
-//! ([`may_run_fast`]), the instruction hook is given up for a
+//! watchpoints — no single step, instruction budget or replay, and no
+//! position breakpoint a few thousand instructions ahead or nearer
+//! ([`NEAR_POSITION`]) — in a Win16 program (protected mode, nested emulations
+//! included) or a DOS one, keeping time or not ([`may_run_fast`]), the
+//! instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
 //! `next` and `finish`), one address each, so that code elsewhere runs
 //! as in a plain run. A stop's position is then the machine's count of
@@ -50,8 +51,8 @@
 //! memory hook has the engine put the accessing instruction back
 //! (machine/debug.rs, `redo_insn`, vendor patch 0013) and [`between`]
 //! runs it again with the instruction hook, which stops after it; the
-//! stop's `arrange` then gives the hook up again. In real mode only so
-//! far ([`may_run_fast`]).
+//! stop's `arrange` then gives the hook up again. In real and protected
+//! mode (Win16, nested emulations included) alike ([`may_run_fast`]).
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -333,6 +334,10 @@ pub struct Control {
     /// The instruction hook stopped the emulation for a checkpoint at
     /// this position, to be taken between the two emulations.
     ckpt_asked: Option<u64>,
+    /// The run to the coming stop went on with the instruction hook from
+    /// this position, having run without it up to there (a position
+    /// breakpoint come near): what `monitor hooks` says.
+    left_fast_at: Option<u64>,
     /// The instruction at this position made a watched access without
     /// the instruction hook and runs again with it (module notes,
     /// "Hooks"): the hook stays until the stop after it.
@@ -718,6 +723,18 @@ impl<'b> Here<'_, 'b> {
     pub fn mode(&self) -> CpuMode {
         self.uc().mode()
     }
+
+    /// How the program ran to this stop (module notes, "Hooks"): the
+    /// position up to which it ran without the hook on every instruction
+    /// (None: with the hook all the way), and whether it did so all the
+    /// way to the stop.
+    pub fn ran_without_hook(&self) -> (Option<u64>, bool) {
+        match (self.ctl.fast, self.ctl.left_fast_at) {
+            (Some(_), _) => (Some(self.pos), true),
+            (None, Some(p)) => (Some(p), false),
+            (None, None) => (None, false),
+        }
+    }
 }
 
 /// Make a change to the machine.
@@ -856,28 +873,30 @@ enum Site {
 /// own thread (machine/debug.rs, `poll_every`), never from another
 /// thread (which in protected mode could leave a block half done: a stop
 /// noticed inside a helper's descriptor-table accesses, machine/tlb.rs).
-/// A timed program (machine/time.rs) too in protected mode, where the
-/// clock only answers the program's questions (GetTickCount) and no
-/// timer interrupt is delivered between blocks. Not yet a real-mode
-/// program that keeps time: its timer and keyboard interrupts are
-/// delivered at block entries, and going back to the instruction hook
-/// at a breakpoint at the start of a timer handler lets the next
-/// interrupt in before the handler's first instruction (a `stepi` there
-/// lands in the keyboard handler), which the hook on every instruction
-/// does not; so it keeps the hook (tests/debug_fast.rs, the timer
-/// handler's session, compares both ways).
+/// A timed program (machine/time.rs) too: its timer and keyboard
+/// interrupts are delivered at block entries, and a stop that only
+/// interrupts the emulation (going to or from the instruction hook)
+/// settles the count and the clock so that the next tick falls at the
+/// same instruction (machine/counter.rs, `settle_resumed`);
+/// tests/debug_fast.rs compares timer handlers' sessions both ways.
 ///
-/// Watchpoints without the instruction hook in real mode only: in
-/// protected mode a stop after a watched `PUSH` was found one position
-/// short (tests/debug.rs, demo.exe), not yet explained.
+/// Watchpoints without the instruction hook in protected mode too (a
+/// window procedure's write to a global, in a nested emulation:
+/// tests/debug_fast.rs).
 ///
 /// Nor a protected-mode program after a fault was reported: Windows
 /// offers the fault again on its way out of the nested emulations its
 /// callbacks (InterruptRegister, the fault dialog) run in, which only
 /// the instruction hook tells from the fault happening again.
-fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
+///
+/// A position breakpoint ahead lets it run without the hook until it is
+/// near ([`NEAR_POSITION`]): the polls come sooner as it nears
+/// ([`poll_distance`]), and the instruction hook takes the program the
+/// rest of the way. `next` is the position of the next instruction to
+/// run.
+fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
     let mode_needs_hook = match mode {
-        CpuMode::Real => timed,
+        CpuMode::Real => false,
         CpuMode::Protected => c.last_fault.is_some(),
     };
     !mode_needs_hook
@@ -885,10 +904,45 @@ fn may_run_fast(c: &Control, mode: CpuMode, timed: bool) -> bool {
         && c.restart.is_none()
         && !c.killed
         && !c.stepping
-        && c.position_breaks.is_empty()
-        && (c.watches.is_empty() || (crate::machine::debug::CAN_REDO && mode == CpuMode::Real))
+        && !position_break_near(c, next)
+        && (c.watches.is_empty() || crate::machine::debug::CAN_REDO)
         && c.redo_at.is_none()
         && c.budget.max_insns == 0
+}
+
+/// How near a position breakpoint the program goes on with the
+/// instruction hook: more instructions than a block can hold (QEMU ends a
+/// block at 512), so that a poll, which comes at the first block's entry
+/// past its count, is still before it.
+const NEAR_POSITION: u64 = 4096;
+
+/// Is a position breakpoint at `next` or less than [`NEAR_POSITION`]
+/// after it?
+fn position_break_near(c: &Control, next: u64) -> bool {
+    c.position_breaks
+        .range(next..)
+        .next()
+        .is_some_and(|&b| b - next < NEAR_POSITION)
+}
+
+/// The instructions to the next poll without the instruction hook, from
+/// position `next`: [`POLL_INSNS`], or fewer when a position breakpoint
+/// is ahead, so that the poll comes just before it is near, or a
+/// checkpoint is due sooner, so that it is taken where it is due (not a
+/// poll later; checkpoint.rs).
+fn poll_distance(c: &Control, next: u64) -> u64 {
+    let mut d = POLL_INSNS;
+    if let Some(&b) = c.position_breaks.range(next..).next() {
+        d = d.min((b - next).saturating_sub(NEAR_POSITION).max(1));
+    }
+    // A checkpoint due and not taken (the program is in a nested
+    // emulation, where none can be) waits for the usual poll.
+    if let Some(due) = c.checkpoints.next_due()
+        && due > next
+    {
+        d = d.min(due - next);
+    }
+    d
 }
 
 /// The linear address of CS:IP.
@@ -914,7 +968,8 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
         }
     };
     c.dirty = false;
-    if may_run_fast(c, uc.mode(), crate::machine::debug::timed(uc)) {
+    let next = if passed { pos + 1 } else { pos };
+    if may_run_fast(c, uc.mode(), next) {
         let mut changed = false;
         if c.fast.is_none() {
             let Some(done) = crate::machine::debug::executed_before(uc, addr) else {
@@ -937,6 +992,13 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
             crate::machine::debug::interrupt_here(uc);
         }
     } else if c.fast.take().is_some() {
+        c.left_fast_at = Some(pos);
+        // What the hook saw last is from before the program ran without
+        // it: the instruction at the stop, seen there, would be taken for
+        // the same one seen again (`on_insn`) and `reenter` not used up,
+        // putting the next stop one position short (a watched `PUSH` at
+        // the stop, run again with the hook: tests/debug.rs, demo.exe).
+        c.seen = None;
         c.insn_gen += 1;
         let generation = c.insn_gen;
         if let Some(me) = sh.me.upgrade() {
@@ -962,7 +1024,12 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
             crate::machine::debug::interrupt_here(uc);
         }
     }
-    crate::machine::debug::poll_every(uc, if c.fast.is_some() { POLL_INSNS } else { 0 });
+    let poll = if c.fast.is_some() {
+        poll_distance(c, next)
+    } else {
+        0
+    };
+    crate::machine::debug::poll_every(uc, poll);
     sh.pending.fast.set(c.fast.is_some() && !c.detached);
 }
 
@@ -1092,12 +1159,22 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
         );
         return;
     }
-    // A real-mode program that became timed goes back to the instruction
-    // hook here, between two blocks (`may_run_fast`).
-    if c.dirty || (crate::machine::debug::timed(uc) && uc.mode() == CpuMode::Real) {
-        arrange(sh, &mut c, uc, Site::Between(pc), pos, false);
+    // A position breakpoint come near goes back to the instruction hook
+    // here (`may_run_fast`); one further on has the next poll come
+    // sooner.
+    // (The instruction at a stop made here already is passed.)
+    let next = if c.pass == Some(pos) { pos + 1 } else { pos };
+    let near = position_break_near(&c, next);
+    if c.dirty || near {
+        let passed = next > pos;
+        arrange(sh, &mut c, uc, Site::Between(pc), pos, passed);
         if c.fast.is_none() {
             return;
+        }
+    } else {
+        let d = poll_distance(&c, next);
+        if d != POLL_INSNS {
+            crate::machine::debug::poll_every(uc, d);
         }
     }
     let look = sh.looked.get().elapsed() >= POLL_EVERY;
@@ -1278,6 +1355,7 @@ fn stop(
         }
     };
     let c = &mut *here.ctl;
+    c.left_fast_at = None;
     if running {
         c.budget.start();
     }
@@ -1293,7 +1371,14 @@ fn stop(
                 found: None,
             },
         ),
-        Resume::Kill => c.killed = true,
+        Resume::Kill => {
+            // The instruction at the stop never runs: the program ran
+            // `pos` instructions (as many as the stop's position), with or
+            // without the instruction hook, which has counted it as
+            // started.
+            c.killed = true;
+            c.count = pos;
+        }
         Resume::Detach => c.detached = true,
     }
     if (c.restart.is_some() || c.killed)
@@ -1537,8 +1622,10 @@ pub fn run_session_from(
         let s = prog.run(unlimited, None);
         let mut c = sh.ctl.borrow_mut();
         c.budget.pause();
-        // Without the instruction hook, the position is the machine's.
+        // Without the instruction hook, the position is the machine's
+        // (after a kill, the stop's).
         if let Some(base) = c.fast
+            && !c.killed
             && let Some(done) = crate::machine::debug::executed(&prog.machine)
         {
             c.count = base.wrapping_add(done);
@@ -1650,7 +1737,11 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     c.temp = None;
     c.restart = None;
     sh.pending.redo.set(None);
+    // The replay runs with the instruction hook: a watched access is
+    // noted for it, not run again (`install_watch`).
+    sh.pending.fast.set(false);
     c.redo_at = None;
+    c.left_fast_at = None;
     for w in &mut c.watches {
         w.1 = None;
     }

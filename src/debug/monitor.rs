@@ -28,6 +28,7 @@ break and delete also take +N, the instruction at position N):
                       the directory toolhelp16 was started in (no directories)
   position            instructions run before this stop (reverse execution counts in them)
   digest              hashes of the whole state: memory, VGA planes, console output, the clock
+  hooks               whether the program ran to this stop without the hook on every instruction
 ";
 
 /// The file a monitor command writes: `name` must be a plain file name
@@ -161,6 +162,13 @@ pub fn run(h: &mut Here<'_, '_>, line: &str) -> Result<Option<String>, String> {
         "modules" => views::modules_text(h),
         "position" => format!("{}\n", h.pos),
         "digest" => views::digest_text(h),
+        "hooks" => match h.ran_without_hook() {
+            (Some(_), true) => "ran to this stop with code hooks on the breakpoints only\n".into(),
+            (Some(p), false) => format!(
+                "ran with code hooks on the breakpoints only to position {p}, then with the hook on every instruction\n"
+            ),
+            (None, _) => "ran to this stop with the hook on every instruction\n".into(),
+        },
         "selector" => {
             let s = args.first().ok_or("selector SEL: which selector?")?;
             let sel = match reg_value(h, s) {

@@ -933,13 +933,17 @@ pub(super) fn forget_all_code(uc: &mut Uc<'_>) {
     match uc.get_data().mode {
         CpuMode::Real => {
             // The first page holds no code while it is device memory, and
-            // unicorn cannot find translations from it.
-            let from = if uc.get_data().page0.is_some() {
-                super::page0::SIZE as u64
-            } else {
-                0
-            };
-            crate::machine::tlb::remove_cache(uc, from, super::a20::HMA_BASE);
+            // unicorn cannot find translations from it; made plain memory
+            // (page0.rs, `to_ram`) it is a region of its own, apart from
+            // the rest of the first megabyte (a range reaching past it
+            // would drop nothing of the rest: a breakpoint's stop in a
+            // timed program, whose vectors made it plain memory, ran on
+            // the code translated without the debugger's hook).
+            let low = super::page0::SIZE as u64;
+            if uc.get_data().page0.is_none() {
+                crate::machine::tlb::remove_cache(uc, 0, low);
+            }
+            crate::machine::tlb::remove_cache(uc, low, super::a20::HMA_BASE);
             if super::a20::enabled(uc) {
                 let hma = super::a20::HMA_BASE;
                 crate::machine::tlb::remove_cache(uc, hma, hma + super::a20::HMA_SIZE as u64);

@@ -14,7 +14,9 @@
 //! request for another moment is answered after the debugger moved the
 //! program there. Going back is the debugger's reverse execution (a
 //! replay, made faster by checkpoints where the debugger has them);
-//! going forward runs to a position breakpoint; both go through
+//! going forward runs to a position breakpoint (without the debugger's
+//! hook on every instruction until the position is near, as a
+//! `continue` runs: src/debug/mod.rs, "Hooks"); both go through
 //! [`go_to`], the one place that asks the debugger to move.
 //!
 //! **Bounds.** It listens on 127.0.0.1 unless `--listen` names another
