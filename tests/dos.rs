@@ -1369,3 +1369,33 @@ fn tp7_large_com_installs_its_font_over_the_vga_tables() {
     assert!(text.contains("Large Text Font is now installed."), "{text}");
     assert!(!text.contains("Unknown VGA table format"), "{text}");
 }
+
+/// The BIOS tick count (0040:006C) is the BIOS timer handler's to advance
+/// (IBM PC/AT Technical Reference, BIOS listing, TIMER_INT): a program
+/// that took INT 08h sees it move by one inside each call it makes to the
+/// handler it replaced, and not at all while it does not call it
+/// (tests/watcom/tickchain.c: three chained ticks, then three it
+/// acknowledges itself).
+#[test]
+fn the_tick_count_advances_when_a_timer_handler_chains_to_the_bios() {
+    let Some(exe) = common::watcom::build(
+        "tickchain",
+        common::watcom::Kind::DosExe,
+        &["tickchain.c"],
+        None,
+        &["-ms"],
+    ) else {
+        return;
+    };
+    let out = bin()
+        .args(["run", "--json", "--stdin", "/dev/null", "--timeout", "60"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exit"]["code"], 0, "{v}");
+    assert_eq!(
+        v["output"].as_str().unwrap().replace("\r\n", "\n"),
+        "chained 1 0\nchained 1 0\nchained 1 0\nunchained 0 0\nfirst same\n"
+    );
+}

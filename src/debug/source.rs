@@ -77,8 +77,13 @@ pub fn parse_file_line(text: &str) -> Option<(&str, u32)> {
     if file.is_empty() || !line.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    // A SEG:OFF of hex digits is not a file name.
-    if file.chars().all(|c| c.is_ascii_hexdigit()) {
+    // A SEG:OFF of hex digits is not a file name, nor is a segment
+    // register's (`DS:0154`, which `watch` and `delete` take).
+    if file.chars().all(|c| c.is_ascii_hexdigit())
+        || ["CS", "DS", "ES", "SS", "FS", "GS"]
+            .iter()
+            .any(|r| file.eq_ignore_ascii_case(r))
+    {
         return None;
     }
     Some((file, line.parse().ok()?))
@@ -307,5 +312,22 @@ impl LineStep {
             )));
         }
         Ok(self.one(h))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_file_line;
+
+    #[test]
+    fn file_and_line_but_not_an_address() {
+        assert_eq!(parse_file_line("hello.c:12"), Some(("hello.c", 12)));
+        assert_eq!(parse_file_line("SRC\\MAIN.C:7"), Some(("SRC\\MAIN.C", 7)));
+        // Addresses the same commands take.
+        assert_eq!(parse_file_line("0CC9:0154"), None);
+        assert_eq!(parse_file_line("DS:0154"), None);
+        assert_eq!(parse_file_line("ss:0100"), None);
+        assert_eq!(parse_file_line("hello.c:12h"), None);
+        assert_eq!(parse_file_line(":12"), None);
     }
 }

@@ -3,11 +3,13 @@
 //! the BIOS keyboard buffer in the BIOS data area that INT 16h reads.
 //!
 //! Time is emulated, not the host's: the machine calls [`timer_tick`] once
-//! per [`crate::machine::time::TICK_INSNS`] of its emulated clock, after it
-//! has advanced the tick count at 0040:006Ch (machine/time.rs says how the
-//! clock advances, and why a run's ticks fall at the same instructions
-//! every time). A program that installed its own INT 08h, 09h or 1Ch
-//! handler has it called there, with interrupts enabled only (IF set), as
+//! per [`crate::machine::time::TICK_INSNS`] of its emulated clock
+//! (machine/time.rs says how the clock advances, and why a run's ticks
+//! fall at the same instructions every time). The BIOS's INT 08h handler
+//! advances the tick count at 0040:006Ch, then calls INT 1Ch; a program
+//! that took INT 08h sees the count advance only when its handler calls
+//! the BIOS's (tests/watcom/tickchain.c). A program that installed its
+//! own INT 08h, 09h or 1Ch handler has it called there, with interrupts enabled only (IF set), as
 //! the 8259 would; taking one of those vectors makes the machine count
 //! every instruction from then on, so the handler's ticks come while the
 //! program computes too. Vectors still pointing at the BIOS stubs cost
@@ -27,7 +29,7 @@
 use super::{ROM_SEG, ROM_STUBS, get_vector};
 use crate::dos::Env;
 use crate::dos::host;
-use crate::machine::{Cpu, R, Stop, Uc};
+use crate::machine::{Cpu, R, Stop, Uc, count_tick};
 
 /// BIOS data area: keyboard buffer head and tail (offsets in segment 40h).
 const KB_HEAD: u16 = 0x1A;
@@ -180,10 +182,15 @@ pub fn timer_tick(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
             deliver(uc, 0x09)?;
         }
     }
-    if enabled {
-        if hooked(uc, 0x08)? {
-            deliver(uc, 0x08)?;
-        } else if hooked(uc, 0x1C)? {
+    if enabled && hooked(uc, 0x08)? {
+        // The program's handler runs in the BIOS's place: the tick is
+        // counted when it calls the BIOS handler (bios_irq), if it does.
+        deliver(uc, 0x08)?;
+    } else {
+        // The BIOS handler (or, with interrupts disabled, the tick the
+        // 8259 would hold: counted now, delivered to nobody).
+        count_tick(uc);
+        if enabled && hooked(uc, 0x1C)? {
             deliver(uc, 0x1C)?;
         }
     }
@@ -194,8 +201,14 @@ pub fn timer_tick(env: &mut Env, uc: &mut Uc<'_>) -> Result<(), Stop> {
 /// chains to the original vector (the ROM stub) or the stub is called.
 pub fn bios_irq(env: &mut Env, uc: &mut Uc<'_>, n: u8) -> Result<(), Stop> {
     match n {
-        // The BIOS timer handler calls the user hook.
-        0x08 if hooked(uc, 0x1C)? => deliver(uc, 0x1C),
+        // The BIOS timer handler counts the tick and calls the user hook.
+        0x08 => {
+            count_tick(uc);
+            if hooked(uc, 0x1C)? {
+                deliver(uc, 0x1C)?;
+            }
+            Ok(())
+        }
         // The BIOS keyboard handler stores the key the make code stands for.
         0x09 => {
             if let Some(key) = env.dos.keyboard.typed.take() {

@@ -11,10 +11,13 @@ pub trait Environment: std::any::Any {
     fn interrupt(&mut self, cpu: &mut Uc<'_>, intno: u8) -> Result<(), Stop>;
 
     /// A timer tick in real mode (every [`time::TICK_INSNS`] of the
-    /// emulated clock, after the BIOS tick count advanced): the place to
-    /// deliver hardware interrupts. CS:IP is where the program goes on (a
+    /// emulated clock): the place to deliver hardware interrupts, and to
+    /// advance the BIOS tick count ([`count_tick`]) as the BIOS timer
+    /// handler does when it runs. CS:IP is where the program goes on (a
     /// block's start, or after a system call or a HLT).
-    fn timer_tick(&mut self, _cpu: &mut Uc<'_>) -> Result<(), Stop> {
+    fn timer_tick(&mut self, cpu: &mut Uc<'_>) -> Result<(), Stop> {
+        // A PC with only its BIOS: the BIOS timer handler counts the tick.
+        count_tick(cpu);
         Ok(())
     }
 
@@ -113,5 +116,22 @@ pub(super) fn offer_fault(uc: &mut Uc<'_>, stop: Stop) -> Option<Stop> {
         Ok(true) => None,
         Ok(false) => Some(stop),
         Err(other) => Some(other),
+    }
+}
+
+/// The BIOS timer handler's count (IBM PC/AT Technical Reference, BIOS
+/// listing, TIMER_INT): the tick count at 0040:006C (TIMER_LOW, TIMER_HIGH)
+/// advances by one; at 24 hours' worth (1800B0h ticks) it starts again
+/// at 0 and the day's rollover flag at 0040:0070 (TIMER_OFL) is set.
+pub fn count_tick(cpu: &mut Uc<'_>) {
+    const DAY: u32 = 0x18_00B0;
+    let mut b = [0u8; 4];
+    if cpu.mem_read(0x46C, &mut b).is_ok() {
+        let mut t = u32::from_le_bytes(b).wrapping_add(1);
+        if t >= DAY {
+            t = 0;
+            let _ = cpu.mem_write(0x470, &[1]);
+        }
+        let _ = cpu.mem_write(0x46C, &t.to_le_bytes());
     }
 }

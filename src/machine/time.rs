@@ -117,17 +117,12 @@ pub(super) fn skip_to_next_tick(uc: &mut Uc<'_>) {
     ticks_due(uc);
 }
 
-/// One tick of the PC's timer in real mode: the BIOS timer tick count at
-/// 0040:006C advances, then the environment delivers the hardware
-/// interrupts ([`super::Environment::timer_tick`]). A stop it asks for is
-/// requested.
+/// One tick of the PC's timer in real mode: the environment delivers the
+/// hardware interrupts ([`super::Environment::timer_tick`]; the BIOS's
+/// timer handler, or a program's in its place, advances the tick count).
+/// A stop it asks for is requested.
 fn bios_tick(uc: &mut Uc<'_>) {
     with_host(uc, |uc| {
-        let mut b = [0u8; 4];
-        if uc.mem_read(0x46C, &mut b).is_ok() {
-            let t = u32::from_le_bytes(b).wrapping_add(1);
-            let _ = uc.mem_write(0x46C, &t.to_le_bytes());
-        }
         if let Some(mut env) = uc.get_data_mut().env.take() {
             let res = env.timer_tick(uc);
             uc.get_data_mut().env = Some(env);

@@ -7,7 +7,7 @@
  *
  * Prints the handler's and spin_once's addresses first (for the
  * breakpoints), then "ticks 4 spins N" when done. The BIOS tick count at
- * 0040:006C advances once per tick before the handler runs (IBM PC
+ * 0040:006C advances when the handler chains to the BIOS's (IBM PC
  * Technical Reference, BIOS listing: INT 08h increments TIMER_LOW). */
 #include <dos.h>
 #include <stdio.h>
