@@ -1,5 +1,5 @@
 //! KERNEL: one file per concept, each with its own API table (registered
-//! in `api::TABLES`):
+//! in `table::TABLES`):
 //!
 //! - this file: the task's start (InitTask, InitApp), GetVersion, DOS3Call,
 //!   OutputDebugString;
@@ -34,6 +34,7 @@ pub mod error;
 pub mod file;
 pub mod filecdr;
 pub mod library;
+pub mod loader;
 pub mod memory;
 pub mod module;
 pub mod profile;
