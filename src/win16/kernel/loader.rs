@@ -5,7 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::*;
+use super::super::{
+    BUILTIN_MODULES, CodeOwner, Env, HashMap, Module, Task, Tdb, UNKNOWN_NAME_ORDINAL, Win16,
+    Win16LoadError, ensure_builtin, gt, kernel, module, module_db_bytes, prologue, register,
+    scheduler, search, tdb, thunk_for, user, win87em,
+};
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
 use crate::machine::{Cpu, SegKind, Stop, Uc, alloc_seg, make_writable};
 
