@@ -41,7 +41,7 @@ pub fn markdown() -> String {
     let mut s = String::new();
     s.push_str(
         "# The Win16 functions toolhelp16 provides\n\n\
-         Generated from the API tables (`src/win16/api.rs`, `TABLES`) by\n\
+         Generated from the API tables (`src/win16/table.rs`, `TABLES`) by\n\
          `tests/functions_doc.rs`; `TOOLHELP16_BLESS=1 cargo test --test\n\
          functions_doc` rewrites it. Each function listed runs as Windows 3.1's\n\
          did (its doc comment in the source says how, and where it differs).\n\

@@ -1,6 +1,9 @@
-//! The Win16 side: tasks, modules in emulated memory, the built-in system
-//! DLLs and their thunks, and loading NE programs and DLLs into a
-//! protected-mode machine.
+//! The Win16 side: its state (tasks, modules in emulated memory, every
+//! subsystem's state: [`Win16`]) and the built-in system DLLs' modules and
+//! thunks. Loading NE programs and DLLs is KERNEL's (kernel/loader.rs,
+//! re-exported here); the table of every system function (table.rs) and
+//! the dispatch of a thunk's call to it (dispatch.rs) sit above every
+//! subsystem (docs/architecture.md, "Inside win16").
 
 pub mod api;
 pub mod atom;

@@ -7,6 +7,8 @@
 //!   thunks;
 //! - [`library`]: LoadLibrary, FreeLibrary, LoadModule, a DLL's LibEntry and
 //!   WEP;
+//! - [`loader`]: loading an NE program or DLL: segments, imports,
+//!   relocations, the module database, the task;
 //! - [`file`]: `_lopen` and the other file functions, OpenFile;
 //! - [`directory`]: the Windows and system directories, temporary files,
 //!   drive types;
