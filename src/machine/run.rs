@@ -338,6 +338,7 @@ pub fn run_nested(
 #[cfg(all(test, not(feature = "unpatched-engine")))]
 mod tests {
     use super::*;
+    use crate::machine::Machine;
     use std::cell::Cell;
     use std::rc::Rc;
     use std::sync::atomic::Ordering;
