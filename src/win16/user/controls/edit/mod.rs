@@ -58,6 +58,11 @@
 //! - In a dialog box, a multiline control sends Tab to the dialog
 //!   (WM_NEXTDLGCTL), Escape (WM_CLOSE, posted) and, without
 //!   ES_WANTRETURN, Enter (the default button's WM_COMMAND) too.
+//!
+//! The text's block in its local heap is `buffer.rs`'s; measuring and
+//! breaking lines (and EM_FMTLINES's soft breaks) is `lines.rs`'s; this
+//! file holds the control: its state, editing, the keyboard, painting and
+//! the window procedure.
 
 use super::button::{DLGC_HASSETSEL, DLGC_WANTALLKEYS, DLGC_WANTARROWS, DLGC_WANTCHARS};
 use super::wm::{
