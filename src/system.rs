@@ -111,7 +111,7 @@ impl Environment for Env {
         }
         let r = match intno {
             API_INT if self.win16.is_thunk_segment(uc.reg(R::CS)) => {
-                crate::win16::call_api(self, uc)
+                crate::win16::dispatch::call_api(self, uc)
             }
             // The floating-point emulator's interrupts (win16/win87em.rs).
             0x34..=0x3D if !self.win16.tasks.is_empty() => {

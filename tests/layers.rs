@@ -383,8 +383,10 @@ const WIN16_LAYERS: &[&[&str]] = &[
         "fault",
         "fault_record",
         "drwatson",
-        "catalog",
     ],
+    // The top: the table of every subsystem's functions, the thunk
+    // dispatch that calls them, and the catalog made from the table.
+    &["table", "dispatch", "catalog"],
 ];
 
 /// Names win16/mod.rs re-exports from a room (`pub use kernel::{...}`).
@@ -397,35 +399,6 @@ const WIN16_ALIASES: &[(&str, &str)] = &[
 /// Imports inside win16 that still run up a tier: (file, room it names).
 /// The list may only shrink (docs/architecture.md says why each is left).
 const WIN16_BACK_EDGES: &[(&str, &str)] = &[
-    // api.rs holds both the API entry type (low) and the table of every
-    // subsystem's functions (`TABLES`, `find`): the table belongs on top.
-    ("src/win16/api.rs", "commctrl"),
-    ("src/win16/api.rs", "commdlg"),
-    ("src/win16/api.rs", "ddeml"),
-    ("src/win16/api.rs", "gdi"),
-    ("src/win16/api.rs", "global"),
-    ("src/win16/api.rs", "kernel"),
-    ("src/win16/api.rs", "keyboard"),
-    ("src/win16/api.rs", "local"),
-    ("src/win16/api.rs", "lzexpand"),
-    ("src/win16/api.rs", "mci"),
-    ("src/win16/api.rs", "midi"),
-    ("src/win16/api.rs", "mmio"),
-    ("src/win16/api.rs", "mmsystem"),
-    ("src/win16/api.rs", "ole"),
-    ("src/win16/api.rs", "resource"),
-    ("src/win16/api.rs", "scheduler"),
-    ("src/win16/api.rs", "shell"),
-    ("src/win16/api.rs", "shellenv"),
-    ("src/win16/api.rs", "sound"),
-    ("src/win16/api.rs", "systemdrv"),
-    ("src/win16/api.rs", "toolhelp"),
-    ("src/win16/api.rs", "toolhelp_task"),
-    ("src/win16/api.rs", "user"),
-    ("src/win16/api.rs", "ver"),
-    ("src/win16/api.rs", "wave"),
-    ("src/win16/api.rs", "win87em"),
-    ("src/win16/api.rs", "winsock"),
     // RealizePalette asks USER for a DC's window.
     ("src/win16/gdi/palette.rs", "user"),
     // A test registers USER's DrawText table.
@@ -443,13 +416,17 @@ const WIN16_BACK_EDGES: &[(&str, &str)] = &[
     // TOOLHELP (NFY_*) of loads and frees.
     ("src/win16/kernel/library.rs", "toolhelp_notify"),
     ("src/win16/kernel/library.rs", "user"),
-    // mod.rs holds both the state (Win16: every subsystem's state as a
-    // field) and the loader and the thunk dispatch (`call_api`), which
-    // belong on top.
+    // KERNEL's loader applies WIN87EM's OS fixups to a segment's bytes
+    // (the FPU instructions in emulator form), and the first program's
+    // load registers USER's system classes.
+    ("src/win16/kernel/loader.rs", "user"),
+    ("src/win16/kernel/loader.rs", "win87em"),
+    // mod.rs holds the state every system function reaches through Env
+    // (Win16: every subsystem's state as a field); its built-in modules'
+    // thunk segments start GDI's heap and enter KERNEL's global arena.
     ("src/win16/mod.rs", "commctrl"),
     ("src/win16/mod.rs", "commdlg"),
     ("src/win16/mod.rs", "ddeml"),
-    ("src/win16/mod.rs", "fault"),
     ("src/win16/mod.rs", "gdi"),
     ("src/win16/mod.rs", "global"),
     ("src/win16/mod.rs", "kernel"),
@@ -467,7 +444,6 @@ const WIN16_BACK_EDGES: &[(&str, &str)] = &[
     ("src/win16/mod.rs", "toolhelp"),
     ("src/win16/mod.rs", "user"),
     ("src/win16/mod.rs", "wave"),
-    ("src/win16/mod.rs", "win87em"),
     ("src/win16/mod.rs", "winsock"),
     // LoadBitmap makes a GDI bitmap; a test walks TOOLHELP's global list.
     ("src/win16/resource.rs", "gdi"),

@@ -1,7 +1,7 @@
 //! The interrupt log of `run --events`: each DOS and BIOS service call a
 //! program makes (INT 20h, 21h, 27h, 10h-1Ah, 2Fh, 33h), with what it
 //! asked and what it got, as the Win16 relay log shows API calls
-//! (win16/mod.rs, `call_api`). A Win16 program's INT 21h and DOS3Call
+//! (win16/dispatch.rs, `call_api`). A Win16 program's INT 21h and DOS3Call
 //! are logged the same way.
 //!
 //! One event per call, at the CS:IP of the `int` instruction's return:

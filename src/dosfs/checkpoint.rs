@@ -17,7 +17,8 @@
 //! their host file with the drive they were cloned from and are opened
 //! again, by their host path, when the checkpoint is restored.
 
-use super::*;
+use super::{Drive, File, HashMap, How, Node, Path, PathBuf, SystemTime, fs, io, open_host};
+use std::io::Write;
 use std::rc::Rc;
 
 /// Entries of the writable directory a checkpoint keeps at most.

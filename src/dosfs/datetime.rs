@@ -1,6 +1,6 @@
 //! DOS packed dates and times, to and from host times.
 
-use super::*;
+use super::{Duration, SystemTime, UNIX_EPOCH};
 
 /// DOS packed (time, date) of a host time, in UTC, clamped to 1980-2107.
 pub fn dos_datetime(t: SystemTime) -> (u16, u16) {

@@ -1,7 +1,11 @@
 //! Find first/next (INT 21h AH=4Eh/4Fh): a search's matches, taken when
 //! 4Eh runs, and the DTA that carries the search between calls.
 
-use super::*;
+use super::{
+    ATTR_DEVICE, ATTR_DIRECTORY, ATTR_HIDDEN, ATTR_SYSTEM, ATTR_VOLUME, DTA_LEN, DTA_TAG, DosError,
+    Drive, MAX_KEPT_RESULTS, MAX_SEARCHES, SystemTime, UNIX_EPOCH, device_name, dos_datetime,
+    fcb_match, fcb_pattern, fcb11, fs,
+};
 
 /// One match of find first/next (INT 21h AH=4Eh/4Fh).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,6 +231,7 @@ impl Drive {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ATTR_ARCHIVE;
     use super::super::testutil::*;
     use super::*;
 

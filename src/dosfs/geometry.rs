@@ -1,7 +1,7 @@
 //! The size of drive C: and its free space as DOS reports them: a FAT
 //! layout for the number of sectors the quota stands for.
 
-use super::*;
+use super::{DEFAULT_QUOTA, Drive};
 
 /// Free space numbers for INT 21h AH=36h: (sectors per cluster, free
 /// clusters, bytes per sector, total clusters) of a drive of

@@ -2,7 +2,15 @@
 //! opening, creating, reading, writing and seeking files and devices,
 //! and dup/dup2.
 
-use super::*;
+use super::{
+    ATTR_ARCHIVE, ATTR_DIRECTORY, ATTR_HIDDEN, ATTR_READ_ONLY, ATTR_SYSTEM, ATTR_VOLUME,
+    ChangeKind, DEVICES, DirAt, DosError, Drive, ENTRY_COST, Entry, File, OpenOptions, Path,
+    PathBuf, Place, SeekFrom, UNIX_EPOCH, device_info_word, dos_datetime, fs, io, links,
+    open_regular, set_read_only, system_time,
+};
+use std::io::Read;
+use std::io::Seek;
+use std::io::Write;
 
 /// What a handle refers to.
 #[derive(Clone, Debug)]
@@ -670,6 +678,7 @@ impl Drive {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::*;
+    use super::super::{Duration, geometry};
     use super::*;
 
     #[test]

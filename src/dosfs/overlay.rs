@@ -2,7 +2,11 @@
 //! directory, the Windows directory's layer beneath, whiteouts, and
 //! copying a file or tree up to the writable layer.
 
-use super::*;
+use super::{
+    DosError, Drive, ENTRY_COST, How, OpenOptions, Path, PathBuf, fs, io, open_host, open_regular,
+    set_read_only,
+};
+use std::io::Read;
 
 /// The copy-on-write layer of a drive whose directory is read-only.
 #[derive(Clone, Debug)]
@@ -356,6 +360,7 @@ impl Drive {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ATTR_DIRECTORY;
     use super::super::testutil::*;
     use super::*;
 

@@ -1,7 +1,7 @@
 //! The write quota and the file size limit, and the list of changes a run
 //! made to the drive (its report).
 
-use super::*;
+use super::{Drive, disk_free, drive_sectors, fmt};
 
 /// What the program did to a file or directory (the run's report lists
 /// them, `Drive::changes`).
@@ -174,6 +174,7 @@ impl Drive {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::*;
+    use super::super::{DosError, fs, geometry};
     use super::*;
 
     #[test]

@@ -2,7 +2,10 @@
 //! confined to the drive's directory, which host entries DOS may see, and
 //! how host files are opened (regular files only, never blocking).
 
-use super::*;
+use super::{
+    DirAt, DosError, Drive, Entry, File, HostPath, MAX_PATH, Metadata, OpenOptions, OsString, Path,
+    PathBuf, device_name, dos_name, fs, io, listing,
+};
 
 pub(super) fn host_err(e: &io::Error) -> DosError {
     match e.kind() {
@@ -305,6 +308,7 @@ impl Drive {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::*;
+    use super::super::{ATTR_ARCHIVE, ATTR_READ_ONLY, DEVICES, How, open_host};
     use super::*;
 
     /// A file with a second hard link (which may lie outside the sandbox)

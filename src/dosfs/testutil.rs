@@ -1,6 +1,6 @@
 //! Test helpers of the drive's tests: a temporary sandbox directory.
 
-use super::*;
+use super::{ATTR_HIDDEN, DosError, Drive, Path, PathBuf, fs};
 pub(super) use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

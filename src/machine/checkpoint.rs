@@ -33,7 +33,10 @@
 //! counted as the checkpoint had them instead of starting them at 0; the
 //! translated code is dropped.
 
-use super::*;
+use super::{
+    BTreeSet, CodeOwner, CpuMode, HashMap, Machine, MachineError, Permission, Uc, a20, page0, time,
+    tlb, uc_error, uerr, vga,
+};
 use std::rc::Rc;
 
 /// Bytes of a page of memory.

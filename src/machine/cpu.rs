@@ -3,7 +3,11 @@
 //! limits and selector loads, and the walkers' view of the same memory
 //! ([`WalkMemory`]).
 
-use super::*;
+use super::{
+    Cause, CodeOwner, CpuMode, Descriptor, DescriptorTable, Fault, GDT_BASE, GDT_LIMIT, LDT_BASE,
+    LDT_LIMIT, MachineError, MemError, R, RegisterX86, Regs, Stop, Uc, WalkMemory, a20, descriptor,
+    uerr,
+};
 
 /// Register, memory and descriptor access shared by the machine and by
 /// environment code running inside a hook.

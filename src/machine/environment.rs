@@ -2,7 +2,7 @@
 //! sees it: the [`Environment`] trait its hooks call, and the helpers that
 //! reach the environment from inside a hook.
 
-use super::*;
+use super::{Fault, Stop, Uc, note_fault, with_host};
 
 /// The environment the program runs in (DOS, BIOS, Win16): called for every
 /// software interrupt. Returning `Err(stop)` stops the machine.

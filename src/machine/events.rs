@@ -1,7 +1,8 @@
 //! The event log (`--events`): port I/O and system calls, at the CS:IP
 //! that made them.
 
-use super::*;
+use super::{R, Uc};
+use crate::machine::Cpu;
 
 /// Most port I/O events kept; later ones are counted, not stored.
 pub const MAX_EVENTS: usize = 10_000;

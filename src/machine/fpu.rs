@@ -1,6 +1,6 @@
 //! The x87's state as a system function reads and writes it ([`Fpu`]).
 
-use super::*;
+use super::{MachineError, RegisterX86, Uc, uerr};
 
 /// The x87's state as a system function sees it: control, status (with
 /// TOP in bits 11-13) and tag words, and the data registers ST(0)..ST(7)

@@ -1,7 +1,11 @@
 //! Interrupts: software interrupts handed to the environment, invalid
 //! instructions, breakpoints, and the bytes of an instruction.
 
-use super::*;
+use super::{
+    Fault, R, Stop, Uc, code_overrun, counter, deadline_passed, exception, fault_name, time,
+    with_host,
+};
+use crate::machine::Cpu;
 
 pub(super) fn on_invalid_insn(uc: &mut Uc<'_>) -> bool {
     counter::inline_off(uc);

@@ -2,7 +2,11 @@
 //! the machine's module doc), huge blocks of consecutive selectors, and
 //! aliases of other memory.
 
-use super::*;
+use super::{
+    CODE_PAD, CpuMode, Descriptor, FIRST_LDT_INDEX, LDT_BASE, MachineError, PAGE, Permission,
+    SLOT_BASE, SLOT_SIZE, SegKind, Uc, descriptor, tlb, uerr,
+};
+use crate::machine::Cpu;
 
 /// Allow writes to a code segment's pages (for a data alias of it, and for
 /// code written by the loader). Usable from inside a hook.

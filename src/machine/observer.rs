@@ -1,7 +1,8 @@
 //! Observers that watch execution a translation block at a time
 //! (src/trace/) and how the machine tells them what happens.
 
-use super::*;
+use super::{Fault, R, Stop, Uc, counter, with_host};
+use crate::machine::Cpu;
 
 /// Something that watches execution a translation block at a time
 /// (src/trace/: the tracer, the shadow call stack, the profiler). Called

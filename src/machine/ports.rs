@@ -1,7 +1,8 @@
 //! Port I/O: what a program reads from and writes to I/O ports (the
 //! keyboard controller, the VGA), and where the port instruction is.
 
-use super::*;
+use super::{CpuMode, R, Stop, Uc, a20, counter, record_event_at, time, vga, with_host};
+use crate::machine::Cpu;
 
 /// Port input: no device answers, so the bus reads all ones (FFh per byte).
 /// The keyboard controller answers at port 60h (the last scan code) and

@@ -1,7 +1,7 @@
 //! The register names ([`R`]) that [`Cpu::reg`] and [`Cpu::set_reg`]
 //! take, and the register file ([`Regs`], crate::x86) they fill.
 
-use super::*;
+use super::RegisterX86;
 pub use crate::x86::Regs;
 
 /// 16-bit register names for [`Cpu::reg`] / [`Cpu::set_reg`].

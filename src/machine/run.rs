@@ -2,7 +2,11 @@
 //! program stops, waiting at HLT, and nested runs from inside a hook
 //! ([`run_nested`]).
 
-use super::*;
+use super::{
+    CpuMode, Duration, Environment, Instant, R, Stop, Uc, counter, debug, offer_fault, page0, time,
+    translate_error, uc_error, with_host,
+};
+use crate::machine::Cpu;
 
 /// Limits for one run.
 #[derive(Debug, Clone, Copy)]
@@ -334,6 +338,7 @@ pub fn run_nested(
 #[cfg(all(test, not(feature = "unpatched-engine")))]
 mod tests {
     use super::*;
+    use crate::machine::Machine;
     use std::cell::Cell;
     use std::rc::Rc;
     use std::sync::atomic::Ordering;

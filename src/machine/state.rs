@@ -1,7 +1,10 @@
 //! The per-machine [`State`] that unicorn's hooks reach, and running
 //! code as the host ([`with_host`]).
 
-use super::*;
+use super::{
+    BTreeSet, Cell, CodeOwner, CpuMode, Environment, Fault, HashMap, Instant, MemType, Observer,
+    Stop, Uc, a20, checkpoint, counter, debug, page0, record, tlb, vga,
+};
 
 /// Which events the log keeps (`--events FILTER`): true to keep one.
 pub type EventFilter = Box<dyn Fn(&str) -> bool>;

@@ -1,7 +1,8 @@
 //! Why the machine stopped ([`Stop`]), and the stack room a system
 //! function needs before it pushes on the program's stack.
 
-use super::*;
+use super::{Cause, Fault, Uc};
+use crate::machine::Cpu;
 
 /// Why the machine stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,11 @@
 //! a code segment's limit, turned into the fault the 286 would have raised
 //! at the instruction that caused it.
 
-use super::*;
+use super::{
+    Cause, CpuMode, FIRST_LDT_INDEX, Fault, MemType, Regs, SLOT_BASE, SLOT_SIZE, Stop, Uc,
+    descriptor, exception, insn_bytes, uc_error, uc_words,
+};
+use crate::machine::Cpu;
 
 /// Turn an access the TLB hook refused (tlb.rs) into the fault the 286
 /// would have raised, at the faulting instruction.

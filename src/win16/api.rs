@@ -25,7 +25,6 @@
 //! the stack itself.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use crate::machine::{Cpu, Stop, Uc};
 use crate::win16::Env;
@@ -173,110 +172,9 @@ impl Api {
 /// The most argument bytes [`Api::read_args_into`] reads at once.
 const MAX_ARG_BYTES: usize = 128;
 
-/// The most arguments a call reads without allocating (win16/mod.rs,
+/// The most arguments a call reads without allocating (win16/dispatch.rs,
 /// `call_api`); a function declaring more gets a `Vec`.
 pub const MAX_ARGS_INLINE: usize = 32;
-
-/// Every implemented system function: one table per source file, each
-/// listing the functions that file defines.
-pub static TABLES: &[&[Api]] = &[
-    super::kernel::APIS,
-    super::global::APIS,
-    super::toolhelp::APIS,
-    super::toolhelp_task::APIS,
-    super::user::caret::APIS,
-    super::user::class::APIS,
-    super::user::clipboard::APIS,
-    super::user::cursor::APIS,
-    super::user::defwnd::APIS,
-    super::user::dialog::APIS,
-    super::user::draw::APIS,
-    super::user::focus::APIS,
-    super::user::hook::APIS,
-    super::user::input::APIS,
-    super::user::mdi::APIS,
-    super::user::controls::APIS,
-    super::user::menu::APIS,
-    super::user::menu::template::APIS,
-    super::user::menu::sysmenu::APIS,
-    super::user::menu::track::APIS,
-    super::user::accel::APIS,
-    super::user::message::APIS,
-    super::user::metrics::APIS,
-    super::user::msgbox::APIS,
-    super::user::paint::APIS,
-    super::user::prop::APIS,
-    super::user::heap::APIS,
-    super::user::rect::APIS,
-    super::user::scroll::APIS,
-    super::user::system::APIS,
-    super::user::text::APIS,
-    super::user::timer::APIS,
-    super::user::window::APIS,
-    super::user::winpos::APIS,
-    super::user::comm::APIS,
-    super::user::wnet::APIS,
-    super::strings::APIS,
-    super::atom::APIS,
-    super::profile::APIS,
-    super::resource::APIS,
-    super::local::APIS,
-    super::module::APIS,
-    super::system::APIS,
-    super::scheduler::APIS,
-    super::kernel::library::APIS,
-    super::kernel::selfload::APIS,
-    super::kernel::file::APIS,
-    super::kernel::directory::APIS,
-    super::kernel::selector::APIS,
-    super::kernel::memory::APIS,
-    super::kernel::error::APIS,
-    super::kernel::task::APIS,
-    super::kernel::stack::APIS,
-    super::kernel::burgermaster::APIS,
-    super::kernel::filecdr::APIS,
-    super::win87em::APIS,
-    super::commdlg::APIS,
-    super::shell::APIS,
-    super::shellenv::APIS,
-    super::ole::client::APIS,
-    super::ole::server::APIS,
-    super::commctrl::APIS,
-    super::ddeml::APIS,
-    super::keyboard::APIS,
-    super::sound::APIS,
-    super::mmsystem::APIS,
-    super::mmio::APIS,
-    super::wave::APIS,
-    super::mci::APIS,
-    super::midi::APIS,
-    super::lzexpand::APIS,
-    super::ver::APIS,
-    super::winsock::APIS,
-    super::winsock::FAILING,
-    super::systemdrv::APIS,
-];
-
-/// All registered functions (GDI's tables are listed in gdi/mod.rs).
-pub fn all() -> impl Iterator<Item = &'static Api> {
-    TABLES
-        .iter()
-        .chain(super::gdi::TABLES.iter())
-        .flat_map(|t| t.iter())
-}
-
-/// Entry points of system modules that Windows 3.1 did not export (so no
-/// program imports them, and they have no SDK name): the window procedures
-/// of USER's COMBOBOX, COMBOLBOX and MDICLIENT classes. USER hands out
-/// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
-/// thunk finds them here by their private ordinals (0xF000 and up, far
-/// above any export and any unknown-name import).
-pub static INTERNAL: &[&[Api]] = &[
-    super::user::controls::INTERNAL,
-    super::user::mdi::INTERNAL,
-    super::kernel::selfload::INTERNAL,
-    super::commctrl::INTERNAL,
-];
 
 /// Is every entry of a file's table in [`TABLES`]? (Each file's tests
 /// check their own table with this.)
@@ -290,39 +188,34 @@ pub fn is_registered(table: &'static [Api]) -> bool {
 /// The registered function for `module.ordinal`, if implemented (the
 /// module's name in any case). A hash lookup in [`index`], made once.
 pub fn find(module: &str, ordinal: u16) -> Option<&'static Api> {
-    let by_module = &index().by_ordinal;
-    let m = match by_module.get(module) {
-        Some(m) => m,
-        None if module.bytes().any(|b| b.is_ascii_lowercase()) => {
-            by_module.get(module.to_ascii_uppercase().as_str())?
-        }
-        None => return None,
-    };
-    m.get(&ordinal).copied()
+    index().find(module, ordinal)
 }
 
 /// The registered function of `module` (any case) named `name` (any case).
 pub fn find_name(module: &str, name: &str) -> Option<&'static Api> {
-    let key = (module.to_ascii_uppercase(), name.to_ascii_uppercase());
-    index().by_name.get(&key).copied()
+    index().find_name(module, name)
 }
 
-/// The table's lookups, built on first use: by module and ordinal (every
-/// entry of [`TABLES`] and [`INTERNAL`]) and by module and name (the
-/// exported ones, [`all`]). Module names in the tables are upper case.
+/// The table's lookups: by module and ordinal (every entry of the
+/// table, exported or internal) and by module and name (the exported
+/// ones). Module names in the tables are upper case. Built once, by
+/// the table (win16/table.rs).
 pub struct Index {
     by_ordinal: HashMap<&'static str, HashMap<u16, &'static Api>>,
     by_name: HashMap<(String, String), &'static Api>,
 }
 
-/// The one [`Index`].
-pub fn index() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
-    INDEX.get_or_init(|| {
+impl Index {
+    /// The lookups of the `exported` functions and the `internal` ones
+    /// (found by ordinal only); the first entry of a module and ordinal
+    /// (or name) wins, as a search of the tables in order finds it.
+    pub fn build(
+        exported: impl Iterator<Item = &'static Api>,
+        internal: impl Iterator<Item = &'static Api>,
+    ) -> Index {
         let mut by_ordinal: HashMap<&'static str, HashMap<u16, &'static Api>> = HashMap::new();
         let mut by_name = HashMap::new();
-        for a in all() {
-            // The first entry wins, as the linear search found it.
+        for a in exported {
             by_ordinal
                 .entry(a.module)
                 .or_default()
@@ -332,7 +225,7 @@ pub fn index() -> &'static Index {
                 .entry((a.module.to_ascii_uppercase(), a.name.to_ascii_uppercase()))
                 .or_insert(a);
         }
-        for a in INTERNAL.iter().flat_map(|t| t.iter()) {
+        for a in internal {
             by_ordinal
                 .entry(a.module)
                 .or_default()
@@ -343,82 +236,38 @@ pub fn index() -> &'static Index {
             by_ordinal,
             by_name,
         }
-    })
+    }
+
+    /// The registered function for `module.ordinal` (the module's name
+    /// in any case).
+    pub fn find(&self, module: &str, ordinal: u16) -> Option<&'static Api> {
+        let m = match self.by_ordinal.get(module) {
+            Some(m) => m,
+            None if module.bytes().any(|b| b.is_ascii_lowercase()) => {
+                self.by_ordinal.get(module.to_ascii_uppercase().as_str())?
+            }
+            None => return None,
+        };
+        m.get(&ordinal).copied()
+    }
+
+    /// The registered function of `module` named `name` (both in any case).
+    pub fn find_name(&self, module: &str, name: &str) -> Option<&'static Api> {
+        let key = (module.to_ascii_uppercase(), name.to_ascii_uppercase());
+        self.by_name.get(&key).copied()
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The one [`Index`] as the bottom of win16 names it. The table that
+/// fills it lists every subsystem's functions, so it sits above them
+/// all (win16/table.rs), and it is that file that implements this
+/// type's `Default`: the interface by which KERNEL (GetProcAddress),
+/// the thunks (mod.rs, `thunk_for`) and GDI (PlayMetaFileRecord) find a
+/// function without naming the subsystems above them.
+#[derive(Clone, Copy)]
+pub struct Apis(pub &'static Index);
 
-    #[test]
-    fn table_is_unique_and_named() {
-        let apis: Vec<&Api> = all().collect();
-        for (i, a) in apis.iter().enumerate() {
-            for b in &apis[i + 1..] {
-                assert!(
-                    !(a.module == b.module && a.ordinal == b.ordinal),
-                    "{}.{} twice",
-                    a.module,
-                    a.ordinal
-                );
-            }
-            // Names agree with the ordinal table the loader shows.
-            if let Some(n) = crate::loader::ordnames::ordinal_name(a.module, a.ordinal) {
-                assert!(
-                    n.eq_ignore_ascii_case(a.name),
-                    "{}.{}: {} vs {}",
-                    a.module,
-                    a.ordinal,
-                    n,
-                    a.name
-                );
-            }
-        }
-        assert_eq!(find("kernel", 91).map(|a| a.arg_bytes()), Some(0));
-        // Every implemented function can be imported by name too (and so
-        // its name agrees with the corpus's ORD files, which
-        // loader::ordnames is checked against).
-        for a in &apis {
-            assert!(
-                crate::loader::ordnames::ordinal_of(a.module, a.name) == Some(a.ordinal),
-                "{}.{} {} is not in loader::ordnames",
-                a.module,
-                a.ordinal,
-                a.name
-            );
-        }
-        assert_eq!(find("KERNEL", 115).map(|a| a.arg_bytes()), Some(4));
-    }
-
-    /// The index finds what a search of the tables finds, for every
-    /// entry, in any case of the module's name.
-    #[test]
-    fn the_index_agrees_with_the_tables() {
-        let search = |module: &str, ordinal: u16| {
-            all()
-                .chain(INTERNAL.iter().flat_map(|t| t.iter()))
-                .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
-        };
-        for a in all().chain(INTERNAL.iter().flat_map(|t| t.iter())) {
-            assert!(
-                a.module.bytes().all(|b| !b.is_ascii_lowercase()),
-                "{}",
-                a.module
-            );
-            let want = search(a.module, a.ordinal).map(|f| f as *const Api);
-            assert_eq!(find(a.module, a.ordinal).map(|f| f as *const Api), want);
-            let lower = a.module.to_ascii_lowercase();
-            assert_eq!(find(&lower, a.ordinal).map(|f| f as *const Api), want);
-        }
-        // Windows 3.1 SDK: GetTickCount is USER.13, GetMessage USER.108.
-        assert_eq!(
-            find_name("user", "gettickcount").map(|a| a.ordinal),
-            Some(13)
-        );
-        assert_eq!(
-            find_name("USER", "GetMessage").map(|a| a.ordinal),
-            Some(108)
-        );
-        assert!(find("USER", 0xEFFF).is_none() && find("NOSUCH", 1).is_none());
-    }
+/// The one [`Index`] ([`Apis`]'s default: the table's, built on first use).
+pub fn index() -> &'static Index {
+    Apis::default().0
 }

@@ -1,18 +1,18 @@
 //! The list of Win16 functions this emulator provides, by module, made
-//! from the API tables ([`super::api::TABLES`]) and KERNEL's absolute
+//! from the API tables ([`super::table::TABLES`]) and KERNEL's absolute
 //! entries: the text of `docs/functions.md`, which `tests/functions_doc.rs`
 //! checks (and rewrites with `TOOLHELP16_BLESS=1`).
 
 use std::fmt::Write as _;
 
-use super::api;
 use super::kernel::selector::REAL_MODE_ENTRIES;
+use super::table;
 use crate::loader::ordnames;
 
 /// One module's part of the list: its functions (ordinal, SDK name) and
 /// how many exports it has.
 pub fn functions_of(module: &str) -> (Vec<(u16, String)>, usize) {
-    let mut f: Vec<(u16, String)> = api::all()
+    let mut f: Vec<(u16, String)> = table::all()
         .filter(|a| a.module.eq_ignore_ascii_case(module))
         .map(|a| {
             let name = ordnames::ordinal_name(module, a.ordinal)
@@ -41,7 +41,7 @@ pub fn markdown() -> String {
     let mut s = String::new();
     s.push_str(
         "# The Win16 functions toolhelp16 provides\n\n\
-         Generated from the API tables (`src/win16/api.rs`, `TABLES`) by\n\
+         Generated from the API tables (`src/win16/table.rs`, `TABLES`) by\n\
          `tests/functions_doc.rs`; `TOOLHELP16_BLESS=1 cargo test --test\n\
          functions_doc` rewrites it. Each function listed runs as Windows 3.1's\n\
          did (its doc comment in the source says how, and where it differs).\n\

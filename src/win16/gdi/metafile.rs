@@ -573,7 +573,7 @@ fn record_select(env: &mut Env, uc: &mut Uc<'_>, hdc: u16, h: u16) -> u32 {
     u32::from(if prev == 0 { defaults[kind] } else { prev })
 }
 
-/// The hook every GDI call passes through (win16/mod.rs, call_api): for a
+/// The hook every GDI call passes through (win16/dispatch.rs, call_api): for a
 /// call on a metafile DC, its record and result; None to run the
 /// function as usual.
 pub fn intercept(

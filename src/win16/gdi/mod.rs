@@ -89,7 +89,7 @@ pub static TABLES: &[&[Api]] = &[
     heap::APIS,
 ];
 
-/// What runs before every system function (win16/mod.rs, call_api): a
+/// What runs before every system function (win16/dispatch.rs, call_api): a
 /// GetObject or SelectObject of a stock font gives the stock fonts their
 /// faces' LOGFONTs first (text.rs, settle_stock_fonts); a call on a
 /// metafile DC is recorded instead of run (metafile.rs) — its result then.

@@ -1,5 +1,5 @@
 //! KERNEL: one file per concept, each with its own API table (registered
-//! in `api::TABLES`):
+//! in `table::TABLES`):
 //!
 //! - this file: the task's start (InitTask, InitApp), GetVersion, DOS3Call,
 //!   OutputDebugString;
@@ -7,6 +7,8 @@
 //!   thunks;
 //! - [`library`]: LoadLibrary, FreeLibrary, LoadModule, a DLL's LibEntry and
 //!   WEP;
+//! - [`loader`]: loading an NE program or DLL: segments, imports,
+//!   relocations, the module database, the task;
 //! - [`file`]: `_lopen` and the other file functions, OpenFile;
 //! - [`directory`]: the Windows and system directories, temporary files,
 //!   drive types;
@@ -34,6 +36,7 @@ pub mod error;
 pub mod file;
 pub mod filecdr;
 pub mod library;
+pub mod loader;
 pub mod memory;
 pub mod module;
 pub mod profile;

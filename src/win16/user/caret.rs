@@ -11,7 +11,7 @@
 //! blink time starts at WIN.INI's CursorBlinkRate (530 ms).
 
 use super::metrics::{SM_CXBORDER, SM_CYBORDER, fixed};
-use super::*;
+use super::{Env, Point, Stop, Uc, event, write_point};
 use crate::win16::api::{Api, Arg};
 
 /// The caret's state.

@@ -13,7 +13,11 @@
 //! cbClsExtra bytes of its own, zeroed, and its windows cbWndExtra each.
 //! The classes of a module go when its last instance ends.
 
-use super::*;
+use super::{
+    CS_GLOBALCLASS, Env, GCL_MENUNAME, GCL_WNDPROC, GCW_ATOM, GCW_CBCLSEXTRA, GCW_CBWNDEXTRA,
+    GCW_HBRBACKGROUND, GCW_HCURSOR, GCW_HICON, GCW_HMODULE, GCW_STYLE, MAX_CLASSES, Stop, Uc, User,
+    WndClass, event, get, get32, makelong, put, string_arg,
+};
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::NameArg;
 

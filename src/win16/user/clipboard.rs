@@ -20,7 +20,12 @@
 //! are global atoms from 0xC000 (RegisterWindowMessage shares them).
 
 use super::message::send;
-use super::*;
+use super::{
+    CF_BITMAP, CF_OEMTEXT, CF_PALETTE, CF_TEXT, Env, Stop, Uc, WM_CHANGECBCHAIN,
+    WM_DESTROYCLIPBOARD, WM_DRAWCLIPBOARD, WM_RENDERALLFORMATS, WM_RENDERFORMAT, bytes_arg, event,
+    split,
+};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::NameArg;
 

@@ -9,7 +9,7 @@
 //! with a mouse); SetCursorPos and the scripted clicks move it, within
 //! ClipCursor's rectangle.
 
-use super::*;
+use super::{Env, Point, Rect, SCREEN, Stop, Uc, read_rect, write_point, write_rect};
 use crate::win16::api::{Api, Arg};
 
 pub const IDC_ARROW: u16 = 32512;

@@ -24,7 +24,7 @@
 //! every other pixel of it inverted (Windows uses a 50% grey pattern with
 //! PATINVERT, the pattern aligned to the screen).
 
-use super::*;
+use super::{Env, Point, Rect, Stop, Uc, read_rect};
 use crate::win16::api::{Api, Arg};
 use crate::win16::gdi::dc::Canvas;
 use crate::win16::gdi::raster::Paint;

@@ -27,7 +27,12 @@
 
 use super::message::send;
 use super::winpos::set_window_pos;
-use super::*;
+use super::{
+    DESKTOP, Env, HCBT_ACTIVATE, HCBT_SETFOCUS, HWND_TOP, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE,
+    Stop, Uc, User, WA_ACTIVE, WA_CLICKACTIVE, WA_INACTIVE, WM_ACTIVATE, WM_ACTIVATEAPP,
+    WM_KILLFOCUS, WM_NCACTIVATE, WM_SETFOCUS, WS_CHILD, WS_DISABLED, WS_MINIMIZE, WS_POPUP, event,
+    makelong, put, top_level_windows,
+};
 use crate::win16::api::{Api, Arg};
 
 /// Can the window be activated: visible and enabled?

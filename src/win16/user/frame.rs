@@ -32,7 +32,11 @@ use super::message::send_struct;
 use super::metrics::{SM_CXFRAME, SM_CXSIZE, SM_CYFRAME, SM_CYSIZE, SM_CYVTHUMB, fixed};
 use super::paint::{DcKind, release_window_dc, window_dc};
 use super::winpos::{has_dlgframe, has_thickframe, nc_parts};
-use super::*;
+use super::{
+    Env, Point, Rect, Region, SB_HORZ, SB_VERT, ScrollBar, Stop, Uc, WM_GETTEXT, WS_BORDER,
+    WS_CAPTION, WS_DLGFRAME, WS_EX_DLGMODALFRAME, WS_MAXIMIZE, WS_MAXIMIZEBOX, WS_MINIMIZEBOX,
+    WS_POPUP, WS_SYSMENU, WS_THICKFRAME, scroll,
+};
 use crate::win16::gdi::dc::Fill;
 
 // The system colours the frame uses (COLOR_ indices).

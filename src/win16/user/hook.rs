@@ -26,7 +26,13 @@
 //!   dialog boxes, menus).
 
 use super::message::with_stack_data;
-use super::*;
+use super::{
+    Env, HC_ACTION, HC_NOREMOVE, HCBT_CREATEWND, HTCLIENT, Stop, Uc, WH_CBT, WH_DEBUG, WH_HARDWARE,
+    WH_JOURNALPLAYBACK, WH_JOURNALRECORD, WH_KEYBOARD, WH_MOUSE, WH_MSGFILTER, WH_SHELL,
+    WH_SYSMSGFILTER, WM_KEYDOWN, WM_KEYUP, WM_MBUTTONDBLCLK, WM_MOUSEMOVE, WM_NCMOUSEMOVE,
+    WM_SYSKEYDOWN, WM_SYSKEYUP, callback, instance_ds, makelong, put, split,
+};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
 

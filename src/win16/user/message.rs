@@ -53,7 +53,17 @@
 
 use std::collections::VecDeque;
 
-use super::*;
+use super::{
+    DEFWINDOWPROC, DESKTOP, Env, HC_ACTION, InSend, Line, MAX_QUEUE, PM_NOYIELD, PM_REMOVE, Point,
+    QS_KEY, QS_MOUSEBUTTON, QS_MOUSEMOVE, QS_PAINT, QS_POSTMESSAGE, QS_TIMER, RDW_NOCHILDREN,
+    RDW_NOFRAME, RDW_NOINTERNALPAINT, RDW_VALIDATE, SB_ENDSCROLL, SB_THUMBPOSITION, SB_THUMBTRACK,
+    Stop, Uc, User, WH_CALLWNDPROC, WH_GETMESSAGE, WM_CHAR, WM_CLOSE, WM_COMMAND, WM_HSCROLL,
+    WM_INITMENU, WM_KEYDOWN, WM_LBUTTONDOWN, WM_MBUTTONDBLCLK, WM_MOUSEMOVE, WM_NCLBUTTONDOWN,
+    WM_NCMOUSEMOVE, WM_PAINT, WM_QUIT, WM_SYSCHAR, WM_SYSDEADCHAR, WM_SYSKEYDOWN, WM_TIMER,
+    WM_VSCROLL, bytes_arg, callback, event, get, get32, instance_ds, makelong, message_name,
+    point_lparam, put, split, top_level_windows, user_cs,
+};
+use crate::machine::Cpu;
 use crate::machine::R;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::{CallArg, call_far};
@@ -1374,6 +1384,7 @@ pub static APIS: &[Api] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::WM_KEYUP;
     use super::*;
 
     #[test]

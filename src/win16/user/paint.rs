@@ -27,7 +27,14 @@
 //! five cached DCs did).
 
 use super::message::send;
-use super::*;
+use super::{
+    CS_PARENTDC, DESKTOP, Env, Point, RDW_ALLCHILDREN, RDW_ERASE, RDW_ERASENOW, RDW_FRAME,
+    RDW_INTERNALPAINT, RDW_INVALIDATE, RDW_NOCHILDREN, RDW_NOERASE, RDW_NOFRAME,
+    RDW_NOINTERNALPAINT, RDW_UPDATENOW, RDW_VALIDATE, Rect, Region, SWP_NOACTIVATE, SWP_NOREDRAW,
+    SWP_NOSIZE, SWP_NOZORDER, Stop, Uc, WM_CTLCOLOR, WM_ERASEBKGND, WM_ICONERASEBKGND, WM_NCPAINT,
+    WM_PAINT, WS_CLIPCHILDREN, WS_CLIPSIBLINGS, event, put, read_rect, split, write_rect,
+};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 
 // ------------------------------------------------------------ regions

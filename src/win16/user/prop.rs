@@ -7,7 +7,8 @@
 //! properties go with it; a program should remove them before.
 
 use super::message::with_stack_data;
-use super::*;
+use super::{Env, Prop, Stop, Uc, callback};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
 use crate::win16::farptr::NameArg;

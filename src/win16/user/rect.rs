@@ -3,7 +3,7 @@
 //! UnionRect, SubtractRect, EqualRect — on geom.rs's Rect, whose rules
 //! are Windows' (right and bottom edges outside).
 
-use super::*;
+use super::{Env, Rect, Stop, Uc, lparam_point, read_rect, write_rect};
 use crate::win16::api::{Api, Arg};
 
 fn r(uc: &Uc<'_>, p: u32) -> Option<Rect> {

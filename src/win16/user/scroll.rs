@@ -12,7 +12,12 @@
 //! WM_NCCALCSIZE and, its client area changing, WM_SIZE.
 
 use super::winpos::set_window_pos;
-use super::*;
+use super::{
+    DESKTOP, Env, RDW_INVALIDATE, SB_BOTH, SB_CTL, SB_HORZ, SB_VERT, SW_HIDE, SW_SHOW,
+    SWP_FRAMECHANGED, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SWP_NOZORDER, ScrollBar, Stop, Uc,
+    WS_HSCROLL, WS_VSCROLL, split,
+};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 
 /// The style bit of a window scroll bar.

@@ -6,7 +6,10 @@
 //! (there are no installable drivers headless).
 
 use super::message::send;
-use super::*;
+use super::{
+    Env, Region, SW_RESTORE, Stop, Uc, WM_ENDSESSION, WM_NCACTIVATE, WM_QUERYENDSESSION,
+    WS_DISABLED, bytes_arg, event, top_level_windows,
+};
 use crate::win16::api::{Api, Arg};
 
 /// Ask every top-level window whether the session may end

@@ -33,7 +33,19 @@ use super::message::send;
 use super::winpos::{
     MinMax, calc_client, has_thickframe, min_max_info, set_window_pos, show_window,
 };
-use super::*;
+use super::{
+    CW_USEDEFAULT, DESKTOP, Env, GW_CHILD, GW_HWNDFIRST, GW_HWNDLAST, GW_HWNDNEXT, GW_HWNDPREV,
+    GW_OWNER, GWL_EXSTYLE, GWL_STYLE, GWL_WNDPROC, GWW_HINSTANCE, GWW_HWNDPARENT, GWW_ID,
+    HCBT_DESTROYWND, HSHELL_WINDOWCREATED, HSHELL_WINDOWDESTROYED, HWND_BOTTOM, HWND_TOP, MAX_TEXT,
+    MAX_WINDOWS, Rect, Region, SW_HIDE, SW_SHOW, SW_SHOWMAXIMIZED, SW_SHOWMINIMIZED,
+    SWP_HIDEWINDOW, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SWP_NOZORDER, Stop, Uc, User,
+    WM_CREATE, WM_DESTROY, WM_ENABLE, WM_GETTEXT, WM_GETTEXTLENGTH, WM_NCCALCSIZE, WM_NCCREATE,
+    WM_NCDESTROY, WM_PARENTNOTIFY, WM_SETTEXT, WS_CAPTION, WS_CHILD, WS_CLIPSIBLINGS, WS_DISABLED,
+    WS_EX_DLGMODALFRAME, WS_EX_NOPARENTNOTIFY, WS_EX_TOPMOST, WS_MAXIMIZE, WS_MINIMIZE, WS_POPUP,
+    WS_THICKFRAME, WS_VISIBLE, Window, bytes_arg, callback, event, makelong, put, string_arg,
+    top_level_windows,
+};
+use crate::machine::Cpu;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
 use crate::win16::farptr::NameArg;
@@ -1266,6 +1278,7 @@ pub static APIS: &[Api] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::WndClass;
     use super::*;
 
     #[test]

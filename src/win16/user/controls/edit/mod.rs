@@ -58,6 +58,11 @@
 //! - In a dialog box, a multiline control sends Tab to the dialog
 //!   (WM_NEXTDLGCTL), Escape (WM_CLOSE, posted) and, without
 //!   ES_WANTRETURN, Enter (the default button's WM_COMMAND) too.
+//!
+//! The text's block in its local heap is `buffer.rs`'s; measuring and
+//! breaking lines (and EM_FMTLINES's soft breaks) is `lines.rs`'s; this
+//! file holds the control: its state, editing, the keyboard, painting and
+//! the window procedure.
 
 use super::button::{DLGC_HASSETSEL, DLGC_WANTALLKEYS, DLGC_WANTARROWS, DLGC_WANTCHARS};
 use super::wm::{
@@ -65,7 +70,7 @@ use super::wm::{
     WM_KILLFOCUS, WM_LBUTTONDBLCLK, WM_NEXTDLGCTL, WM_PASTE, WM_SETFONT, WM_SETTEXT, WM_UNDO,
 };
 use super::{Control, notify};
-use crate::machine::{Cpu, Stop, Uc};
+use crate::machine::{Stop, Uc};
 use crate::win16::Env;
 use crate::win16::farptr;
 use crate::win16::local::{LMEM_MOVEABLE, LMEM_ZEROINIT};
@@ -74,6 +79,14 @@ use crate::win16::user::{
     WM_CHAR, WM_CLOSE, WM_COMMAND, WM_KEYDOWN, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_NCCREATE,
     WM_NCDESTROY, WM_PAINT, WM_SETFOCUS, event,
 };
+
+mod buffer;
+mod lines;
+
+use buffer::{make_buffer, store};
+pub use buffer::{private_heap, text};
+pub use lines::{Line, break_lines};
+use lines::{add_soft, clamp_sel, format_rect, line_of, lines, measure, multiline, strip_soft};
 
 pub const ES_LEFT: u32 = 0x0000;
 pub const ES_CENTER: u32 = 0x0001;
@@ -133,9 +146,6 @@ pub const EN_VSCROLL: u16 = 0x0602;
 
 /// EM_LIMITTEXT's limit before any EM_LIMITTEXT (SDK, EM_LIMITTEXT).
 pub const DEFAULT_LIMIT: u16 = 30000;
-/// The size of the segment an edit control makes when its instance has
-/// no room (module doc).
-const PRIVATE_HEAP: u32 = 0x1_0000;
 /// Default tab stops: every 32 dialog units.
 const DEFAULT_TAB: u16 = 32;
 
@@ -204,320 +214,6 @@ impl Edit {
 
 fn state(env: &mut Env, hwnd: u16) -> &mut Edit {
     super::state_of(env, hwnd)
-}
-
-/// A segment of `size` bytes with a local heap over it (after 16 bytes of
-/// instance data, as a DGROUP has): its selector, or None.
-pub fn private_heap(env: &mut Env, uc: &mut Uc<'_>, size: u32) -> Option<u16> {
-    let h = crate::win16::global::alloc(env, uc, 0, size);
-    if h == 0 {
-        return None;
-    }
-    let sel = crate::win16::selector_of_handle(h);
-    let end = uc.descriptor_of(sel).map(|d| d.limit + 1)?;
-    crate::win16::local::init_heap(env, uc, sel, 16, end).then_some(sel)
-}
-
-/// Allocate the control's text block: in its instance's heap, else in a
-/// segment of its own.
-fn make_buffer(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Result<(), Stop> {
-    let ds = super::super::instance_ds(wm::hinstance(env, hwnd));
-    let alloc = |env: &mut Env, uc: &mut Uc<'_>, ds: u16| {
-        env.win16
-            .local_heaps
-            .heaps
-            .get_mut(&ds)
-            .map_or(0, |h| h.alloc(uc, ds, LMEM_MOVEABLE | LMEM_ZEROINIT, 32))
-    };
-    let mut h = alloc(env, uc, ds);
-    let (mut at, mut own) = (ds, false);
-    if h == 0 {
-        if let Some(sel) = private_heap(env, uc, PRIVATE_HEAP) {
-            h = alloc(env, uc, sel);
-            (at, own) = (sel, true);
-        }
-        event(
-            uc,
-            format!(
-                "edit {hwnd:04X}: segment {ds:04X} has no local heap with room; the text is kept in segment {at:04X}"
-            ),
-        );
-    }
-    let e = state(env, hwnd);
-    e.ds = at;
-    e.hbuf = h;
-    e.own_segment = own;
-    e.limit = DEFAULT_LIMIT;
-    e.password = b'*';
-    Ok(())
-}
-
-/// The text, read from its block.
-pub fn text(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Vec<u8> {
-    let (ds, h) = {
-        let e = state(env, hwnd);
-        (e.ds, e.hbuf)
-    };
-    let Some(heap) = env.win16.local_heaps.heaps.get_mut(&ds) else {
-        return Vec::new();
-    };
-    let addr = heap.lock(uc, ds, h);
-    let size = heap.size(h);
-    heap.unlock(uc, ds, h);
-    if addr == 0 || size == 0 {
-        return Vec::new();
-    }
-    let mut b = vec![0u8; usize::from(size)];
-    if uc.read_seg(ds, addr, &mut b).is_err() {
-        return Vec::new();
-    }
-    let n = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-    b.truncate(n);
-    b
-}
-
-/// Write the text into its block, growing it (in 32-byte steps) when
-/// needed: false when the heap has no room.
-fn store(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, t: &[u8]) -> bool {
-    let (ds, h) = {
-        let e = state(env, hwnd);
-        (e.ds, e.hbuf)
-    };
-    let Some(heap) = env.win16.local_heaps.heaps.get_mut(&ds) else {
-        return false;
-    };
-    let need = t.len() + 1;
-    if need > 0xFFF0 {
-        return false;
-    }
-    if usize::from(heap.size(h)) < need {
-        let size = (need as u16).div_ceil(32) * 32;
-        if heap.realloc(uc, ds, h, size, LMEM_MOVEABLE) == 0 {
-            return false;
-        }
-    }
-    let addr = heap.lock(uc, ds, h);
-    let mut b = t.to_vec();
-    b.push(0);
-    let ok = addr != 0 && uc.write_seg(ds, addr, &b).is_ok();
-    heap.unlock(uc, ds, h);
-    ok
-}
-
-/// A line: [start, end) is its text, `next` where the next one starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Line {
-    pub start: usize,
-    pub end: usize,
-    pub next: usize,
-}
-
-/// How wide each character is, and where tabs stop.
-struct Measure {
-    font: crate::win16::gdi::font::PhysFont,
-    /// Tab stops in pixels, ascending; past the last, every `every`.
-    stops: Vec<i32>,
-    every: i32,
-}
-
-impl Measure {
-    fn advance(&self, x: i32, c: u8) -> i32 {
-        if c == b'\t' {
-            let next = self
-                .stops
-                .iter()
-                .copied()
-                .find(|&s| s > x)
-                .unwrap_or_else(|| (x / self.every + 1) * self.every);
-            return next - x;
-        }
-        self.font.advance(c)
-    }
-
-    fn width(&self, s: &[u8]) -> i32 {
-        s.iter().fold(0, |x, &c| x + self.advance(x, c))
-    }
-}
-
-fn measure(env: &mut Env, hwnd: u16) -> Measure {
-    let (font, tabs) = {
-        let e = state(env, hwnd);
-        (e.font, e.tabs.clone())
-    };
-    let base = i32::from(crate::win16::user::dialog::base_units(env).0);
-    let to_px = |du: u16| (i32::from(du) * base / 4).max(1);
-    let (stops, every) = match tabs.as_slice() {
-        [] => (Vec::new(), to_px(DEFAULT_TAB)),
-        [one] => (Vec::new(), to_px(*one)),
-        many => (many.iter().map(|&t| to_px(t)).collect(), to_px(DEFAULT_TAB)),
-    };
-    Measure {
-        font: super::font_of(env, font),
-        stops,
-        every,
-    }
-}
-
-/// The formatting rectangle.
-fn format_rect(env: &mut Env, hwnd: u16) -> (i16, i16, i16, i16) {
-    if let Some(r) = state(env, hwnd).format {
-        return r;
-    }
-    let (cx, cy) = wm::client_size(env, hwnd);
-    (0, 0, cx, cy)
-}
-
-/// Break `t` into lines (module doc): CR LF ends a line, CR CR LF is a
-/// wrap EM_FMTLINES wrote, and with `wrap` lines break at that width.
-pub fn break_lines(t: &[u8], wrap: Option<i32>, m: &dyn Fn(i32, u8) -> i32) -> Vec<Line> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    loop {
-        let (hard, brk) = find_break(t, start);
-        let mut seg = start;
-        if let Some(width) = wrap.filter(|&w| w > 0) {
-            loop {
-                let mut x = 0;
-                let mut after_blank = None;
-                let mut cut = None;
-                for (i, &c) in t.iter().enumerate().take(hard).skip(seg) {
-                    let w = m(x, c);
-                    if c == b' ' || c == b'\t' {
-                        x += w;
-                        after_blank = Some(i + 1);
-                        continue;
-                    }
-                    if x + w > width && i > seg {
-                        cut = Some(match after_blank {
-                            Some(b) if b > seg => b,
-                            _ => i,
-                        });
-                        break;
-                    }
-                    x += w;
-                }
-                match cut {
-                    Some(c) => {
-                        lines.push(Line {
-                            start: seg,
-                            end: c,
-                            next: c,
-                        });
-                        seg = c;
-                    }
-                    None => break,
-                }
-            }
-        }
-        lines.push(Line {
-            start: seg,
-            end: hard,
-            next: hard + brk,
-        });
-        if brk == 0 {
-            return lines;
-        }
-        start = hard + brk;
-    }
-}
-
-/// The next line break at or after `from`: its position and length (CR CR
-/// LF 3, CR LF 2), or (len, 0).
-fn find_break(t: &[u8], from: usize) -> (usize, usize) {
-    let mut i = from;
-    while i + 1 < t.len() {
-        if t[i] == b'\r' {
-            if t[i + 1] == b'\n' {
-                return (i, 2);
-            }
-            if t[i + 1] == b'\r' && t.get(i + 2) == Some(&b'\n') {
-                return (i, 3);
-            }
-        }
-        i += 1;
-    }
-    (t.len(), 0)
-}
-
-fn multiline(env: &Env, hwnd: u16) -> bool {
-    wm::style(env, hwnd) & ES_MULTILINE != 0
-}
-
-/// The control's lines.
-fn lines(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16) -> Vec<Line> {
-    let t = text(env, uc, hwnd);
-    if !multiline(env, hwnd) {
-        return vec![Line {
-            start: 0,
-            end: t.len(),
-            next: t.len(),
-        }];
-    }
-    let wrap = if wm::style(env, hwnd) & ES_AUTOHSCROLL == 0 {
-        let r = format_rect(env, hwnd);
-        Some(i32::from(r.2) - i32::from(r.0))
-    } else {
-        None
-    };
-    let m = measure(env, hwnd);
-    break_lines(&t, wrap, &|x, c| m.advance(x, c))
-}
-
-/// The line holding character `i`.
-fn line_of(lines: &[Line], i: usize) -> usize {
-    lines.iter().rposition(|l| l.start <= i).unwrap_or(0)
-}
-
-/// Put the caret and anchor inside the text (after a change of it).
-fn clamp_sel(env: &mut Env, len: usize, hwnd: u16) {
-    let e = state(env, hwnd);
-    e.anchor = e.anchor.min(len);
-    e.caret = e.caret.min(len);
-}
-
-/// Strip EM_FMTLINES' CR CR LF wraps out of `t`, mapping `pos`.
-fn strip_soft(t: &[u8], pos: &mut [usize]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(t.len());
-    let mut i = 0;
-    let old: Vec<usize> = pos.to_vec();
-    while i < t.len() {
-        if t[i..].starts_with(b"\r\r\n") {
-            for (p, &o) in pos.iter_mut().zip(&old) {
-                if o > i {
-                    *p -= (o - i).min(3);
-                }
-            }
-            i += 3;
-            continue;
-        }
-        out.push(t[i]);
-        i += 1;
-    }
-    out
-}
-
-/// With EM_FMTLINES on, write CR CR LF at every wrap of `t` (without any),
-/// mapping `pos`.
-fn add_soft(env: &mut Env, hwnd: u16, t: &[u8], pos: &mut [usize]) -> Vec<u8> {
-    let r = format_rect(env, hwnd);
-    let m = measure(env, hwnd);
-    let ls = break_lines(t, Some(i32::from(r.2) - i32::from(r.0)), &|x, c| {
-        m.advance(x, c)
-    });
-    let old: Vec<usize> = pos.to_vec();
-    let mut out = Vec::with_capacity(t.len() + 16);
-    for l in &ls {
-        out.extend_from_slice(&t[l.start..l.next]);
-        if l.end == l.next && l.next < t.len() {
-            for (p, &o) in pos.iter_mut().zip(&old) {
-                if o >= l.next {
-                    *p += 3;
-                }
-            }
-            out.extend_from_slice(b"\r\r\n");
-        }
-    }
-    out
 }
 
 /// Set the whole text and selection, keeping EM_FMTLINES' wraps: false

@@ -1,0 +1,199 @@
+//! The table of every system function: one table per source file, each
+//! listing the functions that file defines ([`TABLES`], GDI's in
+//! gdi/mod.rs, and the [`INTERNAL`] entry points), and the lookups built
+//! from it once ([`Apis`]'s default, api.rs's [`Index`]).
+//!
+//! It names every subsystem, so it sits above them all (the top of win16,
+//! with the thunk dispatch, dispatch.rs); the subsystems find a function
+//! through [`super::api::find`] and [`Apis`], never by naming this file.
+
+use std::sync::OnceLock;
+
+use super::api::{Api, Apis, Index};
+
+/// Every implemented system function: one table per source file, each
+/// listing the functions that file defines.
+pub static TABLES: &[&[Api]] = &[
+    super::kernel::APIS,
+    super::global::APIS,
+    super::toolhelp::APIS,
+    super::toolhelp_task::APIS,
+    super::user::caret::APIS,
+    super::user::class::APIS,
+    super::user::clipboard::APIS,
+    super::user::cursor::APIS,
+    super::user::defwnd::APIS,
+    super::user::dialog::APIS,
+    super::user::draw::APIS,
+    super::user::focus::APIS,
+    super::user::hook::APIS,
+    super::user::input::APIS,
+    super::user::mdi::APIS,
+    super::user::controls::APIS,
+    super::user::menu::APIS,
+    super::user::menu::template::APIS,
+    super::user::menu::sysmenu::APIS,
+    super::user::menu::track::APIS,
+    super::user::accel::APIS,
+    super::user::message::APIS,
+    super::user::metrics::APIS,
+    super::user::msgbox::APIS,
+    super::user::paint::APIS,
+    super::user::prop::APIS,
+    super::user::heap::APIS,
+    super::user::rect::APIS,
+    super::user::scroll::APIS,
+    super::user::system::APIS,
+    super::user::text::APIS,
+    super::user::timer::APIS,
+    super::user::window::APIS,
+    super::user::winpos::APIS,
+    super::user::comm::APIS,
+    super::user::wnet::APIS,
+    super::strings::APIS,
+    super::atom::APIS,
+    super::profile::APIS,
+    super::resource::APIS,
+    super::local::APIS,
+    super::module::APIS,
+    super::system::APIS,
+    super::scheduler::APIS,
+    super::kernel::library::APIS,
+    super::kernel::selfload::APIS,
+    super::kernel::file::APIS,
+    super::kernel::directory::APIS,
+    super::kernel::selector::APIS,
+    super::kernel::memory::APIS,
+    super::kernel::error::APIS,
+    super::kernel::task::APIS,
+    super::kernel::stack::APIS,
+    super::kernel::burgermaster::APIS,
+    super::kernel::filecdr::APIS,
+    super::win87em::APIS,
+    super::commdlg::APIS,
+    super::shell::APIS,
+    super::shellenv::APIS,
+    super::ole::client::APIS,
+    super::ole::server::APIS,
+    super::commctrl::APIS,
+    super::ddeml::APIS,
+    super::keyboard::APIS,
+    super::sound::APIS,
+    super::mmsystem::APIS,
+    super::mmio::APIS,
+    super::wave::APIS,
+    super::mci::APIS,
+    super::midi::APIS,
+    super::lzexpand::APIS,
+    super::ver::APIS,
+    super::winsock::APIS,
+    super::winsock::FAILING,
+    super::systemdrv::APIS,
+];
+
+/// All registered functions (GDI's tables are listed in gdi/mod.rs).
+pub fn all() -> impl Iterator<Item = &'static Api> {
+    TABLES
+        .iter()
+        .chain(super::gdi::TABLES.iter())
+        .flat_map(|t| t.iter())
+}
+
+/// Entry points of system modules that Windows 3.1 did not export (so no
+/// program imports them, and they have no SDK name): the window procedures
+/// of USER's COMBOBOX, COMBOLBOX and MDICLIENT classes. USER hands out
+/// their thunks' addresses (GetClassInfo, GetWindowLong(GWL_WNDPROC)), and a
+/// thunk finds them here by their private ordinals (0xF000 and up, far
+/// above any export and any unknown-name import).
+pub static INTERNAL: &[&[Api]] = &[
+    super::user::controls::INTERNAL,
+    super::user::mdi::INTERNAL,
+    super::kernel::selfload::INTERNAL,
+    super::commctrl::INTERNAL,
+];
+
+/// The one [`Index`], made on first use from [`all`] and [`INTERNAL`].
+impl Default for Apis {
+    fn default() -> Self {
+        static INDEX: OnceLock<Index> = OnceLock::new();
+        Apis(INDEX.get_or_init(|| Index::build(all(), INTERNAL.iter().flat_map(|t| t.iter()))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::win16::api::{find, find_name};
+
+    #[test]
+    fn table_is_unique_and_named() {
+        let apis: Vec<&Api> = all().collect();
+        for (i, a) in apis.iter().enumerate() {
+            for b in &apis[i + 1..] {
+                assert!(
+                    !(a.module == b.module && a.ordinal == b.ordinal),
+                    "{}.{} twice",
+                    a.module,
+                    a.ordinal
+                );
+            }
+            // Names agree with the ordinal table the loader shows.
+            if let Some(n) = crate::loader::ordnames::ordinal_name(a.module, a.ordinal) {
+                assert!(
+                    n.eq_ignore_ascii_case(a.name),
+                    "{}.{}: {} vs {}",
+                    a.module,
+                    a.ordinal,
+                    n,
+                    a.name
+                );
+            }
+        }
+        assert_eq!(find("kernel", 91).map(|a| a.arg_bytes()), Some(0));
+        // Every implemented function can be imported by name too (and so
+        // its name agrees with the corpus's ORD files, which
+        // loader::ordnames is checked against).
+        for a in &apis {
+            assert!(
+                crate::loader::ordnames::ordinal_of(a.module, a.name) == Some(a.ordinal),
+                "{}.{} {} is not in loader::ordnames",
+                a.module,
+                a.ordinal,
+                a.name
+            );
+        }
+        assert_eq!(find("KERNEL", 115).map(|a| a.arg_bytes()), Some(4));
+    }
+
+    /// The index finds what a search of the tables finds, for every
+    /// entry, in any case of the module's name.
+    #[test]
+    fn the_index_agrees_with_the_tables() {
+        let search = |module: &str, ordinal: u16| {
+            all()
+                .chain(INTERNAL.iter().flat_map(|t| t.iter()))
+                .find(|a| a.module.eq_ignore_ascii_case(module) && a.ordinal == ordinal)
+        };
+        for a in all().chain(INTERNAL.iter().flat_map(|t| t.iter())) {
+            assert!(
+                a.module.bytes().all(|b| !b.is_ascii_lowercase()),
+                "{}",
+                a.module
+            );
+            let want = search(a.module, a.ordinal).map(|f| f as *const Api);
+            assert_eq!(find(a.module, a.ordinal).map(|f| f as *const Api), want);
+            let lower = a.module.to_ascii_lowercase();
+            assert_eq!(find(&lower, a.ordinal).map(|f| f as *const Api), want);
+        }
+        // Windows 3.1 SDK: GetTickCount is USER.13, GetMessage USER.108.
+        assert_eq!(
+            find_name("user", "gettickcount").map(|a| a.ordinal),
+            Some(13)
+        );
+        assert_eq!(
+            find_name("USER", "GetMessage").map(|a| a.ordinal),
+            Some(108)
+        );
+        assert!(find("USER", 0xEFFF).is_none() && find("NOSUCH", 1).is_none());
+    }
+}
