@@ -159,7 +159,7 @@ fn a_fixed_clock_stamps_what_the_program_writes() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["exit"]["code"], 0, "{v}");
     let date = (1994 - 1980) << 9 | 3 << 5 | 15;
-    let time = 10 << 11 | 20 << 5 | 31 / 2;
+    let time = 10 << 11 | 20 << 5 | (31 / 2);
     let set = format!(
         "set {:04X} {:04X}",
         11 << 9 | 12 << 5 | 31,

@@ -686,3 +686,28 @@ fn the_win16_reader_resolves_super_and_crate_paths() {
     // is win16's top; three supers leave win16 (not followed).
     assert_eq!(rooms, ["gdi", "kernel", "mod", "scheduler", "user"]);
 }
+
+/// No file outside a test module takes everything of its parent with a
+/// top-level `use super::*;`: the readers above see the rooms a file
+/// names, and a glob hides them (a loader's calls up into USER went
+/// unseen behind one). Test modules (`mod tests { use super::*; }`) are
+/// indented and not concerned.
+#[test]
+fn no_file_imports_its_parent_whole() {
+    let mut files = Vec::new();
+    rust_files(&src_dir(), &mut files);
+    let globbed: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .any(|l| l.trim_end() == "use super::*;")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        globbed.is_empty(),
+        "top-level `use super::*;` in {globbed:?}: import the names used"
+    );
+}
