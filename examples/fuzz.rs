@@ -751,6 +751,7 @@ fn run_program(b: &[u8], name: &str) -> &'static str {
         dir: Some(program_dir()),
         writes: Writes::Discarded,
         stdin: Some(Vec::new()),
+        load_timeout: Some(Duration::from_secs(2)),
         ..LoadOptions::default()
     };
     let mut prog = match session::load_bytes(name, b, &opts) {

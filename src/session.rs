@@ -105,6 +105,12 @@ pub struct LoadOptions {
     /// `--windows DIR`: host files shown in C:\WINDOWS above the
     /// built-in ones (dosfs/windir.rs).
     pub windows: Option<PathBuf>,
+    /// The wall-clock limit on the program's own code that runs while it
+    /// loads (a self-loading application's BootApp and LoadAppSeg,
+    /// win16/kernel/selfload.rs): past it the load fails, naming the
+    /// limit. None: no limit (the run's own limits start with the run).
+    /// The default is 30 s, the command line's default `--timeout`.
+    pub load_timeout: Option<std::time::Duration>,
 }
 
 impl Default for LoadOptions {
@@ -130,6 +136,7 @@ impl Default for LoadOptions {
             log_calls: false,
             cmd_show: 1,
             windows: None,
+            load_timeout: Some(std::time::Duration::from_secs(30)),
         }
     }
 }
@@ -446,9 +453,12 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
         Image::Ne(ne) => {
             let mut m = Machine::new_protected().map_err(|e| fail(&e))?;
             env.win16.environment = win16_environment(opts);
-            let htask =
-                crate::win16::load_program(&mut m, &mut env, ne, path, &opts.tail, opts.cmd_show)
-                    .map_err(|e| LoadFailure::Other(e.0))?;
+            let limit = opts.load_timeout.unwrap_or(std::time::Duration::MAX);
+            let htask = m
+                .within_deadline(limit, |m| {
+                    crate::win16::load_program(m, &mut env, ne, path, &opts.tail, opts.cmd_show)
+                })
+                .map_err(|e| LoadFailure::Other(e.0))?;
             for other in &opts.more {
                 let Image::Ne(ne) = parse_file(other, KindHint::Auto)? else {
                     return Err(LoadFailure::Other(format!(

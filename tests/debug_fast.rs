@@ -538,6 +538,7 @@ fn a_dos_program_s_own_timer_handler_and_main_loop_stop_alike_without_the_hook()
 }
 
 #[test]
+#[cfg(not(feature = "unpatched-engine"))] // patches 0006 and 0010 (machine::debug::EXACT_COUNT)
 fn position_breakpoints_are_reached_without_the_hook_at_the_same_positions() {
     // A breakpoint at a position (`break +N`: before the instruction at
     // position N), as `serve` moves forward with: the program runs

@@ -154,3 +154,39 @@ fn trace_json_of_a_program_that_stops_at_once_is_one_error_line() {
         (Some("stopped"), Some(122))
     );
 }
+
+/// Found by the `commands` target (issue 30, "every limit holds"): a
+/// mutated self-loading application (tests/fuzz/commands/SELFLOOP.EXE,
+/// from the harness's own SELFLOAD seed) whose BootApp never returns. A
+/// self-loader's code runs while the program loads, before the run and
+/// its limits begin, so `run --timeout 2` ran forever. The load now keeps
+/// the wall-clock limit too (session.rs, `LoadOptions::load_timeout`):
+/// the load fails, naming the loader and the limit, exit 120 (README,
+/// "Exit status": the file cannot be loaded).
+#[test]
+fn a_self_loaders_endless_bootapp_ends_at_the_wall_clock_limit() {
+    let prog = root().join("tests/fuzz/commands/SELFLOOP.EXE");
+    for cmd in [
+        &["run"][..],
+        &["snapshot", "--at", "0001:0000", "-o", "/dev/null"][..],
+    ] {
+        let mut child = bin()
+            .args(cmd)
+            .args(["--timeout", "2", "--max-insns", "20000"])
+            .arg(&prog)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Killed at 60 s: it hung.
+        let status = common::wait_for(&mut child, 60.0);
+        let mut err = String::new();
+        use std::io::Read;
+        let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+        assert_eq!(status.and_then(|s| s.code()), Some(120), "{cmd:?}: {err}");
+        assert!(
+            err.contains("the application's loader stopped in BootApp") && err.contains("timeout"),
+            "{cmd:?}: {err}"
+        );
+    }
+}

@@ -153,6 +153,7 @@ fn load_opts(
             None => 1,
         },
         windows: o.windows.clone(),
+        load_timeout: Some(limits(o).timeout),
     })
 }
 

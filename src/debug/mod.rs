@@ -563,6 +563,7 @@ fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
         && !c.killed
         && !c.stepping
         && !position_break_near(c, next)
+        && (crate::machine::debug::EXACT_COUNT || c.position_breaks.is_empty())
         && (c.watches.is_empty() || crate::machine::debug::CAN_REDO)
         && c.redo_at.is_none()
         && c.budget.max_insns == 0

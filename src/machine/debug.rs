@@ -123,6 +123,14 @@ pub fn poll_every(uc: &mut Uc<'_>, every: u64) {
 /// Only the patched engine (vendor/README.md, patch 0013) can.
 pub const CAN_REDO: bool = cfg!(not(feature = "unpatched-engine"));
 
+/// Is the count of instructions run without the instruction hook exact
+/// for any code? With the engine's patches it is (a block cut short by a
+/// store into itself is settled where it runs again, counter.rs; patches
+/// 0006 and 0010); on the
+/// unpatched engine it is not for code that rewrites itself, so the
+/// debugger keeps the hook on the way to a position breakpoint there.
+pub const EXACT_COUNT: bool = cfg!(not(feature = "unpatched-engine"));
+
 #[cfg(not(feature = "unpatched-engine"))]
 unsafe extern "C" {
     /// The patched engine's `uc_toolhelp16_redo_insn` (unicorn.h, patch

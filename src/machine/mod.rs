@@ -632,6 +632,20 @@ impl Machine {
         stop
     }
 
+    /// Run `f` (code of the program run outside [`Machine::run`]: a
+    /// self-loading application's loader, while it loads) under a
+    /// wall-clock limit: the watchdog stops an emulation `f` starts once
+    /// `limit` has passed, as it does a run's (watchdog.rs), and the
+    /// emulation ends with [`Stop::Timeout`]. `Duration::MAX`: no limit.
+    pub fn within_deadline<T>(&mut self, limit: Duration, f: impl FnOnce(&mut Machine) -> T) -> T {
+        let deadline = Instant::now().checked_add(limit);
+        self.uc.get_data_mut().deadline = deadline;
+        let handle = self.uc.get_handle();
+        let r = watchdog::guard(handle, deadline, limit, || f(self));
+        self.uc.get_data_mut().deadline = None;
+        r
+    }
+
     /// Up to 15 bytes of the instruction at CS:IP.
     pub fn insn_bytes(&self, cs: u16, ip: u16) -> Vec<u8> {
         insn_bytes(&self.uc, cs, ip)
