@@ -466,8 +466,10 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
                         other.display()
                     )));
                 };
-                crate::win16::load_program(&mut m, &mut env, &ne, other, "", 1)
-                    .map_err(|e| LoadFailure::Other(e.0))?;
+                m.within_deadline(limit, |m| {
+                    crate::win16::load_program(m, &mut env, &ne, other, "", 1)
+                })
+                .map_err(|e| LoadFailure::Other(e.0))?;
             }
             if let Some(script) = script {
                 env.win16.commdlg.files = script.files.clone();

@@ -298,7 +298,7 @@ fn exit_kind(code: i32) -> &'static str {
     match code {
         0 => "exit 0",
         1 => "exit 1",
-        2 => "exit 2 (usage)",
+        2 => "exit 2 (a usage error, or the program's own code 2)",
         c if (3..100).contains(&c) => "exit 3-99",
         c if (100..128).contains(&c) => EXIT_NAMES[(c - 100) as usize],
         _ => "exit other",
