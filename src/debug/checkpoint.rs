@@ -47,7 +47,7 @@ use super::WatchKind;
 /// Positions between two checkpoints at least.
 pub const MIN_EVERY: u64 = 50_000;
 /// Positions between two checkpoints at most.
-pub const MAX_EVERY: u64 = 2_000_000;
+pub const MAX_EVERY: u64 = 1_000_000;
 /// The checkpoints' memory when not given: 256 MiB.
 pub const DEFAULT_MEMORY: u64 = 256 << 20;
 /// Checkpoints kept at most, whatever their size.
