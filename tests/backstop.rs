@@ -12,8 +12,10 @@
 //! (B4 4C CD 21, "terminate with return code", MS-DOS Programmer's
 //! Reference, INT 21h function 4Ch): without the trigger it exits 0.
 
+mod common;
+
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn program(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("th16-backstop-{}-{name}", std::process::id()));
@@ -40,18 +42,7 @@ fn run(name: &str, args: &[&str], hang: bool, wait: Duration) -> Option<(Option<
         c.env_remove("TOOLHELP16_HANG_IN_HOOK");
     }
     let mut child = c.spawn().unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > wait {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = common::wait_for(&mut child, wait.as_secs_f64());
     let mut err = String::new();
     if let Some(mut e) = child.stderr.take() {
         use std::io::Read;

@@ -484,42 +484,14 @@ pub fn breakpoint_place(h: &Here<'_, '_>, lin: u64) -> String {
 /// mode every mapped region), the VGA planes, the console output and
 /// OutputDebugString strings, and the emulated clock.
 pub fn digest_text(h: &Here<'_, '_>) -> String {
-    use std::hash::{Hash, Hasher};
-    let uc = h.uc();
-    let mut mem = std::hash::DefaultHasher::new();
-    let ranges: Vec<(u64, u64)> = match h.mode() {
-        CpuMode::Real => vec![(0x1000, 0x10_0000)],
-        CpuMode::Protected => uc
-            .mem_regions()
-            .map(|v| v.iter().map(|r| (r.begin, r.end + 1)).collect())
-            .unwrap_or_default(),
-    };
-    let mut buf = vec![0u8; 0x1000];
-    for (a, b) in ranges {
-        let mut at = a;
-        while at < b {
-            let n = ((b - at) as usize).min(buf.len());
-            if uc.mem_read(at, &mut buf[..n]).is_ok() {
-                buf[..n].hash(&mut mem);
-            }
-            at += n as u64;
-        }
-    }
-    let mut vga = std::hash::DefaultHasher::new();
-    uc.get_data().vga.planes.hash(&mut vga);
-    let mut out = std::hash::DefaultHasher::new();
+    // The checkpoint file's digest (checkpoint_file.rs), so the command
+    // shows what a resume checks.
+    let d = super::checkpoint_file::Digest::of(h.uc());
     let (console, debug) = h
         .env()
         .map_or((0, 0), |e| (e.console.len(), e.debug_output.len()));
-    if let Some(e) = h.env() {
-        e.console.hash(&mut out);
-        e.debug_output.hash(&mut out);
-    }
     format!(
         "memory {:016x}  vga {:016x}  output {:016x} ({console} bytes, {debug} strings)  clock {}\n",
-        mem.finish(),
-        vga.finish(),
-        out.finish(),
-        uc.get_data().total_insns,
+        d.memory, d.vga, d.output, d.clock,
     )
 }
