@@ -769,6 +769,8 @@ fn debug_session_position_breakpoints_and_reverse_continue_from_the_end() {
         .map(|w| w[1].to_string())
         .collect();
     assert_eq!(after, ["30", "30", "0"], "{out}");
+    // The stop at a position breakpoint says the position.
+    assert!(out.contains("breakpoint at position 30, at "), "{out}");
     assert!(out.contains("exited with code 0"), "{out}");
     assert!(
         out.contains("at the start of the recorded history"),

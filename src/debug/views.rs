@@ -52,6 +52,11 @@ pub fn describe(h: &Here<'_, '_>) -> String {
         Why::Start if h.pos > 0 => format!("resumed at position {}, at {at}", h.pos),
         Why::Start => format!("the program is loaded, at {at}"),
         Why::Step => format!("stepped to {at}"),
+        // A breakpoint at a position (`break +N`, serve's "go to"):
+        // where the run stands says more than the address alone.
+        Why::Breakpoint if h.position_breaks().contains(&h.pos) => {
+            format!("breakpoint at position {}, at {at}", h.pos)
+        }
         Why::Breakpoint => format!("breakpoint at {at}"),
         Why::Watch { kind, addr } => format!(
             "{} watchpoint: linear {addr:#x} was {}; stopped at {at}, after the instruction",
