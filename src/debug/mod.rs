@@ -348,6 +348,11 @@ pub struct Control {
     /// the instruction hook and runs again with it (module notes,
     /// "Hooks"): the hook stays until the stop after it.
     redo_at: Option<u64>,
+    /// This replay keeps the instruction hook to its end: it met too many
+    /// watched accesses without it ([`REPLAY_REDOS`]).
+    replay_hooked: bool,
+    /// Watched accesses this replay ran again with the hook.
+    replay_redos: u32,
 }
 
 /// The machine's raw count: instructions counted, and the last block
@@ -400,6 +405,10 @@ struct WatchHits {
     /// again (machine/debug.rs, `redo_insn`): its linear address, and the
     /// access ([`between`] takes it).
     redo: Cell<Option<(u64, WatchKind, u64)>>,
+    /// A replay to a position runs without the instruction hook: the
+    /// watched accesses on the way are nothing to it (with the hook they
+    /// are noted and passed over).
+    quiet: Cell<bool>,
 }
 
 /// A front end: the gdb stub or the command session.
@@ -450,6 +459,9 @@ fn install_watch(
                 return true;
             }
             if pending.fast.get() {
+                if pending.quiet.get() {
+                    return true;
+                }
                 // Without the instruction hook: the instruction is put back
                 // and run again with it, which stops after it (`between`).
                 if pending.redo.get().is_none() {
@@ -557,17 +569,45 @@ fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
         CpuMode::Real => false,
         CpuMode::Protected => c.last_fault.is_some(),
     };
+    let replay_ok = match c.replay {
+        None => c.budget.max_insns == 0,
+        Some(_) => fast_replays() && !c.replay_hooked,
+    };
     !mode_needs_hook
-        && c.replay.is_none()
+        && replay_ok
+        && !always_hook()
         && c.restart.is_none()
         && !c.killed
         && !c.stepping
-        && !position_break_near(c, next)
+        && !position_stop_near(c, next)
         && (crate::machine::debug::EXACT_COUNT || c.position_breaks.is_empty())
         && (c.watches.is_empty() || crate::machine::debug::CAN_REDO)
         && c.redo_at.is_none()
-        && c.budget.max_insns == 0
 }
+
+/// Do replays run without the instruction hook until near their target
+/// (module notes, "Reverse execution")? Only where the count of
+/// instructions run without it is exact for any code
+/// (machine/debug.rs, [`crate::machine::debug::EXACT_COUNT`]): the
+/// patched engine.
+fn fast_replays() -> bool {
+    crate::machine::debug::EXACT_COUNT
+}
+
+/// Does the session keep the instruction hook on all the time, as it did
+/// before it could run without it? `TOOLHELP16_ALWAYS_HOOK=1` says so: a
+/// check of the faster ways against the plain one (tests/replay_fast.rs
+/// compares sessions both ways).
+fn always_hook() -> bool {
+    static ALWAYS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALWAYS.get_or_init(|| std::env::var("TOOLHELP16_ALWAYS_HOOK").is_ok_and(|v| v.trim() == "1"))
+}
+
+/// Watched accesses a search back (reverse-continue) may meet without
+/// the instruction hook in one replay: each is run again with the hook
+/// (`redo_insn`), which drops the translated code twice; past this many,
+/// the rest of the replay keeps the hook, which costs less.
+const REPLAY_REDOS: u32 = 16;
 
 /// How near a position breakpoint the program goes on with the
 /// instruction hook: more instructions than a block can hold (QEMU ends a
@@ -575,23 +615,53 @@ fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
 /// past its count, is still before it.
 const NEAR_POSITION: u64 = 4096;
 
-/// Is a position breakpoint at `next` or less than [`NEAR_POSITION`]
-/// after it?
-fn position_break_near(c: &Control, next: u64) -> bool {
-    c.position_breaks
-        .range(next..)
-        .next()
-        .is_some_and(|&b| b - next < NEAR_POSITION)
+/// The next position at or after `next` where the instruction hook must
+/// be on (module notes, "Hooks" and "Reverse execution"): a position
+/// breakpoint (outside a replay, or in a search back, which notes them);
+/// in a replay, also its target (or the end of the stretch searched), the
+/// next change from the debugger it makes again, and the instruction
+/// budget.
+fn next_position_stop(c: &Control, next: u64) -> Option<u64> {
+    let mut stop = match c.replay {
+        None | Some(Replay::Search { .. }) => c.position_breaks.range(next..).next().copied(),
+        Some(Replay::To(..)) => None,
+    };
+    let mut want = |p: u64| {
+        if p >= next {
+            stop = Some(stop.map_or(p, |s| s.min(p)));
+        }
+    };
+    match c.replay {
+        None => return stop,
+        Some(Replay::To(t, _)) => want(t),
+        Some(Replay::Search { limit, .. }) => want(limit),
+    }
+    if let Some(&(p, _)) = c.edits[c.next_edit.min(c.edits.len())..]
+        .iter()
+        .find(|(p, _)| *p >= next)
+    {
+        want(p);
+    }
+    if c.budget.max_insns != 0 {
+        want(c.budget.max_insns);
+    }
+    stop
+}
+
+/// Is a position stop ([`next_position_stop`]) at `next` or less than
+/// [`NEAR_POSITION`] after it?
+fn position_stop_near(c: &Control, next: u64) -> bool {
+    next_position_stop(c, next).is_some_and(|b| b - next < NEAR_POSITION)
 }
 
 /// The instructions to the next poll without the instruction hook, from
-/// position `next`: [`POLL_INSNS`], or fewer when a position breakpoint
-/// is ahead, so that the poll comes just before it is near, or a
-/// checkpoint is due sooner, so that it is taken where it is due (not a
-/// poll later; checkpoint.rs).
+/// position `next`: [`POLL_INSNS`], or fewer when a position stop is
+/// ahead ([`next_position_stop`]), so that the poll comes just before it
+/// is near, or a checkpoint is due sooner, so that it is taken where it
+/// is due (not a poll later; checkpoint.rs).
 fn poll_distance(c: &Control, next: u64) -> u64 {
     let mut d = POLL_INSNS;
-    if let Some(&b) = c.position_breaks.range(next..).next() {
+    if let Some(b) = next_position_stop(c, next) {
         d = d.min((b - next).saturating_sub(NEAR_POSITION).max(1));
     }
     // A checkpoint due and not taken (the program is in a nested
@@ -690,6 +760,9 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
     };
     crate::machine::debug::poll_every(uc, poll);
     sh.pending.fast.set(c.fast.is_some() && !c.detached);
+    sh.pending
+        .quiet
+        .set(matches!(c.replay, Some(Replay::To(..))));
 }
 
 /// A code hook on each address the program must stop at without the
@@ -697,7 +770,11 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
 /// hook was added.
 fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) -> bool {
     let mut added = false;
-    let mut want: BTreeSet<u64> = c.breakpoints.clone();
+    let mut want: BTreeSet<u64> = match c.replay {
+        // A replay to a position passes breakpoints by.
+        Some(Replay::To(..)) => BTreeSet::new(),
+        None | Some(Replay::Search { .. }) => c.breakpoints.clone(),
+    };
     if let Some(t) = c.temp {
         want.insert(t.addr);
     }
@@ -749,6 +826,22 @@ fn on_bp(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     let pos = base.wrapping_add(done);
     if c.pass == Some(pos) {
         return;
+    }
+    // A search back notes the breakpoints it meets and goes on (as the
+    // instruction hook does, `on_insn`); a replay to a position passes
+    // them by.
+    match c.replay {
+        Some(Replay::Search { limit, found }) => {
+            if c.breakpoints.contains(&addr) && pos < limit {
+                c.replay = Some(Replay::Search {
+                    limit,
+                    found: Some(found.map_or(pos, |f| f.max(pos))),
+                });
+            }
+            return;
+        }
+        Some(Replay::To(..)) => return,
+        None => {}
     }
     let temp_hit = c
         .temp
@@ -804,7 +897,26 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     {
         if pc == at && c.fast.is_some() {
             c.redo_at = Some(pos);
+            if c.replay.is_some() {
+                c.replay_redos += 1;
+                c.replay_hooked |= c.replay_redos >= REPLAY_REDOS;
+            }
             arrange(sh, &mut c, uc, Site::Between(pc), pos, true);
+            return;
+        }
+        // A search back notes the access made outside translated code
+        // at the position the instruction hook would (the next
+        // instruction's), and goes on.
+        if let Some(Replay::Search { limit, found }) = c.replay {
+            if pos < limit {
+                c.replay = Some(Replay::Search {
+                    limit,
+                    found: Some(found.map_or(pos, |f| f.max(pos))),
+                });
+            }
+            return;
+        }
+        if c.replay.is_some() {
             return;
         }
         c.count = pos + 1;
@@ -823,7 +935,7 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     // sooner.
     // (The instruction at a stop made here already is passed.)
     let next = if c.pass == Some(pos) { pos + 1 } else { pos };
-    let near = position_break_near(&c, next);
+    let near = position_stop_near(&c, next);
     if c.dirty || near {
         let passed = next > pos;
         arrange(sh, &mut c, uc, Site::Between(pc), pos, passed);
@@ -840,7 +952,8 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     if look {
         sh.looked.set(Instant::now());
     }
-    if look && !c.detached && sh.front.borrow_mut().interrupted() {
+    // A replay is not interrupted (nor is it with the instruction hook).
+    if look && !c.detached && c.replay.is_none() && sh.front.borrow_mut().interrupted() {
         c.count = pos + 1;
         stop(
             sh,
@@ -942,6 +1055,7 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
                     env.echo = c.echo;
                 }
                 stop(sh, c, UcRef::Mut(uc), why, pos, Site::Insn(addr));
+                return;
             }
             Replay::To(..) => {}
             Replay::Search { limit, found } => {
@@ -953,10 +1067,16 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
                     c.replay = None;
                     c.restart = Some(search_done(&c, found));
                     uc.request_stop(Stop::Error("the debugger ended this run".into()));
-                } else {
-                    c.replay = Some(Replay::Search { limit, found });
+                    return;
                 }
+                c.replay = Some(Replay::Search { limit, found });
             }
+        }
+        // Far enough from the replay's next position stop, the rest runs
+        // without the instruction hook (module notes, "Reverse
+        // execution"); the instruction here, counted, runs then.
+        if c.replay.is_some() && c.fast.is_none() && may_run_fast(&c, uc.mode(), pos + 1) {
+            arrange(sh, &mut c, uc, Site::Insn(addr), pos, true);
         }
         return;
     }
@@ -1400,6 +1520,8 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     // noted for it, not run again (`install_watch`).
     sh.pending.fast.set(false);
     c.redo_at = None;
+    c.replay_hooked = false;
+    c.replay_redos = 0;
     c.left_fast_at = None;
     for w in &mut c.watches {
         w.1 = None;
