@@ -1,0 +1,358 @@
+//! Replays without the hook on every instruction (issue 33; module notes
+//! of src/debug/mod.rs, "Reverse execution"): reverse-stepi, goto and
+//! reverse-continue restore the nearest checkpoint and, on the patched
+//! engine, run from it without the debugger's instruction hook until a
+//! few thousand positions before their target (or the next change from
+//! the debugger they make again), then with it. Each test runs the same
+//! session twice: as it is, and with `TOOLHELP16_ALWAYS_HOOK=1`, which
+//! keeps the instruction hook on for the whole session, replays
+//! included (as every replay ran before). The two transcripts must be
+//! the same line for line: the same stops and positions, registers, and
+//! `digest` (hashes of memory, the VGA planes, output and the clock).
+//! Where the programs' own arithmetic gives a value, it is asserted too.
+//! On the unpatched engine both sessions keep the hook (its count is not
+//! exact under self-modifying code: machine::debug::EXACT_COUNT) and
+//! still agree.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_toolhelp16")
+}
+
+fn rom(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("roms")
+        .join(name)
+}
+
+/// The transcript of `debug --commands SCRIPT` with `args`, the hook on
+/// every instruction all the time when `hooked`.
+fn session(args: &[&str], script: &str, hooked: bool) -> String {
+    let dir = std::env::temp_dir().join(format!("th16-replayfast-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!(
+        "{:x}-{}.txt",
+        script.len() ^ script.bytes().map(usize::from).sum::<usize>() << 8,
+        u8::from(hooked)
+    ));
+    std::fs::write(&file, script).unwrap();
+    let mut c = Command::new(exe());
+    c.arg("debug").arg("--commands").arg(&file).args(args);
+    if hooked {
+        c.env("TOOLHELP16_ALWAYS_HOOK", "1");
+    }
+    let out = c.output().unwrap();
+    let _ = std::fs::remove_file(&file);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The script run both ways: the transcript, checked the same (the
+/// `hooks` command's answers left out: they say how each ran).
+fn both_ways(args: &[&str], script: &str) -> String {
+    let fast = session(args, script, false);
+    let hooked = session(args, script, true);
+    assert_eq!(
+        without_hooks(&fast),
+        without_hooks(&hooked),
+        "the session differs with the hook on every instruction all the time"
+    );
+    fast
+}
+
+fn without_hooks(out: &str) -> Vec<&str> {
+    let lines: Vec<&str> = out.lines().collect();
+    (0..lines.len())
+        .filter(|&i| !(i > 0 && lines[i - 1] == "(debug) hooks"))
+        .map(|i| lines[i])
+        .collect()
+}
+
+/// The line after each `(debug) CMD` line.
+fn after<'a>(out: &'a str, cmd: &str) -> Vec<&'a str> {
+    out.lines()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == format!("(debug) {cmd}"))
+        .map(|w| w[1])
+        .collect()
+}
+
+fn positions(out: &str) -> Vec<u64> {
+    after(out, "position")
+        .iter()
+        .map(|l| l.parse().unwrap_or_else(|_| panic!("{l}: {out}")))
+        .collect()
+}
+
+/// The lines after each `(debug) regs` (two lines each).
+fn regs(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    (0..lines.len())
+        .filter(|&i| lines[i] == "(debug) regs" && i + 2 < lines.len())
+        .map(|i| format!("{}\n{}", lines[i + 1], lines[i + 2]))
+        .collect()
+}
+
+/// Where each replay went on with the hook, from the `hooks` answers of
+/// the session run as it is: None where it kept the hook all the way.
+fn left_fast_at(out: &str) -> Vec<Option<u64>> {
+    after(out, "hooks")
+        .iter()
+        .map(|l| {
+            l.strip_prefix("ran with code hooks on the breakpoints only to position ")
+                .and_then(|r| r.split(',').next())
+                .and_then(|n| n.parse().ok())
+        })
+        .collect()
+}
+
+/// On the patched engine each replay ran without the hook to within
+/// 8192 positions of its stop (`NEAR_POSITION` is 4096, and a poll comes
+/// at a block's entry).
+fn assert_replays_ran_fast(out: &str, stops: &[u64]) {
+    if cfg!(feature = "unpatched-engine") {
+        return;
+    }
+    let at = left_fast_at(out);
+    assert_eq!(at.len(), stops.len(), "{out}");
+    for (a, &s) in at.iter().zip(stops) {
+        let a = a.unwrap_or_else(|| panic!("a replay to {s} kept the hook: {out}"));
+        assert!(
+            a < s && s - a <= 8192,
+            "replay to {s} left it at {a}: {out}"
+        );
+    }
+}
+
+#[test]
+fn replays_in_a_timed_dos_program_agree_with_the_hook_all_the_way() {
+    // dosirq.com (roms/dosirq.asm) at 0CC9:0100: its INT 1Ch handler
+    // `on_tick` at offset 01A3 runs once per BIOS tick, and its first
+    // instruction `inc word [cs:ticks]` counts the ticks in 0CC9:024A. The
+    // program keeps time by the instructions (machine/time.rs), so the
+    // ticks must fall at the same instructions in every replay. From
+    // position 900,000: one step back (from the checkpoint before, every
+    // 100,000), back to 456,789, back to the last pass of the handler
+    // (a breakpoint), back to the last write of the count before it (a
+    // watchpoint: the handler's pass before, one tick earlier), one step
+    // back and one forward over the write, and forward to the next.
+    let prog = rom("dosirq.com");
+    let args = [
+        "--keys",
+        "q",
+        "--checkpoint-every",
+        "100000",
+        prog.to_str().unwrap(),
+    ];
+    let out = both_ways(
+        &args,
+        "break +900000\ncontinue\nposition\nregs\ndigest\nreverse-stepi\nhooks\nposition\nregs\n\
+         digest\ngoto 612345\nhooks\nposition\nregs\ndigest\nbreak 0CC9:01A3\n\
+         reverse-continue\nhooks\nposition\nregs\ndigest\nx/1 0CC9:024A\ndelete 0CC9:01A3\n\
+         watch 0CC9:024A 2\nreverse-continue\nhooks\nposition\nregs\ndigest\nx/1 0CC9:024A\n\
+         reverse-stepi\nposition\nx/1 0CC9:024A\nstepi\nposition\ncontinue\nposition\n\
+         x/1 0CC9:024A\nkill\n",
+    );
+    let pos = positions(&out);
+    assert_eq!(pos.len(), 8, "{out}");
+    assert_eq!(&pos[..3], [900_000, 899_999, 612_345], "{out}");
+    let (bp, w) = (pos[3], pos[4]);
+    assert!(bp < 612_345 && w < bp, "{out}");
+    assert!(regs(&out)[3].contains("IP=01A3"), "{out}");
+    // The write stops after the `inc` (gdb's rule), at the handler's
+    // second instruction; back over it is before it, the step writes it
+    // again, and the next write is the next tick's, after 456,789.
+    assert!(regs(&out)[4].contains("IP=01A8"), "{out}");
+    assert_eq!(&pos[5..7], [w - 1, w], "{out}");
+    assert!(pos[7] > bp, "{out}");
+    let ticks: Vec<u16> = after(&out, "x/1 0CC9:024A")
+        .iter()
+        .map(|l| u16::from_str_radix(l.split_whitespace().last().unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(ticks.len(), 4, "{out}");
+    // Before the handler's pass at `bp` the count is what the pass before
+    // left; one less before that write; one more after the next.
+    assert!(ticks[0] > 0, "{out}");
+    assert_eq!(&ticks[1..], [ticks[0], ticks[0] - 1, ticks[0] + 1], "{out}");
+    assert_replays_ran_fast(&out, &[899_999, 612_345, bp, w]);
+    // The step back from 900,000 shows the registers and state a forward
+    // run stopped at 899,999 shows.
+    let forward = session(
+        &args,
+        "break +899999\ncontinue\nposition\nregs\ndigest\nkill\n",
+        false,
+    );
+    assert_eq!(positions(&forward), [899_999], "{forward}");
+    assert_eq!(regs(&forward)[0], regs(&out)[1], "{forward}\n{out}");
+    assert_eq!(
+        after(&forward, "digest"),
+        after(&out, "digest")[1..2],
+        "{forward}\n{out}"
+    );
+}
+
+#[test]
+fn replays_over_self_modifying_code_agree_with_the_hook_all_the_way() {
+    // smc8.com (roms/smc8.asm): `inc byte [0105h]` at 0100 rewrites the
+    // immediate of `mov bl,imm8` at 0104, which runs next, then `jmp`
+    // back: three instructions a pass, the `inc` at positions 3m, the
+    // `mov` at 3m + 1. Before position p the immediate was incremented
+    // ceil(p / 3) times and BL holds the immediate the last `mov` loaded,
+    // ceil((p - 1) / 3) (both mod 256). Every block is cut by the store
+    // into it (machine/counter.rs, "Self-modifying code"), which the
+    // count without the hook must place exactly.
+    let prog = rom("smc8.com");
+    let args = ["--checkpoint-every", "200000", prog.to_str().unwrap()];
+    let out = both_ways(
+        &args,
+        "break +1500001\ncontinue\nposition\nregs\nx/1 0CC9:0104\ndigest\nreverse-stepi\nhooks\n\
+         position\nregs\nx/1 0CC9:0104\ndigest\ngoto 1234567\nhooks\nposition\nregs\n\
+         x/1 0CC9:0104\ndigest\nbreak 0CC9:0104\nreverse-continue\nhooks\nposition\nregs\n\
+         x/1 0CC9:0104\nwatch 0CC9:0105 1\ndelete 0CC9:0104\nreverse-continue\nhooks\nposition\n\
+         regs\nx/1 0CC9:0104\nkill\n",
+    );
+    let pos = positions(&out);
+    // The last `mov` before 1,234,567 is at 1,234,564; the last `inc`
+    // (a write of 0105) before that, at 1,234,563, stops after it.
+    assert_eq!(
+        pos,
+        [1_500_001, 1_500_000, 1_234_567, 1_234_564, 1_234_561],
+        "{out}"
+    );
+    let imm = |p: u64| p.div_ceil(3) % 256;
+    let bl = |p: u64| (p - 1).div_ceil(3) % 256;
+    let code = after(&out, "x/1 0CC9:0104");
+    let r = regs(&out);
+    for (i, &p) in pos.iter().enumerate() {
+        assert_eq!(
+            code[i],
+            format!("0CC9:0104  {:02X}B3", imm(p)),
+            "at {p}: {out}"
+        );
+        assert!(
+            r[i].contains(&format!("BX=00{:02X}", bl(p))),
+            "at {p}: {out}"
+        );
+    }
+    assert_replays_ran_fast(&out, &[1_500_000, 1_234_567, 1_234_564, 1_234_561]);
+}
+
+fn line_of(file: &str, marker: &str) -> u32 {
+    let text = std::fs::read_to_string(common::watcom::source(file)).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
+    hits[0] as u32
+}
+
+/// replaywnd.c's globals after each message, as the program computes
+/// them (16-bit unsigned arithmetic): `total` after the k-th message at
+/// index k - 1, and the final `mix`.
+fn replaywnd_totals() -> (Vec<u16>, u16) {
+    let (mut total, mut mix) = (0u16, 1u16);
+    let mut after = Vec::new();
+    for i in 0..64u16 {
+        for j in 0..1000u16 {
+            mix = mix.wrapping_mul(33).wrapping_add(i).wrapping_add(j);
+        }
+        total = total.wrapping_add((mix & 0xFF) + 1);
+        after.push(total);
+    }
+    (after, mix)
+}
+
+#[test]
+fn replays_in_a_win16_window_procedure_agree_with_the_hook_all_the_way() {
+    // tests/watcom/replaywnd.c (Win16, protected mode, -d2): WndProc, run
+    // by SendMessage in a nested emulation 64 times, mixes for about
+    // 12,000 instructions and then adds to the global `total` with one
+    // instruction. Deep in the run (700,000 of about 770,000): one step
+    // back, back to 400,000, back to the last pass of the writing line
+    // (a breakpoint), back to the last write of `total` before it (a
+    // watchpoint), one step back over it and forward again; then on to
+    // the end.
+    let Some(built) = common::watcom::build(
+        "replaywnd",
+        common::watcom::Kind::Win16Exe,
+        &["replaywnd.c"],
+        None,
+        &["-d2"],
+    ) else {
+        return;
+    };
+    let prog = built.to_str().unwrap();
+    let run = Command::new(exe()).args(["run", prog]).output().unwrap();
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    let (totals, mix) = replaywnd_totals();
+    assert!(
+        printed.contains(&format!("total {} mix {mix}", totals[63])),
+        "{printed}"
+    );
+    let off = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("total at "))
+        .unwrap_or_else(|| panic!("{printed}"))
+        .trim()
+        .to_string();
+    let write = line_of("replaywnd.c", "LINE-REPLAY-WRITE");
+    let args = ["--checkpoint-every", "100000", prog];
+    let out = both_ways(
+        &args,
+        &format!(
+            "break +700000\ncontinue\nposition\nregs\ndigest\nreverse-stepi\nhooks\nposition\nregs\n\
+             digest\ngoto 400000\nhooks\nposition\nregs\ndigest\nbreak replaywnd.c:{write}\n\
+             reverse-continue\nhooks\nposition\nregs\nx/1 DS:{off}\ndelete replaywnd.c:{write}\n\
+             watch DS:{off} 2\nreverse-continue\nhooks\nposition\nregs\nx/1 DS:{off}\ndigest\n\
+             reverse-stepi\nposition\nx/1 DS:{off}\nstepi\nposition\nx/1 DS:{off}\ndelete DS:{off}\ndelete +700000\n\
+             continue\nposition\n"
+        ),
+    );
+    let pos = positions(&out);
+    assert_eq!(pos.len(), 8, "{out}");
+    assert_eq!(&pos[..3], [700_000, 699_999, 400_000], "{out}");
+    let (bp, w) = (pos[3], pos[4]);
+    // The writing line's last pass before 400,000; the write of `total`
+    // before that pass is the message's before (the search goes back
+    // from the stop, before this pass's write).
+    assert!(bp < 400_000 && w < bp, "{out}");
+    assert_eq!(&pos[5..7], [w - 1, w], "{out}");
+    assert!(pos[7] > 700_000, "{out}");
+    assert!(out.contains("exited with code 0"), "{out}");
+    // `total` at the breakpoint (before its message's write) and after
+    // the write before: the same, the total after some message k; before
+    // that write, the total after message k - 1.
+    let values: Vec<u16> = after(&out, &format!("x/1 DS:{off}"))
+        .iter()
+        .map(|l| u16::from_str_radix(l.split_whitespace().last().unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(values.len(), 4, "{out}");
+    let k = totals
+        .iter()
+        .position(|&t| t == values[0])
+        .unwrap_or_else(|| panic!("{:04X} is no total: {out}", values[0]));
+    assert!(k > 0, "{out}");
+    assert_eq!(&values[1..], [totals[k], totals[k - 1], totals[k]], "{out}");
+    assert_replays_ran_fast(&out, &[699_999, 400_000, bp, w]);
+    // The step back from 700,000 shows the registers and the state a
+    // forward run stopped at 699,999 shows.
+    let forward = session(
+        &args,
+        "break +699999\ncontinue\nposition\nregs\ndigest\nkill\n",
+        false,
+    );
+    assert_eq!(positions(&forward), [699_999], "{forward}");
+    assert_eq!(regs(&forward)[0], regs(&out)[1], "{forward}\n{out}");
+    assert_eq!(
+        after(&forward, "digest"),
+        after(&out, "digest")[1..2],
+        "{forward}\n{out}"
+    );
+}
