@@ -356,3 +356,211 @@ fn replays_in_a_win16_window_procedure_agree_with_the_hook_all_the_way() {
         "{forward}\n{out}"
     );
 }
+
+fn have_gdb() -> bool {
+    common::need::tool("gdb", "--version", "gdb")
+}
+
+/// The real gdb in batch mode against a fresh server for `args` (the
+/// hook on every instruction all the time when `hooked`): gdb's output.
+fn gdb_session(args: &[&str], commands: &[&str], hooked: bool) -> String {
+    let envs: &[(&str, &str)] = if hooked {
+        &[("TOOLHELP16_ALWAYS_HOOK", "1")]
+    } else {
+        &[]
+    };
+    let (mut server, addr) = common::gdbserver_env(args, envs);
+    let (ended, text) = common::gdb_batch(&addr, commands, 120.0);
+    let _ = common::wait_for(&mut server, 10.0);
+    assert!(ended, "gdb ended: {text}");
+    text
+}
+
+/// gdb's `info registers` lines (name, hex value), in order.
+fn gdb_regs(out: &str) -> Vec<Vec<(String, String)>> {
+    let mut all = Vec::new();
+    let mut cur: Vec<(String, String)> = Vec::new();
+    for l in out.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let reg = w.len() >= 2
+            && w[1].starts_with("0x")
+            && matches!(
+                w[0],
+                "eax"
+                    | "ecx"
+                    | "edx"
+                    | "ebx"
+                    | "esp"
+                    | "ebp"
+                    | "esi"
+                    | "edi"
+                    | "eip"
+                    | "eflags"
+                    | "cs"
+                    | "ss"
+                    | "ds"
+                    | "es"
+                    | "fs"
+                    | "gs"
+            );
+        if reg {
+            if w[0] == "eax" && !cur.is_empty() {
+                all.push(std::mem::take(&mut cur));
+            }
+            cur.push((w[0].to_string(), w[1].to_string()));
+        }
+    }
+    if !cur.is_empty() {
+        all.push(cur);
+    }
+    all
+}
+
+/// The `monitor CMD` answers: the line after each that starts with
+/// `what`.
+fn lines_starting<'a>(out: &'a str, what: &str) -> Vec<&'a str> {
+    out.lines().filter(|l| l.starts_with(what)).collect()
+}
+
+#[test]
+fn gdb_reverse_steps_deep_in_a_run_show_what_a_forward_run_shows() {
+    // The real gdb: deep in dosirq.com (a timed DOS program, roms/
+    // dosirq.asm), at position 800,000, two stepi and three reverse-stepi
+    // (each a replay from the checkpoint before) reach 799,999; a
+    // forward run stopped at 799,999 shows the same registers and the
+    // same digest (memory, VGA planes, output, clock).
+    if !have_gdb() {
+        return;
+    }
+    let prog = rom("dosirq.com");
+    let args = ["--keys", "q", prog.to_str().unwrap()];
+    let back = gdb_session(
+        &args,
+        &[
+            "monitor break +800000",
+            "continue",
+            "stepi",
+            "stepi",
+            "reverse-stepi",
+            "reverse-stepi",
+            "reverse-stepi",
+            "monitor position",
+            "info registers",
+            "monitor digest",
+            "monitor hooks",
+            "kill",
+        ],
+        false,
+    );
+    let forward = gdb_session(
+        &args,
+        &[
+            "monitor break +799999",
+            "continue",
+            "monitor position",
+            "info registers",
+            "monitor digest",
+            "kill",
+        ],
+        false,
+    );
+    assert!(back.lines().any(|l| l == "799999"), "{back}");
+    assert!(forward.lines().any(|l| l == "799999"), "{forward}");
+    let (b, f) = (gdb_regs(&back), gdb_regs(&forward));
+    assert_eq!(b.len(), 1, "{back}");
+    assert!(b[0].len() >= 10, "{back}");
+    assert_eq!(b, f, "{back}\n{forward}");
+    let digest = |t: &str| lines_starting(t, "memory ").join("\n");
+    assert!(!digest(&back).is_empty(), "{back}");
+    assert_eq!(digest(&back), digest(&forward), "{back}\n{forward}");
+    if !cfg!(feature = "unpatched-engine") {
+        let hooks = lines_starting(
+            &back,
+            "ran with code hooks on the breakpoints only to position ",
+        );
+        assert_eq!(
+            hooks.len(),
+            1,
+            "the last replay ran without the hook: {back}"
+        );
+    }
+}
+
+#[test]
+fn gdb_edits_are_made_again_by_replays_without_the_hook() {
+    // The real gdb changes the program at position 300,000 of dosirq.com
+    // (roms/dosirq.asm): its tick count `ticks` (linear 0CEDAh, 0CC9:024A)
+    // to 2 and SI to 4321h. Its wait loop ends at the third tick, so the
+    // change shortens the run. At 500,000 (before the next tick), two
+    // steps back replay the run from its start (no checkpoints): the
+    // replay makes the changes again at their position, without the
+    // hook on every instruction before and after them. The session agrees
+    // line for line with one that keeps the hook all the time.
+    if !have_gdb() {
+        return;
+    }
+    let prog = rom("dosirq.com");
+    let args = [
+        "--keys",
+        "q",
+        "--checkpoint-memory",
+        "0",
+        prog.to_str().unwrap(),
+    ];
+    let commands = [
+        "monitor break +300000",
+        "continue",
+        "set {short}0xceda = 2",
+        "set $esi = 0x4321",
+        "monitor delete +300000",
+        "monitor break +500000",
+        "continue",
+        "monitor position",
+        "info registers",
+        "monitor x/1 0CC9:024A",
+        "monitor digest",
+        "reverse-stepi",
+        "reverse-stepi",
+        "monitor position",
+        "info registers",
+        "monitor x/1 0CC9:024A",
+        "monitor digest",
+        "monitor hooks",
+        "monitor delete +500000",
+        "continue",
+    ];
+    let fast = gdb_session(&args, &commands, false);
+    let hooked = gdb_session(&args, &commands, true);
+    let same = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("ran "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(same(&fast), same(&hooked), "{fast}\n{hooked}");
+    assert!(fast.lines().any(|l| l == "500000"), "{fast}");
+    assert!(fast.lines().any(|l| l == "499998"), "{fast}");
+    // The changes hold after the replay: the count is 2 and SI 4321h.
+    assert_eq!(
+        lines_starting(&fast, "0CC9:024A"),
+        ["0CC9:024A  0002", "0CC9:024A  0002"],
+        "{fast}"
+    );
+    let r = gdb_regs(&fast);
+    assert_eq!(r.len(), 2, "{fast}");
+    for regs in &r {
+        assert!(
+            regs.iter().any(|(n, v)| n == "esi" && v == "0x4321"),
+            "{fast}"
+        );
+    }
+    // The program then ends at its third tick (`ticks 3`).
+    assert!(fast.contains("exited with code"), "{fast}");
+    if !cfg!(feature = "unpatched-engine") {
+        let hooks = lines_starting(
+            &fast,
+            "ran with code hooks on the breakpoints only to position ",
+        );
+        assert_eq!(hooks.len(), 1, "the replay ran without the hook: {fast}");
+    }
+}
