@@ -18,9 +18,9 @@
 //! is installed only while something needs it ("Hooks").
 //!
 //! **Hooks.** While the session only continues to breakpoints and
-//! watchpoints — no single step, instruction budget or replay, and no
-//! position breakpoint a few thousand instructions ahead or nearer
-//! ([`NEAR_POSITION`]) — in a Win16 program (protected mode, nested emulations
+//! watchpoints, or replays ("Reverse execution") — no single step or
+//! instruction budget (outside a replay), and no position stop a few
+//! thousand instructions ahead or nearer ([`NEAR_POSITION`]) — in a Win16 program (protected mode, nested emulations
 //! included) or a DOS one, keeping time or not ([`may_run_fast`]), the
 //! instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
@@ -77,9 +77,30 @@
 //! interval of running, wherever the run is; without checkpoints
 //! (`--checkpoint-memory 0`) the program's loaded state is the only one
 //! and a step back costs a run from the start. Running without the
-//! instruction hook ("Hooks"), checkpoints come only at the poller's
-//! interruptions (every [`POLL_EVERY`] of running), further apart. What
-//! keeps the replay identical:
+//! instruction hook ("Hooks"), checkpoints are taken at the poller's
+//! stops, which come where one is due ([`poll_distance`]).
+//!
+//! A replay runs without the instruction hook too, where the count
+//! without it is exact (the patched engine,
+//! [`crate::machine::debug::EXACT_COUNT`]; the unpatched engine replays
+//! with the hook all the way): its first instruction passes the hook,
+//! and from there the program runs with the breakpoints' code hooks
+//! until [`NEAR_POSITION`] before the replay's next *position stop*
+//! ([`next_position_stop`]: its target, or the end of the stretch a
+//! search back looks at, the next change from the debugger it makes
+//! again, a position breakpoint a search notes, the instruction budget),
+//! then with the hook to it exactly, as for a position breakpoint; past a
+//! change, far from the next stop, it gives the hook up again. What the
+//! hook did on the way is done without it: a replay to a position passes
+//! breakpoints and watched accesses by (no code hooks; the watchpoints'
+//! memory hooks keep quiet); a search back notes a breakpoint hit at the
+//! position its code hook gives, a fault at the fault observer's, and a
+//! watched access by running its instruction again with the hook
+//! (`redo_insn`, as a continue does), at most [`REPLAY_REDOS`] times,
+//! after which the rest of that replay keeps the hook; the wall-clock
+//! limit is looked at each poll. `TOOLHELP16_ALWAYS_HOOK=1` keeps the
+//! hook all the time (tests/replay_fast.rs compares sessions both ways).
+//! What keeps the replay identical:
 //!
 //! * the emulated clock counts instructions, never the host's time
 //!   (machine/time.rs): GetTickCount, the BIOS tick count and the timer
@@ -609,7 +630,8 @@ fn always_hook() -> bool {
 /// the rest of the replay keeps the hook, which costs less.
 const REPLAY_REDOS: u32 = 16;
 
-/// How near a position breakpoint the program goes on with the
+/// How near a position stop ([`next_position_stop`]: a position
+/// breakpoint, a replay's target) the program goes on with the
 /// instruction hook: more instructions than a block can hold (QEMU ends a
 /// block at 512), so that a poll, which comes at the first block's entry
 /// past its count, is still before it.
