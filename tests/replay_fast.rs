@@ -41,7 +41,14 @@ fn session(args: &[&str], script: &str, hooked: bool) -> String {
     ));
     std::fs::write(&file, script).unwrap();
     let mut c = Command::new(exe());
-    c.arg("debug").arg("--commands").arg(&file).args(args);
+    // The hook on every instruction all the time is slow in a debug
+    // build (and slower on the unpatched engine): no wall-clock limit
+    // that a loaded machine could reach.
+    c.arg("debug")
+        .arg("--commands")
+        .arg(&file)
+        .args(["--timeout", "600"])
+        .args(args);
     if hooked {
         c.env("TOOLHELP16_ALWAYS_HOOK", "1");
     }
@@ -206,23 +213,25 @@ fn replays_over_self_modifying_code_agree_with_the_hook_all_the_way() {
     // into it (machine/counter.rs, "Self-modifying code"), which the
     // count without the hook must place exactly.
     let prog = rom("smc8.com");
-    let args = ["--checkpoint-every", "200000", prog.to_str().unwrap()];
+    let args = ["--checkpoint-every", "20000", prog.to_str().unwrap()];
     let out = both_ways(
         &args,
-        "break +1500001\ncontinue\nposition\nregs\nx/1 0CC9:0104\ndigest\nreverse-stepi\nhooks\n\
-         position\nregs\nx/1 0CC9:0104\ndigest\ngoto 1234567\nhooks\nposition\nregs\n\
+        "break +150001\ncontinue\nposition\nregs\nx/1 0CC9:0104\ndigest\nreverse-stepi\nhooks\n\
+         position\nregs\nx/1 0CC9:0104\ndigest\ngoto 133457\nhooks\nposition\nregs\n\
          x/1 0CC9:0104\ndigest\nbreak 0CC9:0104\nreverse-continue\nhooks\nposition\nregs\n\
          x/1 0CC9:0104\nwatch 0CC9:0105 1\ndelete 0CC9:0104\nreverse-continue\nhooks\nposition\n\
          regs\nx/1 0CC9:0104\nkill\n",
     );
     let pos = positions(&out);
-    // The last `mov` before 1,234,567 is at 1,234,564; the last `inc`
-    // (a write of 0105) before that, at 1,234,563, stops after it.
-    assert_eq!(
-        pos,
-        [1_500_001, 1_500_000, 1_234_567, 1_234_564, 1_234_561],
-        "{out}"
-    );
+    // The last `mov` before 133,457 is at 133,456; the last write of
+    // 0105 before that stop is the `inc` at 133,452 (the one at 133,455
+    // stops after it at 133,456, the stop itself), which stops at
+    // 133,453. The search meets a write every three positions: after 16
+    // run again with the hook (`REPLAY_REDOS`) it keeps the hook; the
+    // replay to what it found runs without it. (Small positions: with the hook on every instruction the
+    // unpatched engine runs this program slowly, a debug build at some
+    // 30,000 instructions a second.)
+    assert_eq!(pos, [150_001, 150_000, 133_457, 133_456, 133_453], "{out}");
     let imm = |p: u64| p.div_ceil(3) % 256;
     let bl = |p: u64| (p - 1).div_ceil(3) % 256;
     let code = after(&out, "x/1 0CC9:0104");
@@ -238,7 +247,7 @@ fn replays_over_self_modifying_code_agree_with_the_hook_all_the_way() {
             "at {p}: {out}"
         );
     }
-    assert_replays_ran_fast(&out, &[1_500_000, 1_234_567, 1_234_564, 1_234_561]);
+    assert_replays_ran_fast(&out, &[150_000, 133_457, 133_456, 133_453]);
 }
 
 fn line_of(file: &str, marker: &str) -> u32 {
@@ -563,4 +572,42 @@ fn gdb_edits_are_made_again_by_replays_without_the_hook() {
         );
         assert_eq!(hooks.len(), 1, "the replay ran without the hook: {fast}");
     }
+}
+
+#[test]
+fn replays_keep_the_instruction_budget_without_the_hook() {
+    // `--max-insns 900000` (src/debug/mod.rs, "Limits": no instruction
+    // at position 900,000 or beyond runs, in a replay too). dosirq.com
+    // runs to the budget; a step back and a goto replay without the hook
+    // on every instruction; the continue from there meets the budget at
+    // the same position and instruction (the `je` of the wait loop at
+    // 0CC9:014C).
+    let prog = rom("dosirq.com");
+    let args = [
+        "--max-insns",
+        "900000",
+        "--keys",
+        "q",
+        "--checkpoint-every",
+        "100000",
+        prog.to_str().unwrap(),
+    ];
+    let script = "continue\nposition\nregs\nreverse-stepi\nhooks\nposition\nregs\ngoto 456789\n\
+                  hooks\nposition\nregs\ncontinue\nposition\nregs\nkill\n";
+    let out = both_ways(&args, script);
+    assert_eq!(
+        positions(&out),
+        [900_000, 899_999, 456_789, 900_000],
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("the program has ended: the instruction budget ran out")
+            .count(),
+        2,
+        "{out}"
+    );
+    let r = regs(&out);
+    assert!(r[0].contains("IP=014C"), "{out}");
+    assert_eq!(r[3], r[0], "{out}");
+    assert_replays_ran_fast(&out, &[899_999, 456_789]);
 }
