@@ -18,10 +18,10 @@
 //! is installed only while something needs it ("Hooks").
 //!
 //! **Hooks.** While the session only continues to breakpoints and
-//! watchpoints — no single step, instruction budget or replay, and no
-//! position breakpoint a few thousand instructions ahead or nearer
-//! ([`NEAR_POSITION`]) — in a Win16 program (protected mode, nested emulations
-//! included) or a DOS one, keeping time or not ([`may_run_fast`]), the
+//! watchpoints, or replays ("Reverse execution") — no single step or
+//! instruction budget (outside a replay), and no position stop a few
+//! thousand instructions ahead or nearer ([`NEAR_POSITION`](hooks::NEAR_POSITION)) — in a Win16 program (protected mode, nested emulations
+//! included) or a DOS one, keeping time or not ([`may_run_fast`](hooks::may_run_fast)), the
 //! instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
 //! `next` and `finish`), one address each, so that code elsewhere runs
@@ -52,7 +52,7 @@
 //! (machine/debug.rs, `redo_insn`, vendor patch 0013) and [`between`]
 //! runs it again with the instruction hook, which stops after it; the
 //! stop's `arrange` then gives the hook up again. In real and protected
-//! mode (Win16, nested emulations included) alike ([`may_run_fast`]).
+//! mode (Win16, nested emulations included) alike ([`may_run_fast`](hooks::may_run_fast)).
 //!
 //! **Positions.** The hook counts the instructions it sees: a stop is at
 //! *position* N when N instructions were started before it (the first
@@ -77,9 +77,30 @@
 //! interval of running, wherever the run is; without checkpoints
 //! (`--checkpoint-memory 0`) the program's loaded state is the only one
 //! and a step back costs a run from the start. Running without the
-//! instruction hook ("Hooks"), checkpoints come only at the poller's
-//! interruptions (every [`POLL_EVERY`] of running), further apart. What
-//! keeps the replay identical:
+//! instruction hook ("Hooks"), checkpoints are taken at the poller's
+//! stops, which come where one is due ([`poll_distance`]).
+//!
+//! A replay runs without the instruction hook too, where the count
+//! without it is exact (the patched engine,
+//! [`crate::machine::debug::EXACT_COUNT`]; the unpatched engine replays
+//! with the hook all the way): its first instruction passes the hook,
+//! and from there the program runs with the breakpoints' code hooks
+//! until [`NEAR_POSITION`](hooks::NEAR_POSITION) before the replay's next *position stop*
+//! ([`next_position_stop`](hooks::next_position_stop): its target, or the end of the stretch a
+//! search back looks at, the next change from the debugger it makes
+//! again, a position breakpoint a search notes, the instruction budget),
+//! then with the hook to it exactly, as for a position breakpoint; past a
+//! change, far from the next stop, it gives the hook up again. What the
+//! hook did on the way is done without it: a replay to a position passes
+//! breakpoints and watched accesses by (no code hooks; the watchpoints'
+//! memory hooks keep quiet); a search back notes a breakpoint hit at the
+//! position its code hook gives, a fault at the fault observer's, and a
+//! watched access by running its instruction again with the hook
+//! (`redo_insn`, as a continue does), at most [`REPLAY_REDOS`] times,
+//! after which the rest of that replay keeps the hook; the wall-clock
+//! limit is looked at each poll. `TOOLHELP16_ALWAYS_HOOK=1` keeps the
+//! hook all the time (tests/replay_fast.rs compares sessions both ways).
+//! What keeps the replay identical:
 //!
 //! * the emulated clock counts instructions, never the host's time
 //!   (machine/time.rs): GetTickCount, the BIOS tick count and the timer
@@ -128,6 +149,7 @@ pub mod checkpoint;
 pub mod checkpoint_file;
 pub mod gdb;
 mod here;
+mod hooks;
 pub mod monitor;
 pub mod rsp;
 pub mod source;
@@ -136,6 +158,7 @@ pub mod views;
 use budget::Budget;
 pub use here::Here;
 use here::{UcRef, apply};
+use hooks::{REPLAY_REDOS, may_run_fast, poll_distance, position_stop_near};
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -148,7 +171,6 @@ use unicorn_engine::unicorn_const::{HookType, MemType};
 use crate::machine::{Cpu, Fault, R, RunLimits, Stop, Uc};
 use crate::session::Program;
 use crate::system::Env;
-use crate::walk::CpuMode;
 
 /// Why the program stopped in the debugger.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -348,6 +370,11 @@ pub struct Control {
     /// the instruction hook and runs again with it (module notes,
     /// "Hooks"): the hook stays until the stop after it.
     redo_at: Option<u64>,
+    /// This replay keeps the instruction hook to its end: it met too many
+    /// watched accesses without it ([`REPLAY_REDOS`]).
+    replay_hooked: bool,
+    /// Watched accesses this replay ran again with the hook.
+    replay_redos: u32,
 }
 
 /// The machine's raw count: instructions counted, and the last block
@@ -400,6 +427,10 @@ struct WatchHits {
     /// again (machine/debug.rs, `redo_insn`): its linear address, and the
     /// access ([`between`] takes it).
     redo: Cell<Option<(u64, WatchKind, u64)>>,
+    /// A replay to a position runs without the instruction hook: the
+    /// watched accesses on the way are nothing to it (with the hook they
+    /// are noted and passed over).
+    quiet: Cell<bool>,
 }
 
 /// A front end: the gdb stub or the command session.
@@ -450,6 +481,9 @@ fn install_watch(
                 return true;
             }
             if pending.fast.get() {
+                if pending.quiet.get() {
+                    return true;
+                }
                 // Without the instruction hook: the instruction is put back
                 // and run again with it, which stops after it (`between`).
                 if pending.redo.get().is_none() {
@@ -523,85 +557,6 @@ enum Site {
     Between(u64),
     /// Where the machine cannot be changed (a fault), or at the end.
     Other,
-}
-
-/// Can the program run without the instruction hook now (module notes,
-/// "Hooks")? In real and protected mode alike: the machine stops it for
-/// the debugger's polls only where a block starts, on the emulation's
-/// own thread (machine/debug.rs, `poll_every`), never from another
-/// thread (which in protected mode could leave a block half done: a stop
-/// noticed inside a helper's descriptor-table accesses, machine/tlb.rs).
-/// A timed program (machine/time.rs) too: its timer and keyboard
-/// interrupts are delivered at block entries, and a stop that only
-/// interrupts the emulation (going to or from the instruction hook)
-/// settles the count and the clock so that the next tick falls at the
-/// same instruction (machine/counter.rs, `settle_resumed`);
-/// tests/debug_fast.rs compares timer handlers' sessions both ways.
-///
-/// Watchpoints without the instruction hook in protected mode too (a
-/// window procedure's write to a global, in a nested emulation:
-/// tests/debug_fast.rs).
-///
-/// Nor a protected-mode program after a fault was reported: Windows
-/// offers the fault again on its way out of the nested emulations its
-/// callbacks (InterruptRegister, the fault dialog) run in, which only
-/// the instruction hook tells from the fault happening again.
-///
-/// A position breakpoint ahead lets it run without the hook until it is
-/// near ([`NEAR_POSITION`]): the polls come sooner as it nears
-/// ([`poll_distance`]), and the instruction hook takes the program the
-/// rest of the way. `next` is the position of the next instruction to
-/// run.
-fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
-    let mode_needs_hook = match mode {
-        CpuMode::Real => false,
-        CpuMode::Protected => c.last_fault.is_some(),
-    };
-    !mode_needs_hook
-        && c.replay.is_none()
-        && c.restart.is_none()
-        && !c.killed
-        && !c.stepping
-        && !position_break_near(c, next)
-        && (crate::machine::debug::EXACT_COUNT || c.position_breaks.is_empty())
-        && (c.watches.is_empty() || crate::machine::debug::CAN_REDO)
-        && c.redo_at.is_none()
-        && c.budget.max_insns == 0
-}
-
-/// How near a position breakpoint the program goes on with the
-/// instruction hook: more instructions than a block can hold (QEMU ends a
-/// block at 512), so that a poll, which comes at the first block's entry
-/// past its count, is still before it.
-const NEAR_POSITION: u64 = 4096;
-
-/// Is a position breakpoint at `next` or less than [`NEAR_POSITION`]
-/// after it?
-fn position_break_near(c: &Control, next: u64) -> bool {
-    c.position_breaks
-        .range(next..)
-        .next()
-        .is_some_and(|&b| b - next < NEAR_POSITION)
-}
-
-/// The instructions to the next poll without the instruction hook, from
-/// position `next`: [`POLL_INSNS`], or fewer when a position breakpoint
-/// is ahead, so that the poll comes just before it is near, or a
-/// checkpoint is due sooner, so that it is taken where it is due (not a
-/// poll later; checkpoint.rs).
-fn poll_distance(c: &Control, next: u64) -> u64 {
-    let mut d = POLL_INSNS;
-    if let Some(&b) = c.position_breaks.range(next..).next() {
-        d = d.min((b - next).saturating_sub(NEAR_POSITION).max(1));
-    }
-    // A checkpoint due and not taken (the program is in a nested
-    // emulation, where none can be) waits for the usual poll.
-    if let Some(due) = c.checkpoints.next_due()
-        && due > next
-    {
-        d = d.min(due - next);
-    }
-    d
 }
 
 /// The linear address of CS:IP.
@@ -690,6 +645,9 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
     };
     crate::machine::debug::poll_every(uc, poll);
     sh.pending.fast.set(c.fast.is_some() && !c.detached);
+    sh.pending
+        .quiet
+        .set(matches!(c.replay, Some(Replay::To(..))));
 }
 
 /// A code hook on each address the program must stop at without the
@@ -697,7 +655,11 @@ fn arrange(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>, site: Site, pos: u64, 
 /// hook was added.
 fn sync_bp_hooks(sh: &Shared, c: &mut Control, uc: &mut Uc<'_>) -> bool {
     let mut added = false;
-    let mut want: BTreeSet<u64> = c.breakpoints.clone();
+    let mut want: BTreeSet<u64> = match c.replay {
+        // A replay to a position passes breakpoints by.
+        Some(Replay::To(..)) => BTreeSet::new(),
+        None | Some(Replay::Search { .. }) => c.breakpoints.clone(),
+    };
     if let Some(t) = c.temp {
         want.insert(t.addr);
     }
@@ -749,6 +711,22 @@ fn on_bp(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     let pos = base.wrapping_add(done);
     if c.pass == Some(pos) {
         return;
+    }
+    // A search back notes the breakpoints it meets and goes on (as the
+    // instruction hook does, `on_insn`); a replay to a position passes
+    // them by.
+    match c.replay {
+        Some(Replay::Search { limit, found }) => {
+            if c.breakpoints.contains(&addr) && pos < limit {
+                c.replay = Some(Replay::Search {
+                    limit,
+                    found: Some(found.map_or(pos, |f| f.max(pos))),
+                });
+            }
+            return;
+        }
+        Some(Replay::To(..)) => return,
+        None => {}
     }
     let temp_hit = c
         .temp
@@ -804,7 +782,26 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     {
         if pc == at && c.fast.is_some() {
             c.redo_at = Some(pos);
+            if c.replay.is_some() {
+                c.replay_redos += 1;
+                c.replay_hooked |= c.replay_redos >= REPLAY_REDOS;
+            }
             arrange(sh, &mut c, uc, Site::Between(pc), pos, true);
+            return;
+        }
+        // A search back notes the access made outside translated code
+        // at the position the instruction hook would (the next
+        // instruction's), and goes on.
+        if let Some(Replay::Search { limit, found }) = c.replay {
+            if pos < limit {
+                c.replay = Some(Replay::Search {
+                    limit,
+                    found: Some(found.map_or(pos, |f| f.max(pos))),
+                });
+            }
+            return;
+        }
+        if c.replay.is_some() {
             return;
         }
         c.count = pos + 1;
@@ -823,7 +820,7 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     // sooner.
     // (The instruction at a stop made here already is passed.)
     let next = if c.pass == Some(pos) { pos + 1 } else { pos };
-    let near = position_break_near(&c, next);
+    let near = position_stop_near(&c, next);
     if c.dirty || near {
         let passed = next > pos;
         arrange(sh, &mut c, uc, Site::Between(pc), pos, passed);
@@ -840,7 +837,8 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
     if look {
         sh.looked.set(Instant::now());
     }
-    if look && !c.detached && sh.front.borrow_mut().interrupted() {
+    // A replay is not interrupted (nor is it with the instruction hook).
+    if look && !c.detached && c.replay.is_none() && sh.front.borrow_mut().interrupted() {
         c.count = pos + 1;
         stop(
             sh,
@@ -942,6 +940,7 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
                     env.echo = c.echo;
                 }
                 stop(sh, c, UcRef::Mut(uc), why, pos, Site::Insn(addr));
+                return;
             }
             Replay::To(..) => {}
             Replay::Search { limit, found } => {
@@ -953,10 +952,16 @@ fn on_insn(sh: &Shared, uc: &mut Uc<'_>, addr: u64, generation: u64) {
                     c.replay = None;
                     c.restart = Some(search_done(&c, found));
                     uc.request_stop(Stop::Error("the debugger ended this run".into()));
-                } else {
-                    c.replay = Some(Replay::Search { limit, found });
+                    return;
                 }
+                c.replay = Some(Replay::Search { limit, found });
             }
+        }
+        // Far enough from the replay's next position stop, the rest runs
+        // without the instruction hook (module notes, "Reverse
+        // execution"); the instruction here, counted, runs then.
+        if c.replay.is_some() && c.fast.is_none() && may_run_fast(&c, uc.mode(), pos + 1) {
+            arrange(sh, &mut c, uc, Site::Insn(addr), pos, true);
         }
         return;
     }
@@ -1400,6 +1405,8 @@ fn replay(load: &mut Loader<'_>, sh: &Rc<Shared>, r: Replay) -> Result<Program, 
     // noted for it, not run again (`install_watch`).
     sh.pending.fast.set(false);
     c.redo_at = None;
+    c.replay_hooked = false;
+    c.replay_redos = 0;
     c.left_fast_at = None;
     for w in &mut c.watches {
         w.1 = None;

@@ -360,10 +360,17 @@ pub fn scratch(name: &str) -> PathBuf {
 /// from then on, so that it never blocks writing it).
 #[allow(clippy::zombie_processes)]
 pub fn gdbserver(args: &[&str]) -> (std::process::Child, String) {
+    gdbserver_env(args, &[])
+}
+
+/// [`gdbserver`] with `envs` set in the server's environment.
+#[allow(clippy::zombie_processes)]
+pub fn gdbserver_env(args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut child = bin()
         .args(["gdbserver", "--listen", "0"])
         .args(args)
+        .envs(envs.iter().copied())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
