@@ -399,28 +399,6 @@ const WIN16_ALIASES: &[(&str, &str)] = &[
 /// Imports inside win16 that still run up a tier: (file, room it names).
 /// The list may only shrink (docs/architecture.md says why each is left).
 const WIN16_BACK_EDGES: &[(&str, &str)] = &[
-    // RealizePalette asks USER for a DC's window.
-    ("src/win16/gdi/palette.rs", "user"),
-    // A test registers USER's DrawText table.
-    ("src/win16/gdi/text.rs", "user"),
-    // A test walks TOOLHELP's global list.
-    ("src/win16/global.rs", "toolhelp_global"),
-    // The Burgermaster's walk reuses TOOLHELP's global walk.
-    ("src/win16/kernel/burgermaster.rs", "toolhelp_global"),
-    // KERNEL's notifications to TOOLHELP's NotifyRegister callbacks
-    // (NFY_LOGERROR, NFY_OUTSTR, NFY_RIP, ...).
-    ("src/win16/kernel/error.rs", "toolhelp_notify"),
-    ("src/win16/kernel/mod.rs", "toolhelp_notify"),
-    ("src/win16/kernel/system.rs", "toolhelp_notify"),
-    // LoadLibrary's missing-DLL message box is USER's; KERNEL notifies
-    // TOOLHELP (NFY_*) of loads and frees.
-    ("src/win16/kernel/library.rs", "toolhelp_notify"),
-    ("src/win16/kernel/library.rs", "user"),
-    // KERNEL's loader applies WIN87EM's OS fixups to a segment's bytes
-    // (the FPU instructions in emulator form), and the first program's
-    // load registers USER's system classes.
-    ("src/win16/kernel/loader.rs", "user"),
-    ("src/win16/kernel/loader.rs", "win87em"),
     // mod.rs holds the state every system function reaches through Env
     // (Win16: every subsystem's state as a field); its built-in modules'
     // thunk segments start GDI's heap and enter KERNEL's global arena.
@@ -445,20 +423,6 @@ const WIN16_BACK_EDGES: &[(&str, &str)] = &[
     ("src/win16/mod.rs", "user"),
     ("src/win16/mod.rs", "wave"),
     ("src/win16/mod.rs", "winsock"),
-    // LoadBitmap makes a GDI bitmap; a test walks TOOLHELP's global list.
-    ("src/win16/resource.rs", "gdi"),
-    ("src/win16/resource.rs", "toolhelp_global"),
-    // KERNEL's scheduler ends tasks through USER (their windows and queues),
-    // DDEML, the fault handler, TOOLHELP's notifications and Dr. Watson.
-    ("src/win16/scheduler.rs", "ddeml"),
-    ("src/win16/scheduler.rs", "drwatson"),
-    ("src/win16/scheduler.rs", "fault"),
-    ("src/win16/scheduler.rs", "toolhelp_notify"),
-    ("src/win16/scheduler.rs", "user"),
-    // USER's shell hook (WH_SHELL) reaches SHELL's state.
-    ("src/win16/user/hook.rs", "shell"),
-    // USER's message loop serves DDEML's conversations.
-    ("src/win16/user/message.rs", "ddeml"),
 ];
 
 /// The win16 room a name `n` right under win16 lies in (`mod` for items

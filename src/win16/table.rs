@@ -10,6 +10,9 @@
 use std::sync::OnceLock;
 
 use super::api::{Api, Apis, Index};
+use super::kernel::signal::Signals;
+use super::user::dlls::Dlls;
+use crate::machine::Uc;
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.
@@ -22,6 +25,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::class::APIS,
     super::user::clipboard::APIS,
     super::user::cursor::APIS,
+    super::user::bitmap::APIS,
     super::user::defwnd::APIS,
     super::user::dialog::APIS,
     super::user::draw::APIS,
@@ -39,6 +43,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::metrics::APIS,
     super::user::msgbox::APIS,
     super::user::paint::APIS,
+    super::user::palette::APIS,
     super::user::prop::APIS,
     super::user::heap::APIS,
     super::user::rect::APIS,
@@ -118,6 +123,43 @@ impl Default for Apis {
         static INDEX: OnceLock<Index> = OnceLock::new();
         Apis(INDEX.get_or_init(|| Index::build(all(), INTERNAL.iter().flat_map(|t| t.iter()))))
     }
+}
+
+/// KERNEL's procedures in the tiers above it (kernel/signal.rs): USER's
+/// SignalProc and the DLLs' task-end work, USER's initialization, USER's
+/// system boxes, the fault handler's last word on the run's stop.
+impl Default for Signals {
+    fn default() -> Self {
+        Signals {
+            task_ending,
+            user_init: super::user::controls::register_system_classes,
+            system_box: super::user::msgbox::system_box,
+            final_stop: super::fault::final_stop,
+        }
+    }
+}
+
+/// USER's procedures in the DLLs above it (user/dlls.rs): SHELL's WH_SHELL
+/// hook, DDEML's wake-up message and its handling.
+impl Default for Dlls {
+    fn default() -> Self {
+        Dlls {
+            shell_hook: super::shell::shell_hook,
+            wake_message: super::ddeml::queue::WM_DDEML_WAKE,
+            wake: super::ddeml::queue::pump,
+        }
+    }
+}
+
+/// Task `htask` is ending (KERNEL's signal, kernel/signal.rs): its DDEML
+/// instances go (their partners hear XTYP_DISCONNECT through their own
+/// message loops, ddeml/conv.rs), then USER's SignalProc takes its
+/// windows, queue and timers (user/mod.rs, forget_task), and TOOLHELP
+/// forgets its callbacks.
+fn task_ending(env: &mut super::Env, uc: &mut Uc<'_>, htask: u16) {
+    super::ddeml::conv::task_ended(env, uc, htask);
+    super::user::forget_task(env, uc, htask);
+    super::toolhelp::forget_task(env, htask);
 }
 
 #[cfg(test)]
