@@ -238,4 +238,55 @@ mod tests {
         );
         assert!(find("USER", 0xEFFF).is_none() && find("NOSUCH", 1).is_none());
     }
+
+    /// KERNEL's table reaches what it stands for: a task's end forgets
+    /// its TOOLHELP callbacks (and takes its windows through USER), a
+    /// system box is one of the run's boxes, shown by the environment for
+    /// the task's module (KB Q111610's "Cannot find" box); the program's
+    /// load has registered USER's predefined classes (USER's init).
+    #[test]
+    fn kernels_signals_reach_the_tiers_above() {
+        use crate::win16::kernel::signal::signals;
+        use crate::win16::toolhelp::Callback;
+        use crate::win16::user::msgbox::ShownBy;
+        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        assert!(env.win16.user.classes.iter().any(|c| c.name == "BUTTON"));
+        let cb = Callback {
+            htask,
+            proc_addr: 0x1234_0010,
+            flags: 0,
+        };
+        env.win16.toolhelp.notify.push(cb);
+        env.win16.toolhelp.interrupt.push(cb);
+        (signals().task_ending)(&mut env, &mut m, htask);
+        assert!(env.win16.toolhelp.notify.is_empty());
+        assert!(env.win16.toolhelp.interrupt.is_empty());
+        (signals().system_box)(&mut env, htask, "File Error", "Cannot find X.DLL".into());
+        let b = env.win16.user.boxes.boxes.last().unwrap();
+        assert_eq!(
+            (b.htask, b.caption.as_str(), b.text.as_str(), b.by),
+            (
+                htask,
+                "File Error",
+                "Cannot find X.DLL",
+                ShownBy::Environment
+            )
+        );
+        assert_eq!(b.module, "KERNSVC");
+    }
+
+    /// USER's table names DDEML's wake-up message (WM_DDEML_WAKE, the
+    /// one DDEML posts) and SHELL's hook, which does nothing before
+    /// RegisterShellHook.
+    #[test]
+    fn users_table_names_ddeml_and_shell() {
+        use crate::win16::user::dlls::dlls;
+        let d = dlls();
+        assert_eq!(d.wake_message, crate::win16::ddeml::queue::WM_DDEML_WAKE);
+        let (m, mut env, _) = crate::win16::testing::kernsvc();
+        let before = env.win16.user.queues.len();
+        (d.shell_hook)(&mut env, &m, 1, 0x1234);
+        assert_eq!(env.win16.user.queues.len(), before);
+        assert!(env.win16.shell.hook.is_none());
+    }
 }
