@@ -235,7 +235,8 @@ fn pick(env: &Env, current: u16, depth: u32, last_resort: bool) -> Option<u16> {
         })
         .collect();
     let wait = |h: &u16| s.suspended[h].wait;
-    let ready = |h: &&u16| wait(h) == Wait::Ready || env.win16.user.has_input(**h);
+    let signals = super::kernel::signal::signals();
+    let ready = |h: &&u16| wait(h) == Wait::Ready || (signals.has_input)(env, **h);
     if let Some(&h) = rotated.iter().find(ready) {
         return Some(h);
     }
@@ -369,8 +370,9 @@ pub fn yield_now(
 pub fn yield_stuck(env: &mut Env, uc: &mut Uc<'_>) -> Result<bool, Stop> {
     let current = uc.get_data().current_task;
     let depth = uc.get_data().depth;
+    let signals = super::kernel::signal::signals();
     let others_alive = pick(env, current, depth, true).filter(|h| {
-        env.win16.scheduler.suspended[h].wait != Wait::Stuck || env.win16.user.has_input(*h)
+        env.win16.scheduler.suspended[h].wait != Wait::Stuck || (signals.has_input)(env, *h)
     });
     let Some(next) = others_alive else {
         return Ok(false);
@@ -536,7 +538,7 @@ fn run_as_call<T: Default>(
             // the call: the caller goes on with 0, as a SendMessage to a
             // task that dies returns.
             env.win16.scheduler.unwinding = None;
-            env.win16.user.in_send.retain(|s| s.receiver != receiver);
+            (super::kernel::signal::signals().send_abandoned)(env, receiver);
             if replied {
                 // The sender went on already, with its reply.
                 after_replied_call(env, uc, sender, receiver)?;
@@ -644,11 +646,12 @@ fn after_replied_call(
 ) -> Result<(), Stop> {
     let depth = uc.get_data().depth;
     let s = &env.win16.scheduler;
+    let signals = super::kernel::signal::signals();
     let runnable = |h: u16| {
         s.suspended
             .get(&h)
             .filter(|st| s.resumable(h, st, depth))
-            .is_some_and(|st| st.wait == Wait::Ready || env.win16.user.has_input(h))
+            .is_some_and(|st| st.wait == Wait::Ready || (signals.has_input)(env, h))
     };
     let next = [sender, receiver]
         .into_iter()

@@ -134,6 +134,8 @@ impl Default for Signals {
             task_ending,
             user_init: super::user::controls::register_system_classes,
             system_box: super::user::msgbox::system_box,
+            has_input: |env, htask| env.win16.user.has_input(htask),
+            send_abandoned: super::user::message::send_abandoned,
             final_stop: super::fault::final_stop,
         }
     }

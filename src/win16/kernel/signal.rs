@@ -34,6 +34,16 @@ pub struct Signals {
     /// A system box of KERNEL's, shown for task `htask` (a box the
     /// program did not ask for): `(env, htask, caption, text)`.
     pub system_box: fn(&mut Env, u16, &str, String),
+    /// Whether task `htask` has a message or input waiting (its queue,
+    /// its windows to paint, the session's script for it): the scheduler
+    /// wakes a task waiting for input when it has. In Windows USER set
+    /// the wake bits of the task's queue and posted it an event; the
+    /// answer is USER's.
+    pub has_input: fn(&Env, u16) -> bool,
+    /// A task that received a message another task sent ended inside the
+    /// call: USER drops the sends it was handling (InSendMessage is
+    /// FALSE again for their senders).
+    pub send_abandoned: fn(&mut Env, u16),
     /// The stop that ends the run, as the fault handler marks it (a
     /// fault is then not dispatched twice on the way out of nested
     /// emulations).

@@ -838,6 +838,13 @@ fn ddeml_wakes(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     Ok(())
 }
 
+/// Task `receiver` ended inside a message another task sent it
+/// (scheduler.rs, "Running as another task"): the sends it was handling
+/// are over.
+pub fn send_abandoned(env: &mut Env, receiver: u16) {
+    env.win16.user.in_send.retain(|s| s.receiver != receiver);
+}
+
 /// SendMessage with lParam as a [`CallArg`]: a value, or (`Scratch`,
 /// `ScratchAt(n)`) a pointer to `scratch` (at offset n) copied onto the
 /// stack; the result and the scratch data as the procedure left it.
