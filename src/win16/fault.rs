@@ -90,7 +90,7 @@ pub const FAULT_EXIT_CODE: u8 = 0xFF;
 
 /// NotifyRegister's notification of a task's end; the low byte of dwData is
 /// the exit code.
-pub const NFY_EXITTASK: u16 = super::toolhelp_notify::NFY_EXITTASK;
+pub const NFY_EXITTASK: u16 = super::kernel::notify::NFY_EXITTASK;
 
 /// A fault no callback handled: what Windows 3.1 showed and logged.
 #[derive(Debug, Clone)]
@@ -422,7 +422,8 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
 }
 
 /// Tell the NotifyRegister callbacks `id` with `data`, on TOOLHELP's
-/// stack when `own_stack` (toolhelp_notify.rs). A fault inside one ends
+/// stack when `own_stack` (through KERNEL's hook: kernel/notify.rs,
+/// toolhelp_notify.rs). A fault inside one ends
 /// the run ([`offer`]).
 pub fn notify(
     env: &mut Env,
@@ -431,7 +432,7 @@ pub fn notify(
     data: u32,
     own_stack: bool,
 ) -> Result<(), Stop> {
-    super::toolhelp_notify::send(env, uc, id, data, None, own_stack).map(|_| ())
+    super::kernel::notify::send(env, uc, id, data, None, own_stack).map(|_| ())
 }
 
 /// Enter the next callback of `d` (SP at the frame's AX word), or take the

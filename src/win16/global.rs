@@ -84,8 +84,9 @@
 //! ([`GlobalArena::free_blocks`]), and a block made there takes it back.
 //! Each selector has its own slot of linear space, so a freed slot's
 //! memory stays free until its LDT entry (and with it the slot) is used
-//! again. The walk TOOLHELP shows (free arenas, sentinels):
-//! `crate::win16::toolhelp_global`.
+//! again. The chain of arenas, sentinels and free arenas included, is
+//! KERNEL's ([`items`]); TOOLHELP's GlobalFirst/GlobalNext walk it
+//! (`crate::win16::toolhelp_global`) and the Burgermaster shows it.
 //!
 //! # DOS allocations
 //!
@@ -109,6 +110,7 @@
 //! - GLOBALENTRY shows the block at its true linear address.
 
 use super::api::{Api, Arg};
+use super::kernel::burgermaster::GA_SENTINEL;
 use crate::machine::{Cpu, R, SegKind, Stop, Uc};
 use crate::win16::Env;
 
@@ -1063,6 +1065,66 @@ fn notify_discard(env: &mut Env, uc: &mut Uc<'_>, b: &GlobalBlock) -> Result<boo
     Ok(r.value & 0xFFFF != 0)
 }
 
+/// A list of KERNEL's global heap, as KRNL386 chained its arenas: the
+/// whole chain from sentinel to sentinel, the LRU list of discardable
+/// blocks, the free arenas (module doc, "Free memory"). TOOLHELP's
+/// GlobalFirst/GlobalNext walk these (GLOBAL_ALL, GLOBAL_LRU,
+/// GLOBAL_FREE: `toolhelp_global`), the Burgermaster shows the first
+/// (`kernel::burgermaster`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    All,
+    Lru,
+    Free,
+}
+
+/// An item with no block behind it: a free arena or a sentinel.
+fn pseudo(address: u32, size: u32, owner: u16, kind: u16) -> GlobalBlock {
+    GlobalBlock {
+        handle: 0,
+        selector: 0,
+        address,
+        size,
+        owner,
+        pdb_owner: false,
+        kind,
+        segment: None,
+        lock: 0,
+        flags: gmem::FIXED,
+        dynamic: false,
+        resource: None,
+        dos_segment: None,
+        discarded: false,
+    }
+}
+
+/// The items of a list, in order: for [`Walk::All`] a sentinel (owner
+/// GA_SENTINEL, no size) at the lowest item's address, then every block
+/// with memory and every free arena by address, then a sentinel at the
+/// end of the highest (`toolhelp_global`'s module doc, "What the walks
+/// list"). Discarded blocks have no arena and are in no list.
+pub fn items(env: &Env, walk: Walk) -> Vec<GlobalBlock> {
+    let arena = &env.win16.global;
+    let live = arena.blocks().iter().filter(|b| !b.discarded);
+    let free = arena
+        .free_blocks()
+        .iter()
+        .map(|&(a, n)| pseudo(a, n, 0, gt::FREE));
+    match walk {
+        Walk::Lru => live.filter(|b| b.discardable()).cloned().collect(),
+        Walk::Free => free.collect(),
+        Walk::All => {
+            let mut v: Vec<GlobalBlock> = live.cloned().chain(free).collect();
+            v.sort_by_key(|b| b.address);
+            let first = v.first().map_or(0, |b| b.address);
+            let last = v.iter().map(|b| b.address + b.size).max().unwrap_or(0);
+            v.insert(0, pseudo(first, 0, GA_SENTINEL, gt::SENTINEL));
+            v.push(pseudo(last, 0, GA_SENTINEL, gt::SENTINEL));
+            v
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1237,7 +1299,6 @@ mod tests {
             0x4000
         );
         let walked = |env: &Env| {
-            use crate::win16::toolhelp_global::{Walk, items};
             items(env, Walk::All)
                 .iter()
                 .filter(|b| b.kind != gt::SENTINEL && b.kind != gt::FREE)

@@ -9,13 +9,15 @@
 //!   units, shifted);
 //! - `LoadString` reads the `RT_STRING` block `id / 16 + 1`: 16 strings,
 //!   each a length byte and that many characters;
-//! - `LoadIcon`, `LoadCursor` and `LoadBitmap` create no GDI or USER
-//!   object yet: they return a
+//! - `LoadIcon`, `LoadCursor` and LoadBitmap's predefined bitmaps create
+//!   no GDI or USER object yet: they return a
 //!   handle when the resource exists (or, for hInstance NULL, when the id
 //!   is a predefined IDI_*, IDC_* or OBM_* one) and NULL otherwise. The
 //!   handle is the same for every load of the same resource. These handles
 //!   come from [`ResourceHandles`]: LDT-style values below the first
 //!   selector the machine hands out, so they never name a real segment.
+//!   LoadBitmap (USER's, user/bitmap.rs) makes a module's bitmap a GDI
+//!   bitmap.
 //!
 //! - `LoadResource` copies a resource's bytes into a new global block
 //!   (global.rs) owned by the module, of type GT_RESOURCE, moveable and
@@ -85,7 +87,6 @@ pub static APIS: &[Api] = &[
     ),
     Api::new("USER", 173, "LOADCURSOR", &[Arg::W, Arg::L], load_cursor),
     Api::new("USER", 174, "LOADICON", &[Arg::W, Arg::L], load_icon),
-    Api::new("USER", 175, "LOADBITMAP", &[Arg::W, Arg::L], load_bitmap),
     Api::new(
         "USER",
         176,
@@ -112,7 +113,7 @@ fn is_stock_cursor(id: u16) -> bool {
     (32512..=32516).contains(&id) || (32640..=32645).contains(&id)
 }
 /// Predefined bitmaps (OBM_*).
-const STOCK_BITMAPS: std::ops::RangeInclusive<u16> = 32734..=32767;
+pub const STOCK_BITMAPS: std::ops::RangeInclusive<u16> = 32734..=32767;
 
 /// The most handles [`ResourceHandles`] gives out.
 pub const MAX_HANDLES: usize = 511;
@@ -250,7 +251,7 @@ pub fn by_handle(ne: &NeImage, hrsrc: u16) -> Option<&NeResource> {
 
 /// The parsed image and hModule of the module that `hinstance` (an
 /// instance or module handle) names.
-fn image(env: &Env, hinstance: u16) -> Option<(u16, &NeImage)> {
+pub fn image(env: &Env, hinstance: u16) -> Option<(u16, &NeImage)> {
     let m = &env.win16.modules[env.win16.module_for_handle(hinstance)?];
     Some((m.hmodule, m.image.as_deref()?))
 }
@@ -472,7 +473,13 @@ pub fn load_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
 
 /// The handle for LoadIcon and friends: the first of `types` that has the
 /// resource, or a predefined object for hInstance NULL.
-fn load(env: &mut Env, uc: &Uc<'_>, a: &[u32], types: &[u16], stock: impl Fn(u16) -> bool) -> u32 {
+pub fn load(
+    env: &mut Env,
+    uc: &Uc<'_>,
+    a: &[u32],
+    types: &[u16],
+    stock: impl Fn(u16) -> bool,
+) -> u32 {
     let Some(name) = NameArg::read(uc, a[1]) else {
         return 0;
     };
@@ -533,28 +540,8 @@ pub fn load_cursor(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     ))
 }
 
-/// USER.175 LoadBitmap(hInstance, lpszBitmap).
-pub fn load_bitmap(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    // A module's bitmap becomes a GDI bitmap (a new one per call, as
-    // Windows made), so programs can select it and blit it.
-    if a[0] as u16 != 0 {
-        let Some(name) = NameArg::read(uc, a[1]) else {
-            return Ok(0);
-        };
-        let packed = image(env, a[0] as u16)
-            .and_then(|(_, ne)| find(ne, &name, &NameArg::Int(RT_BITMAP)))
-            .map(|(_, r)| r.data.to_vec());
-        return Ok(packed.map_or(0, |p| {
-            u32::from(super::gdi::blit::bitmap_from_packed_dib(env, uc, &p))
-        }));
-    }
-    Ok(load(env, uc, a, &[RT_BITMAP], |id| {
-        STOCK_BITMAPS.contains(&id)
-    }))
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -588,7 +575,7 @@ mod tests {
 
     /// An environment with one module "APP" (hModule 0x2227, instance
     /// 0x222E) holding resources, a machine and a data segment.
-    fn setup() -> (Machine, Env, u16) {
+    pub(crate) fn setup() -> (Machine, Env, u16) {
         let mut ne = NeImage::parse(&crate::loader::testdata::sample_ne()).unwrap();
         ne.header.resource_table_offset = 0x100;
         ne.resources = vec![
@@ -724,20 +711,6 @@ mod tests {
     }
 
     #[test]
-    fn load_bitmap_makes_a_gdi_bitmap() {
-        let (mut m, mut env, _) = setup();
-        let h1 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
-        let h2 = load_bitmap(&mut env, &mut m, &[0x222E, 5]).unwrap() as u16;
-        assert_ne!(h1, h2, "a new bitmap per call");
-        let bm = env.win16.gdi.objects.bitmap(h1).unwrap();
-        assert_eq!((bm.surface.width, bm.surface.height), (2, 1));
-        // VGA indices: 9 bright red, 12 bright blue.
-        assert_eq!(bm.surface.get(0, 0), Some(9));
-        assert_eq!(bm.surface.get(1, 0), Some(12));
-        assert_eq!(load_bitmap(&mut env, &mut m, &[0x222E, 6]).unwrap(), 0);
-    }
-
-    #[test]
     fn load_functions_hand_out_handles() {
         let (mut m, mut env, ds) = setup();
         let name = str_at(&mut m, ds, 0x100, "AppIcon");
@@ -749,7 +722,6 @@ mod tests {
         assert_eq!(arrow, 0x0016);
         assert_eq!(load_cursor(&mut env, &mut m, &[0, 32512]).unwrap(), arrow);
         assert_ne!(load_icon(&mut env, &mut m, &[0, 32512]).unwrap(), arrow);
-        assert_ne!(load_bitmap(&mut env, &mut m, &[0, 32754]).unwrap(), 0);
         assert_eq!(load_cursor(&mut env, &mut m, &[0, 1]).unwrap(), 0);
         assert_eq!(load_cursor(&mut env, &mut m, &[0x2227, 32512]).unwrap(), 0);
         // USER parses menus and accelerator tables from these bytes.
@@ -777,14 +749,16 @@ mod tests {
         u32::from(h)
     }
 
-    /// The hOwner, wType and wData GlobalEntryHandle reports for `h`.
-    fn entry(m: &mut Machine, env: &mut Env, ds: u16, h: u32) -> (u16, u16, u16) {
-        m.write_seg(ds, 0x300, &0x24u32.to_le_bytes()).unwrap();
-        let p = farptr::make(ds, 0x300);
-        let ok = crate::win16::toolhelp_global::global_entry_handle(env, m, &[p, h]).unwrap();
-        assert_eq!(ok, 1, "GlobalEntryHandle({h:04X})");
-        let w = |off: u16| m.read_u16_at(ds, 0x300 + off).unwrap();
-        (w(0x16), w(0x18), w(0x1A))
+    /// The owner, GT_ type and GD_ resource type KERNEL's arena records
+    /// for the block of `h` (what TOOLHELP's GlobalEntryHandle reports as
+    /// hOwner, wType and wData: toolhelp_global.rs): a block with memory,
+    /// in the arena chain.
+    fn entry(_m: &mut Machine, env: &mut Env, _ds: u16, h: u32) -> (u16, u16, u16) {
+        let b = crate::win16::global::items(env, crate::win16::global::Walk::All)
+            .into_iter()
+            .find(|b| b.handle != 0 && b.handle == h as u16)
+            .unwrap_or_else(|| panic!("no arena for {h:04X}"));
+        (b.owner, b.kind, b.resource.map_or(0, |t| t.gd_type))
     }
 
     #[test]

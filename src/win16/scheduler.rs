@@ -235,7 +235,8 @@ fn pick(env: &Env, current: u16, depth: u32, last_resort: bool) -> Option<u16> {
         })
         .collect();
     let wait = |h: &u16| s.suspended[h].wait;
-    let ready = |h: &&u16| wait(h) == Wait::Ready || env.win16.user.has_input(**h);
+    let signals = super::kernel::signal::signals();
+    let ready = |h: &&u16| wait(h) == Wait::Ready || (signals.has_input)(env, **h);
     if let Some(&h) = rotated.iter().find(ready) {
         return Some(h);
     }
@@ -252,7 +253,10 @@ fn pick(env: &Env, current: u16, depth: u32, last_resort: bool) -> Option<u16> {
 /// The module name of a task (its handle in hex when it has none), for
 /// events and records.
 pub fn task_name(env: &Env, htask: u16) -> String {
-    super::drwatson::task_module(&env.win16, htask).unwrap_or_else(|| format!("{htask:04X}"))
+    let w = &env.win16;
+    w.task(htask)
+        .and_then(|t| w.module_by_handle(t.hmodule))
+        .map_or_else(|| format!("{htask:04X}"), |m| m.name.clone())
 }
 
 /// Write the frames KERNEL leaves on a task's stack when it switches away
@@ -337,7 +341,7 @@ pub fn resume(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
     if let Some(t) = env.win16.task(htask) {
         env.dos.psp = t.psp;
     }
-    super::toolhelp_notify::switched_in(env, uc, s.fresh)
+    super::kernel::notify::switched_in(env, uc, s.fresh)
 }
 
 /// Give up the CPU from inside a system function of the current task, if
@@ -366,8 +370,9 @@ pub fn yield_now(
 pub fn yield_stuck(env: &mut Env, uc: &mut Uc<'_>) -> Result<bool, Stop> {
     let current = uc.get_data().current_task;
     let depth = uc.get_data().depth;
+    let signals = super::kernel::signal::signals();
     let others_alive = pick(env, current, depth, true).filter(|h| {
-        env.win16.scheduler.suspended[h].wait != Wait::Stuck || env.win16.user.has_input(*h)
+        env.win16.scheduler.suspended[h].wait != Wait::Stuck || (signals.has_input)(env, *h)
     });
     let Some(next) = others_alive else {
         return Ok(false);
@@ -384,7 +389,7 @@ fn switch_to(
     wait: Wait,
     resume_at: Resume,
 ) -> Result<(), Stop> {
-    super::toolhelp_notify::task_out(env, uc)?;
+    super::kernel::notify::task_out(env, uc)?;
     let mut regs = uc.regs();
     push_switch_frame(uc, current, &regs)?;
     match resume_at {
@@ -533,7 +538,7 @@ fn run_as_call<T: Default>(
             // the call: the caller goes on with 0, as a SendMessage to a
             // task that dies returns.
             env.win16.scheduler.unwinding = None;
-            env.win16.user.in_send.retain(|s| s.receiver != receiver);
+            (super::kernel::signal::signals().send_abandoned)(env, receiver);
             if replied {
                 // The sender went on already, with its reply.
                 after_replied_call(env, uc, sender, receiver)?;
@@ -641,11 +646,12 @@ fn after_replied_call(
 ) -> Result<(), Stop> {
     let depth = uc.get_data().depth;
     let s = &env.win16.scheduler;
+    let signals = super::kernel::signal::signals();
     let runnable = |h: u16| {
         s.suspended
             .get(&h)
             .filter(|st| s.resumable(h, st, depth))
-            .is_some_and(|st| st.wait == Wait::Ready || env.win16.user.has_input(h))
+            .is_some_and(|st| st.wait == Wait::Ready || (signals.has_input)(env, h))
     };
     let next = [sender, receiver]
         .into_iter()
@@ -679,16 +685,14 @@ fn after_replied_call(
 /// queue and timers, its TOOLHELP callbacks; its TDB loses the 'TD'
 /// signature (TaskFindHandle and StackTraceFirst then refuse it).
 pub fn remove_task(env: &mut Env, uc: &mut Uc<'_>, htask: u16) {
-    // Its DDEML instances go; their partners hear XTYP_DISCONNECT through
-    // their own message loops (ddeml/conv.rs, task_ended).
-    super::ddeml::conv::task_ended(env, uc, htask);
-    super::user::forget_task(env, uc, htask);
+    // USER's SignalProc and the DLLs above KERNEL: its windows and queue,
+    // its DDEML instances (their partners hear XTYP_DISCONNECT through
+    // their own message loops), its TOOLHELP callbacks (kernel/signal.rs).
+    (super::kernel::signal::signals().task_ending)(env, uc, htask);
     let w = &mut env.win16;
     w.tasks.retain(|t| t.htask != htask);
     w.scheduler.suspended.remove(&htask);
     w.scheduler.blocked.remove(&htask);
-    w.toolhelp.notify.retain(|c| c.htask != htask);
-    w.toolhelp.interrupt.retain(|c| c.htask != htask);
     let _ = uc.write_u16_at(htask, off::SIGNATURE, 0);
 }
 
@@ -724,11 +728,12 @@ pub fn end_task(
             ),
         },
     );
-    super::fault::notify(
+    super::kernel::notify::send(
         env,
         uc,
-        super::fault::NFY_EXITTASK,
+        super::kernel::notify::NFY_EXITTASK,
         u32::from(code),
+        None,
         own_stack,
     )?;
     // A self-loading application's ExitProc, when its last instance ends
@@ -765,14 +770,14 @@ pub fn end_task(
     }
     if s.holds_levels(current) || s.suspended.is_empty() {
         let stop = run_end(s);
-        return Err(super::fault::final_stop(env, stop));
+        return Err((super::kernel::signal::signals().final_stop)(env, stop));
     }
     remove_task(env, uc, current);
-    super::toolhelp_notify::last_instance_ended(env, uc, current_module, own_stack)?;
+    super::kernel::notify::last_instance_ended(env, uc, current_module, own_stack)?;
     let depth = uc.get_data().depth;
     let Some(next) = pick(env, current, depth, true) else {
         let stop = run_end(&env.win16.scheduler);
-        return Err(super::fault::final_stop(env, stop));
+        return Err((super::kernel::signal::signals().final_stop)(env, stop));
     };
     resume(env, uc, next)?;
     env.win16.scheduler.switches += 1;

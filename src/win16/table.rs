@@ -10,6 +10,9 @@
 use std::sync::OnceLock;
 
 use super::api::{Api, Apis, Index};
+use super::kernel::signal::Signals;
+use super::user::dlls::Dlls;
+use crate::machine::Uc;
 
 /// Every implemented system function: one table per source file, each
 /// listing the functions that file defines.
@@ -22,6 +25,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::class::APIS,
     super::user::clipboard::APIS,
     super::user::cursor::APIS,
+    super::user::bitmap::APIS,
     super::user::defwnd::APIS,
     super::user::dialog::APIS,
     super::user::draw::APIS,
@@ -39,6 +43,7 @@ pub static TABLES: &[&[Api]] = &[
     super::user::metrics::APIS,
     super::user::msgbox::APIS,
     super::user::paint::APIS,
+    super::user::palette::APIS,
     super::user::prop::APIS,
     super::user::heap::APIS,
     super::user::rect::APIS,
@@ -120,6 +125,45 @@ impl Default for Apis {
     }
 }
 
+/// KERNEL's procedures in the tiers above it (kernel/signal.rs): USER's
+/// SignalProc and the DLLs' task-end work, USER's initialization, USER's
+/// system boxes, the fault handler's last word on the run's stop.
+impl Default for Signals {
+    fn default() -> Self {
+        Signals {
+            task_ending,
+            user_init: super::user::controls::register_system_classes,
+            system_box: super::user::msgbox::system_box,
+            has_input: |env, htask| env.win16.user.has_input(htask),
+            send_abandoned: super::user::message::send_abandoned,
+            final_stop: super::fault::final_stop,
+        }
+    }
+}
+
+/// USER's procedures in the DLLs above it (user/dlls.rs): SHELL's WH_SHELL
+/// hook, DDEML's wake-up message and its handling.
+impl Default for Dlls {
+    fn default() -> Self {
+        Dlls {
+            shell_hook: super::shell::shell_hook,
+            wake_message: super::ddeml::queue::WM_DDEML_WAKE,
+            wake: super::ddeml::queue::pump,
+        }
+    }
+}
+
+/// Task `htask` is ending (KERNEL's signal, kernel/signal.rs): its DDEML
+/// instances go (their partners hear XTYP_DISCONNECT through their own
+/// message loops, ddeml/conv.rs), then USER's SignalProc takes its
+/// windows, queue and timers (user/mod.rs, forget_task), and TOOLHELP
+/// forgets its callbacks.
+fn task_ending(env: &mut super::Env, uc: &mut Uc<'_>, htask: u16) {
+    super::ddeml::conv::task_ended(env, uc, htask);
+    super::user::forget_task(env, uc, htask);
+    super::toolhelp::forget_task(env, htask);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,5 +239,56 @@ mod tests {
             Some(108)
         );
         assert!(find("USER", 0xEFFF).is_none() && find("NOSUCH", 1).is_none());
+    }
+
+    /// KERNEL's table reaches what it stands for: a task's end forgets
+    /// its TOOLHELP callbacks (and takes its windows through USER), a
+    /// system box is one of the run's boxes, shown by the environment for
+    /// the task's module (KB Q111610's "Cannot find" box); the program's
+    /// load has registered USER's predefined classes (USER's init).
+    #[test]
+    fn kernels_signals_reach_the_tiers_above() {
+        use crate::win16::kernel::signal::signals;
+        use crate::win16::toolhelp::Callback;
+        use crate::win16::user::msgbox::ShownBy;
+        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        assert!(env.win16.user.classes.iter().any(|c| c.name == "BUTTON"));
+        let cb = Callback {
+            htask,
+            proc_addr: 0x1234_0010,
+            flags: 0,
+        };
+        env.win16.toolhelp.notify.push(cb);
+        env.win16.toolhelp.interrupt.push(cb);
+        (signals().task_ending)(&mut env, &mut m, htask);
+        assert!(env.win16.toolhelp.notify.is_empty());
+        assert!(env.win16.toolhelp.interrupt.is_empty());
+        (signals().system_box)(&mut env, htask, "File Error", "Cannot find X.DLL".into());
+        let b = env.win16.user.boxes.boxes.last().unwrap();
+        assert_eq!(
+            (b.htask, b.caption.as_str(), b.text.as_str(), b.by),
+            (
+                htask,
+                "File Error",
+                "Cannot find X.DLL",
+                ShownBy::Environment
+            )
+        );
+        assert_eq!(b.module, "KERNSVC");
+    }
+
+    /// USER's table names DDEML's wake-up message (WM_DDEML_WAKE, the
+    /// one DDEML posts) and SHELL's hook, which does nothing before
+    /// RegisterShellHook.
+    #[test]
+    fn users_table_names_ddeml_and_shell() {
+        use crate::win16::user::dlls::dlls;
+        let d = dlls();
+        assert_eq!(d.wake_message, crate::win16::ddeml::queue::WM_DDEML_WAKE);
+        let (m, mut env, _) = crate::win16::testing::kernsvc();
+        let before = env.win16.user.queues.len();
+        (d.shell_hook)(&mut env, &m, 1, 0x1234);
+        assert_eq!(env.win16.user.queues.len(), before);
+        assert!(env.win16.shell.hook.is_none());
     }
 }

@@ -916,6 +916,14 @@ fn unregister(list: &mut Vec<Callback>, htask: u16) -> u32 {
     u32::from(list.len() != n)
 }
 
+/// Task `htask` is ending (kernel/signal.rs): its NotifyRegister and
+/// InterruptRegister callbacks are forgotten.
+pub fn forget_task(env: &mut Env, htask: u16) {
+    let t = &mut env.win16.toolhelp;
+    t.notify.retain(|c| c.htask != htask);
+    t.interrupt.retain(|c| c.htask != htask);
+}
+
 /// TOOLHELP.73 NotifyRegister(hTask, lpfnCallback, wFlags): remember the
 /// task's notification callback (replacing an earlier one). FALSE for a
 /// null callback or an unknown task. The notifications and where they come
@@ -935,6 +943,9 @@ pub fn notify_register(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
         flags: warg(a, 2),
     };
     register(&mut env.win16.toolhelp.notify, cb);
+    // TOOLHELP's procedure hears KERNEL's events from now on
+    // (ToolHelpHook: kernel/notify.rs).
+    super::kernel::notify::install(env, super::toolhelp_notify::HOOK);
     Ok(1)
 }
 

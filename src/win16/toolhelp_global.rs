@@ -7,8 +7,9 @@
 //! KRNL386 chained every arena of the global heap between two sentinel
 //! arenas, one at each end (burgermaster.rs: hi_first and hi_last are
 //! sentinels, hi_count counts them), and TOOLHELP walked that chain from
-//! hi_first to hi_last. So GlobalFirst/GlobalNext(GLOBAL_ALL) give, in
-//! address order:
+//! hi_first to hi_last. KERNEL makes the lists (`global::items`: the
+//! chain, the LRU list, the free arenas); this file reads them. So
+//! GlobalFirst/GlobalNext(GLOBAL_ALL) give, in address order:
 //!
 //! | item | dwAddress | dwBlockSize | hBlock | hOwner | wType |
 //! | --- | --- | --- | --- | --- | --- |
@@ -47,9 +48,8 @@
 //! GlobalEntryModule of a handle that is no module, or a segment number 0
 //! or past the module's segment table, or of a segment with no memory.
 
-use super::global::{GF_PDB_OWNER, GlobalBlock, gmem, gt};
+use super::global::{GF_PDB_OWNER, GlobalBlock, Walk, gt, items};
 use super::guest;
-use super::kernel::burgermaster::GA_SENTINEL;
 use super::toolhelp::{GlobalEntry, GlobalInfo};
 use super::toolhelp_heap;
 use crate::machine::{Stop, Uc};
@@ -60,66 +60,15 @@ pub const GLOBAL_ALL: u16 = 0;
 pub const GLOBAL_LRU: u16 = 1;
 pub const GLOBAL_FREE: u16 = 2;
 
-/// Which list a walk follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Walk {
-    All,
-    Lru,
-    Free,
-}
-
-impl Walk {
-    /// The list wFlags names, or `None` for an unknown value.
-    pub fn from_flags(flags: u16) -> Option<Walk> {
-        match flags {
-            GLOBAL_ALL => Some(Walk::All),
-            GLOBAL_LRU => Some(Walk::Lru),
-            GLOBAL_FREE => Some(Walk::Free),
-            _ => None,
-        }
-    }
-}
-
-/// An item with no block behind it: a free arena or a sentinel.
-fn pseudo(address: u32, size: u32, owner: u16, kind: u16) -> GlobalBlock {
-    GlobalBlock {
-        handle: 0,
-        selector: 0,
-        address,
-        size,
-        owner,
-        pdb_owner: false,
-        kind,
-        segment: None,
-        lock: 0,
-        flags: gmem::FIXED,
-        dynamic: false,
-        resource: None,
-        dos_segment: None,
-        discarded: false,
-    }
-}
-
-/// The items of a walk, in order (module doc, "What the walks list").
-pub fn items(env: &Env, walk: Walk) -> Vec<GlobalBlock> {
-    let arena = &env.win16.global;
-    let live = arena.blocks().iter().filter(|b| !b.discarded);
-    let free = arena
-        .free_blocks()
-        .iter()
-        .map(|&(a, n)| pseudo(a, n, 0, gt::FREE));
-    match walk {
-        Walk::Lru => live.filter(|b| b.discardable()).cloned().collect(),
-        Walk::Free => free.collect(),
-        Walk::All => {
-            let mut v: Vec<GlobalBlock> = live.cloned().chain(free).collect();
-            v.sort_by_key(|b| b.address);
-            let first = v.first().map_or(0, |b| b.address);
-            let last = v.iter().map(|b| b.address + b.size).max().unwrap_or(0);
-            v.insert(0, pseudo(first, 0, GA_SENTINEL, gt::SENTINEL));
-            v.push(pseudo(last, 0, GA_SENTINEL, gt::SENTINEL));
-            v
-        }
+/// The list wFlags names (GLOBAL_ALL: KERNEL's whole arena chain,
+/// GLOBAL_LRU: its discardable blocks, GLOBAL_FREE: its free arenas), or
+/// `None` for an unknown value.
+pub fn walk_of(flags: u16) -> Option<Walk> {
+    match flags {
+        GLOBAL_ALL => Some(Walk::All),
+        GLOBAL_LRU => Some(Walk::Lru),
+        GLOBAL_FREE => Some(Walk::Free),
+        _ => None,
     }
 }
 
@@ -259,7 +208,7 @@ pub fn global_handle_to_sel(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Resul
 /// TOOLHELP.51 GlobalFirst(lpge, wFlags): the first item of the list
 /// wFlags names (module doc).
 pub fn global_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let b = Walk::from_flags(warg(a, 1)).and_then(|w| items(env, w).into_iter().next());
+    let b = walk_of(warg(a, 1)).and_then(|w| items(env, w).into_iter().next());
     Ok(fill_global(env, uc, arg(a, 0), b))
 }
 
@@ -268,7 +217,7 @@ pub fn global_first(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// after the last.
 pub fn global_next(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let p = arg(a, 0);
-    let Some(walk) = Walk::from_flags(warg(a, 1)) else {
+    let Some(walk) = walk_of(warg(a, 1)) else {
         return Ok(0);
     };
     if !size_ok(uc, p, GlobalEntry::SIZE) {
@@ -339,6 +288,7 @@ pub fn global_entry_module(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::win16::global::gmem;
 
     fn block(sel: u16, address: u32, size: u32, flags: u16) -> GlobalBlock {
         GlobalBlock {
@@ -426,5 +376,43 @@ mod tests {
         );
         let gi = info(&env);
         assert_eq!((gi.wc_items, gi.wc_items_free, gi.wc_items_lru), (6, 1, 2));
+    }
+
+    /// wData of a resource's block is its GD_* type, of a code or data
+    /// segment its segment number, else 0 (Windows 3.1 SDK, GLOBALENTRY);
+    /// hOwner and wType are the arena's (what LoadResource recorded:
+    /// resource.rs's tests).
+    #[test]
+    fn w_data_names_the_resource_type_or_the_segment() {
+        let m = crate::machine::Machine::new_protected().unwrap();
+        let mut env = Env::new(false);
+        let g = &mut env.win16.global;
+        let mut r = block(0x100F, 0x0100_0000, 0x20, gmem::MOVEABLE);
+        r.kind = gt::RESOURCE;
+        r.resource = Some(super::super::global::ResourceTag {
+            hrsrc: 0x40,
+            gd_type: 6,
+            usage: 1,
+            loaded: true,
+        });
+        g.insert(r);
+        let mut c = block(0x1017, 0x0200_0000, 0x20, 0);
+        c.kind = gt::CODE;
+        c.segment = Some(3);
+        g.insert(c);
+        g.insert(block(0x101F, 0x0300_0000, 0x20, 0));
+        let e = global_entries(&env, &m);
+        let got: Vec<(u16, u16, u16)> = e[1..4]
+            .iter()
+            .map(|e| (e.h_owner, e.w_type, e.w_data))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0x1234, gt::RESOURCE, 6),
+                (0x1234, gt::CODE, 3),
+                (0x1234, gt::UNKNOWN, 0)
+            ]
+        );
     }
 }

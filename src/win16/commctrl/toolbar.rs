@@ -244,7 +244,7 @@ fn paint(env: &mut Env, uc: &mut Uc<'_>, hwnd: u16, hdc: u16) -> Result<(), Stop
     let tb = state(env, hwnd).clone();
     let mut bitmap = tb.bitmap;
     if bitmap == 0 && tb.bm_id != 0 {
-        bitmap = crate::win16::resource::load_bitmap(
+        bitmap = crate::win16::user::bitmap::load_bitmap(
             env,
             uc,
             &[u32::from(tb.bm_inst), u32::from(tb.bm_id)],

@@ -16,7 +16,9 @@
 //! A palette selected as a foreground palette (GDISelectPalette's wBkg
 //! FALSE; USER's SelectPalette passes that only for a DC of the active
 //! window, its descendants, or no window) becomes GDI's *primary* palette;
-//! IsDCCurrentPalette asks whether a DC holds it.
+//! IsDCCurrentPalette asks whether a DC holds it. USER's two
+//! (SelectPalette, RealizePalette) are in user/palette.rs: which window a
+//! DC belongs to and which window is active are USER's to know.
 
 use super::color::{STATIC_COLORS, nearest_in, static_slot};
 use super::{Env, Stop, Uc, arg_h, write_struct};
@@ -244,7 +246,7 @@ fn get_nearest_palette_index(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Resu
 /// GDI.361 GDISelectPalette(hDC, hPalette, wBkg) -> the previous palette,
 /// 0 for a bad handle. With wBkg FALSE the palette becomes GDI's primary
 /// (foreground) palette, the one IsDCCurrentPalette compares with.
-fn select_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn select_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let (hdc, h) = (arg_h(a[0]), arg_h(a[1]));
     let gdi = &mut env.win16.gdi;
     if gdi.objects.palette(h).is_none() {
@@ -261,25 +263,6 @@ fn select_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     Ok(u32::from(prev))
 }
 
-/// USER.282 SelectPalette(hDC, hPalette, bForceBackground) -> the previous
-/// palette: GDISelectPalette, in the background also when bForceBackground
-/// is FALSE but the DC belongs to a window that is neither the active
-/// window nor one of its descendants (Windows 3.1 SDK, SelectPalette: "If
-/// bForceBackground is FALSE, the logical palette is a foreground palette
-/// when the window has input focus"); a DC of no window (WindowFromDC
-/// NULL: a memory DC, the screen's) decides by the argument alone.
-fn user_select_palette(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let mut bkg = a[2] as u16 != 0;
-    if !bkg {
-        let hwnd = crate::win16::user::paint::dc_window(env, arg_h(a[0])).unwrap_or(0);
-        let u = &env.win16.user;
-        if hwnd != 0 && hwnd != u.active && !u.is_descendant(u.active, hwnd) {
-            bkg = true;
-        }
-    }
-    select_palette(env, uc, &[a[0], a[1], u32::from(bkg)])
-}
-
 /// GDI.412 IsDCCurrentPalette(hDC) (undocumented; GDI 3.1 as Wine's notes
 /// describe it) -> TRUE when the palette selected in hDC is the primary
 /// palette, the last one selected as a foreground palette; FALSE for a
@@ -293,7 +276,7 @@ fn is_dc_current_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 
 /// USER.283 RealizePalette / GDI.362 GDIRealizePalette(hDC) -> entries
 /// mapped to new system slots.
-fn realize_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
+pub fn realize_palette(env: &mut Env, _uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     let gdi = &mut env.win16.gdi;
     let Some(dc) = gdi.dc_mut(arg_h(a[0])) else {
         return Ok(0);
@@ -465,14 +448,6 @@ pub static APIS: &[Api] = &[
         &[Arg::W, Arg::W, Arg::W, Arg::L],
         get_system_palette_entries,
     ),
-    Api::new(
-        "USER",
-        282,
-        "SELECTPALETTE",
-        &[Arg::W, Arg::W, Arg::W],
-        user_select_palette,
-    ),
-    Api::new("USER", 283, "REALIZEPALETTE", &[Arg::W], realize_palette),
 ];
 
 #[cfg(test)]

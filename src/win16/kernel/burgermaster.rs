@@ -14,7 +14,8 @@
 //! GlobalMasterHandle writes into it, each time it is called, the heap as
 //! it stands then: the header, then from [`ARENAS`] on the first sentinel
 //! arena, one arena per block or free arena in address order, the items
-//! of TOOLHELP's GLOBAL_ALL walk (`toolhelp_global`; the burgermaster's
+//! of KERNEL's arena chain (`global::items`, which TOOLHELP's GLOBAL_ALL
+//! walk lists too; the burgermaster's
 //! own among them, its owner GA_BURGERMASTER; a free arena's owner 0), and
 //! the last sentinel. The
 //! segment grows when the heap has more blocks than it holds.
@@ -219,9 +220,10 @@ pub fn image(blocks: &[GlobalBlock], master: u16) -> Vec<u8> {
 }
 
 /// The arenas between the sentinels: the blocks and free arenas of
-/// TOOLHELP's GLOBAL_ALL walk, so both views list the same heap.
+/// KERNEL's arena chain (`global::items`), which TOOLHELP's GLOBAL_ALL
+/// walk lists too, so both views show the same heap.
 fn arenas(env: &Env) -> Vec<GlobalBlock> {
-    let mut v = crate::win16::toolhelp_global::items(env, crate::win16::toolhelp_global::Walk::All);
+    let mut v = global::items(env, global::Walk::All);
     v.retain(|b| b.kind != gt::SENTINEL);
     v
 }

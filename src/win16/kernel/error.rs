@@ -219,11 +219,11 @@ pub fn log_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop>
         a[1] >> 16,
         a[1] & 0xFFFF
     ));
-    let e = crate::win16::toolhelp_notify::NfyLogError {
+    let e = super::notify::NfyLogError {
         w_err_code: a[0] as u16,
         lp_info: a[1],
     };
-    crate::win16::toolhelp_notify::log_error(env, uc, &e)?;
+    super::notify::log_error(env, uc, &e)?;
     Ok(0)
 }
 
@@ -237,7 +237,7 @@ pub fn log_param_error(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32,
         a[1] & 0xFFFF,
         a[2]
     ));
-    crate::win16::toolhelp_notify::log_param_error(env, uc, a[0] as u16, a[1], a[2])?;
+    super::notify::log_param_error(env, uc, a[0] as u16, a[1], a[2])?;
     Ok(0)
 }
 

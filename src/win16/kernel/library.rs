@@ -176,7 +176,7 @@ pub fn lib_entry(env: &mut Env, uc: &mut Uc<'_>, idx: usize) -> Result<bool, Sto
     };
     let ip = ne.header.ip;
     let heap = ne.header.heap_size;
-    crate::win16::toolhelp_notify::dll_starting(env, uc, m.hmodule, cs, ip)?;
+    super::notify::dll_starting(env, uc, m.hmodule, cs, ip)?;
     let (hinst, ds) = instance_of(&m, uc.reg(R::DS));
     let psp = env
         .win16
@@ -393,24 +393,13 @@ pub fn load_library(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
     let name = String::from_utf8_lossy(&name).into_owned();
     let r = load_library_named(env, uc, &name)?;
     if r == ERROR_FILE_NOT_FOUND && env.win16.system.error_mode & SEM_NOOPENFILEERRORBOX == 0 {
-        // Windows' "File Error" box (KB Q111610), kept with the run's
-        // message boxes (user/msgbox.rs).
+        // Windows' "File Error" box (KB Q111610), USER's to show: kept
+        // with the run's message boxes (kernel/signal.rs).
         let (_, path) = parse_name(&name);
         let file = path.rsplit(['\\', '/', ':']).next().unwrap_or("");
         let htask = uc.get_data().current_task;
-        let module = crate::win16::scheduler::task_name(env, htask);
-        env.win16
-            .user
-            .boxes
-            .record(crate::win16::user::msgbox::ShownBox {
-                htask,
-                module,
-                caption: "File Error".to_string(),
-                text: format!("Cannot find {}", file.to_ascii_uppercase()),
-                style: None,
-                answer: None,
-                by: crate::win16::user::msgbox::ShownBy::Environment,
-            });
+        let text = format!("Cannot find {}", file.to_ascii_uppercase());
+        (super::signal::signals().system_box)(env, htask, "File Error", text);
     }
     Ok(r)
 }
@@ -436,7 +425,7 @@ pub fn free_library_handle(env: &mut Env, uc: &mut Uc<'_>, h: u16) -> Result<boo
         call_wep(env, uc, idx)?;
         crate::machine::record_event(uc, format!("FreeLibrary: {} is freed", m_name(env, idx)));
         if let Some(i) = env.win16.modules.iter().position(|m| m.hmodule == hmodule) {
-            crate::win16::toolhelp_notify::module_deleted(env, uc, hmodule)?;
+            super::notify::module_deleted(env, uc, hmodule)?;
             env.win16.remove_module(uc, i);
         }
     }

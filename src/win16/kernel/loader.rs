@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::super::{
     BUILTIN_MODULES, CodeOwner, Env, HashMap, Module, Task, Tdb, UNKNOWN_NAME_ORDINAL, Win16,
     Win16LoadError, ensure_builtin, gt, kernel, module, module_db_bytes, prologue, register,
-    scheduler, search, tdb, thunk_for, user, win87em,
+    scheduler, search, tdb, thunk_for,
 };
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
 use crate::machine::{Cpu, SegKind, Stop, Uc, alloc_seg, make_writable};
@@ -229,8 +229,8 @@ fn finish_module(
             crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
                 .map_err(|e| Win16LoadError(format!("{fname}: segment {}: {e}", seg.number)))?;
             // Floating-point fixups, as Windows applies them with a
-            // coprocessor present (win87em.rs).
-            win87em::apply_os_fixups(&mut data, &seg.relocs);
+            // coprocessor present (osfixup.rs).
+            super::osfixup::apply_os_fixups(&mut data, &seg.relocs);
             changed = true;
         }
         if let Some(p) = patch_here {
@@ -731,8 +731,10 @@ pub fn load_program(
     for name in ["KERNEL", "USER", "GDI"] {
         ensure_builtin(m, &mut env.win16, name)?;
     }
-    // USER's predefined window classes (BUTTON, EDIT, ... and dialogs).
-    user::controls::register_system_classes(m, &mut env.win16)?;
+    // USER's initialization: its predefined window classes (BUTTON,
+    // EDIT, ... and dialogs), through KERNEL's table of USER's procedures
+    // (signal.rs).
+    (super::signal::signals().user_init)(m, &mut env.win16)?;
     env.win16.tasks.push(Task {
         htask,
         hmodule: module.hmodule,
@@ -828,7 +830,7 @@ fn new_instance(
         let mut resolve = |t: &RelocTarget| resolve_target(m, w, &sels, &exports, &ref_index, t);
         crate::loader::ne::apply_segment_relocations(&mut data, seg, &mut resolve)
             .map_err(|e| Win16LoadError(format!("{name}: segment {}: {e}", seg.number)))?;
-        win87em::apply_os_fixups(&mut data, &seg.relocs);
+        super::osfixup::apply_os_fixups(&mut data, &seg.relocs);
         m.write_seg(sel, 0, &data)
             .map_err(|e| Win16LoadError(e.to_string()))?;
     }

@@ -9,6 +9,8 @@
 //!   WEP;
 //! - [`loader`]: loading an NE program or DLL: segments, imports,
 //!   relocations, the module database, the task;
+//! - [`osfixup`]: the OS fixups the loader applies (FPU instructions in
+//!   the emulator's interrupt form become x87 instructions);
 //! - [`file`]: `_lopen` and the other file functions, OpenFile;
 //! - [`directory`]: the Windows and system directories, temporary files,
 //!   drive types;
@@ -25,7 +27,12 @@
 //! - [`stack`]: SwitchStackTo and SwitchStackBack;
 //! - [`burgermaster`]: the global heap's master object,
 //!   GlobalMasterHandle;
-//! - [`filecdr`]: FileCDR, the procedure told of changes to the disk.
+//! - [`filecdr`]: FileCDR, the procedure told of changes to the disk;
+//! - [`notify`]: the events KERNEL tells a debugging DLL of (NFY_*) and
+//!   the hook it tells them through (ToolHelpHook);
+//! - [`signal`]: what KERNEL calls in the tiers above it (USER's
+//!   SignalProc at a task's end, USER's initialization, its boxes), a
+//!   table the top of win16 fills in.
 //!
 //! Global and local memory, atoms, resources, strings and the scheduler
 //! have their own files beside this folder (`win16/global.rs`, ...).
@@ -39,9 +46,12 @@ pub mod library;
 pub mod loader;
 pub mod memory;
 pub mod module;
+pub mod notify;
+pub mod osfixup;
 pub mod profile;
 pub mod selector;
 pub mod selfload;
+pub mod signal;
 pub mod stack;
 pub mod system;
 pub mod task;
@@ -123,6 +133,9 @@ pub struct KernelState {
     pub burgermaster: Option<u16>,
     /// The procedure FileCDR set (filecdr.rs).
     pub file_cdr: filecdr::FileCdr,
+    /// The procedure KERNEL tells its events to (ToolHelpHook;
+    /// notify.rs), once a debugging DLL installed one.
+    pub notify: Option<notify::Hook>,
 }
 
 /// KERNEL.3 GetVersion: Windows 3.10 in AX (major in AL), DOS 5.00 in DX.
@@ -215,7 +228,7 @@ pub fn output_debug_string(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<
     let (seg, off) = super::farptr::split(p);
     let s = crate::dos::read_until(uc, seg, off, 0, 0x1000);
     env.debug_string(String::from_utf8_lossy(&s).into_owned());
-    crate::win16::toolhelp_notify::out_str(env, uc, p)?;
+    notify::out_str(env, uc, p)?;
     Ok((u32::from(uc.reg(R::DX)) << 16) | u32::from(uc.reg(R::AX)))
 }
 

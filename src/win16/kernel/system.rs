@@ -105,14 +105,14 @@ impl SystemState {
 /// TOOLHELP's callbacks registered with NF_RIP get NFY_RIP first, with
 /// the CS:IP inside FatalExit and the caller's SS:BP (SDK, "NFYRIP").
 pub fn fatal_exit(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
-    let rip = crate::win16::toolhelp_notify::NfyRip {
+    let rip = super::notify::NfyRip {
         w_ip: uc.reg(R::IP),
         w_cs: uc.reg(R::CS),
         w_ss: uc.reg(R::SS),
         w_bp: uc.reg(R::BP),
         w_exit_code: a[0] as u16,
     };
-    crate::win16::toolhelp_notify::rip(env, uc, &rip)?;
+    super::notify::rip(env, uc, &rip)?;
     Err(Stop::Fatal {
         what: format!("FatalExit({})", a[0] as u16 as i16),
         caller: api_caller(uc),

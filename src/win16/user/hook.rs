@@ -225,7 +225,9 @@ pub fn shell(env: &mut Env, uc: &mut Uc<'_>, code: u16, hwnd: u16) -> Result<(),
     if installed(env, WH_SHELL, htask) {
         call(env, uc, WH_SHELL, htask, code, hwnd, 0)?;
     }
-    crate::win16::shell::shell_hook(env, uc, code, hwnd);
+    // SHELL's own hook (RegisterShellHook), reached through USER's table
+    // of the DLLs' procedures (dlls.rs).
+    (super::dlls::dlls().shell_hook)(env, uc, code, hwnd);
     Ok(())
 }
 

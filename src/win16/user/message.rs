@@ -802,17 +802,19 @@ fn retrieve(
 }
 
 /// DDEML's wake-up (ddeml/conv.rs, WM_DDEML_WAKE: the messages DDEML's
-/// own windows got in Windows): taken off the queue and handed to DDEML,
+/// own windows got in Windows): taken off the queue and handed to DDEML
+/// through USER's table of the DLLs' procedures (dlls.rs),
 /// which runs the task's waiting DDEML transactions; true when `m` was it.
 fn ddeml_wake(env: &mut Env, uc: &mut Uc<'_>, htask: u16, m: &Msg) -> Result<bool, Stop> {
-    if m.hwnd != 0 || m.message != crate::win16::ddeml::queue::WM_DDEML_WAKE {
+    let dlls = super::dlls::dlls();
+    if m.hwnd != 0 || m.message != dlls.wake_message {
         return Ok(false);
     }
     let q = env.win16.user.queue(htask);
     if let Some(i) = q.msgs.iter().position(|x| x == m) {
         q.msgs.remove(i);
     }
-    crate::win16::ddeml::queue::pump(env, uc, htask)?;
+    (dlls.wake)(env, uc, htask)?;
     Ok(true)
 }
 
@@ -820,12 +822,13 @@ fn ddeml_wake(env: &mut Env, uc: &mut Uc<'_>, htask: u16, m: &Msg) -> Result<boo
 /// wake-ups in it are handled first (a few rounds: DDEML may wake the
 /// task again).
 fn ddeml_wakes(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
+    let wake = super::dlls::dlls().wake_message;
     for _ in 0..4 {
         let q = env.win16.user.queue(htask);
         let Some(m) = q
             .msgs
             .iter()
-            .find(|m| m.hwnd == 0 && m.message == crate::win16::ddeml::queue::WM_DDEML_WAKE)
+            .find(|m| m.hwnd == 0 && m.message == wake)
             .copied()
         else {
             break;
@@ -833,6 +836,13 @@ fn ddeml_wakes(env: &mut Env, uc: &mut Uc<'_>, htask: u16) -> Result<(), Stop> {
         ddeml_wake(env, uc, htask, &m)?;
     }
     Ok(())
+}
+
+/// Task `receiver` ended inside a message another task sent it
+/// (scheduler.rs, "Running as another task"): the sends it was handling
+/// are over.
+pub fn send_abandoned(env: &mut Env, receiver: u16) {
+    env.win16.user.in_send.retain(|s| s.receiver != receiver);
 }
 
 /// SendMessage with lParam as a [`CallArg`]: a value, or (`Scratch`,

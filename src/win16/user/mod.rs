@@ -13,8 +13,10 @@
 //! | `message.rs` | queues, Get/Peek/Post/Send/DispatchMessage, the headless session feed |
 //! | `input.rs` | the keyboard state and the scripted mouse |
 //! | `paint.rs` | update regions, BeginPaint/EndPaint, window DCs, scrolling |
+//! | `palette.rs` | SelectPalette and RealizePalette: a window's DC in the foreground or the background |
 //! | `scroll.rs` | window scroll bars |
 //! | `caret.rs`, `cursor.rs` | the caret; cursors and icons |
+//! | `bitmap.rs` | LoadBitmap: a module's bitmap as a GDI bitmap |
 //! | `clipboard.rs`, `hook.rs`, `prop.rs` | the clipboard, window hooks, window properties |
 //! | `mdi.rs` | the multiple-document interface |
 //! | `rect.rs` | SetRect and the other rectangle functions |
@@ -26,6 +28,7 @@
 //! | `comm.rs`, `wnet.rs` | the communications functions (no serial port) and the network functions (no network) |
 //! | `system.rs`, `draw.rs`, `frame.rs` | system services; icons and the focus rectangle; the frame's drawing |
 //! | `heap.rs` | USER's data segment, menu heap and string heap in emulated memory, with the objects' blocks |
+//! | `dlls.rs` | what USER calls in the DLLs above it (SHELL's WH_SHELL hook, DDEML's wake-up): a table the top of win16 fills in |
 //!
 //! This file keeps USER's state ([`User`]): the window records, the
 //! classes, the queues, and what the files share.
@@ -49,6 +52,7 @@
 //! calls them in Rust directly.
 
 pub mod accel;
+pub mod bitmap;
 pub mod caret;
 pub mod class;
 pub mod clipboard;
@@ -59,6 +63,7 @@ pub mod cursor;
 pub mod dce;
 pub mod defwnd;
 pub mod dialog;
+pub mod dlls;
 pub mod draw;
 pub mod focus;
 pub mod frame;
@@ -71,6 +76,7 @@ pub mod message;
 pub mod metrics;
 pub mod msgbox;
 pub mod paint;
+pub mod palette;
 pub mod prop;
 pub mod rect;
 pub mod scroll;

@@ -138,6 +138,22 @@ impl ShownBy {
     }
 }
 
+/// A box of the system's own for task `htask` (KERNEL's File Error box:
+/// kernel/signal.rs): kept with the run's boxes, as the environment's,
+/// with no style and no answer.
+pub fn system_box(env: &mut Env, htask: u16, caption: &str, text: String) {
+    let module = scheduler::task_name(env, htask);
+    env.win16.user.boxes.record(ShownBox {
+        htask,
+        module,
+        caption: caption.to_string(),
+        text,
+        style: None,
+        answer: None,
+        by: ShownBy::Environment,
+    });
+}
+
 /// A message box that was shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownBox {

@@ -858,3 +858,72 @@ mod props {
 
     }
 }
+
+#[cfg(test)]
+mod hostile {
+    use crate::win16::api::Api;
+
+    /// GDI's text, font and metafile functions and USER's text functions
+    /// (which draw through them) called with what a bad
+    /// program could pass (live, deleted and made-up handles — metafile
+    /// DCs among them —, pointers to random bytes and to nothing, extreme
+    /// numbers), through the metafile hook as call_api calls them:
+    /// nothing panics, nothing hangs, the object table stays bounded.
+    /// Callbacks fail cleanly here (no GDI or USER module is loaded).
+    #[test]
+    fn no_call_panics_on_hostile_arguments() {
+        let ours: Vec<&Api> = [
+            crate::win16::gdi::text::APIS,
+            super::APIS,
+            crate::win16::gdi::font::APIS,
+            crate::win16::gdi::metafile::APIS,
+        ]
+        .iter()
+        .flat_map(|t| t.iter())
+        .collect();
+        // Some of the core's calls too, so that DCs, fonts, bitmaps and
+        // metafile DCs exist to be named, and DIB calls go into metafiles
+        // (the core's own test covers its blits).
+        let helpers: Vec<&Api> = [
+            ("GDI", 52),
+            ("GDI", 48),
+            ("GDI", 45),
+            ("GDI", 56),
+            ("GDI", 57),
+            ("GDI", 87),
+            ("GDI", 3),
+            ("GDI", 346),
+            ("GDI", 8),
+            ("GDI", 10),
+            ("GDI", 69),
+            ("GDI", 68),
+            ("GDI", 29),
+            ("GDI", 439),
+            ("GDI", 443),
+            ("GDI", 125),
+            ("GDI", 125),
+        ]
+        .iter()
+        .filter_map(|&(md, o)| crate::win16::api::find(md, o))
+        .collect();
+        let env = crate::win16::hostile::hostile_calls(
+            0x9E37_79B9_7F4A_7C15,
+            6000,
+            &mut |r0| {
+                if r0 % 3 == 0 {
+                    helpers[(r0 >> 8) as usize % helpers.len()]
+                } else {
+                    ours[(r0 >> 8) as usize % ours.len()]
+                }
+            },
+            &mut |env, uc, api, args| match crate::win16::gdi::metafile::intercept(
+                env, uc, api, args,
+            ) {
+                Ok(Some(v)) => Ok(v),
+                Ok(None) => (api.func)(env, uc, args),
+                Err(e) => Err(e),
+            },
+        );
+        assert!(crate::win16::gdi::heap::consistent(&env.win16));
+    }
+}
