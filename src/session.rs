@@ -456,7 +456,14 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
             let limit = opts.load_timeout.unwrap_or(std::time::Duration::MAX);
             let htask = m
                 .within_deadline(limit, |m| {
-                    crate::win16::load_program(m, &mut env, ne, path, &opts.tail, opts.cmd_show)
+                    crate::win16::kernel::loader::load_program(
+                        m,
+                        &mut env,
+                        ne,
+                        path,
+                        &opts.tail,
+                        opts.cmd_show,
+                    )
                 })
                 .map_err(|e| LoadFailure::Other(e.0))?;
             for other in &opts.more {
@@ -467,7 +474,7 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
                     )));
                 };
                 m.within_deadline(limit, |m| {
-                    crate::win16::load_program(m, &mut env, &ne, other, "", 1)
+                    crate::win16::kernel::loader::load_program(m, &mut env, &ne, other, "", 1)
                 })
                 .map_err(|e| LoadFailure::Other(e.0))?;
             }
@@ -476,7 +483,8 @@ fn load_image(path: &Path, image: Image, opts: &LoadOptions) -> Result<Program, 
                 env.win16.user.set_script(script);
             }
             crate::win16::user::paint::show_desktop(&mut env, &mut m);
-            crate::win16::start_task(&mut m, &mut env, htask).map_err(|e| fail(&e))?;
+            crate::win16::kernel::loader::start_task(&mut m, &mut env, htask)
+                .map_err(|e| fail(&e))?;
             (m, Loaded::Ne { htask })
         }
         Image::Com(c) => {

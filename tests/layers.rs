@@ -341,18 +341,18 @@ const WIN16_LAYERS: &[&[&str]] = &[
         "nametable",
         "prologue",
         "tdb",
-        "atom",
         "callback",
         "search",
         "script",
-        "sysexport",
-        "relayfilter",
         "code_names",
         "hostile",
     ],
     // KERNEL: memory, tasks, modules, resources, the scheduler.
     &[
         "kernel",
+        "sysexport",
+        "relayfilter",
+        "atom",
         "global",
         "local",
         "sysheap",
@@ -404,9 +404,12 @@ const WIN16_ALIASES: &[(&str, &str)] = &[
 /// Imports inside win16 that still run up a tier: (file, room it names).
 /// The list may only shrink (docs/architecture.md says why each is left).
 const WIN16_BACK_EDGES: &[(&str, &str)] = &[
-    // mod.rs holds the state every system function reaches through Env
-    // (Win16: every subsystem's state as a field); its built-in modules'
-    // thunk segments start GDI's heap and enter KERNEL's global arena.
+    // mod.rs holds the state every system function reaches through Env:
+    // `Win16`, every subsystem's state as a field. It names the rooms
+    // above it there only, as the types of those fields
+    // (`win16_mod_names_upper_tiers_only_as_state_fields`): it calls
+    // none of them.
+    ("src/win16/mod.rs", "atom"),
     ("src/win16/mod.rs", "commctrl"),
     ("src/win16/mod.rs", "commdlg"),
     ("src/win16/mod.rs", "ddeml"),
@@ -715,10 +718,6 @@ const WIN16_FIELDS: &[(&str, &str)] = &[
 /// fields, is not read: docs/architecture.md, "What is left"). The list
 /// may only shrink.
 const WIN16_FIELD_BACK_EDGES: &[(&str, &str)] = &[
-    // A local atom's ATOMENTRY block lives in the task's local heap
-    // (KERNEL's, local/): atoms are KERNEL's too in Windows (AddAtom is
-    // KERNEL.70), and atom.rs would move to KERNEL's tier with them.
-    ("src/win16/atom.rs", "local"),
     // A call into the program records which task owns the nested run
     // (the scheduler's level_owner).
     ("src/win16/callback.rs", "scheduler"),
@@ -799,4 +798,40 @@ fn the_field_reader_sees_reads_through_the_environment() {
     "#;
     let rooms: Vec<_> = win16_fields_read(src).into_iter().collect();
     assert_eq!(rooms, ["gdi", "kernel", "user"]);
+}
+
+/// `Win16` (win16/mod.rs) is the one place the bottom tier names the
+/// tiers above it, and only as the types of its fields, the subsystems'
+/// states (docs/architecture.md): the rest of mod.rs (the vocabulary of
+/// tasks, modules and thunks every subsystem shares) names no room above
+/// it, so no call runs up from it.
+#[test]
+fn win16_mod_names_upper_tiers_only_as_state_fields() {
+    let text = std::fs::read_to_string(src_dir().join("win16/mod.rs")).unwrap();
+    let start = text
+        .find("pub struct Win16 {")
+        .expect("win16/mod.rs defines the struct Win16");
+    let end = start + text[start..].find("\n}\n").expect("the struct ends") + 3;
+    let fields = &text[start..end];
+    let rest = format!("{}{}", &text[..start], &text[end..]);
+    let tier = |room: &str| WIN16_LAYERS.iter().position(|t| t.contains(&room));
+    let upper = |named: BTreeSet<String>| -> BTreeSet<String> {
+        named
+            .into_iter()
+            .filter(|n| tier(n).is_some_and(|t| t > 0))
+            .collect()
+    };
+    let in_rest = upper(win16_named(&rest, &[]));
+    assert!(
+        in_rest.is_empty(),
+        "win16/mod.rs names rooms above it outside Win16's fields: {in_rest:?}"
+    );
+    // And the listed edges are exactly those fields' rooms.
+    let in_fields = upper(win16_named(fields, &[]));
+    let listed: BTreeSet<String> = WIN16_BACK_EDGES
+        .iter()
+        .filter(|(f, _)| *f == "src/win16/mod.rs")
+        .map(|(_, r)| r.to_string())
+        .collect();
+    assert_eq!(in_fields, listed);
 }

@@ -158,8 +158,10 @@ impl World {
         };
         let mut m = Machine::new_protected().unwrap();
         let mut env = Env::new(false);
-        let htask = toolhelp16::win16::load_program(&mut m, &mut env, &ne, &path, "", 1).unwrap();
-        toolhelp16::win16::start_task(&mut m, &mut env, htask).unwrap();
+        let htask =
+            toolhelp16::win16::kernel::loader::load_program(&mut m, &mut env, &ne, &path, "", 1)
+                .unwrap();
+        toolhelp16::win16::kernel::loader::start_task(&mut m, &mut env, htask).unwrap();
         World { m, env, htask }
     }
 

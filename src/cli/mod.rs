@@ -664,16 +664,22 @@ pub fn main_with(cli: Cli) -> i32 {
                 info.demangle_names(&crate::symbols::demangle::demangle);
                 // Where each imported module comes from, as a run finds it.
                 let dirs: Vec<PathBuf> = dir.into_iter().collect();
-                let sources = crate::win16::import_sources(&file, &info.import_names(), &dirs)
-                    .into_iter()
-                    .map(|s| match s {
-                        crate::win16::ImportSource::BuiltIn => ("built-in", None),
-                        crate::win16::ImportSource::Dll(p) => {
-                            ("dll", Some(p.display().to_string()))
-                        }
-                        crate::win16::ImportSource::Absent(why) => ("absent", Some(why)),
-                    })
-                    .collect();
+                let sources = crate::win16::kernel::loader::import_sources(
+                    &file,
+                    &info.import_names(),
+                    &dirs,
+                )
+                .into_iter()
+                .map(|s| match s {
+                    crate::win16::kernel::loader::ImportSource::BuiltIn => ("built-in", None),
+                    crate::win16::kernel::loader::ImportSource::Dll(p) => {
+                        ("dll", Some(p.display().to_string()))
+                    }
+                    crate::win16::kernel::loader::ImportSource::Absent(why) => {
+                        ("absent", Some(why))
+                    }
+                })
+                .collect();
                 info.set_import_sources(sources);
                 if json {
                     print_json(&json::Doc::new("info", info));

@@ -718,7 +718,7 @@ pub fn dde_free_data_handle(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result
 mod tests {
     use super::*;
     use crate::machine::{Cpu, R};
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

@@ -60,12 +60,6 @@ pub mod wave;
 pub mod win87em;
 pub mod winsock;
 
-pub use kernel::loader::{
-    ImportSource, Loading, find_dll, import_sources, load_dll, load_program, start_task,
-};
-pub(crate) use kernel::loader::{import, register_segments, stop_text};
-pub use kernel::{module, profile, system};
-
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -74,30 +68,17 @@ use std::path::PathBuf;
 /// and Win16's own.
 pub type Env = crate::env::Env<crate::dos::Dos, Win16>;
 
-/// What DOS asks of Win16 (dos::Upper): GDI's series of screenshots.
-impl crate::dos::Upper for Win16 {
-    fn next_shot_file(&self) -> Option<PathBuf> {
-        self.gdi.shots.series.as_ref()?.next_file()
-    }
-
-    fn shot_failed(&self, error: String) {
-        if let Some(s) = &self.gdi.shots.series {
-            s.fail(error);
-        }
-    }
-}
 use crate::loader::ne::{FarPtr, NeImage};
-use crate::machine::{Cpu, MachineError, R, SegKind, Uc, alloc_seg, make_writable};
+use crate::machine::{Cpu, MachineError, R, Uc};
 use crate::walk::CodeOwner;
-use global::{GlobalArena, gt};
-use tdb::{Tdb, module_db};
+use tdb::Tdb;
 
 /// The software interrupt a thunk uses to call into Rust.
 pub const API_INT: u8 = 0xF0;
 /// Bytes per thunk: `int F0h; retf N` padded.
-const THUNK_SIZE: u16 = 8;
+pub(crate) const THUNK_SIZE: u16 = 8;
 /// Thunks per built-in module (the last slot is the callback return).
-const THUNKS_PER_MODULE: u16 = 0x400;
+pub(crate) const THUNKS_PER_MODULE: u16 = 0x400;
 /// Offset, in every built-in module's thunk segment, of the address a
 /// callback from that module returns to (never executed: the nested run
 /// ends there).
@@ -120,7 +101,7 @@ pub struct Thunk {
     pub ordinal: u16,
     pub name: Option<String>,
     /// The function the thunk calls, found once when the thunk was made
-    /// ([`thunk_for`]); None for an import with no Rust function.
+    /// ([`kernel::builtin::thunk_for`]); None for an import with no Rust function.
     pub api: Option<&'static api::Api>,
 }
 
@@ -187,7 +168,7 @@ pub struct Win16 {
     /// Thunk code segment → index in `modules`.
     thunk_segments: HashMap<u16, usize>,
     /// Every global memory block (global.rs).
-    pub global: GlobalArena,
+    pub global: global::GlobalArena,
     /// TOOLHELP's NotifyRegister and InterruptRegister callbacks.
     pub toolhelp: toolhelp::Registrations,
     /// USER: classes, windows, the message queue.
@@ -197,7 +178,7 @@ pub struct Win16 {
     /// Local and global atom tables.
     pub atoms: atom::Atoms,
     /// WIN.INI and private initialization files.
-    pub profiles: profile::Profiles,
+    pub profiles: kernel::profile::Profiles,
     /// Handles of loaded icons, cursors, bitmaps, menus, accelerators.
     pub resources: resource::ResourceHandles,
     /// Local heaps by segment.
@@ -205,7 +186,7 @@ pub struct Win16 {
     /// USER's and GDI's heap segments (sysheap.rs).
     pub sys_heaps: sysheap::SysHeaps,
     /// MakeProcInstance thunks, the clock, the error mode.
-    pub system: system::SystemState,
+    pub system: kernel::system::SystemState,
     /// The cooperative scheduler: suspended tasks, exits.
     pub scheduler: scheduler::Scheduler,
     /// The DOS environment a task starts with (the default one when
@@ -227,7 +208,7 @@ pub struct Win16 {
     pub winsock: winsock::WinsockState,
     /// The modules whose imports are being loaded, outermost first
     /// (kernel/loader.rs, `load_module`).
-    pub loading: Vec<Loading>,
+    pub loading: Vec<kernel::loader::Loading>,
     /// MMSYSTEM's MIDI output device (midi.rs).
     pub midi: midi::MidiState,
     /// MMSYSTEM's open MCI devices (mci.rs).
@@ -395,172 +376,6 @@ impl Win16 {
     }
 }
 
-/// Enter an existing segment in the global arena (global.rs, "Owners and
-/// types").
-#[allow(clippy::too_many_arguments)]
-fn register(
-    m: &Uc<'_>,
-    w: &mut Win16,
-    sel: u16,
-    moveable: bool,
-    owner: u16,
-    pdb_owner: bool,
-    kind: u16,
-    segment: Option<u16>,
-) {
-    if let Some(b) = global::block_for(m, sel, moveable, owner, pdb_owner, kind, segment) {
-        w.global.insert(b);
-    }
-}
-
-/// Build a module database block: 'NE', the header copy, the segment table
-/// with handles, the module name.
-fn module_db_bytes(
-    name: &str,
-    ne_header: Option<&[u8]>,
-    seg_entries: &[[u8; 8]],
-    handles: &[u16],
-    library: bool,
-) -> Vec<u8> {
-    let mut b = vec![0u8; usize::from(module_db::SEGMENT_TABLE)];
-    if let Some(h) = ne_header {
-        let n = h.len().min(b.len());
-        b[..n].copy_from_slice(&h[..n]);
-    }
-    b[0] = b'N';
-    b[1] = b'E';
-    b[usize::from(module_db::USAGE)..][..2].copy_from_slice(&1u16.to_le_bytes());
-    b[usize::from(module_db::NEXT)..][..2].copy_from_slice(&0u16.to_le_bytes());
-    b[usize::from(module_db::SEGMENT_TABLE_PTR)..][..2]
-        .copy_from_slice(&module_db::SEGMENT_TABLE.to_le_bytes());
-    if library {
-        b[0x0C] |= 0x00;
-        b[0x0D] |= 0x80;
-    }
-    b[0x1C..0x1E].copy_from_slice(&(seg_entries.len() as u16).to_le_bytes());
-    for (e, h) in seg_entries.iter().zip(handles) {
-        b.extend_from_slice(e);
-        b.extend_from_slice(&h.to_le_bytes());
-    }
-    let res = b.len() as u16;
-    b[0x26..0x28].copy_from_slice(&res.to_le_bytes());
-    let nm = name.as_bytes();
-    b.push(nm.len().min(255) as u8);
-    b.extend_from_slice(&nm[..nm.len().min(255)]);
-    b.extend_from_slice(&[0, 0, 0]);
-    b
-}
-
-/// Make sure built-in module `name` exists: a module database and a code
-/// segment of thunks.
-pub fn ensure_builtin(m: &mut Uc<'_>, w: &mut Win16, name: &str) -> Result<usize, Win16LoadError> {
-    let upper = name.to_ascii_uppercase();
-    if let Some(i) = w.modules.iter().position(|x| x.name == upper) {
-        return Ok(i);
-    }
-    let hmodule = alloc_seg(
-        m,
-        SegKind::Data,
-        0x100,
-        &module_db_bytes(&upper, None, &[], &[], true),
-    )?;
-    let size = u32::from(THUNKS_PER_MODULE) * u32::from(THUNK_SIZE);
-    let cs = alloc_seg(m, SegKind::Code, size, &[])?;
-    make_writable(m, cs)?;
-    // Rewrite the module database now that the segment handle is known.
-    let entry = {
-        let mut e = [0u8; 8];
-        e[2..4].copy_from_slice(&(size as u16).to_le_bytes());
-        e
-    };
-    let db = module_db_bytes(&upper, None, &[entry], &[cs], true);
-    m.write_seg(hmodule, 0, &db)
-        .map_err(|e| Win16LoadError(format!("module database: {e}")))?;
-    m.get_data_mut().owners.insert(
-        cs,
-        CodeOwner {
-            hmodule,
-            segment: Some(1),
-        },
-    );
-    register(m, w, hmodule, false, hmodule, false, gt::MODULE, None);
-    register(m, w, cs, false, hmodule, false, gt::CODE, Some(1));
-    w.modules.push(Module {
-        name: upper,
-        hmodule,
-        segments: vec![cs],
-        thunks: Vec::new(),
-        exports: HashMap::new(),
-        export_names: HashMap::new(),
-        path: None,
-        image: None,
-        builtin: true,
-    });
-    let idx = w.modules.len() - 1;
-    w.thunk_segments.insert(cs, idx);
-    // GDI's data segment and heap, with the stock objects in it, exist
-    // from GDI's start (gdi/heap.rs).
-    if w.modules[idx].name == "GDI" {
-        gdi::heap::start(m, w);
-    }
-    Ok(idx)
-}
-
-/// The far address of the thunk for `module.ordinal` (creating it). The
-/// thunk segment is writable from its creation ([`ensure_builtin`]), so
-/// this also works while the program runs (GetProcAddress).
-pub fn thunk_for(
-    m: &mut Uc<'_>,
-    w: &mut Win16,
-    idx: usize,
-    ordinal: u16,
-    name: Option<String>,
-) -> Result<FarPtr, Win16LoadError> {
-    let module = &w.modules[idx];
-    if let Some(k) = module.thunks.iter().position(|t| t.ordinal == ordinal) {
-        return Ok(FarPtr {
-            selector: module.segments[0],
-            offset: k as u16 * THUNK_SIZE,
-        });
-    }
-    if module.thunks.len() >= usize::from(THUNKS_PER_MODULE - 1) {
-        return Err(Win16LoadError(format!(
-            "too many imports from {}",
-            module.name
-        )));
-    }
-    let k = module.thunks.len() as u16;
-    let api = api::find(&module.name, ordinal);
-    let pop = api.map(|a| a.arg_bytes()).unwrap_or(0);
-    let mut code = [0x90u8; THUNK_SIZE as usize];
-    code[0] = 0xCD;
-    code[1] = API_INT;
-    code[2] = 0xCA; // retf imm16
-    code[3..5].copy_from_slice(&pop.to_le_bytes());
-    let cs = module.segments[0];
-    if !write_code(m, cs, k * THUNK_SIZE, &code) {
-        return Err(Win16LoadError(format!(
-            "thunk {cs:04X}:{:04X} cannot be written",
-            k * THUNK_SIZE
-        )));
-    }
-    let name = crate::loader::ordnames::ordinal_name(&w.modules[idx].name, ordinal)
-        .map(str::to_string)
-        .or(name)
-        .or_else(|| api.map(|a| a.sdk_name().to_string()));
-    let module = &mut w.modules[idx];
-    module.thunks.push(Thunk {
-        module: module.name.clone(),
-        ordinal,
-        name,
-        api,
-    });
-    Ok(FarPtr {
-        selector: cs,
-        offset: k * THUNK_SIZE,
-    })
-}
-
 /// Where a system function was called from, while its thunk runs: the
 /// return address (CS:IP) at SS:SP, and BP.
 pub fn api_caller(uc: &Uc<'_>) -> (u16, u16, u16) {
@@ -596,25 +411,4 @@ pub fn write_code(uc: &mut Uc<'_>, sel: u16, off: u16, code: &[u8]) -> bool {
         crate::machine::tlb::remove_cache(uc, lin, lin + code.len() as u64);
     }
     true
-}
-
-/// Test support: a machine with a real program loaded.
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::*;
-    use crate::machine::Machine;
-    use std::path::Path;
-
-    /// roms/kernsvc.exe loaded as a task (not started): the machine, its
-    /// environment (not installed in the machine: tests call system
-    /// functions directly) and hTask.
-    pub fn kernsvc() -> (Machine, Env, u16) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms/kernsvc.exe");
-        let ne = NeImage::parse(&std::fs::read(&path).unwrap()).unwrap();
-        let mut m = Machine::new_protected().unwrap();
-        let mut env = Env::new(false);
-        let htask = load_program(&mut m, &mut env, &ne, &path, "", 1).unwrap();
-        start_task(&mut m, &mut env, htask).unwrap();
-        (m, env, htask)
-    }
 }

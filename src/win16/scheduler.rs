@@ -910,7 +910,7 @@ pub fn exec_line(env: &mut Env, uc: &mut Uc<'_>, line: &str, cmd_show: u16) -> R
         Ok(ne) => ne,
         Err(e) => return failed(uc, ERROR_BAD_FORMAT, format!("{name}: {e}")),
     };
-    let htask = match super::load_program(uc, env, &ne, &host, &tail, cmd_show) {
+    let htask = match super::kernel::loader::load_program(uc, env, &ne, &host, &tail, cmd_show) {
         Ok(h) => h,
         Err(e) => return failed(uc, ERROR_BAD_FORMAT, e.0),
     };

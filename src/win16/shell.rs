@@ -783,7 +783,7 @@ fn association(env: &mut Env, uc: &mut Uc<'_>, file: &str, verb: &str) -> Option
     }
     // WIN.INI [Extensions]: ext=program ^.ext
     let _ = uc;
-    let ini = crate::win16::profile::read_string(env, "Extensions", &ext)?;
+    let ini = crate::win16::kernel::profile::read_string(env, "Extensions", &ext)?;
     let program = ini.split_whitespace().next()?.to_string();
     Some(format!("{program} {file}"))
 }

@@ -326,7 +326,7 @@ pub fn wep(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Result<u32, Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

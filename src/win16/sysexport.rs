@@ -1,7 +1,7 @@
 //! The built-in DLLs' functions as places: `USER!GetMessage`,
 //! `GDI!#20` and `KERNEL.91` (the forms reports print) name the address
 //! a program's import of that function resolves to, its thunk in the
-//! module's thunk segment (mod.rs, [`super::thunk_for`]). A breakpoint
+//! module's thunk segment (kernel/builtin.rs, [`super::kernel::builtin::thunk_for`]). A breakpoint
 //! there stops every call a program (or a DLL it loaded) makes through
 //! that import, before the function runs, with the caller's far return
 //! address at SS:SP.
@@ -146,8 +146,8 @@ pub fn ensure(
     if let Some(p) = w.thunk_of(module, ordinal) {
         return Ok(p);
     }
-    let idx = super::ensure_builtin(uc, w, module).map_err(|e| e.0)?;
-    super::thunk_for(uc, w, idx, ordinal, None).map_err(|e| e.0)
+    let idx = super::kernel::builtin::ensure_builtin(uc, w, module).map_err(|e| e.0)?;
+    super::kernel::builtin::thunk_for(uc, w, idx, ordinal, None).map_err(|e| e.0)
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ pub fn ensure(
     if let Some(h) = w.sys_heaps.get(module, which) {
         return Some(h.selector);
     }
-    let idx = super::ensure_builtin(m, w, module).ok()?;
+    let idx = super::kernel::builtin::ensure_builtin(m, w, module).ok()?;
     // Making the module may have made its heap (GDI's does, gdi/heap.rs).
     if let Some(h) = w.sys_heaps.get(module, which) {
         return Some(h.selector);

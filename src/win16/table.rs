@@ -57,11 +57,11 @@ pub static TABLES: &[&[Api]] = &[
     super::user::wnet::APIS,
     super::strings::APIS,
     super::atom::APIS,
-    super::profile::APIS,
+    super::kernel::profile::APIS,
     super::resource::APIS,
     super::local::APIS,
-    super::module::APIS,
-    super::system::APIS,
+    super::kernel::module::APIS,
+    super::kernel::system::APIS,
     super::scheduler::APIS,
     super::kernel::library::APIS,
     super::kernel::selfload::APIS,
@@ -137,7 +137,17 @@ impl Default for Signals {
             has_input: |env, htask| env.win16.user.has_input(htask),
             send_abandoned: super::user::message::send_abandoned,
             final_stop: super::fault::final_stop,
+            builtin_init,
         }
+    }
+}
+
+/// A built-in module's start (kernel/signal.rs, `builtin_init`): GDI's
+/// data segment and heap, with the stock objects in it, exist from GDI's
+/// start (gdi/heap.rs).
+fn builtin_init(m: &mut crate::machine::Uc<'_>, w: &mut super::Win16, idx: usize) {
+    if w.modules[idx].name == "GDI" {
+        super::gdi::heap::start(m, w);
     }
 }
 
@@ -251,7 +261,7 @@ mod tests {
         use crate::win16::kernel::signal::signals;
         use crate::win16::toolhelp::Callback;
         use crate::win16::user::msgbox::ShownBy;
-        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, htask) = crate::win16::kernel::testing::kernsvc();
         assert!(env.win16.user.classes.iter().any(|c| c.name == "BUTTON"));
         let cb = Callback {
             htask,
@@ -285,7 +295,7 @@ mod tests {
         use crate::win16::user::dlls::dlls;
         let d = dlls();
         assert_eq!(d.wake_message, crate::win16::ddeml::queue::WM_DDEML_WAKE);
-        let (m, mut env, _) = crate::win16::testing::kernsvc();
+        let (m, mut env, _) = crate::win16::kernel::testing::kernsvc();
         let before = env.win16.user.queues.len();
         (d.shell_hook)(&mut env, &m, 1, 0x1234);
         assert_eq!(env.win16.user.queues.len(), before);

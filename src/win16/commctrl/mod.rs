@@ -42,9 +42,9 @@ use crate::machine::{SegKind, Stop, Uc, alloc_seg};
 use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr;
+use crate::win16::kernel::builtin::{ensure_builtin, thunk_for};
 use crate::win16::user::WndClass;
 use crate::win16::user::controls::wm;
-use crate::win16::{ensure_builtin, thunk_for};
 
 /// WM_USER: the controls' own messages count from it.
 pub const WM_USER: u16 = 0x0400;

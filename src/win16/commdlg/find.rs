@@ -319,7 +319,8 @@ fn registered(env: &mut Env, name: &[u8]) -> u16 {
 /// The far address of COMMDLG.ordinal's thunk (the dialogs' procedures).
 fn proc_thunk(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16) -> Option<u32> {
     let idx = env.win16.modules.iter().position(|m| m.name == "COMMDLG")?;
-    let p = crate::win16::thunk_for(uc, &mut env.win16, idx, ordinal, None).ok()?;
+    let p =
+        crate::win16::kernel::builtin::thunk_for(uc, &mut env.win16, idx, ordinal, None).ok()?;
     Some(u32::from(p.selector) << 16 | u32::from(p.offset))
 }
 

@@ -178,3 +178,17 @@ pub fn current_png(gdi: &Gdi) -> Result<Vec<u8>, String> {
         None => blank_png(gdi),
     }
 }
+
+/// What DOS asks of Win16 (dos::Upper): GDI's series of screenshots,
+/// which a DOS screen is written to as well.
+impl crate::dos::Upper for crate::win16::Win16 {
+    fn next_shot_file(&self) -> Option<std::path::PathBuf> {
+        self.gdi.shots.series.as_ref()?.next_file()
+    }
+
+    fn shot_failed(&self, error: String) {
+        if let Some(s) = &self.gdi.shots.series {
+            s.fail(error);
+        }
+    }
+}

@@ -157,7 +157,7 @@ pub fn get_temp_file_name(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u
 mod tests {
     use super::*;
     use crate::machine::{Cpu, R};
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

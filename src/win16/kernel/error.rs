@@ -340,7 +340,7 @@ pub fn set_win_debug_info(_env: &mut Env, _uc: &mut Uc<'_>, _a: &[u32]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

@@ -332,7 +332,7 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
     };
     if builtin && file.is_none() {
         return Ok(
-            match crate::win16::ensure_builtin(uc, &mut env.win16, &stem) {
+            match crate::win16::kernel::builtin::ensure_builtin(uc, &mut env.win16, &stem) {
                 Ok(i) => u32::from(env.win16.modules[i].hmodule),
                 Err(_) => 0,
             },
@@ -348,7 +348,7 @@ pub fn load_library_named(env: &mut Env, uc: &mut Uc<'_>, name: &str) -> Result<
         );
         return Ok(ERROR_FILE_NOT_FOUND);
     };
-    let idx = match crate::win16::load_dll(uc, &mut env.win16, &file, 1) {
+    let idx = match crate::win16::kernel::loader::load_dll(uc, &mut env.win16, &file, 1) {
         Ok(i) => i,
         Err(Win16LoadError(why)) => {
             crate::machine::record_event(
@@ -535,7 +535,7 @@ mod tests {
     #[test]
     fn libraries_count_their_uses_and_go_at_the_last_free() {
         use crate::machine::Cpu;
-        let (mut m, mut env, _) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, _) = crate::win16::kernel::testing::kernsvc();
         let roms = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms");
         env.drive = Some(crate::dos::fs::Drive::new(roms).unwrap());
         let ds = m.reg(R::DS);

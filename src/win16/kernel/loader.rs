@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::super::kernel::builtin::{ensure_builtin, module_db_bytes, register, thunk_for};
+use super::super::kernel::module;
 use super::super::{
     BUILTIN_MODULES, CodeOwner, Env, HashMap, Module, Task, Tdb, UNKNOWN_NAME_ORDINAL, Win16,
-    Win16LoadError, ensure_builtin, gt, kernel, module, module_db_bytes, prologue, register,
-    scheduler, search, tdb, thunk_for,
+    Win16LoadError, global::gt, kernel, prologue, scheduler, search, tdb,
 };
 use crate::loader::ne::{FarPtr, NeImage, RelocTarget};
 use crate::machine::{Cpu, SegKind, Stop, Uc, alloc_seg, make_writable};

@@ -37,6 +37,7 @@
 //! Global and local memory, atoms, resources, strings and the scheduler
 //! have their own files beside this folder (`win16/global.rs`, ...).
 
+pub mod builtin;
 pub mod burgermaster;
 pub mod directory;
 pub mod error;
@@ -55,6 +56,8 @@ pub mod signal;
 pub mod stack;
 pub mod system;
 pub mod task;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use super::api::{Api, Arg};
 use crate::dos::host;
@@ -243,7 +246,7 @@ mod tests {
 
     #[test]
     fn init_task_hands_over_the_command_line_as_a_c_string() {
-        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, htask) = crate::win16::kernel::testing::kernsvc();
         let psp = env.win16.task(htask).unwrap().psp;
         // DOS's tail: count 6, " \t a b", CR.
         let tail = crate::dos::psp::tail_bytes(b" \t a b");
@@ -255,7 +258,7 @@ mod tests {
         m.read_seg(psp, 0x80, &mut b).unwrap();
         assert_eq!(&b, b"\x06 \t a b\0");
         // No arguments: BX at the NUL that replaced the CR.
-        let (mut m, mut env, htask) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, htask) = crate::win16::kernel::testing::kernsvc();
         let psp = env.win16.task(htask).unwrap().psp;
         init_task(&mut env, &mut m, &[]).unwrap();
         assert_eq!(m.reg(R::BX), 0x81);
@@ -264,7 +267,7 @@ mod tests {
 
     #[test]
     fn init_task_makes_the_local_heap_between_data_and_stack() {
-        let (mut m, mut env, _) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, _) = crate::win16::kernel::testing::kernsvc();
         assert_eq!(init_task(&mut env, &mut m, &[]).unwrap(), 0x0001_0001);
         // kernsvc: DGROUP data 0x400, heap 0x200, stack 0x800 from 0x600.
         let ds = m.reg(R::DS);

@@ -25,7 +25,8 @@ use crate::machine::{Cpu, R, SegKind, Stop, Uc};
 use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::farptr::{self, MAX_STRING, NameArg};
-use crate::win16::{THUNK_SIZE, Win16LoadError, thunk_for, write_code};
+use crate::win16::kernel::builtin::thunk_for;
+use crate::win16::{THUNK_SIZE, Win16LoadError, write_code};
 
 /// The functions this file implements.
 pub static APIS: &[Api] = &[
@@ -366,7 +367,7 @@ mod tests {
         assert!(crate::win16::api::is_registered(APIS));
     }
 
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     /// A string in the task's DGROUP at `off`.
     fn put(m: &mut Machine, off: u16, s: &str) -> u32 {

@@ -338,7 +338,7 @@ mod tests {
     /// installs one, then exactly what the hook wants.
     #[test]
     fn events_go_to_the_installed_hook_only() {
-        let (mut m, mut env, _) = crate::win16::testing::kernsvc();
+        let (mut m, mut env, _) = crate::win16::kernel::testing::kernsvc();
         assert!(!anyone_wants(&env, NFY_OUTSTR));
         assert_eq!(
             send(&mut env, &mut m, NFY_OUTSTR, 1, None, false).unwrap(),

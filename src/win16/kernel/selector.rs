@@ -441,7 +441,7 @@ pub fn selector_access_rights(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

@@ -265,14 +265,14 @@ pub fn boot(uc: &mut Uc<'_>, env: &mut Env, idx: usize, path: &Path) -> Result<(
     };
     let hmodule = module.hmodule;
     let seg1 = module.segments[0];
-    let kernel = crate::win16::ensure_builtin(uc, &mut env.win16, "KERNEL")?;
+    let kernel = crate::win16::kernel::builtin::ensure_builtin(uc, &mut env.win16, "KERNEL")?;
     let kernel_cs = env.win16.modules[kernel].segments[0];
     for (off, ord) in [
         (table::MY_ALLOC, ORD_MY_ALLOC),
         (table::ENTRY_ADDR_PROC, ORD_ENTRY_ADDR_PROC),
         (table::SET_OWNER, ORD_SET_OWNER),
     ] {
-        let p = crate::win16::thunk_for(uc, &mut env.win16, kernel, ord, None)?;
+        let p = crate::win16::kernel::builtin::thunk_for(uc, &mut env.win16, kernel, ord, None)?;
         if !put_far(uc, seg1, off, p) {
             return Err(Win16LoadError(format!(
                 "{fname}: the loader data table in segment 1 cannot be written"
@@ -333,7 +333,7 @@ pub fn boot(uc: &mut Uc<'_>, env: &mut Env, idx: usize, path: &Path) -> Result<(
                 "{fname}: the application's loader stopped in {what} ({:04X}:{:04X}): {}",
                 target.selector,
                 target.offset,
-                crate::win16::stop_text(&stop)
+                crate::win16::kernel::loader::stop_text(&stop)
             ))
         })
     };
@@ -420,7 +420,7 @@ pub fn boot(uc: &mut Uc<'_>, env: &mut Env, idx: usize, path: &Path) -> Result<(
             );
         }
     }
-    crate::win16::register_segments(uc, &mut env.win16, &ne, hmodule, &sels);
+    crate::win16::kernel::loader::register_segments(uc, &mut env.win16, &ne, hmodule, &sels);
     Ok(())
 }
 
@@ -513,7 +513,7 @@ fn entry_addr_proc(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Sto
     let m = &env.win16.modules[idx];
     if m.builtin {
         return Ok(
-            match crate::win16::import(uc, &mut env.win16, idx, ordinal, None) {
+            match crate::win16::kernel::loader::import(uc, &mut env.win16, idx, ordinal, None) {
                 Ok(p) => u32::from(p.selector) << 16 | u32::from(p.offset),
                 Err(_) => 0,
             },

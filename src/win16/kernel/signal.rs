@@ -48,6 +48,10 @@ pub struct Signals {
     /// fault is then not dispatched twice on the way out of nested
     /// emulations).
     pub final_stop: fn(&mut Env, Stop) -> Stop,
+    /// A built-in module's own start (its LibMain), when KERNEL enters it
+    /// in its module table (kernel/builtin.rs): GDI's heap and stock
+    /// objects. The module's index in `Win16::modules`.
+    pub builtin_init: fn(&mut Uc<'_>, &mut Win16, usize),
 }
 
 impl std::fmt::Debug for Signals {

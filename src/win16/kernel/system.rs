@@ -309,7 +309,7 @@ mod tests {
         assert_eq!(constant_export("KERNEL", 3), None);
     }
 
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn task_queries() {

@@ -377,7 +377,7 @@ pub fn get_code_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, S
 mod tests {
     use super::*;
     use crate::machine::R;
-    use crate::win16::testing::kernsvc;
+    use crate::win16::kernel::testing::kernsvc;
 
     #[test]
     fn table_is_registered() {

@@ -162,7 +162,7 @@ pub fn user_proc(env: &mut Env, uc: &mut Uc<'_>, ordinal: u16) -> (u16, u16) {
     let Some(idx) = env.win16.modules.iter().position(|m| m.name == "USER") else {
         return DEFWINDOWPROC;
     };
-    match crate::win16::thunk_for(uc, &mut env.win16, idx, ordinal, None) {
+    match crate::win16::kernel::builtin::thunk_for(uc, &mut env.win16, idx, ordinal, None) {
         Ok(p) => (p.selector, p.offset),
         Err(_) => DEFWINDOWPROC,
     }

@@ -57,7 +57,8 @@ use crate::win16::Env;
 use crate::win16::api::{Api, Arg};
 use crate::win16::callback::CallArg;
 use crate::win16::gdi::font::{PhysFont, TextMetric};
-use crate::win16::{Win16, Win16LoadError, ensure_builtin, thunk_for};
+use crate::win16::kernel::builtin::{ensure_builtin, thunk_for};
+use crate::win16::{Win16, Win16LoadError};
 
 /// The private ordinals of USER's internal window procedures (api.rs,
 /// [`crate::win16::api::INTERNAL`]).
