@@ -666,7 +666,12 @@ extern "C" fn on_block_fast(
 /// been given its translation.
 #[inline(always)]
 fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
-    if st.preentered.is_some() || st.stop.is_some() || st.tail.is_some() || st.timed {
+    if st.preentered.is_some()
+        || st.stop.is_some()
+        || st.tail.is_some()
+        || st.resumed_mid_block
+        || (st.timed && st.time_by_hook)
+    {
         return None;
     }
     let slot = st.tb_counts.find(addr, size)?;
@@ -677,7 +682,9 @@ fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
 }
 
 /// The most instructions this run may count without the hook looking:
-/// the budget, and the next poll ([`poll_due`]).
+/// the budget, the next poll ([`poll_due`]), and a timed real-mode run's
+/// next timer tick (time.rs, `State::tick_limit`: a block entered at or
+/// past it goes to the hook, which delivers the tick).
 #[inline(always)]
 fn limit(st: &super::State) -> u64 {
     let budget = if st.max_insns == 0 {
@@ -685,6 +692,7 @@ fn limit(st: &super::State) -> u64 {
     } else {
         st.max_insns
     };
+    let budget = budget.min(st.tick_limit());
     if st.poll_every == 0 {
         budget
     } else {
@@ -796,7 +804,7 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
     }
     let resumed = std::mem::take(&mut st.resumed_mid_block);
     let tick_due =
-        st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && !resumed;
+        st.timed && st.mode == CpuMode::Real && st.total_insns() >= st.next_tick && !resumed;
     let to_give = st.recording.is_some()
         && !st
             .tb_counts
@@ -833,8 +841,9 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
         counted = budget_edge(st, h, addr, size, n)?;
     }
     st.ic.add_block(addr, size, counted);
-    if st.timed {
-        super::time::advance(st, n);
+    // The clock counts the block whole (time.rs, `keep_cut`).
+    if counted < n {
+        super::time::keep_cut(st, n - counted);
     }
     Some(counted)
 }
@@ -842,7 +851,9 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
 /// A block `slow_block` counted did not run: its count and its
 /// recording's step undone.
 fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
-    st.ic.set_executed(st.ic.executed().saturating_sub(counted));
+    let before = st.ic.executed();
+    st.ic.set_executed(before.saturating_sub(counted));
+    super::time::keep_cut(st, before - st.ic.executed());
     let (last, last_size, _) = st.ic.last_block();
     if last == addr {
         st.ic.set_last_block((last, last_size, 0));
@@ -999,7 +1010,7 @@ fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) -> Option<u64> {
     // it was first entered, `settle_resumed`.)
     if st.timed
         && st.mode == CpuMode::Real
-        && st.total_insns >= st.next_tick
+        && st.total_insns() >= st.next_tick
         && !resumed
         && tick(uc)
     {
@@ -1168,8 +1179,8 @@ pub(super) fn settle_resumed(uc: &mut Uc<'_>, pc: u64) {
     settle_raw(st, h, pc, false);
     let not_run = before.saturating_sub(st.ic.executed());
     if st.timed {
-        st.insns = st.insns.wrapping_sub(not_run);
-        st.total_insns = st.total_insns.wrapping_sub(not_run);
+        // The clock takes the block's rest back too (settle_raw kept it).
+        super::time::advance(st, not_run.wrapping_neg());
         st.resumed_mid_block = pc != addr;
     }
     st.preentered = None;
@@ -1199,11 +1210,11 @@ fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
         return;
     }
     let done = u64::from(decode_count(h, addr, size, Some(pc)));
-    st.ic.set_executed(
-        st.ic
-            .executed()
-            .saturating_sub(counted.saturating_sub(done)),
-    );
+    let before = st.ic.executed();
+    st.ic
+        .set_executed(before.saturating_sub(counted.saturating_sub(done)));
+    // The clock counted the block whole when it was entered (time.rs).
+    super::time::keep_cut(st, before - st.ic.executed());
     st.ic.set_last_block((addr, size, done.min(counted)));
     if let Some(r) = &mut st.recording {
         r.push(
