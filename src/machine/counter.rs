@@ -841,8 +841,11 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
         counted = budget_edge(st, h, addr, size, n)?;
     }
     st.ic.add_block(addr, size, counted);
-    // The clock counts the block whole (time.rs, `keep_cut`).
-    if counted < n {
+    if st.timed && st.time_by_hook {
+        // The clock kept block by block (time.rs, `keep_time_by_hook`).
+        super::time::advance(st, n);
+    } else if counted < n {
+        // The clock counts the block whole (time.rs, `keep_cut`).
         super::time::keep_cut(st, n - counted);
     }
     Some(counted)

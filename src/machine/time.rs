@@ -58,9 +58,11 @@
 //!   stopped.
 //!
 //! Events (an interrupt, a port access, a HLT's wait) add to the base.
-//! [`Machine::keep_time_by_hook`] sends every block of a timed run to
-//! the counting hook again, the way the clock was kept before: the tests
-//! compare the two (tests/timed_inline.rs).
+//! [`Machine::keep_time_by_hook`] keeps the clock the way it was kept
+//! before, and still is for comparison: every block of a timed run goes
+//! to the counting hook, which advances the clock by the block's
+//! instructions as it enters it (nothing derived, nothing folded); the
+//! tests compare the two (tests/timed_inline.rs).
 //!
 //! **Ticks** (real mode): the BIOS tick count at 0040:006Ch advances by
 //! one every [`TICK_INSNS`] of the clock, and the environment delivers the
@@ -95,7 +97,7 @@ impl State {
     /// timed.
     #[inline(always)]
     fn since_mark(&self) -> u64 {
-        if self.timed {
+        if self.timed && !self.time_by_hook {
             self.ic.executed().wrapping_sub(self.clock_mark)
         } else {
             0
@@ -228,9 +230,10 @@ impl Machine {
     }
 
     /// Keep a timed run's clock in the counting hook, every block going to
-    /// it, as before the clock was derived from the count (module notes):
-    /// the same clock, ticks and run, made the slow way, for tests and
-    /// `bench` to compare with.
+    /// it and advancing the clock as it is entered, as before the clock
+    /// was derived from the count (module notes): the same clock, ticks
+    /// and run, made the slow way, for tests and `bench` to compare with.
+    /// Call it before the run starts.
     pub fn keep_time_by_hook(&mut self) {
         let st = self.get_data_mut();
         st.time_by_hook = true;
