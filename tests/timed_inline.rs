@@ -179,10 +179,16 @@ fn same_every_way(file: &Path, max_insns: u64) -> End {
         assert_eq!(r.regs, derived.regs, "{what}: {name}: registers");
         assert_eq!(r.memory, derived.memory, "{what}: {name}: memory");
     }
-    assert!(!derived_rec.events.is_empty(), "{what}: something was recorded");
+    assert!(
+        !derived_rec.events.is_empty(),
+        "{what}: something was recorded"
+    );
     same_recording(&derived_rec.events, &hooked_rec.events, &what);
     assert_eq!(derived_rec.words.0, hooked_rec.words.0, "{what}: words");
-    assert_eq!(hooked_rec.words.1, 0, "{what}: by hook, the hook wrote every word");
+    assert_eq!(
+        hooked_rec.words.1, 0,
+        "{what}: by hook, the hook wrote every word"
+    );
     derived_rec
 }
 
@@ -289,7 +295,14 @@ fn a_win16_message_loop_reading_the_clock_runs_alike() {
         let w: Vec<&str> = l.split_whitespace().collect();
         assert_eq!(
             (w[0], w[1], w[2], w[4], w[6], w[8]),
-            ("timer", &*i.to_string(), "tick", "msgtime", "waited", "reads"),
+            (
+                "timer",
+                &*i.to_string(),
+                "tick",
+                "msgtime",
+                "waited",
+                "reads"
+            ),
             "{l}"
         );
         let num = |k: usize| w[k].parse::<u64>().unwrap();

@@ -50,12 +50,17 @@
 //! one, exactly what the fast hook's common case does, unless that would
 //! pass the count's limit; then, or for a lone instruction re-translated
 //! after a store into its own block, it calls the hook as before. The
-//! limit is the budget while the count is *armed*, and 0 (every block to
-//! the hook) otherwise. Only the fast hook arms it, at the end of its
-//! common case; every other hook, a stop, a timed run, a recording and
-//! each start and end of an emulation disarm it. So the translated code
-//! counts only blocks the hook would have counted the same way, with
-//! nothing the hook's rules rest on changed since it last looked.
+//! limit is the budget, the debugger's next poll and a timed real-mode
+//! run's next timer tick ([`limit`]) while the count is *armed*, and 0
+//! (every block to the hook) otherwise. Only the fast hook arms it, at
+//! the end of its common case; every other hook, a stop, the start of
+//! a timed run, a recording and each start and end of an emulation
+//! disarm it. So the translated code counts only blocks the hook would
+//! have counted the same way, with nothing the hook's rules rest on
+//! changed since it last looked. A timed run's blocks count themselves
+//! too: its clock is derived from the count (time.rs), and a block
+//! entered where a timer tick is due goes to the hook, which delivers
+//! the tick.
 //!
 //! **Recording inside the translated code.** While a recording is made
 //! (record.rs), the fast hook arms the count in its common case too, and
@@ -660,8 +665,10 @@ extern "C" fn on_block_fast(
     }
 }
 
-/// The common case of [`on_block_fast`]: nothing pending, no timed run,
-/// the block in the table, not cutting the last one short, within the
+/// The common case of [`on_block_fast`]: nothing pending (a stop, a
+/// block let in, the budget's tail, a block gone on with in its middle),
+/// a timed run's clock not kept by the hook (time.rs,
+/// `keep_time_by_hook`), the block in the table, not cutting the last one short, within the
 /// budget. The block's instructions then, and whether a recording has
 /// been given its translation.
 #[inline(always)]

@@ -14,9 +14,11 @@
 //!   interrupts enabled);
 //! * by the instructions of every translation block executed, but only
 //!   once the program *depends on time passing between those events*
-//!   ("timed", below). Counting blocks costs a hook per block, which
-//!   halves the emulator's speed; a program that never looks at the clock
-//!   between system calls cannot tell the difference, so it runs without.
+//!   ("timed", below). Counting blocks costs the machine's counting hook
+//!   (counter.rs), a few instructions a block in the translated code on
+//!   the patched engine and a call per block on the unpatched one; a
+//!   program that never looks at the clock between system calls cannot
+//!   tell the difference, so it runs without.
 //!
 //! **Timed.** A run becomes timed, for the rest of the machine's life, at
 //! the first of these, each a point in the program's own execution:
