@@ -16,7 +16,9 @@
 //! calls in nested emulations), tests/watcom/biosspin.c (DOS: busy loops
 //! reading the BIOS tick count at 0040:006C), tests/watcom/dostimer.c and
 //! tickchain.c (DOS: their own INT 08h handlers) and roms/ticks.exe
-//! (100,000 GetTickCount calls).
+//! (100,000 GetTickCount calls). And the debugger's fast path
+//! (src/debug/mod.rs, `may_run_fast`) on clockloop.c: the same session
+//! as with the hook on every instruction, and the clock of a plain run.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -364,4 +366,99 @@ fn dos_programs_with_their_own_timer_handlers_run_alike() {
 #[test]
 fn a_win16_program_calling_gettickcount_runs_alike() {
     timed_program_runs_alike(&rom("ticks.exe"));
+}
+
+/// The transcript of `toolhelp16 debug --commands SCRIPT` with `args`.
+fn debug_session(args: &[&str], script: &str, name: &str) -> String {
+    let dir = common::scratch(&format!("timed-inline-{name}"));
+    let file = dir.join("script.txt");
+    std::fs::write(&file, script).unwrap();
+    let out = common::bin()
+        .arg("debug")
+        .arg("--commands")
+        .arg(&file)
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The debugger runs a timed Win16 program without its hook on every
+/// instruction between breakpoints (src/debug/mod.rs, `may_run_fast`),
+/// the blocks counting themselves and the clock derived from the count:
+/// the session is the one made with the hook on every instruction (a
+/// budget keeps it there), stop for stop, and the program reads the same
+/// clock as in a plain run (its lines, with the times it read, are the
+/// plain run's). Breakpoints on USER's GetMessageTime, `finish` out of
+/// it, a reverse step and a step at the end.
+#[test]
+fn a_debugged_win16_message_loop_reads_the_clock_of_a_plain_run() {
+    let Some(exe) = watcom("clockloop", common::watcom::Kind::Win16Exe, &[]) else {
+        return;
+    };
+    let prog = exe.to_str().unwrap();
+    let plain = common::bin().args(["run", prog]).output().unwrap();
+    let plain = String::from_utf8_lossy(&plain.stdout).replace("\r\n", "\n");
+    let script = "break USER!GetMessageTime\ncontinue\nposition\nregs\ncontinue\nhooks\nposition\n\
+                  finish\nposition\nregs\ncontinue\nposition\nreverse-stepi\nposition\n\
+                  stepi\nposition\n";
+    let fast = debug_session(&[prog], script, "fast");
+    let hooked = debug_session(&["--max-insns", "4000000000", prog], script, "hooked");
+    // `hooks` says how the program ran to the stop; the rest must agree.
+    let how = |t: &str| {
+        let lines: Vec<&str> = t.lines().collect();
+        let k = lines.iter().position(|l| *l == "(debug) hooks").unwrap();
+        (
+            lines[k + 1].to_string(),
+            lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != k + 1)
+                .map(|(_, l)| *l)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    };
+    let ((fast_how, fast_rest), (hooked_how, hooked_rest)) = (how(&fast), how(&hooked));
+    assert_eq!(
+        fast_rest, hooked_rest,
+        "the session differs without the hook"
+    );
+    assert_eq!(
+        fast_how, "ran to this stop with code hooks on the breakpoints only",
+        "{fast}"
+    );
+    assert!(hooked_how.contains("every instruction"), "{hooked}");
+    let printed: Vec<&str> = fast
+        .lines()
+        .filter(|l| l.starts_with("timer ") || *l == "quit")
+        .collect();
+    let expected: Vec<&str> = plain
+        .lines()
+        .filter(|l| l.starts_with("timer ") || *l == "quit")
+        .collect();
+    assert_eq!(expected.len(), 4, "{plain}");
+    assert_eq!(printed, expected, "{fast}");
+    let positions: Vec<u64> = fast
+        .lines()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "(debug) position")
+        .map(|w| w[1].parse().unwrap())
+        .collect();
+    assert_eq!(positions.len(), 6, "{fast}");
+    assert!(
+        positions[..4].windows(2).all(|w| w[0] < w[1]),
+        "{positions:?}"
+    );
+    assert_eq!(
+        positions[4] + 1,
+        positions[3],
+        "reverse-stepi: {positions:?}"
+    );
+    assert_eq!(
+        positions[5], positions[3],
+        "stepi back to the end: {positions:?}"
+    );
+    assert!(fast.contains("exited with code 0"), "{fast}");
 }
