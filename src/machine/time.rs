@@ -238,6 +238,8 @@ impl Machine {
     /// Call it before the run starts.
     pub fn keep_time_by_hook(&mut self) {
         let st = self.get_data_mut();
+        // What the count holds of the clock so far goes into its base.
+        fold(st);
         st.time_by_hook = true;
         st.ic.off();
     }
