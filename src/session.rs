@@ -36,7 +36,7 @@ impl crate::machine::Observer for ScreenSeries {
         _cs: u16,
         _ip: u16,
     ) -> Option<Stop> {
-        let n = uc.get_data().total_insns;
+        let n = uc.get_data().total_insns();
         if n >= self.next {
             self.next = (n / self.every + 1) * self.every;
             if let Some(env) = crate::machine::environment_of::<Env>(uc) {

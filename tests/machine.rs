@@ -253,10 +253,10 @@ fn resized_segments_keep_their_bytes_and_end_on_the_hole() {
 fn the_instruction_clock_only_goes_forward() {
     // inc ax ; inc ax ; hlt
     let (mut m, _, _) = pm(&[0x40, 0x40, 0xF4]);
-    assert_eq!(m.get_data().total_insns, 0);
+    assert_eq!(m.get_data().total_insns(), 0);
     let _ = m.run(limits());
-    let first = m.get_data().total_insns;
+    let first = m.get_data().total_insns();
     assert!(first >= 2, "{first}");
     let _ = m.run(limits());
-    assert!(m.get_data().total_insns >= first);
+    assert!(m.get_data().total_insns() >= first);
 }

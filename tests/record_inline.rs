@@ -230,8 +230,9 @@ fn a_recording_past_a_full_ring_records_alike() {
     }
 }
 
-/// A DOS program that keeps time (the BIOS timer interrupt): each block
-/// goes to the hook for the clock, and the recording is the same.
+/// A DOS program that keeps time (the BIOS timer interrupt): its blocks
+/// record themselves up to each tick, which the hook delivers at a
+/// block's entry, and the recording is the same.
 #[test]
 fn a_timed_dos_program_records_alike() {
     same_three_ways("dosirq.com", "", 2_000_000);
@@ -251,8 +252,9 @@ fn a_win16_fault_records_alike() {
 #[test]
 fn win16_programs_with_nested_emulations_record_alike() {
     for file in ["demo.exe", "recurse.exe", "ticks.exe"] {
-        // A Win16 run keeps time (time.rs): every block goes to the hook
-        // for the clock, which appends the words (none inline yet).
+        // A Win16 run keeps time (time.rs): its clock is derived from the
+        // count, so its blocks record themselves as an untimed run's do
+        // (tests/timed_inline.rs compares the clock with the hook's).
         let words = same_three_ways(file, "", 0);
         assert!(words.0 > 0, "{file}: {words:?}");
         let all = run(file, "", 0, How::NotRecorded)

@@ -712,7 +712,7 @@ fn timer_count_follows_the_instruction_clock() {
     w.set_size(p, 0x0C);
     assert_eq!(w.api("TOOLHELP", 80, &[p]), 1);
     assert_eq!((w.d(p, 4), w.d(p, 8)), (0, 0), "nothing ran yet");
-    w.m.get_data_mut().total_insns = 123_456;
+    toolhelp16::machine::time::advance(w.m.get_data_mut(), 123_456);
     assert_eq!(w.api("TOOLHELP", 80, &[p]), 1);
     let ms = (123_456 / toolhelp::INSNS_PER_MS) as u32;
     assert_eq!((w.d(p, 4), w.d(p, 8)), (ms, ms));

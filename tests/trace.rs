@@ -274,6 +274,11 @@ fn bench_prints_every_figure_with_its_ratio() {
         // A debugged run with breakpoints that never hit (issue 33).
         "debugged, 3 breakpoints",
         "x untraced   target >= 0.80",
+        // A timed Win16 program (roms/clockwork.exe: GetTickCount once a
+        // frame) recorded and debugged against its plain run (issue 33).
+        "recorded trace of a timed Win16 program (roms/clockwork.exe",
+        "debugging a timed Win16 program (roms/clockwork.exe)",
+        "without checkpoints, --checkpoint-memory 0",
         // Reverse-stepi deep into a debugged run, replayed from the
         // nearest checkpoint (issue 33; `--quick`: after 10^6).
         "reverse-stepi after 10^6 instructions",
@@ -335,7 +340,8 @@ fn bench_only_runs_the_sections_named() {
 }
 
 /// `bench` carries the programs it runs: the bytes of roms/recurse.exe,
-/// roms/winmenu.exe and the self-modifying programs are in the binary
+/// roms/winmenu.exe, roms/clockwork.exe and the self-modifying programs
+/// are in the binary
 /// itself, so an installed binary
 /// benches without the source tree it was built from.
 #[test]
@@ -344,6 +350,7 @@ fn bench_programs_are_inside_the_binary() {
     for name in [
         "recurse.exe",
         "winmenu.exe",
+        "clockwork.exe",
         "smc8.com",
         "dossmc.com",
         "smcdata.com",

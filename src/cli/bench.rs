@@ -17,6 +17,12 @@
 //!   never reaches, beside the untraced run (target: at least 0.8 x
 //!   untraced, issue 33): a DOS loop, and roms/ticks.exe (bundled, a
 //!   Win16 program in protected mode making system calls).
+//! * **A timed Win16 program.** roms/clockwork.exe (bundled), which reads
+//!   the clock once a frame as most Win16 programs do (GetMessage's and
+//!   GetTickCount's time make a run timed, machine/time.rs): `trace
+//!   --record` (record section) and a debugged run with three breakpoints
+//!   that never hit (debug section), each against its plain run (targets
+//!   0.5 x and 0.8 x, issue 33).
 //! * **Self-modifying code.** roms/smc8.com, dossmc.com, smcdata.com and
 //!   smcboot.img (bundled) under a budget of 2 M instructions each:
 //!   microseconds per instruction (wall and the thread's CPU time), and
@@ -201,7 +207,23 @@ fn machine_run_with(
     mode: Mode,
     opts: &LoadOptions,
 ) -> Result<(Duration, Option<u64>), String> {
+    machine_run_clock(file, mode, opts, false)
+}
+
+/// [`machine_run_with`], with a timed run's clock kept by the counting
+/// hook block by block (`time_by_hook`, machine/time.rs,
+/// `keep_time_by_hook`: the way before the clock was derived from the
+/// count) or not.
+fn machine_run_clock(
+    file: &Path,
+    mode: Mode,
+    opts: &LoadOptions,
+    time_by_hook: bool,
+) -> Result<(Duration, Option<u64>), String> {
     let mut p = session::load(file, opts).map_err(|e| e.to_string())?;
+    if time_by_hook {
+        p.machine.keep_time_by_hook();
+    }
     let mut max_insns = 0;
     let mut recording = None;
     let create = |path: &Path| -> Result<Box<dyn std::io::Write>, String> {
@@ -341,6 +363,15 @@ impl crate::debug::Frontend for BenchFront {
 /// The loop run in a debugging session with breakpoints that never hit:
 /// the time from the first instruction to the end.
 fn debugged_run(file: &Path) -> Result<Duration, String> {
+    debugged_run_with(file, crate::debug::checkpoint::Options::default())
+}
+
+/// [`debugged_run`], the session taking checkpoints as `checkpoints`
+/// says.
+fn debugged_run_with(
+    file: &Path,
+    checkpoints: crate::debug::checkpoint::Options,
+) -> Result<Duration, String> {
     let started = std::rc::Rc::new(std::cell::Cell::new(None));
     let ran = std::rc::Rc::new(std::cell::Cell::new(None));
     let other = std::rc::Rc::new(std::cell::Cell::new(false));
@@ -362,7 +393,12 @@ fn debugged_run(file: &Path) -> Result<Duration, String> {
         other: other.clone(),
     };
     let mut load = || session::load(file, &LoadOptions::default()).map_err(|e| e.to_string());
-    crate::debug::run_session(&mut load, Box::new(front)).map_err(|e| e.to_string())?;
+    let limits = RunLimits {
+        max_insns: 0,
+        timeout: Duration::MAX,
+    };
+    crate::debug::run_session_checkpointed(&mut load, Box::new(front), limits, checkpoints)
+        .map_err(|e| e.to_string())?;
     if other.get() {
         return Err("the debugged benchmark loop stopped before its end".into());
     }
@@ -480,6 +516,67 @@ fn debug_win16_bench(reps: usize) -> Result<String, String> {
         debugged.as_secs_f64() * 1e3,
         verdict(ratio, 0.80),
     ))
+}
+
+/// A timed Win16 program (roms/clockwork.exe, bundled: a GetTickCount
+/// call a frame and 50,000 rounds of a 10-instruction block between; its
+/// first call makes the run timed, machine/time.rs), as most real Win16
+/// programs are timed (GetMessage stamps every message with the clock):
+/// `trace --record` against its plain run (target: at least 0.5 x) and
+/// a debugged run with three breakpoints that never hit against its
+/// plain run (target: at least 0.8 x), the best of `reps` rounds, each
+/// figure beside its reference in the same round. The same recorded run
+/// with the clock kept by the hook on every block (the way before the
+/// clock was derived from the count) shows what the derived clock saves.
+fn timed_win16_bench(dir: &Path, reps: usize, record: bool, debug: bool) -> Result<String, String> {
+    let file = Bundled::new("clockwork.exe", CLOCKWORK_EXE)?;
+    let n = CLOCKWORK_INSNS;
+    let rec = dir.join("clockwork.rec");
+    let opts = LoadOptions::default();
+    let mut s = String::new();
+    if record {
+        let (mut plain, mut recorded, mut by_hook) = (0f64, 0f64, 0f64);
+        for _ in 0..reps.max(3) {
+            plain = plain.max(rate(n, machine_run(&file.path, Mode::Untraced)?));
+            recorded = recorded.max(rate(n, machine_run(&file.path, Mode::Record(rec.clone()))?));
+            by_hook = by_hook.max(rate(
+                n,
+                machine_run_clock(&file.path, Mode::Record(rec.clone()), &opts, true)?.0,
+            ));
+        }
+        let _ = std::fs::remove_file(&rec);
+        s.push_str(&format!(
+            "recorded trace of a timed Win16 program (roms/clockwork.exe, about {n} instructions, a GetTickCount call a frame)\n  untraced                 {}\n  trace --record           {}   {:.2} x untraced   target >= 0.50: {}\n  (the clock kept by the hook on every block, as before: {}   {:.2} x untraced)\n",
+            mips(plain),
+            mips(recorded),
+            recorded / plain,
+            verdict(recorded / plain, 0.50),
+            mips(by_hook),
+            by_hook / plain,
+        ));
+    }
+    if debug {
+        let (mut plain, mut debugged, mut bare) = (Duration::MAX, Duration::MAX, Duration::MAX);
+        let none = crate::debug::checkpoint::Options {
+            memory: 0,
+            ..Default::default()
+        };
+        for _ in 0..reps {
+            plain = plain.min(machine_run(&file.path, Mode::Untraced)?);
+            debugged = debugged.min(debugged_run(&file.path)?);
+            bare = bare.min(debugged_run_with(&file.path, none)?);
+        }
+        let ratio = plain.as_secs_f64() / debugged.as_secs_f64().max(1e-9);
+        let bare_ratio = plain.as_secs_f64() / bare.as_secs_f64().max(1e-9);
+        s.push_str(&format!(
+            "debugging a timed Win16 program (roms/clockwork.exe)\n  plain run                {:8.1} ms\n  debugged, 3 breakpoints  {:8.1} ms   {ratio:.2} x the plain run's speed   target >= 0.80: {}\n  (without checkpoints, --checkpoint-memory 0: {:8.1} ms   {bare_ratio:.2} x: what the checkpoints cost)\n",
+            plain.as_secs_f64() * 1e3,
+            debugged.as_secs_f64() * 1e3,
+            verdict(ratio, 0.80),
+            bare.as_secs_f64() * 1e3,
+        ));
+    }
+    Ok(s)
 }
 
 /// The fastest of `n` runs of `f`.
@@ -640,6 +737,14 @@ fn run_all(dir: &Path, quick: bool, want: &dyn Fn(&str) -> bool) -> Result<Strin
     if want("debug") {
         s.push_str(&debug_bench(dir, quick, reps)?);
         s.push_str(&debug_win16_bench(reps)?);
+    }
+    if want("record") || want("debug") {
+        s.push_str(&timed_win16_bench(
+            dir,
+            reps,
+            want("record"),
+            want("debug"),
+        )?);
     }
     if want("reverse") {
         s.push_str(&reverse_bench(dir, quick)?);
@@ -867,6 +972,13 @@ const RECURSE_EXE: &[u8] = include_bytes!("../../roms/recurse.exe");
 const TICKS_EXE: &[u8] = include_bytes!("../../roms/ticks.exe");
 /// The calls roms/ticks.exe makes.
 const TICKS_CALLS: u64 = 100_000;
+
+/// roms/clockwork.exe, the timed Win16 program of the record and debug
+/// sections ([`timed_win16_bench`]).
+const CLOCKWORK_EXE: &[u8] = include_bytes!("../../roms/clockwork.exe");
+
+/// Its instructions, about: 200 frames of 50,000 rounds of 10.
+const CLOCKWORK_INSNS: u64 = 200 * 50_000 * 10;
 /// The largest NE program of roms/, for the load figure.
 const WINMENU_EXE: &[u8] = include_bytes!("../../roms/winmenu.exe");
 

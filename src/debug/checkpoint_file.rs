@@ -166,7 +166,7 @@ impl Digest {
             memory,
             vga,
             output,
-            clock: data.total_insns,
+            clock: data.total_insns(),
         }
     }
 

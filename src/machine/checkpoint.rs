@@ -203,7 +203,7 @@ impl Machine {
             owners: st.owners.clone(),
             real_owner: st.real_owner,
             current_task: st.current_task,
-            total_insns: st.total_insns,
+            total_insns: st.total_insns(),
             next_tick: st.next_tick,
             timed: st.timed,
             preentered: st.preentered,
@@ -211,7 +211,7 @@ impl Machine {
             next_ldt: st.next_ldt,
             free_ldt: st.free_ldt.clone(),
             resume: Resume {
-                insns: st.insns,
+                insns: st.insns(),
                 executed: st.ic.executed(),
                 last_block: st.ic.last_block(),
             },
@@ -309,7 +309,10 @@ impl Machine {
         st.owners = k.owners;
         st.real_owner = k.real_owner;
         st.current_task = k.current_task;
-        st.total_insns = k.total_insns;
+        st.total_clock = k.total_insns;
+        // The clock is whole in its base (time.rs) until the next run
+        // sets the count.
+        st.clock_mark = st.ic.executed();
         st.next_tick = k.next_tick;
         st.timed = k.timed;
         st.preentered = k.preentered;

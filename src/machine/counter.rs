@@ -50,12 +50,17 @@
 //! one, exactly what the fast hook's common case does, unless that would
 //! pass the count's limit; then, or for a lone instruction re-translated
 //! after a store into its own block, it calls the hook as before. The
-//! limit is the budget while the count is *armed*, and 0 (every block to
-//! the hook) otherwise. Only the fast hook arms it, at the end of its
-//! common case; every other hook, a stop, a timed run, a recording and
-//! each start and end of an emulation disarm it. So the translated code
-//! counts only blocks the hook would have counted the same way, with
-//! nothing the hook's rules rest on changed since it last looked.
+//! limit is the budget, the debugger's next poll and a timed real-mode
+//! run's next timer tick ([`limit`]) while the count is *armed*, and 0
+//! (every block to the hook) otherwise. Only the fast hook arms it, at
+//! the end of its common case; every other hook, a stop, the start of
+//! a timed run, a recording and each start and end of an emulation
+//! disarm it. So the translated code counts only blocks the hook would
+//! have counted the same way, with nothing the hook's rules rest on
+//! changed since it last looked. A timed run's blocks count themselves
+//! too: its clock is derived from the count (time.rs), and a block
+//! entered where a timer tick is due goes to the hook, which delivers
+//! the tick.
 //!
 //! **Recording inside the translated code.** While a recording is made
 //! (record.rs), the fast hook arms the count in its common case too, and
@@ -660,13 +665,20 @@ extern "C" fn on_block_fast(
     }
 }
 
-/// The common case of [`on_block_fast`]: nothing pending, no timed run,
-/// the block in the table, not cutting the last one short, within the
+/// The common case of [`on_block_fast`]: nothing pending (a stop, a
+/// block let in, the budget's tail, a block gone on with in its middle),
+/// a timed run's clock not kept by the hook (time.rs,
+/// `keep_time_by_hook`), the block in the table, not cutting the last one short, within the
 /// budget. The block's instructions then, and whether a recording has
 /// been given its translation.
 #[inline(always)]
 fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
-    if st.preentered.is_some() || st.stop.is_some() || st.tail.is_some() || st.timed {
+    if st.preentered.is_some()
+        || st.stop.is_some()
+        || st.tail.is_some()
+        || st.resumed_mid_block
+        || (st.timed && st.time_by_hook)
+    {
         return None;
     }
     let slot = st.tb_counts.find(addr, size)?;
@@ -677,7 +689,9 @@ fn common_case(st: &super::State, addr: u64, size: u32) -> Option<(u64, bool)> {
 }
 
 /// The most instructions this run may count without the hook looking:
-/// the budget, and the next poll ([`poll_due`]).
+/// the budget, the next poll ([`poll_due`]), and a timed real-mode run's
+/// next timer tick (time.rs, `State::tick_limit`: a block entered at or
+/// past it goes to the hook, which delivers the tick).
 #[inline(always)]
 fn limit(st: &super::State) -> u64 {
     let budget = if st.max_insns == 0 {
@@ -685,6 +699,7 @@ fn limit(st: &super::State) -> u64 {
     } else {
         st.max_insns
     };
+    let budget = budget.min(st.tick_limit());
     if st.poll_every == 0 {
         budget
     } else {
@@ -796,7 +811,7 @@ fn fast_hook_rest(st: &mut super::State, handle: Handle, addr: u64, size: u32) {
     }
     let resumed = std::mem::take(&mut st.resumed_mid_block);
     let tick_due =
-        st.timed && st.mode == CpuMode::Real && st.total_insns >= st.next_tick && !resumed;
+        st.timed && st.mode == CpuMode::Real && st.total_insns() >= st.next_tick && !resumed;
     let to_give = st.recording.is_some()
         && !st
             .tb_counts
@@ -833,8 +848,12 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
         counted = budget_edge(st, h, addr, size, n)?;
     }
     st.ic.add_block(addr, size, counted);
-    if st.timed {
+    if st.timed && st.time_by_hook {
+        // The clock kept block by block (time.rs, `keep_time_by_hook`).
         super::time::advance(st, n);
+    } else if counted < n {
+        // The clock counts the block whole (time.rs, `keep_cut`).
+        super::time::keep_cut(st, n - counted);
     }
     Some(counted)
 }
@@ -842,7 +861,9 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
 /// A block `slow_block` counted did not run: its count and its
 /// recording's step undone.
 fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
-    st.ic.set_executed(st.ic.executed().saturating_sub(counted));
+    let before = st.ic.executed();
+    st.ic.set_executed(before.saturating_sub(counted));
+    super::time::keep_cut(st, before - st.ic.executed());
     let (last, last_size, _) = st.ic.last_block();
     if last == addr {
         st.ic.set_last_block((last, last_size, 0));
@@ -999,7 +1020,7 @@ fn on_block_full(uc: &mut Uc<'_>, addr: u64, size: u32) -> Option<u64> {
     // it was first entered, `settle_resumed`.)
     if st.timed
         && st.mode == CpuMode::Real
-        && st.total_insns >= st.next_tick
+        && st.total_insns() >= st.next_tick
         && !resumed
         && tick(uc)
     {
@@ -1168,8 +1189,8 @@ pub(super) fn settle_resumed(uc: &mut Uc<'_>, pc: u64) {
     settle_raw(st, h, pc, false);
     let not_run = before.saturating_sub(st.ic.executed());
     if st.timed {
-        st.insns = st.insns.wrapping_sub(not_run);
-        st.total_insns = st.total_insns.wrapping_sub(not_run);
+        // The clock takes the block's rest back too (settle_raw kept it).
+        super::time::advance(st, not_run.wrapping_neg());
         st.resumed_mid_block = pc != addr;
     }
     st.preentered = None;
@@ -1199,11 +1220,11 @@ fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
         return;
     }
     let done = u64::from(decode_count(h, addr, size, Some(pc)));
-    st.ic.set_executed(
-        st.ic
-            .executed()
-            .saturating_sub(counted.saturating_sub(done)),
-    );
+    let before = st.ic.executed();
+    st.ic
+        .set_executed(before.saturating_sub(counted.saturating_sub(done)));
+    // The clock counted the block whole when it was entered (time.rs).
+    super::time::keep_cut(st, before - st.ic.executed());
     st.ic.set_last_block((addr, size, done.min(counted)));
     if let Some(r) = &mut st.recording {
         r.push(

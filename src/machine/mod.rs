@@ -191,8 +191,10 @@ fn new_state(mode: CpuMode) -> State {
         current_task: 0,
         breakpoints: Vec::new(),
         pass_breakpoint: None,
-        insns: 0,
-        total_insns: 0,
+        clock: 0,
+        total_clock: 0,
+        clock_mark: 0,
+        time_by_hook: false,
         next_tick: time::TICK_INSNS,
         timed: false,
         max_insns: 0,
@@ -597,8 +599,12 @@ impl Machine {
             let st = self.uc.get_data_mut();
             st.stop = None;
             st.tlb_fault = None;
-            st.insns = 0;
+            // The last run's clock folded before its count starts again
+            // (time.rs).
+            time::fold(st);
+            st.clock = 0;
             st.ic.set_executed(0);
+            st.clock_mark = 0;
             st.ic.set_last_block((0, 0, 0));
             st.ic.off();
             st.preentered = None;
@@ -608,8 +614,9 @@ impl Machine {
             // A run restored from a checkpoint goes on with its clock and
             // count (checkpoint.rs).
             if let Some(r) = st.restored.take() {
-                st.insns = r.insns;
+                st.clock = r.insns;
                 st.ic.set_executed(r.executed);
+                st.clock_mark = r.executed;
                 st.ic.set_last_block(r.last_block);
             }
         }

@@ -33,8 +33,9 @@
 //! translation the recording has not been given yet (each translation
 //! carries a *given* flag, 0 when it is made, which the hook sets during
 //! its call once the recorder has it), a full ring, the budget's edge, a
-//! block cut short, a timed run's clock (so every block of a Win16
-//! program, or of a DOS program that keeps time), a stop; and a cut is always
+//! block cut short, a timed real-mode run's timer tick, a stop (a timed
+//! run's blocks record themselves too: its clock is derived from the
+//! count, time.rs); and a cut is always
 //! appended by the machine, at the stop that makes it. On the unpatched
 //! engine, and with [`super::Machine::record_blocks_by_hook`], the hook
 //! appends every word (the words are the same; tests/record_inline.rs

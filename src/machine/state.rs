@@ -58,11 +58,24 @@ pub struct State {
     /// one the program stands on when it is resumed ([`Machine::resume`]).
     pub(super) pass_breakpoint: Option<u64>,
     /// This run's emulated clock, in instructions (time.rs): what
-    /// GetTickCount reads. Starts at 0 with every [`Machine::run`].
-    pub insns: u64,
-    /// The emulated clock since the machine was made, never reset (time.rs;
-    /// TOOLHELP's TimerCount).
-    pub total_insns: u64,
+    /// GetTickCount reads, as [`State::insns`] gives it (this field plus
+    /// the instructions the translated code counted since `clock_mark`).
+    /// Starts at 0 with every [`Machine::run`].
+    pub(super) clock: u64,
+    /// The emulated clock since the machine was made, never reset
+    /// (time.rs; TOOLHELP's TimerCount), as [`State::total_insns`] gives
+    /// it.
+    pub(super) total_clock: u64,
+    /// The count of executed instructions ([`counter::InlineCount`]) the
+    /// two clocks above were last folded at: a timed run's clock is
+    /// theirs plus what was executed since (time.rs, "The clock derived
+    /// from the count").
+    pub(super) clock_mark: u64,
+    /// Keep a timed run's clock in the counting hook, every block going
+    /// to it (the way it was kept before the clock was derived from the
+    /// count, and still is on the unpatched engine): the same clock, made
+    /// the slow way, to compare with ([`Machine::keep_time_by_hook`]).
+    pub(super) time_by_hook: bool,
     /// The clock value of the next BIOS timer tick (real mode).
     pub(super) next_tick: u64,
     /// The clock counts every executed instruction (time.rs, "Timed").

@@ -894,7 +894,7 @@ pub fn mem_man_info(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, St
 /// is one virtual machine, so dwmsThisVM is the same.
 pub fn timer_count(env: &mut Env, uc: &mut Uc<'_>, a: &[u32]) -> Result<u32, Stop> {
     crate::machine::time::observe(uc);
-    let ms = (uc.get_data().total_insns / INSNS_PER_MS + env.win16.system.idle_ms) as u32;
+    let ms = (uc.get_data().total_insns() / INSNS_PER_MS + env.win16.system.idle_ms) as u32;
     let ti = TimerInfo {
         dw_ms_since_start: ms,
         dw_ms_this_vm: ms,

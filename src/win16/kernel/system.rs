@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(set_error_mode(&mut env, &mut m, &[0x8001]).unwrap(), 1);
         assert_eq!(get_win_flags(&mut env, &mut m, &[]).unwrap(), 0x0C25);
         let t0 = get_tick_count(&mut env, &mut m, &[]).unwrap();
-        m.get_data_mut().insns += 50_000;
+        crate::machine::time::advance(m.get_data_mut(), 50_000);
         assert_eq!(get_tick_count(&mut env, &mut m, &[]).unwrap(), t0 + 5);
     }
 

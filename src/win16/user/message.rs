@@ -110,7 +110,7 @@ fn qs_bit(m: u16, input: bool) -> u16 {
 
 /// The emulated clock in milliseconds (GetTickCount).
 pub(crate) fn now_ms(env: &mut Env, uc: &Uc<'_>) -> u32 {
-    env.win16.system.tick_ms(uc.get_data().insns)
+    env.win16.system.tick_ms(uc.get_data().insns())
 }
 
 /// Post a message to the queue of the task that owns its window (the
