@@ -25,9 +25,15 @@
 //! (a Win16 program's memory is larger than a DOS program's). A replay
 //! to a position then costs at most one interval of running, nearly all
 //! of it without the debugger's hook on every instruction (debug/mod.rs,
-//! "Reverse execution"; bench: reverse-stepi after 10^8 instructions in
-//! 3.5-4.4 ms with this ceiling, 24-47 ms when replays kept the hook and
-//! the ceiling was half).
+//! "Reverse execution"; bench, release build: reverse-stepi after 10^8
+//! instructions in 9-10 ms with the ceiling of 16,000,000, 4 ms with
+//! 2,000,000, 24-47 ms when replays kept the hook and the ceiling was
+//! 1,000,000). What a checkpoint copies is what changed: memory pages
+//! are shared with the checkpoint before, and so is GDI's screen (the
+//! largest part of a Win16 environment) until the program draws on it;
+//! a Win16 program's checkpoint then costs about 0.1-0.3 ms (bench: a
+//! debugged timed Win16 program at 0.93x its plain run, 0.5-0.6x when
+//! every checkpoint copied the screen).
 //!
 //! **How much.** The checkpoints' memory (the pages and files each one
 //! does not share with the one before, and its copy of the environment)
@@ -50,8 +56,21 @@ use super::WatchKind;
 
 /// Positions between two checkpoints at least.
 pub const MIN_EVERY: u64 = 50_000;
-/// Positions between two checkpoints at most.
-pub const MAX_EVERY: u64 = 2_000_000;
+/// Positions between two checkpoints at most. Where replays run without
+/// the instruction hook until near their target (the patched engine,
+/// `machine::debug::EXACT_COUNT`), a replay runs about as fast as the
+/// run did, so the twentieth-of-the-time rule alone bounds a step back
+/// to about twenty checkpoints' cost of running, and the ceiling only
+/// keeps that for a program that runs fast between cheap checkpoints;
+/// where replays keep the hook (some tens of millions of positions a
+/// second), the ceiling bounds a step back to a fraction of a second.
+pub const MAX_EVERY: u64 = if crate::machine::debug::EXACT_COUNT {
+    MAX_EVERY_FAST
+} else {
+    1_000_000
+};
+/// [`MAX_EVERY`] where replays run without the instruction hook.
+const MAX_EVERY_FAST: u64 = 16_000_000;
 /// The checkpoints' memory when not given: 256 MiB.
 pub const DEFAULT_MEMORY: u64 = 256 << 20;
 /// Checkpoints kept at most, whatever their size.

@@ -125,8 +125,10 @@ pub struct Gdi {
     pub objects: objects::Table,
     /// The display the session emulates (`--display`).
     pub display: devcaps::DisplayMode,
-    /// The screen's framebuffer, made at first use.
-    screen: Option<surface::Surface>,
+    /// The screen's framebuffer, made at first use. Shared with the
+    /// debugger's checkpoints (a copy of the environment) until either
+    /// changes it, so a checkpoint does not copy the screen's pixels.
+    screen: Option<std::rc::Rc<surface::Surface>>,
     /// The system palette (256-colour displays), its slots taken by
     /// realized palettes, and SetSystemPaletteUse's setting.
     pub syspal: [u32; 256],
@@ -194,24 +196,26 @@ impl Gdi {
     /// The screen's framebuffer (made black at first use).
     pub fn screen(&mut self) -> &mut surface::Surface {
         let d = self.display;
-        self.screen.get_or_insert_with(|| {
-            surface::Surface::new(d.width, d.height, d.format(), 0)
-                .expect("display sizes are bounded")
-        })
+        std::rc::Rc::make_mut(self.screen.get_or_insert_with(|| {
+            std::rc::Rc::new(
+                surface::Surface::new(d.width, d.height, d.format(), 0)
+                    .expect("display sizes are bounded"),
+            )
+        }))
     }
 
     /// The screen, if anything made it.
     pub fn screen_if_made(&self) -> Option<&surface::Surface> {
-        self.screen.as_ref()
+        self.screen.as_deref()
     }
 
     pub(crate) fn take_screen(&mut self) -> surface::Surface {
         self.screen();
-        self.screen.take().expect("made above")
+        std::rc::Rc::unwrap_or_clone(self.screen.take().expect("made above"))
     }
 
     pub(crate) fn put_screen(&mut self, s: surface::Surface) {
-        self.screen = Some(s);
+        self.screen = Some(std::rc::Rc::new(s));
     }
 
     /// The screen's bounds.
