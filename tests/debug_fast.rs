@@ -2,10 +2,10 @@
 //! src/debug/mod.rs, "Hooks"): a session that only continues to
 //! breakpoints runs with a code hook on each breakpoint's address, and
 //! takes its positions from the machine's count. Each test runs the same
-//! `debug --commands` script twice: as it is, and with `--max-insns` set
-//! far beyond the run, which keeps the debugger's hook on every
-//! instruction for the whole session (a budget is a position the hook
-//! watches). The two transcripts must be the same line for line: the
+//! `debug --commands` script twice: as it is, and with
+//! `TOOLHELP16_ALWAYS_HOOK=1`, which keeps the debugger's hook on every
+//! instruction for the whole session (src/debug/hooks.rs). The two
+//! transcripts must be the same line for line: the
 //! same stops, positions, registers and memory, before and after
 //! replays. The expected values that come from the programs themselves
 //! are asserted too.
@@ -29,6 +29,12 @@ fn rom(name: &str) -> PathBuf {
 
 /// The transcript of `debug --commands SCRIPT` with `args`.
 fn session(args: &[&str], script: &str) -> String {
+    session_with(args, script, &[])
+}
+
+/// [`session`] with these environment variables set (TOOLHELP16_ALWAYS_HOOK=1:
+/// the instruction hook on all the time, debug/hooks.rs).
+fn session_with(args: &[&str], script: &str, vars: &[(&str, &str)]) -> String {
     let dir = std::env::temp_dir().join(format!("th16-dbgfast-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!(
@@ -41,6 +47,7 @@ fn session(args: &[&str], script: &str) -> String {
         .arg("--commands")
         .arg(&file)
         .args(args)
+        .envs(vars.iter().copied())
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -50,9 +57,7 @@ fn session(args: &[&str], script: &str) -> String {
 /// transcript, checked the same.
 fn both_ways(program: &[&str], script: &str) -> String {
     let fast = session(program, script);
-    let mut hooked_args = vec!["--max-insns", "4000000000"];
-    hooked_args.extend_from_slice(program);
-    let hooked = session(&hooked_args, script);
+    let hooked = session_with(program, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
     assert_eq!(
         fast, hooked,
         "the session differs without the hook on every instruction"
@@ -521,7 +526,7 @@ fn a_dos_program_s_own_timer_handler_and_main_loop_stop_alike_without_the_hook()
     }
     assert!(out.contains("ticks 4 spins "), "{out}");
     assert!(out.contains("exited with code 0"), "{out}");
-    // And without --max-insns the session did run without the hook on
+    // And as it is, the session did run without the hook on
     // every instruction to the handler's breakpoint.
     let fast = session(
         &[prog],
@@ -568,7 +573,7 @@ fn position_breakpoints_are_reached_without_the_hook_at_the_same_positions() {
         assert_eq!(&pos[..3], [far, far + 1, far + 7000], "{prog}: {out}");
         assert!(pos[3] > far + 7000, "{prog}: {out}");
         assert!(out.contains("the program has ended"), "{prog}: {out}");
-        // Without --max-insns, the session ran to the first stop without
+        // As it is, the session ran to the first stop without
         // the hook on every instruction, up to a few thousand
         // instructions before it.
         let fast = session(
@@ -665,7 +670,7 @@ fn a_watchpoint_on_a_global_a_window_procedure_writes_agrees_both_ways() {
     );
     assert!(out.contains("total 105"), "{out}");
     assert!(out.contains("exited with code 0"), "{out}");
-    // Without --max-insns the session ran to the first write without the
+    // As it is, the session ran to the first write without the
     // hook on every instruction, and ran the writing instruction again
     // with it (patch 0013's `redo_insn`; the unpatched engine watches
     // with the hook on every instruction).
@@ -724,4 +729,43 @@ fn a_watched_push_at_the_stop_is_at_the_same_position_both_ways() {
     // reverse-continue from the end goes back to the watched write.
     assert_eq!(pos[3], pos[1], "{out}");
     assert!(out.contains("exited with code 0"), "{out}");
+}
+
+#[test]
+fn a_budget_is_reached_without_the_hook_at_the_same_position() {
+    // `--max-insns N`: no instruction at position N or beyond runs
+    // (src/debug/mod.rs, "Limits"). The session runs without the hook on
+    // every instruction until a few thousand positions before the budget
+    // (debug/hooks.rs, a position stop), then with it, and ends exactly at
+    // N, in the state the hook on every instruction reaches; a step back
+    // from there too. dosirq.com (roms/dosirq.asm) takes the timer's
+    // interrupts, so ticks fall in the stretch run without the hook.
+    let prog = rom("dosirq.com");
+    let script = "continue\nposition\nregs\nx/2 0040:006C\nreverse-stepi\nposition\nregs\n";
+    let args = [
+        "--max-insns",
+        "700000",
+        "--keys",
+        "q",
+        prog.to_str().unwrap(),
+    ];
+    let fast = session(&args, script);
+    let hooked = session_with(&args, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
+    assert_eq!(fast, hooked, "the session differs without the hook");
+    assert!(fast.contains("the instruction budget ran out"), "{fast}");
+    assert_eq!(after(&fast, "position"), ["700000", "699999"], "{fast}");
+    let how = session(&args, "continue\nhooks\n");
+    let expected = if cfg!(feature = "unpatched-engine") {
+        // The unpatched engine's count without the hook is not exact for
+        // any code: a budget keeps the hook all the way there.
+        "ran to this stop with the hook on every instruction"
+    } else {
+        "ran with code hooks on the breakpoints only to position 69"
+    };
+    assert!(
+        after(&how, "hooks")
+            .first()
+            .is_some_and(|l| l.starts_with(expected)),
+        "{how}"
+    );
 }

@@ -370,6 +370,11 @@ fn a_win16_program_calling_gettickcount_runs_alike() {
 
 /// The transcript of `toolhelp16 debug --commands SCRIPT` with `args`.
 fn debug_session(args: &[&str], script: &str, name: &str) -> String {
+    debug_session_with(args, script, name, &[])
+}
+
+/// [`debug_session`] with these environment variables set.
+fn debug_session_with(args: &[&str], script: &str, name: &str, vars: &[(&str, &str)]) -> String {
     let dir = common::scratch(&format!("timed-inline-{name}"));
     let file = dir.join("script.txt");
     std::fs::write(&file, script).unwrap();
@@ -378,6 +383,7 @@ fn debug_session(args: &[&str], script: &str, name: &str) -> String {
         .arg("--commands")
         .arg(&file)
         .args(args)
+        .envs(vars.iter().copied())
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -386,9 +392,9 @@ fn debug_session(args: &[&str], script: &str, name: &str) -> String {
 /// The debugger runs a timed Win16 program without its hook on every
 /// instruction between breakpoints (src/debug/mod.rs, `may_run_fast`),
 /// the blocks counting themselves and the clock derived from the count:
-/// the session is the one made with the hook on every instruction (a
-/// budget keeps it there), stop for stop, and the program reads the same
-/// clock as in a plain run (its lines, with the times it read, are the
+/// the session is the one made with the hook on every instruction
+/// (`TOOLHELP16_ALWAYS_HOOK=1`), stop for stop, and the program reads the
+/// same clock as in a plain run (its lines, with the times it read, are the
 /// plain run's). Breakpoints on USER's GetMessageTime, `finish` out of
 /// it, a reverse step and a step at the end.
 #[test]
@@ -403,7 +409,12 @@ fn a_debugged_win16_message_loop_reads_the_clock_of_a_plain_run() {
                   finish\nposition\nregs\ncontinue\nposition\nreverse-stepi\nposition\n\
                   stepi\nposition\n";
     let fast = debug_session(&[prog], script, "fast");
-    let hooked = debug_session(&["--max-insns", "4000000000", prog], script, "hooked");
+    let hooked = debug_session_with(
+        &[prog],
+        script,
+        "hooked",
+        &[("TOOLHELP16_ALWAYS_HOOK", "1")],
+    );
     // `hooks` says how the program ran to the stop; the rest must agree.
     let how = |t: &str| {
         let lines: Vec<&str> = t.lines().collect();

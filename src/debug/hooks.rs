@@ -33,16 +33,17 @@ use crate::walk::CpuMode;
 /// ([`poll_distance`]), and the instruction hook takes the program the
 /// rest of the way. A replay likewise, to its target and to each change
 /// it makes again ([`next_position_stop`]), where [`fast_replays`] says
-/// so; an instruction budget, which outside a replay keeps the hook all
-/// the way, is one of its position stops. `next` is the position of the
-/// next instruction to run.
+/// so. An instruction budget is a position stop too, in a replay or not,
+/// where the count without the hook is exact (the patched engine; on the
+/// unpatched one a budget keeps the hook all the way). `next` is the
+/// position of the next instruction to run.
 pub(super) fn may_run_fast(c: &Control, mode: CpuMode, next: u64) -> bool {
     let mode_needs_hook = match mode {
         CpuMode::Real => false,
         CpuMode::Protected => c.last_fault.is_some(),
     };
     let replay_ok = match c.replay {
-        None => c.budget.max_insns == 0,
+        None => c.budget.max_insns == 0 || fast_replays(),
         Some(_) => fast_replays() && !c.replay_hooked,
     };
     !mode_needs_hook
@@ -91,9 +92,9 @@ pub(super) const NEAR_POSITION: u64 = 4096;
 /// The next position at or after `next` where the instruction hook must
 /// be on (module notes, "Hooks" and "Reverse execution"): a position
 /// breakpoint (outside a replay, or in a search back, which notes them);
-/// in a replay, also its target (or the end of the stretch searched), the
-/// next change from the debugger it makes again, and the instruction
-/// budget.
+/// the instruction budget; in a replay, also its target (or the end of
+/// the stretch searched) and the next change from the debugger it makes
+/// again.
 pub(super) fn next_position_stop(c: &Control, next: u64) -> Option<u64> {
     let mut stop = match c.replay {
         None | Some(Replay::Search { .. }) => c.position_breaks.range(next..).next().copied(),
@@ -104,6 +105,9 @@ pub(super) fn next_position_stop(c: &Control, next: u64) -> Option<u64> {
             stop = Some(stop.map_or(p, |s| s.min(p)));
         }
     };
+    if c.budget.max_insns != 0 {
+        want(c.budget.max_insns);
+    }
     match c.replay {
         None => return stop,
         Some(Replay::To(t, _)) => want(t),
@@ -114,9 +118,6 @@ pub(super) fn next_position_stop(c: &Control, next: u64) -> Option<u64> {
         .find(|(p, _)| *p >= next)
     {
         want(p);
-    }
-    if c.budget.max_insns != 0 {
-        want(c.budget.max_insns);
     }
     stop
 }

@@ -18,9 +18,10 @@
 //! is installed only while something needs it ("Hooks").
 //!
 //! **Hooks.** While the session only continues to breakpoints and
-//! watchpoints, or replays ("Reverse execution") — no single step or
-//! instruction budget (outside a replay), and no position stop a few
-//! thousand instructions ahead or nearer ([`NEAR_POSITION`](hooks::NEAR_POSITION)) — in a Win16 program (protected mode, nested emulations
+//! watchpoints, or replays ("Reverse execution") — no single step, and
+//! no position stop (a position breakpoint, the instruction budget, a
+//! replay's target) a few thousand instructions ahead or nearer
+//! ([`NEAR_POSITION`](hooks::NEAR_POSITION)) — in a Win16 program (protected mode, nested emulations
 //! included) or a DOS one, keeping time or not ([`may_run_fast`](hooks::may_run_fast)), the
 //! instruction hook is given up for a
 //! code hook on each breakpoint's address (and the one-time stop's of
