@@ -12,10 +12,12 @@
 
 mod common;
 
+use common::{after, debug_session, gdbserver, wait_for, watcom::line_of};
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_toolhelp16")
@@ -29,50 +31,19 @@ fn rom(name: &str) -> PathBuf {
 
 /// The transcript of `debug --commands SCRIPT` with `args`.
 fn session(args: &[&str], script: &str) -> String {
-    session_with(args, script, &[])
-}
-
-/// [`session`] with these environment variables set (TOOLHELP16_ALWAYS_HOOK=1:
-/// the instruction hook on all the time, debug/hooks.rs).
-fn session_with(args: &[&str], script: &str, vars: &[(&str, &str)]) -> String {
-    let dir = std::env::temp_dir().join(format!("th16-dbgfast-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!(
-        "{:x}.txt",
-        script.len() ^ script.bytes().map(usize::from).sum::<usize>() << 8
-    ));
-    std::fs::write(&file, script).unwrap();
-    let out = Command::new(exe())
-        .arg("debug")
-        .arg("--commands")
-        .arg(&file)
-        .args(args)
-        .envs(vars.iter().copied())
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    debug_session(args, script, &[])
 }
 
 /// The script run without and with the hook on every instruction: the
 /// transcript, checked the same.
 fn both_ways(program: &[&str], script: &str) -> String {
     let fast = session(program, script);
-    let hooked = session_with(program, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
+    let hooked = debug_session(program, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
     assert_eq!(
         fast, hooked,
         "the session differs without the hook on every instruction"
     );
     fast
-}
-
-/// The line after each `(debug) CMD` line.
-fn after<'a>(out: &'a str, cmd: &str) -> Vec<&'a str> {
-    out.lines()
-        .collect::<Vec<_>>()
-        .windows(2)
-        .filter(|w| w[0] == format!("(debug) {cmd}"))
-        .map(|w| w[1])
-        .collect()
 }
 
 #[test]
@@ -208,23 +179,6 @@ fn a_fault_in_a_dos_program_is_at_the_same_position_both_ways() {
     );
 }
 
-/// Wait for a process to end, at most `secs`; its exit status, or None
-/// (and it is killed) when it did not end.
-fn wait_for(child: &mut Child, secs: f64) -> Option<std::process::ExitStatus> {
-    let until = Instant::now() + Duration::from_secs_f64(secs);
-    while Instant::now() < until {
-        if let Ok(Some(s)) = child.try_wait() {
-            return Some(s);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
-
-use common::gdbserver;
-
 #[test]
 fn gdb_sets_a_breakpoint_after_ctrl_c_and_the_program_stops_there() {
     // The real gdb against a program running without the hook on every
@@ -281,19 +235,6 @@ fn gdb_sets_a_breakpoint_after_ctrl_c_and_the_program_stops_there() {
         text.contains("breakpoint already hit 1 time"),
         "once:\n{text}"
     );
-}
-
-/// The line of `file` (tests/watcom/) holding the comment `/* MARKER */`.
-fn line_of(file: &str, marker: &str) -> u32 {
-    let text = std::fs::read_to_string(common::watcom::source(file)).unwrap();
-    let hits: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
-        .map(|(i, _)| i + 1)
-        .collect();
-    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
-    hits[0] as u32
 }
 
 #[test]
@@ -750,7 +691,7 @@ fn a_budget_is_reached_without_the_hook_at_the_same_position() {
         prog.to_str().unwrap(),
     ];
     let fast = session(&args, script);
-    let hooked = session_with(&args, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
+    let hooked = debug_session(&args, script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
     assert_eq!(fast, hooked, "the session differs without the hook");
     assert!(fast.contains("the instruction budget ran out"), "{fast}");
     assert_eq!(after(&fast, "position"), ["700000", "699999"], "{fast}");

@@ -8,20 +8,7 @@
 //! srcline2.c, whose header says what the program does.
 
 mod common;
-use common::{bin, json, watcom};
-
-/// The 1-based line of `tests/watcom/<file>` holding `marker`.
-fn line_of(file: &str, marker: &str) -> u32 {
-    let text = std::fs::read_to_string(watcom::source(file)).unwrap();
-    let hits: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
-        .map(|(i, _)| i + 1)
-        .collect();
-    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
-    hits[0] as u32
-}
+use common::{bin, json, watcom, watcom::line_of};
 
 /// The two-file program, built with `flags`.
 fn build(name: &str, flags: &[&str]) -> Option<std::path::PathBuf> {

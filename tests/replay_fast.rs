@@ -16,45 +16,21 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn exe() -> &'static str {
-    env!("CARGO_BIN_EXE_toolhelp16")
-}
-
-fn rom(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("roms")
-        .join(name)
-}
+use common::{after, rom, watcom::line_of};
 
 /// The transcript of `debug --commands SCRIPT` with `args`, the hook on
-/// every instruction all the time when `hooked`.
+/// every instruction all the time when `hooked`. The hook on every
+/// instruction all the time is slow in a debug build (and slower on the
+/// unpatched engine): no wall-clock limit that a loaded machine could
+/// reach.
 fn session(args: &[&str], script: &str, hooked: bool) -> String {
-    let dir = std::env::temp_dir().join(format!("th16-replayfast-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!(
-        "{:x}-{}.txt",
-        script.len() ^ script.bytes().map(usize::from).sum::<usize>() << 8,
-        u8::from(hooked)
-    ));
-    std::fs::write(&file, script).unwrap();
-    let mut c = Command::new(exe());
-    // The hook on every instruction all the time is slow in a debug
-    // build (and slower on the unpatched engine): no wall-clock limit
-    // that a loaded machine could reach.
-    c.arg("debug")
-        .arg("--commands")
-        .arg(&file)
-        .args(["--timeout", "600"])
-        .args(args);
-    if hooked {
-        c.env("TOOLHELP16_ALWAYS_HOOK", "1");
-    }
-    let out = c.output().unwrap();
-    let _ = std::fs::remove_file(&file);
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let args: Vec<&str> = ["--timeout", "600"].iter().chain(args).copied().collect();
+    let envs: &[(&str, &str)] = if hooked {
+        &[("TOOLHELP16_ALWAYS_HOOK", "1")]
+    } else {
+        &[]
+    };
+    common::debug_session(&args, script, envs)
 }
 
 /// The script run both ways: the transcript, checked the same (the
@@ -75,16 +51,6 @@ fn without_hooks(out: &str) -> Vec<&str> {
     (0..lines.len())
         .filter(|&i| !(i > 0 && lines[i - 1] == "(debug) hooks"))
         .map(|i| lines[i])
-        .collect()
-}
-
-/// The line after each `(debug) CMD` line.
-fn after<'a>(out: &'a str, cmd: &str) -> Vec<&'a str> {
-    out.lines()
-        .collect::<Vec<_>>()
-        .windows(2)
-        .filter(|w| w[0] == format!("(debug) {cmd}"))
-        .map(|w| w[1])
         .collect()
 }
 
@@ -250,18 +216,6 @@ fn replays_over_self_modifying_code_agree_with_the_hook_all_the_way() {
     assert_replays_ran_fast(&out, &[150_000, 133_457, 133_456, 133_453]);
 }
 
-fn line_of(file: &str, marker: &str) -> u32 {
-    let text = std::fs::read_to_string(common::watcom::source(file)).unwrap();
-    let hits: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
-        .map(|(i, _)| i + 1)
-        .collect();
-    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
-    hits[0] as u32
-}
-
 /// replaywnd.c's globals after each message, as the program computes
 /// them (16-bit unsigned arithmetic): `total` after the k-th message at
 /// index k - 1, and the final `mix`.
@@ -298,7 +252,7 @@ fn replays_in_a_win16_window_procedure_agree_with_the_hook_all_the_way() {
         return;
     };
     let prog = built.to_str().unwrap();
-    let run = Command::new(exe()).args(["run", prog]).output().unwrap();
+    let run = common::bin().args(["run", prog]).output().unwrap();
     let printed = String::from_utf8_lossy(&run.stdout).into_owned();
     let (totals, mix) = replaywnd_totals();
     assert!(

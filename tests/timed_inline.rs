@@ -368,27 +368,6 @@ fn a_win16_program_calling_gettickcount_runs_alike() {
     timed_program_runs_alike(&rom("ticks.exe"));
 }
 
-/// The transcript of `toolhelp16 debug --commands SCRIPT` with `args`.
-fn debug_session(args: &[&str], script: &str, name: &str) -> String {
-    debug_session_with(args, script, name, &[])
-}
-
-/// [`debug_session`] with these environment variables set.
-fn debug_session_with(args: &[&str], script: &str, name: &str, vars: &[(&str, &str)]) -> String {
-    let dir = common::scratch(&format!("timed-inline-{name}"));
-    let file = dir.join("script.txt");
-    std::fs::write(&file, script).unwrap();
-    let out = common::bin()
-        .arg("debug")
-        .arg("--commands")
-        .arg(&file)
-        .args(args)
-        .envs(vars.iter().copied())
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The debugger runs a timed Win16 program without its hook on every
 /// instruction between breakpoints (src/debug/mod.rs, `may_run_fast`),
 /// the blocks counting themselves and the clock derived from the count:
@@ -408,13 +387,8 @@ fn a_debugged_win16_message_loop_reads_the_clock_of_a_plain_run() {
     let script = "break USER!GetMessageTime\ncontinue\nposition\nregs\ncontinue\nhooks\nposition\n\
                   finish\nposition\nregs\ncontinue\nposition\nreverse-stepi\nposition\n\
                   stepi\nposition\n";
-    let fast = debug_session(&[prog], script, "fast");
-    let hooked = debug_session_with(
-        &[prog],
-        script,
-        "hooked",
-        &[("TOOLHELP16_ALWAYS_HOOK", "1")],
-    );
+    let fast = common::debug_session(&[prog], script, &[]);
+    let hooked = common::debug_session(&[prog], script, &[("TOOLHELP16_ALWAYS_HOOK", "1")]);
     // `hooks` says how the program ran to the stop; the rest must agree.
     let how = |t: &str| {
         let lines: Vec<&str> = t.lines().collect();

@@ -397,6 +397,39 @@ pub fn gdbserver_env(args: &[&str], envs: &[(&str, &str)]) -> (std::process::Chi
     }
 }
 
+/// The transcript (standard output) of `toolhelp16 debug --commands
+/// SCRIPT ARGS`, with `envs` set in its environment (e.g.
+/// `TOOLHELP16_ALWAYS_HOOK=1`, src/debug/hooks.rs). The script goes to a
+/// file of its own, removed afterwards, so sessions may run in parallel.
+pub fn debug_session(args: &[&str], script: &str, envs: &[(&str, &str)]) -> String {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file =
+        std::env::temp_dir().join(format!("th16-{}-debug-script-{n}.txt", std::process::id()));
+    std::fs::write(&file, script).unwrap();
+    let out = bin()
+        .arg("debug")
+        .arg("--commands")
+        .arg(&file)
+        .args(args)
+        .envs(envs.iter().copied())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The line after each `(debug) CMD` line of a session's transcript.
+pub fn after<'a>(out: &'a str, cmd: &str) -> Vec<&'a str> {
+    let prompt = format!("(debug) {cmd}");
+    out.lines()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == prompt)
+        .map(|w| w[1])
+        .collect()
+}
+
 /// Wait for `child` to end, at most `secs` seconds: its exit status, or
 /// None (and it is killed) when it did not end in time.
 pub fn wait_for(child: &mut std::process::Child, secs: f64) -> Option<std::process::ExitStatus> {

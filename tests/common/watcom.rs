@@ -50,6 +50,20 @@ pub fn source(name: &str) -> PathBuf {
     super::root().join("tests").join("watcom").join(name)
 }
 
+/// The 1-based line of `tests/watcom/<file>` holding the comment
+/// `/* MARKER */` (exactly one line must).
+pub fn line_of(file: &str, marker: &str) -> u32 {
+    let text = std::fs::read_to_string(source(file)).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&format!("/* {marker} */")))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "{file}: marker {marker}");
+    hits[0] as u32
+}
+
 /// A fresh directory for one build named `name`: unique to this process
 /// and this build, so tests running in parallel that build the same
 /// program never share one.
