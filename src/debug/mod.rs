@@ -292,6 +292,18 @@ enum Replay {
     Search { limit: u64, found: Option<u64> },
 }
 
+impl Replay {
+    /// A search back met a stop (a breakpoint, a watched access, a
+    /// fault) at `pos`: noted when before its limit, the last one kept.
+    fn note(&mut self, pos: u64) {
+        if let Replay::Search { limit, found } = self
+            && pos < *limit
+        {
+            *found = Some(found.map_or(pos, |f| f.max(pos)));
+        }
+    }
+}
+
 /// The debugger's state that lives across replays (module notes).
 #[derive(Debug, Default)]
 pub struct Control {
@@ -716,13 +728,11 @@ fn on_bp(sh: &Shared, uc: &mut Uc<'_>, addr: u64) {
     // A search back notes the breakpoints it meets and goes on (as the
     // instruction hook does, `on_insn`); a replay to a position passes
     // them by.
-    match c.replay {
-        Some(Replay::Search { limit, found }) => {
-            if c.breakpoints.contains(&addr) && pos < limit {
-                c.replay = Some(Replay::Search {
-                    limit,
-                    found: Some(found.map_or(pos, |f| f.max(pos))),
-                });
+    let hit = c.breakpoints.contains(&addr);
+    match &mut c.replay {
+        Some(r @ Replay::Search { .. }) => {
+            if hit {
+                r.note(pos);
             }
             return;
         }
@@ -793,16 +803,8 @@ fn between(sh: &Shared, uc: &mut Uc<'_>) {
         // A search back notes the access made outside translated code
         // at the position the instruction hook would (the next
         // instruction's), and goes on.
-        if let Some(Replay::Search { limit, found }) = c.replay {
-            if pos < limit {
-                c.replay = Some(Replay::Search {
-                    limit,
-                    found: Some(found.map_or(pos, |f| f.max(pos))),
-                });
-            }
-            return;
-        }
-        if c.replay.is_some() {
+        if let Some(r) = &mut c.replay {
+            r.note(pos);
             return;
         }
         c.count = pos + 1;
@@ -1148,16 +1150,8 @@ impl crate::machine::Observer for FaultWatch {
         // The faulting instruction passed the hook: it is the last one
         // counted.
         let pos = c.count.saturating_sub(1);
-        if let Some(Replay::Search { limit, found }) = c.replay.clone() {
-            if pos < limit {
-                c.replay = Some(Replay::Search {
-                    limit,
-                    found: Some(found.map_or(pos, |f| f.max(pos))),
-                });
-            }
-            return;
-        }
-        if c.replay.is_some() {
+        if let Some(r) = &mut c.replay {
+            r.note(pos);
             return;
         }
         let again = !fresh

@@ -858,12 +858,19 @@ fn enter(st: &mut super::State, h: Handle, addr: u64, size: u32) -> Option<u64> 
     Some(counted)
 }
 
+/// Take `n` instructions back from the count (a block that did not run,
+/// or stopped short of its end); the clock, which counted the block whole
+/// when it was entered, keeps them (time.rs, `keep_cut`).
+fn uncount(st: &mut super::State, n: u64) {
+    let before = st.ic.executed();
+    st.ic.set_executed(before.saturating_sub(n));
+    super::time::keep_cut(st, before - st.ic.executed());
+}
+
 /// A block `slow_block` counted did not run: its count and its
 /// recording's step undone.
 fn undo_entry(st: &mut super::State, addr: u64, counted: u64) {
-    let before = st.ic.executed();
-    st.ic.set_executed(before.saturating_sub(counted));
-    super::time::keep_cut(st, before - st.ic.executed());
+    uncount(st, counted);
     let (last, last_size, _) = st.ic.last_block();
     if last == addr {
         st.ic.set_last_block((last, last_size, 0));
@@ -1220,11 +1227,7 @@ fn settle_raw(st: &mut super::State, h: Handle, pc: u64, faulted: bool) {
         return;
     }
     let done = u64::from(decode_count(h, addr, size, Some(pc)));
-    let before = st.ic.executed();
-    st.ic
-        .set_executed(before.saturating_sub(counted.saturating_sub(done)));
-    // The clock counted the block whole when it was entered (time.rs).
-    super::time::keep_cut(st, before - st.ic.executed());
+    uncount(st, counted.saturating_sub(done));
     st.ic.set_last_block((addr, size, done.min(counted)));
     if let Some(r) = &mut st.recording {
         r.push(

@@ -404,16 +404,7 @@ pub fn default_action(env: &mut Env, uc: &mut Uc<'_>, f: &Fault) -> Result<bool,
     };
     if let Some(line) = &record.application_error {
         // Windows 3.1 showed the line in its Application Error box.
-        let b = crate::win16::user::msgbox::ShownBox {
-            htask,
-            module: record.module.clone(),
-            caption: "Application Error".to_string(),
-            text: line.clone(),
-            style: None,
-            answer: None,
-            by: crate::win16::user::msgbox::ShownBy::Environment,
-        };
-        env.win16.user.boxes.record(b);
+        crate::win16::user::msgbox::system_box(env, htask, "Application Error", line.clone());
     }
     env.win16.toolhelp.unhandled.push(record);
     let own_stack = f.number == 12 || f.regs.sp < 0x100;

@@ -172,16 +172,7 @@ pub fn terminating_current(env: &mut Env, uc: &mut Uc<'_>, flags: u16) {
     }
     let htask = uc.get_data().current_task;
     if let Some(line) = super::drwatson::application_error(&env.win16, uc, htask, &d.fault) {
-        let b = super::user::msgbox::ShownBox {
-            htask,
-            module: super::scheduler::task_name(env, htask),
-            caption: "Application Error".to_string(),
-            text: line,
-            style: None,
-            answer: None,
-            by: super::user::msgbox::ShownBy::Environment,
-        };
-        env.win16.user.boxes.record(b);
+        super::user::msgbox::system_box(env, htask, "Application Error", line);
     }
 }
 

@@ -138,9 +138,10 @@ impl ShownBy {
     }
 }
 
-/// A box of the system's own for task `htask` (KERNEL's File Error box:
-/// kernel/signal.rs): kept with the run's boxes, as the environment's,
-/// with no style and no answer.
+/// A box of the system's own for task `htask` (KERNEL's File Error box,
+/// kernel/signal.rs; the Application Error box of a fault, fault.rs and
+/// TerminateApp's UAE_BOX, toolhelp_notify.rs): kept with the run's
+/// boxes, as the environment's, with no style and no answer.
 pub fn system_box(env: &mut Env, htask: u16, caption: &str, text: String) {
     let module = scheduler::task_name(env, htask);
     env.win16.user.boxes.record(ShownBox {
